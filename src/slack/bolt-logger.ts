@@ -1,0 +1,31 @@
+/** Adapts Vigil's redacting logger to the `@slack/logger` interface Bolt and the SDKs expect. */
+import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
+import type { Logger } from '../logger.js';
+
+export function toBoltLogger(logger: Logger, level: LogLevel = LogLevel.INFO): SlackLogger {
+  let current = level;
+  let name = 'bolt';
+  const fmt = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : safeJson(m))).join(' ');
+  return {
+    debug: (...msg) => logger.debug(fmt(msg), { component: name }),
+    info: (...msg) => logger.info(fmt(msg), { component: name }),
+    warn: (...msg) => logger.warn(fmt(msg), { component: name }),
+    error: (...msg) => logger.error(fmt(msg), { component: name }),
+    setLevel: (l) => {
+      current = l;
+    },
+    getLevel: () => current,
+    setName: (n) => {
+      name = n;
+    },
+  };
+}
+
+function safeJson(v: unknown): string {
+  if (v instanceof Error) return `${v.name}: ${v.message}`;
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+}

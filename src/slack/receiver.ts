@@ -1,0 +1,157 @@
+/**
+ * Bolt receiver for Slack's HTTP delivery (slash commands, interactivity, Events API on one path).
+ *
+ * Transport only: it refuses bodies over the cap while streaming (before buffering them), verifies the
+ * signature with a two-sided time window, parses the body and hands the event to Bolt. It owns no server:
+ * the web server routes `/slack/events` here, so the same port also serves the connect page and health.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
+import { HTTPModuleFunctions, HTTPResponseAck } from '@slack/bolt';
+import type { Logger } from '../logger.js';
+import { toBoltLogger } from './bolt-logger.js';
+import { type SignatureFailure, verifySignature } from './signature.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export class BodyTooLargeError extends Error {
+  constructor() {
+    super(`request body exceeds ${MAX_BODY_BYTES} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
+/** Reads a request body, rejecting as soon as it passes `limit` bytes (declared or streamed). */
+export async function readBodyCapped(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError();
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    received += buf.length;
+    if (received > limit) throw new BodyTooLargeError();
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Parses Slack's two body encodings: JSON (Events API) and form (commands; interactions carry `payload`). */
+export function parseSlackBody(contentType: string | undefined, raw: Buffer): Record<string, unknown> {
+  const text = raw.toString('utf8');
+  if ((contentType ?? '').includes('application/json')) {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not an object');
+    return parsed as Record<string, unknown>;
+  }
+  const form = Object.fromEntries(new URLSearchParams(text));
+  if (typeof form.payload === 'string') return JSON.parse(form.payload) as Record<string, unknown>;
+  return form;
+}
+
+export interface VigilReceiverOptions {
+  signingSecret: string;
+  logger: Logger;
+  now?: () => number;
+  /** Called when a request is refused, for metrics and tests. */
+  onRefused?: (reason: SignatureFailure | 'too-large' | 'malformed') => void;
+}
+
+export class VigilHttpReceiver implements Receiver {
+  private app: App | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: VigilReceiverOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  init(app: App): void {
+    this.app = app;
+  }
+
+  // The web server owns the socket; Bolt's start/stop have nothing to do here.
+  async start(): Promise<void> {}
+  async stop(): Promise<void> {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { logger } = this.opts;
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    let raw: Buffer;
+    try {
+      raw = await readBodyCapped(req);
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) {
+        this.opts.onRefused?.('too-large');
+        logger.warn('slack request refused: body too large');
+        // Close the connection so the rest of an oversized upload is never read.
+        res.writeHead(413, { connection: 'close' }).end();
+        res.on('finish', () => req.destroy());
+        return;
+      }
+      throw err;
+    }
+    const failure = verifySignature({
+      signingSecret: this.opts.signingSecret,
+      timestampHeader: header(req, 'x-slack-request-timestamp'),
+      signatureHeader: header(req, 'x-slack-signature'),
+      rawBody: raw,
+      nowMs: this.now(),
+    });
+    if (failure) {
+      this.opts.onRefused?.(failure);
+      logger.warn('slack request refused: signature check failed', { reason: failure });
+      res.writeHead(401).end();
+      return;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = parseSlackBody(header(req, 'content-type'), raw);
+    } catch {
+      this.opts.onRefused?.('malformed');
+      res.writeHead(400).end();
+      return;
+    }
+    if (body.ssl_check === '1') {
+      res.writeHead(200).end();
+      return;
+    }
+    if (body.type === 'url_verification') {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ challenge: body.challenge }));
+      return;
+    }
+    const ack = new HTTPResponseAck({
+      logger: toBoltLogger(logger),
+      processBeforeResponse: false,
+      httpRequest: req,
+      httpRequestBody: body,
+      httpResponse: res,
+    });
+    const event: ReceiverEvent = {
+      body,
+      ack: ack.bind(),
+      ...optional('retryNum', HTTPModuleFunctions.extractRetryNumFromHTTPRequest(req)),
+      ...optional('retryReason', HTTPModuleFunctions.extractRetryReasonFromHTTPRequest(req)),
+    };
+    try {
+      await this.app?.processEvent(event);
+    } catch (err) {
+      logger.error('slack event processing failed', { err });
+      if (!res.headersSent) res.writeHead(500).end();
+    }
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}

@@ -1,0 +1,111 @@
+/**
+ * Vigil's one HTTP server: Slack delivery (HTTP mode), the OAuth install routes, the connect page and
+ * health. Routing only; every route's behaviour is passed in.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../logger.js';
+import { BodyTooLargeError, readBodyCapped } from '../slack/receiver.js';
+import { PAGE_HEADERS, type Page } from './html.js';
+
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface ConnectRoutes {
+  show(token: string): Promise<Page>;
+  submit(token: string, form: URLSearchParams): Promise<Page>;
+}
+
+export type HealthCheck = () => Promise<{ ok: boolean; checks: Record<string, string> }>;
+
+export interface WebServerOptions {
+  logger: Logger;
+  slackEvents?: RouteHandler;
+  install?: RouteHandler;
+  oauthRedirect?: RouteHandler;
+  connect?: ConnectRoutes;
+  health: HealthCheck;
+}
+
+const FORM_LIMIT_BYTES = 16 * 1024;
+const CONNECT_PATH = /^\/connect\/([A-Za-z0-9_-]{16,128})$/;
+
+export function createWebServer(opts: WebServerOptions): Server {
+  const server = createServer((req, res) => {
+    route(opts, req, res).catch((err: unknown) => {
+      opts.logger.error('http request failed', { err, path: pathOf(req) });
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal error');
+    });
+  });
+  // Bound slow clients: Slack and browsers send small requests quickly.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://localhost').pathname;
+}
+
+async function route(opts: WebServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = pathOf(req);
+  const method = req.method ?? 'GET';
+
+  if (path === '/slack/events' && opts.slackEvents) return opts.slackEvents(req, res);
+  if (path === '/slack/install' && opts.install && method === 'GET') return opts.install(req, res);
+  if (path === '/slack/oauth_redirect' && opts.oauthRedirect && method === 'GET')
+    return opts.oauthRedirect(req, res);
+
+  if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
+    const health = await opts.health();
+    res
+      .writeHead(health.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify({ status: health.ok ? 'ok' : 'unavailable', checks: health.checks }));
+    return;
+  }
+
+  const connect = CONNECT_PATH.exec(path);
+  if (connect?.[1] && opts.connect) {
+    const token = connect[1];
+    if (method === 'GET') return sendPage(res, await opts.connect.show(token));
+    if (method === 'POST') {
+      let raw: Buffer;
+      try {
+        raw = await readBodyCapped(req, FORM_LIMIT_BYTES);
+      } catch (err) {
+        if (err instanceof BodyTooLargeError) {
+          res.writeHead(413, { connection: 'close' }).end();
+          return;
+        }
+        throw err;
+      }
+      return sendPage(res, await opts.connect.submit(token, new URLSearchParams(raw.toString('utf8'))));
+    }
+    res.writeHead(405, { allow: 'GET, POST' }).end();
+    return;
+  }
+
+  res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+}
+
+function sendPage(res: ServerResponse, page: Page): void {
+  res.writeHead(page.status, PAGE_HEADERS).end(page.body.value);
+}
+
+export async function listen(server: Server, port: number, host?: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** Stops accepting connections and closes idle ones; in-flight requests finish. */
+export async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await closed;
+}
