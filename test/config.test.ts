@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const single = { SLACK_BOT_TOKEN: 'xoxb-1-2-abc', SLACK_SIGNING_SECRET: 'secret' };
+
+function problems(env: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.lines;
+    throw err;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig(single);
+    expect(c.port).toBe(3000);
+    expect(c.publicUrl).toBe('http://localhost:3000');
+    expect(c.store.url).toBe('sqlite://data/vigil.sqlite');
+    expect(c.api).toEqual({
+      baseUrl: 'https://api.flare.io',
+      family: 'firework',
+      allowedHosts: ['api.flare.io', 'api.eu.flare.io'],
+    });
+    expect(c.slack.apiUrl).toBe('https://slack.com/api/');
+    expect(c.slack.mode).toEqual({ kind: 'single', botToken: 'xoxb-1-2-abc' });
+    expect(c.logLevel).toBe('info');
+    expect(c.encryptionKey).toBeUndefined();
+    expect(c.preconnect).toBeUndefined();
+  });
+
+  it('reads every variable', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const c = loadConfig({
+      SLACK_APP_TOKEN: 'xapp-1-A-1-x',
+      SLACK_CLIENT_ID: 'id',
+      SLACK_CLIENT_SECRET: 'cs',
+      SLACK_STATE_SECRET: 'ss',
+      SLACK_API_URL: 'http://127.0.0.1:9999/api',
+      PORT: '8080',
+      VIGIL_PUBLIC_URL: 'https://vigil.example.com/',
+      VIGIL_STORE: 'redis://localhost:6379',
+      VIGIL_ENCRYPTION_KEY: key,
+      VIGIL_API_URL: 'http://127.0.0.1:4000',
+      VIGIL_API_FAMILY: 'core',
+      VIGIL_API_ALLOWED_HOSTS: 'api.flare.io, API.EU.FLARE.IO',
+      VIGIL_ADMINS: 'U1, U2',
+      LOG_LEVEL: 'DEBUG',
+    });
+    expect(c.slack.mode).toEqual({ kind: 'oauth', clientId: 'id', clientSecret: 'cs', stateSecret: 'ss' });
+    expect(c.slack.appToken).toBe('xapp-1-A-1-x');
+    expect(c.slack.apiUrl).toBe('http://127.0.0.1:9999/api/');
+    expect(c.port).toBe(8080);
+    expect(c.publicUrl).toBe('https://vigil.example.com');
+    expect(c.store.url).toBe('redis://localhost:6379');
+    expect(c.encryptionKey?.equals(Buffer.alloc(32, 7))).toBe(true);
+    expect(c.api).toEqual({
+      baseUrl: 'http://127.0.0.1:4000',
+      family: 'core',
+      allowedHosts: ['api.flare.io', 'api.eu.flare.io'],
+    });
+    expect(c.admins).toEqual(['U1', 'U2']);
+    expect(c.logLevel).toBe('debug');
+  });
+
+  it('pre-connects a single workspace from the environment', () => {
+    const c = loadConfig({ ...single, VIGIL_API_KEY: 'k', VIGIL_TENANT_ID: '12' });
+    expect(c.preconnect).toEqual({ apiKey: 'k', tenantId: 12 });
+  });
+
+  it('reports every problem at once, one line each, naming the variable', () => {
+    const lines = problems({
+      SLACK_BOT_TOKEN: 'not-a-bot-token',
+      PORT: 'eighty',
+      VIGIL_STORE: 'postgres://x',
+      VIGIL_ENCRYPTION_KEY: 'short',
+      LOG_LEVEL: 'loud',
+    });
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^SLACK_BOT_TOKEN: .*xoxb-/),
+        expect.stringMatching(/^PORT: /),
+        expect.stringMatching(/^VIGIL_STORE: .*sqlite:\/\//),
+        expect.stringMatching(/^VIGIL_ENCRYPTION_KEY: .*32 bytes/),
+        expect.stringMatching(/^LOG_LEVEL: /),
+        expect.stringMatching(/^SLACK_SIGNING_SECRET: .*HTTP mode/),
+      ]),
+    );
+    expect(lines.every((l) => !l.includes('\n'))).toBe(true);
+  });
+
+  it('needs a way to reach Slack', () => {
+    expect(problems({ SLACK_SIGNING_SECRET: 's' })).toEqual([
+      expect.stringMatching(/^SLACK_BOT_TOKEN: set SLACK_BOT_TOKEN/),
+    ]);
+    expect(problems({ ...single, SLACK_CLIENT_ID: 'x' })).toEqual([
+      expect.stringMatching(/^SLACK_CLIENT_ID: .*all of/),
+    ]);
+  });
+
+  it('refuses plain-http and unlisted API hosts, but allows loopback', () => {
+    expect(problems({ ...single, VIGIL_API_URL: 'http://api.flare.io' })).toEqual([
+      expect.stringMatching(/^VIGIL_API_URL: .*https/),
+    ]);
+    expect(problems({ ...single, VIGIL_API_URL: 'https://evil.example.com' })).toEqual([
+      expect.stringMatching(/^VIGIL_API_URL: host evil\.example\.com is not in VIGIL_API_ALLOWED_HOSTS/),
+    ]);
+    expect(loadConfig({ ...single, VIGIL_API_URL: 'http://localhost:8787' }).api.baseUrl).toBe(
+      'http://localhost:8787',
+    );
+    expect(loadConfig({ ...single, VIGIL_API_URL: 'https://api.eu.flare.io/' }).api.baseUrl).toBe(
+      'https://api.eu.flare.io',
+    );
+  });
+
+  it('treats empty strings as unset', () => {
+    const c = loadConfig({ ...single, PORT: '', VIGIL_API_KEY: '  ', LOG_LEVEL: '' });
+    expect(c.port).toBe(3000);
+    expect(c.preconnect).toBeUndefined();
+    expect(c.logLevel).toBe('info');
+  });
+
+  it('refuses a tenant without a key', () => {
+    expect(problems({ ...single, VIGIL_TENANT_ID: '3' })).toEqual([
+      expect.stringMatching(/^VIGIL_TENANT_ID: /),
+    ]);
+  });
+});
