@@ -1,0 +1,222 @@
+/**
+ * The connect page: an admin follows a one-time link from `/vigil connect`, pastes the API key, picks the
+ * region and then the tenant. The key never passes through Slack; between the two steps it is kept sealed
+ * on the server (never in the page), and the link is consumed atomically when the connection is saved.
+ */
+import type { Logger } from '../logger.js';
+import { Html, html, layout, type Page } from './html.js';
+
+export interface ConnectLink {
+  teamId: string;
+  userId: string;
+  expiresAt: number;
+}
+
+export interface VerifiedKey {
+  apiKeyId: number;
+  organizationId: number;
+  defaultTenantId: number;
+  scopes: string[];
+  tenants: { id: number; name: string }[];
+}
+
+/** Server-side state between the two steps, keyed by the link token. */
+export interface PendingConnection {
+  /** Key submissions so far, failed ones included: a link cannot be used to try keys forever. */
+  attempts: number;
+  key?: { host: string; sealedApiKey: string; verified: VerifiedKey };
+}
+
+export interface ConnectFlowPorts {
+  links: {
+    peek(token: string): Promise<ConnectLink | undefined>;
+    /** Atomic: exactly one caller gets the link. */
+    consume(token: string): Promise<ConnectLink | undefined>;
+  };
+  pending: {
+    get(token: string): Promise<PendingConnection | undefined>;
+    put(token: string, value: PendingConnection, ttlMs: number): Promise<void>;
+    delete(token: string): Promise<void>;
+  };
+  /** Generates a token and tests it, then lists the organization's tenants. Throws VigilError-like errors. */
+  verifyKey(host: string, apiKey: string): Promise<VerifiedKey>;
+  /** Confirms the key can act on the tenant (token generation for it). */
+  checkTenant(host: string, apiKey: string, tenantId: number): Promise<void>;
+  seal(apiKey: string, teamId: string): string;
+  open(sealed: string, teamId: string): string;
+  /** Persists the connection, audits it and tells the admin in Slack (key id only). */
+  complete(link: ConnectLink, connection: CompletedConnection): Promise<void>;
+  now(): number;
+  logger: Logger;
+}
+
+export interface CompletedConnection {
+  host: string;
+  sealedApiKey: string;
+  apiKeyId: number;
+  organizationId: number;
+  tenantId: number;
+  tenantName: string;
+  scopes: string[];
+}
+
+export interface Region {
+  host: string;
+  label: string;
+}
+
+const MAX_KEY_ATTEMPTS = 5;
+const MAX_KEY_LENGTH = 512;
+
+const expiredPage = () =>
+  layout(
+    'This link has expired',
+    html`<p class="error">This connect link has expired or was already used. Links work once and for 10 minutes.</p>
+<p>Run <code>/vigil connect</code> in Slack again to get a new one.</p>`,
+    410,
+  );
+
+export class ConnectFlow {
+  constructor(
+    private readonly ports: ConnectFlowPorts,
+    private readonly regions: Region[],
+  ) {}
+
+  async show(token: string): Promise<Page> {
+    const link = await this.validLink(token);
+    if (!link) return expiredPage();
+    const key = (await this.ports.pending.get(token))?.key;
+    return key ? this.tenantForm(key.verified) : this.keyForm(link);
+  }
+
+  async submit(token: string, form: URLSearchParams): Promise<Page> {
+    const link = await this.validLink(token);
+    if (!link) return expiredPage();
+    const step = form.get('step');
+    if (step === 'tenant') return this.submitTenant(token, link, form);
+    return this.submitKey(token, link, form);
+  }
+
+  private async validLink(token: string): Promise<ConnectLink | undefined> {
+    const link = await this.ports.links.peek(token);
+    if (!link || link.expiresAt <= this.ports.now()) return undefined;
+    return link;
+  }
+
+  private keyForm(link: ConnectLink, error?: string, status = 200): Page {
+    const options = this.regions.map(
+      (r, i) => html`<option value="${r.host}"${i === 0 ? new Html(' selected') : ''}>${r.label}</option>`,
+    );
+    return layout(
+      'Connect Vigil to the threat-intel API',
+      html`${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+<p>Requested by Slack user <code>${link.userId}</code> for workspace <code>${link.teamId}</code>.
+The key is checked, stored encrypted, and never shown again, in Slack or here.</p>
+<form method="post" autocomplete="off">
+<input type="hidden" name="step" value="key">
+<label for="api_key">API key</label>
+<input id="api_key" name="api_key" type="password" required maxlength="${MAX_KEY_LENGTH}" autocomplete="off" spellcheck="false">
+<p class="hint">Create one in the threat-intel portal under your profile → API keys. Use a key dedicated to Vigil.</p>
+<label for="region">Region</label>
+<select id="region" name="region">${options}</select>
+<button type="submit">Check key</button>
+</form>`,
+      status,
+    );
+  }
+
+  private tenantForm(verified: VerifiedKey, error?: string, status = 200): Page {
+    const tenants =
+      verified.tenants.length > 0
+        ? verified.tenants
+        : [{ id: verified.defaultTenantId, name: 'Default tenant' }];
+    const choices = tenants.map(
+      (t) =>
+        html`<label class="tenant"><input type="radio" name="tenant_id" value="${t.id}"${t.id === verified.defaultTenantId ? new Html(' checked') : ''} required> ${t.name} <span class="hint">(id ${t.id})</span></label>`,
+    );
+    return layout(
+      'Choose the tenant',
+      html`${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+<p class="ok">Key accepted: key id ${verified.apiKeyId}, organization ${verified.organizationId}.</p>
+<form method="post">
+<input type="hidden" name="step" value="tenant">
+<fieldset><legend>Tenant this workspace will use</legend>${choices}</fieldset>
+<button type="submit">Connect</button>
+</form>`,
+      status,
+    );
+  }
+
+  private async submitKey(token: string, link: ConnectLink, form: URLSearchParams): Promise<Page> {
+    const apiKey = (form.get('api_key') ?? '').trim();
+    const host = form.get('region') ?? '';
+    if (!this.regions.some((r) => r.host === host))
+      return this.keyForm(link, 'Choose one of the listed regions.', 400);
+    if (!apiKey || apiKey.length > MAX_KEY_LENGTH || /\s/.test(apiKey)) {
+      return this.keyForm(link, 'Paste the API key exactly as the portal shows it (no spaces).', 400);
+    }
+    const attempts = ((await this.ports.pending.get(token))?.attempts ?? 0) + 1;
+    const ttlMs = link.expiresAt - this.ports.now();
+    if (attempts > MAX_KEY_ATTEMPTS) {
+      await this.ports.links.consume(token);
+      await this.ports.pending.delete(token);
+      return expiredPage();
+    }
+    let verified: VerifiedKey;
+    try {
+      verified = await this.ports.verifyKey(host, apiKey);
+    } catch (err) {
+      await this.ports.pending.put(token, { attempts }, ttlMs);
+      this.ports.logger.info('connect: key check failed', {
+        teamId: link.teamId,
+        attempts,
+        err: describe(err),
+      });
+      return this.keyForm(link, `That key did not work: ${describe(err)}`, 400);
+    }
+    const sealedApiKey = this.ports.seal(apiKey, link.teamId);
+    await this.ports.pending.put(token, { attempts, key: { host, sealedApiKey, verified } }, ttlMs);
+    return this.tenantForm(verified);
+  }
+
+  private async submitTenant(token: string, link: ConnectLink, form: URLSearchParams): Promise<Page> {
+    const pending = (await this.ports.pending.get(token))?.key;
+    if (!pending) return this.keyForm(link, 'Paste the API key first.', 400);
+    const tenantId = Number(form.get('tenant_id'));
+    const tenant =
+      pending.verified.tenants.find((t) => t.id === tenantId) ??
+      (tenantId === pending.verified.defaultTenantId ? { id: tenantId, name: 'Default tenant' } : undefined);
+    if (!tenant) return this.tenantForm(pending.verified, 'Choose one of the listed tenants.', 400);
+    const apiKey = this.ports.open(pending.sealedApiKey, link.teamId);
+    try {
+      await this.ports.checkTenant(pending.host, apiKey, tenant.id);
+    } catch (err) {
+      return this.tenantForm(pending.verified, `This key cannot use that tenant: ${describe(err)}`, 400);
+    }
+    const consumed = await this.ports.links.consume(token);
+    if (!consumed) return expiredPage();
+    await this.ports.pending.delete(token);
+    await this.ports.complete(consumed, {
+      host: pending.host,
+      sealedApiKey: pending.sealedApiKey,
+      apiKeyId: pending.verified.apiKeyId,
+      organizationId: pending.verified.organizationId,
+      tenantId: tenant.id,
+      tenantName: tenant.name,
+      scopes: pending.verified.scopes,
+    });
+    return layout(
+      'Vigil is connected',
+      html`<p class="ok">This workspace now uses tenant <strong>${tenant.name}</strong> (id ${tenant.id}) with key id ${pending.verified.apiKeyId}.</p>
+<p>You can close this page and go back to Slack. Try <code>/vigil status</code>.</p>`,
+    );
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const hint = (err as { hint?: unknown }).hint;
+    return typeof hint === 'string' ? `${err.message} ${hint}` : err.message;
+  }
+  return 'unknown error';
+}
