@@ -1,0 +1,464 @@
+/**
+ * A fake Slack on 127.0.0.1: the Web API (under /api/), response_url endpoints and file upload URLs. It answers
+ * like Slack, enforces the limits Vigil must respect, and records everything so tests assert on what was sent.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Clock, systemClock } from '../../clock.js';
+import { type Logger, silentLogger } from '../../logger.js';
+import { botMethods, clientMethods, messageContentError } from './methods/index.js';
+import { flatHeaders, parseRequest, readRaw } from './request-body.js';
+import {
+  DEFAULT_APP_ID,
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  DEFAULT_TEAM_ID,
+  RESPONSE_URL_MAX_USES,
+  RESPONSE_URL_TTL_MS,
+  SlackState,
+} from './state.js';
+import type {
+  FailureSpec,
+  FakeChannel,
+  FakeTeam,
+  FakeUser,
+  Json,
+  OAuthGrant,
+  RecordedCall,
+  ResponseUrlPost,
+  StoredMessage,
+  StoredView,
+  UploadedFile,
+} from './types.js';
+
+export interface FakeSlackOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** Default 0: any free port. */
+  port?: number;
+  clientId?: string;
+  clientSecret?: string;
+  appId?: string;
+  /** Seed the default team T0001, its people and channels. Default true. */
+  seed?: boolean;
+}
+
+const MAX_BODY_BYTES = 50 * 1024 * 1024;
+const RESPONSE_URL_PATH = /^\/(commands|actions)\/[^/]+\/[^/]+\/[^/]+$/;
+
+type Predicate<T> = (item: T) => boolean;
+
+interface Waiter<T> {
+  predicate: Predicate<T>;
+  resolve: (item: T) => void;
+}
+
+interface Reply {
+  status: number;
+  body: Json;
+  headers?: Record<string, string>;
+}
+
+export class FakeSlack {
+  readonly calls: RecordedCall[] = [];
+  readonly responseUrlPosts: ResponseUrlPost[] = [];
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly appId: string;
+  private readonly state: SlackState;
+  private readonly failures = new Map<string, Required<Pick<FailureSpec, 'times'>> & FailureSpec>();
+  private callWaiters: Waiter<RecordedCall>[] = [];
+  private postWaiters: Waiter<ResponseUrlPost>[] = [];
+  private baseUrl = '';
+
+  constructor(
+    private readonly options: FakeSlackOptions,
+    private readonly server: Server = createServer(),
+    private readonly logger: Logger = options.logger ?? silentLogger,
+  ) {
+    this.clientId = options.clientId ?? DEFAULT_CLIENT_ID;
+    this.clientSecret = options.clientSecret ?? DEFAULT_CLIENT_SECRET;
+    this.appId = options.appId ?? DEFAULT_APP_ID;
+    this.state = new SlackState(options.clock ?? systemClock, this.appId);
+    if (options.seed !== false) this.state.seed();
+    this.server.on('request', (req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        this.logger.error('fake slack: request failed', { error: String(err) });
+        if (!res.headersSent) this.send(res, { status: 500, body: { ok: false, error: 'internal_error' } });
+      });
+    });
+  }
+
+  async listen(port = 0): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => resolve());
+    });
+    const { port: actual } = this.server.address() as AddressInfo;
+    this.baseUrl = `http://127.0.0.1:${actual}`;
+  }
+
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  get url(): string {
+    return this.baseUrl;
+  }
+
+  /** What to give a WebClient as `slackApiUrl`. */
+  get apiUrl(): string {
+    return `${this.baseUrl}/api/`;
+  }
+
+  get teams(): Map<string, FakeTeam> {
+    return this.state.teams;
+  }
+  get users(): Map<string, FakeUser> {
+    return this.state.users;
+  }
+  get usergroups(): Map<string, string[]> {
+    return this.state.usergroups;
+  }
+  get channels(): Map<string, FakeChannel> {
+    return this.state.channels;
+  }
+  get views(): Map<string, StoredView> {
+    return this.state.views;
+  }
+  /** Files announced through files.getUploadURLExternal, with their bytes once uploaded. */
+  get files(): Map<string, UploadedFile> {
+    return this.state.files;
+  }
+
+  addTeam(team: FakeTeam): FakeTeam {
+    return this.state.addTeam(team);
+  }
+
+  addUser(user: Pick<FakeUser, 'id'> & Partial<FakeUser>): FakeUser {
+    const full: FakeUser = { team_id: DEFAULT_TEAM_ID, name: user.id.toLowerCase(), ...user };
+    this.state.users.set(full.id, full);
+    return full;
+  }
+
+  addChannel(channel: Pick<FakeChannel, 'id'> & Partial<FakeChannel>): FakeChannel {
+    const full: FakeChannel = {
+      team_id: DEFAULT_TEAM_ID,
+      name: channel.id.toLowerCase(),
+      is_member: true,
+      ...channel,
+    };
+    this.state.channels.set(full.id, full);
+    return full;
+  }
+
+  /** The current messages of a channel (after updates and deletes), oldest first. */
+  messages(channel: string): StoredMessage[] {
+    return [...(this.state.messages.get(channel) ?? [])];
+  }
+
+  /** Puts a message in a channel, as if the bot had posted it, so a test can click its buttons. */
+  addMessage(message: Pick<StoredMessage, 'channel'> & Partial<StoredMessage>): StoredMessage {
+    const team = [...this.state.teams.values()].find(
+      (t) => t.teamId === this.state.channels.get(message.channel)?.team_id,
+    );
+    const full: StoredMessage = {
+      ts: this.state.nextTs(),
+      text: '',
+      blocks: undefined,
+      user: team?.botUserId ?? 'U0BOT0001',
+      bot_id: team?.botId,
+      thread_ts: undefined,
+      edited: undefined,
+      ...message,
+    };
+    this.state.channelMessages(full.channel).push(full);
+    return full;
+  }
+
+  /** The Home view last published to a user. */
+  homeView(userId: string, teamId = DEFAULT_TEAM_ID): StoredView | undefined {
+    const id = this.state.homes.get(`${teamId}:${userId}`);
+    return id === undefined ? undefined : this.state.views.get(id);
+  }
+
+  /** A response_url on this fake: 5 uses within 30 minutes, like Slack's. */
+  responseUrl(id?: string, teamId = DEFAULT_TEAM_ID): string {
+    const path = `/commands/${teamId}/${id ?? this.state.nextId('1')}/${this.state.randomKey(18)}`;
+    this.state.responseUrls.set(path, { createdAt: this.state.clock.now(), uses: 0 });
+    return `${this.baseUrl}${path}`;
+  }
+
+  /** A trigger_id whose age the fake knows, so views.open refuses it after 3 s of the fake's clock. */
+  triggerId(): string {
+    return this.state.issueTrigger();
+  }
+
+  /** A code for oauth.v2.access that installs the app in `grant.teamId` with a fresh bot token. */
+  issueOAuthCode(grant: OAuthGrant): string {
+    const code = `${grant.teamId.slice(1)}.${this.state.randomKey(10)}`;
+    this.state.oauthCodes.set(code, grant);
+    return code;
+  }
+
+  /** Make the next call(s) to `method` fail. 'response_url' and 'upload' name those endpoints. */
+  failNext(method: string, spec: FailureSpec = {}): void {
+    this.failures.set(method, { ...spec, times: spec.times ?? 1 });
+  }
+
+  /** The posts made to one response_url (as returned by `responseUrl()`). */
+  postsTo(responseUrl: string): ResponseUrlPost[] {
+    return this.responseUrlPosts.filter((p) => `${this.baseUrl}${p.path}` === responseUrl);
+  }
+
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  /** Resolves with the first call, past or future, that matches (a method name or a predicate). */
+  waitFor(match: string | Predicate<RecordedCall>, timeoutMs = 5_000): Promise<RecordedCall> {
+    const predicate = typeof match === 'string' ? (c: RecordedCall) => c.method === match : match;
+    return this.waitOn(
+      this.calls,
+      this.callWaiters,
+      predicate,
+      timeoutMs,
+      () =>
+        `no matching Slack call within ${timeoutMs} ms; calls: ${this.calls.map((c) => c.method).join(', ') || 'none'}`,
+    );
+  }
+
+  /** Resolves with the first response_url post, past or future, that matches. */
+  waitForPost(match: Predicate<ResponseUrlPost> = () => true, timeoutMs = 5_000): Promise<ResponseUrlPost> {
+    return this.waitOn(
+      this.responseUrlPosts,
+      this.postWaiters,
+      match,
+      timeoutMs,
+      () => `no matching response_url post within ${timeoutMs} ms; ${this.responseUrlPosts.length} posts`,
+    );
+  }
+
+  /** Every byte sent to the fake (headers, bodies, posts, uploads) as one string, to search for leaks. */
+  allText(): string {
+    const parts: string[] = [];
+    for (const c of this.calls) parts.push(c.method, JSON.stringify(c.headers), c.rawBody);
+    for (const p of this.responseUrlPosts) parts.push(p.path, JSON.stringify(p.headers), p.rawBody);
+    for (const f of this.state.files.values())
+      parts.push(f.filename, f.title ?? '', f.bytes?.toString('utf8') ?? '');
+    return parts.join('\n');
+  }
+
+  /** Forgets everything recorded and stored, and restores the seeded workspace. */
+  reset(): void {
+    this.calls.length = 0;
+    this.responseUrlPosts.length = 0;
+    this.failures.clear();
+    this.state.clear();
+    if (this.options.seed !== false) this.state.seed();
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
+  }
+
+  private waitOn<T>(
+    items: T[],
+    waiters: Waiter<T>[],
+    predicate: Predicate<T>,
+    timeoutMs: number,
+    describe: () => string,
+  ): Promise<T> {
+    const found = items.find(predicate);
+    if (found !== undefined) return Promise.resolve(found);
+    return new Promise<T>((resolve, reject) => {
+      const waiter: Waiter<T> = {
+        predicate,
+        resolve: (item) => {
+          clearTimeout(timer);
+          resolve(item);
+        },
+      };
+      const timer = setTimeout(() => {
+        const i = waiters.indexOf(waiter);
+        if (i >= 0) waiters.splice(i, 1);
+        reject(new Error(describe()));
+      }, timeoutMs);
+      waiters.push(waiter);
+    });
+  }
+
+  private notify<T>(waiters: Waiter<T>[], item: T): Waiter<T>[] {
+    const remaining: Waiter<T>[] = [];
+    for (const w of waiters) {
+      if (w.predicate(item)) w.resolve(item);
+      else remaining.push(w);
+    }
+    return remaining;
+  }
+
+  private takeFailure(method: string): Reply | undefined {
+    const spec = this.failures.get(method);
+    if (spec === undefined) return undefined;
+    if (spec.times <= 1) this.failures.delete(method);
+    else spec.times -= 1;
+    const error = spec.error ?? 'ratelimited';
+    if (error === 'ratelimited') {
+      return {
+        status: spec.status ?? 429,
+        body: { ok: false, error },
+        headers: { 'retry-after': String(spec.retryAfter ?? 1) },
+      };
+    }
+    return { status: spec.status ?? 200, body: { ok: false, error } };
+  }
+
+  private send(res: ServerResponse, reply: Reply): void {
+    const text = JSON.stringify(reply.body);
+    res.writeHead(reply.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      ...reply.headers,
+    });
+    res.end(text);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.baseUrl);
+    const raw = await readRaw(req, MAX_BODY_BYTES);
+    if (url.pathname.startsWith('/api/')) {
+      this.send(res, await this.apiCall(req, raw, url));
+    } else if (url.pathname.startsWith('/upload/v1/')) {
+      await this.upload(req, res, raw, url);
+    } else if (req.method === 'POST' && RESPONSE_URL_PATH.test(url.pathname)) {
+      this.send(res, this.responseUrlPost(req, raw, url));
+    } else {
+      this.send(res, { status: 404, body: { ok: false, error: 'not_found' } });
+    }
+  }
+
+  private async apiCall(req: IncomingMessage, raw: Buffer, url: URL): Promise<Reply> {
+    const method = decodeURIComponent(url.pathname.slice('/api/'.length));
+    const at = this.state.clock.now();
+    let parsed: Awaited<ReturnType<typeof parseRequest>> | undefined;
+    try {
+      parsed = await parseRequest(req, raw, url);
+    } catch {
+      parsed = undefined;
+    }
+    const reply: Reply =
+      parsed === undefined
+        ? { status: 200, body: { ok: false, error: 'invalid_json' } }
+        : (this.takeFailure(method) ?? { status: 200, body: this.dispatch(method, parsed) });
+    if (parsed === undefined) {
+      const headers = flatHeaders(req);
+      parsed = { contentType: headers['content-type'] ?? '', headers, raw, body: {}, token: undefined };
+    }
+    const call: RecordedCall = {
+      method,
+      body: parsed.body,
+      token: parsed.token,
+      at,
+      contentType: parsed.contentType,
+      headers: parsed.headers,
+      rawBody: raw.toString('utf8'),
+      status: reply.status,
+      response: reply.body,
+    };
+    this.calls.push(call);
+    this.callWaiters = this.notify(this.callWaiters, call);
+    return reply;
+  }
+
+  private dispatch(method: string, parsed: Awaited<ReturnType<typeof parseRequest>>): Json {
+    const base = {
+      state: this.state,
+      body: parsed.body,
+      headers: parsed.headers,
+      baseUrl: this.baseUrl,
+      clientId: this.clientId,
+      clientSecret: this.clientSecret,
+    };
+    const clientMethod = clientMethods[method];
+    if (clientMethod !== undefined) return clientMethod(base);
+    const botMethod = botMethods[method];
+    if (botMethod === undefined) return { ok: false, error: 'unknown_method' };
+    // Slack reads the token from the header for JSON bodies; a `token` field in JSON is ignored.
+    const isJson = parsed.contentType.toLowerCase().startsWith('application/json');
+    const token = isJson && !parsed.headers.authorization ? undefined : parsed.token;
+    if (token === undefined) return { ok: false, error: 'not_authed' };
+    if (this.state.revokedTokens.has(token)) return { ok: false, error: 'token_revoked' };
+    const team = this.state.teams.get(this.state.tokens.get(token) ?? '');
+    if (team === undefined) return { ok: false, error: 'invalid_auth' };
+    return botMethod({ ...base, team, token });
+  }
+
+  private async upload(req: IncomingMessage, res: ServerResponse, raw: Buffer, url: URL): Promise<void> {
+    const fileId = this.state.uploadKeys.get(url.pathname.slice('/upload/v1/'.length));
+    const file = fileId === undefined ? undefined : this.state.files.get(fileId);
+    const failure = this.takeFailure('upload');
+    if (failure !== undefined) {
+      this.send(res, failure);
+      return;
+    }
+    if (req.method !== 'POST' || file === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      return;
+    }
+    const contentType = req.headers['content-type'] ?? '';
+    if (contentType.toLowerCase().startsWith('multipart/form-data')) {
+      const parsed = await parseRequest(req, raw, new URL('http://fake.invalid/'));
+      const part = Object.values(parsed.body).find((v): v is Buffer => Buffer.isBuffer(v));
+      file.bytes = part ?? Buffer.alloc(0);
+    } else {
+      file.bytes = raw;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(`OK - ${file.bytes.length}`);
+  }
+
+  private responseUrlPost(req: IncomingMessage, raw: Buffer, url: URL): Reply {
+    const headers = flatHeaders(req);
+    let body: Json = {};
+    let reply: Reply | undefined = this.takeFailure('response_url');
+    try {
+      const parsed: unknown = JSON.parse(raw.toString('utf8'));
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) body = parsed as Json;
+      else reply ??= { status: 400, body: { ok: false, error: 'invalid_payload' } };
+    } catch {
+      reply ??= { status: 400, body: { ok: false, error: 'invalid_payload' } };
+    }
+    reply ??= this.useResponseUrl(url.pathname, body);
+    const post: ResponseUrlPost = {
+      path: url.pathname,
+      body,
+      at: this.state.clock.now(),
+      headers,
+      rawBody: raw.toString('utf8'),
+      status: reply.status,
+      response: reply.body,
+    };
+    this.responseUrlPosts.push(post);
+    this.postWaiters = this.notify(this.postWaiters, post);
+    return reply;
+  }
+
+  private useResponseUrl(path: string, body: Json): Reply {
+    const known = this.state.responseUrls.get(path);
+    if (known === undefined) return { status: 404, body: { ok: false, error: 'invalid_url' } };
+    if (this.state.clock.now() - known.createdAt > RESPONSE_URL_TTL_MS) {
+      return { status: 404, body: { ok: false, error: 'expired_url' } };
+    }
+    // Every attempt spends a use, accepted or not.
+    known.uses += 1;
+    if (known.uses > RESPONSE_URL_MAX_USES) return { status: 404, body: { ok: false, error: 'used_url' } };
+    if (body.delete_original === true || body.delete_original === 'true')
+      return { status: 200, body: { ok: true } };
+    const refused = messageContentError(body);
+    if (refused !== undefined) return { status: 400, body: refused };
+    return { status: 200, body: { ok: true } };
+  }
+}
+
+export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+  const fake = new FakeSlack(options);
+  await fake.listen(options.port ?? 0);
+  return fake;
+}

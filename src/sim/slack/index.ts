@@ -1,0 +1,27 @@
+/** The fake Slack used by end-to-end tests and the local playground. */
+export { FakeSlack, type FakeSlackOptions, startFakeSlack } from './fake-slack.js';
+export {
+  DEFAULT_APP_ID,
+  DEFAULT_BOT_TOKEN,
+  DEFAULT_BOT_USER_ID,
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  DEFAULT_TEAM_ID,
+  RESPONSE_URL_MAX_USES,
+  RESPONSE_URL_TTL_MS,
+  SEEDED_CHANNELS,
+  SEEDED_USERS,
+  TRIGGER_TTL_MS,
+} from './state.js';
+export type {
+  FailureSpec,
+  FakeChannel,
+  FakeTeam,
+  FakeUser,
+  OAuthGrant,
+  RecordedCall,
+  ResponseUrlPost,
+  StoredMessage,
+  StoredView,
+  UploadedFile,
+} from './types.js';

@@ -1,0 +1,22 @@
+/** Every Web API method the fake answers. Anything else is `unknown_method`, as on Slack. */
+import { chatMethods } from './chat.js';
+import type { BotMethod, ClientMethod } from './common.js';
+import { directoryMethods } from './directory.js';
+import { fileMethods } from './files.js';
+import { installBotMethods, installClientMethods } from './install.js';
+import { viewMethods } from './views.js';
+
+export type { BotContext, BotMethod, ClientContext, ClientMethod } from './common.js';
+export { messageContentError } from './common.js';
+
+/** Methods called with a bot token. */
+export const botMethods: Record<string, BotMethod> = {
+  ...installBotMethods,
+  ...chatMethods,
+  ...viewMethods,
+  ...directoryMethods,
+  ...fileMethods,
+};
+
+/** Methods called with the app's client credentials instead of a token. */
+export const clientMethods: Record<string, ClientMethod> = { ...installClientMethods };

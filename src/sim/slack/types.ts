@@ -1,0 +1,132 @@
+/** The shapes the fake Slack records and keeps, shared by its modules and by the tests that read them. */
+
+export type Json = Record<string, unknown>;
+
+/** One Web API call as the fake received it. `body` has JSON-valued fields (blocks, view, files…) decoded. */
+export interface RecordedCall {
+  method: string;
+  body: Json;
+  /** The token sent, from `Authorization: Bearer` or the form/JSON `token` field. */
+  token: string | undefined;
+  /** Clock time (ms) when the fake received the call. */
+  at: number;
+  contentType: string;
+  headers: Record<string, string>;
+  rawBody: string;
+  /** What the fake answered. */
+  status: number;
+  response: Json;
+}
+
+/** One POST to a `response_url` handed out by the fake. */
+export interface ResponseUrlPost {
+  path: string;
+  body: Json;
+  at: number;
+  headers: Record<string, string>;
+  rawBody: string;
+  status: number;
+  response: Json;
+}
+
+/** Bytes received on an `upload_url` from files.getUploadURLExternal. */
+export interface UploadedFile {
+  fileId: string;
+  teamId: string;
+  filename: string;
+  declaredLength: number;
+  title: string | undefined;
+  /** Undefined until the bytes arrive on the upload URL. */
+  bytes: Buffer | undefined;
+  completed: boolean;
+  channelId: string | undefined;
+  initialComment: string | undefined;
+  threadTs: string | undefined;
+}
+
+export interface FakeTeam {
+  teamId: string;
+  enterpriseId?: string;
+  name?: string;
+  domain?: string;
+  botToken: string;
+  botUserId: string;
+  botId?: string;
+  isEnterpriseInstall?: boolean;
+}
+
+export interface FakeUser {
+  id: string;
+  team_id: string;
+  name: string;
+  real_name?: string;
+  deleted?: boolean;
+  is_admin?: boolean;
+  is_owner?: boolean;
+  is_primary_owner?: boolean;
+  is_restricted?: boolean;
+  is_ultra_restricted?: boolean;
+  is_bot?: boolean;
+  tz?: string;
+  tz_label?: string;
+  tz_offset?: number;
+  email?: string;
+  enterprise_id?: string;
+}
+
+export interface FakeChannel {
+  id: string;
+  name: string;
+  team_id: string;
+  is_private?: boolean;
+  is_im?: boolean;
+  is_mpim?: boolean;
+  is_archived?: boolean;
+  /** Whether the bot is in the channel; posting to a channel it is not in fails with not_in_channel. */
+  is_member?: boolean;
+  /** For a DM: the other user. */
+  user?: string;
+}
+
+export interface StoredMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks: unknown[] | undefined;
+  user: string;
+  bot_id: string | undefined;
+  thread_ts: string | undefined;
+  edited: { user: string; ts: string } | undefined;
+}
+
+export interface StoredView {
+  id: string;
+  team_id: string;
+  /** The user the view was opened for / published to. */
+  user_id: string | undefined;
+  view: Json;
+  hash: string;
+}
+
+export interface FailureSpec {
+  /** 'ratelimited' answers HTTP 429 with Retry-After; any other string answers `{ok:false, error}`. */
+  error?: 'ratelimited' | (string & {});
+  /** HTTP status; defaults to 429 for ratelimited and 200 otherwise (Slack reports errors with 200). */
+  status?: number;
+  /** Seconds, for the Retry-After header. Default 1. */
+  retryAfter?: number;
+  /** How many consecutive calls fail. Default 1. */
+  times?: number;
+}
+
+export interface OAuthGrant {
+  teamId: string;
+  teamName?: string;
+  enterpriseId?: string;
+  enterpriseName?: string;
+  isEnterpriseInstall?: boolean;
+  /** The installing user. */
+  userId?: string;
+  scope?: string;
+  redirectUri?: string;
+}
