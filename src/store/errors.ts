@@ -1,0 +1,38 @@
+/** Errors of the store layer. Store failures are never swallowed: they fail the operation that hit them. */
+
+export class StoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+/** A stored record that is not what its repository expects: clearer than a crash on `undefined` later. */
+export class StoreCorruptionError extends StoreError {
+  constructor(
+    readonly namespace: string,
+    readonly key: string,
+    readonly problems: string[],
+    options?: { cause?: unknown },
+  ) {
+    super(`corrupt record ${namespace}:${key}: ${problems.join('; ')}`, options);
+    this.name = 'StoreCorruptionError';
+  }
+}
+
+export class StoreClosedError extends StoreError {
+  constructor() {
+    super('the store is closed');
+    this.name = 'StoreClosedError';
+  }
+}
+
+export class StoreLockTimeoutError extends StoreError {
+  constructor(
+    readonly lockKey: string,
+    waitedMs: number,
+  ) {
+    super(`could not take lock ${lockKey} within ${waitedMs} ms`);
+    this.name = 'StoreLockTimeoutError';
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * SQLite through @keyv/sqlite. Claims live in their own table on the same connection and file, so the
+ * set-if-absent is one atomic statement, correct across processes sharing the file.
+ */
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import { Keyv } from 'keyv';
+import type { Logger } from '../logger.js';
+import { deserializeRecord, type StoreBackend, serializeRecord } from './store.js';
+
+const KEYV_TABLE = 'keyv';
+const CLAIMS_TABLE = 'vigil_claims';
+/** Expired rows are deleted every this many claims (and at open): SQLite has no expiry of its own. */
+const PURGE_EVERY = 500;
+
+export async function openSqliteBackend(file: string, logger: Logger): Promise<StoreBackend> {
+  if (file !== ':memory:') await mkdir(dirname(file), { recursive: true });
+  const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: KEYV_TABLE, busyTimeout: 5_000 });
+  const keyv = new Keyv({
+    store: adapter,
+    namespace: '',
+    useKeyPrefix: false,
+    throwOnErrors: true,
+    serialize: serializeRecord,
+    deserialize: deserializeRecord,
+  });
+  // Errors reach the caller through throwOnErrors; the event only adds a debug trace.
+  keyv.on('error', (error: unknown) => logger.debug('sqlite store error', { error }));
+  const query = adapter.query as (
+    sql: string,
+    ...params: unknown[]
+  ) => Promise<Array<Record<string, unknown>>>;
+
+  const purgeExpired = async () => {
+    const now = Date.now();
+    await query(`DELETE FROM ${CLAIMS_TABLE} WHERE expires_at <= ?`, now);
+    await query(
+      `DELETE FROM ${KEYV_TABLE} WHERE json_valid(value) AND json_extract(value, '$.expires') <= ?`,
+      now,
+    );
+  };
+
+  try {
+    // WAL lets readers and the writer of several processes proceed together.
+    await query('PRAGMA journal_mode = WAL');
+    await query(
+      `CREATE TABLE IF NOT EXISTS ${CLAIMS_TABLE} (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL)`,
+    );
+    await purgeExpired();
+  } catch (error) {
+    await adapter.disconnect().catch(() => {});
+    throw error;
+  }
+
+  let claimsSincePurge = 0;
+  return {
+    kind: 'sqlite',
+    keyv,
+    async tryClaim(key, owner, ttlMs) {
+      const now = Date.now();
+      // Inserts, or takes over an expired claim; a live claim makes the WHERE false and returns no row.
+      const rows = await query(
+        `INSERT INTO ${CLAIMS_TABLE} (key, owner, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT(key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+         WHERE ${CLAIMS_TABLE}.expires_at <= ?
+         RETURNING owner`,
+        key,
+        owner,
+        now + ttlMs,
+        now,
+      );
+      if (++claimsSincePurge >= PURGE_EVERY) {
+        claimsSincePurge = 0;
+        await purgeExpired();
+      }
+      return rows.length === 1;
+    },
+    async releaseClaim(key, owner) {
+      if (owner === undefined) await query(`DELETE FROM ${CLAIMS_TABLE} WHERE key = ?`, key);
+      else await query(`DELETE FROM ${CLAIMS_TABLE} WHERE key = ? AND owner = ?`, key, owner);
+    },
+    async ping() {
+      await query('SELECT 1');
+    },
+    async close() {
+      await adapter.disconnect();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Runs a suite against both backends: a real SQLite file in a fresh temp folder, and a real redis-server
+ * started for the file and flushed before each test.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@keyv/redis';
+import KeyvSqlite from '@keyv/sqlite';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { silentLogger } from '../../../src/logger.js';
+import { openStore } from '../../../src/store/open.js';
+import type { Store } from '../../../src/store/store.js';
+import { type RedisServer, startRedisServer } from './redis-server.js';
+
+export type BackendKind = 'sqlite' | 'redis';
+export const BACKENDS: BackendKind[] = ['sqlite', 'redis'];
+
+export interface StoreFixture {
+  /** Opens a store on this test's database; several calls give several connections to the same data. */
+  open(): Promise<Store>;
+  readonly url: string;
+  /** This test's temp folder (the SQLite file lives in it). */
+  readonly dir: string;
+  readonly redis: RedisServer | undefined;
+}
+
+export function useStoreFixture(kind: BackendKind): StoreFixture {
+  let redis: RedisServer | undefined;
+  let dir = '';
+  let opened: Store[] = [];
+
+  beforeAll(async () => {
+    if (kind === 'redis') redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vigil-store-'));
+    if (redis) await flush(redis.url);
+  });
+  afterEach(async () => {
+    for (const store of opened) await store.close().catch(() => {});
+    opened = [];
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const fixture: StoreFixture = {
+    get url() {
+      if (kind === 'sqlite') return 'sqlite://vigil.sqlite';
+      if (!redis) throw new Error('redis-server not started');
+      return redis.url;
+    },
+    get dir() {
+      return dir;
+    },
+    get redis() {
+      return redis;
+    },
+    async open() {
+      const store = await openStore(fixture.url, { logger: silentLogger, cwd: dir });
+      opened.push(store);
+      return store;
+    },
+  };
+  return fixture;
+}
+
+async function flush(url: string): Promise<void> {
+  const client = createClient({ url });
+  await client.connect();
+  try {
+    await client.flushAll();
+  } finally {
+    await client.close();
+  }
+}
+
+/** Writes a raw value under a record's key, bypassing keyv, to simulate corruption. */
+export async function writeRaw(
+  fixture: StoreFixture,
+  kind: BackendKind,
+  key: string,
+  raw: string,
+): Promise<void> {
+  if (kind === 'redis') {
+    const client = createClient({ url: fixture.url });
+    await client.connect();
+    try {
+      await client.set(key, raw);
+    } finally {
+      await client.close();
+    }
+    return;
+  }
+  await sqlite(join(fixture.dir, 'vigil.sqlite'), 'INSERT OR REPLACE INTO keyv (key, value) VALUES (?, ?)', [
+    key,
+    raw,
+  ]);
+}
+
+/** Runs one statement on a SQLite file through a separate connection (a raw @keyv/sqlite adapter). */
+export async function sqlite(file: string, sql: string, params: unknown[] = []): Promise<void> {
+  const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 5_000 });
+  try {
+    await adapter.query(sql, ...params);
+  } finally {
+    await adapter.disconnect();
+  }
+}

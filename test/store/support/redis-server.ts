@@ -1,0 +1,79 @@
+/** Starts a throwaway redis-server on 127.0.0.1 for a test file, without persistence, and stops it after. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, Socket } from 'node:net';
+
+export interface RedisServer {
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1');
+  });
+}
+
+async function waitUntilListening(child: ChildProcess, port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+    if (await accepts(port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`);
+}
+
+/** Fails (never skips) when redis-server is not installed: CI installs it. */
+export async function startRedisServer(): Promise<RedisServer> {
+  let lastError: unknown;
+  // A port found free can be taken by someone else before redis binds it; try a few.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    const spawnError = once(child, 'error').then(([error]) => {
+      throw error;
+    });
+    // Observed by the race below; this keeps a late spawn error from being an unhandled rejection.
+    spawnError.catch(() => {});
+    try {
+      await Promise.race([waitUntilListening(child, port, 10_000), spawnError]);
+    } catch (error) {
+      lastError = error;
+      child.kill('SIGKILL');
+      continue;
+    }
+    return {
+      url: `redis://127.0.0.1:${port}`,
+      port,
+      async stop() {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+  }
+  throw new Error(`could not start redis-server: ${(lastError as Error)?.message ?? lastError}`);
+}
