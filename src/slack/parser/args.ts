@@ -1,0 +1,106 @@
+/** Checks on tokens shared by the subcommand parsers. */
+import { echo, fail, listOf } from './errors.js';
+import { suggest } from './suggest.js';
+import type { Token } from './tokenize.js';
+
+/** Keys that would carry a secret in the clear; refused everywhere with a pointer to the safe way. */
+export const SECRET_KEYS = [
+  'secret',
+  'credentials',
+  'credential',
+  'password',
+  'passwd',
+  'pwd',
+  'apikey',
+  'api_key',
+  'token',
+] as const;
+
+export const NEVER_PASTE =
+  'Never paste API keys or passwords in Slack. Use `/vigil connect` for API keys, `/vigil creds password` to search credentials by password, or `/vigil events <identifier-id> secret` to search events by a secret.';
+
+export function refuseSecretKey(token: Token): void {
+  if (token.key && (SECRET_KEYS as readonly string[]).includes(token.key)) {
+    fail(`\`${token.key}:\` would put a secret in Slack, so Vigil does not take it here.`, {
+      hint: NEVER_PASTE,
+    });
+  }
+}
+
+/** The `key:value` part of an example command, for "needs a value, like …". */
+function sampleOf(key: string, example: string): string {
+  const found = example.split(/\s+(?=(?:[^"]*"[^"]*")*[^"]*$)/).find((w) => w.startsWith(`${key}:`));
+  return found ?? `${key}:<value>`;
+}
+
+/** The value of a `key:value` token, which must not be empty. */
+export function requiredValue(token: Token, example: string): string {
+  if (token.value.trim() === '' && !token.quoted) {
+    fail(`\`${token.key}:\` needs a value, like \`${sampleOf(token.key ?? '', example)}\`.`, { example });
+  }
+  return token.value;
+}
+
+/** The value of a key that takes exactly one value: unquoted commas are a mistake. */
+export function singleValueOf(token: Token, example: string): string {
+  const value = requiredValue(token, example);
+  if (token.parts.length > 1) {
+    fail(`\`${token.key}:\` takes one value, not a list: \`${echo(token.text)}\`.`, {
+      hint: 'Quote the value if the comma belongs to it, or run one search per value.',
+      example,
+    });
+  }
+  return value;
+}
+
+/** The parts of a list-valued key, none empty. */
+export function partsOf(token: Token, example: string): string[] {
+  requiredValue(token, example);
+  const parts = token.parts.map((p) => p.trim());
+  if (parts.some((p) => p === '')) fail(`\`${token.key}:\` has an empty value between commas.`, { example });
+  return parts;
+}
+
+/** A key given twice where once is all that makes sense. */
+export function once<T>(current: T | undefined, token: Token, example: string): void {
+  if (current !== undefined) {
+    fail(`\`${token.key}:\` is given twice.`, { hint: `Give \`${token.key}:\` once.`, example });
+  }
+}
+
+/**
+ * A key the subcommand does not know. `known` are its keys; `bare` its bare words (like `strict`).
+ */
+export function unknownKey(token: Token, subcommand: string, known: readonly string[]): never {
+  const key = token.key ?? '';
+  const guess = suggest(key, known);
+  fail(`\`${echo(key)}:\` is not a filter of \`${subcommand}\`.`, {
+    hint: guess
+      ? `Did you mean \`${guess}:\`?`
+      : `Filters of \`${subcommand}\`: ${listOf(known.map((k) => `${k}:`))}.`,
+  });
+}
+
+/** A bare word the subcommand does not expect. */
+export function unexpectedWord(
+  token: Token,
+  subcommand: string,
+  known: readonly string[],
+  bare: readonly string[] = [],
+): never {
+  const word = token.value.toLowerCase();
+  if (!token.quoted && known.includes(word)) {
+    fail(`\`${echo(token.text)}\` needs a value: write it as \`${word}:<value>\`.`);
+  }
+  const guess = token.quoted ? undefined : suggest(word, [...bare, ...known]);
+  const hint = guess
+    ? `Did you mean \`${bare.includes(guess) ? guess : `${guess}:`}\`?`
+    : `Filters are written \`key:value\`; type \`/vigil help ${subcommand}\` for the list.`;
+  fail(`Unexpected \`${echo(token.text)}\` in \`${subcommand}\`.`, { hint });
+}
+
+/** Subcommands without arguments. */
+export function noArguments(tokens: readonly Token[], subcommand: string): void {
+  const first = tokens[0];
+  if (first) fail(`\`${subcommand}\` takes no arguments; got \`${echo(first.text)}\`.`);
+}

@@ -1,0 +1,141 @@
+/**
+ * What `/vigil …` means once parsed: one variant per subcommand of DESIGN §1. Listeners switch on `kind`;
+ * nothing here needs the clock, so relative times stay relative until `translate.ts` resolves them.
+ */
+import type { EventQuery, Order } from '../../api/inputs.js';
+import type {
+  CredentialInclude,
+  EventStatus,
+  EventType,
+  RecommendationStatus,
+  RecommendationType,
+  Severity,
+} from '../../api/schemas.js';
+
+/** Subcommands, in the order help lists them. */
+export const SUBCOMMANDS = [
+  'help',
+  'connect',
+  'disconnect',
+  'status',
+  'tenants',
+  'tenant',
+  'events',
+  'creds',
+  'policies',
+  'assignments',
+  'recommendations',
+  'explain',
+  'upload',
+  'report',
+  'digest',
+  'audit',
+  'settings',
+] as const;
+export type Subcommand = (typeof SUBCOMMANDS)[number];
+
+/** A time bound as typed; resolved against `now` only when a search is built. */
+export type TimeBound =
+  | { kind: 'relative'; amount: number; unit: 'm' | 'h' | 'd' | 'w' }
+  /** A calendar day in UTC, `YYYY-MM-DD`. */
+  | { kind: 'date'; date: string }
+  /** An explicit instant, normalised to `YYYY-MM-DDTHH:MM:SS[.f](Z|±HH:MM)` with its offset kept. */
+  | { kind: 'instant'; iso: string };
+
+/** Query objects Slack text may carry: `secret` and `credentials` only ever come through a modal. */
+export type TextEventQuery = Exclude<EventQuery, { type: 'secret' } | { type: 'credentials' }>;
+
+export interface EventFilterSpec {
+  /** A single level means "that level or higher"; a list means exactly those levels. */
+  severity?: Severity | Severity[];
+  types?: EventType[];
+  statuses?: EventStatus[];
+  tags?: string[];
+  since?: TimeBound;
+  until?: TimeBound;
+}
+
+export type CredsQueryType = 'domain' | 'email' | 'keyword' | 'auth_domain';
+
+export interface CredsFilterSpec {
+  since?: TimeBound;
+  until?: TimeBound;
+  /** Total rows the user wants (1–10000); the page size is chosen separately. */
+  limit?: number;
+  include?: CredentialInclude[];
+  order?: Order;
+}
+
+/** A channel as typed: Slack's escaped reference gives the id, a bare `#name` only the name. */
+export type ChannelRef = { id: string; name?: string } | { name: string };
+
+/** Who may act on events (ignore/remediate) in a workspace; the shape SettingsRepo stores. */
+export type Actors = 'everyone' | 'admins' | { usergroup: string };
+
+export type Command =
+  | { kind: 'help'; topic?: Subcommand }
+  | { kind: 'connect' }
+  | { kind: 'disconnect' }
+  | { kind: 'status' }
+  | { kind: 'tenants' }
+  | { kind: 'tenant'; tenantId: number }
+  | {
+      kind: 'events';
+      identifierId: number;
+      query?: TextEventQuery;
+      filters: EventFilterSpec;
+      order?: Order;
+      size?: number;
+    }
+  | { kind: 'events-secret-modal'; identifierId: number; queryType: 'secret' | 'credentials' }
+  | { kind: 'creds'; query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec }
+  | { kind: 'creds-password-modal' }
+  | { kind: 'policies'; size?: number; order?: Order }
+  | { kind: 'assignments'; policyUuid: string; size?: number; order?: Order }
+  | {
+      kind: 'recommendations';
+      types?: RecommendationType[];
+      status?: RecommendationStatus;
+      query?: string;
+    }
+  | { kind: 'explain'; eventUid: string }
+  | { kind: 'upload' }
+  | { kind: 'report'; requestUuid: string }
+  | {
+      kind: 'digest-add';
+      /** Absent: the channel the command was typed in. */
+      channel?: ChannelRef;
+      identifierIds: number[] | 'all';
+      /** Absent: every severity. */
+      severity?: Severity | Severity[];
+      /** Absent: every type. */
+      types?: EventType[];
+      /** `HH:MM`, 24-hour. */
+      timeOfDay: string;
+      /** Canonical IANA name; absent: the creator's time zone. */
+      timeZone?: string;
+      weekdaysOnly: boolean;
+      skipEmpty: boolean;
+    }
+  | { kind: 'digest-list' }
+  | { kind: 'digest-remove'; subscriptionId: string }
+  | { kind: 'digest-preview'; subscriptionId: string }
+  | { kind: 'audit'; limit: number }
+  | { kind: 'settings' }
+  | { kind: 'settings-actors'; actors: Actors };
+
+export type CommandKind = Command['kind'];
+
+export interface UsageError {
+  /** What is wrong, in one sentence. Echoed input is sanitised (see `errors.ts`). */
+  message: string;
+  /** What to do instead: a suggestion or the way to get help. Never empty. */
+  hint: string;
+  /** The usage line of the subcommand (or of `/vigil` itself). */
+  usage: string;
+  /** One example command that works. */
+  example: string;
+  subcommand?: Subcommand;
+}
+
+export type ParseResult = { ok: true; command: Command } | { ok: false; error: UsageError };

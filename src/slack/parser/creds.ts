@@ -1,0 +1,161 @@
+/** `creds <domain|email|keyword|authdomain> <value> [filters]` and `creds password`. */
+import { CREDENTIAL_INCLUDES } from '../../api/schemas.js';
+import {
+  NEVER_PASTE,
+  once,
+  partsOf,
+  refuseSecretKey,
+  singleValueOf,
+  unexpectedWord,
+  unknownKey,
+} from './args.js';
+import type { Command, CredsFilterSpec, CredsQueryType } from './command.js';
+import { echo, fail, listOf } from './errors.js';
+import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS } from './events.js';
+import { CREDS_KEY_EXAMPLES } from './help.js';
+import { suggest } from './suggest.js';
+import { boundsOutOfOrder, parseTimeBound } from './time.js';
+import type { Token } from './tokenize.js';
+import * as v from './values.js';
+
+export const CREDS_TYPES = ['domain', 'email', 'keyword', 'authdomain'] as const;
+export const CREDS_FILTER_KEYS = ['since', 'until', 'limit', 'include', 'order'] as const;
+
+const TYPE_OF: Record<string, CredsQueryType> = {
+  domain: 'domain',
+  email: 'email',
+  keyword: 'keyword',
+  authdomain: 'auth_domain',
+  auth_domain: 'auth_domain',
+};
+
+const EXAMPLES: Record<CredsQueryType, string> = {
+  domain: '/vigil creds domain example.com',
+  email: '/vigil creds email alice@example.com',
+  keyword: '/vigil creds keyword jdoe',
+  auth_domain: '/vigil creds authdomain login.example.com',
+};
+
+const exampleFor = (key: string): string => CREDS_KEY_EXAMPLES[key]?.command ?? EXAMPLES.domain;
+
+const PASSWORD_WORDS = ['password', 'secret'];
+
+function queryValue(type: CredsQueryType, raw: string): string {
+  const example = EXAMPLES[type];
+  const value = raw.trim();
+  switch (type) {
+    case 'domain':
+      return v.fqdn(value, 'The domain', example);
+    case 'auth_domain':
+      return v.fqdn(value, 'The login domain', example);
+    case 'email':
+      return v.email(value, 'The email address', example);
+    case 'keyword':
+      if (value.includes('@')) {
+        fail(`\`creds keyword\` takes a username, the part before the @, not \`${echo(value)}\`.`, {
+          hint: 'For a whole address use `/vigil creds email <address>`.',
+          example,
+        });
+      }
+      return v.text(value, 'The keyword', 200, example);
+  }
+}
+
+export function parseCreds(tokens: readonly Token[]): Command {
+  const [first, ...rest] = tokens;
+  if (!first) {
+    fail('`creds` needs what to search and a value.', {
+      hint: `Search by ${listOf(CREDS_TYPES)}, or use \`/vigil creds password\` for a private form.`,
+    });
+  }
+  const firstWord = first.quoted ? '' : (first.key ?? first.value).toLowerCase();
+  if (PASSWORD_WORDS.includes(firstWord)) {
+    // Whatever follows may be a password: never echo it.
+    if (first.key !== undefined || rest.length > 0) {
+      fail('Never type a password in Slack.', { hint: NEVER_PASTE, example: '/vigil creds password' });
+    }
+    return { kind: 'creds-password-modal' };
+  }
+
+  let type: CredsQueryType;
+  let value: string;
+  let filterTokens: readonly Token[];
+  const typed = TYPE_OF[firstWord];
+  if (typed === undefined) {
+    const guess = suggest(firstWord, CREDS_TYPES);
+    fail(`\`creds\` searches by ${listOf(CREDS_TYPES)}, not \`${echo(first.key ?? first.text)}\`.`, {
+      hint: guess ? `Did you mean \`${guess}\`?` : 'Type `/vigil help creds` for examples.',
+    });
+  }
+  type = typed;
+  if (first.key !== undefined) {
+    // `creds domain:example.com` reads the same as `creds domain example.com`.
+    value = singleValueOf(first, EXAMPLES[type]);
+    filterTokens = rest;
+  } else {
+    const valueToken = rest[0];
+    if (!valueToken || valueToken.key !== undefined) {
+      fail(`\`creds ${first.value.toLowerCase()}\` needs a value before any filter.`, {
+        example: EXAMPLES[type],
+      });
+    }
+    value = valueToken.value;
+    filterTokens = rest.slice(1);
+  }
+  value = queryValue(type, value);
+
+  const filters: CredsFilterSpec = {};
+  for (const token of filterTokens) {
+    const key = token.key;
+    if (key === undefined) unexpectedWord(token, 'creds', CREDS_FILTER_KEYS);
+    refuseSecretKey(token);
+    const example = exampleFor(key);
+    switch (key) {
+      case 'since':
+      case 'until':
+        once(filters[key], token, example);
+        filters[key] = parseTimeBound(singleValueOf(token, example), key, example);
+        break;
+      case 'limit':
+        once(filters.limit, token, example);
+        filters.limit = v.intInRange(singleValueOf(token, example).trim(), '`limit:`', 1, 10_000, example);
+        break;
+      case 'include':
+        once(filters.include, token, example);
+        filters.include = v.listOfEnum(
+          partsOf(token, example),
+          CREDENTIAL_INCLUDES,
+          'include',
+          'include',
+          example,
+        );
+        break;
+      case 'order':
+        once(filters.order, token, example);
+        filters.order = v.oneOf(
+          singleValueOf(token, example).trim(),
+          ['asc', 'desc'] as const,
+          'order',
+          example,
+        );
+        break;
+      default:
+        if (
+          (EVENT_FILTER_KEYS as readonly string[]).includes(key) ||
+          (EVENT_QUERY_KEYS as readonly string[]).includes(key)
+        ) {
+          fail(`\`${key}:\` is a filter of \`events\`, not of \`creds\`.`, {
+            hint: `Filters of \`creds\`: ${listOf(CREDS_FILTER_KEYS.map((k) => `${k}:`))}.`,
+          });
+        }
+        unknownKey(token, 'creds', CREDS_FILTER_KEYS);
+    }
+  }
+  if (filters.since && filters.until && boundsOutOfOrder(filters.since, filters.until)) {
+    fail('`since:` is not before `until:`.', {
+      hint: 'Swap them, or widen the range.',
+      example: exampleFor('until'),
+    });
+  }
+  return { kind: 'creds', query: { type, value }, filters };
+}

@@ -1,0 +1,43 @@
+/**
+ * Usage failures inside the parser. Sub-parsers throw `ParseFailure` through `fail()` so each check stays a
+ * line long; `parseCommand` is the only place that catches, and it turns every failure into a value.
+ */
+
+export interface FailureDetail {
+  message: string;
+  /** Defaults to a pointer at the subcommand's help. */
+  hint?: string;
+  /** Defaults to the subcommand's first example. */
+  example?: string;
+}
+
+export class ParseFailure extends Error {
+  constructor(readonly detail: FailureDetail) {
+    super(detail.message);
+    this.name = 'ParseFailure';
+  }
+}
+
+export function fail(message: string, more: Omit<FailureDetail, 'message'> = {}): never {
+  throw new ParseFailure({ message, ...more });
+}
+
+const ECHO_MAX = 40;
+
+/**
+ * User input quoted back inside an error, ready for mrkdwn between backticks: no backticks or line breaks
+ * (they would end the code span), `&`, `<`, `>` escaped (no mention or link can form), and short.
+ */
+export function echo(text: string): string {
+  const flat = text.replace(/[`\r\n\t]/g, ' ');
+  const chars = Array.from(flat);
+  const short = chars.length > ECHO_MAX ? `${chars.slice(0, ECHO_MAX - 1).join('')}…` : flat;
+  return short.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** `a`, `b` or `c` — for listing allowed values in a message. */
+export function listOf(values: readonly string[], conjunction = 'or'): string {
+  const quoted = values.map((v) => `\`${v}\``);
+  if (quoted.length <= 1) return quoted.join('');
+  return `${quoted.slice(0, -1).join(', ')} ${conjunction} ${quoted[quoted.length - 1]}`;
+}

@@ -1,0 +1,277 @@
+/** `events <identifier-id> [query] [filters]` and its secret-modal form. */
+import type { Order } from '../../api/inputs.js';
+import { EVENT_STATUSES, EVENT_TYPES, SEVERITIES, type Severity } from '../../api/schemas.js';
+import {
+  NEVER_PASTE,
+  once,
+  partsOf,
+  refuseSecretKey,
+  singleValueOf,
+  unexpectedWord,
+  unknownKey,
+} from './args.js';
+import type { Command, EventFilterSpec, TextEventQuery } from './command.js';
+import { echo, fail } from './errors.js';
+import { EVENTS_KEY_EXAMPLES } from './help.js';
+import { boundsOutOfOrder, parseTimeBound } from './time.js';
+import type { Token } from './tokenize.js';
+import * as v from './values.js';
+
+export const EVENT_QUERY_KEYS = [
+  'domain',
+  'email',
+  'keyword',
+  'query',
+  'username',
+  'github',
+  'brand',
+  'name',
+  'bin',
+  'ip',
+  'azure_tenant',
+] as const;
+type QueryKey = (typeof EVENT_QUERY_KEYS)[number];
+
+export const EVENT_FILTER_KEYS = [
+  'severity',
+  'type',
+  'status',
+  'tag',
+  'since',
+  'until',
+  'order',
+  'size',
+] as const;
+
+const ALL_KEYS: readonly string[] = [...EVENT_FILTER_KEYS, ...EVENT_QUERY_KEYS];
+const MODAL_WORDS = ['secret', 'credentials'] as const;
+const EXAMPLE_ID = '/vigil events 12345';
+
+const exampleFor = (key: string): string =>
+  (EVENTS_KEY_EXAMPLES[key] ?? EVENTS_KEY_EXAMPLES.severity)?.command ?? EXAMPLE_ID;
+
+function queryOf(key: QueryKey, token: Token): TextEventQuery {
+  const example = exampleFor(key);
+  const value = singleValueOf(token, example).trim();
+  switch (key) {
+    case 'domain':
+      return { type: 'domain', fqdn: v.fqdn(value, 'The domain', example) };
+    case 'email':
+      return { type: 'email', email: v.email(value, 'The email address', example) };
+    case 'keyword':
+      return { type: 'keyword', keyword: v.text(value, 'The keyword', 200, example) };
+    case 'query':
+      return { type: 'query_string', query_string: v.text(value, 'The query', 1000, example) };
+    case 'username':
+      return { type: 'username', username: v.text(value, 'The username', 200, example) };
+    case 'brand':
+      return { type: 'brand', name: v.text(value, 'The brand', 200, example) };
+    case 'github': {
+      const m =
+        /^(?:https?:\/\/)?(?:www\.)?(?:github\.com\/)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})\/?$/i.exec(
+          value,
+        );
+      if (!m?.[1] || !m[2] || m[2] === '.' || m[2] === '..') {
+        fail(`\`github:\` must be \`<owner>/<repo>\`, like \`acme/website\`, not \`${echo(value)}\`.`, {
+          example,
+        });
+      }
+      return { type: 'github_repository', repo_owner: m[1], repo_name: m[2].replace(/\.git$/i, '') };
+    }
+    case 'name':
+      return nameQuery(value, example);
+    case 'bin':
+      if (!/^\d{6,8}$/.test(value))
+        fail(`\`bin:\` must be 6 to 8 digits, not \`${echo(value)}\`.`, { example });
+      return { type: 'bin', bin: value };
+    case 'ip':
+      return { type: 'ip', ip: v.ip(value, 'The IP address', example) };
+    case 'azure_tenant':
+      return { type: 'azure_tenant', tenant_id: v.uuid(value, 'The Azure tenant id', example) };
+  }
+}
+
+/**
+ * `First Last` splits at the first space, so particles stay in the last name (`Ludwig van Beethoven`);
+ * `Last, First Middle` says it explicitly for multi-word first names.
+ */
+function nameQuery(value: string, example: string): TextEventQuery {
+  const collapsed = value.replace(/\s+/g, ' ').trim();
+  let first = '';
+  let last = '';
+  const comma = collapsed.indexOf(',');
+  if (comma !== -1) {
+    last = collapsed.slice(0, comma).trim();
+    first = collapsed.slice(comma + 1).trim();
+  } else {
+    const space = collapsed.indexOf(' ');
+    if (space !== -1) {
+      first = collapsed.slice(0, space);
+      last = collapsed.slice(space + 1);
+    }
+  }
+  if (!first || !last) {
+    fail(`\`name:\` needs a first and a last name, like \`name:"Ada Lovelace"\`, not \`${echo(value)}\`.`, {
+      hint: 'For several first names write `name:"Lovelace, Augusta Ada"`.',
+      example,
+    });
+  }
+  if (collapsed.length > 200) fail('The name is longer than 200 characters.', { example });
+  return { type: 'name', first_name: first, last_name: last, is_strict: false };
+}
+
+function tagsOf(token: Token): string[] {
+  const example = exampleFor('tag');
+  const tags: string[] = [];
+  for (const tag of partsOf(token, example)) {
+    if (tag.length > 100) fail('A tag is longer than 100 characters.', { example });
+    if (tags.includes(tag)) fail(`\`${echo(tag)}\` is listed twice in \`tag:\`.`, { example });
+    tags.push(tag);
+  }
+  return tags;
+}
+
+function merge<T>(existing: T[] | undefined, added: T[], key: string, example: string): T[] {
+  const all = [...(existing ?? [])];
+  for (const item of added) {
+    if (all.includes(item)) fail(`\`${String(item)}\` is listed twice in \`${key}:\`.`, { example });
+    all.push(item);
+  }
+  return all;
+}
+
+export function parseEvents(tokens: readonly Token[]): Command {
+  const [idToken, ...rest] = tokens;
+  if (!idToken) {
+    fail('`events` needs an identifier id.', {
+      hint: 'Find identifier ids in the portal, then try `/vigil events <identifier-id>`.',
+    });
+  }
+  if (idToken.key !== undefined) {
+    fail(
+      `The first argument of \`events\` is an identifier id, like \`12345\`, not \`${echo(idToken.text)}\`.`,
+    );
+  }
+  const identifierId = v.positiveInt(idToken.value, 'The identifier id', EXAMPLE_ID);
+
+  const second = rest[0];
+  const modalWord = second && !second.key && !second.quoted ? second.value.toLowerCase() : undefined;
+  if (modalWord === 'secret' || modalWord === 'credentials') {
+    const extra = rest[1];
+    if (extra) {
+      fail(
+        `\`events ${identifierId} ${modalWord}\` takes nothing else; the private form asks for the rest.`,
+        {
+          hint: NEVER_PASTE,
+          example: exampleFor('secret'),
+        },
+      );
+    }
+    return { kind: 'events-secret-modal', identifierId, queryType: modalWord };
+  }
+
+  let query: TextEventQuery | undefined;
+  let queryKey: string | undefined;
+  let strict = false;
+  const filters: EventFilterSpec = {};
+  let order: Order | undefined;
+  let size: number | undefined;
+
+  for (const token of rest) {
+    const key = token.key;
+    if (key === undefined) {
+      const word = token.quoted ? '' : token.value.toLowerCase();
+      if (word === 'strict') {
+        if (strict) fail('`strict` is given twice.', { example: exampleFor('name') });
+        strict = true;
+        continue;
+      }
+      if ((MODAL_WORDS as readonly string[]).includes(word)) {
+        fail(
+          `\`${word}\` must come right after the identifier id: \`/vigil events ${identifierId} ${word}\`.`,
+          {
+            hint: 'It opens a private form and takes no filters.',
+            example: exampleFor('secret'),
+          },
+        );
+      }
+      unexpectedWord(token, 'events', ALL_KEYS, ['strict']);
+    }
+    refuseSecretKey(token);
+    const example = exampleFor(key);
+    if ((EVENT_QUERY_KEYS as readonly string[]).includes(key)) {
+      if (queryKey !== undefined) {
+        fail(`Only one query per search: \`${queryKey}:\` and \`${key}:\` were both given.`, {
+          hint: 'Keep one query; filters like `severity:` or `since:` can be combined freely.',
+          example,
+        });
+      }
+      query = queryOf(key as QueryKey, token);
+      queryKey = key;
+      continue;
+    }
+    switch (key) {
+      case 'severity': {
+        once(filters.severity, token, example);
+        const parts = partsOf(token, example);
+        const levels: Severity[] = v.listOfEnum(parts, SEVERITIES, 'severity', 'severity', example);
+        const [only] = levels;
+        filters.severity = levels.length === 1 && only ? only : levels;
+        break;
+      }
+      case 'type':
+        filters.types = merge(
+          filters.types,
+          v.listOfEnum(partsOf(token, example), EVENT_TYPES, 'event type', 'type', example),
+          'type',
+          example,
+        );
+        break;
+      case 'status':
+        filters.statuses = merge(
+          filters.statuses,
+          v.listOfEnum(partsOf(token, example), EVENT_STATUSES, 'status', 'status', example),
+          'status',
+          example,
+        );
+        break;
+      case 'tag':
+        filters.tags = merge(filters.tags, tagsOf(token), 'tag', example);
+        break;
+      case 'since':
+      case 'until':
+        once(filters[key], token, example);
+        filters[key] = parseTimeBound(singleValueOf(token, example), key, example);
+        break;
+      case 'order':
+        once(order, token, example);
+        order = v.oneOf(singleValueOf(token, example).trim(), ['asc', 'desc'] as const, 'order', example);
+        break;
+      case 'size':
+        once(size, token, example);
+        size = v.intInRange(singleValueOf(token, example).trim(), '`size:`', 1, 10, example);
+        break;
+      default:
+        unknownKey(token, 'events', ALL_KEYS);
+    }
+  }
+
+  if (strict) {
+    if (query?.type !== 'name') {
+      fail('`strict` only applies to a `name:` query.', { example: exampleFor('name') });
+    }
+    query = { ...query, is_strict: true };
+  }
+  if (filters.since && filters.until && boundsOutOfOrder(filters.since, filters.until)) {
+    fail('`since:` is not before `until:`.', {
+      hint: 'Swap them, or widen the range.',
+      example: exampleFor('until'),
+    });
+  }
+
+  const command: Command = { kind: 'events', identifierId, filters };
+  if (query) command.query = query;
+  if (order) command.order = order;
+  if (size !== undefined) command.size = size;
+  return command;
+}

@@ -1,0 +1,311 @@
+/**
+ * `parseCommand`: the text of `/vigil …` to a `Command` or a usage error. Total: whatever the text, it
+ * returns a value. Secrets are refused before anything else looks at the text, and no error echoes them.
+ */
+import type { Order } from '../../api/inputs.js';
+import { RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/schemas.js';
+import {
+  NEVER_PASTE,
+  noArguments,
+  once,
+  partsOf,
+  refuseSecretKey,
+  singleValueOf,
+  unexpectedWord,
+  unknownKey,
+} from './args.js';
+import {
+  type Actors,
+  type Command,
+  type ParseResult,
+  SUBCOMMANDS,
+  type Subcommand,
+  type UsageError,
+} from './command.js';
+import { parseCreds } from './creds.js';
+import { parseDigest } from './digest.js';
+import { echo, fail, ParseFailure } from './errors.js';
+import { parseEvents } from './events.js';
+import { exampleOf, usageOf } from './help.js';
+import { describeSecret, detectSecret } from './secrets.js';
+import { suggest } from './suggest.js';
+import { type Token, tokenize } from './tokenize.js';
+import * as v from './values.js';
+
+const AUDIT_DEFAULT = 20;
+const AUDIT_MAX = 100;
+
+function pageOptions(
+  tokens: readonly Token[],
+  subcommand: 'policies' | 'assignments',
+): { size?: number; order?: Order } {
+  const options: { size?: number; order?: Order } = {};
+  const example =
+    subcommand === 'policies'
+      ? '/vigil policies size:10 order:asc'
+      : '/vigil assignments 3f2b9c1e-8d4a-4c6b-9e2f-1a2b3c4d5e6f order:asc';
+  for (const token of tokens) {
+    if (token.key === undefined) unexpectedWord(token, subcommand, ['size', 'order']);
+    refuseSecretKey(token);
+    if (token.key === 'size') {
+      once(options.size, token, example);
+      options.size = v.intInRange(singleValueOf(token, example).trim(), '`size:`', 1, 25, example);
+    } else if (token.key === 'order') {
+      once(options.order, token, example);
+      options.order = v.oneOf(
+        singleValueOf(token, example).trim(),
+        ['asc', 'desc'] as const,
+        'order',
+        example,
+      );
+    } else {
+      unknownKey(token, subcommand, ['size', 'order']);
+    }
+  }
+  return options;
+}
+
+/** The single positional argument of `tenant`, `explain`, `report`. */
+function onlyArgument(tokens: readonly Token[], subcommand: Subcommand, what: string): Token {
+  const [arg, extra] = tokens;
+  if (!arg) fail(`\`${subcommand}\` needs ${what}.`);
+  if (extra) fail(`\`${subcommand}\` takes one argument; got also \`${echo(extra.text)}\`.`);
+  return arg;
+}
+
+function parseRecommendations(tokens: readonly Token[]): Command {
+  const command: Command = { kind: 'recommendations' };
+  const keys = ['type', 'status', 'query'];
+  for (const token of tokens) {
+    if (token.key === undefined) unexpectedWord(token, 'recommendations', keys);
+    refuseSecretKey(token);
+    const example = `/vigil recommendations ${token.key === 'query' ? 'query:acme' : token.key === 'status' ? 'status:accepted' : 'type:domain,email'}`;
+    switch (token.key) {
+      case 'type':
+        once(command.types, token, example);
+        command.types = v.listOfEnum(
+          partsOf(token, example),
+          RECOMMENDATION_TYPES,
+          'recommendation type',
+          'type',
+          example,
+        );
+        break;
+      case 'status':
+        once(command.status, token, example);
+        command.status = v.oneOf(
+          singleValueOf(token, example).trim(),
+          RECOMMENDATION_STATUSES,
+          'status',
+          example,
+        );
+        break;
+      case 'query':
+        once(command.query, token, example);
+        command.query = v.text(singleValueOf(token, example), 'The query', 200, example);
+        break;
+      default:
+        unknownKey(token, 'recommendations', keys);
+    }
+  }
+  return command;
+}
+
+const EVENT_UID = /^[^/\s]+\/[^/\s]+\/\S+$/;
+
+function parseSettings(tokens: readonly Token[]): Command {
+  const [what, value, extra] = tokens;
+  if (!what) return { kind: 'settings' };
+  const word = what.key === undefined && !what.quoted ? what.value.toLowerCase() : '';
+  if (word !== 'actors') {
+    const guess = suggest(what.key ?? what.value, ['actors']);
+    fail(`\`${echo(what.text)}\` is not a setting.`, {
+      hint: guess ? 'Did you mean `actors`?' : 'The only setting is `actors`: who may act on events.',
+    });
+  }
+  const example = '/vigil settings actors admins';
+  if (!value) fail('`settings actors` needs `everyone`, `admins` or `group:<usergroup>`.', { example });
+  if (extra) fail(`\`settings actors\` takes one value; got also \`${echo(extra.text)}\`.`, { example });
+  let actors: Actors | undefined;
+  const ref = value.ref?.type === 'usergroup' ? value.ref : undefined;
+  if (ref && (value.key === undefined || value.key === 'group')) {
+    actors = { usergroup: ref.id };
+  } else if (value.key === 'group') {
+    const id = singleValueOf(value, '/vigil settings actors group:S0123ABCD').trim();
+    if (!/^S[A-Z0-9]{2,20}$/.test(id)) {
+      fail(`\`${echo(id)}\` is not a user group id.`, {
+        hint: 'Mention the group (type @ and pick it) or give its id, like `group:S0123ABCD`.',
+        example: '/vigil settings actors group:S0123ABCD',
+      });
+    }
+    actors = { usergroup: id };
+  } else if (value.key === undefined && !value.quoted) {
+    const choice = value.value.toLowerCase();
+    if (choice === 'everyone' || choice === 'admins') actors = choice;
+  }
+  if (actors === undefined) {
+    const guess = suggest(value.key ?? value.value, ['everyone', 'admins', 'group']);
+    fail(
+      `\`${echo(value.text)}\` is not who may act; use \`everyone\`, \`admins\` or \`group:<usergroup>\`.`,
+      {
+        hint: guess
+          ? `Did you mean \`${guess === 'group' ? 'group:<usergroup>' : guess}\`?`
+          : 'Type `/vigil help settings`.',
+        example,
+      },
+    );
+  }
+  return { kind: 'settings-actors', actors };
+}
+
+function parseHelp(tokens: readonly Token[]): Command {
+  const [topic] = tokens;
+  if (!topic) return { kind: 'help' };
+  const name = (topic.key ?? topic.value).toLowerCase();
+  const found = SUBCOMMANDS.find((s) => s === name);
+  if (found) return { kind: 'help', topic: found };
+  const guess = suggest(name, SUBCOMMANDS);
+  fail(`There is no help for \`${echo(topic.text)}\`: it is not a subcommand.`, {
+    hint: guess ? `Did you mean \`/vigil help ${guess}\`?` : 'Type `/vigil help` for every subcommand.',
+  });
+}
+
+function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
+  switch (subcommand) {
+    case 'help':
+      return parseHelp(args);
+    case 'connect':
+    case 'disconnect':
+    case 'status':
+    case 'tenants':
+    case 'upload':
+      noArguments(args, subcommand);
+      return { kind: subcommand };
+    case 'tenant':
+      return {
+        kind: 'tenant',
+        tenantId: v.positiveInt(
+          onlyArgument(args, 'tenant', 'a tenant id (see `/vigil tenants`)').value,
+          'The tenant id',
+        ),
+      };
+    case 'events':
+      return parseEvents(args);
+    case 'creds':
+      return parseCreds(args);
+    case 'policies':
+      return { kind: 'policies', ...pageOptions(args, 'policies') };
+    case 'assignments': {
+      const [id, ...rest] = args;
+      if (!id || id.key !== undefined) fail('`assignments` needs a policy id first (see `/vigil policies`).');
+      return {
+        kind: 'assignments',
+        policyUuid: v.uuid(id.value, 'The policy id'),
+        ...pageOptions(rest, 'assignments'),
+      };
+    }
+    case 'recommendations':
+      return parseRecommendations(args);
+    case 'explain': {
+      const uid = onlyArgument(
+        args,
+        'explain',
+        'an event uid, like `leak/breach_source/8f3a2c`',
+      ).value.trim();
+      if (!EVENT_UID.test(uid)) {
+        fail(`\`${echo(uid)}\` is not an event uid; it looks like \`<index>/<source>/<id>\`.`);
+      }
+      return { kind: 'explain', eventUid: uid };
+    }
+    case 'report':
+      return {
+        kind: 'report',
+        requestUuid: v.uuid(
+          onlyArgument(args, 'report', 'a report request id').value,
+          'The report request id',
+        ),
+      };
+    case 'digest':
+      return parseDigest(args);
+    case 'audit': {
+      const [n, extra] = args;
+      if (extra) fail(`\`audit\` takes at most one number; got also \`${echo(extra.text)}\`.`);
+      if (!n) return { kind: 'audit', limit: AUDIT_DEFAULT };
+      if (n.key !== undefined) fail(`\`audit\` takes a number of entries, not \`${echo(n.text)}\`.`);
+      return { kind: 'audit', limit: v.intInRange(n.value, 'The number of entries', 1, AUDIT_MAX) };
+    }
+    case 'settings':
+      return parseSettings(args);
+  }
+}
+
+function usageError(
+  detail: { message: string; hint?: string; example?: string },
+  subcommand?: Subcommand,
+): UsageError {
+  const error: UsageError = {
+    message: detail.message,
+    hint:
+      detail.hint ??
+      (subcommand ? `Type \`/vigil help ${subcommand}\` for usage and examples.` : 'Type `/vigil help`.'),
+    usage: usageOf(subcommand),
+    example: detail.example ?? exampleOf(subcommand),
+  };
+  if (subcommand) error.subcommand = subcommand;
+  return error;
+}
+
+/** What a bug in the parser looks like to the user; tests assert it never happens. */
+export const INTERNAL_ERROR_MESSAGE = 'Vigil could not read that command.';
+
+export function parseCommand(text: string): ParseResult {
+  let subcommand: Subcommand | undefined;
+  try {
+    const secret = detectSecret(text);
+    if (secret) {
+      return {
+        ok: false,
+        error: usageError({
+          message: `That looks like ${describeSecret(secret)}; Vigil did not use it.`,
+          hint: NEVER_PASTE,
+        }),
+      };
+    }
+    const tokenized = tokenize(text);
+    if (!tokenized.ok) {
+      // The first word usually survives a broken quote further on; its usage is the useful one.
+      const firstWord = /^\s*(\S+)/.exec(text)?.[1]?.toLowerCase();
+      subcommand = SUBCOMMANDS.find((s) => s === firstWord);
+      return {
+        ok: false,
+        error: usageError(
+          {
+            message: tokenized.error.message,
+            hint: 'Close the quote, or leave quotes out when the value has no spaces.',
+          },
+          subcommand,
+        ),
+      };
+    }
+    const [head, ...args] = tokenized.tokens;
+    if (!head) return { ok: true, command: { kind: 'help' } };
+    const name = head.quoted ? head.value : (head.key ?? head.value).toLowerCase();
+    subcommand = head.key === undefined ? SUBCOMMANDS.find((s) => s === name) : undefined;
+    if (!subcommand) {
+      const guess = suggest(name, SUBCOMMANDS);
+      return {
+        ok: false,
+        error: usageError({
+          message: `Unknown subcommand \`${echo(head.text)}\`.`,
+          hint: guess
+            ? `Did you mean \`${guess}\`? Type \`/vigil help\` for the list.`
+            : 'Type `/vigil help` to see every subcommand.',
+        }),
+      };
+    }
+    return { ok: true, command: dispatch(subcommand, args) };
+  } catch (err) {
+    if (err instanceof ParseFailure) return { ok: false, error: usageError(err.detail, subcommand) };
+    return { ok: false, error: usageError({ message: INTERNAL_ERROR_MESSAGE }, subcommand) };
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * Splits slash-command text into tokens.
+ *
+ * Slack sends the text with `&`, `<`, `>` escaped as entities and, when the app asks for it, channels, users,
+ * user groups and links as `<#C123|name>`, `<@U123|name>`, `<!subteam^S123|@team>`, `<https://x|x>`,
+ * `<mailto:a@b|a@b>`. Only an unescaped `<…>` is a reference, so a user cannot forge one by typing it: typed
+ * brackets arrive as `&lt;…&gt;` and stay literal text.
+ *
+ * Rules: whitespace separates tokens; `key:value` gives a key (letters, digits, `_`, starting with a letter)
+ * and a value; values are comma-separated parts; a part may be quoted with "…" or '…' (typographic quotes
+ * count as plain ones) and then holds spaces and commas. A quote opens only at the start of a token or of a
+ * part, so apostrophes inside words (`O'Brien`) stay literal.
+ */
+import { echo } from './errors.js';
+
+export type SlackRef =
+  | { type: 'channel'; id: string; name?: string }
+  | { type: 'user'; id: string; name?: string }
+  | { type: 'usergroup'; id: string; name?: string }
+  | { type: 'special'; name: string }
+  | { type: 'link'; url: string; label?: string };
+
+export interface Token {
+  /** Lower-cased key of a `key:value` token. */
+  key?: string;
+  /** The value with quotes removed, commas kept; references rendered as text. */
+  value: string;
+  /** The value split on unquoted commas. */
+  parts: string[];
+  /** Whether any part was quoted. */
+  quoted: boolean;
+  /** Set when the whole value is one Slack reference. */
+  ref?: SlackRef;
+  /** The token as typed (entities decoded), for error messages. */
+  text: string;
+  /** Index of the token's first character in the original text. */
+  start: number;
+}
+
+export type TokenizeResult =
+  | { ok: true; tokens: Token[] }
+  | { ok: false; error: { message: string; position: number } };
+
+interface Unit {
+  ch: string;
+  pos: number;
+  ref?: SlackRef;
+}
+
+const QUOTES: Record<string, '"' | "'"> = {
+  '"': '"',
+  '\u201C': '"',
+  '\u201D': '"',
+  '\u201E': '"',
+  '\u201F': '"',
+  "'": "'",
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201A': "'",
+  '\u201B': "'",
+};
+
+const ENTITIES: ReadonlyArray<readonly [string, string]> = [
+  ['&amp;', '&'],
+  ['&lt;', '<'],
+  ['&gt;', '>'],
+];
+
+const KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** The text of a reference, as a person would have typed it. */
+export function refText(ref: SlackRef): string {
+  switch (ref.type) {
+    case 'channel':
+      return `#${ref.name || ref.id}`;
+    case 'user':
+      return `@${ref.name || ref.id}`;
+    case 'usergroup':
+      return ref.name ? (ref.name.startsWith('@') ? ref.name : `@${ref.name}`) : `@${ref.id}`;
+    case 'special':
+      return `@${ref.name}`;
+    case 'link':
+      if (ref.url.toLowerCase().startsWith('mailto:')) return ref.label || ref.url.slice('mailto:'.length);
+      return ref.label || ref.url;
+  }
+}
+
+function decodeEntities(s: string): string {
+  return s.replace(/&(amp|lt|gt);/g, (_, name: string) => (name === 'amp' ? '&' : name === 'lt' ? '<' : '>'));
+}
+
+function withName<T extends object>(base: T, name: string | undefined): T & { name?: string } {
+  return name ? { ...base, name } : base;
+}
+
+/** Parses the inside of `<…>`; undefined when it is not a reference Slack produces. */
+export function parseRef(inner: string): SlackRef | undefined {
+  const bar = inner.indexOf('|');
+  const head = bar === -1 ? inner : inner.slice(0, bar);
+  const label = bar === -1 ? undefined : decodeEntities(inner.slice(bar + 1));
+  let m = /^#([CGD][A-Z0-9]+)$/.exec(head);
+  if (m?.[1]) return withName({ type: 'channel' as const, id: m[1] }, label);
+  m = /^@([UW][A-Z0-9]+)$/.exec(head);
+  if (m?.[1]) return withName({ type: 'user' as const, id: m[1] }, label);
+  m = /^!subteam\^(S[A-Z0-9]+)$/.exec(head);
+  if (m?.[1]) return withName({ type: 'usergroup' as const, id: m[1] }, label);
+  m = /^!(here|channel|everyone)$/.exec(head);
+  if (m?.[1]) return { type: 'special', name: m[1] };
+  if (/^(https?:\/\/|mailto:)\S+$/i.test(head)) {
+    const url = decodeEntities(head);
+    return label ? { type: 'link', url, label } : { type: 'link', url };
+  }
+  return undefined;
+}
+
+/** Turns raw Slack text into units: entities decoded, references atomic, typographic quotes plain. */
+function toUnits(text: string): Unit[] {
+  const units: Unit[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i] ?? '';
+    if (ch === '&') {
+      const entity = ENTITIES.find(([e]) => text.startsWith(e, i));
+      if (entity) {
+        units.push({ ch: entity[1], pos: i });
+        i += entity[0].length;
+        continue;
+      }
+    }
+    if (ch === '<') {
+      const close = text.indexOf('>', i + 1);
+      const ref = close === -1 ? undefined : parseRef(text.slice(i + 1, close));
+      if (ref) {
+        units.push({ ch: refText(ref), pos: i, ref });
+        i = close + 1;
+        continue;
+      }
+    }
+    const cp = text.codePointAt(i) ?? 0;
+    const char = String.fromCodePoint(cp);
+    units.push({ ch: QUOTES[char] ?? char, pos: i });
+    i += char.length;
+  }
+  return units;
+}
+
+const isSpace = (u: Unit): boolean => !u.ref && /^\s$/u.test(u.ch);
+
+export function tokenize(text: string): TokenizeResult {
+  const units = toUnits(text);
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < units.length) {
+    const first = units[i];
+    if (!first) break;
+    if (isSpace(first)) {
+      i++;
+      continue;
+    }
+    let key: string | undefined;
+    let part = '';
+    let value = '';
+    let typed = '';
+    const parts: string[] = [];
+    const refs: SlackRef[] = [];
+    let quoted = false;
+    let partStart = true;
+    let keyCandidate = true;
+    while (i < units.length) {
+      const u = units[i];
+      if (!u || isSpace(u)) break;
+      i++;
+      if (u.ref) {
+        refs.push(u.ref);
+        part += u.ch;
+        value += u.ch;
+        typed += u.ch;
+        partStart = false;
+        keyCandidate = false;
+        continue;
+      }
+      const quote = u.ch === '"' || u.ch === "'" ? u.ch : undefined;
+      if (quote && partStart) {
+        const close = findClosing(units, i, quote);
+        if (close === -1) {
+          const shown = `${typed}${quote}${units
+            .slice(i)
+            .map((x) => x.ch)
+            .join('')}`;
+          return {
+            ok: false,
+            error: {
+              message: `Unclosed quote at character ${u.pos + 1}: \`${echo(shown)}\`.`,
+              position: u.pos,
+            },
+          };
+        }
+        for (let k = i; k < close; k++) {
+          const inner = units[k];
+          if (!inner) continue;
+          if (inner.ref) refs.push(inner.ref);
+          part += inner.ch;
+          value += inner.ch;
+        }
+        typed += `${quote}${units
+          .slice(i, close)
+          .map((x) => x.ch)
+          .join('')}${quote}`;
+        i = close + 1;
+        quoted = true;
+        partStart = false;
+        keyCandidate = false;
+        continue;
+      }
+      typed += u.ch;
+      if (u.ch === ':' && keyCandidate && key === undefined && KEY.test(part)) {
+        key = part.toLowerCase();
+        part = '';
+        value = '';
+        partStart = true;
+        keyCandidate = false;
+        continue;
+      }
+      if (u.ch === ',') {
+        parts.push(part);
+        part = '';
+        value += ',';
+        partStart = true;
+        continue;
+      }
+      part += u.ch;
+      value += u.ch;
+      partStart = false;
+    }
+    parts.push(part);
+    const token: Token = { value, parts, quoted, text: typed, start: first.pos };
+    if (key !== undefined) token.key = key;
+    if (refs.length === 1 && refs[0] && value === refText(refs[0]) && parts.length === 1) token.ref = refs[0];
+    tokens.push(token);
+  }
+  return { ok: true, tokens };
+}
+
+function findClosing(units: Unit[], from: number, quote: string): number {
+  for (let k = from; k < units.length; k++) {
+    const u = units[k];
+    if (u && !u.ref && u.ch === quote) return k;
+  }
+  return -1;
+}
