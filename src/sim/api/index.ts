@@ -1,0 +1,97 @@
+/**
+ * A faithful simulated threat-intel API on 127.0.0.1 for the client's tests, the Slack app's end-to-end
+ * tests and the local playground. It behaves like production as described in shared/reference/README.md:
+ * bearer tokens from API keys, tenant-scoped data, opaque cursors with empty pages and `next: null` at the
+ * end, FastAPI 422 bodies, `{"error": {...}}` 4xx bodies, rate limits without Retry-After, and fault
+ * injection (status codes, HTML gateway errors, latency, resets, malformed JSON, schema drift).
+ */
+import type { Clock } from '../../clock.js';
+import { systemClock } from '../../clock.js';
+import { type Logger, silentLogger } from '../../logger.js';
+import { TokenStore } from './auth.js';
+import { DEFAULT_SEED } from './data/seed.js';
+import { FaultSet } from './faults.js';
+import { RateLimiter } from './rate-limit.js';
+import { buildRoutes } from './routes/index.js';
+import { listen } from './server.js';
+import { SimState } from './state.js';
+import type { FaultRule, LoggedRequest, SimKey } from './types.js';
+
+export { TOKEN_TTL_MS } from './auth.js';
+export { BULK_CREDENTIAL_COUNT, BULK_CREDENTIAL_DOMAIN, bulkCredential } from './data/credentials.js';
+export { buildSeed, DEFAULT_SEED } from './data/seed.js';
+export type { AddEventInput, SimOptions } from './state.js';
+export { SimState } from './state.js';
+export type * from './types.js';
+
+export interface StartSimApiOptions {
+  clock?: Clock;
+  /** Product-family path segment; default 'firework'. */
+  family?: string;
+  /** Default 0 (any free port). */
+  port?: number;
+  /** PRNG seed of the data; default 1. */
+  seed?: number;
+  /** Every Nth page is empty with a non-null `next`; default 3, 0 disables. */
+  emptyPageEvery?: number;
+  /** Default false. */
+  enforceRateLimits?: boolean;
+  /** Request log cap; default 5000. */
+  logLimit?: number;
+  logger?: Logger;
+}
+
+export interface SimApi {
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  url: string;
+  keys: SimKey[];
+  faults: { add(rule: FaultRule): void; clear(): void };
+  log: { entries: LoggedRequest[]; clear(): void };
+  state: SimState;
+  revokeTokens(): void;
+  close(): Promise<void>;
+}
+
+export async function startSimApi(opts: StartSimApiOptions = {}): Promise<SimApi> {
+  const clock = opts.clock ?? systemClock;
+  const state = new SimState({
+    family: opts.family ?? 'firework',
+    seed: opts.seed ?? DEFAULT_SEED,
+    nowMs: clock.now(),
+    options: {
+      emptyPageEvery: opts.emptyPageEvery ?? 3,
+      enforceRateLimits: opts.enforceRateLimits ?? false,
+      uploadShape: 'put',
+      intelRequestsPublished: false,
+      cursorOverlap: false,
+      initialSearchQuota: 500,
+      uploadUrlTtlMs: 15 * 60_000,
+    },
+  });
+  const tokens = new TokenStore(state, clock);
+  const faults = new FaultSet();
+  const entries: LoggedRequest[] = [];
+  const running = await listen(
+    {
+      state,
+      clock,
+      tokens,
+      faults,
+      limiter: new RateLimiter(clock),
+      routes: buildRoutes(state.family, tokens),
+      log: entries,
+      logLimit: opts.logLimit ?? 5000,
+      logger: opts.logger ?? silentLogger,
+    },
+    opts.port ?? 0,
+  );
+  return {
+    url: running.url,
+    keys: state.keys,
+    faults: { add: (rule) => faults.add(rule), clear: () => faults.clear() },
+    log: { entries, clear: () => entries.splice(0, entries.length) },
+    state,
+    revokeTokens: () => tokens.revokeAll(),
+    close: () => running.close(),
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * The simulator's data and switches. Tests read it for assertions, add fixtures through its helpers and flip
+ * its options (upload shape, the unpublished intel endpoint, paging quirks) while the server runs.
+ */
+
+import { buildCredentials } from './data/credentials.js';
+import { buildSeed, flareUrl, isoFromMs } from './data/seed.js';
+import { EVENT_SHAPES } from './data/texts.js';
+import type {
+  SimCredential,
+  SimEvent,
+  SimIdentifier,
+  SimKey,
+  SimOrganization,
+  SimPendingUpload,
+  SimPolicy,
+  SimRecommendation,
+  SimReportRequest,
+  SimSearchQuota,
+  SimTenant,
+  SimUnassignment,
+  SimUpload,
+} from './types.js';
+
+export interface SimOptions {
+  /** Every Nth page (N >= 2) of every paged list is empty with a non-null `next` (0 or 1 disables; default 3). */
+  emptyPageEvery: number;
+  /** Per-organization rate limits (4 req/s ordinary, 1 req/s search tier) answer 429 when exceeded. */
+  enforceRateLimits: boolean;
+  /** 'put': `{upload_url}` taking a PUT; 'form': `{upload_url, upload_fields}` taking a multipart POST. */
+  uploadShape: 'put' | 'form';
+  /** When false (default) `…/v4/threat_flow/intel/requests/{id}` is 404, as it is not published yet. */
+  intelRequestsPublished: boolean;
+  /** Cursors resume AT the last item returned (re-returning it) instead of after it. Default false. */
+  cursorOverlap: boolean;
+  /** Global-search quota each organization starts with. */
+  initialSearchQuota: number;
+  /** Lifetime of presigned upload URLs. */
+  uploadUrlTtlMs: number;
+}
+
+export interface AddEventInput {
+  tenantId: number;
+  identifierIds: number[];
+  /** ISO string or ms. */
+  createdAt: string | number;
+  type?: string;
+  severity?: string;
+  title?: string;
+  description?: string;
+  uid?: string;
+  tags?: string[];
+  severityOverride?: string;
+  notes?: string | null;
+}
+
+export class SimState {
+  readonly family: string;
+  readonly options: SimOptions;
+  /** Clock time the data was generated at; bulk credentials are dated from it. */
+  readonly seededAt: number;
+  readonly organizations: SimOrganization[];
+  readonly tenants: SimTenant[];
+  readonly keys: SimKey[];
+  readonly identifiers: SimIdentifier[];
+  readonly events: SimEvent[];
+  readonly credentials: SimCredential[];
+  readonly aiAssistance: Map<string, { prompt: string; response: string }>;
+  readonly policies: SimPolicy[];
+  readonly recommendations: SimRecommendation[];
+  readonly reportRequests: SimReportRequest[];
+  readonly uploads: SimUpload[] = [];
+  readonly pendingUploads = new Map<string, SimPendingUpload>();
+  readonly unassignments: SimUnassignment[] = [];
+  readonly searchQuotas = new Map<number, SimSearchQuota>();
+  private readonly byUid = new Map<string, SimEvent>();
+  private addedEvents = 0;
+
+  constructor(init: { family: string; seed: number; nowMs: number; options: SimOptions }) {
+    const data = buildSeed(init.seed, init.nowMs);
+    this.family = init.family;
+    this.options = init.options;
+    this.seededAt = init.nowMs;
+    this.organizations = data.organizations;
+    this.tenants = data.tenants;
+    this.keys = data.keys;
+    this.identifiers = data.identifiers;
+    this.events = data.events;
+    this.aiAssistance = data.aiAssistance;
+    this.policies = data.policies;
+    this.recommendations = data.recommendations;
+    this.reportRequests = data.reportRequests;
+    this.credentials = buildCredentials(init.seed, init.nowMs);
+    for (const e of this.events) this.byUid.set(e.item.metadata.uid, e);
+  }
+
+  eventByUid(uid: string): SimEvent | undefined {
+    return this.byUid.get(uid);
+  }
+
+  identifiersOf(tenantId: number): SimIdentifier[] {
+    return this.identifiers.filter((i) => i.tenantId === tenantId);
+  }
+
+  eventsOf(identifierId: number): SimEvent[] {
+    return this.events.filter((e) => e.item.identifiers.some((i) => i.id === identifierId));
+  }
+
+  searchQuota(organizationId: number): SimSearchQuota {
+    let quota = this.searchQuotas.get(organizationId);
+    if (!quota) {
+      quota = { remaining: this.options.initialSearchQuota, recent: new Map() };
+      this.searchQuotas.set(organizationId, quota);
+    }
+    return quota;
+  }
+
+  /** Adds an event (e.g. one that "arrives" after a cursor was stored). */
+  addEvent(input: AddEventInput): SimEvent {
+    const createdMs = typeof input.createdAt === 'number' ? input.createdAt : Date.parse(input.createdAt);
+    if (Number.isNaN(createdMs)) throw new Error(`addEvent: bad createdAt ${String(input.createdAt)}`);
+    const type = input.type ?? 'leak';
+    const severity = input.severity ?? 'medium';
+    this.addedEvents += 1;
+    const uid = input.uid ?? `${EVENT_SHAPES[type]?.index ?? type}/sim_added/${this.addedEvents}`;
+    if (this.byUid.has(uid)) throw new Error(`addEvent: duplicate uid ${uid}`);
+    const identifiers = input.identifierIds.map((id) => {
+      const found = this.identifiers.find((i) => i.id === id && i.tenantId === input.tenantId);
+      if (!found) throw new Error(`addEvent: identifier ${id} is not in tenant ${input.tenantId}`);
+      return { id: found.id, name: found.name };
+    });
+    const title = input.title ?? `New activity for ${identifiers[0]?.name ?? 'an identifier'}`;
+    const description = input.description ?? '';
+    const override = input.severityOverride;
+    const event: SimEvent = {
+      tenantId: input.tenantId,
+      createdMs,
+      searchText: `${title}\n${description}\n${identifiers.map((i) => i.name).join('\n')}`.toLowerCase(),
+      item: {
+        metadata: {
+          uid,
+          estimated_created_at: isoFromMs(createdMs),
+          matched_at: isoFromMs(createdMs),
+          type,
+          severity,
+          flare_url: flareUrl(input.tenantId, uid),
+        },
+        tenant_metadata: {
+          severity: override ? { original: severity, override } : null,
+          tags: input.tags ?? [],
+          notes: input.notes ?? null,
+          remediated_at: null,
+          ignored_at: null,
+        },
+        identifiers,
+        highlights: { title: [title] },
+      },
+    };
+    this.events.push(event);
+    this.byUid.set(uid, event);
+    return event;
+  }
+}
