@@ -25,7 +25,8 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 
 const typeNames: Record<string, [string, string]> = {
   int: ['int_type', 'Input should be a valid integer'],
-  number: ['float_type', 'Input should be a valid number'],
+  // Every numeric field of these requests is an integer (zod reports z.int() mismatches as 'number').
+  number: ['int_type', 'Input should be a valid integer'],
   string: ['string_type', 'Input should be a valid string'],
   boolean: ['bool_type', 'Input should be a valid boolean'],
   array: ['list_type', 'Input should be a valid list'],
@@ -61,6 +62,14 @@ function toDetails(
           withInput({
             type: 'int_from_float',
             msg: 'Input should be a valid integer, got a number with a fractional part',
+          }),
+        ];
+      }
+      if ((issue.expected === 'int' || issue.expected === 'number') && typeof present === 'string') {
+        return [
+          withInput({
+            type: 'int_parsing',
+            msg: 'Input should be a valid integer, unable to parse string as an integer',
           }),
         ];
       }
@@ -149,7 +158,9 @@ function toDetails(
       }
       // A plain union (severity: string or list): report the branch the input was meant for.
       const branches = issue.errors;
+      // An array input fails the string branch at its root but the list branch at an item: prefer the deeper one.
       const meant =
+        branches.find((b) => b.every((i) => i.path.length > 0)) ??
         branches.find((b) => !b.some((i) => i.code === 'invalid_type' && i.path.length === 0)) ??
         branches[0] ??
         [];
