@@ -1,0 +1,392 @@
+/**
+ * Safe text for Slack. Everything upstream sends (titles, highlights, AI text, identifier names, tags) is
+ * hostile: it must never produce a mention, a link, or formatting of its own once it reaches a message.
+ *
+ * Formatting markers are replaced by look-alike characters rather than wrapped in invisible characters:
+ * Slack treats zero-width characters as word boundaries, so wrapping `*` in them can ENABLE bold instead of
+ * preventing it. Intra-word `_` (usernames, e-mail addresses) is kept: Slack never formats inside a word.
+ */
+
+export const DEFAULT_PORTAL_HOSTS: readonly string[] = ['app.flare.io', 'app.eu.flare.io'];
+
+/** Private-use sentinels that mark bold spans while text is being sanitised (highlight `<mark>`). */
+const BOLD_OPEN = '\uE000';
+const BOLD_CLOSE = '\uE001';
+const SENTINELS = /[\uE000\uE001]/g;
+
+const ZWSP = '\u200B';
+const WORD_JOINER = '\u2060';
+const SOFT_HYPHEN = '\u00AD';
+
+// ── Entities ──────────────────────────────────────────────────────────────────────────────────────────
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00A0',
+  shy: '\u00AD',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  sbquo: '‚',
+  ldquo: '“',
+  rdquo: '”',
+  bdquo: '„',
+  laquo: '«',
+  raquo: '»',
+  lsaquo: '‹',
+  rsaquo: '›',
+  bull: '•',
+  middot: '·',
+  deg: '°',
+  euro: '€',
+  pound: '£',
+  yen: '¥',
+  cent: '¢',
+  sect: '§',
+  para: '¶',
+  times: '×',
+  divide: '÷',
+  plusmn: '±',
+  ast: '*',
+  lowbar: '_',
+  grave: '`',
+  tilde: '~',
+  excl: '!',
+  commat: '@',
+  num: '#',
+  vert: '|',
+  verbar: '|',
+  colon: ':',
+  sol: '/',
+  period: '.',
+  zwj: '\u200D',
+  zwnj: '\u200C',
+  lrm: '\u200E',
+  rlm: '\u200F',
+};
+
+const ENTITY = /&(?:#(\d{1,8})|#[xX]([0-9a-fA-F]{1,7})|([a-zA-Z][a-zA-Z0-9]{1,31}));/g;
+
+function fromCodePoint(cp: number): string {
+  const valid = cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
+  return valid ? String.fromCodePoint(cp) : '\uFFFD';
+}
+
+/** Decodes named and numeric HTML entities, once (`&amp;lt;` becomes the text `&lt;`). */
+export function decodeEntities(s: string): string {
+  return s.replace(
+    ENTITY,
+    (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+      if (dec !== undefined) return fromCodePoint(Number.parseInt(dec, 10));
+      if (hex !== undefined) return fromCodePoint(Number.parseInt(hex, 16));
+      const named = name === undefined ? undefined : NAMED_ENTITIES[name.toLowerCase()];
+      return named ?? whole;
+    },
+  );
+}
+
+// ── Character hygiene ─────────────────────────────────────────────────────────────────────────────────
+
+// Controls except \n; bidi overrides/isolates (they let text display differently from what it is).
+const CONTROL = /[^\P{Cc}\n]/gu;
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function cleanChars(s: string): string {
+  return s
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+    .replace(/\t/g, ' ')
+    .replace(CONTROL, '')
+    .replace(BIDI, '')
+    .replace(LONE_SURROGATE, '\uFFFD');
+}
+
+// ── Defanging ─────────────────────────────────────────────────────────────────────────────────────────
+
+const SCHEME = /\b([a-zA-Z][a-zA-Z0-9+.-]{0,31}):\/\//g;
+// Host-like runs; the sentinel characters may sit inside them when a highlight marks part of a domain.
+const HOSTLIKE = /[\p{L}\p{N}\p{M}_\-\uE000\uE001]+(?:\.[\p{L}\p{N}\p{M}_\-\uE000\uE001]+)+/gu;
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/** `https://evil.com/x` → `hxxps://evil[.]com/x`, `a@evil.com` → `a@evil[.]com`: nothing Slack can link. */
+export function defang(s: string): string {
+  return s
+    .replace(SCHEME, (_whole, scheme: string) => {
+      const lower = scheme.toLowerCase();
+      if (lower === 'http' || lower === 'https') return `hxxp${lower.slice(4)}://`;
+      return `${scheme}[:]//`;
+    })
+    .replace(HOSTLIKE, (token) => {
+      const bare = token.replace(SENTINELS, '');
+      const last = bare.slice(bare.lastIndexOf('.') + 1);
+      const isDomain = last.length >= 2 && /\p{L}/u.test(last);
+      return isDomain || IPV4.test(bare) ? token.replaceAll('.', '[.]') : token;
+    });
+}
+
+// ── Formatting neutralisation ─────────────────────────────────────────────────────────────────────────
+
+const LOOKALIKE: Readonly<Record<string, string>> = {
+  '*': '\u2217', // ∗ asterisk operator
+  '＊': '\uFE61', // ﹡ small asterisk
+  '~': '\u223C', // ∼ tilde operator
+  '`': '\u02CB', // ˋ modifier letter grave accent
+  '｀': '\u02CB',
+  _: '\u02CD', // ˍ modifier letter low macron
+  '＿': '\u02CD',
+};
+const MARKERS = /[*＊~`｀_＿]/g;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+function neutraliseMarkers(s: string): string {
+  return s.replace(MARKERS, (ch, offset: number) => {
+    if (ch === '_') {
+      const before = s[offset - 1];
+      const after = s[offset + 1];
+      if (before !== undefined && after !== undefined && WORD_CHAR.test(before) && WORD_CHAR.test(after)) {
+        return ch;
+      }
+    }
+    return LOOKALIKE[ch] ?? ch;
+  });
+}
+
+/** A `>` (or fullwidth `＞`) opening a line would start a quote: an invisible soft hyphen breaks it. */
+function neutraliseQuotes(s: string): string {
+  return s.replace(/(^|\n)([^\S\n]*)(&gt;|＞)/g, `$1$2${SOFT_HYPHEN}$3`);
+}
+
+function escapeControlChars(s: string): string {
+  return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** Turns sentinel pairs into Slack bold, keeping whitespace outside the markers so Slack honours them. */
+function sentinelsToBold(s: string): string {
+  const merged = s.replace(/\uE001(\s*)\uE000/g, '$1');
+  const bolded = merged.replace(
+    /\uE000([^\uE000\uE001]*)\uE001/g,
+    (_whole, inner: string, offset: number) => {
+      const core = inner.trim();
+      if (core === '') return inner;
+      const lead = inner.slice(0, inner.indexOf(core));
+      const trail = inner.slice(lead.length + core.length);
+      const before = lead === '' ? merged[offset - 1] : undefined;
+      const after = trail === '' ? merged[offset + inner.length + 2] : undefined;
+      // Slack ignores `*` inside a word; a zero-width space makes it a word boundary again.
+      const pre = before !== undefined && WORD_CHAR.test(before) ? ZWSP : '';
+      const post = after !== undefined && WORD_CHAR.test(after) ? ZWSP : '';
+      return `${lead}${pre}*${core}*${post}${trail}`;
+    },
+  );
+  return bolded.replace(SENTINELS, '');
+}
+
+/** The whole pipeline over decoded text that may carry bold sentinels. */
+function renderSafe(decoded: string): string {
+  let s = cleanChars(decoded);
+  s = defang(s);
+  // No link_names is set anywhere, but a broadcast word must never even look like one.
+  s = s.replace(/@(?=(?:here|channel|everyone|group)\b)/gi, `@${WORD_JOINER}`);
+  s = escapeControlChars(s);
+  s = neutraliseMarkers(s);
+  s = sentinelsToBold(s);
+  // Last: removing an empty bold span may have left a `&gt;` at the start of a line.
+  return neutraliseQuotes(s);
+}
+
+/**
+ * Upstream text → mrkdwn that shows the text and nothing else: no mentions, links or formatting.
+ * Newlines are kept; callers decide on layout.
+ */
+export function escapeMrkdwn(s: string): string {
+  return renderSafe(decodeEntities(s).replace(SENTINELS, ''));
+}
+
+// ── Highlights ────────────────────────────────────────────────────────────────────────────────────────
+
+const TAG = /<!--[\s\S]*?(?:-->|$)|<\/?([a-zA-Z][a-zA-Z0-9-]*)(?:\s[^<>]*)?\/?>/g;
+
+/**
+ * An API highlight fragment (HTML with `<mark>`) → mrkdwn: marks become bold, every other tag is dropped,
+ * entities decoded, the rest escaped, whitespace collapsed. `&lt;mark&gt;` is text, never bold.
+ */
+export function highlightToMrkdwn(fragment: string): string {
+  let out = '';
+  let depth = 0;
+  let last = 0;
+  const text = (raw: string) => decodeEntities(raw).replace(SENTINELS, '');
+  for (const m of fragment.matchAll(TAG)) {
+    out += text(fragment.slice(last, m.index));
+    last = m.index + m[0].length;
+    const name = m[1]?.toLowerCase();
+    if (name === 'mark') {
+      if (m[0].startsWith('</')) {
+        if (depth > 0 && --depth === 0) out += BOLD_CLOSE;
+      } else if (depth++ === 0) {
+        out += BOLD_OPEN;
+      }
+    } else {
+      // Block-level tags separate words; inline ones never do harm as a space either, after collapsing.
+      out += ' ';
+    }
+  }
+  out += text(fragment.slice(last));
+  if (depth > 0) out += BOLD_CLOSE;
+  // Collapse again: a dropped empty mark can leave two spaces side by side.
+  return renderSafe(out.replace(/\s+/g, ' ').trim()).replace(/ {2,}/g, ' ').trim();
+}
+
+// ── Plain text ────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Text for `plain_text` objects (headers, buttons, titles): entities decoded, control characters and line
+ * breaks removed, whitespace collapsed, at most `max` characters. A `<` is followed by a word joiner so no
+ * sequence ever reads as a Slack control token, wherever the text ends up.
+ */
+export function plainText(s: string, max: number): string {
+  const cleaned = cleanChars(decodeEntities(s))
+    .replace(SENTINELS, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replaceAll('<', `<${WORD_JOINER}`);
+  return truncatePlain(cleaned, max);
+}
+
+/** Cuts plain text to at most `max` UTF-16 units (marker included), never inside a surrogate pair. */
+export function truncatePlain(s: string, max: number, marker = '…'): string {
+  if (s.length <= max) return s;
+  if (max <= 0) return '';
+  const room = max - marker.length;
+  if (room < 0) return truncatePlain(s, max, '');
+  let out = '';
+  for (const ch of s) {
+    if (out.length + ch.length > room) break;
+    out += ch;
+  }
+  return out.trimEnd() + marker;
+}
+
+// ── Truncation ────────────────────────────────────────────────────────────────────────────────────────
+
+// Units that must never be split: Slack tokens (<…>), entities, surrogate pairs, then single code units.
+const UNIT =
+  /<[^<>]*>|&(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#[xX][0-9a-fA-F]+);|[\uD800-\uDBFF][\uDC00-\uDFFF]|[\s\S]/g;
+
+/** The indivisible units of mrkdwn (see UNIT), lazily: callers stop as soon as they have enough. */
+export function* mrkdwnUnits(s: string): Generator<string> {
+  const re = new RegExp(UNIT.source, 'g');
+  for (let m = re.exec(s); m !== null; m = re.exec(s)) yield m[0];
+}
+
+/**
+ * Cuts mrkdwn to at most `max` characters (marker included), never inside an entity, a surrogate pair, a
+ * `<…>` token, or between an opening `*` and its closing one.
+ */
+export function truncate(s: string, max: number, marker = '…'): string {
+  if (s.length <= max) return s;
+  if (max <= 0) return '';
+  if (marker.length > max) return truncate(s, max, '');
+  const room = max - marker.length;
+  let out = '';
+  let stars = 0;
+  let openAt = -1;
+  for (const unit of mrkdwnUnits(s)) {
+    if (out.length + unit.length > room) break;
+    if (unit === '*') {
+      stars += 1;
+      if (stars % 2 === 1) openAt = out.length;
+    }
+    out += unit;
+  }
+  if (stars % 2 === 1) out = out.slice(0, openAt).replace(/\u200B$/, '');
+  return out.trimEnd() + marker;
+}
+
+// ── Dates ─────────────────────────────────────────────────────────────────────────────────────────────
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]|$)/;
+
+/** Milliseconds for an ISO-8601 date(-time), or undefined when it is not one. */
+export function parseIsoDate(iso: string): number | undefined {
+  if (!ISO_DATE.test(iso)) return undefined;
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
+/** `2026-11-21 09:00 UTC`: what a client that cannot localise shows. */
+export function utcFallback(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/**
+ * A `<!date^…>` token so every reader sees the date in their own time zone. Accepts an ISO string or
+ * milliseconds; anything that is not a date comes back as escaped text.
+ */
+export function slackDate(
+  iso: string | number,
+  format = '{date_short_pretty} {time}',
+  fallback?: string,
+): string {
+  const ms =
+    typeof iso === 'number' ? (Number.isFinite(iso) && iso >= 0 ? iso : undefined) : parseIsoDate(iso);
+  if (ms === undefined) return escapeMrkdwn(String(iso));
+  const safeFormat = format.replace(/[|<>^&\n]/g, '') || '{date_short_pretty} {time}';
+  const safeFallback = escapeControlChars(
+    cleanChars(fallback ?? utcFallback(ms))
+      .replace(/[|\n]/g, ' ')
+      .trim(),
+  );
+  return `<!date^${Math.floor(ms / 1000)}^${safeFormat}|${safeFallback || utcFallback(ms)}>`;
+}
+
+// ── Portal links ──────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The URL, ready to go inside `<url|label>`, only when it is https on an allowed portal host; else undefined.
+ */
+export function safePortalUrl(
+  url: string,
+  hosts: readonly string[] = DEFAULT_PORTAL_HOSTS,
+): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const allowed = hosts.map((h) => h.toLowerCase());
+  if (parsed.protocol !== 'https:' || !allowed.includes(parsed.hostname)) return undefined;
+  if (parsed.username !== '' || parsed.password !== '' || parsed.port !== '') return undefined;
+  const href = parsed.href
+    .replaceAll('|', '%7C')
+    .replaceAll('<', '%3C')
+    .replaceAll('>', '%3E')
+    .replaceAll('&', '&amp;');
+  return href.length <= 3000 ? href : undefined;
+}
+
+/** `<url|label>` with a label we wrote (escaped anyway), or undefined when the URL is not allowed. */
+export function portalLink(
+  url: string | undefined,
+  label: string,
+  hosts?: readonly string[],
+): string | undefined {
+  if (url === undefined) return undefined;
+  const safe = safePortalUrl(url, hosts);
+  return safe === undefined ? undefined : `<${safe}|${escapeMrkdwn(label).replaceAll('|', '¦')}>`;
+}
+
+/** A Slack user id from a verified payload, shown as a mention only when it has the shape of one. */
+export function userMention(userId: string): string | undefined {
+  return /^[UW][A-Z0-9]{1,30}$/.test(userId) ? `<@${userId}>` : undefined;
+}
