@@ -19,7 +19,7 @@ export async function tokenFor(sim: SimApi, keyIndex = 0, tenantId?: number): Pr
   const res = await fetch(`${sim.url}/tokens/generate`, {
     method: 'POST',
     headers: { authorization: key.apiKey, 'content-type': 'application/json' },
-    body: tenantId === undefined ? undefined : JSON.stringify({ tenant_id: tenantId }),
+    body: tenantId === undefined ? null : JSON.stringify({ tenant_id: tenantId }),
   });
   if (res.status !== 200) throw new Error(`token generation failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
@@ -52,10 +52,10 @@ export async function call(
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  let body: string | undefined;
+  let body: string | null = null;
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  if (body !== null) headers['content-type'] ??= 'application/json';
   return answer(await fetch(`${sim.url}${path}`, { method, headers, body }));
 }
 
