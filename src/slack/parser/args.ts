@@ -68,12 +68,23 @@ export function once<T>(current: T | undefined, token: Token, example: string): 
   }
 }
 
+/** Keys people bring from other tools, and the key they mean (only offered when the subcommand has it). */
+const CONFUSED: Readonly<Record<string, string>> = {
+  limit: 'size',
+  from: 'since',
+  after: 'since',
+  to: 'until',
+  before: 'until',
+  sort: 'order',
+  statuses: 'status',
+};
 /**
  * A key the subcommand does not know. `known` are its keys; `bare` its bare words (like `strict`).
  */
 export function unknownKey(token: Token, subcommand: string, known: readonly string[]): never {
   const key = token.key ?? '';
-  const guess = suggest(key, known);
+  const meant = Object.hasOwn(CONFUSED, key) ? CONFUSED[key] : undefined;
+  const guess = meant && known.includes(meant) ? meant : suggest(key, known);
   fail(`\`${echo(key)}:\` is not a filter of \`${subcommand}\`.`, {
     hint: guess
       ? `Did you mean \`${guess}:\`?`
@@ -87,10 +98,15 @@ export function unexpectedWord(
   subcommand: string,
   known: readonly string[],
   bare: readonly string[] = [],
+  exampleFor?: (key: string) => string,
 ): never {
   const word = token.value.toLowerCase();
   if (!token.quoted && known.includes(word)) {
-    fail(`\`${echo(token.text)}\` needs a value: write it as \`${word}:<value>\`.`);
+    const example = exampleFor?.(word);
+    fail(
+      `\`${echo(token.text)}\` needs a value: write it as \`${word}:<value>\`.`,
+      example ? { example } : {},
+    );
   }
   const guess = token.quoted ? undefined : suggest(word, [...bare, ...known]);
   const hint = guess

@@ -49,7 +49,7 @@ function queryValue(type: CredsQueryType, raw: string): string {
     case 'auth_domain':
       return v.fqdn(value, 'The login domain', example);
     case 'email':
-      return v.email(value, 'The email address', example);
+      return v.email(value, 'The address', example);
     case 'keyword':
       if (value.includes('@')) {
         fail(`\`creds keyword\` takes a username, the part before the @, not \`${echo(value)}\`.`, {

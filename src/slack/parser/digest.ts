@@ -92,7 +92,8 @@ function channelOf(token: Token): ChannelRef | undefined {
     return token.ref.name ? { id: token.ref.id, name: token.ref.name } : { id: token.ref.id };
   }
   if (!token.quoted && token.value.startsWith('#')) {
-    const name = token.value.slice(1);
+    // Slack channel names are lower case; a capital typed by hand still means the same channel.
+    const name = token.value.slice(1).toLowerCase();
     if (!/^[\p{Ll}\p{Lo}\p{N}_-]{1,80}$/u.test(name)) {
       fail(`\`${echo(token.text)}\` is not a channel name.`, {
         hint: 'Pick the channel with `#` so Slack links it.',

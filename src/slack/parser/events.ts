@@ -55,17 +55,17 @@ function queryOf(key: QueryKey, token: Token): TextEventQuery {
   const value = singleValueOf(token, example).trim();
   switch (key) {
     case 'domain':
-      return { type: 'domain', fqdn: v.fqdn(value, 'The domain', example) };
+      return { type: 'domain', fqdn: v.fqdn(value, '`domain:`', example) };
     case 'email':
-      return { type: 'email', email: v.email(value, 'The email address', example) };
+      return { type: 'email', email: v.email(value, '`email:`', example) };
     case 'keyword':
-      return { type: 'keyword', keyword: v.text(value, 'The keyword', 200, example) };
+      return { type: 'keyword', keyword: v.text(value, '`keyword:`', 200, example) };
     case 'query':
-      return { type: 'query_string', query_string: v.text(value, 'The query', 1000, example) };
+      return { type: 'query_string', query_string: v.text(value, '`query:`', 1000, example) };
     case 'username':
-      return { type: 'username', username: v.text(value, 'The username', 200, example) };
+      return { type: 'username', username: v.text(value, '`username:`', 200, example) };
     case 'brand':
-      return { type: 'brand', name: v.text(value, 'The brand', 200, example) };
+      return { type: 'brand', name: v.text(value, '`brand:`', 200, example) };
     case 'github': {
       const m =
         /^(?:https?:\/\/)?(?:www\.)?(?:github\.com\/)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})\/?$/i.exec(
@@ -85,9 +85,9 @@ function queryOf(key: QueryKey, token: Token): TextEventQuery {
         fail(`\`bin:\` must be 6 to 8 digits, not \`${echo(value)}\`.`, { example });
       return { type: 'bin', bin: value };
     case 'ip':
-      return { type: 'ip', ip: v.ip(value, 'The IP address', example) };
+      return { type: 'ip', ip: v.ip(value, '`ip:`', example) };
     case 'azure_tenant':
-      return { type: 'azure_tenant', tenant_id: v.uuid(value, 'The Azure tenant id', example) };
+      return { type: 'azure_tenant', tenant_id: v.uuid(value, '`azure_tenant:`', example) };
   }
 }
 
@@ -116,7 +116,7 @@ function nameQuery(value: string, example: string): TextEventQuery {
       example,
     });
   }
-  if (collapsed.length > 200) fail('The name is longer than 200 characters.', { example });
+  if (collapsed.length > 200) fail('`name:` is longer than 200 characters.', { example });
   return { type: 'name', first_name: first, last_name: last, is_strict: false };
 }
 
@@ -195,7 +195,7 @@ export function parseEvents(tokens: readonly Token[]): Command {
           },
         );
       }
-      unexpectedWord(token, 'events', ALL_KEYS, ['strict']);
+      unexpectedWord(token, 'events', ALL_KEYS, ['strict'], exampleFor);
     }
     refuseSecretKey(token);
     const example = exampleFor(key);

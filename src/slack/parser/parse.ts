@@ -102,7 +102,7 @@ function parseRecommendations(tokens: readonly Token[]): Command {
         break;
       case 'query':
         once(command.query, token, example);
-        command.query = v.text(singleValueOf(token, example), 'The query', 200, example);
+        command.query = v.text(singleValueOf(token, example), '`query:`', 200, example);
         break;
       default:
         unknownKey(token, 'recommendations', keys);

@@ -38,40 +38,46 @@ export function uuid(text: string, what: string, example?: string): string {
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
+/** Whether text is a fully qualified domain name; returns its ASCII, lower-case form or undefined. */
+export function asFqdn(text: string): string | undefined {
+  const trimmed = text.trim().replace(/\.$/, '');
+  const ascii = /^[\x21-\x7e]*$/.test(trimmed) ? trimmed.toLowerCase() : domainToASCII(trimmed);
+  const labels = ascii.split('.');
+  const tld = labels[labels.length - 1] ?? '';
+  const valid =
+    ascii.length > 0 &&
+    ascii.length <= 253 &&
+    labels.length >= 2 &&
+    labels.every((l) => LABEL.test(l)) &&
+    !/^\d+$/.test(tld);
+  return valid ? ascii : undefined;
+}
+
 /**
  * A fully qualified domain name: at least two labels, letters/digits/hyphens, a non-numeric top-level
  * label. Unicode names become punycode; case and a trailing dot are dropped.
  */
 export function fqdn(text: string, what: string, example?: string): string {
   const more = example ? { example } : {};
-  const trimmed = text.trim().replace(/\.$/, '');
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
-    fail(`${what} must be a domain name without \`scheme://\`, like \`example.com\`.`, more);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text.trim())) {
+    fail(`${what} takes a domain name without \`scheme://\`, like \`example.com\`.`, more);
   }
-  const ascii = /^[\x21-\x7e]*$/.test(trimmed) ? trimmed.toLowerCase() : domainToASCII(trimmed);
-  const labels = ascii.split('.');
-  const tld = labels[labels.length - 1] ?? '';
-  if (
-    ascii.length === 0 ||
-    ascii.length > 253 ||
-    labels.length < 2 ||
-    !labels.every((l) => LABEL.test(l)) ||
-    /^\d+$/.test(tld)
-  ) {
-    fail(`${what} must be a domain name like \`example.com\`, not \`${echo(text)}\`.`, more);
-  }
+  const ascii = asFqdn(text);
+  if (!ascii) fail(`${what} must be a domain name like \`example.com\`, not \`${echo(text)}\`.`, more);
   return ascii;
 }
 
 /** An email address: a local part without spaces and a valid domain. The local part keeps its case. */
 export function email(text: string, what: string, example?: string): string {
-  const more = example ? { example } : {};
   const at = text.lastIndexOf('@');
   const local = at > 0 ? text.slice(0, at) : '';
-  if (at <= 0 || local.length > 64 || /[\s@<>]/.test(local)) {
-    fail(`${what} must be an email address like \`alice@example.com\`, not \`${echo(text)}\`.`, more);
+  const domain = at > 0 ? asFqdn(text.slice(at + 1)) : undefined;
+  if (!domain || local.length > 64 || /[\s@<>]/.test(local)) {
+    fail(
+      `${what} must be an email address like \`alice@example.com\`, not \`${echo(text)}\`.`,
+      example ? { example } : {},
+    );
   }
-  const domain = fqdn(text.slice(at + 1), `The domain of ${what.toLowerCase()}`, example);
   return `${local}@${domain}`;
 }
 
