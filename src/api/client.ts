@@ -119,6 +119,8 @@ export interface ReportRequestResult {
   report: ApiReport | null;
   /** `intel`: the replacement endpoint; `reports`: the deprecated one (the intel one answered 404). */
   answeredBy: ReportSource;
+  /** Upstream text explaining a failed generation (intel endpoint only); untrusted, escape it. */
+  errorMessage?: string;
 }
 
 export interface ApiSession {
@@ -176,11 +178,16 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
-/** The replacement report endpoint's shape is unpublished: accept `report` or `result`, keep the rest. */
+/**
+ * The replacement report endpoint's shape is unpublished: the report may come as `intel` (the likeliest,
+ * after the endpoint's name), `report` or `result`; failures may carry `error.message`.
+ */
 const IntelRequestSchema = z.looseObject({
   status: z.string(),
+  intel: ApiReportSchema.nullish(),
   report: ApiReportSchema.nullish(),
   result: ApiReportSchema.nullish(),
+  error: z.looseObject({ message: z.string().optional() }).nullish(),
 });
 
 function quotaFrom(headers: Record<string, string | string[] | undefined>): SearchQuota | undefined {
@@ -354,7 +361,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
           path: `${v4}/threat_flow/intel/requests/${id}`,
           schema: IntelRequestSchema,
         });
-        return { status: data.status, report: data.report ?? data.result ?? null, answeredBy: source };
+        const report = data.intel ?? data.report ?? data.result ?? null;
+        const errorMessage = data.error?.message;
+        return { status: data.status, report, answeredBy: source, ...(errorMessage ? { errorMessage } : {}) };
       }
       const { data } = await call({
         ...spec,
