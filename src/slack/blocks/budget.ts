@@ -1,0 +1,413 @@
+/**
+ * The single budgeting renderer: every message, modal and Home view goes through here so no Block Kit limit
+ * (DESIGN §4) is ever exceeded. Elements are clamped (truncated with a marker, never thrown away silently or
+ * thrown on), then whole groups are admitted in order while they fit, so a caller can page from
+ * `includedGroups` or say how many were left out.
+ */
+import type {
+  ActionsBlock,
+  Button,
+  ConfirmationDialog,
+  ContextBlock,
+  HeaderBlock,
+  KnownBlock,
+  PlainTextElement,
+  SectionBlock,
+  TextObject,
+} from '@slack/types';
+import { mrkdwnUnits, plainText, truncate, truncatePlain } from './text.js';
+
+export type Surface = 'message' | 'modal' | 'home';
+
+export const LIMITS = {
+  blocks: { message: 50, modal: 100, home: 100 } satisfies Record<Surface, number>,
+  textObject: 3000,
+  sectionText: 3000,
+  fields: 10,
+  fieldText: 2000,
+  headerText: 150,
+  contextElements: 10,
+  actionsElements: 25,
+  buttonText: 75,
+  buttonValue: 2000,
+  buttonUrl: 3000,
+  actionId: 255,
+  blockId: 255,
+  confirmTitle: 100,
+  confirmText: 300,
+  confirmButton: 30,
+  modalTitle: 24,
+  modalButton: 24,
+  privateMetadata: 3000,
+  /** Text in the blocks of one message; Slack answers msg_blocks_too_long somewhere above 13k. */
+  blocksText: 12_000,
+  /** Top-level `text`: what notifications and screen readers read. */
+  topLevelText: 3000,
+} as const;
+
+const EMPTY_TEXT = '\u2014';
+
+// ── Text accounting ───────────────────────────────────────────────────────────────────────────────────
+
+function isTextObject(v: unknown): v is TextObject {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as { type?: unknown; text?: unknown };
+  return (o.type === 'mrkdwn' || o.type === 'plain_text') && typeof o.text === 'string';
+}
+
+function collectTextObjects(node: unknown, into: TextObject[]): TextObject[] {
+  if (Array.isArray(node)) {
+    for (const item of node) collectTextObjects(item, into);
+  } else if (isTextObject(node)) {
+    into.push(node);
+  } else if (typeof node === 'object' && node !== null) {
+    for (const value of Object.values(node)) collectTextObjects(value, into);
+  }
+  return into;
+}
+
+/** Characters of text in blocks: every text object, wherever it sits (sections, buttons, confirms…). */
+export function blocksTextLength(blocks: readonly unknown[]): number {
+  return collectTextObjects(blocks, []).reduce((n, t) => n + t.text.length, 0);
+}
+
+// ── Element clamps ────────────────────────────────────────────────────────────────────────────────────
+
+function clampText<T extends TextObject>(t: T, max: number): T {
+  const cut = t.type === 'mrkdwn' ? truncate(t.text, max) : truncatePlain(t.text, max);
+  return { ...t, text: cut.trim() === '' ? EMPTY_TEXT : cut };
+}
+
+function clampPlain(t: PlainTextElement, max: number): PlainTextElement {
+  return clampText(t, max);
+}
+
+function clampId(id: string | undefined, max: number): string | undefined {
+  return id === undefined ? undefined : id.slice(0, max);
+}
+
+function withBlockId<T extends { block_id?: string }>(block: T): T {
+  const id = clampId(block.block_id, LIMITS.blockId);
+  return id === undefined ? block : { ...block, block_id: id };
+}
+
+function clampConfirm(c: ConfirmationDialog): ConfirmationDialog {
+  const out: ConfirmationDialog = { ...c, text: clampText(c.text, LIMITS.confirmText) };
+  if (c.title) out.title = clampPlain(c.title, LIMITS.confirmTitle);
+  if (c.confirm) out.confirm = clampPlain(c.confirm, LIMITS.confirmButton);
+  if (c.deny) out.deny = clampPlain(c.deny, LIMITS.confirmButton);
+  return out;
+}
+
+export function clampButton(b: Button): Button {
+  const out: Button = { ...b, text: clampPlain(b.text, LIMITS.buttonText) };
+  if (b.value !== undefined) out.value = b.value.slice(0, LIMITS.buttonValue);
+  if (b.action_id !== undefined) out.action_id = b.action_id.slice(0, LIMITS.actionId);
+  // A cut URL would point somewhere else: drop it instead.
+  if (b.url !== undefined && b.url.length > LIMITS.buttonUrl) delete out.url;
+  if (b.accessibility_label !== undefined) {
+    out.accessibility_label = truncatePlain(b.accessibility_label, LIMITS.buttonText);
+  }
+  if (b.confirm) out.confirm = clampConfirm(b.confirm);
+  return out;
+}
+
+function clampSection(s: SectionBlock): SectionBlock {
+  const out: SectionBlock = withBlockId({ ...s });
+  if (s.text) out.text = clampText(s.text, LIMITS.sectionText);
+  if (s.fields) out.fields = s.fields.slice(0, LIMITS.fields).map((f) => clampText(f, LIMITS.fieldText));
+  if (s.accessory?.type === 'button') out.accessory = clampButton(s.accessory);
+  if (!out.text && (!out.fields || out.fields.length === 0)) out.text = { type: 'mrkdwn', text: EMPTY_TEXT };
+  return out;
+}
+
+function clampContext(c: ContextBlock): ContextBlock {
+  const elements = c.elements
+    .slice(0, LIMITS.contextElements)
+    .map((e) => (isTextObject(e) ? clampText(e, LIMITS.textObject) : e));
+  return withBlockId({ ...c, elements });
+}
+
+function clampActions(a: ActionsBlock): ActionsBlock {
+  const elements = a.elements
+    .slice(0, LIMITS.actionsElements)
+    .map((e) => (e.type === 'button' ? clampButton(e) : e));
+  return withBlockId({ ...a, elements });
+}
+
+function clampHeader(h: HeaderBlock): HeaderBlock {
+  return withBlockId({ ...h, text: clampPlain(h.text, LIMITS.headerText) });
+}
+
+/** One block within every per-element limit. Unknown kinds keep their shape; their texts are capped. */
+export function clampBlock(block: KnownBlock): KnownBlock {
+  switch (block.type) {
+    case 'section':
+      return clampSection(block);
+    case 'header':
+      return clampHeader(block);
+    case 'context':
+      return clampContext(block);
+    case 'actions':
+      return clampActions(block);
+    default: {
+      const copy = structuredClone(block);
+      for (const t of collectTextObjects(copy, [])) Object.assign(t, clampText(t, LIMITS.textObject));
+      return copy;
+    }
+  }
+}
+
+/** Shortens the longest texts first until the blocks hold at most `budget` characters of text. */
+export function shrinkToBudget(blocks: readonly KnownBlock[], budget: number): KnownBlock[] {
+  const copy = structuredClone(blocks) as KnownBlock[];
+  const texts = collectTextObjects(copy, []);
+  let total = texts.reduce((n, t) => n + t.text.length, 0);
+  while (total > budget) {
+    const longest = texts.reduce((a, b) => (b.text.length > a.text.length ? b : a));
+    const before = longest.text.length;
+    if (before <= EMPTY_TEXT.length) break;
+    const target = Math.max(EMPTY_TEXT.length, before - (total - budget));
+    Object.assign(longest, clampText(longest, target));
+    const after = longest.text.length;
+    if (after >= before) break;
+    total -= before - after;
+  }
+  return copy;
+}
+
+// ── The renderer ──────────────────────────────────────────────────────────────────────────────────────
+
+export interface BudgetInput {
+  /** Top-level text, already safe mrkdwn (built with escapeMrkdwn): required and meaningful. */
+  text: string;
+  /** Fixed blocks before the groups (summary). */
+  head?: readonly KnownBlock[];
+  /** One group per item (event…): blocks that are kept or dropped together, in order. */
+  groups?: readonly (readonly KnownBlock[])[];
+  /** Fixed blocks after the groups (Next page, Share…). */
+  tail?: readonly KnownBlock[];
+  surface?: Surface;
+  /** Lower the text budget below LIMITS.blocksText (never raise it). */
+  maxTextChars?: number;
+  /** A block placed before the tail when groups were left out ("3 more not shown"). */
+  omittedNotice?: (omitted: number) => KnownBlock;
+}
+
+export interface BudgetedMessage {
+  text: string;
+  blocks: KnownBlock[];
+  includedGroups: number;
+  omittedGroups: number;
+}
+
+interface Fit {
+  included: KnownBlock[][];
+  blocks: number;
+  chars: number;
+}
+
+function fitGroups(groups: readonly KnownBlock[][], maxBlocks: number, maxChars: number): Fit {
+  const fit: Fit = { included: [], blocks: 0, chars: 0 };
+  for (const group of groups) {
+    const chars = blocksTextLength(group);
+    if (fit.blocks + group.length > maxBlocks || fit.chars + chars > maxChars) break;
+    fit.included.push(group);
+    fit.blocks += group.length;
+    fit.chars += chars;
+  }
+  const first = groups[0];
+  if (fit.included.length === 0 && first !== undefined && maxBlocks > 0 && maxChars > EMPTY_TEXT.length) {
+    // One oversized item still gets shown, shortened: otherwise paging would never get past it.
+    const shrunk = shrinkToBudget(first.slice(0, maxBlocks), maxChars);
+    fit.included.push(shrunk);
+    fit.blocks = shrunk.length;
+    fit.chars = blocksTextLength(shrunk);
+  }
+  return fit;
+}
+
+/** Renders one message (or view body) within every limit; see BudgetInput. */
+export function renderBudgeted(input: BudgetInput): BudgetedMessage {
+  const text = input.text.trim();
+  if (text === '') throw new TypeError('renderBudgeted: a non-empty top-level text is required');
+  const surface = input.surface ?? 'message';
+  const maxBlocks = LIMITS.blocks[surface];
+  const budget = Math.min(input.maxTextChars ?? LIMITS.blocksText, LIMITS.blocksText);
+
+  let tail = (input.tail ?? []).map(clampBlock).slice(0, maxBlocks);
+  let head = (input.head ?? []).map(clampBlock).slice(0, maxBlocks - tail.length);
+  const groups = (input.groups ?? []).map((g) => g.map(clampBlock));
+
+  const fixedChars = blocksTextLength(head) + blocksTextLength(tail);
+  if (fixedChars > budget) {
+    const fixed = shrinkToBudget([...head, ...tail], budget);
+    head = fixed.slice(0, head.length);
+    tail = fixed.slice(head.length);
+  }
+  const blocksLeft = maxBlocks - head.length - tail.length;
+  const charsLeft = budget - blocksTextLength(head) - blocksTextLength(tail);
+
+  let fit = fitGroups(groups, blocksLeft, charsLeft);
+  let notice: KnownBlock | undefined;
+  if (fit.included.length < groups.length && input.omittedNotice) {
+    const probe = clampBlock(input.omittedNotice(groups.length));
+    const probeChars = blocksTextLength([probe]);
+    if (blocksLeft >= 1 && charsLeft >= probeChars) {
+      fit = fitGroups(groups, blocksLeft - 1, charsLeft - probeChars);
+      notice = clampBlock(input.omittedNotice(groups.length - fit.included.length));
+    }
+  }
+
+  const omittedGroups = groups.length - fit.included.length;
+  const blocks = [...head, ...fit.included.flat(), ...(notice && omittedGroups > 0 ? [notice] : []), ...tail];
+  return {
+    text: truncate(text, LIMITS.topLevelText),
+    blocks,
+    includedGroups: fit.included.length,
+    omittedGroups,
+  };
+}
+
+// ── Long text ─────────────────────────────────────────────────────────────────────────────────────────
+
+const PARAGRAPH = /\n[^\S\n]*\n\s*/g;
+const LINE = /\n\s*/g;
+const SENTENCE = /[.!?…]["'’”)\]]*\s+/g;
+const WORD = /\s+/g;
+
+/** Ends of unit boundaries (offsets) up to `max`, and whether bold is balanced at each. */
+function safeCuts(s: string, max: number): Map<number, boolean> {
+  const cuts = new Map<number, boolean>();
+  let offset = 0;
+  let stars = 0;
+  for (const unit of mrkdwnUnits(s)) {
+    offset += unit.length;
+    if (offset > max) break;
+    if (unit === '*') stars += 1;
+    cuts.set(offset, stars % 2 === 0);
+  }
+  return cuts;
+}
+
+function lastSeparator(
+  s: string,
+  re: RegExp,
+  cuts: Map<number, boolean>,
+  min: number,
+  balanced: boolean,
+): [number, number] | undefined {
+  let found: [number, number] | undefined;
+  for (const m of s.matchAll(re)) {
+    const start = m.index;
+    if (start < min) continue;
+    // A sentence keeps its punctuation; other separators are dropped.
+    const pieceEnd = re === SENTENCE ? start + m[0].trimEnd().length : start;
+    const ok = cuts.get(pieceEnd);
+    if (ok === undefined || (balanced && !ok)) continue;
+    found = [pieceEnd, start + m[0].length];
+  }
+  return found;
+}
+
+interface Cut {
+  /** End of this chunk. */
+  end: number;
+  /** Start of the next one. */
+  next: number;
+  /** The cut falls inside a bold span: close it here and reopen it in the next chunk. */
+  splitsBold: boolean;
+}
+
+function lastCut(cuts: Map<number, boolean>, balancedOnly: boolean): number {
+  let at = 0;
+  for (const [offset, ok] of cuts) if (ok || !balancedOnly) at = offset;
+  return at;
+}
+
+/** Where to cut `s`, which is longer than max. */
+function findCut(s: string, max: number): Cut {
+  const window = s.slice(0, max + 1);
+  const cuts = safeCuts(s, max);
+  for (const [re, min] of [
+    [PARAGRAPH, max / 2],
+    [LINE, max / 2],
+    [SENTENCE, max / 3],
+    [WORD, 1],
+  ] as const) {
+    const found = lastSeparator(window, re, cuts, min, true);
+    if (found !== undefined && found[0] > 0) return { end: found[0], next: found[1], splitsBold: false };
+  }
+  // Bold longer than a chunk: split it at a word and keep both halves bold (one character kept for the `*`).
+  const inner = safeCuts(s, max - 1);
+  const word = lastSeparator(window, WORD, inner, 1, false);
+  if (word !== undefined) return { end: word[0], next: word[1], splitsBold: inner.get(word[0]) === false };
+  const balanced = lastCut(cuts, true);
+  if (balanced > 0) return { end: balanced, next: balanced, splitsBold: false };
+  const any = lastCut(inner, false);
+  if (any > 0) return { end: any, next: any, splitsBold: inner.get(any) === false };
+  // A single unit longer than max (only with absurdly small max) goes whole rather than being split.
+  const first = mrkdwnUnits(s).next().value?.length ?? s.length;
+  return { end: first, next: first, splitsBold: false };
+}
+
+/**
+ * Splits long mrkdwn (AI text) into chunks of at most `maxPerSection` characters: at paragraphs, else
+ * lines, sentences, words, and only as a last resort anywhere, never inside an entity, a `<…>` token or a
+ * bold pair. With `maxSections`, the last kept chunk ends with `…` when text was left out.
+ */
+export function splitLongText(
+  text: string,
+  maxPerSection: number = LIMITS.sectionText,
+  maxSections?: number,
+): string[] {
+  const max = Math.max(2, maxPerSection);
+  const chunks: string[] = [];
+  let rest = text.trim();
+  while (rest !== '') {
+    if (rest.length <= max) {
+      chunks.push(rest);
+      break;
+    }
+    const cut = findCut(rest, max);
+    const chunk = rest.slice(0, cut.end).trimEnd();
+    rest = rest.slice(cut.next).trimStart();
+    if (cut.splitsBold) {
+      chunks.push(`${chunk}*`);
+      rest = `*${rest}`;
+    } else if (chunk !== '') {
+      chunks.push(chunk);
+    }
+  }
+  if (maxSections === undefined || chunks.length <= maxSections) return chunks;
+  const kept = chunks.slice(0, Math.max(1, maxSections));
+  const last = kept.length - 1;
+  const lastChunk = kept[last] ?? '';
+  kept[last] = lastChunk.length + 2 <= max ? `${lastChunk} …` : truncate(lastChunk, max);
+  return kept;
+}
+
+// ── Views ─────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A modal title (24 characters). */
+export function viewTitle(s: string): PlainTextElement {
+  return { type: 'plain_text', text: plainText(s, LIMITS.modalTitle) || EMPTY_TEXT };
+}
+
+/** A modal submit/close label (24 characters). */
+export function viewButton(s: string): PlainTextElement {
+  return { type: 'plain_text', text: plainText(s, LIMITS.modalButton) || EMPTY_TEXT };
+}
+
+/**
+ * private_metadata must round-trip intact, so it is never cut: anything over 3000 characters is a bug
+ * (keep state in the store and put its short id here).
+ */
+export function privateMetadata(s: string): string {
+  if (s.length > LIMITS.privateMetadata) {
+    throw new RangeError(
+      `private_metadata is ${s.length} characters; the limit is ${LIMITS.privateMetadata}`,
+    );
+  }
+  return s;
+}
