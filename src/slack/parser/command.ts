@@ -126,8 +126,12 @@ export type Command =
 
 export type CommandKind = Command['kind'];
 
+/**
+ * All texts are plain text whose only markup is backtick code spans; echoed input sits inside them with
+ * backticks removed. Pass each through `toMrkdwn` (escapes `&`, `<`, `>`) before putting it in mrkdwn.
+ */
 export interface UsageError {
-  /** What is wrong, in one sentence. Echoed input is sanitised (see `errors.ts`). */
+  /** What is wrong, in one sentence. */
   message: string;
   /** What to do instead: a suggestion or the way to get help. Never empty. */
   hint: string;

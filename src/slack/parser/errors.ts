@@ -25,14 +25,23 @@ export function fail(message: string, more: Omit<FailureDetail, 'message'> = {})
 const ECHO_MAX = 40;
 
 /**
- * User input quoted back inside an error, ready for mrkdwn between backticks: no backticks or line breaks
- * (they would end the code span), `&`, `<`, `>` escaped (no mention or link can form), and short.
+ * User input quoted back inside an error, between backticks: no backticks or line breaks (they would end
+ * the code span and let the input format itself), and short. Like every parser text it is plain text:
+ * `toMrkdwn` escapes `&`, `<`, `>` before it reaches Slack.
  */
 export function echo(text: string): string {
   const flat = text.replace(/[`\r\n\t]/g, ' ');
   const chars = Array.from(flat);
-  const short = chars.length > ECHO_MAX ? `${chars.slice(0, ECHO_MAX - 1).join('')}…` : flat;
-  return short.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return chars.length > ECHO_MAX ? `${chars.slice(0, ECHO_MAX - 1).join('')}…` : flat;
+}
+
+/**
+ * Parser texts (error messages, hints, usage lines, help) are plain text whose only markup is backtick code
+ * spans. This makes one safe for a mrkdwn field: Slack needs `&`, `<`, `>` escaped, and after that no
+ * mention, link or date token can form.
+ */
+export function toMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** `a`, `b` or `c` — for listing allowed values in a message. */

@@ -1,6 +1,6 @@
 /**
- * Help for `/vigil` and each subcommand, as data: the Slack layer renders it with Block Kit. Text is mrkdwn
- * whose only formatting is backticks. Usage errors reuse the usage lines and examples from here, so help
+ * Help for `/vigil` and each subcommand, as data: the Slack layer renders it with Block Kit. Text is plain
+ * text whose only markup is backtick code spans; escape it with `toMrkdwn` (usage lines hold `<…>`). Usage errors reuse the usage lines and examples from here, so help
  * and errors cannot drift apart.
  */
 import { SUBCOMMANDS, type Subcommand } from './command.js';

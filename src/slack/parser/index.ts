@@ -15,6 +15,7 @@ export type {
 } from './command.js';
 export { SUBCOMMANDS } from './command.js';
 export { canonicalTimeZone } from './digest.js';
+export { toMrkdwn } from './errors.js';
 export type { HelpExample, HelpSection, HelpText } from './help.js';
 export { COMMAND, helpText, usageOf } from './help.js';
 export { INTERNAL_ERROR_MESSAGE, parseCommand } from './parse.js';

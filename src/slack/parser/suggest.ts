@@ -52,7 +52,8 @@ export function suggest(input: string, candidates: readonly string[]): string | 
     const lower = candidate.toLowerCase();
     if (lower === needle) return candidate;
     let score = editDistance(needle, lower, max);
-    if (needle.length >= 3 && lower.startsWith(needle)) score = Math.min(score, 1);
+    // A prefix counts as close, but never closer than a real near-miss.
+    if (needle.length >= 3 && lower.startsWith(needle)) score = Math.min(score, max);
     if (score < bestScore) {
       best = candidate;
       bestScore = score;

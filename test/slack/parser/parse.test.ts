@@ -4,6 +4,7 @@ import {
   INTERNAL_ERROR_MESSAGE,
   parseCommand,
   type Subcommand,
+  toMrkdwn,
   usageOf,
 } from '../../../src/slack/parser/index.js';
 
@@ -642,8 +643,8 @@ const ERRORS: ErrorRow[] = [
     'Mention the group (type @ and pick it) or give its id, like `group:S0123ABCD`.',
   ],
   ['settings actors everyone x', 'settings', '`settings actors` takes one value; got also `x`.'],
-  // echoed input is made safe for mrkdwn
-  ['events 12 foo&lt;!channel&gt;', 'events', 'Unexpected `foo&lt;!channel&gt;` in `events`.'],
+  // echoed input stays inside its code span and is short
+  ['events 12 foo&lt;!channel&gt;', 'events', 'Unexpected `foo<!channel>` in `events`.'],
   ['events 12 `rm`', 'events', 'Unexpected ` rm ` in `events`.'],
   [`events 12 ${'x'.repeat(100)}`, 'events', `Unexpected \`${'x'.repeat(39)}…\` in \`events\`.`],
 ];
@@ -688,6 +689,20 @@ describe('parseCommand: usage errors', () => {
       '/vigil creds email alice@example.com limit:500',
       '/vigil digest add tz:Europe/Paris',
     ]);
+  });
+});
+
+describe('toMrkdwn', () => {
+  it('makes echoed input inert in mrkdwn', () => {
+    const result = parseCommand('events 12 &lt;!channel&gt;&amp;&lt;@U123&gt;');
+    if (result.ok) throw new Error('expected an error');
+    expect(toMrkdwn(result.error.message)).toBe(
+      'Unexpected `&lt;!channel&gt;&amp;&lt;@U123&gt;` in `events`.',
+    );
+  });
+
+  it('escapes usage lines', () => {
+    expect(toMrkdwn(usageOf('events'))).toBe('/vigil events &lt;identifier-id&gt; [query] [filters]');
   });
 });
 

@@ -144,7 +144,8 @@ describe('tokenize', () => {
       ["'x", "Unclosed quote at character 1: `'x`.", 0],
       ['tag:a,"b', 'Unclosed quote at character 7: `tag:a,"b`.', 6],
       ['keyword:"x\' y', 'Unclosed quote at character 9: `keyword:"x\' y`.', 8],
-      ['keyword:"&lt;b&gt;', 'Unclosed quote at character 9: `keyword:"&lt;b&gt;`.', 8],
+      ['keyword:"&lt;b&gt;', 'Unclosed quote at character 9: `keyword:"<b>`.', 8],
+      ['keyword:"a`b', 'Unclosed quote at character 9: `keyword:"a b`.', 8],
     ])('%j', (text, message, position) => {
       expect(tokenize(text)).toEqual({ ok: false, error: { message, position } });
     });
