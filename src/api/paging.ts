@@ -13,7 +13,9 @@ export interface Page<T> {
   next: string | null;
 }
 
-export interface PageStep<T, P extends Page<T> = Page<T>> {
+export type ItemOf<P> = P extends Page<infer T> ? T : never;
+
+export interface PageStep<T, P extends Page<unknown> = Page<T>> {
   /** The page as returned (with any extra fields, e.g. search quota). */
   page: P;
   items: T[];
@@ -35,11 +37,11 @@ export interface PaginateOptions {
 }
 
 /** Pages through `fetchPage`, starting at `input.from` (if any). The caller's input is never mutated. */
-export async function* paginate<I extends { from?: string }, T, P extends Page<T> = Page<T>>(
+export async function* paginate<I extends { from?: string }, P extends Page<unknown>>(
   fetchPage: (input: I) => Promise<P>,
   input: I,
   opts: PaginateOptions = {},
-): AsyncGenerator<PageStep<T, P>, void, undefined> {
+): AsyncGenerator<PageStep<ItemOf<P>, P>, void, undefined> {
   const frozen: Readonly<I> = { ...input };
   let from = frozen.from;
   let pages = 0;
@@ -49,7 +51,7 @@ export async function* paginate<I extends { from?: string }, T, P extends Page<T
     const page = await fetchPage(pageInput);
     pages++;
     const done = page.next === null;
-    yield { page, items: page.items, cursor: done ? from : (page.next as string), done };
+    yield { page, items: page.items as ItemOf<P>[], cursor: done ? from : (page.next as string), done };
     if (done) return;
     // A server that hands back a cursor it already gave would otherwise loop forever.
     if (seen.has(page.next as string)) {
@@ -63,12 +65,12 @@ export async function* paginate<I extends { from?: string }, T, P extends Page<T
 }
 
 /** Item by item, each with the cursor of its page. */
-export async function* paginateItems<I extends { from?: string }, T, P extends Page<T> = Page<T>>(
+export async function* paginateItems<I extends { from?: string }, P extends Page<unknown>>(
   fetchPage: (input: I) => Promise<P>,
   input: I,
   opts: PaginateOptions = {},
-): AsyncGenerator<ItemStep<T>, void, undefined> {
-  for await (const step of paginate<I, T, P>(fetchPage, input, opts)) {
+): AsyncGenerator<ItemStep<ItemOf<P>>, void, undefined> {
+  for await (const step of paginate(fetchPage, input, opts)) {
     for (const item of step.items) yield { item, cursor: step.cursor };
   }
 }
