@@ -4,6 +4,17 @@
  * bearer tokens from API keys, tenant-scoped data, opaque cursors with empty pages and `next: null` at the
  * end, FastAPI 422 bodies, `{"error": {...}}` 4xx bodies, rate limits without Retry-After, and fault
  * injection (status codes, HTML gateway errors, latency, resets, malformed JSON, schema drift).
+ *
+ * Choices where production is undocumented (each also documented in its route module):
+ * - 401 `UNAUTHORIZED` for a missing/unknown/expired/revoked token; cookies are set but never accepted.
+ * - 403 `FORBIDDEN` for a tenant or organization outside the key; 403 `FEATURE_NOT_ENABLED` for sandbox and
+ *   reports on keys without them; 403 `GLOBAL_SEARCH_QUOTA_EXCEEDED` when the search quota is spent.
+ * - Event actions are all-or-nothing: an unknown or foreign uid → 404 `EVENT_NOT_FOUND` with `data.uids`.
+ *   Actions and unassign succeed with 200 and an empty body (labelled application/json).
+ * - Bad or mismatched cursors → 422 at `loc: [body|query, 'from']`.
+ * - `…/v4/threat_flow/intel/requests/{id}` is an unknown route (404) until
+ *   `state.options.intelRequestsPublished`; then `{id, status, created_at, updated_at, intel, error}`.
+ * - Rate limits count bearer-authenticated calls only (token generation is exempt).
  */
 import type { Clock } from '../../clock.js';
 import { systemClock } from '../../clock.js';
@@ -60,6 +71,7 @@ export async function startSimApi(opts: StartSimApiOptions = {}): Promise<SimApi
     nowMs: clock.now(),
     options: {
       emptyPageEvery: opts.emptyPageEvery ?? 3,
+      shortPageEvery: 0,
       enforceRateLimits: opts.enforceRateLimits ?? false,
       uploadShape: 'put',
       intelRequestsPublished: false,

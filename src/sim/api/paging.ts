@@ -27,6 +27,8 @@ export interface PageOptions<T> {
   order: 'asc' | 'desc';
   /** Every Nth page (N ≥ 2) comes back empty; 0 or 1 disables. */
   emptyPageEvery: number;
+  /** Every Nth page (N >= 2) holds one item fewer than `size` though more follow; 0 or 1 disables. */
+  shortPageEvery?: number;
   /** Resume at the last item returned instead of after it (clients deduplicate by uid). */
   overlap?: boolean;
 }
@@ -54,7 +56,9 @@ export function paginate<T>(seq: Sequence<T>, opts: PageOptions<T>): { items: T[
     // Same position, next page number: the following request returns what this one skipped.
     return { items: [], next: encodeCursor(opts.digest, page + 1, resumeKey) };
   }
-  const end = Math.min(seq.length, start + opts.size);
+  const short = opts.shortPageEvery ?? 0;
+  const size = short > 1 && opts.size > 1 && page % short === short - 1 ? opts.size - 1 : opts.size;
+  const end = Math.min(seq.length, start + size);
   const items: T[] = [];
   for (let i = start; i < end; i++) items.push(seq.at(i));
   const last = items.at(-1);

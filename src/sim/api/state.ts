@@ -25,6 +25,8 @@ import type {
 export interface SimOptions {
   /** Every Nth page (N >= 2) of every paged list is empty with a non-null `next` (0 or 1 disables; default 3). */
   emptyPageEvery: number;
+  /** Every Nth page (N >= 2) holds one item fewer than asked though more follow (0 disables; default 0). */
+  shortPageEvery: number;
   /** Per-organization rate limits (4 req/s ordinary, 1 req/s search tier) answer 429 when exceeded. */
   enforceRateLimits: boolean;
   /** 'put': `{upload_url}` taking a PUT; 'form': `{upload_url, upload_fields}` taking a multipart POST. */

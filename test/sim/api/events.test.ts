@@ -66,6 +66,19 @@ describe('event search', () => {
     }
   });
 
+  it('returns pages shorter than size while more follow when shortPageEvery is set', async () => {
+    h.sim.state.options.shortPageEvery = 2;
+    try {
+      const { uids, pages } = await all({ size: 5 });
+      expect(pages[1]?.body.items).toHaveLength(4);
+      expect(pages[1]?.body.next).not.toBeNull();
+      expect(new Set(uids).size).toBe(seeded().length);
+      expect(uids).toHaveLength(seeded().length);
+    } finally {
+      h.sim.state.options.shortPageEvery = 0;
+    }
+  });
+
   it('resumes from a stored cursor after new events arrive', async () => {
     const first = await all({ size: 4, order: 'asc' });
     const lastCursor = first.pages
@@ -394,6 +407,6 @@ describe('seeded events', () => {
       expect(titles).toContain(s);
     }
     expect(titles).toContain('<mark>');
-    expect(all.some((e) => (e.item.highlights.title?.[0]?.length ?? 0) > 380)).toBe(true);
+    expect(all.some((e) => (e.item.highlights.title?.[0]?.length ?? 0) > 3000)).toBe(true);
   });
 });

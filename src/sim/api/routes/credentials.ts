@@ -43,6 +43,7 @@ export const searchCredentials: Handler = (ctx) => {
     keyOf,
     order: body.order,
     emptyPageEvery: ctx.state.options.emptyPageEvery,
+    shortPageEvery: ctx.state.options.shortPageEvery,
     overlap: ctx.state.options.cursorOverlap,
   });
   const quotaHeaders = chargeQuota(ctx.state.searchQuota(session.organizationId), body, ctx.clock.now());

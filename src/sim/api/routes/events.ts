@@ -42,6 +42,7 @@ export const searchEvents: Handler = (ctx) => {
     keyOf,
     order: body.order,
     emptyPageEvery: ctx.state.options.emptyPageEvery,
+    shortPageEvery: ctx.state.options.shortPageEvery,
     overlap: ctx.state.options.cursorOverlap,
   });
   return json(200, { items: page.items.map((e) => structuredClone(e.item)), next: page.next });

@@ -44,6 +44,7 @@ export const listPolicies: Handler = (ctx) => {
     digest: queryDigest({ route: 'policies', tenant: session.tenantId, size, order }),
     loc: ['query', 'from'],
     emptyPageEvery: ctx.state.options.emptyPageEvery,
+    shortPageEvery: ctx.state.options.shortPageEvery,
   });
   return json(200, {
     items: page.items.map(({ tenantId: _t, assignments: _a, ...p }) => structuredClone(p)),
@@ -65,6 +66,7 @@ export const listAssignments: Handler = (ctx) => {
     digest: queryDigest({ route: 'assignments', policy: policy.uuid, size, order }),
     loc: ['query', 'from'],
     emptyPageEvery: ctx.state.options.emptyPageEvery,
+    shortPageEvery: ctx.state.options.shortPageEvery,
   });
   return json(200, { items: page.items.map((a) => ({ ...a })), next: page.next });
 };

@@ -35,6 +35,7 @@ export const listRecommendations: Handler = (ctx) => {
     digest: queryDigest({ route: 'recommendations', tenant: session.tenantId, types, status, size, text }),
     loc: ['query', 'from'],
     emptyPageEvery: ctx.state.options.emptyPageEvery,
+    shortPageEvery: ctx.state.options.shortPageEvery,
   });
   return json(200, {
     items: page.items.map(({ tenantId: _t, ...r }) => structuredClone(r)),

@@ -30,6 +30,7 @@ export const listTenants: Handler = (ctx) => {
     digest: queryDigest({ route: 'tenants', organizationId, size }),
     loc: ['query', 'from'],
     emptyPageEvery: ctx.state.options.emptyPageEvery,
+    shortPageEvery: ctx.state.options.shortPageEvery,
   });
   return json(200, { items: structuredClone(page.items), next: page.next, total_count: items.length });
 };
