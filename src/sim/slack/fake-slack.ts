@@ -156,9 +156,7 @@ export class FakeSlack {
 
   /** Puts a message in a channel, as if the bot had posted it, so a test can click its buttons. */
   addMessage(message: Pick<StoredMessage, 'channel'> & Partial<StoredMessage>): StoredMessage {
-    const team = [...this.state.teams.values()].find(
-      (t) => t.teamId === this.state.channels.get(message.channel)?.team_id,
-    );
+    const team = this.state.teams.get(this.state.channels.get(message.channel)?.team_id ?? '');
     const full: StoredMessage = {
       ts: this.state.nextTs(),
       text: '',

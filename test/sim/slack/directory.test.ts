@@ -56,6 +56,25 @@ describe('users.info', () => {
   });
 });
 
+describe('users.info on an enterprise install', () => {
+  it('sees people of other workspaces of the same org only', async () => {
+    fake.addTeam({
+      teamId: 'T0ORG0001',
+      enterpriseId: 'E0001',
+      botToken: 'xoxb-org',
+      botUserId: 'U0BOTORG1',
+    });
+    fake.addUser({ id: 'W0SIBLING', team_id: 'T0ORG0002', enterprise_id: 'E0001' });
+    fake.addUser({ id: 'W0STRANGE', team_id: 'T0ORG0003', enterprise_id: 'E0999' });
+    expect((await callForm(fake, 'users.info', { user: 'W0SIBLING' }, 'xoxb-org')).body.user).toMatchObject({
+      enterprise_user: { enterprise_id: 'E0001' },
+    });
+    expect((await callForm(fake, 'users.info', { user: 'W0STRANGE' }, 'xoxb-org')).body.error).toBe(
+      'user_not_found',
+    );
+  });
+});
+
 describe('usergroups.users.list', () => {
   it('lists members, and no_such_subteam for unknown groups', async () => {
     expect((await callForm(fake, 'usergroups.users.list', { usergroup: 'S0SECOPS1' })).body).toEqual({

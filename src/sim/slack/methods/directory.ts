@@ -78,7 +78,8 @@ function channelJson(c: FakeChannel, state: SlackState): Json {
 const usersInfo: BotMethod = ({ state, team, body }) => {
   const user = state.users.get(str(body, 'user') ?? '');
   // Enterprise installs see users of every workspace of the org.
-  if (user === undefined || (user.team_id !== team.teamId && team.enterpriseId === undefined)) {
+  const sameOrg = team.enterpriseId !== undefined && user?.enterprise_id === team.enterpriseId;
+  if (user === undefined || (user.team_id !== team.teamId && !sameOrg)) {
     return fail('user_not_found');
   }
   return { ok: true, user: userJson(user) };
