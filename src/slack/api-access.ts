@@ -1,0 +1,164 @@
+/**
+ * From a Slack workspace to an API session: the workspace's stored connection (sealed key, tenant, region)
+ * or, in a single-workspace deployment, the key given in the environment. Records each call's outcome on
+ * the connection, for `status` and App Home.
+ */
+import type { ApiClient, ApiClientOptions, ApiSession, SearchQuota } from '../api/index.js';
+import { ApiError, createApiClient, ForbiddenError, UnauthorizedError } from '../api/index.js';
+import { isLoopbackHost } from '../config.js';
+import { NotConnectedError, VigilError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { registerSecret } from '../logger.js';
+import type { Connection, Repositories } from '../store/index.js';
+
+/** One API client per host: regions (api.flare.io, api.eu.flare.io) are separate origins. */
+export class ApiClientPool {
+  private readonly clients = new Map<string, ApiClient>();
+  private readonly configured: URL;
+
+  constructor(private readonly options: Omit<ApiClientOptions, 'baseUrl'> & { baseUrl: string }) {
+    this.configured = new URL(options.baseUrl);
+  }
+
+  /** The host of the configured base URL: the default region. */
+  get defaultHost(): string {
+    return this.configured.host;
+  }
+
+  /** Hosts a workspace may connect to, default first. */
+  get regions(): string[] {
+    const hosts = [
+      this.defaultHost,
+      ...this.options.allowedHosts.filter((h) => h !== this.configured.hostname),
+    ];
+    return [...new Set(hosts)];
+  }
+
+  isAllowed(host: string): boolean {
+    return this.regions.includes(host);
+  }
+
+  clientFor(host: string): ApiClient {
+    const existing = this.clients.get(host);
+    if (existing) return existing;
+    if (!this.isAllowed(host)) {
+      throw new VigilError(`The API host ${host} is not allowed.`, 'Choose one of the listed regions.');
+    }
+    // The configured base keeps its scheme and port (loopback simulator in tests); other regions are https.
+    const baseUrl =
+      host === this.defaultHost
+        ? this.options.baseUrl
+        : `${isLoopbackHost(host) ? 'http' : 'https'}://${host}`;
+    const client = createApiClient({ ...this.options, baseUrl });
+    this.clients.set(host, client);
+    return client;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((c) => c.close()));
+    this.clients.clear();
+  }
+}
+
+/** A connection given in the environment (VIGIL_API_KEY, VIGIL_TENANT_ID) for a single-workspace deployment. */
+export interface EnvironmentConnection {
+  apiKey: string;
+  tenantId: number | undefined;
+}
+
+export interface WorkspaceApi {
+  session: ApiSession;
+  host: string;
+  /** Stored connection; undefined when the key comes from the environment. */
+  connection: Connection | undefined;
+  fromEnvironment: boolean;
+}
+
+export class ApiAccess {
+  constructor(
+    private readonly deps: {
+      pool: ApiClientPool;
+      repos: Repositories;
+      logger: Logger;
+      environment?: EnvironmentConnection | undefined;
+    },
+  ) {
+    if (deps.environment) registerSecret(deps.environment.apiKey);
+  }
+
+  get pool(): ApiClientPool {
+    return this.deps.pool;
+  }
+
+  get fromEnvironment(): boolean {
+    return this.deps.environment !== undefined;
+  }
+
+  /** The workspace's API session; throws NotConnectedError when it has none. */
+  async forWorkspace(workspaceId: string): Promise<WorkspaceApi> {
+    const env = this.deps.environment;
+    if (env) {
+      const host = this.deps.pool.defaultHost;
+      const session = this.deps.pool
+        .clientFor(host)
+        .session(
+          env.tenantId === undefined
+            ? { apiKey: env.apiKey }
+            : { apiKey: env.apiKey, tenantId: env.tenantId },
+        );
+      return { session, host, connection: undefined, fromEnvironment: true };
+    }
+    const connection = await this.deps.repos.workspaces.get(workspaceId);
+    if (!connection) throw new NotConnectedError();
+    const apiKey = await this.deps.repos.workspaces.apiKey(workspaceId);
+    if (!apiKey) throw new NotConnectedError();
+    const session = this.deps.pool
+      .clientFor(connection.apiHost)
+      .session({ apiKey, tenantId: connection.tenantId });
+    return { session, host: connection.apiHost, connection, fromEnvironment: false };
+  }
+
+  /**
+   * Runs `fn` with the workspace's session and records the outcome: success (with the search quota when
+   * the call reported one) or the error people need to know about in `status`.
+   */
+  async call<T>(
+    workspaceId: string,
+    fn: (api: WorkspaceApi) => Promise<T>,
+    quotaOf?: (result: T) => SearchQuota | undefined,
+  ): Promise<T> {
+    const api = await this.forWorkspace(workspaceId);
+    try {
+      const result = await fn(api);
+      if (!api.fromEnvironment) {
+        const quota = quotaOf?.(result);
+        await this.deps.repos.workspaces
+          .markSuccess(
+            workspaceId,
+            quota
+              ? { remaining: quota.remaining ?? null, batchReached: quota.batchReached ?? false }
+              : undefined,
+          )
+          .catch((err: unknown) => this.deps.logger.warn('could not record API success', { err }));
+      }
+      return result;
+    } catch (err) {
+      if (!api.fromEnvironment && err instanceof ApiError && isConnectionProblem(err)) {
+        await this.deps.repos.workspaces
+          .markError(workspaceId, `${err.message} ${err.hint}`)
+          .catch((e: unknown) => this.deps.logger.warn('could not record API error', { err: e }));
+      }
+      throw err;
+    }
+  }
+}
+
+/** Errors that say something about the connection itself, worth showing in `status`. */
+function isConnectionProblem(err: ApiError): boolean {
+  return (
+    err instanceof UnauthorizedError ||
+    err instanceof ForbiddenError ||
+    err.status === undefined ||
+    (err.status ?? 0) >= 500
+  );
+}
