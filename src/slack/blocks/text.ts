@@ -114,7 +114,9 @@ function cleanChars(s: string): string {
 
 const SCHEME = /\b([a-zA-Z][a-zA-Z0-9+.-]{0,31}):\/\//g;
 // Host-like runs; the sentinel characters may sit inside them when a highlight marks part of a domain.
-const HOSTLIKE = /[\p{L}\p{N}\p{M}_\-\uE000\uE001]+(?:\.[\p{L}\p{N}\p{M}_\-\uE000\uE001]+)+/gu;
+// The look-behind lets a match start only at the start of a label, which keeps the scan linear.
+const HOSTLIKE =
+  /(?<![\p{L}\p{N}\p{M}_\-\uE000\uE001])[\p{L}\p{N}\p{M}_\-\uE000\uE001]+(?:\.[\p{L}\p{N}\p{M}_\-\uE000\uE001]+)+/gu;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /** `https://evil.com/x` → `hxxps://evil[.]com/x`, `a@evil.com` → `a@evil[.]com`: nothing Slack can link. */
@@ -125,7 +127,9 @@ export function defang(s: string): string {
       if (lower === 'http' || lower === 'https') return `hxxp${lower.slice(4)}://`;
       return `${scheme}[:]//`;
     })
-    .replace(HOSTLIKE, (token) => {
+    .replace(HOSTLIKE, (token, offset: number, whole: string) => {
+      // The local part of an e-mail address is not a host: `j.doe@acme[.]com` stays readable.
+      if (whole[offset + token.length] === '@') return token;
       const bare = token.replace(SENTINELS, '');
       const last = bare.slice(bare.lastIndexOf('.') + 1);
       const isDomain = last.length >= 2 && /\p{L}/u.test(last);

@@ -32,6 +32,7 @@ describe('escapeMrkdwn', () => {
     ['HTTP://Evil.COM/x?a=1&b=2', 'hxxp://Evil[.]COM/x?a=1&amp;b=2'],
     ['ftp://files.evil.net/a', 'ftp[:]//files[.]evil[.]net/a'],
     ['mail user@evil.com now', 'mail user@evil[.]com now'],
+    ['j.doe@evil.com', 'j.doe@evil[.]com'],
     ['visit evil.com.', 'visit evil[.]com.'],
     ['www.sub.evil.co.uk', 'www[.]sub[.]evil[.]co[.]uk'],
     ['пример.рф', 'пример[.]рф'],
@@ -235,5 +236,32 @@ describe('userMention', () => {
     expect(userMention('U1>|<!channel')).toBeUndefined();
     expect(userMention('u0123abc')).toBeUndefined();
     expect(userMention('C0123ABC')).toBeUndefined();
+  });
+});
+
+describe('adversarial input sizes', () => {
+  it('stays linear on 200k-character inputs built to make regexes backtrack', () => {
+    const n = 200_000;
+    const inputs = [
+      'A'.repeat(n),
+      `${'A'.repeat(n)}.`,
+      'a.'.repeat(n / 2),
+      `a${' '.repeat(n)}b`,
+      '*'.repeat(n),
+      '<a '.repeat(n / 3),
+      '<!--'.repeat(n / 4),
+      '&#'.repeat(n / 2),
+      '<mark>'.repeat(n / 6),
+      '\n  '.repeat(n / 3),
+      'http://'.repeat(n / 7),
+    ];
+    const started = performance.now();
+    for (const input of inputs) {
+      expect(escapeMrkdwn(input).length).toBeGreaterThan(0);
+      expect(highlightToMrkdwn(input).length).toBeLessThanOrEqual(input.length * 3);
+      expect(truncate(escapeMrkdwn(input), 3000).length).toBeLessThanOrEqual(3000);
+    }
+    // Quadratic behaviour takes minutes here; linear takes well under a second.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });

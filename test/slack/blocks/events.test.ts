@@ -1,0 +1,354 @@
+import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import { describe, expect, it } from 'vitest';
+import {
+  ACTION_IDS,
+  aiTextToMrkdwn,
+  EVENT_EXPLAIN,
+  EVENT_IGNORE,
+  EVENT_REMEDIATE,
+  EVENT_UNDO,
+  EVENT_UNIGNORE,
+  EVENT_UNREMEDIATE,
+  EVENTS_IGNORE_PAGE,
+  EVENTS_NEXT_PAGE,
+  eventBlockId,
+  parseActionId,
+  parseEventBlockId,
+  renderEventGroup,
+  renderEventResults,
+  renderExplain,
+  SHARE_IN_CHANNEL,
+} from '../../../src/slack/blocks/events.js';
+import { makeEvent, NOW } from './fixtures.js';
+import { checkBlockKitLimits } from './support/block-kit-limits.js';
+
+const body = (blocks: KnownBlock[]) => (blocks[0] as SectionBlock).text?.text ?? '';
+const actions = (blocks: KnownBlock[]) => blocks.find((b): b is ActionsBlock => b.type === 'actions');
+const actionIds = (blocks: KnownBlock[]) =>
+  (actions(blocks)?.elements ?? []).map((e) => (e as Button).action_id);
+
+describe('action and block ids', () => {
+  it('exports the fixed action ids', () => {
+    expect(ACTION_IDS).toEqual({
+      ignore: 'event_ignore',
+      remediate: 'event_remediate',
+      unignore: 'event_unignore',
+      unremediate: 'event_unremediate',
+      explain: 'event_explain',
+      undo: 'event_undo',
+      nextPage: 'events_next_page',
+      ignorePage: 'events_ignore_page',
+      share: 'share_in_channel',
+    });
+  });
+
+  it('parses suffixed and plain action ids', () => {
+    expect(parseActionId('event_ignore:3')).toEqual({ base: 'event_ignore', index: 3 });
+    expect(parseActionId('events_next_page')).toEqual({ base: 'events_next_page', index: undefined });
+    expect(parseActionId('event_ignore:x')).toEqual({ base: 'event_ignore:x', index: undefined });
+    expect(parseActionId('')).toEqual({ base: '', index: undefined });
+  });
+
+  it('names every block of an event after its index', () => {
+    expect(eventBlockId(4)).toBe('event:4');
+    expect(eventBlockId(4, 'body')).toBe('event:4:body');
+    expect(parseEventBlockId('event:4')).toBe(4);
+    expect(parseEventBlockId('event:4:state')).toBe(4);
+    expect(parseEventBlockId('events:tail')).toBeUndefined();
+    expect(parseEventBlockId('event:4:other')).toBeUndefined();
+  });
+});
+
+describe('renderEventGroup', () => {
+  const opts = { now: NOW, actionRef: 'c7:0', index: 0 };
+
+  it('renders an open event with Ignore, Remediate (confirmed) and Explain', () => {
+    const blocks = renderEventGroup(makeEvent(), opts);
+    expect(blocks).toMatchSnapshot();
+    expect(actionIds(blocks)).toEqual([`${EVENT_IGNORE}:0`, `${EVENT_REMEDIATE}:0`, `${EVENT_EXPLAIN}:0`]);
+    const remediate = actions(blocks)?.elements[1] as Button;
+    expect(remediate.confirm).toMatchObject({
+      title: { text: 'Remediate this event?' },
+      confirm: { text: 'Remediate' },
+      deny: { text: 'Cancel' },
+    });
+    expect(remediate.confirm?.text.text).toMatch(/remediated/);
+  });
+
+  it('shows severity, type, title with marks in bold, description, identifiers, tags, dates and link', () => {
+    const text = body(renderEventGroup(makeEvent(), opts));
+    expect(text.split('\n')).toEqual([
+      ':large_orange_circle: *high* · Leak',
+      'Combo list with *acme[.]com* accounts',
+      '1,204 lines such as *j.doe@acme[.]com*:hunter2 &amp; more',
+      'Identifiers: acme[.]com',
+      'Tags: vip',
+      'Created <!date^1795098600^{date_short_pretty} {time}|2026-11-19 14:30 UTC> · matched ' +
+        '<!date^1795162500^{date_short_pretty} {time}|2026-11-20 08:15 UTC> · ' +
+        '<https://app.flare.io/#/activity/leak/pastebin/a1b2c3|Open in Flare>',
+      'ID: leak/pastebin/a1b2c3',
+    ]);
+  });
+
+  it('shows a tenant override as "high (was medium)"', () => {
+    const event = makeEvent({
+      metadata: { severity: 'medium' },
+      tenant_metadata: { severity: { original: 'medium', override: 'critical' } },
+    });
+    const blocks = renderEventGroup(event, opts);
+    expect(body(blocks).split('\n')[0]).toBe(':red_circle: *critical* (was medium) · Leak');
+    expect(blocks).toMatchSnapshot();
+  });
+
+  it('offers Unignore on an ignored event and Unremediate on a remediated one', () => {
+    const ignored = renderEventGroup(
+      makeEvent({ tenant_metadata: { ignored_at: '2026-11-20T10:00:00Z' } }),
+      opts,
+    );
+    expect(actionIds(ignored)).toEqual([`${EVENT_UNIGNORE}:0`, `${EVENT_EXPLAIN}:0`]);
+    expect(body(ignored).split('\n')[0]).toBe(
+      ':large_orange_circle: *high* · Leak · Ignored <!date^1795168800^{date_short_pretty} {time}|2026-11-20 10:00 UTC>',
+    );
+    expect(ignored).toMatchSnapshot();
+    const remediated = renderEventGroup(
+      makeEvent({ tenant_metadata: { remediated_at: '2026-11-20T10:00:00Z' } }),
+      opts,
+    );
+    expect(actionIds(remediated)).toEqual([`${EVENT_UNREMEDIATE}:0`, `${EVENT_EXPLAIN}:0`]);
+    expect(remediated).toMatchSnapshot();
+  });
+
+  it('replaces the buttons with "Ignored by @user · date" and Undo once someone acted', () => {
+    const blocks = renderEventGroup(makeEvent(), {
+      ...opts,
+      state: { action: 'ignore', by: 'U024BE7LH', at: NOW },
+    });
+    const context = blocks.find((b): b is ContextBlock => b.type === 'context');
+    expect(context?.elements).toEqual([
+      {
+        type: 'mrkdwn',
+        text: 'Ignored by <@U024BE7LH> · <!date^1795251600^{date_short_pretty} {time}|2026-11-21 09:00 UTC>',
+      },
+    ]);
+    expect(actionIds(blocks)).toEqual([`${EVENT_UNDO}:0`, `${EVENT_EXPLAIN}:0`]);
+    expect(blocks).toMatchSnapshot();
+  });
+
+  it('never mentions an acting user id that is not shaped like one', () => {
+    const blocks = renderEventGroup(makeEvent(), {
+      ...opts,
+      state: { action: 'remediate', by: 'U1> <!channel', at: NOW },
+    });
+    const context = blocks.find((b): b is ContextBlock => b.type === 'context');
+    expect(JSON.stringify(context)).toContain('Remediated by a teammate');
+    expect(JSON.stringify(blocks)).not.toContain('<!channel');
+  });
+
+  it('shows only Explain to someone who cannot act', () => {
+    expect(actionIds(renderEventGroup(makeEvent(), { ...opts, canAct: false }))).toEqual([
+      `${EVENT_EXPLAIN}:0`,
+    ]);
+  });
+
+  it('uses the caller ref as every button value and suffixes ids with the index', () => {
+    const blocks = renderEventGroup(makeEvent(), { now: NOW, actionRef: 'ctx9:7', index: 7 });
+    for (const el of actions(blocks)?.elements ?? []) {
+      expect((el as Button).value).toBe('ctx9:7');
+      expect(parseActionId((el as Button).action_id ?? '').index).toBe(7);
+    }
+    expect(blocks.map((b) => b.block_id)).toEqual(['event:7:body', 'event:7', 'event:7:end']);
+  });
+
+  it('falls back to another title-like highlight, then to "(no title)"', () => {
+    const named = makeEvent({
+      highlights: { subject: ['<mark>Acme</mark> payroll'], content: ['body text'] },
+    });
+    expect(body(renderEventGroup(named, opts)).split('\n').slice(1, 3)).toEqual([
+      '*Acme* payroll',
+      'body text',
+    ]);
+    const bare = makeEvent({ highlights: {} });
+    expect(body(renderEventGroup(bare, opts)).split('\n')[1]).toBe('(no title)');
+  });
+
+  it('marks an event matched in the last 24 hours as new', () => {
+    const fresh = makeEvent({ metadata: { matched_at: '2026-11-21T08:00:00Z' } });
+    expect(body(renderEventGroup(fresh, opts)).split('\n')[0]).toBe(
+      ':large_orange_circle: *high* · Leak · :new:',
+    );
+  });
+
+  it('leaves the portal link out unless it is https on a portal host', () => {
+    for (const flare_url of ['http://app.flare.io/x', 'https://evil.com/x', 'javascript:alert(1)']) {
+      const text = body(renderEventGroup(makeEvent({ metadata: { flare_url } }), opts));
+      expect(text).not.toContain('Open in Flare');
+      expect(text).not.toContain('<http');
+    }
+    const custom = makeEvent({ metadata: { flare_url: 'https://portal.example/e/1' } });
+    expect(body(renderEventGroup(custom, { ...opts, portalHosts: ['portal.example'] }))).toContain(
+      '<https://portal.example/e/1|Open in Flare>',
+    );
+  });
+
+  it('renders a hostile event as inert text', () => {
+    const hostile = makeEvent({
+      metadata: { type: 'new_<!here>_type', severity: '*urgent*' },
+      identifiers: [{ id: 1, name: '<@U999> https://evil.com' }],
+      tenant_metadata: { tags: ['<!channel>', '`rm -rf`'] },
+      highlights: {
+        title: ['<mark><!subteam^S1|@all></mark> *bold* <a href="https://evil.com">click</a>'],
+        description: ['&lt;mark&gt;not bold&lt;/mark&gt; > quote ~x~'],
+      },
+    });
+    const blocks = renderEventGroup(hostile, opts);
+    expect(blocks).toMatchSnapshot();
+    const text = body(blocks);
+    expect(text).not.toMatch(/<(?!!date\^)[!@#]|<http(?!s:\/\/app\.flare\.io\/)/);
+    expect(text).toContain(':grey_question: *∗urgent∗* · new &lt;!here&gt; type');
+    expect(text).toContain('*&lt;!subteam^S1|@all&gt;* ∗bold∗ click');
+    expect(text).toContain('&lt;mark&gt;not bold&lt;/mark&gt; &gt; quote ∼x∼');
+    expect(text).toContain('Identifiers: &lt;@U999&gt; hxxps://evil[.]com');
+    expect(text).toContain('Tags: &lt;!channel&gt;, ˋrm -rfˋ');
+  });
+
+  it('caps huge highlights so one event cannot fill a message', () => {
+    const huge = 'A'.repeat(50_000);
+    const event = makeEvent({
+      highlights: { title: [huge, huge], description: Array(5000).fill(`x ${huge}`) },
+    });
+    const text = body(renderEventGroup(event, opts));
+    expect(text.length).toBeLessThan(1500);
+  });
+});
+
+describe('renderEventResults', () => {
+  const base = {
+    identifierLabel: '42 (acme.com)',
+    querySummary: 'severity ≥ high',
+    now: NOW,
+    refs: (i: number) => `c7:${i}`,
+    pageNumber: 1,
+  };
+
+  it('renders a page: summary, one group per event, then Next page, Ignore all and Share', () => {
+    const events = [
+      makeEvent(),
+      makeEvent({ metadata: { uid: 'paste/x/2', type: 'paste', severity: 'critical' } }),
+      makeEvent({ metadata: { uid: 'forum_content/y/3', type: 'forum_content' } }),
+    ];
+    const r = renderEventResults({
+      ...base,
+      events,
+      nextPageRef: 'c7:next',
+      ignorePageRef: 'c7:ignore',
+      shareRef: 'c7:share',
+      states: new Map([['paste/x/2', { action: 'remediate' as const, by: 'U024BE7LH', at: NOW }]]),
+    });
+    expect(r).toMatchSnapshot();
+    expect(r.text).toBe('3 events for identifier 42 (acme[.]com) · severity ≥ high');
+    expect(r.includedEvents).toBe(3);
+    expect(checkBlockKitLimits(r, 'message')).toEqual([]);
+    const tail = r.blocks.at(-1) as ActionsBlock;
+    expect(tail.elements.map((e) => (e as Button).action_id)).toEqual([
+      EVENTS_NEXT_PAGE,
+      EVENTS_IGNORE_PAGE,
+      SHARE_IN_CHANNEL,
+    ]);
+    expect((tail.elements[1] as Button).confirm?.title?.text).toBe('Ignore all on this page?');
+  });
+
+  it('says the page number after the first page and leaves out missing tail buttons', () => {
+    const r = renderEventResults({ ...base, events: [makeEvent()], pageNumber: 3 });
+    expect(r.text).toBe('1 event for identifier 42 (acme[.]com) · severity ≥ high · page 3');
+    expect(r.blocks.some((b) => b.block_id === 'events:tail')).toBe(false);
+  });
+
+  it('never offers "Ignore all" to someone who cannot act', () => {
+    const r = renderEventResults({ ...base, events: [makeEvent()], ignorePageRef: 'c7:i', canAct: false });
+    expect(JSON.stringify(r.blocks)).not.toContain(EVENTS_IGNORE_PAGE);
+  });
+
+  it('explains an empty result: what was searched and how to broaden it', () => {
+    const r = renderEventResults({ ...base, events: [] });
+    expect(r).toMatchSnapshot();
+    expect(r.text).toBe('No events for identifier 42 (acme[.]com) matching severity ≥ high.');
+    expect(JSON.stringify(r.blocks)).toMatch(/severity:info/);
+    expect(checkBlockKitLimits(r, 'message')).toEqual([]);
+  });
+
+  it('keeps paging past an empty page that is not the last', () => {
+    const r = renderEventResults({
+      ...base,
+      events: [],
+      emptyPageButMore: true,
+      nextPageRef: 'c7:n',
+      pageNumber: 2,
+    });
+    expect(r.text).toBe(
+      'No events on page 2 for identifier 42 (acme[.]com) matching severity ≥ high, but there are more results.',
+    );
+    expect(JSON.stringify(r.blocks)).toContain(EVENTS_NEXT_PAGE);
+  });
+
+  it('reports events left out when a page does not fit in one message', () => {
+    const huge = (i: number) =>
+      makeEvent({
+        metadata: { uid: `leak/s/${i}` },
+        highlights: { title: [`t${i} ${'w '.repeat(200)}`], description: ['d '.repeat(400)] },
+        identifiers: Array.from({ length: 5 }, (_, j) => ({
+          id: j,
+          name: `identifier-${j}-${'n'.repeat(60)}`,
+        })),
+      });
+    const r = renderEventResults({
+      ...base,
+      events: Array.from({ length: 20 }, (_, i) => huge(i)),
+      nextPageRef: 'n',
+    });
+    expect(r.includedEvents).toBeGreaterThan(0);
+    expect(r.includedEvents + r.omittedEvents).toBe(20);
+    expect(r.omittedEvents).toBeGreaterThan(0);
+    expect(JSON.stringify(r.blocks)).toContain(`${r.omittedEvents} more events on this page did not fit`);
+    expect(checkBlockKitLimits(r, 'message')).toEqual([]);
+  });
+});
+
+describe('renderExplain', () => {
+  it('renders AI text safely, keeping paragraphs and bullets', () => {
+    const messages = renderExplain({
+      uid: 'leak/pastebin/a1b2c3',
+      text: '## Summary\n\n**Risk**: high <!channel>.\n\n- Reset <b>j.doe@acme.com</b>\n* Watch https://evil.com',
+      now: NOW,
+    });
+    expect(messages).toMatchSnapshot();
+    expect(messages).toHaveLength(1);
+    const [first] = messages;
+    expect(first?.text).toBe('AI assistance for event leak/pastebin/a1b2c3');
+    expect((first?.blocks[1] as SectionBlock).text?.text).toBe(
+      'Summary\n\nRisk: high &lt;!channel&gt;.\n\n• Reset j.doe@acme[.]com\n• Watch hxxps://evil[.]com',
+    );
+  });
+
+  it('splits long text into several messages within every limit', () => {
+    const paragraph = `${'The actor posted credentials for several services. '.repeat(30)}\n\n`;
+    const messages = renderExplain({ uid: 'a/b/c', text: paragraph.repeat(40), now: NOW });
+    expect(messages.length).toBeGreaterThan(1);
+    messages.forEach((m, i) => {
+      expect(checkBlockKitLimits(m, 'message')).toEqual([]);
+      if (i > 0) expect(m.text).toBe(`AI assistance for event a/b/c (part ${i + 1})`);
+    });
+  });
+
+  it('says so when there is no text', () => {
+    const messages = renderExplain({ uid: 'a/b/c', text: ' \n ', now: NOW });
+    expect(messages.map((m) => m.text)).toEqual(['No AI assistance is available for event a/b/c yet.']);
+  });
+});
+
+describe('aiTextToMrkdwn', () => {
+  it('drops markdown and HTML formatting but keeps the words', () => {
+    expect(aiTextToMrkdwn('# Title\n```js\ncode()\n```\n**under** <em>x</em> <p>para</p>')).toBe(
+      'Title\n\ncode()\n\nunder x para',
+    );
+  });
+});
