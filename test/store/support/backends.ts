@@ -2,7 +2,7 @@
  * Runs a suite against both backends: a real SQLite file in a fresh temp folder, and a real redis-server
  * started for the file and flushed before each test.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
@@ -108,4 +108,24 @@ export async function sqlite(file: string, sql: string, params: unknown[] = []):
   } finally {
     await adapter.disconnect();
   }
+}
+
+/** Every value stored in the test's Redis, or every byte of the test's SQLite files (WAL included). */
+export async function storedBytes(fixture: StoreFixture, kind: BackendKind): Promise<string> {
+  if (kind === 'redis') {
+    const client = createClient({ url: fixture.url });
+    await client.connect();
+    try {
+      const keys = await client.keys('*');
+      const values = await Promise.all(keys.map((key) => client.get(key)));
+      return [...keys, ...values].join('\n');
+    } finally {
+      await client.close();
+    }
+  }
+  const names = await readdir(fixture.dir);
+  const files = await Promise.all(
+    names.filter((name) => name.startsWith('vigil.sqlite')).map((name) => readFile(join(fixture.dir, name))),
+  );
+  return Buffer.concat(files).toString('latin1');
 }

@@ -1,0 +1,17 @@
+import { randomBytes } from 'node:crypto';
+import { ManualClock } from '../../../src/clock.js';
+import { createRepositories } from '../../../src/store/repositories.js';
+import { Sealer } from '../../../src/store/sealing.js';
+import type { Store } from '../../../src/store/store.js';
+
+/** Repositories over `store` with a hand-moved clock and a fresh encryption key. */
+export function reposFor(store: Store, options: { auditRetention?: number; sealer?: Sealer } = {}) {
+  const clock = new ManualClock();
+  const sealer = options.sealer ?? new Sealer(randomBytes(32));
+  const repos = createRepositories(store, {
+    clock,
+    sealer,
+    ...(options.auditRetention === undefined ? {} : { auditRetention: options.auditRetention }),
+  });
+  return { clock, sealer, repos };
+}
