@@ -4,6 +4,7 @@
  * action/view listeners; the `/vigil` dispatcher acks first and then runs the handler in the background.
  */
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
+import type { Block, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -63,13 +64,9 @@ export interface Feature {
 
 /** A message meant only for the requester. Always says explicitly whether it replaces the original. */
 export function ephemeral(
-  message: { text: string; blocks?: RespondArguments['blocks'] },
+  message: { text: string; blocks?: (KnownBlock | Block)[] },
   replaceOriginal: boolean,
 ): RespondArguments {
-  return {
-    response_type: 'ephemeral',
-    replace_original: replaceOriginal,
-    text: message.text,
-    ...(message.blocks ? { blocks: message.blocks } : {}),
-  };
+  const base = { response_type: 'ephemeral', replace_original: replaceOriginal, text: message.text } as const;
+  return message.blocks ? { ...base, blocks: message.blocks } : base;
 }
