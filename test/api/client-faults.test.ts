@@ -8,6 +8,7 @@ import {
   ValidationError,
 } from '../../src/api/errors.js';
 import { testClient } from './support/client.js';
+import { contractProblems, fromRecorded } from './support/openapi.js';
 import { json, type Recorded, startServer, type TestServer, tokenRoutes } from './support/server.js';
 
 const POLICIES = '/firework/v4/matching-policies';
@@ -18,6 +19,8 @@ beforeEach(async () => {
   server = await startServer();
 });
 afterEach(async () => {
+  // Every v4 request the client sent must be acceptable to the public OpenAPI document.
+  expect(contractProblems(server.requests.map(fromRecorded))).toEqual([]);
   await server.close();
 });
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/api/rate-limiter.js';
 import { testClient } from './support/client.js';
+import { contractProblems, fromRecorded } from './support/openapi.js';
 import { json, type Recorded, startServer, type TestServer } from './support/server.js';
 
 /** The most requests seen in any window of `windowMs` starting at a request. */
@@ -25,6 +26,8 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
+  // Every v4 request the client sent must be acceptable to the public OpenAPI document.
+  expect(contractProblems(server.requests.map(fromRecorded))).toEqual([]);
   await server.close();
 });
 

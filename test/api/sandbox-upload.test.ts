@@ -10,6 +10,7 @@ import { createApiClient } from '../../src/api/client.js';
 import { ForbiddenError } from '../../src/api/errors.js';
 import { startSimApi } from '../../src/sim/api/index.js';
 import { testClient } from './support/client.js';
+import { contractProblems, fromRecorded } from './support/openapi.js';
 import { json, startServer, type TestServer, tokenRoutes } from './support/server.js';
 
 let api: TestServer;
@@ -37,6 +38,8 @@ beforeEach(async () => {
   });
 });
 afterEach(async () => {
+  // Every v4 request the client sent must be acceptable to the public OpenAPI document.
+  expect(contractProblems(api.requests.map(fromRecorded))).toEqual([]);
   await api.close();
   await storage.close();
 });

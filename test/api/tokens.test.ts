@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ForbiddenError, UnauthorizedError } from '../../src/api/errors.js';
 import type { LogFields, Logger } from '../../src/logger.js';
 import { testClient } from './support/client.js';
+import { contractProblems, fromRecorded } from './support/openapi.js';
 import { json, type Recorded, startServer, type TestServer } from './support/server.js';
 
 const KEY = 'key-1';
@@ -48,6 +49,8 @@ beforeEach(async () => {
   server.handle(fakeApi());
 });
 afterEach(async () => {
+  // Every v4 request the client sent must be acceptable to the public OpenAPI document.
+  expect(contractProblems(server.requests.map(fromRecorded))).toEqual([]);
   await server.close();
 });
 
