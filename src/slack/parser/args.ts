@@ -71,6 +71,7 @@ export function once<T>(current: T | undefined, token: Token, example: string): 
 /** Keys people bring from other tools, and the key they mean (only offered when the subcommand has it). */
 const CONFUSED: Readonly<Record<string, string>> = {
   limit: 'size',
+  size: 'limit',
   from: 'since',
   after: 'since',
   to: 'until',

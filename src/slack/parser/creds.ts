@@ -141,7 +141,7 @@ export function parseCreds(tokens: readonly Token[]): Command {
         break;
       default:
         if (
-          (EVENT_FILTER_KEYS as readonly string[]).includes(key) ||
+          (key !== 'size' && (EVENT_FILTER_KEYS as readonly string[]).includes(key)) ||
           (EVENT_QUERY_KEYS as readonly string[]).includes(key)
         ) {
           fail(`\`${key}:\` is a filter of \`events\`, not of \`creds\`.`, {

@@ -4,7 +4,7 @@
  * to point at the safe way (the connect page, the modals).
  *
  * Decisions, so ordinary input passes:
- * - Known shapes (Slack, GitHub, AWS, OpenAI/Stripe-style `sk-`, Google, JWT, PEM private keys) and
+ * - Known shapes (Slack tokens and webhook URLs, GitHub, AWS, OpenAI/Stripe-style `sk-`, Google, JWT, PEM private keys) and
  *   assignments (`password=`, `pwd:`, `apikey=`, `token:` …) are refused wherever they appear.
  * - Other long runs (≥ 24 characters of the base64/url-safe alphabet) are refused when they mix letters and
  *   digits with enough entropy, like generated keys do.
@@ -18,6 +18,7 @@
 
 export type SecretKind =
   | 'slack-token'
+  | 'slack-webhook'
   | 'github-token'
   | 'aws-key'
   | 'api-key'
@@ -30,6 +31,7 @@ export type SecretKind =
 const KNOWN_SHAPES: ReadonlyArray<readonly [SecretKind, RegExp]> = [
   ['slack-token', /\bxox[abposre]-[A-Za-z0-9-]{8,}/],
   ['slack-token', /\bxapp-\d-[A-Za-z0-9-]{8,}/],
+  ['slack-webhook', /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{8,}/i],
   ['github-token', /\bgh[pousr]_[A-Za-z0-9]{20,}/],
   ['github-token', /\bgithub_pat_[A-Za-z0-9_]{20,}/],
   ['aws-key', /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/],
@@ -88,6 +90,7 @@ export function looksLikeSecret(text: string): boolean {
 
 const DESCRIPTIONS: Record<SecretKind, string> = {
   'slack-token': 'a Slack token',
+  'slack-webhook': 'a Slack webhook URL',
   'github-token': 'a GitHub token',
   'aws-key': 'an AWS access key',
   'api-key': 'an API key',

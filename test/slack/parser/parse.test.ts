@@ -532,6 +532,15 @@ const ERRORS: ErrorRow[] = [
   // policies, assignments, recommendations
   ['policies size:26', 'policies', '`size:` must be from 1 to 25, not `26`.'],
   ['policies foo', 'policies', 'Unexpected `foo` in `policies`.'],
+  ['policies limit:5', 'policies', '`limit:` is not a filter of `policies`.', 'Did you mean `size:`?'],
+  ['policies sort:asc', 'policies', '`sort:` is not a filter of `policies`.', 'Did you mean `order:`?'],
+  [
+    'creds domain x.com to:2026-11-01',
+    'creds',
+    '`to:` is not a filter of `creds`.',
+    'Did you mean `until:`?',
+  ],
+  ['creds domain x.com size:5', 'creds', '`size:` is not a filter of `creds`.', 'Did you mean `limit:`?'],
   [
     'policies order:asc ordr:desc',
     'policies',

@@ -25,6 +25,11 @@ describe('looksLikeSecret: refused', () => {
     ['Slack bot token', `connect ${slackBot}`, 'slack-token'],
     ['Slack user token', slackUser, 'slack-token'],
     ['Slack app token', slackApp, 'slack-token'],
+    [
+      'Slack webhook',
+      `keyword:<https://hooks.slack.com/services/T0001/B0001/${'abcdefgh'}>`,
+      'slack-webhook',
+    ],
     ['GitHub token', `events 12 keyword:${ghp}`, 'github-token'],
     ['GitHub fine-grained token', ghPat, 'github-token'],
     ['AWS access key id', `query:"${aws}"`, 'aws-key'],
