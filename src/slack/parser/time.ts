@@ -85,8 +85,8 @@ export function endOfDayInclusive(date: string): string {
 }
 
 /**
- * The two bounds in epoch ms when they can be compared without knowing `now` (both relative or both
- * absolute); the until side of a day counts as the day's end.
+ * Whether `since` is not before `until`, for the pairs that can be compared without knowing `now` (both
+ * relative or both absolute); a day on the until side counts up to its end. Mixed pairs pass.
  */
 export function boundsOutOfOrder(since: TimeBound, until: TimeBound): boolean {
   if (since.kind === 'relative' && until.kind === 'relative') return relativeMs(since) < relativeMs(until);
