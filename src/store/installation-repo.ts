@@ -84,8 +84,10 @@ export class InstallationRepo implements InstallationStore {
 
   async fetchInstallation(query: InstallationQuery<boolean>): Promise<Installation<'v1' | 'v2', boolean>> {
     const key = queryKey(query);
-    const content = await this.read(key);
-    if (!content) throw new InstallationNotFoundError(key);
+    const record = await readRecord(this.ns, key, SealedRecordSchema);
+    if (!record) throw new InstallationNotFoundError(key);
+    const content = this.open(key, record.sealed);
+    if (this.sealer.isStale(record.sealed)) await this.change(key, (current) => current);
     const installation = structuredClone(content.latest);
     if (query.userId && installation.user.id !== query.userId) {
       // Another user's token must never be handed out for this user.
@@ -113,11 +115,6 @@ export class InstallationRepo implements InstallationStore {
 
   async delete(workspaceId: string): Promise<boolean> {
     return this.store.withLock(`${this.ns.name}:${workspaceId}`, () => this.ns.delete(workspaceId));
-  }
-
-  private async read(key: string): Promise<Content | undefined> {
-    const record = await readRecord(this.ns, key, SealedRecordSchema);
-    return record ? this.open(key, record.sealed) : undefined;
   }
 
   private open(key: string, sealed: string): Content {

@@ -160,6 +160,27 @@ export async function loadOrCreateEncryptionKey(options: EncryptionKeyOptions): 
   return key;
 }
 
+/**
+ * The Sealer for this deployment. When VIGIL_ENCRYPTION_KEY is set and differs from a key file generated
+ * earlier, the file's key stays usable for opening, so moving to a configured key loses nothing: values are
+ * resealed with the configured key as they are read.
+ */
+export async function loadSealer(options: EncryptionKeyOptions): Promise<Sealer> {
+  const { configured, dataDir, logger } = options;
+  if (!configured) return new Sealer(await loadOrCreateEncryptionKey(options));
+  assertKey(configured);
+  const fileKey = await readKeyFile(join(dataDir, ENCRYPTION_KEY_FILE), logger);
+  if (!fileKey || fileKey.equals(configured)) return new Sealer(configured);
+  logger.info(
+    'opening values sealed with the generated key file too; they are resealed with the configured key on use',
+    {
+      configuredKeyId: encryptionKeyId(configured),
+      fileKeyId: encryptionKeyId(fileKey),
+    },
+  );
+  return new Sealer(configured, [fileKey]);
+}
+
 async function readKeyFile(path: string, logger: Logger): Promise<Buffer | undefined> {
   let text: string;
   try {

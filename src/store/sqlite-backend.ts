@@ -2,7 +2,7 @@
  * SQLite through @keyv/sqlite. Claims live in their own table on the same connection and file, so the
  * set-if-absent is one atomic statement, correct across processes sharing the file.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import { Keyv } from 'keyv';
@@ -15,7 +15,14 @@ const CLAIMS_TABLE = 'vigil_claims';
 const PURGE_EVERY = 500;
 
 export async function openSqliteBackend(file: string, logger: Logger): Promise<StoreBackend> {
-  if (file !== ':memory:') await mkdir(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    // Sealed secrets live here: a database we create is for the service's user only (SQLite gives its -wal
+    // and -shm files the same mode). An existing file keeps the mode its operator chose.
+    await writeFile(file, '', { mode: 0o600, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+  }
   const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: KEYV_TABLE, busyTimeout: 5_000 });
   const keyv = new Keyv({
     store: adapter,

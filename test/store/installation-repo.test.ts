@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { Installation } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { InstallationNotFoundError } from '../../src/store/installation-repo.js';
+import { Sealer } from '../../src/store/sealing.js';
 import { BACKENDS, storedBytes, useStoreFixture } from './support/backends.js';
 import { reposFor } from './support/repos.js';
 
@@ -104,5 +106,21 @@ describe.each(BACKENDS)('InstallationRepo on %s', (kind) => {
     await repos.installations.deleteInstallation(query);
     await expect(repos.installations.fetchInstallation(query)).rejects.toThrow(InstallationNotFoundError);
     await expect(repos.installations.deleteInstallation(query)).resolves.toBeUndefined();
+  });
+
+  it('reseals an installation sealed with a previous encryption key when it is fetched', async () => {
+    const store = await fixture.open();
+    const oldKey = randomBytes(32);
+    await reposFor(store, { sealer: new Sealer(oldKey) }).repos.installations.storeInstallation(
+      teamInstall(),
+    );
+    const rotated = new Sealer(randomBytes(32), [oldKey]);
+    const query = { teamId: 'T0001', enterpriseId: undefined, isEnterpriseInstall: false } as const;
+    const fetched = await reposFor(store, { sealer: rotated }).repos.installations.fetchInstallation(query);
+    expect(fetched.bot?.token).toBe(BOT_TOKEN);
+    const record = (await store.namespace('installation').get('T0001')) as { sealed: string };
+    expect(rotated.isStale(record.sealed)).toBe(false);
+    const newKeyOnly = reposFor(store, { sealer: new Sealer(randomBytes(32)) }).repos;
+    await expect(newKeyOnly.installations.fetchInstallation(query)).rejects.toThrow(/unknown encryption key/);
   });
 });

@@ -8,6 +8,7 @@ import {
   ENCRYPTION_KEY_FILE,
   encryptionKeyId,
   loadOrCreateEncryptionKey,
+  loadSealer,
   SealError,
   Sealer,
 } from '../../src/store/sealing.js';
@@ -130,5 +131,21 @@ describe('loadOrCreateEncryptionKey', () => {
       Array.from({ length: 5 }, () => loadOrCreateEncryptionKey({ dataDir: dir, logger })),
     );
     for (const key of keys) expect(key.equals(keys[0] as Buffer)).toBe(true);
+  });
+
+  it('loadSealer: a configured key that replaces a generated one still opens what the old key sealed', async () => {
+    const generated = await loadOrCreateEncryptionKey({ dataDir: dir, logger });
+    const sealedBefore = new Sealer(generated).seal(API_KEY, 'T0001');
+    const configured = randomBytes(32);
+    const sealer = await loadSealer({ configured, dataDir: dir, logger });
+    expect(sealer.keyId).toBe(encryptionKeyId(configured));
+    expect(sealer.open(sealedBefore, 'T0001')).toBe(API_KEY);
+    expect(sealer.isStale(sealedBefore)).toBe(true);
+
+    const fresh = join(dir, 'fresh');
+    const generatedSealer = await loadSealer({ dataDir: fresh, logger });
+    expect(generatedSealer.keyId).toBe(
+      encryptionKeyId(await loadOrCreateEncryptionKey({ dataDir: fresh, logger })),
+    );
   });
 });

@@ -141,7 +141,10 @@ describe('store errors propagate', () => {
     });
     try {
       await store.namespace('alpha').set('k', 1);
-      expect((await stat(join(fixture.dir, 'data/nested/vigil.sqlite'))).isFile()).toBe(true);
+      const file = await stat(join(fixture.dir, 'data/nested/vigil.sqlite'));
+      expect(file.isFile()).toBe(true);
+      expect(file.mode & 0o777).toBe(0o600);
+      expect((await stat(join(fixture.dir, 'data/nested/vigil.sqlite-wal'))).mode & 0o777).toBe(0o600);
       expect(store.dataDir).toBe(join(fixture.dir, 'data/nested'));
       expect(store.backend).toBe('sqlite');
     } finally {
@@ -158,7 +161,9 @@ describe('store errors propagate', () => {
       await server.stop();
       await expect(store.namespace('alpha').get('k')).rejects.toThrow();
       await expect(store.namespace('alpha').set('k', 2)).rejects.toThrow();
+      await expect(store.namespace('alpha').delete('k')).rejects.toThrow();
       await expect(store.claim('c', 1000)).rejects.toThrow();
+      await expect(store.withLock('l', async () => 'never')).rejects.toThrow();
       await expect(store.ping()).rejects.toThrow();
     } finally {
       await store.close().catch(() => {});
