@@ -1,0 +1,47 @@
+/** `/vigil events …`, `/vigil events <id> secret|credentials` and `/vigil explain <uid>`. */
+import type { CommandHandler } from '../../context.js';
+import { ephemeral } from '../../context.js';
+import { toEventSearchInput } from '../../parser/index.js';
+import { eventsCommandText } from './command-text.js';
+import { explainMessages, sendExplain } from './explain.js';
+import { renderPage } from './page-message.js';
+import { searchToContext } from './run-search.js';
+import { openSecretModal } from './secret-modal.js';
+import { servicesOf } from './services.js';
+
+export const eventsCommand: CommandHandler<'events'> = {
+  progress: (cmd) => `Searching the events of identifier ${cmd.identifierId}…`,
+  async run(ctx) {
+    const { deps, command } = ctx;
+    const input = toEventSearchInput(command, new Date(deps.clock.now()));
+    const context = await searchToContext(deps, {
+      workspaceId: ctx.workspaceId,
+      userId: ctx.userId,
+      channelId: ctx.channelId,
+      commandText: eventsCommandText(command),
+      input,
+      pageNumber: 1,
+    });
+    const id = await servicesOf(deps).contexts.save(context);
+    await ctx.respond(ephemeral(renderPage(context, id, deps.clock.now()), true));
+  },
+};
+
+/** No progress text: the trigger id lives 3 s, so the modal opens before anything else. */
+export const eventsSecretModalCommand: CommandHandler<'events-secret-modal'> = {
+  async run(ctx) {
+    await openSecretModal(ctx.client, ctx.triggerId, {
+      identifierId: ctx.command.identifierId,
+      queryType: ctx.command.queryType,
+      channelId: ctx.channelId,
+    });
+  },
+};
+
+export const explainCommand: CommandHandler<'explain'> = {
+  progress: () => 'Asking the threat-intel service for its explanation…',
+  async run(ctx) {
+    const messages = await explainMessages(ctx.deps, ctx.workspaceId, ctx.command.eventUid);
+    await sendExplain(ctx.respond, messages, true);
+  },
+};

@@ -1,0 +1,159 @@
+/**
+ * The search context behind an events message: everything a click needs (the search, the cursor, the events
+ * shown and the state generation each was rendered with), stored for 24 h under a short id. Buttons carry
+ * only `<ctxId>:<index>`. A small long-lived note keeps the command text after the context expires, so the
+ * "this result expired" answer can still give the exact command to run again.
+ */
+import { z } from 'zod';
+import type { EventQuery, EventSearchInput } from '../../../api/inputs.js';
+import { EventSchema } from '../../../api/schemas.js';
+import { ExpiredError } from '../../../errors.js';
+import type { Namespace, Repositories, SearchContextRepo, Store } from '../../../store/index.js';
+import { SEARCH_CONTEXT_TTL_MS } from '../../../store/index.js';
+
+/** Query types whose values are secrets: never stored, only a marker of their type. */
+export const WITHHELD_QUERY_TYPES = ['secret', 'credentials'] as const;
+export type WithheldQueryType = (typeof WITHHELD_QUERY_TYPES)[number];
+
+const TextQuerySchema = z
+  .looseObject({ type: z.string().min(1) })
+  .refine((q) => !(WITHHELD_QUERY_TYPES as readonly string[]).includes(q.type), {
+    message: 'secret-carrying queries are never stored',
+  });
+
+const StoredQuerySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('text'), query: TextQuerySchema }),
+  z.object({ kind: z.literal('withheld'), type: z.enum(WITHHELD_QUERY_TYPES) }),
+]);
+export type StoredQuery = z.infer<typeof StoredQuerySchema>;
+
+const ActedSchema = z.object({
+  action: z.enum(['ignore', 'remediate', 'unignore', 'unremediate']),
+  by: z.string().min(1),
+  at: z.number(),
+});
+
+const ShownEventSchema = z.object({
+  event: EventSchema,
+  /** The state generation the buttons were rendered with: a click acts only if it is still current. */
+  generation: z.number().int().nonnegative(),
+  /** Set once a click acted from this message ("Ignored by @user · date", with Undo). */
+  acted: ActedSchema.optional(),
+});
+export type ShownEvent = z.infer<typeof ShownEventSchema>;
+
+export const EventsContextSchema = z.object({
+  v: z.literal(1),
+  workspaceId: z.string().min(1),
+  /** Who ran the search and where: only they see the ephemeral results. */
+  userId: z.string().min(1),
+  channelId: z.string(),
+  /** The command as typed (secret queries show only their kind), to run it again after expiry. */
+  commandText: z.string().max(2000),
+  identifierId: z.number().int().positive(),
+  query: StoredQuerySchema,
+  /** The rest of the search input, without `from` and `query`; identical on every page. */
+  filters: z.record(z.string(), z.unknown()).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  size: z.number().int().min(1).max(10).optional(),
+  /** The `from` of the next page; absent on the last page. */
+  cursor: z.string().optional(),
+  pageNumber: z.number().int().positive(),
+  /** The page was empty although more pages follow. */
+  emptyButMore: z.boolean().optional(),
+  events: z.array(ShownEventSchema).max(10),
+  /** Where the message lives once shared in a channel; later clicks update it with chat.update. */
+  message: z.object({ channel: z.string().min(1), ts: z.string().min(1) }).optional(),
+});
+export type EventsContext = z.infer<typeof EventsContextSchema>;
+
+/** The search input of a context (the query re-supplied by the caller when it was withheld). */
+export function searchInputOf(ctx: EventsContext, query?: EventQuery): EventSearchInput {
+  const input: EventSearchInput = { identifierId: ctx.identifierId };
+  if (query !== undefined) input.query = query;
+  else if (ctx.query.kind === 'text') input.query = ctx.query.query as EventQuery;
+  if (ctx.filters !== undefined) input.filters = ctx.filters as NonNullable<EventSearchInput['filters']>;
+  if (ctx.order !== undefined) input.order = ctx.order;
+  if (ctx.size !== undefined) input.size = ctx.size;
+  return input;
+}
+
+/** The stored parts of a search input: never `from`, never a secret. */
+export function storedSearchOf(
+  input: EventSearchInput,
+): Pick<EventsContext, 'identifierId' | 'query' | 'filters' | 'order' | 'size'> {
+  const q = input.query;
+  const query: StoredQuery =
+    q === undefined
+      ? { kind: 'none' }
+      : q.type === 'secret' || q.type === 'credentials'
+        ? { kind: 'withheld', type: q.type }
+        : { kind: 'text', query: { ...q } };
+  const out: Pick<EventsContext, 'identifierId' | 'query' | 'filters' | 'order' | 'size'> = {
+    identifierId: input.identifierId,
+    query,
+  };
+  if (input.filters !== undefined) out.filters = structuredClone(input.filters) as Record<string, unknown>;
+  if (input.order !== undefined) out.order = input.order;
+  if (input.size !== undefined) out.size = input.size;
+  return out;
+}
+
+// ── Button values ─────────────────────────────────────────────────────────────────────────────────────
+
+/** `<ctxId>:<index>`: opaque, small, no secrets. */
+export function eventRef(ctxId: string, index: number): string {
+  return `${ctxId}:${index}`;
+}
+
+export interface Ref {
+  ctxId: string;
+  index: number | undefined;
+}
+
+/** Parses a button value; undefined for anything that is not one of ours (values are untrusted). */
+export function parseRef(value: unknown): Ref | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^([A-Za-z0-9_-]{12})(?::(\d{1,2}))?$/.exec(value);
+  if (m?.[1] === undefined) return undefined;
+  return { ctxId: m[1], index: m[2] === undefined ? undefined : Number(m[2]) };
+}
+
+// ── Storage ───────────────────────────────────────────────────────────────────────────────────────────
+
+/** How long the command text outlives its context, for the "run it again" answer. */
+const NOTE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const NoteSchema = z.object({ workspaceId: z.string(), commandText: z.string() });
+
+export class EventsContextStore {
+  private readonly contexts: SearchContextRepo<typeof EventsContextSchema>;
+  private readonly notes: Namespace;
+
+  constructor(repos: Repositories, store: Store) {
+    this.contexts = repos.searchContexts(EventsContextSchema);
+    this.notes = store.namespace('events-command');
+  }
+
+  async save(ctx: EventsContext): Promise<string> {
+    const id = await this.contexts.save(ctx, SEARCH_CONTEXT_TTL_MS);
+    await this.notes.set(id, { workspaceId: ctx.workspaceId, commandText: ctx.commandText }, NOTE_TTL_MS);
+    return id;
+  }
+
+  /**
+   * The context of a click, checked against the clicker's workspace; an ExpiredError with the command to
+   * run again when it is gone.
+   */
+  async load(ctxId: string, workspaceId: string): Promise<EventsContext> {
+    const ctx = await this.contexts.get(ctxId);
+    if (ctx !== undefined && ctx.workspaceId === workspaceId) return ctx;
+    const raw = ctx === undefined ? await this.notes.get(ctxId) : undefined;
+    const note = NoteSchema.safeParse(raw);
+    const again =
+      note.success && note.data.workspaceId === workspaceId
+        ? `Run \`${note.data.commandText.replaceAll('`', "'")}\` again for fresh results.`
+        : 'Run the search again with `/vigil events <identifier-id>` for fresh results.';
+    throw new ExpiredError('These results have expired (Vigil keeps them for 24 hours).', again);
+  }
+}

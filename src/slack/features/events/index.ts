@@ -1,0 +1,20 @@
+/**
+ * Events: search an identifier's events, act on them in place (once, however many clicks), explain them,
+ * page through them and share them in the channel.
+ */
+import type { Feature } from '../../context.js';
+import { registerEventActions } from './actions.js';
+import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
+import { registerSecretModal } from './secret-modal.js';
+
+export const eventsFeature: Feature = {
+  commands: {
+    events: eventsCommand,
+    'events-secret-modal': eventsSecretModalCommand,
+    explain: explainCommand,
+  },
+  register(app, deps) {
+    registerEventActions(app, deps);
+    registerSecretModal(app, deps);
+  },
+};

@@ -1,0 +1,43 @@
+/** A search, from its input to the context a message is rendered from (not yet saved). */
+import type { EventSearchInput } from '../../../api/inputs.js';
+import type { SlackDeps } from '../../context.js';
+import type { EventsContext } from './context.js';
+import { storedSearchOf } from './context.js';
+import { shownEvents } from './page-message.js';
+import { fetchEventsPage } from './search.js';
+import { servicesOf } from './services.js';
+
+export interface SearchRequest {
+  workspaceId: string;
+  userId: string;
+  channelId: string;
+  commandText: string;
+  /** Without `from` for a first page. */
+  input: EventSearchInput;
+  /** Where to start (the stored cursor of the previous page). */
+  from?: string;
+  pageNumber: number;
+  message?: EventsContext['message'];
+  /** Values masked out of the results (the secret a modal search was made with). */
+  secrets?: readonly string[];
+}
+
+export async function searchToContext(deps: SlackDeps, req: SearchRequest): Promise<EventsContext> {
+  const input = req.from === undefined ? req.input : { ...req.input, from: req.from };
+  const page = await fetchEventsPage(deps, req.workspaceId, input);
+  const events = await shownEvents(servicesOf(deps).states, req.workspaceId, page.events, req.secrets);
+  const ctx: EventsContext = {
+    v: 1,
+    workspaceId: req.workspaceId,
+    userId: req.userId,
+    channelId: req.channelId,
+    commandText: req.commandText,
+    ...storedSearchOf(req.input),
+    pageNumber: req.pageNumber,
+    events,
+  };
+  if (page.next !== null) ctx.cursor = page.next;
+  if (page.events.length === 0 && page.next !== null) ctx.emptyButMore = true;
+  if (req.message !== undefined) ctx.message = req.message;
+  return ctx;
+}
