@@ -45,7 +45,7 @@ export interface ConnectFlowPorts {
   seal(apiKey: string, teamId: string): string;
   open(sealed: string, teamId: string): string;
   /** Persists the connection, audits it and tells the admin in Slack (key id only). */
-  complete(link: ConnectLink, connection: CompletedConnection): Promise<void>;
+  complete(link: ConnectLink, connection: CompletedConnection, token: string): Promise<void>;
   now(): number;
   logger: Logger;
 }
@@ -196,15 +196,19 @@ The key is checked, stored encrypted, and never shown again, in Slack or here.</
     const consumed = await this.ports.links.consume(token);
     if (!consumed) return expiredPage();
     await this.ports.pending.delete(token);
-    await this.ports.complete(consumed, {
-      host: pending.host,
-      sealedApiKey: pending.sealedApiKey,
-      apiKeyId: pending.verified.apiKeyId,
-      organizationId: pending.verified.organizationId,
-      tenantId: tenant.id,
-      tenantName: tenant.name,
-      scopes: pending.verified.scopes,
-    });
+    await this.ports.complete(
+      consumed,
+      {
+        host: pending.host,
+        sealedApiKey: pending.sealedApiKey,
+        apiKeyId: pending.verified.apiKeyId,
+        organizationId: pending.verified.organizationId,
+        tenantId: tenant.id,
+        tenantName: tenant.name,
+        scopes: pending.verified.scopes,
+      },
+      token,
+    );
     return layout(
       'Vigil is connected',
       html`<p class="ok">This workspace now uses tenant <strong>${tenant.name}</strong> (id ${tenant.id}) with key id ${pending.verified.apiKeyId}.</p>

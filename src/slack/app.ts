@@ -1,0 +1,105 @@
+/**
+ * Builds the Bolt app: transport (HTTP receiver or Socket Mode), workspace authorization (one bot token,
+ * or OAuth installations from the store) and the features' listeners. No I/O happens here.
+ */
+import { App, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import { InstallProvider } from '@slack/oauth';
+import type { Config } from '../config.js';
+import { toBoltLogger } from './bolt-logger.js';
+import type { CommandHandlers, Feature, SlackDeps } from './context.js';
+import { reportError } from './error-reply.js';
+import { registerVigilCommand } from './listeners/command.js';
+import { VigilHttpReceiver } from './receiver.js';
+
+/** The bot scopes of manifest.yml; the OAuth install asks for exactly these. */
+export const BOT_SCOPES = [
+  'commands',
+  'chat:write',
+  'users:read',
+  'usergroups:read',
+  'files:write',
+  'im:write',
+];
+
+export interface SlackApp {
+  app: App;
+  /** HTTP mode only: the web server routes `/slack/events` here. */
+  httpReceiver: VigilHttpReceiver | undefined;
+  /** OAuth mode only: `/slack/install` and `/slack/oauth_redirect`. */
+  installer: InstallProvider | undefined;
+}
+
+const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
+  debug: LogLevel.DEBUG,
+  info: LogLevel.INFO,
+  warn: LogLevel.WARN,
+  error: LogLevel.ERROR,
+};
+
+export function createSlackApp(deps: SlackDeps, features: readonly Feature[], now?: () => number): SlackApp {
+  const { config } = deps;
+  const logger = toBoltLogger(deps.logger.child({ component: 'bolt' }), BOLT_LOG_LEVELS[config.logLevel]);
+  const clientOptions = {
+    slackApiUrl: config.slack.apiUrl,
+    logger,
+    logLevel: BOLT_LOG_LEVELS[config.logLevel],
+  };
+
+  const installer =
+    config.slack.mode.kind === 'oauth'
+      ? new InstallProvider({
+          clientId: config.slack.mode.clientId,
+          clientSecret: config.slack.mode.clientSecret,
+          stateSecret: config.slack.mode.stateSecret,
+          installationStore: deps.repos.installations,
+          clientOptions,
+          logger,
+          directInstall: true,
+        })
+      : undefined;
+
+  const httpReceiver = config.slack.appToken
+    ? undefined
+    : new VigilHttpReceiver({
+        signingSecret: config.slack.signingSecret ?? '',
+        logger: deps.logger.child({ component: 'receiver' }),
+        ...(now ? { now } : {}),
+      });
+  const receiver =
+    httpReceiver ??
+    new SocketModeReceiver({
+      appToken: config.slack.appToken ?? '',
+      logger,
+      installerOptions: { clientOptions },
+    });
+
+  const auth =
+    config.slack.mode.kind === 'single'
+      ? { token: config.slack.mode.botToken }
+      : {
+          authorize: (source: Parameters<InstallProvider['authorize']>[0]) =>
+            (installer as InstallProvider).authorize(source),
+        };
+
+  const app = new App({
+    ...auth,
+    receiver,
+    logger,
+    clientOptions,
+    developerMode: false,
+    deferInitialization: true,
+    extendedErrorHandler: true,
+  });
+
+  const commands: CommandHandlers = Object.assign({}, ...features.map((f) => f.commands));
+  registerVigilCommand(app, deps, commands);
+  for (const feature of features) feature.register?.(app, deps);
+
+  // Last resort for errors thrown inside listeners (the features report their own to the user).
+  app.error(async (args) => {
+    const { error, body } = args as unknown as { error: unknown; body?: { type?: string } };
+    await reportError(deps, error, undefined, { type: body?.type });
+  });
+
+  return { app, httpReceiver, installer };
+}

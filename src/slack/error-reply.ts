@@ -1,0 +1,89 @@
+/**
+ * The one place a failure becomes a Slack message: what went wrong, what to do next, and a reference id
+ * that is also in the log. Internal errors show only the reference, never a stack trace or raw text.
+ */
+import { randomBytes } from 'node:crypto';
+import type { RespondFn } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import { ApiError, RateLimitedError, ValidationError } from '../api/index.js';
+import { VigilError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { StoreError } from '../store/index.js';
+import { escapeMrkdwn } from './blocks/text.js';
+import { ephemeral } from './context.js';
+
+export interface ErrorMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+const MAX_FIELDS = 8;
+
+export function newReferenceId(): string {
+  return randomBytes(4).toString('hex').toUpperCase();
+}
+
+/** Whether the error is ours to explain (expected), as opposed to a bug. */
+export function isExpected(err: unknown): err is VigilError | ApiError {
+  return err instanceof VigilError || err instanceof ApiError;
+}
+
+/** Pure: the message for an error. Upstream-derived text is escaped; our own words are plain. */
+export function errorMessage(err: unknown, referenceId: string): ErrorMessage {
+  let cause: string;
+  let next: string;
+  if (err instanceof ValidationError) {
+    const fields = err.fields
+      .slice(0, MAX_FIELDS)
+      .map((f) => `• \`${escapeMrkdwn(f.field).replaceAll('`', "'")}\`: ${escapeMrkdwn(f.message)}`);
+    if (err.fields.length > MAX_FIELDS) fields.push(`• …and ${err.fields.length - MAX_FIELDS} more`);
+    cause = [`The threat-intel API refused the request: ${escapeMrkdwn(err.message)}`, ...fields].join('\n');
+    next = escapeMrkdwn(err.hint);
+  } else if (err instanceof RateLimitedError) {
+    const wait = err.retryAfterMs
+      ? ` Try again in about ${Math.max(1, Math.ceil(err.retryAfterMs / 1000))} s.`
+      : '';
+    cause = escapeMrkdwn(err.message);
+    next = escapeMrkdwn(err.hint) + wait;
+  } else if (err instanceof ApiError || err instanceof VigilError) {
+    cause = escapeMrkdwn(err.message);
+    next = escapeMrkdwn(err.hint);
+  } else if (err instanceof StoreError) {
+    cause = 'Vigil could not reach its storage, so nothing was changed.';
+    next = 'Try again in a minute.';
+  } else {
+    cause = 'Something went wrong on Vigil’s side.';
+    next = 'Try again; if it keeps happening, give the reference below to your Vigil administrator.';
+  }
+  const text = `:warning: ${cause}`;
+  return {
+    text: `${text} (ref ${referenceId})`,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 2900) } },
+      {
+        type: 'context',
+        elements: [{ type: 'mrkdwn', text: `${next.slice(0, 2500)}  ·  Reference \`${referenceId}\`` }],
+      },
+    ],
+  };
+}
+
+/** Logs the error with a new reference id and tells the requester, ephemerally, never replacing content. */
+export async function reportError(
+  deps: { logger: Logger },
+  err: unknown,
+  respond: RespondFn | undefined,
+  context: Record<string, unknown> = {},
+): Promise<string> {
+  const referenceId = newReferenceId();
+  if (isExpected(err)) deps.logger.warn('request failed', { ref: referenceId, err, ...context });
+  else deps.logger.error('request failed unexpectedly', { ref: referenceId, err, ...context });
+  if (respond) {
+    try {
+      await respond(ephemeral(errorMessage(err, referenceId), false));
+    } catch (postErr) {
+      deps.logger.error('could not tell the user about an error', { ref: referenceId, err: postErr });
+    }
+  }
+  return referenceId;
+}

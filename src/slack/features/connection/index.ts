@@ -1,0 +1,176 @@
+/**
+ * Connecting a workspace to the threat-intel API: `connect` (one-time link to Vigil's own page),
+ * `disconnect` (with confirmation), `status`, `tenants` and `tenant <id>` (admins switch).
+ */
+import type { App } from '@slack/bolt';
+import { NotAllowedError, NotConnectedError, VigilError } from '../../../errors.js';
+import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
+import { ephemeral } from '../../context.js';
+import { reportError } from '../../error-reply.js';
+import { requesterOfAction } from '../../listeners/action-requester.js';
+import { saveConnectNotice } from './notice.js';
+import {
+  DISCONNECT_CANCEL,
+  DISCONNECT_CONFIRM,
+  renderConnectLink,
+  renderDisconnected,
+  renderDisconnectPrompt,
+  renderStatus,
+  renderTenants,
+} from './render.js';
+
+const ENV_MANAGED =
+  'This deployment is connected from the environment (VIGIL_API_KEY); change it there and restart Vigil.';
+const TENANT_LIST_LIMIT = 50;
+
+const connect: CommandHandler<'connect'> = {
+  async run(ctx) {
+    const { deps } = ctx;
+    await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'connect Vigil');
+    if (deps.api.fromEnvironment) throw new NotAllowedError(ENV_MANAGED, 'Nothing to do in Slack.');
+    const existing = await deps.repos.workspaces.get(ctx.workspaceId);
+    const token = await deps.repos.connectLinks.create({ teamId: ctx.workspaceId, userId: ctx.userId });
+    const link = await deps.repos.connectLinks.peek(token);
+    if (!link) throw new VigilError('The connect link could not be created.', 'Try `/vigil connect` again.');
+    await saveConnectNotice(
+      deps.store,
+      token,
+      { responseUrl: ctx.responseUrl },
+      link.expiresAt - deps.clock.now(),
+    );
+    const url = `${deps.config.publicUrl}/connect/${token}`;
+    await ctx.respond(ephemeral(renderConnectLink(url, link.expiresAt, existing), true));
+  },
+};
+
+const disconnect: CommandHandler<'disconnect'> = {
+  async run(ctx) {
+    const { deps } = ctx;
+    await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'disconnect Vigil');
+    if (deps.api.fromEnvironment) throw new NotAllowedError(ENV_MANAGED, 'Nothing to do in Slack.');
+    const connection = await deps.repos.workspaces.get(ctx.workspaceId);
+    if (!connection) throw new NotConnectedError();
+    await ctx.respond(ephemeral(renderDisconnectPrompt(connection), true));
+  },
+};
+
+const status: CommandHandler<'status'> = {
+  progress: () => 'Checking the connection…',
+  async run(ctx) {
+    const { deps } = ctx;
+    const result = await deps.api.call(ctx.workspaceId, async (api) => ({
+      token: await api.session.testToken(),
+      host: api.host,
+      fromEnvironment: api.fromEnvironment,
+    }));
+    // Read after the call so the last success just recorded is shown.
+    const connection = await deps.repos.workspaces.get(ctx.workspaceId);
+    await ctx.respond(ephemeral(renderStatus({ ...result, connection }), true));
+  },
+};
+
+const tenants: CommandHandler<'tenants'> = {
+  progress: () => 'Listing tenants…',
+  async run(ctx) {
+    const { deps } = ctx;
+    const { token, items, more } = await deps.api.call(ctx.workspaceId, async ({ session }) => {
+      const info = await session.testToken();
+      const found = [];
+      let hasMore = false;
+      for await (const step of session.iterateTenants({ organizationId: info.organization_id, size: 25 })) {
+        for (const t of step.items) {
+          if (found.length < TENANT_LIST_LIMIT) found.push(t);
+          else hasMore = true;
+        }
+        if (hasMore) break;
+      }
+      return { token: info, items: found, more: hasMore };
+    });
+    const isAdmin = await deps.authz.isAdmin(ctx.client, ctx.teamId, ctx.userId);
+    await ctx.respond(ephemeral(renderTenants(items, token.tenant_id, more, isAdmin), true));
+  },
+};
+
+const tenant: CommandHandler<'tenant'> = {
+  progress: (cmd) => `Switching to tenant ${cmd.tenantId}…`,
+  async run(ctx) {
+    const { deps, command } = ctx;
+    await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'switch the tenant');
+    if (deps.api.fromEnvironment) throw new NotAllowedError(ENV_MANAGED, 'Set VIGIL_TENANT_ID instead.');
+    const current = await deps.api.forWorkspace(ctx.workspaceId);
+    const apiKey = await deps.repos.workspaces.apiKey(ctx.workspaceId);
+    if (!current.connection || !apiKey) throw new NotConnectedError();
+    const client = deps.api.pool.clientFor(current.host);
+    // A token for the new tenant proves the key may use it before anything is changed.
+    const test = await client.session({ apiKey, tenantId: command.tenantId }).testToken();
+    if (test.tenant_id !== command.tenantId) {
+      throw new VigilError(
+        `The API key cannot use tenant ${command.tenantId}.`,
+        'Check the id with `/vigil tenants`.',
+      );
+    }
+    let tenantName: string | undefined;
+    for await (const step of current.session.iterateTenants({
+      organizationId: test.organization_id,
+      size: 25,
+    })) {
+      tenantName = step.items.find((t) => t.id === command.tenantId)?.name;
+      if (tenantName) break;
+    }
+    await deps.repos.workspaces.switchTenant(
+      ctx.workspaceId,
+      tenantName === undefined ? { tenantId: command.tenantId } : { tenantId: command.tenantId, tenantName },
+    );
+    await deps.repos.audit.append({
+      teamId: ctx.workspaceId,
+      userId: ctx.userId,
+      action: 'tenant.switch',
+      target: String(command.tenantId),
+      detail: `from ${current.connection.tenantId}`,
+    });
+    const label = tenantName ? `${tenantName} (id ${command.tenantId})` : `id ${command.tenantId}`;
+    await ctx.respond(
+      ephemeral({ text: `This workspace now uses tenant ${label.replace(/[<>&]/g, '')}.` }, true),
+    );
+  },
+};
+
+function registerDisconnectButtons(app: App, deps: SlackDeps): void {
+  app.action(DISCONNECT_CONFIRM, async ({ ack, body, respond, client }) => {
+    await ack();
+    const who = requesterOfAction(body);
+    deps.tracker.run(
+      async () => {
+        await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
+        const existed = await deps.repos.workspaces.delete(who.workspaceId);
+        if (existed) {
+          await deps.repos.audit.append({
+            teamId: who.workspaceId,
+            userId: who.userId,
+            action: 'connection.disconnect',
+            target: who.workspaceId,
+            detail: 'API key deleted',
+          });
+        }
+        await respond(ephemeral(renderDisconnected(who.userId, deps.clock.now()), true));
+      },
+      (err) => reportError(deps, err, respond, { action: DISCONNECT_CONFIRM }),
+    );
+  });
+  app.action(DISCONNECT_CANCEL, async ({ ack, respond }) => {
+    await ack();
+    deps.tracker.run(
+      () => respond({ delete_original: true }),
+      (err) => reportError(deps, err, undefined, { action: DISCONNECT_CANCEL }),
+    );
+  });
+  // The link button opens the browser; Slack still sends an action, which needs only an ack.
+  app.action('connection_open_link', async ({ ack }) => {
+    await ack();
+  });
+}
+
+export const connectionFeature: Feature = {
+  commands: { connect, disconnect, status, tenants, tenant },
+  register: registerDisconnectButtons,
+};

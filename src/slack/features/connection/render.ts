@@ -1,0 +1,174 @@
+/** Pure Block Kit for the connection commands. Upstream text (tenant names) is escaped. */
+import type { KnownBlock } from '@slack/types';
+import type { TokenTest } from '../../../api/schemas.js';
+import type { Connection } from '../../../store/index.js';
+import { escapeMrkdwn, slackDate } from '../../blocks/text.js';
+
+export const DISCONNECT_CONFIRM = 'connection_disconnect_confirm';
+export const DISCONNECT_CANCEL = 'connection_disconnect_cancel';
+
+export interface Message {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+const when = (ms: number) => slackDate(ms);
+
+export function renderConnectLink(url: string, expiresAt: number, existing: Connection | undefined): Message {
+  const replacing = existing
+    ? `\nThis replaces the current connection (tenant ${tenantLabel(existing)}, key id ${existing.apiKeyId}).`
+    : '';
+  return {
+    text: 'Open your one-time link to connect Vigil to the threat-intel API.',
+    blocks: [
+      section(
+        `:key: *Connect Vigil to the threat-intel API*\nOpen the link, paste the API key on Vigil’s own page (never in Slack), then pick the tenant.${replacing}`,
+      ),
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: 'connection_open_link',
+            text: { type: 'plain_text', text: 'Open connect page' },
+            url,
+            style: 'primary',
+          },
+        ],
+      },
+      context(`Only you can see this. The link works once and expires ${when(expiresAt)}.`),
+    ],
+  };
+}
+
+export function renderConnected(
+  c: { tenantName: string; tenantId: number; apiKeyId: number; host: string },
+  userId: string,
+): Message {
+  return {
+    text: `Vigil is connected: tenant ${escapeMrkdwn(c.tenantName)} (${c.tenantId}), key id ${c.apiKeyId}.`,
+    blocks: [
+      section(
+        `:white_check_mark: *Vigil is connected* by <@${userId}>\nTenant *${escapeMrkdwn(c.tenantName)}* (id ${c.tenantId}) · key id ${c.apiKeyId} · region \`${escapeMrkdwn(c.host)}\``,
+      ),
+      context('Try `/vigil status`, or `/vigil help` for what you can do now.'),
+    ],
+  };
+}
+
+export function renderDisconnectPrompt(c: Connection): Message {
+  return {
+    text: `Disconnect Vigil from tenant ${tenantLabel(c)}?`,
+    blocks: [
+      section(
+        `*Disconnect Vigil from tenant ${tenantLabel(c)}?*\nThe API key (id ${c.apiKeyId}) is deleted from Vigil. Commands and digests stop until an admin connects again.`,
+      ),
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: DISCONNECT_CONFIRM,
+            style: 'danger',
+            value: 'disconnect',
+            text: { type: 'plain_text', text: 'Disconnect' },
+            confirm: {
+              title: { type: 'plain_text', text: 'Disconnect Vigil?' },
+              text: {
+                type: 'mrkdwn',
+                text: 'The API key is deleted. An admin must connect again to use Vigil.',
+              },
+              confirm: { type: 'plain_text', text: 'Disconnect' },
+              deny: { type: 'plain_text', text: 'Cancel' },
+              style: 'danger',
+            },
+          },
+          {
+            type: 'button',
+            action_id: DISCONNECT_CANCEL,
+            value: 'cancel',
+            text: { type: 'plain_text', text: 'Cancel' },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export function renderDisconnected(userId: string, at: number): Message {
+  return {
+    text: 'Vigil was disconnected; the API key is deleted.',
+    blocks: [
+      section(
+        `:electric_plug: Disconnected by <@${userId}> · ${when(at)}. The API key is deleted from Vigil.`,
+      ),
+    ],
+  };
+}
+
+export function tenantLabel(c: { tenantName?: string | undefined; tenantId: number }): string {
+  return c.tenantName ? `*${escapeMrkdwn(c.tenantName)}* (id ${c.tenantId})` : `id ${c.tenantId}`;
+}
+
+export interface StatusInput {
+  token: TokenTest;
+  host: string;
+  connection: Connection | undefined;
+  fromEnvironment: boolean;
+}
+
+export function renderStatus(s: StatusInput): Message {
+  const c = s.connection;
+  const lines = [
+    `*Tenant:* ${c ? tenantLabel(c) : `id ${s.token.tenant_id}`}`,
+    `*Organization:* ${s.token.organization_id}`,
+    `*API key id:* ${s.token.api_key_id}`,
+    `*Region:* \`${escapeMrkdwn(s.host)}\``,
+    `*Scopes:* ${s.token.scopes.length ? s.token.scopes.map((x) => `\`${escapeMrkdwn(x).replaceAll('`', '')}\``).join(' ') : '_none reported_'}`,
+  ];
+  if (c?.quota) {
+    lines.push(
+      `*Global searches left:* ${c.quota.remaining ?? 'unknown'}${c.quota.batchReached ? ' (batch limit reached)' : ''} · as of ${when(c.quota.at)}`,
+    );
+  }
+  const meta: string[] = [];
+  if (s.fromEnvironment) meta.push('Connected from the environment (VIGIL_API_KEY).');
+  if (c) meta.push(`Connected by <@${c.connectedBy}> · ${when(c.connectedAt)}`);
+  if (c?.lastSuccessAt) meta.push(`Last successful call ${when(c.lastSuccessAt)}`);
+  const blocks: KnownBlock[] = [section(`:large_green_circle: *Vigil is connected*\n${lines.join('\n')}`)];
+  if (c?.lastError)
+    blocks.push(
+      section(`:warning: *Last error* ${when(c.lastError.at)}: ${escapeMrkdwn(c.lastError.message)}`),
+    );
+  if (meta.length) blocks.push(context(meta.join('  ·  ')));
+  return {
+    text: `Vigil is connected to tenant ${s.token.tenant_id}, organization ${s.token.organization_id}.`,
+    blocks,
+  };
+}
+
+export function renderTenants(
+  tenants: { id: number; name: string; description?: string | null | undefined }[],
+  current: number,
+  more: boolean,
+  isAdmin: boolean,
+): Message {
+  const lines = tenants.map(
+    (t) =>
+      `${t.id === current ? ':white_check_mark:' : '•'} *${escapeMrkdwn(t.name)}* (id ${t.id})${t.id === current ? ' — in use' : ''}${
+        t.description ? `\n      ${escapeMrkdwn(t.description).slice(0, 200)}` : ''
+      }`,
+  );
+  const blocks: KnownBlock[] = [];
+  for (let i = 0; i < lines.length; i += 15) blocks.push(section(lines.slice(i, i + 15).join('\n')));
+  if (lines.length === 0) blocks.push(section('No tenants are visible to this API key.'));
+  const notes: string[] = [];
+  if (more) notes.push('More tenants exist than are shown.');
+  notes.push(
+    isAdmin ? 'Switch with `/vigil tenant <id>`.' : 'A workspace admin can switch with `/vigil tenant <id>`.',
+  );
+  blocks.push(context(notes.join('  ')));
+  return { text: `${tenants.length} tenant(s); tenant ${current} is in use.`, blocks: blocks.slice(0, 48) };
+}

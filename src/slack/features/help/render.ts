@@ -1,0 +1,56 @@
+/** Pure Block Kit for help and usage errors, from the parser's structured help. */
+import type { KnownBlock } from '@slack/types';
+import { renderBudgeted } from '../../blocks/budget.js';
+import type { HelpText, UsageError } from '../../parser/index.js';
+import { helpText, toMrkdwn } from '../../parser/index.js';
+
+export interface Message {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+
+export function renderHelp(help: HelpText): Message {
+  const head: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: help.title } },
+    section(
+      `\`${toMrkdwn(help.usage)}\`${help.adminOnly ? '  _(admins)_' : ''}\n${toMrkdwn(help.description)}`,
+    ),
+  ];
+  const groups: KnownBlock[][] = [];
+  if (help.subcommands?.length) {
+    const lines = help.subcommands.map(
+      (s) => `\`${toMrkdwn(s.usage)}\`${s.adminOnly ? ' _(admins)_' : ''}\n      ${toMrkdwn(s.summary)}`,
+    );
+    // Sections hold 3000 characters: split the list in chunks.
+    for (let i = 0; i < lines.length; i += 8) groups.push([section(lines.slice(i, i + 8).join('\n'))]);
+  }
+  for (const s of help.sections) {
+    groups.push([section(`*${toMrkdwn(s.title)}*\n${s.lines.map((l) => `• ${toMrkdwn(l)}`).join('\n')}`)]);
+  }
+  if (help.examples.length) {
+    const lines = help.examples.map((e) => `\`${toMrkdwn(e.command)}\` — ${toMrkdwn(e.description)}`);
+    for (let i = 0; i < lines.length; i += 10) {
+      groups.push([section(`${i === 0 ? '*Examples*\n' : ''}${lines.slice(i, i + 10).join('\n')}`)]);
+    }
+  }
+  const tail = help.topic
+    ? []
+    : [context('`/vigil help <subcommand>` shows the details and examples of one subcommand.')];
+  const rendered = renderBudgeted({ text: toMrkdwn(`${help.title}: ${help.usage}`), head, groups, tail });
+  return { text: rendered.text, blocks: rendered.blocks };
+}
+
+export function renderUsageError(error: UsageError): Message {
+  const blocks: KnownBlock[] = [
+    section(`:warning: ${toMrkdwn(error.message)}\n${toMrkdwn(error.hint)}`),
+    context(`Usage: \`${toMrkdwn(error.usage)}\`  ·  Example: \`${toMrkdwn(error.example)}\``),
+  ];
+  return { text: toMrkdwn(`${error.message} ${error.hint}`), blocks };
+}
+
+export function renderTopLevelHelp(): Message {
+  return renderHelp(helpText());
+}

@@ -1,0 +1,122 @@
+/** App Home: connection health, admin actions, digest subscriptions and the latest audited actions. */
+import type { App } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { NotConnectedError } from '../../../errors.js';
+import type { Feature, SlackDeps } from '../../context.js';
+import { reportError } from '../../error-reply.js';
+import { requesterOfAction } from '../../listeners/action-requester.js';
+import { workspaceOfEnvelope } from '../lifecycle/index.js';
+import {
+  HOME_CONNECT,
+  HOME_DISCONNECT,
+  HOME_DISCONNECT_VIEW,
+  renderConnectModal,
+  renderDisconnectModal,
+  renderHome,
+} from './render.js';
+
+const HOME_AUDIT_ENTRIES = 5;
+
+export async function publishHome(
+  deps: SlackDeps,
+  client: WebClient,
+  ids: { workspaceId: string; teamId: string; userId: string },
+): Promise<void> {
+  const [connection, isAdmin, settings, subscriptions] = await Promise.all([
+    deps.repos.workspaces.get(ids.workspaceId),
+    deps.authz.isAdmin(client, ids.teamId, ids.userId),
+    deps.repos.settings.get(ids.workspaceId),
+    deps.repos.subscriptions.list(ids.workspaceId),
+  ]);
+  const audit = isAdmin ? await deps.repos.audit.recent(ids.workspaceId, HOME_AUDIT_ENTRIES) : [];
+  const view = renderHome({
+    connection,
+    fromEnvironment: deps.api.fromEnvironment,
+    isAdmin,
+    settings,
+    subscriptions,
+    audit,
+  });
+  await client.views.publish({ user_id: ids.userId, view });
+}
+
+function register(app: App, deps: SlackDeps): void {
+  app.event('app_home_opened', async ({ event, body, client }) => {
+    if (event.tab !== 'home') return;
+    const workspaceId = workspaceOfEnvelope(body as Parameters<typeof workspaceOfEnvelope>[0]);
+    await publishHome(deps, client, {
+      workspaceId,
+      teamId: (body as { team_id: string }).team_id,
+      userId: event.user,
+    });
+  });
+
+  app.action(HOME_CONNECT, async ({ ack, body, client }) => {
+    await ack();
+    const who = requesterOfAction(body);
+    const triggerId = (body as { trigger_id: string }).trigger_id;
+    deps.tracker.run(
+      async () => {
+        await deps.authz.requireAdmin(client, who.teamId, who.userId, 'connect Vigil');
+        const token = await deps.repos.connectLinks.create({ teamId: who.workspaceId, userId: who.userId });
+        const link = await deps.repos.connectLinks.peek(token);
+        if (!link) return;
+        await client.views.open({
+          trigger_id: triggerId,
+          view: renderConnectModal(`${deps.config.publicUrl}/connect/${token}`, link.expiresAt),
+        });
+      },
+      (err) => reportError(deps, err, undefined, { action: HOME_CONNECT }),
+    );
+  });
+
+  app.action(HOME_DISCONNECT, async ({ ack, body, client }) => {
+    await ack();
+    const who = requesterOfAction(body);
+    const triggerId = (body as { trigger_id: string }).trigger_id;
+    deps.tracker.run(
+      async () => {
+        await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
+        const connection = await deps.repos.workspaces.get(who.workspaceId);
+        if (!connection) throw new NotConnectedError();
+        await client.views.open({ trigger_id: triggerId, view: renderDisconnectModal(connection) });
+      },
+      (err) => reportError(deps, err, undefined, { action: HOME_DISCONNECT }),
+    );
+  });
+
+  app.view(HOME_DISCONNECT_VIEW, async ({ ack, body, client }) => {
+    const who = requesterOfAction(body as never);
+    // Authorization is checked again on submission: the modal may have been opened before a role change.
+    if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
+      await ack({
+        response_action: 'update',
+        view: {
+          type: 'modal',
+          title: { type: 'plain_text', text: 'Not allowed' },
+          close: { type: 'plain_text', text: 'Close' },
+          blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Only workspace admins can disconnect Vigil.' } }],
+        },
+      });
+      return;
+    }
+    await ack();
+    deps.tracker.run(
+      async () => {
+        if (await deps.repos.workspaces.delete(who.workspaceId)) {
+          await deps.repos.audit.append({
+            teamId: who.workspaceId,
+            userId: who.userId,
+            action: 'connection.disconnect',
+            target: who.workspaceId,
+            detail: 'API key deleted (App Home)',
+          });
+        }
+        await publishHome(deps, client, who);
+      },
+      (err) => reportError(deps, err, undefined, { view: HOME_DISCONNECT_VIEW }),
+    );
+  });
+}
+
+export const homeFeature: Feature = { commands: {}, register };

@@ -1,0 +1,169 @@
+/** Pure Block Kit for App Home. Upstream and user-provided text is escaped. */
+import type { KnownBlock, View } from '@slack/types';
+import type { AuditEntry, Connection, Settings, Subscription } from '../../../store/index.js';
+import { renderBudgeted } from '../../blocks/budget.js';
+import { escapeMrkdwn, slackDate } from '../../blocks/text.js';
+import { describeActors } from '../admin/index.js';
+import { tenantLabel } from '../connection/render.js';
+
+export const HOME_CONNECT = 'home_connect';
+export const HOME_DISCONNECT = 'home_disconnect';
+export const HOME_DISCONNECT_VIEW = 'home_disconnect_confirm';
+
+export interface HomeInput {
+  connection: Connection | undefined;
+  fromEnvironment: boolean;
+  isAdmin: boolean;
+  settings: Settings;
+  subscriptions: Subscription[];
+  audit: AuditEntry[];
+}
+
+const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+const when = (ms: number) => slackDate(ms);
+
+function health(input: HomeInput): KnownBlock[] {
+  const c = input.connection;
+  if (input.fromEnvironment) {
+    return [
+      section(
+        ':large_green_circle: *Connected from the environment* (VIGIL_API_KEY). `/vigil status` checks it live.',
+      ),
+    ];
+  }
+  if (!c) {
+    return [
+      section(
+        ':white_circle: *Not connected.* A workspace admin connects Vigil to the threat-intel API with `/vigil connect` or the button below.',
+      ),
+    ];
+  }
+  const lines = [
+    `*Tenant:* ${tenantLabel(c)}`,
+    `*Organization:* ${c.organizationId}  ·  *Region:* \`${escapeMrkdwn(c.apiHost)}\`  ·  *API key id:* ${c.apiKeyId}`,
+    `*Connected by* <@${c.connectedBy}> · ${when(c.connectedAt)}`,
+    `*Last successful call:* ${c.lastSuccessAt ? when(c.lastSuccessAt) : '_none yet_'}`,
+  ];
+  if (c.quota)
+    lines.push(
+      `*Global searches left:* ${c.quota.remaining ?? 'unknown'}${c.quota.batchReached ? ' (batch limit reached)' : ''}`,
+    );
+  if (!c.sealedApiKey)
+    lines.push(':warning: The API key was cleared when the region changed: connect again.');
+  const blocks = [
+    section(
+      `${c.lastError ? ':large_orange_circle:' : ':large_green_circle:'} *Connected*\n${lines.join('\n')}`,
+    ),
+  ];
+  if (c.lastError)
+    blocks.push(
+      section(`:warning: *Last error* ${when(c.lastError.at)}: ${escapeMrkdwn(c.lastError.message)}`),
+    );
+  return blocks;
+}
+
+function adminActions(input: HomeInput): KnownBlock[] {
+  if (!input.isAdmin || input.fromEnvironment) return [];
+  const elements: KnownBlock[] = [];
+  const buttons = [
+    {
+      type: 'button' as const,
+      action_id: HOME_CONNECT,
+      text: { type: 'plain_text' as const, text: input.connection ? 'Reconnect' : 'Connect' },
+      ...(input.connection ? {} : { style: 'primary' as const }),
+    },
+    ...(input.connection
+      ? [
+          {
+            type: 'button' as const,
+            action_id: HOME_DISCONNECT,
+            style: 'danger' as const,
+            text: { type: 'plain_text' as const, text: 'Disconnect' },
+          },
+        ]
+      : []),
+  ];
+  elements.push({ type: 'actions', elements: buttons });
+  elements.push(
+    context(
+      'Switch tenant with `/vigil tenant <id>` (see `/vigil tenants`); change who may act with `/vigil settings actors …`.',
+    ),
+  );
+  return elements;
+}
+
+export function renderHome(input: HomeInput): View {
+  const head: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: 'Vigil' } },
+    ...health(input),
+    ...adminActions(input),
+    { type: 'divider' },
+    section(`*Who may act on events:* ${describeActors(input.settings.actors)}`),
+    { type: 'divider' },
+  ];
+  const subs = input.subscriptions.map((s) =>
+    section(
+      `*Digest* in <#${s.channelId}> at ${escapeMrkdwn(s.timeOfDay)} ${escapeMrkdwn(s.timeZone)}${s.weekdaysOnly ? ', weekdays' : ''} · identifiers ${
+        s.identifierIds === 'all' ? 'all' : s.identifierIds.join(', ')
+      } · id \`${escapeMrkdwn(s.id)}\``,
+    ),
+  );
+  const groups: KnownBlock[][] = [
+    [
+      section(
+        input.subscriptions.length
+          ? '*Digest subscriptions*'
+          : '*Digest subscriptions:* none yet. `/vigil digest add` in a channel creates one.',
+      ),
+    ],
+    ...subs.map((b) => [b]),
+  ];
+  if (input.isAdmin && input.audit.length > 0) {
+    const lines = input.audit.map(
+      (e) => `${when(e.at)} · <@${e.userId}> · \`${escapeMrkdwn(e.action)}\` ${escapeMrkdwn(e.target)}`,
+    );
+    groups.push([{ type: 'divider' }, section(`*Latest actions*\n${lines.join('\n')}`)]);
+  }
+  const rendered = renderBudgeted({ text: 'Vigil', head, groups, surface: 'home' });
+  return { type: 'home', blocks: rendered.blocks };
+}
+
+export function renderConnectModal(url: string, expiresAt: number): View {
+  return {
+    type: 'modal',
+    title: { type: 'plain_text', text: 'Connect Vigil' },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: [
+      section('Open the link, paste the API key on Vigil’s own page (never in Slack), then pick the tenant.'),
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: 'connection_open_link',
+            style: 'primary',
+            url,
+            text: { type: 'plain_text', text: 'Open connect page' },
+          },
+        ],
+      },
+      context(`Only you can see this. The link works once and expires ${when(expiresAt)}.`),
+    ],
+  };
+}
+
+export function renderDisconnectModal(c: Connection): View {
+  return {
+    type: 'modal',
+    callback_id: HOME_DISCONNECT_VIEW,
+    title: { type: 'plain_text', text: 'Disconnect Vigil?' },
+    submit: { type: 'plain_text', text: 'Disconnect' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      section(
+        `Disconnect from tenant ${tenantLabel(c)}? The API key (id ${c.apiKeyId}) is deleted from Vigil; commands and digests stop until an admin connects again.`,
+      ),
+    ],
+  };
+}

@@ -1,0 +1,13 @@
+/** Every feature Vigil registers, in one list. */
+import type { Feature } from '../context.js';
+import { adminFeature } from './admin/index.js';
+import { connectionFeature } from './connection/index.js';
+import { homeFeature } from './home/index.js';
+import { lifecycleFeature } from './lifecycle/index.js';
+
+export const ALL_FEATURES: readonly Feature[] = [
+  connectionFeature,
+  adminFeature,
+  homeFeature,
+  lifecycleFeature,
+];

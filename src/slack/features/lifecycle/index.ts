@@ -1,0 +1,47 @@
+/**
+ * `app_uninstalled` and `tokens_revoked`: forget the workspace — installation, sealed API key, tenant,
+ * settings and subscriptions. Idempotent and order-independent (Slack may send both, and retries).
+ */
+import type { App } from '@slack/bolt';
+import { workspaceKey } from '../../../store/index.js';
+import type { Feature, SlackDeps } from '../../context.js';
+
+interface EnvelopeIds {
+  team_id?: string;
+  enterprise_id?: string;
+  is_enterprise_install?: boolean;
+  authorizations?: {
+    team_id?: string | null;
+    enterprise_id?: string | null;
+    is_enterprise_install?: boolean;
+  }[];
+}
+
+export function workspaceOfEnvelope(body: EnvelopeIds): string {
+  const auth = body.authorizations?.[0];
+  return workspaceKey({
+    teamId: auth?.team_id ?? body.team_id,
+    enterpriseId: auth?.enterprise_id ?? body.enterprise_id,
+    isEnterpriseInstall: auth?.is_enterprise_install ?? body.is_enterprise_install,
+  });
+}
+
+async function forget(deps: SlackDeps, workspaceId: string, reason: string): Promise<void> {
+  const deleted = await deps.repos.deleteWorkspaceData(workspaceId, { installation: true });
+  deps.logger.info('workspace data deleted', { workspaceId, reason, ...deleted });
+}
+
+function register(app: App, deps: SlackDeps): void {
+  // Bolt acks Events API requests at once; a failed deletion is logged by the app error handler, and the
+  // same clean-up runs again on the other event (or a retry), since every step is idempotent.
+  app.event('app_uninstalled', async ({ body }) => {
+    await forget(deps, workspaceOfEnvelope(body as EnvelopeIds), 'app_uninstalled');
+  });
+  app.event('tokens_revoked', async ({ event, body }) => {
+    // Only the bot token matters: Vigil keeps no user tokens it relies on.
+    if ((event.tokens.bot ?? []).length === 0) return;
+    await forget(deps, workspaceOfEnvelope(body as EnvelopeIds), 'tokens_revoked');
+  });
+}
+
+export const lifecycleFeature: Feature = { commands: {}, register };

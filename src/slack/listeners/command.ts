@@ -1,0 +1,76 @@
+/**
+ * `/vigil`: parse (pure), ack within Slack's 3 s with no network or disk wait, then run the subcommand's
+ * handler in the background. Help and usage errors are answered in the ack itself.
+ */
+import type { App, SlashCommand } from '@slack/bolt';
+import { workspaceKey } from '../../store/index.js';
+import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from '../context.js';
+import { reportError } from '../error-reply.js';
+import { renderHelp, renderUsageError } from '../features/help/render.js';
+import type { Command } from '../parser/index.js';
+import { helpText, parseCommand } from '../parser/index.js';
+
+export const VIGIL_COMMAND = '/vigil';
+
+export function requesterOf(command: SlashCommand) {
+  const enterpriseId = command.enterprise_id || undefined;
+  return {
+    workspaceId: workspaceKey({
+      teamId: command.team_id,
+      enterpriseId,
+      isEnterpriseInstall: command.is_enterprise_install === 'true',
+    }),
+    teamId: command.team_id,
+    enterpriseId,
+    userId: command.user_id,
+    channelId: command.channel_id,
+  };
+}
+
+export function registerVigilCommand(app: App, deps: SlackDeps, handlers: CommandHandlers): void {
+  app.command(VIGIL_COMMAND, async ({ command, ack, respond, client }) => {
+    const parsed = parseCommand(command.text ?? '');
+    if (!parsed.ok) {
+      await ack({ response_type: 'ephemeral', ...renderUsageError(parsed.error) });
+      return;
+    }
+    const cmd = parsed.command;
+    if (cmd.kind === 'help') {
+      await ack({ response_type: 'ephemeral', ...renderHelp(helpText(cmd.topic)) });
+      return;
+    }
+    const handler = handlers[cmd.kind] as CommandHandler | undefined;
+    if (!handler) {
+      await ack({
+        response_type: 'ephemeral',
+        text: `\`/vigil ${cmd.kind.split('-')[0]}\` is not available in this version of Vigil yet. \`/vigil help\` lists what is.`,
+      });
+      return;
+    }
+    if (!deps.tracker.isAccepting) {
+      await ack({ response_type: 'ephemeral', text: 'Vigil is restarting: try again in a few seconds.' });
+      return;
+    }
+    const progress = handler.progress?.(cmd as never);
+    await ack(progress ? { response_type: 'ephemeral', text: progress } : undefined);
+    const requester = requesterOf(command);
+    const ctx: CommandContext = {
+      ...requester,
+      command: cmd as Extract<Command, { kind: typeof cmd.kind }>,
+      triggerId: command.trigger_id,
+      responseUrl: command.response_url,
+      respond,
+      client,
+      deps,
+    };
+    deps.tracker.run(
+      () => handler.run(ctx as never),
+      (err) =>
+        reportError(deps, err, respond, {
+          command: cmd.kind,
+          team: requester.workspaceId,
+          user: requester.userId,
+        }),
+    );
+  });
+}

@@ -1,0 +1,150 @@
+/**
+ * Start-up and shutdown in one place: config → store → API client → Slack app → web server. `main.ts`
+ * calls this with the process environment; tests and benchmarks call it with their own.
+ */
+import type { Server } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { request } from 'undici';
+import type { Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { ApiAccess, ApiClientPool } from './slack/api-access.js';
+import { BOT_SCOPES, createSlackApp } from './slack/app.js';
+import { Authz } from './slack/authz.js';
+import type { Feature, SlackDeps } from './slack/context.js';
+import { createConnectFlow } from './slack/features/connection/connect-page.js';
+import { ALL_FEATURES } from './slack/features/index.js';
+import { createRepositories, loadSealer, openStore } from './store/index.js';
+import { closeServer, createWebServer, listen } from './web/server.js';
+import { WorkTracker } from './work-tracker.js';
+
+export interface StartOptions {
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+  /** Base of relative paths (the SQLite file). */
+  cwd?: string;
+  /** Interface to listen on; all interfaces by default. */
+  host?: string;
+  /** For the API client (tests point it at a dispatcher with short timeouts). */
+  apiDispatcher?: Dispatcher;
+  features?: readonly Feature[];
+  /** Seconds clock of the request-signature check (tests freeze it). */
+  slackNow?: () => number;
+}
+
+export interface RunningVigil {
+  port: number;
+  url: string;
+  deps: SlackDeps;
+  /** Stops intake, drains in-flight work, closes the store. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const DRAIN_MS = 7_000;
+const RESPONSE_URL_TIMEOUT_MS = 10_000;
+
+export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
+  const { config, logger } = opts;
+  const clock = opts.clock ?? systemClock;
+  const store = await openStore(config.store.url, { logger, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+  try {
+    const sealer = await loadSealer({ configured: config.encryptionKey, dataDir: store.dataDir, logger });
+    const repos = createRepositories(store, { clock, sealer });
+    const pool = new ApiClientPool({
+      baseUrl: config.api.baseUrl,
+      family: config.api.family,
+      allowedHosts: config.api.allowedHosts,
+      clock,
+      logger: logger.child({ component: 'api' }),
+      ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
+    });
+    const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect });
+    const tracker = new WorkTracker();
+    const deps: SlackDeps = {
+      config,
+      logger,
+      clock,
+      store,
+      repos,
+      api,
+      authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
+      tracker,
+    };
+    const slack = createSlackApp(deps, opts.features ?? ALL_FEATURES, opts.slackNow);
+    const connect = createConnectFlow({
+      pool,
+      repos,
+      store,
+      sealer,
+      logger: logger.child({ component: 'connect' }),
+      now: () => clock.now(),
+      postToResponseUrl,
+    });
+    const installer = slack.installer;
+    const server: Server = createWebServer({
+      logger,
+      ...(slack.httpReceiver ? { slackEvents: slack.httpReceiver.handle.bind(slack.httpReceiver) } : {}),
+      ...(installer
+        ? {
+            install: (req, res) => installer.handleInstallPath(req, res, {}, { scopes: BOT_SCOPES }),
+            oauthRedirect: (req, res) => installer.handleCallback(req, res),
+          }
+        : {}),
+      connect,
+      health: async () => {
+        try {
+          await store.ping();
+          return { ok: true, checks: { store: 'ok' } };
+        } catch {
+          return { ok: false, checks: { store: 'unreachable' } };
+        }
+      },
+    });
+    // Single-workspace mode checks the bot token (auth.test) before taking traffic.
+    await slack.app.init();
+    const port = await listen(server, config.port, opts.host);
+    await slack.app.start();
+    logger.info('vigil started', {
+      port,
+      transport: slack.httpReceiver ? 'http' : 'socket',
+      workspaces: config.slack.mode.kind,
+      store: store.backend,
+    });
+
+    let stopping: Promise<void> | undefined;
+    const stop = () => {
+      stopping ??= (async () => {
+        logger.info('vigil stopping');
+        const closing = closeServer(server);
+        await slack.app.stop().catch((err: unknown) => logger.warn('slack app stop failed', { err }));
+        const drained = await tracker.drain(DRAIN_MS);
+        if (!drained.drained) logger.warn('shutdown: in-flight work abandoned', { pending: drained.pending });
+        server.closeAllConnections();
+        await closing;
+        await pool.close();
+        await store.close();
+        logger.info('vigil stopped');
+      })();
+      return stopping;
+    };
+    return { port, url: `http://${opts.host ?? '127.0.0.1'}:${port}`, deps, stop };
+  } catch (err) {
+    await store.close().catch(() => {});
+    throw err;
+  }
+}
+
+/** Posts to a Slack response_url (the connect page has no Bolt `respond`). */
+async function postToResponseUrl(url: string, body: unknown): Promise<void> {
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    headersTimeout: RESPONSE_URL_TIMEOUT_MS,
+    bodyTimeout: RESPONSE_URL_TIMEOUT_MS,
+  });
+  await res.body.dump();
+  if (res.statusCode >= 400) throw new Error(`response_url answered ${res.statusCode}`);
+}

@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEEDED_USERS } from '../../../src/sim/slack/index.js';
+import { textOf } from '../../harness/index.js';
+import { type Stack, startStack } from '../../support/stack.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('smoke', () => {
+  it('answers help in the ack and status through the response_url', async () => {
+    const help = await stack.sender.slashCommand({ text: 'help', userId: SEEDED_USERS.member });
+    expect(help.status).toBe(200);
+    expect(JSON.stringify(help.body)).toContain('/vigil');
+    const responseUrl = stack.slack.responseUrl();
+    const res = await stack.sender.slashCommand({ text: 'status', userId: SEEDED_USERS.member, responseUrl });
+    expect(res.status).toBe(200);
+    const post = await stack.slack.waitForPost((p) => p.path.length > 0 && JSON.stringify(p.body).includes('connected'));
+    expect(textOf(post.body as never)).toContain('Organization');
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * The whole of Vigil running for real, for end-to-end tests: the simulated threat-intel API, the fake
+ * Slack Web API, and Vigil itself (HTTP receiver on 127.0.0.1, SQLite in a temp folder), with a signed
+ * request sender aimed at it. Nothing is mocked: requests go over HTTP like Slack's would.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { type SimApi, type SimOptions, startSimApi } from '../../src/sim/api/index.js';
+import {
+  DEFAULT_BOT_TOKEN,
+  DEFAULT_TEAM_ID,
+  type FakeSlack,
+  SEEDED_USERS,
+  startFakeSlack,
+} from '../../src/sim/slack/index.js';
+import { type RunningVigil, startVigil } from '../../src/start.js';
+import { createSlackSender, type SlackSender } from '../harness/index.js';
+
+export const SIGNING_SECRET = 'e2e-signing-secret-0123456789abcdef';
+
+export interface StackOptions {
+  /** Extra or overriding environment for Vigil. */
+  env?: Record<string, string>;
+  /** Connect workspace T0001 to the first simulated key (default true). */
+  connect?: boolean;
+  sim?: SimOptions;
+  clock?: Clock;
+}
+
+export interface Stack {
+  vigil: RunningVigil;
+  sim: SimApi;
+  slack: FakeSlack;
+  sender: SlackSender;
+  workspaceId: string;
+  /** Every JSON log line Vigil wrote. */
+  logs: string[];
+  /** The temp folder holding the SQLite file and the generated encryption key. */
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const sim = await startSimApi({ ...(opts.clock ? { clock: opts.clock } : {}), ...opts.sim });
+  const slack = await startFakeSlack();
+  const dataDir = await mkdtemp(join(tmpdir(), 'vigil-e2e-'));
+  const logs: string[] = [];
+  const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    VIGIL_STORE: `sqlite://${join(dataDir, 'vigil.sqlite')}`,
+    VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    VIGIL_API_URL: sim.url,
+    LOG_LEVEL: 'debug',
+    ...opts.env,
+  });
+  let vigil: RunningVigil;
+  try {
+    vigil = await startVigil({
+      config,
+      logger,
+      host: '127.0.0.1',
+      ...(opts.clock ? { clock: opts.clock } : {}),
+    });
+  } catch (err) {
+    await Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);
+    throw err;
+  }
+  const workspaceId = DEFAULT_TEAM_ID;
+  if (opts.connect !== false) {
+    const key = sim.keys[0];
+    if (!key) throw new Error('the simulated API has no keys');
+    await vigil.deps.repos.workspaces.put(workspaceId, {
+      teamId: workspaceId,
+      apiHost: new URL(sim.url).host,
+      apiKey: key.apiKey,
+      apiKeyId: key.apiKeyId,
+      organizationId: key.organizationId,
+      tenantId: key.defaultTenantId,
+      tenantName: 'Default tenant',
+      scopes: key.scopes,
+      connectedBy: SEEDED_USERS.admin,
+    });
+  }
+  const sender = createSlackSender({
+    receiverUrl: `${vigil.url}/slack/events`,
+    signingSecret: SIGNING_SECRET,
+  });
+  return {
+    vigil,
+    sim,
+    slack,
+    sender,
+    workspaceId,
+    logs,
+    dataDir,
+    async close() {
+      await vigil.stop();
+      await Promise.allSettled([sim.close(), slack.close()]);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
