@@ -15,7 +15,7 @@ export class WorkTracker {
   }
 
   /** Runs `task` in the background; its rejection is handled by `onError`, never left unhandled. */
-  run(task: () => Promise<unknown>, onError: (err: unknown) => void): void {
+  run(task: () => Promise<unknown>, onError: (err: unknown) => unknown): void {
     const p = Promise.resolve()
       .then(task)
       .catch(onError)

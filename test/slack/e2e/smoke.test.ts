@@ -13,13 +13,19 @@ afterAll(async () => {
 
 describe('smoke', () => {
   it('answers help in the ack and status through the response_url', async () => {
-    const help = await stack.sender.slashCommand({ text: 'help', userId: SEEDED_USERS.member });
+    const help = await stack.sender.slashCommand({
+      text: 'help',
+      userId: SEEDED_USERS.member,
+      responseUrl: stack.slack.responseUrl(),
+    });
     expect(help.status).toBe(200);
     expect(JSON.stringify(help.body)).toContain('/vigil');
     const responseUrl = stack.slack.responseUrl();
     const res = await stack.sender.slashCommand({ text: 'status', userId: SEEDED_USERS.member, responseUrl });
     expect(res.status).toBe(200);
-    const post = await stack.slack.waitForPost((p) => p.path.length > 0 && JSON.stringify(p.body).includes('connected'));
+    const post = await stack.slack.waitForPost(
+      (p) => p.path.length > 0 && JSON.stringify(p.body).includes('connected'),
+    );
     expect(textOf(post.body as never)).toContain('Organization');
   });
 });

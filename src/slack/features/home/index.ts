@@ -95,7 +95,12 @@ function register(app: App, deps: SlackDeps): void {
           type: 'modal',
           title: { type: 'plain_text', text: 'Not allowed' },
           close: { type: 'plain_text', text: 'Close' },
-          blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Only workspace admins can disconnect Vigil.' } }],
+          blocks: [
+            {
+              type: 'section',
+              text: { type: 'mrkdwn', text: 'Only workspace admins can disconnect Vigil.' },
+            },
+          ],
         },
       });
       return;
