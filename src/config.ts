@@ -122,6 +122,10 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
     add('SLACK_SIGNING_SECRET', 'required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
   }
   if (env.VIGIL_TENANT_ID && !env.VIGIL_API_KEY) add('VIGIL_TENANT_ID', 'needs VIGIL_API_KEY');
+  if (/^rediss?:\/\//.test(env.VIGIL_STORE ?? '') && !env.VIGIL_ENCRYPTION_KEY) {
+    // Each instance would otherwise generate its own key file and could not open the others' sealed keys.
+    add('VIGIL_ENCRYPTION_KEY', 'is required with a redis:// store: every instance must share the same key');
+  }
   if (env.VIGIL_API_KEY && oauthCount > 0) {
     add(
       'VIGIL_API_KEY',

@@ -122,6 +122,12 @@ describe('loadConfig', () => {
     expect(c.logLevel).toBe('info');
   });
 
+  it('needs a shared encryption key when several instances share Redis', () => {
+    expect(problems({ ...single, VIGIL_STORE: 'redis://localhost:6379' })).toEqual([
+      expect.stringMatching(/^VIGIL_ENCRYPTION_KEY: is required with a redis:\/\/ store/),
+    ]);
+  });
+
   it('refuses a tenant without a key', () => {
     expect(problems({ ...single, VIGIL_TENANT_ID: '3' })).toEqual([
       expect.stringMatching(/^VIGIL_TENANT_ID: /),

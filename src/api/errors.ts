@@ -6,6 +6,7 @@
  * the API key, the token or raw upstream HTML.
  */
 import type { z } from 'zod';
+import { VigilError } from '../errors.js';
 import { ApiErrorBodySchema, ValidationErrorBodySchema } from './schemas.js';
 
 export interface ApiErrorOptions {
@@ -21,25 +22,26 @@ export interface ApiErrorOptions {
   cause?: unknown;
 }
 
-export class ApiError extends Error {
+export class ApiError extends VigilError {
   readonly status: number | undefined;
   /** The API's own `error.code`, when it sent one. */
   readonly code: string | undefined;
   readonly retryable: boolean;
   readonly rejectedBeforeProcessing: boolean;
-  readonly hint: string;
   readonly requestId: string | undefined;
   readonly method: string | undefined;
   readonly path: string | undefined;
 
   constructor(message: string, opts: ApiErrorOptions = {}) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.name = new.target.name;
+    super(
+      message,
+      opts.hint ?? 'Try again later; if it keeps failing, contact the Vigil administrator.',
+      opts.cause === undefined ? undefined : { cause: opts.cause },
+    );
     this.status = opts.status;
     this.code = opts.code;
     this.retryable = opts.retryable ?? false;
     this.rejectedBeforeProcessing = opts.rejectedBeforeProcessing ?? false;
-    this.hint = opts.hint ?? 'Try again later; if it keeps failing, contact the Vigil administrator.';
     this.requestId = opts.requestId;
     this.method = opts.method;
     this.path = opts.path;
