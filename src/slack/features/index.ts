@@ -2,11 +2,13 @@
 import type { Feature } from '../context.js';
 import { adminFeature } from './admin/index.js';
 import { connectionFeature } from './connection/index.js';
+import { eventsFeature } from './events/index.js';
 import { homeFeature } from './home/index.js';
 import { lifecycleFeature } from './lifecycle/index.js';
 
 export const ALL_FEATURES: readonly Feature[] = [
   connectionFeature,
+  eventsFeature,
   adminFeature,
   homeFeature,
   lifecycleFeature,
