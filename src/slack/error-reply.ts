@@ -45,9 +45,14 @@ export function errorMessage(err: unknown, referenceId: string): ErrorMessage {
       : '';
     cause = escapeMrkdwn(err.message);
     next = escapeMrkdwn(err.hint) + wait;
-  } else if (err instanceof ApiError || err instanceof VigilError) {
+  } else if (err instanceof ApiError) {
     cause = escapeMrkdwn(err.message);
     next = escapeMrkdwn(err.hint);
+  } else if (err instanceof VigilError) {
+    // Our own words, with intended `code` spans (escapeMrkdwn would neutralise them); any upstream part
+    // was escaped where the error was made, so only Slack's control characters are escaped here.
+    cause = ownWords(err.message);
+    next = ownWords(err.hint);
   } else if (err instanceof StoreError) {
     cause = 'Vigil could not reach its storage, so nothing was changed.';
     next = 'Try again in a minute.';
@@ -66,6 +71,14 @@ export function errorMessage(err: unknown, referenceId: string): ErrorMessage {
       },
     ],
   };
+}
+
+/** Escapes `&`, `<` and `>` (no mentions or links), leaving entities already escaped alone. */
+function ownWords(text: string): string {
+  return text
+    .replace(/&(?!(?:amp|lt|gt);)/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 /** Logs the error with a new reference id and tells the requester, ephemerally, never replacing content. */
