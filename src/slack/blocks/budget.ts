@@ -15,7 +15,7 @@ import type {
   SectionBlock,
   TextObject,
 } from '@slack/types';
-import { mrkdwnUnits, plainText, truncate, truncatePlain } from './text.js';
+import { guardQuoteStart, mrkdwnUnits, plainText, truncate, truncatePlain } from './text.js';
 
 export type Surface = 'message' | 'modal' | 'home';
 
@@ -371,7 +371,7 @@ export function splitLongText(
     }
     const cut = findCut(rest, max);
     const chunk = rest.slice(0, cut.end).trimEnd();
-    rest = rest.slice(cut.next).trimStart();
+    rest = guardQuoteStart(rest.slice(cut.next).trimStart());
     if (cut.splitsBold) {
       chunks.push(`${chunk}*`);
       rest = `*${rest}`;

@@ -112,12 +112,12 @@ function cleanChars(s: string): string {
 
 // ── Defanging ─────────────────────────────────────────────────────────────────────────────────────────
 
-const SCHEME = /\b([a-zA-Z][a-zA-Z0-9+.-]{0,31}):\/\//g;
+// No word boundary: Slack still links `_https://…`, and `x_https` is no scheme anyone would miss.
+const SCHEME = /([a-zA-Z][a-zA-Z0-9+.-]{0,31}):\/\//g;
 // Host-like runs; the sentinel characters may sit inside them when a highlight marks part of a domain.
 // The look-behind lets a match start only at the start of a label, which keeps the scan linear.
 const HOSTLIKE =
   /(?<![\p{L}\p{N}\p{M}_\-\uE000\uE001])[\p{L}\p{N}\p{M}_\-\uE000\uE001]+(?:\.[\p{L}\p{N}\p{M}_\-\uE000\uE001]+)+/gu;
-const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /** `https://evil.com/x` → `hxxps://evil[.]com/x`, `a@evil.com` → `a@evil[.]com`: nothing Slack can link. */
 export function defang(s: string): string {
@@ -127,14 +127,22 @@ export function defang(s: string): string {
       if (lower === 'http' || lower === 'https') return `hxxp${lower.slice(4)}://`;
       return `${scheme}[:]//`;
     })
-    .replace(HOSTLIKE, (token, offset: number, whole: string) => {
-      // The local part of an e-mail address is not a host: `j.doe@acme[.]com` stays readable.
-      if (whole[offset + token.length] === '@') return token;
-      const bare = token.replace(SENTINELS, '');
-      const last = bare.slice(bare.lastIndexOf('.') + 1);
-      const isDomain = last.length >= 2 && /\p{L}/u.test(last);
-      return isDomain || IPV4.test(bare) ? token.replaceAll('.', '[.]') : token;
+    .replace(HOSTLIKE, (token) => {
+      // Bold markers will split the token, so each piece between them must be judged on its own too.
+      const pieces = [token.replace(SENTINELS, ''), ...token.split(SENTINELS)];
+      return pieces.some(linkableHost) ? token.replaceAll('.', '[.]') : token;
     });
+}
+
+/**
+ * Whether Slack could link this dotted run, or any prefix of it (messages get cut): some label after the
+ * first looks like a TLD (two or more characters, a letter), or it starts like an IPv4 address.
+ */
+function linkableHost(piece: string): boolean {
+  const labels = piece.split('.').filter((l) => l !== '');
+  if (labels.length < 2) return false;
+  if (labels.slice(1).some((l) => l.length >= 2 && /\p{L}/u.test(l))) return true;
+  return labels.length >= 4 && labels.slice(0, 4).every((l) => /^\d+$/.test(l));
 }
 
 // ── Formatting neutralisation ─────────────────────────────────────────────────────────────────────────
@@ -169,6 +177,11 @@ function neutraliseQuotes(s: string): string {
   return s.replace(/(^|\n)([^\S\n]*)(&gt;|＞)/g, `$1$2${SOFT_HYPHEN}$3`);
 }
 
+/** For safe mrkdwn cut somewhere in the middle: the piece that now starts a block must not start a quote. */
+export function guardQuoteStart(s: string): string {
+  return /^[^\S\n]*(?:&gt;|＞)/.test(s) ? SOFT_HYPHEN + s : s;
+}
+
 function escapeControlChars(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
@@ -197,11 +210,12 @@ function sentinelsToBold(s: string): string {
 /** The whole pipeline over decoded text that may carry bold sentinels. */
 function renderSafe(decoded: string): string {
   let s = cleanChars(decoded);
-  s = defang(s);
   // No link_names is set anywhere, but a broadcast word must never even look like one.
-  s = s.replace(/@(?=(?:here|channel|everyone|group)\b)/gi, `@${WORD_JOINER}`);
+  s = s.replace(/@(?=here|channel|everyone|group)/gi, `@${WORD_JOINER}`);
   s = escapeControlChars(s);
   s = neutraliseMarkers(s);
+  // After the look-alikes are in: they are letters, and can turn `x.c`` into something like a domain.
+  s = defang(s);
   s = sentinelsToBold(s);
   // Last: removing an empty bold span may have left a `&gt;` at the start of a line.
   return neutraliseQuotes(s);
@@ -262,7 +276,8 @@ export function plainText(s: string, max: number): string {
     .replace(/\s+/g, ' ')
     .trim()
     .replaceAll('<', `<${WORD_JOINER}`);
-  return truncatePlain(cleaned, max);
+  // A cut between `<` and its word joiner would leave a bare `<`: drop it.
+  return truncatePlain(cleaned, max).replace(/<(?=…?$)/, '');
 }
 
 /** Cuts plain text to at most `max` UTF-16 units (marker included), never inside a surrogate pair. */

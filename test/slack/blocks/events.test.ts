@@ -80,7 +80,7 @@ describe('renderEventGroup', () => {
     expect(text.split('\n')).toEqual([
       ':large_orange_circle: *high* · Leak',
       'Combo list with *acme[.]com* accounts',
-      '1,204 lines such as *j.doe@acme[.]com*:hunter2 &amp; more',
+      '1,204 lines such as *j[.]doe@acme[.]com*:hunter2 &amp; more',
       'Identifiers: acme[.]com',
       'Tags: vip',
       'Created <!date^1795098600^{date_short_pretty} {time}|2026-11-19 14:30 UTC> · matched ' +
@@ -324,8 +324,8 @@ describe('renderExplain', () => {
     expect(messages).toHaveLength(1);
     const [first] = messages;
     expect(first?.text).toBe('AI assistance for event leak/pastebin/a1b2c3');
-    expect((first?.blocks[1] as SectionBlock).text?.text).toBe(
-      'Summary\n\nRisk: high &lt;!channel&gt;.\n\n• Reset j.doe@acme[.]com\n• Watch hxxps://evil[.]com',
+    expect(((first?.blocks ?? [])[1] as SectionBlock | undefined)?.text?.text).toBe(
+      'Summary\n\nRisk: high &lt;!channel&gt;.\n\n• Reset j[.]doe@acme[.]com\n• Watch hxxps://evil[.]com',
     );
   });
 

@@ -32,12 +32,16 @@ describe('escapeMrkdwn', () => {
     ['HTTP://Evil.COM/x?a=1&b=2', 'hxxp://Evil[.]COM/x?a=1&amp;b=2'],
     ['ftp://files.evil.net/a', 'ftp[:]//files[.]evil[.]net/a'],
     ['mail user@evil.com now', 'mail user@evil[.]com now'],
-    ['j.doe@evil.com', 'j.doe@evil[.]com'],
+    // Even an e-mail's local part: a cut message could otherwise leave `portal.evil.com@…` linkable.
+    ['j.doe@evil.com', 'j[.]doe@evil[.]com'],
     ['visit evil.com.', 'visit evil[.]com.'],
     ['www.sub.evil.co.uk', 'www[.]sub[.]evil[.]co[.]uk'],
     ['пример.рф', 'пример[.]рф'],
     ['c2 at 10.0.0.1', 'c2 at 10[.]0[.]0[.]1'],
     ['version 1.2.3, e.g. this', 'version 1.2.3, e.g. this'],
+    // Judged on every prefix, since a cut message could end right after `evil.co` or `10.0.0.1`.
+    ['evil.co10.0.0.1', 'evil[.]co10[.]0[.]0[.]1'],
+    ['10.0.0.12345', '10[.]0[.]0[.]12345'],
     // Formatting markers
     ['*bold*', '\u2217bold\u2217'],
     ['_italic_', '\u02CDitalic\u02CD'],
