@@ -1,0 +1,119 @@
+/**
+ * Vigil as operators run it: the real entry point in its own process, configured only by environment
+ * variables (DESIGN §2), against the simulated API and the fake Slack on 127.0.0.1.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimApi, startSimApi } from '../src/sim/api/index.js';
+import { DEFAULT_BOT_TOKEN, type FakeSlack, SEEDED_USERS, startFakeSlack } from '../src/sim/slack/index.js';
+import { createSlackSender } from './harness/index.js';
+
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const SECRET = 'main-test-signing-secret-0123456789';
+
+interface Run {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  exited: Promise<number | null>;
+}
+
+function run(env: Record<string, string>): Run {
+  const child = spawn(TSX, ['src/main.ts'], {
+    cwd: process.cwd(),
+    // Only what DESIGN §2 names, plus PATH/HOME so node can start.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => stdout.push(...d.split('\n').filter(Boolean)));
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => stderr.push(...d.split('\n').filter(Boolean)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout, stderr, exited };
+}
+
+async function waitForLine(lines: string[], pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const hit = lines.find((l) => pattern.test(l));
+    if (hit) return hit;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no line matching ${pattern} in:\n${lines.join('\n')}`);
+}
+
+let sim: SimApi;
+let slack: FakeSlack;
+let dir: string;
+
+beforeAll(async () => {
+  sim = await startSimApi();
+  slack = await startFakeSlack();
+  dir = await mkdtemp(join(tmpdir(), 'vigil-main-'));
+});
+
+afterAll(async () => {
+  await Promise.allSettled([sim?.close(), slack?.close()]);
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the vigil process', () => {
+  it('refuses to start on bad configuration, one line per problem, no stack trace', async () => {
+    const r = run({ SLACK_BOT_TOKEN: 'nope', PORT: 'x', LOG_LEVEL: 'loud' });
+    expect(await r.exited).toBe(2);
+    const err = r.stderr.join('\n');
+    expect(err).toContain('configuration has problems');
+    expect(err).toMatch(/- SLACK_BOT_TOKEN: must be a bot token starting with xoxb-/);
+    expect(err).toMatch(/- PORT: must be a port number/);
+    expect(err).toMatch(/- LOG_LEVEL: must be one of/);
+    expect(err).toMatch(/- SLACK_SIGNING_SECRET: required in HTTP mode/);
+    expect(err).not.toMatch(/\bat .*\.ts:\d+/);
+  });
+
+  it('serves Slack over HTTP with only the environment, then stops cleanly on SIGTERM', async () => {
+    const apiKey = sim.keys[0]?.apiKey ?? '';
+    const r = run({
+      SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      VIGIL_STORE: `sqlite://${join(dir, 'vigil.sqlite')}`,
+      VIGIL_API_URL: sim.url,
+      VIGIL_API_KEY: apiKey,
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const started = JSON.parse(await waitForLine(r.stdout, /"vigil started"/)) as { port: number };
+      const base = `http://127.0.0.1:${started.port}`;
+      // No VIGIL_ENCRYPTION_KEY: one is generated next to the store, private to the owner, with a warning.
+      expect((await stat(join(dir, 'encryption.key'))).mode & 0o777).toBe(0o600);
+      expect(r.stdout.some((l) => l.includes('"level":"warn"') && l.includes('encryption'))).toBe(true);
+
+      const health = await request(`${base}/healthz`);
+      expect(health.statusCode).toBe(200);
+      expect(await health.body.json()).toEqual({ status: 'ok', checks: { store: 'ok' } });
+
+      const sender = createSlackSender({ receiverUrl: `${base}/slack/events`, signingSecret: SECRET });
+      const responseUrl = slack.responseUrl();
+      const res = await sender.slashCommand({ text: 'status', userId: SEEDED_USERS.member, responseUrl });
+      expect(res.status).toBe(200);
+      const post = await slack.waitForPost((p) => JSON.stringify(p.body).includes('Vigil is connected'));
+      expect(JSON.stringify(post.body)).toContain('environment');
+
+      r.child.kill('SIGTERM');
+      const started2 = Date.now();
+      expect(await r.exited).toBe(0);
+      expect(Date.now() - started2).toBeLessThan(10_000);
+      expect(r.stdout.some((l) => l.includes('"vigil stopped"'))).toBe(true);
+      // The key given in the environment never reaches the logs.
+      expect(r.stdout.join('\n')).not.toContain(apiKey);
+    } finally {
+      r.child.kill('SIGKILL');
+    }
+  });
+});
