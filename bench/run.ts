@@ -1,0 +1,73 @@
+/**
+ * `npm run bench`: every benchmark in sequence, all on 127.0.0.1 with no network. Options (for a quick
+ * check): --count, --warmup, --rounds, --levels 10,50, --startups.
+ */
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import { runAckBench } from './ack-latency.js';
+import { startLoadClient } from './load/client.js';
+import { ackJson, ackTable, startupJson, startupTable } from './report.js';
+import { runStartupBench } from './startup.js';
+import { SIGNING_SECRET, startBareBolt, startUpstreams, startVigilTarget } from './targets.js';
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '2000' },
+    warmup: { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '4' },
+    levels: { type: 'string', default: '10,50' },
+    startups: { type: 'string', default: '10' },
+  },
+});
+
+function positiveInt(name: string, raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${raw}`);
+  return n;
+}
+
+const print = (text: string) => process.stdout.write(`${text}\n`);
+
+async function main(): Promise<void> {
+  const ack = {
+    count: positiveInt('count', values.count),
+    warmup: positiveInt('warmup', values.warmup),
+    rounds: positiveInt('rounds', values.rounds),
+    levels: values.levels.split(',').map((l) => positiveInt('levels', l.trim())),
+  };
+  const startups = positiveInt('startups', values.startups);
+  print(`node ${process.version}, ${availableParallelism()} CPUs; load generator in a worker thread`);
+
+  const up = await startUpstreams();
+  try {
+    const baseline = await startBareBolt(up);
+    const vigil = await startVigilTarget(up);
+    const client = startLoadClient();
+    try {
+      const results = await runAckBench(ack, {
+        client,
+        baseline,
+        vigil,
+        signingSecret: SIGNING_SECRET,
+        responseUrl: up.responseUrl,
+      });
+      for (const r of results) print(`\n${ackTable(r)}`);
+      print('');
+      for (const r of results) print(ackJson(r));
+    } finally {
+      await client.close();
+      await Promise.allSettled([baseline.stop(), vigil.stop()]);
+    }
+
+    const startup = await runStartupBench(up, startups);
+    print(`\n${startupTable(startup)}\n`);
+    print(startupJson(startup));
+  } finally {
+    await up.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});
