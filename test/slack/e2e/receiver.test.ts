@@ -1,0 +1,194 @@
+/**
+ * Request hardening of the running Vigil, through its real HTTP port: signatures, time window, body cap,
+ * url_verification, malformed bodies and health.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { createLogger } from '../../../src/logger.js';
+import { DEFAULT_BOT_TOKEN, SEEDED_USERS } from '../../../src/sim/slack/index.js';
+import { type RunningVigil, startVigil } from '../../../src/start.js';
+import { createSlackSender, SLACK_SIGNATURE_EXAMPLE, textOf } from '../../harness/index.js';
+import { type Stack, startStack } from '../../support/stack.js';
+
+const EX = SLACK_SIGNATURE_EXAMPLE;
+const FORM = 'application/x-www-form-urlencoded';
+// Loopback socket buffers hold tens of MB; a larger body shows the answer came before the body was read.
+const HUGE = 40 * 1024 * 1024;
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const refusals = () => stack.logs.filter((l) => l.includes('slack request refused'));
+
+describe('signed requests', () => {
+  it('answers a correctly signed command', async () => {
+    const res = await stack.sender.slashCommand({
+      text: 'help status',
+      responseUrl: stack.slack.responseUrl(),
+    });
+    expect(res.status).toBe(200);
+    expect(textOf(res.body)).toContain('/vigil status');
+  });
+
+  it.each([
+    ['tampered', () => stack.sender.bad.tamperedBody(), 'mismatch'],
+    ['signed with the wrong secret', () => stack.sender.bad.wrongSignature(), 'mismatch'],
+    ['stale by 6 minutes', () => stack.sender.bad.staleTimestamp(), 'stale'],
+    ['dated 6 minutes ahead', () => stack.sender.bad.futureTimestamp(), 'future'],
+    ['without a signature', () => stack.sender.bad.missingSignature(), 'missing-headers'],
+    ['without a timestamp', () => stack.sender.bad.missingTimestamp(), 'missing-headers'],
+  ] as const)('refuses a request %s with 401 and logs why', async (_name, send, reason) => {
+    const before = refusals().length;
+    const res = await send({ responseUrl: stack.slack.responseUrl() });
+    expect(res.status).toBe(401);
+    expect(res.text).toBe('');
+    const logged = refusals().slice(before);
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0] ?? '{}')).toMatchObject({ level: 'warn', reason });
+  });
+
+  it('runs nothing for refused requests', async () => {
+    // Every damaged request above was a `status` command: none may have reached the API or Slack.
+    expect(stack.sim.log.entries).toHaveLength(0);
+    expect(stack.slack.responseUrlPosts).toHaveLength(0);
+  });
+});
+
+describe('body size', () => {
+  it.each([
+    ['chunked', () => stack.sender.bad.oversizedChunked(HUGE)],
+    ['with Content-Length', () => stack.sender.bad.oversizedWithLength(HUGE)],
+  ] as const)('answers 413 to an oversized body sent %s before it is all sent', async (_name, send) => {
+    const res = await send();
+    expect(res.status).toBe(413);
+    expect(res.completed).toBe(false);
+    expect(res.bytesSent).toBeLessThan(res.totalBytes);
+  });
+
+  it('answers 413 to a body just over 1 MB too', async () => {
+    expect((await stack.sender.bad.oversizedChunked()).status).toBe(413);
+    expect((await stack.sender.bad.oversizedWithLength()).status).toBe(413);
+  });
+
+  it('keeps serving after refusing', async () => {
+    const res = await stack.sender.slashCommand({ text: 'help', responseUrl: stack.slack.responseUrl() });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('other bodies', () => {
+  it('answers the url_verification challenge', async () => {
+    const res = await stack.sender.urlVerification('challenge-3eZbrw1aBm2rZgRNFdxV2595');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ challenge: 'challenge-3eZbrw1aBm2rZgRNFdxV2595' });
+  });
+
+  it('answers 400 to a signed body that does not parse', async () => {
+    expect(
+      (await stack.sender.send({ body: '{"type":"event_cal', contentType: 'application/json' })).status,
+    ).toBe(400);
+    expect((await stack.sender.send({ body: 'payload=%7B%22type', contentType: FORM })).status).toBe(400);
+  });
+
+  it('answers 405 to a GET on the events path and 404 elsewhere', async () => {
+    expect((await fetch(`${stack.vigil.url}/slack/events`)).status).toBe(405);
+    expect((await fetch(`${stack.vigil.url}/nope`)).status).toBe(404);
+  });
+});
+
+describe('Slack’s published signature example, with a frozen clock', () => {
+  let vigil: RunningVigil;
+  let dataDir: string;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'vigil-e2e-example-'));
+    vigil = await startVigil({
+      config: loadConfig({
+        SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
+        SLACK_SIGNING_SECRET: EX.signingSecret,
+        SLACK_API_URL: stack.slack.apiUrl,
+        PORT: '0',
+        VIGIL_STORE: `sqlite://${join(dataDir, 'vigil.sqlite')}`,
+        VIGIL_API_URL: stack.sim.url,
+      }),
+      logger: createLogger({ level: 'debug', write: (line) => logs.push(line) }),
+      host: '127.0.0.1',
+      slackNow: () => EX.timestampSec * 1000,
+    });
+  });
+  afterAll(async () => {
+    await vigil?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('accepts the example’s bytes and signature (Bolt then finds no /webhook-collect listener)', async () => {
+    const sender = createSlackSender({
+      receiverUrl: `${vigil.url}/slack/events`,
+      signingSecret: EX.signingSecret,
+    });
+    const res = await sender.send({
+      body: EX.body,
+      contentType: FORM,
+      timestampSec: EX.timestampSec,
+      signature: EX.signature,
+    });
+    // Not refused (401): Bolt answers an unhandled command with 404 after its 3 s ack deadline.
+    expect(res.status).toBe(404);
+    expect(logs.some((l) => l.includes('slack request refused'))).toBe(false);
+  });
+
+  it('answers a /vigil command signed at the frozen time, and refuses one signed now', async () => {
+    const frozen = createSlackSender({
+      receiverUrl: `${vigil.url}/slack/events`,
+      signingSecret: EX.signingSecret,
+      clock: () => EX.timestampSec * 1000,
+    });
+    const res = await frozen.slashCommand({ text: 'help', responseUrl: stack.slack.responseUrl() });
+    expect(res.status).toBe(200);
+    expect(textOf(res.body)).toContain('/vigil help [subcommand]');
+    const now = createSlackSender({
+      receiverUrl: `${vigil.url}/slack/events`,
+      signingSecret: EX.signingSecret,
+    });
+    expect((await now.slashCommand({ text: 'help', responseUrl: stack.slack.responseUrl() })).status).toBe(
+      401,
+    );
+  });
+});
+
+describe('/healthz', () => {
+  it('answers 200 while the store is reachable', async () => {
+    const res = await fetch(`${stack.vigil.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({ status: 'ok', checks: { store: 'ok' } });
+  });
+
+  it('answers 503 once the store is closed', async () => {
+    await stack.vigil.deps.store.close();
+    const res = await fetch(`${stack.vigil.url}/healthz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: 'unavailable', checks: { store: 'unreachable' } });
+  });
+
+  it('tells the user when storage fails, with a reference id', async () => {
+    const responseUrl = stack.slack.responseUrl();
+    await stack.sender.slashCommand({ text: 'status', userId: SEEDED_USERS.member, responseUrl });
+    const post = await stack.slack.waitForPost((p) => p.path === new URL(responseUrl).pathname);
+    expect(post.body.response_type).toBe('ephemeral');
+    const text = textOf(post);
+    expect(text).toContain('Vigil could not reach its storage, so nothing was changed.');
+    const ref = /Reference `([0-9A-F]{8})`/.exec(text)?.[1];
+    expect(ref).toBeDefined();
+    expect(stack.logs.some((l) => l.includes(`"ref":"${ref}"`))).toBe(true);
+  });
+});
