@@ -1,7 +1,8 @@
 /**
- * Ack latency of `/vigil help` against a bare Bolt app, at fixed concurrency levels. Both servers run side by
- * side and are measured in alternating rounds (ABBA order) after a warm-up each, so drift in the machine's
- * load or JIT state falls on both equally.
+ * Ack latency of `/vigil help` against a bare Bolt app, at fixed concurrency levels. All servers run side by
+ * side and are measured in rotating rounds after a warm-up each, so drift in the machine's load or JIT state
+ * falls on all of them alike. A second Bolt app acking Vigil's exact help message splits Vigil's overhead
+ * into what its larger answer costs and what its own code costs.
  */
 import type { LoadClient } from './load/client.js';
 import type { LoadResult } from './load/protocol.js';
@@ -19,24 +20,30 @@ export interface AckBenchOptions {
 
 export interface AckLevelResult {
   concurrency: number;
+  /** Bare Bolt acking a short ephemeral text. */
   baseline: Summary;
+  /** Bare Bolt acking the same help message Vigil sends. */
+  sameBody: Summary;
   vigil: Summary;
   /** Vigil ÷ baseline: how many times slower Vigil acks. */
   p50Ratio: number;
   p99Ratio: number;
   /** Baseline ÷ Vigil: how many times less Vigil serves per second. */
   throughputRatio: number;
+  /** Vigil ÷ same-body Bolt, p50: Vigil's own code, the answer's size factored out. */
+  p50RatioSameBody: number;
+  throughputRatioSameBody: number;
 }
+
+export const TARGETS = ['baseline', 'sameBody', 'vigil'] as const;
+export type Which = (typeof TARGETS)[number];
 
 export interface AckBenchTargets {
   client: LoadClient;
-  baseline: Target;
-  vigil: Target;
+  servers: Record<Which, Target>;
   signingSecret: string;
   responseUrl: string;
 }
-
-type Which = 'baseline' | 'vigil';
 
 /** What each server must answer, so a fast wrong answer (a 200 with nothing in it) cannot pass. */
 function checkAnswer(which: Which, body: string | undefined): void {
@@ -57,7 +64,7 @@ export async function runAckBench(opts: AckBenchOptions, t: AckBenchTargets): Pr
 
   const fire = async (which: Which, concurrency: number, count: number): Promise<LoadResult> => {
     const result = await t.client.run({
-      url: t[which].eventsUrl,
+      url: t.servers[which].eventsUrl,
       signingSecret: t.signingSecret,
       text: 'help',
       responseUrl: t.responseUrl,
@@ -72,27 +79,33 @@ export async function runAckBench(opts: AckBenchOptions, t: AckBenchTargets): Pr
   };
 
   for (const concurrency of opts.levels) {
-    await fire('baseline', concurrency, opts.warmup);
-    await fire('vigil', concurrency, opts.warmup);
-    const samples: Record<Which, Float64Array[]> = { baseline: [], vigil: [] };
-    const wall: Record<Which, number> = { baseline: 0, vigil: 0 };
+    for (const which of TARGETS) await fire(which, concurrency, opts.warmup);
+    const samples: Record<Which, Float64Array[]> = { baseline: [], sameBody: [], vigil: [] };
+    const wall: Record<Which, number> = { baseline: 0, sameBody: 0, vigil: 0 };
     for (let round = 0; round < opts.rounds; round++) {
-      const order: Which[] = round % 2 === 0 ? ['baseline', 'vigil'] : ['vigil', 'baseline'];
-      for (const which of order) {
+      // Rotate who goes first so none always follows the same neighbour.
+      for (let k = 0; k < TARGETS.length; k++) {
+        const which = TARGETS[(round + k) % TARGETS.length] as Which;
         const r = await fire(which, concurrency, perRound);
         samples[which].push(r.latenciesMs);
         wall[which] += r.wallMs;
       }
     }
-    const baseline = summarize(concat(samples.baseline), wall.baseline);
-    const vigil = summarize(concat(samples.vigil), wall.vigil);
+    const [baseline, sameBody, vigil] = TARGETS.map((w) => summarize(concat(samples[w]), wall[w])) as [
+      Summary,
+      Summary,
+      Summary,
+    ];
     results.push({
       concurrency,
       baseline,
+      sameBody,
       vigil,
       p50Ratio: vigil.p50 / baseline.p50,
       p99Ratio: vigil.p99 / baseline.p99,
       throughputRatio: baseline.rps / vigil.rps,
+      p50RatioSameBody: vigil.p50 / sameBody.p50,
+      throughputRatioSameBody: sameBody.rps / vigil.rps,
     });
   }
   return results;

@@ -19,9 +19,11 @@ export function ackTable(r: AckLevelResult): string {
     `/vigil help ack — concurrency ${r.concurrency}, ${r.vigil.count} requests each`,
     table([
       ['', 'p50', 'p99', 'throughput'],
-      ['bare Bolt', ms(r.baseline.p50), ms(r.baseline.p99), rps(r.baseline.rps)],
+      ['bare Bolt (short text)', ms(r.baseline.p50), ms(r.baseline.p99), rps(r.baseline.rps)],
       ['Vigil', ms(r.vigil.p50), ms(r.vigil.p99), rps(r.vigil.rps)],
       ['ratio', x(r.p50Ratio), x(r.p99Ratio), x(r.throughputRatio)],
+      ["bare Bolt (Vigil's help body)", ms(r.sameBody.p50), ms(r.sameBody.p99), rps(r.sameBody.rps)],
+      ['ratio vs same body', x(r.p50RatioSameBody), '', x(r.throughputRatioSameBody)],
     ]),
     '(latency ratio = Vigil ÷ bare Bolt; throughput ratio = bare Bolt ÷ Vigil; 1.00× = no overhead)',
   ].join('\n');
@@ -67,6 +69,9 @@ export function ackJson(r: AckLevelResult): string {
     p50Ratio: round(r.p50Ratio),
     p99Ratio: round(r.p99Ratio),
     throughputRatio: round(r.throughputRatio),
+    baselineSameBody: side(r.sameBody),
+    p50RatioSameBody: round(r.p50RatioSameBody),
+    throughputRatioSameBody: round(r.throughputRatioSameBody),
   })}`;
 }
 

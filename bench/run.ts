@@ -8,13 +8,13 @@ import { runAckBench } from './ack-latency.js';
 import { startLoadClient } from './load/client.js';
 import { ackJson, ackTable, startupJson, startupTable } from './report.js';
 import { runStartupBench } from './startup.js';
-import { SIGNING_SECRET, startBareBolt, startUpstreams, startVigilTarget } from './targets.js';
+import { SIGNING_SECRET, startBareBolt, startUpstreams, startVigilTarget, vigilHelpAck } from './targets.js';
 
 const { values } = parseArgs({
   options: {
     count: { type: 'string', default: '2000' },
     warmup: { type: 'string', default: '200' },
-    rounds: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '8' },
     levels: { type: 'string', default: '10,50' },
     startups: { type: 'string', default: '10' },
   },
@@ -41,13 +41,13 @@ async function main(): Promise<void> {
   const up = await startUpstreams();
   try {
     const baseline = await startBareBolt(up);
+    const sameBody = await startBareBolt(up, { ackBody: vigilHelpAck() });
     const vigil = await startVigilTarget(up);
     const client = startLoadClient();
     try {
       const results = await runAckBench(ack, {
         client,
-        baseline,
-        vigil,
+        servers: { baseline, sameBody, vigil },
         signingSecret: SIGNING_SECRET,
         responseUrl: up.responseUrl,
       });
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
       for (const r of results) print(ackJson(r));
     } finally {
       await client.close();
-      await Promise.allSettled([baseline.stop(), vigil.stop()]);
+      await Promise.allSettled([baseline.stop(), sameBody.stop(), vigil.stop()]);
     }
 
     const startup = await runStartupBench(up, startups);

@@ -10,11 +10,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, LogLevel } from '@slack/bolt';
+import { App, LogLevel, type RespondArguments } from '@slack/bolt';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { type SimApi, startSimApi } from '../src/sim/api/index.js';
 import { DEFAULT_BOT_TOKEN, type FakeSlack, startFakeSlack } from '../src/sim/slack/index.js';
+import { renderHelp } from '../src/slack/features/help/render.js';
+import { helpText } from '../src/slack/parser/index.js';
 import { startVigil } from '../src/start.js';
 
 export const SIGNING_SECRET = 'bench-signing-secret-0123456789abcdef';
@@ -86,12 +88,19 @@ export async function startVigilTarget(up: Upstreams): Promise<VigilTarget> {
 
 export const BASELINE_ACK_TEXT = 'Vigil help would go here.';
 
+/** The ack Vigil answers `/vigil help` with, for a Bolt app that sends the same bytes without Vigil's code. */
+export function vigilHelpAck(): RespondArguments {
+  return { response_type: 'ephemeral', ...renderHelp(helpText()) };
+}
+
 export interface BareBoltOptions {
   /**
    * Defer initialization and await `app.init()`, i.e. wait for `auth.test` before listening as Vigil does.
    * Stock Bolt (the default) fires `auth.test` from the constructor without waiting for it.
    */
   awaitInit?: boolean;
+  /** What the `/vigil` listener acks with; default a short ephemeral text. */
+  ackBody?: RespondArguments;
 }
 
 /** Stock Bolt: `new App` with token + signing secret, default HTTPReceiver, one `/vigil` listener that acks. */
@@ -105,7 +114,7 @@ export async function startBareBolt(up: Upstreams, opts: BareBoltOptions = {}): 
   });
   if (opts.awaitInit) await app.init();
   app.command('/vigil', async ({ ack }) => {
-    await ack({ response_type: 'ephemeral', text: BASELINE_ACK_TEXT });
+    await ack(opts.ackBody ?? { response_type: 'ephemeral', text: BASELINE_ACK_TEXT });
   });
   const server = (await app.start({ port: 0, host: HOST })) as Server;
   const { port } = server.address() as AddressInfo;
