@@ -13,12 +13,20 @@ export function describeActors(actors: Actors): string {
   return `members of the user group <!subteam^${actors.usergroup.replace(/[^A-Z0-9]/gi, '')}>`;
 }
 
+/**
+ * An audit action (`tenant.switch`) is Vigil's own identifier: shown as code, not run through escapeMrkdwn,
+ * which defangs dotted words that look like hosts (`tenant[.]switch`).
+ */
+export function auditAction(action: string): string {
+  return `\`${action.replace(/[^A-Za-z0-9._-]/g, '')}\``;
+}
+
 export function renderAudit(entries: AuditEntry[]): { text: string; blocks: KnownBlock[] } {
   if (entries.length === 0)
     return { text: 'No actions recorded yet.', blocks: [section('No actions recorded yet.')] };
   const lines = entries.map(
     (e) =>
-      `${slackDate(e.at)} · <@${e.userId}> · \`${escapeMrkdwn(e.action)}\` ${escapeMrkdwn(e.target)}${e.detail ? ` — ${escapeMrkdwn(e.detail)}` : ''}`,
+      `${slackDate(e.at)} · <@${e.userId}> · ${auditAction(e.action)} ${escapeMrkdwn(e.target)}${e.detail ? ` — ${escapeMrkdwn(e.detail)}` : ''}`,
   );
   const blocks: KnownBlock[] = [];
   for (let i = 0; i < lines.length && blocks.length < 45; i += 10)

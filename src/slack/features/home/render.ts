@@ -3,7 +3,7 @@ import type { KnownBlock, View } from '@slack/types';
 import type { AuditEntry, Connection, Settings, Subscription } from '../../../store/index.js';
 import { renderBudgeted } from '../../blocks/budget.js';
 import { escapeMrkdwn, slackDate } from '../../blocks/text.js';
-import { describeActors } from '../admin/index.js';
+import { auditAction, describeActors } from '../admin/index.js';
 import { tenantLabel } from '../connection/render.js';
 
 export const HOME_CONNECT = 'home_connect';
@@ -121,7 +121,7 @@ export function renderHome(input: HomeInput): View {
   ];
   if (input.isAdmin && input.audit.length > 0) {
     const lines = input.audit.map(
-      (e) => `${when(e.at)} · <@${e.userId}> · \`${escapeMrkdwn(e.action)}\` ${escapeMrkdwn(e.target)}`,
+      (e) => `${when(e.at)} · <@${e.userId}> · ${auditAction(e.action)} ${escapeMrkdwn(e.target)}`,
     );
     groups.push([{ type: 'divider' }, section(`*Latest actions*\n${lines.join('\n')}`)]);
   }
