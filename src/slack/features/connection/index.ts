@@ -3,6 +3,7 @@
  * `disconnect` (with confirmation), `status`, `tenants` and `tenant <id>` (admins switch).
  */
 import type { App } from '@slack/bolt';
+import { ForbiddenError } from '../../../api/index.js';
 import { NotAllowedError, NotConnectedError, VigilError } from '../../../errors.js';
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
@@ -101,14 +102,21 @@ const tenant: CommandHandler<'tenant'> = {
     const apiKey = await deps.repos.workspaces.apiKey(ctx.workspaceId);
     if (!current.connection || !apiKey) throw new NotConnectedError();
     const client = deps.api.pool.clientFor(current.host);
-    // A token for the new tenant proves the key may use it before anything is changed.
-    const test = await client.session({ apiKey, tenantId: command.tenantId }).testToken();
-    if (test.tenant_id !== command.tenantId) {
-      throw new VigilError(
-        `The API key cannot use tenant ${command.tenantId}.`,
+    const refused = (cause?: unknown) =>
+      new VigilError(
+        `The API key cannot use tenant ${command.tenantId}: it is not one of the tenants this key may access.`,
         'Check the id with `/vigil tenants`.',
+        cause === undefined ? undefined : { cause },
       );
-    }
+    // A token for the new tenant proves the key may use it before anything is changed. The API answers
+    // 403 for a tenant outside the key (another organization's, say): said in those terms, not as a 403.
+    const test = await client
+      .session({ apiKey, tenantId: command.tenantId })
+      .testToken()
+      .catch((err: unknown) => {
+        throw err instanceof ForbiddenError ? refused(err) : err;
+      });
+    if (test.tenant_id !== command.tenantId) throw refused();
     let tenantName: string | undefined;
     for await (const step of current.session.iterateTenants({
       organizationId: test.organization_id,
