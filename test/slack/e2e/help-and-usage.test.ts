@@ -100,7 +100,12 @@ describe('usage errors', () => {
 
   it.each([
     ['an AWS key', 'connect AKIAIOSFODNN7EXAMPLE', 'AKIAIOSFODNN7EXAMPLE', 'AWS access key'],
-    ['a Slack token', 'status xoxb-123456789012-abcdefghijkl', 'xoxb-123456789012-abcdefghijkl', 'Slack token'],
+    [
+      'a Slack token',
+      'status xoxb-123456789012-abcdefghijkl',
+      'xoxb-123456789012-abcdefghijkl',
+      'Slack token',
+    ],
     ['a password', 'events 12345 password:hunter2hunter2', 'hunter2hunter2', 'password or key'],
     [
       'a GitHub token',
