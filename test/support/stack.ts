@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { type SimApi, type SimOptions, startSimApi } from '../../src/sim/api/index.js';
+import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
 import {
   DEFAULT_BOT_TOKEN,
   DEFAULT_TEAM_ID,
@@ -28,7 +28,7 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Connect workspace T0001 to the first simulated key (default true). */
   connect?: boolean;
-  sim?: SimOptions;
+  sim?: Omit<NonNullable<Parameters<typeof startSimApi>[0]>, 'clock'>;
   clock?: Clock;
 }
 
@@ -85,7 +85,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       apiKeyId: key.apiKeyId,
       organizationId: key.organizationId,
       tenantId: key.defaultTenantId,
-      tenantName: 'Default tenant',
+      tenantName: sim.state.tenants.find((t) => t.id === key.defaultTenantId)?.name ?? 'Default tenant',
       scopes: key.scopes,
       connectedBy: SEEDED_USERS.admin,
     });

@@ -1,34 +1,18 @@
 /**
- * The shared end-to-end stack (test/support/stack.ts) with the events feature registered, plus the steps
- * every events test takes: run a command, click a button, read what reached Slack and the simulated API.
- *
- * The shared stack starts Vigil with ALL_FEATURES, which does not list the events feature yet; this copy
- * differs only in passing the features explicitly.
+ * The shared end-to-end stack (test/support/stack.ts), plus the steps every events test takes: run a
+ * command, click a button, read what reached Slack and the simulated API.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Clock } from '../../../../../src/clock.js';
-import { loadConfig } from '../../../../../src/config.js';
-import { createLogger } from '../../../../../src/logger.js';
 import type { LoggedRequest, SimOptions } from '../../../../../src/sim/api/index.js';
-import { startSimApi } from '../../../../../src/sim/api/index.js';
 import {
-  DEFAULT_BOT_TOKEN,
-  DEFAULT_TEAM_ID,
   type ResponseUrlPost,
   SEEDED_CHANNELS,
   SEEDED_USERS,
   startFakeSlack,
 } from '../../../../../src/sim/slack/index.js';
-import { eventsFeature } from '../../../../../src/slack/features/events/index.js';
-import { ALL_FEATURES } from '../../../../../src/slack/features/index.js';
-import { startVigil } from '../../../../../src/start.js';
-import { createSlackSender, getButton } from '../../../../harness/index.js';
-import type { Stack } from '../../../../support/stack.js';
+import { getButton } from '../../../../harness/index.js';
+import { type Stack, startStack } from '../../../../support/stack.js';
 
-export const SIGNING_SECRET = 'events-e2e-signing-secret-0123456789';
 export { SEEDED_CHANNELS, SEEDED_USERS };
 
 export interface EventsStackOptions {
@@ -37,70 +21,13 @@ export interface EventsStackOptions {
   connect?: boolean;
 }
 
-export async function startEventsStack(opts: EventsStackOptions = {}): Promise<Stack> {
-  const sim = await startSimApi({
+/** The shared stack, with no empty pages unless a test asks for them. */
+export function startEventsStack(opts: EventsStackOptions = {}): Promise<Stack> {
+  return startStack({
+    sim: { emptyPageEvery: opts.sim?.emptyPageEvery ?? 0 },
     ...(opts.clock ? { clock: opts.clock } : {}),
-    emptyPageEvery: opts.sim?.emptyPageEvery ?? 0,
+    ...(opts.connect === undefined ? {} : { connect: opts.connect }),
   });
-  const slack = await startFakeSlack();
-  const dataDir = await mkdtemp(join(tmpdir(), 'vigil-events-e2e-'));
-  const logs: string[] = [];
-  const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    VIGIL_STORE: `sqlite://${join(dataDir, 'vigil.sqlite')}`,
-    VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    VIGIL_API_URL: sim.url,
-    LOG_LEVEL: 'debug',
-  });
-  const features = ALL_FEATURES.includes(eventsFeature) ? ALL_FEATURES : [...ALL_FEATURES, eventsFeature];
-  const vigil = await startVigil({
-    config,
-    logger,
-    host: '127.0.0.1',
-    features,
-    ...(opts.clock ? { clock: opts.clock } : {}),
-  }).catch(async (err: unknown) => {
-    await Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);
-    throw err;
-  });
-  const workspaceId = DEFAULT_TEAM_ID;
-  if (opts.connect !== false) {
-    const key = sim.keys[0];
-    if (!key) throw new Error('the simulated API has no keys');
-    await vigil.deps.repos.workspaces.put(workspaceId, {
-      teamId: workspaceId,
-      apiHost: new URL(sim.url).host,
-      apiKey: key.apiKey,
-      apiKeyId: key.apiKeyId,
-      organizationId: key.organizationId,
-      tenantId: key.defaultTenantId,
-      tenantName: 'Acme Production',
-      scopes: key.scopes,
-      connectedBy: SEEDED_USERS.admin,
-    });
-  }
-  const sender = createSlackSender({
-    receiverUrl: `${vigil.url}/slack/events`,
-    signingSecret: SIGNING_SECRET,
-  });
-  return {
-    vigil,
-    sim,
-    slack,
-    sender,
-    workspaceId,
-    logs,
-    dataDir,
-    async close() {
-      await vigil.stop();
-      await Promise.allSettled([sim.close(), slack.close()]);
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 // ── Steps ─────────────────────────────────────────────────────────────────────────────────────────────
