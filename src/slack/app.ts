@@ -55,6 +55,9 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
           clientOptions,
           logger,
           directInstall: true,
+          // Beside the Web API: https://slack.com/api/ → https://slack.com/oauth/v2/authorize, and a fake
+          // Slack (SLACK_API_URL) gets the browser step too.
+          authorizationUrl: new URL('../oauth/v2/authorize', config.slack.apiUrl).toString(),
         })
       : undefined;
 
