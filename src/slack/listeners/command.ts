@@ -6,9 +6,9 @@ import type { App, SlashCommand } from '@slack/bolt';
 import { workspaceKey } from '../../store/index.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from '../context.js';
 import { reportError } from '../error-reply.js';
-import { renderHelp, renderUsageError } from '../features/help/render.js';
+import { helpMessage, renderUsageError } from '../features/help/render.js';
 import type { Command } from '../parser/index.js';
-import { helpText, parseCommand } from '../parser/index.js';
+import { parseCommand } from '../parser/index.js';
 
 export const VIGIL_COMMAND = '/vigil';
 
@@ -36,7 +36,7 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
     }
     const cmd = parsed.command;
     if (cmd.kind === 'help') {
-      await ack({ response_type: 'ephemeral', ...renderHelp(helpText(cmd.topic)) });
+      await ack({ response_type: 'ephemeral', ...helpMessage(cmd.topic) });
       return;
     }
     const handler = handlers[cmd.kind] as CommandHandler | undefined;

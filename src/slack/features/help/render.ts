@@ -1,7 +1,7 @@
 /** Pure Block Kit for help and usage errors, from the parser's structured help. */
 import type { KnownBlock } from '@slack/types';
 import { renderBudgeted } from '../../blocks/budget.js';
-import type { HelpText, UsageError } from '../../parser/index.js';
+import type { HelpText, Subcommand, UsageError } from '../../parser/index.js';
 import { helpText, toMrkdwn } from '../../parser/index.js';
 
 export interface Message {
@@ -51,6 +51,15 @@ export function renderUsageError(error: UsageError): Message {
   return { text: toMrkdwn(`${error.message} ${error.hint}`), blocks };
 }
 
-export function renderTopLevelHelp(): Message {
-  return renderHelp(helpText());
+const helpCache = new Map<string, Message>();
+
+/** Help never changes while Vigil runs: render each topic once (the ack path stays cheap). */
+export function helpMessage(topic?: Subcommand): Message {
+  const key = topic ?? '';
+  let message = helpCache.get(key);
+  if (!message) {
+    message = renderHelp(helpText(topic));
+    helpCache.set(key, message);
+  }
+  return message;
 }
