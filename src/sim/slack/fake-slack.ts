@@ -1,5 +1,6 @@
 /**
- * A fake Slack on 127.0.0.1: the Web API (under /api/), response_url endpoints and file upload URLs. It answers
+ * A fake Slack on 127.0.0.1: the Web API (under /api/), response_url endpoints, file upload URLs and Socket
+ * Mode WebSockets (`socket`, on the same server). It answers
  * like Slack, enforces the limits Vigil must respect, and records everything so tests assert on what was sent.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -8,6 +9,7 @@ import { type Clock, systemClock } from '../../clock.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { botMethods, clientMethods, messageContentError } from './methods/index.js';
 import { flatHeaders, parseRequest, readRaw } from './request-body.js';
+import { FakeSocketMode } from './socket-mode.js';
 import {
   DEFAULT_APP_ID,
   DEFAULT_CLIENT_ID,
@@ -39,12 +41,18 @@ export interface FakeSlackOptions {
   clientId?: string;
   clientSecret?: string;
   appId?: string;
-  /** Seed the default team T0001, its people and channels. Default true. */
+  /** Seed the default team T0001, its people and channels, and the app-level token DEFAULT_APP_TOKEN. Default true. */
   seed?: boolean;
+  /** More app-level tokens (`xapp-…`) that apps.connections.open accepts. */
+  appTokens?: string[];
+  /** How often the fake pings each Socket Mode connection; 0 turns pings off. Default 5 s. */
+  socketPingIntervalMs?: number;
 }
 
 const MAX_BODY_BYTES = 50 * 1024 * 1024;
 const RESPONSE_URL_PATH = /^\/(commands|actions)\/[^/]+\/[^/]+\/[^/]+$/;
+/** The one method that takes an app-level token. */
+const CONNECTIONS_OPEN = 'apps.connections.open';
 
 type Predicate<T> = (item: T) => boolean;
 
@@ -65,6 +73,8 @@ export class FakeSlack {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly appId: string;
+  /** Socket Mode: the connections, envelopes pushed to the app and its acks. */
+  readonly socket: FakeSocketMode;
   private readonly state: SlackState;
   private readonly failures = new Map<string, Required<Pick<FailureSpec, 'times'>> & FailureSpec>();
   private callWaiters: Waiter<RecordedCall>[] = [];
@@ -80,7 +90,15 @@ export class FakeSlack {
     this.clientSecret = options.clientSecret ?? DEFAULT_CLIENT_SECRET;
     this.appId = options.appId ?? DEFAULT_APP_ID;
     this.state = new SlackState(options.clock ?? systemClock, this.appId);
-    if (options.seed !== false) this.state.seed();
+    this.seedState();
+    this.socket = new FakeSocketMode({
+      clock: this.state.clock,
+      logger: this.logger,
+      appId: this.appId,
+      baseUrl: () => this.baseUrl,
+      ...(options.socketPingIntervalMs !== undefined ? { pingIntervalMs: options.socketPingIntervalMs } : {}),
+    });
+    this.server.on('upgrade', (req, socket, head) => this.socket.handleUpgrade(req, socket, head));
     this.server.on('request', (req, res) => {
       this.handle(req, res).catch((err: unknown) => {
         this.logger.error('fake slack: request failed', { error: String(err) });
@@ -130,6 +148,12 @@ export class FakeSlack {
 
   addTeam(team: FakeTeam): FakeTeam {
     return this.state.addTeam(team);
+  }
+
+  /** Registers an app-level token (`xapp-…`) for apps.connections.open. */
+  addAppToken(token: string): string {
+    this.state.appTokens.add(token);
+    return token;
   }
 
   addUser(user: Pick<FakeUser, 'id'> & Partial<FakeUser>): FakeUser {
@@ -241,21 +265,30 @@ export class FakeSlack {
     for (const p of this.responseUrlPosts) parts.push(p.path, JSON.stringify(p.headers), p.rawBody);
     for (const f of this.state.files.values())
       parts.push(f.filename, f.title ?? '', f.bytes?.toString('utf8') ?? '');
+    parts.push(...this.socket.allText());
     return parts.join('\n');
   }
 
-  /** Forgets everything recorded and stored, and restores the seeded workspace. */
+  /** Forgets everything recorded and stored, and restores the seeded workspace. Open sockets stay open. */
   reset(): void {
     this.calls.length = 0;
     this.responseUrlPosts.length = 0;
     this.failures.clear();
     this.state.clear();
-    if (this.options.seed !== false) this.state.seed();
+    this.seedState();
+    this.socket.reset();
   }
 
   async close(): Promise<void> {
+    // Upgraded sockets are no longer the HTTP server's: close them first or server.close() waits on them.
+    await this.socket.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
+  }
+
+  private seedState(): void {
+    if (this.options.seed !== false) this.state.seed();
+    for (const token of this.options.appTokens ?? []) this.state.appTokens.add(token);
   }
 
   private waitOn<T>(
@@ -378,12 +411,20 @@ export class FakeSlack {
     const clientMethod = clientMethods[method];
     if (clientMethod !== undefined) return clientMethod(base);
     const botMethod = botMethods[method];
-    if (botMethod === undefined) return { ok: false, error: 'unknown_method' };
+    if (botMethod === undefined && method !== CONNECTIONS_OPEN) return { ok: false, error: 'unknown_method' };
     // Slack reads the token from the header for JSON bodies; a `token` field in JSON is ignored.
     const isJson = parsed.contentType.toLowerCase().startsWith('application/json');
     const token = isJson && !parsed.headers.authorization ? undefined : parsed.token;
     if (token === undefined) return { ok: false, error: 'not_authed' };
     if (this.state.revokedTokens.has(token)) return { ok: false, error: 'token_revoked' };
+    // App-level tokens open sockets and nothing else; bot tokens cannot open sockets.
+    const isAppToken = this.state.appTokens.has(token);
+    if (botMethod === undefined) {
+      // Only apps.connections.open gets here.
+      if (isAppToken) return this.socket.issueUrl(token);
+      return { ok: false, error: this.state.tokens.has(token) ? 'not_allowed_token_type' : 'invalid_auth' };
+    }
+    if (isAppToken) return { ok: false, error: 'not_allowed_token_type' };
     const team = this.state.teams.get(this.state.tokens.get(token) ?? '');
     if (team === undefined) return { ok: false, error: 'invalid_auth' };
     return botMethod({ ...base, team, token });

@@ -1,7 +1,17 @@
 /** The fake Slack used by end-to-end tests and the local playground. */
 export { FakeSlack, type FakeSlackOptions, startFakeSlack } from './fake-slack.js';
 export {
+  type EnvelopeInput,
+  type EnvelopeType,
+  FakeSocketMode,
+  type SendOptions,
+  type SentEnvelope,
+  type SocketAck,
+  type SocketConnection,
+} from './socket-mode.js';
+export {
   DEFAULT_APP_ID,
+  DEFAULT_APP_TOKEN,
   DEFAULT_BOT_TOKEN,
   DEFAULT_BOT_USER_ID,
   DEFAULT_CLIENT_ID,

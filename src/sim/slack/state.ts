@@ -17,6 +17,8 @@ export const DEFAULT_BOT_USER_ID = 'U0BOT0001';
 export const DEFAULT_APP_ID = 'A0VIGIL01';
 export const DEFAULT_CLIENT_ID = '1111111111.2222222222';
 export const DEFAULT_CLIENT_SECRET = 'fake-client-secret';
+/** The seeded app-level token (Socket Mode's `apps.connections.open`). */
+export const DEFAULT_APP_TOKEN = 'xapp-1-A0VIGIL01-0001-fakeappleveltoken';
 
 /** Seeded people of the default team: an owner, an admin, a member and a deactivated account. */
 export const SEEDED_USERS = {
@@ -52,6 +54,8 @@ export class SlackState {
   /** Bot token → team id. */
   readonly tokens = new Map<string, string>();
   readonly revokedTokens = new Set<string>();
+  /** App-level tokens (`xapp-…`): only apps.connections.open takes them. */
+  readonly appTokens = new Set<string>();
   readonly users = new Map<string, FakeUser>();
   /** Usergroup id → member user ids. */
   readonly usergroups = new Map<string, string[]>();
@@ -74,6 +78,7 @@ export class SlackState {
   ) {}
 
   seed(): void {
+    this.appTokens.add(DEFAULT_APP_TOKEN);
     this.addTeam({
       teamId: DEFAULT_TEAM_ID,
       name: 'Vigil Test',
@@ -143,6 +148,7 @@ export class SlackState {
       m.clear();
     }
     this.revokedTokens.clear();
+    this.appTokens.clear();
     this.counter = 0;
   }
 
