@@ -3,6 +3,8 @@
  * then requests authorized from the stored installation, and the clean-up on uninstall and token
  * revocation, in either order, idempotently.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, SEEDED_USERS } from '../../../src/sim/slack/index.js';
 import { textOf } from '../../harness/index.js';
@@ -222,6 +224,23 @@ describe('uninstall clean-up', () => {
 
   it('leaves other workspaces alone', async () => {
     expect(await installed('T0INSTAL1', { teamId: 'T0INSTAL1' })).toBe(true);
+  });
+});
+
+describe('bot tokens of installations', () => {
+  it('are not in the logs nor in the SQLite files (installations are sealed)', async () => {
+    const tokens = stack.slack
+      .callsTo('oauth.v2.access')
+      .map((c) => c.response.access_token)
+      .filter((t): t is string => typeof t === 'string');
+    expect(tokens.length).toBeGreaterThanOrEqual(4);
+    const logs = stack.logs.join('\n');
+    const files = (await readdir(stack.dataDir)).filter((n) => n.startsWith('vigil.sqlite'));
+    const bytes = await Promise.all(files.map((n) => readFile(join(stack.dataDir, n))));
+    for (const token of tokens) {
+      expect(logs).not.toContain(token);
+      for (const b of bytes) expect(b.indexOf(token)).toBe(-1);
+    }
   });
 });
 
