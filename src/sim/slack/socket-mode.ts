@@ -302,7 +302,9 @@ export class FakeSocketMode {
     ws.on('error', (err) => this.options.logger.warn('fake slack: socket error', { error: String(err) }));
     ws.on('close', (code) => this.onClose(live, code));
     if (this.pingIntervalMs > 0) {
-      live.pinger = setInterval(() => ws.ping(), this.pingIntervalMs);
+      live.pinger = setInterval(() => {
+        if (ws.readyState === ws.OPEN) ws.ping();
+      }, this.pingIntervalMs);
       live.pinger.unref();
     }
     ws.send(

@@ -159,6 +159,9 @@ describe('the WebSocket', () => {
     expect(ack.envelope?.type).toBe('slash_commands');
     expect(fake.socket.acks).toEqual([ack]);
     expect(older.frames).toHaveLength(0);
+    // Frames both ways count for leak searches.
+    expect(fake.allText()).toContain('"text":"help"');
+    expect(fake.allText()).toContain('Usage');
   });
 
   it('adds the retry fields to events_api envelopes only, and flags interactions that take a response', async () => {
