@@ -164,7 +164,9 @@ export interface Config {
     apiUrl: string;
   };
   port: number;
+  /** Without VIGIL_PUBLIC_URL: http://localhost:<the port Vigil actually listens on> (PORT may be 0). */
   publicUrl: string;
+  publicUrlFromPort: boolean;
   store: { url: string };
   encryptionKey: Buffer | undefined;
   api: {
@@ -221,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     port: e.PORT,
     publicUrl: (e.VIGIL_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlFromPort: e.VIGIL_PUBLIC_URL === undefined,
     store: { url: e.VIGIL_STORE },
     encryptionKey: e.VIGIL_ENCRYPTION_KEY ? Buffer.from(e.VIGIL_ENCRYPTION_KEY, 'base64') : undefined,
     api: { baseUrl: e.VIGIL_API_URL.replace(/\/+$/, ''), family: e.VIGIL_API_FAMILY, allowedHosts },

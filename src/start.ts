@@ -46,7 +46,9 @@ const DRAIN_MS = 7_000;
 const RESPONSE_URL_TIMEOUT_MS = 10_000;
 
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
-  const { config, logger } = opts;
+  // A copy: the public URL is completed once the real port is known.
+  const config: Config = { ...opts.config };
+  const { logger } = opts;
   const clock = opts.clock ?? systemClock;
   const store = await openStore(config.store.url, { logger, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
   try {
@@ -105,6 +107,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     // Single-workspace mode checks the bot token (auth.test) before taking traffic.
     await slack.app.init();
     const port = await listen(server, config.port, opts.host);
+    if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
     await slack.app.start();
     logger.info('vigil started', {
       port,

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     const c = loadConfig(single);
     expect(c.port).toBe(3000);
     expect(c.publicUrl).toBe('http://localhost:3000');
+    expect(c.publicUrlFromPort).toBe(true);
     expect(c.store.url).toBe('sqlite://data/vigil.sqlite');
     expect(c.api).toEqual({
       baseUrl: 'https://api.flare.io',
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
     expect(c.slack.apiUrl).toBe('http://127.0.0.1:9999/api/');
     expect(c.port).toBe(8080);
     expect(c.publicUrl).toBe('https://vigil.example.com');
+    expect(c.publicUrlFromPort).toBe(false);
     expect(c.store.url).toBe('redis://localhost:6379');
     expect(c.encryptionKey?.equals(Buffer.alloc(32, 7))).toBe(true);
     expect(c.api).toEqual({

@@ -2,7 +2,7 @@
  * Builds the Bolt app: transport (HTTP receiver or Socket Mode), workspace authorization (one bot token,
  * or OAuth installations from the store) and the features' listeners. No I/O happens here.
  */
-import { App, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import type { Config } from '../config.js';
 import { toBoltLogger } from './bolt-logger.js';
@@ -101,6 +101,11 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
   // Last resort for errors thrown inside listeners (the features report their own to the user).
   app.error(async (args) => {
     const { error, body } = args as unknown as { error: unknown; body?: { type?: string } };
+    if ((error as { code?: unknown }).code === ErrorCode.AuthorizationError) {
+      // A request from a workspace without an installation: expected after an uninstall, not a bug.
+      deps.logger.warn('request from a workspace Vigil has no installation for', { type: body?.type });
+      return;
+    }
     await reportError(deps, error, undefined, { type: body?.type });
   });
 

@@ -28,4 +28,11 @@ describe('smoke', () => {
     );
     expect(textOf(post.body as never)).toContain('Organization');
   });
+
+  it('links to the port Vigil really listens on when PORT=0 and no public URL is set', async () => {
+    const responseUrl = stack.slack.responseUrl();
+    await stack.sender.slashCommand({ text: 'connect', userId: SEEDED_USERS.admin, responseUrl });
+    const post = await stack.slack.waitForPost((p) => JSON.stringify(p.body).includes('/connect/'));
+    expect(JSON.stringify(post.body)).toContain(`http://localhost:${stack.vigil.port}/connect/`);
+  });
 });
