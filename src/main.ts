@@ -20,15 +20,15 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   const vigil = await startVigil({ config, logger });
 
-  const shutdown = (signal: string) => {
-    logger.info('signal received', { signal });
+  const shutdown = (reason: string, exitCode = 0) => {
+    logger.info('stopping', { reason });
     const deadline = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
     vigil.stop().then(
-      () => process.exit(0),
+      () => process.exit(exitCode),
       (err: unknown) => {
         logger.error('shutdown failed', { err });
         process.exit(1);
@@ -37,6 +37,12 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+  // E.g. Socket Mode refused for good on reconnect (token revoked): log one clear line, then stop so a
+  // supervisor can restart Vigil, instead of dying with a stack trace or running half-alive.
+  process.on('unhandledRejection', (reason) => {
+    logger.error('unexpected failure; stopping', { err: reason });
+    shutdown('unhandledRejection', 1);
+  });
 }
 
 main().catch((err: unknown) => {
