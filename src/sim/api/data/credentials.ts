@@ -23,7 +23,8 @@ const CORPORATE_DOMAINS = [
 const AUTH_HOSTS = ['login.microsoftonline.com', 'github.com', 'vpn.acme.example', 'slack.com', 'okta.com'];
 
 /** `2026-11-02T10:11:12+00:00`, the Python isoformat the real API uses (offset, no Z). */
-export const isoWithOffset = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+export const isoWithOffset = (ms: number): string =>
+  new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
 function sourceOf(index: number, baseMs: number): SimCredentialSource {
   const s = SOURCES[index % SOURCES.length] ?? SOURCES[0];
@@ -31,7 +32,9 @@ function sourceOf(index: number, baseMs: number): SimCredentialSource {
     id: s.id,
     name: s.name,
     description_en: s.name ? `${s.name}: credentials collected from public and underground sources.` : null,
-    description_fr: s.name ? `${s.name} : identifiants collectés de sources publiques et clandestines.` : null,
+    description_fr: s.name
+      ? `${s.name} : identifiants collectés de sources publiques et clandestines.`
+      : null,
     breached_at: s.breached ? isoWithOffset(baseMs - (400 + index * 30) * 86_400_000) : null,
     leaked_at: isoWithOffset(baseMs - (200 + index * 20) * 86_400_000),
     is_alert_enabled: s.alert,
@@ -66,7 +69,8 @@ export function buildCredentials(seed: number, nowMs: number, count = 320): SimC
     const first = rng.pick(FIRST_NAMES);
     const last = rng.pick(LAST_NAMES);
     const noDomain = i % 41 === 0;
-    const local = i % 3 === 0 ? `${first}.${last}` : i % 3 === 1 ? `${first[0]}${last}` : `${first}${rng.int(1, 99)}`;
+    const local =
+      i % 3 === 0 ? `${first}.${last}` : i % 3 === 1 ? `${first[0]}${last}` : `${first}${rng.int(1, 99)}`;
     const hashType = HASH_TYPES[i % HASH_TYPES.length] ?? null;
     const password = i % 7 === 0 ? rng.pick(WEAK_PASSWORDS) : `${first}${rng.int(1000, 9999)}!`;
     const sourceIndex = rng.int(0, SOURCES.length - 1);

@@ -54,12 +54,54 @@ interface TenantPlan {
 }
 
 const TENANT_PLANS: TenantPlan[] = [
-  { id: 2001, organizationId: 1001, name: 'Acme Production', domain: 'acme.example', brand: 'Acme', kinds: ['domain', 'keyword', 'email'] },
-  { id: 2002, organizationId: 1001, name: 'Acme Subsidiaries', domain: 'acme-labs.example', brand: 'Acme Labs', kinds: ['domain', 'github_repository', 'brand'] },
-  { id: 2003, organizationId: 1001, name: 'Acme Staging', domain: 'initech.example', brand: 'Initech', kinds: ['domain', 'name', 'ip'] },
-  { id: 2101, organizationId: 1002, name: 'Globex Main', domain: 'globex.example', brand: 'Globex', kinds: ['domain', 'bin', 'azure_tenant'] },
-  { id: 2102, organizationId: 1002, name: 'Globex Research', domain: 'hooli.example', brand: 'Hooli', kinds: ['domain', 'username', 'keyword'] },
-  { id: 2103, organizationId: 1002, name: 'Globex MSSP client', domain: 'umbrella.example', brand: 'Umbrella', kinds: ['domain', 'email', 'name'] },
+  {
+    id: 2001,
+    organizationId: 1001,
+    name: 'Acme Production',
+    domain: 'acme.example',
+    brand: 'Acme',
+    kinds: ['domain', 'keyword', 'email'],
+  },
+  {
+    id: 2002,
+    organizationId: 1001,
+    name: 'Acme Subsidiaries',
+    domain: 'acme-labs.example',
+    brand: 'Acme Labs',
+    kinds: ['domain', 'github_repository', 'brand'],
+  },
+  {
+    id: 2003,
+    organizationId: 1001,
+    name: 'Acme Staging',
+    domain: 'initech.example',
+    brand: 'Initech',
+    kinds: ['domain', 'name', 'ip'],
+  },
+  {
+    id: 2101,
+    organizationId: 1002,
+    name: 'Globex Main',
+    domain: 'globex.example',
+    brand: 'Globex',
+    kinds: ['domain', 'bin', 'azure_tenant'],
+  },
+  {
+    id: 2102,
+    organizationId: 1002,
+    name: 'Globex Research',
+    domain: 'hooli.example',
+    brand: 'Hooli',
+    kinds: ['domain', 'username', 'keyword'],
+  },
+  {
+    id: 2103,
+    organizationId: 1002,
+    name: 'Globex MSSP client',
+    domain: 'umbrella.example',
+    brand: 'Umbrella',
+    kinds: ['domain', 'email', 'name'],
+  },
 ];
 
 /** Everything a tenant's events may mention, so each query type has something to find. */
@@ -147,7 +189,14 @@ export function buildSeed(seed: number, nowMs: number): SeedData {
       const createdMs = base - rng.int(1, 20) * DAY;
       const report =
         status === 'completed'
-          ? reportOf(rng, nextReportId++, plan, tenantEventUids, createdMs + HOUR, reportRequests.length % 2 === 0)
+          ? reportOf(
+              rng,
+              nextReportId++,
+              plan,
+              tenantEventUids,
+              createdMs + HOUR,
+              reportRequests.length % 2 === 0,
+            )
           : null;
       reportRequests.push({
         tenantId: plan.id,
@@ -218,7 +267,9 @@ function factsOf(rng: Prng, plan: TenantPlan): TenantFacts {
     domain: plan.domain,
     brand: plan.brand,
     people,
-    emails: ['ceo', ...people.map((p) => p.toLowerCase().replace(' ', '.'))].map((u) => `${u}@${plan.domain}`),
+    emails: ['ceo', ...people.map((p) => p.toLowerCase().replace(' ', '.'))].map(
+      (u) => `${u}@${plan.domain}`,
+    ),
     usernames: [`${slug.replace(/-/g, '_')}_admin`, `${slug}-svc`],
     ip: `203.0.113.${rng.int(2, 250)}`,
     bin: `4${rng.int(10_000, 99_999)}`,
@@ -315,7 +366,9 @@ function makeSeedEvent(rng: Prng, input: SeedEventInput): SimEvent {
       tenant_metadata: {
         severity: override && override !== input.severity ? { original: input.severity, override } : null,
         tags: shuffle(rng, [...TAGS]).slice(0, rng.int(0, 2)),
-        notes: input.titleTemplate ? 'Note with <!here> and <https://evil.example|a link> & *stars*' : noteOf(rng),
+        notes: input.titleTemplate
+          ? 'Note with <!here> and <https://evil.example|a link> & *stars*'
+          : noteOf(rng),
         remediated_at: state < 0.08 ? isoFromMs(Math.min(input.createdMs + DAY, input.nowMs)) : null,
         ignored_at: state > 0.92 ? isoFromMs(Math.min(input.createdMs + DAY, input.nowMs)) : null,
       },
@@ -370,7 +423,8 @@ function policiesOf(
 ): SimPolicy[] {
   const out: SimPolicy[] = [];
   for (let i = 0; i < count; i++) {
-    const kind = ['INCLUDED_KEYWORDS', 'EXCLUDED_KEYWORDS', 'LUCENE_QUERY', 'ASTP_COOKIES', 'ASTP_DOMAIN'][i % 5] ?? '';
+    const kind =
+      ['INCLUDED_KEYWORDS', 'EXCLUDED_KEYWORDS', 'LUCENE_QUERY', 'ASTP_COOKIES', 'ASTP_DOMAIN'][i % 5] ?? '';
     const value: Record<string, unknown> =
       kind === 'INCLUDED_KEYWORDS'
         ? { keywords: [plan.brand.toLowerCase(), 'vpn', 'payroll'] }
@@ -456,7 +510,10 @@ function reportOf(
       '- Credentials of **3 employees** were found in stealer logs',
       '## Details',
       'Actors on *xss* discussed initial access brokers selling VPN sessions. <b>HTML</b> & <i>markup</i> stays text.',
-      ...Array.from({ length: rng.int(3, 8) }, (_, k) => `Paragraph ${k + 1}: analysts observed further mentions.`),
+      ...Array.from(
+        { length: rng.int(3, 8) },
+        (_, k) => `Paragraph ${k + 1}: analysts observed further mentions.`,
+      ),
     ].join('\n\n'),
     tags: ['weekly', plan.brand.toLowerCase()],
     highlights: ['Stealer logs rising', 'Ransomware group mentions the brand'],

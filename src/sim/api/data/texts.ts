@@ -1,7 +1,29 @@
 /** Vocabulary of the seeded data: realistic but fictitious names, plus the hostile strings Slack rendering is tested against. */
 
-export const FIRST_NAMES = ['jane', 'john', 'amir', 'li', 'sofia', 'marc', 'olga', 'kenji', 'fatima', 'lucas'] as const;
-export const LAST_NAMES = ['doe', 'smith', 'haddad', 'wei', 'rossi', 'tremblay', 'ivanova', 'sato', 'diallo', 'silva'] as const;
+export const FIRST_NAMES = [
+  'jane',
+  'john',
+  'amir',
+  'li',
+  'sofia',
+  'marc',
+  'olga',
+  'kenji',
+  'fatima',
+  'lucas',
+] as const;
+export const LAST_NAMES = [
+  'doe',
+  'smith',
+  'haddad',
+  'wei',
+  'rossi',
+  'tremblay',
+  'ivanova',
+  'sato',
+  'diallo',
+  'silva',
+] as const;
 
 /** Per event type: the activity index used in uids, the sources, and whether record ids contain slashes. */
 export const EVENT_SHAPES: Record<string, { index: string; sources: string[]; slashIds: boolean }> = {
@@ -67,12 +89,24 @@ export const HOSTILE_TITLES: readonly string[] = [
 ];
 
 export const SOURCES = [
-  { id: 'combo_2025_q3', name: 'Combolist 2025 Q3', breached: false, alert: true, pii: ['email', 'password'] },
+  {
+    id: 'combo_2025_q3',
+    name: 'Combolist 2025 Q3',
+    breached: false,
+    alert: true,
+    pii: ['email', 'password'],
+  },
   { id: 'acmecloud_2024', name: 'AcmeCloud breach', breached: true, alert: true, pii: ['email', 'name'] },
   { id: 'redline_logs', name: 'RedLine stealer logs', breached: false, alert: true, pii: null },
   { id: 'forum_dump_17', name: 'Forum dump #17', breached: true, alert: false, pii: ['email'] },
   { id: 'paste_aggregate', name: 'Paste aggregate', breached: false, alert: false, pii: null },
-  { id: 'telegram_cloud', name: 'Telegram cloud logs', breached: false, alert: true, pii: ['email', 'phone'] },
+  {
+    id: 'telegram_cloud',
+    name: 'Telegram cloud logs',
+    breached: false,
+    alert: true,
+    pii: ['email', 'phone'],
+  },
   { id: 'unknown_source', name: null, breached: false, alert: false, pii: null },
 ] as const;
 

@@ -4,12 +4,7 @@
  */
 import type { Clock } from '../../../../../src/clock.js';
 import type { LoggedRequest, SimOptions } from '../../../../../src/sim/api/index.js';
-import {
-  type ResponseUrlPost,
-  SEEDED_CHANNELS,
-  SEEDED_USERS,
-  startFakeSlack,
-} from '../../../../../src/sim/slack/index.js';
+import { type ResponseUrlPost, SEEDED_CHANNELS, SEEDED_USERS } from '../../../../../src/sim/slack/index.js';
 import { getButton } from '../../../../harness/index.js';
 import { type Stack, startStack } from '../../../../support/stack.js';
 
