@@ -327,7 +327,8 @@ export function truncate(s: string, max: number, marker = '…'): string {
     out += unit;
   }
   if (stars % 2 === 1) out = out.slice(0, openAt).replace(/\u200B$/, '');
-  return out.trimEnd() + marker;
+  // An underscore kept because it sat inside a word would end one at the cut, where Slack reads it as italics.
+  return out.trimEnd().replace(/_+$/, (u) => '\u02CD'.repeat(u.length)) + marker;
 }
 
 // ── Dates ─────────────────────────────────────────────────────────────────────────────────────────────
