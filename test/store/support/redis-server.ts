@@ -75,5 +75,10 @@ export async function startRedisServer(): Promise<RedisServer> {
       },
     };
   }
-  throw new Error(`could not start redis-server: ${(lastError as Error)?.message ?? lastError}`);
+  const missing = (lastError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+  throw new Error(
+    missing
+      ? 'redis-server is not installed: run `bash .ci/run` (installs it from Debian) or `apt-get install redis-server`'
+      : `could not start redis-server: ${(lastError as Error)?.message ?? lastError}`,
+  );
 }
