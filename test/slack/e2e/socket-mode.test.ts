@@ -3,74 +3,33 @@
  * with its app-level token, answers envelopes in their acks, posts late answers to the response_url, acts on
  * events, reconnects when Slack asks, and closes the socket when stopped.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
-import { createLogger } from '../../../src/logger.js';
-import { type SimApi, startSimApi } from '../../../src/sim/api/index.js';
 import {
   DEFAULT_APP_TOKEN,
-  DEFAULT_BOT_TOKEN,
   DEFAULT_TEAM_ID,
   type FakeSlack,
   SEEDED_USERS,
   type SocketAck,
-  startFakeSlack,
 } from '../../../src/sim/slack/index.js';
 import { SUBCOMMANDS, toMrkdwn, usageOf } from '../../../src/slack/parser/index.js';
-import { type RunningVigil, startVigil } from '../../../src/start.js';
+import type { RunningVigil } from '../../../src/start.js';
 import { eventEnvelope, slashCommandBody, textOf } from '../../harness/index.js';
+import { type Stack, startStack } from '../../support/stack.js';
 
-let sim: SimApi;
+let stack: Stack;
 let slack: FakeSlack;
 let vigil: RunningVigil;
-let dataDir: string;
-const logs: string[] = [];
+let logs: string[];
 
 beforeAll(async () => {
-  sim = await startSimApi();
-  slack = await startFakeSlack();
-  dataDir = await mkdtemp(join(tmpdir(), 'vigil-socket-'));
-  const config = loadConfig({
-    SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
-    SLACK_APP_TOKEN: DEFAULT_APP_TOKEN,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: '0',
-    VIGIL_STORE: `sqlite://${join(dataDir, 'vigil.sqlite')}`,
-    VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    VIGIL_API_URL: sim.url,
-    LOG_LEVEL: 'debug',
-  });
-  const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
-  vigil = await startVigil({ config, logger, host: '127.0.0.1' });
-  await connectWorkspace();
+  // The shared stack, switched to Socket Mode: an app-level token and no signing secret.
+  stack = await startStack({ env: { SLACK_APP_TOKEN: DEFAULT_APP_TOKEN, SLACK_SIGNING_SECRET: '' } });
+  ({ slack, vigil, logs } = stack);
 });
 
 afterAll(async () => {
-  await vigil?.stop();
-  await Promise.allSettled([sim?.close(), slack?.close()]);
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await stack?.close();
 });
-
-/** Connects T0001 to the first simulated key, as test/support/stack.ts does. */
-async function connectWorkspace(): Promise<void> {
-  const key = sim.keys[0];
-  if (!key) throw new Error('the simulated API has no keys');
-  await vigil.deps.repos.workspaces.put(DEFAULT_TEAM_ID, {
-    teamId: DEFAULT_TEAM_ID,
-    apiHost: new URL(sim.url).host,
-    apiKey: key.apiKey,
-    apiKeyId: key.apiKeyId,
-    organizationId: key.organizationId,
-    tenantId: key.defaultTenantId,
-    tenantName: 'Default tenant',
-    scopes: key.scopes,
-    connectedBy: SEEDED_USERS.admin,
-  });
-}
 
 /** A `/vigil` command as Socket Mode carries it: the fields of the HTTP form, as a JSON object. */
 function command(text: string, responseUrl: string): Promise<SocketAck> {
@@ -129,7 +88,6 @@ describe('Vigil over Socket Mode', () => {
     await expect
       .poll(() => vigil.deps.repos.workspaces.get(DEFAULT_TEAM_ID), { timeout: 5_000 })
       .toBeUndefined();
-    await connectWorkspace();
   });
 
   it('closes the socket when stopped, and does not reconnect', async () => {
