@@ -299,3 +299,64 @@ describe('disconnect', () => {
     expect(buttons(home.body).map((b) => b.text)).toEqual(['Connect']);
   });
 });
+
+describe('disconnect from App Home', () => {
+  it('acks the modal at once; a member is refused in the modal, an admin disconnects', async () => {
+    const key = stack.sim.keys[0];
+    if (!key) throw new Error('no simulated key');
+    await stack.vigil.deps.repos.workspaces.put(stack.workspaceId, {
+      teamId: stack.workspaceId,
+      apiHost: new URL(stack.sim.url).host,
+      apiKey: key.apiKey,
+      apiKeyId: key.apiKeyId,
+      organizationId: key.organizationId,
+      tenantId: key.defaultTenantId,
+      scopes: key.scopes,
+      connectedBy: admin,
+    });
+    const home = await openHome(owner);
+    const opens = stack.slack.callsTo('views.open').length;
+    const click = await stack.sender.blockAction({
+      actionId: 'home_disconnect',
+      container: 'view',
+      view: home.body.view as Record<string, unknown>,
+      userId: owner,
+      triggerId: stack.slack.triggerId(),
+    });
+    expect(click.status).toBe(200);
+    const open = await stack.slack.waitFor(
+      (c) => c.method === 'views.open' && stack.slack.callsTo('views.open').indexOf(c) >= opens,
+    );
+    expect(open.response.ok).toBe(true);
+    const modal = (open.response as { view: Record<string, unknown> & { id: string } }).view;
+    expect(textOf(open.body)).toContain('The API key (id 501) is deleted from Vigil');
+
+    const submit = (userId: string) =>
+      stack.sender.viewSubmission({
+        callbackId: 'home_disconnect_confirm',
+        values: {},
+        view: modal,
+        viewId: modal.id,
+        userId,
+      });
+    const updated = (text: string) =>
+      stack.slack.waitFor((c) => c.method === 'views.update' && textOf(c.body).includes(text));
+
+    const refused = await submit(member);
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ response_action: 'update' });
+    expect(textOf(refused.body as never)).toContain('Disconnecting Vigil…');
+    await updated('Only workspace admins can disconnect Vigil.');
+    expect(await stack.vigil.deps.repos.workspaces.get(stack.workspaceId)).toBeDefined();
+
+    await submit(owner);
+    await updated('Vigil is disconnected');
+    expect(await stack.vigil.deps.repos.workspaces.get(stack.workspaceId)).toBeUndefined();
+    const [last] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    expect(last).toMatchObject({
+      userId: owner,
+      action: 'connection.disconnect',
+      detail: 'API key deleted (App Home)',
+    });
+  });
+});

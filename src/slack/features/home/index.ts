@@ -13,6 +13,7 @@ import {
   renderConnectModal,
   renderDisconnectModal,
   renderHome,
+  renderNoticeModal,
 } from './render.js';
 
 const HOME_AUDIT_ENTRIES = 5;
@@ -87,27 +88,22 @@ function register(app: App, deps: SlackDeps): void {
 
   app.view(HOME_DISCONNECT_VIEW, async ({ ack, body, client }) => {
     const who = requesterOfAction(body as never);
-    // Authorization is checked again on submission: the modal may have been opened before a role change.
-    if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
-      await ack({
-        response_action: 'update',
-        view: {
-          type: 'modal',
-          title: { type: 'plain_text', text: 'Not allowed' },
-          close: { type: 'plain_text', text: 'Close' },
-          blocks: [
-            {
-              type: 'section',
-              text: { type: 'mrkdwn', text: 'Only workspace admins can disconnect Vigil.' },
-            },
-          ],
-        },
-      });
-      return;
-    }
-    await ack();
+    const viewId = body.view.id;
+    // Ack at once with a progress view; the check and the deletion follow, then the modal says how it went.
+    await ack({
+      response_action: 'update',
+      view: renderNoticeModal('Disconnecting', 'Disconnecting Vigil…'),
+    });
     deps.tracker.run(
       async () => {
+        // Checked again on submission: the modal may have been opened before a role change.
+        if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
+          await client.views.update({
+            view_id: viewId,
+            view: renderNoticeModal('Not allowed', 'Only workspace admins can disconnect Vigil.'),
+          });
+          return;
+        }
         if (await deps.repos.workspaces.delete(who.workspaceId)) {
           await deps.repos.audit.append({
             teamId: who.workspaceId,
@@ -117,6 +113,13 @@ function register(app: App, deps: SlackDeps): void {
             detail: 'API key deleted (App Home)',
           });
         }
+        await client.views.update({
+          view_id: viewId,
+          view: renderNoticeModal(
+            'Disconnected',
+            'Vigil is disconnected: the API key is deleted from Vigil.',
+          ),
+        });
         await publishHome(deps, client, who);
       },
       (err) => reportError(deps, err, undefined, { view: HOME_DISCONNECT_VIEW }),

@@ -167,3 +167,13 @@ export function renderDisconnectModal(c: Connection): View {
     ],
   };
 }
+
+/** A modal that only says something (progress, result, refusal). Our own text, no upstream data. */
+export function renderNoticeModal(title: string, text: string): View {
+  return {
+    type: 'modal',
+    title: { type: 'plain_text', text: title.slice(0, 24) },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: [section(text)],
+  };
+}
