@@ -132,12 +132,7 @@ export function parseCreds(tokens: readonly Token[]): Command {
         break;
       case 'order':
         once(filters.order, token, example);
-        filters.order = v.oneOf(
-          singleValueOf(token, example).trim(),
-          ['asc', 'desc'] as const,
-          'order',
-          example,
-        );
+        filters.order = v.order(singleValueOf(token, example).trim(), example);
         break;
       default:
         if (

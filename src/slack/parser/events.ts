@@ -245,7 +245,7 @@ export function parseEvents(tokens: readonly Token[]): Command {
         break;
       case 'order':
         once(order, token, example);
-        order = v.oneOf(singleValueOf(token, example).trim(), ['asc', 'desc'] as const, 'order', example);
+        order = v.order(singleValueOf(token, example).trim(), example);
         break;
       case 'size':
         once(size, token, example);

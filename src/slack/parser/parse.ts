@@ -52,12 +52,7 @@ function pageOptions(
       options.size = v.intInRange(singleValueOf(token, example).trim(), '`size:`', 1, 25, example);
     } else if (token.key === 'order') {
       once(options.order, token, example);
-      options.order = v.oneOf(
-        singleValueOf(token, example).trim(),
-        ['asc', 'desc'] as const,
-        'order',
-        example,
-      );
+      options.order = v.order(singleValueOf(token, example).trim(), example);
     } else {
       unknownKey(token, subcommand, ['size', 'order']);
     }

@@ -1,6 +1,7 @@
 /** Value checks shared by the subcommands. Each either returns the normalised value or fails precisely. */
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
+import type { Order } from '../../api/inputs.js';
 import { echo, fail, listOf } from './errors.js';
 import { suggest } from './suggest.js';
 
@@ -114,6 +115,13 @@ export function oneOf<T extends string>(
     : `Valid values: ${listOf(allowed)}.`;
   fail(message, example ? { hint, example } : { hint });
 }
+
+/** `order:` everywhere it is accepted. */
+export function order(value: string, example?: string): Order {
+  return oneOf(value, ORDERS, 'order', example);
+}
+
+const ORDERS = ['asc', 'desc'] as const satisfies readonly Order[];
 
 /** A list of values of a fixed set, each at most once. */
 export function listOfEnum<T extends string>(
