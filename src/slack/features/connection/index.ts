@@ -74,21 +74,27 @@ const tenants: CommandHandler<'tenants'> = {
   progress: () => 'Listing tenants…',
   async run(ctx) {
     const { deps } = ctx;
-    const { token, items, more } = await deps.api.call(ctx.workspaceId, async ({ session }) => {
-      const info = await session.testToken();
+    const { current, items, more } = await deps.api.call(ctx.workspaceId, async ({ session, connection }) => {
+      // A stored connection already knows its organization and tenant; only an environment key must ask.
+      let known: { organizationId: number; tenantId: number };
+      if (connection) known = connection;
+      else {
+        const test = await session.testToken();
+        known = { organizationId: test.organization_id, tenantId: test.tenant_id };
+      }
       const found = [];
       let hasMore = false;
-      for await (const step of session.iterateTenants({ organizationId: info.organization_id, size: 25 })) {
+      for await (const step of session.iterateTenants({ organizationId: known.organizationId, size: 25 })) {
         for (const t of step.items) {
           if (found.length < TENANT_LIST_LIMIT) found.push(t);
           else hasMore = true;
         }
         if (hasMore) break;
       }
-      return { token: info, items: found, more: hasMore };
+      return { current: known.tenantId, items: found, more: hasMore };
     });
     const isAdmin = await deps.authz.isAdmin(ctx.client, ctx.teamId, ctx.userId);
-    await ctx.respond(ephemeral(renderTenants(items, token.tenant_id, more, isAdmin), true));
+    await ctx.respond(ephemeral(renderTenants(items, current, more, isAdmin), true));
   },
 };
 
