@@ -24,8 +24,9 @@ export function newReferenceId(): string {
 }
 
 /** Whether the error is ours to explain (expected), as opposed to a bug. */
-export function isExpected(err: unknown): err is VigilError | ApiError {
-  return err instanceof VigilError || err instanceof ApiError;
+export function isExpected(err: unknown): err is VigilError {
+  // ApiError is a VigilError too.
+  return err instanceof VigilError;
 }
 
 /** Pure: the message for an error. Upstream-derived text is escaped; our own words are plain. */
