@@ -31,13 +31,3 @@ export class NotAllowedError extends VigilError {
 
 /** A stored search context or link is gone (expired or already used). */
 export class ExpiredError extends VigilError {}
-
-/** A command's input is wrong; message and hint come from the parser. */
-export class UsageError extends VigilError {}
-
-/** The store failed; the operation did not happen. */
-export class StoreUnavailableError extends VigilError {
-  constructor(cause: unknown) {
-    super('Vigil could not reach its storage, so nothing was changed.', 'Try again in a minute.', { cause });
-  }
-}

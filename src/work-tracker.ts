@@ -6,10 +6,6 @@ export class WorkTracker {
   private readonly inFlight = new Set<Promise<unknown>>();
   private accepting = true;
 
-  get size(): number {
-    return this.inFlight.size;
-  }
-
   get isAccepting(): boolean {
     return this.accepting;
   }
