@@ -26,4 +26,5 @@ export {
 } from './paging.js';
 export type { RateLimits, RateTier } from './rate-limiter.js';
 export type { RetryPolicy, Sleep } from './retry.js';
+export * from './schemas.js';
 export type { SandboxFile, UploadResult, UploadSource } from './upload.js';

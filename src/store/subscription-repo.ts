@@ -4,7 +4,7 @@
  * Locks are always taken workspace first, then the global index, so they cannot deadlock.
  */
 import { z } from 'zod';
-import { SEVERITIES } from '../api/schemas.js';
+import { SEVERITIES } from '../api/index.js';
 import type { Clock } from '../clock.js';
 import { StoreError } from './errors.js';
 import { randomId } from './ids.js';

@@ -10,8 +10,8 @@ import type {
   KnownBlock,
   SectionBlock,
 } from '@slack/types';
-import type { Event, EventActionType, Severity } from '../../api/schemas.js';
-import { SEVERITIES } from '../../api/schemas.js';
+import type { Event, EventActionType, Severity } from '../../api/index.js';
+import { SEVERITIES } from '../../api/index.js';
 import { renderBudgeted, splitLongText } from './budget.js';
 import {
   escapeMrkdwn,

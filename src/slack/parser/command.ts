@@ -2,15 +2,16 @@
  * What `/vigil …` means once parsed: one variant per subcommand of DESIGN §1. Listeners switch on `kind`;
  * nothing here needs the clock, so relative times stay relative until `translate.ts` resolves them.
  */
-import type { EventQuery, Order } from '../../api/inputs.js';
 import type {
   CredentialInclude,
+  EventQuery,
   EventStatus,
   EventType,
+  Order,
   RecommendationStatus,
   RecommendationType,
   Severity,
-} from '../../api/schemas.js';
+} from '../../api/index.js';
 
 /** Subcommands, in the order help lists them. */
 export const SUBCOMMANDS = [

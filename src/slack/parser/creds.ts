@@ -1,5 +1,5 @@
 /** `creds <domain|email|keyword|authdomain> <value> [filters]` and `creds password`. */
-import { CREDENTIAL_INCLUDES } from '../../api/schemas.js';
+import { CREDENTIAL_INCLUDES } from '../../api/index.js';
 import {
   NEVER_PASTE,
   once,

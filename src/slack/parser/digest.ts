@@ -5,7 +5,7 @@
  * [tz:Europe/Paris] [weekdays] [always]` — any order. Defaults: the current channel, all identifiers, every
  * severity and type, 09:00, the creator's time zone (chosen by the caller), every day, skip empty days.
  */
-import { EVENT_TYPES, type EventType, SEVERITIES, type Severity } from '../../api/schemas.js';
+import { EVENT_TYPES, type EventType, SEVERITIES, type Severity } from '../../api/index.js';
 import {
   noArguments,
   once,

@@ -1,6 +1,6 @@
 /** `events <identifier-id> [query] [filters]` and its secret-modal form. */
-import type { Order } from '../../api/inputs.js';
-import { EVENT_STATUSES, EVENT_TYPES, SEVERITIES, type Severity } from '../../api/schemas.js';
+import type { Order } from '../../api/index.js';
+import { EVENT_STATUSES, EVENT_TYPES, SEVERITIES, type Severity } from '../../api/index.js';
 import {
   NEVER_PASTE,
   once,

@@ -2,8 +2,8 @@
  * `parseCommand`: the text of `/vigil …` to a `Command` or a usage error. Total: whatever the text, it
  * returns a value. Secrets are refused before anything else looks at the text, and no error echoes them.
  */
-import type { Order } from '../../api/inputs.js';
-import { RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/schemas.js';
+import type { Order } from '../../api/index.js';
+import { RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
 import {
   NEVER_PASTE,
   noArguments,

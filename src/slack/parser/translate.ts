@@ -2,7 +2,7 @@
  * Parsed commands to the API client's inputs. Pure: `now` comes in, so `since:7d` means the same thing in a
  * test as in production, and a stored search keeps the exact bounds it was first run with.
  */
-import type { CredentialSearchInput, DateRange, EventFilters, EventSearchInput } from '../../api/inputs.js';
+import type { CredentialSearchInput, DateRange, EventFilters, EventSearchInput } from '../../api/index.js';
 import type { Command } from './command.js';
 import { endOfDayExclusive, endOfDayInclusive, startOf } from './time.js';
 

@@ -1,7 +1,7 @@
 /** Value checks shared by the subcommands. Each either returns the normalised value or fails precisely. */
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import type { Order } from '../../api/inputs.js';
+import type { Order } from '../../api/index.js';
 import { echo, fail, listOf } from './errors.js';
 import { suggest } from './suggest.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Event } from '../../../src/api/schemas.js';
+import type { Event } from '../../../src/api/index.js';
 import type { ActedState, RenderedMessage } from '../../../src/slack/blocks/events.js';
 import {
   parseActionId,

@@ -1,4 +1,4 @@
-import type { Event } from '../../../src/api/schemas.js';
+import type { Event } from '../../../src/api/index.js';
 
 /** 2026-11-21 09:00 UTC, the same instant ManualClock starts at. */
 export const NOW = Date.UTC(2026, 10, 21, 9, 0, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CredentialSearchInput, EventSearchInput } from '../../../src/api/inputs.js';
+import type { CredentialSearchInput, EventSearchInput } from '../../../src/api/index.js';
 import {
   interactivePageSize,
   parseCommand,

@@ -1,6 +1,6 @@
 /** Pure Block Kit for the connection commands. Upstream text (tenant names) is escaped. */
 import type { KnownBlock } from '@slack/types';
-import type { TokenTest } from '../../../api/schemas.js';
+import type { TokenTest } from '../../../api/index.js';
 import type { Connection } from '../../../store/index.js';
 import { escapeMrkdwn, slackDate } from '../../blocks/text.js';
 

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { EventActionType } from '../../../api/schemas.js';
+import type { EventActionType } from '../../../api/index.js';
 import { ExpiredError, VigilError } from '../../../errors.js';
 import { ACTION_IDS, parseActionId } from '../../blocks/events.js';
 import { slackDate, userMention } from '../../blocks/text.js';

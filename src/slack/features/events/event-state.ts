@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Event, EventActionType } from '../../../api/schemas.js';
+import type { Event, EventActionType } from '../../../api/index.js';
 import type { Namespace, Store } from '../../../store/index.js';
 import type { ShownEvent } from './context.js';
 

@@ -4,7 +4,7 @@
  */
 import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Event, EventActionType } from '../../../api/schemas.js';
+import type { Event, EventActionType } from '../../../api/index.js';
 import type { ActedState, RenderedResults } from '../../blocks/events.js';
 import { renderEventResults } from '../../blocks/events.js';
 import { ephemeral, type SlackDeps } from '../../context.js';

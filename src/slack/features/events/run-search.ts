@@ -1,5 +1,5 @@
 /** A search, from its input to the context a message is rendered from (not yet saved). */
-import type { EventSearchInput } from '../../../api/inputs.js';
+import type { EventSearchInput } from '../../../api/index.js';
 import type { SlackDeps } from '../../context.js';
 import type { EventsContext } from './context.js';
 import { storedSearchOf } from './context.js';

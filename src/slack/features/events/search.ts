@@ -2,9 +2,8 @@
  * One page of events for Slack: empty pages that are not the last are skipped (a bounded number of extra
  * requests), and upstream errors get the context a person needs ("identifier 42 in tenant Acme").
  */
-import type { EventSearchInput, SearchPage } from '../../../api/index.js';
+import type { Event, EventSearchInput, SearchPage } from '../../../api/index.js';
 import { ForbiddenError, NotFoundError } from '../../../api/index.js';
-import type { Event } from '../../../api/schemas.js';
 import { VigilError } from '../../../errors.js';
 import type { WorkspaceApi } from '../../api-access.js';
 import type { SlackDeps } from '../../context.js';

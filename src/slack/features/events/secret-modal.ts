@@ -7,7 +7,7 @@ import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import type { KnownBlock, View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
-import type { EventQuery } from '../../../api/inputs.js';
+import type { EventQuery } from '../../../api/index.js';
 import { VigilError } from '../../../errors.js';
 import { registerSecret } from '../../../logger.js';
 import { privateMetadata, viewButton, viewTitle } from '../../blocks/budget.js';

@@ -1,7 +1,7 @@
 /** fast-check arbitraries for hostile upstream data: strings built to break Slack formatting, and events. */
 import fc from 'fast-check';
-import type { Event } from '../../../../src/api/schemas.js';
-import { EVENT_TYPES, SEVERITIES } from '../../../../src/api/schemas.js';
+import type { Event } from '../../../../src/api/index.js';
+import { EVENT_TYPES, SEVERITIES } from '../../../../src/api/index.js';
 
 /**
  * Every text inside a generated `<mark>` starts with this character and no other generated text contains

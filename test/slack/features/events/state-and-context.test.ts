@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Event } from '../../../../src/api/schemas.js';
+import type { Event } from '../../../../src/api/index.js';
 import { ManualClock } from '../../../../src/clock.js';
 import { ExpiredError } from '../../../../src/errors.js';
 import { silentLogger } from '../../../../src/logger.js';
