@@ -15,7 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { type SimApi, startSimApi } from '../src/sim/api/index.js';
 import { DEFAULT_BOT_TOKEN, type FakeSlack, startFakeSlack } from '../src/sim/slack/index.js';
-import { renderHelp } from '../src/slack/features/help/render.js';
+import { renderHelp } from '../src/slack/blocks/help.js';
 import { helpText } from '../src/slack/parser/index.js';
 import { startVigil } from '../src/start.js';
 

@@ -9,7 +9,7 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { ApiAccess, ApiClientPool } from './slack/api-access.js';
+import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
 import type { Feature, SlackDeps } from './slack/context.js';

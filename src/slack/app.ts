@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import { toBoltLogger } from './bolt-logger.js';
 import type { CommandHandlers, Feature, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
-import { registerVigilCommand } from './listeners/command.js';
+import { registerVigilCommand } from './command.js';
 import { VigilHttpReceiver } from './receiver.js';
 
 /** The bot scopes of manifest.yml; the OAuth install asks for exactly these. */

@@ -11,7 +11,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Repositories, Store } from '../store/index.js';
 import type { WorkTracker } from '../work-tracker.js';
-import type { ApiAccess } from './api-access.js';
+import type { ApiAccess } from '../services/workspace-api.js';
 import type { Authz } from './authz.js';
 import type { Command, CommandKind } from './parser/index.js';
 

@@ -9,9 +9,9 @@ import { registerSecret } from '../../../logger.js';
 import type { Repositories, Sealer, Store } from '../../../store/index.js';
 import type { ConnectFlowPorts, PendingConnection, VerifiedKey } from '../../../web/connect-flow.js';
 import { ConnectFlow } from '../../../web/connect-flow.js';
-import type { ApiClientPool } from '../../api-access.js';
+import type { ApiClientPool } from '../../../services/workspace-api.js';
 import { takeConnectNotice } from './notice.js';
-import { renderConnected } from './render.js';
+import { renderConnected } from '../../blocks/connection.js';
 
 const MAX_TENANTS = 100;
 

@@ -8,7 +8,7 @@ import { NotAllowedError, NotConnectedError, VigilError } from '../../../errors.
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listeners/action-requester.js';
+import { requesterOfAction } from '../../listen.js';
 import { saveConnectNotice } from './notice.js';
 import {
   DISCONNECT_CANCEL,
@@ -18,7 +18,7 @@ import {
   renderDisconnectPrompt,
   renderStatus,
   renderTenants,
-} from './render.js';
+} from '../../blocks/connection.js';
 
 const ENV_MANAGED =
   'This deployment is connected from the environment (VIGIL_API_KEY); change it there and restart Vigil.';

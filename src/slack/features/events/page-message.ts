@@ -8,9 +8,9 @@ import type { Event, EventActionType } from '../../../api/index.js';
 import type { ActedState, RenderedResults } from '../../blocks/events.js';
 import { renderEventResults } from '../../blocks/events.js';
 import { ephemeral, type SlackDeps } from '../../context.js';
-import { compactEvent } from './compact-event.js';
-import type { EventsContext, ShownEvent } from './context.js';
-import { type EventsContextStore, eventRef } from './context.js';
+import { compactEvent } from '../../../services/compact-event.js';
+import type { EventsContext, ShownEvent } from '../../../services/events-context.js';
+import { type EventsContextStore, eventRef } from '../../../services/events-context.js';
 import type { EventStateStore } from './event-state.js';
 
 /** "acme.example (3001)" when an event names the identifier, else just its id. */

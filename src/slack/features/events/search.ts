@@ -5,7 +5,7 @@
 import type { Event, EventSearchInput, SearchPage } from '../../../api/index.js';
 import { ForbiddenError, NotFoundError } from '../../../api/index.js';
 import { VigilError } from '../../../errors.js';
-import type { WorkspaceApi } from '../../api-access.js';
+import type { WorkspaceApi } from '../../../services/workspace-api.js';
 import type { SlackDeps } from '../../context.js';
 
 /** Extra requests made past empty pages before showing "no events on this page yet". */

@@ -4,7 +4,7 @@ import type { WebClient } from '@slack/web-api';
 import { NotConnectedError } from '../../../errors.js';
 import type { Feature, SlackDeps } from '../../context.js';
 import { reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listeners/action-requester.js';
+import { requesterOfAction } from '../../listen.js';
 import { workspaceOfEnvelope } from '../lifecycle/index.js';
 import {
   HOME_CONNECT,
@@ -14,7 +14,7 @@ import {
   renderDisconnectModal,
   renderHome,
   renderNoticeModal,
-} from './render.js';
+} from '../../blocks/home.js';
 
 const HOME_AUDIT_ENTRIES = 5;
 

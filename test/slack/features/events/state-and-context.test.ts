@@ -8,7 +8,7 @@ import { ManualClock } from '../../../../src/clock.js';
 import { ExpiredError } from '../../../../src/errors.js';
 import { silentLogger } from '../../../../src/logger.js';
 import { eventsCommandText } from '../../../../src/slack/features/events/command-text.js';
-import { compactEvent } from '../../../../src/slack/features/events/compact-event.js';
+import { compactEvent } from '../../../../src/services/compact-event.js';
 import {
   type EventsContext,
   EventsContextSchema,
@@ -17,7 +17,7 @@ import {
   parseRef,
   searchInputOf,
   storedSearchOf,
-} from '../../../../src/slack/features/events/context.js';
+} from '../../../../src/services/events-context.js';
 import {
   applyAction,
   claimKey,

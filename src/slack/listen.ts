@@ -1,7 +1,7 @@
 /** Who clicked, from the verified interaction payload (never from a button value). */
 import type { SlackAction } from '@slack/bolt';
-import { workspaceKey } from '../../store/index.js';
-import type { Requester } from '../context.js';
+import { workspaceKey } from '../store/index.js';
+import type { Requester } from './context.js';
 
 type InteractionBody = Pick<SlackAction, 'team' | 'user'> & {
   enterprise?: { id: string } | null;

@@ -5,11 +5,11 @@
  * "this result expired" answer can still give the exact command to run again.
  */
 import { z } from 'zod';
-import type { EventQuery, EventSearchInput } from '../../../api/index.js';
-import { EventSchema } from '../../../api/index.js';
-import { ExpiredError } from '../../../errors.js';
-import type { Namespace, Repositories, SearchContextRepo, Store } from '../../../store/index.js';
-import { SEARCH_CONTEXT_TTL_MS } from '../../../store/index.js';
+import type { EventQuery, EventSearchInput } from '../api/index.js';
+import { EventSchema } from '../api/index.js';
+import { ExpiredError } from '../errors.js';
+import type { Namespace, Repositories, SearchContextRepo, Store } from '../store/index.js';
+import { SEARCH_CONTEXT_TTL_MS } from '../store/index.js';
 
 /** Query types whose values are secrets: never stored, only a marker of their type. */
 export const WITHHELD_QUERY_TYPES = ['secret', 'credentials'] as const;

@@ -1,8 +1,8 @@
 /** Pure Block Kit for the connection commands. Upstream text (tenant names) is escaped. */
 import type { KnownBlock } from '@slack/types';
-import type { TokenTest } from '../../../api/index.js';
-import type { Connection } from '../../../store/index.js';
-import { escapeMrkdwn, slackDate } from '../../blocks/text.js';
+import type { TokenTest } from '../../api/index.js';
+import type { Connection } from '../../store/index.js';
+import { escapeMrkdwn, slackDate } from './text.js';
 
 export const DISCONNECT_CONFIRM = 'connection_disconnect_confirm';
 export const DISCONNECT_CANCEL = 'connection_disconnect_cancel';

@@ -3,12 +3,12 @@
  * handler in the background. Help and usage errors are answered in the ack itself.
  */
 import type { App, SlashCommand } from '@slack/bolt';
-import { workspaceKey } from '../../store/index.js';
-import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from '../context.js';
-import { reportError } from '../error-reply.js';
-import { helpMessage, renderUsageError } from '../features/help/render.js';
-import type { Command } from '../parser/index.js';
-import { parseCommand } from '../parser/index.js';
+import { workspaceKey } from '../store/index.js';
+import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
+import { reportError } from './error-reply.js';
+import { helpMessage, renderUsageError } from './blocks/help.js';
+import type { Command } from './parser/index.js';
+import { parseCommand } from './parser/index.js';
 
 export const VIGIL_COMMAND = '/vigil';
 
