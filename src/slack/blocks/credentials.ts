@@ -1,0 +1,213 @@
+/**
+ * Credentials in Slack, pure: a page of MASKED rows (identity, domain, source and its dates, hash type,
+ * auth domains, known password id), the global-search quota with a warning when low, and the buttons
+ * (Reveal per row, Next page, Export CSV, Share in channel). The revealed value has its own message,
+ * ephemeral to the clicker; nothing else here ever sees it.
+ */
+import type { Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { CredsContext, MaskedRow } from '../../services/credentials/context.js';
+import { LOW_QUOTA, quotaState } from '../../services/credentials/search.js';
+import { renderBudgeted } from './budget.js';
+import { escapeMrkdwn, slackDate, truncate } from './text.js';
+
+export const CREDS_REVEAL = 'creds_reveal';
+export const CREDS_NEXT_PAGE = 'creds_next_page';
+export const CREDS_EXPORT = 'creds_export';
+export const CREDS_SHARE = 'creds_share';
+
+export interface RenderedMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+/** Upstream text as a code span: shown verbatim, never a link, mention or formatting. */
+export function codeSpan(s: string, max = 200): string {
+  const clean = s
+    .replace(/[`\r\n\t]/g, ' ')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+  return `\`${truncate(clean, max) || ' '}\``;
+}
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+function section(blockId: string, text: string): SectionBlock {
+  return { type: 'section', block_id: blockId, text: { type: 'mrkdwn', text, verbatim: true } };
+}
+
+function context(blockId: string, text: string): ContextBlock {
+  return { type: 'context', block_id: blockId, elements: [{ type: 'mrkdwn', text, verbatim: true }] };
+}
+
+function button(text: string, actionId: string, value: string, style?: 'primary'): Button {
+  return {
+    type: 'button',
+    text: { type: 'plain_text', text },
+    action_id: actionId,
+    value,
+    ...(style ? { style } : {}),
+  };
+}
+
+/** What was searched, e.g. "domain `acme.example`". */
+export function searchLabel(ctx: Pick<CredsContext, 'search'>): string {
+  const q = ctx.search?.query;
+  if (q === undefined) return 'a password (private form)';
+  switch (q.type) {
+    case 'domain':
+      return `domain ${codeSpan(q.fqdn)}`;
+    case 'auth_domain':
+      return `login domain ${codeSpan(q.fqdn)}`;
+    case 'email':
+      return `address ${codeSpan(q.email)}`;
+    case 'keyword':
+      return `username ${codeSpan(q.keyword)}`;
+  }
+}
+
+/** The quota line, with a warning when low or when the batch limit is reached; undefined when unknown. */
+export function quotaLine(quota: CredsContext['quota']): string | undefined {
+  const state = quotaState(quota);
+  const left = quota?.remaining;
+  switch (state) {
+    case 'unknown':
+      return undefined;
+    case 'batch-reached':
+      return ':warning: The global search batch limit is reached: further searches may be refused until it renews.';
+    case 'low':
+      return `:warning: Only ${left ?? 0} global search${left === 1 ? '' : 'es'} left (Vigil warns below ${LOW_QUOTA}). Repeating a search within 10 minutes is free.`;
+    case 'ok':
+      return left === undefined ? undefined : `Global searches left: ${left.toLocaleString('en-US')}`;
+  }
+}
+
+function dateOf(iso: string | undefined): string | undefined {
+  return iso === undefined ? undefined : slackDate(iso, '{date_short}');
+}
+
+function rowText(row: MaskedRow, position: number): string {
+  const lines: string[] = [];
+  const domain = row.domain === undefined ? '' : ` · ${codeSpan(row.domain, 100)}`;
+  lines.push(`*${position}.* ${codeSpan(row.identity)}${domain}`);
+  const source =
+    row.sourceName === undefined
+      ? codeSpan(row.sourceId, 80)
+      : `*${escapeMrkdwn(truncate(row.sourceName, 80))}*`;
+  const dates = [
+    row.breachedAt && `breached ${dateOf(row.breachedAt)}`,
+    row.leakedAt && `leaked ${dateOf(row.leakedAt)}`,
+    `imported ${dateOf(row.importedAt)}`,
+  ].filter(Boolean);
+  lines.push(`Source: ${source} · ${dates.join(' · ')}`);
+  const value = row.masked === '' ? '_none_' : codeSpan(row.masked);
+  const hashType = row.hashType === undefined ? 'unknown type' : codeSpan(row.hashType, 40);
+  lines.push(`Value: ${value} (${hashType})`);
+  if (row.authDomains !== undefined && row.authDomains.count > 0) {
+    const more = row.authDomains.count - row.authDomains.first.length;
+    const first = row.authDomains.first.map((d) => codeSpan(d, 80)).join(', ');
+    lines.push(`Auth domains (${row.authDomains.count}): ${first}${more > 0 ? ` and ${more} more` : ''}`);
+  }
+  if (row.knownPasswordId !== undefined)
+    lines.push(
+      `Known password id: ${row.knownPasswordId === null ? '_none_' : codeSpan(String(row.knownPasswordId))}`,
+    );
+  return lines.join('\n');
+}
+
+export interface CredsPageOptions {
+  /** The copy posted in a channel: no Reveal, no Export, no Share. */
+  inChannel?: boolean;
+  /** Button value for the row at `index` and for page-wide buttons. */
+  ref: (index?: number) => string;
+}
+
+/** One page of credentials: summary and quota, a group per row, then Next page / Export CSV / Share. */
+export function renderCredsPage(ctx: CredsContext, opts: CredsPageOptions): RenderedMessage {
+  const label = searchLabel(ctx);
+  const first = ctx.offset + 1;
+  const last = ctx.offset + ctx.rows.length;
+  const more = ctx.cursor !== undefined;
+  const slice =
+    ctx.rows.length === 0
+      ? `No leaked credentials${ctx.offset > 0 ? ' on this page' : ''}`
+      : `Leaked credentials ${first}–${last}`;
+  const summary = `${slice} for ${label}${more ? ' · more exist' : ''}`;
+  const head: KnownBlock[] = [section('creds:summary', `*${summary}*`)];
+  const quota = quotaLine(ctx.quota);
+  if (quota !== undefined) head.push(context('creds:quota', quota));
+  const canReveal = opts.inChannel !== true && ctx.search !== undefined;
+  const groups = ctx.rows.map((row, i): KnownBlock[] => {
+    const s = section(`creds:row:${i}`, rowText(row, ctx.offset + i + 1));
+    if (canReveal && row.masked !== '') s.accessory = button('Reveal', CREDS_REVEAL, opts.ref(i));
+    return [s];
+  });
+  const buttons: Button[] = [];
+  if (more && ctx.search !== undefined)
+    buttons.push(button('Next page', CREDS_NEXT_PAGE, opts.ref(), 'primary'));
+  if (opts.inChannel !== true && ctx.search !== undefined && ctx.rows.length > 0)
+    buttons.push(button('Export CSV', CREDS_EXPORT, opts.ref()));
+  if (opts.inChannel !== true && ctx.message === undefined && ctx.rows.length > 0)
+    buttons.push(button('Share in channel', CREDS_SHARE, opts.ref()));
+  const tail: KnownBlock[] = [];
+  if (ctx.rows.length === 0 && !more)
+    tail.push(
+      context('creds:tips', 'Try another spelling, a wider `since:`, or `authdomain` for login domains.'),
+    );
+  if (buttons.length > 0) tail.push({ type: 'actions', block_id: 'creds:tail', elements: buttons });
+  if (opts.inChannel !== true)
+    tail.push(context('creds:private', 'Values are masked. Reveal shows one to you alone, and is audited.'));
+  const plainSummary = summary.replaceAll('`', '');
+  const r = renderBudgeted({
+    text: plainSummary,
+    head,
+    groups,
+    tail,
+    omittedNotice: (n) => context('creds:omitted', `${plural(n, 'more row')} did not fit in this message.`),
+  });
+  return { text: r.text, blocks: r.blocks };
+}
+
+/** The revealed value, for the clicker alone. */
+export function renderRevealed(row: MaskedRow, value: string): RenderedMessage {
+  const text = `Revealed value for ${row.identity.replace(/[`<>&]/g, ' ')} (only you can see this; the reveal is audited).`;
+  return {
+    text: truncate(text, 300),
+    blocks: [
+      section('creds:revealed', `${codeSpan(row.identity)}: ${codeSpan(value, 2000)}`),
+      context('creds:revealed-note', 'Only you can see this. The reveal was recorded in the audit log.'),
+    ],
+  };
+}
+
+export function renderExportStarted(limit: number): RenderedMessage {
+  const text = `Exporting up to ${plural(limit, 'row')}: the CSV file will arrive in your direct messages with Vigil.`;
+  return { text, blocks: [section('creds:export', text)] };
+}
+
+export function renderExportProgress(p: { rows: number; limit: number; label: string }): RenderedMessage {
+  const text = `Exporting leaked credentials for ${p.label}: ${p.rows.toLocaleString('en-US')} of up to ${p.limit.toLocaleString('en-US')} rows so far…`;
+  return {
+    text: text.replaceAll('`', ''),
+    blocks: [section('creds:export-progress', `:hourglass_flowing_sand: ${text}`)],
+  };
+}
+
+export function renderExportDone(p: { rows: number; label: string; filename: string }): RenderedMessage {
+  const text = `Export done: ${plural(p.rows, 'row')} for ${p.label} in ${codeSpan(p.filename)}.`;
+  return {
+    text: text.replaceAll('`', ''),
+    blocks: [
+      section('creds:export-done', `:white_check_mark: ${text}`),
+      context(
+        'creds:export-note',
+        'The file holds unmasked values: keep it out of channels and delete it when done.',
+      ),
+    ],
+  };
+}
+
+export function renderExportFailed(p: { label: string; reason: string }): RenderedMessage {
+  const text = `The export for ${p.label} failed: ${p.reason}`;
+  return { text: text.replaceAll('`', ''), blocks: [section('creds:export-failed', `:x: ${text}`)] };
+}

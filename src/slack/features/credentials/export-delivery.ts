@@ -1,0 +1,69 @@
+/**
+ * Where an export goes: a progress message in the requester's direct message with Vigil, updated in place
+ * every few pages, then the CSV file uploaded into that same DM (never a channel).
+ */
+import type { WebClient } from '@slack/web-api';
+import type { CredsContext } from '../../../services/credentials/context.js';
+import type { StartedExport } from '../../../services/credentials/export.js';
+import {
+  type RenderedMessage,
+  renderExportDone,
+  renderExportFailed,
+  renderExportProgress,
+  searchLabel,
+} from '../../blocks/credentials.js';
+import type { SlackDeps } from '../../context.js';
+import { isExpected } from '../../error-reply.js';
+import { openDm, uploadFileToDm } from '../../file-upload.js';
+
+export async function exportToDm(
+  deps: Pick<SlackDeps, 'logger'>,
+  client: WebClient,
+  userId: string,
+  ctx: CredsContext,
+  started: StartedExport,
+): Promise<void> {
+  const label = searchLabel(ctx);
+  let dm: string;
+  let ts: string | undefined;
+  try {
+    dm = await openDm(client, userId);
+    const posted = await client.chat.postMessage({
+      channel: dm,
+      ...renderExportProgress({ rows: 0, limit: ctx.limit, label }),
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+    dm = posted.channel ?? dm;
+    ts = posted.ts;
+  } catch (err) {
+    await started.cancel();
+    throw err;
+  }
+  const channel = dm;
+  const update = async (m: RenderedMessage) => {
+    if (ts !== undefined) await client.chat.update({ channel, ts, ...m });
+  };
+  try {
+    const result = await started.run({
+      progress: (p) => update(renderExportProgress({ rows: p.rows, limit: p.limit, label })),
+      deliver: async (file) => {
+        await uploadFileToDm(client, channel, {
+          path: file.path,
+          bytes: file.bytes,
+          filename: file.filename,
+          title: 'Leaked credentials export',
+        });
+      },
+    });
+    await update(renderExportDone({ rows: result.rows, label, filename: result.filename }));
+  } catch (err) {
+    const reason = isExpected(err)
+      ? err.message
+      : 'an internal error; the reference is in the channel reply.';
+    await update(renderExportFailed({ label, reason })).catch((e: unknown) =>
+      deps.logger.warn('could not mark an export as failed', { err: e }),
+    );
+    throw err;
+  }
+}
