@@ -78,7 +78,7 @@ describe('export CSV', () => {
     // The DM opened with the requester, never the channel.
     const open = calls.find((c) => c.method === 'conversations.open');
     expect(open?.body.users).toBe(admin);
-    const dm = (open?.response as { channel: { id: string } }).channel.id;
+    const dm = (open?.response as { channel?: { id: string } } | undefined)?.channel?.id;
     expect(dm).toMatch(/^D/);
     expect(completed.body.channel_id).toBe(dm);
     expect(completed.body.channel_id).not.toBe(SEEDED_CHANNELS.general);
@@ -90,7 +90,8 @@ describe('export CSV', () => {
     const updates = calls.filter((c) => c.method === 'chat.update');
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(updates.length).toBeLessThan(5);
-    expect(updates.every((u) => u.body.ts === (progress?.response as { ts: string }).ts)).toBe(true);
+    const progressTs = (progress?.response as { ts?: string } | undefined)?.ts;
+    expect(updates.every((u) => u.body.ts === progressTs)).toBe(true);
     expect(String(done.body.text)).toContain('Export done: 1,500 rows');
 
     // The announced length is the exact byte count, and the file parses back.
