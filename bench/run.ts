@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runAckBench } from './ack-latency.js';
+import { credsExportTable, runCredsExportBench } from './creds-export.js';
 import { startLoadClient } from './load/client.js';
 import { ackJson, ackTable, startupJson, startupTable } from './report.js';
 import { runStartupBench } from './startup.js';
@@ -17,6 +18,10 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '8' },
     levels: { type: 'string', default: '10,50' },
     startups: { type: 'string', default: '10' },
+    'creds-rows': { type: 'string', default: '10000' },
+    'creds-rounds': { type: 'string', default: '3' },
+    /** `--only creds`: just the credentials export benchmark. */
+    only: { type: 'string' },
   },
 });
 
@@ -37,6 +42,11 @@ async function main(): Promise<void> {
   };
   const startups = positiveInt('startups', values.startups);
   print(`node ${process.version}, ${availableParallelism()} CPUs; load generator in a worker thread`);
+  const only = values.only;
+  if (only === 'creds') {
+    await credsBench();
+    return;
+  }
 
   const up = await startUpstreams();
   try {
@@ -65,6 +75,16 @@ async function main(): Promise<void> {
   } finally {
     await up.close();
   }
+  await credsBench();
+}
+
+async function credsBench(): Promise<void> {
+  const r = await runCredsExportBench(
+    positiveInt('creds-rows', values['creds-rows']),
+    positiveInt('creds-rounds', values['creds-rounds']),
+  );
+  print(`\n${credsExportTable(r)}\n`);
+  print(`BENCH ${JSON.stringify({ bench: 'creds-export', ...r })}`);
 }
 
 main().catch((err: unknown) => {
