@@ -135,7 +135,6 @@ describe('usage errors', () => {
 
 describe('subcommands not built yet', () => {
   it.each([
-    ['creds domain example.com', 'creds'],
     ['policies', 'policies'],
     ['assignments 3f2b9c1e-8d4a-4c6b-9e2f-1a2b3c4d5e6f', 'assignments'],
     ['recommendations', 'recommendations'],
