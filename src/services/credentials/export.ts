@@ -104,9 +104,14 @@ export function validateExportLimit(limit: number): number {
   return limit;
 }
 
+function queryValue(search: StoredCredsSearch): string {
+  const q = search.query;
+  return q.type === 'email' ? q.email : q.type === 'keyword' ? q.keyword : q.fqdn;
+}
+
 function filenameOf(search: StoredCredsSearch, now: number): string {
   const q = search.query;
-  const value = q.type === 'email' ? q.email : q.type === 'keyword' ? q.keyword : q.fqdn;
+  const value = queryValue(search);
   const safe = value.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
   const stamp = new Date(now).toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
   return `vigil-credentials-${q.type}-${safe}-${stamp}.csv`;
@@ -168,7 +173,7 @@ async function runExport(
         teamId: req.workspaceId,
         userId: req.userId,
         action: 'credentials.export',
-        target: `${req.search.query.type}`,
+        target: `${req.search.query.type}:${queryValue(req.search)}`,
         detail: `limit ${req.limit}: ${outcome === 'failed' ? `failed after ${seen.rows} rows` : outcome}`,
       })
       .catch((err: unknown) => deps.logger.warn('could not audit an export', { err }));

@@ -1,0 +1,69 @@
+/** The pure parts of the credentials workflows: masking, formula neutralisation, export page sizes. */
+import { describe, expect, it } from 'vitest';
+import { csvRecord, neutralise } from '../../../src/services/credentials/csv.js';
+import { exportPageSize, validateExportLimit } from '../../../src/services/credentials/export.js';
+import { maskValue } from '../../../src/services/credentials/mask.js';
+
+describe('maskValue', () => {
+  it.each([
+    ['hunter2', '••••••••'],
+    ['Winter2026!x', 'Wi••••••••'],
+    ['$2b$12$abcdefghijklmnopqrstuvwxyz', '$2b$••••••••'],
+    ['5f4dcc3b5aa765d61d8327deb882cf99', '5f4d••••••••'],
+  ])('%s → %s: a few leading characters at most, never the length', (value, masked) => {
+    expect(maskValue(value)).toBe(masked);
+  });
+
+  it('shows nothing for a missing value', () => {
+    expect(maskValue(null)).toBe('');
+    expect(maskValue(undefined)).toBe('');
+  });
+});
+
+describe('neutralise', () => {
+  it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])('prefixes %j with a quote', (cell) => {
+    expect(neutralise(cell)).toBe(`'${cell}`);
+  });
+
+  it.each(['alice@example.com', '1-2', 'a=b', ''])('leaves %j alone', (cell) => {
+    expect(neutralise(cell)).toBe(cell);
+  });
+
+  it('applies to every cell of a record', () => {
+    const cells = csvRecord({
+      id: 1,
+      identity_name: '=x',
+      domain: '+y',
+      hash: '-z',
+      hash_type: '@w',
+      imported_at: '2026-11-01T00:00:00+00:00',
+      source_id: '\ts',
+      source: { id: '\ts', name: '\rn', breached_at: null, leaked_at: null },
+      known_password_id: null,
+      auth_domains: ['=a', 'b'],
+      urls: ['+u'],
+    });
+    expect(cells.filter((c) => c !== '' && !c.startsWith("'")).sort()).toEqual([
+      '1',
+      '2026-11-01T00:00:00+00:00',
+    ]);
+  });
+});
+
+describe('export page size', () => {
+  it.each([
+    [1, 1],
+    [1000, 1000],
+    [1001, 501],
+    [1500, 750],
+    [10_000, 1000],
+    [9_999, 1000],
+  ])('limit %i → pages of %i (equal sizes, at most 1,000, little waste)', (limit, size) => {
+    expect(exportPageSize(limit)).toBe(size);
+    expect(Math.ceil(limit / size) * size - limit).toBeLessThan(Math.ceil(limit / 1000));
+  });
+
+  it.each([0, 10_001, 1.5])('refuses a limit of %d', (limit) => {
+    expect(() => validateExportLimit(limit)).toThrow(/1 to 10,000 rows/);
+  });
+});
