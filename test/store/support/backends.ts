@@ -9,8 +9,8 @@ import { createClient } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
-import { openStore } from '../../../src/store/open.js';
-import type { Store } from '../../../src/store/store.js';
+import { openStore } from '../../../src/store/backend/open.js';
+import type { Store } from '../../../src/store/backend/store.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 export type BackendKind = 'sqlite' | 'redis';

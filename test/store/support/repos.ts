@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../../src/clock.js';
-import { createRepositories } from '../../../src/store/repositories.js';
-import { Sealer } from '../../../src/store/sealing.js';
-import type { Store } from '../../../src/store/store.js';
+import { createRepositories } from '../../../src/store/repos/repositories.js';
+import { Sealer } from '../../../src/store/repos/sealing.js';
+import type { Store } from '../../../src/store/backend/store.js';
 
 /** Repositories over `store` with a hand-moved clock and a fresh encryption key. */
 export function reposFor(store: Store, options: { auditRetention?: number; sealer?: Sealer } = {}) {

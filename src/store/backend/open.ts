@@ -1,6 +1,6 @@
 /** Opens the store named by VIGIL_STORE: `sqlite://<path>` or `redis://…` / `rediss://…`. */
 import { dirname, resolve } from 'node:path';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import { StoreError } from './errors.js';
 import { openRedisBackend } from './redis-backend.js';
 import { openSqliteBackend } from './sqlite-backend.js';

@@ -2,11 +2,11 @@ import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logger.js';
-import { StoreClosedError, StoreCorruptionError, StoreError } from '../../src/store/errors.js';
-import { describeStoreUrl, openStore } from '../../src/store/open.js';
-import { BACKENDS, sqlite, useStoreFixture, writeRaw } from './support/backends.js';
-import { startRedisServer } from './support/redis-server.js';
+import { silentLogger } from '../../../src/logger.js';
+import { StoreClosedError, StoreCorruptionError, StoreError } from '../../../src/store/backend/errors.js';
+import { describeStoreUrl, openStore } from '../../../src/store/backend/open.js';
+import { BACKENDS, sqlite, useStoreFixture, writeRaw } from '../support/backends.js';
+import { startRedisServer } from '../support/redis-server.js';
 
 describe.each(BACKENDS)('store on %s', (kind) => {
   const fixture = useStoreFixture(kind);

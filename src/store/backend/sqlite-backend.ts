@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import { Keyv } from 'keyv';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import { deserializeRecord, type StoreBackend, serializeRecord } from './store.js';
 
 const KEYV_TABLE = 'keyv';

@@ -3,9 +3,9 @@
  * bounded without rewriting a growing list on every append.
  */
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 import { parseRecord, readRecord } from './records.js';
-import type { Namespace, Store } from './store.js';
+import type { Namespace, Store } from '../backend/store.js';
 
 export const AUDIT_RETENTION = 1000;
 const MAX_DETAIL = 1000;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { StoreCorruptionError, StoreError } from '../../src/store/errors.js';
-import { SEARCH_CONTEXT_TTL_MS } from '../../src/store/search-context-repo.js';
-import { BACKENDS, useStoreFixture } from './support/backends.js';
-import { reposFor } from './support/repos.js';
+import { StoreCorruptionError, StoreError } from '../../../src/store/backend/errors.js';
+import { SEARCH_CONTEXT_TTL_MS } from '../../../src/store/repos/search-context-repo.js';
+import { BACKENDS, useStoreFixture } from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
 
 const ContextSchema = z.object({
   kind: z.literal('events'),

@@ -5,12 +5,12 @@
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
-import { StoreCorruptionError } from './errors.js';
+import type { Clock } from '../../clock.js';
+import { StoreCorruptionError } from '../backend/errors.js';
 import { workspaceKey } from './ids.js';
 import { checkRecord, parseRecord, readRecord, updateRecord } from './records.js';
 import type { Sealer } from './sealing.js';
-import type { Namespace, Store } from './store.js';
+import type { Namespace, Store } from '../backend/store.js';
 
 const PURPOSE = 'installation';
 

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DeserializedData, Keyv } from 'keyv';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js';
 import { LockManager } from './lock.js';
 

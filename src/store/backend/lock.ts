@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import { StoreLockTimeoutError } from './errors.js';
 import type { StoreBackend } from './store.js';
 

@@ -3,10 +3,10 @@
  * context (query, requester, channel, cursor…) stays here. The Slack layer defines the shape by its schema.
  */
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 import { randomId } from './ids.js';
 import { checkRecord, parseRecord, readRecord } from './records.js';
-import type { Namespace, Store } from './store.js';
+import type { Namespace, Store } from '../backend/store.js';
 
 export const SEARCH_CONTEXT_TTL_MS = 24 * 60 * 60 * 1000;
 /** 9 random bytes: 12 url-safe characters, 72 bits. */

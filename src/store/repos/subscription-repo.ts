@@ -4,12 +4,12 @@
  * Locks are always taken workspace first, then the global index, so they cannot deadlock.
  */
 import { z } from 'zod';
-import { SEVERITIES } from '../api/index.js';
-import type { Clock } from '../clock.js';
-import { StoreError } from './errors.js';
+import { SEVERITIES } from '../../api/index.js';
+import type { Clock } from '../../clock.js';
+import { StoreError } from '../backend/errors.js';
 import { randomId } from './ids.js';
 import { checkRecord, readRecord, updateRecord } from './records.js';
-import type { Namespace, Store } from './store.js';
+import type { Namespace, Store } from '../backend/store.js';
 
 export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
 const ALL_TEAMS_KEY = 'all';

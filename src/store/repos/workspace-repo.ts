@@ -4,11 +4,11 @@
  * logger's redaction on both paths.
  */
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
-import { redactText, registerSecret } from '../logger.js';
+import type { Clock } from '../../clock.js';
+import { redactText, registerSecret } from '../../logger.js';
 import { checkRecord, readRecord, updateRecord } from './records.js';
 import type { Sealer } from './sealing.js';
-import type { Namespace, Store } from './store.js';
+import type { Namespace, Store } from '../backend/store.js';
 
 const MAX_ERROR_MESSAGE = 500;
 

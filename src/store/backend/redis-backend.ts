@@ -4,7 +4,7 @@
  */
 import KeyvRedis, { createClient, type RedisClientConnectionType } from '@keyv/redis';
 import { Keyv } from 'keyv';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 import { deserializeRecord, type StoreBackend, serializeRecord } from './store.js';
 
 const PREFIX = 'vigil:';
