@@ -1,17 +1,43 @@
 /**
- * Redis through @keyv/redis, on a client we create so claims can use `SET NX PX` and an owner-checked delete.
+ * Redis through @keyv/redis, on a client we create so claims, leases and locks can be small Lua scripts.
+ * A claim is stored as `<expiresAt>|<owner>`: its logical expiry comes from the store clock's `now`, passed in
+ * as an argument, and the key also carries a longer physical PX so abandoned claims vanish on their own.
  * The offline queue is disabled: while Redis is unreachable, operations fail instead of hanging.
  */
 import KeyvRedis, { createClient, type RedisClientConnectionType } from '@keyv/redis';
 import { Keyv } from 'keyv';
 import type { Logger } from '../../logger.js';
-import { deserializeRecord, type StoreBackend, serializeRecord } from './store.js';
+import { deserializeRecord, PHYSICAL_GRACE_MS, type StoreBackend, serializeRecord } from './store.js';
 
 const PREFIX = 'vigil:';
 const CONNECT_TIMEOUT_MS = 5_000;
+const SCAN_COUNT = 500;
 
-/** Deletes the key only while `owner` still holds it, so a late release cannot free someone else's lock. */
-const RELEASE_IF_OWNER = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+/** ARGV: owner, now, expiresAt, physical ms. Takes the claim when absent or expired at `now`. */
+const TRY_CLAIM = `
+local v = redis.call('get', KEYS[1])
+if v then
+  local exp = tonumber(string.match(v, '^(%d+)|'))
+  if exp and exp > tonumber(ARGV[2]) then return 0 end
+end
+redis.call('set', KEYS[1], ARGV[3] .. '|' .. ARGV[1], 'PX', ARGV[4])
+return 1`;
+
+/** ARGV: owner, expiresAt, physical ms. Extends the claim while `owner` still holds it. */
+const RENEW_IF_OWNER = `
+local v = redis.call('get', KEYS[1])
+if not v or string.match(v, '^%d+|(.*)$') ~= ARGV[1] then return 0 end
+redis.call('set', KEYS[1], ARGV[2] .. '|' .. ARGV[1], 'PX', ARGV[3])
+return 1`;
+
+/** ARGV: owner. Deletes the claim only while `owner` still holds it, so a late release frees nobody else's. */
+const RELEASE_IF_OWNER = `
+local v = redis.call('get', KEYS[1])
+if v and string.match(v, '^%d+|(.*)$') == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0`;
+
+/** A SCAN MATCH pattern for keys starting with `prefix`. */
+const matchPrefix = (prefix: string) => `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
 
 export async function openRedisBackend(url: string, logger: Logger): Promise<StoreBackend> {
   let everReady = false;
@@ -45,20 +71,44 @@ export async function openRedisBackend(url: string, logger: Logger): Promise<Sto
   });
   keyv.on('error', (error: unknown) => logger.debug('redis store error', { error }));
 
+  const scan = async (prefix: string): Promise<string[]> => {
+    const found = new Set<string>();
+    for await (const keys of client.scanIterator({ MATCH: matchPrefix(prefix), COUNT: SCAN_COUNT }))
+      for (const key of keys) found.add(key);
+    return [...found].sort();
+  };
+  const unlinkAll = async (prefix: string): Promise<number> => {
+    const keys = await scan(prefix);
+    let deleted = 0;
+    for (let i = 0; i < keys.length; i += SCAN_COUNT) deleted += await client.unlink(keys.slice(i, i + SCAN_COUNT));
+    return deleted;
+  };
+  const physical = (ttlMs: number) => String(ttlMs + PHYSICAL_GRACE_MS);
+
   return {
     kind: 'redis',
     keyv,
-    async tryClaim(key, owner, ttlMs) {
-      const reply = await client.set(`${PREFIX}${key}`, owner, {
-        condition: 'NX',
-        expiration: { type: 'PX', value: ttlMs },
+    async tryClaim(key, owner, ttlMs, now) {
+      const reply = await client.eval(TRY_CLAIM, {
+        keys: [`${PREFIX}${key}`],
+        arguments: [owner, String(now), String(now + ttlMs), physical(ttlMs)],
       });
-      return reply === 'OK';
+      return reply === 1;
+    },
+    async renewClaim(key, owner, ttlMs, now) {
+      const reply = await client.eval(RENEW_IF_OWNER, {
+        keys: [`${PREFIX}${key}`],
+        arguments: [owner, String(now + ttlMs), physical(ttlMs)],
+      });
+      return reply === 1;
     },
     async releaseClaim(key, owner) {
       if (owner === undefined) await client.del(`${PREFIX}${key}`);
       else await client.eval(RELEASE_IF_OWNER, { keys: [`${PREFIX}${key}`], arguments: [owner] });
     },
+    deleteClaims: (prefix) => unlinkAll(`${PREFIX}${prefix}`),
+    recordKeys: scan,
+    deleteRecords: unlinkAll,
     async ping() {
       await client.ping();
     },

@@ -4,7 +4,6 @@
  * Locks are always taken workspace first, then the global index, so they cannot deadlock.
  */
 import { z } from 'zod';
-import { SEVERITIES } from '../../api/index.js';
 import type { Clock } from '../../clock.js';
 import { StoreError } from '../backend/errors.js';
 import { randomId } from './ids.js';
@@ -12,6 +11,11 @@ import { checkRecord, readRecord, updateRecord } from './records.js';
 import type { Namespace, Store } from '../backend/store.js';
 
 export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
+/**
+ * Digest thresholds, lowest first. The store keeps its own list instead of importing the API client; a test
+ * checks that it matches the client's severities.
+ */
+export const SUBSCRIPTION_SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 const ALL_TEAMS_KEY = 'all';
 
 const isTimeZone = (zone: string) => {
@@ -30,7 +34,7 @@ export const SubscriptionSchema = z.object({
   channelId: z.string().min(1),
   identifierIds: z.union([z.literal('all'), z.array(z.number().int()).min(1)]),
   /** Threshold: this severity or higher. */
-  severity: z.enum(SEVERITIES),
+  severity: z.enum(SUBSCRIPTION_SEVERITIES),
   /** Event types to include; empty means every type. */
   types: z.array(z.string().min(1)),
   timeOfDay: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time of day must be HH:MM, 00:00 to 23:59'),
