@@ -80,7 +80,8 @@ export async function openRedisBackend(url: string, logger: Logger): Promise<Sto
   const unlinkAll = async (prefix: string): Promise<number> => {
     const keys = await scan(prefix);
     let deleted = 0;
-    for (let i = 0; i < keys.length; i += SCAN_COUNT) deleted += await client.unlink(keys.slice(i, i + SCAN_COUNT));
+    for (let i = 0; i < keys.length; i += SCAN_COUNT)
+      deleted += await client.unlink(keys.slice(i, i + SCAN_COUNT));
     return deleted;
   };
   const physical = (ttlMs: number) => String(ttlMs + PHYSICAL_GRACE_MS);

@@ -98,7 +98,11 @@ class Expiring {
 
 export function serializeRecord(data: { value?: unknown; expires?: number | null | undefined }): string {
   if (data.value instanceof Expiring)
-    return JSON.stringify({ value: data.value.value, expires: data.expires, expiresAt: data.value.expiresAt });
+    return JSON.stringify({
+      value: data.value.value,
+      expires: data.expires,
+      expiresAt: data.value.expiresAt,
+    });
   return JSON.stringify(data);
 }
 

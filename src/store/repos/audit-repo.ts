@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import { parseRecord, readRecord } from './records.js';
 import type { Namespace, Store } from '../backend/store.js';
+import { parseRecord, readRecord } from './records.js';
 
 export const AUDIT_RETENTION = 1000;
 const MAX_DETAIL = 1000;

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
+import type { Namespace, Store } from '../backend/store.js';
 import { randomId, sha256Hex } from './ids.js';
 import { readRecord } from './records.js';
-import type { Namespace, Store } from '../backend/store.js';
 
 export const CONNECT_LINK_TTL_MS = 10 * 60 * 1000;
 /** 24 random bytes: 192 bits, 32 url-safe characters. */

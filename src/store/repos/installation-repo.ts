@@ -7,10 +7,10 @@ import type { Installation, InstallationQuery, InstallationStore } from '@slack/
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { StoreCorruptionError } from '../backend/errors.js';
+import type { Namespace, Store } from '../backend/store.js';
 import { workspaceKey } from './ids.js';
 import { checkRecord, parseRecord, readRecord, updateRecord } from './records.js';
 import type { Sealer } from './sealing.js';
-import type { Namespace, Store } from '../backend/store.js';
 
 const PURPOSE = 'installation';
 

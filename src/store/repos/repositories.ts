@@ -1,13 +1,13 @@
 /** Every repository over one store, with the dependencies they share. */
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
+import type { Store } from '../backend/store.js';
 import { AuditRepo } from './audit-repo.js';
 import { ConnectLinkRepo } from './connect-link-repo.js';
 import { InstallationRepo } from './installation-repo.js';
 import type { Sealer } from './sealing.js';
 import { SearchContextRepo } from './search-context-repo.js';
 import { SettingsRepo } from './settings-repo.js';
-import type { Store } from '../backend/store.js';
 import { SubscriptionRepo } from './subscription-repo.js';
 import { makeDeleteWorkspaceData } from './workspace-data.js';
 import { WorkspaceRepo } from './workspace-repo.js';

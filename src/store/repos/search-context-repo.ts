@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
+import type { Namespace, Store } from '../backend/store.js';
 import { randomId } from './ids.js';
 import { checkRecord, parseRecord, readRecord } from './records.js';
-import type { Namespace, Store } from '../backend/store.js';
 
 export const SEARCH_CONTEXT_TTL_MS = 24 * 60 * 60 * 1000;
 /** 9 random bytes: 12 url-safe characters, 72 bits. */

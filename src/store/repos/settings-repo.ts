@@ -1,8 +1,8 @@
 /** Per-workspace settings: who may act on events through Vigil. */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import { readRecord, updateRecord } from './records.js';
 import type { Namespace, Store } from '../backend/store.js';
+import { readRecord, updateRecord } from './records.js';
 
 export const ActorsSchema = z.union([
   z.literal('everyone'),

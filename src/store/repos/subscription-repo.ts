@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { StoreError } from '../backend/errors.js';
+import type { Namespace, Store } from '../backend/store.js';
 import { randomId } from './ids.js';
 import { checkRecord, readRecord, updateRecord } from './records.js';
-import type { Namespace, Store } from '../backend/store.js';
 
 export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
 /**

@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { redactText, registerSecret } from '../../logger.js';
+import type { Namespace, Store } from '../backend/store.js';
 import { checkRecord, readRecord, updateRecord } from './records.js';
 import type { Sealer } from './sealing.js';
-import type { Namespace, Store } from '../backend/store.js';
 
 const MAX_ERROR_MESSAGE = 500;
 

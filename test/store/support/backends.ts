@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
 import { silentLogger } from '../../../src/logger.js';
 import { openStore } from '../../../src/store/backend/open.js';
 import type { Store } from '../../../src/store/backend/store.js';
@@ -23,12 +24,15 @@ export interface StoreFixture {
   /** This test's temp folder (the SQLite file lives in it). */
   readonly dir: string;
   readonly redis: RedisServer | undefined;
+  /** The clock of every store this test opens: move it to expire records, claims, leases and locks. */
+  readonly clock: ManualClock;
 }
 
 export function useStoreFixture(kind: BackendKind): StoreFixture {
   let redis: RedisServer | undefined;
   let dir = '';
   let opened: Store[] = [];
+  let clock = new ManualClock();
 
   beforeAll(async () => {
     if (kind === 'redis') redis = await startRedisServer();
@@ -38,6 +42,7 @@ export function useStoreFixture(kind: BackendKind): StoreFixture {
   });
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'vigil-store-'));
+    clock = new ManualClock();
     if (redis) await flush(redis.url);
   });
   afterEach(async () => {
@@ -58,8 +63,11 @@ export function useStoreFixture(kind: BackendKind): StoreFixture {
     get redis() {
       return redis;
     },
+    get clock() {
+      return clock;
+    },
     async open() {
-      const store = await openStore(fixture.url, { logger: silentLogger, cwd: dir });
+      const store = await openStore(fixture.url, { logger: silentLogger, cwd: dir, clock });
       opened.push(store);
       return store;
     },
