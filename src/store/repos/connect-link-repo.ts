@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { randomId, sha256Hex } from './ids.js';
+import { openNamespace, setOwned } from './namespaces.js';
 import { readRecord } from './records.js';
 
 export const CONNECT_LINK_TTL_MS = 10 * 60 * 1000;
@@ -30,7 +31,7 @@ export class ConnectLinkRepo {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.ns = store.namespace('connect-link');
+    this.ns = openNamespace(store, 'connect-link');
   }
 
   /** A new link token for `userId` of `teamId` (the workspace key). */
@@ -44,7 +45,7 @@ export class ConnectLinkRepo {
       createdAt: now,
       expiresAt: now + ttlMs,
     };
-    await this.ns.set(sha256Hex(token), link, ttlMs);
+    await setOwned(this.store, this.ns, sha256Hex(token), input.teamId, link, ttlMs);
     return token;
   }
 

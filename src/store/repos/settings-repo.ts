@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Namespace, Store } from '../backend/store.js';
+import { openNamespace } from './namespaces.js';
 import { readRecord, updateRecord } from './records.js';
 
 export const ActorsSchema = z.union([
@@ -27,7 +28,7 @@ export class SettingsRepo {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.ns = store.namespace('settings');
+    this.ns = openNamespace(store, 'settings');
   }
 
   /** The workspace's settings, or the defaults when it has none. */

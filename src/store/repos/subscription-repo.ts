@@ -8,6 +8,7 @@ import type { Clock } from '../../clock.js';
 import { StoreError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { randomId } from './ids.js';
+import { openNamespace, setOwned } from './namespaces.js';
 import { checkRecord, readRecord, updateRecord } from './records.js';
 
 export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
@@ -77,9 +78,9 @@ export class SubscriptionRepo {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.records = store.namespace('subscription');
-    this.teamIndex = store.namespace('subscription-team');
-    this.allTeams = store.namespace('subscription-teams');
+    this.records = openNamespace(store, 'subscription');
+    this.teamIndex = openNamespace(store, 'subscription-team');
+    this.allTeams = openNamespace(store, 'subscription-teams');
   }
 
   async add(input: NewSubscription): Promise<Subscription> {
@@ -94,7 +95,7 @@ export class SubscriptionRepo {
       if (ids.length >= MAX_SUBSCRIPTIONS_PER_WORKSPACE)
         throw new SubscriptionLimitError(MAX_SUBSCRIPTIONS_PER_WORKSPACE);
       // Record before index: an interrupted add leaves an invisible record, never a dangling id.
-      await this.records.set(id, subscription);
+      await setOwned(this.store, this.records, id, input.teamId, subscription);
       if (ids.length === 0) await this.changeAllTeams((teamIds) => [...new Set([...teamIds, input.teamId])]);
       return { ids: [...ids, id] };
     });
