@@ -62,7 +62,7 @@ export class ConnectLinkRepo {
     if (!link) return undefined;
     const hash = sha256Hex(token);
     const claimMs = Math.max(1, link.expiresAt - this.clock.now()) + CLAIM_MARGIN_MS;
-    if (!(await this.store.claim(`connect-link:${hash}`, claimMs))) return undefined;
+    if (!(await this.store.claim(`${link.teamId}:connect-link:${hash}`, claimMs))) return undefined;
     await this.ns.delete(hash);
     return link;
   }

@@ -137,3 +137,37 @@ export async function storedBytes(fixture: StoreFixture, kind: BackendKind): Pro
   );
   return Buffer.concat(files).toString('latin1');
 }
+
+/** Every key and value as the backend holds them: SQLite records and claims, or every Redis key. */
+export async function rawEntries(
+  fixture: StoreFixture,
+  kind: BackendKind,
+): Promise<Array<{ key: string; value: string }>> {
+  if (kind === 'redis') {
+    const client = createClient({ url: fixture.url });
+    await client.connect();
+    try {
+      const keys = await client.keys('*');
+      return await Promise.all(
+        keys.map(async (key) => ({
+          key,
+          value: (await client.type(key)) === 'string' ? ((await client.get(key)) ?? '') : `<${key}>`,
+        })),
+      );
+    } finally {
+      await client.close();
+    }
+  }
+  const adapter = new KeyvSqlite({
+    uri: `sqlite://${join(fixture.dir, 'vigil.sqlite')}`,
+    busyTimeout: 5_000,
+  });
+  try {
+    const rows = (await adapter.query(
+      'SELECT key, value FROM keyv UNION ALL SELECT key, owner AS value FROM vigil_claims',
+    )) as Array<{ key: string; value: string }>;
+    return rows.map((row) => ({ key: String(row.key), value: String(row.value) }));
+  } finally {
+    await adapter.disconnect();
+  }
+}
