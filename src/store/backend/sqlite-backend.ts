@@ -16,9 +16,17 @@ const CLAIMS_TABLE = 'vigil_claims';
 /** Expired rows are deleted every this many claims (and at open): SQLite has no expiry of its own. */
 const PURGE_EVERY = 500;
 
-/** Keys starting with `prefix`: LIKE narrows, the comparison makes it exact (LIKE ignores ASCII case). */
-const STARTS_WITH = `key LIKE ? ESCAPE '\\' AND substr(key, 1, length(?)) = ?`;
-const startsWith = (prefix: string) => [`${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, prefix, prefix];
+/**
+ * Keys starting with `prefix`, as an index range plus an exact check (LIKE would ignore ASCII case and scan
+ * the whole table). The range's upper end is the prefix with its last character moved up by one, when that
+ * is ASCII (our prefixes end with `:`); otherwise it ends past any key Vigil writes.
+ */
+const STARTS_WITH = 'key >= ? AND key < ? AND substr(key, 1, length(?)) = ?';
+function startsWith(prefix: string): [string, string, string, string] {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  const end = last < 0x7f ? `${prefix.slice(0, -1)}${String.fromCharCode(last + 1)}` : '\u{10FFFF}'.repeat(4);
+  return [prefix, end, prefix, prefix];
+}
 
 export async function openSqliteBackend(file: string, clock: Clock, logger: Logger): Promise<StoreBackend> {
   if (file !== ':memory:') {
