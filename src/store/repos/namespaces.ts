@@ -45,6 +45,9 @@ export interface ForgetOptions {
   audit?: boolean;
 }
 
+/** Owned records deleted at once when forgetting a workspace. */
+const OWNED_BATCH = 50;
+
 /** Opens a registered namespace: repositories open no other. */
 export function openNamespace(store: Store, name: NamespaceName): Namespace {
   return store.namespace(name);
@@ -65,6 +68,18 @@ export async function setOwned(
   checkWorkspaceId(workspaceId);
   await openNamespace(store, 'owned').set(`${workspaceId}:${ns.name}:${key}`, 1, ttlMs);
   await ns.set(key, value, ttlMs);
+}
+
+/** Deletes a record written by `setOwned`, and its owner index entry. */
+export async function deleteOwned(
+  store: Store,
+  ns: Namespace,
+  key: string,
+  workspaceId: string,
+): Promise<boolean> {
+  const existed = await ns.delete(key);
+  await openNamespace(store, 'owned').delete(`${workspaceId}:${ns.name}:${key}`);
+  return existed;
 }
 
 /**
@@ -90,15 +105,19 @@ export async function forgetWorkspace(
     if (kept(spec) || spec.scope !== 'workspace' || name === 'owned') continue;
     deleted += await deleteWorkspaceKeys(openNamespace(store, name), workspaceId);
   }
-  for (const ownedKey of await owners.keys(prefix)) {
-    const rest = ownedKey.slice(prefix.length);
-    const cut = rest.indexOf(':');
-    const name = rest.slice(0, cut);
-    const spec: NamespaceSpec | undefined = Object.hasOwn(NAMESPACES, name)
-      ? NAMESPACES[name as NamespaceName]
-      : undefined;
-    if (cut <= 0 || spec?.scope !== 'owned' || kept(spec)) continue;
-    if (await openNamespace(store, name as NamespaceName).delete(rest.slice(cut + 1))) deleted++;
+  const ownedKeys = await owners.keys(prefix);
+  for (let i = 0; i < ownedKeys.length; i += OWNED_BATCH) {
+    const batch = ownedKeys.slice(i, i + OWNED_BATCH).map(async (ownedKey) => {
+      const rest = ownedKey.slice(prefix.length);
+      const cut = rest.indexOf(':');
+      const name = rest.slice(0, cut);
+      const spec: NamespaceSpec | undefined = Object.hasOwn(NAMESPACES, name)
+        ? NAMESPACES[name as NamespaceName]
+        : undefined;
+      if (cut <= 0 || spec?.scope !== 'owned' || kept(spec)) return false;
+      return openNamespace(store, name as NamespaceName).delete(rest.slice(cut + 1));
+    });
+    deleted += (await Promise.all(batch)).filter(Boolean).length;
   }
   await deleteWorkspaceKeys(owners, workspaceId);
   await store.dropClaims(prefix);

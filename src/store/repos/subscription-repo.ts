@@ -8,7 +8,7 @@ import type { Clock } from '../../clock.js';
 import { StoreError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { randomId } from './ids.js';
-import { openNamespace, setOwned } from './namespaces.js';
+import { deleteOwned, openNamespace, setOwned } from './namespaces.js';
 import { checkRecord, readRecord, updateRecord } from './records.js';
 
 export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
@@ -138,7 +138,9 @@ export class SubscriptionRepo {
       const ids = index.ids.filter((other) => other !== id);
       // Index before record: an interrupted remove leaves an invisible record, never a dangling id.
       await this.teamIndex.set(teamId, { ids });
-      await this.store.withLock(`${this.records.name}:${id}`, () => this.records.delete(id));
+      await this.store.withLock(`${this.records.name}:${id}`, () =>
+        deleteOwned(this.store, this.records, id, teamId),
+      );
       if (ids.length === 0) await this.changeAllTeams((teamIds) => teamIds.filter((t) => t !== teamId));
       return true;
     });
@@ -151,7 +153,9 @@ export class SubscriptionRepo {
       const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
       await this.teamIndex.delete(teamId);
       for (const id of index?.ids ?? []) {
-        await this.store.withLock(`${this.records.name}:${id}`, () => this.records.delete(id));
+        await this.store.withLock(`${this.records.name}:${id}`, () =>
+          deleteOwned(this.store, this.records, id, teamId),
+        );
       }
       count = index?.ids.length ?? 0;
       await this.changeAllTeams((teamIds) => teamIds.filter((t) => t !== teamId));

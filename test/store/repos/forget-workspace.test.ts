@@ -123,4 +123,25 @@ describe.each(BACKENDS)('forgetting a workspace on %s', (kind) => {
     expect(await repos.eventStates.actingNow(GONE, 'uid', 0)).toBeUndefined();
     expect(await repos.eventStates.begin(GONE, 'uid', 0, acted, 60_000)).toBeDefined();
   });
+
+  it('drops the owner index entry of a removed subscription', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    const owners = store.namespace('owned');
+    const added = await repos.subscriptions.add({
+      teamId: GONE,
+      channelId: 'C1',
+      identifierIds: 'all',
+      severity: 'high',
+      types: [],
+      timeOfDay: '08:00',
+      timeZone: 'UTC',
+      weekdaysOnly: false,
+      skipEmpty: true,
+      createdBy: 'U0ADMIN',
+    });
+    expect(await owners.keys(`${GONE}:`)).toEqual([`${GONE}:subscription:${added.id}`]);
+    expect(await repos.subscriptions.remove(GONE, added.id)).toBe(true);
+    expect(await owners.keys(`${GONE}:`)).toEqual([]);
+  });
 });
