@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CONNECT_LINK_TTL_MS } from '../../src/store/connect-link-repo.js';
-import { BACKENDS, storedBytes, useStoreFixture } from './support/backends.js';
-import { reposFor } from './support/repos.js';
+import { CONNECT_LINK_TTL_MS } from '../../../src/store/repos/connect-link-repo.js';
+import { BACKENDS, storedBytes, useStoreFixture } from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
 
 describe.each(BACKENDS)('ConnectLinkRepo on %s', (kind) => {
   const fixture = useStoreFixture(kind);

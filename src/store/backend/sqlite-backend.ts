@@ -1,12 +1,14 @@
 /**
- * SQLite through @keyv/sqlite. Claims live in their own table on the same connection and file, so the
- * set-if-absent is one atomic statement, correct across processes sharing the file.
+ * SQLite through @keyv/sqlite. Claims, leases and locks live in their own table on the same connection and
+ * file, so taking, renewing and releasing one is a single atomic statement, correct across processes sharing
+ * the file. Their expiry is the store clock's `now`, passed into every statement.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import { Keyv } from 'keyv';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
 import { deserializeRecord, type StoreBackend, serializeRecord } from './store.js';
 
 const KEYV_TABLE = 'keyv';
@@ -14,7 +16,19 @@ const CLAIMS_TABLE = 'vigil_claims';
 /** Expired rows are deleted every this many claims (and at open): SQLite has no expiry of its own. */
 const PURGE_EVERY = 500;
 
-export async function openSqliteBackend(file: string, logger: Logger): Promise<StoreBackend> {
+/**
+ * Keys starting with `prefix`, as an index range plus an exact check (LIKE would ignore ASCII case and scan
+ * the whole table). The range's upper end is the prefix with its last character moved up by one, when that
+ * is ASCII (our prefixes end with `:`); otherwise it ends past any key Vigil writes.
+ */
+const STARTS_WITH = 'key >= ? AND key < ? AND substr(key, 1, length(?)) = ?';
+function startsWith(prefix: string): [string, string, string, string] {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  const end = last < 0x7f ? `${prefix.slice(0, -1)}${String.fromCharCode(last + 1)}` : '\u{10FFFF}'.repeat(4);
+  return [prefix, end, prefix, prefix];
+}
+
+export async function openSqliteBackend(file: string, clock: Clock, logger: Logger): Promise<StoreBackend> {
   if (file !== ':memory:') {
     await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     // Sealed secrets live here: a database we create is for the service's user only (SQLite gives its -wal
@@ -39,11 +53,12 @@ export async function openSqliteBackend(file: string, logger: Logger): Promise<S
     ...params: unknown[]
   ) => Promise<Array<Record<string, unknown>>>;
 
+  // Records are dropped once logically expired on the store's clock; keyv drops its own `expires` on read.
   const purgeExpired = async () => {
-    const now = Date.now();
+    const now = clock.now();
     await query(`DELETE FROM ${CLAIMS_TABLE} WHERE expires_at <= ?`, now);
     await query(
-      `DELETE FROM ${KEYV_TABLE} WHERE json_valid(value) AND json_extract(value, '$.expires') <= ?`,
+      `DELETE FROM ${KEYV_TABLE} WHERE json_valid(value) AND json_extract(value, '$.expiresAt') <= ?`,
       now,
     );
   };
@@ -64,8 +79,7 @@ export async function openSqliteBackend(file: string, logger: Logger): Promise<S
   return {
     kind: 'sqlite',
     keyv,
-    async tryClaim(key, owner, ttlMs) {
-      const now = Date.now();
+    async tryClaim(key, owner, ttlMs, now) {
       // Inserts, or takes over an expired claim; a live claim makes the WHERE false and returns no row.
       const rows = await query(
         `INSERT INTO ${CLAIMS_TABLE} (key, owner, expires_at) VALUES (?, ?, ?)
@@ -83,9 +97,39 @@ export async function openSqliteBackend(file: string, logger: Logger): Promise<S
       }
       return rows.length === 1;
     },
+    async renewClaim(key, owner, ttlMs, now) {
+      const rows = await query(
+        `UPDATE ${CLAIMS_TABLE} SET expires_at = ? WHERE key = ? AND owner = ? RETURNING key`,
+        now + ttlMs,
+        key,
+        owner,
+      );
+      return rows.length === 1;
+    },
     async releaseClaim(key, owner) {
       if (owner === undefined) await query(`DELETE FROM ${CLAIMS_TABLE} WHERE key = ?`, key);
       else await query(`DELETE FROM ${CLAIMS_TABLE} WHERE key = ? AND owner = ?`, key, owner);
+    },
+    async deleteClaims(prefix) {
+      const rows = await query(
+        `DELETE FROM ${CLAIMS_TABLE} WHERE ${STARTS_WITH} RETURNING key`,
+        ...startsWith(prefix),
+      );
+      return rows.length;
+    },
+    async recordKeys(prefix) {
+      const rows = await query(
+        `SELECT key FROM ${KEYV_TABLE} WHERE ${STARTS_WITH} ORDER BY key`,
+        ...startsWith(prefix),
+      );
+      return rows.map((row) => String(row.key));
+    },
+    async deleteRecords(prefix) {
+      const rows = await query(
+        `DELETE FROM ${KEYV_TABLE} WHERE ${STARTS_WITH} RETURNING key`,
+        ...startsWith(prefix),
+      );
+      return rows.length;
     },
     async ping() {
       await query('SELECT 1');

@@ -3,9 +3,10 @@
  * bounded without rewriting a growing list on every append.
  */
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
+import type { Namespace, Store } from '../backend/store.js';
+import { openNamespace } from './namespaces.js';
 import { parseRecord, readRecord } from './records.js';
-import type { Namespace, Store } from './store.js';
 
 export const AUDIT_RETENTION = 1000;
 const MAX_DETAIL = 1000;
@@ -36,7 +37,7 @@ export class AuditRepo {
   ) {
     if (!Number.isInteger(retention) || retention < 1)
       throw new Error('audit retention must be a positive integer');
-    this.ns = store.namespace('audit');
+    this.ns = openNamespace(store, 'audit');
   }
 
   async append(entry: NewAuditEntry): Promise<AuditEntry> {

@@ -3,7 +3,7 @@ import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, type LogFields } from '../../src/logger.js';
+import { createLogger, type LogFields } from '../../../src/logger.js';
 import {
   ENCRYPTION_KEY_FILE,
   encryptionKeyId,
@@ -11,7 +11,7 @@ import {
   loadSealer,
   SealError,
   Sealer,
-} from '../../src/store/sealing.js';
+} from '../../../src/store/repos/sealing.js';
 
 const API_KEY = 'fw_live_5up3r-s3cr3t-api-key';
 

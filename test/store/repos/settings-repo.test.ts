@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { StoreCorruptionError } from '../../src/store/errors.js';
-import { BACKENDS, useStoreFixture } from './support/backends.js';
-import { reposFor } from './support/repos.js';
+import { StoreCorruptionError } from '../../../src/store/backend/errors.js';
+import { BACKENDS, useStoreFixture } from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
 
 describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
   const fixture = useStoreFixture(kind);

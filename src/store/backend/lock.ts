@@ -4,14 +4,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
 import { StoreLockTimeoutError } from './errors.js';
 import type { StoreBackend } from './store.js';
 
 export interface LockTimings {
-  /** How long a holder that crashed keeps others out. Store operations under a lock take milliseconds. */
+  /** How long (on the store's clock) a holder that crashed keeps others out. Operations under a lock take ms. */
   leaseMs: number;
-  /** How long to wait for another process's lock before failing the operation. */
+  /** How long to wait (real time: this process really waits) for another process's lock before failing. */
   waitMs: number;
 }
 
@@ -22,6 +23,7 @@ export class LockManager {
 
   constructor(
     private readonly backend: Pick<StoreBackend, 'tryClaim' | 'releaseClaim'>,
+    private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly timings: LockTimings = DEFAULT_TIMINGS,
   ) {}
@@ -53,10 +55,10 @@ export class LockManager {
   }
 
   private async acquire(key: string, owner: string): Promise<void> {
-    const started = Date.now();
+    const started = performance.now();
     let delay = 5;
-    while (!(await this.backend.tryClaim(key, owner, this.timings.leaseMs))) {
-      const waited = Date.now() - started;
+    while (!(await this.backend.tryClaim(key, owner, this.timings.leaseMs, this.clock.now()))) {
+      const waited = Math.round(performance.now() - started);
       if (waited >= this.timings.waitMs) throw new StoreLockTimeoutError(key, waited);
       await sleep(delay + Math.floor(Math.random() * delay));
       delay = Math.min(delay * 2, 100);

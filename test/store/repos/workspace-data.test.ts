@@ -1,7 +1,7 @@
 import type { Installation } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { BACKENDS, useStoreFixture } from './support/backends.js';
-import { reposFor } from './support/repos.js';
+import { BACKENDS, useStoreFixture } from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
 
 const install: Installation<'v2', false> = {
   team: { id: 'T0001' },

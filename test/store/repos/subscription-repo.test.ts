@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { StoreError } from '../../src/store/errors.js';
+import { StoreError } from '../../../src/store/backend/errors.js';
 import {
   MAX_SUBSCRIPTIONS_PER_WORKSPACE,
   type NewSubscription,
   SubscriptionLimitError,
-} from '../../src/store/subscription-repo.js';
-import { BACKENDS, useStoreFixture } from './support/backends.js';
-import { reposFor } from './support/repos.js';
+} from '../../../src/store/repos/subscription-repo.js';
+import { BACKENDS, useStoreFixture } from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
 
 const subscription = (overrides: Partial<NewSubscription> = {}): NewSubscription => ({
   teamId: 'T0001',

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { StoreCorruptionError, StoreError } from '../../src/store/errors.js';
-import { SEARCH_CONTEXT_TTL_MS } from '../../src/store/search-context-repo.js';
-import { BACKENDS, useStoreFixture } from './support/backends.js';
-import { reposFor } from './support/repos.js';
+import { StoreCorruptionError, StoreError } from '../../../src/store/backend/errors.js';
+import { SEARCH_CONTEXT_TTL_MS } from '../../../src/store/repos/search-context-repo.js';
+import { BACKENDS, useStoreFixture } from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
 
 const ContextSchema = z.object({
+  workspaceId: z.string(),
   kind: z.literal('events'),
   identifierId: z.number(),
   requestedBy: z.string(),
@@ -14,6 +15,7 @@ const ContextSchema = z.object({
 });
 
 const context = {
+  workspaceId: 'T1',
   kind: 'events' as const,
   identifierId: 7,
   requestedBy: 'U1',
@@ -66,7 +68,9 @@ describe.each(BACKENDS)('SearchContextRepo on %s', (kind) => {
   it('a stored context of another shape is a StoreCorruptionError', async () => {
     const store = await fixture.open();
     const { repos } = reposFor(store);
-    const id = await repos.searchContexts(z.object({ other: z.string() })).save({ other: 'x' });
+    const id = await repos
+      .searchContexts(z.object({ workspaceId: z.string(), other: z.string() }))
+      .save({ workspaceId: 'T1', other: 'x' });
     await expect(repos.searchContexts(ContextSchema).get(id)).rejects.toThrow(StoreCorruptionError);
   });
 });

@@ -1,7 +1,7 @@
 /** Reading and updating validated records: every read goes through the repository's zod schema. */
 import type { z } from 'zod';
-import { StoreCorruptionError, StoreError } from './errors.js';
-import type { Namespace, Store } from './store.js';
+import { StoreCorruptionError, StoreError } from '../backend/errors.js';
+import type { Namespace, Store } from '../backend/store.js';
 
 export function parseRecord<S extends z.ZodType>(
   ns: Namespace,

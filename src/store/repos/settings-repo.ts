@@ -1,8 +1,9 @@
 /** Per-workspace settings: who may act on events through Vigil. */
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
+import type { Namespace, Store } from '../backend/store.js';
+import { openNamespace } from './namespaces.js';
 import { readRecord, updateRecord } from './records.js';
-import type { Namespace, Store } from './store.js';
 
 export const ActorsSchema = z.union([
   z.literal('everyone'),
@@ -27,7 +28,7 @@ export class SettingsRepo {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.ns = store.namespace('settings');
+    this.ns = openNamespace(store, 'settings');
   }
 
   /** The workspace's settings, or the defaults when it has none. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_RETENTION } from '../../src/store/audit-repo.js';
-import { BACKENDS, useStoreFixture } from './support/backends.js';
-import { reposFor } from './support/repos.js';
+import { AUDIT_RETENTION } from '../../../src/store/repos/audit-repo.js';
+import { BACKENDS, useStoreFixture } from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
 
 const entry = (n: number, teamId = 'T0001') => ({
   teamId,

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Installation } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { InstallationNotFoundError } from '../../src/store/installation-repo.js';
-import { Sealer } from '../../src/store/sealing.js';
-import { BACKENDS, storedBytes, useStoreFixture } from './support/backends.js';
-import { reposFor } from './support/repos.js';
+import { InstallationNotFoundError } from '../../../src/store/repos/installation-repo.js';
+import { Sealer } from '../../../src/store/repos/sealing.js';
+import { BACKENDS, storedBytes, useStoreFixture } from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
 
 const BOT_TOKEN = 'xoxb-1111-2222-installtokenAbCdEf';
 

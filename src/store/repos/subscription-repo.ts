@@ -4,14 +4,19 @@
  * Locks are always taken workspace first, then the global index, so they cannot deadlock.
  */
 import { z } from 'zod';
-import { SEVERITIES } from '../api/index.js';
-import type { Clock } from '../clock.js';
-import { StoreError } from './errors.js';
+import type { Clock } from '../../clock.js';
+import { StoreError } from '../backend/errors.js';
+import type { Namespace, Store } from '../backend/store.js';
 import { randomId } from './ids.js';
+import { deleteOwned, openNamespace, setOwned } from './namespaces.js';
 import { checkRecord, readRecord, updateRecord } from './records.js';
-import type { Namespace, Store } from './store.js';
 
 export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
+/**
+ * Digest thresholds, lowest first. The store keeps its own list instead of importing the API client; a test
+ * checks that it matches the client's severities.
+ */
+export const SUBSCRIPTION_SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 const ALL_TEAMS_KEY = 'all';
 
 const isTimeZone = (zone: string) => {
@@ -30,7 +35,7 @@ export const SubscriptionSchema = z.object({
   channelId: z.string().min(1),
   identifierIds: z.union([z.literal('all'), z.array(z.number().int()).min(1)]),
   /** Threshold: this severity or higher. */
-  severity: z.enum(SEVERITIES),
+  severity: z.enum(SUBSCRIPTION_SEVERITIES),
   /** Event types to include; empty means every type. */
   types: z.array(z.string().min(1)),
   timeOfDay: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time of day must be HH:MM, 00:00 to 23:59'),
@@ -73,9 +78,9 @@ export class SubscriptionRepo {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.records = store.namespace('subscription');
-    this.teamIndex = store.namespace('subscription-team');
-    this.allTeams = store.namespace('subscription-teams');
+    this.records = openNamespace(store, 'subscription');
+    this.teamIndex = openNamespace(store, 'subscription-team');
+    this.allTeams = openNamespace(store, 'subscription-teams');
   }
 
   async add(input: NewSubscription): Promise<Subscription> {
@@ -90,7 +95,7 @@ export class SubscriptionRepo {
       if (ids.length >= MAX_SUBSCRIPTIONS_PER_WORKSPACE)
         throw new SubscriptionLimitError(MAX_SUBSCRIPTIONS_PER_WORKSPACE);
       // Record before index: an interrupted add leaves an invisible record, never a dangling id.
-      await this.records.set(id, subscription);
+      await setOwned(this.store, this.records, id, input.teamId, subscription);
       if (ids.length === 0) await this.changeAllTeams((teamIds) => [...new Set([...teamIds, input.teamId])]);
       return { ids: [...ids, id] };
     });
@@ -133,7 +138,9 @@ export class SubscriptionRepo {
       const ids = index.ids.filter((other) => other !== id);
       // Index before record: an interrupted remove leaves an invisible record, never a dangling id.
       await this.teamIndex.set(teamId, { ids });
-      await this.store.withLock(`${this.records.name}:${id}`, () => this.records.delete(id));
+      await this.store.withLock(`${this.records.name}:${id}`, () =>
+        deleteOwned(this.store, this.records, id, teamId),
+      );
       if (ids.length === 0) await this.changeAllTeams((teamIds) => teamIds.filter((t) => t !== teamId));
       return true;
     });
@@ -146,7 +153,9 @@ export class SubscriptionRepo {
       const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
       await this.teamIndex.delete(teamId);
       for (const id of index?.ids ?? []) {
-        await this.store.withLock(`${this.records.name}:${id}`, () => this.records.delete(id));
+        await this.store.withLock(`${this.records.name}:${id}`, () =>
+          deleteOwned(this.store, this.records, id, teamId),
+        );
       }
       count = index?.ids.length ?? 0;
       await this.changeAllTeams((teamIds) => teamIds.filter((t) => t !== teamId));

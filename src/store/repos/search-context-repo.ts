@@ -1,12 +1,14 @@
 /**
  * Search contexts behind "Next page" and similar buttons: the button carries only a short random id, the
- * context (query, requester, channel, cursor…) stays here. The Slack layer defines the shape by its schema.
+ * context (query, requester, channel, cursor…) stays here. The Slack layer defines the shape by its schema;
+ * every context names its workspace, so forgetting the workspace forgets its contexts.
  */
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
+import type { Namespace, Store } from '../backend/store.js';
 import { randomId } from './ids.js';
+import { openNamespace, setOwned } from './namespaces.js';
 import { checkRecord, parseRecord, readRecord } from './records.js';
-import type { Namespace, Store } from './store.js';
 
 export const SEARCH_CONTEXT_TTL_MS = 24 * 60 * 60 * 1000;
 /** 9 random bytes: 12 url-safe characters, 72 bits. */
@@ -15,22 +17,29 @@ const SHORT_ID = /^[A-Za-z0-9_-]{12}$/;
 
 const EnvelopeSchema = z.object({ ctx: z.unknown(), expiresAt: z.number() });
 
-export class SearchContextRepo<S extends z.ZodType> {
+export class SearchContextRepo<S extends z.ZodType<{ workspaceId: string }>> {
   private readonly ns: Namespace;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly clock: Clock,
     private readonly schema: S,
   ) {
-    this.ns = store.namespace('search-context');
+    this.ns = openNamespace(store, 'search-context');
   }
 
   /** Stores the context and returns its short id. The context is validated first. */
   async save(ctx: z.input<S>, ttlMs: number = SEARCH_CONTEXT_TTL_MS): Promise<string> {
     const id = randomId(ID_BYTES);
     const value = checkRecord(this.ns, id, this.schema, ctx);
-    await this.ns.set(id, { ctx: value, expiresAt: this.clock.now() + ttlMs }, ttlMs);
+    await setOwned(
+      this.store,
+      this.ns,
+      id,
+      value.workspaceId,
+      { ctx: value, expiresAt: this.clock.now() + ttlMs },
+      ttlMs,
+    );
     return id;
   }
 

@@ -4,11 +4,12 @@
  * logger's redaction on both paths.
  */
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
-import { redactText, registerSecret } from '../logger.js';
+import type { Clock } from '../../clock.js';
+import { redactText, registerSecret } from '../../logger.js';
+import type { Namespace, Store } from '../backend/store.js';
+import { openNamespace } from './namespaces.js';
 import { checkRecord, readRecord, updateRecord } from './records.js';
 import type { Sealer } from './sealing.js';
-import type { Namespace, Store } from './store.js';
 
 const MAX_ERROR_MESSAGE = 500;
 
@@ -52,7 +53,7 @@ export class WorkspaceRepo {
     private readonly clock: Clock,
     private readonly sealer: Sealer,
   ) {
-    this.ns = store.namespace('workspace');
+    this.ns = openNamespace(store, 'workspace');
   }
 
   async get(workspaceId: string): Promise<Connection | undefined> {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { StoreCorruptionError } from '../../src/store/errors.js';
-import { SealError, Sealer } from '../../src/store/sealing.js';
-import type { NewConnection } from '../../src/store/workspace-repo.js';
-import { BACKENDS, storedBytes, useStoreFixture } from './support/backends.js';
-import { reposFor } from './support/repos.js';
+import { createLogger } from '../../../src/logger.js';
+import { StoreCorruptionError } from '../../../src/store/backend/errors.js';
+import { SealError, Sealer } from '../../../src/store/repos/sealing.js';
+import type { NewConnection } from '../../../src/store/repos/workspace-repo.js';
+import { BACKENDS, storedBytes, useStoreFixture } from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
 
 const connection = (apiKey: string): NewConnection => ({
   teamId: 'T0001',

@@ -5,7 +5,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 
 const VERSION = 'v1';
 const KEY_BYTES = 32;

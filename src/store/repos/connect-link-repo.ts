@@ -3,10 +3,11 @@
  * Only a hash of the token is stored, so a copy of the store does not yield live links.
  */
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
+import type { Namespace, Store } from '../backend/store.js';
 import { randomId, sha256Hex } from './ids.js';
+import { openNamespace, setOwned } from './namespaces.js';
 import { readRecord } from './records.js';
-import type { Namespace, Store } from './store.js';
 
 export const CONNECT_LINK_TTL_MS = 10 * 60 * 1000;
 /** 24 random bytes: 192 bits, 32 url-safe characters. */
@@ -30,7 +31,7 @@ export class ConnectLinkRepo {
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
-    this.ns = store.namespace('connect-link');
+    this.ns = openNamespace(store, 'connect-link');
   }
 
   /** A new link token for `userId` of `teamId` (the workspace key). */
@@ -44,7 +45,7 @@ export class ConnectLinkRepo {
       createdAt: now,
       expiresAt: now + ttlMs,
     };
-    await this.ns.set(sha256Hex(token), link, ttlMs);
+    await setOwned(this.store, this.ns, sha256Hex(token), input.teamId, link, ttlMs);
     return token;
   }
 
@@ -61,7 +62,7 @@ export class ConnectLinkRepo {
     if (!link) return undefined;
     const hash = sha256Hex(token);
     const claimMs = Math.max(1, link.expiresAt - this.clock.now()) + CLAIM_MARGIN_MS;
-    if (!(await this.store.claim(`connect-link:${hash}`, claimMs))) return undefined;
+    if (!(await this.store.claim(`${link.teamId}:connect-link:${hash}`, claimMs))) return undefined;
     await this.ns.delete(hash);
     return link;
   }

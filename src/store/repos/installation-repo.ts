@@ -5,12 +5,13 @@
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { z } from 'zod';
-import type { Clock } from '../clock.js';
-import { StoreCorruptionError } from './errors.js';
+import type { Clock } from '../../clock.js';
+import { StoreCorruptionError } from '../backend/errors.js';
+import type { Namespace, Store } from '../backend/store.js';
 import { workspaceKey } from './ids.js';
+import { openNamespace } from './namespaces.js';
 import { checkRecord, parseRecord, readRecord, updateRecord } from './records.js';
 import type { Sealer } from './sealing.js';
-import type { Namespace, Store } from './store.js';
 
 const PURPOSE = 'installation';
 
@@ -62,7 +63,7 @@ export class InstallationRepo implements InstallationStore {
     private readonly clock: Clock,
     private readonly sealer: Sealer,
   ) {
-    this.ns = store.namespace('installation');
+    this.ns = openNamespace(store, 'installation');
   }
 
   async storeInstallation<AuthVersion extends 'v1' | 'v2'>(

@@ -2,11 +2,11 @@ import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logger.js';
-import { StoreClosedError, StoreCorruptionError, StoreError } from '../../src/store/errors.js';
-import { describeStoreUrl, openStore } from '../../src/store/open.js';
-import { BACKENDS, sqlite, useStoreFixture, writeRaw } from './support/backends.js';
-import { startRedisServer } from './support/redis-server.js';
+import { silentLogger } from '../../../src/logger.js';
+import { StoreClosedError, StoreCorruptionError, StoreError } from '../../../src/store/backend/errors.js';
+import { describeStoreUrl, openStore } from '../../../src/store/backend/open.js';
+import { BACKENDS, sqlite, useStoreFixture, writeRaw } from '../support/backends.js';
+import { startRedisServer } from '../support/redis-server.js';
 
 describe.each(BACKENDS)('store on %s', (kind) => {
   const fixture = useStoreFixture(kind);
@@ -60,11 +60,13 @@ describe.each(BACKENDS)('store on %s', (kind) => {
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
-  it('a claim can be taken again once its ttl has passed', async () => {
+  it('a claim can be taken again once its ttl has passed on the store clock', async () => {
     const store = await fixture.open();
     expect(await store.claim('short', 30)).toBe(true);
     expect(await store.claim('short', 30)).toBe(false);
-    await sleep(250);
+    fixture.clock.advance(29);
+    expect(await store.claim('short', 30)).toBe(false);
+    fixture.clock.advance(1);
     expect(await store.claim('short', 30)).toBe(true);
   });
 
