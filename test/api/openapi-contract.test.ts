@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiSession } from '../../src/api/client.js';
 import { createApiClient } from '../../src/api/client.js';
-import type { CredentialQuery, EventQuery } from '../../src/api/inputs.js';
-import { EVENT_TYPES } from '../../src/api/schemas.js';
+import type { CredentialQuery, EventQuery } from '../../src/api/index.js';
+import { EVENT_TYPES } from '../../src/api/index.js';
 import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
 import {
   contractProblems,
@@ -144,10 +144,11 @@ async function exerciseEveryV4Method(sim: SimApi, session: ApiSession, tenantId:
 
   await settle(session.createSandboxUpload('sample.exe'));
   if (report) {
-    await settle(session.getReportRequest(report.uuid));
+    // The client remembers a missing replacement endpoint: ask while it is published, then while it is not.
     sim.state.options.intelRequestsPublished = true;
     await settle(session.getReportRequest(report.uuid));
     sim.state.options.intelRequestsPublished = false;
+    await settle(session.getReportRequest(report.uuid));
   }
 }
 

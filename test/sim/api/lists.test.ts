@@ -4,7 +4,7 @@ import {
   PolicyAssignmentPageSchema,
   RecommendationPageSchema,
   TenantPageSchema,
-} from '../../../src/api/schemas.js';
+} from '../../../src/api/index.js';
 import { type Answer, call, type Harness, startHarness, tokenFor, v2, v4, walk } from './helpers.js';
 
 let h: Harness;
