@@ -129,7 +129,7 @@ export class Engine {
         'user-agent': 'vigil-slack-app',
       };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const started = performance.now();
+      const started = deps.clock.now();
       const res = await sendHttp(deps.dispatcher, {
         url,
         method: spec.method,
@@ -144,7 +144,7 @@ export class Engine {
         method: spec.method,
         path: spec.path,
         status: res.status,
-        ms: Math.round(performance.now() - started),
+        ms: deps.clock.now() - started,
       });
       return res;
     };

@@ -4,7 +4,7 @@ import { RateLimiter } from '../../../src/api/core/rate-limiter.js';
 import { ManualClock } from '../../../src/clock.js';
 import { recordingSleep, testClient } from '../support/client.js';
 import { contractProblems, fromRecorded } from '../support/openapi.js';
-import { json, type Recorded, startServer, type TestServer } from '../support/server.js';
+import { json, startServer, type TestServer } from '../support/server.js';
 
 /** The most requests seen in any window of `windowMs` starting at a request. */
 function maxInWindow(times: number[], windowMs: number): number {

@@ -333,12 +333,12 @@ describe('event actions', () => {
   const openEvents = () =>
     seeded().filter((e) => !e.item.tenant_metadata.ignored_at && !e.item.tenant_metadata.remediated_at);
 
-  it('ignore / unignore / remediate / unremediate change state; success is 200 with an empty body', async () => {
+  it('ignore / unignore / remediate / unremediate change state; success is 200 with a JSON null body', async () => {
     const target = openEvents()[0];
     const uid = target?.item.metadata.uid ?? '';
     const res = await act({ action: { type: 'ignore' }, targets: [{ uid }] });
     expect(res.status).toBe(200);
-    expect(res.text).toBe('');
+    expect(res.text).toBe('null');
     expect(target?.item.tenant_metadata.ignored_at).toBe(new Date(h.clock.now()).toISOString());
     expect((await all({ filters: { status: ['ignored'] } })).uids).toContain(uid);
     expect((await all({ filters: { status: ['open'] } })).uids).not.toContain(uid);

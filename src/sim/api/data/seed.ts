@@ -128,7 +128,7 @@ export function buildSeed(seed: number, nowMs: number): SeedData {
     { id: 1001, name: 'Acme Corporation' },
     { id: 1002, name: 'Globex CERT' },
   ];
-  const tenants = TENANT_PLANS.map((plan, i) => tenantOf(plan, i));
+  const tenants = [...TENANT_PLANS.map((plan, i) => tenantOf(plan, i)), ...msspClientTenants()];
   const keys: SimKey[] = [
     key(rng, 501, 1001, 2001, [2001, 2002, 2003], true),
     key(rng, 502, 1001, 2002, [2002, 2003], false),
@@ -244,6 +244,30 @@ function tenantOf(plan: TenantPlan, i: number): SimTenant {
     prevent_global_search: false,
     access_end_at: null,
   };
+}
+
+/** Globex runs an MSSP: 60 tenants in all, so tenant listings need several pages. No events of their own. */
+const MSSP_CLIENTS = 57;
+function msspClientTenants(): SimTenant[] {
+  return Array.from({ length: MSSP_CLIENTS }, (_, i) => {
+    const id = 2201 + i;
+    const n = String(i + 1).padStart(2, '0');
+    return {
+      ...tenantOf(
+        {
+          id,
+          organizationId: 1002,
+          name: `Globex client ${n}`,
+          domain: `client${n}.example`,
+          brand: `Client ${n}`,
+          kinds: ['domain', 'keyword', 'email'],
+        },
+        i,
+      ),
+      // Some clients are archived or disabled, as in a real MSSP account.
+      is_disabled: i % 19 === 18,
+    };
+  });
 }
 
 function key(
