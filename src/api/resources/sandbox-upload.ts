@@ -97,12 +97,8 @@ function multipart(
   return { body: Readable.from(parts()), boundary, length };
 }
 
-export async function uploadToPresignedUrl(
-  deps: UploadDeps,
-  target: UploadTarget,
-  file: SandboxFile,
-): Promise<UploadResult> {
-  const url = uploadUrl(target.upload_url);
+/** Refuses what no storage host would accept, before any call; returns the content type to send. */
+export function checkSandboxFile(file: SandboxFile): string {
   const contentType = file.contentType ?? 'application/octet-stream';
   if (
     'stream' in file &&
@@ -116,6 +112,16 @@ export async function uploadToPresignedUrl(
       { field: 'contentType', message: 'not a media type' },
     ]);
   }
+  return contentType;
+}
+
+export async function uploadToPresignedUrl(
+  deps: UploadDeps,
+  target: UploadTarget,
+  file: SandboxFile,
+): Promise<UploadResult> {
+  const url = uploadUrl(target.upload_url);
+  const contentType = checkSandboxFile(file);
   const label = { method: target.upload_fields ? 'POST' : 'PUT', path: 'sandbox upload' };
   const replayable = 'bytes' in file;
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { ResourceContext } from '../core/context.js';
 import { ValidationError } from '../core/errors.js';
 import {
+  checkSandboxFile,
   type SandboxFile,
   type UploadDeps,
   type UploadResult,
@@ -50,6 +51,7 @@ export function sandboxResource({ call, v4 }: ResourceContext, upload: UploadDep
   return {
     createSandboxUpload,
     async uploadToSandbox(file) {
+      checkSandboxFile(file);
       const target = await createSandboxUpload(file.filename);
       return uploadToPresignedUrl(
         upload,
