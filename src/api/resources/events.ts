@@ -141,7 +141,8 @@ function eventFilters(filters: EventFilters | undefined, problems: Problems): Js
   let type: EventFilterType[] | undefined;
   if (filters.type !== undefined) {
     const unknown = unfilterableEventTypes(filters.type);
-    if (unknown.length > 0) problems.add('filters.type', `unknown event type ${unknown.join(', ')}`);
+    if (unknown.length > 0)
+      problems.add('filters.type', `${unknown.join(', ')}: not an event type the search can filter on`);
     type = eventTypeFilterValues(filters.type);
   }
   const out = definedOnly({

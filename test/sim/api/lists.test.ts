@@ -59,6 +59,11 @@ describe('matching policies', () => {
     const policy = tenantPolicies().find((p) => p.assignments.length === 30);
     if (!policy) throw new Error('fixture: a policy with 30 assignments');
     const path = v4(h.sim, `/matching-policies/${policy.uuid}/assignments`);
+    // The document bounds assignments' size below only: one page of 30.
+    const big = await get(`${path}?size=30`);
+    expect(big.status).toBe(200);
+    expect(big.body.items).toHaveLength(30);
+    expect((await get(`${path}?size=0`)).status).toBe(422);
     const first = await get(path);
     PolicyAssignmentPageSchema.parse(first.body);
     expect(first.body.items).toHaveLength(25);
