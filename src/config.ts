@@ -3,12 +3,10 @@
  * A bad value stops start-up with one clear line per problem (`ConfigError.lines`).
  */
 import { z } from 'zod';
+import { isLoopbackHost } from './net.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
+// Kept exported here for existing importers; the definition lives in the kernel so src/api can share it.
+export { isLoopbackHost };
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());

@@ -3,11 +3,11 @@
  * Runs for both product families (`firework` in production, `core` in the specification).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type ApiSession, createApiClient } from '../../src/api/client.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../src/api/errors.js';
-import type { LoggedRequest, SimApi, SimKey } from '../../src/sim/api/index.js';
-import { startSimApi } from '../../src/sim/api/index.js';
-import { contractProblems, fromSimLog } from './support/openapi.js';
+import { type ApiClient, type ApiSession, createApiClient } from '../../../src/api/client.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../../src/api/index.js';
+import type { LoggedRequest, SimApi, SimKey } from '../../../src/sim/api/index.js';
+import { startSimApi } from '../../../src/sim/api/index.js';
+import { contractProblems, fromSimLog } from '../support/openapi.js';
 
 for (const family of ['firework', 'core']) {
   describe(`endpoints (${family})`, () => {
@@ -209,31 +209,41 @@ for (const family of ['firework', 'core']) {
       });
     });
 
-    it('getReportRequest falls back to the deprecated path on 404 and says which answered', async () => {
+    it('getReportRequest uses the replacement path while it answers, then falls back and remembers', async () => {
       const done = sim.state.reportRequests.find(
         (r) => r.tenantId === key.defaultTenantId && r.status === 'completed',
       );
       if (!done) throw new Error('no completed report');
-      const old = await session.getReportRequest(done.uuid);
-      expect(old).toMatchObject({
-        status: 'completed',
-        answeredBy: 'reports',
-        report: { id: done.report?.id },
-      });
-      expect(calls().map((c) => [c.path, c.status])).toEqual([
-        [`${f}/v4/threat_flow/intel/requests/${done.uuid}`, 404],
-        [`${f}/v4/threat_flow/reports/requests/${done.uuid}`, 200],
-      ]);
-      sim.state.options.intelRequestsPublished = true;
+      const fresh = createApiClient({ baseUrl: sim.url, family, allowedHosts: [] });
+      const s = fresh.session({ apiKey: key.apiKey });
       try {
-        const fresh = await session.getReportRequest(done.uuid);
-        expect(fresh).toMatchObject({
+        sim.state.options.intelRequestsPublished = true;
+        expect(await s.getReportRequest(done.uuid)).toMatchObject({
           status: 'completed',
           answeredBy: 'intel',
           report: { id: done.report?.id },
         });
+        expect(calls().map((c) => [c.path, c.status])).toEqual([
+          [`${f}/v4/threat_flow/intel/requests/${done.uuid}`, 200],
+        ]);
+        sim.log.clear();
+        sim.state.options.intelRequestsPublished = false;
+        expect(await s.getReportRequest(done.uuid)).toMatchObject({
+          status: 'completed',
+          answeredBy: 'reports',
+          report: { id: done.report?.id },
+        });
+        expect(calls().map((c) => [c.path, c.status])).toEqual([
+          [`${f}/v4/threat_flow/intel/requests/${done.uuid}`, 404],
+          [`${f}/v4/threat_flow/reports/requests/${done.uuid}`, 200],
+        ]);
+        sim.log.clear();
+        // Remembered for this client: one call from now on, for any session.
+        await fresh.session({ apiKey: key.apiKey }).getReportRequest(done.uuid);
+        expect(calls().map((c) => c.path)).toEqual([`${f}/v4/threat_flow/reports/requests/${done.uuid}`]);
       } finally {
         sim.state.options.intelRequestsPublished = false;
+        await fresh.close();
       }
     });
 

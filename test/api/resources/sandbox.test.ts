@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
-import { ForbiddenError } from '../../src/api/errors.js';
-import { startSimApi } from '../../src/sim/api/index.js';
-import { testClient } from './support/client.js';
-import { contractProblems, fromRecorded } from './support/openapi.js';
-import { json, startServer, type TestServer, tokenRoutes } from './support/server.js';
+import { createApiClient } from '../../../src/api/client.js';
+import { ForbiddenError } from '../../../src/api/index.js';
+import { startSimApi } from '../../../src/sim/api/index.js';
+import { testClient } from '../support/client.js';
+import { contractProblems, fromRecorded } from '../support/openapi.js';
+import { json, startServer, type TestServer, tokenRoutes } from '../support/server.js';
 
 let api: TestServer;
 let storage: TestServer;
@@ -108,6 +108,53 @@ describe('uploadToSandbox to another host', () => {
     expect(storage.requests[0]?.body.toString()).toBe('part-1;part-2;part-3');
   });
 
+  it.each(['put', 'form'] as const)(
+    'streams a large file of known length (%s): Content-Length set, bytes intact, read lazily',
+    async (shape) => {
+      uploadShape = shape;
+      const { session } = testClient(api.url);
+      const chunk = 64 * 1024;
+      const count = 64; // 4 MiB, produced on demand
+      const hash = createHash('sha256');
+      let produced = 0;
+      async function* source() {
+        for (let i = 0; i < count; i++) {
+          const c = Buffer.alloc(chunk, i % 251);
+          hash.update(c);
+          produced++;
+          yield c;
+        }
+      }
+      const res = await session.uploadToSandbox({
+        filename: 'big.bin',
+        stream: source(),
+        length: chunk * count,
+      });
+      expect(res.method).toBe(shape === 'put' ? 'PUT' : 'POST');
+      expect(produced).toBe(count);
+      const [req] = storage.requests;
+      if (!req) throw new Error('no upload');
+      expect(Number(req.headers['content-length'])).toBe(req.body.length);
+      const received =
+        shape === 'put'
+          ? req.body
+          : (() => {
+              const start = req.body.indexOf('\r\n\r\n', req.body.indexOf('name="file"')) + 4;
+              return req.body.subarray(start, start + chunk * count);
+            })();
+      expect(received.length).toBe(chunk * count);
+      expect(createHash('sha256').update(received).digest('hex')).toBe(hash.digest('hex'));
+    },
+  );
+
+  it('refuses a negative or fractional stream length before any call', async () => {
+    const { session } = testClient(api.url);
+    await expect(
+      session.uploadToSandbox({ filename: 'a', stream: Readable.from([bytes]), length: -1 }),
+    ).rejects.toThrow(/length/);
+    expect(api.calls()).toHaveLength(0);
+  });
+
   it('refuses a plain-http upload URL to a remote host', async () => {
     api.handle((req, res) => {
       if (tokenRoutes(req, res)) return;
@@ -144,7 +191,8 @@ describe('uploadToSandbox against the simulator', () => {
         .catch((e: unknown) => e);
       await other.close();
       expect(err).toBeInstanceOf(ForbiddenError);
-      expect((err as ForbiddenError).hint).toMatch(/not enabled/);
+      expect((err as ForbiddenError).message).toMatch(/the sandbox is not enabled for this account/i);
+      expect((err as ForbiddenError).hint).toMatch(/sandbox is not enabled for this account/);
     } finally {
       await sim.close();
     }

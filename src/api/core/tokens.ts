@@ -7,7 +7,15 @@
  * unless a concurrent caller already replaced it.
  */
 import { createHash } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import { z } from 'zod';
+import type { Clock } from '../../clock.js';
+
+/** `POST /tokens/generate` answer; the token is a secret and never leaves the client. */
+export const TokenSchema = z.object({
+  token: z.string().min(1),
+  refresh_token_exp: z.number().optional(),
+});
+export type Token = z.infer<typeof TokenSchema>;
 
 export const TOKEN_LIFETIME_MS = 60 * 60_000;
 export const TOKEN_REFRESH_AFTER_MS = 45 * 60_000;

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ForbiddenError, UnauthorizedError } from '../../src/api/errors.js';
-import type { LogFields, Logger } from '../../src/logger.js';
-import { testClient } from './support/client.js';
-import { contractProblems, fromRecorded } from './support/openapi.js';
-import { json, type Recorded, startServer, type TestServer } from './support/server.js';
+import { ForbiddenError, UnauthorizedError } from '../../../src/api/index.js';
+import type { LogFields, Logger } from '../../../src/logger.js';
+import { testClient } from '../support/client.js';
+import { contractProblems, fromRecorded } from '../support/openapi.js';
+import { json, type Recorded, startServer, type TestServer } from '../support/server.js';
 
 const KEY = 'key-1';
 const POLICIES = '/firework/v4/matching-policies';

@@ -6,10 +6,10 @@ import {
   UnexpectedResponseError,
   UpstreamError,
   ValidationError,
-} from '../../src/api/errors.js';
-import { testClient } from './support/client.js';
-import { contractProblems, fromRecorded } from './support/openapi.js';
-import { json, type Recorded, startServer, type TestServer, tokenRoutes } from './support/server.js';
+} from '../../../src/api/index.js';
+import { testClient } from '../support/client.js';
+import { contractProblems, fromRecorded } from '../support/openapi.js';
+import { json, type Recorded, startServer, type TestServer, tokenRoutes } from '../support/server.js';
 
 const POLICIES = '/firework/v4/matching-policies';
 const emptyPage = { items: [], next: null };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createApiClient } from '../../src/api/client.js';
-import { ConfigurationError } from '../../src/api/errors.js';
-import { startServer } from './support/server.js';
+import { createApiClient } from '../../../src/api/client.js';
+import { ConfigurationError } from '../../../src/api/index.js';
+import { startServer } from '../support/server.js';
 
 const make = (
   baseUrl: string,

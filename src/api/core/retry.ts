@@ -6,7 +6,7 @@
  * server certainly did not act on it (429, 503, connection never established); everything Vigil sends is
  * idempotent except sandbox upload creation (event actions are too: ignoring an event twice is harmless).
  */
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 import { ApiError, RateLimitedError } from './errors.js';
 
 export interface RetryPolicy {

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/api/errors.js';
-import { eventUidPath, splitEventUid } from '../../src/api/event-uid.js';
+import { eventUidPath, splitEventUid, ValidationError } from '../../../src/api/index.js';
 
 describe('splitEventUid', () => {
   it('splits on the first two slashes only', () => {

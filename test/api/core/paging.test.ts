@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiSession, createApiClient } from '../../src/api/client.js';
-import { UnexpectedResponseError } from '../../src/api/errors.js';
-import type { EventSearchInput } from '../../src/api/inputs.js';
-import { type Page, paginate, paginateItems } from '../../src/api/paging.js';
-import { type SimApi, type SimKey, startSimApi } from '../../src/sim/api/index.js';
-import { contractProblems, fromSimLog } from './support/openapi.js';
+import { type ApiSession, createApiClient } from '../../../src/api/client.js';
+import type { EventSearchInput } from '../../../src/api/index.js';
+import { type Page, paginate, paginateItems, UnexpectedResponseError } from '../../../src/api/index.js';
+import { type SimApi, type SimKey, startSimApi } from '../../../src/sim/api/index.js';
+import { contractProblems, fromSimLog } from '../support/openapi.js';
 
 let sim: SimApi;
 let session: ApiSession;

@@ -5,9 +5,14 @@
  * The window is slightly longer than a second (`marginMs`) so that network jitter between our start times
  * and the server's arrival times cannot squeeze N+1 requests into the server's one-second window.
  *
- * Time here is always real (monotonic): the limiter protects a real server, and tests that freeze a
- * ManualClock for token expiry must not freeze the limiter with it.
+ * Time is read from the injected clock and waited out with the injected sleep. A sleep that does not move
+ * the clock (a ManualClock frozen for token-expiry tests, real sleeping) still counts as elapsed: after
+ * sleeping `ms`, the limiter's notion of now is at least the previous reading plus `ms`, so it never waits
+ * forever on a clock nobody moves.
  */
+import type { Clock } from '../../clock.js';
+import type { Sleep } from './retry.js';
+
 export type RateTier = 'ordinary' | 'search';
 
 export interface RateLimits {
@@ -29,20 +34,33 @@ interface Window {
   /** Start times of the grants still inside the window, oldest first. */
   starts: number[];
   waiters: Array<() => void>;
-  timer: NodeJS.Timeout | undefined;
+  /** A sleep is under way for this window. */
+  sleeping: boolean;
+}
+
+export interface RateLimiterDeps {
+  clock: Clock;
+  sleep: Sleep;
 }
 
 export class RateLimiter {
   private readonly windows = new Map<string, Window>();
   private readonly limits: Required<RateLimits>;
-  private readonly now: () => number;
+  private readonly deps: RateLimiterDeps;
+  /** Lower bound of now: the last reading plus any time slept since (see the module comment). */
+  private floor = Number.NEGATIVE_INFINITY;
 
-  constructor(limits: Partial<RateLimits> = {}, now: () => number = () => performance.now()) {
+  constructor(limits: Partial<RateLimits>, deps: RateLimiterDeps) {
     this.limits = { ...DEFAULT_RATE_LIMITS, ...limits };
     for (const v of [this.limits.ordinaryPerSecond, this.limits.searchPerSecond]) {
       if (!(v > 0)) throw new RangeError('rate limits must be positive');
     }
-    this.now = now;
+    this.deps = deps;
+  }
+
+  private now(): number {
+    this.floor = Math.max(this.floor, this.deps.clock.now());
+    return this.floor;
   }
 
   /** Resolves when the caller may start one request for `key` (an organization) in `tier`. */
@@ -65,7 +83,7 @@ export class RateLimiter {
         spanMs: (limit / perSecond) * 1000 + this.limits.marginMs,
         starts: [],
         waiters: [],
-        timer: undefined,
+        sleeping: false,
       };
       this.windows.set(id, w);
     }
@@ -73,7 +91,7 @@ export class RateLimiter {
   }
 
   private drain(w: Window): void {
-    if (w.timer) return;
+    if (w.sleeping) return;
     while (w.waiters.length > 0) {
       const now = this.now();
       while (w.starts.length > 0 && (w.starts[0] as number) <= now - w.spanMs) w.starts.shift();
@@ -83,10 +101,13 @@ export class RateLimiter {
         continue;
       }
       const wait = Math.max(1, Math.ceil((w.starts[0] as number) + w.spanMs - now));
-      w.timer = setTimeout(() => {
-        w.timer = undefined;
+      w.sleeping = true;
+      const wake = () => {
+        w.sleeping = false;
+        this.floor = Math.max(this.floor, now + wait);
         this.drain(w);
-      }, wait);
+      };
+      this.deps.sleep(wait).then(wake, wake);
       return;
     }
   }

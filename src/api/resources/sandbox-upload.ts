@@ -8,14 +8,25 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { Clock } from '../clock.js';
-import { isLoopbackHost } from '../config.js';
-import { ConfigurationError, errorFromResponse, ValidationError } from './errors.js';
-import { type HttpBody, sendHttp } from './http.js';
-import { type RetryPolicy, type Sleep, withRetry } from './retry.js';
-import type { SandboxUpload } from './schemas.js';
+import type { Clock } from '../../clock.js';
+import { isLoopbackHost } from '../../net.js';
+import { ConfigurationError, errorFromResponse, ValidationError } from '../core/errors.js';
+import { type HttpBody, sendHttp } from '../core/http.js';
+import { type RetryPolicy, type Sleep, withRetry } from '../core/retry.js';
 
-export type UploadSource = { bytes: Uint8Array } | { stream: Readable | AsyncIterable<Uint8Array> };
+/** What the presigned URL needs from `POST …/sandbox/uploads`. */
+export interface UploadTarget {
+  upload_url: string;
+  upload_fields?: Record<string, string> | undefined;
+}
+
+/**
+ * The file's bytes in memory, or a stream read once (never buffered: a 100 MB file stays on disk). Give a
+ * stream's `length` when known: object stores refuse a PUT without Content-Length.
+ */
+export type UploadSource =
+  | { bytes: Uint8Array }
+  | { stream: Readable | AsyncIterable<Uint8Array>; length?: number | undefined };
 
 export type SandboxFile = UploadSource & { filename: string; contentType?: string };
 
@@ -82,21 +93,35 @@ function multipart(
     for await (const chunk of source) yield chunk;
     yield tail;
   }
-  return { body: Readable.from(parts()), boundary, length: undefined };
+  const length = file.length === undefined ? undefined : head.length + file.length + tail.length;
+  return { body: Readable.from(parts()), boundary, length };
 }
 
-export async function uploadToPresignedUrl(
-  deps: UploadDeps,
-  target: SandboxUpload,
-  file: SandboxFile,
-): Promise<UploadResult> {
-  const url = uploadUrl(target.upload_url);
+/** Refuses what no storage host would accept, before any call; returns the content type to send. */
+export function checkSandboxFile(file: SandboxFile): string {
   const contentType = file.contentType ?? 'application/octet-stream';
+  if (
+    'stream' in file &&
+    file.length !== undefined &&
+    !(Number.isSafeInteger(file.length) && file.length >= 0)
+  ) {
+    throw new ValidationError('Invalid file length', [{ field: 'length', message: 'must be a byte count' }]);
+  }
   if (!CONTENT_TYPE.test(contentType)) {
     throw new ValidationError('Invalid content type', [
       { field: 'contentType', message: 'not a media type' },
     ]);
   }
+  return contentType;
+}
+
+export async function uploadToPresignedUrl(
+  deps: UploadDeps,
+  target: UploadTarget,
+  file: SandboxFile,
+): Promise<UploadResult> {
+  const url = uploadUrl(target.upload_url);
+  const contentType = checkSandboxFile(file);
   const label = { method: target.upload_fields ? 'POST' : 'PUT', path: 'sandbox upload' };
   const replayable = 'bytes' in file;
 
@@ -115,6 +140,7 @@ export async function uploadToPresignedUrl(
       body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
     } else {
       headers['content-type'] = contentType;
+      if (file.length !== undefined) headers['content-length'] = String(file.length);
       body = file.stream instanceof Readable ? file.stream : Readable.from(file.stream);
     }
     const method = target.upload_fields ? 'POST' : 'PUT';

@@ -3,7 +3,13 @@
  * slashes only.
  */
 import { ValidationError } from './errors.js';
-import type { EventUidParts } from './inputs.js';
+
+/** An event uid split on its first two slashes: `<index>/<source>/<id>`, where id may contain slashes. */
+export interface EventUidParts {
+  index: string;
+  source: string;
+  id: string;
+}
 
 export function splitEventUid(uid: string): EventUidParts {
   const first = uid.indexOf('/');

@@ -11,7 +11,7 @@ import {
   UnexpectedResponseError,
   UpstreamError,
   ValidationError,
-} from '../../src/api/errors.js';
+} from '../../../src/api/index.js';
 
 const ctx = {
   method: 'GET',
@@ -49,8 +49,20 @@ describe('errorFromResponse', () => {
     for (const status of [401, 403]) {
       const err = errorFromResponse(res(status, {}), { ...ctx, feature: 'reports' });
       expect(err).toBeInstanceOf(ForbiddenError);
-      expect(err.message).toMatch(/reports feature is not enabled or not permitted/);
+      expect(err.message).toMatch(/report feature is not enabled for this account/);
+      const sandbox = errorFromResponse(res(status, {}), { ...ctx, feature: 'sandbox' });
+      expect(sandbox.message).toMatch(/^The sandbox is not enabled for this account/);
+      expect(sandbox.hint).toMatch(/sandbox is not enabled for this account/);
     }
+  });
+
+  it('v2 errors are a flat {code, message}: both reach the error', () => {
+    const err = errorFromResponse(res(409, { code: 'CONFLICT', message: 'tenant archived' }), ctx);
+    expect(err.code).toBe('CONFLICT');
+    expect(err.message).toContain('tenant archived');
+    const missing = errorFromResponse(res(404, { message: 'Tenant not found' }), ctx);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing.message).toContain('Tenant not found');
   });
 
   it('404, 429 (with Retry-After), 5xx and 3xx', () => {

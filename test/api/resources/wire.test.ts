@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/api/errors.js';
-import type { EventQuery } from '../../src/api/inputs.js';
-import {
-  credentialSearchBody,
-  eventActionBodies,
-  eventSearchBody,
-  pageQuery,
-  recommendationQuery,
-  unassignBody,
-  uuidSegment,
-} from '../../src/api/wire.js';
+import { pageQuery, uuidSegment } from '../../../src/api/core/wire.js';
+import type { EventQuery } from '../../../src/api/index.js';
+import { ValidationError } from '../../../src/api/index.js';
+import { credentialSearchBody } from '../../../src/api/resources/credentials.js';
+import { eventActionBodies, eventSearchBody } from '../../../src/api/resources/events.js';
+import { unassignBody } from '../../../src/api/resources/policies.js';
+import { recommendationQuery } from '../../../src/api/resources/recommendations.js';
 
 describe('eventSearchBody', () => {
   it('sends only what was given, with the spec names', () => {

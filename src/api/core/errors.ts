@@ -5,9 +5,30 @@
  * Messages are built from our own words plus, at most, a short, sanitised excerpt of upstream text: never
  * the API key, the token or raw upstream HTML.
  */
-import type { z } from 'zod';
-import { VigilError } from '../errors.js';
-import { ApiErrorBodySchema, ValidationErrorBodySchema } from './schemas.js';
+import { z } from 'zod';
+import { VigilError } from '../../errors.js';
+
+/** v4 validation failure (422). */
+export const ValidationErrorBodySchema = z.object({
+  detail: z.array(
+    z.object({
+      loc: z.array(z.union([z.string(), z.number()])),
+      msg: z.string(),
+      type: z.string().optional(),
+      input: z.unknown().optional(),
+      ctx: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
+});
+export type ValidationErrorBody = z.infer<typeof ValidationErrorBodySchema>;
+
+/** Other v4 4xx: `{error: {code, message, data}}`. */
+export const ApiErrorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string().optional(), data: z.unknown().optional() }),
+});
+
+/** v2 errors (Swagger `HttpError`): a flat `{code, message}`. */
+export const V2ErrorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
 
 export interface ApiErrorOptions {
   status?: number | undefined;
@@ -63,6 +84,9 @@ export class ValidationError extends ApiError {
   }
 }
 
+const FEATURE_LABELS: Record<string, string> = { sandbox: 'sandbox', reports: 'report feature' };
+const featureLabel = (feature: string) => FEATURE_LABELS[feature] ?? `${feature} feature`;
+
 /** 401: the API key (or a freshly generated token) was rejected. */
 export class UnauthorizedError extends ApiError {
   constructor(message: string, opts: ApiErrorOptions = {}) {
@@ -79,7 +103,7 @@ export class ForbiddenError extends ApiError {
   constructor(message: string, opts: ApiErrorOptions & { feature?: string | undefined } = {}) {
     super(message, {
       hint: opts.feature
-        ? `The ${opts.feature} feature is not enabled on this account or not permitted for this key: ask your threat-intel account owner to enable it.`
+        ? `The ${featureLabel(opts.feature)} is not enabled for this account or not permitted for this key: ask your threat-intel account owner to enable it.`
         : 'This API key is not permitted to do that: ask an admin to check the key’s scopes.',
       ...opts,
     });
@@ -221,12 +245,16 @@ function parseJson(text: string): unknown {
 export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): ApiError {
   const json = parseJson(res.text);
   const apiBody = ApiErrorBodySchema.safeParse(json);
-  const code = apiBody.success ? apiBody.data.error.code : undefined;
+  const v2Body = apiBody.success ? undefined : V2ErrorBodySchema.safeParse(json);
+  const v2 = v2Body?.success ? v2Body.data : undefined;
+  const code = apiBody.success ? apiBody.data.error.code : v2?.code;
   const upstream = apiBody.success
     ? safeExcerpt(apiBody.data.error.message ?? '', ctx.secrets)
-    : json === undefined
-      ? safeExcerpt(res.text, ctx.secrets)
-      : undefined;
+    : v2?.message !== undefined
+      ? safeExcerpt(v2.message, ctx.secrets)
+      : json === undefined
+        ? safeExcerpt(res.text, ctx.secrets)
+        : undefined;
   const base: ApiErrorOptions = {
     status: res.status,
     code,
@@ -255,7 +283,7 @@ export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): ApiErr
   }
   if ((status === 401 || status === 403) && ctx.feature) {
     return new ForbiddenError(
-      `The ${ctx.feature} feature is not enabled or not permitted (${status} on ${where})`,
+      `The ${featureLabel(ctx.feature)} is not enabled for this account, or this API key may not use it (${status} on ${where})`,
       { ...base, feature: ctx.feature },
     );
   }

@@ -9,15 +9,14 @@
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
 import { type ApiBase, apiUrl } from './base-url.js';
 import { errorFromResponse, headerValue, UnexpectedResponseError } from './errors.js';
 import { type HttpBody, type HttpResponse, sendHttp } from './http.js';
 import type { RateLimiter, RateTier } from './rate-limiter.js';
 import { type RetryPolicy, type Sleep, withRetry } from './retry.js';
-import { TokenSchema } from './schemas.js';
-import { keyFingerprint, type TokenCache, tokenCacheKey } from './tokens.js';
+import { keyFingerprint, type TokenCache, TokenSchema, tokenCacheKey } from './tokens.js';
 import { encodeQuery, type QueryParams } from './wire.js';
 
 export interface Credentials {
@@ -130,7 +129,7 @@ export class Engine {
         'user-agent': 'vigil-slack-app',
       };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const started = performance.now();
+      const started = deps.clock.now();
       const res = await sendHttp(deps.dispatcher, {
         url,
         method: spec.method,
@@ -145,7 +144,7 @@ export class Engine {
         method: spec.method,
         path: spec.path,
         status: res.status,
-        ms: Math.round(performance.now() - started),
+        ms: deps.clock.now() - started,
       });
       return res;
     };
