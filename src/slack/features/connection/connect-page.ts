@@ -10,7 +10,6 @@ import type { Repositories, Sealer, Store } from '../../../store/index.js';
 import type { ConnectFlowPorts, PendingConnection, VerifiedKey } from '../../../web/connect-flow.js';
 import { ConnectFlow } from '../../../web/connect-flow.js';
 import type { ApiClientPool } from '../../api-access.js';
-import { takeConnectNotice } from './notice.js';
 import { renderConnected } from './render.js';
 
 const MAX_TENANTS = 100;
@@ -29,10 +28,7 @@ export interface ConnectPageDeps {
 export function createConnectFlow(deps: ConnectPageDeps): ConnectFlow {
   const pending = deps.store.namespace('connect-pending');
   const ports: ConnectFlowPorts = {
-    links: {
-      peek: (token) => deps.repos.connectLinks.peek(token),
-      consume: (token) => deps.repos.connectLinks.consume(token),
-    },
+    links: deps.repos.connectLinks,
     pending: {
       get: async (token) => (await pending.get(token)) as PendingConnection | undefined,
       put: (token, value, ttlMs) => pending.set(token, value, Math.max(1, ttlMs)),
@@ -51,7 +47,7 @@ export function createConnectFlow(deps: ConnectPageDeps): ConnectFlow {
       return deps.sealer.seal(apiKey, teamId);
     },
     open: (sealed, teamId) => deps.sealer.open(sealed, teamId),
-    async complete(link, c, token) {
+    async complete(link, c) {
       const apiKey = deps.sealer.open(c.sealedApiKey, link.teamId);
       await deps.repos.workspaces.put(link.teamId, {
         teamId: link.teamId,
@@ -71,11 +67,10 @@ export function createConnectFlow(deps: ConnectPageDeps): ConnectFlow {
         target: String(c.tenantId),
         detail: `key id ${c.apiKeyId}, region ${c.host}`,
       });
-      const notice = await takeConnectNotice(deps.store, token);
-      if (notice) {
+      if (link.responseUrl) {
         const message = renderConnected({ ...c, tenantName: c.tenantName }, link.userId);
         await deps
-          .postToResponseUrl(notice.responseUrl, {
+          .postToResponseUrl(link.responseUrl, {
             response_type: 'ephemeral',
             replace_original: true,
             ...message,

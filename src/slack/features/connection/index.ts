@@ -9,7 +9,6 @@ import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { reportError } from '../../error-reply.js';
 import { requesterOfAction } from '../../listeners/action-requester.js';
-import { saveConnectNotice } from './notice.js';
 import {
   DISCONNECT_CANCEL,
   DISCONNECT_CONFIRM,
@@ -30,15 +29,13 @@ const connect: CommandHandler<'connect'> = {
     await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'connect Vigil');
     if (deps.api.fromEnvironment) throw new NotAllowedError(ENV_MANAGED, 'Nothing to do in Slack.');
     const existing = await deps.repos.workspaces.get(ctx.workspaceId);
-    const token = await deps.repos.connectLinks.create({ teamId: ctx.workspaceId, userId: ctx.userId });
+    const token = await deps.repos.connectLinks.create({
+      teamId: ctx.workspaceId,
+      userId: ctx.userId,
+      responseUrl: ctx.responseUrl,
+    });
     const link = await deps.repos.connectLinks.peek(token);
     if (!link) throw new VigilError('The connect link could not be created.', 'Try `/vigil connect` again.');
-    await saveConnectNotice(
-      deps.store,
-      token,
-      { responseUrl: ctx.responseUrl },
-      link.expiresAt - deps.clock.now(),
-    );
     const url = `${deps.config.publicUrl}/connect/${token}`;
     await ctx.respond(ephemeral(renderConnectLink(url, link.expiresAt, existing), true));
   },
