@@ -8,16 +8,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import { HTTPModuleFunctions, HTTPResponseAck } from '@slack/bolt';
+import { VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { type SignatureFailure, verifySignature } from './signature.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export class BodyTooLargeError extends Error {
+export class BodyTooLargeError extends VigilError {
   constructor() {
-    super(`request body exceeds ${MAX_BODY_BYTES} bytes`);
-    this.name = 'BodyTooLargeError';
+    super(`request body exceeds ${MAX_BODY_BYTES} bytes`, 'Slack never sends bodies this large.');
   }
 }
 

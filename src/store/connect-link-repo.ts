@@ -34,6 +34,19 @@ const StoredLinkSchema = z.object({
   sealedResponseUrl: z.string().optional(),
 });
 const FormTokenSchema = z.object({ link: z.string() });
+/** A key checked on the page, waiting (sealed) for the admin to choose the tenant. */
+const PendingKeySchema = z.object({
+  host: z.string(),
+  sealedApiKey: z.string(),
+  verified: z.object({
+    apiKeyId: z.number(),
+    organizationId: z.number(),
+    defaultTenantId: z.number(),
+    scopes: z.array(z.string()),
+    tenants: z.array(z.object({ id: z.number(), name: z.string() })),
+  }),
+});
+export type PendingConnectKey = z.infer<typeof PendingKeySchema>;
 
 export interface ConnectLink {
   teamId: string;
@@ -51,6 +64,7 @@ export interface ConsumedConnectLink extends ConnectLink {
 export class ConnectLinkRepo {
   private readonly ns: Namespace;
   private readonly forms: Namespace;
+  private readonly pending: Namespace;
 
   constructor(
     private readonly store: Store,
@@ -59,6 +73,7 @@ export class ConnectLinkRepo {
   ) {
     this.ns = store.namespace('connect-link');
     this.forms = store.namespace('connect-form');
+    this.pending = store.namespace('connect-pending');
   }
 
   /** A new link token for `userId` of `teamId` (the workspace key). */
@@ -141,6 +156,22 @@ export class ConnectLinkRepo {
     if (!(await this.store.claim(`connect-form:${key}`, this.claimMs(stored)))) return false;
     await this.forms.delete(key);
     return true;
+  }
+
+  /** Keeps a checked key beside the link (by the link's hash, like the link) until the tenant is chosen. */
+  async savePendingKey(token: string, key: PendingConnectKey): Promise<void> {
+    const stored = await this.read(token);
+    if (!stored) return;
+    await this.pending.set(sha256Hex(token), PendingKeySchema.parse(key), this.claimMs(stored));
+  }
+
+  async pendingKey(token: string): Promise<PendingConnectKey | undefined> {
+    if (!(await this.read(token))) return undefined;
+    return readRecord(this.pending, sha256Hex(token), PendingKeySchema);
+  }
+
+  async deletePendingKey(token: string): Promise<void> {
+    if (TOKEN.test(token)) await this.pending.delete(sha256Hex(token));
   }
 
   private async read(token: string): Promise<z.infer<typeof StoredLinkSchema> | undefined> {

@@ -113,4 +113,24 @@ describe.each(BACKENDS)('ConnectLinkRepo on %s', (kind) => {
     expect((await repos.connectLinks.consume(token))?.responseUrl).toBe(responseUrl);
     await store.close();
   });
+
+  it('keeps a checked key beside the link under the link’s hash, for the link’s life', async () => {
+    const store = await fixture.open();
+    const { repos, clock } = reposFor(store);
+    const token = await repos.connectLinks.create({ teamId: 'T0001', userId: 'U0ADMIN' });
+    const key = {
+      host: 'api.flare.io',
+      sealedApiKey: 'v1.sealed',
+      verified: { apiKeyId: 7, organizationId: 70, defaultTenantId: 1, scopes: ['firework'], tenants: [] },
+    };
+    await repos.connectLinks.savePendingKey(token, key);
+    expect(await repos.connectLinks.pendingKey(token)).toEqual(key);
+    expect(await storedBytes(fixture, kind)).not.toContain(token);
+    await repos.connectLinks.deletePendingKey(token);
+    expect(await repos.connectLinks.pendingKey(token)).toBeUndefined();
+    await repos.connectLinks.savePendingKey(token, key);
+    clock.advance(CONNECT_LINK_TTL_MS);
+    expect(await repos.connectLinks.pendingKey(token)).toBeUndefined();
+    await store.close();
+  });
 });

@@ -7,7 +7,7 @@ import { ForbiddenError } from '../../../api/index.js';
 import type { Logger } from '../../../logger.js';
 import { registerSecret } from '../../../logger.js';
 import type { Repositories, Sealer, Store } from '../../../store/index.js';
-import type { ConnectFlowPorts, PendingConnection, VerifiedKey } from '../../../web/connect-flow.js';
+import type { ConnectFlowPorts, VerifiedKey } from '../../../web/connect-flow.js';
 import { ConnectFlow } from '../../../web/connect-flow.js';
 import type { ApiClientPool } from '../../api-access.js';
 import { renderConnected } from './render.js';
@@ -26,15 +26,18 @@ export interface ConnectPageDeps {
 }
 
 export function createConnectFlow(deps: ConnectPageDeps): ConnectFlow {
-  const pending = deps.store.namespace('connect-pending');
+  const links = deps.repos.connectLinks;
   const ports: ConnectFlowPorts = {
-    links: deps.repos.connectLinks,
+    links,
     pending: {
-      get: async (token) => (await pending.get(token)) as PendingConnection | undefined,
-      put: (token, value, ttlMs) => pending.set(token, value, Math.max(1, ttlMs)),
-      delete: async (token) => {
-        await pending.delete(token);
+      get: async (token) => {
+        const key = await links.pendingKey(token);
+        return key && { key };
       },
+      put: async (token, value) => {
+        if (value.key) await links.savePendingKey(token, value.key);
+      },
+      delete: (token) => links.deletePendingKey(token),
     },
     verifyKey: (host, apiKey) => verifyKey(deps.pool, host, apiKey),
     async checkTenant(host, apiKey, tenantId) {
