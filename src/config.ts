@@ -88,6 +88,24 @@ const EnvSchema = z.object({
     z.coerce.number({ message: 'must be a tenant id (a positive integer)' }).int().positive().optional(),
   ),
   VIGIL_ADMINS: z.preprocess(emptyToUndefined, z.string().optional()),
+  VIGIL_HTTP_BODY_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of milliseconds (100-600000)' })
+      .int('must be a number of milliseconds (100-600000)')
+      .min(100, 'must be a number of milliseconds (100-600000)')
+      .max(600_000, 'must be a number of milliseconds (100-600000)')
+      .default(30_000),
+  ),
+  VIGIL_HTTP_MAX_CONNECTIONS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a whole number of connections (1-100000)' })
+      .int('must be a whole number of connections (1-100000)')
+      .min(1, 'must be a whole number of connections (1-100000)')
+      .max(100_000, 'must be a whole number of connections (1-100000)')
+      .default(512),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -162,6 +180,8 @@ export interface Config {
     apiUrl: string;
   };
   port: number;
+  /** Limits on Vigil's HTTP server: a request body's total deadline, concurrent connections. */
+  http: { bodyTimeoutMs: number; maxConnections: number };
   /** Without VIGIL_PUBLIC_URL: http://localhost:<the port Vigil actually listens on> (PORT may be 0). */
   publicUrl: string;
   publicUrlFromPort: boolean;
@@ -220,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
     },
     port: e.PORT,
+    http: { bodyTimeoutMs: e.VIGIL_HTTP_BODY_TIMEOUT_MS, maxConnections: e.VIGIL_HTTP_MAX_CONNECTIONS },
     publicUrl: (e.VIGIL_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     publicUrlFromPort: e.VIGIL_PUBLIC_URL === undefined,
     store: { url: e.VIGIL_STORE },

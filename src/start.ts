@@ -98,6 +98,8 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
           }
         : {}),
       connect,
+      publicOrigin: () => new URL(config.publicUrl).origin,
+      limits: config.http,
       health: async () => {
         try {
           await store.ping();
