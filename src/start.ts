@@ -10,6 +10,7 @@ import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 
+import { CredentialsService } from './services/credentials/index.js';
 import { EventsService } from './services/events.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
@@ -74,6 +75,13 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       repos,
       api,
       events: new EventsService({ api, repos, clock }),
+      credentials: new CredentialsService({
+        api,
+        repos,
+        store,
+        clock,
+        logger: logger.child({ component: 'creds' }),
+      }),
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
     };

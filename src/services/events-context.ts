@@ -7,9 +7,15 @@
 import { z } from 'zod';
 import type { EventQuery, EventSearchInput } from '../api/index.js';
 import { EventSchema } from '../api/index.js';
-import { ExpiredError } from '../errors.js';
-import type { Repositories, SearchContextRepo } from '../store/index.js';
+import type { Repositories } from '../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../store/index.js';
+import {
+  type ContextRef,
+  contextRef,
+  PAGING_FIELDS,
+  PagedContextStore,
+  parseContextRef,
+} from './paging-context.js';
 
 /** Query types whose values are secrets: never stored, only a marker of their type. */
 export const WITHHELD_QUERY_TYPES = ['secret', 'credentials'] as const;
@@ -45,21 +51,14 @@ export type ShownEvent = z.infer<typeof ShownEventSchema>;
 
 export const EventsContextSchema = z.object({
   v: z.literal(1),
-  workspaceId: z.string().min(1),
-  /** Who ran the search and where: only they see the ephemeral results. */
-  userId: z.string().min(1),
-  channelId: z.string(),
-  /** The command as typed (secret queries show only their kind), to run it again after expiry. */
-  commandText: z.string().max(2000),
+  /** Workspace, requester, channel, command text, cursor and page number: see paging-context.ts. */
+  ...PAGING_FIELDS,
   identifierId: z.number().int().positive(),
   query: StoredQuerySchema,
   /** The rest of the search input, without `from` and `query`; identical on every page. */
   filters: z.record(z.string(), z.unknown()).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   size: z.number().int().min(1).max(10).optional(),
-  /** The `from` of the next page; absent on the last page. */
-  cursor: z.string().optional(),
-  pageNumber: z.number().int().positive(),
   /** The page was empty although more pages follow. */
   emptyButMore: z.boolean().optional(),
   events: z.array(ShownEventSchema).max(10),
@@ -104,49 +103,22 @@ export function storedSearchOf(
 
 /** `<ctxId>:<index>`: opaque, small, no secrets. */
 export function eventRef(ctxId: string, index: number): string {
-  return `${ctxId}:${index}`;
+  return contextRef(ctxId, index);
 }
 
-export interface Ref {
-  ctxId: string;
-  index: number | undefined;
-}
+export type Ref = ContextRef;
 
 /** Parses a button value; undefined for anything that is not one of ours (values are untrusted). */
-export function parseRef(value: unknown): Ref | undefined {
-  if (typeof value !== 'string') return undefined;
-  const m = /^([A-Za-z0-9_-]{12})(?::(\d{1,2}))?$/.exec(value);
-  if (m?.[1] === undefined) return undefined;
-  return { ctxId: m[1], index: m[2] === undefined ? undefined : Number(m[2]) };
-}
+export const parseRef = parseContextRef;
 
 // ── Storage ───────────────────────────────────────────────────────────────────────────────────────────
 
-export class EventsContextStore {
-  private readonly contexts: SearchContextRepo<typeof EventsContextSchema>;
-
-  constructor(private readonly repos: Repositories) {
-    this.contexts = repos.searchContexts(EventsContextSchema);
-  }
-
-  async save(ctx: EventsContext): Promise<string> {
-    const id = await this.contexts.save(ctx, SEARCH_CONTEXT_TTL_MS);
-    await this.repos.commandNotes.save(id, { workspaceId: ctx.workspaceId, commandText: ctx.commandText });
-    return id;
-  }
-
-  /**
-   * The context of a click, checked against the clicker's workspace; an ExpiredError with the command to
-   * run again when it is gone.
-   */
-  async load(ctxId: string, workspaceId: string): Promise<EventsContext> {
-    const ctx = await this.contexts.get(ctxId);
-    if (ctx !== undefined && ctx.workspaceId === workspaceId) return ctx;
-    const note = ctx === undefined ? await this.repos.commandNotes.get(ctxId) : undefined;
-    const again =
-      note !== undefined && note.workspaceId === workspaceId
-        ? `Run \`${note.commandText.replaceAll('`', "'")}\` again for fresh results.`
-        : 'Run the search again with `/vigil events <identifier-id>` for fresh results.';
-    throw new ExpiredError('These results have expired (Vigil keeps them for 24 hours).', again);
+/** Saved for 24 h with a note of the command; a late click is told the exact command to run again. */
+export class EventsContextStore extends PagedContextStore<EventsContext> {
+  constructor(repos: Repositories) {
+    super(repos.searchContexts(EventsContextSchema), repos.commandNotes, {
+      fallbackCommand: '/vigil events <identifier-id>',
+      ttlMs: SEARCH_CONTEXT_TTL_MS,
+    });
   }
 }

@@ -9,6 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { CredentialsService } from '../services/credentials/index.js';
 import type { EventsService } from '../services/events.js';
 import type { ApiAccess } from '../services/workspace-api.js';
 import type { Repositories, Store } from '../store/index.js';
@@ -25,6 +26,7 @@ export interface SlackDeps {
   api: ApiAccess;
   /** The workflows features call (services never see Slack). */
   events: EventsService;
+  credentials: CredentialsService;
   authz: Authz;
   tracker: WorkTracker;
 }

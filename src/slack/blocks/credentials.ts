@@ -4,21 +4,17 @@
  * (Reveal per row, Next page, Export CSV, Share in channel). The revealed value has its own message,
  * ephemeral to the clicker; nothing else here ever sees it.
  */
-import type { Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { Button, KnownBlock } from '@slack/types';
 import type { CredsContext, MaskedRow } from '../../services/credentials/context.js';
 import { LOW_QUOTA, quotaState } from '../../services/credentials/search.js';
 import { renderBudgeted } from './budget.js';
+import { context, type RenderedMessage, section } from './kit.js';
 import { escapeMrkdwn, slackDate, truncate } from './text.js';
 
 export const CREDS_REVEAL = 'creds_reveal';
 export const CREDS_NEXT_PAGE = 'creds_next_page';
 export const CREDS_EXPORT = 'creds_export';
 export const CREDS_SHARE = 'creds_share';
-
-export interface RenderedMessage {
-  text: string;
-  blocks: KnownBlock[];
-}
 
 /** Upstream text as a code span: shown verbatim, never a link, mention or formatting. */
 export function codeSpan(s: string, max = 200): string {
@@ -31,14 +27,6 @@ export function codeSpan(s: string, max = 200): string {
 }
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-
-function section(blockId: string, text: string): SectionBlock {
-  return { type: 'section', block_id: blockId, text: { type: 'mrkdwn', text, verbatim: true } };
-}
-
-function context(blockId: string, text: string): ContextBlock {
-  return { type: 'context', block_id: blockId, elements: [{ type: 'mrkdwn', text, verbatim: true }] };
-}
 
 function button(text: string, actionId: string, value: string, style?: 'primary'): Button {
   return {

@@ -4,12 +4,9 @@
  * context, which must belong to the clicker's workspace. Reveal and Export check the workspace's
  * permissions on every click.
  */
-import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
+import type { App } from '@slack/bolt';
 import { ExpiredError, VigilError } from '../../../errors.js';
 import type { CredsContext } from '../../../services/credentials/context.js';
-import { startExport } from '../../../services/credentials/export.js';
-import { nextCredentialsPage, revealCredential } from '../../../services/credentials/search.js';
 import { contextRef, parseContextRef } from '../../../services/paging-context.js';
 import {
   CREDS_EXPORT,
@@ -20,21 +17,10 @@ import {
   renderExportStarted,
   renderRevealed,
 } from '../../blocks/credentials.js';
-import { ephemeral, type Requester, type SlackDeps } from '../../context.js';
-import { reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listen.js';
+import { ephemeral, type SlackDeps } from '../../context.js';
+import { type Click, onAction } from '../../listen.js';
+import { clickTarget, replaceMessage, slackErrorCode } from '../../respond.js';
 import { exportToDm } from './export-delivery.js';
-import { requireCredsPermission } from './permissions.js';
-import { credsServicesOf } from './services.js';
-
-interface Click {
-  deps: SlackDeps;
-  who: Requester;
-  body: BlockAction<ButtonAction>;
-  action: ButtonAction;
-  respond: RespondFn;
-  client: WebClient;
-}
 
 function gone(): ExpiredError {
   return new ExpiredError(
@@ -46,7 +32,7 @@ function gone(): ExpiredError {
 async function load(click: Click): Promise<{ ctx: CredsContext; ctxId: string; index: number | undefined }> {
   const ref = parseContextRef(click.action.value);
   if (!ref) throw gone();
-  const ctx = await credsServicesOf(click.deps).contexts.load(ref.ctxId, click.who.workspaceId);
+  const ctx = await click.deps.credentials.contexts.load(ref.ctxId, click.who.workspaceId);
   return { ctx, ctxId: ref.ctxId, index: ref.index };
 }
 
@@ -54,21 +40,26 @@ const tell = (click: Click, text: string) => click.respond(ephemeral({ text }, f
 
 /** Shows a page in place: the channel copy with chat.update, the private one through the response_url. */
 async function showPage(click: Click, ctx: CredsContext, ctxId: string): Promise<void> {
-  const container = click.body.container as { is_ephemeral?: boolean };
-  if (ctx.message !== undefined && container.is_ephemeral !== true) {
-    const page = renderCredsPage(ctx, { inChannel: true, ref: (i) => contextRef(ctxId, i) });
-    await click.client.chat.update({ channel: ctx.message.channel, ts: ctx.message.ts, ...page });
-    return;
-  }
-  await click.respond(ephemeral(renderCredsPage(ctx, { ref: (i) => contextRef(ctxId, i) }), true));
+  const target = clickTarget(click.body.container, click.respond, click.client, ctx.message);
+  const inChannel = target.kind === 'channel';
+  await replaceMessage(target, renderCredsPage(ctx, { inChannel, ref: (i) => contextRef(ctxId, i) }));
 }
+
+const permit = (click: Click, permission: 'reveal' | 'export') =>
+  click.deps.authz.requirePermission(
+    click.client,
+    click.who.workspaceId,
+    click.who.teamId,
+    click.who.userId,
+    permission,
+  );
 
 async function reveal(click: Click): Promise<void> {
   const { deps, who } = click;
   const { ctx, index } = await load(click);
   if (index === undefined || ctx.rows[index] === undefined) throw gone();
-  await requireCredsPermission(deps, click.client, who, 'reveal');
-  const { row, value } = await revealCredential(credsServicesOf(deps).search, ctx, index, who);
+  await permit(click, 'reveal');
+  const { row, value } = await deps.credentials.reveal(ctx, index, who);
   // Only to the clicker, never replacing the (masked) results.
   await click.respond(ephemeral(renderRevealed(row, value), false));
 }
@@ -79,7 +70,7 @@ async function nextPage(click: Click): Promise<void> {
     await tell(click, 'This is the last page of these results.');
     return;
   }
-  const next = await nextCredentialsPage(credsServicesOf(click.deps).search, ctx);
+  const next = await click.deps.credentials.next(ctx);
   await showPage(click, next.ctx, next.ctxId);
 }
 
@@ -92,8 +83,8 @@ async function exportCsv(click: Click): Promise<void> {
       'Export a search by domain, email, keyword or login domain instead.',
     );
   }
-  await requireCredsPermission(deps, click.client, who, 'export');
-  const started = await startExport(credsServicesOf(deps).export, {
+  await permit(click, 'export');
+  const started = await deps.credentials.startExport({
     workspaceId: who.workspaceId,
     userId: who.userId,
     search: ctx.search,
@@ -103,14 +94,9 @@ async function exportCsv(click: Click): Promise<void> {
   await exportToDm(deps, click.client, who.userId, ctx, started);
 }
 
-function slackErrorCode(err: unknown): string | undefined {
-  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === 'string' ? data.error : undefined;
-}
-
 async function share(click: Click): Promise<void> {
   const { deps, who } = click;
-  const { contexts } = credsServicesOf(deps);
+  const { contexts } = deps.credentials;
   const { ctx } = await load(click);
   if (ctx.message !== undefined) {
     await tell(click, 'These results are already in the channel.');
@@ -158,32 +144,10 @@ async function share(click: Click): Promise<void> {
 
 // ── Registration ────────────────────────────────────────────────────────────────────────────────────
 
-type Handler = (click: Click) => Promise<void>;
-
-function listen(
-  app: App,
-  deps: SlackDeps,
-  actionId: string,
-  blockId: RegExp | string,
-  handler: Handler,
-): void {
-  app.action<BlockAction<ButtonAction>>(
-    { action_id: actionId, block_id: blockId },
-    async ({ ack, body, action, respond, client }) => {
-      await ack();
-      const who = requesterOfAction(body);
-      deps.tracker.run(
-        () => handler({ deps, who, body, action, respond, client }),
-        (err) =>
-          void reportError(deps, err, respond, { action: actionId, team: who.workspaceId, user: who.userId }),
-      );
-    },
-  );
-}
-
 export function registerCredsActions(app: App, deps: SlackDeps): void {
-  listen(app, deps, CREDS_REVEAL, /^creds:row:\d{1,2}$/, reveal);
-  listen(app, deps, CREDS_NEXT_PAGE, 'creds:tail', nextPage);
-  listen(app, deps, CREDS_EXPORT, 'creds:tail', exportCsv);
-  listen(app, deps, CREDS_SHARE, 'creds:tail', share);
+  onAction(app, deps, { action_id: CREDS_REVEAL, block_id: /^creds:row:\d{1,2}$/ }, reveal);
+  // The page buttons sit in the `creds:tail` block.
+  onAction(app, deps, { action_id: CREDS_NEXT_PAGE, block_id: 'creds:tail' }, nextPage);
+  onAction(app, deps, { action_id: CREDS_EXPORT, block_id: 'creds:tail' }, exportCsv);
+  onAction(app, deps, { action_id: CREDS_SHARE, block_id: 'creds:tail' }, share);
 }

@@ -1,12 +1,10 @@
 /** `/vigil creds <domain|email|keyword|authdomain> <value> [filters]` and `/vigil creds password`. */
-import { searchCredentials } from '../../../services/credentials/search.js';
 import { contextRef } from '../../../services/paging-context.js';
 import { renderCredsPage } from '../../blocks/credentials.js';
 import type { CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import type { Command, TimeBound } from '../../parser/index.js';
 import { COMMAND, toCredentialSearchInput } from '../../parser/index.js';
-import { credsServicesOf } from './services.js';
 import { openPasswordModal } from './views.js';
 
 type CredsCommand = Extract<Command, { kind: 'creds' }>;
@@ -39,7 +37,7 @@ export const credsCommand: CommandHandler<'creds'> = {
   async run(ctx) {
     const { deps, command } = ctx;
     const input = toCredentialSearchInput(command, new Date(deps.clock.now()));
-    const { ctx: page, ctxId } = await searchCredentials(credsServicesOf(deps).search, {
+    const { ctx: page, ctxId } = await deps.credentials.search({
       workspaceId: ctx.workspaceId,
       userId: ctx.userId,
       channelId: ctx.channelId,

@@ -3,15 +3,14 @@
  * every few pages, then the CSV file uploaded into that same DM (never a channel).
  */
 import type { WebClient } from '@slack/web-api';
-import type { CredsContext } from '../../../services/credentials/context.js';
-import type { StartedExport } from '../../../services/credentials/export.js';
+import type { CredsContext, StartedExport } from '../../../services/credentials/index.js';
 import {
-  type RenderedMessage,
   renderExportDone,
   renderExportFailed,
   renderExportProgress,
   searchLabel,
 } from '../../blocks/credentials.js';
+import type { RenderedMessage } from '../../blocks/kit.js';
 import type { SlackDeps } from '../../context.js';
 import { isExpected } from '../../error-reply.js';
 import { openDm, uploadFileToDm } from '../../file-upload.js';

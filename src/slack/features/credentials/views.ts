@@ -9,15 +9,12 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { VigilError } from '../../../errors.js';
 import { registerSecret } from '../../../logger.js';
-import { searchCredentials } from '../../../services/credentials/search.js';
 import { contextRef } from '../../../services/paging-context.js';
 import { privateMetadata, viewButton, viewTitle } from '../../blocks/budget.js';
 import { renderCredsPage } from '../../blocks/credentials.js';
 import type { SlackDeps } from '../../context.js';
-import { reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listen.js';
-import { privatePoster } from './private-post.js';
-import { credsServicesOf } from './services.js';
+import { onView } from '../../listen.js';
+import { ephemeralPoster } from '../../respond.js';
 
 export const CREDS_PASSWORD_CALLBACK = 'creds_password_search';
 const MAX_PASSWORD = 1000;
@@ -78,28 +75,23 @@ function scrub(err: unknown, secret: string): unknown {
 }
 
 export function registerPasswordModal(app: App, deps: SlackDeps): void {
-  app.view(CREDS_PASSWORD_CALLBACK, async ({ ack, body, view, client }) => {
+  onView(app, deps, CREDS_PASSWORD_CALLBACK, ({ who, view, client }) => {
     const meta = MetadataSchema.safeParse(safeJson(view.private_metadata));
+    if (!meta.success) return {};
     const values = view.state.values as StateValues;
     const secret = (values.password?.value?.value ?? '').trim();
-    if (!meta.success) {
-      await ack();
-      return;
-    }
     if (secret === '') {
-      await ack({
-        response_action: 'errors',
-        errors: { password: 'Enter the password or hash to search for.' },
-      });
-      return;
+      return {
+        ack: { response_action: 'errors', errors: { password: 'Enter the password or hash to search for.' } },
+      };
     }
-    await ack();
     registerSecret(secret);
-    const who = requesterOfAction(body);
-    const post = privatePoster(client, meta.data.c, who.userId);
-    deps.tracker.run(
-      async () => {
-        const { ctx, ctxId } = await searchCredentials(credsServicesOf(deps).search, {
+    const respond = ephemeralPoster(client, meta.data.c, who.userId);
+    return {
+      respond,
+      scrub: (err) => scrub(err, secret),
+      work: async () => {
+        const { ctx, ctxId } = await deps.credentials.search({
           workspaceId: who.workspaceId,
           userId: who.userId,
           channelId: meta.data.c,
@@ -107,13 +99,12 @@ export function registerPasswordModal(app: App, deps: SlackDeps): void {
           input: { query: { type: 'secret', secret }, size: 10 },
           limit: 10,
         });
-        await post({
+        await respond({
           response_type: 'ephemeral',
           ...renderCredsPage(ctx, { ref: (i) => contextRef(ctxId, i) }),
         });
       },
-      (err) => void reportError(deps, scrub(err, secret), post, { view: CREDS_PASSWORD_CALLBACK }),
-    );
+    };
   });
 }
 

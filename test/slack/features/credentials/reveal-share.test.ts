@@ -46,7 +46,8 @@ describe('reveal', () => {
     });
     const answer = await waitPostTo(stack, clicked.responseUrl);
     expect(answer.body.replace_original).toBe(false);
-    expect(textOf(answer.body)).toMatch(/admins/i);
+    expect(textOf(answer.body)).toContain('only workspace admins may reveal leaked credential values');
+    expect(textOf(answer.body)).toContain('/vigil settings reveal');
     expect(JSON.stringify(answer.body)).not.toContain(VALUE);
     // Refused before any API call, and nothing audited.
     expect(credsBodies(stack)).toHaveLength(0);

@@ -1,0 +1,78 @@
+/**
+ * Credentials as a workflow, with no Slack in it: masked search pages, audited reveal, streamed CSV export
+ * (one per user at a time, over a store lease). Features reach it as `deps.credentials`.
+ */
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
+import type { Repositories, Store } from '../../store/index.js';
+import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
+import { PagedContextStore } from '../paging-context.js';
+import type { ApiAccess } from '../workspace-api.js';
+import { type CredsContext, CredsContextSchema } from './context.js';
+import { type ExportDeps, type ExportRequest, type StartedExport, startExport } from './export.js';
+import {
+  type CredsDeps,
+  type CredsSearchRequest,
+  nextCredentialsPage,
+  type Revealed,
+  revealCredential,
+  type SavedPage,
+  searchCredentials,
+} from './search.js';
+
+export type { CredsContext, MaskedRow } from './context.js';
+export type { ExportDelivery, ExportFile, ExportProgress, ExportResult, StartedExport } from './export.js';
+export type { Revealed, SavedPage } from './search.js';
+
+export interface CredentialsServiceDeps {
+  api: ApiAccess;
+  repos: Repositories;
+  store: Pick<Store, 'lease'>;
+  clock: Clock;
+  logger: Logger;
+  /** Where exports write their temporary file; the OS default unless a test or bench says otherwise. */
+  tmpDir?: string;
+}
+
+export class CredentialsService {
+  readonly contexts: PagedContextStore<CredsContext>;
+  private readonly searchDeps: CredsDeps;
+  private readonly exportDeps: ExportDeps;
+
+  constructor(deps: CredentialsServiceDeps) {
+    this.contexts = new PagedContextStore(
+      deps.repos.searchContexts(CredsContextSchema),
+      deps.repos.commandNotes,
+      {
+        fallbackCommand: '/vigil creds domain <domain>',
+        ttlMs: SEARCH_CONTEXT_TTL_MS,
+      },
+    );
+    const common = { api: deps.api, audit: deps.repos.audit, clock: deps.clock, logger: deps.logger };
+    this.searchDeps = { ...common, contexts: this.contexts };
+    this.exportDeps = {
+      ...common,
+      leases: deps.store,
+      ...(deps.tmpDir === undefined ? {} : { tmpDir: deps.tmpDir }),
+    };
+  }
+
+  /** The first page of a search, masked, saved as a context. */
+  search(req: CredsSearchRequest): Promise<SavedPage> {
+    return searchCredentials(this.searchDeps, req);
+  }
+
+  next(ctx: CredsContext): Promise<SavedPage> {
+    return nextCredentialsPage(this.searchDeps, ctx);
+  }
+
+  /** The full value of a row, fetched again and audited; check the `reveal` permission first. */
+  reveal(ctx: CredsContext, index: number, who: { userId: string }): Promise<Revealed> {
+    return revealCredential(this.searchDeps, ctx, index, who);
+  }
+
+  /** Takes the user's export slot (ExportBusyError when taken); check the `export` permission first. */
+  startExport(req: ExportRequest): Promise<StartedExport> {
+    return startExport(this.exportDeps, req);
+  }
+}
