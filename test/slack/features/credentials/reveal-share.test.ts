@@ -78,6 +78,23 @@ describe('reveal', () => {
   });
 });
 
+describe('who may reveal', () => {
+  it('follows `/vigil settings reveal …`: a member of the allowed user group may, after an admin says so', async () => {
+    const set = await command(stack, 'settings reveal group:S0SECOPS1', { userId: SEEDED_USERS.admin });
+    expect(set.post.body.response_type).toBe('ephemeral');
+    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.reveal).toEqual({
+      usergroup: 'S0SECOPS1',
+    });
+    const member = SEEDED_USERS.member;
+    const clicked = await click(stack, revealOf('alan@reveal.example'), 'Reveal', { userId: member });
+    const answer = await waitPostTo(stack, clicked.responseUrl);
+    expect(textOf(answer.body)).toContain('`Other-Value-123456`');
+    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    expect(entry).toMatchObject({ userId: member, action: 'credential.reveal' });
+    await command(stack, 'settings reveal admins', { userId: SEEDED_USERS.admin });
+  });
+});
+
 describe('the value goes nowhere else', () => {
   it('Share in channel posts the masked rows, with no Reveal or Export', async () => {
     const clicked = await click(stack, results, 'Share in channel', { userId: SEEDED_USERS.admin });
