@@ -156,7 +156,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
     usage: `${COMMAND} creds <domain|email|keyword|authdomain> <value> [filters]`,
     summary: 'search leaked credentials',
     description:
-      'Searches leaked credentials by email domain, exact email, username (`keyword`) or the domain of the service logged in to (`authdomain`). To search by a password, use `/vigil creds password`: it opens a private form.',
+      'Searches leaked credentials by email domain, exact email, username (`keyword`) or the domain of the service logged in to (`authdomain`). To search by a password, use `/vigil creds password`: it opens a private form. Values are masked; Reveal shows one to you alone and Export CSV sends up to `limit` rows to your DM, where the workspace allows you (`/vigil settings`).',
     sections: [
       {
         title: 'Filters',
