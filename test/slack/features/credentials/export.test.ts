@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/clock.js';
 import { CSV_COLUMNS } from '../../../../src/services/credentials/csv.js';
 import { type RecordedCall, SEEDED_CHANNELS, SEEDED_USERS } from '../../../../src/sim/slack/index.js';
+import { contractProblems, fromSimLog } from '../../../api/support/openapi.js';
 import { textOf } from '../../../harness/index.js';
 import type { Stack } from '../../../support/stack.js';
 import { click, command, waitPostTo } from '../events/support/events-stack.js';
@@ -74,6 +75,7 @@ describe('export CSV', () => {
       const { from: _from, ...rest } = b;
       expect(rest).toEqual({ query: { type: 'domain', fqdn: 'bulk.example' }, size: 750 });
     }
+    expect(contractProblems(stack.sim.log.entries.map(fromSimLog))).toEqual([]);
 
     // The DM opened with the requester, never the channel.
     const open = calls.find((c) => c.method === 'conversations.open');

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/clock.js';
+import { contractProblems, fromSimLog } from '../../../api/support/openapi.js';
 import { buttons, textOf } from '../../../harness/index.js';
 import type { Stack } from '../../../support/stack.js';
 import { click, command, waitPostTo } from '../events/support/events-stack.js';
@@ -55,6 +56,23 @@ describe('query kinds and filters', () => {
         size: 5,
       },
     ]);
+  });
+
+  it('sends only requests the published contract accepts', async () => {
+    stack.sim.log.clear();
+    await command(
+      stack,
+      'creds authdomain login.acme.example since:2026-11-01T10:00Z until:24h include:urls order:desc',
+    );
+    const first = await command(stack, 'creds email ada@bulk.example limit:3 include:known_password_id');
+    expect(first.post.body.response_type).toBe('ephemeral');
+    const next = await command(stack, 'creds domain bulk.example');
+    await waitPostTo(
+      stack,
+      (await click(stack, next.post.body as { blocks?: unknown[] }, 'Next page')).responseUrl,
+    );
+    expect(credsBodies(stack)).toHaveLength(4);
+    expect(contractProblems(stack.sim.log.entries.map(fromSimLog))).toEqual([]);
   });
 
   it.each([
