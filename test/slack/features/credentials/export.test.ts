@@ -183,4 +183,30 @@ describe('export CSV', () => {
     const third = await exportFrom(message);
     expect(String(third.done.body.text)).toContain('Export done: 20 rows');
   });
+
+  it('a failed upload is told in the DM and to the clicker, and frees the slot and the temporary file', async () => {
+    const message = await searchAs(admin, 'creds domain bulk.example limit:30');
+    stack.slack.failNext('upload', { status: 500, error: 'internal_error' });
+    const callsBefore = stack.slack.calls.length;
+    const clicked = await click(stack, message, 'Export CSV', { userId: admin });
+    const error = await waitPostTo(stack, clicked.responseUrl, 2);
+    expect(textOf(error.body)).toContain('Slack refused the file upload (HTTP 500)');
+    const failed = await stack.slack.waitFor(
+      (c) =>
+        c.method === 'chat.update' &&
+        stack.slack.calls.indexOf(c) >= callsBefore &&
+        String(c.body.text).includes('failed'),
+    );
+    expect(String(failed.body.text)).toContain('Slack refused the file upload');
+    // Nothing was completed into any conversation.
+    const completed = stack.slack.calls
+      .slice(callsBefore)
+      .filter((c) => c.method === 'files.completeUploadExternal');
+    expect(completed).toHaveLength(0);
+    expect((await readdir(tmpdir())).filter((f) => f.startsWith('vigil-export-'))).toEqual([]);
+    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    expect(entry?.detail).toContain('failed after 30 rows');
+    const again = await exportFrom(message);
+    expect(String(again.done.body.text)).toContain('Export done: 30 rows');
+  });
 });
