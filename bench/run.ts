@@ -19,7 +19,7 @@ const { values } = parseArgs({
     levels: { type: 'string', default: '10,50' },
     startups: { type: 'string', default: '10' },
     'creds-rows': { type: 'string', default: '10000' },
-    'creds-rounds': { type: 'string', default: '3' },
+    'creds-rounds': { type: 'string', default: '5' },
     /** `--only creds`: just the credentials export benchmark. */
     only: { type: 'string' },
   },
