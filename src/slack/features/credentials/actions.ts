@@ -7,6 +7,7 @@
 import type { App } from '@slack/bolt';
 import { ExpiredError, VigilError } from '../../../errors.js';
 import type { CredsContext } from '../../../services/credentials/context.js';
+import { ExportBusyError, type StartedExport } from '../../../services/credentials/export.js';
 import { contextRef, parseContextRef } from '../../../services/paging-context.js';
 import {
   CREDS_EXPORT,
@@ -84,12 +85,20 @@ async function exportCsv(click: Click): Promise<void> {
     );
   }
   await permit(click, 'export');
-  const started = await deps.credentials.startExport({
-    workspaceId: who.workspaceId,
-    userId: who.userId,
-    search: ctx.search,
-    limit: ctx.limit,
-  });
+  let started: StartedExport;
+  try {
+    started = await deps.credentials.startExport({
+      workspaceId: who.workspaceId,
+      userId: who.userId,
+      search: ctx.search,
+      limit: ctx.limit,
+    });
+  } catch (err) {
+    // A polite answer, not an incident.
+    if (!(err instanceof ExportBusyError)) throw err;
+    await tell(click, `${err.message} ${err.hint}`);
+    return;
+  }
   await click.respond(ephemeral(renderExportStarted(ctx.limit), false));
   await exportToDm(deps, click.client, who.userId, ctx, started);
 }

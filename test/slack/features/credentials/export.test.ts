@@ -169,7 +169,9 @@ describe('export CSV', () => {
     await waitPostTo(stack, first.responseUrl);
     const second = await click(stack, message, 'Export CSV', { userId: admin });
     const refused = await waitPostTo(stack, second.responseUrl);
-    expect(textOf(refused.body)).toContain('You already have a credentials export running');
+    expect(refused.body.text).toBe(
+      'You already have a credentials export running. It arrives in your direct messages with Vigil when it is done; start another one after that.',
+    );
     await stack.slack.waitFor(
       (c) => c.method === 'files.completeUploadExternal' && stack.slack.calls.indexOf(c) >= callsBefore,
     );
