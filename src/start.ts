@@ -16,7 +16,7 @@ import type { Feature, SlackDeps } from './slack/context.js';
 import { createConnectFlow } from './slack/features/connection/connect-page.js';
 import { ALL_FEATURES } from './slack/features/index.js';
 import { createRepositories, loadSealer, openStore } from './store/index.js';
-import { closeServer, createWebServer, listen } from './web/server.js';
+import { closeServer, createWebServer, listen, type WebServerOptions } from './web/server.js';
 import { WorkTracker } from './work-tracker.js';
 
 export interface StartOptions {
@@ -32,6 +32,8 @@ export interface StartOptions {
   features?: readonly Feature[];
   /** Seconds clock of the request-signature check (tests freeze it). */
   slackNow?: () => number;
+  /** Pages served besides Vigil's own (the playground). */
+  extraRoutes?: WebServerOptions['extraRoutes'];
 }
 
 export interface RunningVigil {
@@ -95,6 +97,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
           }
         : {}),
       connect,
+      ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
       health: async () => {
         try {
           await store.ping();

@@ -24,6 +24,8 @@ export interface WebServerOptions {
   oauthRedirect?: RouteHandler;
   connect?: ConnectRoutes;
   health: HealthCheck;
+  /** Other pages (the playground): answers and returns true, or returns false for a 404. */
+  extraRoutes?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 const FORM_LIMIT_BYTES = 16 * 1024;
@@ -85,6 +87,7 @@ async function route(opts: WebServerOptions, req: IncomingMessage, res: ServerRe
     return;
   }
 
+  if (opts.extraRoutes && (await opts.extraRoutes(req, res))) return;
   res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
 }
 
