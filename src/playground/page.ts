@@ -41,6 +41,7 @@ export function pageHtml(f: PageFacts): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Vigil playground · #${channel}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/playground/app.css">
 <script src="/playground/app.js" defer></script>
 </head>

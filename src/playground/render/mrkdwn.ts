@@ -16,13 +16,6 @@ export interface TextContext {
 
 const EMOJI: Record<string, string> = {
   warning: '⚠️',
-  red_circle: '🔴',
-  large_orange_circle: '🟠',
-  large_yellow_circle: '🟡',
-  large_green_circle: '🟢',
-  large_blue_circle: '🔵',
-  white_circle: '⚪',
-  black_circle: '⚫',
   white_check_mark: '✅',
   heavy_check_mark: '✔️',
   x: '❌',
@@ -72,9 +65,24 @@ const EMOJI: Record<string, string> = {
 
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
 
+/** Coloured circles carry meaning (severity, health): drawn with CSS, so they show without an emoji font. */
+const DOTS: Record<string, string> = {
+  red_circle: 'red',
+  large_orange_circle: 'orange',
+  large_yellow_circle: 'yellow',
+  large_green_circle: 'green',
+  large_blue_circle: 'blue',
+  white_circle: 'white',
+  black_circle: 'black',
+};
+
 /** Replaces `:name:` shortcodes the table knows; the text is already escaped. */
 function emojify(escaped: string): string {
-  return escaped.replace(/:([a-z0-9_+-]+):/g, (whole, name: string) => EMOJI[name] ?? whole);
+  return escaped.replace(/:([a-z0-9_+-]+):/g, (whole, name: string) => {
+    const dot = DOTS[name];
+    if (dot) return `<span class="dot dot-${dot}" role="img" aria-label="${dot} circle"></span>`;
+    return EMOJI[name] ?? whole;
+  });
 }
 
 /** plain_text objects: escaped, emoji shortcodes shown, line breaks kept. */

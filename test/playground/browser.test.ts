@@ -1,0 +1,129 @@
+/**
+ * The playground as a new user meets it: `npm start` with nothing configured, the page in headless
+ * Chromium, the welcome message's events example run as typed, Ignore clicked (the message updates in
+ * place), a modal opened, the App Home shown. Screenshots go to test-output/playground/.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, startVigilProcess, type VigilProcess } from './support/process.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = join(process.cwd(), 'test-output', 'playground');
+// Without these, Chromium on a machine with no internet keeps dialling Google's services.
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let vigil: VigilProcess;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
+  await mkdir(SHOTS, { recursive: true });
+  await build();
+  vigil = await startVigilProcess({ PORT: '0' });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  // A fresh, empty profile for each run.
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 860 },
+    timezoneId: 'Europe/Paris',
+  });
+  page = await context.newPage();
+  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') pageErrors.push(`console: ${msg.text()}`);
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (vigil) {
+    await vigil.stop();
+    // npm dies of the signal itself; Vigil under it must have stopped cleanly.
+    expect(vigil.stdout.some((l) => l.includes('"vigil stopped"'))).toBe(true);
+  }
+}, 30_000);
+
+/** The timeline entry (a message) holding `text`, the last one when several do. */
+const entryWith = (text: string | RegExp) => page.locator('.msg', { hasText: text }).last();
+
+describe('the playground in a browser', () => {
+  it('says plainly that it is a playground, in the log and on the page', async () => {
+    expect(vigil.stderr.join('\n')).toMatch(/playground/i);
+    await page.goto(vigil.url);
+    await expect.poll(() => page.locator('.banner').innerText()).toMatch(/Playground.*simulated Slack/s);
+    await expect
+      .poll(() => page.locator('.msg-welcome').innerText())
+      .toContain('Welcome to the Vigil playground');
+    await page.screenshot({ path: join(SHOTS, '1-welcome.png') });
+  });
+
+  it("runs the welcome message's events example as typed, then Ignore updates the message in place", async () => {
+    const example = page.locator('.msg-welcome code', { hasText: /^\/vigil events \d+ severity:/ }).first();
+    const command = await example.innerText();
+    await example.click();
+    expect(await page.locator('#composer-input').inputValue()).toBe(command);
+    await page.locator('#composer-input').press('Enter');
+
+    const results = entryWith('Only visible to you').filter({
+      has: page.locator('button', { hasText: 'Ignore' }),
+    });
+    await results.waitFor({ timeout: 15_000 });
+    const entryId = await results.getAttribute('data-entry-id');
+    expect(await results.innerText()).toMatch(/events? for identifier/);
+    await page.screenshot({ path: join(SHOTS, '2-events.png') });
+
+    await results
+      .locator('button', { hasText: /^Ignore$/ })
+      .first()
+      .click();
+    const same = page.locator(`[data-entry-id="${entryId}"]`);
+    await expect.poll(() => same.innerText(), { timeout: 15_000 }).toMatch(/Ignored by @adam/);
+    await same.locator('text=Ignored by').first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, '3-ignored.png') });
+
+    // The up arrow brings the command back.
+    await page.locator('#composer-input').press('ArrowUp');
+    expect(await page.locator('#composer-input').inputValue()).toBe(command);
+    await page.locator('#composer-input').fill('');
+  });
+
+  it('opens a modal as an accessible dialog, and closes it', async () => {
+    const example = page.locator('.msg-welcome code', { hasText: /^\/vigil events \d+ secret$/ }).first();
+    await page.locator('#composer-input').fill(await example.innerText());
+    await page.locator('#composer-input').press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor({ timeout: 15_000 });
+    const labelledBy = await dialog.getAttribute('aria-labelledby');
+    expect(labelledBy).toBeTruthy();
+    expect(await page.locator(`[id="${labelledBy}"]`).innerText()).not.toBe('');
+    expect(await dialog.locator('input, textarea, select').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(SHOTS, '4-modal.png') });
+    await dialog.locator('[data-view-close]').first().click();
+    await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('shows the App Home tab', async () => {
+    await page.locator('#tab-home').click();
+    await expect.poll(() => page.locator('#home').innerText(), { timeout: 15_000 }).toMatch(/Connected/);
+    await page.screenshot({ path: join(SHOTS, '5-home.png') });
+    await page.locator('#tab-messages').click();
+  });
+
+  it('had no script errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
