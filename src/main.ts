@@ -1,7 +1,7 @@
 /** Entry point: read the environment once, start Vigil, stop cleanly on SIGTERM/SIGINT within 10 s. */
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { startPlayground, wantsPlayground } from './playground/start.js';
+import { wantsPlayground } from './playground/mode.js';
 import { startVigil } from './start.js';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -9,6 +9,8 @@ const SHUTDOWN_DEADLINE_MS = 10_000;
 /** The playground when no Slack variable is set (or with --playground), else Vigil as configured. */
 async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void> } }> {
   if (wantsPlayground(process.env, process.argv.slice(2))) {
+    // Loaded only here: a production start never pays for the simulators.
+    const { startPlayground } = await import('./playground/start.js');
     const playground = await startPlayground({
       env: process.env,
       createLogger: (config) => createLogger({ level: config.logLevel }),
