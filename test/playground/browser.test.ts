@@ -93,6 +93,7 @@ describe('the playground in a browser', () => {
     const same = page.locator(`[data-entry-id="${entryId}"]`);
     await expect.poll(() => same.innerText(), { timeout: 15_000 }).toMatch(/Ignored by @adam/);
     await same.locator('text=Ignored by').first().scrollIntoViewIfNeeded();
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: join(SHOTS, '3-ignored.png') });
 
     // The up arrow brings the command back.

@@ -31,7 +31,8 @@ export async function startVigilProcess(
   const stderr: string[] = [];
   child.stdout?.setEncoding('utf8').on('data', (d: string) => stdout.push(...d.split('\n').filter(Boolean)));
   child.stderr?.setEncoding('utf8').on('data', (d: string) => stderr.push(...d.split('\n').filter(Boolean)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close' waits for the pipes too: npm may exit before the node process under it has finished stopping.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const stop = async () => {
     // npm runs node as a child: signal the whole group this test started.
     if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
