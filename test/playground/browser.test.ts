@@ -102,19 +102,36 @@ describe('the playground in a browser', () => {
     await page.locator('#composer-input').fill('');
   });
 
-  it('opens a modal as an accessible dialog, and closes it', async () => {
+  it('opens a modal as an accessible dialog; Cancel closes it, Search submits its input', async () => {
     const example = page.locator('.msg-welcome code', { hasText: /^\/vigil events \d+ secret$/ }).first();
-    await page.locator('#composer-input').fill(await example.innerText());
-    await page.locator('#composer-input').press('Enter');
+    const command = await example.innerText();
+    const open = async () => {
+      await page.locator('#composer-input').fill(command);
+      await page.locator('#composer-input').press('Enter');
+      await page.getByRole('dialog').waitFor({ timeout: 15_000 });
+    };
+    await open();
     const dialog = page.getByRole('dialog');
-    await dialog.waitFor({ timeout: 15_000 });
     const labelledBy = await dialog.getAttribute('aria-labelledby');
     expect(labelledBy).toBeTruthy();
     expect(await page.locator(`[id="${labelledBy}"]`).innerText()).not.toBe('');
-    expect(await dialog.locator('input, textarea, select').count()).toBeGreaterThan(0);
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: join(SHOTS, '4-modal.png') });
-    await dialog.locator('[data-view-close]').first().click();
+    await dialog.locator('.modal-foot [data-view-close]').click();
     await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+
+    await open();
+    const before = await page.locator('.msg').count();
+    await page
+      .getByRole('dialog')
+      .locator('input.bk-input, textarea.bk-input')
+      .first()
+      .fill('AKIA3AA056DA5590E89A');
+    await page.getByRole('dialog').locator('[data-view-submit]').click();
+    await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 10_000 });
+    // The results arrive as a message only the requester sees.
+    await expect.poll(() => page.locator('.msg').count(), { timeout: 15_000 }).toBeGreaterThan(before);
+    expect(await page.locator('.msg').last().innerText()).toMatch(/Only visible to you/);
   });
 
   it('shows the App Home tab', async () => {
@@ -124,7 +141,8 @@ describe('the playground in a browser', () => {
     await page.locator('#tab-messages').click();
   });
 
-  it('had no script errors in the page', () => {
+  it('had no script errors in the page, and no delivery failures to report', async () => {
     expect(pageErrors).toEqual([]);
+    expect(await page.locator('.msg-note').allInnerTexts()).toEqual([]);
   });
 });
