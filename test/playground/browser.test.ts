@@ -64,16 +64,16 @@ describe('the playground in a browser', () => {
   it('says plainly that it is a playground, in the log and on the page', async () => {
     expect(vigil.stderr.join('\n')).toMatch(/playground/i);
     await page.goto(vigil.url);
-    await expect.poll(() => page.locator('.banner').innerText()).toMatch(/Playground.*simulated Slack/s);
+    await expect.poll(() => page.locator('.banner').textContent()).toMatch(/Playground.*simulated Slack/s);
     await expect
-      .poll(() => page.locator('.msg-welcome').innerText())
+      .poll(() => page.locator('.msg-welcome').textContent())
       .toContain('Welcome to the Vigil playground');
     await page.screenshot({ path: join(SHOTS, '1-welcome.png') });
   });
 
   it("runs the welcome message's events example as typed, then Ignore updates the message in place", async () => {
     const example = page.locator('.msg-welcome code', { hasText: /^\/vigil events \d+ severity:/ }).first();
-    const command = await example.innerText();
+    const command = (await example.textContent()) ?? '';
     await example.click();
     expect(await page.locator('#composer-input').inputValue()).toBe(command);
     await page.locator('#composer-input').press('Enter');
@@ -83,7 +83,7 @@ describe('the playground in a browser', () => {
     });
     await results.waitFor({ timeout: 15_000 });
     const entryId = await results.getAttribute('data-entry-id');
-    expect(await results.innerText()).toMatch(/events? for identifier/);
+    expect(await results.textContent()).toMatch(/events? for identifier/);
     await page.screenshot({ path: join(SHOTS, '2-events.png') });
 
     await results
@@ -91,7 +91,7 @@ describe('the playground in a browser', () => {
       .first()
       .click();
     const same = page.locator(`[data-entry-id="${entryId}"]`);
-    await expect.poll(() => same.innerText(), { timeout: 15_000 }).toMatch(/Ignored by @adam/);
+    await expect.poll(() => same.textContent(), { timeout: 15_000 }).toMatch(/Ignored by @adam/);
     await same.locator('text=Ignored by').first().scrollIntoViewIfNeeded();
     await page.mouse.move(0, 0);
     await page.screenshot({ path: join(SHOTS, '3-ignored.png') });
@@ -104,7 +104,7 @@ describe('the playground in a browser', () => {
 
   it('opens a modal as an accessible dialog; Cancel closes it, Search submits its input', async () => {
     const example = page.locator('.msg-welcome code', { hasText: /^\/vigil events \d+ secret$/ }).first();
-    const command = await example.innerText();
+    const command = (await example.textContent()) ?? '';
     const open = async () => {
       await page.locator('#composer-input').fill(command);
       await page.locator('#composer-input').press('Enter');
@@ -114,7 +114,7 @@ describe('the playground in a browser', () => {
     const dialog = page.getByRole('dialog');
     const labelledBy = await dialog.getAttribute('aria-labelledby');
     expect(labelledBy).toBeTruthy();
-    expect(await page.locator(`[id="${labelledBy}"]`).innerText()).not.toBe('');
+    expect(await page.locator(`[id="${labelledBy}"]`).textContent()).not.toBe('');
     await page.mouse.move(0, 0);
     await page.screenshot({ path: join(SHOTS, '4-modal.png') });
     await dialog.locator('.modal-foot [data-view-close]').click();
@@ -131,12 +131,12 @@ describe('the playground in a browser', () => {
     await page.getByRole('dialog').waitFor({ state: 'detached', timeout: 10_000 });
     // The results arrive as a message only the requester sees.
     await expect.poll(() => page.locator('.msg').count(), { timeout: 15_000 }).toBeGreaterThan(before);
-    expect(await page.locator('.msg').last().innerText()).toMatch(/Only visible to you/);
+    expect(await page.locator('.msg').last().textContent()).toMatch(/Only visible to you/);
   });
 
   it('shows the App Home tab', async () => {
     await page.locator('#tab-home').click();
-    await expect.poll(() => page.locator('#home').innerText(), { timeout: 15_000 }).toMatch(/Connected/);
+    await expect.poll(() => page.locator('#home').textContent(), { timeout: 15_000 }).toMatch(/Connected/);
     await page.screenshot({ path: join(SHOTS, '5-home.png') });
     await page.locator('#tab-messages').click();
   });

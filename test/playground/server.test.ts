@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { wantsPlayground } from '../../src/playground/mode.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
+import { exampleCommands, welcomeFacts } from '../../src/playground/welcome.js';
 
 interface State {
   hash: string;
@@ -122,9 +123,25 @@ describe('the JSON API', () => {
     expect(unsigned.status).toBe(401);
   });
 
+  it('answers every example of the welcome message, as typed, with a reply and no failure', async () => {
+    for (const { command } of exampleCommands(welcomeFacts(pg.sim))) {
+      const before = (await state()).entries.length;
+      expect((await api('command', { text: `/vigil ${command}` })).status).toBe(200);
+      const s = await until(async () => {
+        const st = await state();
+        const modalOrReply = st.modal !== '' || st.entries.slice(before).some((e) => e.kind === 'ephemeral');
+        return modalOrReply ? st : undefined;
+      });
+      expect(s.entries.filter((e) => e.kind === 'note')).toEqual([]);
+      const modal = /data-view-id="([^"]+)"/.exec(s.modal)?.[1];
+      if (modal) await api('close', { viewId: modal });
+    }
+  });
+
   it('answers a non-command with a hint, and a click on a vanished message with a clear message', async () => {
     await api('command', { text: 'hello' });
-    expect((await state()).entries.at(-1)?.html).toContain('Only the /vigil command works in the playground');
+    const notes = (await state()).entries.filter((e) => e.kind === 'note');
+    expect(notes.map((e) => e.html).join()).toContain('Only the /vigil command works in the playground');
     const res = await api('action', { entryId: 'e999', blockId: 'b', actionId: 'a', values: [] });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ ok: false, message: 'That message is gone.' });
