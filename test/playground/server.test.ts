@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { wantsPlayground } from '../../src/playground/mode.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
@@ -64,6 +65,12 @@ describe('when the playground runs', () => {
     expect(wantsPlayground({ SLACK_APP_TOKEN: ' ' }, [])).toBe(true);
     expect(wantsPlayground({ SLACK_CLIENT_ID: '1.2' }, [])).toBe(false);
     expect(wantsPlayground({ SLACK_SIGNING_SECRET: 's' }, ['--playground'])).toBe(true);
+  });
+
+  it('takes its interface from VIGIL_PLAYGROUND_HOST, 127.0.0.1 unless told otherwise', () => {
+    const base = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+    expect(loadConfig(base).playgroundHost).toBe('127.0.0.1');
+    expect(loadConfig({ ...base, VIGIL_PLAYGROUND_HOST: ' 0.0.0.0 ' }).playgroundHost).toBe('0.0.0.0');
   });
 
   it('listens on 127.0.0.1 by default and logs where the page is', () => {
