@@ -20,6 +20,11 @@ export interface PlaygroundRouteOptions {
   page: PageFacts;
   assets: { script: string; style: string };
   context(timeZone: string): RenderContext;
+  /**
+   * Host names the page may be reached by (the Host header); undefined allows any (listening on every
+   * interface was asked for). Refusing others stops a DNS-rebound site from driving a local playground.
+   */
+  allowedHostnames: ReadonlySet<string> | undefined;
   runDigestsNow?: () => Promise<void>;
 }
 
@@ -61,6 +66,11 @@ function inputsOf(v: unknown): ElementInput[] {
     .slice(0, 100)
     .map(elementInput)
     .filter((x): x is ElementInput => x !== undefined);
+}
+
+function hostnameOf(req: IncomingMessage): string {
+  const host = req.headers.host ?? '';
+  return URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : '';
 }
 
 function sameOrigin(req: IncomingMessage): boolean {
@@ -128,6 +138,12 @@ export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
+    const ours = url.pathname === '/' || url.pathname.startsWith('/playground/');
+    if (!ours) return false;
+    if (o.allowedHostnames && !o.allowedHostnames.has(hostnameOf(req))) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end('Open the playground at its own address.');
+      return true;
+    }
     if (url.pathname === '/' && method === 'GET') {
       res.writeHead(200, PAGE_HEADERS).end(pageHtml(o.page));
       return true;

@@ -129,6 +129,9 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       },
       assets,
       context,
+      allowedHostnames: ['0.0.0.0', '::'].includes(host)
+        ? undefined
+        : new Set(['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host]),
       ...(opts.runDigestsNow ? { runDigestsNow: opts.runDigestsNow } : {}),
     });
     const vigil = await startVigil({ config, logger, clock, host, extraRoutes: routes });

@@ -3,6 +3,7 @@
  * (same-origin JSON only), the signed path into Vigil, and the digest hook.
  */
 import { existsSync } from 'node:fs';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -99,6 +100,19 @@ describe('the page', () => {
 });
 
 describe('the JSON API', () => {
+  it('answers only under its own host names (no DNS rebinding)', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(pg.url, { headers: { host: `evil.example:${new URL(pg.url).port}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(421);
+    expect((await fetch(pg.url.replace('127.0.0.1', 'localhost'))).status).toBe(200);
+  });
+
   it('refuses other origins and anything but JSON', async () => {
     expect((await api('command', { text: '/vigil help' }, { origin: 'http://evil.example' })).status).toBe(
       403,
