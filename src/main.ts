@@ -17,7 +17,7 @@ async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void>
     });
     // stdout stays JSON lines; the human hint goes to stderr.
     console.error(
-      `\nVigil playground: no Slack app is configured, so Vigil runs against a simulated Slack and API.\n` +
+      `\nVigil playground: Vigil runs for real against a simulated Slack and threat-intel API.\n` +
         `Open ${playground.url} in a browser. To connect a real Slack app, see README.md ("Create the Slack app").\n`,
     );
     return { logger: playground.logger, vigil: playground };

@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, startVigilProcess, type VigilProcess } from './support/process.js';
+import { buildIfStale, startVigilProcess, type VigilProcess } from './support/process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(process.cwd(), 'test-output', 'playground');
@@ -33,7 +33,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
   await mkdir(SHOTS, { recursive: true });
-  await build();
+  await buildIfStale();
   vigil = await startVigilProcess({ PORT: '0' });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   // A fresh, empty profile for each run.

@@ -1,5 +1,7 @@
 /** Runs Vigil as README says (`npm start`), in its own process, and finds the URL it logs. */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 export interface VigilProcess {
@@ -11,8 +13,27 @@ export interface VigilProcess {
   stop(): Promise<number | null>;
 }
 
-/** `npm run build`, the step `npm ci` runs through `prepare`. */
-export async function build(): Promise<void> {
+const BUILT = join('dist', 'src', 'main.js');
+
+/** Whether a source file changed since the last build (`npm ci` builds; so does a test after an edit). */
+function buildIsStale(): boolean {
+  if (!existsSync(BUILT)) return true;
+  const built = statSync(BUILT).mtimeMs;
+  const sources = [
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    ...readdirSync('src', { recursive: true }).map((f) => join('src', String(f))),
+  ];
+  return sources.some((f) => statSync(f).mtimeMs > built);
+}
+
+/**
+ * `npm run build`, the step `npm ci` runs through `prepare`, when the build is older than the sources. Not
+ * rebuilding a fresh build keeps a compile burst from starving the timing-sensitive tests running alongside.
+ */
+export async function buildIfStale(): Promise<void> {
+  if (!buildIsStale()) return;
   await promisify(execFile)('npm', ['run', 'build'], { cwd: process.cwd(), timeout: 240_000 });
 }
 
