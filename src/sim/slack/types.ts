@@ -97,6 +97,8 @@ export interface StoredMessage {
   bot_id: string | undefined;
   thread_ts: string | undefined;
   edited: { user: string; ts: string } | undefined;
+  /** Message metadata (`{event_type, event_payload}`), returned by conversations.history on request. */
+  metadata?: Json | undefined;
 }
 
 export interface StoredView {
