@@ -1,6 +1,7 @@
 /** The feature's stores, built once per set of listener dependencies. */
-import type { SlackDeps } from '../../context.js';
+
 import { EventsContextStore } from '../../../services/events-context.js';
+import type { SlackDeps } from '../../context.js';
 import { EventStateStore } from './event-state.js';
 
 export interface EventsServices {
