@@ -4,9 +4,9 @@
  */
 import type { App, SlashCommand } from '@slack/bolt';
 import { workspaceKey } from '../store/index.js';
-import { helpMessage, renderUsageError } from './blocks/help.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
+import { helpMessage, renderUsageError } from './blocks/help.js';
 import type { Command } from './parser/index.js';
 import { parseCommand } from './parser/index.js';
 

@@ -1,10 +1,10 @@
 /** Pure Block Kit for App Home. Upstream and user-provided text is escaped. */
 import type { KnownBlock, View } from '@slack/types';
 import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
-import { auditAction, describeActors } from '../features/admin/index.js';
 import { renderBudgeted } from './budget.js';
-import { tenantLabel } from './connection.js';
 import { escapeMrkdwn, slackDate } from './text.js';
+import { auditAction, describeActors } from '../features/admin/index.js';
+import { tenantLabel } from './connection.js';
 
 export const HOME_CONNECT = 'home_connect';
 export const HOME_DISCONNECT = 'home_disconnect';

@@ -5,6 +5,11 @@
 import type { App } from '@slack/bolt';
 import { ForbiddenError } from '../../../api/index.js';
 import { NotAllowedError, NotConnectedError, VigilError } from '../../../errors.js';
+import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
+import { ephemeral } from '../../context.js';
+import { reportError } from '../../error-reply.js';
+import { requesterOfAction } from '../../listen.js';
+import { saveConnectNotice } from './notice.js';
 import {
   DISCONNECT_CANCEL,
   DISCONNECT_CONFIRM,
@@ -14,11 +19,6 @@ import {
   renderStatus,
   renderTenants,
 } from '../../blocks/connection.js';
-import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
-import { ephemeral } from '../../context.js';
-import { reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listen.js';
-import { saveConnectNotice } from './notice.js';
 
 const ENV_MANAGED =
   'This deployment is connected from the environment (VIGIL_API_KEY); change it there and restart Vigil.';

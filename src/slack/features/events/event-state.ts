@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Event, EventActionType } from '../../../api/index.js';
-import type { ShownEvent } from '../../../services/events-context.js';
 import type { Namespace, Store } from '../../../store/index.js';
+import type { ShownEvent } from '../../../services/events-context.js';
 
 const STATE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A claim outlives the contexts (24 h) that could still try the same generation. */

@@ -5,12 +5,12 @@
 import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Event, EventActionType } from '../../../api/index.js';
-import { compactEvent } from '../../../services/compact-event.js';
-import type { EventsContext, ShownEvent } from '../../../services/events-context.js';
-import { type EventsContextStore, eventRef } from '../../../services/events-context.js';
 import type { ActedState, RenderedResults } from '../../blocks/events.js';
 import { renderEventResults } from '../../blocks/events.js';
 import { ephemeral, type SlackDeps } from '../../context.js';
+import { compactEvent } from '../../../services/compact-event.js';
+import type { EventsContext, ShownEvent } from '../../../services/events-context.js';
+import { type EventsContextStore, eventRef } from '../../../services/events-context.js';
 import type { EventStateStore } from './event-state.js';
 
 /** "acme.example (3001)" when an event names the identifier, else just its id. */

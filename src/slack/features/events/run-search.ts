@@ -1,8 +1,8 @@
 /** A search, from its input to the context a message is rendered from (not yet saved). */
 import type { EventSearchInput } from '../../../api/index.js';
+import type { SlackDeps } from '../../context.js';
 import type { EventsContext } from '../../../services/events-context.js';
 import { storedSearchOf } from '../../../services/events-context.js';
-import type { SlackDeps } from '../../context.js';
 import { shownEvents } from './page-message.js';
 import { fetchEventsPage } from './search.js';
 import { servicesOf } from './services.js';

@@ -1,7 +1,6 @@
 /** The feature's stores, built once per set of listener dependencies. */
-
-import { EventsContextStore } from '../../../services/events-context.js';
 import type { SlackDeps } from '../../context.js';
+import { EventsContextStore } from '../../../services/events-context.js';
 import { EventStateStore } from './event-state.js';
 
 export interface EventsServices {

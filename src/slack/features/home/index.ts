@@ -2,6 +2,10 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { NotConnectedError } from '../../../errors.js';
+import type { Feature, SlackDeps } from '../../context.js';
+import { reportError } from '../../error-reply.js';
+import { requesterOfAction } from '../../listen.js';
+import { workspaceOfEnvelope } from '../lifecycle/index.js';
 import {
   HOME_CONNECT,
   HOME_DISCONNECT,
@@ -11,10 +15,6 @@ import {
   renderHome,
   renderNoticeModal,
 } from '../../blocks/home.js';
-import type { Feature, SlackDeps } from '../../context.js';
-import { reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listen.js';
-import { workspaceOfEnvelope } from '../lifecycle/index.js';
 
 const HOME_AUDIT_ENTRIES = 5;
 
