@@ -9,6 +9,8 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+
+import { EventsService } from './services/events.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
@@ -71,6 +73,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       store,
       repos,
       api,
+      events: new EventsService({ api, repos, clock }),
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
     };

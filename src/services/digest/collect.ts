@@ -5,7 +5,7 @@
  * cursor state only once the digest is posted.
  */
 import type { Event, EventFilters, Severity } from '../../api/index.js';
-import type { CursorState } from '../../store/repos/digest-outbox.js';
+import type { CursorState } from '../../store/index.js';
 
 /** A search on one identifier, or on the whole tenant (`all`), for one workspace. */
 export type EventSource = (

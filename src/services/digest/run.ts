@@ -8,8 +8,13 @@
 import type { Clock } from '../../clock.js';
 import { NotConnectedError, VigilError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { DigestOutboxRepo, DigestRun } from '../../store/repos/digest-outbox.js';
-import type { Subscription, SubscriptionChange, SubscriptionRepo } from '../../store/subscription-repo.js';
+import type {
+  DigestOutboxRepo,
+  DigestRun,
+  Subscription,
+  SubscriptionChange,
+  SubscriptionRepo,
+} from '../../store/index.js';
 import { collectEvents, type EventSource } from './collect.js';
 import { bySeverity, countEvents, type DigestContent } from './content.js';
 import type { Due } from './due.js';
@@ -87,7 +92,7 @@ export function contentOf(
 
 /** Runs the digest of `sub` for `due`; never throws for an expected failure (it is recorded instead). */
 export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): Promise<RunOutcome> {
-  const claim = await deps.outbox.claim(sub.id, due, deps.owner, LEASE_MS);
+  const claim = await deps.outbox.claim(sub.teamId, sub.id, due, deps.owner, LEASE_MS);
   if (claim.kind === 'busy') return 'busy';
   if (claim.kind === 'done') {
     // The outbox completed this date but the subscription did not hear of it (a crash in between).
@@ -104,7 +109,7 @@ export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): 
       if (ts !== undefined) run = await save(deps, sub, run, { state: 'posted', ts });
     }
     if (run.ts === undefined) {
-      const state = await deps.outbox.cursorState(sub.id);
+      const state = await deps.outbox.cursorState(sub.teamId, sub.id);
       const collected = await collectEvents(deps.events, sub, state, deps.clock.now());
       const content = contentOf(sub, run, collected.events, collected.truncated);
       const skipped = content.events.length === 0 && sub.skipEmpty;
@@ -122,7 +127,7 @@ export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): 
         await step(deps, 'recorded', sub);
       }
     }
-    if (run.next !== undefined) await deps.outbox.setCursorState(sub.id, run.next);
+    if (run.next !== undefined) await deps.outbox.setCursorState(sub.teamId, sub.id, run.next);
     await step(deps, 'advanced', sub);
     const at = deps.clock.now();
     const last = {
@@ -134,7 +139,7 @@ export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): 
       late: run.late,
       ...(run.ts !== undefined ? { ts: run.ts } : {}),
     };
-    await deps.outbox.complete(sub.id, run.runId, last);
+    await deps.outbox.complete(sub.teamId, sub.id, run.runId, last);
     await step(deps, 'completed', sub);
     await deps.subscriptions.update(sub.id, {
       lastPostedDay: run.localDate,
@@ -161,7 +166,7 @@ async function save(
   run: DigestRun,
   change: Partial<DigestRun>,
 ): Promise<DigestRun> {
-  if (!(await deps.outbox.advance(sub.id, deps.owner, change))) throw new LeaseLostError();
+  if (!(await deps.outbox.advance(sub.teamId, sub.id, deps.owner, change))) throw new LeaseLostError();
   return { ...run, ...change };
 }
 
@@ -177,7 +182,7 @@ async function failed(
   const now = deps.clock.now();
   if (err instanceof LeaseLostError) return 'busy';
   if (err instanceof ChannelUnavailableError) {
-    await deps.outbox.abandon(sub.id, run.runId);
+    await deps.outbox.abandon(sub.teamId, sub.id, run.runId);
     await deps.subscriptions.update(sub.id, {
       paused: { reason: `${err.message} ${err.hint}`, at: now, by: 'vigil' },
     });
@@ -185,7 +190,10 @@ async function failed(
     return 'paused';
   }
   if (err instanceof SlackRateLimitedError) {
-    await deps.outbox.advance(sub.id, deps.owner, { notBefore: now + err.retryAfterMs, leaseUntil: now });
+    await deps.outbox.advance(sub.teamId, sub.id, deps.owner, {
+      notBefore: now + err.retryAfterMs,
+      leaseUntil: now,
+    });
     deps.logger.info('digest delayed: Slack rate limit', {
       subscription: sub.id,
       retryAfterMs: err.retryAfterMs,
@@ -200,7 +208,7 @@ async function failed(
     lastError: known ? `${err.message} ${err.hint}` : 'An unexpected error; see the Vigil log.',
   };
   // Release the lease so the next attempt (after the backoff) need not wait for it.
-  await deps.outbox.advance(sub.id, deps.owner, { leaseUntil: now }).catch(() => false);
+  await deps.outbox.advance(sub.teamId, sub.id, deps.owner, { leaseUntil: now }).catch(() => false);
   await deps.subscriptions.update(sub.id, change);
   const log = known || err instanceof NotConnectedError ? deps.logger.warn : deps.logger.error;
   log.call(deps.logger, 'digest run failed', { subscription: sub.id, failures, err });

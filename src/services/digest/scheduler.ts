@@ -4,7 +4,7 @@
  * run one after another (Slack takes about one message per second per channel). Ticks never overlap;
  * `stop` cancels the timer and waits for the tick in flight, so the store can close after it.
  */
-import type { Subscription } from '../../store/subscription-repo.js';
+import type { Subscription } from '../../store/index.js';
 import { dueAt } from './due.js';
 import { type DigestDeps, type RunOutcome, runDigest } from './run.js';
 

@@ -9,9 +9,9 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import { randomId } from '../ids.js';
-import { readRecord, updateRecord } from '../records.js';
-import type { Namespace, Store } from '../store.js';
+import type { Store } from '../backend/store.js';
+import { randomId } from './ids.js';
+import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
 export const CursorEntrySchema = z.object({
   /** ISO time: the fixed lower bound of this identifier's search (the first run looked back 24 h). */
@@ -67,19 +67,20 @@ export type ClaimResult =
   | { kind: 'busy' };
 
 export class DigestOutboxRepo {
-  private readonly outbox: Namespace;
-  private readonly cursors: Namespace;
+  private readonly outbox: WorkspaceRecordRepo<typeof OutboxSchema>;
+  private readonly cursors: WorkspaceRecordRepo<typeof CursorStateSchema>;
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly clock: Clock,
   ) {
-    this.outbox = store.namespace('digest-outbox');
-    this.cursors = store.namespace('digest-cursor');
+    // Keys start with the workspace id: forgetting a workspace removes its outbox and cursors.
+    this.outbox = new WorkspaceRecordRepo(store, 'digest-outbox', OutboxSchema);
+    this.cursors = new WorkspaceRecordRepo(store, 'digest-cursor', CursorStateSchema);
   }
 
-  async get(subscriptionId: string): Promise<DigestOutbox | undefined> {
-    return readRecord(this.outbox, subscriptionId, OutboxSchema);
+  async get(teamId: string, subscriptionId: string): Promise<DigestOutbox | undefined> {
+    return this.outbox.get(teamId, subscriptionId);
   }
 
   /**
@@ -87,6 +88,7 @@ export class DigestOutboxRepo {
    * taken over as it is, so a run that was built or posted is finished rather than started again.
    */
   async claim(
+    teamId: string,
     subscriptionId: string,
     due: { localDate: string; scheduledAt: number; late: boolean },
     owner: string,
@@ -94,7 +96,7 @@ export class DigestOutboxRepo {
   ): Promise<ClaimResult> {
     const now = this.clock.now();
     let result: ClaimResult = { kind: 'busy' };
-    await updateRecord(this.store, this.outbox, subscriptionId, OutboxSchema, (rec) => {
+    await this.outbox.update(teamId, subscriptionId, (rec) => {
       const current = rec?.current;
       if (current === undefined && rec?.last !== undefined && rec.last.localDate >= due.localDate) {
         result = { kind: 'done', last: rec.last };
@@ -125,9 +127,14 @@ export class DigestOutboxRepo {
   }
 
   /** Records progress of the owner's run; false when the run is no longer this owner's (taken over). */
-  async advance(subscriptionId: string, owner: string, change: Partial<DigestRun>): Promise<boolean> {
+  async advance(
+    teamId: string,
+    subscriptionId: string,
+    owner: string,
+    change: Partial<DigestRun>,
+  ): Promise<boolean> {
     let ok = false;
-    await updateRecord(this.store, this.outbox, subscriptionId, OutboxSchema, (rec) => {
+    await this.outbox.update(teamId, subscriptionId, (rec) => {
       const current = rec?.current;
       if (current === undefined || current.owner !== owner) return undefined;
       ok = true;
@@ -137,16 +144,16 @@ export class DigestOutboxRepo {
   }
 
   /** Ends the run: it becomes `last`. */
-  async complete(subscriptionId: string, runId: string, last: DigestLast): Promise<void> {
-    await updateRecord(this.store, this.outbox, subscriptionId, OutboxSchema, (rec) => {
+  async complete(teamId: string, subscriptionId: string, runId: string, last: DigestLast): Promise<void> {
+    await this.outbox.update(teamId, subscriptionId, (rec) => {
       if (rec?.current !== undefined && rec.current.runId !== runId) return undefined;
       return { last };
     });
   }
 
   /** Gives the run up (the subscription was paused): its cursors were not advanced, nothing is lost. */
-  async abandon(subscriptionId: string, runId: string): Promise<void> {
-    await updateRecord(this.store, this.outbox, subscriptionId, OutboxSchema, (rec) => {
+  async abandon(teamId: string, subscriptionId: string, runId: string): Promise<void> {
+    await this.outbox.update(teamId, subscriptionId, (rec) => {
       if (rec?.current?.runId !== runId) return undefined;
       const next: DigestOutbox = {};
       if (rec.last !== undefined) next.last = rec.last;
@@ -154,19 +161,17 @@ export class DigestOutboxRepo {
     });
   }
 
-  async cursorState(subscriptionId: string): Promise<CursorState> {
-    return (
-      (await readRecord(this.cursors, subscriptionId, CursorStateSchema)) ?? { identifiers: {}, seen: [] }
-    );
+  async cursorState(teamId: string, subscriptionId: string): Promise<CursorState> {
+    return (await this.cursors.get(teamId, subscriptionId)) ?? { identifiers: {}, seen: [] };
   }
 
-  async setCursorState(subscriptionId: string, state: CursorState): Promise<void> {
-    await updateRecord(this.store, this.cursors, subscriptionId, CursorStateSchema, () => state);
+  async setCursorState(teamId: string, subscriptionId: string, state: CursorState): Promise<void> {
+    await this.cursors.set(teamId, subscriptionId, state);
   }
 
   /** Everything of one subscription: outbox and cursors. */
-  async delete(subscriptionId: string): Promise<void> {
-    await this.outbox.delete(subscriptionId);
-    await this.cursors.delete(subscriptionId);
+  async delete(teamId: string, subscriptionId: string): Promise<void> {
+    await this.outbox.delete(teamId, subscriptionId);
+    await this.cursors.delete(teamId, subscriptionId);
   }
 }

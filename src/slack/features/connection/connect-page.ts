@@ -6,12 +6,12 @@
 import { ForbiddenError } from '../../../api/index.js';
 import type { Logger } from '../../../logger.js';
 import { registerSecret } from '../../../logger.js';
+import type { ApiClientPool } from '../../../services/workspace-api.js';
 import type { Repositories, Sealer, Store } from '../../../store/index.js';
 import type { ConnectFlowPorts, PendingConnection, VerifiedKey } from '../../../web/connect-flow.js';
 import { ConnectFlow } from '../../../web/connect-flow.js';
-import type { ApiClientPool } from '../../../services/workspace-api.js';
-import { takeConnectNotice } from './notice.js';
 import { renderConnected } from '../../blocks/connection.js';
+import { takeConnectNotice } from './notice.js';
 
 const MAX_TENANTS = 100;
 

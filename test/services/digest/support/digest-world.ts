@@ -20,11 +20,13 @@ import {
   startFakeSlack,
 } from '../../../../src/sim/slack/index.js';
 import { BotClients, createDigestPublisher } from '../../../../src/slack/features/digest/publisher.js';
-import { DigestOutboxRepo } from '../../../../src/store/repos/digest-outbox.js';
-import { createRepositories } from '../../../../src/store/repositories.js';
-import { Sealer } from '../../../../src/store/sealing.js';
-import type { Store } from '../../../../src/store/store.js';
-import type { NewSubscription } from '../../../../src/store/subscription-repo.js';
+import {
+  createRepositories,
+  type DigestOutboxRepo,
+  type NewSubscription,
+  Sealer,
+  type Store,
+} from '../../../../src/store/index.js';
 
 export const TEAM = DEFAULT_TEAM_ID;
 export const CHANNEL = SEEDED_CHANNELS.general;
@@ -76,7 +78,7 @@ export async function startWorld(opts: {
       const store = await opts.openStore();
       stores.push(store);
       const repos = createRepositories(store, { clock, sealer });
-      const outbox = new DigestOutboxRepo(store, clock);
+      const outbox = repos.digests;
       const pool = new ApiClientPool({
         baseUrl: sim.url,
         family: 'firework',
@@ -91,7 +93,7 @@ export async function startWorld(opts: {
         logger,
         environment: { apiKey: key.apiKey, tenantId: key.defaultTenantId },
       });
-      const contexts = new EventsContextStore(repos, store);
+      const contexts = new EventsContextStore(repos);
       const publisherDeps = {
         config: {
           slack: {

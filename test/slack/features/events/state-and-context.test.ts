@@ -7,8 +7,15 @@ import type { Event } from '../../../../src/api/index.js';
 import { ManualClock } from '../../../../src/clock.js';
 import { ExpiredError } from '../../../../src/errors.js';
 import { silentLogger } from '../../../../src/logger.js';
-import { eventsCommandText } from '../../../../src/slack/features/events/command-text.js';
 import { compactEvent } from '../../../../src/services/compact-event.js';
+import {
+  applyAction,
+  claimKey,
+  EventStateStore,
+  intendedAction,
+  isApplicable,
+  reverseOf,
+} from '../../../../src/services/event-state.js';
 import {
   type EventsContext,
   EventsContextSchema,
@@ -18,14 +25,7 @@ import {
   searchInputOf,
   storedSearchOf,
 } from '../../../../src/services/events-context.js';
-import {
-  applyAction,
-  claimKey,
-  EventStateStore,
-  intendedAction,
-  isApplicable,
-  reverseOf,
-} from '../../../../src/slack/features/events/event-state.js';
+import { eventsCommandText } from '../../../../src/slack/features/events/command-text.js';
 import { submittedQuery } from '../../../../src/slack/features/events/secret-modal.js';
 import type { Command } from '../../../../src/slack/parser/index.js';
 import { parseCommand } from '../../../../src/slack/parser/index.js';
