@@ -90,6 +90,15 @@ const EnvSchema = z.object({
     z.coerce.number({ message: 'must be a tenant id (a positive integer)' }).int().positive().optional(),
   ),
   VIGIL_ADMINS: z.preprocess(emptyToUndefined, z.string().optional()),
+  VIGIL_DIGEST_TICK_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be milliseconds between digest ticks (1000 to 3600000)' })
+      .int()
+      .min(1000, 'must be at least 1000 ms')
+      .max(3_600_000, 'must be at most 3600000 ms (an hour)')
+      .default(60_000),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -176,6 +185,8 @@ export interface Config {
   };
   preconnect: { apiKey: string; tenantId: number | undefined } | undefined;
   admins: string[];
+  /** How often the digest scheduler looks for due digests (a minute; tests shorten it). */
+  digest: { tickMs: number };
   logLevel: LogLevel;
 }
 
@@ -229,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     api: { baseUrl: e.VIGIL_API_URL.replace(/\/+$/, ''), family: e.VIGIL_API_FAMILY, allowedHosts },
     preconnect: e.VIGIL_API_KEY ? { apiKey: e.VIGIL_API_KEY, tenantId: e.VIGIL_TENANT_ID } : undefined,
     admins: splitList(e.VIGIL_ADMINS),
+    digest: { tickMs: e.VIGIL_DIGEST_TICK_MS },
     logLevel: e.LOG_LEVEL,
   };
 }

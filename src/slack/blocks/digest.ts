@@ -8,10 +8,13 @@ import { DateTime } from 'luxon';
 import type { Event, Severity } from '../../api/index.js';
 import { SEVERITIES } from '../../api/index.js';
 import type { DigestHeading } from '../../services/digest/content.js';
+import { filtersOf, scopeOf } from '../../services/digest/content.js';
+import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import { renderBudgeted } from './budget.js';
-import type { ActedState, RenderedMessage } from './events.js';
-import { renderEventGroup, SEVERITY_EMOJI, typeLabel } from './events.js';
-import { escapeMrkdwn, plainText, truncate } from './text.js';
+import type { ActedState } from './event-row.js';
+import { renderEventGroup, SEVERITY_EMOJI, typeLabel } from './event-row.js';
+import type { RenderedMessage } from './kit.js';
+import { escapeMrkdwn, plainText, slackDate, truncate } from './text.js';
 
 export const DIGEST_MORE = 'digest_more';
 
@@ -140,4 +143,113 @@ export function renderDigestMessage(input: DigestMessageInput): RenderedMessage 
     }),
   });
   return { text: r.text, blocks: r.blocks };
+}
+
+// ── Subscriptions: `digest list`, App Home ────────────────────────────────────────────────────────────
+
+export const DIGEST_PAUSE = 'digest_pause';
+export const DIGEST_RESUME = 'digest_resume';
+export const DIGEST_REMOVE = 'digest_remove';
+
+function scheduleText(s: DigestListItem['subscription']): string {
+  return `${escapeMrkdwn(s.timeOfDay)} ${escapeMrkdwn(s.timeZone)}, ${s.weekdaysOnly ? 'weekdays' : 'every day'}${s.skipEmpty ? '' : ', even when empty'}`;
+}
+
+function stateText(item: DigestListItem): string {
+  switch (item.state.kind) {
+    case 'paused':
+      return `:double_vertical_bar: *Paused*: ${escapeMrkdwn(item.state.reason)}`;
+    case 'failing':
+      return `:warning: *Failing* (${item.state.failures} attempts in a row): ${escapeMrkdwn(item.state.error)}`;
+    default:
+      return item.next === undefined
+        ? ':white_check_mark: Active'
+        : `:white_check_mark: Active · next ${slackDate(item.next)}`;
+  }
+}
+
+function lastText(item: DigestListItem): string {
+  const last = item.last;
+  if (last === undefined) return 'Last run: none yet';
+  const what = last.skipped
+    ? 'skipped (no new events)'
+    : `${plural(last.events, 'event')}${last.late ? ', late' : ''}`;
+  return `Last run: ${escapeMrkdwn(last.localDate)}, ${what}`;
+}
+
+/** One subscription: id in a code span, channel, schedule, filters, last run, state. */
+export function digestLine(item: DigestListItem): string {
+  const s = item.subscription;
+  const filters = filtersOf(s);
+  return [
+    `\`${escapeMrkdwn(s.id)}\` in <#${s.channelId}> · ${scheduleText(s)}`,
+    `${escapeMrkdwn(scopeOf(s.identifierIds))}${filters ? ` · ${escapeMrkdwn(filters)}` : ''}`,
+    `${lastText(item)} · ${stateText(item)}`,
+  ].join('\n');
+}
+
+export function renderDigestList(items: readonly DigestListItem[]): RenderedMessage {
+  if (items.length === 0) {
+    const text = 'No digests in this workspace yet. `/vigil digest add` in a channel creates one.';
+    return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+  }
+  const r = renderBudgeted({
+    text: `${plural(items.length, 'digest')} in this workspace`,
+    head: [
+      {
+        type: 'section',
+        block_id: 'digests:head',
+        text: { type: 'mrkdwn', text: `*${plural(items.length, 'digest')}* in this workspace` },
+      },
+    ],
+    groups: items.map((item, i) => [
+      {
+        type: 'section',
+        block_id: `digest:${i}`,
+        text: { type: 'mrkdwn', text: truncate(digestLine(item), 3000), verbatim: true },
+      },
+    ]),
+    omittedNotice: (n) => ({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `${plural(n, 'more digest')} not shown.` }],
+    }),
+  });
+  return { text: r.text, blocks: r.blocks };
+}
+
+/** App Home rows: the line and Pause/Resume and Remove buttons (value: the subscription id). */
+export function digestHomeGroups(items: readonly DigestListItem[]): KnownBlock[][] {
+  return items.map((item, i) => {
+    const id = item.subscription.id;
+    const toggle: Button =
+      item.state.kind === 'paused'
+        ? {
+            type: 'button',
+            action_id: DIGEST_RESUME,
+            value: id,
+            text: { type: 'plain_text', text: 'Resume' },
+          }
+        : { type: 'button', action_id: DIGEST_PAUSE, value: id, text: { type: 'plain_text', text: 'Pause' } };
+    const remove: Button = {
+      type: 'button',
+      action_id: DIGEST_REMOVE,
+      value: id,
+      style: 'danger',
+      text: { type: 'plain_text', text: 'Remove' },
+      confirm: {
+        title: { type: 'plain_text', text: 'Remove this digest?' },
+        text: { type: 'plain_text', text: 'Vigil stops posting it. Its history is forgotten.' },
+        confirm: { type: 'plain_text', text: 'Remove' },
+        deny: { type: 'plain_text', text: 'Cancel' },
+      },
+    };
+    return [
+      {
+        type: 'section',
+        block_id: `home:digest:${i}`,
+        text: { type: 'mrkdwn', text: truncate(digestLine(item), 3000), verbatim: true },
+      },
+      { type: 'actions', block_id: `home:digest:${i}:actions`, elements: [toggle, remove] },
+    ];
+  });
 }

@@ -11,6 +11,8 @@ import { type ActedState, button, type EventGroupOptions, renderEventGroup } fro
 import { context, type RenderedMessage, section } from './kit.js';
 import { escapeMrkdwn, truncate } from './text.js';
 
+import { renderDigestMessage } from './digest.js';
+
 export * from './event-ids.js';
 export * from './event-row.js';
 export * from './explain.js';
@@ -170,6 +172,17 @@ export function renderPage(
   const states = new Map<string, ActedState>();
   for (const shown of ctx.events) {
     if (shown.acted) states.set(shown.event.metadata.uid, shown.acted);
+  }
+  if (ctx.digest !== undefined) {
+    // A digest message stays a digest after a click: header, counts and "+N more" with the new states.
+    const digest = renderDigestMessage({
+      heading: ctx.digest,
+      events: ctx.events.map((e) => e.event),
+      now,
+      refs: (i) => eventRef(ctxId, i),
+      states,
+    });
+    return { ...digest, includedEvents: ctx.events.length, omittedEvents: 0 };
   }
   const inChannel = opts.inChannel ?? ctx.message !== undefined;
   return renderEventResults({

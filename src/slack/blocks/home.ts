@@ -1,9 +1,11 @@
 /** Pure Block Kit for App Home. Upstream and user-provided text is escaped. */
 import type { KnownBlock, View } from '@slack/types';
+import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
 import { auditAction, permissionLines } from './admin.js';
 import { renderBudgeted } from './budget.js';
 import { tenantLabel } from './connection.js';
+import { digestHomeGroups } from './digest.js';
 import { escapeMrkdwn, slackDate } from './text.js';
 
 export const HOME_CONNECT = 'home_connect';
@@ -16,6 +18,8 @@ export interface HomeInput {
   isAdmin: boolean;
   settings: Settings;
   subscriptions: Subscription[];
+  /** The digests with their state, for rows with Pause/Resume/Remove; the plain list otherwise. */
+  digests?: DigestListItem[];
   audit: AuditEntry[];
 }
 
@@ -117,7 +121,7 @@ export function renderHome(input: HomeInput): View {
           : '*Digest subscriptions:* none yet. `/vigil digest add` in a channel creates one.',
       ),
     ],
-    ...subs.map((b) => [b]),
+    ...(input.digests ? digestHomeGroups(input.digests) : subs.map((b) => [b])),
   ];
   if (input.isAdmin && input.audit.length > 0) {
     const lines = input.audit.map(

@@ -2,6 +2,7 @@
 import type { Feature } from '../context.js';
 import { adminFeature } from './admin/index.js';
 import { connectionFeature } from './connection/index.js';
+import { digestFeature } from './digest/index.js';
 import { eventsFeature } from './events/index.js';
 import { homeFeature } from './home/index.js';
 import { lifecycleFeature } from './lifecycle/index.js';
@@ -9,6 +10,7 @@ import { lifecycleFeature } from './lifecycle/index.js';
 export const ALL_FEATURES: readonly Feature[] = [
   connectionFeature,
   eventsFeature,
+  digestFeature,
   adminFeature,
   homeFeature,
   lifecycleFeature,

@@ -1,0 +1,142 @@
+/** `/vigil digest add|list|remove|preview`: parse → service → blocks → reply. */
+import type { WebClient } from '@slack/web-api';
+import { VigilError } from '../../../errors.js';
+import { nextSlot } from '../../../services/digest/due.js';
+import { eventRef } from '../../../services/events-context.js';
+import type { NewSubscription } from '../../../store/index.js';
+import { renderDigestList, renderDigestMessage } from '../../blocks/digest.js';
+import { slackDate } from '../../blocks/text.js';
+import type { CommandContext, CommandHandler } from '../../context.js';
+import { ephemeral } from '../../context.js';
+import { canonicalTimeZone } from '../../parser/index.js';
+import { saveDigestContext } from './publisher.js';
+import { publisherDepsOf } from './wiring.js';
+
+const INVITE = 'Invite it with `/invite @Vigil` in that channel, then run the command again.';
+
+/** Vigil must be in the channel to post there; nothing is created otherwise. */
+export async function checkChannel(client: WebClient, channelId: string): Promise<void> {
+  let info: { is_member?: boolean; is_archived?: boolean } | undefined;
+  try {
+    info = (await client.conversations.info({ channel: channelId })).channel;
+  } catch (err) {
+    const code = (err as { data?: { error?: string } }).data?.error;
+    if (code === 'channel_not_found')
+      throw new VigilError(`Vigil cannot see <#${channelId}>; it may be private.`, INVITE);
+    throw err;
+  }
+  if (info?.is_archived) throw new VigilError(`<#${channelId}> is archived.`, 'Pick another channel.');
+  if (info?.is_member === false) throw new VigilError(`Vigil is not a member of <#${channelId}>.`, INVITE);
+}
+
+/** The time zone given, else the creator's Slack time zone, else UTC. */
+export async function creatorZone(client: WebClient, userId: string): Promise<string> {
+  const res = await client.users.info({ user: userId }).catch(() => undefined);
+  return canonicalTimeZone(res?.user?.tz ?? '') ?? 'UTC';
+}
+
+export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'> & {
+  timeZone?: string | undefined;
+};
+
+/** Creates a subscription after the checks; answers the creator. Shared by the command and the modal. */
+export async function addDigest(
+  ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>,
+  input: AddInput,
+): Promise<string> {
+  const { deps } = ctx;
+  await deps.api.forWorkspace(ctx.workspaceId); // not connected: say so before anything else
+  await checkChannel(ctx.client, input.channelId);
+  const timeZone = input.timeZone ?? (await creatorZone(ctx.client, ctx.userId));
+  const sub = await deps.digests.add({
+    ...input,
+    timeZone,
+    teamId: ctx.workspaceId,
+    createdBy: ctx.userId,
+  });
+  const next = nextSlot(sub, deps.clock.now());
+  return (
+    `Digest \`${sub.id}\` created: it posts in <#${sub.channelId}> at ${sub.timeOfDay} ${sub.timeZone}` +
+    `${sub.weekdaysOnly ? ' on weekdays' : ' every day'}; the first one ${slackDate(next)}. ` +
+    `\`/vigil digest preview ${sub.id}\` shows what it would hold now.`
+  );
+}
+
+export const digestAddCommand: CommandHandler<'digest-add'> = {
+  progress: () => 'Setting up the digest…',
+  async run(ctx) {
+    const { command } = ctx;
+    const channel = command.channel;
+    if (channel && !('id' in channel)) {
+      throw new VigilError(
+        `Vigil needs the channel picked from the list: type \`#\` and choose #${channel.name}.`,
+        'Or run the command in that channel without naming it.',
+      );
+    }
+    const text = await addDigest(ctx, {
+      channelId: channel?.id ?? ctx.channelId,
+      identifierIds: command.identifierIds,
+      severity: command.severity ?? 'info',
+      types: command.types ?? [],
+      timeOfDay: command.timeOfDay,
+      timeZone: command.timeZone,
+      weekdaysOnly: command.weekdaysOnly,
+      skipEmpty: command.skipEmpty,
+    });
+    await ctx.respond(ephemeral({ text }, true));
+  },
+};
+
+export const digestListCommand: CommandHandler<'digest-list'> = {
+  async run(ctx) {
+    const items = await ctx.deps.digests.list(ctx.workspaceId);
+    await ctx.respond(ephemeral(renderDigestList(items), true));
+  },
+};
+
+/** Only the creator of a digest or an admin changes it. */
+export async function requireOwner(
+  ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'teamId' | 'userId'>,
+  id: string,
+): Promise<void> {
+  const sub = await ctx.deps.digests.get(ctx.workspaceId, id);
+  if (sub.createdBy === ctx.userId) return;
+  await ctx.deps.authz.requireAdmin(
+    ctx.client,
+    ctx.teamId,
+    ctx.userId,
+    'change a digest someone else created',
+  );
+}
+
+export const digestRemoveCommand: CommandHandler<'digest-remove'> = {
+  async run(ctx) {
+    const id = ctx.command.subscriptionId;
+    await requireOwner(ctx, id);
+    await ctx.deps.digests.remove(ctx.workspaceId, id, ctx.userId);
+    await ctx.respond(ephemeral({ text: `Digest \`${id}\` removed; Vigil will not post it again.` }, true));
+  },
+};
+
+export const digestPreviewCommand: CommandHandler<'digest-preview'> = {
+  progress: () => 'Gathering the events of the next digest…',
+  async run(ctx) {
+    const { deps } = ctx;
+    const sub = await deps.digests.get(ctx.workspaceId, ctx.command.subscriptionId);
+    const content = await deps.digests.preview(ctx.workspaceId, sub.id);
+    const { ctxId, ctx: saved } = await saveDigestContext(publisherDepsOf(deps), content, sub, ctx.userId);
+    const message = renderDigestMessage({
+      heading:
+        saved.digest ??
+        (() => {
+          throw new Error('digest heading missing');
+        })(),
+      events: saved.events.map((e) => e.event),
+      now: deps.clock.now(),
+      refs: (i) => eventRef(ctxId, i),
+    });
+    await ctx.respond(
+      ephemeral({ text: `Preview (nothing was posted): ${message.text}`, blocks: message.blocks }, true),
+    );
+  },
+};
