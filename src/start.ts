@@ -62,7 +62,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const config: Config = { ...opts.config };
   const { logger } = opts;
   const clock = opts.clock ?? systemClock;
-  const store = await openStore(config.store.url, { logger, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+  const store = await openStore(config.store.url, { logger, clock, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
   try {
     const sealer = await loadSealer({ configured: config.encryptionKey, dataDir: store.dataDir, logger });
     const repos = createRepositories(store, { clock, sealer });
@@ -111,6 +111,8 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
           }
         : {}),
       connect,
+      publicOrigin: () => new URL(config.publicUrl).origin,
+      limits: config.http,
       health: async () => {
         try {
           await store.ping();

@@ -2,7 +2,7 @@
  * `/vigil`: parse (pure), ack within Slack's 3 s with no network or disk wait, then run the subcommand's
  * handler in the background. Help and usage errors are answered in the ack itself.
  */
-import type { App, SlashCommand } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import { helpMessage, renderUsageError } from './blocks/help.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
 import { requesterOfCommand, runTracked } from './listen.js';

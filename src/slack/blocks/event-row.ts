@@ -13,7 +13,6 @@ import type {
 import type { Event, EventActionType, Severity } from '../../api/index.js';
 import { SEVERITIES } from '../../api/index.js';
 import {
-  ACTION_IDS,
   EVENT_EXPLAIN,
   EVENT_IGNORE,
   EVENT_REMEDIATE,

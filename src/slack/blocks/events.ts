@@ -2,7 +2,7 @@
  * Block Kit for a page of event results: summary, one group per event, then Next page / Ignore page / Share.
  * Pure and deterministic: time comes in as `now`, button values are the caller's opaque refs.
  */
-import type { Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { Button, KnownBlock } from '@slack/types';
 import type { Event } from '../../api/index.js';
 import { type EventsContext, eventRef } from '../../services/events-context.js';
 import { renderBudgeted } from './budget.js';

@@ -1,5 +1,3 @@
-/** Block Kit for AI assistance text: safe mrkdwn, split over several messages when long. */
-import type { KnownBlock } from '@slack/types';
 import { renderBudgeted, splitLongText } from './budget.js';
 import { context, type RenderedMessage, section } from './kit.js';
 import { escapeMrkdwn, slackDate, truncate } from './text.js';

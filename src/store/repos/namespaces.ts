@@ -24,6 +24,8 @@ export const NAMESPACES = {
   settings: { scope: 'workspace' },
   audit: { scope: 'workspace', deletedWith: 'audit' },
   'connect-link': { scope: 'owned' },
+  'connect-form': { scope: 'owned' },
+  'connect-pending': { scope: 'owned' },
   'search-context': { scope: 'owned' },
   'events-command': { scope: 'owned' },
   'event-state': { scope: 'workspace' },

@@ -29,7 +29,7 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
   const installations = new InstallationRepo(store, clock, sealer);
   const settings = new SettingsRepo(store, clock);
   const audit = new AuditRepo(store, clock, deps.auditRetention);
-  const connectLinks = new ConnectLinkRepo(store, clock);
+  const connectLinks = new ConnectLinkRepo(store, clock, sealer);
   const subscriptions = new SubscriptionRepo(store, clock);
   return {
     workspaces,

@@ -1,6 +1,7 @@
-/** Per-workspace settings: who may act on events through Vigil. */
+/** Per-workspace settings: who may do what through Vigil (act on events, reveal, export, unassign). */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
+import { type Actors, DEFAULT_PERMISSIONS, PERMISSIONS, type Permission } from '../../permissions.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { readRecord, updateRecord } from './records.js';
@@ -10,16 +11,48 @@ export const ActorsSchema = z.union([
   z.literal('admins'),
   z.strictObject({ usergroup: z.string().min(1) }),
 ]);
-export type Actors = z.infer<typeof ActorsSchema>;
+export type { Actors } from '../../permissions.js';
 
-export const SettingsSchema = z.object({
-  actors: ActorsSchema,
+const PermissionsSchema = z.object({
+  act: ActorsSchema.optional(),
+  reveal: ActorsSchema.optional(),
+  export: ActorsSchema.optional(),
+  unassign: ActorsSchema.optional(),
+});
+
+/** As stored: `actors` is the `act` permission of records written before the other permissions existed. */
+const StoredSettingsSchema = z.object({
+  actors: ActorsSchema.optional(),
+  permissions: PermissionsSchema.optional(),
   updatedBy: z.string().optional(),
   updatedAt: z.number().optional(),
 });
-export type Settings = z.infer<typeof SettingsSchema>;
+type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 
-export const DEFAULT_SETTINGS: Settings = Object.freeze({ actors: 'everyone' as const });
+export interface Settings {
+  /** Who may do what; every permission has a value (the default when never set). */
+  permissions: Record<Permission, Actors>;
+  updatedBy?: string;
+  updatedAt?: number;
+}
+
+export function defaultSettings(): Settings {
+  return { permissions: { ...DEFAULT_PERMISSIONS } };
+}
+
+function resolve(stored: StoredSettings | undefined): Settings {
+  if (!stored) return defaultSettings();
+  const permissions = { ...DEFAULT_PERMISSIONS };
+  if (stored.actors) permissions.act = stored.actors;
+  for (const p of PERMISSIONS) {
+    const value = stored.permissions?.[p];
+    if (value !== undefined) permissions[p] = value;
+  }
+  const out: Settings = { permissions };
+  if (stored.updatedBy !== undefined) out.updatedBy = stored.updatedBy;
+  if (stored.updatedAt !== undefined) out.updatedAt = stored.updatedAt;
+  return out;
+}
 
 export class SettingsRepo {
   private readonly ns: Namespace;
@@ -31,21 +64,29 @@ export class SettingsRepo {
     this.ns = openNamespace(store, 'settings');
   }
 
-  /** The workspace's settings, or the defaults when it has none. */
+  /** The workspace's settings, the defaults filling what it never set. */
   async get(workspaceId: string): Promise<Settings> {
-    return (await readRecord(this.ns, workspaceId, SettingsSchema)) ?? { ...DEFAULT_SETTINGS };
+    return resolve(await readRecord(this.ns, workspaceId, StoredSettingsSchema));
   }
 
-  async setActors(workspaceId: string, actors: Actors, updatedBy: string): Promise<Settings> {
+  async setPermission(
+    workspaceId: string,
+    permission: Permission,
+    actors: Actors,
+    updatedBy: string,
+  ): Promise<Settings> {
     const at = this.clock.now();
-    const stored = await updateRecord(this.store, this.ns, workspaceId, SettingsSchema, (current) => ({
-      ...DEFAULT_SETTINGS,
-      ...current,
-      actors,
-      updatedBy,
-      updatedAt: at,
-    }));
-    return stored ?? { ...DEFAULT_SETTINGS };
+    const stored = await updateRecord(this.store, this.ns, workspaceId, StoredSettingsSchema, (current) => {
+      const { actors: legacy, ...rest } = current ?? {};
+      const permissions = { ...(legacy ? { act: legacy } : {}), ...rest.permissions, [permission]: actors };
+      return { ...rest, permissions, updatedBy, updatedAt: at };
+    });
+    return resolve(stored);
+  }
+
+  /** Who may ignore or remediate events (the `act` permission). */
+  setActors(workspaceId: string, actors: Actors, updatedBy: string): Promise<Settings> {
+    return this.setPermission(workspaceId, 'act', actors, updatedBy);
   }
 
   async delete(workspaceId: string): Promise<boolean> {

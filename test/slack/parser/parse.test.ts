@@ -647,12 +647,12 @@ const ERRORS: ErrorRow[] = [
   [
     'settings actors root',
     'settings',
-    '`root` is not who may act; use `everyone`, `admins` or `group:<usergroup>`.',
+    '`root` is not who may ignore or remediate events; use `everyone`, `admins` or `group:<usergroup>`.',
   ],
   [
     'settings actors admin',
     'settings',
-    '`admin` is not who may act; use `everyone`, `admins` or `group:<usergroup>`.',
+    '`admin` is not who may ignore or remediate events; use `everyone`, `admins` or `group:<usergroup>`.',
     'Did you mean `admins`?',
   ],
   [

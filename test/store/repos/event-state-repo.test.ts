@@ -32,6 +32,19 @@ describe.each(BACKENDS)('EventStateRepo on %s', (kind) => {
     expect(leases.filter((lease) => lease !== undefined)).toHaveLength(1);
   });
 
+  it('races per workspace, event and generation: different ones never block each other, any uid length', async () => {
+    const { eventStates } = reposFor(await fixture.open()).repos;
+    const longUid = `source_code/github/${'a/'.repeat(500)}.env`;
+    const leases = await Promise.all([
+      eventStates.begin('T1', UID, 0, ignore, 60_000),
+      eventStates.begin('T2', UID, 0, ignore, 60_000),
+      eventStates.begin('T1', `${UID}-other`, 0, ignore, 60_000),
+      eventStates.begin('T1', longUid, 0, ignore, 60_000),
+    ]);
+    expect(leases.every((lease) => lease !== undefined)).toBe(true);
+    expect(await eventStates.begin('T1', longUid, 0, ignore, 60_000)).toBeUndefined();
+  });
+
   it('refuses a generation that has moved on, even once its lease is released', async () => {
     const { eventStates } = reposFor(await fixture.open()).repos;
     const lease = await eventStates.begin('T1', UID, 0, ignore, 60_000);

@@ -63,12 +63,12 @@ describe.each(BACKENDS)('deleteWorkspaceData on %s', (kind) => {
       installation: false,
     });
     expect(await repos.workspaces.get('T0001')).toBeUndefined();
-    expect(await repos.settings.get('T0001')).toEqual({ actors: 'everyone' });
+    expect((await repos.settings.get('T0001')).permissions.act).toBe('everyone');
     expect(await repos.subscriptions.list('T0001')).toEqual([]);
     expect(await repos.subscriptions.listAll()).toEqual([]);
     expect((await repos.installations.fetchInstallation(query)).bot?.token).toBe('xoxb-1-2-deletetest');
     expect(await repos.audit.recent('T0001')).toHaveLength(1);
-    expect((await repos.settings.get('T0002')).actors).toBe('admins');
+    expect((await repos.settings.get('T0002')).permissions.act).toBe('admins');
   });
 
   it('is idempotent and safe to run concurrently, with installation and audit when asked', async () => {

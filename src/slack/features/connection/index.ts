@@ -17,7 +17,6 @@ import {
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { onAction } from '../../listen.js';
-import { saveConnectNotice } from './notice.js';
 
 const ENV_MANAGED =
   'This deployment is connected from the environment (VIGIL_API_KEY); change it there and restart Vigil.';
@@ -29,15 +28,13 @@ const connect: CommandHandler<'connect'> = {
     await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'connect Vigil');
     if (deps.api.fromEnvironment) throw new NotAllowedError(ENV_MANAGED, 'Nothing to do in Slack.');
     const existing = await deps.repos.workspaces.get(ctx.workspaceId);
-    const token = await deps.repos.connectLinks.create({ teamId: ctx.workspaceId, userId: ctx.userId });
+    const token = await deps.repos.connectLinks.create({
+      teamId: ctx.workspaceId,
+      userId: ctx.userId,
+      responseUrl: ctx.responseUrl,
+    });
     const link = await deps.repos.connectLinks.peek(token);
     if (!link) throw new VigilError('The connect link could not be created.', 'Try `/vigil connect` again.');
-    await saveConnectNotice(
-      deps.store,
-      token,
-      { responseUrl: ctx.responseUrl },
-      link.expiresAt - deps.clock.now(),
-    );
     const url = `${deps.config.publicUrl}/connect/${token}`;
     await ctx.respond(ephemeral(renderConnectLink(url, link.expiresAt, existing), true));
   },
