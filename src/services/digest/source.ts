@@ -5,7 +5,10 @@ import type { EventSource } from './collect.js';
 export function eventSourceOf(api: Pick<ApiAccess, 'call'>): EventSource {
   return (workspaceId, target, input) =>
     api.call(workspaceId, async ({ session }) => {
-      const page = await session.searchEvents({ ...input, identifierId: target === 'all' ? 0 : target });
+      const page =
+        target === 'all'
+          ? await session.searchTenantEvents(input)
+          : await session.searchEvents({ ...input, identifierId: target });
       return { items: page.items, next: page.next };
     });
 }

@@ -9,24 +9,29 @@ import { slackDate } from '../../blocks/text.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { canonicalTimeZone } from '../../parser/index.js';
+import { slackErrorCode } from '../../respond.js';
 import { saveDigestContext } from './publisher.js';
 import { publisherDepsOf } from './wiring.js';
 
 const INVITE = 'Invite it with `/invite @Vigil` in that channel, then run the command again.';
 
-/** Vigil must be in the channel to post there; nothing is created otherwise. */
-export async function checkChannel(client: WebClient, channelId: string): Promise<void> {
+/**
+ * Vigil must be in the channel to post there: the refusal to answer (nothing is created then), or undefined.
+ * A refusal is an answer, not an incident: no reference id.
+ */
+export async function channelRefusal(client: WebClient, channelId: string): Promise<string | undefined> {
+  const mention = /^[CGD][A-Z0-9]{2,30}$/.test(channelId) ? `<#${channelId}>` : 'that channel';
   let info: { is_member?: boolean; is_archived?: boolean } | undefined;
   try {
     info = (await client.conversations.info({ channel: channelId })).channel;
   } catch (err) {
-    const code = (err as { data?: { error?: string } }).data?.error;
-    if (code === 'channel_not_found')
-      throw new VigilError(`Vigil cannot see <#${channelId}>; it may be private.`, INVITE);
+    if (slackErrorCode(err) === 'channel_not_found')
+      return `Vigil cannot see ${mention}; it may be private. ${INVITE}`;
     throw err;
   }
-  if (info?.is_archived) throw new VigilError(`<#${channelId}> is archived.`, 'Pick another channel.');
-  if (info?.is_member === false) throw new VigilError(`Vigil is not a member of <#${channelId}>.`, INVITE);
+  if (info?.is_archived) return `${mention} is archived; pick another channel.`;
+  if (info?.is_member === false) return `Vigil is not a member of ${mention}. ${INVITE}`;
+  return undefined;
 }
 
 /** The time zone given, else the creator's Slack time zone, else UTC. */
@@ -39,14 +44,15 @@ export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'
   timeZone?: string | undefined;
 };
 
-/** Creates a subscription after the checks; answers the creator. Shared by the command and the modal. */
+/** Creates a subscription after the checks; the answer for the creator (a refusal when Vigil cannot post). */
 export async function addDigest(
   ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>,
   input: AddInput,
 ): Promise<string> {
   const { deps } = ctx;
   await deps.api.forWorkspace(ctx.workspaceId); // not connected: say so before anything else
-  await checkChannel(ctx.client, input.channelId);
+  const refusal = await channelRefusal(ctx.client, input.channelId);
+  if (refusal !== undefined) return refusal;
   const timeZone = input.timeZone ?? (await creatorZone(ctx.client, ctx.userId));
   const sub = await deps.digests.add({
     ...input,
