@@ -185,7 +185,9 @@ function createDigestScheduler(
     publisher,
     clock: deps.clock,
     logger: deps.logger.child({ component: 'digest' }),
-    owner: randomBytes(8).toString('hex'),
+    // One process per SQLite file: a lease left there is a dead predecessor's, taken over at once on restart.
+    // Processes sharing Redis each have their own id and wait for a dead one's lease to run out.
+    owner: deps.store.backend === 'sqlite' ? 'sqlite-instance' : randomBytes(8).toString('hex'),
     intervalMs: deps.config.digest.tickMs,
     ...(ticker ? { ticker } : {}),
   });
