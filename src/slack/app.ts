@@ -19,6 +19,10 @@ export const BOT_SCOPES = [
   'usergroups:read',
   'files:write',
   'im:write',
+  'channels:read',
+  'groups:read',
+  'channels:history',
+  'groups:history',
 ];
 
 export interface SlackApp {
