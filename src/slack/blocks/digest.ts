@@ -3,7 +3,15 @@
  * top events with the same buttons as event search, "+N more"), the subscription list and the add modal.
  * Pure: time comes in as `now`, button values are the caller's opaque refs.
  */
-import type { ActionsBlock, Button, ContextBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type {
+  ActionsBlock,
+  Button,
+  ContextBlock,
+  HeaderBlock,
+  KnownBlock,
+  SectionBlock,
+  View,
+} from '@slack/types';
 import { DateTime } from 'luxon';
 import type { Event, Severity } from '../../api/index.js';
 import { SEVERITIES } from '../../api/index.js';
@@ -252,4 +260,77 @@ export function digestHomeGroups(items: readonly DigestListItem[]): KnownBlock[]
       { type: 'actions', block_id: `home:digest:${i}:actions`, elements: [toggle, remove] },
     ];
   });
+}
+
+// ── The `digest add` form ─────────────────────────────────────────────────────────────────────────────
+
+export const DIGEST_ADD_VIEW = 'digest_add';
+const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({
+  text: { type: 'plain_text' as const, text: s === 'info' ? 'every severity' : `${s} and above` },
+  value: s,
+}));
+
+/** The form behind `/vigil digest add` with no arguments; the channel defaults to where it was typed. */
+export function renderDigestAddModal(channelId: string): View {
+  const input = (blockId: string, label: string, element: Record<string, unknown>, optional = false) => ({
+    type: 'input' as const,
+    block_id: blockId,
+    optional,
+    label: { type: 'plain_text' as const, text: label },
+    element: { action_id: 'value', ...element },
+  });
+  const severity = SEVERITY_OPTIONS[0];
+  return {
+    type: 'modal',
+    callback_id: DIGEST_ADD_VIEW,
+    title: { type: 'plain_text', text: 'New daily digest' },
+    submit: { type: 'plain_text', text: 'Create' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      input('channel', 'Channel', {
+        type: 'conversations_select',
+        ...(channelId ? { initial_conversation: channelId } : {}),
+        filter: { include: ['public', 'private'], exclude_bot_users: true },
+      }),
+      input(
+        'identifiers',
+        'Identifiers',
+        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or ids: 3001, 3002' } },
+        true,
+      ),
+      input('severity', 'Severity', {
+        type: 'static_select',
+        options: SEVERITY_OPTIONS,
+        ...(severity ? { initial_option: severity } : {}),
+      }),
+      input(
+        'types',
+        'Event types',
+        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or e.g. leak, paste' } },
+        true,
+      ),
+      input('time', 'Time of day', { type: 'timepicker', initial_time: '09:00' }),
+      input(
+        'tz',
+        'Time zone',
+        {
+          type: 'plain_text_input',
+          placeholder: { type: 'plain_text', text: 'your Slack time zone, or e.g. Europe/Paris' },
+        },
+        true,
+      ),
+      input(
+        'options',
+        'Options',
+        {
+          type: 'checkboxes',
+          options: [
+            { text: { type: 'plain_text', text: 'Weekdays only' }, value: 'weekdays' },
+            { text: { type: 'plain_text', text: 'Post even when there is nothing new' }, value: 'always' },
+          ],
+        },
+        true,
+      ),
+    ],
+  } as View;
 }

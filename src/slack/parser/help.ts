@@ -246,7 +246,8 @@ const ENTRIES: Record<Subcommand, Entry> = {
       },
     ],
     examples: [
-      ex('digest add', 'every day at 09:00 in this channel, all identifiers'),
+      ex('digest add', 'a form to fill in'),
+      ex('digest add always', 'every day at 09:00 in this channel, all identifiers, even when empty'),
       ex(
         'digest add #soc identifiers:12345,678 severity:high',
         'high and critical events of two identifiers',

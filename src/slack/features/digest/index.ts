@@ -7,15 +7,18 @@ import {
   digestPreviewCommand,
   digestRemoveCommand,
 } from './commands.js';
+import { digestAddModalCommand, registerDigestViews } from './views.js';
 
 export const digestFeature: Feature = {
   commands: {
     'digest-add': digestAddCommand,
+    'digest-add-modal': digestAddModalCommand,
     'digest-list': digestListCommand,
     'digest-remove': digestRemoveCommand,
     'digest-preview': digestPreviewCommand,
   },
   register(app, deps) {
     registerDigestActions(app, deps);
+    registerDigestViews(app, deps);
   },
 };

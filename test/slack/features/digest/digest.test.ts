@@ -61,7 +61,7 @@ describe('digest commands and posts', () => {
   });
 
   it('refuses a channel Vigil is not in, says how to invite it, and creates nothing', async () => {
-    const { post } = await command(stack, 'digest add', { channelId: SEEDED_CHANNELS.notJoined });
+    const { post } = await command(stack, 'digest add always', { channelId: SEEDED_CHANNELS.notJoined });
     expect(textOf(post)).toContain('Vigil is not a member of <#C0NOTJOIN>');
     expect(textOf(post)).toContain('/invite @Vigil');
     expect(textOf(post)).not.toContain('Reference');
@@ -155,5 +155,51 @@ describe('digest commands and posts', () => {
     });
     const post = await waitPostTo(stack, clicked.responseUrl);
     expect(textOf(post)).toContain('3 events');
+  });
+
+  it('opens a form for `digest add` alone, shows field errors, and creates on a valid submission', async () => {
+    const triggerId = stack.slack.triggerId();
+    await stack.sender.slashCommand({
+      text: 'digest add',
+      responseUrl: stack.slack.responseUrl(),
+      triggerId,
+    });
+    const opened = await stack.slack.waitFor('views.open');
+    expect(opened.body.trigger_id).toBe(triggerId);
+    const view = opened.body.view as Record<string, unknown>;
+    const values = (over: Record<string, unknown>) => ({
+      channel: { value: { type: 'conversations_select', selected_conversation: SEEDED_CHANNELS.general } },
+      identifiers: { value: { type: 'plain_text_input', value: '3001, 3002' } },
+      severity: { value: { type: 'static_select', selected_option: { value: 'high' } } },
+      types: { value: { type: 'plain_text_input', value: null } },
+      time: { value: { type: 'timepicker', selected_time: '07:45' } },
+      tz: { value: { type: 'plain_text_input', value: 'Mars/Olympus' } },
+      options: { value: { type: 'checkboxes', selected_options: [{ value: 'weekdays' }] } },
+      ...over,
+    });
+    const bad = await stack.sender.viewSubmission({
+      callbackId: String(view.callback_id),
+      view,
+      values: values({}),
+    });
+    expect(JSON.stringify(bad.body)).toContain('"response_action":"errors"');
+    expect(JSON.stringify(bad.body)).toContain('IANA');
+    expect(await stack.vigil.deps.repos.subscriptions.list(DEFAULT_TEAM_ID)).toEqual([]);
+
+    const good = await stack.sender.viewSubmission({
+      callbackId: String(view.callback_id),
+      view,
+      values: values({ tz: { value: { type: 'plain_text_input', value: 'europe/berlin' } } }),
+    });
+    expect(good.status).toBe(200);
+    const told = await stack.slack.waitFor('chat.postEphemeral');
+    expect(String(told.body.text)).toContain('at 07:45 Europe/Berlin on weekdays');
+    const [sub] = await stack.vigil.deps.repos.subscriptions.list(DEFAULT_TEAM_ID);
+    expect(sub).toMatchObject({
+      identifierIds: [3001, 3002],
+      severity: 'high',
+      weekdaysOnly: true,
+      skipEmpty: true,
+    });
   });
 });
