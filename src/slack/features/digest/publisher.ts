@@ -34,9 +34,8 @@ import { toBoltLogger } from '../../bolt-logger.js';
 export const DIGEST_EVENT_TYPE = 'vigil_digest';
 const HISTORY_PAGES = 5;
 const HISTORY_PAGE_SIZE = 200;
-/** The rest of a digest is kept for "+N more" this long, and at most this many events. */
-export const REST_TTL_MS = 7 * 24 * 3600_000;
-export const MAX_REST = 200;
+/** At most this many events are kept behind "+N more" (the rest store's own bound). */
+const MAX_REST = 200;
 
 export interface PublisherDeps {
   config: Pick<Config, 'slack'>;
@@ -50,7 +49,7 @@ export interface PublisherDeps {
   logger: Logger;
 }
 
-/** One WebClient per bot token; rate-limited calls are rejected so the run can wait on the clock. */
+/** One WebClient per bot token; rate-limited calls are rejected so the run waits on the clock instead. */
 export class BotClients {
   private readonly clients = new Map<string, WebClient>();
   constructor(private readonly deps: Pick<PublisherDeps, 'config' | 'repos' | 'logger'>) {}
@@ -62,7 +61,9 @@ export class BotClients {
       client = new WebClient(token, {
         slackApiUrl: this.deps.config.slack.apiUrl,
         rejectRateLimitedCalls: true,
-        retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 5000, randomize: true },
+        // No blind retries: a post whose answer was lost may have landed. The outbox retries on a later
+        // tick, after looking for the run id in the channel's history.
+        retryConfig: { retries: 0 },
         timeout: 15_000,
         logger: toBoltLogger(this.deps.logger.child({ component: 'slack-digest' }), LogLevel.WARN),
       });
