@@ -6,12 +6,11 @@ import type { Button, KnownBlock } from '@slack/types';
 import type { Event } from '../../api/index.js';
 import { type EventsContext, eventRef } from '../../services/events-context.js';
 import { renderBudgeted } from './budget.js';
+import { renderDigestMessage } from './digest.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
 import { type ActedState, button, type EventGroupOptions, renderEventGroup } from './event-row.js';
 import { context, type RenderedMessage, section } from './kit.js';
 import { escapeMrkdwn, truncate } from './text.js';
-
-import { renderDigestMessage } from './digest.js';
 
 export * from './event-ids.js';
 export * from './event-row.js';
