@@ -141,7 +141,6 @@ describe('subcommands not built yet', () => {
     ['recommendations', 'recommendations'],
     ['upload', 'upload'],
     ['report 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', 'report'],
-    ['digest list', 'digest'],
   ])('`%s` says honestly it is not available yet', async (input, name) => {
     const ack = ackOf(await command(input));
     expect(ack.responseType).toBe('ephemeral');
