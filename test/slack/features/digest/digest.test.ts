@@ -202,4 +202,46 @@ describe('digest commands and posts', () => {
       skipEmpty: true,
     });
   });
+
+  it('App Home lists digests with Pause/Resume/Remove, for their creator or an admin only', async () => {
+    await command(stack, 'digest add identifiers:3001 tz:UTC', { userId: SEEDED_USERS.member });
+    const [sub] = await stack.vigil.deps.repos.subscriptions.list(DEFAULT_TEAM_ID);
+    const openHome = async (userId: string) => {
+      const before = stack.slack.callsTo('views.publish').length;
+      await stack.sender.event({ type: 'app_home_opened', userId });
+      return stack.slack.waitFor(
+        (c) => c.method === 'views.publish' && stack.slack.callsTo('views.publish').indexOf(c) >= before,
+      );
+    };
+    const home = await openHome(SEEDED_USERS.member);
+    const view = home.body.view as Record<string, unknown>;
+    expect(JSON.stringify(view)).toContain(`\`${sub?.id}\` in <#C0GENERAL>`);
+    const press = async (actionId: string, userId: string) => {
+      const before = stack.slack.callsTo('views.publish').length;
+      await stack.sender.blockAction({ actionId, container: 'view', view, userId, value: sub?.id ?? '' });
+      return before;
+    };
+    const before = await press('digest_pause', SEEDED_USERS.member);
+    await stack.slack.waitFor(
+      (c) => c.method === 'views.publish' && stack.slack.callsTo('views.publish').indexOf(c) >= before,
+    );
+    expect((await stack.vigil.deps.repos.subscriptions.get(sub?.id ?? ''))?.paused?.by).toBe(
+      SEEDED_USERS.member,
+    );
+    // Another member may not remove it; the refusal is logged (App Home has no response_url) and nothing changes.
+    stack.slack.addUser({ id: 'U0OTHER99', name: 'otto' });
+    await press('digest_remove', 'U0OTHER99');
+    await expect
+      .poll(() => stack.logs.some((l) => l.includes('digest_remove') && l.includes('Only workspace admins')))
+      .toBe(true);
+    expect(await stack.vigil.deps.repos.subscriptions.get(sub?.id ?? '')).toBeDefined();
+    const resumed = await press('digest_resume', SEEDED_USERS.admin);
+    await stack.slack.waitFor(
+      (c) => c.method === 'views.publish' && stack.slack.callsTo('views.publish').indexOf(c) >= resumed,
+    );
+    expect((await stack.vigil.deps.repos.subscriptions.get(sub?.id ?? ''))?.paused).toBeUndefined();
+    const actions = (await stack.vigil.deps.repos.audit.recent(DEFAULT_TEAM_ID, 10)).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['digest.add', 'digest.pause', 'digest.resume']));
+    expect(actions).not.toContain('digest.remove');
+  });
 });
