@@ -32,6 +32,8 @@ const FIRST_WINDOW_MS = 24 * 3600_000;
 const PAGE_SIZE = 10;
 /** Pages read per identifier and run; the next run resumes where this one stopped. */
 export const MAX_PAGES = 20;
+/** Requests per run in all: keeps a run far inside its lease even at the API's 4 requests/s. */
+export const MAX_REQUESTS = 100;
 const MAX_SEEN = 2000;
 
 function filtersOf(input: CollectInput, since: string): EventFilters {
@@ -50,6 +52,7 @@ export async function collectEvents(
   const next: CursorState = { identifiers: { ...state.identifiers }, seen: [...state.seen] };
   const events: Event[] = [];
   let truncated = false;
+  let requests = 0;
   const targets: (number | 'all')[] = input.identifierIds === 'all' ? ['all'] : input.identifierIds;
   for (const target of targets) {
     const key = String(target);
@@ -57,10 +60,11 @@ export async function collectEvents(
     const base = { filters: filtersOf(input, entry.since), order: 'asc' as const, size: PAGE_SIZE };
     let cursor = entry.cursor;
     for (let page = 0; ; page++) {
-      if (page === MAX_PAGES) {
+      if (page === MAX_PAGES || requests === MAX_REQUESTS) {
         truncated = true;
         break;
       }
+      requests++;
       const result = await source(
         input.teamId,
         target,
