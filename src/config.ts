@@ -115,6 +115,7 @@ const EnvSchema = z.object({
       .max(100_000, 'must be a whole number of connections (1-100000)')
       .default(512),
   ),
+  VIGIL_PLAYGROUND_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -206,6 +207,8 @@ export interface Config {
   /** How often the digest scheduler looks for due digests (a minute; tests shorten it). */
   digest: { tickMs: number };
   logLevel: LogLevel;
+  /** Interface the playground listens on (only used when no Slack variable is set). */
+  playgroundHost: string;
 }
 
 export class ConfigError extends Error {
@@ -261,5 +264,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     admins: splitList(e.VIGIL_ADMINS),
     digest: { tickMs: e.VIGIL_DIGEST_TICK_MS },
     logLevel: e.LOG_LEVEL,
+    playgroundHost: e.VIGIL_PLAYGROUND_HOST,
   };
 }
