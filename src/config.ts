@@ -90,6 +90,14 @@ const EnvSchema = z.object({
     z.coerce.number({ message: 'must be a tenant id (a positive integer)' }).int().positive().optional(),
   ),
   VIGIL_ADMINS: z.preprocess(emptyToUndefined, z.string().optional()),
+  VIGIL_SANDBOX_MAX_BYTES: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of bytes (a positive integer)' })
+      .int({ message: 'must be a number of bytes (a positive integer)' })
+      .positive({ message: 'must be a number of bytes (a positive integer)' })
+      .default(100 * 1024 * 1024),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -177,6 +185,8 @@ export interface Config {
   preconnect: { apiKey: string; tenantId: number | undefined } | undefined;
   admins: string[];
   logLevel: LogLevel;
+  /** Largest file sent to the sandbox (VIGIL_SANDBOX_MAX_BYTES). */
+  sandbox: { maxBytes: number };
 }
 
 export class ConfigError extends Error {
@@ -230,5 +240,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     preconnect: e.VIGIL_API_KEY ? { apiKey: e.VIGIL_API_KEY, tenantId: e.VIGIL_TENANT_ID } : undefined,
     admins: splitList(e.VIGIL_ADMINS),
     logLevel: e.LOG_LEVEL,
+    sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
   };
 }
