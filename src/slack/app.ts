@@ -19,6 +19,7 @@ export const BOT_SCOPES = [
   'usergroups:read',
   'files:write',
   'im:write',
+  'files:read',
 ];
 
 export interface SlackApp {

@@ -17,6 +17,7 @@ export const POLICY_ACTIONS = {
   unassign: 'assignment_unassign',
 } as const;
 export const UNASSIGN_VIEW = 'assignment_unassign';
+export const UNASSIGN_HEADLINE = 'unassign_headline';
 export const UNASSIGN_CLEAN = {
   block: 'unassign_clean',
   action: 'clean_past_events',
@@ -113,7 +114,7 @@ export interface PoliciesPageInput {
   /** 1-based position of the first policy in the whole list. */
   first: number;
   /** The stored context of the next page; absent on the last page. */
-  nextRef?: string;
+  nextRef?: string | undefined;
 }
 
 export function renderPolicies(input: PoliciesPageInput): Message {
@@ -154,7 +155,7 @@ export interface AssignmentsPageInput {
   first: number;
   /** `<ctxId>` of this page: each Unassign button carries `<ctxId>:<i>`. */
   ctxId: string;
-  nextRef?: string;
+  nextRef?: string | undefined;
   /** A line above the list ("Unassigned … by @user"). */
   notice?: string;
 }
@@ -223,8 +224,13 @@ export interface UnassignTarget {
   identifierName: string;
 }
 
-function targetText(t: UnassignTarget): string {
+/** The question the form asks; the status views repeat it. */
+export function unassignHeadline(t: UnassignTarget): string {
   return `Unassign policy ${policyLabel(t)} from identifier *${truncate(escapeMrkdwn(t.identifierName || '(no name)'), 200)}* (${codeSpan(t.identifierId)})?`;
+}
+
+export function identifierLabel(t: Pick<UnassignTarget, 'identifierId' | 'identifierName'>): string {
+  return `*${truncate(escapeMrkdwn(t.identifierName || '(no name)'), 200)}* (${codeSpan(t.identifierId)})`;
 }
 
 /** The confirmation form; `ref` (a short stored id) comes back in private_metadata. */
@@ -237,7 +243,7 @@ export function renderUnassignModal(t: UnassignTarget, ref: string): View {
     submit: viewButton('Unassign'),
     close: viewButton('Cancel'),
     blocks: [
-      section(targetText(t)),
+      section(unassignHeadline(t), UNASSIGN_HEADLINE),
       {
         type: 'input',
         block_id: UNASSIGN_CLEAN.block,
@@ -262,14 +268,20 @@ export function renderUnassignModal(t: UnassignTarget, ref: string): View {
   };
 }
 
-/** The modal while Vigil works, and after: a result or a refusal, with only a Close button. */
-export function renderUnassignStatus(t: UnassignTarget, status: string): View {
+/**
+ * The modal while Vigil works, and after: a result or a refusal, with only a Close button. `headline` is
+ * the form's own question (safe mrkdwn Vigil rendered), when known.
+ */
+export function renderUnassignStatus(headline: string | undefined, status: string): View {
   return {
     type: 'modal',
     callback_id: `${UNASSIGN_VIEW}_status`,
     title: viewTitle('Unassign policy'),
     close: viewButton('Close'),
-    blocks: [section(truncate(targetText(t).replace(/\?$/, '.'), 2900)), section(truncate(status, 2900))],
+    blocks: [
+      ...(headline ? [section(truncate(headline.replace(/\?$/, '.'), 2900))] : []),
+      section(truncate(status, 2900)),
+    ],
   };
 }
 

@@ -60,7 +60,7 @@ export interface RecommendationsPageInput {
   first: number;
   /** The filters as typed, e.g. `type:domain status:recommended`. */
   filters: string;
-  nextRef?: string;
+  nextRef?: string | undefined;
 }
 
 export function renderRecommendations(input: RecommendationsPageInput): Message {

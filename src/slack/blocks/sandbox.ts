@@ -57,11 +57,21 @@ export function renderUploadStatus(status: Message): View {
 
 const name = (filename: string) => codeSpan(filename, 150);
 
-export function renderUploadProgress(filename: string, size: number | undefined): Message {
+/** `files`: how many files are on their way, when more than this one. */
+export function renderUploadProgress(
+  filename: string | undefined,
+  size: number | undefined,
+  files = 1,
+): Message {
   const sz = size === undefined ? '' : ` (${formatBytes(size)})`;
+  const others = files > 1 ? ` and ${files - 1} more file${files > 2 ? 's' : ''}` : '';
   return {
-    text: `Sending ${filename} to the sandbox…`,
-    blocks: [section(`:arrow_up: Sending ${name(filename)}${sz} to the sandbox…`)],
+    text: `Sending ${filename ?? 'the file'}${others} to the sandbox…`,
+    blocks: [
+      section(
+        `:arrow_up: Sending ${filename === undefined ? 'the file' : name(filename)}${sz}${others} to the sandbox…`,
+      ),
+    ],
   };
 }
 
