@@ -162,7 +162,7 @@ export interface AssignmentsPageInput {
 
 function assignmentGroup(row: PolicyAssignment, index: number, ctxId: string): KnownBlock[] {
   const lines = [
-    `*${truncate(escapeMrkdwn(row.identifier_name || '(no name)'), 200)}* · identifier ${codeSpan(row.identifier_id)}`,
+    `${codeSpan(row.identifier_name || '(no name)')} · identifier ${codeSpan(row.identifier_id)}`,
     [
       row.assigned_at ? `Assigned ${slackDate(row.assigned_at)}` : '',
       `past events cleaned: ${row.clean_past_events ? 'yes' : 'no'}`,
@@ -226,11 +226,11 @@ export interface UnassignTarget {
 
 /** The question the form asks; the status views repeat it. */
 export function unassignHeadline(t: UnassignTarget): string {
-  return `Unassign policy ${policyLabel(t)} from identifier *${truncate(escapeMrkdwn(t.identifierName || '(no name)'), 200)}* (${codeSpan(t.identifierId)})?`;
+  return `Unassign policy ${policyLabel(t)} from identifier ${identifierLabel(t)}?`;
 }
 
 export function identifierLabel(t: Pick<UnassignTarget, 'identifierId' | 'identifierName'>): string {
-  return `*${truncate(escapeMrkdwn(t.identifierName || '(no name)'), 200)}* (${codeSpan(t.identifierId)})`;
+  return `${codeSpan(t.identifierName || '(no name)')} (${codeSpan(t.identifierId)})`;
 }
 
 /** The confirmation form; `ref` (a short stored id) comes back in private_metadata. */
