@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SimPolicy } from '../../../../src/sim/api/index.js';
 import { SEEDED_USERS } from '../../../../src/sim/slack/index.js';
-import { buttons, textOf } from '../../../harness/index.js';
+import { textOf } from '../../../harness/index.js';
 import { type Stack, startStack } from '../../../support/stack.js';
 import { apiCalls, click, command, waitPostTo } from './support.js';
 
