@@ -73,9 +73,16 @@ export function formatSize(n: number): string {
   return n >= 1024 * 1024 ? `${Math.round((n / (1024 * 1024)) * 10) / 10} MB` : `${Math.ceil(n / 1024)} KB`;
 }
 
-function tooLarge(name: string, size: number | undefined, max: number): FileTooLargeError {
+/** Two sizes that read differently, in bytes when rounding would make them look equal. */
+function sizes(size: number, max: number): [string, string] {
+  const [a, b] = [formatSize(size), formatSize(max)];
+  return a === b ? [`${size.toLocaleString('en-US')} bytes`, `${max.toLocaleString('en-US')} bytes`] : [a, b];
+}
+
+function tooLarge(_name: string, size: number | undefined, max: number): FileTooLargeError {
+  const [is, limit] = size === undefined ? ['larger than the limit', formatSize(max)] : sizes(size, max);
   return new FileTooLargeError(
-    `${name} is ${size === undefined ? 'larger than the limit' : formatSize(size)}; Vigil sends files of at most ${formatSize(max)} to the sandbox.`,
+    `The file is ${is}; Vigil sends files of at most ${limit} to the sandbox.`,
     'Send a smaller file, or ask the Vigil operator to raise VIGIL_SANDBOX_MAX_BYTES.',
   );
 }
@@ -110,7 +117,7 @@ async function openDownload(deps: SandboxDeps, file: SlackFile, token: string): 
   }
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (!isSlackFileUrl(url, deps.slackFileHosts))
-      throw fetchFailed(`the link points outside Slack: ${url.host}`);
+      throw fetchFailed(`its link points outside Slack, at \`${url.host.replace(/`/g, '')}\``);
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
@@ -168,34 +175,49 @@ function isSandboxRefusal(err: unknown): boolean {
   );
 }
 
-/** Fetches the file from Slack and uploads it to the sandbox; audited. */
+/**
+ * Fetches the file from Slack and uploads it to the sandbox; audited. The download opens only when the
+ * upload starts reading, after the API handed out an upload URL: an account without the sandbox costs no
+ * download.
+ */
 export async function sendToSandbox(deps: SandboxDeps, req: SandboxRequest): Promise<SandboxResult> {
   const { file } = req;
   if (file.size !== undefined && file.size > deps.maxBytes)
     throw tooLarge(file.name, file.size, deps.maxBytes);
-  const download = await openDownload(deps, file, req.botToken);
-  if (download.length !== undefined && download.length > deps.maxBytes) {
-    download.body.destroy();
-    throw tooLarge(file.name, download.length, deps.maxBytes);
-  }
   const meter = { bytes: 0, hash: createHash('sha256') };
+  // The client reports a failing body as its own transport error: keep ours to say it in our words.
+  let streamError: unknown;
+  async function* bytes(): AsyncGenerator<Uint8Array> {
+    try {
+      const download = await openDownload(deps, file, req.botToken);
+      try {
+        if (download.length !== undefined && download.length > deps.maxBytes) {
+          throw tooLarge(file.name, download.length, deps.maxBytes);
+        }
+        yield* metered(download.body, meter, deps.maxBytes, file.name);
+      } finally {
+        // Stops the download when the upload gave up early; an abort is then expected, not an error.
+        download.body.on('error', () => {});
+        download.body.destroy();
+      }
+    } catch (err) {
+      streamError ??= err;
+      throw err;
+    }
+  }
   let method: 'PUT' | 'POST';
   try {
     const result = await deps.api.call(req.workspaceId, ({ session }) =>
       session.uploadToSandbox({
         filename: file.name,
         ...(file.mimetype ? { contentType: file.mimetype } : {}),
-        stream: metered(download.body, meter, deps.maxBytes, file.name),
+        stream: bytes(),
       }),
     );
     method = result.method;
   } catch (err) {
-    download.body.destroy();
+    if (streamError instanceof VigilError && !(streamError instanceof ApiError)) throw streamError;
     if (isSandboxRefusal(err)) throw new SandboxNotEnabledError(err);
-    if (err instanceof FileTooLargeError) throw err;
-    // The stream's own failure surfaces wrapped by the client: say it in our words.
-    const inner = err instanceof ApiError ? err.cause : undefined;
-    if (inner instanceof FileTooLargeError) throw inner;
     throw err;
   }
   const sha256 = meter.hash.digest('hex');

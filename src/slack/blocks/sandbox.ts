@@ -92,7 +92,12 @@ export function renderUploadDone(d: UploadDone): Message {
   };
 }
 
-/** A refusal or failure, in our words (upstream parts already escaped by the caller). */
+/** Our own words may hold code spans: only Slack's control characters are escaped. */
+function ownWords(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** A refusal or failure, in our own words (no upstream text reaches it unescaped). */
 export function renderUploadFailed(filename: string | undefined, reason: string, hint: string): Message {
   const what = filename ? ` ${name(filename)}` : '';
   return {
@@ -100,7 +105,7 @@ export function renderUploadFailed(filename: string | undefined, reason: string,
     blocks: [
       section(
         truncate(
-          `:warning: The file${what} was not sent to the sandbox. ${escapeMrkdwn(reason)}\n${escapeMrkdwn(hint)}`,
+          `:warning: The file${what} was not sent to the sandbox. ${ownWords(reason)}\n${ownWords(hint)}`,
           2900,
         ),
       ),

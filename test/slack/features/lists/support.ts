@@ -3,8 +3,8 @@
  * reports, sandbox): run a command, click a button, read what reached Slack and the simulated API.
  */
 import type { LoggedRequest } from '../../../../src/sim/api/index.js';
-import { type ResponseUrlPost, SEEDED_CHANNELS } from '../../../../src/sim/slack/index.js';
-import { getButton } from '../../../harness/index.js';
+import { DEFAULT_TEAM_ID, type ResponseUrlPost, SEEDED_CHANNELS } from '../../../../src/sim/slack/index.js';
+import { getButton, interactionBody, newTriggerId, VERIFICATION_TOKEN } from '../../../harness/index.js';
 import type { Stack } from '../../../support/stack.js';
 
 export async function command(
@@ -58,4 +58,36 @@ export function apiCalls(stack: Stack, suffix: string | RegExp, method = 'GET'):
     (e) =>
       e.method === method && (typeof suffix === 'string' ? e.path.endsWith(suffix) : suffix.test(e.path)),
   );
+}
+
+/** A message shortcut (`message_action`) on a message, signed and posted like Slack does. */
+export async function messageShortcut(
+  stack: Stack,
+  input: { callbackId: string; message: Record<string, unknown>; userId: string; responseUrl: string },
+): Promise<{ status: number }> {
+  const payload = {
+    type: 'message_action',
+    token: VERIFICATION_TOKEN,
+    action_ts: `${Math.floor(Date.now() / 1000)}.000001`,
+    team: { id: DEFAULT_TEAM_ID, domain: 't0001' },
+    user: {
+      id: input.userId,
+      username: input.userId.toLowerCase(),
+      team_id: DEFAULT_TEAM_ID,
+      name: input.userId,
+    },
+    channel: { id: SEEDED_CHANNELS.general, name: 'general' },
+    is_enterprise_install: false,
+    enterprise: null,
+    callback_id: input.callbackId,
+    trigger_id: newTriggerId(),
+    response_url: input.responseUrl,
+    message_ts: input.message.ts,
+    message: input.message,
+  };
+  const res = await stack.sender.send({
+    body: interactionBody(payload),
+    contentType: 'application/x-www-form-urlencoded',
+  });
+  return { status: res.status };
 }
