@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { type Dispatcher, request } from 'undici';
 import { ApiError, ForbiddenError, UnauthorizedError } from '../api/index.js';
-import { isLoopbackHost } from '../config.js';
 import { VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { isLoopbackHost } from '../net.js';
 import type { Repositories } from '../store/index.js';
 import type { ApiAccess } from './workspace-api.js';
 
@@ -194,7 +194,7 @@ export async function sendToSandbox(deps: SandboxDeps, req: SandboxRequest): Pro
         if (download.length !== undefined && download.length > deps.maxBytes) {
           throw tooLarge(file.name, download.length, deps.maxBytes);
         }
-        yield* metered(download.body, meter, deps.maxBytes, file.name);
+        yield* metered(download.body, meter, Math.min(deps.maxBytes, file.size ?? deps.maxBytes), file.name);
       } finally {
         // Stops the download when the upload gave up early; an abort is then expected, not an error.
         download.body.on('error', () => {});
@@ -212,6 +212,8 @@ export async function sendToSandbox(deps: SandboxDeps, req: SandboxRequest): Pro
         filename: file.name,
         ...(file.mimetype ? { contentType: file.mimetype } : {}),
         stream: bytes(),
+        // Object stores refuse a PUT without Content-Length: Slack's own size, which the bytes must match.
+        ...(file.size !== undefined ? { length: file.size } : {}),
       }),
     );
     method = result.method;

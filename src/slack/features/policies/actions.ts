@@ -2,8 +2,7 @@
  * The buttons of policy and assignment lists: Assignments (per policy), Next page (both lists) and Unassign,
  * which opens its confirmation form with the trigger id at once and checks the permission right after.
  */
-import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
+import type { App } from '@slack/bolt';
 import { z } from 'zod';
 import { ExpiredError, NotAllowedError, VigilError } from '../../../errors.js';
 import { listContexts, parseRowRef } from '../../../services/list-context.js';
@@ -20,10 +19,9 @@ import {
   renderUnassignStatus,
   unassignHeadline,
 } from '../../blocks/policies.js';
-import type { Requester, SlackDeps } from '../../context.js';
+import type { SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listen.js';
+import { onAction } from '../../listen.js';
 import { renderAssignmentsPage } from './commands.js';
 import { requireUnassign } from './permission.js';
 
@@ -40,37 +38,11 @@ export const PendingUnassignSchema = z.object({
   responseUrl: z.string().url().optional(),
 });
 
-interface Click {
-  who: Requester;
-  body: BlockAction<ButtonAction>;
-  action: ButtonAction;
-  respond: RespondFn;
-}
-
-function listen(
-  app: App,
-  deps: SlackDeps,
-  actionId: string | RegExp,
-  handler: (click: Click, client: WebClient) => Promise<void>,
-): void {
-  app.action<BlockAction<ButtonAction>>(
-    { action_id: actionId },
-    async ({ ack, body, action, respond, client }) => {
-      await ack();
-      const who = requesterOfAction(body);
-      deps.tracker.run(
-        () => handler({ who, body, action, respond }, client),
-        (err) => void reportError(deps, err, respond, { action: action.action_id, team: who.workspaceId }),
-      );
-    },
-  );
-}
-
 export function registerPolicyActions(app: App, deps: SlackDeps): void {
-  listen(
+  onAction(
     app,
     deps,
-    new RegExp(`^${POLICY_ACTIONS.assignments}:\\d{1,3}$`),
+    { action_id: new RegExp(`^${POLICY_ACTIONS.assignments}:\\d{1,3}$`) },
     async ({ who, action, respond }) => {
       const uuid = action.value ?? '';
       if (!UUID.test(uuid))
@@ -84,7 +56,7 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
     },
   );
 
-  listen(app, deps, POLICY_ACTIONS.policiesNext, async ({ who, action, respond }) => {
+  onAction(app, deps, POLICY_ACTIONS.policiesNext, async ({ who, action, respond }) => {
     const page = await policiesPage(deps, {
       workspaceId: who.workspaceId,
       userId: who.userId,
@@ -93,7 +65,7 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
     await respond(ephemeral(renderPolicies(page), true));
   });
 
-  listen(app, deps, POLICY_ACTIONS.assignmentsNext, async ({ who, action, respond }) => {
+  onAction(app, deps, POLICY_ACTIONS.assignmentsNext, async ({ who, action, respond }) => {
     const ctx = await loadAssignments(deps, action.value ?? '', who.workspaceId);
     if (ctx.next === undefined) {
       await respond(ephemeral({ text: 'This is the last page of these assignments.' }, false));
@@ -103,11 +75,11 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
     await respond(ephemeral(renderAssignmentsPage(ctxId, next), true));
   });
 
-  listen(
+  onAction(
     app,
     deps,
-    new RegExp(`^${POLICY_ACTIONS.unassign}:\\d{1,3}$`),
-    async ({ who, body, action }, client) => {
+    { action_id: new RegExp(`^${POLICY_ACTIONS.unassign}:\\d{1,3}$`) },
+    async ({ who, body, action, client }) => {
       const ref = parseRowRef(action.value);
       const ctx = ref ? await loadAssignments(deps, ref.ctxId, who.workspaceId) : undefined;
       const row = ref && ctx ? ctx.rows[ref.index] : undefined;

@@ -3,5 +3,5 @@ import type { WebClient } from '@slack/web-api';
 import type { Requester, SlackDeps } from '../../context.js';
 
 export async function requireUnassign(deps: SlackDeps, client: WebClient, who: Requester): Promise<void> {
-  await deps.authz.requireAdmin(client, who.teamId, who.userId, 'unassign matching policies');
+  await deps.authz.requirePermission(client, who.workspaceId, who.teamId, who.userId, 'unassign');
 }

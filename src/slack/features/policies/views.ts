@@ -3,7 +3,7 @@
  * (however many people submit), the form shows the outcome, and the list message is read again and updated
  * in place through its response_url.
  */
-import type { App, ViewSubmitAction } from '@slack/bolt';
+import type { App, ViewOutput } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
 import { ValidationError } from '../../../api/index.js';
@@ -23,7 +23,7 @@ import { slackDate, userMention } from '../../blocks/text.js';
 import type { Requester, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { isExpected, reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listen.js';
+import { onView } from '../../listen.js';
 import { PendingUnassignSchema } from './actions.js';
 import { renderAssignmentsPage } from './commands.js';
 import { requireUnassign } from './permission.js';
@@ -31,14 +31,14 @@ import { requireUnassign } from './permission.js';
 const RESPONSE_URL_TIMEOUT_MS = 10_000;
 
 /** The form's question, from the submitted view itself (Vigil rendered it), so the ack needs no lookup. */
-function headlineOf(view: ViewSubmitAction['view']): string | undefined {
+function headlineOf(view: ViewOutput): string | undefined {
   const block = view.blocks.find((b) => (b as { block_id?: string }).block_id === UNASSIGN_HEADLINE) as
     | { text?: { text?: string } }
     | undefined;
   return block?.text?.text;
 }
 
-function cleanChosen(view: ViewSubmitAction['view']): boolean {
+function cleanChosen(view: ViewOutput): boolean {
   const state = view.state.values[UNASSIGN_CLEAN.block]?.[UNASSIGN_CLEAN.action] as
     | { selected_options?: { value?: string }[] }
     | undefined;
@@ -56,7 +56,7 @@ function outcomeText(outcome: UnassignOutcome, name: string): string {
     case 'done-before':
       return `${who(outcome.by)} already unassigned it ${slackDate(outcome.at)}, so Vigil did nothing more.`;
     case 'in-progress':
-      return `${outcome.by ? who(outcome.by) : 'A teammate'} is unassigning it right now; Vigil did nothing more.`;
+      return 'A teammate is unassigning it right now; Vigil did nothing more.';
   }
 }
 
@@ -73,12 +73,7 @@ async function postToResponseUrl(url: string, body: unknown): Promise<void> {
   if (res.statusCode >= 400) throw new Error(`response_url answered ${res.statusCode}`);
 }
 
-async function submit(
-  deps: SlackDeps,
-  client: WebClient,
-  requester: Requester,
-  view: ViewSubmitAction['view'],
-) {
+async function submit(deps: SlackDeps, client: WebClient, requester: Requester, view: ViewOutput) {
   const headline = headlineOf(view);
   const show = (status: string) =>
     client.views.update({ view_id: view.id, view: renderUnassignStatus(headline, status) });
@@ -138,15 +133,11 @@ async function submit(
 }
 
 export function registerUnassignForm(app: App, deps: SlackDeps): void {
-  app.view<ViewSubmitAction>(UNASSIGN_VIEW, async ({ ack, body, view, client }) => {
-    await ack({
+  onView(app, deps, UNASSIGN_VIEW, ({ who: requester, view, client }) => ({
+    ack: {
       response_action: 'update',
       view: renderUnassignStatus(headlineOf(view), ':hourglass_flowing_sand: Unassigning…'),
-    });
-    const requester = requesterOfAction(body as never);
-    deps.tracker.run(
-      () => submit(deps, client, requester, view),
-      (err) => void reportError(deps, err, undefined, { view: UNASSIGN_VIEW, team: requester.workspaceId }),
-    );
-  });
+    },
+    work: () => submit(deps, client, requester, view),
+  }));
 }

@@ -1,11 +1,9 @@
 /** `/vigil recommendations [type:…] [status:…] [query:…]`: ten at a time, with Next. */
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { recommendationsPage } from '../../../services/recommendations.js';
 import { RECOMMENDATIONS_NEXT, renderRecommendations } from '../../blocks/recommendations.js';
-import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
+import type { CommandHandler, Feature } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listen.js';
+import { onAction } from '../../listen.js';
 
 const recommendations: CommandHandler<'recommendations'> = {
   progress: () => 'Listing identifier recommendations…',
@@ -20,22 +18,16 @@ const recommendations: CommandHandler<'recommendations'> = {
   },
 };
 
-function register(app: App, deps: SlackDeps): void {
-  app.action<BlockAction<ButtonAction>>(RECOMMENDATIONS_NEXT, async ({ ack, body, action, respond }) => {
-    await ack();
-    const who = requesterOfAction(body);
-    deps.tracker.run(
-      async () => {
-        const page = await recommendationsPage(deps, {
-          workspaceId: who.workspaceId,
-          userId: who.userId,
-          ref: action.value ?? '',
-        });
-        await respond(ephemeral(renderRecommendations(page), true));
-      },
-      (err) => void reportError(deps, err, respond, { action: RECOMMENDATIONS_NEXT, team: who.workspaceId }),
-    );
-  });
-}
-
-export const recommendationsFeature: Feature = { commands: { recommendations }, register };
+export const recommendationsFeature: Feature = {
+  commands: { recommendations },
+  register(app, deps) {
+    onAction(app, deps, RECOMMENDATIONS_NEXT, async ({ who, action, respond }) => {
+      const page = await recommendationsPage(deps, {
+        workspaceId: who.workspaceId,
+        userId: who.userId,
+        ref: action.value ?? '',
+      });
+      await respond(ephemeral(renderRecommendations(page), true));
+    });
+  },
+};

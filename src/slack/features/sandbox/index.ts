@@ -3,7 +3,7 @@
  * sends the files of a message. Either way Vigil reads the file's details with files.info (its size is
  * checked before any download), then the service streams it from Slack into the API's upload.
  */
-import type { App, MessageShortcut, RespondFn, ViewSubmitAction } from '@slack/bolt';
+import type { App, MessageShortcut, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { VigilError } from '../../../errors.js';
@@ -21,7 +21,7 @@ import {
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { isExpected, reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listen.js';
+import { onView, requesterOfAction, runTracked } from '../../listen.js';
 
 /** A message shortcut sends at most this many files (a response_url takes 5 posts: progress, results, note). */
 const MAX_FILES = 3;
@@ -56,6 +56,11 @@ async function describeFile(client: WebClient, fileId: string): Promise<SlackFil
     downloadUrl: f.url_private_download ?? f.url_private,
     mimetype: f.mimetype,
   };
+}
+
+/** The bot token Bolt authorized this request with (the client was made with it). */
+function botTokenOf(client: WebClient): string {
+  return client.token ?? '';
 }
 
 function slackFileHosts(deps: SlackDeps): string[] {
@@ -116,38 +121,34 @@ const upload: CommandHandler<'upload'> = {
 const SubmittedFilesSchema = z.array(z.looseObject({ id: z.string() })).min(1);
 
 function registerUploadForm(app: App, deps: SlackDeps): void {
-  app.view<ViewSubmitAction>(UPLOAD_VIEW, async ({ ack, body, view, client, context }) => {
+  onView(app, deps, UPLOAD_VIEW, ({ who, view, client }) => {
     const state = view.state.values[UPLOAD_FILE.block]?.[UPLOAD_FILE.action] as
       | { files?: unknown }
       | undefined;
     const files = SubmittedFilesSchema.safeParse(state?.files);
     if (!files.success) {
-      await ack({ response_action: 'errors', errors: { [UPLOAD_FILE.block]: 'Pick a file to send.' } });
-      return;
+      return { ack: { response_action: 'errors', errors: { [UPLOAD_FILE.block]: 'Pick a file to send.' } } };
     }
     const fileId = files.data[0]?.id ?? '';
-    await ack({
-      response_action: 'update',
-      view: renderUploadStatus(renderUploadProgress(undefined, undefined)),
-    });
-    const who = requesterOfAction(body);
     const show = (message: Parameters<typeof renderUploadStatus>[0]) =>
       client.views.update({ view_id: view.id, view: renderUploadStatus(message) });
-    deps.tracker.run(
-      async () => {
+    return {
+      ack: {
+        response_action: 'update',
+        view: renderUploadStatus(renderUploadProgress(undefined, undefined)),
+      },
+      work: async () => {
         let filename: string | undefined;
         try {
-          const job = await send(deps, client, context.botToken ?? '', who, fileId, 'upload form');
+          const job = await send(deps, client, botTokenOf(client), who, fileId, 'upload form');
           filename = job.file.name;
           await show(renderUploadProgress(job.file.name, job.file.size));
-          const done = await job.run();
-          await show(renderUploadDone(done));
+          await show(renderUploadDone(await job.run()));
         } catch (err) {
           await show(await failure(deps, err, filename));
         }
       },
-      (err) => void reportError(deps, err, undefined, { view: UPLOAD_VIEW, team: who.workspaceId }),
-    );
+    };
   });
 }
 
@@ -156,12 +157,13 @@ function registerUploadForm(app: App, deps: SlackDeps): void {
 function registerShortcut(app: App, deps: SlackDeps): void {
   app.shortcut<MessageShortcut>(
     { callback_id: SEND_TO_SANDBOX_SHORTCUT, type: 'message_action' },
-    async ({ ack, shortcut, respond, client, context }) => {
+    async ({ ack, shortcut, respond, client }) => {
       await ack();
       const who = requesterOfAction(shortcut as never);
       const files = (shortcut.message.files ?? []) as { id?: string }[];
       const ids = files.map((f) => f.id).filter((id): id is string => typeof id === 'string');
-      deps.tracker.run(
+      runTracked(
+        deps,
         async () => {
           if (ids.length === 0) {
             await respond(
@@ -174,7 +176,7 @@ function registerShortcut(app: App, deps: SlackDeps): void {
             );
             return;
           }
-          await sendAll(deps, client, context.botToken ?? '', who, ids.slice(0, MAX_FILES), respond);
+          await sendAll(deps, client, botTokenOf(client), who, ids.slice(0, MAX_FILES), respond);
           if (ids.length > MAX_FILES) {
             await respond(
               ephemeral(
@@ -186,8 +188,8 @@ function registerShortcut(app: App, deps: SlackDeps): void {
             );
           }
         },
-        (err) =>
-          void reportError(deps, err, respond, { shortcut: SEND_TO_SANDBOX_SHORTCUT, team: who.workspaceId }),
+        respond,
+        { shortcut: SEND_TO_SANDBOX_SHORTCUT, team: who.workspaceId, user: who.userId },
       );
     },
   );

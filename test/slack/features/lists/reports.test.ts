@@ -14,7 +14,6 @@ afterAll(async () => {
 });
 afterEach(() => {
   stack.sim.faults.clear();
-  stack.sim.state.options.intelRequestsPublished = false;
 });
 
 function request(status: SimReportRequest['status']): SimReportRequest {
@@ -71,13 +70,10 @@ describe('/vigil report', () => {
     expect(String(answer.body.text)).not.toContain('Reference');
   });
 
-  it('shows a failed request, with the reason when the replacement endpoint gives one', async () => {
+  it('shows a failed request', async () => {
     const r = request('error');
-    const first = await command(stack, `report ${r.uuid}`);
-    expect(textOf(first.post.body)).toContain('*Failed*');
-    stack.sim.state.options.intelRequestsPublished = true;
-    const second = await command(stack, `report ${r.uuid}`);
-    expect(textOf(second.post.body)).toContain('no related activity found');
+    const { post } = await command(stack, `report ${r.uuid}`);
+    expect(textOf(post.body)).toContain('*Failed*');
   });
 
   it('falls back to the documented path when the replacement one is missing, then calls it alone', async () => {
@@ -106,5 +102,28 @@ describe('/vigil report', () => {
   it('says when the request does not exist in the tenant', async () => {
     const { post } = await command(stack, 'report 00000000-0000-4000-8000-000000000000');
     expect(String(post.body.text)).toContain('There is no report request');
+  });
+});
+
+describe('/vigil report where the replacement endpoint is published', () => {
+  let intel: Stack;
+  beforeAll(async () => {
+    intel = await startStack({ sim: { emptyPageEvery: 0 } });
+    intel.sim.state.options.intelRequestsPublished = true;
+  });
+  afterAll(async () => {
+    await intel?.close();
+  });
+
+  it('uses it alone, and shows the reason a request failed', async () => {
+    const r = intel.sim.state.reportRequests.find((x) => x.tenantId === 2001 && x.status === 'error');
+    if (!r) throw new Error('no failed report request in the seed');
+    const { post } = await command(intel, `report ${r.uuid}`);
+    expect(textOf(post.body)).toContain('*Failed*');
+    expect(textOf(post.body)).toContain('no related activity found');
+    const calls = intel.sim.log.entries.filter((e) => e.path.includes('/threat_flow/'));
+    expect(calls.map((c) => `${c.status} ${c.path.replace(/^.*\/threat_flow\//, '')}`)).toEqual([
+      `200 intel/requests/${r.uuid}`,
+    ]);
   });
 });

@@ -116,7 +116,7 @@ describe('Unassign', () => {
   it('refuses a member (admins only by default) in the form, before any call', async () => {
     stack.sim.log.clear();
     const form = await openForm(0, SEEDED_USERS.member);
-    const refused = await waitUpdate(form.viewId, /Only workspace admins/);
+    const refused = await waitUpdate(form.viewId, /only workspace admins may unassign identifiers/);
     expect(textOf(refused.body)).not.toMatch(/Reference/);
     await submit(form, SEEDED_USERS.member, false);
     await stack.slack.waitFor(() => updatesOf(form.viewId).length >= 2);
