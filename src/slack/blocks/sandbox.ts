@@ -2,7 +2,7 @@
 import type { View } from '@slack/types';
 import { privateMetadata, viewButton, viewTitle } from './budget.js';
 import { codeSpan, type Message, section } from './ids.js';
-import { escapeMrkdwn, truncate } from './text.js';
+import { truncate } from './text.js';
 
 export const UPLOAD_VIEW = 'sandbox_upload';
 export const UPLOAD_FILE = { block: 'sandbox_file', action: 'file' } as const;
