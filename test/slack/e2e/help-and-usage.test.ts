@@ -136,11 +136,6 @@ describe('usage errors', () => {
 describe('subcommands not built yet', () => {
   it.each([
     ['creds domain example.com', 'creds'],
-    ['policies', 'policies'],
-    ['assignments 3f2b9c1e-8d4a-4c6b-9e2f-1a2b3c4d5e6f', 'assignments'],
-    ['recommendations', 'recommendations'],
-    ['upload', 'upload'],
-    ['report 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', 'report'],
     ['digest list', 'digest'],
   ])('`%s` says honestly it is not available yet', async (input, name) => {
     const ack = ackOf(await command(input));
