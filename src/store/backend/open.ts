@@ -2,6 +2,7 @@
 import { dirname, resolve } from 'node:path';
 import { type Clock, systemClock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
+import type { LeaseHolder } from './holder.js';
 import { StoreError } from './errors.js';
 import { openRedisBackend } from './redis-backend.js';
 import { openSqliteBackend } from './sqlite-backend.js';
@@ -15,6 +16,8 @@ export interface OpenStoreOptions {
   cwd?: string;
   /** Folder for local files such as the encryption key; defaults to the SQLite file's folder, or `<cwd>/data`. */
   dataDir?: string;
+  /** Who this process is in the leases it takes, and how a stopped holder is recognised. */
+  holder?: LeaseHolder;
 }
 
 export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {
@@ -30,12 +33,12 @@ export async function openStore(url: string, options: OpenStoreOptions): Promise
       const backend = await openSqliteBackend(file, clock, logger);
       const dataDir = options.dataDir ?? (file === ':memory:' ? resolve(cwd, 'data') : dirname(file));
       logger.info('store opened', { backend: 'sqlite', file });
-      return new KeyvStore(backend, dataDir, clock, logger);
+      return new KeyvStore(backend, dataDir, clock, logger, options.holder);
     }
     if (url.startsWith('redis://') || url.startsWith('rediss://')) {
       const backend = await openRedisBackend(url, logger);
       logger.info('store opened', { backend: 'redis', url: shown });
-      return new KeyvStore(backend, options.dataDir ?? resolve(cwd, 'data'), clock, logger);
+      return new KeyvStore(backend, options.dataDir ?? resolve(cwd, 'data'), clock, logger, options.holder);
     }
   } catch (error) {
     if (error instanceof StoreError) throw error;

@@ -103,6 +103,11 @@ export async function openRedisBackend(url: string, logger: Logger): Promise<Sto
       });
       return reply === 1;
     },
+    async claimOwner(key, now) {
+      const v = await client.get(`${PREFIX}${key}`);
+      const m = v === null ? null : /^(\d+)\|(.*)$/s.exec(v);
+      return m?.[1] !== undefined && Number(m[1]) > now ? m[2] : undefined;
+    },
     async releaseClaim(key, owner) {
       if (owner === undefined) await client.del(`${PREFIX}${key}`);
       else await client.eval(RELEASE_IF_OWNER, { keys: [`${PREFIX}${key}`], arguments: [owner] });

@@ -106,6 +106,15 @@ export async function openSqliteBackend(file: string, clock: Clock, logger: Logg
       );
       return rows.length === 1;
     },
+    async claimOwner(key, now) {
+      const rows = await query(
+        `SELECT owner FROM ${CLAIMS_TABLE} WHERE key = ? AND expires_at > ?`,
+        key,
+        now,
+      );
+      const owner = (rows[0] as { owner?: unknown } | undefined)?.owner;
+      return typeof owner === 'string' ? owner : undefined;
+    },
     async releaseClaim(key, owner) {
       if (owner === undefined) await query(`DELETE FROM ${CLAIMS_TABLE} WHERE key = ?`, key);
       else await query(`DELETE FROM ${CLAIMS_TABLE} WHERE key = ? AND owner = ?`, key, owner);

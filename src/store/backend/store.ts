@@ -8,6 +8,7 @@ import type { DeserializedData, Keyv } from 'keyv';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js';
+import { type LeaseHolder, processHolder } from './holder.js';
 import { LockManager } from './lock.js';
 
 /** One repository's slice of the key space. Values are JSON; reads return `unknown` for the repo to validate. */
@@ -68,6 +69,8 @@ export interface StoreBackend {
   renewClaim(key: string, owner: string, ttlMs: number, now: number): Promise<boolean>;
   /** Deletes the claim; with `owner`, only when that owner still holds it. */
   releaseClaim(key: string, owner?: string): Promise<void>;
+  /** Who holds the claim at `now`, if anyone. */
+  claimOwner(key: string, now: number): Promise<string | undefined>;
   deleteClaims(prefix: string): Promise<number>;
   recordKeys(prefix: string): Promise<string[]>;
   deleteRecords(prefix: string): Promise<number>;
@@ -138,6 +141,7 @@ export class KeyvStore implements Store {
     readonly dataDir: string,
     readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly holder: LeaseHolder = processHolder(),
   ) {
     this.locks = new LockManager(impl, clock, logger);
   }
@@ -215,9 +219,17 @@ export class KeyvStore implements Store {
   async lease(key: string, ttlMs: number): Promise<Lease | undefined> {
     this.assertOpen();
     assertTtl(ttlMs, 'a lease');
-    const owner = newOwner();
+    const owner = `${this.holder.id}#${newOwner()}`;
     const stored = `lease:${key}`;
-    if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) return undefined;
+    if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) {
+      // A lease whose holder is known to be gone (a process of this host that died between an upstream call
+      // and its record) need not wait out its term: it is taken over once, atomically by its owner.
+      const held = await this.impl.claimOwner(stored, this.clock.now());
+      if (held === undefined || this.holder.isAlive(held.split('#')[0] ?? '')) return undefined;
+      await this.impl.releaseClaim(stored, held);
+      this.logger.info('lease of a stopped process taken over', { lease: key });
+      if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) return undefined;
+    }
     return {
       key,
       renew: async () => {

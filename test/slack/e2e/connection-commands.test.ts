@@ -156,7 +156,7 @@ describe('audit and settings', () => {
 
   it('refuses a member changing it', async () => {
     const { post } = await run('settings actors admins', member);
-    expectRefused(post, 'change who may act on events');
+    expectRefused(post, 'change who may ignore or remediate events');
     expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('everyone');
   });
 

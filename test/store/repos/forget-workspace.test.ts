@@ -41,7 +41,18 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await repos.installations.storeInstallation(install);
   await repos.settings.setActors(ws, 'admins', 'U0ADMIN');
   await repos.audit.append({ teamId: ws, userId: 'U0ADMIN', action: 'workspace.connect', target: '3' });
-  await repos.connectLinks.create({ teamId: ws, userId: 'U0ADMIN' });
+  const live = await repos.connectLinks.create({
+    teamId: ws,
+    userId: 'U0ADMIN',
+    responseUrl: 'https://hooks.slack.test/r/1',
+  });
+  expect(await repos.connectLinks.issueFormToken(live)).toBeDefined();
+  expect((await repos.connectLinks.recordAttempt(live))?.remaining).toBe(4);
+  await repos.connectLinks.savePendingKey(live, {
+    host: 'api.flare.io',
+    sealedApiKey: 'sealed',
+    verified: { apiKeyId: 1, organizationId: 2, defaultTenantId: 3, scopes: [], tenants: [] },
+  });
   const used = await repos.connectLinks.create({ teamId: ws, userId: 'U0ADMIN' });
   expect(await repos.connectLinks.consume(used)).toBeDefined();
   const ctxId = await repos.searchContexts(Context).save({ workspaceId: ws, query: 'q' });
