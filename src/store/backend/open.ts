@@ -2,8 +2,8 @@
 import { dirname, resolve } from 'node:path';
 import { type Clock, systemClock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
-import type { LeaseHolder } from './holder.js';
 import { StoreError } from './errors.js';
+import type { LeaseHolder } from './holder.js';
 import { openRedisBackend } from './redis-backend.js';
 import { openSqliteBackend } from './sqlite-backend.js';
 import { KeyvStore, type Store } from './store.js';

@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimApi, startSimApi } from '../../../src/sim/api/index.js';
-import { DEFAULT_BOT_TOKEN, type FakeSlack, SEEDED_CHANNELS, startFakeSlack } from '../../../src/sim/slack/index.js';
+import {
+  DEFAULT_BOT_TOKEN,
+  type FakeSlack,
+  SEEDED_CHANNELS,
+  startFakeSlack,
+} from '../../../src/sim/slack/index.js';
 import { createSlackSender, getButton } from '../../harness/index.js';
 
 const SECRET = 'crash-test-signing-secret-0123456789';

@@ -38,7 +38,10 @@ describe.each(BACKENDS)('leases and their holders on %s', (kind) => {
     expect(await crashed.lease('ws:event:1', 15_000)).toBeDefined();
     const restarted = await open(processHolder('host-a', process.pid));
     const rival = await open(processHolder('host-a', process.pid));
-    const [a, b] = await Promise.all([restarted.lease('ws:event:1', 15_000), rival.lease('ws:event:1', 15_000)]);
+    const [a, b] = await Promise.all([
+      restarted.lease('ws:event:1', 15_000),
+      rival.lease('ws:event:1', 15_000),
+    ]);
     expect([a, b].filter((l) => l !== undefined)).toHaveLength(1);
     await Promise.all([crashed.close(), restarted.close(), rival.close()]);
   });
