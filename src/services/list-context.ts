@@ -11,9 +11,11 @@ import type { Repositories } from '../store/index.js';
 const StoredSchema = z.looseObject({ workspaceId: z.string().min(1), kind: z.string().optional() });
 
 export interface ListContexts {
+  /** Kept 24 hours unless `ttlMs` says less. */
   save<S extends z.ZodType<{ workspaceId: string; kind: string }>>(
     schema: S,
     ctx: z.input<S>,
+    ttlMs?: number,
   ): Promise<string>;
   /** The context, or an ExpiredError telling how to run the list again. */
   load<S extends z.ZodType<{ workspaceId: string; kind: string }>>(
@@ -27,8 +29,9 @@ export interface ListContexts {
 export function listContexts(repos: Pick<Repositories, 'searchContexts'>): ListContexts {
   const repo = repos.searchContexts(StoredSchema);
   return {
-    async save(schema, ctx) {
-      return repo.save(schema.parse(ctx) as z.infer<typeof StoredSchema>);
+    async save(schema, ctx, ttlMs) {
+      const checked = schema.parse(ctx) as z.infer<typeof StoredSchema>;
+      return ttlMs === undefined ? repo.save(checked) : repo.save(checked, ttlMs);
     },
     async load(schema, ref, workspaceId, again) {
       const raw = /^[A-Za-z0-9_-]{12}$/.test(ref) ? await repo.get(ref) : undefined;

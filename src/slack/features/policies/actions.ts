@@ -25,6 +25,8 @@ import { onAction } from '../../listen.js';
 import { renderAssignmentsPage } from './commands.js';
 import { requireUnassign } from './permission.js';
 
+/** A response_url works for 30 minutes: the pending form lives no longer. */
+const PENDING_TTL_MS = 30 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the Unassign form needs on submission: the list it came from, the row, where to update the list. */
@@ -89,14 +91,19 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
           'Run `/vigil assignments <policy-id>` again.',
         );
       }
-      const pendingId = await listContexts(deps.repos).save(PendingUnassignSchema, {
-        kind: 'unassign',
-        workspaceId: who.workspaceId,
-        userId: who.userId,
-        ctxId: ref.ctxId,
-        index: ref.index,
-        ...(body.response_url ? { responseUrl: body.response_url } : {}),
-      });
+      // Kept only as long as Slack honours the response_url it holds (30 minutes).
+      const pendingId = await listContexts(deps.repos).save(
+        PendingUnassignSchema,
+        {
+          kind: 'unassign',
+          workspaceId: who.workspaceId,
+          userId: who.userId,
+          ctxId: ref.ctxId,
+          index: ref.index,
+          ...(body.response_url ? { responseUrl: body.response_url } : {}),
+        },
+        PENDING_TTL_MS,
+      );
       const target = {
         policyUuid: ctx.policyUuid,
         identifierId: row.identifier_id,
