@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: every benchmark in sequence, all on 127.0.0.1 with no network. Options (for a quick
- * check): --count, --warmup, --rounds, --levels 10,50, --startups.
+ * check): --count, --warmup, --rounds, --levels 10,50, --startups, --colds.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runAckBench } from './ack-latency.js';
+import { coldStartTable, runColdStartBench } from './cold/cold-start.js';
 import { startLoadClient } from './load/client.js';
 import { ackJson, ackTable, startupJson, startupTable } from './report.js';
 import { runStartupBench } from './startup.js';
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '8' },
     levels: { type: 'string', default: '10,50' },
     startups: { type: 'string', default: '10' },
+    colds: { type: 'string', default: '7' },
   },
 });
 
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
     levels: values.levels.split(',').map((l) => positiveInt('levels', l.trim())),
   };
   const startups = positiveInt('startups', values.startups);
+  const colds = positiveInt('colds', values.colds);
   print(`node ${process.version}, ${availableParallelism()} CPUs; load generator in a worker thread`);
 
   const up = await startUpstreams();
@@ -62,6 +65,10 @@ async function main(): Promise<void> {
     const startup = await runStartupBench(up, startups);
     print(`\n${startupTable(startup)}\n`);
     print(startupJson(startup));
+
+    const cold = await runColdStartBench(up, colds);
+    print(`\n${coldStartTable(cold)}\n`);
+    print(JSON.stringify({ bench: 'cold-start', ...cold }));
   } finally {
     await up.close();
   }

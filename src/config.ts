@@ -114,6 +114,7 @@ const EnvSchema = z.object({
       .max(100_000, 'must be a whole number of connections (1-100000)')
       .default(512),
   ),
+  VIGIL_PLAYGROUND_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -205,6 +206,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Largest file sent to the sandbox (VIGIL_SANDBOX_MAX_BYTES). */
   sandbox: { maxBytes: number };
+  /** Interface the playground listens on (only used when no Slack variable is set). */
+  playgroundHost: string;
 }
 
 export class ConfigError extends Error {
@@ -260,5 +263,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     admins: splitList(e.VIGIL_ADMINS),
     logLevel: e.LOG_LEVEL,
     sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
+    playgroundHost: e.VIGIL_PLAYGROUND_HOST,
   };
 }

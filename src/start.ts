@@ -20,7 +20,7 @@ import type { Feature, SlackDeps } from './slack/context.js';
 import { ALL_FEATURES } from './slack/features/index.js';
 import { createRepositories, loadSealer, openStore } from './store/index.js';
 import { ConnectFlow } from './web/connect-flow.js';
-import { closeServer, createWebServer, listen } from './web/server.js';
+import { closeServer, createWebServer, listen, type WebServerOptions } from './web/server.js';
 import { WorkTracker } from './work-tracker.js';
 
 export interface StartOptions {
@@ -36,6 +36,8 @@ export interface StartOptions {
   features?: readonly Feature[];
   /** Seconds clock of the request-signature check (tests freeze it). */
   slackNow?: () => number;
+  /** Pages served besides Vigil's own (the playground). */
+  extraRoutes?: WebServerOptions['extraRoutes'];
 }
 
 export interface RunningVigil {
@@ -107,6 +109,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       connect,
       publicOrigin: () => new URL(config.publicUrl).origin,
       limits: config.http,
+      ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
       health: async () => {
         try {
           await store.ping();
