@@ -97,6 +97,14 @@ const EnvSchema = z.object({
       .max(3_600_000, 'must be at most 3600000 ms (an hour)')
       .default(60_000),
   ),
+  VIGIL_SANDBOX_MAX_BYTES: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of bytes (a positive integer)' })
+      .int({ message: 'must be a number of bytes (a positive integer)' })
+      .positive({ message: 'must be a number of bytes (a positive integer)' })
+      .default(100 * 1024 * 1024),
+  ),
   VIGIL_HTTP_BODY_TIMEOUT_MS: z.preprocess(
     emptyToUndefined,
     z.coerce
@@ -207,6 +215,8 @@ export interface Config {
   /** How often the digest scheduler looks for due digests (a minute; tests shorten it). */
   digest: { tickMs: number };
   logLevel: LogLevel;
+  /** Largest file sent to the sandbox (VIGIL_SANDBOX_MAX_BYTES). */
+  sandbox: { maxBytes: number };
   /** Interface the playground listens on (only used when no Slack variable is set). */
   playgroundHost: string;
 }
@@ -264,6 +274,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     admins: splitList(e.VIGIL_ADMINS),
     digest: { tickMs: e.VIGIL_DIGEST_TICK_MS },
     logLevel: e.LOG_LEVEL,
+    sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
     playgroundHost: e.VIGIL_PLAYGROUND_HOST,
   };
 }

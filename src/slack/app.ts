@@ -23,6 +23,7 @@ export const BOT_SCOPES = [
   'groups:read',
   'channels:history',
   'groups:history',
+  'files:read',
 ];
 
 export interface SlackApp {

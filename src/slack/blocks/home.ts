@@ -97,6 +97,17 @@ function adminActions(input: HomeInput): KnownBlock[] {
   return elements;
 }
 
+/** What people can do, one line per command (`/vigil help` has the details). */
+export const HOME_COMMANDS: readonly string[] = [
+  '`/vigil events <identifier-id>`: events matching an identifier, with buttons to act on them',
+  '`/vigil policies`: matching policies; `/vigil assignments <policy-id>`: where one is assigned, with Unassign',
+  '`/vigil recommendations [type:…] [status:…]`: identifiers worth monitoring',
+  '`/vigil upload`, or the message shortcut *Send to sandbox*: send a file to the sandbox',
+  '`/vigil report <request-id>`: the status and content of a report request',
+  '`/vigil tenants`: the tenants of the organization',
+  '`/vigil help`: every command, with examples',
+];
+
 export function renderHome(input: HomeInput): View {
   const head: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: 'Vigil' } },
@@ -104,6 +115,8 @@ export function renderHome(input: HomeInput): View {
     ...adminActions(input),
     { type: 'divider' },
     section(permissionLines(input.settings.permissions).join('\n')),
+    { type: 'divider' },
+    section(`*What you can do*\n${HOME_COMMANDS.map((l) => `• ${l}`).join('\n')}`),
     { type: 'divider' },
   ];
   const subs = input.subscriptions.map((s) =>

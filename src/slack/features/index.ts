@@ -6,6 +6,10 @@ import { digestFeature } from './digest/index.js';
 import { eventsFeature } from './events/index.js';
 import { homeFeature } from './home/index.js';
 import { lifecycleFeature } from './lifecycle/index.js';
+import { policiesFeature } from './policies/index.js';
+import { recommendationsFeature } from './recommendations/index.js';
+import { reportsFeature } from './reports/index.js';
+import { sandboxFeature } from './sandbox/index.js';
 
 export const ALL_FEATURES: readonly Feature[] = [
   connectionFeature,
@@ -14,4 +18,8 @@ export const ALL_FEATURES: readonly Feature[] = [
   adminFeature,
   homeFeature,
   lifecycleFeature,
+  policiesFeature,
+  recommendationsFeature,
+  reportsFeature,
+  sandboxFeature,
 ];

@@ -51,6 +51,9 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     digestCursors: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'digest-cursor', schema),
     revealGrants: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'reveal-grant', schema),
+    /** Policy unassigns done through Vigil, by `<policy>:<identifier>`; the service defines the shape. */
+    policyUnassigns: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'policy-unassign', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,
