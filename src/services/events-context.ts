@@ -9,6 +9,7 @@ import type { EventQuery, EventSearchInput } from '../api/index.js';
 import { EventSchema } from '../api/index.js';
 import type { Repositories } from '../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../store/index.js';
+import { DigestHeadingSchema } from './digest/content.js';
 import {
   type ContextRef,
   contextRef,
@@ -64,6 +65,8 @@ export const EventsContextSchema = z.object({
   events: z.array(ShownEventSchema).max(10),
   /** Where the message lives once shared in a channel; later clicks update it with chat.update. */
   message: z.object({ channel: z.string().min(1), ts: z.string().min(1) }).optional(),
+  /** Set for a digest message: it is re-rendered as a digest (header, counts, "+N more") after a click. */
+  digest: DigestHeadingSchema.optional(),
 });
 export type EventsContext = z.infer<typeof EventsContextSchema>;
 

@@ -10,6 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CredentialsService } from '../services/credentials/index.js';
+import type { DigestService } from '../services/digest/subscriptions.js';
 import type { EventsService } from '../services/events.js';
 import type { ApiAccess } from '../services/workspace-api.js';
 import type { Repositories, Store } from '../store/index.js';
@@ -27,6 +28,8 @@ export interface SlackDeps {
   /** The workflows features call (services never see Slack). */
   events: EventsService;
   credentials: CredentialsService;
+  /** Digest subscriptions (add, list, pause, preview…). */
+  digests: DigestService;
   authz: Authz;
   tracker: WorkTracker;
 }
