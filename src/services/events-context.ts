@@ -60,6 +60,12 @@ export const EventsContextSchema = z.object({
   /** The `from` of the next page; absent on the last page. */
   cursor: z.string().optional(),
   pageNumber: z.number().int().positive(),
+  /** Events shown on the pages before this one ("11–20" on page 2). */
+  offset: z.number().int().nonnegative().optional(),
+  /** `sort:severity`: each page shows its most severe events first. */
+  sort: z.literal('severity').optional(),
+  /** The API host the search went to: its portal is the only one linked. */
+  apiHost: z.string().optional(),
   /** The page was empty although more pages follow. */
   emptyButMore: z.boolean().optional(),
   events: z.array(ShownEventSchema).max(10),

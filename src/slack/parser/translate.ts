@@ -25,7 +25,8 @@ export function toEventSearchInput(cmd: EventsCommand, now: Date): EventSearchIn
   const f = cmd.filters;
   const filters: EventFilters = {};
   if (f.severity !== undefined) filters.severity = Array.isArray(f.severity) ? [...f.severity] : f.severity;
-  if (f.types) filters.type = [...f.types];
+  // The contract's `SearchType` takes production's names too; the client's type names only the categories.
+  if (f.types) filters.type = [...f.types] as NonNullable<EventFilters['type']>;
   if (f.statuses) filters.status = [...f.statuses];
   if (f.tags) filters.tags = [...f.tags];
   const range: DateRange = {};

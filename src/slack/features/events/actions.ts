@@ -4,17 +4,17 @@
  * only names a stored context, which must belong to the clicker's workspace.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
+import type { App, BlockAction, ButtonAction, OverflowAction, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { EventActionType } from '../../../api/index.js';
 import { ExpiredError, VigilError } from '../../../errors.js';
-import { ACTION_IDS, parseActionId } from '../../blocks/events.js';
+import type { EventsContext } from '../../../services/events-context.js';
+import { parseRef, searchInputOf } from '../../../services/events-context.js';
+import { ACTION_IDS, parseActionId, parseOverflowValue } from '../../blocks/events.js';
 import { slackDate, userMention } from '../../blocks/text.js';
 import { ephemeral, type Requester, type SlackDeps } from '../../context.js';
 import { reportError } from '../../error-reply.js';
 import { requesterOfAction } from '../../listen.js';
-import type { EventsContext } from '../../../services/events-context.js';
-import { parseRef, searchInputOf } from '../../../services/events-context.js';
 import type { Acted } from './event-state.js';
 import { applyAction, intendedAction, isApplicable } from './event-state.js';
 import { explainMessages, sendExplain } from './explain.js';
@@ -33,8 +33,9 @@ const POLL_MS = 100;
 interface Click {
   deps: SlackDeps;
   who: Requester;
-  body: BlockAction<ButtonAction>;
-  action: ButtonAction;
+  body: BlockAction<ButtonAction | OverflowAction>;
+  /** The button clicked, or the button an overflow option stands for. */
+  action: { action_id: string; value?: string | undefined };
   respond: RespondFn;
   client: WebClient;
 }
@@ -309,6 +310,8 @@ async function nextPage(click: Click): Promise<void> {
     input: searchInputOf(ctx),
     from: ctx.cursor,
     pageNumber: ctx.pageNumber + 1,
+    offset: (ctx.offset ?? 0) + ctx.events.length,
+    ...(ctx.sort ? { sort: ctx.sort } : {}),
     ...(ctx.message ? { message: ctx.message } : {}),
   });
   await showContext(deps, servicesOf(deps).contexts, next, targetOf(click, ctx));
@@ -415,6 +418,38 @@ function listen(
   });
 }
 
+const OVERFLOW_HANDLERS: Readonly<Record<string, Handler>> = {
+  [ACTION_IDS.ignore]: actOnEvent,
+  [ACTION_IDS.remediate]: actOnEvent,
+  [ACTION_IDS.unignore]: actOnEvent,
+  [ACTION_IDS.unremediate]: actOnEvent,
+  [ACTION_IDS.undo]: actOnEvent,
+  [ACTION_IDS.explain]: explain,
+};
+
+/** An event's overflow menu: the chosen option names the button it stands for, handled like that button. */
+function listenOverflow(app: App, deps: SlackDeps): void {
+  const constraint = { action_id: /^event_more:\d{1,6}$/, block_id: /^event:\d{1,6}$/ };
+  app.action<BlockAction<OverflowAction>>(constraint, async ({ ack, body, action, respond, client }) => {
+    await ack();
+    const who = requesterOfAction(body);
+    const chosen = parseOverflowValue(action.selected_option?.value);
+    const { base, index } = parseActionId(chosen?.actionId ?? '');
+    const menuIndex = parseActionId(action.action_id).index;
+    const handler = OVERFLOW_HANDLERS[base];
+    deps.tracker.run(
+      async () => {
+        // The option must belong to the menu it was chosen from; anything else is not one of ours.
+        if (chosen === undefined || handler === undefined || index !== menuIndex) throw gone();
+        const clicked = { action_id: chosen.actionId, value: chosen.value };
+        await handler({ deps, who, body, action: clicked, respond, client }, base);
+      },
+      (err) =>
+        void reportError(deps, err, respond, { action: base, team: who.workspaceId, user: who.userId }),
+    );
+  });
+}
+
 export function registerEventActions(app: App, deps: SlackDeps): void {
   const eventBlock = /^event:\d{1,6}$/;
   listen(
@@ -424,6 +459,7 @@ export function registerEventActions(app: App, deps: SlackDeps): void {
     actOnEvent,
   );
   listen(app, deps, { action_id: /^event_explain:\d{1,6}$/, block_id: eventBlock }, explain);
+  listenOverflow(app, deps);
   // The page buttons sit in the `events:tail` block: other features may reuse the same action ids.
   listen(app, deps, { action_id: ACTION_IDS.nextPage, block_id: 'events:tail' }, nextPage);
   listen(app, deps, { action_id: ACTION_IDS.ignorePage, block_id: 'events:tail' }, ignorePage);

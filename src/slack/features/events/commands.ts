@@ -21,6 +21,7 @@ export const eventsCommand: CommandHandler<'events'> = {
       commandText: eventsCommandText(command),
       input,
       pageNumber: 1,
+      ...(command.sort === undefined ? {} : { sort: command.sort }),
     });
     const id = await servicesOf(deps).contexts.save(context);
     await ctx.respond(ephemeral(renderPage(context, id, deps.clock.now()), true));

@@ -5,21 +5,25 @@
 import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Event, EventActionType } from '../../../api/index.js';
-import type { ActedState, RenderedResults } from '../../blocks/events.js';
-import { renderEventResults } from '../../blocks/events.js';
-import { ephemeral, type SlackDeps } from '../../context.js';
 import { compactEvent } from '../../../services/compact-event.js';
 import type { EventsContext, ShownEvent } from '../../../services/events-context.js';
 import { type EventsContextStore, eventRef } from '../../../services/events-context.js';
+import { portalHostsOf } from '../../../services/portal.js';
+import type { ActedState, RenderedResults } from '../../blocks/events.js';
+import { renderEventResults } from '../../blocks/events.js';
+import { ephemeral, type SlackDeps } from '../../context.js';
 import type { EventStateStore } from './event-state.js';
 
-/** "acme.example (3001)" when an event names the identifier, else just its id. */
-export function identifierLabel(ctx: Pick<EventsContext, 'identifierId' | 'events'>): string {
+/** The searched identifier, with its name when an event of the page tells it. */
+export function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>): {
+  id: number;
+  name?: string;
+} {
   for (const { event } of ctx.events) {
     const match = event.identifiers?.find((i) => i.id === ctx.identifierId);
-    if (match?.name) return `${match.name} (${ctx.identifierId})`;
+    if (match?.name) return { id: ctx.identifierId, name: match.name };
   }
-  return String(ctx.identifierId);
+  return { id: ctx.identifierId };
 }
 
 /** The filters as typed, from the stored command text: `/vigil events 42 severity:high` → `severity:high`. */
@@ -44,7 +48,7 @@ export function renderPage(
   const inChannel = opts.inChannel ?? ctx.message !== undefined;
   return renderEventResults({
     events: ctx.events.map((e) => e.event),
-    identifierLabel: identifierLabel(ctx),
+    identifier: identifierOf(ctx),
     querySummary: querySummary(ctx),
     now,
     refs: (i) => eventRef(ctxId, i),
@@ -53,6 +57,9 @@ export function renderPage(
     ...(inChannel ? {} : { shareRef: ctxId }),
     states,
     pageNumber: ctx.pageNumber,
+    offset: ctx.offset ?? 0,
+    more: ctx.cursor !== undefined,
+    ...(ctx.apiHost === undefined ? {} : { portalHosts: portalHostsOf(ctx.apiHost) }),
     emptyPageButMore: ctx.emptyButMore === true,
   });
 }

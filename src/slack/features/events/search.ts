@@ -17,6 +17,8 @@ export interface FetchedPage {
   next: string | null;
   /** Requests made (1 + empty pages skipped). */
   requests: number;
+  /** The API host the search went to. */
+  host: string;
 }
 
 function tenantOf(api: WorkspaceApi): string {
@@ -44,7 +46,7 @@ export async function fetchEventsPage(
           page = await api.session.searchEvents({ ...input, from: page.next });
           requests++;
         }
-        return { events: page.items, next: page.next, requests, quota: page.quota };
+        return { events: page.items, next: page.next, requests, host: api.host, quota: page.quota };
       },
       (r) => r.quota,
     );

@@ -1,0 +1,311 @@
+/**
+ * One event as a compact row: a section (severity, type, title; one line of identifiers, dates and the
+ * portal link; the uid to copy) and an actions block with Ignore and Remediate as buttons and the rarer
+ * actions (Explain, Unignore, Unremediate, Undo) in an overflow menu. Pure: time comes in as `now`.
+ */
+import type {
+  ActionsBlock,
+  Button,
+  ContextBlock,
+  KnownBlock,
+  Overflow,
+  PlainTextOption,
+  SectionBlock,
+} from '@slack/types';
+import type { Event, EventActionType, Severity } from '../../api/index.js';
+import { SEVERITIES } from '../../api/index.js';
+import { typeLabel } from './event-types.js';
+import {
+  codeSpan,
+  escapeMrkdwn,
+  highlightToMrkdwn,
+  parseIsoDate,
+  plainText,
+  portalLink,
+  slackDate,
+  truncate,
+  userMention,
+} from './text.js';
+
+// ── Action and block ids (a fixed interface with the listeners) ───────────────────────────────────────
+
+export const EVENT_IGNORE = 'event_ignore';
+export const EVENT_REMEDIATE = 'event_remediate';
+export const EVENT_UNIGNORE = 'event_unignore';
+export const EVENT_UNREMEDIATE = 'event_unremediate';
+export const EVENT_EXPLAIN = 'event_explain';
+export const EVENT_UNDO = 'event_undo';
+/** The overflow menu of an event; each option's value names the action it stands for. */
+export const EVENT_MORE = 'event_more';
+
+/** `event_ignore:3`: unique within a message where several events share it. */
+export function eventActionId(base: string, index: number): string {
+  return `${base}:${index}`;
+}
+
+/** `event_ignore:3` → {base: 'event_ignore', index: 3}; `events_next_page` → {base, index: undefined}. */
+export function parseActionId(id: string): { base: string; index: number | undefined } {
+  const m = /^([a-z][a-z0-9_]*):(\d{1,6})$/.exec(id);
+  if (m?.[1] !== undefined && m[2] !== undefined) return { base: m[1], index: Number(m[2]) };
+  return { base: id, index: undefined };
+}
+
+/** An overflow option's value: the action id a button would have had, and the button's value. */
+export function overflowValue(actionId: string, value: string): string {
+  return `${actionId}|${value}`;
+}
+
+/** `event_undo:3|ref` → {actionId: 'event_undo:3', value: 'ref'}; undefined for anything else. */
+export function parseOverflowValue(v: unknown): { actionId: string; value: string } | undefined {
+  if (typeof v !== 'string') return undefined;
+  const m = /^([a-z][a-z0-9_]*:\d{1,6})\|([A-Za-z0-9_:-]{1,100})$/.exec(v);
+  return m?.[1] === undefined || m[2] === undefined ? undefined : { actionId: m[1], value: m[2] };
+}
+
+/**
+ * Every block of event n has a block_id starting with `event:<n>`; the actions block is exactly
+ * `event:<n>` (the block_id a click reports), the others add `:body`, `:state`.
+ */
+export function eventBlockId(index: number, part?: 'body' | 'state' | 'end'): string {
+  return part === undefined ? `event:${index}` : `event:${index}:${part}`;
+}
+
+/** The event index of any block of an event group, or undefined. */
+export function parseEventBlockId(blockId: string): number | undefined {
+  const m = /^event:(\d{1,6})(?::(?:body|state|end))?$/.exec(blockId);
+  return m?.[1] === undefined ? undefined : Number(m[1]);
+}
+
+// ── Labels ────────────────────────────────────────────────────────────────────────────────────────────
+
+const SEVERITY_EMOJI: Record<Severity, string> = {
+  info: ':white_circle:',
+  low: ':large_blue_circle:',
+  medium: ':large_yellow_circle:',
+  high: ':large_orange_circle:',
+  critical: ':red_circle:',
+};
+
+const ACTED_LABELS: Record<EventActionType, string> = {
+  ignore: 'Ignored',
+  remediate: 'Remediated',
+  unignore: 'Unignored',
+  unremediate: 'Unremediated',
+};
+
+function isSeverity(s: string): s is Severity {
+  return (SEVERITIES as readonly string[]).includes(s);
+}
+
+function severityLabel(s: string): string {
+  if (isSeverity(s)) return s;
+  return truncate(escapeMrkdwn(s.toLowerCase()).replace(/\s+/g, ' ').trim(), 20) || 'unknown';
+}
+
+/** The severity that counts: the tenant's override when there is one. */
+export function effectiveSeverity(event: Event): string {
+  return event.tenant_metadata?.severity?.override ?? event.metadata.severity;
+}
+
+/** `:large_orange_circle: *high*` or, with a tenant override, `… *high* (was medium)`. */
+export function severityText(event: Event): string {
+  const override = event.tenant_metadata?.severity?.override ?? undefined;
+  const effective = override ?? event.metadata.severity;
+  const original = event.tenant_metadata?.severity?.original ?? event.metadata.severity;
+  const emoji = isSeverity(effective) ? SEVERITY_EMOJI[effective] : ':grey_question:';
+  const was = override !== undefined && override !== original ? ` (was ${severityLabel(original)})` : '';
+  return `${emoji} *${severityLabel(effective)}*${was}`;
+}
+
+// ── State ─────────────────────────────────────────────────────────────────────────────────────────────
+
+/** What a click just did, shown in place of the buttons until it is undone. */
+export interface ActedState {
+  action: EventActionType;
+  /** Slack user id from the verified payload. */
+  by: string;
+  /** Milliseconds since the epoch. */
+  at: number;
+}
+
+export interface EventStatus {
+  ignoredAt: string | undefined;
+  remediatedAt: string | undefined;
+}
+
+export function eventStatus(event: Event): EventStatus {
+  return {
+    ignoredAt: event.tenant_metadata?.ignored_at ?? undefined,
+    remediatedAt: event.tenant_metadata?.remediated_at ?? undefined,
+  };
+}
+
+// ── The row ───────────────────────────────────────────────────────────────────────────────────────────
+
+export interface EventGroupOptions {
+  /** Milliseconds since the epoch: marks recent matches as new. */
+  now: number;
+  /** Opaque short ref the caller stored; becomes every button's value. */
+  actionRef: string;
+  /** Position of the event in its message: suffixes action ids and block ids. */
+  index?: number;
+  state?: ActedState;
+  /** False hides the action buttons (Explain stays); authorization is still checked on click. */
+  canAct?: boolean;
+  /** Hosts of the API's web portal: `metadata.flare_url` is linked only when it points there. */
+  portalHosts?: readonly string[];
+}
+
+const MAX_TITLE = 200;
+const MAX_FRAGMENTS = 2;
+const SHOWN_IDENTIFIERS = 3;
+const SHOWN_TAGS = 3;
+const NEW_WITHIN_MS = 24 * 3600 * 1000;
+const TITLE_KEYS = /title|subject|headline|name|header/i;
+
+/** The title highlight, else the first highlight there is; empty when the event has none. */
+function titleOf(event: Event): string {
+  const highlights = event.highlights ?? {};
+  const keys = Object.keys(highlights);
+  const key = 'title' in highlights ? 'title' : (keys.find((k) => TITLE_KEYS.test(k)) ?? keys[0]);
+  if (key === undefined) return '';
+  const parts = (highlights[key] ?? [])
+    .slice(0, MAX_FRAGMENTS)
+    .map(highlightToMrkdwn)
+    .filter((p) => p !== '');
+  return truncate(parts.join(' … '), MAX_TITLE);
+}
+
+/** The title as plain words, for audit entries and notifications. */
+export function plainTitle(event: Event): string {
+  return titleOf(event)
+    .replace(/[*\u200B]/g, '')
+    .trim();
+}
+
+function statusText(status: EventStatus): string {
+  const parts: string[] = [];
+  if (status.remediatedAt !== undefined) parts.push(`Remediated ${slackDate(status.remediatedAt)}`);
+  if (status.ignoredAt !== undefined) parts.push(`Ignored ${slackDate(status.ignoredAt)}`);
+  return parts.join(' · ');
+}
+
+function identifiersText(event: Event): string {
+  const names = (event.identifiers ?? []).map((i) => codeSpan(i.name, 100)).filter((n) => n !== '');
+  if (names.length === 0) return '';
+  const more = names.length > SHOWN_IDENTIFIERS ? ` +${names.length - SHOWN_IDENTIFIERS}` : '';
+  return names.slice(0, SHOWN_IDENTIFIERS).join(' ') + more;
+}
+
+function tagsText(event: Event): string {
+  const tags = (event.tenant_metadata?.tags ?? [])
+    .map((t) => escapeMrkdwn(t).replace(/\s+/g, ' ').trim())
+    .filter((t) => t !== '');
+  if (tags.length === 0) return '';
+  const more = tags.length > SHOWN_TAGS ? ` +${tags.length - SHOWN_TAGS}` : '';
+  return `tags ${truncate(tags.slice(0, SHOWN_TAGS).join(', '), 120)}${more}`;
+}
+
+function eventSection(event: Event, opts: EventGroupOptions, index: number): SectionBlock {
+  const { metadata } = event;
+  const matchedMs = metadata.matched_at ? parseIsoDate(metadata.matched_at) : undefined;
+  const recent = matchedMs !== undefined && opts.now - matchedMs >= 0 && opts.now - matchedMs < NEW_WITHIN_MS;
+  const title = titleOf(event);
+  const first = [
+    severityText(event),
+    `*${typeLabel(metadata.type)}*`,
+    statusText(eventStatus(event)),
+    recent ? ':new:' : '',
+  ].filter((p) => p !== '');
+  const meta = [
+    identifiersText(event),
+    `created ${slackDate(metadata.estimated_created_at)}`,
+    metadata.matched_at ? `matched ${slackDate(metadata.matched_at)}` : '',
+    tagsText(event),
+    portalLink(metadata.flare_url, 'Open in portal', opts.portalHosts) ?? '',
+  ].filter((p) => p !== '');
+  const lines = [
+    `${first.join(' · ')}${title === '' ? '' : ` — ${title}`}`,
+    meta.join(' · '),
+    `ID ${codeSpan(metadata.uid, 400)}`,
+  ];
+  return {
+    type: 'section',
+    block_id: eventBlockId(index, 'body'),
+    text: { type: 'mrkdwn', text: lines.join('\n'), verbatim: true },
+  };
+}
+
+export function button(text: string, actionId: string, value: string, extra: Partial<Button> = {}): Button {
+  return {
+    type: 'button',
+    text: { type: 'plain_text', text: plainText(text, 75) },
+    action_id: actionId,
+    value,
+    ...extra,
+  };
+}
+
+const REMEDIATE_CONFIRM = {
+  title: { type: 'plain_text', text: 'Remediate this event?' },
+  text: {
+    type: 'plain_text',
+    text:
+      'Vigil will mark this event as remediated for your whole tenant, so it leaves the open results for ' +
+      'everyone. You can undo it with Unremediate.',
+  },
+  confirm: { type: 'plain_text', text: 'Remediate' },
+  deny: { type: 'plain_text', text: 'Cancel' },
+  style: 'danger',
+} as const satisfies NonNullable<Button['confirm']>;
+
+function option(text: string, actionId: string, ref: string): PlainTextOption {
+  return { text: { type: 'plain_text', text }, value: overflowValue(actionId, ref) };
+}
+
+/** Ignore and Remediate as buttons when the event is open; everything rarer in the overflow menu. */
+function eventControls(event: Event, opts: EventGroupOptions, index: number): (Button | Overflow)[] {
+  const ref = opts.actionRef;
+  const id = (base: string) => eventActionId(base, index);
+  const buttons: Button[] = [];
+  const more: PlainTextOption[] = [];
+  if (opts.canAct !== false) {
+    const status = eventStatus(event);
+    if (opts.state !== undefined) more.push(option('Undo', id(EVENT_UNDO), ref));
+    else if (status.ignoredAt === undefined && status.remediatedAt === undefined) {
+      buttons.push(
+        button('Ignore', id(EVENT_IGNORE), ref),
+        button('Remediate', id(EVENT_REMEDIATE), ref, { style: 'danger', confirm: REMEDIATE_CONFIRM }),
+      );
+    } else {
+      if (status.ignoredAt !== undefined) more.push(option('Unignore', id(EVENT_UNIGNORE), ref));
+      if (status.remediatedAt !== undefined) more.push(option('Unremediate', id(EVENT_UNREMEDIATE), ref));
+    }
+  }
+  more.push(option('Explain (AI)', id(EVENT_EXPLAIN), ref));
+  const overflow: Overflow = { type: 'overflow', action_id: id(EVENT_MORE), options: more };
+  return [...buttons, overflow];
+}
+
+function actedContext(state: ActedState, index: number): ContextBlock {
+  const who = userMention(state.by) ?? 'a teammate';
+  return {
+    type: 'context',
+    block_id: eventBlockId(index, 'state'),
+    elements: [{ type: 'mrkdwn', text: `${ACTED_LABELS[state.action]} by ${who} · ${slackDate(state.at)}` }],
+  };
+}
+
+/** The blocks of one event, kept together by the budget renderer. */
+export function renderEventGroup(event: Event, opts: EventGroupOptions): KnownBlock[] {
+  const index = opts.index ?? 0;
+  const blocks: KnownBlock[] = [eventSection(event, opts, index)];
+  if (opts.state !== undefined) blocks.push(actedContext(opts.state, index));
+  const actions: ActionsBlock = {
+    type: 'actions',
+    block_id: eventBlockId(index),
+    elements: eventControls(event, opts, index),
+  };
+  blocks.push(actions);
+  return blocks;
+}
