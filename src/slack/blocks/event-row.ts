@@ -25,6 +25,7 @@ import {
   slackDate,
   truncate,
   userMention,
+  utcFallback,
 } from './text.js';
 
 // ── Action and block ids (a fixed interface with the listeners) ───────────────────────────────────────
@@ -183,10 +184,16 @@ export function plainTitle(event: Event): string {
     .trim();
 }
 
+/** A day in the reader's time zone (`Nov 19, 2026`); a row has no room for the time of day. */
+function day(iso: string): string {
+  const ms = parseIsoDate(iso);
+  return ms === undefined ? slackDate(iso) : slackDate(ms, '{date_short}', utcFallback(ms).slice(0, 10));
+}
+
 function statusText(status: EventStatus): string {
   const parts: string[] = [];
-  if (status.remediatedAt !== undefined) parts.push(`Remediated ${slackDate(status.remediatedAt)}`);
-  if (status.ignoredAt !== undefined) parts.push(`Ignored ${slackDate(status.ignoredAt)}`);
+  if (status.remediatedAt !== undefined) parts.push(`Remediated ${day(status.remediatedAt)}`);
+  if (status.ignoredAt !== undefined) parts.push(`Ignored ${day(status.ignoredAt)}`);
   return parts.join(' · ');
 }
 
@@ -219,8 +226,8 @@ function eventSection(event: Event, opts: EventGroupOptions, index: number): Sec
   ].filter((p) => p !== '');
   const meta = [
     identifiersText(event),
-    `created ${slackDate(metadata.estimated_created_at)}`,
-    metadata.matched_at ? `matched ${slackDate(metadata.matched_at)}` : '',
+    `created ${day(metadata.estimated_created_at)}`,
+    metadata.matched_at ? `matched ${day(metadata.matched_at)}` : '',
     tagsText(event),
     portalLink(metadata.flare_url, 'Open in portal', opts.portalHosts) ?? '',
   ].filter((p) => p !== '');
@@ -250,9 +257,7 @@ const REMEDIATE_CONFIRM = {
   title: { type: 'plain_text', text: 'Remediate this event?' },
   text: {
     type: 'plain_text',
-    text:
-      'Vigil will mark this event as remediated for your whole tenant, so it leaves the open results for ' +
-      'everyone. You can undo it with Unremediate.',
+    text: 'It leaves the open results for your whole tenant. Unremediate undoes it.',
   },
   confirm: { type: 'plain_text', text: 'Remediate' },
   deny: { type: 'plain_text', text: 'Cancel' },

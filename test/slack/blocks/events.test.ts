@@ -302,7 +302,7 @@ describe('renderEventResults', () => {
       states: new Map([['paste/x/2', { action: 'remediate' as const, by: 'U024BE7LH', at: NOW }]]),
     });
     expect(r).toMatchSnapshot();
-    expect(r.text).toBe('Events 1–3 for identifier acme[.]com (42) · more on the next page');
+    expect(r.text).toBe('Events 1–3 for identifier acme[.]com (42) · severity:high · more on the next page');
     expect((r.blocks[0] as SectionBlock).text?.text).toBe(
       '*Events 1–3* for identifier `acme.com` (`42`) · `severity:high` · more on the next page',
     );
@@ -320,11 +320,20 @@ describe('renderEventResults', () => {
   it('states the slice of a later page and whether more exist, never a total', () => {
     const ten = Array.from({ length: 10 }, (_, i) => makeEvent({ metadata: { uid: `leak/s/${i}` } }));
     const second = renderEventResults({ ...base, events: ten, pageNumber: 2, offset: 10, more: true });
-    expect(second.text).toBe('Events 11–20 for identifier acme[.]com (42) · more on the next page');
+    expect(second.text).toBe(
+      'Events 11–20 for identifier acme[.]com (42) · severity:high · more on the next page',
+    );
     const last = renderEventResults({ ...base, events: ten.slice(0, 4), pageNumber: 3, offset: 20 });
-    expect(last.text).toBe('Events 21–24 for identifier acme[.]com (42) · no more after these');
+    expect(last.text).toBe(
+      'Events 21–24 for identifier acme[.]com (42) · severity:high · no more after these',
+    );
     expect(last.blocks.some((b) => b.block_id === 'events:tail')).toBe(false);
-    const one = renderEventResults({ ...base, identifier: { id: 42 }, events: [makeEvent()] });
+    const one = renderEventResults({
+      ...base,
+      identifier: { id: 42 },
+      querySummary: '',
+      events: [makeEvent()],
+    });
     expect(one.text).toBe('Events 1 for identifier 42 · no more after these');
   });
 
@@ -336,7 +345,7 @@ describe('renderEventResults', () => {
   it('explains an empty result: what was searched and how to broaden it', () => {
     const r = renderEventResults({ ...base, events: [] });
     expect(r).toMatchSnapshot();
-    expect(r.text).toBe('No events for identifier acme[.]com (42).');
+    expect(r.text).toBe('No events for identifier acme[.]com (42) matching severity:high.');
     expect(JSON.stringify(r.blocks)).toContain('matching `severity:high`');
     expect(JSON.stringify(r.blocks)).toMatch(/severity:info/);
     expect(checkBlockKitLimits(r, 'message')).toEqual([]);
@@ -350,7 +359,9 @@ describe('renderEventResults', () => {
       nextPageRef: 'c7:n',
       pageNumber: 2,
     });
-    expect(r.text).toBe('No events on page 2 for identifier acme[.]com (42), but there are more results.');
+    expect(r.text).toBe(
+      'No events on page 2 for identifier acme[.]com (42) matching severity:high, but there are more results.',
+    );
     expect(JSON.stringify(r.blocks)).toContain(EVENTS_NEXT_PAGE);
   });
 
@@ -375,7 +386,7 @@ describe('renderEventResults', () => {
     expect(r.includedEvents + r.omittedEvents).toBe(20);
     expect(r.omittedEvents).toBeGreaterThan(0);
     expect(r.text).toBe(
-      `Events 1–${r.includedEvents} for identifier acme[.]com (42) · more on the next page`,
+      `Events 1–${r.includedEvents} for identifier acme[.]com (42) · severity:high · more on the next page`,
     );
     expect(JSON.stringify(r.blocks)).toContain(`${r.omittedEvents} more events on this page did not fit`);
     expect(checkBlockKitLimits(r, 'message')).toEqual([]);
