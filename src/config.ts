@@ -3,12 +3,10 @@
  * A bad value stops start-up with one clear line per problem (`ConfigError.lines`).
  */
 import { z } from 'zod';
+import { isLoopbackHost } from './net.js';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
+// Kept exported here for existing importers; the definition lives in the kernel so src/api can share it.
+export { isLoopbackHost };
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
@@ -90,6 +88,24 @@ const EnvSchema = z.object({
     z.coerce.number({ message: 'must be a tenant id (a positive integer)' }).int().positive().optional(),
   ),
   VIGIL_ADMINS: z.preprocess(emptyToUndefined, z.string().optional()),
+  VIGIL_HTTP_BODY_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of milliseconds (100-600000)' })
+      .int('must be a number of milliseconds (100-600000)')
+      .min(100, 'must be a number of milliseconds (100-600000)')
+      .max(600_000, 'must be a number of milliseconds (100-600000)')
+      .default(30_000),
+  ),
+  VIGIL_HTTP_MAX_CONNECTIONS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a whole number of connections (1-100000)' })
+      .int('must be a whole number of connections (1-100000)')
+      .min(1, 'must be a whole number of connections (1-100000)')
+      .max(100_000, 'must be a whole number of connections (1-100000)')
+      .default(512),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -164,6 +180,8 @@ export interface Config {
     apiUrl: string;
   };
   port: number;
+  /** Limits on Vigil's HTTP server: a request body's total deadline, concurrent connections. */
+  http: { bodyTimeoutMs: number; maxConnections: number };
   /** Without VIGIL_PUBLIC_URL: http://localhost:<the port Vigil actually listens on> (PORT may be 0). */
   publicUrl: string;
   publicUrlFromPort: boolean;
@@ -222,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
     },
     port: e.PORT,
+    http: { bodyTimeoutMs: e.VIGIL_HTTP_BODY_TIMEOUT_MS, maxConnections: e.VIGIL_HTTP_MAX_CONNECTIONS },
     publicUrl: (e.VIGIL_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     publicUrlFromPort: e.VIGIL_PUBLIC_URL === undefined,
     store: { url: e.VIGIL_STORE },

@@ -9,6 +9,8 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+
+import { EventsService } from './services/events.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
@@ -50,7 +52,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const config: Config = { ...opts.config };
   const { logger } = opts;
   const clock = opts.clock ?? systemClock;
-  const store = await openStore(config.store.url, { logger, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+  const store = await openStore(config.store.url, { logger, clock, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
   try {
     const sealer = await loadSealer({ configured: config.encryptionKey, dataDir: store.dataDir, logger });
     const repos = createRepositories(store, { clock, sealer });
@@ -71,6 +73,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       store,
       repos,
       api,
+      events: new EventsService({ api, repos, clock }),
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
     };
@@ -95,6 +98,8 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
           }
         : {}),
       connect,
+      publicOrigin: () => new URL(config.publicUrl).origin,
+      limits: config.http,
       health: async () => {
         try {
           await store.ping();

@@ -30,6 +30,18 @@ describe('loadConfig', () => {
     expect(c.logLevel).toBe('info');
     expect(c.encryptionKey).toBeUndefined();
     expect(c.preconnect).toBeUndefined();
+    expect(c.http).toEqual({ bodyTimeoutMs: 30_000, maxConnections: 512 });
+  });
+
+  it('reads the HTTP limits and refuses values out of range', () => {
+    const c = loadConfig({ ...single, VIGIL_HTTP_BODY_TIMEOUT_MS: '5000', VIGIL_HTTP_MAX_CONNECTIONS: '64' });
+    expect(c.http).toEqual({ bodyTimeoutMs: 5000, maxConnections: 64 });
+    expect(
+      problems({ ...single, VIGIL_HTTP_BODY_TIMEOUT_MS: '30s', VIGIL_HTTP_MAX_CONNECTIONS: '0' }),
+    ).toEqual([
+      'VIGIL_HTTP_BODY_TIMEOUT_MS: must be a number of milliseconds (100-600000)',
+      'VIGIL_HTTP_MAX_CONNECTIONS: must be a whole number of connections (1-100000)',
+    ]);
   });
 
   it('reads every variable', () => {

@@ -1,4 +1,4 @@
-/** Public surface of the threat-intel API client. */
+/** Public surface of the threat-intel API client. Code outside src/api imports the client only from here. */
 export {
   type ApiClient,
   type ApiClientOptions,
@@ -13,9 +13,8 @@ export {
   type TenantPage,
   type TokenInfo,
 } from './client.js';
-export * from './errors.js';
-export { eventUidPath, splitEventUid } from './event-uid.js';
-export type * from './inputs.js';
+export * from './core/errors.js';
+export { type EventUidParts, eventUidPath, splitEventUid } from './core/event-uid.js';
 export {
   type ItemStep,
   type Page,
@@ -23,8 +22,87 @@ export {
   type PaginateOptions,
   paginate,
   paginateItems,
-} from './paging.js';
-export type { RateLimits, RateTier } from './rate-limiter.js';
-export type { RetryPolicy, Sleep } from './retry.js';
-export * from './schemas.js';
-export type { SandboxFile, UploadResult, UploadSource } from './upload.js';
+} from './core/paging.js';
+export type { RateLimits, RateTier } from './core/rate-limiter.js';
+export type { RetryPolicy, Sleep } from './core/retry.js';
+export { nextCursor, page } from './core/schema.js';
+export { type Token, TokenSchema } from './core/tokens.js';
+export type { DateRange, Order, PageInput } from './core/wire.js';
+export { type AiAssistance, AiAssistanceSchema } from './resources/activities.js';
+export {
+  CREDENTIAL_INCLUDES,
+  type Credential,
+  type CredentialInclude,
+  type CredentialPage,
+  CredentialPageSchema,
+  type CredentialQuery,
+  CredentialSchema,
+  type CredentialSearchInput,
+  CredentialSourceSchema,
+} from './resources/credentials.js';
+export {
+  EVENT_CATEGORIES,
+  EVENT_FILTER_TYPES,
+  EVENT_TYPES,
+  type EventCategory,
+  type EventFilterType,
+  type EventType,
+  eventTypeFilterValues,
+  isEventFilterType,
+  PRODUCTION_EVENT_TYPES,
+  type ProductionEventType,
+  unfilterableEventTypes,
+} from './resources/event-types.js';
+export {
+  EVENT_ACTIONS,
+  EVENT_STATUSES,
+  type Event,
+  type EventActionInput,
+  type EventActionType,
+  type EventFilters,
+  type EventPage,
+  EventPageSchema,
+  type EventQuery,
+  type EventQueryType,
+  EventSchema,
+  type EventSearchInput,
+  type EventStatus,
+  SEVERITIES,
+  type Severity,
+} from './resources/events.js';
+export {
+  type MatchingPolicy,
+  MatchingPolicyPageSchema,
+  MatchingPolicySchema,
+  type PolicyAssignment,
+  PolicyAssignmentPageSchema,
+  PolicyAssignmentSchema,
+  type UnassignPolicyInput,
+} from './resources/policies.js';
+export {
+  RECOMMENDATION_STATUSES,
+  RECOMMENDATION_TYPES,
+  type Recommendation,
+  type RecommendationListInput,
+  RecommendationPageSchema,
+  RecommendationSchema,
+  type RecommendationStatus,
+  type RecommendationType,
+} from './resources/recommendations.js';
+export {
+  type ApiReport,
+  ApiReportSchema,
+  REPORT_STATUSES,
+  type ReportRequest,
+  ReportRequestSchema,
+  type ReportStatus,
+} from './resources/reports.js';
+export {
+  type SandboxFile,
+  type SandboxUpload,
+  SandboxUploadSchema,
+  type UploadResult,
+  type UploadSource,
+} from './resources/sandbox.js';
+export { type Tenant, type TenantListInput, TenantPageSchema, TenantSchema } from './resources/tenants.js';
+export { type TokenTest, TokenTestSchema } from './resources/tokens.js';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { EventQuery, EventSearchInput } from '../api/index.js';
 import { EventSchema } from '../api/index.js';
 import { ExpiredError } from '../errors.js';
-import type { Namespace, Repositories, SearchContextRepo, Store } from '../store/index.js';
+import type { Repositories, SearchContextRepo } from '../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../store/index.js';
 
 /** Query types whose values are secrets: never stored, only a marker of their type. */
@@ -128,22 +128,16 @@ export function parseRef(value: unknown): Ref | undefined {
 
 // ── Storage ───────────────────────────────────────────────────────────────────────────────────────────
 
-/** How long the command text outlives its context, for the "run it again" answer. */
-const NOTE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-const NoteSchema = z.object({ workspaceId: z.string(), commandText: z.string() });
-
 export class EventsContextStore {
   private readonly contexts: SearchContextRepo<typeof EventsContextSchema>;
-  private readonly notes: Namespace;
 
-  constructor(repos: Repositories, store: Store) {
+  constructor(private readonly repos: Repositories) {
     this.contexts = repos.searchContexts(EventsContextSchema);
-    this.notes = store.namespace('events-command');
   }
 
   async save(ctx: EventsContext): Promise<string> {
     const id = await this.contexts.save(ctx, SEARCH_CONTEXT_TTL_MS);
-    await this.notes.set(id, { workspaceId: ctx.workspaceId, commandText: ctx.commandText }, NOTE_TTL_MS);
+    await this.repos.commandNotes.save(id, { workspaceId: ctx.workspaceId, commandText: ctx.commandText });
     return id;
   }
 
@@ -154,11 +148,10 @@ export class EventsContextStore {
   async load(ctxId: string, workspaceId: string): Promise<EventsContext> {
     const ctx = await this.contexts.get(ctxId);
     if (ctx !== undefined && ctx.workspaceId === workspaceId) return ctx;
-    const raw = ctx === undefined ? await this.notes.get(ctxId) : undefined;
-    const note = NoteSchema.safeParse(raw);
+    const note = ctx === undefined ? await this.repos.commandNotes.get(ctxId) : undefined;
     const again =
-      note.success && note.data.workspaceId === workspaceId
-        ? `Run \`${note.data.commandText.replaceAll('`', "'")}\` again for fresh results.`
+      note !== undefined && note.workspaceId === workspaceId
+        ? `Run \`${note.commandText.replaceAll('`', "'")}\` again for fresh results.`
         : 'Run the search again with `/vigil events <identifier-id>` for fresh results.';
     throw new ExpiredError('These results have expired (Vigil keeps them for 24 hours).', again);
   }

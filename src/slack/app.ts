@@ -6,9 +6,9 @@ import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import type { Config } from '../config.js';
 import { toBoltLogger } from './bolt-logger.js';
+import { registerVigilCommand } from './command.js';
 import type { CommandHandlers, Feature, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
-import { registerVigilCommand } from './command.js';
 import { VigilHttpReceiver } from './receiver.js';
 
 /** The bot scopes of manifest.yml; the OAuth install asks for exactly these. */

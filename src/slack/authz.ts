@@ -5,7 +5,8 @@
 import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../clock.js';
 import { NotAllowedError } from '../errors.js';
-import type { Actors, SettingsRepo } from '../store/index.js';
+import { type Actors, PERMISSION_WORDS, type Permission } from '../permissions.js';
+import type { SettingsRepo } from '../store/index.js';
 
 const CACHE_MS = 5 * 60 * 1000;
 
@@ -44,15 +45,28 @@ export class Authz {
     }
   }
 
-  /** Who may ignore/remediate events: the workspace setting (everyone by default). */
-  async requireActor(client: WebClient, workspaceId: string, teamId: string, userId: string): Promise<void> {
-    const { actors } = await this.deps.settings.get(workspaceId);
+  /** Who may ignore/remediate events: the workspace's `act` permission (everyone by default). */
+  requireActor(client: WebClient, workspaceId: string, teamId: string, userId: string): Promise<void> {
+    return this.requirePermission(client, workspaceId, teamId, userId, 'act');
+  }
+
+  /** Refuses, saying who may, when the workspace's setting for `permission` does not include the user. */
+  async requirePermission(
+    client: WebClient,
+    workspaceId: string,
+    teamId: string,
+    userId: string,
+    permission: Permission,
+  ): Promise<void> {
+    const actors = (await this.deps.settings.get(workspaceId)).permissions[permission];
     if (await this.isActor(client, teamId, userId, actors)) return;
-    throw new NotAllowedError(
+    const who =
       actors === 'admins'
-        ? 'In this workspace only admins can act on events.'
-        : 'In this workspace only members of a specific user group can act on events.',
-      'Ask an admin to act, or to change who may act with `/vigil settings actors …`.',
+        ? 'only workspace admins'
+        : `only admins and members of the user group <!subteam^${actors === 'everyone' ? '' : actors.usergroup.replace(/[^A-Z0-9]/gi, '')}>`;
+    throw new NotAllowedError(
+      `In this workspace ${who} may ${PERMISSION_WORDS[permission]}.`,
+      `Ask one of them, or ask an admin to change it with \`/vigil settings ${permission} …\`.`,
     );
   }
 

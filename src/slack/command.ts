@@ -2,30 +2,14 @@
  * `/vigil`: parse (pure), ack within Slack's 3 s with no network or disk wait, then run the subcommand's
  * handler in the background. Help and usage errors are answered in the ack itself.
  */
-import type { App, SlashCommand } from '@slack/bolt';
-import { workspaceKey } from '../store/index.js';
-import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
-import { reportError } from './error-reply.js';
+import type { App } from '@slack/bolt';
 import { helpMessage, renderUsageError } from './blocks/help.js';
+import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
+import { requesterOfCommand, runTracked } from './listen.js';
 import type { Command } from './parser/index.js';
 import { parseCommand } from './parser/index.js';
 
 export const VIGIL_COMMAND = '/vigil';
-
-export function requesterOf(command: SlashCommand) {
-  const enterpriseId = command.enterprise_id || undefined;
-  return {
-    workspaceId: workspaceKey({
-      teamId: command.team_id,
-      enterpriseId,
-      isEnterpriseInstall: command.is_enterprise_install === 'true',
-    }),
-    teamId: command.team_id,
-    enterpriseId,
-    userId: command.user_id,
-    channelId: command.channel_id,
-  };
-}
 
 export function registerVigilCommand(app: App, deps: SlackDeps, handlers: CommandHandlers): void {
   app.command(VIGIL_COMMAND, async ({ command, ack, respond, client }) => {
@@ -53,7 +37,7 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
     }
     const progress = handler.progress?.(cmd as never);
     await ack(progress ? { response_type: 'ephemeral', text: progress } : undefined);
-    const requester = requesterOf(command);
+    const requester = requesterOfCommand(command);
     const ctx: CommandContext = {
       ...requester,
       command: cmd as Extract<Command, { kind: typeof cmd.kind }>,
@@ -63,14 +47,10 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
       client,
       deps,
     };
-    deps.tracker.run(
-      () => handler.run(ctx as never),
-      (err) =>
-        reportError(deps, err, respond, {
-          command: cmd.kind,
-          team: requester.workspaceId,
-          user: requester.userId,
-        }),
-    );
+    runTracked(deps, () => handler.run(ctx as never), respond, {
+      command: cmd.kind,
+      team: requester.workspaceId,
+      user: requester.userId,
+    });
   });
 }

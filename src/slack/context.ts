@@ -9,9 +9,10 @@ import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { EventsService } from '../services/events.js';
+import type { ApiAccess } from '../services/workspace-api.js';
 import type { Repositories, Store } from '../store/index.js';
 import type { WorkTracker } from '../work-tracker.js';
-import type { ApiAccess } from '../services/workspace-api.js';
 import type { Authz } from './authz.js';
 import type { Command, CommandKind } from './parser/index.js';
 
@@ -22,6 +23,8 @@ export interface SlackDeps {
   store: Store;
   repos: Repositories;
   api: ApiAccess;
+  /** The workflows features call (services never see Slack). */
+  events: EventsService;
   authz: Authz;
   tracker: WorkTracker;
 }

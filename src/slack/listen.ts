@@ -1,7 +1,24 @@
-/** Who clicked, from the verified interaction payload (never from a button value). */
-import type { SlackAction } from '@slack/bolt';
+/**
+ * The one way a listener is written: who asked (from the verified payload, never from a button value), the
+ * ack first, the work tracked so shutdown can drain it, and any failure turned into one ephemeral reply.
+ */
+import type {
+  AckFn,
+  App,
+  BlockAction,
+  ButtonAction,
+  OverflowAction,
+  RespondFn,
+  SlackAction,
+  SlashCommand,
+  ViewOutput,
+  ViewResponseAction,
+} from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { ExpiredError } from '../errors.js';
 import { workspaceKey } from '../store/index.js';
-import type { Requester } from './context.js';
+import type { Requester, SlackDeps } from './context.js';
+import { reportError } from './error-reply.js';
 
 type InteractionBody = Pick<SlackAction, 'team' | 'user'> & {
   enterprise?: { id: string } | null;
@@ -10,6 +27,7 @@ type InteractionBody = Pick<SlackAction, 'team' | 'user'> & {
   container?: { channel_id?: string };
 };
 
+/** Who clicked or submitted, from the verified interaction payload. */
 export function requesterOfAction(body: SlackAction | InteractionBody): Requester {
   const b = body as InteractionBody;
   const teamId = b.team?.id ?? '';
@@ -25,4 +43,175 @@ export function requesterOfAction(body: SlackAction | InteractionBody): Requeste
     userId: b.user.id,
     channelId: b.channel?.id ?? b.container?.channel_id ?? '',
   };
+}
+
+/** Who typed a slash command. */
+export function requesterOfCommand(command: SlashCommand): Requester {
+  const enterpriseId = command.enterprise_id || undefined;
+  return {
+    workspaceId: workspaceKey({
+      teamId: command.team_id,
+      enterpriseId,
+      isEnterpriseInstall: command.is_enterprise_install === 'true',
+    }),
+    teamId: command.team_id,
+    enterpriseId,
+    userId: command.user_id,
+    channelId: command.channel_id,
+  };
+}
+
+export interface EnvelopeIds {
+  team_id?: string;
+  enterprise_id?: string;
+  is_enterprise_install?: boolean;
+  authorizations?: {
+    team_id?: string | null;
+    enterprise_id?: string | null;
+    is_enterprise_install?: boolean;
+  }[];
+}
+
+/** The workspace of an Events API envelope (org-wide installs are keyed by their enterprise). */
+export function workspaceOfEnvelope(body: EnvelopeIds): string {
+  const auth = body.authorizations?.[0];
+  return workspaceKey({
+    teamId: auth?.team_id ?? body.team_id,
+    enterpriseId: auth?.enterprise_id ?? body.enterprise_id,
+    isEnterpriseInstall: auth?.is_enterprise_install ?? body.is_enterprise_install,
+  });
+}
+
+/** Runs work after the ack; a failure is logged with a reference and, when `respond` is given, answered. */
+export function runTracked(
+  deps: Pick<SlackDeps, 'tracker' | 'logger'>,
+  work: () => Promise<unknown>,
+  respond: RespondFn | undefined,
+  context: Record<string, unknown>,
+): void {
+  deps.tracker.run(work, (err) => reportError(deps, err, respond, context));
+}
+
+/** What a button handler receives. */
+export interface Click {
+  deps: SlackDeps;
+  who: Requester;
+  body: BlockAction<ButtonAction>;
+  action: ButtonAction;
+  respond: RespondFn;
+  client: WebClient;
+}
+
+export type ActionConstraint = { action_id: RegExp | string; block_id?: RegExp | string };
+
+/**
+ * A button: acked at once, then `handler` runs tracked. Errors answer the clicker ephemerally unless
+ * `quiet` (surfaces without a response_url, such as App Home, only log them).
+ */
+export function onAction(
+  app: App,
+  deps: SlackDeps,
+  constraint: ActionConstraint | string,
+  handler: (click: Click) => Promise<unknown>,
+  opts: { quiet?: boolean } = {},
+): void {
+  const constraints = typeof constraint === 'string' ? { action_id: constraint } : constraint;
+  app.action<BlockAction<ButtonAction>>(constraints, async ({ ack, body, action, respond, client }) => {
+    await ack();
+    const who = requesterOfAction(body);
+    runTracked(
+      deps,
+      () => handler({ deps, who, body, action, respond, client }),
+      opts.quiet ? undefined : respond,
+      { action: action.action_id, team: who.workspaceId, user: who.userId },
+    );
+  });
+}
+
+/**
+ * An overflow menu whose options stand for buttons: `resolve` maps the chosen option's value (and the menu's
+ * action id) to the button it stands for, or undefined for anything that is not one of ours; `handler` then
+ * runs as if that button had been clicked. Acked at once like a button.
+ */
+export function onMenu(
+  app: App,
+  deps: SlackDeps,
+  constraint: ActionConstraint,
+  resolve: (
+    value: string | undefined,
+    menuActionId: string,
+  ) => { action_id: string; value: string } | undefined,
+  handler: (click: Click) => Promise<unknown>,
+): void {
+  app.action<BlockAction<OverflowAction>>(constraint, async ({ ack, body, action, respond, client }) => {
+    await ack();
+    const who = requesterOfAction(body);
+    const chosen = resolve(action.selected_option?.value, action.action_id);
+    runTracked(
+      deps,
+      async () => {
+        if (chosen === undefined) {
+          throw new ExpiredError(
+            'This menu no longer points at anything Vigil knows.',
+            'Run the search again.',
+          );
+        }
+        const button: ButtonAction = {
+          type: 'button',
+          action_id: chosen.action_id,
+          block_id: action.block_id,
+          value: chosen.value,
+          text: action.selected_option?.text ?? { type: 'plain_text', text: chosen.action_id },
+          action_ts: action.action_ts,
+        };
+        const asClick = body as unknown as BlockAction<ButtonAction>;
+        return handler({ deps, who, body: asClick, action: button, respond, client });
+      },
+      respond,
+      { action: chosen?.action_id ?? action.action_id, team: who.workspaceId, user: who.userId },
+    );
+  });
+}
+
+/** What a modal submission handler receives. */
+export interface Submission {
+  deps: SlackDeps;
+  who: Requester;
+  view: ViewOutput;
+  client: WebClient;
+}
+
+type ViewAck = Parameters<AckFn<ViewResponseAction>>[0];
+
+/**
+ * A modal submission: `check` answers the ack synchronously from the submitted values (field errors, a
+ * progress view, or nothing to close); when it returns `work`, that runs tracked after the ack.
+ */
+export function onView(
+  app: App,
+  deps: SlackDeps,
+  callbackId: string,
+  check: (submission: Submission) => {
+    ack?: ViewAck;
+    work?: () => Promise<unknown>;
+    /** Where errors of `work` are told; only logged when absent. */
+    respond?: RespondFn;
+    /** Applied to an error before it is reported (e.g. to scrub a secret). */
+    scrub?: (err: unknown) => unknown;
+  },
+): void {
+  app.view(callbackId, async ({ ack, body, view, client }) => {
+    const who = requesterOfAction(body as never);
+    const outcome = check({ deps, who, view, client });
+    await ack(outcome.ack);
+    const { work, scrub } = outcome;
+    if (!work) return;
+    deps.tracker.run(work, (err) =>
+      reportError(deps, scrub ? scrub(err) : err, outcome.respond, {
+        view: callbackId,
+        team: who.workspaceId,
+        user: who.userId,
+      }),
+    );
+  });
 }

@@ -8,16 +8,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import { HTTPModuleFunctions, HTTPResponseAck } from '@slack/bolt';
+import { VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { type SignatureFailure, verifySignature } from './signature.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export class BodyTooLargeError extends Error {
+export class BodyTooLargeError extends VigilError {
   constructor() {
-    super(`request body exceeds ${MAX_BODY_BYTES} bytes`);
-    this.name = 'BodyTooLargeError';
+    super(`request body exceeds ${MAX_BODY_BYTES} bytes`, 'Slack never sends bodies this large.');
   }
 }
 
@@ -39,15 +39,53 @@ export async function readBodyCapped(req: IncomingMessage, limit = MAX_BODY_BYTE
 /** Parses Slack's two body encodings: JSON (Events API) and form (commands; interactions carry `payload`). */
 export function parseSlackBody(contentType: string | undefined, raw: Buffer): Record<string, unknown> {
   const text = raw.toString('utf8');
-  if ((contentType ?? '').includes('application/json')) {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      throw new Error('not an object');
-    return parsed as Record<string, unknown>;
-  }
+  if ((contentType ?? '').includes('application/json')) return asObject(JSON.parse(text), 'body');
   const form = Object.fromEntries(new URLSearchParams(text));
-  if (typeof form.payload === 'string') return JSON.parse(form.payload) as Record<string, unknown>;
-  return form;
+  if (typeof form.payload !== 'string') return form;
+  const payload = asObject(JSON.parse(form.payload), 'payload');
+  const problem = interactionProblem(payload);
+  if (problem) throw new Error(problem);
+  return payload;
+}
+
+function asObject(value: unknown, what: string): Record<string, unknown> {
+  if (!isObject(value)) throw new Error(`${what} is not a JSON object`);
+  return value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const hasString = (o: unknown, key: string): boolean => isObject(o) && typeof o[key] === 'string';
+
+/** What each interaction type must carry for Bolt to route it; a body without it is refused at once. */
+const INTERACTION_SHAPES: Readonly<Record<string, (p: Record<string, unknown>) => string | undefined>> = {
+  block_actions: (p) =>
+    Array.isArray(p.actions) && p.actions.length > 0 && p.actions.every((a) => hasString(a, 'action_id'))
+      ? undefined
+      : 'block_actions without actions',
+  block_suggestion: (p) =>
+    typeof p.action_id === 'string' ? undefined : 'block_suggestion without action_id',
+  view_submission: (p) => (hasString(p.view, 'callback_id') ? undefined : 'view_submission without a view'),
+  view_closed: (p) => (hasString(p.view, 'callback_id') ? undefined : 'view_closed without a view'),
+  shortcut: (p) => (typeof p.callback_id === 'string' ? undefined : 'shortcut without callback_id'),
+  message_action: (p) =>
+    typeof p.callback_id === 'string' ? undefined : 'message_action without callback_id',
+};
+
+/** Why an interaction payload cannot be a real one from Slack, or undefined when its shape is sound. */
+export function interactionProblem(payload: Record<string, unknown>): string | undefined {
+  const type = payload.type;
+  const shape =
+    typeof type === 'string' && Object.hasOwn(INTERACTION_SHAPES, type)
+      ? INTERACTION_SHAPES[type]
+      : undefined;
+  if (!shape) return `unknown interaction type ${JSON.stringify(type)}`;
+  if (!hasString(payload.user, 'id')) return `${type} without a user`;
+  // Org-wide installs may send `team: null`; otherwise the team says whose workspace acts.
+  if (payload.team !== null && !hasString(payload.team, 'id')) return `${type} without a team`;
+  return shape(payload);
 }
 
 export interface VigilReceiverOptions {
@@ -110,8 +148,11 @@ export class VigilHttpReceiver implements Receiver {
     let body: Record<string, unknown>;
     try {
       body = parseSlackBody(header(req, 'content-type'), raw);
-    } catch {
+    } catch (err) {
       this.opts.onRefused?.('malformed');
+      // A JSON syntax error quotes the body: name the problem without it.
+      const problem = err instanceof SyntaxError ? 'not JSON' : (err as Error).message;
+      logger.warn('slack request refused: malformed body', { problem });
       res.writeHead(400).end();
       return;
     }

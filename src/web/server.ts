@@ -5,8 +5,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
-import { BodyTooLargeError, readBodyCapped } from '../slack/receiver.js';
+import { FormTooLargeError, readBody } from './body.js';
 import { PAGE_HEADERS, type Page } from './html.js';
+import {
+  applyServerLimits,
+  DEFAULT_HTTP_LIMITS,
+  enforceBodyDeadline,
+  type HttpLimits,
+  wasCutOff,
+} from './limits.js';
+import { foreignOriginRefusal } from './origin.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -24,22 +32,28 @@ export interface WebServerOptions {
   oauthRedirect?: RouteHandler;
   connect?: ConnectRoutes;
   health: HealthCheck;
+  /** Vigil's own origin (VIGIL_PUBLIC_URL's), read per request: it may be known only once listening. */
+  publicOrigin?: () => string;
+  limits?: HttpLimits;
 }
 
 const FORM_LIMIT_BYTES = 16 * 1024;
 const CONNECT_PATH = /^\/connect\/([A-Za-z0-9_-]{16,128})$/;
 
 export function createWebServer(opts: WebServerOptions): Server {
-  const server = createServer((req, res) => {
+  const limits = opts.limits ?? DEFAULT_HTTP_LIMITS;
+  // Node checks its header and request timeouts on this interval (30 s by default, which doubles them).
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+    enforceBodyDeadline(req, res, limits, () =>
+      opts.logger.warn('http request cut off: body too slow', { path: pathOf(req) }),
+    );
     route(opts, req, res).catch((err: unknown) => {
+      if (wasCutOff(req)) return;
       opts.logger.error('http request failed', { err, path: pathOf(req) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal error');
     });
   });
-  // Bound slow clients: Slack and browsers send small requests quickly.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+  applyServerLimits(server, limits);
   return server;
 }
 
@@ -69,11 +83,13 @@ async function route(opts: WebServerOptions, req: IncomingMessage, res: ServerRe
     const token = connect[1];
     if (method === 'GET') return sendPage(res, await opts.connect.show(token));
     if (method === 'POST') {
+      const refusal = opts.publicOrigin && foreignOriginRefusal(req.headers, opts.publicOrigin());
+      if (refusal) return sendPage(res, refusal);
       let raw: Buffer;
       try {
-        raw = await readBodyCapped(req, FORM_LIMIT_BYTES);
+        raw = await readBody(req, FORM_LIMIT_BYTES);
       } catch (err) {
-        if (err instanceof BodyTooLargeError) {
+        if (err instanceof FormTooLargeError) {
           res.writeHead(413, { connection: 'close' }).end();
           return;
         }

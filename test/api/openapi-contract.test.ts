@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiSession } from '../../src/api/client.js';
 import { createApiClient } from '../../src/api/client.js';
-import type { CredentialQuery, EventQuery } from '../../src/api/inputs.js';
-import { EVENT_TYPES } from '../../src/api/schemas.js';
+import type { CredentialQuery, EventQuery } from '../../src/api/index.js';
+import { EVENT_CATEGORIES, PRODUCTION_EVENT_TYPES, unfilterableEventTypes } from '../../src/api/index.js';
 import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
 import {
   contractProblems,
@@ -66,7 +66,7 @@ async function exerciseEveryV4Method(sim: SimApi, session: ApiSession, tenantId:
       identifierId: identifier,
       filters: {
         severity: 'high',
-        type: [...EVENT_TYPES],
+        type: [...EVENT_CATEGORIES],
         estimated_created_at: { gt: '2026-01-01T00:00:00Z', lte: '2026-12-31T23:59:59+00:00' },
         tags: ['vip', 'triaged'],
         status: ['open', 'ignored'],
@@ -89,6 +89,14 @@ async function exerciseEveryV4Method(sim: SimApi, session: ApiSession, tenantId:
     }),
   );
   await drain(session.iterateEvents({ identifierId: identifier, size: 3, order: 'asc' }));
+  // Production names as filter values: those without a filter value of their own are mapped to one.
+  await settle(
+    session.searchEvents({
+      identifierId: identifier,
+      filters: { type: PRODUCTION_EVENT_TYPES.filter((t) => unfilterableEventTypes([t]).length === 0) },
+      size: 10,
+    }),
+  );
 
   await session.eventAction({ action: 'ignore', uids: uids.slice(0, 12) });
   await session.eventAction({ action: 'unignore', uids: uids.slice(0, 12) });
@@ -144,10 +152,11 @@ async function exerciseEveryV4Method(sim: SimApi, session: ApiSession, tenantId:
 
   await settle(session.createSandboxUpload('sample.exe'));
   if (report) {
-    await settle(session.getReportRequest(report.uuid));
+    // The client remembers a missing replacement endpoint: ask while it is published, then while it is not.
     sim.state.options.intelRequestsPublished = true;
     await settle(session.getReportRequest(report.uuid));
     sim.state.options.intelRequestsPublished = false;
+    await settle(session.getReportRequest(report.uuid));
   }
 }
 

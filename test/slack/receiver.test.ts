@@ -25,6 +25,22 @@ import {
 
 const EX = SLACK_SIGNATURE_EXAMPLE;
 const FORM = 'application/x-www-form-urlencoded';
+/** The least an interaction from Slack carries: its type, who acted, in which workspace, and on what. */
+const MINIMAL_ACTION = {
+  type: 'block_actions',
+  user: { id: 'U1' },
+  team: { id: 'T1' },
+  actions: [{ action_id: 'x' }],
+};
+/** A form carrying any JSON as its payload, well-formed for Slack or not. */
+const payloadForm = (payload: unknown) =>
+  new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+const MINIMAL_VIEW = {
+  type: 'view_submission',
+  user: { id: 'U1' },
+  team: { id: 'T1' },
+  view: { id: 'V1', callback_id: 'cb' },
+};
 
 let server: Server;
 let url: string;
@@ -168,12 +184,37 @@ describe('VigilHttpReceiver', () => {
   });
 
   it('parses interaction payloads from the form field', async () => {
-    const res = await sender.send({
-      body: interactionBody({ type: 'block_actions', actions: [{ action_id: 'x' }] }),
-      contentType: FORM,
-    });
+    const res = await sender.send({ body: interactionBody(MINIMAL_ACTION), contentType: FORM });
     expect(res.status).toBe(200);
-    expect(events[0]?.body).toEqual({ type: 'block_actions', actions: [{ action_id: 'x' }] });
+    expect(events[0]?.body).toEqual(MINIMAL_ACTION);
+  });
+
+  it.each([
+    ['payload=null', 'payload=null'],
+    ['a payload that is not JSON', 'payload=%7Bnot%20json'],
+    ['a payload that is an array', payloadForm([MINIMAL_ACTION])],
+    ['no user', payloadForm({ ...MINIMAL_ACTION, user: undefined })],
+    ['a user without an id', payloadForm({ ...MINIMAL_ACTION, user: { name: 'x' } })],
+    ['a team without an id', payloadForm({ ...MINIMAL_ACTION, team: {} })],
+    ['an unknown type', payloadForm({ ...MINIMAL_ACTION, type: 'block_action' })],
+    ['no type', payloadForm({ ...MINIMAL_ACTION, type: undefined })],
+    ['empty actions', payloadForm({ ...MINIMAL_ACTION, actions: [] })],
+    ['an action without action_id', payloadForm({ ...MINIMAL_ACTION, actions: [{ value: 'v' }] })],
+    ['a view_submission without a view', payloadForm({ ...MINIMAL_VIEW, view: null })],
+    ['a shortcut without callback_id', payloadForm({ ...MINIMAL_VIEW, type: 'shortcut', view: undefined })],
+  ])('answers 400 at once to a signed interaction with %s, without handing it on', async (_name, body) => {
+    const res = await sender.send({ body, contentType: FORM });
+    expect(res.status).toBe(400);
+    expect(res.text).toBe('');
+    expect(events).toHaveLength(0);
+    expect(refused).toEqual(['malformed']);
+  });
+
+  it('hands on a view submission and an org-wide action with `team: null`', async () => {
+    for (const payload of [MINIMAL_VIEW, { ...MINIMAL_ACTION, team: null }]) {
+      expect((await sender.send({ body: interactionBody(payload), contentType: FORM })).status).toBe(200);
+    }
+    expect(events.map((e) => e.body.type)).toEqual(['view_submission', 'block_actions']);
   });
 
   it('passes Slack’s retry headers on', async () => {
@@ -244,9 +285,7 @@ describe('parseSlackBody', () => {
 
   it('reads forms, and the JSON of their payload field', () => {
     expect(parseSlackBody(FORM, Buffer.from('a=1&b=%20'))).toEqual({ a: '1', b: ' ' });
-    expect(parseSlackBody(FORM, Buffer.from(interactionBody({ type: 'view_submission' })))).toEqual({
-      type: 'view_submission',
-    });
+    expect(parseSlackBody(FORM, Buffer.from(interactionBody(MINIMAL_VIEW)))).toEqual(MINIMAL_VIEW);
   });
 
   it('throws on JSON that is not an object', () => {

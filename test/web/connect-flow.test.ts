@@ -19,6 +19,9 @@ const NOW = 1_800_000_000_000;
 
 let links: Map<string, ConnectLink>;
 let pending: Map<string, PendingConnection>;
+let attempts: Map<string, number>;
+/** Issued form tokens and the link each is bound to. */
+let formTokens: Map<string, string>;
 let completed: CompletedConnection[];
 let verified: VerifiedKey;
 let tenantCheck: (tenantId: number) => Promise<void>;
@@ -27,6 +30,8 @@ let flow: ConnectFlow;
 beforeEach(() => {
   links = new Map([['tok', { teamId: 'T1', userId: 'U1', expiresAt: NOW + 60_000 }]]);
   pending = new Map();
+  attempts = new Map();
+  formTokens = new Map();
   completed = [];
   verified = {
     apiKeyId: 7,
@@ -46,6 +51,19 @@ beforeEach(() => {
         const link = links.get(token);
         links.delete(token);
         return link;
+      },
+      recordAttempt: async (token) => {
+        const used = (attempts.get(token) ?? 0) + 1;
+        attempts.set(token, used);
+        if (used <= 5) return { remaining: 5 - used };
+        links.delete(token);
+        return undefined;
+      },
+      issueFormToken: async (token) => (links.has(token) ? issue(token) : undefined),
+      takeFormToken: async (token, formToken) => {
+        const bound = formTokens.get(formToken);
+        formTokens.delete(formToken);
+        return bound === token;
       },
     },
     pending: {
@@ -76,9 +94,17 @@ beforeEach(() => {
   ]);
 });
 
-const keyForm = (apiKey: string, region = HOST) =>
-  new URLSearchParams({ step: 'key', api_key: apiKey, region });
-const tenantForm = (id: number | string) => new URLSearchParams({ step: 'tenant', tenant_id: String(id) });
+let issued = 0;
+function issue(token: string): string {
+  const formToken = `form-${++issued}`;
+  formTokens.set(formToken, token);
+  return formToken;
+}
+
+const keyForm = (apiKey: string, region = HOST, token = 'tok') =>
+  new URLSearchParams({ form_token: issue(token), step: 'key', api_key: apiKey, region });
+const tenantForm = (id: number | string) =>
+  new URLSearchParams({ form_token: issue('tok'), step: 'tenant', tenant_id: String(id) });
 
 describe('ConnectFlow', () => {
   it('shows the key form with the regions, the first selected', async () => {
@@ -88,6 +114,21 @@ describe('ConnectFlow', () => {
       '<option value="api.flare.io" selected>Default (api.flare.io)</option>',
     );
     expect(page.body.value).toContain('<option value="api.eu.flare.io">Europe</option>');
+    const formToken = /name="form_token" value="([^"]+)"/.exec(page.body.value)?.[1];
+    expect(formToken && formTokens.get(formToken)).toBe('tok');
+  });
+
+  it('refuses a form token that was already used, or issued for another link, with a 403 page', async () => {
+    const form = keyForm('fw_wrong_key_999');
+    expect((await flow.submit('tok', form)).status).toBe(400);
+    const replay = await flow.submit('tok', form);
+    expect(replay.status).toBe(403);
+    expect(replay.body.value).toContain('Reload this page to get a fresh form and submit it once.');
+    links.set('other', { teamId: 'T1', userId: 'U1', expiresAt: NOW + 60_000 });
+    expect((await flow.submit('tok', keyForm(GOOD_KEY, HOST, 'other'))).status).toBe(403);
+    const missing = new URLSearchParams({ step: 'key', api_key: GOOD_KEY, region: HOST });
+    expect((await flow.submit('tok', missing)).status).toBe(403);
+    expect(attempts.get('tok')).toBe(1);
   });
 
   it('shows 410 for an unknown or expired link', async () => {
@@ -106,6 +147,7 @@ describe('ConnectFlow', () => {
     expect(page.status).toBe(400);
     expect(page.body.value).toContain('Paste the API key exactly as the portal shows it (no spaces).');
     expect(pending.get('tok')).toBeUndefined();
+    expect(attempts.get('tok')).toBeUndefined();
   });
 
   it('says why a key failed, counts the attempt and never echoes the key', async () => {
@@ -113,7 +155,8 @@ describe('ConnectFlow', () => {
     expect(page.status).toBe(400);
     expect(page.body.value).toContain('That key did not work: The key was rejected. Check it.');
     expect(page.body.value).not.toContain('fw_wrong_key_999');
-    expect(pending.get('tok')).toEqual({ attempts: 1 });
+    expect(attempts.get('tok')).toBe(1);
+    expect(pending.get('tok')).toBeUndefined();
   });
 
   it('keeps the accepted key sealed server-side and escapes tenant names', async () => {
@@ -177,8 +220,12 @@ describe('ConnectFlow', () => {
     expect(completed).toHaveLength(1);
   });
 
-  it('spends the link on the 6th key submission', async () => {
-    for (let i = 0; i < 5; i++) expect((await flow.submit('tok', keyForm(`fw_bad_${i}`))).status).toBe(400);
+  it('spends the link when the 5th key fails', async () => {
+    for (let i = 0; i < 4; i++) expect((await flow.submit('tok', keyForm(`fw_bad_${i}`))).status).toBe(400);
+    const fifth = await flow.submit('tok', keyForm('fw_bad_4'));
+    expect(fifth.status).toBe(410);
+    expect(fifth.body.value).toContain('That key did not work: The key was rejected. Check it.');
+    expect(fifth.body.value).toContain('run <code>/vigil connect</code> in Slack again');
     expect((await flow.submit('tok', keyForm(GOOD_KEY))).status).toBe(410);
     expect(links.has('tok')).toBe(false);
     expect(pending.has('tok')).toBe(false);

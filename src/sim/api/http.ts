@@ -72,12 +72,29 @@ export const validationFailure = (details: ValidationDetail[]): never => {
   throw new HttpError(json(422, { detail: details }));
 };
 
-/** 200 with an empty body, but labelled JSON like production: clients must not parse it blindly. */
-export const emptyOk = (): SimResponse => ({
+/** 200 with the JSON `null` a FastAPI handler returning nothing sends (event actions, unassign). */
+export const jsonNull = (): SimResponse => ({
   status: 200,
-  raw: '',
+  raw: 'null',
   headers: { 'content-type': 'application/json' },
 });
+
+/**
+ * v2 (Swagger `HttpError`) errors are a flat `{code, message}`; v2 has no `{detail}` validation body, so a
+ * validation failure there is a 400 with the problems in the message.
+ */
+export function v2Style(response: SimResponse): SimResponse {
+  if (response.status < 400 || response.json === undefined || response.json === null) return response;
+  const body = response.json as { error?: { code?: string; message?: string }; detail?: ValidationDetail[] };
+  if (body.error) {
+    return { ...response, json: { code: body.error.code, message: body.error.message ?? body.error.code } };
+  }
+  if (Array.isArray(body.detail)) {
+    const message = body.detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ');
+    return { ...response, status: 400, json: { code: 'BAD_REQUEST', message } };
+  }
+  return response;
+}
 
 export function headerValue(ctx: Pick<RouteContext, 'headers'>, name: string): string | undefined {
   const v = ctx.headers[name.toLowerCase()];

@@ -3,7 +3,7 @@
  * event's full text, and filters follow the specification (a single severity means "that level or higher",
  * using the tenant's override when there is one; an array means "exactly these").
  */
-import { SEVERITIES } from '../../api/schemas.js';
+import { SEVERITIES, typeMatchesFilter } from './contract.js';
 import type { DateRange, EventQueryBody, EventSearchBody } from './requests.js';
 import type { SimEvent } from './types.js';
 import { parseIsoMs } from './validation.js';
@@ -97,8 +97,11 @@ export function matchesFilters(e: SimEvent, filters: EventSearchBody['filters'])
   ) {
     return false;
   }
-  if (filters.type && filters.type.length > 0 && !filters.type.includes(e.item.metadata.type as never))
+  // Filter values are categories (`leak`) or production names (`stealer_log`); events carry the latter.
+  const type = e.item.metadata.type;
+  if (filters.type && filters.type.length > 0 && !filters.type.some((f) => typeMatchesFilter(type, f))) {
     return false;
+  }
   if (!inRange(e.createdMs, filters.estimated_created_at)) return false;
   if (filters.materialized_at) {
     const matched = e.item.metadata.matched_at;

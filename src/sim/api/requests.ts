@@ -3,13 +3,7 @@
  * ignored, defaults applied) and the specification's enums, so invalid values get the 422 the real API sends.
  */
 import { z } from 'zod';
-import {
-  CREDENTIAL_INCLUDES,
-  EVENT_ACTIONS,
-  EVENT_STATUSES,
-  EVENT_TYPES,
-  SEVERITIES,
-} from '../../api/schemas.js';
+import { CREDENTIAL_INCLUDES, EVENT_ACTIONS, EVENT_STATUSES, SEARCH_TYPES, SEVERITIES } from './contract.js';
 import { parseIsoMs } from './validation.js';
 
 const dateTime = z.string().refine((v) => !Number.isNaN(parseIsoMs(v)), {
@@ -56,7 +50,7 @@ export const EventSearchSchema = z.object({
   filters: z
     .object({
       severity: z.union([severity, z.array(severity)]).optional(),
-      type: z.array(z.enum(EVENT_TYPES)).optional(),
+      type: z.array(z.enum(SEARCH_TYPES)).optional(),
       estimated_created_at: DateRangeSchema.optional(),
       materialized_at: DateRangeSchema.optional(),
       tags: z.array(z.string()).optional(),

@@ -8,7 +8,14 @@ import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { TokenStore } from './auth.js';
 import type { FaultSet } from './faults.js';
-import { errorResponse, HttpError, headerValue, type RouteContext, type SimResponse } from './http.js';
+import {
+  errorResponse,
+  HttpError,
+  headerValue,
+  type RouteContext,
+  type SimResponse,
+  v2Style,
+} from './http.js';
 import type { RateLimiter } from './rate-limit.js';
 import { matchRoute, type Route } from './routes/index.js';
 import type { SimState } from './state.js';
@@ -110,6 +117,7 @@ async function handle(
       clock: deps.clock,
       baseUrl,
     });
+    if (/^\/[^/]+\/v2\//.test(url.pathname)) response = v2Style(response);
     if (fault === 'malformed-json') {
       response = {
         status: response.status,

@@ -14,6 +14,18 @@ import type {
 } from '@slack/types';
 import type { Event, EventActionType, Severity } from '../../api/index.js';
 import { SEVERITIES } from '../../api/index.js';
+import {
+  EVENT_EXPLAIN,
+  EVENT_IGNORE,
+  EVENT_MORE,
+  EVENT_REMEDIATE,
+  EVENT_UNDO,
+  EVENT_UNIGNORE,
+  EVENT_UNREMEDIATE,
+  eventActionId,
+  eventBlockId,
+  overflowValue,
+} from './event-ids.js';
 import { typeLabel } from './event-types.js';
 import {
   codeSpan,
@@ -27,55 +39,6 @@ import {
   userMention,
   utcFallback,
 } from './text.js';
-
-// ── Action and block ids (a fixed interface with the listeners) ───────────────────────────────────────
-
-export const EVENT_IGNORE = 'event_ignore';
-export const EVENT_REMEDIATE = 'event_remediate';
-export const EVENT_UNIGNORE = 'event_unignore';
-export const EVENT_UNREMEDIATE = 'event_unremediate';
-export const EVENT_EXPLAIN = 'event_explain';
-export const EVENT_UNDO = 'event_undo';
-/** The overflow menu of an event; each option's value names the action it stands for. */
-export const EVENT_MORE = 'event_more';
-
-/** `event_ignore:3`: unique within a message where several events share it. */
-export function eventActionId(base: string, index: number): string {
-  return `${base}:${index}`;
-}
-
-/** `event_ignore:3` → {base: 'event_ignore', index: 3}; `events_next_page` → {base, index: undefined}. */
-export function parseActionId(id: string): { base: string; index: number | undefined } {
-  const m = /^([a-z][a-z0-9_]*):(\d{1,6})$/.exec(id);
-  if (m?.[1] !== undefined && m[2] !== undefined) return { base: m[1], index: Number(m[2]) };
-  return { base: id, index: undefined };
-}
-
-/** An overflow option's value: the action id a button would have had, and the button's value. */
-export function overflowValue(actionId: string, value: string): string {
-  return `${actionId}|${value}`;
-}
-
-/** `event_undo:3|ref` → {actionId: 'event_undo:3', value: 'ref'}; undefined for anything else. */
-export function parseOverflowValue(v: unknown): { actionId: string; value: string } | undefined {
-  if (typeof v !== 'string') return undefined;
-  const m = /^([a-z][a-z0-9_]*:\d{1,6})\|([A-Za-z0-9_:-]{1,100})$/.exec(v);
-  return m?.[1] === undefined || m[2] === undefined ? undefined : { actionId: m[1], value: m[2] };
-}
-
-/**
- * Every block of event n has a block_id starting with `event:<n>`; the actions block is exactly
- * `event:<n>` (the block_id a click reports), the others add `:body`, `:state`.
- */
-export function eventBlockId(index: number, part?: 'body' | 'state' | 'end'): string {
-  return part === undefined ? `event:${index}` : `event:${index}:${part}`;
-}
-
-/** The event index of any block of an event group, or undefined. */
-export function parseEventBlockId(blockId: string): number | undefined {
-  const m = /^event:(\d{1,6})(?::(?:body|state|end))?$/.exec(blockId);
-  return m?.[1] === undefined ? undefined : Number(m[1]);
-}
 
 // ── Labels ────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -107,6 +70,8 @@ function severityLabel(s: string): string {
 export function effectiveSeverity(event: Event): string {
   return event.tenant_metadata?.severity?.override ?? event.metadata.severity;
 }
+
+export { typeLabel } from './event-types.js';
 
 /** `:large_orange_circle: *high*` or, with a tenant override, `… *high* (was medium)`. */
 export function severityText(event: Event): string {

@@ -70,6 +70,18 @@ const LABELS: Readonly<Record<string, string>> = {
   stealer_log: 'Stealer log',
   valid_credential: 'Valid credential',
   whois: 'WHOIS record',
+  source_code_secret: 'Source code secret',
+  driller_google: 'Search result',
+  driller_source_code: 'Source code',
+  host: 'Host',
+  ransomleak_file_listing: 'Ransomware leak files',
+  'attachment/telegram': 'Telegram attachment',
+  domain_certificate: 'Domain certificate',
+  domain_dns_records: 'DNS records',
+  domain_whois_rdap: 'WHOIS record',
+  sdo_malware: 'Malware',
+  sdo_threat_actor: 'Threat actor',
+  sdo_vulnerability: 'Vulnerability',
 };
 
 /** Whether the name has a label of its own (as opposed to the generic one). */

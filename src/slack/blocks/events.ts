@@ -1,63 +1,21 @@
 /**
- * Block Kit for events: result pages (a header that states the slice, one compact row per event, then Next
- * page / Ignore page / Share) and AI text. Pure and deterministic: time comes in as `now`, button values are
- * the caller's opaque refs.
+ * Block Kit for a page of event results: summary, one group per event, then Next page / Ignore page / Share.
+ * Pure and deterministic: time comes in as `now`, button values are the caller's opaque refs.
  */
-import type { Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { Button, KnownBlock } from '@slack/types';
 import type { Event } from '../../api/index.js';
-import { renderBudgeted, splitLongText } from './budget.js';
+import { type EventsContext, eventRef } from '../../services/events-context.js';
+import { portalHostsOf } from '../../services/portal.js';
+import { renderBudgeted } from './budget.js';
+import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
 import { type ActedState, button, type EventGroupOptions, renderEventGroup } from './event-row.js';
-import { codeSpan, escapeMrkdwn, slackDate, truncate } from './text.js';
+import { context, type RenderedMessage, section } from './kit.js';
+import { codeSpan, escapeMrkdwn, truncate } from './text.js';
 
-export {
-  type ActedState,
-  EVENT_EXPLAIN,
-  EVENT_IGNORE,
-  EVENT_MORE,
-  EVENT_REMEDIATE,
-  EVENT_UNDO,
-  EVENT_UNIGNORE,
-  EVENT_UNREMEDIATE,
-  type EventGroupOptions,
-  type EventStatus,
-  eventActionId,
-  eventBlockId,
-  eventStatus,
-  overflowValue,
-  parseActionId,
-  parseEventBlockId,
-  parseOverflowValue,
-  renderEventGroup,
-  severityText,
-} from './event-row.js';
-export { typeLabel } from './event-types.js';
-
-import {
-  EVENT_EXPLAIN,
-  EVENT_IGNORE,
-  EVENT_MORE,
-  EVENT_REMEDIATE,
-  EVENT_UNDO,
-  EVENT_UNIGNORE,
-  EVENT_UNREMEDIATE,
-} from './event-row.js';
-
-export const EVENTS_NEXT_PAGE = 'events_next_page';
-export const EVENTS_IGNORE_PAGE = 'events_ignore_page';
-export const SHARE_IN_CHANNEL = 'share_in_channel';
-
-export const ACTION_IDS = {
-  ignore: EVENT_IGNORE,
-  remediate: EVENT_REMEDIATE,
-  unignore: EVENT_UNIGNORE,
-  unremediate: EVENT_UNREMEDIATE,
-  explain: EVENT_EXPLAIN,
-  undo: EVENT_UNDO,
-  more: EVENT_MORE,
-  nextPage: EVENTS_NEXT_PAGE,
-  ignorePage: EVENTS_IGNORE_PAGE,
-  share: SHARE_IN_CHANNEL,
-} as const;
+export * from './event-ids.js';
+export * from './event-row.js';
+export * from './explain.js';
+export type { RenderedMessage } from './kit.js';
 
 // ── Result pages ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -86,11 +44,6 @@ export interface EventResultsInput {
   portalHosts?: readonly string[];
 }
 
-export interface RenderedMessage {
-  text: string;
-  blocks: KnownBlock[];
-}
-
 export interface RenderedResults extends RenderedMessage {
   /** Events actually in the message: page on from here when some were left out. */
   includedEvents: number;
@@ -99,14 +52,6 @@ export interface RenderedResults extends RenderedMessage {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-function section(blockId: string, text: string): SectionBlock {
-  return { type: 'section', block_id: blockId, text: { type: 'mrkdwn', text, verbatim: true } };
-}
-
-function context(blockId: string, text: string): ContextBlock {
-  return { type: 'context', block_id: blockId, elements: [{ type: 'mrkdwn', text, verbatim: true }] };
 }
 
 function resultsTail(input: EventResultsInput): KnownBlock[] {
@@ -235,65 +180,79 @@ export function renderEventResults(input: EventResultsInput): RenderedResults {
   return { text: fitted.text, blocks, includedEvents: r.includedGroups, omittedEvents: r.omittedGroups };
 }
 
-// ── AI assistance ─────────────────────────────────────────────────────────────────────────────────────
+// ── From a stored search context ──────────────────────────────────────────────────────────────────────
 
-const FORMATTING_TAGS =
-  /<\/?(?:b|i|u|s|em|strong|code|pre|span|div|p|br|ul|ol|li|h[1-6]|mark|blockquote)\b[^<>]*>/gi;
-
-/** AI text (markdown or HTML) → safe mrkdwn that keeps paragraphs and bullets but none of its formatting. */
-export function aiTextToMrkdwn(text: string): string {
-  const plain = text
-    .replace(/\r\n?/g, '\n')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(?:p|div|h[1-6]|ul|ol|blockquote|pre)\s*>/gi, '\n\n')
-    .replace(/<li\b[^<>]*>/gi, '\n• ')
-    .replace(FORMATTING_TAGS, '')
-    .replace(/^[^\S\n]*```.*$/gm, '')
-    .replace(/^[^\S\n]*#{1,6}[^\S\n]+/gm, '')
-    .replace(/^([^\S\n]*)[-*+][^\S\n]+/gm, '$1• ')
-    .replace(/\*\*(?=\S)|(?<=\S)\*\*/g, '');
-  return escapeMrkdwn(plain)
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+/** The searched identifier, with its name when an event of the page tells it. */
+export function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>): {
+  id: number;
+  name?: string;
+} {
+  for (const { event } of ctx.events) {
+    const match = event.identifiers?.find((i) => i.id === ctx.identifierId);
+    if (match?.name) return { id: ctx.identifierId, name: match.name };
+  }
+  return { id: ctx.identifierId };
 }
 
-export interface ExplainInput {
-  uid: string;
-  text: string;
-  now: number;
+/** The filters as typed, from the stored command text: `/vigil events 42 severity:high` → `severity:high`. */
+export function querySummary(ctx: Pick<EventsContext, 'commandText' | 'identifierId'>): string {
+  const prefix = new RegExp(`^/vigil events ${ctx.identifierId}\\s*`);
+  const rest = ctx.commandText.replace(prefix, '');
+  if (rest === 'secret') return 'a secret (not shown)';
+  if (rest === 'credentials') return 'a username and password (not shown)';
+  return rest;
 }
 
-const EXPLAIN_SECTION = 2900;
+/** The message of a stored context; its buttons carry `<ctxId>:<index>` refs. */
+export function renderPage(
+  ctx: EventsContext,
+  ctxId: string,
+  now: number,
+  opts: { inChannel?: boolean } = {},
+): RenderedResults {
+  const states = new Map<string, ActedState>();
+  for (const shown of ctx.events) {
+    if (shown.acted) states.set(shown.event.metadata.uid, shown.acted);
+  }
+  const inChannel = opts.inChannel ?? ctx.message !== undefined;
+  return renderEventResults({
+    events: ctx.events.map((e) => e.event),
+    identifier: identifierOf(ctx),
+    querySummary: querySummary(ctx),
+    now,
+    refs: (i) => eventRef(ctxId, i),
+    ...(ctx.cursor !== undefined ? { nextPageRef: ctxId } : {}),
+    ignorePageRef: ctxId,
+    ...(inChannel ? {} : { shareRef: ctxId }),
+    states,
+    pageNumber: ctx.pageNumber,
+    offset: ctx.offset ?? 0,
+    more: ctx.cursor !== undefined,
+    ...(ctx.apiHost === undefined ? {} : { portalHosts: portalHostsOf(ctx.apiHost) }),
+    emptyPageButMore: ctx.emptyButMore === true,
+  });
+}
 
-/** The AI assistance text for an event, split over as many messages as it needs. */
-export function renderExplain(input: ExplainInput): RenderedMessage[] {
-  const uid = codeSpan(input.uid, 300);
-  const body = aiTextToMrkdwn(input.text);
-  const footer = context(
-    'explain:footer',
-    `AI-generated by the threat-intel service; verify before acting. Retrieved ${slackDate(input.now)}`,
-  );
-  if (body === '') {
-    const text = `No AI assistance is available for event ${uid} yet.`;
-    const r = renderBudgeted({ text, head: [section('explain:head', text)] });
-    return [{ text: r.text, blocks: r.blocks }];
-  }
-  let rest = splitLongText(body, EXPLAIN_SECTION).map((chunk, i) => [section(`explain:${i}`, chunk)]);
-  const messages: RenderedMessage[] = [];
-  while (rest.length > 0) {
-    const part = messages.length + 1;
-    const suffix = part > 1 ? ` (part ${part})` : '';
-    const r = renderBudgeted({
-      text: `AI assistance for event ${uid}${suffix}`,
-      head: [section('explain:head', `*AI assistance* for event ${uid}${suffix}`)],
-      groups: rest,
-      tail: [footer],
-    });
-    messages.push({ text: r.text, blocks: r.blocks });
-    rest = rest.slice(Math.max(1, r.includedGroups));
-  }
-  return messages;
+/** Re-opens the modal of a secret search, whose query Vigil did not keep. */
+export const EVENTS_SECRET_AGAIN = 'events_secret_again';
+
+/** Next page of a secret search: Vigil kept no secret, so the form opens again. */
+export function renderSecretAgain(ctxId: string): RenderedMessage {
+  const text =
+    'Vigil does not keep the secret of a search, so it cannot fetch the next page. Run the search again through the private form.';
+  return {
+    text: 'Vigil does not keep the secret of a search, so it cannot fetch the next page.',
+    blocks: [
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text },
+        accessory: {
+          type: 'button',
+          action_id: EVENTS_SECRET_AGAIN,
+          text: { type: 'plain_text', text: 'Search again' },
+          value: ctxId,
+        },
+      },
+    ],
+  };
 }

@@ -1,8 +1,8 @@
 /** Pure Block Kit for help and usage errors, from the parser's structured help. */
 import type { KnownBlock } from '@slack/types';
-import { renderBudgeted } from './budget.js';
 import type { HelpText, Subcommand, UsageError } from '../parser/index.js';
 import { helpText, toMrkdwn } from '../parser/index.js';
+import { renderBudgeted } from './budget.js';
 
 export interface Message {
   text: string;

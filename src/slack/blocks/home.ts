@@ -1,10 +1,10 @@
 /** Pure Block Kit for App Home. Upstream and user-provided text is escaped. */
 import type { KnownBlock, View } from '@slack/types';
 import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
+import { auditAction, permissionLines } from './admin.js';
 import { renderBudgeted } from './budget.js';
-import { escapeMrkdwn, slackDate } from './text.js';
-import { auditAction, describeActors } from '../features/admin/index.js';
 import { tenantLabel } from './connection.js';
+import { escapeMrkdwn, slackDate } from './text.js';
 
 export const HOME_CONNECT = 'home_connect';
 export const HOME_DISCONNECT = 'home_disconnect';
@@ -99,7 +99,7 @@ export function renderHome(input: HomeInput): View {
     ...health(input),
     ...adminActions(input),
     { type: 'divider' },
-    section(`*Who may act on events:* ${describeActors(input.settings.actors)}`),
+    section(permissionLines(input.settings.permissions).join('\n')),
     { type: 'divider' },
   ];
   const subs = input.subscriptions.map((s) =>

@@ -72,7 +72,9 @@ export interface CredsFilterSpec {
 export type ChannelRef = { id: string; name?: string } | { name: string };
 
 /** Who may act on events (ignore/remediate) in a workspace; the shape SettingsRepo stores. */
-export type Actors = 'everyone' | 'admins' | { usergroup: string };
+export type { Actors } from '../../permissions.js';
+
+import type { Actors, Permission } from '../../permissions.js';
 
 export type Command =
   | { kind: 'help'; topic?: Subcommand }
@@ -126,7 +128,7 @@ export type Command =
   | { kind: 'digest-preview'; subscriptionId: string }
   | { kind: 'audit'; limit: number }
   | { kind: 'settings' }
-  | { kind: 'settings-actors'; actors: Actors };
+  | { kind: 'settings-actors'; permission: Permission; actors: Actors };
 
 export type CommandKind = Command['kind'];
 

@@ -1,54 +1,18 @@
 /**
  * What `type:` accepts: the specification's categories (`leak`, `forum_content`) and production's event type
- * names (`stealer_log`, `forum_post`), the values of the published contract's `SearchType`. Both filter
- * upstream; both get readable labels in results (blocks/event-types.ts).
+ * names (`stealer_log`, `forum_post`): every value the contract's filter takes, and production names the
+ * client maps to one (`lookalike` → `domain`).
  */
-import { EVENT_TYPES } from '../../api/index.js';
+import { eventTypeFilterValues, isEventFilterType, PRODUCTION_EVENT_TYPES } from '../../api/index.js';
 
-/** Production's names that are not also specification categories (OpenAPI `SearchType`). */
-export const PRODUCTION_TYPE_FILTERS = [
-  'attachment',
-  'forum_post',
-  'forum_topic',
-  'forum_profile',
-  'blog_post',
-  'seller',
-  'bot',
-  'stealer_log',
-  'driller',
-  'driller_forum_topic',
-  'driller_forum_post',
-  'driller_profile',
-  'cc',
-  'ccbin',
-  'leaked_data',
-  'leaked_file',
-  'document',
-  'account',
-  'actor',
-  'leaked_credential',
-  'valid_credential',
-  'invalid_credential',
-  'mitigated_credential',
-  'domains',
-  'intelligence_object',
-  'leaks',
-  'social_media_account',
-  'source_code_secrets_np',
-  'source_code_secrets',
-  'source_code_files',
-  'docker',
-  'stack_exchange',
-  'driller_host',
-  'bucket',
-  'bucket_object',
-  'whois',
-  'ad',
-  'ads',
-  'cookie',
-  'pii',
-  'experimental',
-] as const;
+export function isAcceptedEventType(name: string): boolean {
+  return isEventFilterType(name) || eventTypeFilterValues([name]).length > 0;
+}
 
-/** Every accepted `type:` value: categories first (they are what help suggests), then production names. */
-export const EVENT_TYPE_FILTERS: readonly string[] = [...EVENT_TYPES, ...PRODUCTION_TYPE_FILTERS];
+/** Every accepted name, for suggestions. */
+export const ACCEPTED_EVENT_TYPES: readonly string[] = [
+  ...new Set([
+    ...PRODUCTION_EVENT_TYPES.filter(isAcceptedEventType),
+    ...PRODUCTION_EVENT_TYPES.flatMap((t) => eventTypeFilterValues([t])),
+  ]),
+];

@@ -12,7 +12,7 @@ import {
 } from './args.js';
 import type { Command, EventFilterSpec, TextEventQuery } from './command.js';
 import { echo, fail } from './errors.js';
-import { EVENT_TYPE_FILTERS } from './event-types.js';
+import { ACCEPTED_EVENT_TYPES, isAcceptedEventType } from './event-types.js';
 import { EVENTS_KEY_EXAMPLES } from './help.js';
 import { suggest } from './suggest.js';
 import { boundsOutOfOrder, parseTimeBound } from './time.js';
@@ -134,8 +134,8 @@ function typesOf(token: Token, example: string): string[] {
   for (const part of partsOf(token, example)) {
     const value = part.trim().toLowerCase();
     if (value === '') fail('`type:` has an empty value between commas.', { example });
-    if (!EVENT_TYPE_FILTERS.includes(value)) {
-      const guess = suggest(value, EVENT_TYPE_FILTERS);
+    if (!isAcceptedEventType(value)) {
+      const guess = suggest(value, [...EVENT_TYPES, ...ACCEPTED_EVENT_TYPES]);
       fail(`\`${echo(part.trim())}\` is not a valid event type.`, {
         hint: `${guess ? `Did you mean \`${guess}\`? ` : ''}Categories: ${EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}; production's names such as \`stealer_log\` or \`forum_post\` work too.`,
         example,

@@ -271,16 +271,17 @@ const ENTRIES: Record<Subcommand, Entry> = {
     examples: [ex('audit', 'the last 20 actions'), ex('audit 50', 'the last 50')],
   },
   settings: {
-    usage: `${COMMAND} settings [actors everyone|admins|group:<usergroup>]`,
-    summary: 'who may act on events',
+    usage: `${COMMAND} settings [act|reveal|export|unassign everyone|admins|group:<usergroup>]`,
+    summary: 'who may act on events, reveal or export credentials, unassign',
     description:
-      'Shows the settings, or sets who may ignore and remediate events: everyone, workspace admins, or one user group.',
+      'Shows the settings, or sets who may do what: `act` (ignore and remediate events; `actors` works too), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies). Each is everyone, workspace admins, or one user group.',
     adminOnly: true,
     examples: [
       ex('settings', 'show the settings'),
       ex('settings actors admins', 'only admins act on events'),
-      ex('settings actors group:S0123ABCD', 'members of one user group'),
-      ex('settings actors everyone', 'everyone (default)'),
+      ex('settings act group:S0123ABCD', 'members of one user group act on events'),
+      ex('settings reveal admins', 'only admins reveal credentials (default)'),
+      ex('settings export everyone', 'everyone may export credentials'),
     ],
   },
 };

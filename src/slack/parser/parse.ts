@@ -4,6 +4,7 @@
  */
 import type { Order } from '../../api/index.js';
 import { RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
+import { PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
 import {
   NEVER_PASTE,
   noArguments,
@@ -108,29 +109,40 @@ function parseRecommendations(tokens: readonly Token[]): Command {
 
 const EVENT_UID = /^[^/\s]+\/[^/\s]+\/\S+$/;
 
+/** `actors` is the first name of the `act` permission, kept for the commands people already know. */
+const SETTING_NAMES: Readonly<Record<string, Permission>> = {
+  actors: 'act',
+  ...Object.fromEntries(PERMISSIONS.map((p) => [p, p])),
+};
+
 function parseSettings(tokens: readonly Token[]): Command {
   const [what, value, extra] = tokens;
   if (!what) return { kind: 'settings' };
   const word = what.key === undefined && !what.quoted ? what.value.toLowerCase() : '';
-  if (word !== 'actors') {
-    const guess = suggest(what.key ?? what.value, ['actors']);
+  const permission = SETTING_NAMES[word];
+  if (permission === undefined) {
+    const guess = suggest(what.key ?? what.value, Object.keys(SETTING_NAMES));
     fail(`\`${echo(what.text)}\` is not a setting.`, {
-      hint: guess ? 'Did you mean `actors`?' : 'The only setting is `actors`: who may act on events.',
+      hint: guess
+        ? `Did you mean \`${guess}\`?`
+        : `The settings are ${PERMISSIONS.map((p) => `\`${p}\``).join(', ')}: who may do what.`,
     });
   }
-  const example = '/vigil settings actors admins';
-  if (!value) fail('`settings actors` needs `everyone`, `admins` or `group:<usergroup>`.', { example });
-  if (extra) fail(`\`settings actors\` takes one value; got also \`${echo(extra.text)}\`.`, { example });
+  const example = `/vigil settings ${word} admins`;
+  const groupExample = `/vigil settings ${word} group:S0123ABCD`;
+  if (!value)
+    fail(`\`settings ${word}\` needs \`everyone\`, \`admins\` or \`group:<usergroup>\`.`, { example });
+  if (extra) fail(`\`settings ${word}\` takes one value; got also \`${echo(extra.text)}\`.`, { example });
   let actors: Actors | undefined;
   const ref = value.ref?.type === 'usergroup' ? value.ref : undefined;
   if (ref && (value.key === undefined || value.key === 'group')) {
     actors = { usergroup: ref.id };
   } else if (value.key === 'group') {
-    const id = singleValueOf(value, '/vigil settings actors group:S0123ABCD').trim();
+    const id = singleValueOf(value, groupExample).trim();
     if (!/^S[A-Z0-9]{2,20}$/.test(id)) {
       fail(`\`${echo(id)}\` is not a user group id.`, {
         hint: 'Mention the group (type @ and pick it) or give its id, like `group:S0123ABCD`.',
-        example: '/vigil settings actors group:S0123ABCD',
+        example: groupExample,
       });
     }
     actors = { usergroup: id };
@@ -141,7 +153,7 @@ function parseSettings(tokens: readonly Token[]): Command {
   if (actors === undefined) {
     const guess = suggest(value.key ?? value.value, ['everyone', 'admins', 'group']);
     fail(
-      `\`${echo(value.text)}\` is not who may act; use \`everyone\`, \`admins\` or \`group:<usergroup>\`.`,
+      `\`${echo(value.text)}\` is not who may ${PERMISSION_WORDS[permission]}; use \`everyone\`, \`admins\` or \`group:<usergroup>\`.`,
       {
         hint: guess
           ? `Did you mean \`${guess === 'group' ? 'group:<usergroup>' : guess}\`?`
@@ -150,7 +162,7 @@ function parseSettings(tokens: readonly Token[]): Command {
       },
     );
   }
-  return { kind: 'settings-actors', actors };
+  return { kind: 'settings-actors', permission, actors };
 }
 
 function parseHelp(tokens: readonly Token[]): Command {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TokenSchema, TokenTestSchema } from '../../../src/api/schemas.js';
+import { TokenSchema, TokenTestSchema } from '../../../src/api/index.js';
 import { TOKEN_TTL_MS } from '../../../src/sim/api/index.js';
 import { call, type Harness, startHarness, tokenFor, v4 } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CredentialPageSchema } from '../../../src/api/schemas.js';
+import { CredentialPageSchema } from '../../../src/api/index.js';
 import { BULK_CREDENTIAL_COUNT, BULK_CREDENTIAL_DOMAIN } from '../../../src/sim/api/index.js';
 import { type Answer, call, type Harness, startHarness, tokenFor, v4, walk } from './helpers.js';
 

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EVENT_TYPES, EventPageSchema, SEVERITIES } from '../../../src/api/schemas.js';
+import { EVENT_CATEGORIES, EventPageSchema, SEVERITIES } from '../../../src/api/index.js';
 import type { SimEvent } from '../../../src/sim/api/index.js';
 import { type Answer, call, type Harness, startHarness, tokenFor, v4, walk } from './helpers.js';
 
@@ -10,6 +11,12 @@ const search = (body: unknown, id = identifierId): Promise<Answer> =>
   call(h.sim, 'POST', v4(h.sim, `/events/identifiers/${id}/_search`), { token, body });
 
 const rank = (s: string) => SEVERITIES.indexOf(s as never);
+
+/** Production's `metadata.type` names, read from the published document (not from the simulator). */
+const doc = JSON.parse(
+  readFileSync(new URL('../../api/fixtures/firework-v4-openapi.json', import.meta.url), 'utf8'),
+) as { components: { schemas: Record<string, { enum?: string[] }> } };
+const PRODUCTION_TYPES = new Set(doc.components.schemas.ActivityModelName?.enum ?? []);
 const effective = (e: SimEvent) => e.item.tenant_metadata.severity?.override ?? e.item.metadata.severity;
 const seeded = () => h.sim.state.eventsOf(identifierId);
 
@@ -232,9 +239,17 @@ describe('event search filters', () => {
   });
 
   it('type, tags and date ranges', async () => {
+    // Categories select production names: `leak` covers leaked credentials too.
+    const members = ['leak', 'leaked_credential', 'leaked_data', 'leaked_file', 'paste'];
     const types = await all({ filters: { type: ['leak', 'paste'] } });
-    const expectedTypes = seeded().filter((e) => ['leak', 'paste'].includes(e.item.metadata.type));
+    const expectedTypes = seeded().filter((e) => members.includes(e.item.metadata.type));
+    expect(expectedTypes.some((e) => e.item.metadata.type === 'leaked_credential')).toBe(true);
     expect(new Set(types.uids)).toEqual(new Set(expectedTypes.map((e) => e.item.metadata.uid)));
+    // A production name is a filter value of its own.
+    const stealer = await all({ filters: { type: ['stealer_log'] } });
+    const stealerSeeded = seeded().filter((e) => e.item.metadata.type === 'stealer_log');
+    expect(stealerSeeded.length).toBeGreaterThan(0);
+    expect(new Set(stealer.uids)).toEqual(new Set(stealerSeeded.map((e) => e.item.metadata.uid)));
 
     const tagged = seeded().find((e) => e.item.tenant_metadata.tags.length > 0);
     const tag = tagged?.item.tenant_metadata.tags[0] ?? 'vip';
@@ -318,12 +333,12 @@ describe('event actions', () => {
   const openEvents = () =>
     seeded().filter((e) => !e.item.tenant_metadata.ignored_at && !e.item.tenant_metadata.remediated_at);
 
-  it('ignore / unignore / remediate / unremediate change state; success is 200 with an empty body', async () => {
+  it('ignore / unignore / remediate / unremediate change state; success is 200 with a JSON null body', async () => {
     const target = openEvents()[0];
     const uid = target?.item.metadata.uid ?? '';
     const res = await act({ action: { type: 'ignore' }, targets: [{ uid }] });
     expect(res.status).toBe(200);
-    expect(res.text).toBe('');
+    expect(res.text).toBe('null');
     expect(target?.item.tenant_metadata.ignored_at).toBe(new Date(h.clock.now()).toISOString());
     expect((await all({ filters: { status: ['ignored'] } })).uids).toContain(uid);
     expect((await all({ filters: { status: ['open'] } })).uids).not.toContain(uid);
@@ -387,11 +402,18 @@ describe('seeded events', () => {
       const events = h.sim.state
         .eventsOf(identifier.id)
         .filter((e) => !e.item.metadata.uid.includes('sim_added'));
-      expect(new Set(events.map((e) => e.item.metadata.type))).toEqual(new Set(EVENT_TYPES));
+      // Production names only, one per specification category.
+      const types = new Set(events.map((e) => e.item.metadata.type));
+      for (const t of types) expect(PRODUCTION_TYPES).toContain(t);
+      expect(types.size).toBeGreaterThanOrEqual(EVENT_CATEGORIES.length - 2);
       expect(new Set(events.map((e) => e.item.metadata.severity))).toEqual(new Set(SEVERITIES));
     }
     const all = h.sim.state.events;
     expect(all.length).toBeGreaterThanOrEqual(300);
+    const everyType = new Set(all.map((e) => e.item.metadata.type));
+    for (const t of ['stealer_log', 'leaked_credential', 'paste', 'forum_post', 'blog_post', 'bucket']) {
+      expect(everyType).toContain(t);
+    }
     expect(all.some((e) => e.item.metadata.uid.split('/').length > 3)).toBe(true);
     expect(all.some((e) => e.item.tenant_metadata.severity?.override)).toBe(true);
     const titles = all.flatMap((e) => e.item.highlights.title ?? []).join('\n');

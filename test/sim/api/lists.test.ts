@@ -4,7 +4,7 @@ import {
   PolicyAssignmentPageSchema,
   RecommendationPageSchema,
   TenantPageSchema,
-} from '../../../src/api/schemas.js';
+} from '../../../src/api/index.js';
 import { type Answer, call, type Harness, startHarness, tokenFor, v2, v4, walk } from './helpers.js';
 
 let h: Harness;
@@ -59,6 +59,11 @@ describe('matching policies', () => {
     const policy = tenantPolicies().find((p) => p.assignments.length === 30);
     if (!policy) throw new Error('fixture: a policy with 30 assignments');
     const path = v4(h.sim, `/matching-policies/${policy.uuid}/assignments`);
+    // The document bounds assignments' size below only: one page of 30.
+    const big = await get(`${path}?size=30`);
+    expect(big.status).toBe(200);
+    expect(big.body.items).toHaveLength(30);
+    expect((await get(`${path}?size=0`)).status).toBe(422);
     const first = await get(path);
     PolicyAssignmentPageSchema.parse(first.body);
     expect(first.body.items).toHaveLength(25);
@@ -71,7 +76,7 @@ describe('matching policies', () => {
       body: { identifier_ids: ids, clean_past_events: true },
     });
     expect(del.status).toBe(200);
-    expect(del.text).toBe('');
+    expect(del.text).toBe('null');
     expect(policy.assignments).toHaveLength(28);
     expect(h.sim.state.unassignments.at(-1)).toMatchObject({
       policyUuid: policy.uuid,
@@ -150,6 +155,26 @@ describe('organization tenants (v2)', () => {
   it('403s another organization', async () => {
     const res = await get(v2(h.sim, `/organizations/${h.sim.keys[2]?.organizationId}/tenants`));
     expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('FORBIDDEN');
+    // v2 errors are the Swagger document's flat HttpError.
+    expect(res.body).toMatchObject({ code: 'FORBIDDEN', message: expect.any(String) });
+    expect(res.body.error).toBeUndefined();
+  });
+
+  it('pages an organization with 60 tenants', async () => {
+    const key = h.sim.keys[2];
+    const t = await tokenFor(h.sim, 2);
+    const path = v2(h.sim, `/organizations/${key?.organizationId}/tenants`);
+    const first = await call(h.sim, 'GET', `${path}?size=25`, { token: t });
+    expect(first.body.total_count).toBe(60);
+    expect(first.body.items).toHaveLength(25);
+    const pages = await walk((from) => call(h.sim, 'GET', withFrom(`${path}?size=25`, from), { token: t }));
+    const ids = items(pages).map((x: { id: number }) => x.id);
+    expect(new Set(ids).size).toBe(60);
+  });
+
+  it('answers v2 validation problems as a 400 HttpError', async () => {
+    const res = await get(`${v2(h.sim, `/organizations/${h.sim.keys[0]?.organizationId}/tenants`)}?size=0`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('size') });
   });
 });

@@ -97,15 +97,15 @@ describe('renderEventGroup', () => {
       deny: { text: 'Cancel' },
       style: 'danger',
     });
-    expect(remediate.confirm?.text.text).toMatch(/remediated/);
+    expect(remediate.confirm?.text.text).toMatch(/Unremediate undoes it/);
   });
 
   it('is compact: severity, type and title; identifiers, dates and link; the id to copy', () => {
     const text = body(renderEventGroup(makeEvent(), opts));
     expect(text.split('\n')).toEqual([
       ':large_orange_circle: *high* · *Leak* — Combo list with *acme[.]com* accounts',
-      '`acme.com` · created <!date^1795098600^{date_short_pretty} {time}|2026-11-19 14:30 UTC> · matched ' +
-        '<!date^1795162500^{date_short_pretty} {time}|2026-11-20 08:15 UTC> · tags vip · ' +
+      '`acme.com` · created <!date^1795098600^{date_short}|2026-11-19> · matched ' +
+        '<!date^1795162500^{date_short}|2026-11-20> · tags vip · ' +
         '<https://app.flare.io/#/activity/leak/pastebin/a1b2c3|Open in portal>',
       'ID `leak/pastebin/a1b2c3`',
     ]);
@@ -152,7 +152,7 @@ describe('renderEventGroup', () => {
       more: [`${EVENT_UNIGNORE}:0`, `${EVENT_EXPLAIN}:0`],
     });
     expect(body(ignored).split('\n')[0]).toBe(
-      ':large_orange_circle: *high* · *Leak* · Ignored <!date^1795168800^{date_short_pretty} {time}|2026-11-20 10:00 UTC> — Combo list with *acme[.]com* accounts',
+      ':large_orange_circle: *high* · *Leak* · Ignored <!date^1795168800^{date_short}|2026-11-20> — Combo list with *acme[.]com* accounts',
     );
     expect(ignored).toMatchSnapshot();
     const remediated = renderEventGroup(

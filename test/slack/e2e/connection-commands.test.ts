@@ -158,8 +158,8 @@ describe('audit and settings', () => {
 
   it('refuses a member changing it', async () => {
     const { post } = await run('settings actors admins', member);
-    expectRefused(post, 'change who may act on events');
-    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).actors).toBe('everyone');
+    expectRefused(post, 'change who may ignore or remediate events');
+    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('everyone');
   });
 
   it('lets an admin change it, and audits it', async () => {
@@ -168,12 +168,12 @@ describe('audit and settings', () => {
       'From now on, members of the user group <!subteam^S0SECOPS1> may ignore or remediate events.',
     );
     const { repos } = stack.vigil.deps;
-    expect((await repos.settings.get(stack.workspaceId)).actors).toEqual({ usergroup: 'S0SECOPS1' });
+    expect((await repos.settings.get(stack.workspaceId)).permissions.act).toEqual({ usergroup: 'S0SECOPS1' });
     const [entry] = await repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: admin, action: 'settings.actors', target: 'group:S0SECOPS1' });
     const settings = await run('settings', member);
     expect(textOf(settings.post)).toContain(
-      '*Who may act on events:* members of the user group <!subteam^S0SECOPS1>',
+      '*Who may ignore or remediate events* (`act`): members of the user group <!subteam^S0SECOPS1>',
     );
   });
 });

@@ -46,7 +46,7 @@ const INVALID: Record<Subcommand, [input: string, says: string]> = {
   report: ['report notauuid', 'The report request id must be a UUID'],
   digest: ['digest foo', '`foo` is not a `digest` action'],
   audit: ['audit 0', 'The number of entries must be from 1 to 100, not `0`'],
-  settings: ['settings actors nobody', '`nobody` is not who may act'],
+  settings: ['settings actors nobody', '`nobody` is not who may ignore or remediate events'],
 };
 
 describe('help', () => {

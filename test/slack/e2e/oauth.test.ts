@@ -109,7 +109,7 @@ async function leftovers(workspaceId: string, grant: Grant) {
     installation: await installed(workspaceId, grant),
     connection: await repos().workspaces.get(workspaceId),
     apiKey: await repos().workspaces.apiKey(workspaceId),
-    actors: (await repos().settings.get(workspaceId)).actors,
+    actors: (await repos().settings.get(workspaceId)).permissions.act,
     subscriptions: await repos().subscriptions.list(workspaceId),
   };
 }

@@ -3,6 +3,7 @@
  * url_verification, malformed bodies and health.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ import { type Stack, startStack } from '../../support/stack.js';
 
 const EX = SLACK_SIGNATURE_EXAMPLE;
 const FORM = 'application/x-www-form-urlencoded';
+const payloadForm = (payload: unknown) =>
+  new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 // Loopback socket buffers hold tens of MB; a larger body shows the answer came before the body was read.
 const HUGE = 40 * 1024 * 1024;
 
@@ -98,9 +101,129 @@ describe('other bodies', () => {
     expect((await stack.sender.send({ body: 'payload=%7B%22type', contentType: FORM })).status).toBe(400);
   });
 
+  it.each([
+    ['payload=null', 'payload=null'],
+    ['a payload that is not JSON', 'payload=%7Bnot%20json'],
+    ['no user', payloadForm({ type: 'block_actions', team: { id: 'T0001' }, actions: [{ action_id: 'x' }] })],
+    [
+      'an unknown type',
+      payloadForm({ type: 'block_action', user: { id: 'U1' }, team: { id: 'T0001' }, actions: [] }),
+    ],
+    [
+      'empty actions',
+      payloadForm({ type: 'block_actions', user: { id: 'U1' }, team: { id: 'T0001' }, actions: [] }),
+    ],
+  ])('answers 400 at once to a signed interaction with %s', async (_name, body) => {
+    const started = performance.now();
+    const res = await stack.sender.send({ body, contentType: FORM });
+    expect(res.status).toBe(400);
+    // Bolt would wait out its 3-second ack deadline on a payload no listener takes.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(stack.logs.filter((l) => l.includes('"level":"error"'))).toEqual([]);
+  });
+
   it('answers 405 to a GET on the events path and 404 elsewhere', async () => {
     expect((await fetch(`${stack.vigil.url}/slack/events`)).status).toBe(405);
     expect((await fetch(`${stack.vigil.url}/nope`)).status).toBe(404);
+  });
+});
+
+describe('slow bodies and many connections', () => {
+  let limited: Stack;
+  const BODY_TIMEOUT_MS = 400;
+  const MAX_CONNECTIONS = 4;
+
+  beforeAll(async () => {
+    limited = await startStack({
+      env: {
+        VIGIL_HTTP_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
+        VIGIL_HTTP_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
+      },
+    });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  const port = () => Number(new URL(limited.vigil.url).port);
+
+  /** Sends headers announcing 1 KiB, then one byte every 50 ms: never idle, never done. */
+  function trickle(path: string): Promise<{ response: string; elapsedMs: number; bytesSent: number }> {
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      let response = '';
+      let bytesSent = 0;
+      const socket = connect(port(), '127.0.0.1', () => {
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${FORM}\r\nContent-Length: 1024\r\n\r\n`,
+        );
+      });
+      const timer = setInterval(() => {
+        if (socket.writable) {
+          socket.write('a');
+          bytesSent++;
+        }
+      }, 50);
+      socket.on('data', (chunk) => {
+        response += chunk.toString('latin1');
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve({ response, elapsedMs: performance.now() - started, bytesSent });
+      });
+      setTimeout(() => reject(new Error('the server never cut the trickling body')), 10_000).unref();
+    });
+  }
+
+  it.each([
+    ['Slack events', '/slack/events'],
+    ['the connect page', `/connect/${'a'.repeat(32)}`],
+  ])('cuts a trickling body to %s at the configured total deadline with 408', async (_name, path) => {
+    const { response, elapsedMs, bytesSent } = await trickle(path);
+    expect(response).toMatch(/^HTTP\/1\.1 408 /);
+    expect(response.toLowerCase()).toContain('connection: close');
+    expect(response).toContain('The request body did not arrive in time.');
+    // Bytes kept coming (an idle timeout would never fire), yet the deadline held.
+    expect(bytesSent).toBeGreaterThan(3);
+    expect(elapsedMs).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS - 50);
+    expect(elapsedMs).toBeLessThan(BODY_TIMEOUT_MS + 1_500);
+    expect(limited.logs.filter((l) => l.includes('"level":"error"'))).toEqual([]);
+  });
+
+  it('closes connections beyond the cap at once, and serves again when one is freed', async () => {
+    const open = (): Promise<Socket> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(port(), '127.0.0.1', () => resolve(socket));
+        socket.on('error', reject);
+      });
+    /** A GET /healthz on a fresh connection: its status line, or '' when the server closed it unanswered. */
+    const healthOnNewConnection = (): Promise<string> =>
+      new Promise((resolve) => {
+        let response = '';
+        const socket = connect(port(), '127.0.0.1', () =>
+          socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+        );
+        socket.on('data', (chunk) => {
+          response += chunk.toString('latin1');
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(response.split('\r\n')[0] ?? ''));
+      });
+
+    const held = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, open));
+    try {
+      expect(await healthOnNewConnection()).toBe('');
+      expect(await healthOnNewConnection()).toBe('');
+      const freed = held.pop();
+      freed?.destroy();
+      // The server counts the freed connection once it sees it close: ask until it does, boundedly.
+      let status = '';
+      for (let i = 0; i < 50 && status === ''; i++) status = await healthOnNewConnection();
+      expect(status).toBe('HTTP/1.1 200 OK');
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
   });
 });
 

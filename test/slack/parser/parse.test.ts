@@ -203,16 +203,26 @@ describe('parseCommand: valid commands', () => {
     ['audit', { kind: 'audit', limit: 20 }],
     ['audit 100', { kind: 'audit', limit: 100 }],
     ['settings', { kind: 'settings' }],
-    ['settings actors everyone', { kind: 'settings-actors', actors: 'everyone' }],
-    ['settings Actors ADMINS', { kind: 'settings-actors', actors: 'admins' }],
-    ['settings actors group:S0123ABCD', { kind: 'settings-actors', actors: { usergroup: 'S0123ABCD' } }],
+    ['settings actors everyone', { kind: 'settings-actors', permission: 'act', actors: 'everyone' }],
+    ['settings Actors ADMINS', { kind: 'settings-actors', permission: 'act', actors: 'admins' }],
+    [
+      'settings actors group:S0123ABCD',
+      { kind: 'settings-actors', permission: 'act', actors: { usergroup: 'S0123ABCD' } },
+    ],
     [
       'settings actors <!subteam^S0123ABC|@security>',
-      { kind: 'settings-actors', actors: { usergroup: 'S0123ABC' } },
+      { kind: 'settings-actors', permission: 'act', actors: { usergroup: 'S0123ABC' } },
     ],
     [
       'settings actors group:<!subteam^S0123ABC|@security>',
-      { kind: 'settings-actors', actors: { usergroup: 'S0123ABC' } },
+      { kind: 'settings-actors', permission: 'act', actors: { usergroup: 'S0123ABC' } },
+    ],
+    ['settings act admins', { kind: 'settings-actors', permission: 'act', actors: 'admins' }],
+    ['settings reveal everyone', { kind: 'settings-actors', permission: 'reveal', actors: 'everyone' }],
+    ['settings Export admins', { kind: 'settings-actors', permission: 'export', actors: 'admins' }],
+    [
+      'settings unassign group:S0123ABCD',
+      { kind: 'settings-actors', permission: 'unassign', actors: { usergroup: 'S0123ABCD' } },
     ],
   ])('%j', (text, command) => {
     expect(parseCommand(text)).toEqual({ ok: true, command });
@@ -637,12 +647,12 @@ const ERRORS: ErrorRow[] = [
   [
     'settings actors root',
     'settings',
-    '`root` is not who may act; use `everyone`, `admins` or `group:<usergroup>`.',
+    '`root` is not who may ignore or remediate events; use `everyone`, `admins` or `group:<usergroup>`.',
   ],
   [
     'settings actors admin',
     'settings',
-    '`admin` is not who may act; use `everyone`, `admins` or `group:<usergroup>`.',
+    '`admin` is not who may ignore or remediate events; use `everyone`, `admins` or `group:<usergroup>`.',
     'Did you mean `admins`?',
   ],
   [

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { ManualClock } from '../../../src/clock.js';
 import { silentLogger } from '../../../src/logger.js';
-import { openStore } from '../../../src/store/open.js';
-import type { Store } from '../../../src/store/store.js';
+import { openStore } from '../../../src/store/backend/open.js';
+import type { Store } from '../../../src/store/backend/store.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 export type BackendKind = 'sqlite' | 'redis';
@@ -23,12 +24,15 @@ export interface StoreFixture {
   /** This test's temp folder (the SQLite file lives in it). */
   readonly dir: string;
   readonly redis: RedisServer | undefined;
+  /** The clock of every store this test opens: move it to expire records, claims, leases and locks. */
+  readonly clock: ManualClock;
 }
 
 export function useStoreFixture(kind: BackendKind): StoreFixture {
   let redis: RedisServer | undefined;
   let dir = '';
   let opened: Store[] = [];
+  let clock = new ManualClock();
 
   beforeAll(async () => {
     if (kind === 'redis') redis = await startRedisServer();
@@ -38,6 +42,7 @@ export function useStoreFixture(kind: BackendKind): StoreFixture {
   });
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'vigil-store-'));
+    clock = new ManualClock();
     if (redis) await flush(redis.url);
   });
   afterEach(async () => {
@@ -58,8 +63,11 @@ export function useStoreFixture(kind: BackendKind): StoreFixture {
     get redis() {
       return redis;
     },
+    get clock() {
+      return clock;
+    },
     async open() {
-      const store = await openStore(fixture.url, { logger: silentLogger, cwd: dir });
+      const store = await openStore(fixture.url, { logger: silentLogger, cwd: dir, clock });
       opened.push(store);
       return store;
     },
@@ -128,4 +136,38 @@ export async function storedBytes(fixture: StoreFixture, kind: BackendKind): Pro
     names.filter((name) => name.startsWith('vigil.sqlite')).map((name) => readFile(join(fixture.dir, name))),
   );
   return Buffer.concat(files).toString('latin1');
+}
+
+/** Every key and value as the backend holds them: SQLite records and claims, or every Redis key. */
+export async function rawEntries(
+  fixture: StoreFixture,
+  kind: BackendKind,
+): Promise<Array<{ key: string; value: string }>> {
+  if (kind === 'redis') {
+    const client = createClient({ url: fixture.url });
+    await client.connect();
+    try {
+      const keys = await client.keys('*');
+      return await Promise.all(
+        keys.map(async (key) => ({
+          key,
+          value: (await client.type(key)) === 'string' ? ((await client.get(key)) ?? '') : `<${key}>`,
+        })),
+      );
+    } finally {
+      await client.close();
+    }
+  }
+  const adapter = new KeyvSqlite({
+    uri: `sqlite://${join(fixture.dir, 'vigil.sqlite')}`,
+    busyTimeout: 5_000,
+  });
+  try {
+    const rows = (await adapter.query(
+      'SELECT key, value FROM keyv UNION ALL SELECT key, owner AS value FROM vigil_claims',
+    )) as Array<{ key: string; value: string }>;
+    return rows.map((row) => ({ key: String(row.key), value: String(row.value) }));
+  } finally {
+    await adapter.disconnect();
+  }
 }

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../../src/clock.js';
-import { createRepositories } from '../../../src/store/repositories.js';
-import { Sealer } from '../../../src/store/sealing.js';
-import type { Store } from '../../../src/store/store.js';
+import type { Store } from '../../../src/store/backend/store.js';
+import { createRepositories } from '../../../src/store/repos/repositories.js';
+import { Sealer } from '../../../src/store/repos/sealing.js';
 
-/** Repositories over `store` with a hand-moved clock and a fresh encryption key. */
+/** Repositories over `store` with a hand-moved clock (the store's own when it has one) and a fresh encryption key. */
 export function reposFor(store: Store, options: { auditRetention?: number; sealer?: Sealer } = {}) {
-  const clock = new ManualClock();
+  const clock = store.clock instanceof ManualClock ? store.clock : new ManualClock();
   const sealer = options.sealer ?? new Sealer(randomBytes(32));
   const repos = createRepositories(store, {
     clock,

@@ -4,7 +4,7 @@
  * policies, recommendations and report requests. Timestamps are relative to the clock at start-up, floored to
  * the hour, so the same seed and clock give byte-identical data.
  */
-import { EVENT_TYPES, SEVERITIES } from '../../../api/schemas.js';
+import { SEED_TYPES, SEVERITIES } from '../contract.js';
 import type {
   IdentifierKind,
   SimApiReport,
@@ -128,7 +128,7 @@ export function buildSeed(seed: number, nowMs: number): SeedData {
     { id: 1001, name: 'Acme Corporation' },
     { id: 1002, name: 'Globex CERT' },
   ];
-  const tenants = TENANT_PLANS.map((plan, i) => tenantOf(plan, i));
+  const tenants = [...TENANT_PLANS.map((plan, i) => tenantOf(plan, i)), ...msspClientTenants()];
   const keys: SimKey[] = [
     key(rng, 501, 1001, 2001, [2001, 2002, 2003], true),
     key(rng, 502, 1001, 2002, [2002, 2003], false),
@@ -157,14 +157,19 @@ export function buildSeed(seed: number, nowMs: number): SeedData {
     identifiers.push(...own);
 
     own.forEach((identifier, identifierIndex) => {
-      // Every type once (shuffled), two extra, and every severity through the index; hostile titles on the first.
-      const types = shuffle(rng, [...EVENT_TYPES]).concat(rng.pick(EVENT_TYPES), rng.pick(EVENT_TYPES));
-      types.forEach((type, n) => {
+      // Every category once (shuffled), two extra, and every severity through the index; hostile titles on
+      // the first. Events carry production type names (`stealer_log`, `forum_post`, …) as production does.
+      const categories = Object.keys(SEED_TYPES);
+      const types = shuffle(rng, [...categories]).concat(rng.pick(categories), rng.pick(categories));
+      types.forEach((category, n) => {
+        const names = SEED_TYPES[category] ?? [category];
+        const type = names[(n + identifierIndex + tenantIndex) % names.length] ?? category;
         const hostile = identifierIndex === 0 && n < HOSTILE_TITLES.length ? HOSTILE_TITLES[n] : undefined;
         const other = own[(identifierIndex + 1) % own.length];
         const alsoMatches = other && rng.chance(0.1) ? [other] : [];
         const event = makeSeedEvent(rng, {
           tenantId: plan.id,
+          category,
           type,
           severity: SEVERITIES[(n + tenantIndex + identifierIndex) % SEVERITIES.length] ?? 'info',
           createdMs: base - rng.int(1, 60 * 24 * 60) * 60_000 - rng.int(0, 59) * 1000,
@@ -241,6 +246,30 @@ function tenantOf(plan: TenantPlan, i: number): SimTenant {
   };
 }
 
+/** Globex runs an MSSP: 60 tenants in all, so tenant listings need several pages. No events of their own. */
+const MSSP_CLIENTS = 57;
+function msspClientTenants(): SimTenant[] {
+  return Array.from({ length: MSSP_CLIENTS }, (_, i) => {
+    const id = 2201 + i;
+    const n = String(i + 1).padStart(2, '0');
+    return {
+      ...tenantOf(
+        {
+          id,
+          organizationId: 1002,
+          name: `Globex client ${n}`,
+          domain: `client${n}.example`,
+          brand: `Client ${n}`,
+          kinds: ['domain', 'keyword', 'email'],
+        },
+        i,
+      ),
+      // Some clients are archived or disabled, as in a real MSSP account.
+      is_disabled: i % 19 === 18,
+    };
+  });
+}
+
 function key(
   rng: Prng,
   apiKeyId: number,
@@ -307,6 +336,8 @@ function identifierName(kind: IdentifierKind, f: TenantFacts): string {
 
 interface SeedEventInput {
   tenantId: number;
+  /** The specification's category (shapes and titles); `type` is the production name. */
+  category: string;
   type: string;
   severity: string;
   createdMs: number;
@@ -318,15 +349,15 @@ interface SeedEventInput {
 }
 
 function makeSeedEvent(rng: Prng, input: SeedEventInput): SimEvent {
-  const shape = EVENT_SHAPES[input.type] ?? { index: input.type, sources: ['unknown'], slashIds: false };
+  const shape = EVENT_SHAPES[input.category] ?? { index: input.type, sources: ['unknown'], slashIds: false };
   const source = rng.pick(shape.sources);
   const f = input.facts;
   const recordId = shape.slashIds
     ? `${f.repo.split('/')[0]}/${input.recordId}/files/${rng.pick(['config.yml', '.env', 'dump.csv', 'index.html'])}`
     : String(input.recordId);
-  const uid = `${shape.index}/${source}/${recordId}`;
+  const uid = `${input.type}/${source}/${recordId}`;
   const value = input.identifiers[0]?.name ?? f.domain;
-  const template = input.titleTemplate ?? TITLE_TEMPLATES[input.type] ?? 'Activity mentioning {v}';
+  const template = input.titleTemplate ?? TITLE_TEMPLATES[input.category] ?? 'Activity mentioning {v}';
   const title = template.replace('{v}', value);
   const person = rng.pick(f.people);
   const mentions = [

@@ -8,7 +8,7 @@
 import { requireSession } from '../auth.js';
 import { queryDigest } from '../cursors.js';
 import { isoFromMs } from '../data/seed.js';
-import { emptyOk, fail, type Handler, json } from '../http.js';
+import { fail, type Handler, json, jsonNull } from '../http.js';
 import { matchesFilters, matchesQuery } from '../matching.js';
 import { arraySequence, compareKeys, paginate } from '../paging.js';
 import { EventActionsSchema, EventSearchSchema } from '../requests.js';
@@ -77,5 +77,5 @@ export const eventActions: Handler = (ctx) => {
         break;
     }
   }
-  return emptyOk();
+  return jsonNull();
 };

@@ -1,20 +1,25 @@
 /**
  * Matching policies (beta): `GET …/v4/matching-policies` (`from`, `size` 1–25 default 25, `order`),
- * `GET …/{policy_uuid}/assignments` (same parameters) and `DELETE …/{policy_uuid}/assignments` with
- * `{identifier_ids, clean_past_events}`, which answers 200 with an empty body and records the call in
+ * `GET …/{policy_uuid}/assignments` (same parameters, but `size` has no upper bound in the document) and
+ * `DELETE …/{policy_uuid}/assignments` with `{identifier_ids, clean_past_events}`, which answers 200 with
+ * the JSON `null` production sends and records the call in
  * `state.unassignments`. Ids that are not assigned are ignored (idempotent).
  */
 import { requireSession } from '../auth.js';
 import { queryDigest } from '../cursors.js';
-import { emptyOk, fail, type Handler, json, type RouteContext } from '../http.js';
+import { fail, type Handler, json, jsonNull, type RouteContext } from '../http.js';
 import { arraySequence, compareKeys, paginate } from '../paging.js';
 import { UnassignSchema } from '../requests.js';
 import type { SimAssignment, SimPolicy } from '../types.js';
 import { parseBody, QueryReader, uuidParam } from '../validation.js';
 
-function listParams(ctx: RouteContext) {
+/** `maxSize`: 25 for policies; the assignments list declares only `exclusiveMinimum: 0`. */
+function listParams(ctx: RouteContext, maxSize: number | undefined) {
   const q = new QueryReader(ctx.query);
-  const size = q.int('size', { gt: 0, le: 25, default: 25 });
+  const size = q.int(
+    'size',
+    maxSize === undefined ? { gt: 0, default: 25 } : { gt: 0, le: maxSize, default: 25 },
+  );
   const order = q.oneOf('order', ['asc', 'desc'] as const) ?? 'desc';
   const from = q.string('from');
   q.done();
@@ -30,7 +35,7 @@ function policyOf(ctx: RouteContext): SimPolicy {
 
 export const listPolicies: Handler = (ctx) => {
   const session = requireSession(ctx);
-  const { size, order, from } = listParams(ctx);
+  const { size, order, from } = listParams(ctx, 25);
   const keyOf = (p: SimPolicy): [number, string] => [Date.parse(p.created_at), p.uuid];
   const dir = order === 'asc' ? 1 : -1;
   const items = ctx.state.policies
@@ -54,7 +59,7 @@ export const listPolicies: Handler = (ctx) => {
 
 export const listAssignments: Handler = (ctx) => {
   const policy = policyOf(ctx);
-  const { size, order, from } = listParams(ctx);
+  const { size, order, from } = listParams(ctx, undefined);
   const keyOf = (a: SimAssignment): [number, number] => [Date.parse(a.assigned_at), a.identifier_id];
   const dir = order === 'asc' ? 1 : -1;
   const items = [...policy.assignments].sort((a, b) => compareKeys(keyOf(a), keyOf(b)) * dir);
@@ -84,5 +89,5 @@ export const unassignPolicy: Handler = (ctx) => {
     cleanPastEvents: body.clean_past_events,
     at: ctx.clock.now(),
   });
-  return emptyOk();
+  return jsonNull();
 };

@@ -3,8 +3,9 @@
  * `types` repeated, `status`, `query` (substring of the value), `from`, `size` 1–100 default 100, no order
  * (oldest id first).
  */
-import { RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../../api/schemas.js';
+
 import { requireSession } from '../auth.js';
+import { RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../contract.js';
 import { queryDigest } from '../cursors.js';
 import type { Handler } from '../http.js';
 import { json } from '../http.js';

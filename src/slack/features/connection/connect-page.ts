@@ -6,11 +6,10 @@
 import { ForbiddenError } from '../../../api/index.js';
 import type { Logger } from '../../../logger.js';
 import { registerSecret } from '../../../logger.js';
-import type { Repositories, Sealer, Store } from '../../../store/index.js';
-import type { ConnectFlowPorts, PendingConnection, VerifiedKey } from '../../../web/connect-flow.js';
-import { ConnectFlow } from '../../../web/connect-flow.js';
 import type { ApiClientPool } from '../../../services/workspace-api.js';
-import { takeConnectNotice } from './notice.js';
+import type { Repositories, Sealer, Store } from '../../../store/index.js';
+import type { ConnectFlowPorts, VerifiedKey } from '../../../web/connect-flow.js';
+import { ConnectFlow } from '../../../web/connect-flow.js';
 import { renderConnected } from '../../blocks/connection.js';
 
 const MAX_TENANTS = 100;
@@ -27,18 +26,18 @@ export interface ConnectPageDeps {
 }
 
 export function createConnectFlow(deps: ConnectPageDeps): ConnectFlow {
-  const pending = deps.store.namespace('connect-pending');
+  const links = deps.repos.connectLinks;
   const ports: ConnectFlowPorts = {
-    links: {
-      peek: (token) => deps.repos.connectLinks.peek(token),
-      consume: (token) => deps.repos.connectLinks.consume(token),
-    },
+    links,
     pending: {
-      get: async (token) => (await pending.get(token)) as PendingConnection | undefined,
-      put: (token, value, ttlMs) => pending.set(token, value, Math.max(1, ttlMs)),
-      delete: async (token) => {
-        await pending.delete(token);
+      get: async (token) => {
+        const key = await links.pendingKey(token);
+        return key && { key };
       },
+      put: async (token, value) => {
+        if (value.key) await links.savePendingKey(token, value.key);
+      },
+      delete: (token) => links.deletePendingKey(token),
     },
     verifyKey: (host, apiKey) => verifyKey(deps.pool, host, apiKey),
     async checkTenant(host, apiKey, tenantId) {
@@ -51,7 +50,7 @@ export function createConnectFlow(deps: ConnectPageDeps): ConnectFlow {
       return deps.sealer.seal(apiKey, teamId);
     },
     open: (sealed, teamId) => deps.sealer.open(sealed, teamId),
-    async complete(link, c, token) {
+    async complete(link, c) {
       const apiKey = deps.sealer.open(c.sealedApiKey, link.teamId);
       await deps.repos.workspaces.put(link.teamId, {
         teamId: link.teamId,
@@ -71,11 +70,10 @@ export function createConnectFlow(deps: ConnectPageDeps): ConnectFlow {
         target: String(c.tenantId),
         detail: `key id ${c.apiKeyId}, region ${c.host}`,
       });
-      const notice = await takeConnectNotice(deps.store, token);
-      if (notice) {
+      if (link.responseUrl) {
         const message = renderConnected({ ...c, tenantName: c.tenantName }, link.userId);
         await deps
-          .postToResponseUrl(notice.responseUrl, {
+          .postToResponseUrl(link.responseUrl, {
             response_type: 'ephemeral',
             replace_original: true,
             ...message,

@@ -5,11 +5,6 @@
 import type { App } from '@slack/bolt';
 import { ForbiddenError } from '../../../api/index.js';
 import { NotAllowedError, NotConnectedError, VigilError } from '../../../errors.js';
-import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
-import { ephemeral } from '../../context.js';
-import { reportError } from '../../error-reply.js';
-import { requesterOfAction } from '../../listen.js';
-import { saveConnectNotice } from './notice.js';
 import {
   DISCONNECT_CANCEL,
   DISCONNECT_CONFIRM,
@@ -19,6 +14,9 @@ import {
   renderStatus,
   renderTenants,
 } from '../../blocks/connection.js';
+import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
+import { ephemeral } from '../../context.js';
+import { onAction } from '../../listen.js';
 
 const ENV_MANAGED =
   'This deployment is connected from the environment (VIGIL_API_KEY); change it there and restart Vigil.';
@@ -30,15 +28,13 @@ const connect: CommandHandler<'connect'> = {
     await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'connect Vigil');
     if (deps.api.fromEnvironment) throw new NotAllowedError(ENV_MANAGED, 'Nothing to do in Slack.');
     const existing = await deps.repos.workspaces.get(ctx.workspaceId);
-    const token = await deps.repos.connectLinks.create({ teamId: ctx.workspaceId, userId: ctx.userId });
+    const token = await deps.repos.connectLinks.create({
+      teamId: ctx.workspaceId,
+      userId: ctx.userId,
+      responseUrl: ctx.responseUrl,
+    });
     const link = await deps.repos.connectLinks.peek(token);
     if (!link) throw new VigilError('The connect link could not be created.', 'Try `/vigil connect` again.');
-    await saveConnectNotice(
-      deps.store,
-      token,
-      { responseUrl: ctx.responseUrl },
-      link.expiresAt - deps.clock.now(),
-    );
     const url = `${deps.config.publicUrl}/connect/${token}`;
     await ctx.respond(ephemeral(renderConnectLink(url, link.expiresAt, existing), true));
   },
@@ -150,33 +146,22 @@ const tenant: CommandHandler<'tenant'> = {
 };
 
 function registerDisconnectButtons(app: App, deps: SlackDeps): void {
-  app.action(DISCONNECT_CONFIRM, async ({ ack, body, respond, client }) => {
-    await ack();
-    const who = requesterOfAction(body);
-    deps.tracker.run(
-      async () => {
-        await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
-        const existed = await deps.repos.workspaces.delete(who.workspaceId);
-        if (existed) {
-          await deps.repos.audit.append({
-            teamId: who.workspaceId,
-            userId: who.userId,
-            action: 'connection.disconnect',
-            target: who.workspaceId,
-            detail: 'API key deleted',
-          });
-        }
-        await respond(ephemeral(renderDisconnected(who.userId, deps.clock.now()), true));
-      },
-      (err) => reportError(deps, err, respond, { action: DISCONNECT_CONFIRM }),
-    );
+  onAction(app, deps, DISCONNECT_CONFIRM, async ({ who, respond, client }) => {
+    await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
+    const existed = await deps.repos.workspaces.delete(who.workspaceId);
+    if (existed) {
+      await deps.repos.audit.append({
+        teamId: who.workspaceId,
+        userId: who.userId,
+        action: 'connection.disconnect',
+        target: who.workspaceId,
+        detail: 'API key deleted',
+      });
+    }
+    await respond(ephemeral(renderDisconnected(who.userId, deps.clock.now()), true));
   });
-  app.action(DISCONNECT_CANCEL, async ({ ack, respond }) => {
-    await ack();
-    deps.tracker.run(
-      () => respond({ delete_original: true }),
-      (err) => reportError(deps, err, undefined, { action: DISCONNECT_CANCEL }),
-    );
+  onAction(app, deps, DISCONNECT_CANCEL, ({ respond }) => respond({ delete_original: true }), {
+    quiet: true,
   });
   // The link button opens the browser; Slack still sends an action, which needs only an ack.
   app.action('connection_open_link', async ({ ack }) => {

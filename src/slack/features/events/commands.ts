@@ -1,20 +1,17 @@
 /** `/vigil events …`, `/vigil events <id> secret|credentials` and `/vigil explain <uid>`. */
+import { renderExplain, renderPage } from '../../blocks/events.js';
 import type { CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { toEventSearchInput } from '../../parser/index.js';
 import { eventsCommandText } from './command-text.js';
-import { explainMessages, sendExplain } from './explain.js';
-import { renderPage } from './page-message.js';
-import { searchToContext } from './run-search.js';
-import { openSecretModal } from './secret-modal.js';
-import { servicesOf } from './services.js';
+import { openSecretModal, sendExplain } from './views.js';
 
 export const eventsCommand: CommandHandler<'events'> = {
   progress: (cmd) => `Searching the events of identifier ${cmd.identifierId}…`,
   async run(ctx) {
     const { deps, command } = ctx;
     const input = toEventSearchInput(command, new Date(deps.clock.now()));
-    const context = await searchToContext(deps, {
+    const context = await deps.events.searchToContext({
       workspaceId: ctx.workspaceId,
       userId: ctx.userId,
       channelId: ctx.channelId,
@@ -23,7 +20,7 @@ export const eventsCommand: CommandHandler<'events'> = {
       pageNumber: 1,
       ...(command.sort === undefined ? {} : { sort: command.sort }),
     });
-    const id = await servicesOf(deps).contexts.save(context);
+    const id = await deps.events.contexts.save(context);
     await ctx.respond(ephemeral(renderPage(context, id, deps.clock.now()), true));
   },
 };
@@ -42,7 +39,12 @@ export const eventsSecretModalCommand: CommandHandler<'events-secret-modal'> = {
 export const explainCommand: CommandHandler<'explain'> = {
   progress: () => 'Asking the threat-intel service for its explanation…',
   async run(ctx) {
-    const messages = await explainMessages(ctx.deps, ctx.workspaceId, ctx.command.eventUid);
-    await sendExplain(ctx.respond, messages, true);
+    const { deps } = ctx;
+    const text = await deps.events.explain(ctx.workspaceId, ctx.command.eventUid);
+    await sendExplain(
+      ctx.respond,
+      renderExplain({ uid: ctx.command.eventUid, text, now: deps.clock.now() }),
+      true,
+    );
   },
 };

@@ -5,7 +5,7 @@
 import type { Feature } from '../../context.js';
 import { registerEventActions } from './actions.js';
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
-import { registerSecretModal } from './secret-modal.js';
+import { registerSecretModal } from './views.js';
 
 export const eventsFeature: Feature = {
   commands: {

@@ -3,28 +3,8 @@
  * settings and subscriptions. Idempotent and order-independent (Slack may send both, and retries).
  */
 import type { App } from '@slack/bolt';
-import { workspaceKey } from '../../../store/index.js';
 import type { Feature, SlackDeps } from '../../context.js';
-
-interface EnvelopeIds {
-  team_id?: string;
-  enterprise_id?: string;
-  is_enterprise_install?: boolean;
-  authorizations?: {
-    team_id?: string | null;
-    enterprise_id?: string | null;
-    is_enterprise_install?: boolean;
-  }[];
-}
-
-export function workspaceOfEnvelope(body: EnvelopeIds): string {
-  const auth = body.authorizations?.[0];
-  return workspaceKey({
-    teamId: auth?.team_id ?? body.team_id,
-    enterpriseId: auth?.enterprise_id ?? body.enterprise_id,
-    isEnterpriseInstall: auth?.is_enterprise_install ?? body.is_enterprise_install,
-  });
-}
+import { type EnvelopeIds, workspaceOfEnvelope } from '../../listen.js';
 
 async function forget(deps: SlackDeps, workspaceId: string, reason: string): Promise<void> {
   const deleted = await deps.repos.deleteWorkspaceData(workspaceId, { installation: true });

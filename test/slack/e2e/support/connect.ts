@@ -50,14 +50,39 @@ export async function getPage(url: string): Promise<Page> {
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
-export async function postForm(url: string, fields: Record<string, string>): Promise<Page> {
+/**
+ * What a browser sends with a form post from Vigil's own page: `Referrer-Policy: no-referrer` makes the
+ * origin `null`, and `Sec-Fetch-Site` says the post comes from the same origin.
+ */
+export const SAME_ORIGIN_HEADERS: Readonly<Record<string, string>> = {
+  origin: 'null',
+  'sec-fetch-site': 'same-origin',
+};
+
+/** The per-page form token in a rendered connect page. */
+export function formTokenOf(html: string): string | undefined {
+  return /name="form_token" value="([^"]+)"/.exec(html)?.[1];
+}
+
+/** Posts `fields` as-is, with `headers` besides the form content type. */
+export async function postRaw(
+  url: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = SAME_ORIGIN_HEADERS,
+): Promise<Page> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(fields).toString(),
     redirect: 'manual',
   });
   return { status: res.status, headers: res.headers, html: await res.text() };
+}
+
+/** As a browser does: loads the page (a fresh form token), then submits its form with `fields`. */
+export async function postForm(url: string, fields: Record<string, string>): Promise<Page> {
+  const formToken = formTokenOf((await getPage(url)).html);
+  return postRaw(url, { ...(formToken === undefined ? {} : { form_token: formToken }), ...fields });
 }
 
 /** Submits the key step. */

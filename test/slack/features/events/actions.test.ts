@@ -119,7 +119,9 @@ describe('permission', () => {
       const refused = await click(stack, page, 'event_ignore:0', { userId: SEEDED_USERS.member });
       const post = await waitPostTo(stack, refused.responseUrl);
       expect(post.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
-      expect(String(post.body.text)).toContain('In this workspace only admins can act on events.');
+      expect(String(post.body.text)).toContain(
+        'In this workspace only workspace admins may ignore or remediate events.',
+      );
       expect(actionCalls(stack)).toHaveLength(0);
 
       const allowed = await click(stack, page, 'event_ignore:0', { userId: SEEDED_USERS.admin });

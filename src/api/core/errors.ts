@@ -1,0 +1,315 @@
+/**
+ * The client's single error taxonomy. Every failure a caller sees is an `ApiError` subclass with a `hint`
+ * saying what a person should do next, so the Slack layer can render any error without knowing HTTP.
+ *
+ * Messages are built from our own words plus, at most, a short, sanitised excerpt of upstream text: never
+ * the API key, the token or raw upstream HTML.
+ */
+import { z } from 'zod';
+import { VigilError } from '../../errors.js';
+
+/** v4 validation failure (422). */
+export const ValidationErrorBodySchema = z.object({
+  detail: z.array(
+    z.object({
+      loc: z.array(z.union([z.string(), z.number()])),
+      msg: z.string(),
+      type: z.string().optional(),
+      input: z.unknown().optional(),
+      ctx: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
+});
+export type ValidationErrorBody = z.infer<typeof ValidationErrorBodySchema>;
+
+/** Other v4 4xx: `{error: {code, message, data}}`. */
+export const ApiErrorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string().optional(), data: z.unknown().optional() }),
+});
+
+/** v2 errors (Swagger `HttpError`): a flat `{code, message}`. */
+export const V2ErrorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
+
+export interface ApiErrorOptions {
+  status?: number | undefined;
+  code?: string | undefined;
+  retryable?: boolean | undefined;
+  /** True when the server certainly did not act on the request (429, 503, connection never made). */
+  rejectedBeforeProcessing?: boolean | undefined;
+  hint?: string | undefined;
+  requestId?: string | undefined;
+  method?: string | undefined;
+  path?: string | undefined;
+  cause?: unknown;
+}
+
+export class ApiError extends VigilError {
+  readonly status: number | undefined;
+  /** The API's own `error.code`, when it sent one. */
+  readonly code: string | undefined;
+  readonly retryable: boolean;
+  readonly rejectedBeforeProcessing: boolean;
+  readonly requestId: string | undefined;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+
+  constructor(message: string, opts: ApiErrorOptions = {}) {
+    super(
+      message,
+      opts.hint ?? 'Try again later; if it keeps failing, contact the Vigil administrator.',
+      opts.cause === undefined ? undefined : { cause: opts.cause },
+    );
+    this.status = opts.status;
+    this.code = opts.code;
+    this.retryable = opts.retryable ?? false;
+    this.rejectedBeforeProcessing = opts.rejectedBeforeProcessing ?? false;
+    this.requestId = opts.requestId;
+    this.method = opts.method;
+    this.path = opts.path;
+  }
+}
+
+export interface FieldProblem {
+  /** Dotted location, e.g. `body.query.fqdn`. */
+  field: string;
+  message: string;
+}
+
+/** 422 from the API, or an input the client refused before sending. */
+export class ValidationError extends ApiError {
+  readonly fields: FieldProblem[];
+  constructor(message: string, fields: FieldProblem[], opts: ApiErrorOptions = {}) {
+    super(message, { hint: 'Check the values given and try again.', ...opts });
+    this.fields = fields;
+  }
+}
+
+const FEATURE_LABELS: Record<string, string> = { sandbox: 'sandbox', reports: 'report feature' };
+const featureLabel = (feature: string) => FEATURE_LABELS[feature] ?? `${feature} feature`;
+
+/** 401: the API key (or a freshly generated token) was rejected. */
+export class UnauthorizedError extends ApiError {
+  constructor(message: string, opts: ApiErrorOptions = {}) {
+    super(message, {
+      hint: 'The API key was rejected: a workspace admin should reconnect Vigil with a valid key (/vigil connect).',
+      ...opts,
+    });
+  }
+}
+
+/** 403, or 401/403 on a feature endpoint (sandbox, reports): the account lacks the feature or the right. */
+export class ForbiddenError extends ApiError {
+  readonly feature: string | undefined;
+  constructor(message: string, opts: ApiErrorOptions & { feature?: string | undefined } = {}) {
+    super(message, {
+      hint: opts.feature
+        ? `The ${featureLabel(opts.feature)} is not enabled for this account or not permitted for this key: ask your threat-intel account owner to enable it.`
+        : 'This API key is not permitted to do that: ask an admin to check the key’s scopes.',
+      ...opts,
+    });
+    this.feature = opts.feature;
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message: string, opts: ApiErrorOptions = {}) {
+    super(message, { hint: 'Check the id: it does not exist or belongs to another tenant.', ...opts });
+  }
+}
+
+export class RateLimitedError extends ApiError {
+  /** How long the server asked us to wait, if it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, opts: ApiErrorOptions & { retryAfterMs?: number | undefined } = {}) {
+    super(message, {
+      retryable: true,
+      rejectedBeforeProcessing: true,
+      hint: 'The threat-intel API rate limit or search quota was reached: wait a little and try again.',
+      ...opts,
+    });
+    this.retryAfterMs = opts.retryAfterMs;
+  }
+}
+
+/** 5xx: the API (or a proxy in front of it) failed. */
+export class UpstreamError extends ApiError {
+  constructor(message: string, opts: ApiErrorOptions = {}) {
+    super(message, { hint: 'The threat-intel API is having trouble: try again in a few minutes.', ...opts });
+  }
+}
+
+export type TimeoutPhase = 'connect' | 'headers' | 'body';
+
+export class TimeoutError extends ApiError {
+  readonly phase: TimeoutPhase;
+  constructor(message: string, phase: TimeoutPhase, opts: ApiErrorOptions = {}) {
+    super(message, { hint: 'The threat-intel API did not answer in time: try again shortly.', ...opts });
+    this.phase = phase;
+  }
+}
+
+export class ConnectionError extends ApiError {
+  constructor(message: string, opts: ApiErrorOptions = {}) {
+    super(message, { hint: 'Vigil could not reach the threat-intel API: try again shortly.', ...opts });
+  }
+}
+
+/** The API answered something the client cannot use: schema mismatch, redirect, non-JSON, too large. */
+export class UnexpectedResponseError extends ApiError {
+  /** The parsed (or, when unparseable, truncated textual) response, for diagnosis. */
+  readonly raw: unknown;
+  readonly issues: z.core.$ZodIssue[];
+  constructor(message: string, opts: ApiErrorOptions & { raw?: unknown; issues?: z.core.$ZodIssue[] } = {}) {
+    super(message, {
+      hint: 'The threat-intel API answered in an unexpected way: report this to the Vigil maintainers.',
+      ...opts,
+    });
+    this.raw = opts.raw;
+    this.issues = opts.issues ?? [];
+  }
+}
+
+/** Bad base URL, host outside the allow-list, plain http to a remote host. */
+export class ConfigurationError extends ApiError {
+  constructor(message: string, opts: ApiErrorOptions = {}) {
+    super(message, { hint: 'Fix the threat-intel API URL in Vigil’s configuration.', ...opts });
+  }
+}
+
+// ── Building errors from responses ────────────────────────────────────────────────────────────────────
+
+const MAX_EXCERPT = 200;
+
+/**
+ * A short, single-line excerpt of upstream text that is safe to embed in a message: HTML is dropped
+ * entirely (proxies return whole pages), control characters removed, secrets masked, length capped.
+ */
+export function safeExcerpt(text: string, secrets: readonly string[] = []): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed || /<\s*(!doctype|html|head|body|[a-z][a-z0-9]*[\s>/])/i.test(trimmed)) return undefined;
+  // Control characters and any run of whitespace become one space.
+  let clean = [...trimmed]
+    .map((ch) => (ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 ? ' ' : ch))
+    .join('');
+  clean = clean.replace(/\s+/g, ' ');
+  for (const secret of secrets) {
+    if (secret) clean = clean.split(secret).join('[redacted]');
+  }
+  return clean.length > MAX_EXCERPT ? `${clean.slice(0, MAX_EXCERPT)}…` : clean;
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date (relative to `now`). */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+export interface ErrorResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as text (already size-capped). */
+  text: string;
+}
+
+export interface ErrorContext {
+  method: string;
+  path: string;
+  /** Set on endpoints that need an account feature: 401/403 there mean "not enabled or not permitted". */
+  feature?: string | undefined;
+  now: number;
+  /** Values that must never appear in a message (key, token). */
+  secrets: readonly string[];
+}
+
+export function headerValue(
+  headers: Record<string, string | string[] | undefined>,
+  name: string,
+): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Maps a non-2xx response to the taxonomy. */
+export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): ApiError {
+  const json = parseJson(res.text);
+  const apiBody = ApiErrorBodySchema.safeParse(json);
+  const v2Body = apiBody.success ? undefined : V2ErrorBodySchema.safeParse(json);
+  const v2 = v2Body?.success ? v2Body.data : undefined;
+  const code = apiBody.success ? apiBody.data.error.code : v2?.code;
+  const upstream = apiBody.success
+    ? safeExcerpt(apiBody.data.error.message ?? '', ctx.secrets)
+    : v2?.message !== undefined
+      ? safeExcerpt(v2.message, ctx.secrets)
+      : json === undefined
+        ? safeExcerpt(res.text, ctx.secrets)
+        : undefined;
+  const base: ApiErrorOptions = {
+    status: res.status,
+    code,
+    requestId: headerValue(res.headers, 'x-request-id'),
+    method: ctx.method,
+    path: ctx.path,
+  };
+  const where = `${ctx.method} ${ctx.path}`;
+  const suffix = (s: string | undefined) => (s ? `: ${s}` : '');
+  const status = res.status;
+
+  if (status === 422 || status === 400) {
+    const body = ValidationErrorBodySchema.safeParse(json);
+    const fields = body.success
+      ? body.data.detail.map((d) => ({
+          field: d.loc.join('.'),
+          message: safeExcerpt(d.msg, ctx.secrets) ?? 'invalid',
+        }))
+      : [];
+    const list = fields.map((f) => `${f.field} (${f.message})`).join('; ');
+    return new ValidationError(
+      `The API rejected the request ${where} as invalid${suffix(list || upstream)}`,
+      fields,
+      base,
+    );
+  }
+  if ((status === 401 || status === 403) && ctx.feature) {
+    return new ForbiddenError(
+      `The ${featureLabel(ctx.feature)} is not enabled for this account, or this API key may not use it (${status} on ${where})`,
+      { ...base, feature: ctx.feature },
+    );
+  }
+  if (status === 401)
+    return new UnauthorizedError(`The API rejected the credentials (401 on ${where})`, base);
+  if (status === 403) return new ForbiddenError(`Not permitted (403 on ${where})${suffix(upstream)}`, base);
+  if (status === 404) return new NotFoundError(`Not found (404 on ${where})${suffix(upstream)}`, base);
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(headerValue(res.headers, 'retry-after'), ctx.now);
+    return new RateLimitedError(`Rate limited (429 on ${where})${suffix(code)}`, { ...base, retryAfterMs });
+  }
+  if (status >= 500) {
+    return new UpstreamError(`The API failed (${status} on ${where})${suffix(upstream)}`, {
+      ...base,
+      retryable: status === 502 || status === 503 || status === 504,
+      // A 503 means the request was turned away (overload, maintenance) rather than half-done.
+      rejectedBeforeProcessing: status === 503,
+    });
+  }
+  if (status >= 300 && status < 400) {
+    return new UnexpectedResponseError(
+      `The API answered with a redirect (${status} on ${where}); not followed`,
+      {
+        ...base,
+      },
+    );
+  }
+  return new ApiError(`Unexpected status ${status} on ${where}${suffix(upstream)}`, base);
+}

@@ -1,0 +1,63 @@
+/** Pure Block Kit for the admin surfaces: who may act, the audit log. */
+import type { KnownBlock } from '@slack/types';
+import { type Actors, PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
+import type { AuditEntry } from '../../store/index.js';
+import { escapeMrkdwn, slackDate } from './text.js';
+
+const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+
+export function describeActors(actors: Actors): string {
+  if (actors === 'everyone') return 'every member of the workspace';
+  if (actors === 'admins') return 'workspace admins only';
+  return `members of the user group <!subteam^${actors.usergroup.replace(/[^A-Z0-9]/gi, '')}>`;
+}
+
+/**
+ * An audit action (`tenant.switch`) is Vigil's own identifier: shown as code, not run through escapeMrkdwn,
+ * which defangs dotted words that look like hosts (`tenant[.]switch`).
+ */
+export function auditAction(action: string): string {
+  return `\`${action.replace(/[^A-Za-z0-9._-]/g, '')}\``;
+}
+
+export function renderAudit(entries: AuditEntry[]): { text: string; blocks: KnownBlock[] } {
+  if (entries.length === 0)
+    return { text: 'No actions recorded yet.', blocks: [section('No actions recorded yet.')] };
+  const lines = entries.map(
+    (e) =>
+      `${slackDate(e.at)} · <@${e.userId}> · ${auditAction(e.action)} ${escapeMrkdwn(e.target)}${e.detail ? ` — ${escapeMrkdwn(e.detail)}` : ''}`,
+  );
+  const blocks: KnownBlock[] = [];
+  for (let i = 0; i < lines.length && blocks.length < 45; i += 10)
+    blocks.push(section(lines.slice(i, i + 10).join('\n')));
+  return { text: `The last ${entries.length} actions taken through Vigil.`, blocks };
+}
+
+/** One line per permission: who may do it. */
+export function permissionLines(permissions: Readonly<Record<Permission, Actors>>): string[] {
+  return PERMISSIONS.map(
+    (p) => `*Who may ${PERMISSION_WORDS[p]}* (\`${p}\`): ${describeActors(permissions[p])}`,
+  );
+}
+
+export function renderSettings(permissions: Readonly<Record<Permission, Actors>>): {
+  text: string;
+  blocks: KnownBlock[];
+} {
+  const lines = permissionLines(permissions);
+  return {
+    text: `Who may ignore or remediate events: ${describeActors(permissions.act)}.`,
+    blocks: [
+      section(lines.join('\n')),
+      {
+        type: 'context',
+        elements: [
+          {
+            type: 'mrkdwn',
+            text: 'Admins change them with `/vigil settings <act|reveal|export|unassign> everyone|admins|group:<usergroup-id>`.',
+          },
+        ],
+      },
+    ],
+  };
+}

@@ -1,0 +1,19 @@
+/** Saves an events context and shows it where its message lives. */
+
+import type { EventsContext } from '../../../services/events-context.js';
+import { renderPage } from '../../blocks/events.js';
+import type { SlackDeps } from '../../context.js';
+import { type MessageTarget, replaceMessage } from '../../respond.js';
+
+export async function showContext(
+  deps: Pick<SlackDeps, 'clock' | 'events'>,
+  ctx: EventsContext,
+  target: MessageTarget,
+): Promise<string> {
+  // A channel message records where it is, so it never offers Share and later clicks update it.
+  const saved =
+    target.kind === 'channel' ? { ...ctx, message: { channel: target.channel, ts: target.ts } } : ctx;
+  const id = await deps.events.contexts.save(saved);
+  await replaceMessage(target, renderPage(saved, id, deps.clock.now()));
+  return id;
+}

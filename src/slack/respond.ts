@@ -1,0 +1,72 @@
+/**
+ * Where a reply goes: an ephemeral message is replaced through its response_url, a channel message with
+ * chat.update; a surface without a response_url (a modal) answers ephemerally in the channel, or in a DM.
+ */
+import type { RespondArguments, RespondFn } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { ephemeral } from './context.js';
+
+export type MessageTarget =
+  | { kind: 'ephemeral'; respond: RespondFn }
+  | { kind: 'channel'; channel: string; ts: string; client: WebClient };
+
+export async function replaceMessage(
+  target: MessageTarget,
+  message: { text: string; blocks: KnownBlock[] },
+): Promise<void> {
+  if (target.kind === 'ephemeral') {
+    await target.respond(ephemeral(message, true));
+    return;
+  }
+  await target.client.chat.update({
+    channel: target.channel,
+    ts: target.ts,
+    text: message.text,
+    blocks: message.blocks,
+  });
+}
+
+/** The message a click came from: in a channel (updated in place) or ephemeral (replaced). */
+export function clickTarget(
+  container: unknown,
+  respond: RespondFn,
+  client: WebClient,
+  fallback?: { channel: string; ts: string },
+): MessageTarget {
+  const c = (container ?? {}) as { is_ephemeral?: boolean; channel_id?: string; message_ts?: string };
+  if (c.is_ephemeral === true) return { kind: 'ephemeral', respond };
+  const channel = c.channel_id ?? fallback?.channel;
+  const ts = c.message_ts ?? fallback?.ts;
+  if (!channel || !ts) return { kind: 'ephemeral', respond };
+  return { kind: 'channel', channel, ts, client };
+}
+
+/** A RespondFn for a surface without a response_url: ephemeral in the channel, or a DM when that fails. */
+export function ephemeralPoster(client: WebClient, channelId: string, userId: string): RespondFn {
+  return (async (message: string | RespondArguments) => {
+    const m = typeof message === 'string' ? { text: message } : message;
+    const text = typeof m.text === 'string' ? m.text : 'Vigil';
+    const blocks = 'blocks' in m && Array.isArray(m.blocks) ? { blocks: m.blocks } : {};
+    if (channelId !== '') {
+      try {
+        return await client.chat.postEphemeral({ channel: channelId, user: userId, text, ...blocks });
+      } catch {
+        // Not in that channel (or a DM with someone else): the app's DM with the user still works.
+      }
+    }
+    return client.chat.postMessage({
+      channel: userId,
+      text,
+      ...blocks,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+  }) as RespondFn;
+}
+
+/** The Slack Web API error code of a failed call (`not_in_channel`…), if any. */
+export function slackErrorCode(err: unknown): string | undefined {
+  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}

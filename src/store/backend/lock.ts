@@ -1,0 +1,70 @@
+/**
+ * Locks for read-modify-write of one record. Callers in this process queue behind each other (no polling
+ * among ourselves); the head of the queue then takes a backend claim so other processes are excluded too.
+ */
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
+import { StoreLockTimeoutError } from './errors.js';
+import type { StoreBackend } from './store.js';
+
+export interface LockTimings {
+  /** How long (on the store's clock) a holder that crashed keeps others out. Operations under a lock take ms. */
+  leaseMs: number;
+  /** How long to wait (real time: this process really waits) for another process's lock before failing. */
+  waitMs: number;
+}
+
+const DEFAULT_TIMINGS: LockTimings = { leaseMs: 15_000, waitMs: 10_000 };
+
+export class LockManager {
+  private readonly tails = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly backend: Pick<StoreBackend, 'tryClaim' | 'releaseClaim'>,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly timings: LockTimings = DEFAULT_TIMINGS,
+  ) {}
+
+  async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    let done = () => {};
+    const mine = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const tail = previous.then(() => mine);
+    this.tails.set(key, tail);
+    try {
+      await previous;
+      const owner = randomBytes(12).toString('base64url');
+      await this.acquire(key, owner);
+      try {
+        return await fn();
+      } finally {
+        await this.backend.releaseClaim(key, owner).catch((error: unknown) => {
+          // The lease expires on its own; the operation itself succeeded or failed on its merits.
+          this.logger.warn('could not release a store lock', { lockKey: key, error });
+        });
+      }
+    } finally {
+      done();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+
+  private async acquire(key: string, owner: string): Promise<void> {
+    // The wait is bounded by the sum of the pauses taken, not by reading time: a frozen test clock cannot
+    // make it spin forever, and the injected clock stays the only reader of time.
+    let waited = 0;
+    let delay = 5;
+    while (!(await this.backend.tryClaim(key, owner, this.timings.leaseMs, this.clock.now()))) {
+      if (waited >= this.timings.waitMs) throw new StoreLockTimeoutError(key, waited);
+      const pause = delay + Math.floor(Math.random() * delay);
+      await sleep(pause);
+      waited += pause;
+      delay = Math.min(delay * 2, 100);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+/** Opens the store named by VIGIL_STORE: `sqlite://<path>` or `redis://…` / `rediss://…`. */
+import { dirname, resolve } from 'node:path';
+import { type Clock, systemClock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
+import { StoreError } from './errors.js';
+import type { LeaseHolder } from './holder.js';
+import { openRedisBackend } from './redis-backend.js';
+import { openSqliteBackend } from './sqlite-backend.js';
+import { KeyvStore, type Store } from './store.js';
+
+export interface OpenStoreOptions {
+  logger: Logger;
+  /** Every expiry (record ttls, claims, leases, locks) is measured on it; the system clock when omitted. */
+  clock?: Clock;
+  /** Base of relative SQLite paths; the process's working directory when omitted. */
+  cwd?: string;
+  /** Folder for local files such as the encryption key; defaults to the SQLite file's folder, or `<cwd>/data`. */
+  dataDir?: string;
+  /** Who this process is in the leases it takes, and how a stopped holder is recognised. */
+  holder?: LeaseHolder;
+}
+
+export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {
+  const cwd = options.cwd ?? process.cwd();
+  const logger = options.logger.child({ component: 'store' });
+  const clock = options.clock ?? systemClock;
+  const shown = describeStoreUrl(url);
+  try {
+    if (url.startsWith('sqlite://')) {
+      const path = url.slice('sqlite://'.length);
+      if (path === '') throw new StoreError('sqlite:// needs a file path, e.g. sqlite://data/vigil.sqlite');
+      const file = path === ':memory:' ? path : resolve(cwd, path);
+      const backend = await openSqliteBackend(file, clock, logger);
+      const dataDir = options.dataDir ?? (file === ':memory:' ? resolve(cwd, 'data') : dirname(file));
+      logger.info('store opened', { backend: 'sqlite', file });
+      return new KeyvStore(backend, dataDir, clock, logger, options.holder);
+    }
+    if (url.startsWith('redis://') || url.startsWith('rediss://')) {
+      const backend = await openRedisBackend(url, logger);
+      logger.info('store opened', { backend: 'redis', url: shown });
+      return new KeyvStore(backend, options.dataDir ?? resolve(cwd, 'data'), clock, logger, options.holder);
+    }
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`could not open the store ${shown}: ${(error as Error).message}`, { cause: error });
+  }
+  throw new StoreError(`unsupported store URL ${shown}: use sqlite://<path>, redis:// or rediss://`);
+}
+
+/** The URL without credentials, for messages and logs. */
+export function describeStoreUrl(url: string): string {
+  if (!URL.canParse(url)) return url.replace(/\/\/[^@/]*@/, '//***@');
+  const parsed = new URL(url);
+  if (parsed.username || parsed.password) {
+    parsed.username = parsed.username ? '***' : '';
+    parsed.password = '';
+  }
+  return parsed.toString();
+}

@@ -1,0 +1,279 @@
+/**
+ * The store every repository uses: keyv for records, plus the atomic primitives keyv lacks (claims, leases and
+ * locks), implemented natively by each backend. Every expiry is decided by the injected clock; the backends
+ * are also given a longer physical ttl so that abandoned data is cleaned up eventually.
+ */
+import { randomBytes } from 'node:crypto';
+import type { DeserializedData, Keyv } from 'keyv';
+import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
+import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js';
+import { type LeaseHolder, processHolder } from './holder.js';
+import { LockManager } from './lock.js';
+
+/** One repository's slice of the key space. Values are JSON; reads return `unknown` for the repo to validate. */
+export interface Namespace {
+  readonly name: string;
+  /** The record, or undefined when absent or its ttl has passed on the store's clock. */
+  get(key: string): Promise<unknown>;
+  /** With `ttlMs`, the record reads as absent once the store's clock passes now + ttlMs. */
+  set(key: string, value: unknown, ttlMs?: number): Promise<void>;
+  /** True when a record was there. */
+  delete(key: string): Promise<boolean>;
+  /** Keys (without the namespace) starting with `prefix`, expired or not. */
+  keys(prefix: string): Promise<string[]>;
+  /** Deletes every record whose key starts with `prefix`; returns how many there were. */
+  deletePrefix(prefix: string): Promise<number>;
+}
+
+/** Held by one owner until released or ttlMs after its last renewal (injected clock), across processes. */
+export interface Lease {
+  readonly key: string;
+  /** Extends the lease by its ttl from now; false if it was lost (expired and taken by another). */
+  renew(): Promise<boolean>;
+  /** Gives it up, only if still ours. */
+  release(): Promise<void>;
+}
+
+export interface Store {
+  readonly backend: 'sqlite' | 'redis';
+  /** Where local files belong (encryption key): the SQLite file's folder, or the folder given for Redis. */
+  readonly dataDir: string;
+  /** The clock every expiry of this store is measured on. */
+  readonly clock: Clock;
+  namespace(name: string): Namespace;
+  /** Set-if-absent: true for exactly one caller until `release` or `ttlMs` passes, across processes. */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  release(key: string): Promise<void>;
+  /** Held by one owner until released or ttlMs after its last renewal; undefined: someone else holds it. */
+  lease(key: string, ttlMs: number): Promise<Lease | undefined>;
+  /** Deletes every claim and lease whose key starts with `prefix` (forgetting a workspace). */
+  dropClaims(prefix: string): Promise<number>;
+  /** Runs `fn` while holding a lock on `key`, across processes; for read-modify-write of one record. */
+  withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** Resolves when the backend answers; for /healthz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * What a backend provides natively. Record keys given to it are complete (`vigil:<ns>:<key>`); claim keys are
+ * `claim:…`, `lease:…` or `lock:…`, placed by the backend. `now` is the store clock's.
+ */
+export interface StoreBackend {
+  readonly kind: 'sqlite' | 'redis';
+  readonly keyv: Keyv;
+  /** Takes the claim when free or expired at `now`. */
+  tryClaim(key: string, owner: string, ttlMs: number, now: number): Promise<boolean>;
+  /** Moves the expiry to now + ttlMs while `owner` still holds it. */
+  renewClaim(key: string, owner: string, ttlMs: number, now: number): Promise<boolean>;
+  /** Deletes the claim; with `owner`, only when that owner still holds it. */
+  releaseClaim(key: string, owner?: string): Promise<void>;
+  /** Who holds the claim at `now`, if anyone. */
+  claimOwner(key: string, now: number): Promise<string | undefined>;
+  deleteClaims(prefix: string): Promise<number>;
+  recordKeys(prefix: string): Promise<string[]>;
+  deleteRecords(prefix: string): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const KEY_PREFIX = 'vigil';
+/**
+ * Backends keep data past its logical expiry by this much before dropping it themselves, so a clock running
+ * ahead of the backend's own never loses a live record.
+ */
+export const PHYSICAL_GRACE_MS = 10 * 60 * 1000;
+const NAMESPACE_NAME = /^[a-z][a-z0-9-]{0,39}$/;
+/** Redis keeps claims, leases and locks beside the records (`vigil:claim:…`), so these names are taken. */
+const RESERVED_NAMESPACES = new Set(['claim', 'lease', 'lock']);
+
+/** Thrown by the keyv deserializer; turned into a StoreCorruptionError naming the record by `Namespace.get`. */
+class UnreadableRecord extends Error {}
+
+/** A value with a logical expiry, so the serializer writes `expiresAt` beside keyv's own `expires`. */
+class Expiring {
+  constructor(
+    readonly value: unknown,
+    readonly expiresAt: number,
+  ) {}
+}
+
+export function serializeRecord(data: { value?: unknown; expires?: number | null | undefined }): string {
+  if (data.value instanceof Expiring)
+    return JSON.stringify({
+      value: data.value.value,
+      expires: data.expires,
+      expiresAt: data.value.expiresAt,
+    });
+  return JSON.stringify(data);
+}
+
+export function deserializeRecord<Value>(text: string): DeserializedData<Value> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UnreadableRecord(`not JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || !('value' in parsed)) {
+    throw new UnreadableRecord('not a keyv record');
+  }
+  const { expires, expiresAt } = parsed as { expires?: unknown; expiresAt?: unknown };
+  if (expires !== undefined && expires !== null && typeof expires !== 'number') {
+    throw new UnreadableRecord('expiry is not a number');
+  }
+  if (expiresAt !== undefined && typeof expiresAt !== 'number') {
+    throw new UnreadableRecord('logical expiry is not a number');
+  }
+  if (expiresAt === undefined) return parsed as DeserializedData<Value>;
+  const value = new Expiring((parsed as { value: unknown }).value, expiresAt);
+  return { value, expires } as unknown as DeserializedData<Value>;
+}
+
+export class KeyvStore implements Store {
+  private closed = false;
+  private readonly locks: LockManager;
+  private readonly namespaces = new Map<string, Namespace>();
+
+  constructor(
+    private readonly impl: StoreBackend,
+    readonly dataDir: string,
+    readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly holder: LeaseHolder = processHolder(),
+  ) {
+    this.locks = new LockManager(impl, clock, logger);
+  }
+
+  get backend(): 'sqlite' | 'redis' {
+    return this.impl.kind;
+  }
+
+  namespace(name: string): Namespace {
+    if (!NAMESPACE_NAME.test(name) || RESERVED_NAMESPACES.has(name))
+      throw new StoreError(`invalid namespace name ${JSON.stringify(name)}`);
+    let ns = this.namespaces.get(name);
+    if (!ns) {
+      ns = this.createNamespace(name);
+      this.namespaces.set(name, ns);
+    }
+    return ns;
+  }
+
+  private createNamespace(name: string): Namespace {
+    const { keyv } = this.impl;
+    const base = `${KEY_PREFIX}:${name}:`;
+    const full = (key: string) => `${base}${key}`;
+    return {
+      name,
+      get: async (key) => {
+        this.assertOpen();
+        let stored: unknown;
+        try {
+          stored = await keyv.get(full(key));
+        } catch (error) {
+          if (error instanceof UnreadableRecord) throw new StoreCorruptionError(name, key, [error.message]);
+          throw error;
+        }
+        if (!(stored instanceof Expiring)) return stored;
+        return stored.expiresAt > this.clock.now() ? stored.value : undefined;
+      },
+      set: async (key, value, ttlMs) => {
+        this.assertOpen();
+        if (value === undefined) throw new StoreError(`refusing to store undefined at ${name}:${key}`);
+        if (ttlMs === undefined) {
+          await keyv.set(full(key), value);
+          return;
+        }
+        assertTtl(ttlMs, 'a record');
+        await keyv.set(full(key), new Expiring(value, this.clock.now() + ttlMs), ttlMs + PHYSICAL_GRACE_MS);
+      },
+      delete: async (key) => {
+        this.assertOpen();
+        return keyv.delete(full(key));
+      },
+      keys: async (prefix) => {
+        this.assertOpen();
+        const keys = await this.impl.recordKeys(full(prefix));
+        return keys.map((key) => key.slice(base.length));
+      },
+      deletePrefix: async (prefix) => {
+        this.assertOpen();
+        return this.impl.deleteRecords(full(prefix));
+      },
+    };
+  }
+
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    this.assertOpen();
+    assertTtl(ttlMs, 'a claim');
+    return this.impl.tryClaim(`claim:${key}`, newOwner(), ttlMs, this.clock.now());
+  }
+
+  async release(key: string): Promise<void> {
+    this.assertOpen();
+    await this.impl.releaseClaim(`claim:${key}`);
+  }
+
+  async lease(key: string, ttlMs: number): Promise<Lease | undefined> {
+    this.assertOpen();
+    assertTtl(ttlMs, 'a lease');
+    const owner = `${this.holder.id}#${newOwner()}`;
+    const stored = `lease:${key}`;
+    if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) {
+      // A lease whose holder is known to be gone (a process of this host that died between an upstream call
+      // and its record) need not wait out its term: it is taken over once, atomically by its owner.
+      const held = await this.impl.claimOwner(stored, this.clock.now());
+      if (held === undefined || this.holder.isAlive(held.split('#')[0] ?? '')) return undefined;
+      await this.impl.releaseClaim(stored, held);
+      this.logger.info('lease of a stopped process taken over', { lease: key });
+      if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) return undefined;
+    }
+    return {
+      key,
+      renew: async () => {
+        this.assertOpen();
+        return this.impl.renewClaim(stored, owner, ttlMs, this.clock.now());
+      },
+      release: async () => {
+        this.assertOpen();
+        await this.impl.releaseClaim(stored, owner);
+      },
+    };
+  }
+
+  async dropClaims(prefix: string): Promise<number> {
+    this.assertOpen();
+    const claims = await this.impl.deleteClaims(`claim:${prefix}`);
+    return claims + (await this.impl.deleteClaims(`lease:${prefix}`));
+  }
+
+  async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    return this.locks.withLock(`lock:${key}`, fn);
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    await this.impl.ping();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.impl.close();
+    this.logger.debug('store closed', { backend: this.impl.kind });
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreClosedError();
+  }
+}
+
+const newOwner = () => randomBytes(12).toString('base64url');
+
+function assertTtl(ttlMs: number, what: string): void {
+  if (!Number.isInteger(ttlMs) || ttlMs <= 0)
+    throw new StoreError(`${what} needs a positive integer ttl, got ${ttlMs}`);
+}

@@ -1,0 +1,151 @@
+/**
+ * Bolt's InstallationStore over the store. Installations hold Slack tokens, so the whole installation is
+ * sealed, bound to its workspace key. Per-user tokens (if any scopes ask for them) are kept beside the latest
+ * installation, as @slack/oauth's own stores do.
+ */
+import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
+import { z } from 'zod';
+import type { Clock } from '../../clock.js';
+import { StoreCorruptionError } from '../backend/errors.js';
+import type { Namespace, Store } from '../backend/store.js';
+import { workspaceKey } from './ids.js';
+import { openNamespace } from './namespaces.js';
+import { checkRecord, parseRecord, readRecord, updateRecord } from './records.js';
+import type { Sealer } from './sealing.js';
+
+const PURPOSE = 'installation';
+
+const SealedRecordSchema = z.object({
+  sealed: z.string().startsWith('v1.'),
+  updatedAt: z.number(),
+});
+
+const UserSchema = z.looseObject({
+  id: z.string().min(1),
+  token: z.string().optional(),
+  scopes: z.array(z.string()).optional(),
+});
+
+/** The fields Bolt relies on are checked; the rest of the installation is kept as Slack gave it. */
+const InstallationSchema = z.looseObject({
+  team: z.looseObject({ id: z.string().min(1), name: z.string().optional() }).optional(),
+  enterprise: z.looseObject({ id: z.string().min(1), name: z.string().optional() }).optional(),
+  user: UserSchema,
+  bot: z
+    .looseObject({
+      token: z.string().min(1),
+      scopes: z.array(z.string()),
+      id: z.string(),
+      userId: z.string(),
+    })
+    .optional(),
+  isEnterpriseInstall: z.boolean().optional(),
+});
+
+const ContentSchema = z.object({
+  latest: InstallationSchema,
+  users: z.record(z.string(), UserSchema),
+});
+type Content = z.infer<typeof ContentSchema>;
+
+export class InstallationNotFoundError extends Error {
+  constructor(key: string) {
+    super(`no installation found for workspace ${key}`);
+    this.name = 'InstallationNotFoundError';
+  }
+}
+
+export class InstallationRepo implements InstallationStore {
+  private readonly ns: Namespace;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly sealer: Sealer,
+  ) {
+    this.ns = openNamespace(store, 'installation');
+  }
+
+  async storeInstallation<AuthVersion extends 'v1' | 'v2'>(
+    installation: Installation<AuthVersion, boolean>,
+  ): Promise<void> {
+    const key = workspaceKey({
+      teamId: installation.team?.id,
+      enterpriseId: installation.enterprise?.id,
+      isEnterpriseInstall: installation.isEnterpriseInstall,
+    });
+    const given = checkRecord(this.ns, key, InstallationSchema, installation);
+    await this.change(key, (content) => {
+      // A user-token-only authorization must not lose the workspace's bot token.
+      const bot = given.bot ?? content?.latest.bot;
+      const latest = bot ? { ...given, bot } : given;
+      return { latest, users: { ...content?.users, [latest.user.id]: latest.user } };
+    });
+  }
+
+  async fetchInstallation(query: InstallationQuery<boolean>): Promise<Installation<'v1' | 'v2', boolean>> {
+    const key = queryKey(query);
+    const record = await readRecord(this.ns, key, SealedRecordSchema);
+    if (!record) throw new InstallationNotFoundError(key);
+    const content = this.open(key, record.sealed);
+    if (this.sealer.isStale(record.sealed)) await this.change(key, (current) => current);
+    const installation = structuredClone(content.latest);
+    if (query.userId && installation.user.id !== query.userId) {
+      // Another user's token must never be handed out for this user.
+      installation.user = content.users[query.userId] ?? { id: query.userId };
+    }
+    return installation as unknown as Installation<'v1' | 'v2', boolean>;
+  }
+
+  /** With a user id, forgets that user's token only; without, the whole installation. */
+  async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {
+    const key = queryKey(query);
+    const { userId } = query;
+    if (userId === undefined) {
+      await this.delete(key);
+      return;
+    }
+    await this.change(key, (content) => {
+      if (!content) return undefined;
+      const { [userId]: _removed, ...users } = content.users;
+      const latest =
+        content.latest.user.id === userId ? { ...content.latest, user: { id: userId } } : content.latest;
+      return { latest, users };
+    });
+  }
+
+  async delete(workspaceId: string): Promise<boolean> {
+    return this.store.withLock(`${this.ns.name}:${workspaceId}`, () => this.ns.delete(workspaceId));
+  }
+
+  private open(key: string, sealed: string): Content {
+    let opened: unknown;
+    try {
+      opened = JSON.parse(this.sealer.open(sealed, key, PURPOSE));
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      throw new StoreCorruptionError(this.ns.name, key, ['sealed installation is not JSON']);
+    }
+    return parseRecord(this.ns, key, ContentSchema, opened);
+  }
+
+  private async change(
+    key: string,
+    fn: (content: Content | undefined) => Content | undefined,
+  ): Promise<void> {
+    await updateRecord(this.store, this.ns, key, SealedRecordSchema, (record) => {
+      const current = record ? this.open(key, record.sealed) : undefined;
+      const next = fn(current);
+      if (next === undefined) return undefined;
+      return { sealed: this.sealer.seal(JSON.stringify(next), key, PURPOSE), updatedAt: this.clock.now() };
+    });
+  }
+}
+
+function queryKey(query: InstallationQuery<boolean>): string {
+  return workspaceKey({
+    teamId: query.teamId,
+    enterpriseId: query.enterpriseId,
+    isEnterpriseInstall: query.isEnterpriseInstall,
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * Every namespace of the store, registered here with how its keys name a workspace, so that forgetting a
+ * workspace covers each one: adding a namespace is one line in NAMESPACES, and repositories can only open a
+ * registered name. Keys either start with the workspace id (`<workspaceId>` or `<workspaceId>:…`), or do not
+ * name it (a short id, a token hash) and then each record's owner is indexed in the `owned` namespace.
+ */
+import { StoreError } from '../backend/errors.js';
+import type { Namespace, Store } from '../backend/store.js';
+
+export interface NamespaceSpec {
+  /**
+   * `workspace`: keys are `<workspaceId>` or start with `<workspaceId>:`. `owned`: records are written through
+   * `Keyspace.setOwned`, which indexes their workspace. `shared`: one record for all workspaces, which its
+   * repository updates when a workspace goes.
+   */
+  readonly scope: 'workspace' | 'owned' | 'shared';
+  /** Kept when a workspace is forgotten unless this option is set. */
+  readonly deletedWith?: 'installation' | 'audit';
+}
+
+export const NAMESPACES = {
+  workspace: { scope: 'workspace' },
+  installation: { scope: 'workspace', deletedWith: 'installation' },
+  settings: { scope: 'workspace' },
+  audit: { scope: 'workspace', deletedWith: 'audit' },
+  'connect-link': { scope: 'owned' },
+  'connect-form': { scope: 'owned' },
+  'connect-pending': { scope: 'owned' },
+  'search-context': { scope: 'owned' },
+  'events-command': { scope: 'owned' },
+  'event-state': { scope: 'workspace' },
+  'event-acting': { scope: 'workspace' },
+  subscription: { scope: 'owned' },
+  'subscription-team': { scope: 'workspace' },
+  'subscription-teams': { scope: 'shared' },
+  'digest-outbox': { scope: 'workspace' },
+  'digest-cursor': { scope: 'workspace' },
+  'reveal-grant': { scope: 'workspace' },
+  /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */
+  owned: { scope: 'workspace' },
+} as const satisfies Record<string, NamespaceSpec>;
+
+export type NamespaceName = keyof typeof NAMESPACES;
+
+export interface ForgetOptions {
+  installation?: boolean;
+  audit?: boolean;
+}
+
+/** Owned records deleted at once when forgetting a workspace. */
+const OWNED_BATCH = 50;
+
+/** Opens a registered namespace: repositories open no other. */
+export function openNamespace(store: Store, name: NamespaceName): Namespace {
+  return store.namespace(name);
+}
+
+/**
+ * Writes a record whose key does not name its workspace. The owner index goes first, so a crash in between
+ * leaves a dangling index entry (harmless) rather than a record that forgetting would miss.
+ */
+export async function setOwned(
+  store: Store,
+  ns: Namespace,
+  key: string,
+  workspaceId: string,
+  value: unknown,
+  ttlMs?: number,
+): Promise<void> {
+  checkWorkspaceId(workspaceId);
+  await openNamespace(store, 'owned').set(`${workspaceId}:${ns.name}:${key}`, 1, ttlMs);
+  await ns.set(key, value, ttlMs);
+}
+
+/** Deletes a record written by `setOwned`, and its owner index entry. */
+export async function deleteOwned(
+  store: Store,
+  ns: Namespace,
+  key: string,
+  workspaceId: string,
+): Promise<boolean> {
+  const existed = await ns.delete(key);
+  await openNamespace(store, 'owned').delete(`${workspaceId}:${ns.name}:${key}`);
+  return existed;
+}
+
+/**
+ * Deletes every record of the workspace in every registered namespace (shared ones excepted: their
+ * repositories update them first), then its claims and leases. Returns how many records went.
+ */
+export async function forgetWorkspace(
+  store: Store,
+  workspaceId: string,
+  options: ForgetOptions,
+): Promise<number> {
+  checkWorkspaceId(workspaceId);
+  const prefix = `${workspaceId}:`;
+  const owners = openNamespace(store, 'owned');
+  const kept = (spec: NamespaceSpec) => spec.deletedWith !== undefined && !options[spec.deletedWith];
+  // The connection (sealed API key) first: it matters most if a later step fails.
+  const names = (Object.keys(NAMESPACES) as NamespaceName[]).sort(
+    (a, b) => Number(b === 'workspace') - Number(a === 'workspace'),
+  );
+  let deleted = 0;
+  for (const name of names) {
+    const spec: NamespaceSpec = NAMESPACES[name];
+    if (kept(spec) || spec.scope !== 'workspace' || name === 'owned') continue;
+    deleted += await deleteWorkspaceKeys(openNamespace(store, name), workspaceId);
+  }
+  const ownedKeys = await owners.keys(prefix);
+  for (let i = 0; i < ownedKeys.length; i += OWNED_BATCH) {
+    const batch = ownedKeys.slice(i, i + OWNED_BATCH).map(async (ownedKey) => {
+      const rest = ownedKey.slice(prefix.length);
+      const cut = rest.indexOf(':');
+      const name = rest.slice(0, cut);
+      const spec: NamespaceSpec | undefined = Object.hasOwn(NAMESPACES, name)
+        ? NAMESPACES[name as NamespaceName]
+        : undefined;
+      if (cut <= 0 || spec?.scope !== 'owned' || kept(spec)) return false;
+      return openNamespace(store, name as NamespaceName).delete(rest.slice(cut + 1));
+    });
+    deleted += (await Promise.all(batch)).filter(Boolean).length;
+  }
+  await deleteWorkspaceKeys(owners, workspaceId);
+  await store.dropClaims(prefix);
+  return deleted;
+}
+
+async function deleteWorkspaceKeys(ns: Namespace, workspaceId: string): Promise<number> {
+  const whole = (await ns.delete(workspaceId)) ? 1 : 0;
+  return whole + (await ns.deletePrefix(`${workspaceId}:`));
+}
+
+/** A workspace id cannot be empty or hold the separator, so it is never a prefix of another's keys. */
+function checkWorkspaceId(workspaceId: string): void {
+  if (workspaceId.length === 0 || workspaceId.includes(':'))
+    throw new StoreError(`invalid workspace id ${JSON.stringify(workspaceId)}`);
+}

@@ -1,0 +1,70 @@
+/** Reading and updating validated records: every read goes through the repository's zod schema. */
+import type { z } from 'zod';
+import { StoreCorruptionError, StoreError } from '../backend/errors.js';
+import type { Namespace, Store } from '../backend/store.js';
+
+export function parseRecord<S extends z.ZodType>(
+  ns: Namespace,
+  key: string,
+  schema: S,
+  raw: unknown,
+): z.output<S> {
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    throw new StoreCorruptionError(
+      ns.name,
+      key,
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(record)'}: ${issue.message}`),
+    );
+  }
+  return result.data;
+}
+
+/** Checks a record before it is written: a bad write is the caller's bug, not corruption. */
+export function checkRecord<S extends z.ZodType>(
+  ns: Namespace,
+  key: string,
+  schema: S,
+  value: unknown,
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(record)'}: ${issue.message}`,
+    );
+    throw new StoreError(`refusing to store an invalid record ${ns.name}:${key}: ${problems.join('; ')}`);
+  }
+  return result.data;
+}
+
+export async function readRecord<S extends z.ZodType>(
+  ns: Namespace,
+  key: string,
+  schema: S,
+): Promise<z.output<S> | undefined> {
+  const raw = await ns.get(key);
+  return raw === undefined ? undefined : parseRecord(ns, key, schema, raw);
+}
+
+/**
+ * Read-modify-write of one record under the store's lock. `change` returns the new record, or undefined to
+ * leave the record as it is; the record now stored is returned.
+ */
+export async function updateRecord<S extends z.ZodType>(
+  store: Store,
+  ns: Namespace,
+  key: string,
+  schema: S,
+  change: (current: z.output<S> | undefined) => z.output<S> | undefined | Promise<z.output<S> | undefined>,
+  ttlMs?: number,
+): Promise<z.output<S> | undefined> {
+  return store.withLock(`${ns.name}:${key}`, async () => {
+    const current = await readRecord(ns, key, schema);
+    const next = await change(current);
+    if (next === undefined) return current;
+    // Round-tripped so the caller gets exactly what a later read returns (no keys holding undefined).
+    const checked: z.output<S> = JSON.parse(JSON.stringify(checkRecord(ns, key, schema, next)));
+    await ns.set(key, checked, ttlMs);
+    return checked;
+  });
+}

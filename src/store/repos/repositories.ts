@@ -1,0 +1,60 @@
+/** Every repository over one store, with the dependencies they share. */
+import type { z } from 'zod';
+import type { Clock } from '../../clock.js';
+import type { Store } from '../backend/store.js';
+import { AuditRepo } from './audit-repo.js';
+import { CommandNoteRepo } from './command-note-repo.js';
+import { ConnectLinkRepo } from './connect-link-repo.js';
+import { EventStateRepo } from './event-state-repo.js';
+import { InstallationRepo } from './installation-repo.js';
+import type { Sealer } from './sealing.js';
+import { SearchContextRepo } from './search-context-repo.js';
+import { SettingsRepo } from './settings-repo.js';
+import { SubscriptionRepo } from './subscription-repo.js';
+import { makeDeleteWorkspaceData } from './workspace-data.js';
+import { WorkspaceRecordRepo } from './workspace-record-repo.js';
+import { WorkspaceRepo } from './workspace-repo.js';
+
+export interface RepositoryDeps {
+  clock: Clock;
+  sealer: Sealer;
+  /** Audit entries kept per workspace; 1000 unless a test wants fewer. */
+  auditRetention?: number;
+}
+
+export function createRepositories(store: Store, deps: RepositoryDeps) {
+  const { clock, sealer } = deps;
+  const workspaces = new WorkspaceRepo(store, clock, sealer);
+  const installations = new InstallationRepo(store, clock, sealer);
+  const settings = new SettingsRepo(store, clock);
+  const audit = new AuditRepo(store, clock, deps.auditRetention);
+  const connectLinks = new ConnectLinkRepo(store, clock, sealer);
+  const subscriptions = new SubscriptionRepo(store, clock);
+  return {
+    workspaces,
+    installations,
+    settings,
+    audit,
+    connectLinks,
+    subscriptions,
+    eventStates: new EventStateRepo(store),
+    /** The command behind each search context, kept after the context expires. */
+    commandNotes: new CommandNoteRepo(store),
+    /** Search contexts of the shape the Slack layer defines; each names its workspace. */
+    searchContexts: <S extends z.ZodType<{ workspaceId: string }>>(schema: S) =>
+      new SearchContextRepo(store, clock, schema),
+    /** Namespaces reserved for the digest outbox and cursors and credential reveal grants; shapes come later. */
+    digestOutbox: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'digest-outbox', schema),
+    digestCursors: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'digest-cursor', schema),
+    revealGrants: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'reveal-grant', schema),
+    deleteWorkspaceData: makeDeleteWorkspaceData(store, {
+      workspaces,
+      settings,
+      subscriptions,
+      installations,
+    }),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,0 +1,95 @@
+/** Per-workspace settings: who may do what through Vigil (act on events, reveal, export, unassign). */
+import { z } from 'zod';
+import type { Clock } from '../../clock.js';
+import { type Actors, DEFAULT_PERMISSIONS, PERMISSIONS, type Permission } from '../../permissions.js';
+import type { Namespace, Store } from '../backend/store.js';
+import { openNamespace } from './namespaces.js';
+import { readRecord, updateRecord } from './records.js';
+
+export const ActorsSchema = z.union([
+  z.literal('everyone'),
+  z.literal('admins'),
+  z.strictObject({ usergroup: z.string().min(1) }),
+]);
+export type { Actors } from '../../permissions.js';
+
+const PermissionsSchema = z.object({
+  act: ActorsSchema.optional(),
+  reveal: ActorsSchema.optional(),
+  export: ActorsSchema.optional(),
+  unassign: ActorsSchema.optional(),
+});
+
+/** As stored: `actors` is the `act` permission of records written before the other permissions existed. */
+const StoredSettingsSchema = z.object({
+  actors: ActorsSchema.optional(),
+  permissions: PermissionsSchema.optional(),
+  updatedBy: z.string().optional(),
+  updatedAt: z.number().optional(),
+});
+type StoredSettings = z.infer<typeof StoredSettingsSchema>;
+
+export interface Settings {
+  /** Who may do what; every permission has a value (the default when never set). */
+  permissions: Record<Permission, Actors>;
+  updatedBy?: string;
+  updatedAt?: number;
+}
+
+export function defaultSettings(): Settings {
+  return { permissions: { ...DEFAULT_PERMISSIONS } };
+}
+
+function resolve(stored: StoredSettings | undefined): Settings {
+  if (!stored) return defaultSettings();
+  const permissions = { ...DEFAULT_PERMISSIONS };
+  if (stored.actors) permissions.act = stored.actors;
+  for (const p of PERMISSIONS) {
+    const value = stored.permissions?.[p];
+    if (value !== undefined) permissions[p] = value;
+  }
+  const out: Settings = { permissions };
+  if (stored.updatedBy !== undefined) out.updatedBy = stored.updatedBy;
+  if (stored.updatedAt !== undefined) out.updatedAt = stored.updatedAt;
+  return out;
+}
+
+export class SettingsRepo {
+  private readonly ns: Namespace;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {
+    this.ns = openNamespace(store, 'settings');
+  }
+
+  /** The workspace's settings, the defaults filling what it never set. */
+  async get(workspaceId: string): Promise<Settings> {
+    return resolve(await readRecord(this.ns, workspaceId, StoredSettingsSchema));
+  }
+
+  async setPermission(
+    workspaceId: string,
+    permission: Permission,
+    actors: Actors,
+    updatedBy: string,
+  ): Promise<Settings> {
+    const at = this.clock.now();
+    const stored = await updateRecord(this.store, this.ns, workspaceId, StoredSettingsSchema, (current) => {
+      const { actors: legacy, ...rest } = current ?? {};
+      const permissions = { ...(legacy ? { act: legacy } : {}), ...rest.permissions, [permission]: actors };
+      return { ...rest, permissions, updatedBy, updatedAt: at };
+    });
+    return resolve(stored);
+  }
+
+  /** Who may ignore or remediate events (the `act` permission). */
+  setActors(workspaceId: string, actors: Actors, updatedBy: string): Promise<Settings> {
+    return this.setPermission(workspaceId, 'act', actors, updatedBy);
+  }
+
+  async delete(workspaceId: string): Promise<boolean> {
+    return this.store.withLock(`${this.ns.name}:${workspaceId}`, () => this.ns.delete(workspaceId));
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Records of one workspace under keys of the caller's choosing, validated by the caller's schema: the
+ * minimal repository behind namespaces whose features define their own shapes (digest outbox and cursors,
+ * reveal grants). Keys start with the workspace id, so forgetting the workspace forgets them.
+ */
+import type { z } from 'zod';
+import { StoreError } from '../backend/errors.js';
+import type { Namespace, Store } from '../backend/store.js';
+import { type NamespaceName, openNamespace } from './namespaces.js';
+import { checkRecord, readRecord, updateRecord } from './records.js';
+
+export class WorkspaceRecordRepo<S extends z.ZodType> {
+  private readonly ns: Namespace;
+
+  constructor(
+    private readonly store: Store,
+    name: NamespaceName,
+    private readonly schema: S,
+  ) {
+    this.ns = openNamespace(store, name);
+  }
+
+  async get(workspaceId: string, key: string): Promise<z.output<S> | undefined> {
+    return readRecord(this.ns, recordKey(workspaceId, key), this.schema);
+  }
+
+  async set(workspaceId: string, key: string, value: z.input<S>, ttlMs?: number): Promise<z.output<S>> {
+    const full = recordKey(workspaceId, key);
+    const checked = checkRecord(this.ns, full, this.schema, value);
+    await this.ns.set(full, checked, ttlMs);
+    return checked;
+  }
+
+  /** Read-modify-write under the store's lock; `change` returns undefined to leave the record as it is. */
+  async update(
+    workspaceId: string,
+    key: string,
+    change: (current: z.output<S> | undefined) => z.output<S> | undefined,
+    ttlMs?: number,
+  ): Promise<z.output<S> | undefined> {
+    return updateRecord(this.store, this.ns, recordKey(workspaceId, key), this.schema, change, ttlMs);
+  }
+
+  async delete(workspaceId: string, key: string): Promise<boolean> {
+    return this.ns.delete(recordKey(workspaceId, key));
+  }
+
+  /** The workspace's keys (as given to `set`), expired records included until they are cleaned up. */
+  async keys(workspaceId: string): Promise<string[]> {
+    const prefix = recordKey(workspaceId, '');
+    return (await this.ns.keys(prefix)).map((key) => key.slice(prefix.length));
+  }
+}
+
+function recordKey(workspaceId: string, key: string): string {
+  if (workspaceId.length === 0 || workspaceId.includes(':'))
+    throw new StoreError(`invalid workspace id ${JSON.stringify(workspaceId)}`);
+  return `${workspaceId}:${key}`;
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  errorFromResponse,
+  ForbiddenError,
+  NotFoundError,
+  parseRetryAfter,
+  RateLimitedError,
+  safeExcerpt,
+  UnauthorizedError,
+  UnexpectedResponseError,
+  UpstreamError,
+  ValidationError,
+} from '../../../src/api/index.js';
+
+const ctx = {
+  method: 'GET',
+  path: '/firework/v4/matching-policies',
+  now: Date.UTC(2026, 10, 21),
+  secrets: ['sekret-key', 'tok-abc'],
+};
+const res = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+  status,
+  headers,
+  text: typeof body === 'string' ? body : JSON.stringify(body),
+});
+
+describe('errorFromResponse', () => {
+  it('422: ValidationError with the field list from detail[].loc/msg', () => {
+    const err = errorFromResponse(
+      res(422, { detail: [{ loc: ['body', 'query', 'fqdn'], msg: 'Field required', type: 'missing' }] }),
+      ctx,
+    );
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).fields).toEqual([
+      { field: 'body.query.fqdn', message: 'Field required' },
+    ]);
+    expect(err.message).toContain('body.query.fqdn');
+    expect(err.retryable).toBe(false);
+  });
+
+  it('401 and 403 map to Unauthorized/Forbidden, or to "feature not enabled" on feature endpoints', () => {
+    expect(errorFromResponse(res(401, { error: { code: 'UNAUTHORIZED' } }), ctx)).toBeInstanceOf(
+      UnauthorizedError,
+    );
+    const forbidden = errorFromResponse(res(403, { error: { code: 'FORBIDDEN', message: 'no' } }), ctx);
+    expect(forbidden).toBeInstanceOf(ForbiddenError);
+    expect(forbidden.code).toBe('FORBIDDEN');
+    for (const status of [401, 403]) {
+      const err = errorFromResponse(res(status, {}), { ...ctx, feature: 'reports' });
+      expect(err).toBeInstanceOf(ForbiddenError);
+      expect(err.message).toMatch(/report feature is not enabled for this account/);
+      const sandbox = errorFromResponse(res(status, {}), { ...ctx, feature: 'sandbox' });
+      expect(sandbox.message).toMatch(/^The sandbox is not enabled for this account/);
+      expect(sandbox.hint).toMatch(/sandbox is not enabled for this account/);
+    }
+  });
+
+  it('v2 errors are a flat {code, message}: both reach the error', () => {
+    const err = errorFromResponse(res(409, { code: 'CONFLICT', message: 'tenant archived' }), ctx);
+    expect(err.code).toBe('CONFLICT');
+    expect(err.message).toContain('tenant archived');
+    const missing = errorFromResponse(res(404, { message: 'Tenant not found' }), ctx);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing.message).toContain('Tenant not found');
+  });
+
+  it('404, 429 (with Retry-After), 5xx and 3xx', () => {
+    expect(errorFromResponse(res(404, {}), ctx)).toBeInstanceOf(NotFoundError);
+    const limited = errorFromResponse(
+      res(429, { error: { code: 'RATELIMIT_REACHED' } }, { 'retry-after': '2' }),
+      ctx,
+    );
+    expect(limited).toBeInstanceOf(RateLimitedError);
+    expect((limited as RateLimitedError).retryAfterMs).toBe(2000);
+    expect(limited.rejectedBeforeProcessing).toBe(true);
+    expect(errorFromResponse(res(500, 'boom'), ctx)).toMatchObject({ retryable: false });
+    expect(errorFromResponse(res(502, 'Bad Gateway'), ctx)).toMatchObject({
+      retryable: true,
+      rejectedBeforeProcessing: false,
+    });
+    expect(errorFromResponse(res(503, 'down'), ctx)).toMatchObject({
+      retryable: true,
+      rejectedBeforeProcessing: true,
+    });
+    expect(errorFromResponse(res(504, 'late'), ctx)).toBeInstanceOf(UpstreamError);
+    expect(errorFromResponse(res(301, ''), ctx)).toBeInstanceOf(UnexpectedResponseError);
+  });
+
+  it('every error carries a hint and is an ApiError', () => {
+    for (const status of [400, 401, 403, 404, 409, 422, 429, 500, 502, 302]) {
+      const err = errorFromResponse(res(status, {}), ctx);
+      expect(err).toBeInstanceOf(ApiError);
+      expect(err.hint.length).toBeGreaterThan(10);
+      expect(err.status).toBe(status);
+      expect(err.path).toBe(ctx.path);
+    }
+  });
+
+  it('keeps secrets, HTML and long upstream text out of messages', () => {
+    const echo = errorFromResponse(
+      res(404, { error: { code: 'X', message: 'token tok-abc for key sekret-key' } }),
+      ctx,
+    );
+    expect(echo.message).not.toMatch(/tok-abc|sekret-key/);
+    expect(echo.message).toContain('[redacted]');
+    const html = errorFromResponse(
+      res(502, '<!DOCTYPE html><html><body>nginx <b>oops</b></body></html>'),
+      ctx,
+    );
+    expect(html.message).not.toMatch(/<|nginx/);
+    const long = errorFromResponse(res(503, 'x'.repeat(5000)), ctx);
+    expect(long.message.length).toBeLessThan(400);
+  });
+});
+
+describe('safeExcerpt', () => {
+  it('flattens control characters and caps length', () => {
+    expect(safeExcerpt('line1\r\nline2\u0007\tend')).toBe('line1 line2 end');
+    expect(safeExcerpt('a'.repeat(500))?.length).toBe(201);
+    expect(safeExcerpt('<Error><Code>AccessDenied</Code></Error>')).toBeUndefined();
+    expect(safeExcerpt('   ')).toBeUndefined();
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.UTC(2026, 10, 21, 9, 0, 0);
+  it('reads seconds and HTTP dates, ignores garbage', () => {
+    expect(parseRetryAfter('7', now)).toBe(7000);
+    expect(parseRetryAfter('1.5', now)).toBe(1500);
+    expect(parseRetryAfter(new Date(now + 12_000).toUTCString(), now)).toBe(12_000);
+    expect(parseRetryAfter(new Date(now - 5000).toUTCString(), now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});

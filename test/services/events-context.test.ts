@@ -1,0 +1,129 @@
+/** The events search context: button values, what is stored (never a secret), loading and expiry. */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Event } from '../../src/api/index.js';
+import { ManualClock } from '../../src/clock.js';
+import { ExpiredError } from '../../src/errors.js';
+import { silentLogger } from '../../src/logger.js';
+import {
+  type EventsContext,
+  EventsContextSchema,
+  EventsContextStore,
+  eventRef,
+  parseRef,
+  searchInputOf,
+  storedSearchOf,
+} from '../../src/services/events-context.js';
+import { createRepositories, openStore, Sealer, type Store } from '../../src/store/index.js';
+
+const event = (over: Partial<NonNullable<Event['tenant_metadata']>> = {}): Event => ({
+  metadata: {
+    uid: 'leak/combo/100001',
+    type: 'leak',
+    severity: 'high',
+    estimated_created_at: '2026-11-20T10:00:00Z',
+  },
+  tenant_metadata: { ignored_at: null, remediated_at: null, ...over },
+  identifiers: [{ id: 3001, name: 'acme.example' }],
+  highlights: { title: ['Leak of <mark>acme.example</mark>'] },
+});
+
+function baseContext(over: Partial<EventsContext> = {}): EventsContext {
+  return {
+    v: 1,
+    workspaceId: 'T0001',
+    userId: 'U0MEMBER1',
+    channelId: 'C0GENERAL',
+    commandText: '/vigil events 3001 severity:high',
+    identifierId: 3001,
+    query: { kind: 'none' },
+    pageNumber: 1,
+    events: [{ event: event(), generation: 0 }],
+    ...over,
+  };
+}
+
+describe('button values', () => {
+  it('are the context id and an index, and nothing else parses', () => {
+    const id = 'abcdefGHIJ_-';
+    expect(eventRef(id, 3)).toBe('abcdefGHIJ_-:3');
+    expect(parseRef(eventRef(id, 3))).toEqual({ ctxId: id, index: 3 });
+    expect(parseRef(id)).toEqual({ ctxId: id, index: undefined });
+    for (const bad of ['', 'short:1', `${id}:x`, `${id}:123`, `${id}:1:2`, '../../etc:1', 42, undefined]) {
+      expect(parseRef(bad)).toBeUndefined();
+    }
+  });
+});
+
+describe('search context schema', () => {
+  it('accepts a context and refuses a stored secret of either kind', () => {
+    expect(EventsContextSchema.safeParse(baseContext()).success).toBe(true);
+    const secret = baseContext({ query: { kind: 'text', query: { type: 'secret', secret: 'AKIA0000' } } });
+    expect(EventsContextSchema.safeParse(secret).success).toBe(false);
+    const creds = baseContext({
+      query: { kind: 'text', query: { type: 'credentials', username: 'u', password: 'p' } },
+    });
+    expect(EventsContextSchema.safeParse(creds).success).toBe(false);
+  });
+
+  it('stores a secret search as a marker only, and never the cursor', () => {
+    const stored = storedSearchOf({
+      identifierId: 3001,
+      query: { type: 'secret', secret: 'AKIA1234567890' },
+      size: 10,
+      from: 'cursor-1',
+    });
+    expect(stored).toEqual({ identifierId: 3001, query: { kind: 'withheld', type: 'secret' }, size: 10 });
+    expect(JSON.stringify(stored)).not.toContain('AKIA');
+  });
+
+  it('gives back exactly the input it stored (every parameter but from)', () => {
+    const input = {
+      identifierId: 3001,
+      query: { type: 'domain' as const, fqdn: 'acme.example' },
+      filters: {
+        severity: ['high' as const, 'critical' as const],
+        estimated_created_at: { gte: '2026-11-01T00:00:00Z' },
+      },
+      order: 'asc' as const,
+      size: 5,
+    };
+    const ctx = baseContext(storedSearchOf({ ...input, from: 'c1' }));
+    expect(searchInputOf(ctx)).toEqual(input);
+  });
+});
+
+describe('stored contexts on SQLite', () => {
+  let dir: string;
+  let store: Store;
+  let clock: ManualClock;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vigil-events-'));
+    clock = new ManualClock();
+    store = await openStore(`sqlite://${join(dir, 'vigil.sqlite')}`, { logger: silentLogger, clock });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads a context only for its own workspace, and after expiry names the command to run again', async () => {
+    const repos = createRepositories(store, { clock, sealer: new Sealer(randomBytes(32)) });
+    const contexts = new EventsContextStore(repos);
+    const id = await contexts.save(baseContext());
+    expect((await contexts.load(id, 'T0001')).commandText).toBe('/vigil events 3001 severity:high');
+    await expect(contexts.load(id, 'T0OTHER')).rejects.toBeInstanceOf(ExpiredError);
+    clock.advance(24 * 3600 * 1000 + 1);
+    const err = await contexts.load(id, 'T0001').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExpiredError);
+    expect((err as ExpiredError).hint).toBe(
+      'Run `/vigil events 3001 severity:high` again for fresh results.',
+    );
+    const unknown = await contexts.load('AAAAAAAAAAAA', 'T0001').catch((e: unknown) => e);
+    expect((unknown as ExpiredError).hint).toContain('/vigil events <identifier-id>');
+  });
+});

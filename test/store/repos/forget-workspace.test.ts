@@ -1,0 +1,158 @@
+/**
+ * Forgetting a workspace as uninstall does it, proven on the raw data: data is written through every
+ * repository for two workspaces, one is deleted, and the backend's own keys and values are searched for it.
+ */
+import type { Installation } from '@slack/bolt';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Store } from '../../../src/store/backend/store.js';
+import { NAMESPACES } from '../../../src/store/repos/namespaces.js';
+import {
+  BACKENDS,
+  type BackendKind,
+  rawEntries,
+  type StoreFixture,
+  useStoreFixture,
+} from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
+
+const GONE = 'TGONE0001';
+const KEPT = 'TKEPT0002';
+const Anything = z.object({ note: z.string() });
+const Context = z.object({ workspaceId: z.string(), query: z.string() });
+
+async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>['repos'], ws: string) {
+  await repos.workspaces.put(ws, {
+    teamId: ws,
+    apiHost: 'api.flare.io',
+    apiKey: `fw_live_key_of_${ws}`,
+    apiKeyId: 1,
+    organizationId: 2,
+    tenantId: 3,
+    scopes: [],
+    connectedBy: 'U0ADMIN',
+  });
+  const install: Installation<'v2', false> = {
+    team: { id: ws },
+    enterprise: undefined,
+    user: { id: 'U0ADMIN', token: undefined, scopes: undefined },
+    bot: { token: `xoxb-${ws}`, scopes: ['commands'], id: 'B1', userId: 'U0BOT' },
+  };
+  await repos.installations.storeInstallation(install);
+  await repos.settings.setActors(ws, 'admins', 'U0ADMIN');
+  await repos.audit.append({ teamId: ws, userId: 'U0ADMIN', action: 'workspace.connect', target: '3' });
+  const live = await repos.connectLinks.create({
+    teamId: ws,
+    userId: 'U0ADMIN',
+    responseUrl: 'https://hooks.slack.test/r/1',
+  });
+  expect(await repos.connectLinks.issueFormToken(live)).toBeDefined();
+  expect((await repos.connectLinks.recordAttempt(live))?.remaining).toBe(4);
+  await repos.connectLinks.savePendingKey(live, {
+    host: 'api.flare.io',
+    sealedApiKey: 'sealed',
+    verified: { apiKeyId: 1, organizationId: 2, defaultTenantId: 3, scopes: [], tenants: [] },
+  });
+  const used = await repos.connectLinks.create({ teamId: ws, userId: 'U0ADMIN' });
+  expect(await repos.connectLinks.consume(used)).toBeDefined();
+  const ctxId = await repos.searchContexts(Context).save({ workspaceId: ws, query: 'q' });
+  await repos.commandNotes.save(ctxId, { workspaceId: ws, commandText: '/vigil events 7' });
+  const acted = { action: 'ignore' as const, by: 'U1', at: 1 };
+  const done = await repos.eventStates.begin(ws, 'uid-done', 0, acted, 60_000);
+  await repos.eventStates.commit(ws, 'uid-done', 0, acted);
+  await done?.release();
+  // A click still in flight: its lease and marker stand.
+  expect(await repos.eventStates.begin(ws, 'uid-live', 0, acted, 60_000)).toBeDefined();
+  await repos.subscriptions.add({
+    teamId: ws,
+    channelId: 'C1',
+    identifierIds: 'all',
+    severity: 'medium',
+    types: [],
+    timeOfDay: '08:00',
+    timeZone: 'UTC',
+    weekdaysOnly: false,
+    skipEmpty: true,
+    createdBy: 'U0ADMIN',
+  });
+  await repos.digestOutbox(Anything).set(ws, 'sub1:2026-11-23', { note: 'posted' });
+  await repos.digestCursors(Anything).set(ws, 'sub1', { note: 'cursor' });
+  await repos.revealGrants(Anything).set(ws, 'U1', { note: 'grant' }, 60_000);
+  // The generic act-once primitive of the services leases by workspace too.
+  expect(await store.lease(`${ws}:policy-unassign:9`, 60_000)).toBeDefined();
+}
+
+async function entriesOf(fixture: StoreFixture, kind: BackendKind, ws: string) {
+  return (await rawEntries(fixture, kind)).filter(({ key, value }) => key.includes(ws) || value.includes(ws));
+}
+
+describe.each(BACKENDS)('forgetting a workspace on %s', (kind) => {
+  const fixture = useStoreFixture(kind);
+
+  it('leaves nothing of it in any namespace, claim or lease, and the other workspace intact', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    await writeEverything(store, repos, GONE);
+    await writeEverything(store, repos, KEPT);
+
+    const raw = await rawEntries(fixture, kind);
+    // Every record lives in a registered namespace, so forgetting cannot miss one.
+    const registered = new Set([...Object.keys(NAMESPACES), 'claim', 'lease', 'lock']);
+    for (const { key } of raw) {
+      const name =
+        (kind === 'redis' || key.startsWith('vigil:') ? key.split(':')[1] : key.split(':')[0]) ?? '';
+      expect(registered, key).toContain(name);
+    }
+    const namespacesUsed = new Set(raw.map(({ key }) => key.split(':')[1]));
+    for (const name of Object.keys(NAMESPACES)) expect(namespacesUsed, name).toContain(name);
+
+    const keptBefore = await entriesOf(fixture, kind, KEPT);
+    expect((await entriesOf(fixture, kind, GONE)).length).toBeGreaterThan(20);
+
+    await repos.deleteWorkspaceData(GONE, { installation: true, audit: true });
+
+    expect(await entriesOf(fixture, kind, GONE)).toEqual([]);
+    const keptAfter = await entriesOf(fixture, kind, KEPT);
+    // Records of the kept workspace alone are untouched; shared ones (the index of workspaces with
+    // subscriptions) remain, without the forgotten workspace.
+    expect(keptAfter).toHaveLength(keptBefore.length);
+    for (const entry of keptBefore.filter(({ value }) => !value.includes(GONE)))
+      expect(keptAfter).toContainEqual(entry);
+    // And the other workspace still reads normally.
+    expect(await repos.workspaces.apiKey(KEPT)).toBe(`fw_live_key_of_${KEPT}`);
+    expect(await repos.subscriptions.listAll()).toHaveLength(1);
+    expect(await repos.eventStates.actingNow(KEPT, 'uid-live', 0)).toMatchObject({ action: 'ignore' });
+  });
+
+  it('frees the leases of the forgotten workspace', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    const acted = { action: 'remediate' as const, by: 'U1', at: 1 };
+    expect(await repos.eventStates.begin(GONE, 'uid', 0, acted, 60_000)).toBeDefined();
+    expect(await repos.eventStates.begin(GONE, 'uid', 0, acted, 60_000)).toBeUndefined();
+    await repos.deleteWorkspaceData(GONE);
+    expect(await repos.eventStates.actingNow(GONE, 'uid', 0)).toBeUndefined();
+    expect(await repos.eventStates.begin(GONE, 'uid', 0, acted, 60_000)).toBeDefined();
+  });
+
+  it('drops the owner index entry of a removed subscription', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    const owners = store.namespace('owned');
+    const added = await repos.subscriptions.add({
+      teamId: GONE,
+      channelId: 'C1',
+      identifierIds: 'all',
+      severity: 'high',
+      types: [],
+      timeOfDay: '08:00',
+      timeZone: 'UTC',
+      weekdaysOnly: false,
+      skipEmpty: true,
+      createdBy: 'U0ADMIN',
+    });
+    expect(await owners.keys(`${GONE}:`)).toEqual([`${GONE}:subscription:${added.id}`]);
+    expect(await repos.subscriptions.remove(GONE, added.id)).toBe(true);
+    expect(await owners.keys(`${GONE}:`)).toEqual([]);
+  });
+});

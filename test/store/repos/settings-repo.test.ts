@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { StoreCorruptionError } from '../../../src/store/backend/errors.js';
+import { BACKENDS, useStoreFixture } from '../support/backends.js';
+import { reposFor } from '../support/repos.js';
+
+describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
+  const fixture = useStoreFixture(kind);
+
+  const DEFAULTS = { act: 'everyone', reveal: 'admins', export: 'admins', unassign: 'admins' };
+
+  it('defaults to everyone acting and admins for the rest, then stores admins or a user group with who changed it', async () => {
+    const store = await fixture.open();
+    const { repos, clock } = reposFor(store);
+    expect(await repos.settings.get('T0001')).toEqual({ permissions: DEFAULTS });
+    await repos.settings.setActors('T0001', 'admins', 'U0ADMIN');
+    expect(await repos.settings.get('T0001')).toEqual({
+      permissions: { ...DEFAULTS, act: 'admins' },
+      updatedBy: 'U0ADMIN',
+      updatedAt: clock.now(),
+    });
+    await repos.settings.setActors('T0001', { usergroup: 'S0SEC' }, 'U0ADMIN');
+    expect((await repos.settings.get('T0001')).permissions.act).toEqual({ usergroup: 'S0SEC' });
+    expect(await repos.settings.get('T0002')).toEqual({ permissions: DEFAULTS });
+  });
+
+  it('sets each permission on its own, keeping the others', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    await repos.settings.setPermission('T0001', 'reveal', 'everyone', 'U0ADMIN');
+    await repos.settings.setPermission('T0001', 'export', { usergroup: 'S0SEC' }, 'U0ADMIN');
+    expect((await repos.settings.get('T0001')).permissions).toEqual({
+      ...DEFAULTS,
+      reveal: 'everyone',
+      export: { usergroup: 'S0SEC' },
+    });
+  });
+
+  it('reads a record written before permissions existed as the act permission, and keeps it on update', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    await store.namespace('settings').set('T0001', { actors: 'admins', updatedBy: 'U0OLD' });
+    expect((await repos.settings.get('T0001')).permissions).toEqual({ ...DEFAULTS, act: 'admins' });
+    await repos.settings.setPermission('T0001', 'reveal', 'everyone', 'U0ADMIN');
+    expect((await repos.settings.get('T0001')).permissions).toEqual({
+      ...DEFAULTS,
+      act: 'admins',
+      reveal: 'everyone',
+    });
+  });
+
+  it('delete returns to the defaults and is idempotent', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    await repos.settings.setActors('T0001', 'admins', 'U0ADMIN');
+    expect(await repos.settings.delete('T0001')).toBe(true);
+    expect(await repos.settings.delete('T0001')).toBe(false);
+    expect(await repos.settings.get('T0001')).toEqual({ permissions: DEFAULTS });
+  });
+
+  it('an unknown actors value is corruption, not a silent default', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    await store.namespace('settings').set('T0001', { actors: 'anyone-at-all' });
+    await expect(repos.settings.get('T0001')).rejects.toThrow(StoreCorruptionError);
+  });
+});
