@@ -64,7 +64,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       logger: logger.child({ component: 'api' }),
       ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
     });
-    const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect });
+    const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect, clock });
     const tracker = new WorkTracker();
     const deps: SlackDeps = {
       config,

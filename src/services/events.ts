@@ -12,6 +12,7 @@ import { ACT_LEASE_MS, actOnce, whileKeptAlive } from './act-once.js';
 import { compactEvent } from './compact-event.js';
 import { sortBySeverity } from './event-order.js';
 import type { Acted } from './event-state.js';
+import { eventTitle } from './event-title.js';
 import { type EventsContext, EventsContextStore, type ShownEvent, storedSearchOf } from './events-context.js';
 import { FairGate } from './fair-gate.js';
 import type { ApiAccess, WorkspaceApi } from './workspace-api.js';
@@ -188,6 +189,8 @@ export class EventsService {
     action: EventActionType;
     by: string;
     detail: string;
+    /** The event's title, for the audit log. */
+    title?: string;
   }): Promise<EventActOutcome> {
     const { workspaceId, uid, from, action } = req;
     const states = this.deps.repos.eventStates;
@@ -198,7 +201,14 @@ export class EventsService {
       act: async () => {
         await this.deps.api.call(workspaceId, ({ session }) => session.eventAction({ action, uids: [uid] }));
         const state = await states.commit(workspaceId, uid, from, acted);
-        await this.audit(workspaceId, req.by, `event.${action}`, uid, req.detail);
+        await this.deps.repos.audit.append({
+          teamId: workspaceId,
+          userId: req.by,
+          action: `event.${action}`,
+          target: uid,
+          detail: req.detail,
+          ...(req.title ? { title: req.title } : {}),
+        });
         return state.generation;
       },
       onFailure: () => states.abandon(workspaceId, uid, from),
@@ -253,8 +263,19 @@ export class EventsService {
         await Promise.all(won.map((w) => states.abandon(workspaceId, w.uid, w.from)));
         throw err;
       });
-      for (const w of won)
-        await this.audit(workspaceId, by, 'event.ignore', w.uid, 'ignore all on page, from Slack');
+      // One entry for the whole click, with its count: the log reads as what people did.
+      const first = won[0];
+      const firstEvent = first === undefined ? undefined : req.events[first.index]?.event;
+      const title = won.length === 1 && firstEvent !== undefined ? eventTitle(firstEvent) : '';
+      await this.deps.repos.audit.append({
+        teamId: workspaceId,
+        userId: by,
+        action: 'event.ignore',
+        target: first?.uid ?? '',
+        detail: 'ignore all on page, from Slack',
+        count: won.length,
+        ...(title ? { title } : {}),
+      });
     } finally {
       await Promise.all(won.map((w) => w.lease.release()));
     }
@@ -274,10 +295,6 @@ export class EventsService {
       await this.sleep(POLL_MS);
     }
     return { kind: 'busy', acting: await states.actingNow(workspaceId, uid, from) };
-  }
-
-  private async audit(workspaceId: string, userId: string, action: string, target: string, detail: string) {
-    await this.deps.repos.audit.append({ teamId: workspaceId, userId, action, target, detail });
   }
 }
 

@@ -8,6 +8,7 @@ import type { EventActionType } from '../../../api/index.js';
 import { ExpiredError, VigilError } from '../../../errors.js';
 import type { Acted } from '../../../services/event-state.js';
 import { applyAction, intendedAction, withEventChanged } from '../../../services/event-state.js';
+import { eventTitle } from '../../../services/event-title.js';
 import type { EventsContext } from '../../../services/events-context.js';
 import { parseRef, searchInputOf } from '../../../services/events-context.js';
 import {
@@ -86,6 +87,7 @@ async function actOnEvent(click: Click): Promise<void> {
     action,
     by: who.userId,
     detail: undone ? 'undo from Slack' : 'from Slack',
+    title: eventTitle(shown.event),
   });
   if (outcome.kind === 'stale') {
     await tell(
