@@ -60,11 +60,13 @@ describe('status', () => {
     expect(ack.body).toEqual({ response_type: 'ephemeral', text: 'Checking the connection…' });
     expect(post.body.response_type).toBe('ephemeral');
     expect(post.body.replace_original).toBe(true);
-    expect(post.body.text).toBe('Vigil is connected to tenant 2001, organization 1001.');
+    expect(post.body.text).toBe('Vigil is connected to tenant Acme Production (2001), organization 1001.');
     const text = textOf(post);
     const stored = await stack.vigil.deps.repos.workspaces.get(stack.workspaceId);
     expect(text).toContain(`*Tenant:* *${stored?.tenantName}* (id 2001)`);
-    expect(text).toContain('*Organization:* 1001');
+    expect(text).toContain('*Organization:* id 1001');
+    // Vigil's own API host, as is, to copy: never defanged.
+    expect(text).toMatch(/\*Region:\* `127\.0\.0\.1:\d+`/);
     expect(text).toContain('*API key id:* 501');
     expect(text).toContain('*Scopes:* `firework` `threat_flow` `sandbox`');
     expect(text).toContain(`Connected by <@${admin}>`);
@@ -142,8 +144,8 @@ describe('tenant switching', () => {
 describe('audit and settings', () => {
   it('shows admins the audit log, newest first', async () => {
     const { post } = await run('audit 5', admin);
-    expect(post.body.text).toBe('The last 1 actions taken through Vigil.');
-    expect(textOf(post)).toContain(`<@${admin}> · \`tenant.switch\` 2003 — from 2001`);
+    expect(post.body.text).toBe('The last action taken through Vigil.');
+    expect(textOf(post)).toContain(`<@${admin}> switched tenant to \`2003\` (from 2001)`);
   });
 
   it('refuses the audit log to a member', async () => {
