@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: every benchmark in sequence, all on 127.0.0.1 with no network. Options (for a quick
- * check): --count, --warmup, --rounds, --levels 10,50, --startups.
+ * check): --count, --warmup, --rounds, --levels 10,50, --startups; --only fairness runs that one alone.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runAckBench } from './ack-latency.js';
+import { fairnessTable, runFairnessBench } from './fairness.js';
 import { startLoadClient } from './load/client.js';
 import { ackJson, ackTable, startupJson, startupTable } from './report.js';
 import { runStartupBench } from './startup.js';
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '8' },
     levels: { type: 'string', default: '10,50' },
     startups: { type: 'string', default: '10' },
+    only: { type: 'string', default: '' },
   },
 });
 
@@ -39,6 +41,16 @@ async function main(): Promise<void> {
   print(`node ${process.version}, ${availableParallelism()} CPUs; load generator in a worker thread`);
 
   const up = await startUpstreams();
+  if (values.only === 'fairness') {
+    try {
+      const fairness = await runFairnessBench(up);
+      print(`\n${fairnessTable(fairness)}\n`);
+      print(JSON.stringify({ fairness }));
+    } finally {
+      await up.close();
+    }
+    return;
+  }
   try {
     const baseline = await startBareBolt(up);
     const sameBody = await startBareBolt(up, { ackBody: vigilHelpAck() });
@@ -62,6 +74,10 @@ async function main(): Promise<void> {
     const startup = await runStartupBench(up, startups);
     print(`\n${startupTable(startup)}\n`);
     print(startupJson(startup));
+
+    const fairness = await runFairnessBench(up);
+    print(`\n${fairnessTable(fairness)}\n`);
+    print(JSON.stringify({ fairness }));
   } finally {
     await up.close();
   }

@@ -9,8 +9,8 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-
 import { EventsService } from './services/events.js';
+import { FairGate, type FairGateOptions } from './services/fair-gate.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
@@ -29,6 +29,8 @@ export interface StartOptions {
   cwd?: string;
   /** Interface to listen on; all interfaces by default. */
   host?: string;
+  /** Fair admission of searches (per-member bound, concurrency); the defaults unless a benchmark compares. */
+  searchGate?: Partial<FairGateOptions>;
   /** For the API client (tests point it at a dispatcher with short timeouts). */
   apiDispatcher?: Dispatcher;
   features?: readonly Feature[];
@@ -73,7 +75,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       store,
       repos,
       api,
-      events: new EventsService({ api, repos, clock }),
+      events: new EventsService({ api, repos, clock, gate: new FairGate(opts.searchGate) }),
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
     };
