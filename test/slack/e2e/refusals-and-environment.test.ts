@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimApi } from '../../../src/sim/api/index.js';
 import { textOf } from '../../harness/index.js';
 import { type Stack, startStack } from '../../support/stack.js';
-import { command, IDENTIFIER, SEEDED_USERS, waitPostTo } from '../features/events/support/events-stack.js';
+import { command, IDENTIFIER, SEEDED_USERS } from '../features/events/support/events-stack.js';
 
 const logLines = (stack: Stack, from: number) =>
   stack.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>);
