@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: every benchmark in sequence, all on 127.0.0.1 with no network. Options (for a quick
- * check): --count, --warmup, --rounds, --levels 10,50, --startups; --only fairness runs that one alone.
+ * check): --count, --warmup, --rounds, --levels 10,50, --startups, --colds; --only fairness runs that one alone.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runAckBench } from './ack-latency.js';
+import { coldStartTable, runColdStartBench } from './cold/cold-start.js';
 import { fairnessTable, runFairnessBench } from './fairness.js';
 import { startLoadClient } from './load/client.js';
 import { ackJson, ackTable, startupJson, startupTable } from './report.js';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     levels: { type: 'string', default: '10,50' },
     startups: { type: 'string', default: '10' },
     only: { type: 'string', default: '' },
+    colds: { type: 'string', default: '7' },
   },
 });
 
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
     levels: values.levels.split(',').map((l) => positiveInt('levels', l.trim())),
   };
   const startups = positiveInt('startups', values.startups);
+  const colds = positiveInt('colds', values.colds);
   print(`node ${process.version}, ${availableParallelism()} CPUs; load generator in a worker thread`);
 
   const up = await startUpstreams();
@@ -78,6 +81,10 @@ async function main(): Promise<void> {
     const fairness = await runFairnessBench(up);
     print(`\n${fairnessTable(fairness)}\n`);
     print(JSON.stringify({ fairness }));
+
+    const cold = await runColdStartBench(up, colds);
+    print(`\n${coldStartTable(cold)}\n`);
+    print(JSON.stringify({ bench: 'cold-start', ...cold }));
   } finally {
     await up.close();
   }

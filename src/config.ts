@@ -106,6 +106,7 @@ const EnvSchema = z.object({
       .max(100_000, 'must be a whole number of connections (1-100000)')
       .default(512),
   ),
+  VIGIL_PLAYGROUND_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -195,6 +196,8 @@ export interface Config {
   preconnect: { apiKey: string; tenantId: number | undefined } | undefined;
   admins: string[];
   logLevel: LogLevel;
+  /** Interface the playground listens on (only used when no Slack variable is set). */
+  playgroundHost: string;
 }
 
 export class ConfigError extends Error {
@@ -249,5 +252,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     preconnect: e.VIGIL_API_KEY ? { apiKey: e.VIGIL_API_KEY, tenantId: e.VIGIL_TENANT_ID } : undefined,
     admins: splitList(e.VIGIL_ADMINS),
     logLevel: e.LOG_LEVEL,
+    playgroundHost: e.VIGIL_PLAYGROUND_HOST,
   };
 }

@@ -1,14 +1,36 @@
 /** Entry point: read the environment once, start Vigil, stop cleanly on SIGTERM/SIGINT within 10 s. */
 import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
+import { wantsPlayground } from './playground/mode.js';
 import { startVigil } from './start.js';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
+/** The playground when no Slack variable is set (or with --playground), else Vigil as configured. */
+async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void> } }> {
+  if (wantsPlayground(process.env, process.argv.slice(2))) {
+    // Loaded only here: a production start never pays for the simulators.
+    const { startPlayground } = await import('./playground/start.js');
+    const playground = await startPlayground({
+      env: process.env,
+      createLogger: (config) => createLogger({ level: config.logLevel }),
+    });
+    // stdout stays JSON lines; the human hint goes to stderr.
+    console.error(
+      `\nVigil playground: Vigil runs for real against a simulated Slack and threat-intel API.\n` +
+        `Open ${playground.url} in a browser. To connect a real Slack app, see README.md ("Create the Slack app").\n`,
+    );
+    return { logger: playground.logger, vigil: playground };
+  }
+  const config = loadConfig(process.env);
+  const logger = createLogger({ level: config.logLevel });
+  return { logger, vigil: await startVigil({ config, logger }) };
+}
+
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  let started: Awaited<ReturnType<typeof start>>;
   try {
-    config = loadConfig(process.env);
+    started = await start();
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error('Vigil cannot start: the configuration has problems:');
@@ -17,8 +39,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger({ level: config.logLevel });
-  const vigil = await startVigil({ config, logger });
+  const { logger, vigil } = started;
 
   const shutdown = (reason: string, exitCode = 0) => {
     logger.info('stopping', { reason });

@@ -9,16 +9,18 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { connectFlowPorts } from './services/connect.js';
 import { EventsService } from './services/events.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
+import { renderConnected } from './slack/blocks/connection.js';
 import type { Feature, SlackDeps } from './slack/context.js';
-import { createConnectFlow } from './slack/features/connection/connect-page.js';
 import { ALL_FEATURES } from './slack/features/index.js';
 import { createRepositories, loadSealer, openStore } from './store/index.js';
-import { closeServer, createWebServer, listen } from './web/server.js';
+import { ConnectFlow } from './web/connect-flow.js';
+import { closeServer, createWebServer, listen, type WebServerOptions } from './web/server.js';
 import { WorkTracker } from './work-tracker.js';
 
 export interface StartOptions {
@@ -36,6 +38,8 @@ export interface StartOptions {
   features?: readonly Feature[];
   /** Seconds clock of the request-signature check (tests freeze it). */
   slackNow?: () => number;
+  /** Pages served besides Vigil's own (the playground). */
+  extraRoutes?: WebServerOptions['extraRoutes'];
 }
 
 export interface RunningVigil {
@@ -80,15 +84,20 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       tracker,
     };
     const slack = createSlackApp(deps, opts.features ?? ALL_FEATURES, opts.slackNow);
-    const connect = createConnectFlow({
+    const { ports, regions } = connectFlowPorts({
       pool,
       repos,
-      store,
       sealer,
       logger: logger.child({ component: 'connect' }),
       now: () => clock.now(),
-      postToResponseUrl,
+      confirm: (responseUrl, connection, userId) =>
+        postToResponseUrl(responseUrl, {
+          response_type: 'ephemeral',
+          replace_original: true,
+          ...renderConnected(connection, userId),
+        }),
     });
+    const connect = new ConnectFlow(ports, regions);
     const installer = slack.installer;
     const server: Server = createWebServer({
       logger,
@@ -102,6 +111,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       connect,
       publicOrigin: () => new URL(config.publicUrl).origin,
       limits: config.http,
+      ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
       health: async () => {
         try {
           await store.ping();

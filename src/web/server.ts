@@ -35,6 +35,8 @@ export interface WebServerOptions {
   /** Vigil's own origin (VIGIL_PUBLIC_URL's), read per request: it may be known only once listening. */
   publicOrigin?: () => string;
   limits?: HttpLimits;
+  /** Other pages (the playground): answers and returns true, or returns false for a 404. */
+  extraRoutes?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 const FORM_LIMIT_BYTES = 16 * 1024;
@@ -101,6 +103,7 @@ async function route(opts: WebServerOptions, req: IncomingMessage, res: ServerRe
     return;
   }
 
+  if (opts.extraRoutes && (await opts.extraRoutes(req, res))) return;
   res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
 }
 

@@ -1,19 +1,7 @@
 /** What an action means for an event: buttons to actions, Undo, the event afterwards. */
 import { describe, expect, it } from 'vitest';
-import type { Event } from '../../src/api/index.js';
 import { applyAction, intendedAction, isApplicable, reverseOf } from '../../src/services/event-state.js';
-
-const event = (over: Partial<NonNullable<Event['tenant_metadata']>> = {}): Event => ({
-  metadata: {
-    uid: 'leak/combo/100001',
-    type: 'leak',
-    severity: 'high',
-    estimated_created_at: '2026-11-20T10:00:00Z',
-  },
-  tenant_metadata: { ignored_at: null, remediated_at: null, ...over },
-  identifiers: [{ id: 3001, name: 'acme.example' }],
-  highlights: { title: ['Leak of <mark>acme.example</mark>'] },
-});
+import { event } from './support/event.js';
 
 describe('state transitions', () => {
   it('maps buttons to actions and Undo to the reverse of what the message shows', () => {

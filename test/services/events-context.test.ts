@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Event } from '../../src/api/index.js';
 import { ManualClock } from '../../src/clock.js';
 import { ExpiredError } from '../../src/errors.js';
 import { silentLogger } from '../../src/logger.js';
@@ -18,18 +17,7 @@ import {
   storedSearchOf,
 } from '../../src/services/events-context.js';
 import { createRepositories, openStore, Sealer, type Store } from '../../src/store/index.js';
-
-const event = (over: Partial<NonNullable<Event['tenant_metadata']>> = {}): Event => ({
-  metadata: {
-    uid: 'leak/combo/100001',
-    type: 'leak',
-    severity: 'high',
-    estimated_created_at: '2026-11-20T10:00:00Z',
-  },
-  tenant_metadata: { ignored_at: null, remediated_at: null, ...over },
-  identifiers: [{ id: 3001, name: 'acme.example' }],
-  highlights: { title: ['Leak of <mark>acme.example</mark>'] },
-});
+import { event } from './support/event.js';
 
 function baseContext(over: Partial<EventsContext> = {}): EventsContext {
   return {

@@ -1,21 +1,40 @@
-/** `npm run sim:api`: the simulated threat-intel API for local play, on PORT (default 8787). */
+/**
+ * `npm run sim:api`: the simulated threat-intel API for local play, on PORT (default 8787). Prints the
+ * variables to give Vigil (ready to paste) and the identifier ids to try in Slack.
+ */
 import { startSimApi } from './index.js';
 
 const port = Number(process.env.PORT ?? 8787);
 const sim = await startSimApi({ port });
 const key = sim.keys[0];
 const family = sim.state.family;
-const identifier = sim.state.identifiersOf(key?.defaultTenantId ?? 0)[0];
+const identifiers = key ? sim.state.identifiersOf(key.defaultTenantId) : [];
+const tenant = sim.state.tenants.find((t) => t.id === key?.defaultTenantId);
 
-console.log(`Simulated threat-intel API on ${sim.url}`);
-for (const k of sim.keys) {
+console.log(`Simulated threat-intel API on ${sim.url}\n`);
+if (key) {
+  console.log('Give Vigil these variables (paste them into its environment):\n');
+  console.log(`VIGIL_API_URL=${sim.url}`);
+  console.log(`VIGIL_API_KEY=${key.apiKey}`);
+  console.log(`VIGIL_API_FAMILY=${family}`);
   console.log(
-    `  API key ${k.apiKey}  (key id ${k.apiKeyId}, organization ${k.organizationId}, tenants ${k.tenantIds.join(', ')}, ` +
+    `\nThe key's default tenant is ${key.defaultTenantId} (${tenant?.name ?? 'unnamed'}). Identifier ids to try:\n`,
+  );
+  for (const i of identifiers) {
+    const events = sim.state.eventsOf(i.id).filter((e) => e.tenantId === i.tenantId).length;
+    console.log(`  /vigil events ${i.id}    ${i.kind} "${i.name}", ${events} events`);
+  }
+}
+console.log('\nOther keys (other organizations and tenants):');
+for (const k of sim.keys.slice(1)) {
+  console.log(
+    `  ${k.apiKey}  (key id ${k.apiKeyId}, organization ${k.organizationId}, tenants ${k.tenantIds.join(', ')}, ` +
       `default ${k.defaultTenantId}${k.features.sandbox ? '' : ', no sandbox/reports'})`,
   );
 }
 if (key) {
-  console.log('\nTry:');
+  const identifier = identifiers[0];
+  console.log('\nOr call it directly:');
   console.log(
     `  TOKEN=$(curl -s -X POST ${sim.url}/tokens/generate -H 'Authorization: ${key.apiKey}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')`,
   );

@@ -4,8 +4,6 @@ import { type Clock, systemClock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { StoreError } from './errors.js';
 import type { LeaseHolder } from './holder.js';
-import { openRedisBackend } from './redis-backend.js';
-import { openSqliteBackend } from './sqlite-backend.js';
 import { KeyvStore, type Store } from './store.js';
 
 export interface OpenStoreOptions {
@@ -30,12 +28,15 @@ export async function openStore(url: string, options: OpenStoreOptions): Promise
       const path = url.slice('sqlite://'.length);
       if (path === '') throw new StoreError('sqlite:// needs a file path, e.g. sqlite://data/vigil.sqlite');
       const file = path === ':memory:' ? path : resolve(cwd, path);
+      // Each backend's driver is loaded only when used: the Redis client alone costs a noticeable start-up.
+      const { openSqliteBackend } = await import('./sqlite-backend.js');
       const backend = await openSqliteBackend(file, clock, logger);
       const dataDir = options.dataDir ?? (file === ':memory:' ? resolve(cwd, 'data') : dirname(file));
       logger.info('store opened', { backend: 'sqlite', file });
       return new KeyvStore(backend, dataDir, clock, logger, options.holder);
     }
     if (url.startsWith('redis://') || url.startsWith('rediss://')) {
+      const { openRedisBackend } = await import('./redis-backend.js');
       const backend = await openRedisBackend(url, logger);
       logger.info('store opened', { backend: 'redis', url: shown });
       return new KeyvStore(backend, options.dataDir ?? resolve(cwd, 'data'), clock, logger, options.holder);

@@ -1,31 +1,28 @@
 /**
- * Wires the connect page (src/web/connect-flow.ts) to the API, the store and Slack: the key is checked
- * with token generation + token test, tenants are listed, the connection is saved sealed and audited, and
- * the admin is told in Slack with the key id only.
+ * The connect page's workflow (the page itself is src/web/connect-flow.ts): the key is checked with token
+ * generation + token test, tenants are listed, the connection is saved sealed and audited, and the admin is
+ * told where they asked (a port: in Slack, with the key id only).
  */
-import { ForbiddenError } from '../../../api/index.js';
-import type { Logger } from '../../../logger.js';
-import { registerSecret } from '../../../logger.js';
-import type { ApiClientPool } from '../../../services/workspace-api.js';
-import type { Repositories, Sealer, Store } from '../../../store/index.js';
-import type { ConnectFlowPorts, VerifiedKey } from '../../../web/connect-flow.js';
-import { ConnectFlow } from '../../../web/connect-flow.js';
-import { renderConnected } from '../../blocks/connection.js';
+import { ForbiddenError } from '../api/index.js';
+import type { Logger } from '../logger.js';
+import { registerSecret } from '../logger.js';
+import type { Repositories, Sealer } from '../store/index.js';
+import type { CompletedConnection, ConnectFlowPorts, Region, VerifiedKey } from '../web/connect-flow.js';
+import type { ApiClientPool } from './workspace-api.js';
 
 const MAX_TENANTS = 100;
 
-export interface ConnectPageDeps {
+export interface ConnectDeps {
   pool: ApiClientPool;
   repos: Repositories;
-  store: Store;
   sealer: Sealer;
   logger: Logger;
   now: () => number;
-  /** Posts the confirmation to the admin's response_url. */
-  postToResponseUrl: (url: string, body: unknown) => Promise<void>;
+  /** Tells the admin the connection is made, at the response_url of their `/vigil connect`. */
+  confirm: (responseUrl: string, connection: CompletedConnection, userId: string) => Promise<void>;
 }
 
-export function createConnectFlow(deps: ConnectPageDeps): ConnectFlow {
+export function connectFlowPorts(deps: ConnectDeps): { ports: ConnectFlowPorts; regions: Region[] } {
   const links = deps.repos.connectLinks;
   const ports: ConnectFlowPorts = {
     links,
@@ -71,13 +68,8 @@ export function createConnectFlow(deps: ConnectPageDeps): ConnectFlow {
         detail: `key id ${c.apiKeyId}, region ${c.host}`,
       });
       if (link.responseUrl) {
-        const message = renderConnected({ ...c, tenantName: c.tenantName }, link.userId);
         await deps
-          .postToResponseUrl(link.responseUrl, {
-            response_type: 'ephemeral',
-            replace_original: true,
-            ...message,
-          })
+          .confirm(link.responseUrl, c, link.userId)
           .catch((err: unknown) => deps.logger.warn('could not confirm the connection in Slack', { err }));
       }
     },
@@ -85,7 +77,7 @@ export function createConnectFlow(deps: ConnectPageDeps): ConnectFlow {
     logger: deps.logger,
   };
   const regions = deps.pool.regions.map((host) => ({ host, label: regionLabel(host) }));
-  return new ConnectFlow(ports, regions);
+  return { ports, regions };
 }
 
 function regionLabel(host: string): string {
