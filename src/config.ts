@@ -88,6 +88,23 @@ const EnvSchema = z.object({
     z.coerce.number({ message: 'must be a tenant id (a positive integer)' }).int().positive().optional(),
   ),
   VIGIL_ADMINS: z.preprocess(emptyToUndefined, z.string().optional()),
+  VIGIL_DIGEST_TICK_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be milliseconds between digest ticks (1000 to 3600000)' })
+      .int()
+      .min(1000, 'must be at least 1000 ms')
+      .max(3_600_000, 'must be at most 3600000 ms (an hour)')
+      .default(60_000),
+  ),
+  VIGIL_SANDBOX_MAX_BYTES: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of bytes (a positive integer)' })
+      .int({ message: 'must be a number of bytes (a positive integer)' })
+      .positive({ message: 'must be a number of bytes (a positive integer)' })
+      .default(100 * 1024 * 1024),
+  ),
   VIGIL_HTTP_BODY_TIMEOUT_MS: z.preprocess(
     emptyToUndefined,
     z.coerce
@@ -195,7 +212,11 @@ export interface Config {
   };
   preconnect: { apiKey: string; tenantId: number | undefined } | undefined;
   admins: string[];
+  /** How often the digest scheduler looks for due digests (a minute; tests shorten it). */
+  digest: { tickMs: number };
   logLevel: LogLevel;
+  /** Largest file sent to the sandbox (VIGIL_SANDBOX_MAX_BYTES). */
+  sandbox: { maxBytes: number };
   /** Interface the playground listens on (only used when no Slack variable is set). */
   playgroundHost: string;
 }
@@ -251,7 +272,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     api: { baseUrl: e.VIGIL_API_URL.replace(/\/+$/, ''), family: e.VIGIL_API_FAMILY, allowedHosts },
     preconnect: e.VIGIL_API_KEY ? { apiKey: e.VIGIL_API_KEY, tenantId: e.VIGIL_TENANT_ID } : undefined,
     admins: splitList(e.VIGIL_ADMINS),
+    digest: { tickMs: e.VIGIL_DIGEST_TICK_MS },
     logLevel: e.LOG_LEVEL,
+    sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
     playgroundHost: e.VIGIL_PLAYGROUND_HOST,
   };
 }

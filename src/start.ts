@@ -2,6 +2,7 @@
  * Start-up and shutdown in one place: config → store → API client → Slack app → web server. `main.ts`
  * calls this with the process environment; tests and benchmarks call it with their own.
  */
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
@@ -10,6 +11,10 @@ import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { connectFlowPorts } from './services/connect.js';
+import type { EventSource } from './services/digest/collect.js';
+import { DigestScheduler, type Ticker } from './services/digest/scheduler.js';
+import { eventSourceOf } from './services/digest/source.js';
+import { DigestService } from './services/digest/subscriptions.js';
 import { EventsService } from './services/events.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
@@ -17,6 +22,8 @@ import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
 import { renderConnected } from './slack/blocks/connection.js';
 import type { Feature, SlackDeps } from './slack/context.js';
+import { BotClients, createDigestPublisher } from './slack/features/digest/publisher.js';
+import { publisherDepsOf } from './slack/features/digest/wiring.js';
 import { ALL_FEATURES } from './slack/features/index.js';
 import { createRepositories, loadSealer, openStore } from './store/index.js';
 import { ConnectFlow } from './web/connect-flow.js';
@@ -36,6 +43,8 @@ export interface StartOptions {
   /** For the API client (tests point it at a dispatcher with short timeouts). */
   apiDispatcher?: Dispatcher;
   features?: readonly Feature[];
+  /** Drives the digest scheduler's ticks (tests tick by hand); a real interval otherwise. */
+  digestTicker?: Ticker;
   /** Seconds clock of the request-signature check (tests freeze it). */
   slackNow?: () => number;
   /** Pages served besides Vigil's own (the playground). */
@@ -48,6 +57,8 @@ export interface RunningVigil {
   deps: SlackDeps;
   /** Stops intake, drains in-flight work, closes the store. Idempotent. */
   stop(): Promise<void>;
+  /** Runs one digest tick now (the playground's button, tests): posts whatever is due. */
+  runDigestsNow(): Promise<void>;
 }
 
 const DRAIN_MS = 7_000;
@@ -72,6 +83,8 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     });
     const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect, clock });
     const tracker = new WorkTracker();
+    const digestEvents = eventSourceOf(api);
+    const digests = new DigestService({ repos, events: digestEvents, clock });
     const deps: SlackDeps = {
       config,
       logger,
@@ -80,6 +93,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       repos,
       api,
       events: new EventsService({ api, repos, clock, gate: new FairGate(opts.searchGate) }),
+      digests,
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
     };
@@ -126,6 +140,8 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     const port = await listen(server, config.port, opts.host);
     if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
     await slack.app.start();
+    const scheduler = createDigestScheduler(deps, digestEvents, opts.digestTicker);
+    scheduler.start();
     logger.info('vigil started', {
       port,
       transport: slack.httpReceiver ? 'http' : 'socket',
@@ -139,6 +155,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
         logger.info('vigil stopping');
         const closing = closeServer(server);
         await slack.app.stop().catch((err: unknown) => logger.warn('slack app stop failed', { err }));
+        await scheduler.stop();
         const drained = await tracker.drain(DRAIN_MS);
         if (!drained.drained) logger.warn('shutdown: in-flight work abandoned', { pending: drained.pending });
         server.closeAllConnections();
@@ -149,11 +166,44 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       })();
       return stopping;
     };
-    return { port, url: `http://${opts.host ?? '127.0.0.1'}:${port}`, deps, stop };
+    return {
+      port,
+      url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+      deps,
+      stop,
+      runDigestsNow: async () => {
+        await scheduler.tick();
+      },
+    };
   } catch (err) {
     await store.close().catch(() => {});
     throw err;
   }
+}
+
+/** The scheduler posting digests through the Slack publisher, one owner id per process. */
+function createDigestScheduler(
+  deps: SlackDeps,
+  events: EventSource,
+  ticker: Ticker | undefined,
+): DigestScheduler {
+  const publisherDeps = publisherDepsOf(deps);
+  const publisher = createDigestPublisher(publisherDeps, new BotClients(publisherDeps), (id) =>
+    deps.repos.subscriptions.get(id),
+  );
+  return new DigestScheduler({
+    subscriptions: deps.repos.subscriptions,
+    outbox: deps.repos.digests,
+    events,
+    publisher,
+    clock: deps.clock,
+    logger: deps.logger.child({ component: 'digest' }),
+    // One process per SQLite file: a lease left there is a dead predecessor's, taken over at once on restart.
+    // Processes sharing Redis each have their own id and wait for a dead one's lease to run out.
+    owner: deps.store.backend === 'sqlite' ? 'sqlite-instance' : randomBytes(8).toString('hex'),
+    intervalMs: deps.config.digest.tickMs,
+    ...(ticker ? { ticker } : {}),
+  });
 }
 
 /** Posts to a Slack response_url (the connect page has no Bolt `respond`). */

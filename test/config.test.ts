@@ -44,6 +44,16 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads the sandbox size cap (100 MB by default) and refuses anything but a byte count', () => {
+    expect(loadConfig(single).sandbox.maxBytes).toBe(100 * 1024 * 1024);
+    expect(loadConfig({ ...single, VIGIL_SANDBOX_MAX_BYTES: '2048' }).sandbox.maxBytes).toBe(2048);
+    for (const bad of ['0', '-1', '1.5', 'lots']) {
+      expect(problems({ ...single, VIGIL_SANDBOX_MAX_BYTES: bad })).toEqual([
+        'VIGIL_SANDBOX_MAX_BYTES: must be a number of bytes (a positive integer)',
+      ]);
+    }
+  });
+
   it('reads every variable', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     const c = loadConfig({

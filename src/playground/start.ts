@@ -37,7 +37,7 @@ export interface PlaygroundOptions {
   /** Made once the configuration is known (its log level). */
   createLogger(config: Config): Logger;
   clock?: Clock;
-  /** Runs the digests that are due now; the page offers "Run digests now" only when given. */
+  /** Runs the digests that are due now ("Run digests now" on the page); Vigil's own scheduler tick by default. */
   runDigestsNow?: () => Promise<void>;
 }
 
@@ -117,6 +117,13 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
           .map((c) => ({ id: c.id, name: c.name })),
       },
     });
+    // "Run digests now" runs Vigil's own scheduler tick, once Vigil is up (the routes are made before it).
+    let running: RunningVigil | undefined;
+    const runDigestsNow =
+      opts.runDigestsNow ??
+      (async () => {
+        await running?.runDigestsNow();
+      });
     const routes = createPlaygroundRoutes({
       session,
       slack,
@@ -125,16 +132,17 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
         workspace: slack.teams.get(DEFAULT_TEAM_ID)?.name ?? 'Vigil',
         channel: channel.name,
         userName: actor.userName,
-        digests: opts.runDigestsNow !== undefined,
+        digests: true,
       },
       assets,
       context,
       allowedHostnames: ['0.0.0.0', '::'].includes(host)
         ? undefined
         : new Set(['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host]),
-      ...(opts.runDigestsNow ? { runDigestsNow: opts.runDigestsNow } : {}),
+      runDigestsNow,
     });
     const vigil = await startVigil({ config, logger, clock, host, extraRoutes: routes });
+    running = vigil;
     const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     const base = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${vigil.port}`;
     receiverUrl = `${base}/slack/events`;

@@ -10,6 +10,7 @@ import { EventSchema } from '../api/index.js';
 import { ExpiredError } from '../errors.js';
 import type { Repositories, SearchContextRepo } from '../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../store/index.js';
+import { DigestHeadingSchema } from './digest/content.js';
 
 /** Query types whose values are secrets: never stored, only a marker of their type. */
 export const WITHHELD_QUERY_TYPES = ['secret', 'credentials'] as const;
@@ -71,6 +72,8 @@ export const EventsContextSchema = z.object({
   events: z.array(ShownEventSchema).max(10),
   /** Where the message lives once shared in a channel; later clicks update it with chat.update. */
   message: z.object({ channel: z.string().min(1), ts: z.string().min(1) }).optional(),
+  /** Set for a digest message: it is re-rendered as a digest (header, counts, "+N more") after a click. */
+  digest: DigestHeadingSchema.optional(),
 });
 export type EventsContext = z.infer<typeof EventsContextSchema>;
 

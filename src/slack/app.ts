@@ -19,6 +19,11 @@ export const BOT_SCOPES = [
   'usergroups:read',
   'files:write',
   'im:write',
+  'channels:read',
+  'groups:read',
+  'channels:history',
+  'groups:history',
+  'files:read',
 ];
 
 export interface SlackApp {

@@ -9,6 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { DigestService } from '../services/digest/subscriptions.js';
 import type { EventsService } from '../services/events.js';
 import type { ApiAccess } from '../services/workspace-api.js';
 import type { Repositories, Store } from '../store/index.js';
@@ -25,6 +26,8 @@ export interface SlackDeps {
   api: ApiAccess;
   /** The workflows features call (services never see Slack). */
   events: EventsService;
+  /** Digest subscriptions (add, list, pause, preview…). */
+  digests: DigestService;
   authz: Authz;
   tracker: WorkTracker;
 }

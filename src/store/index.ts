@@ -5,6 +5,7 @@ export type { Lease, Namespace, Store } from './backend/store.js';
 export * from './repos/audit-repo.js';
 export * from './repos/command-note-repo.js';
 export * from './repos/connect-link-repo.js';
+export * from './repos/digest-outbox.js';
 export * from './repos/event-state-repo.js';
 export { workspaceKey } from './repos/ids.js';
 export * from './repos/installation-repo.js';

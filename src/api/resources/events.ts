@@ -197,9 +197,13 @@ export interface EventsApi {
     input: EventSearchInput,
     opts?: PaginateOptions,
   ): AsyncGenerator<PageStep<Event, SearchPage<Event>>, void, undefined>;
+  /** The tenant-wide feed (`events/tenant/_search`): every identifier of the token's tenant, same body. */
+  searchTenantEvents(input: TenantEventSearchInput): Promise<SearchPage<Event>>;
   /** Batches of ≤10 targets. Repeating an action is harmless upstream, so batches are retried freely. */
   eventAction(input: EventActionInput): Promise<EventActionResult>;
 }
+
+export type TenantEventSearchInput = Omit<EventSearchInput, 'identifierId'>;
 
 export function eventsResource({ call, v4 }: ResourceContext): EventsApi {
   const searchEvents = async (input: EventSearchInput): Promise<SearchPage<Event>> => {
@@ -215,8 +219,21 @@ export function eventsResource({ call, v4 }: ResourceContext): EventsApi {
     });
     return { ...res.data, quota: quotaFrom(res.headers) };
   };
+  const searchTenantEvents = async (input: TenantEventSearchInput): Promise<SearchPage<Event>> => {
+    const res = await call({
+      method: 'POST',
+      path: `${v4}/events/tenant/_search`,
+      body: eventSearchBody({ ...input, identifierId: 0 }),
+      tier: 'ordinary',
+      idempotent: true,
+      auth: 'token',
+      schema: EventPageSchema,
+    });
+    return { ...res.data, quota: quotaFrom(res.headers) };
+  };
   return {
     searchEvents,
+    searchTenantEvents,
     iterateEvents: (input, o) => paginate(searchEvents, input, o),
     async eventAction(input) {
       let batches = 0;

@@ -22,6 +22,8 @@ import type { SimState } from './state.js';
 import type { FaultResponse, LoggedRequest } from './types.js';
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Presigned sandbox uploads stand for object storage, which takes far larger bodies than the API. */
+const MAX_UPLOAD_BODY_BYTES = 256 * 1024 * 1024;
 
 export interface ServerDeps {
   state: SimState;
@@ -75,7 +77,10 @@ async function handle(
   baseUrl: string,
   shutdown: AbortSignal,
 ): Promise<void> {
-  const rawBody = await readBody(req);
+  const rawBody = await readBody(
+    req,
+    (req.url ?? '').startsWith('/_upload') ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES,
+  );
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const method = (req.method ?? 'GET').toUpperCase();
   const entry: LoggedRequest = {
@@ -221,13 +226,13 @@ function write(res: ServerResponse, response: SimResponse): void {
   res.end(payload);
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+async function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    if (size > max) throw new Error('request body too large');
     chunks.push(buf);
   }
   return Buffer.concat(chunks);

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../../clock.js';
 import { type Logger, silentLogger } from '../../logger.js';
+import { fileJson, filePath } from './methods/files.js';
 import { botMethods, clientMethods, messageContentError } from './methods/index.js';
 import { flatHeaders, parseRequest, readRaw } from './request-body.js';
 import { FakeSocketMode } from './socket-mode.js';
@@ -24,6 +25,7 @@ import type {
   FakeChannel,
   FakeTeam,
   FakeUser,
+  FileDownload,
   Json,
   OAuthGrant,
   RecordedCall,
@@ -70,6 +72,8 @@ interface Reply {
 export class FakeSlack {
   readonly calls: RecordedCall[] = [];
   readonly responseUrlPosts: ResponseUrlPost[] = [];
+  /** Every GET of a file's bytes, served or refused. */
+  readonly downloads: FileDownload[] = [];
   readonly clientId: string;
   readonly clientSecret: string;
   readonly appId: string;
@@ -148,6 +152,38 @@ export class FakeSlack {
 
   addTeam(team: FakeTeam): FakeTeam {
     return this.state.addTeam(team);
+  }
+
+  /**
+   * A file someone shared in the workspace: files.info describes it (with `size` and a
+   * `url_private_download` on this fake) and its bytes are served to the team's bot token only.
+   */
+  addFile(input: {
+    filename: string;
+    bytes: Buffer;
+    user?: string;
+    mimetype?: string;
+    teamId?: string;
+  }): Json {
+    const teamId = input.teamId ?? DEFAULT_TEAM_ID;
+    const team = this.state.teams.get(teamId);
+    if (team === undefined) throw new Error(`fake slack: no team ${teamId}`);
+    const file: UploadedFile = {
+      fileId: this.state.nextId('F'),
+      teamId,
+      filename: input.filename,
+      declaredLength: input.bytes.length,
+      title: undefined,
+      bytes: input.bytes,
+      completed: true,
+      channelId: undefined,
+      initialComment: undefined,
+      threadTs: undefined,
+      ...(input.user !== undefined ? { user: input.user } : {}),
+      ...(input.mimetype !== undefined ? { mimetype: input.mimetype } : {}),
+    };
+    this.state.files.set(file.fileId, file);
+    return fileJson(this.state, team, file, this.baseUrl);
   }
 
   /** Registers an app-level token (`xapp-…`) for apps.connections.open. */
@@ -273,6 +309,7 @@ export class FakeSlack {
   reset(): void {
     this.calls.length = 0;
     this.responseUrlPosts.length = 0;
+    this.downloads.length = 0;
     this.failures.clear();
     this.state.clear();
     this.seedState();
@@ -359,6 +396,8 @@ export class FakeSlack {
       this.send(res, await this.apiCall(req, raw, url));
     } else if (url.pathname.startsWith('/upload/v1/')) {
       await this.upload(req, res, raw, url);
+    } else if (req.method === 'GET' && url.pathname.startsWith('/files-pri/')) {
+      this.download(req, res, url);
     } else if (req.method === 'POST' && RESPONSE_URL_PATH.test(url.pathname)) {
       this.send(res, this.responseUrlPost(req, raw, url));
     } else {
@@ -451,6 +490,35 @@ export class FakeSlack {
       file.bytes = raw;
     }
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(`OK - ${file.bytes.length}`);
+  }
+
+  /** Like Slack: the bytes for the owning team's bot token; anyone else gets the sign-in page (HTML, 200). */
+  private download(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    const m = /^\/files-pri\/([A-Z0-9]+)-(F[A-Z0-9]+)\//.exec(url.pathname);
+    const file = m?.[2] === undefined ? undefined : this.state.files.get(m[2]);
+    const auth = req.headers.authorization;
+    const token = typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7) : undefined;
+    const teamOfToken = token === undefined ? undefined : this.state.tokens.get(token);
+    const ok =
+      file?.bytes !== undefined &&
+      file.teamId === m?.[1] &&
+      url.pathname === filePath(file.teamId, file) &&
+      teamOfToken === file.teamId &&
+      token !== undefined &&
+      !this.state.revokedTokens.has(token);
+    this.downloads.push({ fileId: file?.fileId, token, served: ok, at: this.state.clock.now() });
+    if (!ok || file?.bytes === undefined) {
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!DOCTYPE html><title>Sign in</title>');
+      return;
+    }
+    res
+      .writeHead(200, {
+        'content-type': file.mimetype ?? 'application/octet-stream',
+        'content-length': String(file.bytes.length),
+      })
+      .end(file.bytes);
   }
 
   private responseUrlPost(req: IncomingMessage, raw: Buffer, url: URL): Reply {

@@ -28,6 +28,7 @@ export type {
   FakeChannel,
   FakeTeam,
   FakeUser,
+  FileDownload,
   OAuthGrant,
   RecordedCall,
   ResponseUrlPost,

@@ -42,6 +42,18 @@ export interface UploadedFile {
   channelId: string | undefined;
   initialComment: string | undefined;
   threadTs: string | undefined;
+  /** Who shared it (a person's file, added with `addFile`); the bot's own uploads leave it out. */
+  user?: string;
+  mimetype?: string;
+}
+
+/** One GET of a file's bytes (`url_private_download`), served or refused. */
+export interface FileDownload {
+  fileId: string | undefined;
+  /** The bearer token sent, if any. */
+  token: string | undefined;
+  served: boolean;
+  at: number;
 }
 
 export interface FakeTeam {
@@ -97,6 +109,8 @@ export interface StoredMessage {
   bot_id: string | undefined;
   thread_ts: string | undefined;
   edited: { user: string; ts: string } | undefined;
+  /** Message metadata (`{event_type, event_payload}`), returned by conversations.history on request. */
+  metadata?: Json | undefined;
 }
 
 export interface StoredView {

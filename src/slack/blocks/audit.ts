@@ -50,6 +50,10 @@ export function auditWords(e: AuditEntry): string {
       return `connected Vigil to tenant ${codeSpan(e.target)}${e.detail ? ` (${escaped(e.detail)})` : ''}`;
     case 'connection.disconnect':
       return `disconnected Vigil${e.detail ? ` (${escaped(e.detail)})` : ''}`;
+    case 'policy.unassign':
+      return `unassigned from policy ${codeSpan(e.target)}${e.detail ? ` (${escaped(e.detail)})` : ''}`;
+    case 'sandbox.upload':
+      return `uploaded ${codeSpan(e.target)} to the sandbox${e.detail ? ` (${escaped(e.detail)})` : ''}`;
     case 'settings.actors':
       return `changed who may ${PERMISSION_WORDS.act} to ${codeSpan(e.target)}`;
   }

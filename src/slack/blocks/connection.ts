@@ -164,26 +164,62 @@ export function renderStatus(s: StatusInput): Message {
   };
 }
 
-export function renderTenants(
-  tenants: { id: number; name: string; description?: string | null | undefined }[],
-  current: number,
-  more: boolean,
-  isAdmin: boolean,
-): Message {
+export const TENANTS_NEXT = 'tenants_next';
+
+export interface TenantsPageInput {
+  tenants: readonly { id: number; name: string; description?: string | null | undefined }[];
+  current: number;
+  /** 1-based position of the first tenant of this page. */
+  first: number;
+  /** `total_count`, when the API gave it. */
+  total: number | undefined;
+  /** The stored context of the next page; absent on the last. */
+  nextRef: string | undefined;
+  isAdmin: boolean;
+}
+
+/** A page of the organization's tenants, the one in use marked, with Next when more follow. */
+export function renderTenants(input: TenantsPageInput): Message {
+  const { tenants, current } = input;
   const lines = tenants.map(
     (t) =>
       `${t.id === current ? ':white_check_mark:' : '•'} *${escapeMrkdwn(t.name)}* (id ${t.id})${t.id === current ? ' — in use' : ''}${
         t.description ? `\n      ${escapeMrkdwn(t.description).slice(0, 200)}` : ''
       }`,
   );
+  const last = input.first + tenants.length - 1;
+  const range = tenants.length === 0 ? 'none' : `${input.first}–${last}`;
+  const slice =
+    input.total !== undefined
+      ? `${range} of ${input.total}`
+      : input.nextRef
+        ? `${range} · more follow`
+        : range;
   const blocks: KnownBlock[] = [];
+  if (input.first > 1 || input.nextRef) blocks.push(section(`*Tenants* ${slice}`));
   for (let i = 0; i < lines.length; i += 15) blocks.push(section(lines.slice(i, i + 15).join('\n')));
   if (lines.length === 0) blocks.push(section('No tenants are visible to this API key.'));
-  const notes: string[] = [];
-  if (more) notes.push('More tenants exist than are shown.');
-  notes.push(
-    isAdmin ? 'Switch with `/vigil tenant <id>`.' : 'A workspace admin can switch with `/vigil tenant <id>`.',
+  blocks.push(
+    context(
+      input.isAdmin
+        ? 'Switch with `/vigil tenant <id>`.'
+        : 'A workspace admin can switch with `/vigil tenant <id>`.',
+    ),
   );
-  blocks.push(context(notes.join('  ')));
-  return { text: `${tenants.length} tenant(s); tenant ${current} is in use.`, blocks: blocks.slice(0, 48) };
+  if (input.nextRef) {
+    blocks.push({
+      type: 'actions',
+      block_id: 'tenants:tail',
+      elements: [
+        {
+          type: 'button',
+          action_id: TENANTS_NEXT,
+          text: { type: 'plain_text', text: 'Next page' },
+          value: input.nextRef,
+        },
+      ],
+    });
+  }
+  const count = input.first === 1 && !input.nextRef ? `${tenants.length} tenant(s)` : `Tenants ${slice}`;
+  return { text: `${count}; tenant ${current} is in use.`, blocks: blocks.slice(0, 48) };
 }

@@ -42,7 +42,7 @@ import {
 
 // ── Labels ────────────────────────────────────────────────────────────────────────────────────────────
 
-const SEVERITY_EMOJI: Record<Severity, string> = {
+export const SEVERITY_EMOJI: Record<Severity, string> = {
   info: ':white_circle:',
   low: ':large_blue_circle:',
   medium: ':large_yellow_circle:',

@@ -7,6 +7,7 @@ import type { Event } from '../../api/index.js';
 import { type EventsContext, eventRef } from '../../services/events-context.js';
 import { portalHostsOf } from '../../services/portal.js';
 import { renderBudgeted } from './budget.js';
+import { renderDigestMessage } from './digest.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
 import { type ActedState, button, type EventGroupOptions, renderEventGroup } from './event-row.js';
 import { context, type RenderedMessage, section } from './kit.js';
@@ -213,6 +214,17 @@ export function renderPage(
   const states = new Map<string, ActedState>();
   for (const shown of ctx.events) {
     if (shown.acted) states.set(shown.event.metadata.uid, shown.acted);
+  }
+  if (ctx.digest !== undefined) {
+    // A digest message stays a digest after a click: header, counts and "+N more" with the new states.
+    const digest = renderDigestMessage({
+      heading: ctx.digest,
+      events: ctx.events.map((e) => e.event),
+      now,
+      refs: (i) => eventRef(ctxId, i),
+      states,
+    });
+    return { ...digest, includedEvents: ctx.events.length, omittedEvents: 0 };
   }
   const inChannel = opts.inChannel ?? ctx.message !== undefined;
   return renderEventResults({

@@ -1,11 +1,13 @@
 /** Pure Block Kit for App Home. Upstream and user-provided text is escaped. */
 import type { KnownBlock, View } from '@slack/types';
+import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
 import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
 import { permissionLines } from './admin.js';
 import { auditLine } from './audit.js';
 import { renderBudgeted } from './budget.js';
 import { organizationLabel, quotaLine, tenantLabel } from './connection.js';
+import { digestHomeGroups } from './digest.js';
 import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
 
 export const HOME_CONNECT = 'home_connect';
@@ -20,6 +22,8 @@ export interface HomeInput {
   isAdmin: boolean;
   settings: Settings;
   subscriptions: Subscription[];
+  /** The digests with their state, for rows with Pause/Resume/Remove; the plain list otherwise. */
+  digests?: DigestListItem[];
   audit: AuditEntry[];
 }
 
@@ -117,6 +121,17 @@ function adminActions(input: HomeInput): KnownBlock[] {
   return elements;
 }
 
+/** What people can do, one line per command (`/vigil help` has the details). */
+export const HOME_COMMANDS: readonly string[] = [
+  '`/vigil events <identifier-id>`: events matching an identifier, with buttons to act on them',
+  '`/vigil policies`: matching policies; `/vigil assignments <policy-id>`: where one is assigned, with Unassign',
+  '`/vigil recommendations [type:…] [status:…]`: identifiers worth monitoring',
+  '`/vigil upload`, or the message shortcut *Send to sandbox*: send a file to the sandbox',
+  '`/vigil report <request-id>`: the status and content of a report request',
+  '`/vigil tenants`: the tenants of the organization',
+  '`/vigil help`: every command, with examples',
+];
+
 export function renderHome(input: HomeInput): View {
   const head: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: 'Vigil' } },
@@ -124,6 +139,8 @@ export function renderHome(input: HomeInput): View {
     ...adminActions(input),
     { type: 'divider' },
     section(permissionLines(input.settings.permissions).join('\n')),
+    { type: 'divider' },
+    section(`*What you can do*\n${HOME_COMMANDS.map((l) => `• ${l}`).join('\n')}`),
     { type: 'divider' },
   ];
   const subs = input.subscriptions.map((s) =>
@@ -141,7 +158,7 @@ export function renderHome(input: HomeInput): View {
           : '*Digest subscriptions:* none yet. `/vigil digest add` in a channel creates one.',
       ),
     ],
-    ...subs.map((b) => [b]),
+    ...(input.digests ? digestHomeGroups(input.digests) : subs.map((b) => [b])),
   ];
   if (input.isAdmin && input.audit.length > 0) {
     const lines = input.audit.map((e) => auditLine(e));

@@ -2,14 +2,24 @@
 import type { Feature } from '../context.js';
 import { adminFeature } from './admin/index.js';
 import { connectionFeature } from './connection/index.js';
+import { digestFeature } from './digest/index.js';
 import { eventsFeature } from './events/index.js';
 import { homeFeature } from './home/index.js';
 import { lifecycleFeature } from './lifecycle/index.js';
+import { policiesFeature } from './policies/index.js';
+import { recommendationsFeature } from './recommendations/index.js';
+import { reportsFeature } from './reports/index.js';
+import { sandboxFeature } from './sandbox/index.js';
 
 export const ALL_FEATURES: readonly Feature[] = [
   connectionFeature,
   eventsFeature,
+  digestFeature,
   adminFeature,
   homeFeature,
   lifecycleFeature,
+  policiesFeature,
+  recommendationsFeature,
+  reportsFeature,
+  sandboxFeature,
 ];

@@ -123,6 +123,8 @@ export type Command =
       weekdaysOnly: boolean;
       skipEmpty: boolean;
     }
+  /** `digest add` with nothing after it: the form. */
+  | { kind: 'digest-add-modal' }
   | { kind: 'digest-list' }
   | { kind: 'digest-remove'; subscriptionId: string }
   | { kind: 'digest-preview'; subscriptionId: string }

@@ -206,7 +206,7 @@ export function parseDigest(tokens: readonly Token[]): Command {
   const action = actionToken.quoted || actionToken.key !== undefined ? '' : actionToken.value.toLowerCase();
   switch (action) {
     case 'add':
-      return parseAdd(rest);
+      return rest.length === 0 ? { kind: 'digest-add-modal' } : parseAdd(rest);
     case 'list':
       noArguments(rest, 'digest list');
       return { kind: 'digest-list' };

@@ -116,7 +116,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
   tenants: {
     usage: `${COMMAND} tenants`,
     summary: "list the organization's tenants",
-    description: 'Lists the tenants of the connected organization, with their ids.',
+    description: 'Lists the tenants of the connected organization, with their ids, a page at a time.',
     examples: [ex('tenants', 'list tenants')],
   },
   tenant: {
@@ -190,7 +190,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
     usage: `${COMMAND} assignments <policy-uuid> [size:1-25] [order:asc|desc]`,
     summary: 'identifiers assigned to a policy, with Unassign',
     description:
-      'Lists the identifiers a matching policy is assigned to. Find policy ids with `/vigil policies`.',
+      'Lists the identifiers a matching policy is assigned to, each with Unassign (who may: `/vigil settings`). Find policy ids with `/vigil policies`.',
     examples: [
       ex('assignments 3f2b9c1e-8d4a-4c6b-9e2f-1a2b3c4d5e6f', 'assignments of one policy'),
       ex('assignments 3f2b9c1e-8d4a-4c6b-9e2f-1a2b3c4d5e6f order:asc', 'oldest first'),
@@ -217,7 +217,8 @@ const ENTRIES: Record<Subcommand, Entry> = {
   upload: {
     usage: `${COMMAND} upload`,
     summary: 'send a file to the sandbox',
-    description: 'Opens a form with a file input; the file goes to the sandbox for analysis.',
+    description:
+      'Opens a form with a file input; the file goes to the sandbox for analysis. On a message with files, the message shortcut *Send to sandbox* does the same.',
     examples: [ex('upload', 'open the upload form')],
   },
   report: {
@@ -248,7 +249,8 @@ const ENTRIES: Record<Subcommand, Entry> = {
       },
     ],
     examples: [
-      ex('digest add', 'every day at 09:00 in this channel, all identifiers'),
+      ex('digest add', 'a form to fill in'),
+      ex('digest add always', 'every day at 09:00 in this channel, all identifiers, even when empty'),
       ex(
         'digest add #soc identifiers:12345,678 severity:high',
         'high and critical events of two identifiers',

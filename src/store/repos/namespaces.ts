@@ -36,6 +36,8 @@ export const NAMESPACES = {
   'digest-outbox': { scope: 'workspace' },
   'digest-cursor': { scope: 'workspace' },
   'reveal-grant': { scope: 'workspace' },
+  /** Unassigns done through Vigil (who, when), so a repeated submission does not call the API again. */
+  'policy-unassign': { scope: 'workspace' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */
   owned: { scope: 'workspace' },
 } as const satisfies Record<string, NamespaceSpec>;

@@ -5,6 +5,7 @@ import type { Store } from '../backend/store.js';
 import { AuditRepo } from './audit-repo.js';
 import { CommandNoteRepo } from './command-note-repo.js';
 import { ConnectLinkRepo } from './connect-link-repo.js';
+import { DigestOutboxRepo } from './digest-outbox.js';
 import { EventStateRepo } from './event-state-repo.js';
 import { InstallationRepo } from './installation-repo.js';
 import type { Sealer } from './sealing.js';
@@ -43,11 +44,16 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Search contexts of the shape the Slack layer defines; each names its workspace. */
     searchContexts: <S extends z.ZodType<{ workspaceId: string }>>(schema: S) =>
       new SearchContextRepo(store, clock, schema),
-    /** Namespaces reserved for the digest outbox and cursors and credential reveal grants; shapes come later. */
+    /** The digest outbox and cursors, one record each per subscription (digest-outbox.ts). */
+    digests: new DigestOutboxRepo(store, clock),
+    /** Raw access to the digest namespaces and the reveal-grant namespace, by the caller's schema. */
     digestOutbox: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'digest-outbox', schema),
     digestCursors: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'digest-cursor', schema),
     revealGrants: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'reveal-grant', schema),
+    /** Policy unassigns done through Vigil, by `<policy>:<identifier>`; the service defines the shape. */
+    policyUnassigns: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'policy-unassign', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,

@@ -34,8 +34,8 @@ export const SubscriptionSchema = z.object({
   teamId: z.string().min(1),
   channelId: z.string().min(1),
   identifierIds: z.union([z.literal('all'), z.array(z.number().int()).min(1)]),
-  /** Threshold: this severity or higher. */
-  severity: z.enum(SUBSCRIPTION_SEVERITIES),
+  /** One level: that level or higher; several: exactly those. */
+  severity: z.union([z.enum(SUBSCRIPTION_SEVERITIES), z.array(z.enum(SUBSCRIPTION_SEVERITIES)).min(1)]),
   /** Event types to include; empty means every type. */
   types: z.array(z.string().min(1)),
   timeOfDay: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time of day must be HH:MM, 00:00 to 23:59'),
@@ -51,13 +51,25 @@ export const SubscriptionSchema = z.object({
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/)
     .optional(),
+  /** Set while paused: by a person (resume clears it) or by Vigil when the channel cannot take posts. */
+  paused: z.object({ reason: z.string(), at: z.number(), by: z.string() }).optional(),
+  /** Consecutive failed runs (API errors); reset by a successful run. */
+  failures: z.number().int().nonnegative().optional(),
+  /** No run before this instant (backoff after a failure). */
+  nextAttemptAt: z.number().optional(),
+  lastError: z.string().optional(),
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
-export type NewSubscription = Omit<Subscription, 'id' | 'createdAt' | 'cursor' | 'lastPostedDay'>;
-/** What a digest run records; identity, owner and channel never change. */
-export type SubscriptionChange = Partial<
-  Omit<Subscription, 'id' | 'teamId' | 'channelId' | 'createdBy' | 'createdAt'>
+export type NewSubscription = Omit<
+  Subscription,
+  'id' | 'createdAt' | 'cursor' | 'lastPostedDay' | 'paused' | 'failures' | 'nextAttemptAt' | 'lastError'
 >;
+/** What a digest run records; identity, owner and channel never change. `undefined` clears a field. */
+export type SubscriptionChange = {
+  [K in keyof Omit<Subscription, 'id' | 'teamId' | 'channelId' | 'createdBy' | 'createdAt'>]?:
+    | Subscription[K]
+    | undefined;
+};
 
 const TeamIndexSchema = z.object({ ids: z.array(z.string()) });
 const AllTeamsSchema = z.object({ teamIds: z.array(z.string()) });
@@ -125,9 +137,15 @@ export class SubscriptionRepo {
 
   /** Changes a subscription (cursor, last posted day, schedule…); undefined when it no longer exists. */
   async update(id: string, change: SubscriptionChange): Promise<Subscription | undefined> {
-    return updateRecord(this.store, this.records, id, SubscriptionSchema, (current) =>
-      current === undefined ? undefined : { ...current, ...change },
-    );
+    return updateRecord(this.store, this.records, id, SubscriptionSchema, (current) => {
+      if (current === undefined) return undefined;
+      const next: Record<string, unknown> = { ...current };
+      for (const [key, value] of Object.entries(change)) {
+        if (value === undefined) delete next[key];
+        else next[key] = value;
+      }
+      return next as Subscription;
+    });
   }
 
   /** Removes a subscription of this workspace; an id from another workspace is left alone. */

@@ -134,21 +134,16 @@ describe('usage errors', () => {
 });
 
 describe('subcommands not built yet', () => {
-  it.each([
-    ['creds domain example.com', 'creds'],
-    ['policies', 'policies'],
-    ['assignments 3f2b9c1e-8d4a-4c6b-9e2f-1a2b3c4d5e6f', 'assignments'],
-    ['recommendations', 'recommendations'],
-    ['upload', 'upload'],
-    ['report 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', 'report'],
-    ['digest list', 'digest'],
-  ])('`%s` says honestly it is not available yet', async (input, name) => {
-    const ack = ackOf(await command(input));
-    expect(ack.responseType).toBe('ephemeral');
-    expect(ack.text).toBe(
-      `\`/vigil ${name}\` is not available in this version of Vigil yet. \`/vigil help\` lists what is.`,
-    );
-  });
+  it.each([['creds domain example.com', 'creds']])(
+    '`%s` says honestly it is not available yet',
+    async (input, name) => {
+      const ack = ackOf(await command(input));
+      expect(ack.responseType).toBe('ephemeral');
+      expect(ack.text).toBe(
+        `\`/vigil ${name}\` is not available in this version of Vigil yet. \`/vigil help\` lists what is.`,
+      );
+    },
+  );
 
   it('does not pretend: nothing is posted to the response_url afterwards', async () => {
     expect(stack.slack.responseUrlPosts).toHaveLength(0);

@@ -153,9 +153,10 @@ describe('parseCommand: valid commands', () => {
       { kind: 'report', requestUuid: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d' },
     ],
     // digest
+    ['digest add', { kind: 'digest-add-modal' }],
     [
-      'digest add',
-      { kind: 'digest-add', identifierIds: 'all', timeOfDay: '09:00', weekdaysOnly: false, skipEmpty: true },
+      'digest add weekdays',
+      { kind: 'digest-add', identifierIds: 'all', timeOfDay: '09:00', weekdaysOnly: true, skipEmpty: true },
     ],
     [
       'digest add <#C0123ABCD|soc> identifiers:1,2 severity:high type:leak,paste at:8:30 tz:europe/paris weekdays always',

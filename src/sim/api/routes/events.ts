@@ -48,6 +48,32 @@ export const searchEvents: Handler = (ctx) => {
   return json(200, { items: page.items.map((e) => structuredClone(e.item)), next: page.next });
 };
 
+/** `POST /{family}/v4/events/tenant/_search`: the same search over every identifier of the token's tenant. */
+export const searchTenantEvents: Handler = (ctx) => {
+  const session = requireSession(ctx);
+  const body = parseBody(ctx, EventSearchSchema, { required: false });
+  const dir = body.order === 'asc' ? 1 : -1;
+  const query = body.query;
+  const matching = ctx.state.events
+    .filter((e) => e.tenantId === session.tenantId)
+    .filter((e) => (query ? matchesQuery(e, query) : true))
+    .filter((e) => matchesFilters(e, body.filters))
+    .sort((a, b) => compareKeys(keyOf(a), keyOf(b)) * dir);
+  const { from, ...rest } = body;
+  const page = paginate(arraySequence(matching), {
+    from,
+    size: body.size,
+    digest: queryDigest({ route: 'tenant-events', tenant: session.tenantId, ...rest }),
+    loc: ['body', 'from'],
+    keyOf,
+    order: body.order,
+    emptyPageEvery: ctx.state.options.emptyPageEvery,
+    shortPageEvery: ctx.state.options.shortPageEvery,
+    overlap: ctx.state.options.cursorOverlap,
+  });
+  return json(200, { items: page.items.map((e) => structuredClone(e.item)), next: page.next });
+};
+
 const keyOf = (e: SimEvent): [number, string] => [e.createdMs, e.item.metadata.uid];
 
 export const eventActions: Handler = (ctx) => {

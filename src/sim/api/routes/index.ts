@@ -5,7 +5,7 @@ import type { Tier } from '../rate-limit.js';
 import type { SimState } from '../state.js';
 import { aiAssistance } from './activities.js';
 import { searchCredentials } from './credentials.js';
-import { eventActions, searchEvents } from './events.js';
+import { eventActions, searchEvents, searchTenantEvents } from './events.js';
 import { listAssignments, listPolicies, unassignPolicy } from './policies.js';
 import { listRecommendations, redirectToSlash } from './recommendations.js';
 import { getIntelRequest, getReportRequest } from './reports.js';
@@ -41,6 +41,7 @@ export function buildRoutes(family: string, tokens: TokenStore): Route[] {
     r('GET', '/tokens/test', tokens.test),
     r('POST', `${f}/v4/events/identifiers/${seg}/_search`, searchEvents),
     r('POST', `${f}/v4/events/actions`, eventActions),
+    r('POST', `${f}/v4/events/tenant/_search`, searchTenantEvents),
     r('POST', `${f}/v4/credentials/global/_search`, searchCredentials, { tier: 'search' }),
     r('GET', `${f}/v4/matching-policies`, listPolicies),
     r('GET', `${f}/v4/matching-policies/${seg}/assignments`, listAssignments),

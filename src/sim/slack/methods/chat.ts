@@ -1,9 +1,17 @@
 /** chat.* methods: messages are kept per channel so updates and deletes behave like Slack's. */
 import type { SlackState } from '../state.js';
 import type { FakeTeam, Json, StoredMessage } from '../types.js';
-import { type BotMethod, botProfile, fail, messageContentError, resolveChannel, str } from './common.js';
+import {
+  type BotMethod,
+  bool,
+  botProfile,
+  fail,
+  messageContentError,
+  resolveChannel,
+  str,
+} from './common.js';
 
-function messageJson(state: SlackState, team: FakeTeam, m: StoredMessage): Json {
+export function messageJson(state: SlackState, team: FakeTeam, m: StoredMessage, withMetadata = false): Json {
   return {
     type: 'message',
     user: m.user,
@@ -16,7 +24,27 @@ function messageJson(state: SlackState, team: FakeTeam, m: StoredMessage): Json 
     ...(m.blocks !== undefined ? { blocks: m.blocks } : {}),
     ...(m.thread_ts !== undefined ? { thread_ts: m.thread_ts } : {}),
     ...(m.edited !== undefined ? { edited: m.edited } : {}),
+    ...(withMetadata && m.metadata !== undefined ? { metadata: m.metadata } : {}),
   };
+}
+
+/** `metadata` as Slack takes it: an object or its JSON text, with an event_type and an event_payload. */
+function metadataOf(body: Json): Json | undefined | 'invalid' {
+  let raw = body.metadata;
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw === 'string') {
+    try {
+      raw = JSON.parse(raw) as unknown;
+    } catch {
+      return 'invalid';
+    }
+  }
+  if (typeof raw !== 'object' || raw === null) return 'invalid';
+  const m = raw as Json;
+  if (typeof m.event_type !== 'string' || typeof m.event_payload !== 'object' || m.event_payload === null) {
+    return 'invalid';
+  }
+  return { event_type: m.event_type, event_payload: m.event_payload };
 }
 
 const postMessage: BotMethod = ({ state, team, body }) => {
@@ -28,6 +56,8 @@ const postMessage: BotMethod = ({ state, team, body }) => {
   if (threadTs !== undefined && state.findMessage(resolved.channel.id, threadTs) === undefined) {
     return fail('thread_not_found');
   }
+  const metadata = metadataOf(body);
+  if (metadata === 'invalid') return fail('invalid_metadata_format');
   const message: StoredMessage = {
     channel: resolved.channel.id,
     ts: state.nextTs(),
@@ -37,6 +67,7 @@ const postMessage: BotMethod = ({ state, team, body }) => {
     bot_id: team.botId,
     thread_ts: threadTs,
     edited: undefined,
+    metadata,
   };
   state.channelMessages(message.channel).push(message);
   return { ok: true, channel: message.channel, ts: message.ts, message: messageJson(state, team, message) };
@@ -96,7 +127,33 @@ const getPermalink: BotMethod = ({ state, team, body }) => {
   };
 };
 
+/** Newest first, `oldest`/`latest` exclusive bounds, cursor paging; metadata only with include_all_metadata. */
+const history: BotMethod = ({ state, team, body }) => {
+  const resolved = resolveChannel(state, team, str(body, 'channel'));
+  if ('error' in resolved) return fail(resolved.error);
+  const oldest = Number(str(body, 'oldest') ?? '0');
+  const latest = Number(str(body, 'latest') ?? 'Infinity');
+  const limit = Math.min(Math.max(Number(str(body, 'limit') ?? '100') || 100, 1), 999);
+  const offset = Number(str(body, 'cursor') ?? '0') || 0;
+  const withMetadata = bool(body, 'include_all_metadata');
+  const all = state
+    .channelMessages(resolved.channel.id)
+    .filter((m) => m.thread_ts === undefined || m.thread_ts === m.ts)
+    .filter((m) => Number(m.ts) > oldest && Number(m.ts) < latest)
+    .reverse();
+  const page = all.slice(offset, offset + limit);
+  const more = offset + limit < all.length;
+  return {
+    ok: true,
+    messages: page.map((m) => messageJson(state, team, m, withMetadata)),
+    has_more: more,
+    pin_count: 0,
+    response_metadata: { next_cursor: more ? String(offset + limit) : '' },
+  };
+};
+
 export const chatMethods: Record<string, BotMethod> = {
+  'conversations.history': history,
   'chat.postMessage': postMessage,
   'chat.postEphemeral': postEphemeral,
   'chat.update': update,

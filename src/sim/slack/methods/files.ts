@@ -36,10 +36,17 @@ function mimetypeOf(filename: string): { mimetype: string; filetype: string; pre
   return { mimetype: 'application/octet-stream', filetype: 'binary', pretty: 'Binary' };
 }
 
-function fileJson(state: SlackState, team: FakeTeam, f: UploadedFile): Json {
-  const type = mimetypeOf(f.filename);
+/** The path the fake serves a file's bytes at (with the bot token only, like Slack's files-pri URLs). */
+export function filePath(teamId: string, f: Pick<UploadedFile, 'fileId' | 'filename'>): string {
+  return `/files-pri/${teamId}-${f.fileId}/download/${encodeURIComponent(f.filename)}`;
+}
+
+export function fileJson(state: SlackState, team: FakeTeam, f: UploadedFile, baseUrl: string): Json {
+  const type = f.mimetype
+    ? { mimetype: f.mimetype, filetype: 'binary', pretty: 'Binary' }
+    : mimetypeOf(f.filename);
   const now = Math.floor(state.clock.now() / 1000);
-  const base = `https://files.slack.com/files-pri/${team.teamId}-${f.fileId}`;
+  const base = `${baseUrl}/files-pri/${team.teamId}-${f.fileId}`;
   return {
     id: f.fileId,
     created: now,
@@ -49,7 +56,7 @@ function fileJson(state: SlackState, team: FakeTeam, f: UploadedFile): Json {
     mimetype: type.mimetype,
     filetype: type.filetype,
     pretty_type: type.pretty,
-    user: team.botUserId,
+    user: f.user ?? team.botUserId,
     user_team: team.teamId,
     editable: false,
     size: f.bytes?.length ?? 0,
@@ -60,8 +67,8 @@ function fileJson(state: SlackState, team: FakeTeam, f: UploadedFile): Json {
     public_url_shared: false,
     display_as_bot: false,
     username: '',
-    url_private: `${base}/${f.filename}`,
-    url_private_download: `${base}/download/${f.filename}`,
+    url_private: `${base}/${encodeURIComponent(f.filename)}`,
+    url_private_download: `${baseUrl}${filePath(team.teamId, f)}`,
     permalink: `https://${team.domain}.slack.com/files/${team.botUserId}/${f.fileId}/${f.filename}`,
     permalink_public: `https://slack-files.com/${team.teamId}-${f.fileId}-0000000000`,
     comments_count: 0,
@@ -75,7 +82,7 @@ function fileJson(state: SlackState, team: FakeTeam, f: UploadedFile): Json {
   };
 }
 
-const completeUploadExternal: BotMethod = ({ state, team, body }) => {
+const completeUploadExternal: BotMethod = ({ state, team, body, baseUrl }) => {
   const files = body.files;
   if (!Array.isArray(files) || files.length === 0) return fail('invalid_arguments');
   const channelArg = str(body, 'channel_id');
@@ -97,10 +104,26 @@ const completeUploadExternal: BotMethod = ({ state, team, body }) => {
     file.initialComment = str(body, 'initial_comment');
     file.threadTs = str(body, 'thread_ts');
   }
-  return { ok: true, files: found.map((f) => fileJson(state, team, f)) };
+  return { ok: true, files: found.map((f) => fileJson(state, team, f, baseUrl)) };
+};
+
+/** files.info: a file of the team with its bytes (needs files:read on Slack; the fake does not check scopes). */
+const filesInfo: BotMethod = ({ state, team, body, baseUrl }) => {
+  const id = str(body, 'file');
+  if (id === undefined) return fail('invalid_arguments');
+  const file = state.files.get(id);
+  if (file === undefined || file.teamId !== team.teamId || file.bytes === undefined)
+    return fail('file_not_found');
+  return {
+    ok: true,
+    file: fileJson(state, team, file, baseUrl),
+    comments: [],
+    response_metadata: { next_cursor: '' },
+  };
 };
 
 export const fileMethods: Record<string, BotMethod> = {
   'files.getUploadURLExternal': getUploadURLExternal,
   'files.completeUploadExternal': completeUploadExternal,
+  'files.info': filesInfo,
 };

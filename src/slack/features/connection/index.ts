@@ -5,6 +5,7 @@
 import type { App } from '@slack/bolt';
 import { ForbiddenError } from '../../../api/index.js';
 import { NotAllowedError, NotConnectedError, VigilError } from '../../../errors.js';
+import { tenantsPage } from '../../../services/tenants.js';
 import {
   DISCONNECT_CANCEL,
   DISCONNECT_CONFIRM,
@@ -13,6 +14,7 @@ import {
   renderDisconnectPrompt,
   renderStatus,
   renderTenants,
+  TENANTS_NEXT,
 } from '../../blocks/connection.js';
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
@@ -20,7 +22,6 @@ import { onAction } from '../../listen.js';
 
 const ENV_MANAGED =
   'This deployment is connected from the environment (VIGIL_API_KEY); change it there and restart Vigil.';
-const TENANT_LIST_LIMIT = 50;
 
 const connect: CommandHandler<'connect'> = {
   async run(ctx) {
@@ -77,27 +78,9 @@ const tenants: CommandHandler<'tenants'> = {
   progress: () => 'Listing tenants…',
   async run(ctx) {
     const { deps } = ctx;
-    const { current, items, more } = await deps.api.call(ctx.workspaceId, async ({ session, connection }) => {
-      // A stored connection already knows its organization and tenant; only an environment key must ask.
-      let known: { organizationId: number; tenantId: number };
-      if (connection) known = connection;
-      else {
-        const test = await session.testToken();
-        known = { organizationId: test.organization_id, tenantId: test.tenant_id };
-      }
-      const found = [];
-      let hasMore = false;
-      for await (const step of session.iterateTenants({ organizationId: known.organizationId, size: 25 })) {
-        for (const t of step.items) {
-          if (found.length < TENANT_LIST_LIMIT) found.push(t);
-          else hasMore = true;
-        }
-        if (hasMore) break;
-      }
-      return { current: known.tenantId, items: found, more: hasMore };
-    });
+    const page = await tenantsPage(deps, { workspaceId: ctx.workspaceId, userId: ctx.userId });
     const isAdmin = await deps.authz.isAdmin(ctx.client, ctx.teamId, ctx.userId);
-    await ctx.respond(ephemeral(renderTenants(items, current, more, isAdmin), true));
+    await ctx.respond(ephemeral(renderTenants({ ...page, isAdmin }), true));
   },
 };
 
@@ -176,7 +159,23 @@ function registerDisconnectButtons(app: App, deps: SlackDeps): void {
   });
 }
 
+/** Next page of `/vigil tenants`. */
+function registerTenantsPaging(app: App, deps: SlackDeps): void {
+  onAction(app, deps, TENANTS_NEXT, async ({ who, action, respond, client }) => {
+    const page = await tenantsPage(deps, {
+      workspaceId: who.workspaceId,
+      userId: who.userId,
+      ref: action.value ?? '',
+    });
+    const isAdmin = await deps.authz.isAdmin(client, who.teamId, who.userId);
+    await respond(ephemeral(renderTenants({ ...page, isAdmin }), true));
+  });
+}
+
 export const connectionFeature: Feature = {
   commands: { connect, disconnect, status, tenants, tenant },
-  register: registerDisconnectButtons,
+  register(app, deps) {
+    registerDisconnectButtons(app, deps);
+    registerTenantsPaging(app, deps);
+  },
 };

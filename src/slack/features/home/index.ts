@@ -2,6 +2,7 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { NotConnectedError } from '../../../errors.js';
+import { DIGEST_PAUSE, DIGEST_REMOVE, DIGEST_RESUME } from '../../blocks/digest.js';
 import {
   HOME_CONNECT,
   HOME_DISCONNECT,
@@ -12,7 +13,7 @@ import {
   renderNoticeModal,
 } from '../../blocks/home.js';
 import type { Feature, SlackDeps } from '../../context.js';
-import { type EnvelopeIds, onAction, onView, workspaceOfEnvelope } from '../../listen.js';
+import { type Click, type EnvelopeIds, onAction, onView, workspaceOfEnvelope } from '../../listen.js';
 
 const HOME_AUDIT_ENTRIES = 5;
 
@@ -27,6 +28,7 @@ export async function publishHome(
     deps.repos.settings.get(ids.workspaceId),
     deps.repos.subscriptions.list(ids.workspaceId),
   ]);
+  const digests = await deps.digests.list(ids.workspaceId);
   const audit = isAdmin ? await deps.repos.audit.recent(ids.workspaceId, HOME_AUDIT_ENTRIES) : [];
   const environment = deps.api.fromEnvironment ? await environmentOf(deps, ids.workspaceId) : undefined;
   const view = renderHome({
@@ -36,6 +38,7 @@ export async function publishHome(
     isAdmin,
     settings,
     subscriptions,
+    digests,
     audit,
   });
   await client.views.publish({ user_id: ids.userId, view });
@@ -123,4 +126,28 @@ function register(app: App, deps: SlackDeps): void {
   }));
 }
 
-export const homeFeature: Feature = { commands: {}, register };
+/** Pause / Resume / Remove on a digest row: its creator or an admin; audited by the service. */
+function registerDigestButtons(app: App, deps: SlackDeps): void {
+  const change = (what: 'pause' | 'resume' | 'remove') => async (click: Click) => {
+    const { who, client } = click;
+    const id = click.action.value ?? '';
+    const sub = await deps.digests.get(who.workspaceId, id);
+    if (sub.createdBy !== who.userId)
+      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'change a digest someone else created');
+    if (what === 'pause') await deps.digests.pause(who.workspaceId, id, who.userId);
+    else if (what === 'resume') await deps.digests.resume(who.workspaceId, id, who.userId);
+    else await deps.digests.remove(who.workspaceId, id, who.userId);
+    await publishHome(deps, client, who);
+  };
+  onAction(app, deps, DIGEST_PAUSE, change('pause'), { quiet: true });
+  onAction(app, deps, DIGEST_RESUME, change('resume'), { quiet: true });
+  onAction(app, deps, DIGEST_REMOVE, change('remove'), { quiet: true });
+}
+
+export const homeFeature: Feature = {
+  commands: {},
+  register(app, deps) {
+    register(app, deps);
+    registerDigestButtons(app, deps);
+  },
+};

@@ -1,0 +1,216 @@
+/**
+ * One digest run through the outbox, exactly once: claim (atomic per subscription and local date) → build
+ * (collect the window; save the cursors it will advance to) → post (the message metadata carries the run
+ * id) → record the ts → advance the cursors → complete. After a crash at any step the next claim takes the
+ * run over where it stopped; a run that may already be posted is first looked for by its run id in the
+ * channel's recent history, so it is never posted twice.
+ */
+import type { Clock } from '../../clock.js';
+import { NotConnectedError, VigilError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type {
+  DigestOutboxRepo,
+  DigestRun,
+  Subscription,
+  SubscriptionChange,
+  SubscriptionRepo,
+} from '../../store/index.js';
+import { collectEvents, type EventSource } from './collect.js';
+import { bySeverity, countEvents, type DigestContent } from './content.js';
+import type { Due } from './due.js';
+import { ChannelUnavailableError, SlackRateLimitedError } from './errors.js';
+
+/** Posting is Slack's business: the service only sees this port. */
+export interface DigestPublisher {
+  /** Posts the digest in the subscription's channel with the run id in its metadata; returns the ts. */
+  post(content: DigestContent): Promise<{ ts: string }>;
+  /** The ts of a message carrying `runId` in the channel's history since `oldestMs`, if any. */
+  findByRunId(
+    teamId: string,
+    channelId: string,
+    runId: string,
+    oldestMs: number,
+  ): Promise<string | undefined>;
+}
+
+export interface DigestDeps {
+  subscriptions: Pick<SubscriptionRepo, 'update' | 'get'>;
+  outbox: DigestOutboxRepo;
+  events: EventSource;
+  publisher: DigestPublisher;
+  clock: Clock;
+  logger: Logger;
+  /** Identifies this instance in leases. */
+  owner: string;
+  /** Test hook: called after each outbox step (a crash test throws from it). */
+  afterStep?: (step: RunStep, subscriptionId: string) => Promise<void> | void;
+}
+
+export type RunStep = 'claimed' | 'built' | 'posted' | 'recorded' | 'advanced' | 'completed';
+export type RunOutcome = 'posted' | 'skipped' | 'done' | 'busy' | 'paused' | 'retry' | 'failed';
+
+/** Longer than a run can take; a live owner is never overtaken. */
+export const LEASE_MS = 5 * 60_000;
+/** Consecutive failures after which `digest list` reports the subscription as failing. */
+export const REPORT_AFTER_FAILURES = 3;
+const BACKOFF_BASE_MS = 60_000;
+const BACKOFF_MAX_MS = 60 * 60_000;
+/** History is searched from a little before the claim (clock skew between instances). */
+const HISTORY_SLACK_MS = 5 * 60_000;
+
+export function backoffMs(failures: number): number {
+  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
+}
+
+async function step(deps: DigestDeps, name: RunStep, sub: Subscription): Promise<void> {
+  await deps.afterStep?.(name, sub.id);
+}
+
+export function contentOf(
+  sub: Subscription,
+  run: Pick<DigestRun, 'runId' | 'localDate' | 'late'>,
+  events: DigestContent['events'],
+  truncated: boolean,
+): DigestContent {
+  const sorted = [...events].sort(bySeverity);
+  return {
+    runId: run.runId,
+    subscription: {
+      id: sub.id,
+      teamId: sub.teamId,
+      channelId: sub.channelId,
+      identifierIds: sub.identifierIds,
+      timeZone: sub.timeZone,
+    },
+    localDate: run.localDate,
+    late: run.late,
+    events: sorted,
+    counts: countEvents(sorted),
+    truncated,
+  };
+}
+
+/** Runs the digest of `sub` for `due`; never throws for an expected failure (it is recorded instead). */
+export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): Promise<RunOutcome> {
+  const claim = await deps.outbox.claim(sub.teamId, sub.id, due, deps.owner, LEASE_MS);
+  if (claim.kind === 'busy') return 'busy';
+  if (claim.kind === 'done') {
+    // The outbox completed this date but the subscription did not hear of it (a crash in between).
+    if ((sub.lastPostedDay ?? '') < claim.last.localDate)
+      await deps.subscriptions.update(sub.id, { lastPostedDay: claim.last.localDate });
+    return 'done';
+  }
+  let run = claim.run;
+  await step(deps, 'claimed', sub);
+  try {
+    if (run.ts === undefined && run.state !== 'claimed') {
+      const oldest = run.claimedAt - HISTORY_SLACK_MS;
+      const ts = await deps.publisher.findByRunId(sub.teamId, sub.channelId, run.runId, oldest);
+      if (ts !== undefined) run = await save(deps, sub, run, { state: 'posted', ts });
+    }
+    if (run.ts === undefined) {
+      const state = await deps.outbox.cursorState(sub.teamId, sub.id);
+      const collected = await collectEvents(deps.events, sub, state, deps.clock.now());
+      const content = contentOf(sub, run, collected.events, collected.truncated);
+      const skipped = content.events.length === 0 && sub.skipEmpty;
+      run = await save(deps, sub, run, {
+        state: 'built',
+        next: collected.next,
+        events: content.events.length,
+        skipped,
+      });
+      await step(deps, 'built', sub);
+      if (!skipped) {
+        const { ts } = await deps.publisher.post(content);
+        await step(deps, 'posted', sub);
+        run = await save(deps, sub, run, { state: 'posted', ts });
+        await step(deps, 'recorded', sub);
+      }
+    }
+    if (run.next !== undefined) await deps.outbox.setCursorState(sub.teamId, sub.id, run.next);
+    await step(deps, 'advanced', sub);
+    const at = deps.clock.now();
+    const last = {
+      runId: run.runId,
+      localDate: run.localDate,
+      at,
+      events: run.events ?? 0,
+      skipped: run.skipped === true,
+      late: run.late,
+      ...(run.ts !== undefined ? { ts: run.ts } : {}),
+    };
+    await deps.outbox.complete(sub.teamId, sub.id, run.runId, last);
+    await step(deps, 'completed', sub);
+    await deps.subscriptions.update(sub.id, {
+      lastPostedDay: run.localDate,
+      failures: 0,
+      lastError: undefined,
+      nextAttemptAt: undefined,
+    });
+    deps.logger.info('digest run complete', {
+      subscription: sub.id,
+      localDate: run.localDate,
+      events: last.events,
+      skipped: last.skipped,
+      late: last.late,
+    });
+    return last.skipped ? 'skipped' : 'posted';
+  } catch (err) {
+    return failed(deps, sub, run, err);
+  }
+}
+
+async function save(
+  deps: DigestDeps,
+  sub: Subscription,
+  run: DigestRun,
+  change: Partial<DigestRun>,
+): Promise<DigestRun> {
+  if (!(await deps.outbox.advance(sub.teamId, sub.id, deps.owner, change))) throw new LeaseLostError();
+  return { ...run, ...change };
+}
+
+/** Another instance took the run over (this one was too slow): stop without touching it. */
+class LeaseLostError extends Error {}
+
+async function failed(
+  deps: DigestDeps,
+  sub: Subscription,
+  run: DigestRun,
+  err: unknown,
+): Promise<RunOutcome> {
+  const now = deps.clock.now();
+  if (err instanceof LeaseLostError) return 'busy';
+  if (err instanceof ChannelUnavailableError) {
+    await deps.outbox.abandon(sub.teamId, sub.id, run.runId);
+    await deps.subscriptions.update(sub.id, {
+      paused: { reason: `${err.message} ${err.hint}`, at: now, by: 'vigil' },
+    });
+    deps.logger.warn('digest paused: channel unavailable', { subscription: sub.id, problem: err.problem });
+    return 'paused';
+  }
+  if (err instanceof SlackRateLimitedError) {
+    await deps.outbox.advance(sub.teamId, sub.id, deps.owner, {
+      notBefore: now + err.retryAfterMs,
+      leaseUntil: now,
+    });
+    deps.logger.info('digest delayed: Slack rate limit', {
+      subscription: sub.id,
+      retryAfterMs: err.retryAfterMs,
+    });
+    return 'retry';
+  }
+  const failures = (sub.failures ?? 0) + 1;
+  const known = err instanceof VigilError;
+  const change: SubscriptionChange = {
+    failures,
+    nextAttemptAt: now + backoffMs(failures),
+    lastError: known ? `${err.message} ${err.hint}` : 'An unexpected error; see the Vigil log.',
+  };
+  // Release the lease so the next attempt (after the backoff) need not wait for it.
+  await deps.outbox.advance(sub.teamId, sub.id, deps.owner, { leaseUntil: now }).catch(() => false);
+  await deps.subscriptions.update(sub.id, change);
+  const log = known || err instanceof NotConnectedError ? deps.logger.warn : deps.logger.error;
+  log.call(deps.logger, 'digest run failed', { subscription: sub.id, failures, err });
+  return 'failed';
+}

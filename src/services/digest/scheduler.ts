@@ -1,0 +1,116 @@
+/**
+ * The digest scheduler: a tick each interval (a minute in production) lists the subscriptions, picks those
+ * due now (due.ts) and runs them through the outbox with bounded concurrency. Subscriptions of one channel
+ * run one after another (Slack takes about one message per second per channel). Ticks never overlap;
+ * `stop` cancels the timer and waits for the tick in flight, so the store can close after it.
+ */
+import type { Subscription } from '../../store/index.js';
+import { dueAt } from './due.js';
+import { type DigestDeps, type RunOutcome, runDigest } from './run.js';
+
+/** The timer is injected so tests drive ticks by hand. */
+export interface Ticker {
+  every(ms: number, fn: () => void): { cancel(): void };
+}
+
+export const realTicker: Ticker = {
+  every(ms, fn) {
+    const handle = setInterval(fn, ms);
+    handle.unref();
+    return { cancel: () => clearInterval(handle) };
+  },
+};
+
+export interface SchedulerDeps extends DigestDeps {
+  subscriptions: DigestDeps['subscriptions'] & { listAll(): Promise<Subscription[]> };
+  ticker?: Ticker;
+  intervalMs?: number;
+  concurrency?: number;
+}
+
+export interface TickReport {
+  outcomes: Record<RunOutcome, number>;
+  /** Milliseconds the tick took (from the injected clock). */
+  ms: number;
+}
+
+const DEFAULT_INTERVAL_MS = 60_000;
+const DEFAULT_CONCURRENCY = 16;
+
+/** Is the subscription eligible at all (not paused, not backing off)? */
+export function isActive(sub: Subscription, now: number): boolean {
+  return sub.paused === undefined && (sub.nextAttemptAt ?? 0) <= now;
+}
+
+export class DigestScheduler {
+  private timer: { cancel(): void } | undefined;
+  private current: Promise<TickReport> | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: SchedulerDeps) {}
+
+  start(): void {
+    if (this.timer || this.stopped) return;
+    const ticker = this.deps.ticker ?? realTicker;
+    this.timer = ticker.every(this.deps.intervalMs ?? DEFAULT_INTERVAL_MS, () => {
+      if (this.current !== undefined) return; // the previous tick is still running: skip this one
+      void this.tick().catch((err: unknown) => this.deps.logger.error('digest tick failed', { err }));
+    });
+  }
+
+  /** Runs one tick now (the playground's "run digests now", tests, and the timer). */
+  tick(): Promise<TickReport> {
+    if (this.current !== undefined) return this.current;
+    const running = this.runTick().finally(() => {
+      this.current = undefined;
+    });
+    this.current = running;
+    return running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+    await this.current?.catch(() => {});
+  }
+
+  private async runTick(): Promise<TickReport> {
+    const { deps } = this;
+    const started = deps.clock.now();
+    const outcomes: Record<RunOutcome, number> = {
+      posted: 0,
+      skipped: 0,
+      done: 0,
+      busy: 0,
+      paused: 0,
+      retry: 0,
+      failed: 0,
+    };
+    const all = await deps.subscriptions.listAll();
+    const byChannel = new Map<string, { sub: Subscription; due: NonNullable<ReturnType<typeof dueAt>> }[]>();
+    for (const sub of all) {
+      if (!isActive(sub, started)) continue;
+      const due = dueAt(sub, started);
+      if (!due) continue;
+      const key = `${sub.teamId}:${sub.channelId}`;
+      byChannel.set(key, [...(byChannel.get(key) ?? []), { sub, due }]);
+    }
+    const queues = [...byChannel.values()];
+    const worker = async () => {
+      for (let queue = queues.shift(); queue !== undefined && !this.stopped; queue = queues.shift()) {
+        for (const { sub, due } of queue) {
+          if (this.stopped) break;
+          const outcome = await runDigest(deps, sub, due).catch((err: unknown) => {
+            deps.logger.error('digest run crashed', { subscription: sub.id, err });
+            return 'failed' as const;
+          });
+          outcomes[outcome]++;
+        }
+      }
+    };
+    const workers = Math.min(deps.concurrency ?? DEFAULT_CONCURRENCY, queues.length);
+    await Promise.all(Array.from({ length: workers }, worker));
+    return { outcomes, ms: deps.clock.now() - started };
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The stored context behind the buttons of a list message (policies, assignments, recommendations,
+ * tenants): buttons carry only `<ctxId>` or `<ctxId>:<index>`; the cursor, filters and rows stay in the store
+ * for 24 hours, checked against the clicker's workspace and the kind of list the button belongs to.
+ */
+import { z } from 'zod';
+import { ExpiredError } from '../errors.js';
+import type { Repositories } from '../store/index.js';
+
+/** Every context names its workspace and kind; the rest is checked by the kind's own schema. */
+const StoredSchema = z.looseObject({ workspaceId: z.string().min(1), kind: z.string().optional() });
+
+export interface ListContexts {
+  /** Kept 24 hours unless `ttlMs` says less. */
+  save<S extends z.ZodType<{ workspaceId: string; kind: string }>>(
+    schema: S,
+    ctx: z.input<S>,
+    ttlMs?: number,
+  ): Promise<string>;
+  /** The context, or an ExpiredError telling how to run the list again. */
+  load<S extends z.ZodType<{ workspaceId: string; kind: string }>>(
+    schema: S,
+    ref: string,
+    workspaceId: string,
+    again: string,
+  ): Promise<z.output<S>>;
+}
+
+export function listContexts(repos: Pick<Repositories, 'searchContexts'>): ListContexts {
+  const repo = repos.searchContexts(StoredSchema);
+  return {
+    async save(schema, ctx, ttlMs) {
+      const checked = schema.parse(ctx) as z.infer<typeof StoredSchema>;
+      return ttlMs === undefined ? repo.save(checked) : repo.save(checked, ttlMs);
+    },
+    async load(schema, ref, workspaceId, again) {
+      const raw = /^[A-Za-z0-9_-]{12}$/.test(ref) ? await repo.get(ref) : undefined;
+      const parsed = raw === undefined ? undefined : schema.safeParse(raw);
+      if (parsed?.success && parsed.data.workspaceId === workspaceId) return parsed.data;
+      throw new ExpiredError(
+        'This list has expired (Vigil keeps it for 24 hours).',
+        `Run \`${again}\` again.`,
+      );
+    },
+  };
+}
+
+/** `<ctxId>:<index>` button values; undefined for anything else (values are untrusted). */
+export function parseRowRef(value: unknown): { ctxId: string; index: number } | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^([A-Za-z0-9_-]{12}):(\d{1,3})$/.exec(value);
+  return m?.[1] === undefined ? undefined : { ctxId: m[1], index: Number(m[2]) };
+}

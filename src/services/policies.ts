@@ -1,0 +1,203 @@
+/**
+ * Matching policies and their assignments, page by page, with the context each page's buttons need: the
+ * next cursor, and for assignments the rows shown, so Unassign knows the identifier without another call.
+ */
+import { z } from 'zod';
+import type { MatchingPolicy, Order, Page, PolicyAssignment } from '../api/index.js';
+import { PolicyAssignmentSchema } from '../api/index.js';
+import type { Repositories } from '../store/index.js';
+import { listContexts } from './list-context.js';
+import type { ApiAccess } from './workspace-api.js';
+
+/** Empty pages do not end a list: Vigil reads on, up to this many pages per request, to find rows. */
+const MAX_PAGES_PER_REQUEST = 5;
+
+export interface ListDeps {
+  api: ApiAccess;
+  repos: Pick<Repositories, 'searchContexts'>;
+}
+
+const OrderSchema = z.enum(['asc', 'desc']).optional();
+
+const PoliciesContextSchema = z.object({
+  kind: z.literal('policies'),
+  workspaceId: z.string().min(1),
+  userId: z.string(),
+  order: OrderSchema,
+  size: z.number().int().min(1).max(25).optional(),
+  /** The `from` of the page this context leads to. */
+  cursor: z.string(),
+  /** 1-based position of that page's first row. */
+  first: z.number().int().positive(),
+});
+
+export const AssignmentsContextSchema = z.object({
+  kind: z.literal('assignments'),
+  workspaceId: z.string().min(1),
+  userId: z.string(),
+  policyUuid: z.string(),
+  order: OrderSchema,
+  size: z.number().int().min(1).max(25).optional(),
+  /** The `from` that produced this page (absent for the first), to show it again after a change. */
+  from: z.string().optional(),
+  first: z.number().int().positive(),
+  rows: z.array(PolicyAssignmentSchema).max(25),
+  /** The `from` of the next page; absent on the last. */
+  next: z.string().optional(),
+});
+export type AssignmentsContext = z.infer<typeof AssignmentsContextSchema>;
+
+/** Pages on from `from` past empty pages, up to a budget; `next` is where to continue. */
+export async function firstNonEmpty<T>(
+  fetch: (from: string | undefined) => Promise<Page<T>>,
+  from: string | undefined,
+): Promise<{ items: T[]; next: string | undefined; from: string | undefined }> {
+  let at = from;
+  for (let i = 0; ; i++) {
+    const page = await fetch(at);
+    const next = page.next ?? undefined;
+    if (page.items.length > 0 || next === undefined || i + 1 >= MAX_PAGES_PER_REQUEST) {
+      return { items: page.items, next, from: at };
+    }
+    at = next;
+  }
+}
+
+export interface PoliciesPage {
+  policies: MatchingPolicy[];
+  first: number;
+  nextRef: string | undefined;
+}
+
+export async function policiesPage(
+  deps: ListDeps,
+  req: {
+    workspaceId: string;
+    userId: string;
+    order?: Order | undefined;
+    size?: number | undefined;
+    ref?: string;
+  },
+): Promise<PoliciesPage> {
+  const contexts = listContexts(deps.repos);
+  let { order, size } = req;
+  let from: string | undefined;
+  let first = 1;
+  if (req.ref !== undefined) {
+    const ctx = await contexts.load(PoliciesContextSchema, req.ref, req.workspaceId, '/vigil policies');
+    ({ order, size, first } = ctx);
+    from = ctx.cursor;
+  }
+  const page = await deps.api.call(req.workspaceId, ({ session }) =>
+    firstNonEmpty(
+      (at) =>
+        session.listMatchingPolicies({
+          ...(at !== undefined ? { from: at } : {}),
+          ...(size !== undefined ? { size } : {}),
+          ...(order !== undefined ? { order } : {}),
+        }),
+      from,
+    ),
+  );
+  const nextRef =
+    page.next === undefined
+      ? undefined
+      : await contexts.save(PoliciesContextSchema, {
+          kind: 'policies',
+          workspaceId: req.workspaceId,
+          userId: req.userId,
+          order,
+          size,
+          cursor: page.next,
+          first: first + page.items.length,
+        });
+  return { policies: page.items, first, nextRef };
+}
+
+export interface AssignmentsPage {
+  ctxId: string;
+  ctx: AssignmentsContext;
+}
+
+/** A page of assignments, from its start (`from`) or from the next cursor of `ref`'s page. */
+export async function assignmentsPage(
+  deps: ListDeps,
+  req: {
+    workspaceId: string;
+    userId: string;
+    policyUuid: string;
+    order?: Order | undefined;
+    size?: number | undefined;
+    from?: string | undefined;
+    first?: number;
+  },
+): Promise<AssignmentsPage> {
+  const page = await deps.api.call(req.workspaceId, ({ session }) =>
+    firstNonEmpty(
+      (at) =>
+        session.listPolicyAssignments(req.policyUuid, {
+          ...(at !== undefined ? { from: at } : {}),
+          ...(req.size !== undefined ? { size: req.size } : {}),
+          ...(req.order !== undefined ? { order: req.order } : {}),
+        }),
+      req.from,
+    ),
+  );
+  const ctx: AssignmentsContext = {
+    kind: 'assignments',
+    workspaceId: req.workspaceId,
+    userId: req.userId,
+    policyUuid: req.policyUuid,
+    order: req.order,
+    size: req.size,
+    first: req.first ?? 1,
+    rows: page.items.slice(0, 25) as PolicyAssignment[],
+    ...(page.from !== undefined ? { from: page.from } : {}),
+    ...(page.next !== undefined ? { next: page.next } : {}),
+  };
+  const ctxId = await listContexts(deps.repos).save(AssignmentsContextSchema, ctx);
+  return { ctxId, ctx };
+}
+
+export function loadAssignments(
+  deps: ListDeps,
+  ref: string,
+  workspaceId: string,
+): Promise<AssignmentsContext> {
+  return listContexts(deps.repos).load(
+    AssignmentsContextSchema,
+    ref,
+    workspaceId,
+    '/vigil assignments <policy-id>',
+  );
+}
+
+/** The page after the one `ctx` shows. */
+export function nextAssignments(
+  deps: ListDeps,
+  ctx: AssignmentsContext,
+  userId: string,
+): Promise<AssignmentsPage> {
+  return assignmentsPage(deps, {
+    workspaceId: ctx.workspaceId,
+    userId,
+    policyUuid: ctx.policyUuid,
+    order: ctx.order,
+    size: ctx.size,
+    from: ctx.next,
+    first: ctx.first + ctx.rows.length,
+  });
+}
+
+/** The page `ctx` shows, read again (after an unassign). */
+export function reloadAssignments(deps: ListDeps, ctx: AssignmentsContext): Promise<AssignmentsPage> {
+  return assignmentsPage(deps, {
+    workspaceId: ctx.workspaceId,
+    userId: ctx.userId,
+    policyUuid: ctx.policyUuid,
+    order: ctx.order,
+    size: ctx.size,
+    from: ctx.from,
+    first: ctx.first,
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * A report request: its status and, once completed, the report (title, subtitle, summary, tags, highlights,
+ * related events each with an Explain button). Pure. All report text is upstream: escaped and defanged;
+ * the request and event ids are shown verbatim in code spans.
+ */
+import type { KnownBlock } from '@slack/types';
+import type { ApiReport } from '../../api/index.js';
+import { renderBudgeted, splitLongText } from './budget.js';
+import { codeSpan, context, type Message, section } from './ids.js';
+import { escapeMrkdwn, highlightToMrkdwn, plainText, slackDate, truncate } from './text.js';
+
+/** `report_explain:<i>`, value: the event uid. */
+export const REPORT_EXPLAIN = 'report_explain';
+const MAX_RELATED = 20;
+const MAX_HIGHLIGHTS = 8;
+const MAX_TAGS = 20;
+
+export interface ReportInput {
+  requestUuid: string;
+  status: string;
+  report: ApiReport | null;
+  /** Upstream text explaining a failed generation. */
+  errorMessage?: string | undefined;
+}
+
+const STATUS: Record<string, string> = {
+  processing:
+    ':hourglass_flowing_sand: *Processing*: the report is being generated. Run the command again in a few minutes.',
+  completed: ':white_check_mark: *Completed*',
+  error: ':x: *Failed*: the report could not be generated.',
+};
+
+function relatedGroup(uid: string, index: number): KnownBlock[] {
+  return [
+    {
+      type: 'section',
+      block_id: `report_event:${index}`,
+      text: { type: 'mrkdwn', text: `Event ${codeSpan(uid, 300)}`, verbatim: true },
+      accessory: {
+        type: 'button',
+        action_id: `${REPORT_EXPLAIN}:${index}`,
+        text: { type: 'plain_text', text: 'Explain' },
+        value: uid.slice(0, 2000),
+      },
+    },
+  ];
+}
+
+export function renderReport(input: ReportInput): Message {
+  const head: KnownBlock[] = [];
+  const id = codeSpan(input.requestUuid, 60);
+  const statusLine = STATUS[input.status] ?? `*Status:* ${escapeMrkdwn(input.status)}`;
+  head.push(section(`*Report request* ${id}\n${statusLine}`));
+  if (input.status === 'error' && input.errorMessage) {
+    head.push(section(`> ${truncate(escapeMrkdwn(input.errorMessage), 1500)}`));
+  }
+  const r = input.report;
+  if (r === null) {
+    const text =
+      input.status === 'completed'
+        ? `Report request ${input.requestUuid} is completed but the API returned no report.`
+        : `Report request ${input.requestUuid}: ${input.status}.`;
+    return { text, blocks: head };
+  }
+  const title = plainText(r.title || 'Untitled report', 150);
+  head.push({ type: 'header', text: { type: 'plain_text', text: title } });
+  const lines: string[] = [];
+  if (r.subtitle) lines.push(`_${truncate(escapeMrkdwn(r.subtitle), 500)}_`);
+  if (r.created_at) lines.push(`Created ${slackDate(r.created_at)}`);
+  if (lines.length) head.push(context(lines.join(' · ')));
+  for (const chunk of splitLongText(escapeMrkdwn(r.summary ?? ''), 2900, 3)) head.push(section(chunk));
+  const tags = r.tags ?? [];
+  if (tags.length) {
+    head.push(
+      context(
+        `Tags: ${tags
+          .slice(0, MAX_TAGS)
+          .map((t) => escapeMrkdwn(t))
+          .join(', ')}${tags.length > MAX_TAGS ? ` +${tags.length - MAX_TAGS} more` : ''}`,
+      ),
+    );
+  }
+  const highlights = (r.highlights ?? []).slice(0, MAX_HIGHLIGHTS).map(highlightToMrkdwn).filter(Boolean);
+  if (highlights.length) {
+    head.push(section(truncate(`*Highlights*\n${highlights.map((h) => `• ${h}`).join('\n')}`, 2900)));
+  }
+  const related = r.related_activity_uids ?? [];
+  if (related.length) head.push(section(`*Related events* (${related.length})`));
+  const out = renderBudgeted({
+    text: `Report ${escapeMrkdwn(title)} (${input.status}).`,
+    head,
+    groups: related.slice(0, MAX_RELATED).map((uid, i) => relatedGroup(uid, i)),
+    tail:
+      related.length > MAX_RELATED
+        ? [context(`${related.length - MAX_RELATED} more related events are not listed.`)]
+        : [],
+    omittedNotice: (n) => context(`${n} more related events left out to fit Slack's limits.`),
+  });
+  return { text: out.text, blocks: out.blocks };
+}

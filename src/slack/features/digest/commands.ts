@@ -1,0 +1,148 @@
+/** `/vigil digest add|list|remove|preview`: parse → service → blocks → reply. */
+import type { WebClient } from '@slack/web-api';
+import { VigilError } from '../../../errors.js';
+import { nextSlot } from '../../../services/digest/due.js';
+import { eventRef } from '../../../services/events-context.js';
+import type { NewSubscription } from '../../../store/index.js';
+import { renderDigestList, renderDigestMessage } from '../../blocks/digest.js';
+import { slackDate } from '../../blocks/text.js';
+import type { CommandContext, CommandHandler } from '../../context.js';
+import { ephemeral } from '../../context.js';
+import { canonicalTimeZone } from '../../parser/index.js';
+import { slackErrorCode } from '../../respond.js';
+import { saveDigestContext } from './publisher.js';
+import { publisherDepsOf } from './wiring.js';
+
+const INVITE = 'Invite it with `/invite @Vigil` in that channel, then run the command again.';
+
+/**
+ * Vigil must be in the channel to post there: the refusal to answer (nothing is created then), or undefined.
+ * A refusal is an answer, not an incident: no reference id.
+ */
+export async function channelRefusal(client: WebClient, channelId: string): Promise<string | undefined> {
+  const mention = /^[CGD][A-Z0-9]{2,30}$/.test(channelId) ? `<#${channelId}>` : 'that channel';
+  let info: { is_member?: boolean; is_archived?: boolean } | undefined;
+  try {
+    info = (await client.conversations.info({ channel: channelId })).channel;
+  } catch (err) {
+    if (slackErrorCode(err) === 'channel_not_found')
+      return `Vigil cannot see ${mention}; it may be private. ${INVITE}`;
+    throw err;
+  }
+  if (info?.is_archived) return `${mention} is archived; pick another channel.`;
+  if (info?.is_member === false) return `Vigil is not a member of ${mention}. ${INVITE}`;
+  return undefined;
+}
+
+/** The time zone given, else the creator's Slack time zone, else UTC. */
+export async function creatorZone(client: WebClient, userId: string): Promise<string> {
+  const res = await client.users.info({ user: userId }).catch(() => undefined);
+  return canonicalTimeZone(res?.user?.tz ?? '') ?? 'UTC';
+}
+
+export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'> & {
+  timeZone?: string | undefined;
+};
+
+/** Creates a subscription after the checks; the answer for the creator (a refusal when Vigil cannot post). */
+export async function addDigest(
+  ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>,
+  input: AddInput,
+): Promise<string> {
+  const { deps } = ctx;
+  await deps.api.forWorkspace(ctx.workspaceId); // not connected: say so before anything else
+  const refusal = await channelRefusal(ctx.client, input.channelId);
+  if (refusal !== undefined) return refusal;
+  const timeZone = input.timeZone ?? (await creatorZone(ctx.client, ctx.userId));
+  const sub = await deps.digests.add({
+    ...input,
+    timeZone,
+    teamId: ctx.workspaceId,
+    createdBy: ctx.userId,
+  });
+  const next = nextSlot(sub, deps.clock.now());
+  return (
+    `Digest \`${sub.id}\` created: it posts in <#${sub.channelId}> at ${sub.timeOfDay} ${sub.timeZone}` +
+    `${sub.weekdaysOnly ? ' on weekdays' : ' every day'}; the first one ${slackDate(next)}. ` +
+    `\`/vigil digest preview ${sub.id}\` shows what it would hold now.`
+  );
+}
+
+export const digestAddCommand: CommandHandler<'digest-add'> = {
+  progress: () => 'Setting up the digest…',
+  async run(ctx) {
+    const { command } = ctx;
+    const channel = command.channel;
+    if (channel && !('id' in channel)) {
+      throw new VigilError(
+        `Vigil needs the channel picked from the list: type \`#\` and choose #${channel.name}.`,
+        'Or run the command in that channel without naming it.',
+      );
+    }
+    const text = await addDigest(ctx, {
+      channelId: channel?.id ?? ctx.channelId,
+      identifierIds: command.identifierIds,
+      severity: command.severity ?? 'info',
+      types: command.types ?? [],
+      timeOfDay: command.timeOfDay,
+      timeZone: command.timeZone,
+      weekdaysOnly: command.weekdaysOnly,
+      skipEmpty: command.skipEmpty,
+    });
+    await ctx.respond(ephemeral({ text }, true));
+  },
+};
+
+export const digestListCommand: CommandHandler<'digest-list'> = {
+  async run(ctx) {
+    const items = await ctx.deps.digests.list(ctx.workspaceId);
+    await ctx.respond(ephemeral(renderDigestList(items), true));
+  },
+};
+
+/** Only the creator of a digest or an admin changes it. */
+export async function requireOwner(
+  ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'teamId' | 'userId'>,
+  id: string,
+): Promise<void> {
+  const sub = await ctx.deps.digests.get(ctx.workspaceId, id);
+  if (sub.createdBy === ctx.userId) return;
+  await ctx.deps.authz.requireAdmin(
+    ctx.client,
+    ctx.teamId,
+    ctx.userId,
+    'change a digest someone else created',
+  );
+}
+
+export const digestRemoveCommand: CommandHandler<'digest-remove'> = {
+  async run(ctx) {
+    const id = ctx.command.subscriptionId;
+    await requireOwner(ctx, id);
+    await ctx.deps.digests.remove(ctx.workspaceId, id, ctx.userId);
+    await ctx.respond(ephemeral({ text: `Digest \`${id}\` removed; Vigil will not post it again.` }, true));
+  },
+};
+
+export const digestPreviewCommand: CommandHandler<'digest-preview'> = {
+  progress: () => 'Gathering the events of the next digest…',
+  async run(ctx) {
+    const { deps } = ctx;
+    const sub = await deps.digests.get(ctx.workspaceId, ctx.command.subscriptionId);
+    const content = await deps.digests.preview(ctx.workspaceId, sub.id);
+    const { ctxId, ctx: saved } = await saveDigestContext(publisherDepsOf(deps), content, sub, ctx.userId);
+    const message = renderDigestMessage({
+      heading:
+        saved.digest ??
+        (() => {
+          throw new Error('digest heading missing');
+        })(),
+      events: saved.events.map((e) => e.event),
+      now: deps.clock.now(),
+      refs: (i) => eventRef(ctxId, i),
+    });
+    await ctx.respond(
+      ephemeral({ text: `Preview (nothing was posted): ${message.text}`, blocks: message.blocks }, true),
+    );
+  },
+};

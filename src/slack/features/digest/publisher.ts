@@ -1,0 +1,225 @@
+/**
+ * The digest publisher port on the Slack side: renders a digest with the events builders, saves the events
+ * context its buttons point at, and posts it with the workspace's bot token (the single token, or the
+ * installation's in OAuth mode), the run id in the message metadata. Finds a run's message again in the
+ * channel's history. Slack's channel errors and 429 become the service's own errors.
+ */
+
+import { LogLevel } from '@slack/bolt';
+import { ErrorCode, type WebAPICallResult, WebClient } from '@slack/web-api';
+import type { Event } from '../../../api/index.js';
+import type { Clock } from '../../../clock.js';
+import type { Config } from '../../../config.js';
+import type { Logger } from '../../../logger.js';
+import { compactEvent } from '../../../services/compact-event.js';
+import {
+  type DigestContent,
+  type DigestHeading,
+  filtersOf,
+  scopeOf,
+  TOP_EVENTS,
+} from '../../../services/digest/content.js';
+import {
+  CHANNEL_PROBLEMS,
+  type ChannelProblem,
+  ChannelUnavailableError,
+  SlackRateLimitedError,
+} from '../../../services/digest/errors.js';
+import type { DigestPublisher } from '../../../services/digest/run.js';
+import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events-context.js';
+import type { Repositories } from '../../../store/index.js';
+import { renderDigestMessage } from '../../blocks/digest.js';
+import { toBoltLogger } from '../../bolt-logger.js';
+
+export const DIGEST_EVENT_TYPE = 'vigil_digest';
+const HISTORY_PAGES = 5;
+const HISTORY_PAGE_SIZE = 200;
+/** At most this many events are kept behind "+N more" (the rest store's own bound). */
+const MAX_REST = 200;
+
+export interface PublisherDeps {
+  config: Pick<Config, 'slack'>;
+  repos: Pick<Repositories, 'installations'>;
+  contexts: EventsContextStore;
+  /** The state generation of an event: buttons act only while it is current. */
+  generationOf(workspaceId: string, uid: string): Promise<number>;
+  /** Keeps the events beyond the top ones for "+N more"; returns the button's ref. */
+  saveRest(workspaceId: string, subscriptionId: string, events: Event[]): Promise<string>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** One WebClient per bot token; rate-limited calls are rejected so the run waits on the clock instead. */
+export class BotClients {
+  private readonly clients = new Map<string, WebClient>();
+  constructor(private readonly deps: Pick<PublisherDeps, 'config' | 'repos' | 'logger'>) {}
+
+  async forWorkspace(workspaceId: string): Promise<WebClient> {
+    const token = await this.tokenOf(workspaceId);
+    let client = this.clients.get(token);
+    if (!client) {
+      client = new WebClient(token, {
+        slackApiUrl: this.deps.config.slack.apiUrl,
+        rejectRateLimitedCalls: true,
+        // No blind retries: a post whose answer was lost may have landed. The outbox retries on a later
+        // tick, after looking for the run id in the channel's history.
+        retryConfig: { retries: 0 },
+        timeout: 15_000,
+        logger: toBoltLogger(this.deps.logger.child({ component: 'slack-digest' }), LogLevel.WARN),
+      });
+      this.clients.set(token, client);
+    }
+    return client;
+  }
+
+  private async tokenOf(workspaceId: string): Promise<string> {
+    const mode = this.deps.config.slack.mode;
+    if (mode.kind === 'single') return mode.botToken;
+    const installation = await this.deps.repos.installations.fetchInstallation({
+      teamId: workspaceId,
+      enterpriseId: undefined,
+      isEnterpriseInstall: false,
+    });
+    const token = installation.bot?.token;
+    if (!token) throw new ChannelUnavailableError('channel_not_found');
+    return token;
+  }
+}
+
+/** Slack's answer as the service's error: channel problems pause, 429 waits. */
+export function slackFailure(err: unknown): unknown {
+  const e = err as { code?: string; data?: { error?: string }; retryAfter?: number };
+  if (e.code === ErrorCode.RateLimitedError) return new SlackRateLimitedError((e.retryAfter ?? 1) * 1000);
+  const error = e.data?.error;
+  if (e.code === ErrorCode.PlatformError && (CHANNEL_PROBLEMS as readonly string[]).includes(error ?? '')) {
+    return new ChannelUnavailableError(error as ChannelProblem);
+  }
+  return err;
+}
+
+export function headingOf(
+  content: DigestContent,
+  sub: { severity: string | string[]; types: string[] },
+  moreRef?: string,
+): DigestHeading {
+  const heading: DigestHeading = {
+    subscriptionId: content.subscription.id,
+    localDate: content.localDate,
+    late: content.late,
+    scope: scopeOf(content.subscription.identifierIds),
+    filters: filtersOf(sub),
+    total: content.events.length,
+    counts: content.counts,
+    truncated: content.truncated,
+  };
+  if (moreRef !== undefined) heading.moreRef = moreRef;
+  return heading;
+}
+
+/** The context behind the buttons of a digest message (or preview), saved; returns its id and heading. */
+export async function saveDigestContext(
+  deps: PublisherDeps,
+  content: DigestContent,
+  sub: { severity: string | string[]; types: string[] },
+  userId: string,
+): Promise<{ ctxId: string; ctx: EventsContext }> {
+  const ws = content.subscription.teamId;
+  const top = content.events.slice(0, TOP_EVENTS);
+  const rest = content.events.slice(TOP_EVENTS, TOP_EVENTS + MAX_REST).map((e) => compactEvent(e));
+  const moreRef = rest.length > 0 ? await deps.saveRest(ws, content.subscription.id, rest) : undefined;
+  const ids = content.subscription.identifierIds;
+  const firstId = ids === 'all' ? top[0]?.identifiers?.[0]?.id : ids[0];
+  const ctx: EventsContext = {
+    v: 1,
+    workspaceId: ws,
+    userId,
+    channelId: content.subscription.channelId,
+    commandText: `/vigil digest preview ${content.subscription.id}`,
+    identifierId: firstId !== undefined && firstId > 0 ? firstId : 1,
+    query: { kind: 'none' },
+    pageNumber: 1,
+    events: await Promise.all(
+      top.map(async (event) => ({
+        event: compactEvent(event),
+        generation: await deps.generationOf(ws, event.metadata.uid),
+      })),
+    ),
+    digest: headingOf(content, sub, moreRef),
+  };
+  return { ctxId: await deps.contexts.save(ctx), ctx };
+}
+
+export function createDigestPublisher(
+  deps: PublisherDeps,
+  clients: BotClients,
+  subscriptionOf: (id: string) => Promise<{ severity: string | string[]; types: string[] } | undefined>,
+): DigestPublisher {
+  return {
+    async post(content) {
+      const sub = (await subscriptionOf(content.subscription.id)) ?? { severity: 'info', types: [] };
+      const { ctxId, ctx } = await saveDigestContext(deps, content, sub, 'digest');
+      const message = renderDigestMessage({
+        heading: ctx.digest as DigestHeading,
+        events: ctx.events.map((e) => e.event),
+        now: deps.clock.now(),
+        refs: (i) => eventRef(ctxId, i),
+      });
+      const client = await clients.forWorkspace(content.subscription.teamId);
+      try {
+        const res = await client.chat.postMessage({
+          channel: content.subscription.channelId,
+          text: message.text,
+          blocks: message.blocks,
+          unfurl_links: false,
+          unfurl_media: false,
+          metadata: {
+            event_type: DIGEST_EVENT_TYPE,
+            event_payload: {
+              run_id: content.runId,
+              subscription_id: content.subscription.id,
+              local_date: content.localDate,
+            },
+          },
+        });
+        if (!res.ts) throw new Error('chat.postMessage answered without a ts');
+        return { ts: res.ts };
+      } catch (err) {
+        throw slackFailure(err);
+      }
+    },
+
+    async findByRunId(teamId, channelId, runId, oldestMs) {
+      const client = await clients.forWorkspace(teamId);
+      let cursor: string | undefined;
+      for (let page = 0; page < HISTORY_PAGES; page++) {
+        let res: WebAPICallResult & {
+          messages?: HistoryMessage[];
+          response_metadata?: { next_cursor?: string };
+        };
+        try {
+          res = await client.conversations.history({
+            channel: channelId,
+            oldest: (Math.max(0, oldestMs) / 1000).toFixed(6),
+            limit: HISTORY_PAGE_SIZE,
+            include_all_metadata: true,
+            ...(cursor ? { cursor } : {}),
+          });
+        } catch (err) {
+          throw slackFailure(err);
+        }
+        const found = res.messages?.find(
+          (m) => m.metadata?.event_type === DIGEST_EVENT_TYPE && m.metadata.event_payload?.run_id === runId,
+        );
+        if (found?.ts) return found.ts;
+        cursor = res.response_metadata?.next_cursor || undefined;
+        if (!cursor) return undefined;
+      }
+      return undefined;
+    },
+  };
+}
+
+interface HistoryMessage {
+  ts?: string;
+  metadata?: { event_type?: string; event_payload?: { run_id?: unknown } };
+}

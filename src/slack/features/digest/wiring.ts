@@ -1,0 +1,23 @@
+/** The publisher's collaborators, from the listener dependencies (built once per SlackDeps). */
+import type { SlackDeps } from '../../context.js';
+import type { PublisherDeps } from './publisher.js';
+
+const cache = new WeakMap<SlackDeps, PublisherDeps>();
+
+export function publisherDepsOf(deps: SlackDeps): PublisherDeps {
+  let built = cache.get(deps);
+  if (!built) {
+    built = {
+      config: deps.config,
+      repos: deps.repos,
+      contexts: deps.events.contexts,
+      generationOf: async (ws, uid) => (await deps.repos.eventStates.get(ws, uid)).generation,
+      saveRest: (workspaceId, subscriptionId, events) =>
+        deps.digests.rest.save({ workspaceId, subscriptionId, events }),
+      clock: deps.clock,
+      logger: deps.logger,
+    };
+    cache.set(deps, built);
+  }
+  return built;
+}

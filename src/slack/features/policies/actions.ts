@@ -1,0 +1,128 @@
+/**
+ * The buttons of policy and assignment lists: Assignments (per policy), Next page (both lists) and Unassign,
+ * which opens its confirmation form with the trigger id at once and checks the permission right after.
+ */
+import type { App } from '@slack/bolt';
+import { z } from 'zod';
+import { ExpiredError, NotAllowedError, VigilError } from '../../../errors.js';
+import { listContexts, parseRowRef } from '../../../services/list-context.js';
+import {
+  assignmentsPage,
+  loadAssignments,
+  nextAssignments,
+  policiesPage,
+} from '../../../services/policies.js';
+import {
+  POLICY_ACTIONS,
+  renderPolicies,
+  renderUnassignModal,
+  renderUnassignStatus,
+  unassignHeadline,
+} from '../../blocks/policies.js';
+import type { SlackDeps } from '../../context.js';
+import { ephemeral } from '../../context.js';
+import { onAction } from '../../listen.js';
+import { renderAssignmentsPage } from './commands.js';
+import { requireUnassign } from './permission.js';
+
+/** A response_url works for 30 minutes: the pending form lives no longer. */
+const PENDING_TTL_MS = 30 * 60 * 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What the Unassign form needs on submission: the list it came from, the row, where to update the list. */
+export const PendingUnassignSchema = z.object({
+  kind: z.literal('unassign'),
+  workspaceId: z.string().min(1),
+  userId: z.string(),
+  ctxId: z.string(),
+  index: z.number().int().nonnegative(),
+  /** The list message's response_url (Slack's, from the verified click), to update the list in place. */
+  responseUrl: z.string().url().optional(),
+});
+
+export function registerPolicyActions(app: App, deps: SlackDeps): void {
+  onAction(
+    app,
+    deps,
+    { action_id: new RegExp(`^${POLICY_ACTIONS.assignments}:\\d{1,3}$`) },
+    async ({ who, action, respond }) => {
+      const uuid = action.value ?? '';
+      if (!UUID.test(uuid))
+        throw new VigilError('This button does not name a policy.', 'Run `/vigil policies` again.');
+      const { ctxId, ctx } = await assignmentsPage(deps, {
+        workspaceId: who.workspaceId,
+        userId: who.userId,
+        policyUuid: uuid.toLowerCase(),
+      });
+      await respond(ephemeral(renderAssignmentsPage(ctxId, ctx), false));
+    },
+  );
+
+  onAction(app, deps, POLICY_ACTIONS.policiesNext, async ({ who, action, respond }) => {
+    const page = await policiesPage(deps, {
+      workspaceId: who.workspaceId,
+      userId: who.userId,
+      ref: action.value ?? '',
+    });
+    await respond(ephemeral(renderPolicies(page), true));
+  });
+
+  onAction(app, deps, POLICY_ACTIONS.assignmentsNext, async ({ who, action, respond }) => {
+    const ctx = await loadAssignments(deps, action.value ?? '', who.workspaceId);
+    if (ctx.next === undefined) {
+      await respond(ephemeral({ text: 'This is the last page of these assignments.' }, false));
+      return;
+    }
+    const { ctxId, ctx: next } = await nextAssignments(deps, ctx, who.userId);
+    await respond(ephemeral(renderAssignmentsPage(ctxId, next), true));
+  });
+
+  onAction(
+    app,
+    deps,
+    { action_id: new RegExp(`^${POLICY_ACTIONS.unassign}:\\d{1,3}$`) },
+    async ({ who, body, action, client }) => {
+      const ref = parseRowRef(action.value);
+      const ctx = ref ? await loadAssignments(deps, ref.ctxId, who.workspaceId) : undefined;
+      const row = ref && ctx ? ctx.rows[ref.index] : undefined;
+      if (!ref || !ctx || !row) {
+        throw new ExpiredError(
+          'This button no longer points at an assignment Vigil knows.',
+          'Run `/vigil assignments <policy-id>` again.',
+        );
+      }
+      // Kept only as long as Slack honours the response_url it holds (30 minutes).
+      const pendingId = await listContexts(deps.repos).save(
+        PendingUnassignSchema,
+        {
+          kind: 'unassign',
+          workspaceId: who.workspaceId,
+          userId: who.userId,
+          ctxId: ref.ctxId,
+          index: ref.index,
+          ...(body.response_url ? { responseUrl: body.response_url } : {}),
+        },
+        PENDING_TTL_MS,
+      );
+      const target = {
+        policyUuid: ctx.policyUuid,
+        identifierId: row.identifier_id,
+        identifierName: row.identifier_name,
+      };
+      const opened = await client.views.open({
+        trigger_id: body.trigger_id,
+        view: renderUnassignModal(target, pendingId),
+      });
+      // Checked again on submission; asking now saves a form filled in for nothing.
+      try {
+        await requireUnassign(deps, client, who);
+      } catch (err) {
+        if (!(err instanceof NotAllowedError) || !opened.view?.id) throw err;
+        await client.views.update({
+          view_id: opened.view.id,
+          view: renderUnassignStatus(unassignHeadline(target), `:no_entry: ${err.message} ${err.hint}`),
+        });
+      }
+    },
+  );
+}

@@ -1,0 +1,143 @@
+/**
+ * The Unassign form's submission: acked at once with a "working" view, then the service unassigns once
+ * (however many people submit), the form shows the outcome, and the list message is read again and updated
+ * in place through its response_url.
+ */
+import type { App, ViewOutput } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { request } from 'undici';
+import { ValidationError } from '../../../api/index.js';
+import { ExpiredError, NotAllowedError } from '../../../errors.js';
+import { listContexts } from '../../../services/list-context.js';
+import { loadAssignments, reloadAssignments } from '../../../services/policies.js';
+import { type UnassignOutcome, unassignOnce } from '../../../services/unassign.js';
+import {
+  fieldProblemsText,
+  identifierLabel,
+  renderUnassignStatus,
+  UNASSIGN_CLEAN,
+  UNASSIGN_HEADLINE,
+  UNASSIGN_VIEW,
+} from '../../blocks/policies.js';
+import { slackDate, userMention } from '../../blocks/text.js';
+import type { Requester, SlackDeps } from '../../context.js';
+import { ephemeral } from '../../context.js';
+import { isExpected, reportError } from '../../error-reply.js';
+import { onView } from '../../listen.js';
+import { PendingUnassignSchema } from './actions.js';
+import { renderAssignmentsPage } from './commands.js';
+import { requireUnassign } from './permission.js';
+
+const RESPONSE_URL_TIMEOUT_MS = 10_000;
+
+/** The form's question, from the submitted view itself (Vigil rendered it), so the ack needs no lookup. */
+function headlineOf(view: ViewOutput): string | undefined {
+  const block = view.blocks.find((b) => (b as { block_id?: string }).block_id === UNASSIGN_HEADLINE) as
+    | { text?: { text?: string } }
+    | undefined;
+  return block?.text?.text;
+}
+
+function cleanChosen(view: ViewOutput): boolean {
+  const state = view.state.values[UNASSIGN_CLEAN.block]?.[UNASSIGN_CLEAN.action] as
+    | { selected_options?: { value?: string }[] }
+    | undefined;
+  return (state?.selected_options ?? []).some((o) => o.value === UNASSIGN_CLEAN.value);
+}
+
+function who(userId: string): string {
+  return userMention(userId) ?? 'A teammate';
+}
+
+function outcomeText(outcome: UnassignOutcome, name: string): string {
+  switch (outcome.kind) {
+    case 'done':
+      return `:white_check_mark: Unassigned from ${name}${outcome.cleanPastEvents ? ', past events cleaned too' : ''}. The list is updated.`;
+    case 'done-before':
+      return `${who(outcome.by)} already unassigned it ${slackDate(outcome.at)}, so Vigil did nothing more.`;
+    case 'in-progress':
+      return 'A teammate is unassigning it right now; Vigil did nothing more.';
+  }
+}
+
+/** Posts to the list message's response_url (Slack's own URL, taken from the verified click). */
+async function postToResponseUrl(url: string, body: unknown): Promise<void> {
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    headersTimeout: RESPONSE_URL_TIMEOUT_MS,
+    bodyTimeout: RESPONSE_URL_TIMEOUT_MS,
+  });
+  await res.body.dump();
+  if (res.statusCode >= 400) throw new Error(`response_url answered ${res.statusCode}`);
+}
+
+async function submit(deps: SlackDeps, client: WebClient, requester: Requester, view: ViewOutput) {
+  const headline = headlineOf(view);
+  const show = (status: string) =>
+    client.views.update({ view_id: view.id, view: renderUnassignStatus(headline, status) });
+  try {
+    const pending = await listContexts(deps.repos).load(
+      PendingUnassignSchema,
+      view.private_metadata,
+      requester.workspaceId,
+      '/vigil assignments <policy-id>',
+    );
+    const ctx = await loadAssignments(deps, pending.ctxId, requester.workspaceId);
+    const row = ctx.rows[pending.index];
+    if (!row)
+      throw new ExpiredError(
+        'This assignment is no longer listed.',
+        'Run `/vigil assignments <policy-id>` again.',
+      );
+    await requireUnassign(deps, client, requester);
+    const outcome = await unassignOnce(deps, {
+      workspaceId: requester.workspaceId,
+      userId: requester.userId,
+      policyUuid: ctx.policyUuid,
+      identifierId: row.identifier_id,
+      identifierName: row.identifier_name,
+      cleanPastEvents: cleanChosen(view),
+    });
+    const name = identifierLabel({ identifierId: row.identifier_id, identifierName: row.identifier_name });
+    await show(outcomeText(outcome, name));
+    if (outcome.kind === 'done' && pending.responseUrl) {
+      const { ctxId, ctx: fresh } = await reloadAssignments(deps, ctx);
+      const notice = `:white_check_mark: ${who(requester.userId)} unassigned ${name} · ${slackDate(outcome.at)}`;
+      await postToResponseUrl(
+        pending.responseUrl,
+        ephemeral(renderAssignmentsPage(ctxId, fresh, notice), true),
+      ).catch((err: unknown) => deps.logger.warn('could not update the assignments list', { err }));
+    }
+  } catch (err) {
+    if (err instanceof ValidationError) {
+      deps.logger.warn('unassign refused by the API', { err });
+      await show(`:warning: The threat-intel API refused the change:\n${fieldProblemsText(err.fields)}`);
+    } else if (err instanceof NotAllowedError || err instanceof ExpiredError) {
+      // A refusal is an answer, not an incident.
+      await show(`:no_entry: ${err.message} ${err.hint}`);
+    } else if (isExpected(err)) {
+      deps.logger.warn('unassign failed', { err });
+      await show(`:warning: ${err.message} ${err.hint}`);
+    } else {
+      const ref = await reportError(deps, err, undefined, {
+        view: UNASSIGN_VIEW,
+        team: requester.workspaceId,
+      });
+      await show(
+        `:warning: Something went wrong on Vigil’s side, so nothing was changed. Reference \`${ref}\`.`,
+      );
+    }
+  }
+}
+
+export function registerUnassignForm(app: App, deps: SlackDeps): void {
+  onView(app, deps, UNASSIGN_VIEW, ({ who: requester, view, client }) => ({
+    ack: {
+      response_action: 'update',
+      view: renderUnassignStatus(headlineOf(view), ':hourglass_flowing_sand: Unassigning…'),
+    },
+    work: () => submit(deps, client, requester, view),
+  }));
+}
