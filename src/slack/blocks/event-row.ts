@@ -152,7 +152,9 @@ export function plainTitle(event: Event): string {
 /** A day in the reader's time zone (`Nov 19, 2026`); a row has no room for the time of day. */
 function day(iso: string): string {
   const ms = parseIsoDate(iso);
-  return ms === undefined ? slackDate(iso) : slackDate(ms, '{date_short}', utcFallback(ms).slice(0, 10));
+  // Not a date: shown as escaped text, short, so it cannot crowd the row.
+  if (ms === undefined) return truncate(escapeMrkdwn(iso).replace(/\s+/g, ' '), 40);
+  return slackDate(ms, '{date_short}', utcFallback(ms).slice(0, 10));
 }
 
 function statusText(status: EventStatus): string {
