@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: every benchmark in sequence, all on 127.0.0.1 with no network. Options (for a quick
- * check): --count, --warmup, --rounds, --levels 10,50, --startups, --colds.
+ * check): --count, --warmup, --rounds, --levels 10,50, --startups, --colds; --only fairness runs that one alone.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runAckBench } from './ack-latency.js';
 import { coldStartTable, runColdStartBench } from './cold/cold-start.js';
 import { credsExportTable, runCredsExportBench } from './creds-export.js';
+import { fairnessTable, runFairnessBench } from './fairness.js';
 import { startLoadClient } from './load/client.js';
 import { ackJson, ackTable, startupJson, startupTable } from './report.js';
 import { runStartupBench } from './startup.js';
@@ -19,11 +20,11 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '8' },
     levels: { type: 'string', default: '10,50' },
     startups: { type: 'string', default: '10' },
+    /** `--only creds` or `--only fairness`: just that benchmark. */
+    only: { type: 'string', default: '' },
     colds: { type: 'string', default: '7' },
     'creds-rows': { type: 'string', default: '10000' },
     'creds-rounds': { type: 'string', default: '5' },
-    /** `--only creds`: just the credentials export benchmark. */
-    only: { type: 'string' },
   },
 });
 
@@ -52,6 +53,16 @@ async function main(): Promise<void> {
   }
 
   const up = await startUpstreams();
+  if (values.only === 'fairness') {
+    try {
+      const fairness = await runFairnessBench(up);
+      print(`\n${fairnessTable(fairness)}\n`);
+      print(JSON.stringify({ fairness }));
+    } finally {
+      await up.close();
+    }
+    return;
+  }
   try {
     const baseline = await startBareBolt(up);
     const sameBody = await startBareBolt(up, { ackBody: vigilHelpAck() });
@@ -75,6 +86,10 @@ async function main(): Promise<void> {
     const startup = await runStartupBench(up, startups);
     print(`\n${startupTable(startup)}\n`);
     print(startupJson(startup));
+
+    const fairness = await runFairnessBench(up);
+    print(`\n${fairnessTable(fairness)}\n`);
+    print(JSON.stringify({ fairness }));
 
     const cold = await runColdStartBench(up, colds);
     print(`\n${coldStartTable(cold)}\n`);

@@ -12,8 +12,14 @@ export class VigilError extends Error {
   }
 }
 
+/**
+ * Vigil declines on purpose (not connected, not allowed, too busy): an answer to the person, not an incident,
+ * so it is told without a reference code and logged without a stack.
+ */
+export class RefusalError extends VigilError {}
+
 /** The workspace has no API key/tenant yet. */
-export class NotConnectedError extends VigilError {
+export class NotConnectedError extends RefusalError {
   constructor() {
     super(
       'This workspace is not connected to the threat-intel API yet.',
@@ -23,7 +29,7 @@ export class NotConnectedError extends VigilError {
 }
 
 /** The user may not do this; `reason` says why (shown to them). */
-export class NotAllowedError extends VigilError {
+export class NotAllowedError extends RefusalError {
   constructor(reason: string, hint = 'Ask a workspace admin if you need this.') {
     super(reason, hint);
   }
@@ -31,3 +37,13 @@ export class NotAllowedError extends VigilError {
 
 /** A stored search context or link is gone (expired or already used). */
 export class ExpiredError extends VigilError {}
+
+/** A member already has as many searches waiting or running as one member may. */
+export class BusyError extends RefusalError {
+  constructor(readonly running: number) {
+    super(
+      `You have ${running} search${running === 1 ? '' : 'es'} running; wait for ${running === 1 ? 'it' : 'them'} to finish before starting another.`,
+      'Each result arrives as soon as its search is done.',
+    );
+  }
+}

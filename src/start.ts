@@ -17,6 +17,7 @@ import { DigestScheduler, type Ticker } from './services/digest/scheduler.js';
 import { eventSourceOf } from './services/digest/source.js';
 import { DigestService } from './services/digest/subscriptions.js';
 import { EventsService } from './services/events.js';
+import { FairGate, type FairGateOptions } from './services/fair-gate.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
@@ -38,6 +39,8 @@ export interface StartOptions {
   cwd?: string;
   /** Interface to listen on; all interfaces by default. */
   host?: string;
+  /** Fair admission of searches (per-member bound, concurrency); the defaults unless a benchmark compares. */
+  searchGate?: Partial<FairGateOptions>;
   /** For the API client (tests point it at a dispatcher with short timeouts). */
   apiDispatcher?: Dispatcher;
   features?: readonly Feature[];
@@ -79,7 +82,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       logger: logger.child({ component: 'api' }),
       ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
     });
-    const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect });
+    const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect, clock });
     const tracker = new WorkTracker();
     const digestEvents = eventSourceOf(api);
     const digests = new DigestService({ repos, events: digestEvents, clock });
@@ -90,7 +93,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       store,
       repos,
       api,
-      events: new EventsService({ api, repos, clock }),
+      events: new EventsService({ api, repos, clock, gate: new FairGate(opts.searchGate) }),
       credentials: new CredentialsService({
         api,
         repos,

@@ -60,6 +60,12 @@ export const EventsContextSchema = z.object({
   filters: z.record(z.string(), z.unknown()).optional(),
   order: z.enum(['asc', 'desc']).optional(),
   size: z.number().int().min(1).max(10).optional(),
+  /** Events shown on the pages before this one ("11–20" on page 2). */
+  offset: z.number().int().nonnegative().optional(),
+  /** `sort:severity`: each page shows its most severe events first. */
+  sort: z.literal('severity').optional(),
+  /** The API host the search went to: its portal is the only one linked. */
+  apiHost: z.string().optional(),
   /** The page was empty although more pages follow. */
   emptyButMore: z.boolean().optional(),
   events: z.array(ShownEventSchema).max(10),

@@ -10,8 +10,11 @@ import { VigilError } from '../errors.js';
 import type { Repositories } from '../store/index.js';
 import { ACT_LEASE_MS, actOnce, whileKeptAlive } from './act-once.js';
 import { compactEvent } from './compact-event.js';
+import { sortBySeverity } from './event-order.js';
 import type { Acted } from './event-state.js';
+import { eventTitle } from './event-title.js';
 import { type EventsContext, EventsContextStore, type ShownEvent, storedSearchOf } from './events-context.js';
+import { FairGate } from './fair-gate.js';
 import type { ApiAccess, WorkspaceApi } from './workspace-api.js';
 
 /** Extra requests made past empty pages before showing "no events on this page yet". */
@@ -26,6 +29,8 @@ export interface FetchedPage {
   next: string | null;
   /** Requests made (1 + empty pages skipped). */
   requests: number;
+  /** The API host the search went to. */
+  host: string;
 }
 
 export interface SearchRequest {
@@ -38,6 +43,10 @@ export interface SearchRequest {
   /** Where to start (the stored cursor of the previous page). */
   from?: string;
   pageNumber: number;
+  /** Events shown on the pages before this one. */
+  offset?: number;
+  /** `sort:severity`: the page's most severe events first. */
+  sort?: 'severity';
   message?: EventsContext['message'];
   /** Values masked out of the results (the secret a modal search was made with). */
   secrets?: readonly string[];
@@ -64,16 +73,20 @@ export interface EventsServiceDeps {
   repos: Repositories;
   clock: Clock;
   sleep?: (ms: number) => Promise<void>;
+  /** Admission of searches, fair between members (a default gate when absent). */
+  gate?: FairGate;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class EventsService {
   readonly contexts: EventsContextStore;
+  readonly gate: FairGate;
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.contexts = new EventsContextStore(deps.repos);
+    this.gate = deps.gate ?? new FairGate();
     this.sleep = deps.sleep ?? realSleep;
   }
 
@@ -91,7 +104,7 @@ export class EventsService {
             page = await api.session.searchEvents({ ...input, from: page.next });
             requests++;
           }
-          return { events: page.items, next: page.next, requests, quota: page.quota };
+          return { events: page.items, next: page.next, requests, host: api.host, quota: page.quota };
         },
         (r) => r.quota,
       );
@@ -103,8 +116,12 @@ export class EventsService {
   /** A search, from its input to the context a message is rendered from (not yet saved). */
   async searchToContext(req: SearchRequest): Promise<EventsContext> {
     const input = req.from === undefined ? req.input : { ...req.input, from: req.from };
-    const page = await this.fetchPage(req.workspaceId, input);
-    const events = await this.shownEvents(req.workspaceId, page.events, req.secrets);
+    // One member's burst waits its turn (or is told to wait) instead of delaying everyone's searches.
+    const page = await this.gate.run(req.workspaceId, req.userId, () =>
+      this.fetchPage(req.workspaceId, input),
+    );
+    const shown = await this.shownEvents(req.workspaceId, page.events, req.secrets);
+    const events = req.sort === 'severity' ? sortBySeverity(shown, (s) => s.event) : shown;
     const ctx: EventsContext = {
       v: 1,
       workspaceId: req.workspaceId,
@@ -113,8 +130,11 @@ export class EventsService {
       commandText: req.commandText,
       ...storedSearchOf(req.input),
       pageNumber: req.pageNumber,
+      offset: req.offset ?? 0,
+      apiHost: page.host,
       events,
     };
+    if (req.sort !== undefined) ctx.sort = req.sort;
     if (page.next !== null) ctx.cursor = page.next;
     if (page.events.length === 0 && page.next !== null) ctx.emptyButMore = true;
     if (req.message !== undefined) ctx.message = req.message;
@@ -169,6 +189,8 @@ export class EventsService {
     action: EventActionType;
     by: string;
     detail: string;
+    /** The event's title, for the audit log. */
+    title?: string;
   }): Promise<EventActOutcome> {
     const { workspaceId, uid, from, action } = req;
     const states = this.deps.repos.eventStates;
@@ -179,7 +201,14 @@ export class EventsService {
       act: async () => {
         await this.deps.api.call(workspaceId, ({ session }) => session.eventAction({ action, uids: [uid] }));
         const state = await states.commit(workspaceId, uid, from, acted);
-        await this.audit(workspaceId, req.by, `event.${action}`, uid, req.detail);
+        await this.deps.repos.audit.append({
+          teamId: workspaceId,
+          userId: req.by,
+          action: `event.${action}`,
+          target: uid,
+          detail: req.detail,
+          ...(req.title ? { title: req.title } : {}),
+        });
         return state.generation;
       },
       onFailure: () => states.abandon(workspaceId, uid, from),
@@ -234,8 +263,19 @@ export class EventsService {
         await Promise.all(won.map((w) => states.abandon(workspaceId, w.uid, w.from)));
         throw err;
       });
-      for (const w of won)
-        await this.audit(workspaceId, by, 'event.ignore', w.uid, 'ignore all on page, from Slack');
+      // One entry for the whole click, with its count: the log reads as what people did.
+      const first = won[0];
+      const firstEvent = first === undefined ? undefined : req.events[first.index]?.event;
+      const title = won.length === 1 && firstEvent !== undefined ? eventTitle(firstEvent) : '';
+      await this.deps.repos.audit.append({
+        teamId: workspaceId,
+        userId: by,
+        action: 'event.ignore',
+        target: first?.uid ?? '',
+        detail: 'ignore all on page, from Slack',
+        count: won.length,
+        ...(title ? { title } : {}),
+      });
     } finally {
       await Promise.all(won.map((w) => w.lease.release()));
     }
@@ -255,10 +295,6 @@ export class EventsService {
       await this.sleep(POLL_MS);
     }
     return { kind: 'busy', acting: await states.actingNow(workspaceId, uid, from) };
-  }
-
-  private async audit(workspaceId: string, userId: string, action: string, target: string, detail: string) {
-    await this.deps.repos.audit.append({ teamId: workspaceId, userId, action, target, detail });
   }
 }
 

@@ -5,11 +5,13 @@
  */
 import type { ApiClient, ApiClientOptions, ApiSession, SearchQuota } from '../api/index.js';
 import { ApiError, createApiClient, ForbiddenError, UnauthorizedError } from '../api/index.js';
+import { type Clock, systemClock } from '../clock.js';
 import { isLoopbackHost } from '../config.js';
 import { NotConnectedError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { registerSecret } from '../logger.js';
 import type { Connection, Repositories } from '../store/index.js';
+import { EnvironmentHealth } from './environment-health.js';
 
 /** One API client per host: regions (api.flare.io, api.eu.flare.io) are separate origins. */
 export class ApiClientPool {
@@ -81,10 +83,16 @@ export class ApiAccess {
       repos: Repositories;
       logger: Logger;
       environment?: EnvironmentConnection | undefined;
+      /** Time for the environment connection's health; the system clock when absent. */
+      clock?: Clock;
     },
   ) {
     if (deps.environment) registerSecret(deps.environment.apiKey);
+    this.environmentHealth = new EnvironmentHealth(deps.clock ?? systemClock);
   }
+
+  /** Health and names of a workspace connected from the environment (no stored connection to hold them). */
+  readonly environmentHealth: EnvironmentHealth;
 
   get pool(): ApiClientPool {
     return this.deps.pool;
@@ -130,7 +138,8 @@ export class ApiAccess {
     const api = await this.forWorkspace(workspaceId);
     try {
       const result = await fn(api);
-      if (!api.fromEnvironment) {
+      if (api.fromEnvironment) this.environmentHealth.markSuccess(workspaceId, quotaOf?.(result));
+      else {
         const quota = quotaOf?.(result);
         await this.deps.repos.workspaces
           .markSuccess(
@@ -143,6 +152,8 @@ export class ApiAccess {
       }
       return result;
     } catch (err) {
+      if (api.fromEnvironment && err instanceof ApiError && isConnectionProblem(err))
+        this.environmentHealth.markError(workspaceId, `${err.message} ${err.hint}`);
       if (!api.fromEnvironment && err instanceof ApiError && isConnectionProblem(err)) {
         await this.deps.repos.workspaces
           .markError(workspaceId, `${err.message} ${err.hint}`)

@@ -1,12 +1,14 @@
 /**
  * The one place a failure becomes a Slack message: what went wrong, what to do next, and a reference id
  * that is also in the log. Internal errors show only the reference, never a stack trace or raw text.
+ * A refusal (not connected, not allowed, too busy) is an answer, not a failure: no reference, and an info
+ * line without a stack.
  */
 import { randomBytes } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import { ApiError, RateLimitedError, ValidationError } from '../api/index.js';
-import { VigilError } from '../errors.js';
+import { RefusalError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { StoreError } from '../store/index.js';
 import { escapeMrkdwn } from './blocks/text.js';
@@ -74,6 +76,18 @@ export function errorMessage(err: unknown, referenceId: string): ErrorMessage {
   };
 }
 
+/** Pure: the answer to a refusal, in our own words, with what to do instead and no reference code. */
+export function refusalMessage(err: RefusalError): ErrorMessage {
+  const text = ownWords(err.message);
+  return {
+    text,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: `:no_entry_sign: ${text.slice(0, 2900)}` } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: ownWords(err.hint).slice(0, 2500) }] },
+    ],
+  };
+}
+
 /** Escapes `&`, `<` and `>` (no mentions or links), leaving entities already escaped alone. */
 function ownWords(text: string): string {
   return text
@@ -82,7 +96,10 @@ function ownWords(text: string): string {
     .replace(/>/g, '&gt;');
 }
 
-/** Logs the error with a new reference id and tells the requester, ephemerally, never replacing content. */
+/**
+ * Logs the error with a new reference id and tells the requester, ephemerally, never replacing content.
+ * A refusal is told as an answer and logged as one info line; its reference id is returned but never shown.
+ */
 export async function reportError(
   deps: { logger: Logger },
   err: unknown,
@@ -90,6 +107,17 @@ export async function reportError(
   context: Record<string, unknown> = {},
 ): Promise<string> {
   const referenceId = newReferenceId();
+  if (err instanceof RefusalError) {
+    deps.logger.info('request refused', { refusal: err.name, reason: err.message, ...context });
+    if (respond) {
+      try {
+        await respond(ephemeral(refusalMessage(err), false));
+      } catch (postErr) {
+        deps.logger.error('could not tell the user about a refusal', { err: postErr });
+      }
+    }
+    return referenceId;
+  }
   if (isExpected(err)) deps.logger.warn('request failed', { ref: referenceId, err, ...context });
   else deps.logger.error('request failed unexpectedly', { ref: referenceId, err, ...context });
   if (respond) {

@@ -7,6 +7,7 @@ import type {
   App,
   BlockAction,
   ButtonAction,
+  OverflowAction,
   RespondFn,
   SlackAction,
   SlashCommand,
@@ -14,6 +15,7 @@ import type {
   ViewResponseAction,
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { ExpiredError } from '../errors.js';
 import { workspaceKey } from '../store/index.js';
 import type { Requester, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
@@ -122,6 +124,51 @@ export function onAction(
       () => handler({ deps, who, body, action, respond, client }),
       opts.quiet ? undefined : respond,
       { action: action.action_id, team: who.workspaceId, user: who.userId },
+    );
+  });
+}
+
+/**
+ * An overflow menu whose options stand for buttons: `resolve` maps the chosen option's value (and the menu's
+ * action id) to the button it stands for, or undefined for anything that is not one of ours; `handler` then
+ * runs as if that button had been clicked. Acked at once like a button.
+ */
+export function onMenu(
+  app: App,
+  deps: SlackDeps,
+  constraint: ActionConstraint,
+  resolve: (
+    value: string | undefined,
+    menuActionId: string,
+  ) => { action_id: string; value: string } | undefined,
+  handler: (click: Click) => Promise<unknown>,
+): void {
+  app.action<BlockAction<OverflowAction>>(constraint, async ({ ack, body, action, respond, client }) => {
+    await ack();
+    const who = requesterOfAction(body);
+    const chosen = resolve(action.selected_option?.value, action.action_id);
+    runTracked(
+      deps,
+      async () => {
+        if (chosen === undefined) {
+          throw new ExpiredError(
+            'This menu no longer points at anything Vigil knows.',
+            'Run the search again.',
+          );
+        }
+        const button: ButtonAction = {
+          type: 'button',
+          action_id: chosen.action_id,
+          block_id: action.block_id,
+          value: chosen.value,
+          text: action.selected_option?.text ?? { type: 'plain_text', text: chosen.action_id },
+          action_ts: action.action_ts,
+        };
+        const asClick = body as unknown as BlockAction<ButtonAction>;
+        return handler({ deps, who, body: asClick, action: button, respond, client });
+      },
+      respond,
+      { action: chosen?.action_id ?? action.action_id, team: who.workspaceId, user: who.userId },
     );
   });
 }

@@ -118,3 +118,42 @@ export function getButton(source: unknown, textOrActionId: string): Button {
 export function blockTypes(source: unknown): string[] {
   return blocksOf(source).map((b) => (isRecord(b) && typeof b.type === 'string' ? b.type : '?'));
 }
+
+/** One option of an overflow menu, with the menu it sits in. */
+export interface MenuOption {
+  /** The menu's action_id (what Slack reports as the action). */
+  action_id: string | undefined;
+  block_id: string | undefined;
+  text: string;
+  value: string;
+}
+
+function walkMenus(node: unknown, blockId: string | undefined, out: MenuOption[]): void {
+  if (Array.isArray(node)) {
+    for (const n of node) walkMenus(n, blockId, out);
+    return;
+  }
+  if (!isRecord(node)) return;
+  const currentBlock =
+    typeof node.block_id === 'string' && node.type !== 'overflow' ? node.block_id : blockId;
+  if (node.type === 'overflow' && Array.isArray(node.options)) {
+    for (const o of node.options) {
+      if (!isRecord(o) || typeof o.value !== 'string') continue;
+      out.push({
+        action_id: typeof node.action_id === 'string' ? node.action_id : undefined,
+        block_id: currentBlock,
+        text: textOfObject(o.text) ?? '',
+        value: o.value,
+      });
+    }
+    return;
+  }
+  for (const v of Object.values(node)) walkMenus(v, currentBlock, out);
+}
+
+/** Every option of every overflow menu, in order. */
+export function menuOptions(source: unknown): MenuOption[] {
+  const out: MenuOption[] = [];
+  for (const block of blocksOf(source)) walkMenus(block, undefined, out);
+  return out;
+}

@@ -9,7 +9,17 @@
  *   expect(textOf(post.body)).toContain('Tenant');
  *   expect(fake.allText()).not.toContain(apiKey);
  */
-export { type Button, blocksOf, blockTypes, buttons, findButton, getButton, textOf } from './block-kit.js';
+export {
+  type Button,
+  blocksOf,
+  blockTypes,
+  buttons,
+  findButton,
+  getButton,
+  type MenuOption,
+  menuOptions,
+  textOf,
+} from './block-kit.js';
 export * from './slack-payloads.js';
 export {
   createSlackSender,

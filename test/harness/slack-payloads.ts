@@ -136,6 +136,8 @@ export interface BlockActionInput extends Actor {
   token?: string;
   /** Input values when the action comes from a modal: `state.values`. */
   stateValues?: Json;
+  /** An overflow menu choice: the action is sent as Slack sends one (`type: 'overflow'`). */
+  selectedOption?: { text: string; value: string };
 }
 
 function viewBlocks(view: Json | undefined): unknown[] {
@@ -179,15 +181,29 @@ export function blockActionPayload(input: BlockActionInput, nowSec: number): Jso
   const a = actor(input);
   const button = clickedButton(input);
   const value = input.value ?? button?.value;
-  const action: Json = {
-    action_id: input.actionId,
-    block_id: input.blockId ?? button?.block_id ?? 'vigil_actions',
-    text: { type: 'plain_text', text: button?.text ?? input.actionId, emoji: true },
-    ...(value !== undefined ? { value } : {}),
-    ...(button?.style !== undefined ? { style: button.style } : {}),
-    type: 'button',
-    action_ts: `${nowSec}.${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`,
-  };
+  const actionTs = `${nowSec}.${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
+  const chosen = input.selectedOption;
+  const action: Json =
+    chosen !== undefined
+      ? {
+          type: 'overflow',
+          action_id: input.actionId,
+          block_id: input.blockId ?? 'vigil_actions',
+          selected_option: {
+            text: { type: 'plain_text', text: chosen.text, emoji: true },
+            value: chosen.value,
+          },
+          action_ts: actionTs,
+        }
+      : {
+          action_id: input.actionId,
+          block_id: input.blockId ?? button?.block_id ?? 'vigil_actions',
+          text: { type: 'plain_text', text: button?.text ?? input.actionId, emoji: true },
+          ...(value !== undefined ? { value } : {}),
+          ...(button?.style !== undefined ? { style: button.style } : {}),
+          type: 'button',
+          action_ts: actionTs,
+        };
   const payload: Json = {
     type: 'block_actions',
     user: userObject(a),

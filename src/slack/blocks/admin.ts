@@ -2,7 +2,7 @@
 import type { KnownBlock } from '@slack/types';
 import { type Actors, PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
 import type { AuditEntry } from '../../store/index.js';
-import { escapeMrkdwn, slackDate } from './text.js';
+import { auditLine, auditSummary } from './audit.js';
 
 const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
 
@@ -12,25 +12,14 @@ export function describeActors(actors: Actors): string {
   return `members of the user group <!subteam^${actors.usergroup.replace(/[^A-Z0-9]/gi, '')}>`;
 }
 
-/**
- * An audit action (`tenant.switch`) is Vigil's own identifier: shown as code, not run through escapeMrkdwn,
- * which defangs dotted words that look like hosts (`tenant[.]switch`).
- */
-export function auditAction(action: string): string {
-  return `\`${action.replace(/[^A-Za-z0-9._-]/g, '')}\``;
-}
-
 export function renderAudit(entries: AuditEntry[]): { text: string; blocks: KnownBlock[] } {
   if (entries.length === 0)
     return { text: 'No actions recorded yet.', blocks: [section('No actions recorded yet.')] };
-  const lines = entries.map(
-    (e) =>
-      `${slackDate(e.at)} · <@${e.userId}> · ${auditAction(e.action)} ${escapeMrkdwn(e.target)}${e.detail ? ` — ${escapeMrkdwn(e.detail)}` : ''}`,
-  );
+  const lines = entries.map(auditLine);
   const blocks: KnownBlock[] = [];
   for (let i = 0; i < lines.length && blocks.length < 45; i += 10)
     blocks.push(section(lines.slice(i, i + 10).join('\n')));
-  return { text: `The last ${entries.length} actions taken through Vigil.`, blocks };
+  return { text: auditSummary(entries.length), blocks };
 }
 
 /** One line per permission: who may do it. */

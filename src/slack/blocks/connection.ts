@@ -1,8 +1,9 @@
 /** Pure Block Kit for the connection commands. Upstream text (tenant names) is escaped. */
 import type { KnownBlock } from '@slack/types';
 import type { TokenTest } from '../../api/index.js';
+import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
 import type { Connection } from '../../store/index.js';
-import { escapeMrkdwn, slackDate } from './text.js';
+import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
 
 export const DISCONNECT_CONFIRM = 'connection_disconnect_confirm';
 export const DISCONNECT_CANCEL = 'connection_disconnect_cancel';
@@ -51,7 +52,7 @@ export function renderConnected(
     text: `Vigil is connected: tenant ${escapeMrkdwn(c.tenantName)} (${c.tenantId}), key id ${c.apiKeyId}.`,
     blocks: [
       section(
-        `:white_check_mark: *Vigil is connected* by <@${userId}>\nTenant *${escapeMrkdwn(c.tenantName)}* (id ${c.tenantId}) · key id ${c.apiKeyId} · region \`${escapeMrkdwn(c.host)}\``,
+        `:white_check_mark: *Vigil is connected* by <@${userId}>\nTenant *${escapeMrkdwn(c.tenantName)}* (id ${c.tenantId}) · key id ${c.apiKeyId} · region ${codeSpan(c.host)}`,
       ),
       context('Try `/vigil status`, or `/vigil help` for what you can do now.'),
     ],
@@ -117,34 +118,48 @@ export interface StatusInput {
   host: string;
   connection: Connection | undefined;
   fromEnvironment: boolean;
+  /** A workspace connected from the environment: names asked from the API, health seen in memory. */
+  environment?: EnvironmentHealthRecord;
+}
+
+/** `*Acme Corporation* (id 1001)`, or the id alone when the API gave no name. */
+export function organizationLabel(id: number, name: string | undefined): string {
+  return name ? `*${escapeMrkdwn(name)}* (id ${id})` : `id ${id}`;
+}
+
+export function quotaLine(quota: { remaining: number | null; batchReached: boolean; at: number }): string {
+  return `*Global searches left:* ${quota.remaining ?? 'unknown'}${quota.batchReached ? ' (batch limit reached)' : ''} · as of ${when(quota.at)}`;
 }
 
 export function renderStatus(s: StatusInput): Message {
   const c = s.connection;
+  const env = s.environment;
+  const tenantName = c?.tenantName ?? env?.names?.tenantName;
   const lines = [
-    `*Tenant:* ${c ? tenantLabel(c) : `id ${s.token.tenant_id}`}`,
-    `*Organization:* ${s.token.organization_id}`,
+    `*Tenant:* ${tenantLabel({ tenantId: s.token.tenant_id, tenantName })}`,
+    `*Organization:* ${organizationLabel(s.token.organization_id, env?.names?.organizationName)}`,
     `*API key id:* ${s.token.api_key_id}`,
-    `*Region:* \`${escapeMrkdwn(s.host)}\``,
-    `*Scopes:* ${s.token.scopes.length ? s.token.scopes.map((x) => `\`${escapeMrkdwn(x).replaceAll('`', '')}\``).join(' ') : '_none reported_'}`,
+    // Vigil's own API host: shown as is, to copy (never defanged).
+    `*Region:* ${codeSpan(s.host)}`,
+    `*Scopes:* ${s.token.scopes.length ? s.token.scopes.map((x) => codeSpan(x, 100)).join(' ') : '_none reported_'}`,
   ];
-  if (c?.quota) {
-    lines.push(
-      `*Global searches left:* ${c.quota.remaining ?? 'unknown'}${c.quota.batchReached ? ' (batch limit reached)' : ''} · as of ${when(c.quota.at)}`,
-    );
-  }
+  const quota = c?.quota ?? env?.quota;
+  lines.push(quota ? quotaLine(quota) : '*Global searches left:* not reported yet (a search reports it)');
   const meta: string[] = [];
   if (s.fromEnvironment) meta.push('Connected from the environment (VIGIL_API_KEY).');
   if (c) meta.push(`Connected by <@${c.connectedBy}> · ${when(c.connectedAt)}`);
-  if (c?.lastSuccessAt) meta.push(`Last successful call ${when(c.lastSuccessAt)}`);
+  const lastSuccessAt = c?.lastSuccessAt ?? env?.lastSuccessAt;
+  if (lastSuccessAt) meta.push(`Last successful call ${when(lastSuccessAt)}`);
   const blocks: KnownBlock[] = [section(`:large_green_circle: *Vigil is connected*\n${lines.join('\n')}`)];
-  if (c?.lastError)
-    blocks.push(
-      section(`:warning: *Last error* ${when(c.lastError.at)}: ${escapeMrkdwn(c.lastError.message)}`),
-    );
+  const lastError = c?.lastError ?? env?.lastError;
+  if (lastError)
+    blocks.push(section(`:warning: *Last error* ${when(lastError.at)}: ${escapeMrkdwn(lastError.message)}`));
   if (meta.length) blocks.push(context(meta.join('  ·  ')));
+  const tenantWords = tenantName ? `${tenantName} (${s.token.tenant_id})` : String(s.token.tenant_id);
+  const orgName = env?.names?.organizationName;
+  const orgWords = orgName ? `${orgName} (${s.token.organization_id})` : String(s.token.organization_id);
   return {
-    text: `Vigil is connected to tenant ${s.token.tenant_id}, organization ${s.token.organization_id}.`,
+    text: `Vigil is connected to tenant ${escapeMrkdwn(tenantWords)}, organization ${escapeMrkdwn(orgWords)}.`,
     blocks,
   };
 }

@@ -6,6 +6,8 @@ export const EVENT_UNIGNORE = 'event_unignore';
 export const EVENT_UNREMEDIATE = 'event_unremediate';
 export const EVENT_EXPLAIN = 'event_explain';
 export const EVENT_UNDO = 'event_undo';
+/** The overflow menu of an event; each option's value names the action it stands for. */
+export const EVENT_MORE = 'event_more';
 export const EVENTS_NEXT_PAGE = 'events_next_page';
 export const EVENTS_IGNORE_PAGE = 'events_ignore_page';
 export const SHARE_IN_CHANNEL = 'share_in_channel';
@@ -17,6 +19,7 @@ export const ACTION_IDS = {
   unremediate: EVENT_UNREMEDIATE,
   explain: EVENT_EXPLAIN,
   undo: EVENT_UNDO,
+  more: EVENT_MORE,
   nextPage: EVENTS_NEXT_PAGE,
   ignorePage: EVENTS_IGNORE_PAGE,
   share: SHARE_IN_CHANNEL,
@@ -32,6 +35,18 @@ export function parseActionId(id: string): { base: string; index: number | undef
   const m = /^([a-z][a-z0-9_]*):(\d{1,6})$/.exec(id);
   if (m?.[1] !== undefined && m[2] !== undefined) return { base: m[1], index: Number(m[2]) };
   return { base: id, index: undefined };
+}
+
+/** An overflow option's value: the action id a button would have had, and the button's value. */
+export function overflowValue(actionId: string, value: string): string {
+  return `${actionId}|${value}`;
+}
+
+/** `event_undo:3|ref` → {actionId: 'event_undo:3', value: 'ref'}; undefined for anything else. */
+export function parseOverflowValue(v: unknown): { actionId: string; value: string } | undefined {
+  if (typeof v !== 'string') return undefined;
+  const m = /^([a-z][a-z0-9_]*:\d{1,6})\|([A-Za-z0-9_:-]{1,100})$/.exec(v);
+  return m?.[1] === undefined || m[2] === undefined ? undefined : { actionId: m[1], value: m[2] };
 }
 
 /**

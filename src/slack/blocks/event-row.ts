@@ -1,13 +1,15 @@
 /**
- * Block Kit for one event: summary section, state, buttons. Pure and deterministic: time comes in as `now`,
- * button values are the caller's opaque refs.
+ * One event as a compact row: a section (severity, type, title; one line of identifiers, dates and the
+ * portal link; the uid to copy) and an actions block with Ignore and Remediate as buttons and the rarer
+ * actions (Explain, Unignore, Unremediate, Undo) in an overflow menu. Pure: time comes in as `now`.
  */
 import type {
   ActionsBlock,
   Button,
   ContextBlock,
-  DividerBlock,
   KnownBlock,
+  Overflow,
+  PlainTextOption,
   SectionBlock,
 } from '@slack/types';
 import type { Event, EventActionType, Severity } from '../../api/index.js';
@@ -15,14 +17,18 @@ import { SEVERITIES } from '../../api/index.js';
 import {
   EVENT_EXPLAIN,
   EVENT_IGNORE,
+  EVENT_MORE,
   EVENT_REMEDIATE,
   EVENT_UNDO,
   EVENT_UNIGNORE,
   EVENT_UNREMEDIATE,
   eventActionId,
   eventBlockId,
+  overflowValue,
 } from './event-ids.js';
+import { typeLabel } from './event-types.js';
 import {
+  codeSpan,
   escapeMrkdwn,
   highlightToMrkdwn,
   parseIsoDate,
@@ -31,6 +37,7 @@ import {
   slackDate,
   truncate,
   userMention,
+  utcFallback,
 } from './text.js';
 
 // ── Labels ────────────────────────────────────────────────────────────────────────────────────────────
@@ -41,27 +48,6 @@ export const SEVERITY_EMOJI: Record<Severity, string> = {
   medium: ':large_yellow_circle:',
   high: ':large_orange_circle:',
   critical: ':red_circle:',
-};
-
-const TYPE_LABELS: Readonly<Record<string, string>> = {
-  illicit_networks: 'Illicit networks',
-  open_web: 'Open web',
-  leak: 'Leak',
-  domain: 'Domain',
-  listing: 'Listing',
-  forum_content: 'Forum post',
-  blog_content: 'Blog post',
-  profile: 'Profile',
-  chat_message: 'Chat message',
-  ransomleak: 'Ransomware leak',
-  infected_devices: 'Infected device',
-  financial_data: 'Financial data',
-  paste: 'Paste',
-  social_media: 'Social media',
-  source_code: 'Source code',
-  google: 'Search result',
-  service: 'Exposed service',
-  buckets: 'Open bucket',
 };
 
 const ACTED_LABELS: Record<EventActionType, string> = {
@@ -80,9 +66,12 @@ function severityLabel(s: string): string {
   return truncate(escapeMrkdwn(s.toLowerCase()).replace(/\s+/g, ' ').trim(), 20) || 'unknown';
 }
 
-export function typeLabel(type: string): string {
-  return TYPE_LABELS[type] ?? (truncate(escapeMrkdwn(type.replaceAll('_', ' ')), 40) || 'Event');
+/** The severity that counts: the tenant's override when there is one. */
+export function effectiveSeverity(event: Event): string {
+  return event.tenant_metadata?.severity?.override ?? event.metadata.severity;
 }
+
+export { typeLabel } from './event-types.js';
 
 /** `:large_orange_circle: *high*` or, with a tenant override, `… *high* (was medium)`. */
 export function severityText(event: Event): string {
@@ -117,7 +106,7 @@ export function eventStatus(event: Event): EventStatus {
   };
 }
 
-// ── Event group ───────────────────────────────────────────────────────────────────────────────────────
+// ── The row ───────────────────────────────────────────────────────────────────────────────────────────
 
 export interface EventGroupOptions {
   /** Milliseconds since the epoch: marks recent matches as new. */
@@ -129,79 +118,91 @@ export interface EventGroupOptions {
   state?: ActedState;
   /** False hides the action buttons (Explain stays); authorization is still checked on click. */
   canAct?: boolean;
+  /** Hosts of the API's web portal: `metadata.flare_url` is linked only when it points there. */
   portalHosts?: readonly string[];
 }
 
-const MAX_TITLE = 300;
-const MAX_DESCRIPTION = 600;
-const MAX_IDENTIFIERS = 300;
-const MAX_TAGS = 200;
-const MAX_FRAGMENTS = 3;
+const MAX_TITLE = 200;
+const MAX_FRAGMENTS = 2;
+const SHOWN_IDENTIFIERS = 3;
+const SHOWN_TAGS = 3;
 const NEW_WITHIN_MS = 24 * 3600 * 1000;
 const TITLE_KEYS = /title|subject|headline|name|header/i;
 
-function fragments(list: readonly string[] | undefined, max: number): string {
-  const parts = (list ?? [])
+/** The title highlight, else the first highlight there is; empty when the event has none. */
+function titleOf(event: Event): string {
+  const highlights = event.highlights ?? {};
+  const keys = Object.keys(highlights);
+  const key = 'title' in highlights ? 'title' : (keys.find((k) => TITLE_KEYS.test(k)) ?? keys[0]);
+  if (key === undefined) return '';
+  const parts = (highlights[key] ?? [])
     .slice(0, MAX_FRAGMENTS)
     .map(highlightToMrkdwn)
     .filter((p) => p !== '');
-  return truncate(parts.join(' … '), max);
+  return truncate(parts.join(' … '), MAX_TITLE);
 }
 
-function titleAndDescription(event: Event): { title: string; description: string } {
-  const highlights = event.highlights ?? {};
-  const keys = Object.keys(highlights);
-  const titleKey = 'title' in highlights ? 'title' : keys.find((k) => TITLE_KEYS.test(k));
-  const title = titleKey === undefined ? '' : fragments(highlights[titleKey], MAX_TITLE);
-  const descriptionKey =
-    'description' in highlights ? 'description' : keys.find((k) => k !== titleKey && k !== 'title');
-  const description =
-    descriptionKey === undefined ? '' : fragments(highlights[descriptionKey], MAX_DESCRIPTION);
-  return { title, description };
+/** The title as plain words, for audit entries and notifications. */
+export function plainTitle(event: Event): string {
+  return titleOf(event)
+    .replace(/[*\u200B]/g, '')
+    .trim();
 }
 
-function list(values: readonly string[], shown: number, max: number): string {
-  const escaped = values
-    .slice(0, shown)
-    .map((v) => escapeMrkdwn(v).replace(/\s+/g, ' ').trim())
-    .filter((v) => v !== '');
-  const more = values.length > shown ? ` +${values.length - shown} more` : '';
-  return truncate(escaped.join(', ') + more, max);
+/** A day in the reader's time zone (`Nov 19, 2026`); a row has no room for the time of day. */
+function day(iso: string): string {
+  const ms = parseIsoDate(iso);
+  // Not a date: shown as escaped text, short, so it cannot crowd the row.
+  if (ms === undefined) return truncate(escapeMrkdwn(iso).replace(/\s+/g, ' '), 40);
+  return slackDate(ms, '{date_short}', utcFallback(ms).slice(0, 10));
 }
 
 function statusText(status: EventStatus): string {
   const parts: string[] = [];
-  if (status.remediatedAt !== undefined) parts.push(`Remediated ${slackDate(status.remediatedAt)}`);
-  if (status.ignoredAt !== undefined) parts.push(`Ignored ${slackDate(status.ignoredAt)}`);
+  if (status.remediatedAt !== undefined) parts.push(`Remediated ${day(status.remediatedAt)}`);
+  if (status.ignoredAt !== undefined) parts.push(`Ignored ${day(status.ignoredAt)}`);
   return parts.join(' · ');
+}
+
+function identifiersText(event: Event): string {
+  const names = (event.identifiers ?? []).map((i) => codeSpan(i.name, 100)).filter((n) => n !== '');
+  if (names.length === 0) return '';
+  const more = names.length > SHOWN_IDENTIFIERS ? ` +${names.length - SHOWN_IDENTIFIERS}` : '';
+  return names.slice(0, SHOWN_IDENTIFIERS).join(' ') + more;
+}
+
+function tagsText(event: Event): string {
+  const tags = (event.tenant_metadata?.tags ?? [])
+    .map((t) => escapeMrkdwn(t).replace(/\s+/g, ' ').trim())
+    .filter((t) => t !== '');
+  if (tags.length === 0) return '';
+  const more = tags.length > SHOWN_TAGS ? ` +${tags.length - SHOWN_TAGS}` : '';
+  return `tags ${truncate(tags.slice(0, SHOWN_TAGS).join(', '), 120)}${more}`;
 }
 
 function eventSection(event: Event, opts: EventGroupOptions, index: number): SectionBlock {
   const { metadata } = event;
-  const status = eventStatus(event);
   const matchedMs = metadata.matched_at ? parseIsoDate(metadata.matched_at) : undefined;
   const recent = matchedMs !== undefined && opts.now - matchedMs >= 0 && opts.now - matchedMs < NEW_WITHIN_MS;
-
-  const first = [severityText(event), typeLabel(metadata.type), statusText(status), recent ? ':new:' : '']
-    .filter((p) => p !== '')
-    .join(' · ');
-  const { title, description } = titleAndDescription(event);
-  const identifiers = (event.identifiers ?? []).map((i) => i.name);
-  const tags = event.tenant_metadata?.tags ?? [];
-  const dates = [`Created ${slackDate(metadata.estimated_created_at)}`];
-  if (metadata.matched_at) dates.push(`matched ${slackDate(metadata.matched_at)}`);
-  const link = portalLink(metadata.flare_url, 'Open in Flare', opts.portalHosts);
-  if (link !== undefined) dates.push(link);
-
+  const title = titleOf(event);
+  const first = [
+    severityText(event),
+    `*${typeLabel(metadata.type)}*`,
+    statusText(eventStatus(event)),
+    recent ? ':new:' : '',
+  ].filter((p) => p !== '');
+  const meta = [
+    identifiersText(event),
+    `created ${day(metadata.estimated_created_at)}`,
+    metadata.matched_at ? `matched ${day(metadata.matched_at)}` : '',
+    tagsText(event),
+    portalLink(metadata.flare_url, 'Open in portal', opts.portalHosts) ?? '',
+  ].filter((p) => p !== '');
   const lines = [
-    first,
-    title === '' ? '(no title)' : title,
-    description,
-    identifiers.length > 0 ? `Identifiers: ${list(identifiers, 5, MAX_IDENTIFIERS)}` : '',
-    tags.length > 0 ? `Tags: ${list(tags, 10, MAX_TAGS)}` : '',
-    dates.join(' · '),
-    `ID: ${truncate(escapeMrkdwn(metadata.uid), 200)}`,
-  ].filter((l) => l !== '');
+    `${first.join(' · ')}${title === '' ? '' : ` — ${title}`}`,
+    meta.join(' · '),
+    `ID ${codeSpan(metadata.uid, 400)}`,
+  ];
   return {
     type: 'section',
     block_id: eventBlockId(index, 'body'),
@@ -223,31 +224,39 @@ const REMEDIATE_CONFIRM = {
   title: { type: 'plain_text', text: 'Remediate this event?' },
   text: {
     type: 'plain_text',
-    text:
-      'Vigil will mark this event as remediated for your whole tenant, so it leaves the open results for ' +
-      'everyone. You can undo it with Unremediate.',
+    text: 'It leaves the open results for your whole tenant. Unremediate undoes it.',
   },
   confirm: { type: 'plain_text', text: 'Remediate' },
   deny: { type: 'plain_text', text: 'Cancel' },
+  style: 'danger',
 } as const satisfies NonNullable<Button['confirm']>;
 
-function eventButtons(event: Event, opts: EventGroupOptions, index: number): Button[] {
+function option(text: string, actionId: string, ref: string): PlainTextOption {
+  return { text: { type: 'plain_text', text }, value: overflowValue(actionId, ref) };
+}
+
+/** Ignore and Remediate as buttons when the event is open; everything rarer in the overflow menu. */
+function eventControls(event: Event, opts: EventGroupOptions, index: number): (Button | Overflow)[] {
   const ref = opts.actionRef;
   const id = (base: string) => eventActionId(base, index);
-  const explain = button('Explain', id(EVENT_EXPLAIN), ref);
-  if (opts.canAct === false) return [explain];
-  if (opts.state !== undefined) return [button('Undo', id(EVENT_UNDO), ref), explain];
-  const status = eventStatus(event);
   const buttons: Button[] = [];
-  if (status.ignoredAt !== undefined) buttons.push(button('Unignore', id(EVENT_UNIGNORE), ref));
-  if (status.remediatedAt !== undefined) buttons.push(button('Unremediate', id(EVENT_UNREMEDIATE), ref));
-  if (buttons.length === 0) {
-    buttons.push(
-      button('Ignore', id(EVENT_IGNORE), ref),
-      button('Remediate', id(EVENT_REMEDIATE), ref, { confirm: REMEDIATE_CONFIRM }),
-    );
+  const more: PlainTextOption[] = [];
+  if (opts.canAct !== false) {
+    const status = eventStatus(event);
+    if (opts.state !== undefined) more.push(option('Undo', id(EVENT_UNDO), ref));
+    else if (status.ignoredAt === undefined && status.remediatedAt === undefined) {
+      buttons.push(
+        button('Ignore', id(EVENT_IGNORE), ref),
+        button('Remediate', id(EVENT_REMEDIATE), ref, { style: 'danger', confirm: REMEDIATE_CONFIRM }),
+      );
+    } else {
+      if (status.ignoredAt !== undefined) more.push(option('Unignore', id(EVENT_UNIGNORE), ref));
+      if (status.remediatedAt !== undefined) more.push(option('Unremediate', id(EVENT_UNREMEDIATE), ref));
+    }
   }
-  return [...buttons, explain];
+  more.push(option('Explain (AI)', id(EVENT_EXPLAIN), ref));
+  const overflow: Overflow = { type: 'overflow', action_id: id(EVENT_MORE), options: more };
+  return [...buttons, overflow];
 }
 
 function actedContext(state: ActedState, index: number): ContextBlock {
@@ -267,9 +276,8 @@ export function renderEventGroup(event: Event, opts: EventGroupOptions): KnownBl
   const actions: ActionsBlock = {
     type: 'actions',
     block_id: eventBlockId(index),
-    elements: eventButtons(event, opts, index),
+    elements: eventControls(event, opts, index),
   };
-  const divider: DividerBlock = { type: 'divider', block_id: eventBlockId(index, 'end') };
-  blocks.push(actions, divider);
+  blocks.push(actions);
   return blocks;
 }

@@ -5,12 +5,13 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { Event } from '../../api/index.js';
 import { type EventsContext, eventRef } from '../../services/events-context.js';
+import { portalHostsOf } from '../../services/portal.js';
 import { renderBudgeted } from './budget.js';
 import { renderDigestMessage } from './digest.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
 import { type ActedState, button, type EventGroupOptions, renderEventGroup } from './event-row.js';
 import { context, type RenderedMessage, section } from './kit.js';
-import { escapeMrkdwn, truncate } from './text.js';
+import { codeSpan, escapeMrkdwn, truncate } from './text.js';
 
 export * from './event-ids.js';
 export * from './event-row.js';
@@ -21,9 +22,9 @@ export type { RenderedMessage } from './kit.js';
 
 export interface EventResultsInput {
   events: readonly Event[];
-  /** How the searched identifier is called ("42" or "acme.com (42)"); escaped here. */
-  identifierLabel: string;
-  /** The filters in words ("severity ≥ high"); escaped here. */
+  /** The searched identifier: its id, and its name when an event tells it. Shown verbatim, to copy. */
+  identifier: { id: number; name?: string | undefined };
+  /** The filters as typed (`severity:high since:7d`); shown verbatim in a code span. */
   querySummary?: string;
   now: number;
   /** Opaque ref for the buttons of event i. */
@@ -34,6 +35,10 @@ export interface EventResultsInput {
   /** Acted states by event uid. */
   states?: ReadonlyMap<string, ActedState>;
   pageNumber: number;
+  /** Events shown on the pages before this one: this page starts at offset + 1. */
+  offset?: number;
+  /** The API says more results follow (its `next` is not null). */
+  more?: boolean;
   /** The API returned an empty page that is not the last one. */
   emptyPageButMore?: boolean;
   canAct?: boolean;
@@ -77,27 +82,43 @@ function resultsTail(input: EventResultsInput): KnownBlock[] {
   return buttons.length === 0 ? [] : [{ type: 'actions', block_id: 'events:tail', elements: buttons }];
 }
 
-function searched(input: EventResultsInput): { label: string; summary: string } {
-  const label = escapeMrkdwn(input.identifierLabel).replace(/\s+/g, ' ').trim() || 'this identifier';
-  const summary = escapeMrkdwn(input.querySummary ?? '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return { label: truncate(label, 200), summary: truncate(summary, 500) };
+/** `identifier `acme.example` (`3001`)` in mrkdwn and `identifier acme.example (3001)` in plain words. */
+function searched(input: EventResultsInput): {
+  label: string;
+  plainLabel: string;
+  summary: string;
+  plainSummary: string;
+} {
+  const { id, name } = input.identifier;
+  const shownName = name === undefined ? '' : codeSpan(name, 200);
+  const label = shownName === '' ? `identifier \`${id}\`` : `identifier ${shownName} (\`${id}\`)`;
+  const plainName = name === undefined ? '' : escapeMrkdwn(name).replace(/\s+/g, ' ').trim();
+  const plainLabel = plainName === '' ? `identifier ${id}` : `identifier ${truncate(plainName, 200)} (${id})`;
+  const plainSummary = truncate(
+    escapeMrkdwn(input.querySummary ?? '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    500,
+  );
+  return { label, plainLabel, summary: codeSpan(input.querySummary ?? '', 500), plainSummary };
 }
 
 function emptyResults(input: EventResultsInput): RenderedMessage {
-  const { label, summary } = searched(input);
+  const { label, plainLabel, summary, plainSummary } = searched(input);
   const filters = summary === '' ? '' : ` matching ${summary}`;
+  const plainFilters = plainSummary === '' ? '' : ` matching ${plainSummary}`;
   if (input.emptyPageButMore === true && input.nextPageRef !== undefined) {
-    const text = `No events on page ${input.pageNumber} for identifier ${label}${filters}, but there are more results.`;
+    const text = `No events on page ${input.pageNumber} for ${plainLabel}${plainFilters}, but there are more results.`;
+    const shown = `No events on page ${input.pageNumber} for ${label}${filters}, but there are more results.`;
     const r = renderBudgeted({
       text,
-      head: [section('events:summary', `${text} Use *Next page* to keep looking.`)],
+      head: [section('events:summary', `${shown} Use *Next page* to keep looking.`)],
       tail: resultsTail(input),
     });
     return { text: r.text, blocks: r.blocks };
   }
-  const text = `No events for identifier ${label}${filters}.`;
+  const more = (input.offset ?? 0) > 0 ? 'No more events' : 'No events';
+  const text = `${more} for ${plainLabel}${plainFilters}.`;
   const tips = summary
     ? 'To broaden the search, remove filters, lower the threshold with `severity:info`, look further back ' +
       'with `since:90d`, or include handled events with `status:open,ignored,remediated`.'
@@ -105,19 +126,22 @@ function emptyResults(input: EventResultsInput): RenderedMessage {
       'back with `since:365d`.';
   const r = renderBudgeted({
     text,
-    head: [section('events:summary', `:mag: ${text}`), context('events:tips', tips)],
+    head: [section('events:summary', `:mag: ${more} for ${label}${filters}.`), context('events:tips', tips)],
     tail: resultsTail(input),
   });
   return { text: r.text, blocks: r.blocks };
 }
 
-/** One page of event results: summary, one group per event, then Next page / Ignore page / Share. */
+/** "1–10", "11–20": the slice of the results this page shows. */
+export function sliceLabel(offset: number, count: number): string {
+  return count === 1 ? `${offset + 1}` : `${offset + 1}–${offset + count}`;
+}
+
+/** One page of event results: a header stating the slice, one row per event, then Next page / Ignore / Share. */
 export function renderEventResults(input: EventResultsInput): RenderedResults {
   if (input.events.length === 0) return { ...emptyResults(input), includedEvents: 0, omittedEvents: 0 };
-  const { label, summary } = searched(input);
-  const count = plural(input.events.length, 'event');
-  const page = input.pageNumber > 1 ? ` · page ${input.pageNumber}` : '';
-  const filters = summary === '' ? '' : ` · ${summary}`;
+  const { label, plainLabel, summary, plainSummary } = searched(input);
+  const offset = input.offset ?? 0;
   const groups = input.events.map((event, i) => {
     const opts: EventGroupOptions = {
       now: input.now,
@@ -130,26 +154,45 @@ export function renderEventResults(input: EventResultsInput): RenderedResults {
     if (input.portalHosts !== undefined) opts.portalHosts = input.portalHosts;
     return renderEventGroup(event, opts);
   });
+  const head = (shown: number) => {
+    const slice = sliceLabel(offset, shown);
+    const more = input.more === true ? 'more on the next page' : 'no more after these';
+    return {
+      text: `Events ${slice} for ${plainLabel}${plainSummary === '' ? '' : ` · ${plainSummary}`} · ${more}`,
+      mrkdwn: `*Events ${slice}* for ${label}${summary === '' ? '' : ` · ${summary}`} · ${more}`,
+    };
+  };
+  const all = head(input.events.length);
   const r = renderBudgeted({
-    text: `${count} for identifier ${label}${filters}${page}`,
-    head: [section('events:summary', `*${count}* for identifier ${label}${filters}${page}`)],
+    text: all.text,
+    head: [section('events:summary', all.mrkdwn)],
     groups,
     tail: resultsTail(input),
     omittedNotice: (n) =>
       context('events:omitted', `${plural(n, 'more event')} on this page did not fit in this message.`),
   });
-  return { text: r.text, blocks: r.blocks, includedEvents: r.includedGroups, omittedEvents: r.omittedGroups };
+  if (r.omittedGroups === 0)
+    return { text: r.text, blocks: r.blocks, includedEvents: r.includedGroups, omittedEvents: 0 };
+  // Some rows did not fit: the header states the slice actually shown.
+  const fitted = head(r.includedGroups);
+  const blocks = r.blocks.map((b) =>
+    b.block_id === 'events:summary' ? section('events:summary', fitted.mrkdwn) : b,
+  );
+  return { text: fitted.text, blocks, includedEvents: r.includedGroups, omittedEvents: r.omittedGroups };
 }
 
 // ── From a stored search context ──────────────────────────────────────────────────────────────────────
 
-/** "acme.example (3001)" when an event names the identifier, else just its id. */
-export function identifierLabel(ctx: Pick<EventsContext, 'identifierId' | 'events'>): string {
+/** The searched identifier, with its name when an event of the page tells it. */
+export function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>): {
+  id: number;
+  name?: string;
+} {
   for (const { event } of ctx.events) {
     const match = event.identifiers?.find((i) => i.id === ctx.identifierId);
-    if (match?.name) return `${match.name} (${ctx.identifierId})`;
+    if (match?.name) return { id: ctx.identifierId, name: match.name };
   }
-  return String(ctx.identifierId);
+  return { id: ctx.identifierId };
 }
 
 /** The filters as typed, from the stored command text: `/vigil events 42 severity:high` → `severity:high`. */
@@ -186,7 +229,7 @@ export function renderPage(
   const inChannel = opts.inChannel ?? ctx.message !== undefined;
   return renderEventResults({
     events: ctx.events.map((e) => e.event),
-    identifierLabel: identifierLabel(ctx),
+    identifier: identifierOf(ctx),
     querySummary: querySummary(ctx),
     now,
     refs: (i) => eventRef(ctxId, i),
@@ -195,6 +238,9 @@ export function renderPage(
     ...(inChannel ? {} : { shareRef: ctxId }),
     states,
     pageNumber: ctx.pageNumber,
+    offset: ctx.offset ?? 0,
+    more: ctx.cursor !== undefined,
+    ...(ctx.apiHost === undefined ? {} : { portalHosts: portalHostsOf(ctx.apiHost) }),
     emptyPageButMore: ctx.emptyButMore === true,
   });
 }

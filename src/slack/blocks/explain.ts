@@ -1,6 +1,6 @@
 import { renderBudgeted, splitLongText } from './budget.js';
 import { context, type RenderedMessage, section } from './kit.js';
-import { escapeMrkdwn, slackDate, truncate } from './text.js';
+import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
 
 // ── AI assistance ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -37,7 +37,8 @@ const EXPLAIN_SECTION = 2900;
 
 /** The AI assistance text for an event, split over as many messages as it needs. */
 export function renderExplain(input: ExplainInput): RenderedMessage[] {
-  const uid = truncate(escapeMrkdwn(input.uid), 300);
+  // Verbatim, so it can be copied back into `/vigil explain`.
+  const uid = codeSpan(input.uid, 300);
   const body = aiTextToMrkdwn(input.text);
   const footer = context(
     'explain:footer',

@@ -1,12 +1,14 @@
 /** Pure Block Kit for App Home. Upstream and user-provided text is escaped. */
 import type { KnownBlock, View } from '@slack/types';
 import type { DigestListItem } from '../../services/digest/subscriptions.js';
+import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
 import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
-import { auditAction, permissionLines } from './admin.js';
+import { permissionLines } from './admin.js';
+import { auditLine } from './audit.js';
 import { renderBudgeted } from './budget.js';
-import { tenantLabel } from './connection.js';
+import { organizationLabel, quotaLine, tenantLabel } from './connection.js';
 import { digestHomeGroups } from './digest.js';
-import { escapeMrkdwn, slackDate } from './text.js';
+import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
 
 export const HOME_CONNECT = 'home_connect';
 export const HOME_DISCONNECT = 'home_disconnect';
@@ -15,6 +17,8 @@ export const HOME_DISCONNECT_VIEW = 'home_disconnect_confirm';
 export interface HomeInput {
   connection: Connection | undefined;
   fromEnvironment: boolean;
+  /** A workspace connected from the environment: what the API told and what the last calls saw. */
+  environment?: { health: EnvironmentHealthRecord; host: string };
   isAdmin: boolean;
   settings: Settings;
   subscriptions: Subscription[];
@@ -29,13 +33,7 @@ const when = (ms: number) => slackDate(ms);
 
 function health(input: HomeInput): KnownBlock[] {
   const c = input.connection;
-  if (input.fromEnvironment) {
-    return [
-      section(
-        ':large_green_circle: *Connected from the environment* (VIGIL_API_KEY). `/vigil status` checks it live.',
-      ),
-    ];
-  }
+  if (input.fromEnvironment) return environmentHealth(input);
   if (!c) {
     return [
       section(
@@ -45,7 +43,7 @@ function health(input: HomeInput): KnownBlock[] {
   }
   const lines = [
     `*Tenant:* ${tenantLabel(c)}`,
-    `*Organization:* ${c.organizationId}  ·  *Region:* \`${escapeMrkdwn(c.apiHost)}\`  ·  *API key id:* ${c.apiKeyId}`,
+    `*Organization:* id ${c.organizationId}  ·  *Region:* ${codeSpan(c.apiHost)}  ·  *API key id:* ${c.apiKeyId}`,
     `*Connected by* <@${c.connectedBy}> · ${when(c.connectedAt)}`,
     `*Last successful call:* ${c.lastSuccessAt ? when(c.lastSuccessAt) : '_none yet_'}`,
   ];
@@ -64,6 +62,32 @@ function health(input: HomeInput): KnownBlock[] {
     blocks.push(
       section(`:warning: *Last error* ${when(c.lastError.at)}: ${escapeMrkdwn(c.lastError.message)}`),
     );
+  return blocks;
+}
+
+/** A key from the environment: names asked from the API (cached), the quota and outcome of recent calls. */
+function environmentHealth(input: HomeInput): KnownBlock[] {
+  const env = input.environment;
+  const names = env?.health.names;
+  const lines = [':large_green_circle: *Connected from the environment* (VIGIL_API_KEY)'];
+  if (names) {
+    lines.push(
+      `*Tenant:* ${tenantLabel({ tenantId: names.tenantId, tenantName: names.tenantName })}`,
+      `*Organization:* ${organizationLabel(names.organizationId, names.organizationName)}  ·  *API key id:* ${names.apiKeyId}`,
+    );
+  }
+  if (env) lines.push(`*Region:* ${codeSpan(env.host)}`);
+  const health = env?.health;
+  lines.push(`*Last successful call:* ${health?.lastSuccessAt ? when(health.lastSuccessAt) : '_none yet_'}`);
+  if (health?.quota) lines.push(quotaLine(health.quota));
+  const blocks = [section(lines.join('\n'))];
+  if (health?.lastError)
+    blocks.push(
+      section(
+        `:warning: *Last error* ${when(health.lastError.at)}: ${escapeMrkdwn(health.lastError.message)}`,
+      ),
+    );
+  blocks.push(context('`/vigil status` checks the connection live.'));
   return blocks;
 }
 
@@ -137,9 +161,7 @@ export function renderHome(input: HomeInput): View {
     ...(input.digests ? digestHomeGroups(input.digests) : subs.map((b) => [b])),
   ];
   if (input.isAdmin && input.audit.length > 0) {
-    const lines = input.audit.map(
-      (e) => `${when(e.at)} · <@${e.userId}> · ${auditAction(e.action)} ${escapeMrkdwn(e.target)}`,
-    );
+    const lines = input.audit.map((e) => auditLine(e));
     groups.push([{ type: 'divider' }, section(`*Latest actions*\n${lines.join('\n')}`)]);
   }
   const rendered = renderBudgeted({ text: 'Vigil', head, groups, surface: 'home' });

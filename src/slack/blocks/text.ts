@@ -410,3 +410,16 @@ export function portalLink(
 export function userMention(userId: string): string | undefined {
   return /^[UW][A-Z0-9]{1,30}$/.test(userId) ? `<@${userId}>` : undefined;
 }
+
+// ── Verbatim ids ──────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * An id or a customer's own name shown so it can be copied back into a command: in a code span, where Slack
+ * never links, mentions or formats, so nothing is defanged. Only what would break the span is changed:
+ * Slack's control characters are escaped (Slack shows them as typed) and a backtick becomes a look-alike.
+ */
+export function codeSpan(s: string, max = 300): string {
+  const cleaned = cleanChars(s).replace(/\s+/g, ' ').trim().replaceAll('`', '\u02CB');
+  const cut = truncatePlain(cleaned, max);
+  return cut === '' ? '' : `\`${escapeControlChars(cut)}\``;
+}

@@ -49,7 +49,8 @@ export type TextEventQuery = Exclude<EventQuery, { type: 'secret' } | { type: 'c
 export interface EventFilterSpec {
   /** A single level means "that level or higher"; a list means exactly those levels. */
   severity?: Severity | Severity[];
-  types?: EventType[];
+  /** Specification categories or production names (`stealer_log`), as the contract's `SearchType`. */
+  types?: string[];
   statuses?: EventStatus[];
   tags?: string[];
   since?: TimeBound;
@@ -89,6 +90,8 @@ export type Command =
       filters: EventFilterSpec;
       order?: Order;
       size?: number;
+      /** `sort:severity`: each page's most severe events first. */
+      sort?: 'severity';
     }
   | { kind: 'events-secret-modal'; identifierId: number; queryType: 'secret' | 'credentials' }
   | { kind: 'creds'; query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec }

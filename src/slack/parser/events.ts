@@ -12,7 +12,9 @@ import {
 } from './args.js';
 import type { Command, EventFilterSpec, TextEventQuery } from './command.js';
 import { echo, fail } from './errors.js';
+import { ACCEPTED_EVENT_TYPES, isAcceptedEventType } from './event-types.js';
 import { EVENTS_KEY_EXAMPLES } from './help.js';
+import { suggest } from './suggest.js';
 import { boundsOutOfOrder, parseTimeBound } from './time.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
@@ -41,7 +43,10 @@ export const EVENT_FILTER_KEYS = [
   'until',
   'order',
   'size',
+  'sort',
 ] as const;
+
+const SORTS = ['severity'] as const;
 
 const ALL_KEYS: readonly string[] = [...EVENT_FILTER_KEYS, ...EVENT_QUERY_KEYS];
 const MODAL_WORDS = ['secret', 'credentials'] as const;
@@ -120,6 +125,28 @@ function nameQuery(value: string, example: string): TextEventQuery {
   return { type: 'name', first_name: first, last_name: last, is_strict: false };
 }
 
+/**
+ * Categories and production names alike; an unknown one is refused with a suggestion from either list, but
+ * the list of valid values names only the categories (production's are too many to read).
+ */
+function typesOf(token: Token, example: string): string[] {
+  const types: string[] = [];
+  for (const part of partsOf(token, example)) {
+    const value = part.trim().toLowerCase();
+    if (value === '') fail('`type:` has an empty value between commas.', { example });
+    if (!isAcceptedEventType(value)) {
+      const guess = suggest(value, [...EVENT_TYPES, ...ACCEPTED_EVENT_TYPES]);
+      fail(`\`${echo(part.trim())}\` is not a valid event type.`, {
+        hint: `${guess ? `Did you mean \`${guess}\`? ` : ''}Categories: ${EVENT_TYPES.map((t) => `\`${t}\``).join(', ')}; production's names such as \`stealer_log\` or \`forum_post\` work too.`,
+        example,
+      });
+    }
+    if (types.includes(value)) fail(`\`${value}\` is listed twice in \`type:\`.`, { example });
+    types.push(value);
+  }
+  return types;
+}
+
 function tagsOf(token: Token): string[] {
   const example = exampleFor('tag');
   const tags: string[] = [];
@@ -176,6 +203,7 @@ export function parseEvents(tokens: readonly Token[]): Command {
   const filters: EventFilterSpec = {};
   let order: Order | undefined;
   let size: number | undefined;
+  let sort: (typeof SORTS)[number] | undefined;
 
   for (const token of rest) {
     const key = token.key;
@@ -220,12 +248,11 @@ export function parseEvents(tokens: readonly Token[]): Command {
         break;
       }
       case 'type':
-        filters.types = merge(
-          filters.types,
-          v.listOfEnum(partsOf(token, example), EVENT_TYPES, 'event type', 'type', example),
-          'type',
-          example,
-        );
+        filters.types = merge(filters.types, typesOf(token, example), 'type', example);
+        break;
+      case 'sort':
+        once(sort, token, example);
+        sort = v.oneOf(singleValueOf(token, example).trim(), SORTS, 'sort', example);
         break;
       case 'status':
         filters.statuses = merge(
@@ -273,5 +300,6 @@ export function parseEvents(tokens: readonly Token[]): Command {
   if (query) command.query = query;
   if (order) command.order = order;
   if (size !== undefined) command.size = size;
+  if (sort !== undefined) command.sort = sort;
   return command;
 }

@@ -3,6 +3,7 @@
  * test as in production, and a stored search keeps the exact bounds it was first run with.
  */
 import type { CredentialSearchInput, DateRange, EventFilters, EventSearchInput } from '../../api/index.js';
+import { eventTypeFilterValues } from '../../api/index.js';
 import type { Command } from './command.js';
 import { endOfDayExclusive, endOfDayInclusive, startOf } from './time.js';
 
@@ -25,7 +26,8 @@ export function toEventSearchInput(cmd: EventsCommand, now: Date): EventSearchIn
   const f = cmd.filters;
   const filters: EventFilters = {};
   if (f.severity !== undefined) filters.severity = Array.isArray(f.severity) ? [...f.severity] : f.severity;
-  if (f.types) filters.type = [...f.types];
+  // Production names the filter does not list go out as the value that selects them.
+  if (f.types) filters.type = eventTypeFilterValues(f.types);
   if (f.statuses) filters.status = [...f.statuses];
   if (f.tags) filters.tags = [...f.tags];
   const range: DateRange = {};

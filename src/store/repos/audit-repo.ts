@@ -10,6 +10,7 @@ import { parseRecord, readRecord } from './records.js';
 
 export const AUDIT_RETENTION = 1000;
 const MAX_DETAIL = 1000;
+const MAX_TITLE = 300;
 
 export const AuditEntrySchema = z.object({
   at: z.number(),
@@ -20,6 +21,10 @@ export const AuditEntrySchema = z.object({
   /** What was acted on: an event uid, a tenant id, a subscription id… */
   target: z.string(),
   detail: z.string().max(MAX_DETAIL).optional(),
+  /** How the target is called (an event's title), for people reading the log. */
+  title: z.string().max(MAX_TITLE).optional(),
+  /** A bulk action is one entry: how many targets it covered (`target` names the first). */
+  count: z.number().int().positive().optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export type NewAuditEntry = Omit<AuditEntry, 'at'>;
@@ -44,6 +49,7 @@ export class AuditRepo {
     const stored: AuditEntry = {
       ...entry,
       ...(entry.detail === undefined ? {} : { detail: entry.detail.slice(0, MAX_DETAIL) }),
+      ...(entry.title === undefined ? {} : { title: entry.title.slice(0, MAX_TITLE) }),
       at: this.clock.now(),
     };
     const teamId = entry.teamId;

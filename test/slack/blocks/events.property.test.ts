@@ -4,6 +4,7 @@ import type { Event } from '../../../src/api/index.js';
 import type { ActedState, RenderedMessage } from '../../../src/slack/blocks/events.js';
 import {
   parseActionId,
+  parseOverflowValue,
   renderEventGroup,
   renderEventResults,
   renderExplain,
@@ -32,6 +33,19 @@ function actionIdsAndValues(blocks: unknown[]): { ids: string[]; values: string[
       if (o.type === 'button') {
         ids.push(String(o.action_id));
         values.push(String(o.value));
+      }
+      // An overflow option stands for a button: its value carries that button's action id and value.
+      if (o.type === 'overflow' && Array.isArray(o.options)) {
+        ids.push(String(o.action_id));
+        for (const opt of o.options as { value?: unknown }[]) {
+          const parsed = parseOverflowValue(opt.value);
+          expect(parsed).toBeDefined();
+          if (parsed) {
+            ids.push(parsed.actionId);
+            values.push(parsed.value);
+          }
+        }
+        return;
       }
       Object.values(o).forEach(walk);
     }
@@ -76,7 +90,7 @@ describe('event results: any page of hostile events', () => {
         const refs = new Set(['ref:next', 'ref:ignore', 'ref:share', ...evs.map((_, i) => `ref:${i}`)]);
         const r = renderEventResults({
           events: evs,
-          identifierLabel: o.label,
+          identifier: { id: o.page, name: o.label },
           ...(o.summary !== undefined && { querySummary: o.summary }),
           now: NOW,
           refs: (i) => `ref:${i}`,

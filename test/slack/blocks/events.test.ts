@@ -1,10 +1,11 @@
-import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { ActionsBlock, Button, ContextBlock, KnownBlock, Overflow, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import {
   ACTION_IDS,
   aiTextToMrkdwn,
   EVENT_EXPLAIN,
   EVENT_IGNORE,
+  EVENT_MORE,
   EVENT_REMEDIATE,
   EVENT_UNDO,
   EVENT_UNIGNORE,
@@ -12,8 +13,10 @@ import {
   EVENTS_IGNORE_PAGE,
   EVENTS_NEXT_PAGE,
   eventBlockId,
+  overflowValue,
   parseActionId,
   parseEventBlockId,
+  parseOverflowValue,
   renderEventGroup,
   renderEventResults,
   renderExplain,
@@ -24,8 +27,14 @@ import { checkBlockKitLimits } from './support/block-kit-limits.js';
 
 const body = (blocks: KnownBlock[]) => (blocks[0] as SectionBlock).text?.text ?? '';
 const actions = (blocks: KnownBlock[]) => blocks.find((b): b is ActionsBlock => b.type === 'actions');
-const actionIds = (blocks: KnownBlock[]) =>
-  (actions(blocks)?.elements ?? []).map((e) => (e as Button).action_id);
+/** Buttons by action id, then the overflow menu's options by the action id they stand for. */
+const controls = (blocks: KnownBlock[]) => {
+  const elements = actions(blocks)?.elements ?? [];
+  const buttons = elements.filter((e): e is Button => e.type === 'button').map((b) => b.action_id);
+  const menu = elements.find((e): e is Overflow => e.type === 'overflow');
+  const more = (menu?.options ?? []).map((o) => parseOverflowValue(o.value)?.actionId);
+  return { buttons, more, menu };
+};
 
 describe('action and block ids', () => {
   it('exports the fixed action ids', () => {
@@ -36,6 +45,7 @@ describe('action and block ids', () => {
       unremediate: 'event_unremediate',
       explain: 'event_explain',
       undo: 'event_undo',
+      more: 'event_more',
       nextPage: 'events_next_page',
       ignorePage: 'events_ignore_page',
       share: 'share_in_channel',
@@ -47,6 +57,15 @@ describe('action and block ids', () => {
     expect(parseActionId('events_next_page')).toEqual({ base: 'events_next_page', index: undefined });
     expect(parseActionId('event_ignore:x')).toEqual({ base: 'event_ignore:x', index: undefined });
     expect(parseActionId('')).toEqual({ base: '', index: undefined });
+  });
+
+  it('round-trips overflow option values and refuses anything else', () => {
+    expect(parseOverflowValue(overflowValue('event_undo:3', 'AbCdEf123456:3'))).toEqual({
+      actionId: 'event_undo:3',
+      value: 'AbCdEf123456:3',
+    });
+    for (const bad of [undefined, 42, '', 'event_undo:3', 'event_undo|x', 'event_undo:3|<@U1>'])
+      expect(parseOverflowValue(bad)).toBeUndefined();
   });
 
   it('names every block of an event after its index', () => {
@@ -62,32 +81,53 @@ describe('action and block ids', () => {
 describe('renderEventGroup', () => {
   const opts = { now: NOW, actionRef: 'c7:0', index: 0 };
 
-  it('renders an open event with Ignore, Remediate (confirmed) and Explain', () => {
+  it('renders an open event with Ignore, Remediate (danger, confirmed) and Explain in the overflow menu', () => {
     const blocks = renderEventGroup(makeEvent(), opts);
     expect(blocks).toMatchSnapshot();
-    expect(actionIds(blocks)).toEqual([`${EVENT_IGNORE}:0`, `${EVENT_REMEDIATE}:0`, `${EVENT_EXPLAIN}:0`]);
+    expect(controls(blocks)).toMatchObject({
+      buttons: [`${EVENT_IGNORE}:0`, `${EVENT_REMEDIATE}:0`],
+      more: [`${EVENT_EXPLAIN}:0`],
+    });
+    expect(controls(blocks).menu?.action_id).toBe(`${EVENT_MORE}:0`);
     const remediate = actions(blocks)?.elements[1] as Button;
+    expect(remediate.style).toBe('danger');
     expect(remediate.confirm).toMatchObject({
       title: { text: 'Remediate this event?' },
       confirm: { text: 'Remediate' },
       deny: { text: 'Cancel' },
+      style: 'danger',
     });
-    expect(remediate.confirm?.text.text).toMatch(/remediated/);
+    expect(remediate.confirm?.text.text).toMatch(/Unremediate undoes it/);
   });
 
-  it('shows severity, type, title with marks in bold, description, identifiers, tags, dates and link', () => {
+  it('is compact: severity, type and title; identifiers, dates and link; the id to copy', () => {
     const text = body(renderEventGroup(makeEvent(), opts));
     expect(text.split('\n')).toEqual([
-      ':large_orange_circle: *high* · Leak',
-      'Combo list with *acme[.]com* accounts',
-      '1,204 lines such as *j[.]doe@acme[.]com*:hunter2 &amp; more',
-      'Identifiers: acme[.]com',
-      'Tags: vip',
-      'Created <!date^1795098600^{date_short_pretty} {time}|2026-11-19 14:30 UTC> · matched ' +
-        '<!date^1795162500^{date_short_pretty} {time}|2026-11-20 08:15 UTC> · ' +
-        '<https://app.flare.io/#/activity/leak/pastebin/a1b2c3|Open in Flare>',
-      'ID: leak/pastebin/a1b2c3',
+      ':large_orange_circle: *high* · *Leak* — Combo list with *acme[.]com* accounts',
+      '`acme.com` · created <!date^1795098600^{date_short}|2026-11-19> · matched ' +
+        '<!date^1795162500^{date_short}|2026-11-20> · tags vip · ' +
+        '<https://app.flare.io/#/activity/leak/pastebin/a1b2c3|Open in portal>',
+      'ID `leak/pastebin/a1b2c3`',
     ]);
+  });
+
+  it('shows ids and identifier names verbatim in code spans, so they can be copied back', () => {
+    const event = makeEvent({
+      metadata: { uid: 'bucket_object/azure_blob/acme/100006/files/config.yml' },
+      identifiers: [{ id: 3001, name: 'acme.example' }],
+    });
+    const text = body(renderEventGroup(event, opts));
+    expect(text).toContain('ID `bucket_object/azure_blob/acme/100006/files/config.yml`');
+    expect(text).toContain('`acme.example`');
+    expect(text).not.toContain('[.]example');
+  });
+
+  it('labels production type names and unknown ones', () => {
+    const label = (type: string) =>
+      body(renderEventGroup(makeEvent({ metadata: { type } }), opts)).split('\n')[0];
+    expect(label('stealer_log')).toContain('*Stealer log*');
+    expect(label('forum_post')).toContain('*Forum post*');
+    expect(label('crypto_wallet')).toContain('*Other event (crypto wallet)*');
   });
 
   it('shows a tenant override as "high (was medium)"', () => {
@@ -96,25 +136,30 @@ describe('renderEventGroup', () => {
       tenant_metadata: { severity: { original: 'medium', override: 'critical' } },
     });
     const blocks = renderEventGroup(event, opts);
-    expect(body(blocks).split('\n')[0]).toBe(':red_circle: *critical* (was medium) · Leak');
+    expect(body(blocks).split('\n')[0]).toBe(
+      ':red_circle: *critical* (was medium) · *Leak* — Combo list with *acme[.]com* accounts',
+    );
     expect(blocks).toMatchSnapshot();
   });
 
-  it('offers Unignore on an ignored event and Unremediate on a remediated one', () => {
+  it('offers Unignore on an ignored event and Unremediate on a remediated one, in the menu', () => {
     const ignored = renderEventGroup(
       makeEvent({ tenant_metadata: { ignored_at: '2026-11-20T10:00:00Z' } }),
       opts,
     );
-    expect(actionIds(ignored)).toEqual([`${EVENT_UNIGNORE}:0`, `${EVENT_EXPLAIN}:0`]);
+    expect(controls(ignored)).toMatchObject({
+      buttons: [],
+      more: [`${EVENT_UNIGNORE}:0`, `${EVENT_EXPLAIN}:0`],
+    });
     expect(body(ignored).split('\n')[0]).toBe(
-      ':large_orange_circle: *high* · Leak · Ignored <!date^1795168800^{date_short_pretty} {time}|2026-11-20 10:00 UTC>',
+      ':large_orange_circle: *high* · *Leak* · Ignored <!date^1795168800^{date_short}|2026-11-20> — Combo list with *acme[.]com* accounts',
     );
     expect(ignored).toMatchSnapshot();
     const remediated = renderEventGroup(
       makeEvent({ tenant_metadata: { remediated_at: '2026-11-20T10:00:00Z' } }),
       opts,
     );
-    expect(actionIds(remediated)).toEqual([`${EVENT_UNREMEDIATE}:0`, `${EVENT_EXPLAIN}:0`]);
+    expect(controls(remediated).more).toEqual([`${EVENT_UNREMEDIATE}:0`, `${EVENT_EXPLAIN}:0`]);
     expect(remediated).toMatchSnapshot();
   });
 
@@ -130,7 +175,7 @@ describe('renderEventGroup', () => {
         text: 'Ignored by <@U024BE7LH> · <!date^1795251600^{date_short_pretty} {time}|2026-11-21 09:00 UTC>',
       },
     ]);
-    expect(actionIds(blocks)).toEqual([`${EVENT_UNDO}:0`, `${EVENT_EXPLAIN}:0`]);
+    expect(controls(blocks)).toMatchObject({ buttons: [], more: [`${EVENT_UNDO}:0`, `${EVENT_EXPLAIN}:0`] });
     expect(blocks).toMatchSnapshot();
   });
 
@@ -145,54 +190,64 @@ describe('renderEventGroup', () => {
   });
 
   it('shows only Explain to someone who cannot act', () => {
-    expect(actionIds(renderEventGroup(makeEvent(), { ...opts, canAct: false }))).toEqual([
-      `${EVENT_EXPLAIN}:0`,
-    ]);
+    expect(controls(renderEventGroup(makeEvent(), { ...opts, canAct: false }))).toMatchObject({
+      buttons: [],
+      more: [`${EVENT_EXPLAIN}:0`],
+    });
   });
 
-  it('uses the caller ref as every button value and suffixes ids with the index', () => {
+  it('uses the caller ref as every value and suffixes ids with the index', () => {
     const blocks = renderEventGroup(makeEvent(), { now: NOW, actionRef: 'ctx9:7', index: 7 });
     for (const el of actions(blocks)?.elements ?? []) {
-      expect((el as Button).value).toBe('ctx9:7');
-      expect(parseActionId((el as Button).action_id ?? '').index).toBe(7);
+      if (el.type === 'button') {
+        expect(el.value).toBe('ctx9:7');
+        expect(parseActionId(el.action_id ?? '').index).toBe(7);
+      } else if (el.type === 'overflow') {
+        for (const o of el.options) expect(parseOverflowValue(o.value)?.value).toBe('ctx9:7');
+      }
     }
-    expect(blocks.map((b) => b.block_id)).toEqual(['event:7:body', 'event:7', 'event:7:end']);
+    expect(blocks.map((b) => b.block_id)).toEqual(['event:7:body', 'event:7']);
   });
 
-  it('falls back to another title-like highlight, then to "(no title)"', () => {
+  it('takes the title from a title-like highlight, else the first highlight, else shows none', () => {
     const named = makeEvent({
       highlights: { subject: ['<mark>Acme</mark> payroll'], content: ['body text'] },
     });
-    expect(body(renderEventGroup(named, opts)).split('\n').slice(1, 3)).toEqual([
-      '*Acme* payroll',
-      'body text',
-    ]);
+    expect(body(renderEventGroup(named, opts)).split('\n')[0]).toBe(
+      ':large_orange_circle: *high* · *Leak* — *Acme* payroll',
+    );
+    const other = makeEvent({ highlights: { content: ['body <mark>text</mark>'] } });
+    expect(body(renderEventGroup(other, opts)).split('\n')[0]).toBe(
+      ':large_orange_circle: *high* · *Leak* — body *text*',
+    );
     const bare = makeEvent({ highlights: {} });
-    expect(body(renderEventGroup(bare, opts)).split('\n')[1]).toBe('(no title)');
+    expect(body(renderEventGroup(bare, opts)).split('\n')[0]).toBe(':large_orange_circle: *high* · *Leak*');
   });
 
   it('marks an event matched in the last 24 hours as new', () => {
-    const fresh = makeEvent({ metadata: { matched_at: '2026-11-21T08:00:00Z' } });
+    const fresh = makeEvent({ metadata: { matched_at: '2026-11-21T08:00:00Z' }, highlights: {} });
     expect(body(renderEventGroup(fresh, opts)).split('\n')[0]).toBe(
-      ':large_orange_circle: *high* · Leak · :new:',
+      ':large_orange_circle: *high* · *Leak* · :new:',
     );
   });
 
-  it('leaves the portal link out unless it is https on a portal host', () => {
+  it('leaves the portal link out unless it is https on the portal host', () => {
     for (const flare_url of ['http://app.flare.io/x', 'https://evil.com/x', 'javascript:alert(1)']) {
       const text = body(renderEventGroup(makeEvent({ metadata: { flare_url } }), opts));
-      expect(text).not.toContain('Open in Flare');
+      expect(text).not.toContain('Open in portal');
       expect(text).not.toContain('<http');
     }
+    const eu = makeEvent({ metadata: { flare_url: 'https://app.flare.io/e/1' } });
+    expect(body(renderEventGroup(eu, { ...opts, portalHosts: ['app.eu.flare.io'] }))).not.toContain('<http');
     const custom = makeEvent({ metadata: { flare_url: 'https://portal.example/e/1' } });
     expect(body(renderEventGroup(custom, { ...opts, portalHosts: ['portal.example'] }))).toContain(
-      '<https://portal.example/e/1|Open in Flare>',
+      '<https://portal.example/e/1|Open in portal>',
     );
   });
 
   it('renders a hostile event as inert text', () => {
     const hostile = makeEvent({
-      metadata: { type: 'new_<!here>_type', severity: '*urgent*' },
+      metadata: { type: 'new_<!here>_type', severity: '*urgent*', uid: 'a/b/`<!here>`' },
       identifiers: [{ id: 1, name: '<@U999> https://evil.com' }],
       tenant_metadata: { tags: ['<!channel>', '`rm -rf`'] },
       highlights: {
@@ -204,11 +259,12 @@ describe('renderEventGroup', () => {
     expect(blocks).toMatchSnapshot();
     const text = body(blocks);
     expect(text).not.toMatch(/<(?!!date\^)[!@#]|<http(?!s:\/\/app\.flare\.io\/)/);
-    expect(text).toContain(':grey_question: *∗urgent∗* · new &lt;!here&gt; type');
+    expect(text).toContain(':grey_question: *∗urgent∗* · *Other event (new &lt;!here&gt; type)*');
     expect(text).toContain('*&lt;!subteam^S1|@all&gt;* ∗bold∗ click');
-    expect(text).toContain('&lt;mark&gt;not bold&lt;/mark&gt; &gt; quote ∼x∼');
-    expect(text).toContain('Identifiers: &lt;@U999&gt; hxxps://evil[.]com');
-    expect(text).toContain('Tags: &lt;!channel&gt;, ˋrm -rfˋ');
+    // In a code span Slack links nothing: the name stays as typed, only `<` and `>` escaped.
+    expect(text).toContain('`&lt;@U999&gt; https://evil.com`');
+    expect(text).toContain('ID `a/b/ˋ&lt;!here&gt;ˋ`');
+    expect(text).toContain('tags &lt;!channel&gt;, ˋrm -rfˋ');
   });
 
   it('caps huge highlights so one event cannot fill a message', () => {
@@ -217,20 +273,20 @@ describe('renderEventGroup', () => {
       highlights: { title: [huge, huge], description: Array(5000).fill(`x ${huge}`) },
     });
     const text = body(renderEventGroup(event, opts));
-    expect(text.length).toBeLessThan(1500);
+    expect(text.length).toBeLessThan(1000);
   });
 });
 
 describe('renderEventResults', () => {
   const base = {
-    identifierLabel: '42 (acme.com)',
-    querySummary: 'severity ≥ high',
+    identifier: { id: 42, name: 'acme.com' },
+    querySummary: 'severity:high',
     now: NOW,
     refs: (i: number) => `c7:${i}`,
     pageNumber: 1,
   };
 
-  it('renders a page: summary, one group per event, then Next page, Ignore all and Share', () => {
+  it('renders a page: the slice, one row per event, then Next page, Ignore all and Share', () => {
     const events = [
       makeEvent(),
       makeEvent({ metadata: { uid: 'paste/x/2', type: 'paste', severity: 'critical' } }),
@@ -239,13 +295,17 @@ describe('renderEventResults', () => {
     const r = renderEventResults({
       ...base,
       events,
+      more: true,
       nextPageRef: 'c7:next',
       ignorePageRef: 'c7:ignore',
       shareRef: 'c7:share',
       states: new Map([['paste/x/2', { action: 'remediate' as const, by: 'U024BE7LH', at: NOW }]]),
     });
     expect(r).toMatchSnapshot();
-    expect(r.text).toBe('3 events for identifier 42 (acme[.]com) · severity ≥ high');
+    expect(r.text).toBe('Events 1–3 for identifier acme[.]com (42) · severity:high · more on the next page');
+    expect((r.blocks[0] as SectionBlock).text?.text).toBe(
+      '*Events 1–3* for identifier `acme.com` (`42`) · `severity:high` · more on the next page',
+    );
     expect(r.includedEvents).toBe(3);
     expect(checkBlockKitLimits(r, 'message')).toEqual([]);
     const tail = r.blocks.at(-1) as ActionsBlock;
@@ -257,10 +317,24 @@ describe('renderEventResults', () => {
     expect((tail.elements[1] as Button).confirm?.title?.text).toBe('Ignore all on this page?');
   });
 
-  it('says the page number after the first page and leaves out missing tail buttons', () => {
-    const r = renderEventResults({ ...base, events: [makeEvent()], pageNumber: 3 });
-    expect(r.text).toBe('1 event for identifier 42 (acme[.]com) · severity ≥ high · page 3');
-    expect(r.blocks.some((b) => b.block_id === 'events:tail')).toBe(false);
+  it('states the slice of a later page and whether more exist, never a total', () => {
+    const ten = Array.from({ length: 10 }, (_, i) => makeEvent({ metadata: { uid: `leak/s/${i}` } }));
+    const second = renderEventResults({ ...base, events: ten, pageNumber: 2, offset: 10, more: true });
+    expect(second.text).toBe(
+      'Events 11–20 for identifier acme[.]com (42) · severity:high · more on the next page',
+    );
+    const last = renderEventResults({ ...base, events: ten.slice(0, 4), pageNumber: 3, offset: 20 });
+    expect(last.text).toBe(
+      'Events 21–24 for identifier acme[.]com (42) · severity:high · no more after these',
+    );
+    expect(last.blocks.some((b) => b.block_id === 'events:tail')).toBe(false);
+    const one = renderEventResults({
+      ...base,
+      identifier: { id: 42 },
+      querySummary: '',
+      events: [makeEvent()],
+    });
+    expect(one.text).toBe('Events 1 for identifier 42 · no more after these');
   });
 
   it('never offers "Ignore all" to someone who cannot act', () => {
@@ -271,7 +345,8 @@ describe('renderEventResults', () => {
   it('explains an empty result: what was searched and how to broaden it', () => {
     const r = renderEventResults({ ...base, events: [] });
     expect(r).toMatchSnapshot();
-    expect(r.text).toBe('No events for identifier 42 (acme[.]com) matching severity ≥ high.');
+    expect(r.text).toBe('No events for identifier acme[.]com (42) matching severity:high.');
+    expect(JSON.stringify(r.blocks)).toContain('matching `severity:high`');
     expect(JSON.stringify(r.blocks)).toMatch(/severity:info/);
     expect(checkBlockKitLimits(r, 'message')).toEqual([]);
   });
@@ -285,29 +360,34 @@ describe('renderEventResults', () => {
       pageNumber: 2,
     });
     expect(r.text).toBe(
-      'No events on page 2 for identifier 42 (acme[.]com) matching severity ≥ high, but there are more results.',
+      'No events on page 2 for identifier acme[.]com (42) matching severity:high, but there are more results.',
     );
     expect(JSON.stringify(r.blocks)).toContain(EVENTS_NEXT_PAGE);
   });
 
-  it('reports events left out when a page does not fit in one message', () => {
+  it('reports events left out when a page does not fit in one message, and states the slice shown', () => {
     const huge = (i: number) =>
       makeEvent({
-        metadata: { uid: `leak/s/${i}` },
+        metadata: { uid: `leak/s/${i}/${'u'.repeat(300)}` },
         highlights: { title: [`t${i} ${'w '.repeat(200)}`], description: ['d '.repeat(400)] },
         identifiers: Array.from({ length: 5 }, (_, j) => ({
           id: j,
-          name: `identifier-${j}-${'n'.repeat(60)}`,
+          name: `identifier-${j}-${'n'.repeat(90)}`,
         })),
+        tenant_metadata: { tags: Array.from({ length: 5 }, (_, j) => `tag-${j}-${'t'.repeat(30)}`) },
       });
     const r = renderEventResults({
       ...base,
       events: Array.from({ length: 20 }, (_, i) => huge(i)),
       nextPageRef: 'n',
+      more: true,
     });
     expect(r.includedEvents).toBeGreaterThan(0);
     expect(r.includedEvents + r.omittedEvents).toBe(20);
     expect(r.omittedEvents).toBeGreaterThan(0);
+    expect(r.text).toBe(
+      `Events 1–${r.includedEvents} for identifier acme[.]com (42) · severity:high · more on the next page`,
+    );
     expect(JSON.stringify(r.blocks)).toContain(`${r.omittedEvents} more events on this page did not fit`);
     expect(checkBlockKitLimits(r, 'message')).toEqual([]);
   });
@@ -323,7 +403,7 @@ describe('renderExplain', () => {
     expect(messages).toMatchSnapshot();
     expect(messages).toHaveLength(1);
     const [first] = messages;
-    expect(first?.text).toBe('AI assistance for event leak/pastebin/a1b2c3');
+    expect(first?.text).toBe('AI assistance for event `leak/pastebin/a1b2c3`');
     expect(((first?.blocks ?? [])[1] as SectionBlock | undefined)?.text?.text).toBe(
       'Summary\n\nRisk: high &lt;!channel&gt;.\n\n• Reset j[.]doe@acme[.]com\n• Watch hxxps://evil[.]com',
     );
@@ -335,13 +415,13 @@ describe('renderExplain', () => {
     expect(messages.length).toBeGreaterThan(1);
     messages.forEach((m, i) => {
       expect(checkBlockKitLimits(m, 'message')).toEqual([]);
-      if (i > 0) expect(m.text).toBe(`AI assistance for event a/b/c (part ${i + 1})`);
+      if (i > 0) expect(m.text).toBe(`AI assistance for event \`a/b/c\` (part ${i + 1})`);
     });
   });
 
   it('says so when there is no text', () => {
     const messages = renderExplain({ uid: 'a/b/c', text: ' \n ', now: NOW });
-    expect(messages.map((m) => m.text)).toEqual(['No AI assistance is available for event a/b/c yet.']);
+    expect(messages.map((m) => m.text)).toEqual(['No AI assistance is available for event `a/b/c` yet.']);
   });
 });
 

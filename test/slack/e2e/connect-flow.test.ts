@@ -159,7 +159,7 @@ describe('the connect flow as a new admin', () => {
     );
     expect(textOf(post)).toContain(`Vigil is connected* by <@${SEEDED_USERS.admin}>`);
     // Hosts are defanged like all upstream-looking text, so Slack does not link them.
-    expect(textOf(post)).toContain(`key id ${key.apiKeyId} · region \`127[.]0[.]0[.]1:`);
+    expect(textOf(post)).toContain(`key id ${key.apiKeyId} · region \`127.0.0.1:`);
     expect(buttons(post)).toHaveLength(0);
     expect(post.rawBody).not.toContain(key.apiKey);
   });
@@ -199,7 +199,7 @@ describe('the connect flow as a new admin', () => {
     expect(post.body.replace_original).toBe(true);
     const text = textOf(post);
     expect(text).toContain('*Tenant:* *Acme Subsidiaries* (id 2002)');
-    expect(text).toContain(`*Organization:* ${key.organizationId}`);
+    expect(text).toContain(`*Organization:* id ${key.organizationId}`);
     expect(text).toContain(`*API key id:* ${key.apiKeyId}`);
     expect(text).toContain(`Connected by <@${SEEDED_USERS.admin}>`);
   });

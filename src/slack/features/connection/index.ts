@@ -60,10 +60,17 @@ const status: CommandHandler<'status'> = {
       token: await api.session.testToken(),
       host: api.host,
       fromEnvironment: api.fromEnvironment,
+      // An environment key has no stored connection to name its tenant and organization: ask (cached).
+      names: api.fromEnvironment
+        ? await deps.api.environmentHealth.names(ctx.workspaceId, api.session)
+        : undefined,
     }));
     // Read after the call so the last success just recorded is shown.
     const connection = await deps.repos.workspaces.get(ctx.workspaceId);
-    await ctx.respond(ephemeral(renderStatus({ ...result, connection }), true));
+    const environment = result.fromEnvironment ? deps.api.environmentHealth.get(ctx.workspaceId) : undefined;
+    await ctx.respond(
+      ephemeral(renderStatus({ ...result, connection, ...(environment ? { environment } : {}) }), true),
+    );
   },
 };
 

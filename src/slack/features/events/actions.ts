@@ -8,19 +8,21 @@ import type { EventActionType } from '../../../api/index.js';
 import { ExpiredError, VigilError } from '../../../errors.js';
 import type { Acted } from '../../../services/event-state.js';
 import { applyAction, intendedAction, withEventChanged } from '../../../services/event-state.js';
+import { eventTitle } from '../../../services/event-title.js';
 import type { EventsContext } from '../../../services/events-context.js';
 import { parseRef, searchInputOf } from '../../../services/events-context.js';
 import {
   ACTION_IDS,
   EVENTS_SECRET_AGAIN,
   parseActionId,
+  parseOverflowValue,
   renderExplain,
   renderPage,
   renderSecretAgain,
 } from '../../blocks/events.js';
 import { slackDate, userMention } from '../../blocks/text.js';
 import { ephemeral, type SlackDeps } from '../../context.js';
-import { type Click, onAction } from '../../listen.js';
+import { type Click, onAction, onMenu } from '../../listen.js';
 import { clickTarget, type MessageTarget, slackErrorCode } from '../../respond.js';
 import { showContext } from './message.js';
 import { openSecretModal, sendExplain } from './views.js';
@@ -85,6 +87,7 @@ async function actOnEvent(click: Click): Promise<void> {
     action,
     by: who.userId,
     detail: undone ? 'undo from Slack' : 'from Slack',
+    title: eventTitle(shown.event),
   });
   if (outcome.kind === 'stale') {
     await tell(
@@ -200,6 +203,8 @@ async function nextPage(click: Click): Promise<void> {
     input: searchInputOf(ctx),
     from: ctx.cursor,
     pageNumber: ctx.pageNumber + 1,
+    offset: (ctx.offset ?? 0) + ctx.events.length,
+    ...(ctx.sort ? { sort: ctx.sort } : {}),
     ...(ctx.message ? { message: ctx.message } : {}),
   });
   await showContext(deps, next, targetOf(click, ctx));
@@ -281,6 +286,15 @@ async function explain(click: Click): Promise<void> {
 
 // ── Registration ────────────────────────────────────────────────────────────────────────────────────
 
+const MENU_HANDLERS: Readonly<Record<string, (click: Click) => Promise<void>>> = {
+  [ACTION_IDS.ignore]: actOnEvent,
+  [ACTION_IDS.remediate]: actOnEvent,
+  [ACTION_IDS.unignore]: actOnEvent,
+  [ACTION_IDS.unremediate]: actOnEvent,
+  [ACTION_IDS.undo]: actOnEvent,
+  [ACTION_IDS.explain]: explain,
+};
+
 export function registerEventActions(app: App, deps: SlackDeps): void {
   const eventBlock = /^event:\d{1,6}$/;
   onAction(
@@ -290,6 +304,24 @@ export function registerEventActions(app: App, deps: SlackDeps): void {
     actOnEvent,
   );
   onAction(app, deps, { action_id: /^event_explain:\d{1,6}$/, block_id: eventBlock }, explain);
+  // An event's overflow menu: the chosen option is handled exactly like the button it stands for.
+  onMenu(
+    app,
+    deps,
+    { action_id: /^event_more:\d{1,6}$/, block_id: eventBlock },
+    (value, menuActionId) => {
+      const chosen = parseOverflowValue(value);
+      const { base, index } = parseActionId(chosen?.actionId ?? '');
+      // An option must belong to the menu it was chosen from.
+      if (chosen === undefined || index !== parseActionId(menuActionId).index) return undefined;
+      return base in MENU_HANDLERS ? { action_id: chosen.actionId, value: chosen.value } : undefined;
+    },
+    (click) => {
+      const handler = MENU_HANDLERS[parseActionId(click.action.action_id).base];
+      if (handler === undefined) throw gone();
+      return handler(click);
+    },
+  );
   // The page buttons sit in the `events:tail` block: other features may reuse the same action ids.
   onAction(app, deps, { action_id: ACTION_IDS.nextPage, block_id: 'events:tail' }, nextPage);
   onAction(app, deps, { action_id: ACTION_IDS.ignorePage, block_id: 'events:tail' }, ignorePage);

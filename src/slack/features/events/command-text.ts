@@ -63,6 +63,7 @@ export function eventsCommandText(cmd: EventsCommand): string {
   if (f.until) parts.push(`until:${bound(f.until)}`);
   if (cmd.order) parts.push(`order:${cmd.order}`);
   if (cmd.size !== undefined) parts.push(`size:${cmd.size}`);
+  if (cmd.sort !== undefined) parts.push(`sort:${cmd.sort}`);
   return parts.join(' ');
 }
 

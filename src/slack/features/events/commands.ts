@@ -18,6 +18,7 @@ export const eventsCommand: CommandHandler<'events'> = {
       commandText: eventsCommandText(command),
       input,
       pageNumber: 1,
+      ...(command.sort === undefined ? {} : { sort: command.sort }),
     });
     const id = await deps.events.contexts.save(context);
     await ctx.respond(ephemeral(renderPage(context, id, deps.clock.now()), true));

@@ -30,9 +30,11 @@ export async function publishHome(
   ]);
   const digests = await deps.digests.list(ids.workspaceId);
   const audit = isAdmin ? await deps.repos.audit.recent(ids.workspaceId, HOME_AUDIT_ENTRIES) : [];
+  const environment = deps.api.fromEnvironment ? await environmentOf(deps, ids.workspaceId) : undefined;
   const view = renderHome({
     connection,
     fromEnvironment: deps.api.fromEnvironment,
+    ...(environment ? { environment } : {}),
     isAdmin,
     settings,
     subscriptions,
@@ -40,6 +42,17 @@ export async function publishHome(
     audit,
   });
   await client.views.publish({ user_id: ids.userId, view });
+}
+
+/** The environment connection's names (asked once, cached) and health; Home still opens if the API fails. */
+async function environmentOf(deps: SlackDeps, workspaceId: string) {
+  const api = await deps.api.forWorkspace(workspaceId);
+  await deps.api
+    .call(workspaceId, (a) => deps.api.environmentHealth.names(workspaceId, a.session))
+    .catch((err: unknown) =>
+      deps.logger.info('App Home: the API did not name the tenant', { err: String(err) }),
+    );
+  return { health: deps.api.environmentHealth.get(workspaceId), host: api.host };
 }
 
 function register(app: App, deps: SlackDeps): void {

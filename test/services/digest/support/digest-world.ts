@@ -162,6 +162,6 @@ export function digestsIn(
     .map((m) => ({
       text: m.text,
       metadata: m.metadata,
-      uids: [...JSON.stringify(m.blocks ?? []).matchAll(/ID: ([^\s\\"]+)/g)].map((x) => x[1] ?? ''),
+      uids: [...JSON.stringify(m.blocks ?? []).matchAll(/ID `([^`\\"]+)`/g)].map((x) => x[1] ?? ''),
     }));
 }

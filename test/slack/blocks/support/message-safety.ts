@@ -8,13 +8,16 @@ const WORD = /[\p{L}\p{N}]/u;
 
 // Our own control sequences: date tokens, portal links, and mentions of validated user ids.
 const DATE_TOKEN = /<!date\^\d+\^[^<>|^]*\|[^<>|]*>/g;
-const PORTAL_LINK = /<https:\/\/app\.(?:eu\.)?flare\.io\/[^<>|\s]*\|Open in Flare>/g;
+const PORTAL_LINK = /<https:\/\/app\.(?:eu\.)?flare\.io\/[^<>|\s]*\|Open in portal>/g;
 const MENTION = /<@([UW][A-Z0-9]+)>/g;
 
 // Our own bold: severity labels, summaries, "Next page", and marks (whose text starts with MARK).
 const OWN_BOLD = [
   /^(:[a-z_]+: )\*[^*\n]+\*/gm,
   /\*\d+ events?\*/g,
+  /\*Events \d+(?:–\d+)?\*/g,
+  // The type label after the severity: our words, with any upstream part escaped inside.
+  / · \*[A-Z][^*\n]{0,80}\*(?= · | — |\n|$)/g,
   /\*(?:Next page|AI assistance)\*/g,
   new RegExp(`\u200B?\\*${MARK}[^*\\n]*\\*\u200B?`, 'g'),
 ];
@@ -65,6 +68,9 @@ export function unsafeText(
       continue;
     }
     if (/[<>]/.test(rest)) problems.push(`${path}: raw < or > in ${JSON.stringify(value)}`);
+    // Inside a code span Slack neither formats nor links (ids are shown verbatim there); `<` and `>` were
+    // checked above, and the span itself must close on its line.
+    rest = rest.replace(/`[^`\n]+`/g, '¤');
     // A visible, non-word placeholder: removing our bold must not fake a line start or a word.
     for (const own of OWN_BOLD) {
       rest = rest.replace(own, (_w, lead?: unknown) => `${typeof lead === 'string' ? lead : ''}¤`);

@@ -154,7 +154,7 @@ describe('digest commands and posts', () => {
       container: 'message',
     });
     const post = await waitPostTo(stack, clicked.responseUrl);
-    expect(textOf(post)).toContain('3 events');
+    expect(textOf(post)).toContain('Events 1–3');
   });
 
   it('opens a form for `digest add` alone, shows field errors, and creates on a valid submission', async () => {

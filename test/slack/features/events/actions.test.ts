@@ -6,6 +6,7 @@ import {
   actionCalls,
   click,
   command,
+  findOption,
   IDENTIFIER,
   SEEDED_USERS,
   startEventsStack,
@@ -24,9 +25,11 @@ afterEach(() => {
 });
 
 const id = IDENTIFIER.domain;
-/** The event uids a message shows (its ID lines, defanged for display). */
+/** The event uids a message shows, verbatim in code spans (Slack displays `&amp;` as `&`). */
 const uidsOf = (source: unknown) =>
-  [...textOf(source).matchAll(/ID: (\S+)/g)].map((m) => (m[1] ?? '').replaceAll('[.]', '.'));
+  [...textOf(source).matchAll(/ID `([^`]+)`/g)].map((m) =>
+    (m[1] ?? '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&'),
+  );
 const blocksOfPost = (post: { body: Record<string, unknown> }) => post.body.blocks as unknown[];
 
 /** Open events, so every one shows Ignore and Remediate. */
@@ -49,7 +52,7 @@ describe('ignore, then undo', () => {
     const updated = await waitPostTo(stack, clicked.responseUrl);
     expect(updated.body).toMatchObject({ response_type: 'ephemeral', replace_original: true });
     expect(textOf(updated.body)).toContain(`Ignored by <@${SEEDED_USERS.member}> · <!date^`);
-    expect(buttons(updated.body).map((b) => b.action_id)).toContain('event_undo:0');
+    expect(findOption(updated.body, 'event_undo:0')?.text).toBe('Undo');
     expect(actionBodies()).toEqual([{ action: { type: 'ignore' }, targets: [{ uid }] }]);
     const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
     expect(audit[0]).toMatchObject({ userId: SEEDED_USERS.member, action: 'event.ignore', target: uid });
@@ -191,7 +194,7 @@ describe('explain', () => {
     });
     const { responseUrl, post } = await command(stack, `explain ${uid}`);
     expect(post.body.replace_original).toBe(true);
-    expect(String(post.body.text)).toBe(`AI assistance for event ${uid.replaceAll('.', '[.]')}`);
+    expect(String(post.body.text)).toBe(`AI assistance for event \`${uid}\``);
     const second = await waitPostTo(stack, responseUrl, 2);
     expect(second.body.replace_original).toBe(false);
     expect(String(second.body.text)).toContain('(part 2)');

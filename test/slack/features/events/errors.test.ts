@@ -29,7 +29,7 @@ describe('upstream errors', () => {
     stack.sim.revokeTokens();
     const { post } = await command(stack, text);
     expect(post.body.replace_original).toBe(true);
-    expect(String(post.body.text)).toMatch(/events for identifier/);
+    expect(String(post.body.text)).toMatch(/^Events 1–\d+ for identifier/);
   });
 
   it('401 with an invalid key: the credentials were rejected, an admin should reconnect', async () => {

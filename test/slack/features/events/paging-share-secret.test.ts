@@ -57,7 +57,15 @@ describe('paging', () => {
     }
     expect(bodies.slice(1).every((b) => typeof b.from === 'string')).toBe(true);
     expect(seen.every((t) => !t.includes('No events on page'))).toBe(true);
-    expect(seen.slice(1).every((t, i) => t.includes(`page ${i + 2}`))).toBe(true);
+    // Each page states its slice, continuing where the last one ended; only the last says no more follow.
+    const slices = seen.map((t) => /\*Events (\d+)(?:–(\d+))?\*/.exec(t));
+    let shown = 0;
+    for (const m of slices) {
+      expect(Number(m?.[1])).toBe(shown + 1);
+      shown = Number(m?.[2] ?? m?.[1]);
+    }
+    expect(seen.slice(0, -1).every((t) => t.includes('more on the next page'))).toBe(true);
+    expect(seen.at(-1)).toContain('no more after these');
     // Every seeded hostile title was shown somewhere, and none became a mention or a link.
     expect(seen.join('\n')).toContain('&lt;!channel&gt;');
     const sent = stack.slack.allText();
@@ -77,7 +85,7 @@ describe('paging', () => {
     expect(String(post.body.text)).toContain('but there are more results');
     const next = await click(stack, asMessage(post), 'Next page');
     const more = await waitPostTo(stack, next.responseUrl);
-    expect(String(more.body.text)).toMatch(/^2 events for identifier/);
+    expect(String(more.body.text)).toMatch(/^Events 1–2 for identifier/);
   });
 });
 
@@ -154,13 +162,15 @@ describe('secret queries', () => {
     expect(submitted.status).toBe(200);
     const results = await stack.slack.waitFor('chat.postEphemeral');
     expect(results.body.channel).toBe(SEEDED_CHANNELS.general);
-    expect(String(results.body.text)).toMatch(/events? for identifier .*a secret \(not shown\)/);
-    expect(textOf(results.body)).toContain('[redacted]');
+    expect(String(results.body.text)).toMatch(/^Events [0-9–]+ for identifier .*a secret \(not shown\)/);
     expect(searchBodies(stack)).toEqual([{ query: { type: 'secret', secret } }]);
 
     const searchContexts = stack.vigil.deps.store.namespace('search-context');
     const ref = getButton(results.body, 'Share in channel').value ?? '';
-    expect(JSON.stringify(await searchContexts.get(ref))).not.toContain(secret);
+    const stored = JSON.stringify(await searchContexts.get(ref));
+    expect(stored).not.toContain(secret);
+    // The events quoting the secret were kept with it masked (the compact rows show only their titles).
+    expect(stored).toContain('[redacted]');
     // Earlier searches showed events quoting this key as data; nothing sent since the modal may.
     const sinceModal = [
       ...stack.slack.calls.slice(callsBefore).map((c) => `${JSON.stringify(c.headers)}${c.rawBody}`),

@@ -1,7 +1,7 @@
 /** `/vigil events <id> [filters]`: the exact search body each filter produces, and how results read. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/clock.js';
-import { buttons, textOf } from '../../../harness/index.js';
+import { buttons, menuOptions, textOf } from '../../../harness/index.js';
 import type { Stack } from '../../../support/stack.js';
 import { command, IDENTIFIER, searchBodies, startEventsStack } from './support/events-stack.js';
 
@@ -58,12 +58,14 @@ describe('results', () => {
   it('are ephemeral, say what was searched, and offer the buttons of each event and the page', async () => {
     const { post } = await command(stack, `events ${id} size:4`);
     expect(post.body).toMatchObject({ response_type: 'ephemeral', replace_original: true });
-    expect(post.body.text).toBe(`4 events for identifier acme[.]example (${id}) · size:4`);
+    expect(post.body.text).toBe(
+      `Events 1–4 for identifier acme[.]example (${id}) · size:4 · more on the next page`,
+    );
     const text = textOf(post.body);
     expect(text).toContain('<!date^');
-    expect(text).toMatch(/ID: \w+\/\w+\/\d+/);
+    expect(text).toMatch(/ID `\w+\/\w+\/\d+/);
     const labels = buttons(post.body).map((b) => b.text);
-    expect(labels.filter((l) => l === 'Explain')).toHaveLength(4);
+    expect(menuOptions(post.body).filter((o) => o.text === 'Explain (AI)')).toHaveLength(4);
     expect(labels).toEqual(
       expect.arrayContaining(['Next page', 'Ignore all on this page', 'Share in channel']),
     );
@@ -84,6 +86,7 @@ describe('results', () => {
   it('that are empty suggest how to broaden the search', async () => {
     const { post } = await command(stack, `events ${id} keyword:zzzz-nothing-matches`);
     expect(post.body.text).toBe(`No events for identifier ${id} matching keyword:zzzz-nothing-matches.`);
+    expect(textOf(post.body)).toContain(`identifier \`${id}\` matching \`keyword:zzzz-nothing-matches\``);
     expect(textOf(post.body)).toContain('remove filters');
   });
 });

@@ -5,7 +5,7 @@
 import type { Clock } from '../../../../../src/clock.js';
 import type { LoggedRequest, SimOptions } from '../../../../../src/sim/api/index.js';
 import { type ResponseUrlPost, SEEDED_CHANNELS, SEEDED_USERS } from '../../../../../src/sim/slack/index.js';
-import { getButton } from '../../../../harness/index.js';
+import { findButton, getButton, type MenuOption, menuOptions } from '../../../../harness/index.js';
 import { type Stack, startStack } from '../../../../support/stack.js';
 
 export { SEEDED_CHANNELS, SEEDED_USERS };
@@ -60,13 +60,31 @@ export interface Clicked {
   status: number;
 }
 
-/** Clicks a button of an ephemeral message (the blocks the test holds) or of a channel message. */
+/**
+ * The overflow option standing for `name`: the action id it names (`event_undo:0`, before the `|` of its
+ * value) or its text.
+ */
+export function findOption(source: unknown, name: string): MenuOption | undefined {
+  const all = menuOptions(source);
+  return (
+    all.find((o) => o.value.split('|')[0] === name) ??
+    all.find((o) => o.text === name) ??
+    all.find((o) => o.text.toLowerCase().includes(name.toLowerCase()))
+  );
+}
+
+/**
+ * Clicks a button of an ephemeral message (the blocks the test holds) or of a channel message; an action
+ * that sits in an event's overflow menu is chosen there, as Slack sends it (`type: 'overflow'`).
+ */
 export async function click(
   stack: Stack,
   source: { blocks?: unknown[] | undefined; ts?: string },
   button: string,
   opts: { userId?: string; container?: 'ephemeral' | 'message'; channelId?: string } = {},
 ): Promise<Clicked> {
+  const option = findButton(source, button) === undefined ? findOption(source, button) : undefined;
+  if (option !== undefined) return choose(stack, source, option, opts);
   const b = getButton(source, button);
   if (b.action_id === undefined) throw new Error(`button ${button} has no action_id`);
   const responseUrl = stack.slack.responseUrl();
@@ -76,6 +94,27 @@ export async function click(
     ...(b.value !== undefined ? { value: b.value } : {}),
     ...(b.block_id !== undefined ? { blockId: b.block_id } : {}),
     container,
+    responseUrl,
+    channelId: opts.channelId ?? SEEDED_CHANNELS.general,
+    message: { ts: source.ts ?? '1700000000.000100', blocks: source.blocks ?? [] },
+    ...(opts.userId ? { userId: opts.userId } : {}),
+  });
+  return { responseUrl, status: res.status };
+}
+
+async function choose(
+  stack: Stack,
+  source: { blocks?: unknown[] | undefined; ts?: string },
+  option: MenuOption,
+  opts: { userId?: string; container?: 'ephemeral' | 'message'; channelId?: string },
+): Promise<Clicked> {
+  if (option.action_id === undefined) throw new Error(`menu of ${option.text} has no action_id`);
+  const responseUrl = stack.slack.responseUrl();
+  const res = await stack.sender.blockAction({
+    actionId: option.action_id,
+    ...(option.block_id !== undefined ? { blockId: option.block_id } : {}),
+    selectedOption: { text: option.text, value: option.value },
+    container: opts.container ?? 'ephemeral',
     responseUrl,
     channelId: opts.channelId ?? SEEDED_CHANNELS.general,
     message: { ts: source.ts ?? '1700000000.000100', blocks: source.blocks ?? [] },

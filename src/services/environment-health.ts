@@ -1,0 +1,94 @@
+/**
+ * What `status` and App Home show for a workspace connected from the environment (VIGIL_API_KEY), which has
+ * no stored connection: the tenant and organization by name (asked once from the API, then cached), the
+ * search quota last seen, the last success and the last connection error. Kept in memory: a single-workspace
+ * deployment, and each figure is refreshed by the next call.
+ */
+import type { ApiSession, SearchQuota } from '../api/index.js';
+import type { Clock } from '../clock.js';
+import { redactText } from '../logger.js';
+
+const NAMES_TTL_MS = 10 * 60 * 1000;
+const MAX_ERROR_MESSAGE = 500;
+const MAX_TENANT_PAGES = 20;
+
+export interface EnvironmentNames {
+  tenantId: number;
+  tenantName?: string;
+  organizationId: number;
+  /** When the API tells it (a tenant record naming its organization); ids alone otherwise. */
+  organizationName?: string;
+  apiKeyId: number;
+  at: number;
+}
+
+export interface EnvironmentHealthRecord {
+  lastSuccessAt?: number;
+  quota?: { remaining: number | null; batchReached: boolean; at: number };
+  lastError?: { message: string; at: number };
+  names?: EnvironmentNames;
+}
+
+export class EnvironmentHealth {
+  private readonly records = new Map<string, EnvironmentHealthRecord>();
+  private readonly inFlight = new Map<string, Promise<EnvironmentNames>>();
+
+  constructor(private readonly clock: Clock) {}
+
+  get(workspaceId: string): EnvironmentHealthRecord {
+    return { ...this.records.get(workspaceId) };
+  }
+
+  markSuccess(workspaceId: string, quota: SearchQuota | undefined): void {
+    const at = this.clock.now();
+    const { lastError: _resolved, ...rest } = this.records.get(workspaceId) ?? {};
+    const next: EnvironmentHealthRecord = { ...rest, lastSuccessAt: at };
+    if (quota)
+      next.quota = { remaining: quota.remaining ?? null, batchReached: quota.batchReached ?? false, at };
+    this.records.set(workspaceId, next);
+  }
+
+  markError(workspaceId: string, message: string): void {
+    const current = this.records.get(workspaceId) ?? {};
+    const lastError = { message: redactText(message).slice(0, MAX_ERROR_MESSAGE), at: this.clock.now() };
+    this.records.set(workspaceId, { ...current, lastError });
+  }
+
+  /** The tenant and organization by name: token test + tenants list, cached for 10 minutes, single flight. */
+  async names(workspaceId: string, session: ApiSession): Promise<EnvironmentNames> {
+    const cached = this.records.get(workspaceId)?.names;
+    if (cached && this.clock.now() - cached.at < NAMES_TTL_MS) return cached;
+    const pending = this.inFlight.get(workspaceId);
+    if (pending !== undefined) return pending;
+    const asked = this.ask(session)
+      .then((names) => {
+        this.records.set(workspaceId, { ...this.records.get(workspaceId), names });
+        return names;
+      })
+      .finally(() => this.inFlight.delete(workspaceId));
+    this.inFlight.set(workspaceId, asked);
+    return asked;
+  }
+
+  private async ask(session: ApiSession): Promise<EnvironmentNames> {
+    const test = await session.testToken();
+    const names: EnvironmentNames = {
+      tenantId: test.tenant_id,
+      organizationId: test.organization_id,
+      apiKeyId: test.api_key_id,
+      at: this.clock.now(),
+    };
+    let pages = 0;
+    for await (const step of session.iterateTenants({ organizationId: test.organization_id, size: 25 })) {
+      const tenant = step.items.find((t) => t.id === test.tenant_id);
+      if (tenant) {
+        names.tenantName = tenant.name;
+        const org = (tenant as { organization_name?: unknown }).organization_name;
+        if (typeof org === 'string' && org.trim() !== '') names.organizationName = org;
+        break;
+      }
+      if (++pages >= MAX_TENANT_PAGES) break;
+    }
+    return names;
+  }
+}
