@@ -50,7 +50,10 @@ export function exampleCommands(f: WelcomeFacts): { command: string; does: strin
       : []),
     { command: `events ${id} secret`, does: 'a private form to search by a secret' },
     ...(f.eventUid ? [{ command: `explain ${f.eventUid}`, does: 'AI assistance for one event' }] : []),
-    { command: 'settings', does: 'who may ignore or remediate events' },
+    { command: 'creds domain acme.example', does: 'leaked credentials of a domain, masked' },
+    { command: 'policies', does: 'matching policies, with their assignments' },
+    { command: 'recommendations', does: 'identifiers the API recommends monitoring' },
+    { command: 'settings', does: 'who may do what through Vigil' },
     { command: 'audit', does: 'the latest actions taken through Vigil' },
     { command: 'digest list', does: "this channel's daily digests" },
   ];
