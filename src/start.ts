@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { request } from 'undici';
 import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -26,6 +25,7 @@ import type { Feature, SlackDeps } from './slack/context.js';
 import { BotClients, createDigestPublisher } from './slack/features/digest/publisher.js';
 import { publisherDepsOf } from './slack/features/digest/wiring.js';
 import { ALL_FEATURES } from './slack/features/index.js';
+import { postToResponseUrl } from './slack/respond.js';
 import { createRepositories, loadSealer, openStore } from './store/index.js';
 import { ConnectFlow } from './web/connect-flow.js';
 import { closeServer, createWebServer, listen, type WebServerOptions } from './web/server.js';
@@ -63,7 +63,6 @@ export interface RunningVigil {
 }
 
 const DRAIN_MS = 7_000;
-const RESPONSE_URL_TIMEOUT_MS = 10_000;
 
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   // A copy: the public URL is completed once the real port is known.
@@ -212,17 +211,4 @@ function createDigestScheduler(
     intervalMs: deps.config.digest.tickMs,
     ...(ticker ? { ticker } : {}),
   });
-}
-
-/** Posts to a Slack response_url (the connect page has no Bolt `respond`). */
-async function postToResponseUrl(url: string, body: unknown): Promise<void> {
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    headersTimeout: RESPONSE_URL_TIMEOUT_MS,
-    bodyTimeout: RESPONSE_URL_TIMEOUT_MS,
-  });
-  await res.body.dump();
-  if (res.statusCode >= 400) throw new Error(`response_url answered ${res.statusCode}`);
 }

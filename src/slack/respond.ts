@@ -5,7 +5,11 @@
 import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import { request } from 'undici';
+import { VigilError } from '../errors.js';
 import { ephemeral } from './context.js';
+
+const RESPONSE_URL_TIMEOUT_MS = 10_000;
 
 export type MessageTarget =
   | { kind: 'ephemeral'; respond: RespondFn }
@@ -69,4 +73,38 @@ export function ephemeralPoster(client: WebClient, channelId: string, userId: st
 export function slackErrorCode(err: unknown): string | undefined {
   const data = (err as { data?: { error?: unknown } } | undefined)?.data;
   return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+/** Posts to a Slack response_url where there is no Bolt `respond` (the connect page, a modal's work). */
+export async function postToResponseUrl(url: string, body: unknown): Promise<void> {
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    headersTimeout: RESPONSE_URL_TIMEOUT_MS,
+    bodyTimeout: RESPONSE_URL_TIMEOUT_MS,
+  });
+  await res.body.dump();
+  if (res.statusCode >= 400) throw new Error(`response_url answered ${res.statusCode}`);
+}
+
+/** Shares a message in a channel (no unfurls); a channel Vigil is not in is said in words, with the fix. */
+export async function shareInChannel(
+  client: WebClient,
+  channel: string,
+  message: { text: string; blocks: KnownBlock[] },
+): Promise<{ ts?: string | undefined; channel?: string | undefined }> {
+  try {
+    return await client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
+  } catch (err) {
+    const code = slackErrorCode(err);
+    if (code === 'not_in_channel' || code === 'channel_not_found') {
+      throw new VigilError(
+        'Vigil is not a member of this channel, so it cannot share the results here.',
+        'Invite it with `/invite @Vigil`, then click Share in channel again.',
+        { cause: err },
+      );
+    }
+    throw err;
+  }
 }

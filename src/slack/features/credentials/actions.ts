@@ -20,7 +20,7 @@ import {
 } from '../../blocks/credentials.js';
 import { ephemeral, type SlackDeps } from '../../context.js';
 import { type Click, onAction } from '../../listen.js';
-import { clickTarget, replaceMessage, slackErrorCode } from '../../respond.js';
+import { clickTarget, replaceMessage, shareInChannel } from '../../respond.js';
 import { exportToDm } from './export-delivery.js';
 
 function gone(): ExpiredError {
@@ -114,25 +114,11 @@ async function share(click: Click): Promise<void> {
   const channel = who.channelId || ctx.channelId;
   // The channel copy: masked rows only (the context never holds anything else), no Reveal or Export.
   const draftId = await contexts.save(ctx);
-  let posted: { ts?: string | undefined; channel?: string | undefined };
-  try {
-    posted = await click.client.chat.postMessage({
-      channel,
-      ...renderCredsPage(ctx, { inChannel: true, ref: (i) => contextRef(draftId, i) }),
-      unfurl_links: false,
-      unfurl_media: false,
-    });
-  } catch (err) {
-    const code = slackErrorCode(err);
-    if (code === 'not_in_channel' || code === 'channel_not_found') {
-      throw new VigilError(
-        'Vigil is not a member of this channel, so it cannot share the results here.',
-        'Invite it with `/invite @Vigil`, then click Share in channel again.',
-        { cause: err },
-      );
-    }
-    throw err;
-  }
+  const posted = await shareInChannel(
+    click.client,
+    channel,
+    renderCredsPage(ctx, { inChannel: true, ref: (i) => contextRef(draftId, i) }),
+  );
   if (posted.ts) {
     const shared: CredsContext = { ...ctx, message: { channel: posted.channel ?? channel, ts: posted.ts } };
     const id = await contexts.save(shared);

@@ -23,7 +23,7 @@ import {
 import { slackDate, userMention } from '../../blocks/text.js';
 import { ephemeral, type SlackDeps } from '../../context.js';
 import { type Click, onAction, onMenu } from '../../listen.js';
-import { clickTarget, type MessageTarget, slackErrorCode } from '../../respond.js';
+import { clickTarget, type MessageTarget, shareInChannel } from '../../respond.js';
 import { showContext } from './message.js';
 import { openSecretModal, sendExplain } from './views.js';
 
@@ -233,26 +233,7 @@ async function share(click: Click): Promise<void> {
   // Post with the buttons of a first context, then point them at one that records where the message is.
   const draftId = await deps.events.contexts.save(ctx);
   const page = renderPage(ctx, draftId, deps.clock.now(), { inChannel: true });
-  let posted: { ts?: string | undefined; channel?: string | undefined };
-  try {
-    posted = await click.client.chat.postMessage({
-      channel,
-      text: page.text,
-      blocks: page.blocks,
-      unfurl_links: false,
-      unfurl_media: false,
-    });
-  } catch (err) {
-    const code = slackErrorCode(err);
-    if (code === 'not_in_channel' || code === 'channel_not_found') {
-      throw new VigilError(
-        'Vigil is not a member of this channel, so it cannot share the results here.',
-        'Invite it with `/invite @Vigil`, then click Share in channel again.',
-        { cause: err },
-      );
-    }
-    throw err;
-  }
+  const posted = await shareInChannel(click.client, channel, { text: page.text, blocks: page.blocks });
   if (posted.ts) {
     const shared = { ...ctx, message: { channel: posted.channel ?? channel, ts: posted.ts } };
     // The draft's buttons work too (clicks carry the message location): a failed update is not fatal.

@@ -5,7 +5,6 @@
  */
 import type { App, ViewOutput } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { request } from 'undici';
 import { ValidationError } from '../../../api/index.js';
 import { ExpiredError, NotAllowedError } from '../../../errors.js';
 import { listContexts } from '../../../services/list-context.js';
@@ -24,11 +23,10 @@ import type { Requester, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { isExpected, reportError } from '../../error-reply.js';
 import { onView } from '../../listen.js';
+import { postToResponseUrl } from '../../respond.js';
 import { PendingUnassignSchema } from './actions.js';
 import { renderAssignmentsPage } from './commands.js';
 import { requireUnassign } from './permission.js';
-
-const RESPONSE_URL_TIMEOUT_MS = 10_000;
 
 /** The form's question, from the submitted view itself (Vigil rendered it), so the ack needs no lookup. */
 function headlineOf(view: ViewOutput): string | undefined {
@@ -58,19 +56,6 @@ function outcomeText(outcome: UnassignOutcome, name: string): string {
     case 'in-progress':
       return 'A teammate is unassigning it right now; Vigil did nothing more.';
   }
-}
-
-/** Posts to the list message's response_url (Slack's own URL, taken from the verified click). */
-async function postToResponseUrl(url: string, body: unknown): Promise<void> {
-  const res = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    headersTimeout: RESPONSE_URL_TIMEOUT_MS,
-    bodyTimeout: RESPONSE_URL_TIMEOUT_MS,
-  });
-  await res.body.dump();
-  if (res.statusCode >= 400) throw new Error(`response_url answered ${res.statusCode}`);
 }
 
 async function submit(deps: SlackDeps, client: WebClient, requester: Requester, view: ViewOutput) {
