@@ -22,8 +22,6 @@ import {
 } from '../src/sim/slack/index.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-
 interface Run {
   child: ChildProcess;
   stdout: string[];
@@ -31,7 +29,8 @@ interface Run {
 }
 
 function run(env: Record<string, string>): Run {
-  const child = spawn(TSX, ['src/main.ts'], {
+  // One process (no tsx wrapper), so SIGKILL stops the very process that posted.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: process.cwd(),
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
