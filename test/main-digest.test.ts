@@ -1,10 +1,3 @@
-/**
- * Digests in the real process (`tsx src/main.ts`, configured by the environment only): a subscription due
- * now is posted by the real scheduler (ticking every second through VIGIL_DIGEST_TICK_MS instead of every
- * minute); the process is killed with SIGKILL right after posting, and the restarted one does not post it
- * again but finishes the run it finds in the channel's history.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,35 +14,7 @@ import {
   startFakeSlack,
 } from '../src/sim/slack/index.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
-
-interface Run {
-  child: ChildProcess;
-  stdout: string[];
-  exited: Promise<number | null>;
-}
-
-function run(env: Record<string, string>): Run {
-  // One process (no tsx wrapper), so SIGKILL stops the very process that posted.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: process.cwd(),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stdout: string[] = [];
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => stdout.push(...d.split('\n').filter(Boolean)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout, exited };
-}
-
-async function waitForLine(lines: string[], pattern: RegExp, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const hit = lines.find((l) => pattern.test(l));
-    if (hit) return hit;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no line matching ${pattern} in:\n${lines.join('\n')}`);
-}
+import { runVigil, waitForLine } from './support/vigil-process.js';
 
 let sim: SimApi;
 let slack: FakeSlack;
@@ -119,7 +84,7 @@ describe('digests in the vigil process', () => {
       VIGIL_DIGEST_TICK_MS: '1000',
       LOG_LEVEL: 'info',
     };
-    const first = run(env);
+    const first = runVigil(env);
     try {
       await waitForLine(first.stdout, /"vigil started"/);
       await slack.waitFor((c) => c.method === 'chat.postMessage', 20_000);
@@ -130,7 +95,7 @@ describe('digests in the vigil process', () => {
     }
     expect(digests()).toHaveLength(1);
 
-    const second = run(env);
+    const second = runVigil(env);
     try {
       await waitForLine(second.stdout, /"vigil started"/);
       // The restarted process finishes the run: found in the channel's history, or already complete.

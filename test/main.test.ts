@@ -1,8 +1,3 @@
-/**
- * Vigil as operators run it: the real entry point in its own process, configured only by environment
- * variables (DESIGN §2), against the simulated API and the fake Slack on 127.0.0.1.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,41 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimApi, startSimApi } from '../src/sim/api/index.js';
 import { DEFAULT_BOT_TOKEN, type FakeSlack, SEEDED_USERS, startFakeSlack } from '../src/sim/slack/index.js';
 import { createSlackSender } from './harness/index.js';
+import { runVigil, waitForLine } from './support/vigil-process.js';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const SECRET = 'main-test-signing-secret-0123456789';
-
-interface Run {
-  child: ChildProcess;
-  stdout: string[];
-  stderr: string[];
-  exited: Promise<number | null>;
-}
-
-function run(env: Record<string, string>): Run {
-  const child = spawn(TSX, ['src/main.ts'], {
-    cwd: process.cwd(),
-    // Only what DESIGN §2 names, plus PATH/HOME so node can start.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => stdout.push(...d.split('\n').filter(Boolean)));
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => stderr.push(...d.split('\n').filter(Boolean)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout, stderr, exited };
-}
-
-async function waitForLine(lines: string[], pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const hit = lines.find((l) => pattern.test(l));
-    if (hit) return hit;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no line matching ${pattern} in:\n${lines.join('\n')}`);
-}
 
 let sim: SimApi;
 let slack: FakeSlack;
@@ -64,7 +27,7 @@ afterAll(async () => {
 
 describe('the vigil process', () => {
   it('refuses to start on bad configuration, one line per problem, no stack trace', async () => {
-    const r = run({ SLACK_BOT_TOKEN: 'nope', PORT: 'x', LOG_LEVEL: 'loud' });
+    const r = runVigil({ SLACK_BOT_TOKEN: 'nope', PORT: 'x', LOG_LEVEL: 'loud' });
     expect(await r.exited).toBe(2);
     const err = r.stderr.join('\n');
     expect(err).toContain('configuration has problems');
@@ -77,7 +40,7 @@ describe('the vigil process', () => {
 
   it('serves Slack over HTTP with only the environment, then stops cleanly on SIGTERM', async () => {
     const apiKey = sim.keys[0]?.apiKey ?? '';
-    const r = run({
+    const r = runVigil({
       SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: slack.apiUrl,

@@ -3,7 +3,7 @@
  * click is in flight (after the API received it, before Vigil recorded it). A Vigil restarted on the same
  * store answers the next click by calling the API once, at once: the dead process's lease does not block.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import {
   startFakeSlack,
 } from '../../../src/sim/slack/index.js';
 import { createSlackSender, getButton } from '../../harness/index.js';
+import { runVigil, waitForLine } from '../../support/vigil-process.js';
 
 const SECRET = 'crash-test-signing-secret-0123456789';
 
@@ -38,27 +39,10 @@ afterAll(async () => {
 });
 
 async function startVigil(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  // One process (no tsx wrapper), so SIGKILL stops the very process that holds the lease.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: process.cwd(),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`vigil did not start:\n${out}`)), 30_000);
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.includes('"vigil started"'));
-      if (line) {
-        clearTimeout(timer);
-        resolve((JSON.parse(line) as { port: number }).port);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`vigil exited with ${code}:\n${out}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}` };
+  const vigil = runVigil(env);
+  children.push(vigil.child);
+  const started = JSON.parse(await waitForLine(vigil.stdout, /"vigil started"/)) as { port: number };
+  return { child: vigil.child, url: `http://127.0.0.1:${started.port}` };
 }
 
 const actionCalls = () => sim.log.entries.filter((e) => e.path.endsWith('/v4/events/actions'));

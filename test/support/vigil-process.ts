@@ -1,0 +1,37 @@
+/**
+ * Vigil as operators run it, in its own process, configured only by environment variables (DESIGN §2). One
+ * process, no tsx wrapper in between, so a signal (SIGTERM, SIGKILL) reaches the very process under test.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface VigilProcess {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  exited: Promise<number | null>;
+}
+
+export function runVigil(env: Record<string, string>): VigilProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: process.cwd(),
+    // Only what the test gives, plus PATH/HOME so node can start.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => stdout.push(...d.split('\n').filter(Boolean)));
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => stderr.push(...d.split('\n').filter(Boolean)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout, stderr, exited };
+}
+
+/** The first line matching `pattern`, waiting for it (process start-up takes seconds on a loaded machine). */
+export async function waitForLine(lines: string[], pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  for (let waited = 0; waited < timeoutMs; waited += 50) {
+    const hit = lines.find((l) => pattern.test(l));
+    if (hit) return hit;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no line matching ${pattern} in:\n${lines.join('\n')}`);
+}
