@@ -16,16 +16,16 @@ import {
 } from '../data/credentials.js';
 import { errorResponse, type Handler, HttpError, json } from '../http.js';
 import { arraySequence, compareKeys, paginate, type Sequence } from '../paging.js';
-import { type CredentialQueryBody, type CredentialSearchBody, CredentialSearchSchema } from '../requests.js';
+import type { CredentialQueryBody, CredentialSearchBody } from '../requests.js';
 import type { SimCredential } from '../types.js';
-import { parseBody, parseIsoMs } from '../validation.js';
+import { parseIsoMs } from '../validation.js';
 
 const FREE_REPEAT_MS = 10 * 60_000;
 const MAX_AUTH_DOMAINS = 100;
 
 export const searchCredentials: Handler = (ctx) => {
   const session = requireSession(ctx);
-  const body = parseBody(ctx, CredentialSearchSchema, { required: true });
+  const body = ctx.input.body as CredentialSearchBody;
 
   const range = body.filters?.imported_at;
   const gte = range?.gte ? parseIsoMs(range.gte) : undefined;
