@@ -31,6 +31,12 @@ const IDENTITY = new Set([
   'flare_url',
 ]);
 
+/**
+ * Optional fields whose presence changes what a flow does (a form upload instead of a PUT, a report where
+ * the request is still processing): rich answers leave them out when the seeded data does.
+ */
+const FLOW = new Set(['upload_fields', 'report', 'intel']);
+
 /** Free text that rich answers make 5,000 characters long. */
 const LONG = new Set([
   'title',
@@ -157,9 +163,8 @@ function shapeObject(env: Env, s: Schema, value: Record<string, unknown>): Recor
       if (required.has(key) && key !== 'next' && allowsNull(env.docs, sub)) out[key] = null;
       else if (has) out[key] = shape(inner, sub, value[key], key);
       else out[key] = 'default' in sub ? sub.default : generate(inner, sub, key);
-    } else {
-      out[key] = has ? shape(inner, sub, value[key], key) : generate(inner, sub, key);
-    }
+    } else if (has) out[key] = shape(inner, sub, value[key], key);
+    else if (!FLOW.has(key)) out[key] = generate(inner, sub, key);
   }
   const declared = new Set(Object.keys(properties));
   for (const [key, v] of Object.entries(value)) {

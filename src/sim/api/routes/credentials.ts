@@ -138,7 +138,8 @@ function bulkSequence(
 function present(c: SimCredential, include: Set<string>): Record<string, unknown> {
   const { known_password_id, auth_domains, urls, ...base } = c;
   const out: Record<string, unknown> = structuredClone(base);
-  if (include.has('known_password_id')) out.known_password_id = known_password_id;
+  // The document's Credential requires `known_password_id` (nullable): null unless included.
+  out.known_password_id = include.has('known_password_id') ? known_password_id : null;
   if (include.has('auth_domains')) out.auth_domains = auth_domains.slice(0, MAX_AUTH_DOMAINS);
   if (include.has('urls')) out.urls = [...urls];
   return out;
