@@ -28,7 +28,6 @@ const IDENTITY = new Set([
   'upload_url',
   'upload_fields',
   'scopes',
-  'flare_url',
 ]);
 
 /**

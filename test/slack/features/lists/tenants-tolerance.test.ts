@@ -65,3 +65,28 @@ describe('lean answers (a tenant item with no field at all)', () => {
     expect(stack.sim.contractViolations).toEqual([]);
   });
 });
+
+describe('rich answers (names of 5,000 characters)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ sim: { emptyPageEvery: 0, answers: 'rich' } });
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('keep a tenant name as a label of at most 100 characters, which Slack accepts wherever it shows', async () => {
+    const { post } = await command(stack, 'tenants', { userId: SEEDED_USERS.admin });
+    expect(post.status).toBe(200);
+    const names = [...textOf(post.body).matchAll(/\*([^*\n]+)\* \(id \d+\)/g)].map((m) => m[1] ?? '');
+    expect(names).toHaveLength(3);
+    for (const n of names) expect(n.endsWith('…')).toBe(true);
+    // Switching stores the name; the disconnect prompt and App Home show it.
+    await command(stack, 'tenant 2002', { userId: SEEDED_USERS.admin });
+    const stored = await stack.vigil.deps.repos.workspaces.get(stack.workspaceId);
+    expect([...(stored?.tenantName ?? '')].length).toBe(100);
+    const prompt = await command(stack, 'disconnect', { userId: SEEDED_USERS.admin });
+    expect(prompt.post.status).toBe(200);
+    expect(stack.slack.responseUrlPosts.filter((p) => p.status >= 400)).toEqual([]);
+  });
+});
