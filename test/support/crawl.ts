@@ -69,7 +69,6 @@ export class Crawler {
   /** Runs `/vigil <text>` and crawls everything it leads to. */
   async command(text: string): Promise<void> {
     this.interactions.push(`command ${text}`);
-    if (process.env.CRAWL_DEBUG) console.error(new Date().toISOString(), this.interactions.length, text);
     const res = await this.stack.sender.slashCommand({
       text,
       userId: this.userId,
@@ -219,7 +218,7 @@ export class Crawler {
   /** Submits a modal once per form (callback id and inputs), with plausible values. */
   private async submit(surface: Surface): Promise<void> {
     const view = surface.view;
-    if (!view || view.type !== 'modal' || !isRecord(view.submit)) return;
+    if (view?.type !== 'modal' || !isRecord(view.submit)) return;
     const inputs = surface.blocks.filter((b): b is Json => isRecord(b) && b.type === 'input');
     const key = `submit|${String(view.callback_id)}|${inputs.map((b) => String(b.block_id)).join(',')}`;
     if (this.done.has(key)) return;

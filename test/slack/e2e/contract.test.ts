@@ -148,7 +148,6 @@ for (const mode of ['lean', 'rich'] as AnswerMode[]) {
       }
       expect(crawler.interactions.filter((i) => i.startsWith('submit ')).length).toBeGreaterThanOrEqual(4);
 
-      if (process.env.CRAWL_DEBUG) console.log(crawler.interactions.join('\n'));
       expect.soft(stack.sim.contractViolations).toEqual([]);
       expect.soft(slackRefusals(stack)).toEqual([]);
       expect(vigilFailures(stack)).toEqual([]);
