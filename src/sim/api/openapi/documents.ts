@@ -5,8 +5,10 @@
  * validators compile on first use and are shared by every simulator in the process.
  */
 import { readFileSync } from 'node:fs';
-import Ajv2020Module, { type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type Ajv2020Module from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type addFormatsModule from 'ajv-formats';
 import {
   absolutize,
   closeInside,
@@ -19,10 +21,23 @@ import {
 } from './refs.js';
 import { OVERRIDES, SPEC_PATHS, SPEC_SCHEMAS } from './supplement.js';
 
-// CommonJS modules under nodenext: the class and the plugin are the default export's `default`.
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
-type Ajv = InstanceType<typeof Ajv2020>;
+type Ajv = InstanceType<typeof Ajv2020Module.default>;
+
+/**
+ * ajv is loaded with the documents, not with the simulator: importing it costs about as much as starting a
+ * simulator. Both are CommonJS, so `require` loads them on the spot; the class and the plugin are each
+ * module's `default`.
+ */
+function ajvModules(): {
+  Ajv2020: typeof Ajv2020Module.default;
+  addFormats: typeof addFormatsModule.default;
+} {
+  const require = createRequire(import.meta.url);
+  return {
+    Ajv2020: (require('ajv/dist/2020.js') as typeof Ajv2020Module).default,
+    addFormats: (require('ajv-formats') as typeof addFormatsModule).default,
+  };
+}
 
 export interface Parameter {
   name: string;
@@ -64,7 +79,19 @@ export interface Contract {
 }
 
 const HERE = new URL('.', import.meta.url);
-const readJson = (file: string): Schema => JSON.parse(readFileSync(new URL(file, HERE), 'utf8')) as Schema;
+
+/**
+ * A vendored document with its local refs (`#/…`) made absolute to `docId` as it is parsed (a separate deep
+ * copy costs several times the parse), and Swagger's `discriminator` (a bare property name, not OpenAPI 3's
+ * object) dropped.
+ */
+function readDocument(file: string, docId: string, swagger: boolean): Schema {
+  return JSON.parse(readFileSync(new URL(file, HERE), 'utf8'), (key, value: unknown) => {
+    if (key === '$ref' && typeof value === 'string' && value.startsWith('#')) return `${docId}${value}`;
+    if (swagger && key === 'discriminator' && typeof value === 'string') return undefined;
+    return value;
+  }) as Schema;
+}
 
 const UUID = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -72,6 +99,7 @@ const isIp = (v: string): boolean => IPV4.test(v) || (v.includes(':') && /^[0-9a
 
 /** Requests stop at the first error (details.ts explains them) and fill defaults in; responses list every error. */
 function newAjv(mode: 'request' | 'response'): Ajv {
+  const { Ajv2020, addFormats } = ajvModules();
   const ajv = new Ajv2020({
     strict: false,
     allErrors: mode === 'response',
@@ -204,12 +232,12 @@ function applyOverrides(operations: Operation[]): void {
 }
 
 function load(): Contract {
-  const v4 = readJson('firework-v4-openapi.json');
-  const v2 = readJson('firework-v2-swagger.json');
+  const v4 = readDocument('firework-v4-openapi.json', DOC_IDS.v4, false);
+  const v2 = readDocument('firework-v2-swagger.json', DOC_IDS.v2, true);
   const v4Schemas = isSchema(v4.components) && isSchema(v4.components.schemas) ? v4.components.schemas : {};
   const open: Docs = {
-    [DOC_IDS.v4]: { components: { schemas: absolutize(v4Schemas, DOC_IDS.v4) } },
-    [DOC_IDS.v2]: { definitions: absolutize(v2.definitions ?? {}, DOC_IDS.v2, true) },
+    [DOC_IDS.v4]: { components: { schemas: v4Schemas } },
+    [DOC_IDS.v2]: { definitions: isSchema(v2.definitions) ? v2.definitions : {} },
     [DOC_IDS.spec]: { components: { schemas: SPEC_SCHEMAS } },
   };
   const closed: Docs = {};
