@@ -17,7 +17,7 @@ import { type Stack, startStack } from '../../support/stack.js';
  * What the fake Slack refused, read generically: any Web API call answered `ok: false` and any response_url
  * post answered with an error, so every rule the fake learns to enforce counts here too.
  */
-export function slackRefusals(stack: Stack): string[] {
+function slackRefusals(stack: Stack): string[] {
   const calls = stack.slack.calls
     .filter((c) => c.response.ok === false)
     .map((c) => `${c.method}: ${JSON.stringify(c.response).slice(0, 600)}`);
