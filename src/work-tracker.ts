@@ -19,6 +19,11 @@ export class WorkTracker {
     this.inFlight.add(p);
   }
 
+  /** Resolves once nothing is in flight, without stopping intake (tests wait for a request's follow-ups). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
   /** Stops new intake (callers check isAccepting) and waits for in-flight work, at most `timeoutMs`. */
   async drain(timeoutMs: number): Promise<{ drained: boolean; pending: number }> {
     this.accepting = false;

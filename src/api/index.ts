@@ -104,5 +104,5 @@ export {
   type UploadResult,
   type UploadSource,
 } from './resources/sandbox.js';
-export { type Tenant, type TenantListInput, TenantPageSchema, TenantSchema } from './resources/tenants.js';
+export { type Tenant, type TenantListInput, TenantPageSchema } from './resources/tenants.js';
 export { type TokenTest, TokenTestSchema } from './resources/tokens.js';

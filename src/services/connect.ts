@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { registerSecret } from '../logger.js';
 import type { Repositories, Sealer } from '../store/index.js';
 import type { CompletedConnection, ConnectFlowPorts, Region, VerifiedKey } from '../web/connect-flow.js';
+import { tenantName, UNNAMED_TENANT } from './tenants.js';
 import type { ApiClientPool } from './workspace-api.js';
 
 const MAX_TENANTS = 100;
@@ -93,7 +94,11 @@ async function verifyKey(pool: ApiClientPool, host: string, apiKey: string): Pro
   const tenants: { id: number; name: string }[] = [];
   try {
     for await (const step of session.iterateTenants({ organizationId: test.organization_id, size: 25 })) {
-      for (const t of step.items) if (tenants.length < MAX_TENANTS) tenants.push({ id: t.id, name: t.name });
+      // A tenant the API lists without an id cannot be chosen: the page offers the others.
+      for (const t of step.items) {
+        if (t.id !== undefined && tenants.length < MAX_TENANTS)
+          tenants.push({ id: t.id, name: tenantName(t.name) ?? UNNAMED_TENANT });
+      }
       if (tenants.length >= MAX_TENANTS) break;
     }
   } catch (err) {

@@ -4,13 +4,16 @@
  * search quota last seen, the last success and the last connection error. Kept in memory: a single-workspace
  * deployment, and each figure is refreshed by the next call.
  */
-import type { ApiSession, SearchQuota } from '../api/index.js';
+import type { ApiSession, SearchQuota, TokenTest } from '../api/index.js';
 import type { Clock } from '../clock.js';
 import { redactText } from '../logger.js';
+import { tenantName } from './tenants.js';
 
 const NAMES_TTL_MS = 10 * 60 * 1000;
 const MAX_ERROR_MESSAGE = 500;
-const MAX_TENANT_PAGES = 20;
+/** One page of the tenant list names the tenant: a key's tenants come first in practice, and a tenant further
+ * down is shown by its id rather than reading every page for a name. */
+const NAMES_PAGE_SIZE = 100;
 
 export interface EnvironmentNames {
   tenantId: number;
@@ -54,13 +57,16 @@ export class EnvironmentHealth {
     this.records.set(workspaceId, { ...current, lastError });
   }
 
-  /** The tenant and organization by name: token test + tenants list, cached for 10 minutes, single flight. */
-  async names(workspaceId: string, session: ApiSession): Promise<EnvironmentNames> {
+  /**
+   * The tenant and organization by name: one token test (or the caller's, when it just made one) and one
+   * page of the tenant list, cached for 10 minutes, single flight.
+   */
+  async names(workspaceId: string, session: ApiSession, tested?: TokenTest): Promise<EnvironmentNames> {
     const cached = this.records.get(workspaceId)?.names;
     if (cached && this.clock.now() - cached.at < NAMES_TTL_MS) return cached;
     const pending = this.inFlight.get(workspaceId);
     if (pending !== undefined) return pending;
-    const asked = this.ask(session)
+    const asked = this.ask(session, tested)
       .then((names) => {
         this.records.set(workspaceId, { ...this.records.get(workspaceId), names });
         return names;
@@ -70,25 +76,20 @@ export class EnvironmentHealth {
     return asked;
   }
 
-  private async ask(session: ApiSession): Promise<EnvironmentNames> {
-    const test = await session.testToken();
+  private async ask(session: ApiSession, tested: TokenTest | undefined): Promise<EnvironmentNames> {
+    const test = tested ?? (await session.testToken());
     const names: EnvironmentNames = {
       tenantId: test.tenant_id,
       organizationId: test.organization_id,
       apiKeyId: test.api_key_id,
       at: this.clock.now(),
     };
-    let pages = 0;
-    for await (const step of session.iterateTenants({ organizationId: test.organization_id, size: 25 })) {
-      const tenant = step.items.find((t) => t.id === test.tenant_id);
-      if (tenant) {
-        names.tenantName = tenant.name;
-        const org = (tenant as { organization_name?: unknown }).organization_name;
-        if (typeof org === 'string' && org.trim() !== '') names.organizationName = org;
-        break;
-      }
-      if (++pages >= MAX_TENANT_PAGES) break;
-    }
+    const page = await session.listTenants({ organizationId: test.organization_id, size: NAMES_PAGE_SIZE });
+    const tenant = page.items.find((t) => t.id === test.tenant_id);
+    const name = tenantName(tenant?.name);
+    if (name !== undefined) names.tenantName = name;
+    const org = tenant?.organization_name;
+    if (typeof org === 'string' && org.trim() !== '') names.organizationName = org;
     return names;
   }
 }

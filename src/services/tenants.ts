@@ -1,4 +1,8 @@
-/** The organization's tenants, a page at a time, with where the workspace stands (its current tenant). */
+/**
+ * The organization's tenants, a page at a time, with where the workspace stands (its current tenant), and
+ * how a tenant is named: the contract shows no field of a tenant item, so one without a name or an id is
+ * shown with what it has and a generic label for the rest, never dropped.
+ */
 import { z } from 'zod';
 import type { Tenant } from '../api/index.js';
 import { listContexts } from './list-context.js';
@@ -6,6 +10,32 @@ import type { ListDeps } from './policies.js';
 import { firstNonEmpty } from './policies.js';
 
 export const TENANTS_PAGE_SIZE = 25;
+
+/** What a tenant is called when the API gave it no name. */
+export const UNNAMED_TENANT = 'Unnamed tenant';
+/** A name is a label: a longer one is cut to this many characters (whole characters, then an ellipsis). */
+export const MAX_TENANT_NAME = 100;
+
+/** A tenant as Vigil shows it: its id when the API gave one, and a name to show. */
+export interface TenantEntry {
+  id: number | undefined;
+  name: string;
+  description?: string | null;
+}
+
+/** The name to keep and show for an upstream tenant name; undefined when there is none. */
+export function tenantName(name: string | undefined): string | undefined {
+  const trimmed = name?.trim();
+  if (!trimmed) return undefined;
+  const chars = [...trimmed];
+  return chars.length <= MAX_TENANT_NAME ? trimmed : `${chars.slice(0, MAX_TENANT_NAME - 1).join('')}…`;
+}
+
+export function tenantEntry(t: Tenant): TenantEntry {
+  const entry: TenantEntry = { id: t.id, name: tenantName(t.name) ?? UNNAMED_TENANT };
+  if (t.description !== undefined) entry.description = t.description;
+  return entry;
+}
 
 const TenantsContextSchema = z.object({
   kind: z.literal('tenants'),
@@ -18,7 +48,7 @@ const TenantsContextSchema = z.object({
 });
 
 export interface TenantsPage {
-  tenants: Tenant[];
+  tenants: TenantEntry[];
   current: number;
   first: number;
   /** From `total_count`, when the API gave it. */
@@ -67,6 +97,6 @@ export async function tenantsPage(
             cursor: page.next,
             first: first + page.items.length,
           });
-    return { tenants: page.items, current: known.current, first, total, nextRef };
+    return { tenants: page.items.map(tenantEntry), current: known.current, first, total, nextRef };
   });
 }

@@ -106,6 +106,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       await vigil.stop();
       await Promise.allSettled([sim.close(), slack.close()]);
       await rm(dataDir, { recursive: true, force: true });
+      // Every test through the stack is a contract test: Vigil sent nothing the published API refuses.
+      if (sim.contractViolations.length > 0) {
+        throw new Error(
+          `Vigil sent requests that break the published API contract:\n${JSON.stringify(sim.contractViolations, null, 1).slice(0, 4000)}`,
+        );
+      }
     },
   };
 }

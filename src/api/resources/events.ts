@@ -86,10 +86,15 @@ export interface EventFilters {
   type?: (EventFilterType | string)[];
   estimated_created_at?: DateRange;
   tags?: string[];
+  /**
+   * The specification's status filter. The published `FeedFilters` has no `status`: what it can say
+   * (`is_ignored` or `is_remediated` alone) is sent, and the rest is applied to the returned items by
+   * their `tenant_metadata` (see `statusOnWire`).
+   */
   status?: EventStatus[];
-  /** Deprecated upstream; prefer `status`. */
+  /** `true` restricts to ignored events (the published contract's own filter). */
   is_ignored?: boolean;
-  /** Deprecated upstream; prefer `status`. */
+  /** `true` restricts to remediated events (the published contract's own filter). */
   is_remediated?: boolean;
 }
 
@@ -136,6 +141,31 @@ const EVENT_QUERY_FIELDS: Record<EventQuery['type'], readonly string[]> = {
   azure_tenant: ['tenant_id'],
 };
 
+/** An event's states by its `tenant_metadata`: ignored and/or remediated, else open (also when absent). */
+export function eventStatuses(event: Pick<Event, 'tenant_metadata'>): EventStatus[] {
+  const out: EventStatus[] = [];
+  if (event.tenant_metadata?.ignored_at) out.push('ignored');
+  if (event.tenant_metadata?.remediated_at) out.push('remediated');
+  return out.length === 0 ? ['open'] : out;
+}
+
+/**
+ * A status filter in the published contract's terms: `is_ignored: true` or `is_remediated: true` says
+ * "ignored" or "remediated" alone exactly; any other set (open, or several) has no expression there, so
+ * `keep` applies it to the returned items instead (an event matches when one of its states is listed).
+ */
+export function statusOnWire(statuses: readonly EventStatus[] | undefined): {
+  wire: { is_ignored?: true; is_remediated?: true };
+  keep: ((event: Pick<Event, 'tenant_metadata'>) => boolean) | undefined;
+} {
+  const wanted = new Set(statuses ?? []);
+  if (wanted.size === 0 || wanted.size === EVENT_STATUSES.length) return { wire: {}, keep: undefined };
+  if (wanted.size === 1 && wanted.has('ignored')) return { wire: { is_ignored: true }, keep: undefined };
+  if (wanted.size === 1 && wanted.has('remediated'))
+    return { wire: { is_remediated: true }, keep: undefined };
+  return { wire: {}, keep: (event) => eventStatuses(event).some((s) => wanted.has(s)) };
+}
+
 function eventFilters(filters: EventFilters | undefined, problems: Problems): Json | undefined {
   if (!filters) return undefined;
   let type: EventFilterType[] | undefined;
@@ -145,14 +175,14 @@ function eventFilters(filters: EventFilters | undefined, problems: Problems): Js
       problems.add('filters.type', `${unknown.join(', ')}: not an event type the search can filter on`);
     type = eventTypeFilterValues(filters.type);
   }
+  const { wire } = statusOnWire(filters.status);
   const out = definedOnly({
     severity: filters.severity,
     type,
     estimated_created_at: dateRange(filters.estimated_created_at, ['gt', 'gte', 'lt', 'lte']),
     tags: filters.tags,
-    status: filters.status,
-    is_ignored: filters.is_ignored,
-    is_remediated: filters.is_remediated,
+    is_ignored: filters.is_ignored ?? wire.is_ignored,
+    is_remediated: filters.is_remediated ?? wire.is_remediated,
   });
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -205,6 +235,13 @@ export interface EventsApi {
 
 export type TenantEventSearchInput = Omit<EventSearchInput, 'identifierId'>;
 
+/** The page with the status filter the contract could not express applied to its items; `next` unchanged,
+ * so a page filtered empty is an empty page like any other, and paging goes on past it. */
+function withStatus(page: SearchPage<Event>, filters: EventFilters | undefined): SearchPage<Event> {
+  const { keep } = statusOnWire(filters?.status);
+  return keep === undefined ? page : { ...page, items: page.items.filter(keep) };
+}
+
 export function eventsResource({ call, v4 }: ResourceContext): EventsApi {
   const searchEvents = async (input: EventSearchInput): Promise<SearchPage<Event>> => {
     const path = `${v4}/events/identifiers/${integerSegment(input.identifierId, 'identifierId')}/_search`;
@@ -217,7 +254,7 @@ export function eventsResource({ call, v4 }: ResourceContext): EventsApi {
       auth: 'token',
       schema: EventPageSchema,
     });
-    return { ...res.data, quota: quotaFrom(res.headers) };
+    return withStatus({ ...res.data, quota: quotaFrom(res.headers) }, input.filters);
   };
   const searchTenantEvents = async (input: TenantEventSearchInput): Promise<SearchPage<Event>> => {
     const res = await call({
@@ -229,7 +266,7 @@ export function eventsResource({ call, v4 }: ResourceContext): EventsApi {
       auth: 'token',
       schema: EventPageSchema,
     });
-    return { ...res.data, quota: quotaFrom(res.headers) };
+    return withStatus({ ...res.data, quota: quotaFrom(res.headers) }, input.filters);
   };
   return {
     searchEvents,

@@ -1,40 +1,46 @@
 /**
- * An organization's tenants (v2). The Swagger document marks no field required: `items`, `next` and
- * `total_count` may each be missing, as may a tenant's name. Paging parameters are undeclared upstream;
- * `from` and `size` are the names the v2 API uses on its sibling endpoints.
+ * An organization's tenants (v2). The Swagger document marks no field required and the specification shows
+ * no field of a tenant item: `items`, `next` and `total_count` may each be missing, and so may a tenant's id
+ * or name. Every item that arrives is kept, with what it has; labelling what is missing is the caller's.
+ * Paging parameters are undeclared upstream; `from` and `size` are the names the reference README gives.
  */
 import { z } from 'zod';
 import type { ResourceContext } from '../core/context.js';
 import { type Page, type PageStep, type PaginateOptions, paginate } from '../core/paging.js';
-import { nextCursor, nullableString } from '../core/schema.js';
+import { nextCursor } from '../core/schema.js';
 import { integerSegment, pageQuery } from '../core/wire.js';
 
-export const TenantSchema = z.looseObject({
-  id: z.number(),
-  name: z.string(),
-  description: nullableString.optional(),
-  organization_id: z.number().optional(),
-  is_disabled: z.boolean().optional(),
-});
-export type Tenant = z.infer<typeof TenantSchema>;
+export interface Tenant {
+  id?: number;
+  name?: string;
+  description?: string | null;
+  organization_id?: number;
+  is_disabled?: boolean;
+  /** Fields the client does not read are kept as they came. */
+  [field: string]: unknown;
+}
 
-/** A tenant without an id cannot be used and is skipped; a missing name becomes `Tenant <id>`. */
-const LenientTenantSchema = z.unknown().transform((raw): Tenant | undefined => {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const r = raw as Record<string, unknown>;
-  if (typeof r.id !== 'number') return undefined;
-  const withName = typeof r.name === 'string' && r.name !== '' ? r : { ...r, name: `Tenant ${r.id}` };
-  const parsed = TenantSchema.safeParse(withName);
-  return parsed.success ? parsed.data : { id: r.id, name: String(withName.name) };
+/** One item, field by field: a field of an unexpected type is dropped, never the tenant. */
+const TenantItemSchema = z.unknown().transform((raw): Tenant | undefined => {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const { id, name, description, organization_id, is_disabled, ...rest } = raw as Record<string, unknown>;
+  const tenant: Tenant = { ...rest };
+  if (typeof id === 'number' && Number.isSafeInteger(id)) tenant.id = id;
+  if (typeof name === 'string' && name.trim() !== '') tenant.name = name;
+  if (typeof description === 'string' || description === null) tenant.description = description;
+  if (typeof organization_id === 'number') tenant.organization_id = organization_id;
+  if (typeof is_disabled === 'boolean') tenant.is_disabled = is_disabled;
+  return tenant;
 });
 
 export const TenantPageSchema = z.object({
   items: z
-    .array(LenientTenantSchema)
+    .array(TenantItemSchema)
     .nullish()
+    .catch(undefined)
     .transform((items) => (items ?? []).filter((t): t is Tenant => t !== undefined)),
   next: nextCursor,
-  total_count: z.number().nullish(),
+  total_count: z.number().nullish().catch(undefined),
 });
 
 export interface TenantPage extends Page<Tenant> {

@@ -7,9 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { fail, type Handler, headerValue, json, type RouteContext, type Session } from './http.js';
-import { TokenGenerateSchema } from './requests.js';
+import type { TokenGenerateBody } from './requests.js';
 import type { SimState } from './state.js';
-import { readJson, validate } from './validation.js';
 
 export const TOKEN_TTL_MS = 3_600_000;
 const REFRESH_TTL_S = 7 * 24 * 3600;
@@ -45,8 +44,7 @@ export class TokenStore {
     if (!apiKey) return unauthorized('Missing API key in the Authorization header');
     const key = this.state.keys.find((k) => k.apiKey === apiKey);
     if (!key) return unauthorized('Invalid API key');
-    const body = readJson(ctx);
-    const input = body === undefined || body === null ? {} : validate(TokenGenerateSchema, body, ['body']);
+    const input = (ctx.input.body ?? {}) as TokenGenerateBody;
     const tenantId = input.tenant_id ?? key.defaultTenantId;
     const tenant = this.state.tenants.find((t) => t.id === tenantId);
     if (!tenant || tenant.organization_id !== key.organizationId || !key.tenantIds.includes(tenantId)) {

@@ -1,17 +1,25 @@
 /**
  * `npm run sim:api`: the simulated threat-intel API for local play, on PORT (default 8787). Prints the
- * variables to give Vigil (ready to paste) and the identifier ids to try in Slack.
+ * variables to give Vigil (ready to paste) and the identifier ids to try in Slack. SIM_ANSWERS=lean|rich
+ * answers with bodies generated from the published response schemas (see openapi/answers.ts).
  */
-import { startSimApi } from './index.js';
+import { type AnswerMode, startSimApi } from './index.js';
 
 const port = Number(process.env.PORT ?? 8787);
-const sim = await startSimApi({ port });
+const mode = process.env.SIM_ANSWERS ?? 'seeded';
+if (!['seeded', 'lean', 'rich'].includes(mode)) {
+  console.error(`SIM_ANSWERS must be seeded, lean or rich, not ${mode}`);
+  process.exit(2);
+}
+const sim = await startSimApi({ port, answers: mode as AnswerMode });
 const key = sim.keys[0];
 const family = sim.state.family;
 const identifiers = key ? sim.state.identifiersOf(key.defaultTenantId) : [];
 const tenant = sim.state.tenants.find((t) => t.id === key?.defaultTenantId);
 
-console.log(`Simulated threat-intel API on ${sim.url}\n`);
+console.log(
+  `Simulated threat-intel API on ${sim.url} (${mode} answers; requests held to the published documents)\n`,
+);
 if (key) {
   console.log('Give Vigil these variables (paste them into its environment):\n');
   console.log(`VIGIL_API_URL=${sim.url}`);

@@ -1,77 +1,14 @@
 /**
- * The simulated API's own reading of the published contract (OpenAPI v4 and the specification). It never
- * imports the client's enumerations: a misreading in the client must fail a test, not be mirrored here.
+ * The simulated API's own reading of what the published contract leaves to semantics: severity order, and
+ * which production event types a filter value selects. What requests may contain is read from the published
+ * documents themselves (openapi/). It never imports the client's enumerations: a misreading in the client
+ * must fail a test, not be mirrored here.
  */
 
 export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
-export const EVENT_STATUSES = ['open', 'ignored', 'remediated'] as const;
 export const EVENT_ACTIONS = ['ignore', 'remediate', 'unignore', 'unremediate'] as const;
-export const CREDENTIAL_INCLUDES = ['known_password_id', 'auth_domains', 'urls'] as const;
 export const RECOMMENDATION_TYPES = ['domain', 'azure_tenant', 'email', 'username'] as const;
 export const RECOMMENDATION_STATUSES = ['recommended', 'accepted', 'rejected'] as const;
-
-/** `SearchType`: what `filters.type` of an event search accepts (categories and production names). */
-export const SEARCH_TYPES = [
-  'attachment',
-  'listing',
-  'ransomleak',
-  'forum_post',
-  'forum_topic',
-  'forum_profile',
-  'blog_post',
-  'seller',
-  'paste',
-  'leak',
-  'chat_message',
-  'domain',
-  'bot',
-  'stealer_log',
-  'infected_devices',
-  'driller',
-  'driller_forum_topic',
-  'driller_forum_post',
-  'driller_profile',
-  'cc',
-  'ccbin',
-  'financial_data',
-  'leaked_data',
-  'leaked_file',
-  'document',
-  'account',
-  'actor',
-  'forum_content',
-  'blog_content',
-  'profile',
-  'leaked_credential',
-  'valid_credential',
-  'invalid_credential',
-  'mitigated_credential',
-  'illicit_networks',
-  'open_web',
-  'domains',
-  'intelligence_object',
-  'leaks',
-  'social_media_account',
-  'social_media',
-  'source_code',
-  'source_code_secrets_np',
-  'source_code_secrets',
-  'source_code_files',
-  'docker',
-  'stack_exchange',
-  'google',
-  'service',
-  'driller_host',
-  'buckets',
-  'bucket',
-  'bucket_object',
-  'whois',
-  'ad',
-  'ads',
-  'cookie',
-  'pii',
-  'experimental',
-] as const;
 
 /** The specification's event categories, each with the production names (`metadata.type`) it seeds. */
 export const SEED_TYPES: Readonly<Record<string, readonly string[]>> = {

@@ -1,5 +1,6 @@
 /** Request/response shapes shared by the router and the route handlers, and the error bodies of the real API. */
 import type { Clock } from '../../clock.js';
+import type { RequestInput } from './openapi/validator.js';
 import type { SimState } from './state.js';
 import type { SimKey } from './types.js';
 
@@ -29,6 +30,11 @@ export interface RouteContext {
   rawBody: Buffer;
   /** Captures of the route pattern. */
   params: string[];
+  /**
+   * The request's path parameters, query and JSON body as the published contract types them, defaults
+   * applied; the server has already refused (422) a request that breaks the contract.
+   */
+  input: RequestInput;
   /** Set on routes that require a bearer token. */
   session: Session | undefined;
   state: SimState;

@@ -22,15 +22,26 @@ import { type Logger, silentLogger } from '../../logger.js';
 import { TokenStore } from './auth.js';
 import { DEFAULT_SEED } from './data/seed.js';
 import { FaultSet } from './faults.js';
+import type { AnswerMode } from './openapi/answers.js';
+import type { Operation } from './openapi/documents.js';
+import { ContractValidator, type RequestCheck, type RequestToCheck } from './openapi/validator.js';
 import { RateLimiter } from './rate-limit.js';
 import { buildRoutes } from './routes/index.js';
 import { listen } from './server.js';
 import { SimState } from './state.js';
-import type { FaultRule, LoggedRequest, SimKey } from './types.js';
+import type { ContractViolation, FaultRule, LoggedRequest, SimKey } from './types.js';
 
 export { TOKEN_TTL_MS } from './auth.js';
 export { BULK_CREDENTIAL_COUNT, BULK_CREDENTIAL_DOMAIN, bulkCredential } from './data/credentials.js';
 export { buildSeed, DEFAULT_SEED } from './data/seed.js';
+export { type AnswerMode, HOSTILE_TEXT } from './openapi/answers.js';
+export type { Operation } from './openapi/documents.js';
+export {
+  ContractValidator,
+  type RequestCheck,
+  type RequestInput,
+  type RequestToCheck,
+} from './openapi/validator.js';
 export type { AddEventInput, SimOptions } from './state.js';
 export { SimState } from './state.js';
 export type * from './types.js';
@@ -50,6 +61,12 @@ export interface StartSimApiOptions {
   /** Request log cap; default 5000. */
   logLimit?: number;
   logger?: Logger;
+  /**
+   * Success bodies: 'seeded' (default: the data as stored), 'lean' (required fields only, nullable ones
+   * null) or 'rich' (every field, hostile text, unknown extras), generated from the published response
+   * schemas around the seeded data. Can be changed later through `state.options.answers`.
+   */
+  answers?: AnswerMode;
 }
 
 export interface SimApi {
@@ -58,6 +75,20 @@ export interface SimApi {
   keys: SimKey[];
   faults: { add(rule: FaultRule): void; clear(): void };
   log: { entries: LoggedRequest[]; clear(): void };
+  /**
+   * Every request that broke the published contract (OpenAPI v4, Swagger v2, and what the specification and
+   * README add), with FastAPI's account of the problem. Such requests are also refused (422 on v4, 400 on
+   * v2) unless the contract has no operation for them, in which case the simulator answers as production
+   * would (404, 405, or FastAPI's 307 to the slashed path). Tests assert it stays empty.
+   */
+  contractViolations: ContractViolation[];
+  /** The validator the simulator holds requests to; tests use it for requests that never reach it. */
+  contract: {
+    checkRequest(req: RequestToCheck): RequestCheck;
+    /** Problems of a success body against the operation's published response schema. */
+    checkResponse(operation: Operation, body: unknown): string[];
+    match(method: string, path: string): ReturnType<ContractValidator['match']>;
+  };
   state: SimState;
   revokeTokens(): void;
   close(): Promise<void>;
@@ -78,8 +109,11 @@ export async function startSimApi(opts: StartSimApiOptions = {}): Promise<SimApi
       cursorOverlap: false,
       initialSearchQuota: 500,
       uploadUrlTtlMs: 15 * 60_000,
+      answers: opts.answers ?? 'seeded',
     },
   });
+  const validator = new ContractValidator(state.family);
+  const violations: ContractViolation[] = [];
   const tokens = new TokenStore(state, clock);
   const faults = new FaultSet();
   const entries: LoggedRequest[] = [];
@@ -94,6 +128,8 @@ export async function startSimApi(opts: StartSimApiOptions = {}): Promise<SimApi
       log: entries,
       logLimit: opts.logLimit ?? 5000,
       logger: opts.logger ?? silentLogger,
+      contract: validator,
+      violations,
     },
     opts.port ?? 0,
   );
@@ -102,6 +138,12 @@ export async function startSimApi(opts: StartSimApiOptions = {}): Promise<SimApi
     keys: state.keys,
     faults: { add: (rule) => faults.add(rule), clear: () => faults.clear() },
     log: { entries, clear: () => entries.splice(0, entries.length) },
+    contractViolations: violations,
+    contract: {
+      checkRequest: (req) => validator.checkRequest(req),
+      checkResponse: (operation, body) => validator.checkResponse(operation, body),
+      match: (method, path) => validator.match(method, path),
+    },
     state,
     revokeTokens: () => tokens.revokeAll(),
     close: () => running.close(),

@@ -114,9 +114,9 @@ export function matchesFilters(e: SimEvent, filters: EventSearchBody['filters'])
   ) {
     return false;
   }
+  // `is_ignored` / `is_remediated`: true restricts to such events (specification §3); the published
+  // `FeedFilters` has no `status`, so the server refuses it before it gets here.
   const status = statusOf(e);
-  if (filters.status && filters.status.length > 0 && !filters.status.some((s) => status.includes(s)))
-    return false;
   if (filters.is_ignored === true && !status.includes('ignored')) return false;
   if (filters.is_remediated === true && !status.includes('remediated')) return false;
   return true;

@@ -1,104 +1,93 @@
 /**
- * Zod schemas of the request bodies, following the OpenAPI document's pydantic models (extra fields are
- * ignored, defaults applied) and the specification's enums, so invalid values get the 422 the real API sends.
+ * The request bodies handlers read, as TypeScript types only: the server has already held each request to
+ * the published contract (openapi/validator.ts) and filled in the documents' defaults, so handlers never
+ * validate again. These types follow the documents' schemas (FeedRequestBody, CredentialsQueryPayload,
+ * EventActionsBody, PolicyAssignmentsBody) and the specification for what they leave out.
  */
-import { z } from 'zod';
-import { CREDENTIAL_INCLUDES, EVENT_ACTIONS, EVENT_STATUSES, SEARCH_TYPES, SEVERITIES } from './contract.js';
-import { parseIsoMs } from './validation.js';
 
-const dateTime = z.string().refine((v) => !Number.isNaN(parseIsoMs(v)), {
-  message: 'Input should be a valid datetime or date, invalid character in year',
-  params: { type: 'datetime_from_date_parsing' },
-});
+export interface DateRange {
+  gt?: string | null;
+  gte?: string | null;
+  lt?: string | null;
+  lte?: string | null;
+}
 
-const order = z.enum(['asc', 'desc']).default('desc');
-const severity = z.enum(SEVERITIES);
-const cursor = z.string().nullish();
+export type EventQueryBody =
+  | { type: 'domain'; fqdn: string }
+  | { type: 'email'; email: string }
+  | { type: 'keyword'; keyword: string }
+  | { type: 'query_string'; query_string: string }
+  | { type: 'username'; username: string }
+  | { type: 'github_repository'; repo_owner: string; repo_name: string }
+  | { type: 'brand'; name: string }
+  | { type: 'name'; first_name: string; last_name: string; is_strict: boolean }
+  | { type: 'bin'; bin: string }
+  | { type: 'ip'; ip: string }
+  | { type: 'credentials'; username: string; password: string }
+  | { type: 'secret'; secret: string }
+  | { type: 'azure_tenant'; tenant_id: string };
 
-export const DateRangeSchema = z.object({
-  gt: dateTime.nullish(),
-  gte: dateTime.nullish(),
-  lt: dateTime.nullish(),
-  lte: dateTime.nullish(),
-});
-export type DateRange = z.output<typeof DateRangeSchema>;
+/** `FeedFilters`: no `status` (the specification's filter is not in the published contract). */
+export interface EventFilters {
+  severity?: string | string[];
+  type?: string[];
+  estimated_created_at?: DateRange;
+  materialized_at?: DateRange;
+  tags?: string[];
+  is_ignored?: boolean;
+  is_remediated?: boolean;
+}
 
-export const EventQuerySchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('domain'), fqdn: z.string() }),
-  z.object({ type: z.literal('email'), email: z.string() }),
-  z.object({ type: z.literal('keyword'), keyword: z.string() }),
-  z.object({ type: z.literal('query_string'), query_string: z.string().max(10_000) }),
-  z.object({ type: z.literal('username'), username: z.string() }),
-  z.object({ type: z.literal('github_repository'), repo_owner: z.string(), repo_name: z.string() }),
-  z.object({ type: z.literal('brand'), name: z.string() }),
-  z.object({
-    type: z.literal('name'),
-    first_name: z.string(),
-    last_name: z.string(),
-    is_strict: z.boolean(),
-  }),
-  z.object({ type: z.literal('bin'), bin: z.string() }),
-  z.object({ type: z.literal('ip'), ip: z.string() }),
-  z.object({ type: z.literal('credentials'), username: z.string(), password: z.string() }),
-  z.object({ type: z.literal('secret'), secret: z.string() }),
-  z.object({ type: z.literal('azure_tenant'), tenant_id: z.string() }),
-]);
-export type EventQueryBody = z.output<typeof EventQuerySchema>;
+/** `FeedRequestBody`, defaults applied (`order` desc, `size` 10). */
+export interface EventSearchBody {
+  query?: EventQueryBody | null;
+  filters?: EventFilters;
+  order: 'asc' | 'desc';
+  from?: string | null;
+  size: number;
+}
 
-export const EventSearchSchema = z.object({
-  query: EventQuerySchema.nullish(),
-  filters: z
-    .object({
-      severity: z.union([severity, z.array(severity)]).optional(),
-      type: z.array(z.enum(SEARCH_TYPES)).optional(),
-      estimated_created_at: DateRangeSchema.optional(),
-      materialized_at: DateRangeSchema.optional(),
-      tags: z.array(z.string()).optional(),
-      status: z.array(z.enum(EVENT_STATUSES)).optional(),
-      is_ignored: z.boolean().optional(),
-      is_remediated: z.boolean().optional(),
-    })
-    .nullish(),
-  order,
-  from: cursor,
-  size: z.int().gt(0).max(10).default(10),
-});
-export type EventSearchBody = z.output<typeof EventSearchSchema>;
+export interface EventActionsBody {
+  action: { type: 'ignore' | 'remediate' | 'unignore' | 'unremediate' };
+  targets?: { uid: string }[];
+}
 
-export const EventActionsSchema = z.object({
-  action: z.object({ type: z.enum(EVENT_ACTIONS) }),
-  targets: z
-    .array(z.object({ uid: z.string() }))
-    .max(10)
-    .default([]),
-});
+export type CredentialQueryBody =
+  | { type: 'domain'; fqdn: string }
+  | { type: 'email'; email: string }
+  | { type: 'keyword'; keyword: string }
+  | { type: 'secret'; secret: string }
+  | { type: 'auth_domain'; fqdn: string };
 
-export const CredentialQuerySchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('domain'), fqdn: z.string() }),
-  z.object({ type: z.literal('email'), email: z.string() }),
-  z.object({ type: z.literal('keyword'), keyword: z.string() }),
-  z.object({ type: z.literal('secret'), secret: z.string() }),
-  z.object({ type: z.literal('auth_domain'), fqdn: z.string() }),
-]);
-export type CredentialQueryBody = z.output<typeof CredentialQuerySchema>;
+/** `CredentialsQueryPayload`, defaults applied (`order` desc, `size` 10). */
+export interface CredentialSearchBody {
+  query: CredentialQueryBody;
+  filters?: { imported_at?: { gte?: string | null; lte?: string | null } };
+  from?: string | null;
+  size: number;
+  include?: ('known_password_id' | 'auth_domains' | 'urls')[];
+  order: 'asc' | 'desc';
+}
 
-export const CredentialSearchSchema = z.object({
-  query: CredentialQuerySchema,
-  filters: z
-    .object({ imported_at: z.object({ gte: dateTime.nullish(), lte: dateTime.nullish() }).optional() })
-    .nullish(),
-  from: cursor,
-  size: z.int().min(1).max(10_000).default(10),
-  include: z.array(z.enum(CREDENTIAL_INCLUDES)).optional(),
-  order,
-});
-export type CredentialSearchBody = z.output<typeof CredentialSearchSchema>;
+/** `PolicyAssignmentsBody`, `clean_past_events` defaulting to false. */
+export interface UnassignBody {
+  identifier_ids: number[];
+  clean_past_events: boolean;
+}
 
-export const UnassignSchema = z.object({
-  identifier_ids: z.array(z.int()),
-  clean_past_events: z.boolean().default(false),
-});
+/** Specification §10. */
+export interface SandboxUploadBody {
+  filename: string;
+}
 
-export const SandboxUploadSchema = z.object({ filename: z.string().min(1) });
+/** Specification §1. */
+export interface TokenGenerateBody {
+  tenant_id?: number | null;
+}
 
-export const TokenGenerateSchema = z.object({ tenant_id: z.int().nullish() });
+/** Paging parameters of the GET lists (from the documents, or the README for the v2 tenants list). */
+export interface ListQuery {
+  from?: string | null;
+  size: number;
+  order?: 'asc' | 'desc';
+}

@@ -1,6 +1,8 @@
 /**
- * The HTTP side of the simulator on node:http: reads the request, logs it, applies faults, authenticates,
- * rate-limits, routes, and writes the answer. Handlers are plain functions of a RouteContext.
+ * The HTTP side of the simulator on node:http: reads the request, logs it, holds it to the published
+ * contract (recording any violation), applies faults, authenticates, rate-limits, refuses what breaks the
+ * contract, routes, shapes the answer (seeded, lean or rich) and writes it. Handlers are plain functions of
+ * a RouteContext.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,11 +17,15 @@ import {
   type RouteContext,
   type SimResponse,
   v2Style,
+  validationFailure,
 } from './http.js';
+import { shapeAnswer } from './openapi/answers.js';
+import type { Operation } from './openapi/documents.js';
+import type { ContractValidator, RequestCheck } from './openapi/validator.js';
 import type { RateLimiter } from './rate-limit.js';
 import { matchRoute, type Route } from './routes/index.js';
 import type { SimState } from './state.js';
-import type { FaultResponse, LoggedRequest } from './types.js';
+import type { ContractViolation, FaultResponse, LoggedRequest } from './types.js';
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Presigned sandbox uploads stand for object storage, which takes far larger bodies than the API. */
@@ -35,6 +41,9 @@ export interface ServerDeps {
   log: LoggedRequest[];
   logLimit: number;
   logger: Logger;
+  contract: ContractValidator;
+  /** Every request that broke the published contract (never trimmed: tests assert it stays empty). */
+  violations: ContractViolation[];
 }
 
 export interface RunningServer {
@@ -95,6 +104,8 @@ async function handle(
   deps.log.push(entry);
   if (deps.log.length > deps.logLimit) deps.log.splice(0, deps.log.length - deps.logLimit);
 
+  const check = checkContract(deps, method, url, req.headers['content-type'], rawBody);
+
   const fault = deps.faults.take(method, url.pathname);
   if (fault === 'reset') {
     req.socket.destroy();
@@ -110,18 +121,24 @@ async function handle(
   if (isCanned(fault)) {
     response = canned(fault);
   } else {
-    response = await dispatch(deps, {
-      method,
-      path: url.pathname,
-      query: url.searchParams,
-      headers: req.headers,
-      rawBody,
-      params: [],
-      session: undefined,
-      state: deps.state,
-      clock: deps.clock,
-      baseUrl,
-    });
+    response = await dispatch(
+      deps,
+      {
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        rawBody,
+        params: [],
+        input: check?.input ?? { path: {}, query: {}, body: undefined },
+        session: undefined,
+        state: deps.state,
+        clock: deps.clock,
+        baseUrl,
+      },
+      check,
+    );
+    response = shaped(deps, response, check?.operation);
     if (/^\/[^/]+\/v2\//.test(url.pathname)) response = v2Style(response);
     if (fault === 'malformed-json') {
       response = {
@@ -137,7 +154,52 @@ async function handle(
   write(res, response);
 }
 
-async function dispatch(deps: ServerDeps, ctx: RouteContext): Promise<SimResponse> {
+/**
+ * Holds a request to the contract and records a violation; undefined for routes outside the API (presigned
+ * uploads stand for object storage).
+ */
+function checkContract(
+  deps: ServerDeps,
+  method: string,
+  url: URL,
+  contentType: string | undefined,
+  rawBody: Buffer,
+): RequestCheck | undefined {
+  const match = matchRoute(deps.routes, deps.state, method, url.pathname);
+  if (typeof match === 'object' && match.route.contract === false) return undefined;
+  const check = deps.contract.checkRequest({
+    method,
+    path: url.pathname,
+    query: url.searchParams,
+    contentType,
+    rawBody,
+  });
+  if (check.details.length > 0) {
+    deps.violations.push({
+      method,
+      path: url.pathname,
+      query: url.search,
+      operation: check.operation?.key,
+      details: check.details,
+      at: deps.clock.now(),
+    });
+  }
+  return check;
+}
+
+/** A success answer in the shape the simulator was asked for (seeded data, lean or rich contract bodies). */
+function shaped(deps: ServerDeps, response: SimResponse, operation: Operation | undefined): SimResponse {
+  const mode = deps.state.options.answers;
+  if (mode === 'seeded' || !operation?.response || response.json === undefined) return response;
+  if (response.status < 200 || response.status >= 300) return response;
+  return { ...response, json: shapeAnswer(operation.response, response.json, mode) };
+}
+
+async function dispatch(
+  deps: ServerDeps,
+  ctx: RouteContext,
+  check: RequestCheck | undefined,
+): Promise<SimResponse> {
   try {
     const match = matchRoute(deps.routes, deps.state, ctx.method, ctx.path);
     if (match === undefined) return errorResponse(404, 'NOT_FOUND', 'Not Found');
@@ -153,6 +215,8 @@ async function dispatch(deps: ServerDeps, ctx: RouteContext): Promise<SimRespons
       // Like production: no Retry-After header.
       return errorResponse(429, 'RATELIMIT_REACHED', 'Rate limit reached, please slow down');
     }
+    // FastAPI answers authentication first, then every validation problem at once.
+    if (check?.operation && check.details.length > 0) return validationFailure(check.details);
     return await route.handler({ ...ctx, params, session });
   } catch (err) {
     if (err instanceof HttpError) return err.response;

@@ -6,6 +6,7 @@
 import { buildCredentials } from './data/credentials.js';
 import { buildSeed, flareUrl, isoFromMs } from './data/seed.js';
 import { EVENT_SHAPES } from './data/texts.js';
+import type { AnswerMode } from './openapi/answers.js';
 import type {
   SimCredential,
   SimEvent,
@@ -39,6 +40,12 @@ export interface SimOptions {
   initialSearchQuota: number;
   /** Lifetime of presigned upload URLs. */
   uploadUrlTtlMs: number;
+  /**
+   * How success bodies are written: 'seeded' (the data as stored), or generated from the published response
+   * schemas around it: 'lean' (required fields only, nullable ones null) or 'rich' (every field, hostile
+   * text, unknown extra fields). See openapi/answers.ts.
+   */
+  answers: AnswerMode;
 }
 
 export interface AddEventInput {

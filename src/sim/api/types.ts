@@ -41,6 +41,18 @@ export interface LoggedRequest {
   at: number;
 }
 
+/** A request that broke the published contract, with FastAPI's account of what was wrong. */
+export interface ContractViolation {
+  method: string;
+  path: string;
+  /** The query string as sent (`?a=1`, or empty). */
+  query: string;
+  /** `METHOD template` of the operation, undefined when the contract has no operation for the request. */
+  operation: string | undefined;
+  details: { loc: (string | number)[]; msg: string; type: string; input?: unknown; ctx?: unknown }[];
+  at: number;
+}
+
 export interface SimOrganization {
   id: number;
   name: string;

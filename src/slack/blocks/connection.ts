@@ -167,7 +167,8 @@ export function renderStatus(s: StatusInput): Message {
 export const TENANTS_NEXT = 'tenants_next';
 
 export interface TenantsPageInput {
-  tenants: readonly { id: number; name: string; description?: string | null | undefined }[];
+  /** An item the API gave without an id is listed too (without one). */
+  tenants: readonly { id: number | undefined; name: string; description?: string | null | undefined }[];
   current: number;
   /** 1-based position of the first tenant of this page. */
   first: number;
@@ -183,7 +184,7 @@ export function renderTenants(input: TenantsPageInput): Message {
   const { tenants, current } = input;
   const lines = tenants.map(
     (t) =>
-      `${t.id === current ? ':white_check_mark:' : '•'} *${escapeMrkdwn(t.name)}* (id ${t.id})${t.id === current ? ' — in use' : ''}${
+      `${t.id === current ? ':white_check_mark:' : '•'} *${escapeMrkdwn(t.name)}* (${t.id === undefined ? 'no id given' : `id ${t.id}`})${t.id === current ? ' — in use' : ''}${
         t.description ? `\n      ${escapeMrkdwn(t.description).slice(0, 200)}` : ''
       }`,
   );

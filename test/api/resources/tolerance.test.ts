@@ -27,6 +27,60 @@ afterEach(async () => {
 const uid = 'leak/breachforums/42';
 
 describe('tolerant parsing', () => {
+  it('reads lists item by item: an odd optional field is left out, an item missing its essentials too', async () => {
+    answers.set('/firework/v4/credentials/global/_search', {
+      items: [
+        {
+          id: 1,
+          identity_name: 'a@acme.example',
+          imported_at: 'x',
+          source_id: 's',
+          source: 'weird',
+          urls: 7,
+        },
+        { id: 'two', identity_name: 'b@acme.example', imported_at: 'x', source_id: 's' },
+        {
+          id: 3,
+          identity_name: 'c@acme.example',
+          imported_at: 'x',
+          source_id: 's',
+          auth_domains: ['ok.example', 42],
+        },
+      ],
+      next: null,
+    });
+    answers.set('/firework/v4/matching-policies', {
+      items: [
+        {
+          uuid: 'u1',
+          name: 'kept',
+          policy_type: 'INCLUDED_KEYWORDS',
+          value: null,
+          created_at: 'x',
+          last_updated_at: 'x',
+        },
+        {
+          uuid: 'u2',
+          name: 'also kept',
+          policy_type: 'LUCENE_QUERY',
+          value: { query: 'a' },
+          created_at: 'x',
+          last_updated_at: 'x',
+        },
+      ],
+      next: null,
+    });
+    const { session } = testClient(server.url);
+    const creds = await session.searchCredentials({ query: { type: 'domain', fqdn: 'acme.example' } });
+    expect(creds.items.map((c) => c.id)).toEqual([1, 3]);
+    expect(creds.items[0]).not.toHaveProperty('source');
+    expect(creds.items[0]).not.toHaveProperty('urls');
+    expect(creds.items[1]?.auth_domains).toEqual(['ok.example']);
+    // A policy's value is required by the client: the one without is left out, the page still reads.
+    const policies = await session.listMatchingPolicies();
+    expect(policies.items.map((p) => p.uuid)).toEqual(['u2']);
+  });
+
   it('AI assistance carrying only `response` (every v2 field is optional)', async () => {
     answers.set(`/firework/v2/activities/${uid}/ai_assistance`, {
       activity_ai_assistance: { response: 'Rotate the leaked passwords.' },
@@ -88,7 +142,7 @@ describe('tolerant parsing', () => {
     expect(server.calls()).toHaveLength(1);
   });
 
-  it('tenants: `items`, `next` and `total_count` may each be missing; nameless tenants get a label', async () => {
+  it('tenants: `items`, `next` and `total_count` may each be missing; a tenant without id or name is kept', async () => {
     answers.set('/firework/v2/organizations/7/tenants', (q: URLSearchParams) =>
       q.get('from') === 'p2'
         ? { items: [{ id: 3 }, { name: 'no id' }] }
@@ -97,7 +151,13 @@ describe('tolerant parsing', () => {
     const { session } = testClient(server.url);
     const pages = [];
     for await (const step of session.iterateTenants({ organizationId: 7, size: 1 })) pages.push(step.page);
-    expect(pages.map((p) => p.items.map((t) => [t.id, t.name]))).toEqual([[[1, 'A']], [[3, 'Tenant 3']]]);
+    expect(pages.map((p) => p.items.map((t) => [t.id, t.name]))).toEqual([
+      [[1, 'A']],
+      [
+        [3, undefined],
+        [undefined, 'no id'],
+      ],
+    ]);
     expect(pages.map((p) => [p.next, p.totalCount])).toEqual([
       ['p2', undefined],
       [null, undefined],

@@ -3,7 +3,7 @@ import { pageQuery, uuidSegment } from '../../../src/api/core/wire.js';
 import type { EventQuery } from '../../../src/api/index.js';
 import { ValidationError } from '../../../src/api/index.js';
 import { credentialSearchBody } from '../../../src/api/resources/credentials.js';
-import { eventActionBodies, eventSearchBody } from '../../../src/api/resources/events.js';
+import { eventActionBodies, eventSearchBody, statusOnWire } from '../../../src/api/resources/events.js';
 import { unassignBody } from '../../../src/api/resources/policies.js';
 import { recommendationQuery } from '../../../src/api/resources/recommendations.js';
 
@@ -34,7 +34,6 @@ describe('eventSearchBody', () => {
         type: ['leak'],
         estimated_created_at: { gt: '2026-01-01T00:00:00Z' },
         tags: ['a'],
-        status: ['open'],
         is_ignored: false,
         is_remediated: true,
       },
@@ -42,6 +41,30 @@ describe('eventSearchBody', () => {
       size: 10,
       from: 'cursor',
     });
+  });
+
+  it('says of a status filter what the published FeedFilters can: one state alone, else nothing', () => {
+    const body = (status: ('open' | 'ignored' | 'remediated')[]) =>
+      eventSearchBody({ identifierId: 1, filters: { status } });
+    expect(body(['ignored'])).toEqual({ filters: { is_ignored: true } });
+    expect(body(['remediated'])).toEqual({ filters: { is_remediated: true } });
+    expect(body(['open'])).toEqual({});
+    expect(body(['open', 'ignored'])).toEqual({});
+    expect(body(['ignored', 'remediated'])).toEqual({});
+  });
+
+  it('applies what the contract cannot say to the items, by tenant_metadata (none means open)', () => {
+    const at = '2026-11-01T00:00:00Z';
+    const open = {};
+    const bare = { tenant_metadata: null };
+    const ignored = { tenant_metadata: { ignored_at: at, remediated_at: null } };
+    const both = { tenant_metadata: { ignored_at: at, remediated_at: at } };
+    const keep = (status: ('open' | 'ignored' | 'remediated')[]) => statusOnWire(status).keep;
+    expect([open, bare, ignored, both].filter(keep(['open']) ?? (() => false))).toEqual([open, bare]);
+    expect([open, ignored, both].filter(keep(['open', 'remediated']) ?? (() => false))).toEqual([open, both]);
+    // Said on the wire: the server's answer is trusted (lean items may not carry tenant_metadata).
+    expect(keep(['ignored'])).toBeUndefined();
+    expect(keep(['open', 'ignored', 'remediated'])).toBeUndefined();
   });
 
   it('drops fields a query type does not have and empty filter objects', () => {

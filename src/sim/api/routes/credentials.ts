@@ -16,16 +16,16 @@ import {
 } from '../data/credentials.js';
 import { errorResponse, type Handler, HttpError, json } from '../http.js';
 import { arraySequence, compareKeys, paginate, type Sequence } from '../paging.js';
-import { type CredentialQueryBody, type CredentialSearchBody, CredentialSearchSchema } from '../requests.js';
+import type { CredentialQueryBody, CredentialSearchBody } from '../requests.js';
 import type { SimCredential } from '../types.js';
-import { parseBody, parseIsoMs } from '../validation.js';
+import { parseIsoMs } from '../validation.js';
 
 const FREE_REPEAT_MS = 10 * 60_000;
 const MAX_AUTH_DOMAINS = 100;
 
 export const searchCredentials: Handler = (ctx) => {
   const session = requireSession(ctx);
-  const body = parseBody(ctx, CredentialSearchSchema, { required: true });
+  const body = ctx.input.body as CredentialSearchBody;
 
   const range = body.filters?.imported_at;
   const gte = range?.gte ? parseIsoMs(range.gte) : undefined;
@@ -138,7 +138,8 @@ function bulkSequence(
 function present(c: SimCredential, include: Set<string>): Record<string, unknown> {
   const { known_password_id, auth_domains, urls, ...base } = c;
   const out: Record<string, unknown> = structuredClone(base);
-  if (include.has('known_password_id')) out.known_password_id = known_password_id;
+  // The document's Credential requires `known_password_id` (nullable): null unless included.
+  out.known_password_id = include.has('known_password_id') ? known_password_id : null;
   if (include.has('auth_domains')) out.auth_domains = auth_domains.slice(0, MAX_AUTH_DOMAINS);
   if (include.has('urls')) out.urls = [...urls];
   return out;

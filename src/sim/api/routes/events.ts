@@ -11,14 +11,13 @@ import { isoFromMs } from '../data/seed.js';
 import { fail, type Handler, json, jsonNull } from '../http.js';
 import { matchesFilters, matchesQuery } from '../matching.js';
 import { arraySequence, compareKeys, paginate } from '../paging.js';
-import { EventActionsSchema, EventSearchSchema } from '../requests.js';
+import type { EventActionsBody, EventSearchBody } from '../requests.js';
 import type { SimEvent } from '../types.js';
-import { intParam, parseBody } from '../validation.js';
 
 export const searchEvents: Handler = (ctx) => {
   const session = requireSession(ctx);
-  const identifierId = intParam(ctx.params[0] ?? '', 'identifier_id');
-  const body = parseBody(ctx, EventSearchSchema, { required: false });
+  const identifierId = ctx.input.path.identifier_id as number;
+  const body = ctx.input.body as EventSearchBody;
   const identifier = ctx.state.identifiers.find(
     (i) => i.id === identifierId && i.tenantId === session.tenantId,
   );
@@ -51,7 +50,7 @@ export const searchEvents: Handler = (ctx) => {
 /** `POST /{family}/v4/events/tenant/_search`: the same search over every identifier of the token's tenant. */
 export const searchTenantEvents: Handler = (ctx) => {
   const session = requireSession(ctx);
-  const body = parseBody(ctx, EventSearchSchema, { required: false });
+  const body = ctx.input.body as EventSearchBody;
   const dir = body.order === 'asc' ? 1 : -1;
   const query = body.query;
   const matching = ctx.state.events
@@ -78,9 +77,10 @@ const keyOf = (e: SimEvent): [number, string] => [e.createdMs, e.item.metadata.u
 
 export const eventActions: Handler = (ctx) => {
   const session = requireSession(ctx);
-  const body = parseBody(ctx, EventActionsSchema, { required: true });
-  const events = body.targets.map((t) => ctx.state.eventByUid(t.uid));
-  const unknown = body.targets.filter((_, i) => events[i]?.tenantId !== session.tenantId).map((t) => t.uid);
+  const body = ctx.input.body as EventActionsBody;
+  const targets = body.targets ?? [];
+  const events = targets.map((t) => ctx.state.eventByUid(t.uid));
+  const unknown = targets.filter((_, i) => events[i]?.tenantId !== session.tenantId).map((t) => t.uid);
   if (unknown.length > 0) {
     return fail(404, 'EVENT_NOT_FOUND', `Unknown event uid: ${unknown.join(', ')}`, { uids: unknown });
   }

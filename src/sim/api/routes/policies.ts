@@ -9,33 +9,25 @@ import { requireSession } from '../auth.js';
 import { queryDigest } from '../cursors.js';
 import { fail, type Handler, json, jsonNull, type RouteContext } from '../http.js';
 import { arraySequence, compareKeys, paginate } from '../paging.js';
-import { UnassignSchema } from '../requests.js';
+import type { ListQuery, UnassignBody } from '../requests.js';
 import type { SimAssignment, SimPolicy } from '../types.js';
-import { parseBody, QueryReader, uuidParam } from '../validation.js';
 
-/** `maxSize`: 25 for policies; the assignments list declares only `exclusiveMinimum: 0`. */
-function listParams(ctx: RouteContext, maxSize: number | undefined) {
-  const q = new QueryReader(ctx.query);
-  const size = q.int(
-    'size',
-    maxSize === undefined ? { gt: 0, default: 25 } : { gt: 0, le: maxSize, default: 25 },
-  );
-  const order = q.oneOf('order', ['asc', 'desc'] as const) ?? 'desc';
-  const from = q.string('from');
-  q.done();
+/** Policies take size 1–25, assignments any positive size (the document's bounds, checked by the server). */
+function listParams(ctx: RouteContext) {
+  const { size, order = 'desc', from } = ctx.input.query as unknown as ListQuery;
   return { size, order, from };
 }
 
 function policyOf(ctx: RouteContext): SimPolicy {
   const session = requireSession(ctx);
-  const uuid = uuidParam(ctx.params[0] ?? '', 'policy_uuid');
+  const uuid = String(ctx.input.path.policy_uuid).toLowerCase();
   const policy = ctx.state.policies.find((p) => p.uuid === uuid && p.tenantId === session.tenantId);
   return policy ?? fail(404, 'NOT_FOUND', `Matching policy ${uuid} not found`);
 }
 
 export const listPolicies: Handler = (ctx) => {
   const session = requireSession(ctx);
-  const { size, order, from } = listParams(ctx, 25);
+  const { size, order, from } = listParams(ctx);
   const keyOf = (p: SimPolicy): [number, string] => [Date.parse(p.created_at), p.uuid];
   const dir = order === 'asc' ? 1 : -1;
   const items = ctx.state.policies
@@ -59,7 +51,7 @@ export const listPolicies: Handler = (ctx) => {
 
 export const listAssignments: Handler = (ctx) => {
   const policy = policyOf(ctx);
-  const { size, order, from } = listParams(ctx, undefined);
+  const { size, order, from } = listParams(ctx);
   const keyOf = (a: SimAssignment): [number, number] => [Date.parse(a.assigned_at), a.identifier_id];
   const dir = order === 'asc' ? 1 : -1;
   const items = [...policy.assignments].sort((a, b) => compareKeys(keyOf(a), keyOf(b)) * dir);
@@ -78,7 +70,7 @@ export const listAssignments: Handler = (ctx) => {
 
 export const unassignPolicy: Handler = (ctx) => {
   const policy = policyOf(ctx);
-  const body = parseBody(ctx, UnassignSchema, { required: true });
+  const body = ctx.input.body as UnassignBody;
   const ids = new Set(body.identifier_ids);
   const kept = policy.assignments.filter((a) => !ids.has(a.identifier_id));
   policy.assignments.splice(0, policy.assignments.length, ...kept);

@@ -5,26 +5,26 @@
  */
 
 import { requireSession } from '../auth.js';
-import { RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../contract.js';
 import { queryDigest } from '../cursors.js';
 import type { Handler } from '../http.js';
 import { json } from '../http.js';
 import { arraySequence, paginate } from '../paging.js';
 import type { SimRecommendation } from '../types.js';
-import { QueryReader } from '../validation.js';
 
 export const listRecommendations: Handler = (ctx) => {
   const session = requireSession(ctx);
-  const q = new QueryReader(ctx.query);
-  const types = q.listOf('types', RECOMMENDATION_TYPES);
-  const status = q.oneOf('status', RECOMMENDATION_STATUSES);
-  const size = q.int('size', { gt: 0, le: 100, default: 100 });
-  const text = q.string('query')?.toLowerCase();
-  const from = q.string('from');
-  q.done();
+  const q = ctx.input.query as {
+    types?: string[] | null;
+    status?: string | null;
+    size: number;
+    query?: string | null;
+    from?: string | null;
+  };
+  const { types, status, size, from } = q;
+  const text = q.query?.toLowerCase();
   const items = ctx.state.recommendations
     .filter((r) => r.tenantId === session.tenantId)
-    .filter((r) => !types || types.length === 0 || types.includes(r.data.type as never))
+    .filter((r) => !types || types.length === 0 || types.includes(r.data.type))
     .filter((r) => !status || r.status === status)
     .filter((r) => !text || Object.values(r.data).some((v) => v.toLowerCase().includes(text)))
     .sort((a, b) => a.id - b.id);

@@ -13,12 +13,11 @@
 import { requireFeature, requireSession } from '../auth.js';
 import { fail, type Handler, json, type RouteContext } from '../http.js';
 import type { SimReportRequest } from '../types.js';
-import { uuidParam } from '../validation.js';
 
 function findRequest(ctx: RouteContext, name: string): SimReportRequest {
   const session = requireSession(ctx);
   requireFeature(session, 'reports');
-  const uuid = uuidParam(ctx.params[0] ?? '', name);
+  const uuid = String(ctx.input.path[name]).toLowerCase();
   const request = ctx.state.reportRequests.find((r) => r.uuid === uuid && r.tenantId === session.tenantId);
   return request ?? fail(404, 'NOT_FOUND', `Report request ${uuid} not found`);
 }

@@ -9,9 +9,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { requireFeature, requireSession } from '../auth.js';
 import { type Handler, headerValue, json, type RouteContext, type SimResponse } from '../http.js';
-import { SandboxUploadSchema } from '../requests.js';
+import type { SandboxUploadBody } from '../requests.js';
 import type { SimPendingUpload } from '../types.js';
-import { parseBody } from '../validation.js';
 
 const SECRET = randomBytes(16);
 const sign = (id: string, expires: number): string =>
@@ -26,7 +25,7 @@ const s3Error = (status: number, code: string, message: string): SimResponse => 
 export const createUpload: Handler = (ctx) => {
   const session = requireSession(ctx);
   requireFeature(session, 'sandbox');
-  const { filename } = parseBody(ctx, SandboxUploadSchema, { required: true });
+  const { filename } = ctx.input.body as SandboxUploadBody;
   const id = randomBytes(12).toString('hex');
   const expiresAt = ctx.clock.now() + ctx.state.options.uploadUrlTtlMs;
   const expires = Math.floor(expiresAt / 1000);

@@ -1,24 +1,22 @@
 /**
  * `GET /{family}/v2/organizations/{organization_id}/tenants` → `{items, next, total_count}`. Paging parameters
- * are undeclared upstream; the simulator takes `from` and `size` (default 20). Another organization → 403.
+ * are undeclared upstream; the simulator takes `from` and `size` (1–100, default 20), as the README says
+ * (openapi/supplement.ts). Another organization → 403.
  */
 import { requireSession } from '../auth.js';
 import { queryDigest } from '../cursors.js';
 import { fail, type Handler, json } from '../http.js';
 import { arraySequence, paginate } from '../paging.js';
+import type { ListQuery } from '../requests.js';
 import type { SimTenant } from '../types.js';
-import { intParam, QueryReader } from '../validation.js';
 
 export const listTenants: Handler = (ctx) => {
   const session = requireSession(ctx);
-  const organizationId = intParam(ctx.params[0] ?? '', 'organization_id');
+  const organizationId = ctx.input.path.organization_id as number;
   if (organizationId !== session.organizationId) {
     return fail(403, 'FORBIDDEN', `Organization ${organizationId} is not accessible with this token`);
   }
-  const q = new QueryReader(ctx.query);
-  const size = q.int('size', { gt: 0, le: 100, default: 20 });
-  const from = q.string('from');
-  q.done();
+  const { size, from } = ctx.input.query as unknown as ListQuery;
   const items = ctx.state.tenants
     .filter((t) => t.organization_id === organizationId)
     .sort((a, b) => a.id - b.id);

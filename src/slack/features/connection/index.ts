@@ -5,7 +5,7 @@
 import type { App } from '@slack/bolt';
 import { ForbiddenError } from '../../../api/index.js';
 import { NotAllowedError, NotConnectedError, VigilError } from '../../../errors.js';
-import { tenantsPage } from '../../../services/tenants.js';
+import { tenantName as tenantNameOf, tenantsPage } from '../../../services/tenants.js';
 import {
   DISCONNECT_CANCEL,
   DISCONNECT_CONFIRM,
@@ -56,15 +56,19 @@ const status: CommandHandler<'status'> = {
   progress: () => 'Checking the connection…',
   async run(ctx) {
     const { deps } = ctx;
-    const result = await deps.api.call(ctx.workspaceId, async (api) => ({
-      token: await api.session.testToken(),
-      host: api.host,
-      fromEnvironment: api.fromEnvironment,
-      // An environment key has no stored connection to name its tenant and organization: ask (cached).
-      names: api.fromEnvironment
-        ? await deps.api.environmentHealth.names(ctx.workspaceId, api.session)
-        : undefined,
-    }));
+    const result = await deps.api.call(ctx.workspaceId, async (api) => {
+      const token = await api.session.testToken();
+      return {
+        token,
+        host: api.host,
+        fromEnvironment: api.fromEnvironment,
+        // An environment key has no stored connection to name its tenant and organization: ask (cached),
+        // with the token test just made.
+        names: api.fromEnvironment
+          ? await deps.api.environmentHealth.names(ctx.workspaceId, api.session, token)
+          : undefined,
+      };
+    });
     // Read after the call so the last success just recorded is shown.
     const connection = await deps.repos.workspaces.get(ctx.workspaceId);
     const environment = result.fromEnvironment ? deps.api.environmentHealth.get(ctx.workspaceId) : undefined;
@@ -114,7 +118,7 @@ const tenant: CommandHandler<'tenant'> = {
       organizationId: test.organization_id,
       size: 25,
     })) {
-      tenantName = step.items.find((t) => t.id === command.tenantId)?.name;
+      tenantName = tenantNameOf(step.items.find((t) => t.id === command.tenantId)?.name);
       if (tenantName) break;
     }
     await deps.repos.workspaces.switchTenant(

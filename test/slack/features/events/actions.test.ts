@@ -4,6 +4,7 @@ import { buttons, textOf } from '../../../harness/index.js';
 import type { Stack } from '../../../support/stack.js';
 import {
   actionCalls,
+  addOpenEvents,
   click,
   command,
   findOption,
@@ -34,6 +35,7 @@ const blocksOfPost = (post: { body: Record<string, unknown> }) => post.body.bloc
 
 /** Open events, so every one shows Ignore and Remediate. */
 async function openEvents(size = 2) {
+  addOpenEvents(stack, id, size);
   const { post } = await command(stack, `events ${id} status:open size:${size}`);
   return { blocks: blocksOfPost(post), text: String(post.body.text) };
 }

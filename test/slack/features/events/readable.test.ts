@@ -8,6 +8,7 @@ import { buttons, menuOptions, textOf } from '../../../harness/index.js';
 import type { Stack } from '../../../support/stack.js';
 import {
   actionCalls,
+  addOpenEvents,
   click,
   command,
   findOption,
@@ -68,6 +69,7 @@ describe('the slice a page shows', () => {
 
 describe('compact rows', () => {
   it('show Ignore and a danger Remediate as buttons, the rarer actions in an overflow menu that acts once', async () => {
+    addOpenEvents(stack, id, 2);
     const { post } = await command(stack, `events ${id} status:open size:2`);
     const page = asMessage(post);
     const labels = buttons(page).map((b) => `${b.text}${b.style ? `:${b.style}` : ''}`);
@@ -95,6 +97,7 @@ describe('compact rows', () => {
   });
 
   it('refuses an overflow option that does not belong to its menu', async () => {
+    addOpenEvents(stack, id, 2);
     const { post } = await command(stack, `events ${id} status:open size:2`);
     const option = menuOptions(asMessage(post))[0];
     if (!option) throw new Error('no menu');
@@ -144,6 +147,8 @@ describe('production type names', () => {
 
 describe('the audit log', () => {
   it('reads in words, with the event title and id, and one line for Ignore all on this page', async () => {
+    addOpenEvents(stack, id, 3);
+    addOpenEvents(stack, IDENTIFIER.keyword, 1);
     const { post } = await command(stack, `events ${id} status:open size:3`);
     const page = asMessage(post);
     const clicked = await click(stack, page, 'Ignore all on this page');

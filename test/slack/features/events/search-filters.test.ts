@@ -22,7 +22,10 @@ describe('filters', () => {
     ['severity:high', { filters: { severity: 'high' } }],
     ['severity:high,critical', { filters: { severity: ['high', 'critical'] } }],
     ['type:leak,paste', { filters: { type: ['leak', 'paste'] } }],
-    ['status:open,ignored', { filters: { status: ['open', 'ignored'] } }],
+    // The published FeedFilters has no `status`: what it can say is sent, the rest applied to the rows.
+    ['status:open,ignored', {}],
+    ['status:ignored', { filters: { is_ignored: true } }],
+    ['status:remediated', { filters: { is_remediated: true } }],
     ['tag:vip,finance', { filters: { tags: ['vip', 'finance'] } }],
     ['since:7d', { filters: { estimated_created_at: { gte: '2026-11-14T09:00:00.000Z' } } }],
     ['since:24h', { filters: { estimated_created_at: { gte: '2026-11-20T09:00:00.000Z' } } }],
@@ -40,7 +43,6 @@ describe('filters', () => {
         filters: {
           severity: 'medium',
           type: ['leak'],
-          status: ['open'],
           estimated_created_at: { gte: '2026-10-22T09:00:00.000Z' },
         },
         order: 'desc',

@@ -144,3 +144,26 @@ export function actionCalls(stack: Stack): LoggedRequest[] {
 export function everythingSent(stack: Stack): string {
   return stack.slack.allText();
 }
+
+let added = 0;
+/**
+ * Adds `n` open events to identifier `identifierId`, newer than any other, so the next page of
+ * `status:open size:n` shows exactly them: production ignores a status filter, so Vigil applies it to the
+ * rows it gets, and a page of the seed's newest events may hold fewer open ones than asked.
+ */
+export function addOpenEvents(stack: Stack, identifierId: number, n: number): string[] {
+  const identifier = stack.sim.state.identifiers.find((i) => i.id === identifierId);
+  if (!identifier) throw new Error(`no identifier ${identifierId}`);
+  return Array.from({ length: n }, () => {
+    added += 1;
+    return stack.sim.state.addEvent({
+      tenantId: identifier.tenantId,
+      identifierIds: [identifierId],
+      // Minutes after the seed's newest event, later each call.
+      createdAt: stack.sim.state.seededAt + added * 60_000,
+      type: 'paste',
+      severity: 'high',
+      title: `Fresh paste ${added} mentioning ${identifier.name}`,
+    }).item.metadata.uid;
+  });
+}
