@@ -15,7 +15,7 @@ import type {
   SectionBlock,
   TextObject,
 } from '@slack/types';
-import { guardQuoteStart, mrkdwnUnits, plainText, truncate, truncatePlain } from './text.js';
+import { guardQuoteStart, mrkdwnUnits, ownMrkdwn, plainText, truncate, truncatePlain } from './text.js';
 
 export type Surface = 'message' | 'modal' | 'home';
 
@@ -73,8 +73,9 @@ export function blocksTextLength(blocks: readonly unknown[]): number {
 
 // ── Element clamps ────────────────────────────────────────────────────────────────────────────────────
 
+/** A text object within `max` characters; mrkdwn is made safe first (ownMrkdwn), then cut whole. */
 function clampText<T extends TextObject>(t: T, max: number): T {
-  const cut = t.type === 'mrkdwn' ? truncate(t.text, max) : truncatePlain(t.text, max);
+  const cut = t.type === 'mrkdwn' ? truncate(ownMrkdwn(t.text), max) : truncatePlain(t.text, max);
   return { ...t, text: cut.trim() === '' ? EMPTY_TEXT : cut };
 }
 
@@ -262,7 +263,7 @@ export function renderBudgeted(input: BudgetInput): BudgetedMessage {
   const omittedGroups = groups.length - fit.included.length;
   const blocks = [...head, ...fit.included.flat(), ...(notice && omittedGroups > 0 ? [notice] : []), ...tail];
   return {
-    text: truncate(text, LIMITS.topLevelText),
+    text: truncate(ownMrkdwn(text), LIMITS.topLevelText),
     blocks,
     includedGroups: fit.included.length,
     omittedGroups,

@@ -3,7 +3,7 @@ import type { KnownBlock } from '@slack/types';
 import type { TokenTest } from '../../api/index.js';
 import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
 import type { Connection } from '../../store/index.js';
-import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
+import { codeSpan, escapeMrkdwn, ownMrkdwn, slackDate } from './text.js';
 
 export const DISCONNECT_CONFIRM = 'connection_disconnect_confirm';
 export const DISCONNECT_CANCEL = 'connection_disconnect_cancel';
@@ -13,8 +13,14 @@ export interface Message {
   blocks: KnownBlock[];
 }
 
-const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
-const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+const section = (text: string): KnownBlock => ({
+  type: 'section',
+  text: { type: 'mrkdwn', text: ownMrkdwn(text) },
+});
+const context = (text: string): KnownBlock => ({
+  type: 'context',
+  elements: [{ type: 'mrkdwn', text: ownMrkdwn(text) }],
+});
 const when = (ms: number) => slackDate(ms);
 
 export function renderConnectLink(url: string, expiresAt: number, existing: Connection | undefined): Message {

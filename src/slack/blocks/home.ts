@@ -8,7 +8,7 @@ import { auditLine } from './audit.js';
 import { renderBudgeted } from './budget.js';
 import { organizationLabel, quotaLine, tenantLabel } from './connection.js';
 import { digestHomeGroups } from './digest.js';
-import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
+import { codeSpan, escapeMrkdwn, ownMrkdwn, slackDate } from './text.js';
 
 export const HOME_CONNECT = 'home_connect';
 export const HOME_DISCONNECT = 'home_disconnect';
@@ -27,8 +27,14 @@ export interface HomeInput {
   audit: AuditEntry[];
 }
 
-const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
-const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+const section = (text: string): KnownBlock => ({
+  type: 'section',
+  text: { type: 'mrkdwn', text: ownMrkdwn(text) },
+});
+const context = (text: string): KnownBlock => ({
+  type: 'context',
+  elements: [{ type: 'mrkdwn', text: ownMrkdwn(text) }],
+});
 const when = (ms: number) => slackDate(ms);
 
 function health(input: HomeInput): KnownBlock[] {

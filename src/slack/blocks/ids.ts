@@ -4,7 +4,7 @@
  * defanged, so they can be copied back into a command), plain-word labels, and page headers.
  */
 import type { KnownBlock } from '@slack/types';
-import { truncatePlain } from './text.js';
+import { ownMrkdwn, truncatePlain } from './text.js';
 
 export interface Message {
   text: string;
@@ -44,13 +44,13 @@ export function sliceLabel(first: number, count: number, more: boolean, total?: 
 export const section = (text: string, blockId?: string): KnownBlock => ({
   type: 'section',
   ...(blockId ? { block_id: blockId } : {}),
-  text: { type: 'mrkdwn', text, verbatim: true },
+  text: { type: 'mrkdwn', text: ownMrkdwn(text), verbatim: true },
 });
 
 export const context = (text: string, blockId?: string): KnownBlock => ({
   type: 'context',
   ...(blockId ? { block_id: blockId } : {}),
-  elements: [{ type: 'mrkdwn', text, verbatim: true }],
+  elements: [{ type: 'mrkdwn', text: ownMrkdwn(text), verbatim: true }],
 });
 
 export function plural(n: number, word: string, many = `${word}s`): string {

@@ -186,6 +186,32 @@ function escapeControlChars(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
+/**
+ * The control sequences Vigil writes on purpose, and only those: a user mention (userMention validates it), a
+ * channel link, a user group, a `<!date^…>` (slackDate), an http(s) link with its label (portalLink). Never a
+ * broadcast (`<!here>`, `<!channel>`, `<!everyone>`).
+ */
+const INTENDED_SEQUENCE =
+  /<(?:@[UW][A-Z0-9]{1,30}|#C[A-Z0-9]{1,30}(?:\|[^<>]*)?|!subteam\^[A-Z0-9]{1,30}(?:\|[^<>]*)?|!date\^\d{1,12}\^[^<>|]*(?:\^[^<>|]*)?\|[^<>]*|https?:\/\/[^\s<>|]+(?:\|[^<>]*)?)>/g;
+const STRAY_CONTROL = /[<>]|&(?!(?:amp|lt|gt);)/g;
+const CONTROL_ENTITY: Readonly<Record<string, string>> = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+
+/**
+ * Vigil's own mrkdwn (its templates, with intended *bold*, `code` and control sequences) made safe: every `<`,
+ * `>` and `&` that is neither escaped already nor part of an intended control sequence is escaped, so
+ * `/vigil tenant <id>` shows as typed instead of reaching Slack as link syntax. Idempotent: text built with
+ * escapeMrkdwn passes unchanged, so the builders and the budget renderer apply it to everything they emit.
+ */
+export function ownMrkdwn(s: string): string {
+  let out = '';
+  let last = 0;
+  for (const m of s.matchAll(INTENDED_SEQUENCE)) {
+    out += s.slice(last, m.index).replace(STRAY_CONTROL, (c) => CONTROL_ENTITY[c] ?? c) + m[0];
+    last = m.index + m[0].length;
+  }
+  return out + s.slice(last).replace(STRAY_CONTROL, (c) => CONTROL_ENTITY[c] ?? c);
+}
+
 /** Turns sentinel pairs into Slack bold, keeping whitespace outside the markers so Slack honours them. */
 function sentinelsToBold(s: string): string {
   const merged = s.replace(/\uE001(\s*)\uE000/g, '$1');
