@@ -270,6 +270,36 @@ export function renderBudgeted(input: BudgetInput): BudgetedMessage {
   };
 }
 
+// ── Lists ─────────────────────────────────────────────────────────────────────────────────────────────
+
+export interface PackedLines {
+  /** The lines, joined by newlines: at most `max` characters. */
+  text: string;
+  /** How many lines it holds, so a caller can count the items a dropped chunk leaves out. */
+  count: number;
+}
+
+/**
+ * Safe mrkdwn lines (one per item of a list) packed in order into as few chunks of at most `max` characters
+ * as they fit, each chunk to become one section; a line longer than `max` is cut whole (never through an
+ * entity). Give each chunk to renderBudgeted as a group: the chunks it drops are the list's last items.
+ */
+export function packLines(lines: readonly string[], max: number = LIMITS.sectionText): PackedLines[] {
+  const packs: PackedLines[] = [];
+  let current: PackedLines | undefined;
+  for (const raw of lines) {
+    const line = truncate(raw, max);
+    if (current !== undefined && current.text.length + 1 + line.length <= max) {
+      current.text += `\n${line}`;
+      current.count += 1;
+    } else {
+      current = { text: line, count: 1 };
+      packs.push(current);
+    }
+  }
+  return packs;
+}
+
 // ── Long text ─────────────────────────────────────────────────────────────────────────────────────────
 
 const PARAGRAPH = /\n[^\S\n]*\n\s*/g;

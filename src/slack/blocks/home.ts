@@ -5,7 +5,7 @@ import type { EnvironmentHealthRecord } from '../../services/environment-health.
 import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
 import { permissionLines } from './admin.js';
 import { auditLine } from './audit.js';
-import { renderBudgeted } from './budget.js';
+import { renderBudgeted, viewTitle } from './budget.js';
 import { organizationLabel, quotaLine, tenantLabel } from './connection.js';
 import { digestHomeGroups } from './digest.js';
 import { codeSpan, escapeMrkdwn, ownMrkdwn, slackDate } from './text.js';
@@ -217,7 +217,7 @@ export function renderDisconnectModal(c: Connection): View {
 export function renderNoticeModal(title: string, text: string): View {
   return {
     type: 'modal',
-    title: { type: 'plain_text', text: title.slice(0, 24) },
+    title: viewTitle(title),
     close: { type: 'plain_text', text: 'Close' },
     blocks: [section(text)],
   };

@@ -333,6 +333,24 @@ export function* mrkdwnUnits(s: string): Generator<string> {
 }
 
 /**
+ * Cuts escaped text (mrkdwn, or a code span's content) to at most `max` characters, marker included, at a
+ * boundary of whole characters: never inside an entity, a surrogate pair or a `<…>` token. Escape first, then
+ * cut: the limit holds for what is sent, and `&lt;` is never left as `&lt`.
+ */
+export function truncateEscaped(s: string, max: number, marker = '…'): string {
+  if (s.length <= max) return s;
+  if (max <= 0) return '';
+  if (marker.length > max) return truncateEscaped(s, max, '');
+  const room = max - marker.length;
+  let out = '';
+  for (const unit of mrkdwnUnits(s)) {
+    if (out.length + unit.length > room) break;
+    out += unit;
+  }
+  return out.trimEnd() + marker;
+}
+
+/**
  * Cuts mrkdwn to at most `max` characters (marker included), never inside an entity, a surrogate pair, a
  * `<…>` token, or between an opening `*` and its closing one.
  */
@@ -446,6 +464,6 @@ export function userMention(userId: string): string | undefined {
  */
 export function codeSpan(s: string, max = 300): string {
   const cleaned = cleanChars(s).replace(/\s+/g, ' ').trim().replaceAll('`', '\u02CB');
-  const cut = truncatePlain(cleaned, max);
-  return cut === '' ? '' : `\`${escapeControlChars(cut)}\``;
+  const cut = truncateEscaped(escapeControlChars(cleaned), max);
+  return cut === '' ? '' : `\`${cut}\``;
 }
