@@ -193,6 +193,13 @@ export interface BudgetInput {
   maxTextChars?: number;
   /** A block placed before the tail when groups were left out ("3 more not shown"). */
   omittedNotice?: (omitted: number) => KnownBlock;
+  /** Admit at most this many groups; the others count as left out, in the same notice. */
+  maxGroups?: number;
+  /**
+   * Characters of the text budget kept for the groups (and the notice): head and tail are shortened, longest
+   * texts first, to leave at least this much, so a long summary never crowds out the list it introduces.
+   */
+  reserveForGroups?: number;
 }
 
 export interface BudgetedMessage {
@@ -239,23 +246,29 @@ export function renderBudgeted(input: BudgetInput): BudgetedMessage {
   let tail = (input.tail ?? []).map(clampBlock).slice(0, maxBlocks);
   let head = (input.head ?? []).map(clampBlock).slice(0, maxBlocks - tail.length);
   const groups = (input.groups ?? []).map((g) => g.map(clampBlock));
+  const candidates = input.maxGroups === undefined ? groups : groups.slice(0, Math.max(0, input.maxGroups));
 
+  const noticeChars = input.omittedNotice
+    ? blocksTextLength([clampBlock(input.omittedNotice(groups.length))])
+    : 0;
+  const reserve = Math.min(input.reserveForGroups ?? 0, blocksTextLength(candidates.flat()) + noticeChars);
+  const fixedBudget = Math.max(EMPTY_TEXT.length, budget - reserve);
   const fixedChars = blocksTextLength(head) + blocksTextLength(tail);
-  if (fixedChars > budget) {
-    const fixed = shrinkToBudget([...head, ...tail], budget);
+  if (fixedChars > fixedBudget) {
+    const fixed = shrinkToBudget([...head, ...tail], fixedBudget);
     head = fixed.slice(0, head.length);
     tail = fixed.slice(head.length);
   }
   const blocksLeft = maxBlocks - head.length - tail.length;
   const charsLeft = budget - blocksTextLength(head) - blocksTextLength(tail);
 
-  let fit = fitGroups(groups, blocksLeft, charsLeft);
+  let fit = fitGroups(candidates, blocksLeft, charsLeft);
   let notice: KnownBlock | undefined;
   if (fit.included.length < groups.length && input.omittedNotice) {
     const probe = clampBlock(input.omittedNotice(groups.length));
     const probeChars = blocksTextLength([probe]);
     if (blocksLeft >= 1 && charsLeft >= probeChars) {
-      fit = fitGroups(groups, blocksLeft - 1, charsLeft - probeChars);
+      fit = fitGroups(candidates, blocksLeft - 1, charsLeft - probeChars);
       notice = clampBlock(input.omittedNotice(groups.length - fit.included.length));
     }
   }

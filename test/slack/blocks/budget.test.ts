@@ -210,6 +210,27 @@ describe('renderBudgeted', () => {
     );
   });
 
+  it('admits at most maxGroups groups and counts the rest in the same notice', () => {
+    const groups = Array.from({ length: 30 }, (_, i) => group(i));
+    const notice = (n: number): KnownBlock => section(`${n} more not listed`, 'notice');
+    const r = renderBudgeted({ text: 't', groups, maxGroups: 20, omittedNotice: notice });
+    expect(r.includedGroups).toBe(20);
+    expect(r.omittedGroups).toBe(10);
+    expect(r.blocks.filter((b) => b.block_id === 'notice')).toEqual([section('10 more not listed', 'notice')]);
+  });
+
+  it('keeps reserveForGroups characters for the groups, shortening a long head first', () => {
+    const head = Array.from({ length: 5 }, (_, i) => section('summary '.repeat(370), `h${i}`));
+    const groups = Array.from({ length: 20 }, (_, i) => group(i));
+    const notice = (n: number): KnownBlock => section(`${n} more not listed`, 'notice');
+    const starved = renderBudgeted({ text: 't', head, groups, omittedNotice: notice });
+    expect(starved.includedGroups).toBeLessThan(3);
+    const r = renderBudgeted({ text: 't', head, groups, omittedNotice: notice, reserveForGroups: 3000 });
+    expect(checkBlockKitLimits(r, 'message')).toEqual([]);
+    expect(r.includedGroups).toBeGreaterThanOrEqual(20);
+    expect(r.blocks.slice(0, 5).map((b) => b.block_id)).toEqual(['h0', 'h1', 'h2', 'h3', 'h4']);
+  });
+
   it('keeps every limit for arbitrary heads, groups and tails', () => {
     const text = fc.string({ maxLength: 4000 });
     const block = fc.oneof(
