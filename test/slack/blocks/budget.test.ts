@@ -216,7 +216,9 @@ describe('renderBudgeted', () => {
     const r = renderBudgeted({ text: 't', groups, maxGroups: 20, omittedNotice: notice });
     expect(r.includedGroups).toBe(20);
     expect(r.omittedGroups).toBe(10);
-    expect(r.blocks.filter((b) => b.block_id === 'notice')).toEqual([section('10 more not listed', 'notice')]);
+    expect(r.blocks.filter((b) => b.block_id === 'notice')).toEqual([
+      section('10 more not listed', 'notice'),
+    ]);
   });
 
   it('keeps reserveForGroups characters for the groups, shortening a long head first', () => {

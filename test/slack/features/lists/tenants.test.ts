@@ -84,7 +84,7 @@ describe('/vigil tenants', () => {
       const left = Number(/(\d+) more tenants? on this page did not fit/.exec(text)?.[1] ?? 0);
       expect(listed.size + left).toBe(25);
     } finally {
-      mine.forEach((t, i) => Object.assign(t, saved[i]));
+      for (const [i, t] of mine.entries()) Object.assign(t, saved[i]);
     }
   });
 });
