@@ -216,6 +216,27 @@ export function ownMrkdwn(s: string): string {
   return out + s.slice(last).replace(STRAY_CONTROL, (c) => CONTROL_ENTITY[c] ?? c);
 }
 
+/**
+ * Text shown as code (a code span's or a code block's content, kept as written: no entity decoding): control
+ * characters cleaned, `&<>` escaped, backticks turned to a look-alike so the code cannot be closed early.
+ * Slack neither links, mentions nor formats inside code.
+ */
+export function inertCode(s: string): string {
+  return escapeControlChars(cleanChars(s).replaceAll('`', '\u02CB'));
+}
+
+/**
+ * The label of a link Vigil builds (`<url|label>`): shown as written, since nothing inside a label links, but
+ * with no mention, broadcast word, formatting marker or character that would end the link.
+ */
+export function linkLabel(s: string): string {
+  const t = cleanChars(decodeEntities(s).replace(SENTINELS, ''))
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/@(?=here|channel|everyone|group)/gi, `@${WORD_JOINER}`);
+  return neutraliseMarkers(escapeControlChars(t)).replaceAll('|', '\u00A6');
+}
+
 /** Turns sentinel pairs into Slack bold, keeping whitespace outside the markers so Slack honours them. */
 function sentinelsToBold(s: string): string {
   const merged = s.replace(/\uE001(\s*)\uE000/g, '$1');

@@ -434,7 +434,7 @@ describe('renderEventResults', () => {
 });
 
 describe('renderExplain', () => {
-  it('renders AI text safely, keeping paragraphs and bullets', () => {
+  it('renders AI Markdown as mrkdwn, keeping its formatting but no mention or bare link', () => {
     const messages = renderExplain({
       uid: 'leak/pastebin/a1b2c3',
       text: '## Summary\n\n**Risk**: high <!channel>.\n\n- Reset <b>j.doe@acme.com</b>\n* Watch https://evil.com',
@@ -445,7 +445,7 @@ describe('renderExplain', () => {
     const [first] = messages;
     expect(first?.text).toBe('AI assistance for event `leak/pastebin/a1b2c3`');
     expect(((first?.blocks ?? [])[1] as SectionBlock | undefined)?.text?.text).toBe(
-      'Summary\n\nRisk: high &lt;!channel&gt;.\n\n• Reset j[.]doe@acme[.]com\n• Watch hxxps://evil[.]com',
+      '*Summary*\n\n*Risk*: high &lt;!channel&gt;.\n\n• Reset *j[.]doe@acme[.]com*\n• Watch hxxps://evil[.]com',
     );
   });
 
@@ -466,9 +466,9 @@ describe('renderExplain', () => {
 });
 
 describe('aiTextToMrkdwn', () => {
-  it('drops markdown and HTML formatting but keeps the words', () => {
+  it('converts Markdown and the HTML it mixes in to mrkdwn (markdown.test.ts has the details)', () => {
     expect(aiTextToMrkdwn('# Title\n```js\ncode()\n```\n**under** <em>x</em> <p>para</p>')).toBe(
-      'Title\n\ncode()\n\nunder x para',
+      '*Title*\n\n```\ncode()\n```\n\n*under* _x_ para',
     );
   });
 });
