@@ -70,7 +70,8 @@ const HOME_FIELDS = ['type', 'blocks', 'private_metadata', 'callback_id', 'exter
  * Problems with a modal or Home view, reported by Slack as invalid_arguments.
  * https://docs.slack.dev/reference/views/modal-views: title (required, plain_text ≤ 24), blocks (≤ 100), close
  * and submit (plain_text ≤ 24; "submit is required when an input block is within the blocks array"),
- * private_metadata ≤ 3000, callback_id ≤ 255; external_id ≤ 255 (@slack/types).
+ * private_metadata ≤ 3000, callback_id ≤ 255. external_id has no documented length ("a custom identifier that
+ * must be unique for all views on a per-team basis"): the fake holds it to callback_id's 255.
  */
 export function viewProblems(view: unknown): string[] {
   const p = new Problems();
