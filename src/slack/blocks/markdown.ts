@@ -113,7 +113,7 @@ type Definitions = ReadonlyMap<string, string>;
 
 class Pieces {
   private readonly list: string[] = [];
-  /** A placeholder for rendered mrkdwn; undefined once the (absurd) supply runs out. */
+  /** A placeholder for rendered mrkdwn (past the thousands a line could never need, a replacement mark). */
   add(rendered: string): string {
     if (this.list.length > PIECE_MAX) return rendered === '' ? '' : '\uFFFD';
     this.list.push(rendered);
