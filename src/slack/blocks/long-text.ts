@@ -42,26 +42,40 @@ const LINE = /\n\s*/g;
 const SENTENCE = /[.!?…]["'’”)\]]*\s+/g;
 const WORD = /\s+/g;
 
-/** Ends of unit boundaries (offsets) up to `max`, and whether bold is balanced at each. */
-function safeCuts(s: string, max: number): Map<number, boolean> {
-  const cuts = new Map<number, boolean>();
+/** What is open at a cut: bold (outside code), a code span, a code block. */
+interface Open {
+  bold: boolean;
+  code: boolean;
+  fence: boolean;
+}
+
+const isBalanced = (o: Open) => !o.bold && !o.code && !o.fence;
+
+/** Ends of unit boundaries (offsets) up to `max`, and what is open at each. */
+function safeCuts(s: string, max: number): Map<number, Open> {
+  const cuts = new Map<number, Open>();
   let offset = 0;
-  let stars = 0;
+  const open: Open = { bold: false, code: false, fence: false };
   for (const unit of mrkdwnUnits(s)) {
     offset += unit.length;
     if (offset > max) break;
-    if (unit === '*') stars += 1;
-    cuts.set(offset, stars % 2 === 0);
+    if (unit === '```') open.fence = !open.fence;
+    else if (unit === '`' && !open.fence) open.code = !open.code;
+    else if (unit === '*' && !open.code && !open.fence) open.bold = !open.bold;
+    cuts.set(offset, { ...open });
   }
   return cuts;
 }
 
+/** Whether a cut at `offset` may be taken: balanced, or (when allowed) with room left for its closing markers. */
+type Accept = (offset: number, open: Open) => boolean;
+
 function lastSeparator(
   s: string,
   re: RegExp,
-  cuts: Map<number, boolean>,
+  cuts: Map<number, Open>,
   min: number,
-  balanced: boolean,
+  accept: Accept,
 ): [number, number] | undefined {
   let found: [number, number] | undefined;
   for (const m of s.matchAll(re)) {
@@ -69,8 +83,8 @@ function lastSeparator(
     if (start < min) continue;
     // A sentence keeps its punctuation; other separators are dropped.
     const pieceEnd = re === SENTENCE ? start + m[0].trimEnd().length : start;
-    const ok = cuts.get(pieceEnd);
-    if (ok === undefined || (balanced && !ok)) continue;
+    const at = cuts.get(pieceEnd);
+    if (at === undefined || !accept(pieceEnd, at)) continue;
     found = [pieceEnd, start + m[0].length];
   }
   return found;
@@ -81,13 +95,15 @@ interface Cut {
   end: number;
   /** Start of the next one. */
   next: number;
-  /** The cut falls inside a bold span: close it here and reopen it in the next chunk. */
-  splitsBold: boolean;
+  /** What the cut falls inside: closed at the end of this chunk and reopened at the start of the next. */
+  open: Open | undefined;
 }
 
-function lastCut(cuts: Map<number, boolean>, balancedOnly: boolean): number {
+const CLOSED: Open = { bold: false, code: false, fence: false };
+
+function lastCut(cuts: Map<number, Open>, accept: Accept): number {
   let at = 0;
-  for (const [offset, ok] of cuts) if (ok || !balancedOnly) at = offset;
+  for (const [offset, open] of cuts) if (accept(offset, open)) at = offset;
   return at;
 }
 
@@ -95,32 +111,43 @@ function lastCut(cuts: Map<number, boolean>, balancedOnly: boolean): number {
 function findCut(s: string, max: number): Cut {
   const window = s.slice(0, max + 1);
   const cuts = safeCuts(s, max);
+  const balanced: Accept = (_offset, open) => isBalanced(open);
+  const closable: Accept = (offset, open) => offset + markers(open).close.length <= max;
   for (const [re, min] of [
     [PARAGRAPH, max / 2],
     [LINE, max / 2],
     [SENTENCE, max / 3],
     [WORD, 1],
   ] as const) {
-    const found = lastSeparator(window, re, cuts, min, true);
-    if (found !== undefined && found[0] > 0) return { end: found[0], next: found[1], splitsBold: false };
+    const found = lastSeparator(window, re, cuts, min, balanced);
+    if (found !== undefined && found[0] > 0) return { end: found[0], next: found[1], open: undefined };
   }
-  // Bold longer than a chunk: split it at a word and keep both halves bold (one character kept for the `*`).
-  const inner = safeCuts(s, max - 1);
-  const word = lastSeparator(window, WORD, inner, 1, false);
-  if (word !== undefined) return { end: word[0], next: word[1], splitsBold: inner.get(word[0]) === false };
-  const balanced = lastCut(cuts, true);
-  if (balanced > 0) return { end: balanced, next: balanced, splitsBold: false };
-  const any = lastCut(inner, false);
-  if (any > 0) return { end: any, next: any, splitsBold: inner.get(any) === false };
+  // Bold or code longer than a chunk: split it at a word and keep both halves formatted (room kept for
+  // the closing markers).
+  const word = lastSeparator(window, WORD, cuts, 1, closable);
+  if (word !== undefined) return { end: word[0], next: word[1], open: cuts.get(word[0]) };
+  const even = lastCut(cuts, balanced);
+  if (even > 0) return { end: even, next: even, open: undefined };
+  const any = lastCut(cuts, closable);
+  if (any > 0) return { end: any, next: any, open: cuts.get(any) };
   // A single unit longer than max (only with absurdly small max) goes whole rather than being split.
   const first = mrkdwnUnits(s).next().value?.length ?? s.length;
-  return { end: first, next: first, splitsBold: false };
+  return { end: first, next: first, open: undefined };
+}
+
+/** The markers that close what is open at a cut, and those that reopen it in the next chunk. */
+function markers(open: Open): { close: string; reopen: string } {
+  if (open.fence) return { close: '\n```', reopen: '```\n' };
+  return {
+    close: `${open.code ? '`' : ''}${open.bold ? '*' : ''}`,
+    reopen: `${open.bold ? '*' : ''}${open.code ? '`' : ''}`,
+  };
 }
 
 /**
  * Splits long mrkdwn (AI text) into chunks of at most `maxPerSection` characters: at paragraphs, else
- * lines, sentences, words, and only as a last resort anywhere, never inside an entity, a `<…>` token or a
- * bold pair. With `maxSections`, the last kept chunk ends with `…` when text was left out.
+ * lines, sentences, words, and only as a last resort anywhere, never inside an entity, a `<…>` token, a
+ * bold pair or code (bold or code longer than a chunk is closed and reopened around the cut). With `maxSections`, the last kept chunk ends with `…` when text was left out.
  */
 export function splitLongText(
   text: string,
@@ -138,9 +165,10 @@ export function splitLongText(
     const cut = findCut(rest, max);
     const chunk = rest.slice(0, cut.end).trimEnd();
     rest = guardQuoteStart(rest.slice(cut.next).trimStart());
-    if (cut.splitsBold) {
-      chunks.push(`${chunk}*`);
-      rest = `*${rest}`;
+    const { close, reopen } = markers(cut.open ?? CLOSED);
+    if (close !== '') {
+      chunks.push(`${chunk}${close}`);
+      rest = `${reopen}${rest}`;
     } else if (chunk !== '') {
       chunks.push(chunk);
     }

@@ -11,8 +11,9 @@ import { splitLongText } from './long-text.js';
 import { codeSpan, escapeMrkdwn, inertCode, linkLabel } from './text.js';
 import { truncateEscaped } from './truncate.js';
 
-// Private-use characters carry the markup through escapeMrkdwn (which leaves them alone): pairs of
-// formatting sentinels, and one character per extracted piece (a code span or a link) to put back after.
+// Private-use characters carry the markup through escapeMrkdwn, which leaves them alone (its defanging judges
+// a domain across them: U+E000–U+E01F are formatting sentinels there): pairs of formatting sentinels, and one
+// character per extracted piece (a code span or a link) to put back after.
 const OPEN = { bold: '\uE010', italic: '\uE012', strike: '\uE014' } as const;
 const CLOSE = { bold: '\uE011', italic: '\uE013', strike: '\uE015' } as const;
 const MARKER = { bold: '*', italic: '_', strike: '~' } as const;

@@ -118,10 +118,12 @@ function cleanChars(s: string): string {
 
 // No word boundary: Slack still links `_https://…`, and `x_https` is no scheme anyone would miss.
 const SCHEME = /([a-zA-Z][a-zA-Z0-9+.-]{0,31}):\/\//g;
-// Host-like runs; the sentinel characters may sit inside them when a highlight marks part of a domain.
+// Host-like runs; formatting sentinels (a highlight's bold, the styles of AI Markdown: U+E000–U+E01F) may sit
+// inside them when formatting marks part of a domain.
 // The look-behind lets a match start only at the start of a label, which keeps the scan linear.
 const HOSTLIKE =
-  /(?<![\p{L}\p{N}\p{M}_\-\uE000\uE001])[\p{L}\p{N}\p{M}_\-\uE000\uE001]+(?:\.[\p{L}\p{N}\p{M}_\-\uE000\uE001]+)+/gu;
+  /(?<![\p{L}\p{N}\p{M}_\-\uE000-\uE01F])[\p{L}\p{N}\p{M}_\-\uE000-\uE01F]+(?:\.[\p{L}\p{N}\p{M}_\-\uE000-\uE01F]+)+/gu;
+const FORMAT_SENTINELS = /[\uE000-\uE01F]/g;
 
 /** `https://evil.com/x` → `hxxps://evil[.]com/x`, `a@evil.com` → `a@evil[.]com`: nothing Slack can link. */
 export function defang(s: string): string {
@@ -132,8 +134,8 @@ export function defang(s: string): string {
       return `${scheme}[:]//`;
     })
     .replace(HOSTLIKE, (token) => {
-      // Bold markers will split the token, so each piece between them must be judged on its own too.
-      const pieces = [token.replace(SENTINELS, ''), ...token.split(SENTINELS)];
+      // Formatting markers will split the token, so each piece between them must be judged on its own too.
+      const pieces = [token.replace(FORMAT_SENTINELS, ''), ...token.split(FORMAT_SENTINELS)];
       return pieces.some(linkableHost) ? token.replaceAll('.', '[.]') : token;
     });
 }

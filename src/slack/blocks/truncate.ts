@@ -18,9 +18,10 @@ export function truncatePlain(s: string, max: number, marker = '…'): string {
   return out.trimEnd() + marker;
 }
 
-// Units that must never be split: Slack tokens (<…>), entities, surrogate pairs, then single code units.
+// Units that must never be split: Slack tokens (<…>), entities, surrogate pairs, a code block's fence, then
+// single code units.
 const UNIT =
-  /<[^<>]*>|&(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#[xX][0-9a-fA-F]+);|[\uD800-\uDBFF][\uDC00-\uDFFF]|[\s\S]/g;
+  /<[^<>]*>|&(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#[xX][0-9a-fA-F]+);|[\uD800-\uDBFF][\uDC00-\uDFFF]|```|[\s\S]/g;
 
 /** The indivisible units of mrkdwn (see UNIT), lazily: callers stop as soon as they have enough. */
 export function* mrkdwnUnits(s: string): Generator<string> {
@@ -48,7 +49,8 @@ export function truncateEscaped(s: string, max: number, marker = '…'): string 
 
 /**
  * Cuts mrkdwn to at most `max` characters (marker included), never inside an entity, a surrogate pair, a
- * `<…>` token, or between an opening `*` and its closing one.
+ * `<…>` token, code (a span or a block: cut before it opens), or between an opening `*` and its closing one
+ * (a `*` inside code is no marker).
  */
 export function truncate(s: string, max: number, marker = '…'): string {
   if (s.length <= max) return s;
@@ -56,17 +58,28 @@ export function truncate(s: string, max: number, marker = '…'): string {
   if (marker.length > max) return truncate(s, max, '');
   const room = max - marker.length;
   let out = '';
-  let stars = 0;
-  let openAt = -1;
+  let bold = false;
+  let boldAt = -1;
+  let code = false;
+  let fence = false;
+  let codeAt = -1;
   for (const unit of mrkdwnUnits(s)) {
     if (out.length + unit.length > room) break;
-    if (unit === '*') {
-      stars += 1;
-      if (stars % 2 === 1) openAt = out.length;
+    if (unit === '```' && !code) {
+      fence = !fence;
+      if (fence) codeAt = out.length;
+    } else if (unit === '`' && !fence) {
+      code = !code;
+      if (code) codeAt = out.length;
+    } else if (unit === '*' && !code && !fence) {
+      bold = !bold;
+      if (bold) boldAt = out.length;
     }
     out += unit;
   }
-  if (stars % 2 === 1) out = out.slice(0, openAt).replace(/\u200B$/, '');
+  // Nothing opens inside open code, so what was open before the code opened still is: close it too.
+  if (code || fence) out = out.slice(0, codeAt);
+  if (bold) out = out.slice(0, boldAt).replace(/\u200B$/, '');
   // An underscore kept because it sat inside a word would end one at the cut, where Slack reads it as italics.
   return out.trimEnd().replace(/_+$/, (u) => '\u02CD'.repeat(u.length)) + marker;
 }

@@ -17,7 +17,9 @@ describe('Markdown → mrkdwn', () => {
     );
     expect(aiTextToMrkdwn('__Rotate__ it, _now_, not ~~later~~.')).toBe('*Rotate* it, _now_, not ~later~.');
     // Underscores inside words are names, not emphasis.
-    expect(aiTextToMrkdwn('See svc_account_name and __init__.py')).toBe('See svc_account_name and *init*.py');
+    expect(aiTextToMrkdwn('See svc_account_name and __init__.py')).toBe(
+      'See svc_account_name and *init*[.]py',
+    );
   });
 
   it('keeps inline code and code blocks, with their text as written', () => {
