@@ -14,6 +14,7 @@ import {
   startFakeSlack,
 } from '../src/sim/slack/index.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
+import { guardSlackContract } from './support/slack-contract.js';
 import { runVigil, waitForLine } from './support/vigil-process.js';
 
 let sim: SimApi;
@@ -22,7 +23,7 @@ let dir: string;
 
 beforeAll(async () => {
   sim = await startSimApi({ emptyPageEvery: 0 });
-  slack = await startFakeSlack();
+  slack = guardSlackContract(await startFakeSlack());
   dir = await mkdtemp(join(tmpdir(), 'vigil-digest-main-'));
 });
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimApi, startSimApi } from '../src/sim/api/index.js';
 import { DEFAULT_BOT_TOKEN, type FakeSlack, SEEDED_USERS, startFakeSlack } from '../src/sim/slack/index.js';
 import { createSlackSender } from './harness/index.js';
+import { guardSlackContract } from './support/slack-contract.js';
 import { runVigil, waitForLine } from './support/vigil-process.js';
 
 const SECRET = 'main-test-signing-secret-0123456789';
@@ -16,7 +17,7 @@ let dir: string;
 
 beforeAll(async () => {
   sim = await startSimApi();
-  slack = await startFakeSlack();
+  slack = guardSlackContract(await startFakeSlack());
   dir = await mkdtemp(join(tmpdir(), 'vigil-main-'));
 });
 

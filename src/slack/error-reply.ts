@@ -11,7 +11,7 @@ import { ApiError, RateLimitedError, ValidationError } from '../api/index.js';
 import { RefusalError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { StoreError } from '../store/index.js';
-import { escapeMrkdwn } from './blocks/text.js';
+import { escapeMrkdwn, truncate } from './blocks/text.js';
 import { ephemeral } from './context.js';
 
 export interface ErrorMessage {
@@ -67,10 +67,10 @@ export function errorMessage(err: unknown, referenceId: string): ErrorMessage {
   return {
     text: `${text} (ref ${referenceId})`,
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 2900) } },
+      { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 2900) } },
       {
         type: 'context',
-        elements: [{ type: 'mrkdwn', text: `${next.slice(0, 2500)}  ·  Reference \`${referenceId}\`` }],
+        elements: [{ type: 'mrkdwn', text: `${truncate(next, 2500)}  ·  Reference \`${referenceId}\`` }],
       },
     ],
   };
@@ -82,8 +82,8 @@ export function refusalMessage(err: RefusalError): ErrorMessage {
   return {
     text,
     blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: `:no_entry_sign: ${text.slice(0, 2900)}` } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: ownWords(err.hint).slice(0, 2500) }] },
+      { type: 'section', text: { type: 'mrkdwn', text: `:no_entry_sign: ${truncate(text, 2900)}` } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(ownWords(err.hint), 2500) }] },
     ],
   };
 }

@@ -1,116 +1,31 @@
 /**
- * The Block Kit limits Slack enforces and Vigil's renderer must respect (DESIGN §4). Messages are reported the
- * way Slack reports them: "<problem> [json-pointer:/path]", so a failing test names the exact block.
+ * What the simulated Slack refuses in a message or a view, the way Slack refuses it: each problem is reported
+ * as "<problem> [json-pointer:/path]" (Slack's own wording where it is known), so a failing test names the exact
+ * field. The per-block and per-element rules live in block-kit/, each citing its Block Kit reference page.
  */
+import { blockListProblems } from './block-kit/blocks.js';
+import { isRecord, Problems } from './block-kit/check.js';
+import { textObject } from './block-kit/composition.js';
 
+/** "You can include up to 50 blocks in each message, and 100 blocks in modals or Home tabs." */
 export const MESSAGE_MAX_BLOCKS = 50;
 export const VIEW_MAX_BLOCKS = 100;
-/** Slack refuses messages whose blocks carry more text than about this (msg_blocks_too_long). */
+/**
+ * Slack answers msg_blocks_too_long when the text in a message's blocks passes a threshold it does not
+ * document: about 13,200 characters in https://github.com/slackapi/bolt-js/issues/2509 ("12,000 text characters
+ * with a buffer for block containers", said Slack there). The fake counts every `text` string in the blocks.
+ */
 export const MESSAGE_MAX_BLOCK_TEXT = 13_000;
+/**
+ * The top-level `text` "accepts up to 40,000 characters"
+ * (https://api.slack.com/changelog/2018-04-truncating-really-long-messages); chat.postMessage documents
+ * msg_too_long for longer text.
+ */
 export const MESSAGE_MAX_TEXT = 40_000;
 
-type Problems = string[];
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-
-function tooLong(value: unknown, max: number, pointer: string, out: Problems): void {
-  if (typeof value === 'string' && value.length > max) {
-    out.push(`must be less than ${max + 1} characters [json-pointer:${pointer}]`);
-  }
-}
-
-function tooMany(value: unknown, max: number, pointer: string, out: Problems): void {
-  if (Array.isArray(value) && value.length > max) {
-    out.push(`no more than ${max} items allowed [json-pointer:${pointer}]`);
-  }
-}
-
-function textObject(value: unknown, max: number, pointer: string, out: Problems, plainOnly = false): void {
-  if (!isRecord(value)) return;
-  if (plainOnly && value.type !== 'plain_text') {
-    out.push(`must be a valid enum value [json-pointer:${pointer}/type]`);
-  }
-  tooLong(value.text, max, `${pointer}/text`, out);
-}
-
-function confirmObject(value: unknown, pointer: string, out: Problems): void {
-  if (!isRecord(value)) return;
-  textObject(value.title, 100, `${pointer}/title`, out, true);
-  textObject(value.text, 300, `${pointer}/text`, out);
-  textObject(value.confirm, 30, `${pointer}/confirm`, out, true);
-  textObject(value.deny, 30, `${pointer}/deny`, out, true);
-}
-
-function element(el: unknown, pointer: string, out: Problems): void {
-  if (!isRecord(el)) return;
-  tooLong(el.action_id, 255, `${pointer}/action_id`, out);
-  if (el.type === 'button') {
-    textObject(el.text, 75, `${pointer}/text`, out, true);
-    tooLong(el.value, 2000, `${pointer}/value`, out);
-    tooLong(el.url, 3000, `${pointer}/url`, out);
-  }
-  if (el.confirm !== undefined) confirmObject(el.confirm, `${pointer}/confirm`, out);
-}
-
-function block(b: unknown, pointer: string, out: Problems): void {
-  if (!isRecord(b)) {
-    out.push(`must be an object [json-pointer:${pointer}]`);
-    return;
-  }
-  if (typeof b.type !== 'string') out.push(`missing required field: type [json-pointer:${pointer}]`);
-  tooLong(b.block_id, 255, `${pointer}/block_id`, out);
-  switch (b.type) {
-    case 'section':
-      textObject(b.text, 3000, `${pointer}/text`, out);
-      tooMany(b.fields, 10, `${pointer}/fields`, out);
-      if (Array.isArray(b.fields)) {
-        b.fields.forEach((f, i) => {
-          textObject(f, 2000, `${pointer}/fields/${i}`, out);
-        });
-      }
-      if (b.accessory !== undefined) element(b.accessory, `${pointer}/accessory`, out);
-      break;
-    case 'header':
-      textObject(b.text, 150, `${pointer}/text`, out, true);
-      break;
-    case 'context':
-      tooMany(b.elements, 10, `${pointer}/elements`, out);
-      break;
-    case 'actions':
-      tooMany(b.elements, 25, `${pointer}/elements`, out);
-      if (Array.isArray(b.elements)) {
-        b.elements.forEach((el, i) => {
-          element(el, `${pointer}/elements/${i}`, out);
-        });
-      }
-      break;
-    case 'input':
-      textObject(b.label, 2000, `${pointer}/label`, out, true);
-      textObject(b.hint, 2000, `${pointer}/hint`, out, true);
-      if (b.element !== undefined) element(b.element, `${pointer}/element`, out);
-      break;
-    default:
-      break;
-  }
-}
-
-/** Problems with a list of blocks (the list itself at `pointer`), `maxBlocks` being 50 or 100. */
-export function blockProblems(blocks: unknown, maxBlocks: number, pointer: string): Problems {
-  const out: Problems = [];
-  if (!Array.isArray(blocks)) {
-    out.push(`must be an array [json-pointer:${pointer}]`);
-    return out;
-  }
-  tooMany(blocks, maxBlocks, pointer, out);
-  const seen = new Set<string>();
-  blocks.forEach((b, i) => {
-    block(b, `${pointer}/${i}`, out);
-    if (isRecord(b) && typeof b.block_id === 'string') {
-      if (seen.has(b.block_id)) out.push(`duplicate block_id [json-pointer:${pointer}/${i}/block_id]`);
-      seen.add(b.block_id);
-    }
-  });
-  return out;
+/** Problems with a list of blocks at `pointer`, `maxBlocks` being 50 (message) or 100 (modal, Home). */
+export function blockProblems(blocks: unknown, maxBlocks: number, pointer: string): string[] {
+  return blockListProblems(blocks, maxBlocks, pointer);
 }
 
 /** Sum of the lengths of every `text` string inside the blocks: what msg_blocks_too_long measures. */
@@ -125,29 +40,63 @@ export function blockTextLength(value: unknown): number {
   return n;
 }
 
-/** Problems with a modal or Home view, reported by Slack as invalid_arguments. */
-export function viewProblems(view: unknown): Problems {
-  const out: Problems = [];
+/**
+ * The fake's one rule stricter than Slack: a message with blocks must carry a non-empty top-level `text`.
+ * Slack posts such a message but then notifications and screen readers have nothing to read ("the `text` is
+ * used in places where the content cannot be rendered": https://docs.slack.dev/reference/methods/chat.postMessage),
+ * and DESIGN §1 makes a meaningful `text` part of every Vigil message. Refused as no_text so a test fails.
+ */
+export const TEXT_WITH_BLOCKS_PROBLEM =
+  'a message with blocks needs a non-empty top-level text (a rule of this fake: Slack itself only recommends it, for notifications and screen readers) [json-pointer:/text]';
+
+/** Fields of a modal view: https://docs.slack.dev/reference/views/modal-views */
+const MODAL_FIELDS = [
+  'type',
+  'title',
+  'blocks',
+  'close',
+  'submit',
+  'private_metadata',
+  'callback_id',
+  'clear_on_close',
+  'notify_on_close',
+  'external_id',
+  'submit_disabled',
+];
+/** Fields of a Home view: https://docs.slack.dev/reference/views/home-tab-views */
+const HOME_FIELDS = ['type', 'blocks', 'private_metadata', 'callback_id', 'external_id'];
+
+/**
+ * Problems with a modal or Home view, reported by Slack as invalid_arguments.
+ * https://docs.slack.dev/reference/views/modal-views: title (required, plain_text ≤ 24), blocks (≤ 100), close
+ * and submit (plain_text ≤ 24; "submit is required when an input block is within the blocks array"),
+ * private_metadata ≤ 3000, callback_id ≤ 255. external_id has no documented length ("a custom identifier that
+ * must be unique for all views on a per-team basis"): the fake holds it to callback_id's 255.
+ */
+export function viewProblems(view: unknown): string[] {
+  const p = new Problems();
   if (!isRecord(view)) {
-    out.push('must be an object [json-pointer:/view]');
-    return out;
+    p.add('must be an object', '/view');
+    return p.list;
   }
-  if (view.type !== 'modal' && view.type !== 'home') {
-    out.push('must be a valid enum value [json-pointer:/view/type]');
-  }
+  p.oneOf(view.type, ['modal', 'home'], '/view/type', true);
   if (view.type === 'modal') {
-    if (!isRecord(view.title)) out.push('missing required field: title [json-pointer:/view]');
-    textObject(view.title, 24, '/view/title', out, true);
-    textObject(view.submit, 24, '/view/submit', out, true);
-    textObject(view.close, 24, '/view/close', out, true);
+    textObject(p, view.title, '/view/title', 24, 'plain_text');
+    textObject(p, view.submit, '/view/submit', 24, 'plain_text', false);
+    textObject(p, view.close, '/view/close', 24, 'plain_text', false);
     const hasInput = Array.isArray(view.blocks) && view.blocks.some((b) => isRecord(b) && b.type === 'input');
     if (hasInput && view.submit === undefined) {
-      out.push('submit is required when an input block is within the blocks [json-pointer:/view]');
+      p.add('submit is required when an input block is within the blocks', '/view');
     }
+    p.boolean(view.clear_on_close, '/view/clear_on_close');
+    p.boolean(view.notify_on_close, '/view/notify_on_close');
+    p.unknownFields(view, MODAL_FIELDS, '/view');
+  } else if (view.type === 'home') {
+    p.unknownFields(view, HOME_FIELDS, '/view');
   }
-  tooLong(view.private_metadata, 3000, '/view/private_metadata', out);
-  tooLong(view.callback_id, 255, '/view/callback_id', out);
-  tooLong(view.external_id, 255, '/view/external_id', out);
-  out.push(...blockProblems(view.blocks ?? [], VIEW_MAX_BLOCKS, '/view/blocks'));
-  return out;
+  p.string(view.private_metadata, '/view/private_metadata', 3000);
+  p.string(view.callback_id, '/view/callback_id', 255);
+  p.string(view.external_id, '/view/external_id', 255);
+  if (view.blocks === undefined) p.missing('/view/blocks');
+  return [...p.list, ...blockListProblems(view.blocks ?? [], VIEW_MAX_BLOCKS, '/view/blocks')];
 }

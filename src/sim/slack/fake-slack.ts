@@ -21,6 +21,7 @@ import {
   SlackState,
 } from './state.js';
 import type {
+  ContentRefusal,
   FailureSpec,
   FakeChannel,
   FakeTeam,
@@ -52,6 +53,15 @@ export interface FakeSlackOptions {
 }
 
 const MAX_BODY_BYTES = 50 * 1024 * 1024;
+/** The errors Slack gives a payload it refuses for its content (see ContentRefusal). */
+const CONTENT_ERRORS = new Set([
+  'invalid_blocks',
+  'invalid_blocks_format',
+  'msg_blocks_too_long',
+  'msg_too_long',
+  'no_text',
+  'invalid_arguments',
+]);
 const RESPONSE_URL_PATH = /^\/(commands|actions)\/[^/]+\/[^/]+\/[^/]+$/;
 /** The one method that takes an app-level token. */
 const CONNECTIONS_OPEN = 'apps.connections.open';
@@ -72,6 +82,8 @@ interface Reply {
 export class FakeSlack {
   readonly calls: RecordedCall[] = [];
   readonly responseUrlPosts: ResponseUrlPost[] = [];
+  /** Every payload refused for its content, in order; see ContentRefusal. */
+  readonly refusals: ContentRefusal[] = [];
   /** Every GET of a file's bytes, served or refused. */
   readonly downloads: FileDownload[] = [];
   readonly clientId: string;
@@ -82,6 +94,7 @@ export class FakeSlack {
   private readonly state: SlackState;
   private readonly failures = new Map<string, Required<Pick<FailureSpec, 'times'>> & FailureSpec>();
   private callWaiters: Waiter<RecordedCall>[] = [];
+  private readonly seenAcks = new WeakSet<object>();
   private postWaiters: Waiter<ResponseUrlPost>[] = [];
   private baseUrl = '';
 
@@ -309,6 +322,7 @@ export class FakeSlack {
   reset(): void {
     this.calls.length = 0;
     this.responseUrlPosts.length = 0;
+    this.refusals.length = 0;
     this.downloads.length = 0;
     this.failures.clear();
     this.state.clear();
@@ -414,10 +428,11 @@ export class FakeSlack {
     } catch {
       parsed = undefined;
     }
+    const injected = parsed === undefined ? undefined : this.takeFailure(method);
     const reply: Reply =
       parsed === undefined
         ? { status: 200, body: { ok: false, error: 'invalid_json' } }
-        : (this.takeFailure(method) ?? { status: 200, body: this.dispatch(method, parsed) });
+        : (injected ?? { status: 200, body: this.dispatch(method, parsed) });
     if (parsed === undefined) {
       const headers = flatHeaders(req);
       parsed = { contentType: headers['content-type'] ?? '', headers, raw, body: {}, token: undefined };
@@ -434,6 +449,7 @@ export class FakeSlack {
       response: reply.body,
     };
     this.calls.push(call);
+    if (injected === undefined) this.noteRefusal(method, reply.body, parsed.body, at);
     this.callWaiters = this.notify(this.callWaiters, call);
     return reply;
   }
@@ -467,6 +483,36 @@ export class FakeSlack {
     const team = this.state.teams.get(this.state.tokens.get(token) ?? '');
     if (team === undefined) return { ok: false, error: 'invalid_auth' };
     return botMethod({ ...base, team, token });
+  }
+
+  private noteRefusal(where: string, response: Json, body: Json, at: number): void {
+    const error = response.ok === false && typeof response.error === 'string' ? response.error : undefined;
+    if (error === undefined || !CONTENT_ERRORS.has(error)) return;
+    const problems = Array.isArray(response.errors) ? response.errors.map(String) : [];
+    this.refusals.push({ where, error, problems, at, body });
+  }
+
+  /**
+   * Every refusal so far, the acks of Socket Mode included, described for a failure message; empties the list
+   * so the next test starts clean.
+   */
+  takeRefusals(): ContentRefusal[] {
+    const socket = this.socket.acks
+      .filter((a) => a.refusal !== undefined && !this.seenAcks.has(a))
+      .map((a): ContentRefusal => {
+        this.seenAcks.add(a);
+        const r = a.refusal ?? {};
+        return {
+          where: 'socket_ack',
+          error: String(r.error),
+          problems: Array.isArray(r.errors) ? r.errors.map(String) : [],
+          at: this.state.clock.now(),
+          body: a.payload ?? {},
+        };
+      });
+    const all = [...this.refusals, ...socket];
+    this.refusals.length = 0;
+    return all;
   }
 
   private async upload(req: IncomingMessage, res: ServerResponse, raw: Buffer, url: URL): Promise<void> {
@@ -532,7 +578,10 @@ export class FakeSlack {
     } catch {
       reply ??= { status: 400, body: { ok: false, error: 'invalid_payload' } };
     }
-    reply ??= this.useResponseUrl(url.pathname, body);
+    if (reply === undefined) {
+      reply = this.useResponseUrl(url.pathname, body);
+      this.noteRefusal('response_url', reply.body, body, this.state.clock.now());
+    }
     const post: ResponseUrlPost = {
       path: url.pathname,
       body,

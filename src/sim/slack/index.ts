@@ -1,5 +1,14 @@
 /** The fake Slack used by end-to-end tests and the local playground. */
+export {
+  blockProblems,
+  blockTextLength,
+  MESSAGE_MAX_BLOCK_TEXT,
+  MESSAGE_MAX_BLOCKS,
+  VIEW_MAX_BLOCKS,
+  viewProblems,
+} from './block-limits.js';
 export { FakeSlack, type FakeSlackOptions, startFakeSlack } from './fake-slack.js';
+export { messageContentError } from './methods/index.js';
 export {
   type EnvelopeInput,
   type EnvelopeType,
@@ -24,6 +33,7 @@ export {
   TRIGGER_TTL_MS,
 } from './state.js';
 export type {
+  ContentRefusal,
   FailureSpec,
   FakeChannel,
   FakeTeam,

@@ -29,6 +29,21 @@ export interface ResponseUrlPost {
   response: Json;
 }
 
+/**
+ * A payload Slack would refuse for what it holds (blocks, text, a view): always a defect of the sender, never
+ * one the fake was told to inject with failNext.
+ */
+export interface ContentRefusal {
+  /** The Web API method, `response_url`, or `socket_ack` (a slash command's ack over Socket Mode). */
+  where: string;
+  error: string;
+  /** Slack's details, "<problem> [json-pointer:/path]". */
+  problems: string[];
+  at: number;
+  /** What was sent: the call's or post's body, or the ack's payload. */
+  body: Json;
+}
+
 /** Bytes received on an `upload_url` from files.getUploadURLExternal. */
 export interface UploadedFile {
   fileId: string;

@@ -3,8 +3,12 @@ import type { KnownBlock } from '@slack/types';
 import { type Actors, PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
 import type { AuditEntry } from '../../store/index.js';
 import { auditLine, auditSummary } from './audit.js';
+import { ownMrkdwn } from './text.js';
 
-const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+const section = (text: string): KnownBlock => ({
+  type: 'section',
+  text: { type: 'mrkdwn', text: ownMrkdwn(text) },
+});
 
 export function describeActors(actors: Actors): string {
   if (actors === 'everyone') return 'every member of the workspace';
@@ -43,7 +47,9 @@ export function renderSettings(permissions: Readonly<Record<Permission, Actors>>
         elements: [
           {
             type: 'mrkdwn',
-            text: 'Admins change them with `/vigil settings <act|reveal|export|unassign> everyone|admins|group:<usergroup-id>`.',
+            text: ownMrkdwn(
+              'Admins change them with `/vigil settings <act|reveal|export|unassign> everyone|admins|group:<usergroup-id>`.',
+            ),
           },
         ],
       },

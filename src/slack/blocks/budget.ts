@@ -15,35 +15,11 @@ import type {
   SectionBlock,
   TextObject,
 } from '@slack/types';
-import { guardQuoteStart, mrkdwnUnits, plainText, truncate, truncatePlain } from './text.js';
+import { LIMITS, type Surface } from './limits.js';
+import { ownMrkdwn, plainText, truncate, truncatePlain } from './text.js';
 
-export type Surface = 'message' | 'modal' | 'home';
-
-export const LIMITS = {
-  blocks: { message: 50, modal: 100, home: 100 } satisfies Record<Surface, number>,
-  textObject: 3000,
-  sectionText: 3000,
-  fields: 10,
-  fieldText: 2000,
-  headerText: 150,
-  contextElements: 10,
-  actionsElements: 25,
-  buttonText: 75,
-  buttonValue: 2000,
-  buttonUrl: 3000,
-  actionId: 255,
-  blockId: 255,
-  confirmTitle: 100,
-  confirmText: 300,
-  confirmButton: 30,
-  modalTitle: 24,
-  modalButton: 24,
-  privateMetadata: 3000,
-  /** Text in the blocks of one message; Slack answers msg_blocks_too_long somewhere above 13k. */
-  blocksText: 12_000,
-  /** Top-level `text`: what notifications and screen readers read. */
-  topLevelText: 3000,
-} as const;
+export { LIMITS, type Surface } from './limits.js';
+export { type PackedLines, packLines, splitLongText } from './long-text.js';
 
 const EMPTY_TEXT = '\u2014';
 
@@ -73,8 +49,9 @@ export function blocksTextLength(blocks: readonly unknown[]): number {
 
 // ── Element clamps ────────────────────────────────────────────────────────────────────────────────────
 
+/** A text object within `max` characters; mrkdwn is made safe first (ownMrkdwn), then cut whole. */
 function clampText<T extends TextObject>(t: T, max: number): T {
-  const cut = t.type === 'mrkdwn' ? truncate(t.text, max) : truncatePlain(t.text, max);
+  const cut = t.type === 'mrkdwn' ? truncate(ownMrkdwn(t.text), max) : truncatePlain(t.text, max);
   return { ...t, text: cut.trim() === '' ? EMPTY_TEXT : cut };
 }
 
@@ -192,6 +169,13 @@ export interface BudgetInput {
   maxTextChars?: number;
   /** A block placed before the tail when groups were left out ("3 more not shown"). */
   omittedNotice?: (omitted: number) => KnownBlock;
+  /** Admit at most this many groups; the others count as left out, in the same notice. */
+  maxGroups?: number;
+  /**
+   * Characters of the text budget kept for the groups (and the notice): head and tail are shortened, longest
+   * texts first, to leave at least this much, so a long summary never crowds out the list it introduces.
+   */
+  reserveForGroups?: number;
 }
 
 export interface BudgetedMessage {
@@ -238,23 +222,29 @@ export function renderBudgeted(input: BudgetInput): BudgetedMessage {
   let tail = (input.tail ?? []).map(clampBlock).slice(0, maxBlocks);
   let head = (input.head ?? []).map(clampBlock).slice(0, maxBlocks - tail.length);
   const groups = (input.groups ?? []).map((g) => g.map(clampBlock));
+  const candidates = input.maxGroups === undefined ? groups : groups.slice(0, Math.max(0, input.maxGroups));
 
+  const noticeChars = input.omittedNotice
+    ? blocksTextLength([clampBlock(input.omittedNotice(groups.length))])
+    : 0;
+  const reserve = Math.min(input.reserveForGroups ?? 0, blocksTextLength(candidates.flat()) + noticeChars);
+  const fixedBudget = Math.max(EMPTY_TEXT.length, budget - reserve);
   const fixedChars = blocksTextLength(head) + blocksTextLength(tail);
-  if (fixedChars > budget) {
-    const fixed = shrinkToBudget([...head, ...tail], budget);
+  if (fixedChars > fixedBudget) {
+    const fixed = shrinkToBudget([...head, ...tail], fixedBudget);
     head = fixed.slice(0, head.length);
     tail = fixed.slice(head.length);
   }
   const blocksLeft = maxBlocks - head.length - tail.length;
   const charsLeft = budget - blocksTextLength(head) - blocksTextLength(tail);
 
-  let fit = fitGroups(groups, blocksLeft, charsLeft);
+  let fit = fitGroups(candidates, blocksLeft, charsLeft);
   let notice: KnownBlock | undefined;
   if (fit.included.length < groups.length && input.omittedNotice) {
     const probe = clampBlock(input.omittedNotice(groups.length));
     const probeChars = blocksTextLength([probe]);
     if (blocksLeft >= 1 && charsLeft >= probeChars) {
-      fit = fitGroups(groups, blocksLeft - 1, charsLeft - probeChars);
+      fit = fitGroups(candidates, blocksLeft - 1, charsLeft - probeChars);
       notice = clampBlock(input.omittedNotice(groups.length - fit.included.length));
     }
   }
@@ -262,129 +252,11 @@ export function renderBudgeted(input: BudgetInput): BudgetedMessage {
   const omittedGroups = groups.length - fit.included.length;
   const blocks = [...head, ...fit.included.flat(), ...(notice && omittedGroups > 0 ? [notice] : []), ...tail];
   return {
-    text: truncate(text, LIMITS.topLevelText),
+    text: truncate(ownMrkdwn(text), LIMITS.topLevelText),
     blocks,
     includedGroups: fit.included.length,
     omittedGroups,
   };
-}
-
-// ── Long text ─────────────────────────────────────────────────────────────────────────────────────────
-
-const PARAGRAPH = /\n[^\S\n]*\n\s*/g;
-const LINE = /\n\s*/g;
-const SENTENCE = /[.!?…]["'’”)\]]*\s+/g;
-const WORD = /\s+/g;
-
-/** Ends of unit boundaries (offsets) up to `max`, and whether bold is balanced at each. */
-function safeCuts(s: string, max: number): Map<number, boolean> {
-  const cuts = new Map<number, boolean>();
-  let offset = 0;
-  let stars = 0;
-  for (const unit of mrkdwnUnits(s)) {
-    offset += unit.length;
-    if (offset > max) break;
-    if (unit === '*') stars += 1;
-    cuts.set(offset, stars % 2 === 0);
-  }
-  return cuts;
-}
-
-function lastSeparator(
-  s: string,
-  re: RegExp,
-  cuts: Map<number, boolean>,
-  min: number,
-  balanced: boolean,
-): [number, number] | undefined {
-  let found: [number, number] | undefined;
-  for (const m of s.matchAll(re)) {
-    const start = m.index;
-    if (start < min) continue;
-    // A sentence keeps its punctuation; other separators are dropped.
-    const pieceEnd = re === SENTENCE ? start + m[0].trimEnd().length : start;
-    const ok = cuts.get(pieceEnd);
-    if (ok === undefined || (balanced && !ok)) continue;
-    found = [pieceEnd, start + m[0].length];
-  }
-  return found;
-}
-
-interface Cut {
-  /** End of this chunk. */
-  end: number;
-  /** Start of the next one. */
-  next: number;
-  /** The cut falls inside a bold span: close it here and reopen it in the next chunk. */
-  splitsBold: boolean;
-}
-
-function lastCut(cuts: Map<number, boolean>, balancedOnly: boolean): number {
-  let at = 0;
-  for (const [offset, ok] of cuts) if (ok || !balancedOnly) at = offset;
-  return at;
-}
-
-/** Where to cut `s`, which is longer than max. */
-function findCut(s: string, max: number): Cut {
-  const window = s.slice(0, max + 1);
-  const cuts = safeCuts(s, max);
-  for (const [re, min] of [
-    [PARAGRAPH, max / 2],
-    [LINE, max / 2],
-    [SENTENCE, max / 3],
-    [WORD, 1],
-  ] as const) {
-    const found = lastSeparator(window, re, cuts, min, true);
-    if (found !== undefined && found[0] > 0) return { end: found[0], next: found[1], splitsBold: false };
-  }
-  // Bold longer than a chunk: split it at a word and keep both halves bold (one character kept for the `*`).
-  const inner = safeCuts(s, max - 1);
-  const word = lastSeparator(window, WORD, inner, 1, false);
-  if (word !== undefined) return { end: word[0], next: word[1], splitsBold: inner.get(word[0]) === false };
-  const balanced = lastCut(cuts, true);
-  if (balanced > 0) return { end: balanced, next: balanced, splitsBold: false };
-  const any = lastCut(inner, false);
-  if (any > 0) return { end: any, next: any, splitsBold: inner.get(any) === false };
-  // A single unit longer than max (only with absurdly small max) goes whole rather than being split.
-  const first = mrkdwnUnits(s).next().value?.length ?? s.length;
-  return { end: first, next: first, splitsBold: false };
-}
-
-/**
- * Splits long mrkdwn (AI text) into chunks of at most `maxPerSection` characters: at paragraphs, else
- * lines, sentences, words, and only as a last resort anywhere, never inside an entity, a `<…>` token or a
- * bold pair. With `maxSections`, the last kept chunk ends with `…` when text was left out.
- */
-export function splitLongText(
-  text: string,
-  maxPerSection: number = LIMITS.sectionText,
-  maxSections?: number,
-): string[] {
-  const max = Math.max(2, maxPerSection);
-  const chunks: string[] = [];
-  let rest = text.trim();
-  while (rest !== '') {
-    if (rest.length <= max) {
-      chunks.push(rest);
-      break;
-    }
-    const cut = findCut(rest, max);
-    const chunk = rest.slice(0, cut.end).trimEnd();
-    rest = guardQuoteStart(rest.slice(cut.next).trimStart());
-    if (cut.splitsBold) {
-      chunks.push(`${chunk}*`);
-      rest = `*${rest}`;
-    } else if (chunk !== '') {
-      chunks.push(chunk);
-    }
-  }
-  if (maxSections === undefined || chunks.length <= maxSections) return chunks;
-  const kept = chunks.slice(0, Math.max(1, maxSections));
-  const last = kept.length - 1;
-  const lastChunk = kept[last] ?? '';
-  kept[last] = lastChunk.length + 2 <= max ? `${lastChunk} …` : truncate(lastChunk, max);
-  return kept;
 }
 
 // ── Views ─────────────────────────────────────────────────────────────────────────────────────────────

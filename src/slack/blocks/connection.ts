@@ -3,7 +3,9 @@ import type { KnownBlock } from '@slack/types';
 import type { TokenTest } from '../../api/index.js';
 import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
 import type { Connection } from '../../store/index.js';
-import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
+import { packLines, renderBudgeted } from './budget.js';
+import { plural } from './ids.js';
+import { codeSpan, escapeMrkdwn, ownMrkdwn, slackDate, truncate } from './text.js';
 
 export const DISCONNECT_CONFIRM = 'connection_disconnect_confirm';
 export const DISCONNECT_CANCEL = 'connection_disconnect_cancel';
@@ -13,8 +15,14 @@ export interface Message {
   blocks: KnownBlock[];
 }
 
-const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
-const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+const section = (text: string): KnownBlock => ({
+  type: 'section',
+  text: { type: 'mrkdwn', text: ownMrkdwn(text) },
+});
+const context = (text: string): KnownBlock => ({
+  type: 'context',
+  elements: [{ type: 'mrkdwn', text: ownMrkdwn(text) }],
+});
 const when = (ms: number) => slackDate(ms);
 
 export function renderConnectLink(url: string, expiresAt: number, existing: Connection | undefined): Message {
@@ -179,15 +187,27 @@ export interface TenantsPageInput {
   isAdmin: boolean;
 }
 
-/** A page of the organization's tenants, the one in use marked, with Next when more follow. */
+const MAX_TENANT_NAME = 150;
+const MAX_TENANT_DESCRIPTION = 200;
+
+/** One tenant: name and id, the one in use marked, its description under it; cut after escaping. */
+function tenantLine(t: TenantsPageInput['tenants'][number], current: number): string {
+  const inUse = t.id === current;
+  const name = truncate(escapeMrkdwn(t.name.replace(/\s+/g, ' ').trim()), MAX_TENANT_NAME) || '—';
+  const description = t.description
+    ? `\n      ${truncate(escapeMrkdwn(t.description.replace(/\s+/g, ' ').trim()), MAX_TENANT_DESCRIPTION)}`
+    : '';
+  const id = t.id === undefined ? 'no id given' : `id ${t.id}`;
+  return `${inUse ? ':white_check_mark:' : '•'} *${name}* (${id})${inUse ? ' — in use' : ''}${description}`;
+}
+
+/**
+ * A page of the organization's tenants, the one in use marked, with Next when more follow. The lines are
+ * packed into as many sections as Slack's limits need; tenants that still do not fit are counted.
+ */
 export function renderTenants(input: TenantsPageInput): Message {
   const { tenants, current } = input;
-  const lines = tenants.map(
-    (t) =>
-      `${t.id === current ? ':white_check_mark:' : '•'} *${escapeMrkdwn(t.name)}* (${t.id === undefined ? 'no id given' : `id ${t.id}`})${t.id === current ? ' — in use' : ''}${
-        t.description ? `\n      ${escapeMrkdwn(t.description).slice(0, 200)}` : ''
-      }`,
-  );
+  const packs = packLines(tenants.map((t) => tenantLine(t, current)));
   const last = input.first + tenants.length - 1;
   const range = tenants.length === 0 ? 'none' : `${input.first}–${last}`;
   const slice =
@@ -196,19 +216,18 @@ export function renderTenants(input: TenantsPageInput): Message {
       : input.nextRef
         ? `${range} · more follow`
         : range;
-  const blocks: KnownBlock[] = [];
-  if (input.first > 1 || input.nextRef) blocks.push(section(`*Tenants* ${slice}`));
-  for (let i = 0; i < lines.length; i += 15) blocks.push(section(lines.slice(i, i + 15).join('\n')));
-  if (lines.length === 0) blocks.push(section('No tenants are visible to this API key.'));
-  blocks.push(
+  const head: KnownBlock[] = [];
+  if (input.first > 1 || input.nextRef) head.push(section(`*Tenants* ${slice}`));
+  if (packs.length === 0) head.push(section('No tenants are visible to this API key.'));
+  const tail: KnownBlock[] = [
     context(
       input.isAdmin
         ? 'Switch with `/vigil tenant <id>`.'
         : 'A workspace admin can switch with `/vigil tenant <id>`.',
     ),
-  );
+  ];
   if (input.nextRef) {
-    blocks.push({
+    tail.push({
       type: 'actions',
       block_id: 'tenants:tail',
       elements: [
@@ -222,5 +241,15 @@ export function renderTenants(input: TenantsPageInput): Message {
     });
   }
   const count = input.first === 1 && !input.nextRef ? `${tenants.length} tenant(s)` : `Tenants ${slice}`;
-  return { text: `${count}; tenant ${current} is in use.`, blocks: blocks.slice(0, 48) };
+  const r = renderBudgeted({
+    text: `${count}; tenant ${current} is in use.`,
+    head,
+    groups: packs.map((p) => [section(p.text)]),
+    tail,
+    omittedNotice: (n) => {
+      const left = packs.slice(packs.length - n).reduce((sum, p) => sum + p.count, 0);
+      return context(`${plural(left, 'more tenant')} on this page did not fit in one message.`);
+    },
+  });
+  return { text: r.text, blocks: r.blocks };
 }

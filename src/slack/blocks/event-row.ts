@@ -1,7 +1,8 @@
 /**
  * One event as a compact row: a section (severity, type, title; one line of identifiers, dates and the
- * portal link; the uid to copy) and an actions block with Ignore and Remediate as buttons and the rarer
- * actions (Explain, Unignore, Unremediate, Undo) in an overflow menu. Pure: time comes in as `now`.
+ * portal link; the uid to copy) and an actions block: Ignore and Remediate (or Undo, just after an action) as
+ * buttons, the rarer actions (Unignore, Unremediate, Explain) in an overflow menu when there are at least two
+ * of them, else as buttons. Pure: time comes in as `now`.
  */
 import type {
   ActionsBlock,
@@ -231,32 +232,84 @@ const REMEDIATE_CONFIRM = {
   style: 'danger',
 } as const satisfies NonNullable<Button['confirm']>;
 
-function option(text: string, actionId: string, ref: string): PlainTextOption {
-  return { text: { type: 'plain_text', text }, value: overflowValue(actionId, ref) };
+/**
+ * One control of an event row. `base` is the action id without the row index (EVENT_IGNORE…); the button, or
+ * the overflow option standing for it, carries the row's actionRef as its value.
+ */
+export interface RowControl {
+  label: string;
+  base: string;
+  /** Button-only extras (style, confirm); an overflow option has neither. */
+  extra?: Partial<Button>;
 }
 
-/** Ignore and Remediate as buttons when the event is open; everything rarer in the overflow menu. */
-function eventControls(event: Event, opts: EventGroupOptions, index: number): (Button | Overflow)[] {
-  const ref = opts.actionRef;
-  const id = (base: string) => eventActionId(base, index);
-  const buttons: Button[] = [];
-  const more: PlainTextOption[] = [];
+/** An overflow menu holds 2 to 5 options (Block Kit overflow menu element). */
+export const MENU_MIN = 2;
+export const MENU_MAX = 5;
+
+function menuOption(c: RowControl, index: number, ref: string): PlainTextOption {
+  return {
+    text: { type: 'plain_text', text: plainText(c.label, 75) },
+    value: overflowValue(eventActionId(c.base, index), ref),
+  };
+}
+
+function controlButton(c: RowControl, index: number, ref: string): Button {
+  return button(c.label, eventActionId(c.base, index), ref, c.extra);
+}
+
+/**
+ * The controls of a row, in two lists assembled per state: `buttons` always show as buttons; `menu` holds the
+ * rarer actions, in order of importance, shown in an overflow menu only when there are at least two (Slack's
+ * minimum); a lone one shows as a button, and any beyond five (Slack's maximum) as buttons after the menu.
+ */
+export function rowControls(
+  event: Event,
+  opts: Pick<EventGroupOptions, 'state' | 'canAct'>,
+): { buttons: RowControl[]; menu: RowControl[] } {
+  const buttons: RowControl[] = [];
+  const menu: RowControl[] = [];
   if (opts.canAct !== false) {
     const status = eventStatus(event);
-    if (opts.state !== undefined) more.push(option('Undo', id(EVENT_UNDO), ref));
-    else if (status.ignoredAt === undefined && status.remediatedAt === undefined) {
+    if (opts.state !== undefined) {
+      // Just acted: Undo is the one thing the clicker is likely to want next, so it stays in sight.
+      buttons.push({ label: 'Undo', base: EVENT_UNDO });
+    } else if (status.ignoredAt === undefined && status.remediatedAt === undefined) {
       buttons.push(
-        button('Ignore', id(EVENT_IGNORE), ref),
-        button('Remediate', id(EVENT_REMEDIATE), ref, { style: 'danger', confirm: REMEDIATE_CONFIRM }),
+        { label: 'Ignore', base: EVENT_IGNORE },
+        { label: 'Remediate', base: EVENT_REMEDIATE, extra: { style: 'danger', confirm: REMEDIATE_CONFIRM } },
       );
     } else {
-      if (status.ignoredAt !== undefined) more.push(option('Unignore', id(EVENT_UNIGNORE), ref));
-      if (status.remediatedAt !== undefined) more.push(option('Unremediate', id(EVENT_UNREMEDIATE), ref));
+      if (status.ignoredAt !== undefined) menu.push({ label: 'Unignore', base: EVENT_UNIGNORE });
+      if (status.remediatedAt !== undefined) menu.push({ label: 'Unremediate', base: EVENT_UNREMEDIATE });
     }
   }
-  more.push(option('Explain (AI)', id(EVENT_EXPLAIN), ref));
-  const overflow: Overflow = { type: 'overflow', action_id: id(EVENT_MORE), options: more };
-  return [...buttons, overflow];
+  menu.push({ label: 'Explain (AI)', base: EVENT_EXPLAIN });
+  return { buttons, menu };
+}
+
+/**
+ * A row's controls as actions-block elements: the buttons, then the menu as an overflow when it holds at least
+ * two options (its first five; any more follow as buttons), else its lone item as a button.
+ */
+export function controlElements(
+  controls: { buttons: readonly RowControl[]; menu: readonly RowControl[] },
+  index: number,
+  ref: string,
+): (Button | Overflow)[] {
+  const { buttons, menu } = controls;
+  const elements: (Button | Overflow)[] = buttons.map((c) => controlButton(c, index, ref));
+  if (menu.length < MENU_MIN) {
+    elements.push(...menu.map((c) => controlButton(c, index, ref)));
+    return elements;
+  }
+  elements.push({
+    type: 'overflow',
+    action_id: eventActionId(EVENT_MORE, index),
+    options: menu.slice(0, MENU_MAX).map((c) => menuOption(c, index, ref)),
+  });
+  elements.push(...menu.slice(MENU_MAX).map((c) => controlButton(c, index, ref)));
+  return elements;
 }
 
 function actedContext(state: ActedState, index: number): ContextBlock {
@@ -276,7 +329,7 @@ export function renderEventGroup(event: Event, opts: EventGroupOptions): KnownBl
   const actions: ActionsBlock = {
     type: 'actions',
     block_id: eventBlockId(index),
-    elements: eventControls(event, opts, index),
+    elements: controlElements(rowControls(event, opts), index, opts.actionRef),
   };
   blocks.push(actions);
   return blocks;

@@ -5,10 +5,10 @@ import type { EnvironmentHealthRecord } from '../../services/environment-health.
 import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
 import { permissionLines } from './admin.js';
 import { auditLine } from './audit.js';
-import { renderBudgeted } from './budget.js';
+import { renderBudgeted, viewTitle } from './budget.js';
 import { organizationLabel, quotaLine, tenantLabel } from './connection.js';
 import { digestHomeGroups } from './digest.js';
-import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
+import { codeSpan, escapeMrkdwn, ownMrkdwn, slackDate } from './text.js';
 
 export const HOME_CONNECT = 'home_connect';
 export const HOME_DISCONNECT = 'home_disconnect';
@@ -27,8 +27,14 @@ export interface HomeInput {
   audit: AuditEntry[];
 }
 
-const section = (text: string): KnownBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
-const context = (text: string): KnownBlock => ({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+const section = (text: string): KnownBlock => ({
+  type: 'section',
+  text: { type: 'mrkdwn', text: ownMrkdwn(text) },
+});
+const context = (text: string): KnownBlock => ({
+  type: 'context',
+  elements: [{ type: 'mrkdwn', text: ownMrkdwn(text) }],
+});
 const when = (ms: number) => slackDate(ms);
 
 function health(input: HomeInput): KnownBlock[] {
@@ -211,7 +217,7 @@ export function renderDisconnectModal(c: Connection): View {
 export function renderNoticeModal(title: string, text: string): View {
   return {
     type: 'modal',
-    title: { type: 'plain_text', text: title.slice(0, 24) },
+    title: viewTitle(title),
     close: { type: 'plain_text', text: 'Close' },
     blocks: [section(text)],
   };

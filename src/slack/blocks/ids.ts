@@ -4,25 +4,26 @@
  * defanged, so they can be copied back into a command), plain-word labels, and page headers.
  */
 import type { KnownBlock } from '@slack/types';
-import { truncatePlain } from './text.js';
+import { ownMrkdwn, truncateEscaped } from './text.js';
 
 export interface Message {
   text: string;
   blocks: KnownBlock[];
 }
 
-/** A value in a code span: control characters, backticks and line breaks removed, `&<>` escaped. */
+/**
+ * A value in a code span: control characters, backticks and line breaks removed, `&<>` escaped, then cut to
+ * `max` characters of what is shown (never through an entity).
+ */
 export function codeSpan(value: string | number, max = 200): string {
-  const cleaned = truncatePlain(
-    String(value)
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-      .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069`]/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim(),
-    max,
-  );
+  const cleaned = String(value)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069`]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const escaped = cleaned.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  return escaped === '' ? '—' : `\`${escaped}\``;
+  const cut = truncateEscaped(escaped, max);
+  return cut === '' ? '—' : `\`${cut}\``;
 }
 
 /** `INCLUDED_KEYWORDS` / `azure_tenant` → `Included keywords` / `Azure tenant`. */
@@ -44,13 +45,13 @@ export function sliceLabel(first: number, count: number, more: boolean, total?: 
 export const section = (text: string, blockId?: string): KnownBlock => ({
   type: 'section',
   ...(blockId ? { block_id: blockId } : {}),
-  text: { type: 'mrkdwn', text, verbatim: true },
+  text: { type: 'mrkdwn', text: ownMrkdwn(text), verbatim: true },
 });
 
 export const context = (text: string, blockId?: string): KnownBlock => ({
   type: 'context',
   ...(blockId ? { block_id: blockId } : {}),
-  elements: [{ type: 'mrkdwn', text, verbatim: true }],
+  elements: [{ type: 'mrkdwn', text: ownMrkdwn(text), verbatim: true }],
 });
 
 export function plural(n: number, word: string, many = `${word}s`): string {

@@ -1,5 +1,9 @@
-/** Small pieces every builder uses. Text given here is already safe mrkdwn (verbatim: no auto-linking). */
+/**
+ * Small pieces every builder uses. Text given here is mrkdwn: upstream parts already escaped, Vigil's own
+ * words passed through ownMrkdwn here (verbatim: no auto-linking).
+ */
 import type { ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import { ownMrkdwn } from './text.js';
 
 export interface RenderedMessage {
   text: string;
@@ -7,9 +11,17 @@ export interface RenderedMessage {
 }
 
 export function section(blockId: string, text: string): SectionBlock {
-  return { type: 'section', block_id: blockId, text: { type: 'mrkdwn', text, verbatim: true } };
+  return {
+    type: 'section',
+    block_id: blockId,
+    text: { type: 'mrkdwn', text: ownMrkdwn(text), verbatim: true },
+  };
 }
 
 export function context(blockId: string, text: string): ContextBlock {
-  return { type: 'context', block_id: blockId, elements: [{ type: 'mrkdwn', text, verbatim: true }] };
+  return {
+    type: 'context',
+    block_id: blockId,
+    elements: [{ type: 'mrkdwn', text: ownMrkdwn(text), verbatim: true }],
+  };
 }

@@ -6,12 +6,14 @@
 import type { KnownBlock } from '@slack/types';
 import type { ApiReport } from '../../api/index.js';
 import { renderBudgeted, splitLongText } from './budget.js';
-import { codeSpan, context, type Message, section } from './ids.js';
+import { codeSpan, context, type Message, plural, section } from './ids.js';
 import { escapeMrkdwn, highlightToMrkdwn, plainText, slackDate, truncate } from './text.js';
 
 /** `report_explain:<i>`, value: the event uid. */
 export const REPORT_EXPLAIN = 'report_explain';
 const MAX_RELATED = 20;
+/** Text kept for the related events (twenty typical uids with their buttons). */
+const RELATED_RESERVE = 3000;
 const MAX_HIGHLIGHTS = 8;
 const MAX_TAGS = 20;
 
@@ -89,12 +91,14 @@ export function renderReport(input: ReportInput): Message {
   const out = renderBudgeted({
     text: `Report ${escapeMrkdwn(title)} (${input.status}).`,
     head,
-    groups: related.slice(0, MAX_RELATED).map((uid, i) => relatedGroup(uid, i)),
-    tail:
-      related.length > MAX_RELATED
-        ? [context(`${related.length - MAX_RELATED} more related events are not listed.`)]
-        : [],
-    omittedNotice: (n) => context(`${n} more related events left out to fit Slack's limits.`),
+    groups: related.map((uid, i) => relatedGroup(uid, i)),
+    // The first twenty, as many as fit: the summary is shortened before the list is.
+    maxGroups: MAX_RELATED,
+    reserveForGroups: RELATED_RESERVE,
+    omittedNotice: (n) =>
+      context(
+        `${plural(n, 'more related event')} ${n === 1 ? 'is' : 'are'} not listed, to fit in one message.`,
+      ),
   });
   return { text: out.text, blocks: out.blocks };
 }

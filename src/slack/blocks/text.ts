@@ -7,6 +7,10 @@
  * preventing it. Intra-word `_` (usernames, e-mail addresses) is kept: Slack never formats inside a word.
  */
 
+import { truncateEscaped, truncatePlain } from './truncate.js';
+
+export { mrkdwnUnits, truncate, truncateEscaped, truncatePlain } from './truncate.js';
+
 export const DEFAULT_PORTAL_HOSTS: readonly string[] = ['app.flare.io', 'app.eu.flare.io'];
 
 /** Private-use sentinels that mark bold spans while text is being sanitised (highlight `<mark>`). */
@@ -114,10 +118,12 @@ function cleanChars(s: string): string {
 
 // No word boundary: Slack still links `_https://…`, and `x_https` is no scheme anyone would miss.
 const SCHEME = /([a-zA-Z][a-zA-Z0-9+.-]{0,31}):\/\//g;
-// Host-like runs; the sentinel characters may sit inside them when a highlight marks part of a domain.
+// Host-like runs; formatting sentinels (a highlight's bold, the styles of AI Markdown: U+E000–U+E01F) may sit
+// inside them when formatting marks part of a domain.
 // The look-behind lets a match start only at the start of a label, which keeps the scan linear.
 const HOSTLIKE =
-  /(?<![\p{L}\p{N}\p{M}_\-\uE000\uE001])[\p{L}\p{N}\p{M}_\-\uE000\uE001]+(?:\.[\p{L}\p{N}\p{M}_\-\uE000\uE001]+)+/gu;
+  /(?<![\p{L}\p{N}\p{M}_\-\uE000-\uE01F])[\p{L}\p{N}\p{M}_\-\uE000-\uE01F]+(?:\.[\p{L}\p{N}\p{M}_\-\uE000-\uE01F]+)+/gu;
+const FORMAT_SENTINELS = /[\uE000-\uE01F]/g;
 
 /** `https://evil.com/x` → `hxxps://evil[.]com/x`, `a@evil.com` → `a@evil[.]com`: nothing Slack can link. */
 export function defang(s: string): string {
@@ -128,8 +134,8 @@ export function defang(s: string): string {
       return `${scheme}[:]//`;
     })
     .replace(HOSTLIKE, (token) => {
-      // Bold markers will split the token, so each piece between them must be judged on its own too.
-      const pieces = [token.replace(SENTINELS, ''), ...token.split(SENTINELS)];
+      // Formatting markers will split the token, so each piece between them must be judged on its own too.
+      const pieces = [token.replace(FORMAT_SENTINELS, ''), ...token.split(FORMAT_SENTINELS)];
       return pieces.some(linkableHost) ? token.replaceAll('.', '[.]') : token;
     });
 }
@@ -184,6 +190,53 @@ export function guardQuoteStart(s: string): string {
 
 function escapeControlChars(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/**
+ * The control sequences Vigil writes on purpose, and only those: a user mention (userMention validates it), a
+ * channel link, a user group, a `<!date^…>` (slackDate), an http(s) link with its label (portalLink). Never a
+ * broadcast (`<!here>`, `<!channel>`, `<!everyone>`).
+ */
+const INTENDED_SEQUENCE =
+  /<(?:@[UW][A-Z0-9]{1,30}|#C[A-Z0-9]{1,30}(?:\|[^<>]*)?|!subteam\^[A-Z0-9]{1,30}(?:\|[^<>]*)?|!date\^\d{1,12}\^[^<>|]*(?:\^[^<>|]*)?\|[^<>]*|https?:\/\/[^\s<>|]+(?:\|[^<>]*)?)>/g;
+const STRAY_CONTROL = /[<>]|&(?!(?:amp|lt|gt);)/g;
+const CONTROL_ENTITY: Readonly<Record<string, string>> = { '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+
+/**
+ * Vigil's own mrkdwn (its templates, with intended *bold*, `code` and control sequences) made safe: every `<`,
+ * `>` and `&` that is neither escaped already nor part of an intended control sequence is escaped, so
+ * `/vigil tenant <id>` shows as typed instead of reaching Slack as link syntax. Idempotent: text built with
+ * escapeMrkdwn passes unchanged, so the builders and the budget renderer apply it to everything they emit.
+ */
+export function ownMrkdwn(s: string): string {
+  let out = '';
+  let last = 0;
+  for (const m of s.matchAll(INTENDED_SEQUENCE)) {
+    out += s.slice(last, m.index).replace(STRAY_CONTROL, (c) => CONTROL_ENTITY[c] ?? c) + m[0];
+    last = m.index + m[0].length;
+  }
+  return out + s.slice(last).replace(STRAY_CONTROL, (c) => CONTROL_ENTITY[c] ?? c);
+}
+
+/**
+ * Text shown as code (a code span's or a code block's content, kept as written: no entity decoding): control
+ * characters cleaned, `&<>` escaped, backticks turned to a look-alike so the code cannot be closed early.
+ * Slack neither links, mentions nor formats inside code.
+ */
+export function inertCode(s: string): string {
+  return escapeControlChars(cleanChars(s).replaceAll('`', '\u02CB'));
+}
+
+/**
+ * The label of a link Vigil builds (`<url|label>`): shown as written, since nothing inside a label links, but
+ * with no mention, broadcast word, formatting marker or character that would end the link.
+ */
+export function linkLabel(s: string): string {
+  const t = cleanChars(decodeEntities(s).replace(SENTINELS, ''))
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/@(?=here|channel|everyone|group)/gi, `@${WORD_JOINER}`);
+  return neutraliseMarkers(escapeControlChars(t)).replaceAll('|', '\u00A6');
 }
 
 /** Turns sentinel pairs into Slack bold, keeping whitespace outside the markers so Slack honours them. */
@@ -280,57 +333,6 @@ export function plainText(s: string, max: number): string {
   return truncatePlain(cleaned, max).replace(/<(?=…?$)/, '');
 }
 
-/** Cuts plain text to at most `max` UTF-16 units (marker included), never inside a surrogate pair. */
-export function truncatePlain(s: string, max: number, marker = '…'): string {
-  if (s.length <= max) return s;
-  if (max <= 0) return '';
-  const room = max - marker.length;
-  if (room < 0) return truncatePlain(s, max, '');
-  let out = '';
-  for (const ch of s) {
-    if (out.length + ch.length > room) break;
-    out += ch;
-  }
-  return out.trimEnd() + marker;
-}
-
-// ── Truncation ────────────────────────────────────────────────────────────────────────────────────────
-
-// Units that must never be split: Slack tokens (<…>), entities, surrogate pairs, then single code units.
-const UNIT =
-  /<[^<>]*>|&(?:[a-zA-Z][a-zA-Z0-9]*|#\d+|#[xX][0-9a-fA-F]+);|[\uD800-\uDBFF][\uDC00-\uDFFF]|[\s\S]/g;
-
-/** The indivisible units of mrkdwn (see UNIT), lazily: callers stop as soon as they have enough. */
-export function* mrkdwnUnits(s: string): Generator<string> {
-  const re = new RegExp(UNIT.source, 'g');
-  for (let m = re.exec(s); m !== null; m = re.exec(s)) yield m[0];
-}
-
-/**
- * Cuts mrkdwn to at most `max` characters (marker included), never inside an entity, a surrogate pair, a
- * `<…>` token, or between an opening `*` and its closing one.
- */
-export function truncate(s: string, max: number, marker = '…'): string {
-  if (s.length <= max) return s;
-  if (max <= 0) return '';
-  if (marker.length > max) return truncate(s, max, '');
-  const room = max - marker.length;
-  let out = '';
-  let stars = 0;
-  let openAt = -1;
-  for (const unit of mrkdwnUnits(s)) {
-    if (out.length + unit.length > room) break;
-    if (unit === '*') {
-      stars += 1;
-      if (stars % 2 === 1) openAt = out.length;
-    }
-    out += unit;
-  }
-  if (stars % 2 === 1) out = out.slice(0, openAt).replace(/\u200B$/, '');
-  // An underscore kept because it sat inside a word would end one at the cut, where Slack reads it as italics.
-  return out.trimEnd().replace(/_+$/, (u) => '\u02CD'.repeat(u.length)) + marker;
-}
-
 // ── Dates ─────────────────────────────────────────────────────────────────────────────────────────────
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]|$)/;
@@ -420,6 +422,6 @@ export function userMention(userId: string): string | undefined {
  */
 export function codeSpan(s: string, max = 300): string {
   const cleaned = cleanChars(s).replace(/\s+/g, ' ').trim().replaceAll('`', '\u02CB');
-  const cut = truncatePlain(cleaned, max);
-  return cut === '' ? '' : `\`${escapeControlChars(cut)}\``;
+  const cut = truncateEscaped(escapeControlChars(cleaned), max);
+  return cut === '' ? '' : `\`${cut}\``;
 }

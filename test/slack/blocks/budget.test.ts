@@ -11,7 +11,7 @@ import {
   viewButton,
   viewTitle,
 } from '../../../src/slack/blocks/budget.js';
-import { escapeMrkdwn, slackDate } from '../../../src/slack/blocks/text.js';
+import { escapeMrkdwn, slackDate, truncate } from '../../../src/slack/blocks/text.js';
 import { checkBlockKitLimits } from './support/block-kit-limits.js';
 
 const section = (text: string, block_id?: string): SectionBlock => ({
@@ -210,6 +210,29 @@ describe('renderBudgeted', () => {
     );
   });
 
+  it('admits at most maxGroups groups and counts the rest in the same notice', () => {
+    const groups = Array.from({ length: 30 }, (_, i) => group(i));
+    const notice = (n: number): KnownBlock => section(`${n} more not listed`, 'notice');
+    const r = renderBudgeted({ text: 't', groups, maxGroups: 20, omittedNotice: notice });
+    expect(r.includedGroups).toBe(20);
+    expect(r.omittedGroups).toBe(10);
+    expect(r.blocks.filter((b) => b.block_id === 'notice')).toEqual([
+      section('10 more not listed', 'notice'),
+    ]);
+  });
+
+  it('keeps reserveForGroups characters for the groups, shortening a long head first', () => {
+    const head = Array.from({ length: 5 }, (_, i) => section('summary '.repeat(370), `h${i}`));
+    const groups = Array.from({ length: 20 }, (_, i) => group(i));
+    const notice = (n: number): KnownBlock => section(`${n} more not listed`, 'notice');
+    const starved = renderBudgeted({ text: 't', head, groups, omittedNotice: notice });
+    expect(starved.includedGroups).toBeLessThan(3);
+    const r = renderBudgeted({ text: 't', head, groups, omittedNotice: notice, reserveForGroups: 3000 });
+    expect(checkBlockKitLimits(r, 'message')).toEqual([]);
+    expect(r.includedGroups).toBeGreaterThanOrEqual(20);
+    expect(r.blocks.slice(0, 5).map((b) => b.block_id)).toEqual(['h0', 'h1', 'h2', 'h3', 'h4']);
+  });
+
   it('keeps every limit for arbitrary heads, groups and tails', () => {
     const text = fc.string({ maxLength: 4000 });
     const block = fc.oneof(
@@ -261,6 +284,37 @@ describe('splitLongText', () => {
     const chunks = splitLongText(`${'x'.repeat(50)}${date}${'y'.repeat(50)}`, 80);
     expect(chunks.some((c) => c.includes(date))).toBe(true);
     expect(splitLongText('aa *bold text here* bb', 12)).toEqual(['aa', '*bold text*', '*here* bb']);
+  });
+
+  it('never cuts inside code, and a * inside code is no bold marker', () => {
+    expect(truncate('*a* `x*y` and more', 8)).toBe('*a*…');
+    expect(truncate('see `a*b` then *bold words*', 24)).toBe('see `a*b` then…');
+    expect(splitLongText('aa `code with * star` bb', 12)).toEqual(['aa', '`code with`', '`* star` bb']);
+  });
+
+  it('keeps code spans and bold closed in every chunk and cut, whatever the text', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('word', 'two words', 'x.y'),
+      fc.stringMatching(/^[a-z *]{1,30}$/).map((w) => `\`${w.trim() || 'c'}\``),
+      fc.stringMatching(/^[a-z ]{1,30}$/).map((w) => `*${w.trim() || 'b'}*`),
+    );
+    const text = fc.array(piece, { maxLength: 40 }).map((p) => p.join(' '));
+    const closed = (chunk: string) => {
+      expect((chunk.match(/`/g) ?? []).length % 2).toBe(0);
+      expect((chunk.replace(/`[^`]*`/g, '').match(/\*/g) ?? []).length % 2).toBe(0);
+    };
+    fc.assert(
+      fc.property(text, fc.integer({ min: 8, max: 120 }), (t, max) => {
+        for (const chunk of splitLongText(t, max)) {
+          expect(chunk.length).toBeLessThanOrEqual(max);
+          closed(chunk);
+        }
+        const cut = truncate(t, max);
+        expect(cut.length).toBeLessThanOrEqual(max);
+        closed(cut);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('ends the last chunk with … when maxSections leaves text out', () => {

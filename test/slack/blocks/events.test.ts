@@ -1,6 +1,11 @@
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, Overflow, SectionBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import {
+  controlElements,
+  type EventGroupOptions,
+  type RowControl,
+} from '../../../src/slack/blocks/event-row.js';
+import {
   ACTION_IDS,
   aiTextToMrkdwn,
   EVENT_EXPLAIN,
@@ -81,14 +86,15 @@ describe('action and block ids', () => {
 describe('renderEventGroup', () => {
   const opts = { now: NOW, actionRef: 'c7:0', index: 0 };
 
-  it('renders an open event with Ignore, Remediate (danger, confirmed) and Explain in the overflow menu', () => {
+  it('renders an open event with Ignore, Remediate (danger, confirmed) and Explain as buttons', () => {
     const blocks = renderEventGroup(makeEvent(), opts);
     expect(blocks).toMatchSnapshot();
-    expect(controls(blocks)).toMatchObject({
-      buttons: [`${EVENT_IGNORE}:0`, `${EVENT_REMEDIATE}:0`],
-      more: [`${EVENT_EXPLAIN}:0`],
+    // A menu of one option is refused by Slack (an overflow menu takes 2 to 5): Explain is a button.
+    expect(controls(blocks)).toEqual({
+      buttons: [`${EVENT_IGNORE}:0`, `${EVENT_REMEDIATE}:0`, `${EVENT_EXPLAIN}:0`],
+      more: [],
+      menu: undefined,
     });
-    expect(controls(blocks).menu?.action_id).toBe(`${EVENT_MORE}:0`);
     const remediate = actions(blocks)?.elements[1] as Button;
     expect(remediate.style).toBe('danger');
     expect(remediate.confirm).toMatchObject({
@@ -151,6 +157,7 @@ describe('renderEventGroup', () => {
       buttons: [],
       more: [`${EVENT_UNIGNORE}:0`, `${EVENT_EXPLAIN}:0`],
     });
+    expect(controls(ignored).menu?.action_id).toBe(`${EVENT_MORE}:0`);
     expect(body(ignored).split('\n')[0]).toBe(
       ':large_orange_circle: *high* · *Leak* · Ignored <!date^1795168800^{date_short}|2026-11-20> — Combo list with *acme[.]com* accounts',
     );
@@ -163,7 +170,7 @@ describe('renderEventGroup', () => {
     expect(remediated).toMatchSnapshot();
   });
 
-  it('replaces the buttons with "Ignored by @user · date" and Undo once someone acted', () => {
+  it('replaces the buttons with "Ignored by @user · date" and a visible Undo once someone acted', () => {
     const blocks = renderEventGroup(makeEvent(), {
       ...opts,
       state: { action: 'ignore', by: 'U024BE7LH', at: NOW },
@@ -175,7 +182,11 @@ describe('renderEventGroup', () => {
         text: 'Ignored by <@U024BE7LH> · <!date^1795251600^{date_short_pretty} {time}|2026-11-21 09:00 UTC>',
       },
     ]);
-    expect(controls(blocks)).toMatchObject({ buttons: [], more: [`${EVENT_UNDO}:0`, `${EVENT_EXPLAIN}:0`] });
+    expect(controls(blocks)).toEqual({
+      buttons: [`${EVENT_UNDO}:0`, `${EVENT_EXPLAIN}:0`],
+      more: [],
+      menu: undefined,
+    });
     expect(blocks).toMatchSnapshot();
   });
 
@@ -190,10 +201,39 @@ describe('renderEventGroup', () => {
   });
 
   it('shows only Explain to someone who cannot act', () => {
-    expect(controls(renderEventGroup(makeEvent(), { ...opts, canAct: false }))).toMatchObject({
-      buttons: [],
-      more: [`${EVENT_EXPLAIN}:0`],
+    expect(controls(renderEventGroup(makeEvent(), { ...opts, canAct: false }))).toEqual({
+      buttons: [`${EVENT_EXPLAIN}:0`],
+      more: [],
+      menu: undefined,
     });
+  });
+
+  it('is valid Block Kit in every state: open, ignored, remediated, both, just acted, read-only', () => {
+    const states: [string, Parameters<typeof renderEventGroup>[0], Partial<EventGroupOptions>][] = [
+      ['open', makeEvent(), {}],
+      ['ignored', makeEvent({ tenant_metadata: { ignored_at: '2026-11-20T10:00:00Z' } }), {}],
+      ['remediated', makeEvent({ tenant_metadata: { remediated_at: '2026-11-20T10:00:00Z' } }), {}],
+      [
+        'ignored and remediated',
+        makeEvent({
+          tenant_metadata: { ignored_at: '2026-11-20T10:00:00Z', remediated_at: '2026-11-20T11:00:00Z' },
+        }),
+        {},
+      ],
+      ['just ignored', makeEvent(), { state: { action: 'ignore', by: 'U024BE7LH', at: NOW } }],
+      ['just remediated', makeEvent(), { state: { action: 'remediate', by: 'U024BE7LH', at: NOW } }],
+      [
+        'read-only',
+        makeEvent({ tenant_metadata: { ignored_at: '2026-11-20T10:00:00Z' } }),
+        { canAct: false },
+      ],
+    ];
+    for (const [name, event, extra] of states) {
+      const blocks = renderEventGroup(event, { ...opts, ...extra });
+      expect(checkBlockKitLimits({ text: name, blocks }, 'message'), name).toEqual([]);
+      const menu = controls(blocks).menu;
+      if (menu !== undefined) expect(menu.options.length, name).toBeGreaterThanOrEqual(2);
+    }
   });
 
   it('uses the caller ref as every value and suffixes ids with the index', () => {
@@ -394,7 +434,7 @@ describe('renderEventResults', () => {
 });
 
 describe('renderExplain', () => {
-  it('renders AI text safely, keeping paragraphs and bullets', () => {
+  it('renders AI Markdown as mrkdwn, keeping its formatting but no mention or bare link', () => {
     const messages = renderExplain({
       uid: 'leak/pastebin/a1b2c3',
       text: '## Summary\n\n**Risk**: high <!channel>.\n\n- Reset <b>j.doe@acme.com</b>\n* Watch https://evil.com',
@@ -405,7 +445,7 @@ describe('renderExplain', () => {
     const [first] = messages;
     expect(first?.text).toBe('AI assistance for event `leak/pastebin/a1b2c3`');
     expect(((first?.blocks ?? [])[1] as SectionBlock | undefined)?.text?.text).toBe(
-      'Summary\n\nRisk: high &lt;!channel&gt;.\n\n• Reset j[.]doe@acme[.]com\n• Watch hxxps://evil[.]com',
+      '*Summary*\n\n*Risk*: high &lt;!channel&gt;.\n\n• Reset *j[.]doe@acme[.]com*\n• Watch hxxps://evil[.]com',
     );
   });
 
@@ -426,9 +466,34 @@ describe('renderExplain', () => {
 });
 
 describe('aiTextToMrkdwn', () => {
-  it('drops markdown and HTML formatting but keeps the words', () => {
+  it('converts Markdown and the HTML it mixes in to mrkdwn (markdown.test.ts has the details)', () => {
     expect(aiTextToMrkdwn('# Title\n```js\ncode()\n```\n**under** <em>x</em> <p>para</p>')).toBe(
-      'Title\n\ncode()\n\nunder x para',
+      '*Title*\n\n```\ncode()\n```\n\n*under* _x_ para',
     );
+  });
+});
+
+describe('controlElements', () => {
+  const items = (n: number): RowControl[] =>
+    Array.from({ length: n }, (_, i) => ({ label: `Item ${i}`, base: `event_item${i}` }));
+  const shape = (menu: number) =>
+    controlElements({ buttons: [{ label: 'Ignore', base: EVENT_IGNORE }], menu: items(menu) }, 2, 'c1:2').map(
+      (e) => (e.type === 'overflow' ? `menu(${e.options.length})` : e.action_id),
+    );
+
+  it('shows a menu only with 2 to 5 options: one is a button, more than five spill over as buttons', () => {
+    expect(shape(0)).toEqual(['event_ignore:2']);
+    expect(shape(1)).toEqual(['event_ignore:2', 'event_item0:2']);
+    expect(shape(2)).toEqual(['event_ignore:2', 'menu(2)']);
+    expect(shape(5)).toEqual(['event_ignore:2', 'menu(5)']);
+    expect(shape(7)).toEqual(['event_ignore:2', 'menu(5)', 'event_item5:2', 'event_item6:2']);
+  });
+
+  it('gives every option the value its button would have carried', () => {
+    const [menu] = controlElements({ buttons: [], menu: items(2) }, 4, 'ctx:4');
+    expect(menu?.type === 'overflow' && menu.options.map((o) => parseOverflowValue(o.value))).toEqual([
+      { actionId: 'event_item0:4', value: 'ctx:4' },
+      { actionId: 'event_item1:4', value: 'ctx:4' },
+    ]);
   });
 });

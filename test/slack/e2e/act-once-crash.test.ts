@@ -17,6 +17,7 @@ import {
   startFakeSlack,
 } from '../../../src/sim/slack/index.js';
 import { createSlackSender, getButton } from '../../harness/index.js';
+import { guardSlackContract } from '../../support/slack-contract.js';
 import { runVigil, waitForLine } from '../../support/vigil-process.js';
 
 const SECRET = 'crash-test-signing-secret-0123456789';
@@ -28,7 +29,7 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   sim = await startSimApi();
-  slack = await startFakeSlack();
+  slack = guardSlackContract(await startFakeSlack());
   dir = await mkdtemp(join(tmpdir(), 'vigil-crash-'));
 });
 

@@ -84,12 +84,12 @@ describe('tenants', () => {
     expect(text).toContain('• *Acme Subsidiaries* (id 2002)');
     expect(text).toContain('• *Acme Staging* (id 2003)');
     expect(text).not.toContain('Globex');
-    expect(text).toContain('A workspace admin can switch with `/vigil tenant <id>`.');
+    expect(text).toContain('A workspace admin can switch with `/vigil tenant &lt;id&gt;`.');
   });
 
   it('tells an admin how to switch', async () => {
     const { post } = await run('tenants', admin);
-    expect(textOf(post)).toContain('Switch with `/vigil tenant <id>`.');
+    expect(textOf(post)).toContain('Switch with `/vigil tenant &lt;id&gt;`.');
     expect(textOf(post)).not.toContain('A workspace admin can switch');
   });
 });

@@ -5,6 +5,7 @@ import {
   MESSAGE_MAX_BLOCK_TEXT,
   MESSAGE_MAX_BLOCKS,
   MESSAGE_MAX_TEXT,
+  TEXT_WITH_BLOCKS_PROBLEM,
 } from '../block-limits.js';
 import type { SlackState } from '../state.js';
 import type { FakeChannel, FakeTeam, Json } from '../types.js';
@@ -86,6 +87,7 @@ export function messageContentError(body: Json): Json | undefined {
   const hasBlocks = Array.isArray(blocks) && blocks.length > 0;
   const hasAttachments = body.attachments !== undefined && body.attachments !== '';
   if (!hasText && !hasBlocks && !hasAttachments) return fail('no_text');
+  if (!hasText && hasBlocks) return failWithMessages('no_text', [TEXT_WITH_BLOCKS_PROBLEM]);
   return undefined;
 }
 

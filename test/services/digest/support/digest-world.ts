@@ -27,6 +27,7 @@ import {
   Sealer,
   type Store,
 } from '../../../../src/store/index.js';
+import { guardSlackContract } from '../../../support/slack-contract.js';
 
 export const TEAM = DEFAULT_TEAM_ID;
 export const CHANNEL = SEEDED_CHANNELS.general;
@@ -63,7 +64,7 @@ export async function startWorld(opts: {
   const clock = new ManualClock(opts.start);
   const logger = opts.logger ?? silentLogger;
   const sim = await startSimApi({ clock, emptyPageEvery: 0, ...opts.sim });
-  const slack = await startFakeSlack();
+  const slack = guardSlackContract(await startFakeSlack());
   const sealer = new Sealer(randomBytes(32));
   const key = sim.keys[0];
   if (!key) throw new Error('the simulated API has no keys');

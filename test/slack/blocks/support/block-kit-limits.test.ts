@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TEXT_WITH_BLOCKS_PROBLEM } from '../../../../src/sim/slack/block-limits.js';
 import { checkBlockKitLimits } from './block-kit-limits.js';
 
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
@@ -33,6 +34,7 @@ describe('checkBlockKitLimits', () => {
                   title: plain('t'.repeat(100)),
                   text: plain('x'.repeat(300)),
                   confirm: plain('y'.repeat(30)),
+                  deny: plain('n'.repeat(30)),
                 },
               }),
             }),
@@ -45,9 +47,17 @@ describe('checkBlockKitLimits', () => {
   });
 
   it('reports a missing or blank top-level text and an over-long one', () => {
-    expect(checkBlockKitLimits({ blocks: [] }, 'message')).toEqual(['text: missing top-level text']);
+    expect(checkBlockKitLimits({ blocks: [] }, 'message')).toEqual([
+      'text: missing top-level text',
+      'slack: no_text',
+    ]);
     expect(checkBlockKitLimits({ text: '  ', blocks: [] }, 'message')).toEqual([
       'text: missing top-level text',
+      'slack: no_text',
+    ]);
+    expect(checkBlockKitLimits({ text: ' ', blocks: [{ type: 'divider' }] }, 'message')).toEqual([
+      'text: missing top-level text',
+      `slack: ${TEXT_WITH_BLOCKS_PROBLEM}`,
     ]);
     expect(checkBlockKitLimits({ text: 'x'.repeat(3001), blocks: [] }, 'message')).toEqual([
       'text: is 3001 > 3000',
@@ -56,10 +66,16 @@ describe('checkBlockKitLimits', () => {
 
   it('counts blocks per surface: 50 in messages, 100 in modals and Home', () => {
     const blocks = Array.from({ length: 51 }, () => ({ type: 'divider' }));
-    expect(checkBlockKitLimits({ text: 't', blocks }, 'message')).toEqual(['blocks: 51 blocks > 50']);
+    expect(checkBlockKitLimits({ text: 't', blocks }, 'message')).toEqual([
+      'blocks: 51 blocks > 50',
+      'slack: no more than 50 items allowed [json-pointer:/blocks]',
+    ]);
     expect(checkBlockKitLimits({ type: 'home', blocks }, 'home')).toEqual([]);
     const many = Array.from({ length: 101 }, () => ({ type: 'divider' }));
-    expect(checkBlockKitLimits({ type: 'home', blocks: many }, 'home')).toEqual(['blocks: 101 blocks > 100']);
+    expect(checkBlockKitLimits({ type: 'home', blocks: many }, 'home')).toEqual([
+      'blocks: 101 blocks > 100',
+      'slack: no more than 100 items allowed [json-pointer:/view/blocks]',
+    ]);
   });
 
   it('reports every per-element limit', () => {
@@ -118,6 +134,8 @@ describe('checkBlockKitLimits', () => {
       'blocks[0]: 26 elements > 25',
       'blocks[6]: duplicate block_id b0',
       'blocks: 12553 characters of text > 12000',
+      'slack: no more than 25 items allowed [json-pointer:/blocks/0/elements]',
+      'slack: duplicate block_id [json-pointer:/blocks/6/block_id]',
     ]);
   });
 
@@ -133,6 +151,9 @@ describe('checkBlockKitLimits', () => {
       'title: text is 25 > 24',
       'submit: text is 25 > 24',
       'private_metadata: is 3001 > 3000',
+      'slack: must be less than 25 characters [json-pointer:/view/title/text]',
+      'slack: must be less than 25 characters [json-pointer:/view/submit/text]',
+      'slack: must be less than 3001 characters [json-pointer:/view/private_metadata]',
     ]);
   });
 
@@ -144,6 +165,7 @@ describe('checkBlockKitLimits', () => {
     expect(found).toEqual([
       'blocks[0]: unexpected block type video',
       'blocks[1]: section without text or fields',
+      'slack: must define either `text` or `fields` [json-pointer:/blocks/1]',
     ]);
   });
 });

@@ -1,7 +1,10 @@
 /**
  * An independent checker of the Block Kit limits of DESIGN §4, written from Slack's documentation rather than
- * from the renderer, so tests catch the renderer being wrong. Returns every violation found, as readable paths.
+ * from the renderer, so tests catch the renderer being wrong. Returns every violation found, as readable paths,
+ * followed by what the simulated Slack (src/sim/slack) would refuse in the same payload, prefixed `slack: `: a
+ * builder test is then a contract test too, without a round trip through HTTP.
  */
+import { messageContentError, viewProblems } from '../../../../src/sim/slack/index.js';
 
 export type CheckedSurface = 'message' | 'modal' | 'home';
 
@@ -166,5 +169,17 @@ export function checkBlockKitLimits(payload: unknown, surface: CheckedSurface): 
   });
   const chars = allTextObjects(blocks).reduce((n, t) => n + (t.text as string).length, 0);
   if (chars > MAX_BLOCKS_TEXT) v.add('blocks', `${chars} characters of text > ${MAX_BLOCKS_TEXT}`);
-  return v.list;
+  return [...v.list, ...slackRefusal(payload, surface)];
+}
+
+/** What the simulated Slack says of the payload: its problems, or its bare error code when it gives none. */
+export function slackRefusal(payload: Obj, surface: CheckedSurface): string[] {
+  if (surface !== 'message') {
+    const view = payload.type === undefined ? { ...payload, type: surface } : payload;
+    return viewProblems(view).map((p) => `slack: ${p}`);
+  }
+  const refused = messageContentError(payload);
+  if (refused === undefined) return [];
+  const errors = Array.isArray(refused.errors) ? refused.errors.map(String) : [];
+  return errors.length > 0 ? errors.map((p) => `slack: ${p}`) : [`slack: ${String(refused.error)}`];
 }

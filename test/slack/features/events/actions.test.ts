@@ -54,7 +54,9 @@ describe('ignore, then undo', () => {
     const updated = await waitPostTo(stack, clicked.responseUrl);
     expect(updated.body).toMatchObject({ response_type: 'ephemeral', replace_original: true });
     expect(textOf(updated.body)).toContain(`Ignored by <@${SEEDED_USERS.member}> · <!date^`);
-    expect(findOption(updated.body, 'event_undo:0')?.text).toBe('Undo');
+    // Undo is a visible button on the acted row, not hidden in its menu.
+    expect(buttons(updated.body).find((b) => b.action_id === 'event_undo:0')?.text).toBe('Undo');
+    expect(findOption(updated.body, 'event_undo:0')).toBeUndefined();
     expect(actionBodies()).toEqual([{ action: { type: 'ignore' }, targets: [{ uid }] }]);
     const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
     expect(audit[0]).toMatchObject({ userId: SEEDED_USERS.member, action: 'event.ignore', target: uid });

@@ -67,7 +67,11 @@ describe('results', () => {
     expect(text).toContain('<!date^');
     expect(text).toMatch(/ID `\w+\/\w+\/\d+/);
     const labels = buttons(post.body).map((b) => b.text);
-    expect(menuOptions(post.body).filter((o) => o.text === 'Explain (AI)')).toHaveLength(4);
+    // Explain on every row: a button, or an option of the row's menu when the row has other rare actions.
+    const explains = [...labels, ...menuOptions(post.body).map((o) => o.text)].filter(
+      (t) => t === 'Explain (AI)',
+    );
+    expect(explains).toHaveLength(4);
     expect(labels).toEqual(
       expect.arrayContaining(['Next page', 'Ignore all on this page', 'Share in channel']),
     );

@@ -59,4 +59,32 @@ describe('/vigil tenants', () => {
     expect(calls[0]?.query).toEqual({ size: '25' });
     for (const c of calls.slice(1)) expect(Object.keys(c.query).sort()).toEqual(['from', 'size']);
   });
+
+  it('lists long, hostile names over several sections that Slack accepts, with every entity whole', async () => {
+    const key = stack.sim.keys[2];
+    const mine = stack.sim.state.tenants
+      .filter((t) => t.organization_id === key?.organizationId)
+      .slice(0, 25);
+    const saved = mine.map((t) => ({ name: t.name, description: t.description }));
+    try {
+      for (const t of mine) {
+        t.name = `${t.name} <${'R&D > Ops '.repeat(35)}>`;
+        t.description = `${'Security & <IT> '.repeat(20)}`;
+      }
+      const { post } = await command(stack, 'tenants', { userId: SEEDED_USERS.member });
+      // The contract guard fails this test if Slack would refuse the answer (a section over 3,000).
+      expect(post.status).toBe(200);
+      const sections = (post.body.blocks as { type: string; text?: { text: string } }[]).filter(
+        (b) => b.type === 'section',
+      );
+      expect(sections.length).toBeGreaterThan(2);
+      const text = textOf(post.body);
+      expect(text).not.toMatch(/&(?!(?:amp|lt|gt);)|&amp;[a-z]/);
+      const listed = new Set([...text.matchAll(/\(id (\d+)\)/g)].map((m) => m[1]));
+      const left = Number(/(\d+) more tenants? on this page did not fit/.exec(text)?.[1] ?? 0);
+      expect(listed.size + left).toBe(25);
+    } finally {
+      for (const [i, t] of mine.entries()) Object.assign(t, saved[i]);
+    }
+  });
 });

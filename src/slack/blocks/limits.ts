@@ -1,0 +1,29 @@
+/** Block Kit's limits as Vigil's renderer keeps them (DESIGN §4); the simulated Slack checks them on its own. */
+
+export type Surface = 'message' | 'modal' | 'home';
+
+export const LIMITS = {
+  blocks: { message: 50, modal: 100, home: 100 } satisfies Record<Surface, number>,
+  textObject: 3000,
+  sectionText: 3000,
+  fields: 10,
+  fieldText: 2000,
+  headerText: 150,
+  contextElements: 10,
+  actionsElements: 25,
+  buttonText: 75,
+  buttonValue: 2000,
+  buttonUrl: 3000,
+  actionId: 255,
+  blockId: 255,
+  confirmTitle: 100,
+  confirmText: 300,
+  confirmButton: 30,
+  modalTitle: 24,
+  modalButton: 24,
+  privateMetadata: 3000,
+  /** Text in the blocks of one message; Slack answers msg_blocks_too_long somewhere above 13k. */
+  blocksText: 12_000,
+  /** Top-level `text`: what notifications and screen readers read. */
+  topLevelText: 3000,
+} as const;
