@@ -137,7 +137,9 @@ for (const mode of ['lean', 'rich'] as AnswerMode[]) {
       const kinds = [...crawler.done].join('\n');
       for (const needle of [
         'event_ignore:#',
-        'event_more:#→event_explain',
+        // Explain is a button on open rows and a menu option on ignored or remediated ones.
+        'event_explain',
+        'event_undo:#',
         'events_next_page',
         'share_in_channel',
         'creds_export',
