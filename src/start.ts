@@ -143,7 +143,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       },
     });
     // Single-workspace mode checks the bot token (auth.test) before taking traffic.
-    await slack.app.init();
+    await slack.init();
     const port = await listen(server, config.port, opts.host);
     if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
     await slack.app.start();

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
+import type { KnownBlock, View } from '@slack/types';
 import { ApiError, RateLimitedError, ValidationError } from '../api/index.js';
 import { RefusalError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -85,6 +85,16 @@ export function refusalMessage(err: RefusalError): ErrorMessage {
       { type: 'section', text: { type: 'mrkdwn', text: `:no_entry_sign: ${text.slice(0, 2900)}` } },
       { type: 'context', elements: [{ type: 'mrkdwn', text: ownWords(err.hint).slice(0, 2500) }] },
     ],
+  };
+}
+
+/** Pure: a modal that says the refusal, for a view submission answered in its ack. */
+export function refusalView(message: ErrorMessage): View {
+  return {
+    type: 'modal',
+    title: { type: 'plain_text', text: 'Vigil' },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: message.blocks,
   };
 }
 
