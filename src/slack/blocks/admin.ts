@@ -53,7 +53,11 @@ export function renderSettings(permissions: Readonly<Record<Permission, Actors>>
 
 /** A user group in words, from Slack's own names (escaped): `Security Operations, @secops`. */
 export function usergroupLabel(g: { name: string; handle: string }): string {
-  const clean = (t: string) => t.replace(/[<>&*_~`]/g, ' ').trim().slice(0, 80);
+  const clean = (t: string) =>
+    t
+      .replace(/[<>&*_~`]/g, ' ')
+      .trim()
+      .slice(0, 80);
   return [clean(g.name), g.handle ? `@${clean(g.handle)}` : ''].filter(Boolean).join(', ');
 }
 

@@ -1,6 +1,7 @@
 /** Admin subcommands: `audit [n]` and `settings [actors …]` (who may act on events). */
 
 import { PERMISSION_WORDS } from '../../../permissions.js';
+import type { Usergroup } from '../../authz.js';
 import {
   describeActors,
   renderAudit,
@@ -8,7 +9,6 @@ import {
   renderUnknownUsergroup,
   usergroupLabel,
 } from '../../blocks/admin.js';
-import type { Usergroup } from '../../authz.js';
 import type { CommandHandler, Feature } from '../../context.js';
 import { ephemeral } from '../../context.js';
 
