@@ -138,7 +138,8 @@ export function renderCredsPage(ctx: CredsContext, opts: CredsPageOptions): Rend
   // The quota is the requester's business: a shared copy leaves it out.
   const quota = opts.inChannel === true ? undefined : quotaLine(ctx.quota);
   if (quota !== undefined) head.push(context('creds:quota', quota));
-  const sharer = opts.inChannel === true ? userMention(opts.sharedBy ?? ctx.message?.sharedBy ?? '') : undefined;
+  const sharer =
+    opts.inChannel === true ? userMention(opts.sharedBy ?? ctx.message?.sharedBy ?? '') : undefined;
   const canReveal = opts.inChannel !== true && ctx.search !== undefined;
   const groups = ctx.rows.map((row, i): KnownBlock[] => {
     const s = section(`creds:row:${i}`, rowText(row, ctx.offset + i + 1));

@@ -17,7 +17,11 @@ export async function showContext(
     target.kind === 'channel'
       ? {
           ...ctx,
-          message: { channel: target.channel, ts: target.ts, ...(sharedBy === undefined ? {} : { sharedBy }) },
+          message: {
+            channel: target.channel,
+            ts: target.ts,
+            ...(sharedBy === undefined ? {} : { sharedBy }),
+          },
         }
       : ctx;
   const id = await deps.events.contexts.save(saved);

@@ -43,7 +43,9 @@ async function updated(ts: string, match: RegExp) {
 
 describe('credentials', () => {
   it('asks for confirmation before sharing, saying the channel will see who leaked what', async () => {
-    const { post } = await command(stack, 'creds domain share.example limit:5', { userId: SEEDED_USERS.admin });
+    const { post } = await command(stack, 'creds domain share.example limit:5', {
+      userId: SEEDED_USERS.admin,
+    });
     const button = getButton(post.body, 'Share in channel');
     expect(button.confirm?.title).toBeTruthy();
     expect(button.confirm?.text).toMatch(/everyone in this channel/i);
@@ -53,7 +55,9 @@ describe('credentials', () => {
   });
 
   it('attributes the shared copy and leaves the quota out of it, also after Next page in the channel', async () => {
-    const { post } = await command(stack, 'creds domain share.example limit:20', { userId: SEEDED_USERS.admin });
+    const { post } = await command(stack, 'creds domain share.example limit:20', {
+      userId: SEEDED_USERS.admin,
+    });
     expect(textOf(post.body)).toContain('Global searches left');
     const shared = await share(post.body, SEEDED_USERS.admin);
     const text = textOf(shared);
