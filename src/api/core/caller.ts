@@ -12,7 +12,13 @@ import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { type ApiBase, apiUrl } from './base-url.js';
-import { errorFromResponse, headerValue, UnexpectedResponseError } from './errors.js';
+import {
+  errorFromResponse,
+  headerValue,
+  safeExcerpt,
+  sentValues,
+  UnexpectedResponseError,
+} from './errors.js';
 import { type HttpBody, type HttpResponse, sendHttp } from './http.js';
 import type { RateLimiter, RateTier } from './rate-limiter.js';
 import { type RetryPolicy, type Sleep, withRetry } from './retry.js';
@@ -188,6 +194,8 @@ export class Engine {
           feature: spec.feature,
           now: deps.clock.now(),
           secrets: token === undefined ? [creds.apiKey] : [creds.apiKey, token],
+          // What the API quotes back of the request (a searched password or hash) is masked too.
+          sent: sentValues(spec.body, spec.query),
         },
       );
     };
@@ -232,7 +240,9 @@ export class Engine {
         {
           ...where,
           requestId: headerValue(res.headers, 'x-request-id'),
-          raw: spec.secretResponse ? '[withheld]' : text.slice(0, RAW_TEXT_CAP),
+          raw: spec.secretResponse
+            ? '[withheld]'
+            : (safeExcerpt(text.slice(0, RAW_TEXT_CAP), sentValues(spec.body, spec.query)) ?? '[not text]'),
         },
       );
     }
