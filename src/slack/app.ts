@@ -13,7 +13,7 @@ import { reportError } from './error-reply.js';
 import { VigilHttpReceiver } from './receiver.js';
 import {
   answerGateRefusal,
-  gateRefusal,
+  authorizationAnswer,
   installationAuthorize,
   SingleWorkspaceGate,
 } from './workspace-gate.js';
@@ -114,9 +114,9 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
   // Last resort for errors thrown inside listeners (the features report their own to the user).
   app.error(async (args) => {
     const { error, body } = args as unknown as { error: unknown; body?: { type?: string } };
-    const refusal = gateRefusal(error);
-    if (refusal) {
-      await answerGateRefusal(deps, refusal, body, httpReceiver);
+    const answer = authorizationAnswer(error);
+    if (answer) {
+      await answerGateRefusal(deps, answer, body, httpReceiver);
       return;
     }
     if ((error as { code?: unknown }).code === ErrorCode.AuthorizationError) {

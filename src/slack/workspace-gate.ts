@@ -17,7 +17,7 @@ import type { WebClient } from '@slack/web-api';
 import { RefusalError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ephemeral } from './context.js';
-import { refusalMessage, refusalView, reportError } from './error-reply.js';
+import { answerFor, refusalMessage, refusalView, reportError } from './error-reply.js';
 import { postToResponseUrl } from './respond.js';
 
 export interface ServedWorkspace {
@@ -154,12 +154,18 @@ function isInstallationMissing(err: unknown): boolean {
   return false;
 }
 
-/** The refusal behind a Bolt AuthorizationError raised by the gate, if that is what it is. */
-export function gateRefusal(error: unknown): RefusalError | undefined {
-  const original = (error as { original?: unknown } | undefined)?.original;
-  return original instanceof ForeignWorkspaceError || original instanceof NotInstalledError
-    ? original
-    : undefined;
+/**
+ * What a failed authorization should tell the person, or undefined for a failure to report: the gate's own
+ * refusals, and the store being unavailable (OAuth mode reads installations from it). Bolt and @slack/oauth
+ * each wrap the error (`original`).
+ */
+export function authorizationAnswer(error: unknown): unknown {
+  let e: unknown = error;
+  for (let depth = 0; depth < 4 && e instanceof Error; depth++) {
+    if (answerFor(e)) return e;
+    e = (e as { original?: unknown }).original ?? e.cause;
+  }
+  return answerFor(e) ? e : undefined;
 }
 
 /** Where a refused request's answer can go in the ack itself (the HTTP receiver; Socket Mode has none). */
@@ -174,10 +180,12 @@ export interface AckAnswers {
  */
 export async function answerGateRefusal(
   deps: { logger: Logger },
-  refusal: RefusalError,
+  err: unknown,
   body: unknown,
   acks: AckAnswers | undefined,
 ): Promise<void> {
+  const refusal = answerFor(err);
+  if (!refusal) return;
   const b = (body ?? {}) as {
     type?: unknown;
     command?: unknown;
@@ -186,8 +194,8 @@ export async function answerGateRefusal(
     user_id?: unknown;
   };
   const kind = typeof b.type === 'string' ? b.type : typeof b.command === 'string' ? 'command' : 'unknown';
-  const team = (refusal as { requestTeam?: string }).requestTeam;
-  await reportError(deps, refusal, undefined, {
+  const team = (err as { requestTeam?: string }).requestTeam;
+  await reportError(deps, err, undefined, {
     type: kind,
     team,
     user: typeof b.user_id === 'string' ? b.user_id : b.user?.id,
