@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Dispatcher } from 'undici';
-import type { Clock } from './clock.js';
+import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -43,6 +43,8 @@ export interface StartOptions {
   searchGate?: Partial<FairGateOptions>;
   /** For the API client (tests point it at a dispatcher with short timeouts). */
   apiDispatcher?: Dispatcher;
+  /** Waiting: API retry backoff and attempt bounds, "still working" notices (tests move it with the clock). */
+  sleep?: Sleep;
   features?: readonly Feature[];
   /** Drives the digest scheduler's ticks (tests tick by hand); a real interval otherwise. */
   digestTicker?: Ticker;
@@ -80,6 +82,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       clock,
       logger: logger.child({ component: 'api' }),
       ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
+      ...(opts.sleep ? { sleep: opts.sleep, timer: opts.sleep } : {}),
     });
     const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect, clock });
     const tracker = new WorkTracker();
@@ -103,6 +106,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       digests,
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
+      ...(opts.sleep ? { sleep: opts.sleep } : {}),
     };
     const slack = createSlackApp(deps, opts.features ?? ALL_FEATURES, opts.slackNow);
     const { ports, regions } = connectFlowPorts({

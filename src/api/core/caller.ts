@@ -19,7 +19,7 @@ import {
   sentValues,
   UnexpectedResponseError,
 } from './errors.js';
-import { type HttpBody, type HttpResponse, sendHttp } from './http.js';
+import { AttemptTimeout, type HttpBody, type HttpResponse, sendHttp } from './http.js';
 import type { RateLimiter, RateTier } from './rate-limiter.js';
 import { type RetryPolicy, type Sleep, withRetry } from './retry.js';
 import { keyFingerprint, type TokenCache, TokenSchema, tokenCacheKey } from './tokens.js';
@@ -65,11 +65,25 @@ export interface EngineDeps {
   limiter: RateLimiter;
   tokens: TokenCache;
   retry: RetryPolicy;
-  timeouts: { headersMs: number; bodyMs: number };
+  /** `attemptMs` bounds one exchange as a whole, measured with `timer`. */
+  timeouts: { headersMs: number; bodyMs: number; attemptMs: number };
+  /** Measures attempt bounds; real time unless a test moves it (apart from `sleep`, which waits). */
+  timer: Sleep;
   maxResponseBytes: number;
 }
 
 const RAW_TEXT_CAP = 2000;
+
+/** An abort signal that fires after `ms` of `timer` time, and `done` to drop the timer once answered. */
+function boundedAttempt(timer: Sleep, ms: number): { signal: AbortSignal; done: () => void } {
+  const expiry = new AbortController();
+  const stop = new AbortController();
+  timer(ms, stop.signal).then(
+    () => expiry.abort(new AttemptTimeout(ms)),
+    () => {},
+  );
+  return { signal: expiry.signal, done: () => stop.abort() };
+}
 
 export class Engine {
   /** API key fingerprint → organization id, learnt from /tokens/test. */
@@ -127,8 +141,12 @@ export class Engine {
     const fromTokenGeneration = new WeakSet<object>();
     let reauthenticated = false;
 
+    /** The time left for this attempt: its own bound, or less when the call's deadline is nearer. */
+    let attemptBudgetMs: number = deps.timeouts.attemptMs;
+
     const send = async (authorization: string): Promise<HttpResponse> => {
       await deps.limiter.acquire(this.limiterKey(creds.apiKey), spec.tier);
+      const bound = boundedAttempt(deps.timer, Math.min(deps.timeouts.attemptMs, attemptBudgetMs));
       const headers: Record<string, string> = {
         accept: 'application/json',
         authorization,
@@ -145,7 +163,8 @@ export class Engine {
         bodyTimeoutMs: deps.timeouts.bodyMs,
         maxResponseBytes: deps.maxResponseBytes,
         label,
-      });
+        signal: bound.signal,
+      }).finally(bound.done);
       deps.logger.debug('api call', {
         method: spec.method,
         path: spec.path,
@@ -168,7 +187,8 @@ export class Engine {
       }
     };
 
-    const attempt = async (): Promise<CallResult<unknown>> => {
+    const attempt = async (_n: number, remainingMs: number): Promise<CallResult<unknown>> => {
+      attemptBudgetMs = remainingMs;
       let token: string | undefined;
       let res: HttpResponse;
       if (spec.auth === 'key') {

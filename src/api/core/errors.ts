@@ -340,7 +340,8 @@ export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): ApiErr
   if (status >= 500) {
     return new UpstreamError(`The API failed (${status} on ${where}${withCode})`, {
       ...base,
-      retryable: status === 502 || status === 503 || status === 504,
+      // Any 5xx may pass (a plain-text 500 from a proxy too); only an idempotent call is repeated after one.
+      retryable: status !== 501,
       // A 503 means the request was turned away (overload, maintenance) rather than half-done.
       rejectedBeforeProcessing: status === 503,
     });

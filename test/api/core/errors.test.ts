@@ -80,7 +80,12 @@ describe('errorFromResponse', () => {
     expect(limited).toBeInstanceOf(RateLimitedError);
     expect((limited as RateLimitedError).retryAfterMs).toBe(2000);
     expect(limited.rejectedBeforeProcessing).toBe(true);
-    expect(errorFromResponse(res(500, 'boom'), ctx)).toMatchObject({ retryable: false });
+    // Any 5xx may pass (a proxy's plain-text 500 too); whether it is repeated depends on the call too.
+    expect(errorFromResponse(res(500, 'boom'), ctx)).toMatchObject({
+      retryable: true,
+      rejectedBeforeProcessing: false,
+    });
+    expect(errorFromResponse(res(501, 'no'), ctx)).toMatchObject({ retryable: false });
     expect(errorFromResponse(res(502, 'Bad Gateway'), ctx)).toMatchObject({
       retryable: true,
       rejectedBeforeProcessing: false,
