@@ -22,6 +22,7 @@ import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
 import { renderConnected } from './slack/blocks/connection.js';
 import type { Feature, SlackDeps } from './slack/context.js';
+import { announceInterruptedExports } from './slack/features/credentials/export-delivery.js';
 import { BotClients, createDigestPublisher } from './slack/features/digest/publisher.js';
 import { publisherDepsOf } from './slack/features/digest/wiring.js';
 import { ALL_FEATURES } from './slack/features/index.js';
@@ -153,6 +154,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     await slack.app.start();
     const scheduler = createDigestScheduler(deps, digestEvents, opts.digestTicker);
     scheduler.start();
+    settleInterruptedExports(deps);
     logger.info('vigil started', {
       port,
       transport: slack.httpReceiver ? 'http' : 'socket',
@@ -190,6 +192,21 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     await store.close().catch(() => {});
     throw err;
   }
+}
+
+/**
+ * What exports a crashed predecessor left: their spools removed, their requesters told in place of
+ * "Exporting…". In the background: start-up does not wait for Slack.
+ */
+function settleInterruptedExports(deps: SlackDeps): void {
+  const bots = new BotClients(publisherDepsOf(deps));
+  deps.tracker.run(
+    async () =>
+      announceInterruptedExports(deps, await deps.credentials.settleInterruptedExports(), (workspaceId) =>
+        bots.forWorkspace(workspaceId),
+      ),
+    (err) => deps.logger.warn('could not settle interrupted exports', { err }),
+  );
 }
 
 /** The scheduler posting digests through the Slack publisher, one owner id per process. */

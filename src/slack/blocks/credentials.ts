@@ -216,3 +216,18 @@ export function renderExportFailed(p: { label: string; reason: string }): Render
   const text = `The export for ${p.label} failed: ${p.reason}`;
   return { text: text.replaceAll('`', ''), blocks: [section('creds:export-failed', `:x: ${text}`)] };
 }
+
+/** In place of "Exporting…" after a restart: what happened, and that nothing holds the rows any more. */
+export function renderExportInterrupted(p: { label: string }): RenderedMessage {
+  const text = `The export for ${p.label} was interrupted: Vigil stopped before it was done, and nothing was delivered.`;
+  return {
+    text: `${text.replaceAll('`', '')} You can start it again.`,
+    blocks: [
+      section('creds:export-interrupted', `:warning: ${text}`),
+      context(
+        'creds:export-note',
+        'Its temporary file is deleted. Start it again with *Export CSV* on the search results, or run the search again.',
+      ),
+    ],
+  };
+}
