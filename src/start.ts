@@ -17,6 +17,7 @@ import { eventSourceOf } from './services/digest/source.js';
 import { DigestService } from './services/digest/subscriptions.js';
 import { EventsService } from './services/events.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
+import { settleInterruptedUnassigns } from './services/unassign.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
@@ -154,7 +155,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     await slack.app.start();
     const scheduler = createDigestScheduler(deps, digestEvents, opts.digestTicker);
     scheduler.start();
-    settleInterruptedExports(deps);
+    settleInterruptedWork(deps);
     logger.info('vigil started', {
       port,
       transport: slack.httpReceiver ? 'http' : 'socket',
@@ -195,11 +196,15 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
 }
 
 /**
- * What exports a crashed predecessor left: their spools removed, their requesters told in place of
- * "Exporting…". In the background: start-up does not wait for Slack.
+ * What a crashed predecessor left half-done: exports (spools removed, requesters told in place of
+ * "Exporting…") and unassigns (looked up, then audited). In the background: start-up does not wait for them.
  */
-function settleInterruptedExports(deps: SlackDeps): void {
+function settleInterruptedWork(deps: SlackDeps): void {
   const bots = new BotClients(publisherDepsOf(deps));
+  deps.tracker.run(
+    () => settleInterruptedUnassigns(deps),
+    (err) => deps.logger.warn('could not settle interrupted unassigns', { err }),
+  );
   deps.tracker.run(
     async () =>
       announceInterruptedExports(deps, await deps.credentials.settleInterruptedExports(), (workspaceId) =>

@@ -144,6 +144,53 @@ describe('Unassign', () => {
     expect(deletes()).toHaveLength(0);
   });
 
+  it('after an answer lost in a 500, looks upstream before calling again: done there is recorded, not repeated', async () => {
+    stack.sim.log.clear();
+    const form = await openForm(2, SEEDED_USERS.admin);
+    const row = shownOrder()[2];
+    if (!row) throw new Error('no assignment');
+    stack.sim.faults.add({
+      method: 'DELETE',
+      path: /\/assignments$/,
+      response: { status: 500, raw: 'oops' },
+    });
+    await submit(form, SEEDED_USERS.admin, false);
+    await waitUpdate(form.viewId, /The API failed \(500/);
+    expect(deletes()).toHaveLength(1);
+    // The API had applied it after all (its answer was what failed).
+    policy.assignments.splice(
+      0,
+      policy.assignments.length,
+      ...policy.assignments.filter((a) => a.identifier_id !== row.identifier_id),
+    );
+    await submit(form, SEEDED_USERS.owner, false);
+    const settled = await waitUpdate(form.viewId, /already unassigned it/);
+    expect(textOf(settled.body)).toContain(`<@${SEEDED_USERS.admin}> already unassigned it`);
+    expect(deletes()).toHaveLength(1);
+    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    expect(entry).toMatchObject({
+      userId: SEEDED_USERS.admin,
+      action: 'policy.unassign',
+      target: policy.uuid,
+    });
+    expect(entry?.detail).toContain('confirmed after its call was interrupted');
+  });
+
+  it('after a 500 that changed nothing upstream, the next submission makes the call', async () => {
+    stack.sim.log.clear();
+    const form = await openForm(3, SEEDED_USERS.admin);
+    stack.sim.faults.add({
+      method: 'DELETE',
+      path: /\/assignments$/,
+      response: { status: 500, raw: 'oops' },
+    });
+    await submit(form, SEEDED_USERS.admin, false);
+    await waitUpdate(form.viewId, /The API failed \(500/);
+    await submit(form, SEEDED_USERS.admin, false);
+    await waitUpdate(form.viewId, /Unassigned from/);
+    expect(deletes()).toHaveLength(2);
+  });
+
   it('shows a 422 from the API as the invalid fields in plain words', async () => {
     stack.sim.log.clear();
     stack.sim.faults.add({
