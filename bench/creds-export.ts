@@ -79,6 +79,13 @@ export async function runCredsExportBench(rows: number, rounds: number): Promise
     api: { call: <T>(_ws: string, fn: (api: WorkspaceApi) => Promise<T>) => fn(workspace) },
     audit: { append: async () => undefined },
     leases: { lease: async () => ({ renew: async () => true, release: async () => undefined }) },
+    // The record of an export under way: kept in memory here (the store is not what is measured).
+    running: {
+      get: async () => undefined,
+      set: async <T>(_ws: string, _key: string, value: T) => value,
+      delete: async () => true,
+      entries: async () => [],
+    },
     clock: systemClock,
     logger: silentLogger,
   };

@@ -19,3 +19,26 @@ export class ManualClock implements Clock {
     this.current = ms;
   }
 }
+
+/**
+ * Waiting as a dependency (retry backoff, an attempt's time bound, "still working" notices), so tests move
+ * time instead of sleeping. Rejects when `signal` aborts, so a bound that is no longer needed is dropped.
+ */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export const realSleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });

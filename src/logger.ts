@@ -68,6 +68,11 @@ const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
   [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
   [/([?&](?:token|api_?key|key|password|secret|signature|sig)=)[^&#\s"']+/gi, `$1${REDACTED}`],
+  // `hash=…`, `password: …` in prose (upstream error texts quote what they were sent).
+  [
+    /\b((?:hash|password|passwd|pwd|passphrase|secret|api[_-]?key|token)\s*[=:]\s*)(?!\[REDACTED\])("[^"]*"|'[^']*'|[^\s,;&"'<>)}\]]+)/gi,
+    `$1${REDACTED}`,
+  ],
 ];
 
 /** Literal secrets shorter than this are not registered: masking them would garble ordinary text. */

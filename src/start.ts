@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Dispatcher } from 'undici';
-import type { Clock } from './clock.js';
+import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
@@ -17,11 +17,13 @@ import { eventSourceOf } from './services/digest/source.js';
 import { DigestService } from './services/digest/subscriptions.js';
 import { EventsService } from './services/events.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
+import { settleInterruptedUnassigns } from './services/unassign.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
 import { renderConnected } from './slack/blocks/connection.js';
 import type { Feature, SlackDeps } from './slack/context.js';
+import { announceInterruptedExports } from './slack/features/credentials/export-delivery.js';
 import { BotClients, createDigestPublisher } from './slack/features/digest/publisher.js';
 import { publisherDepsOf } from './slack/features/digest/wiring.js';
 import { ALL_FEATURES } from './slack/features/index.js';
@@ -43,6 +45,8 @@ export interface StartOptions {
   searchGate?: Partial<FairGateOptions>;
   /** For the API client (tests point it at a dispatcher with short timeouts). */
   apiDispatcher?: Dispatcher;
+  /** Waiting: API retry backoff and attempt bounds, "still working" notices (tests move it with the clock). */
+  sleep?: Sleep;
   features?: readonly Feature[];
   /** Drives the digest scheduler's ticks (tests tick by hand); a real interval otherwise. */
   digestTicker?: Ticker;
@@ -80,6 +84,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       clock,
       logger: logger.child({ component: 'api' }),
       ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
+      ...(opts.sleep ? { sleep: opts.sleep, timer: opts.sleep } : {}),
     });
     const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect, clock });
     const tracker = new WorkTracker();
@@ -103,6 +108,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       digests,
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
+      ...(opts.sleep ? { sleep: opts.sleep } : {}),
     };
     const slack = createSlackApp(deps, opts.features ?? ALL_FEATURES, opts.slackNow);
     const { ports, regions } = connectFlowPorts({
@@ -143,12 +149,13 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       },
     });
     // Single-workspace mode checks the bot token (auth.test) before taking traffic.
-    await slack.app.init();
+    await slack.init();
     const port = await listen(server, config.port, opts.host);
     if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
     await slack.app.start();
     const scheduler = createDigestScheduler(deps, digestEvents, opts.digestTicker);
     scheduler.start();
+    settleInterruptedWork(deps);
     logger.info('vigil started', {
       port,
       transport: slack.httpReceiver ? 'http' : 'socket',
@@ -186,6 +193,25 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     await store.close().catch(() => {});
     throw err;
   }
+}
+
+/**
+ * What a crashed predecessor left half-done: exports (spools removed, requesters told in place of
+ * "Exporting…") and unassigns (looked up, then audited). In the background: start-up does not wait for them.
+ */
+function settleInterruptedWork(deps: SlackDeps): void {
+  const bots = new BotClients(publisherDepsOf(deps));
+  deps.tracker.run(
+    () => settleInterruptedUnassigns(deps),
+    (err) => deps.logger.warn('could not settle interrupted unassigns', { err }),
+  );
+  deps.tracker.run(
+    async () =>
+      announceInterruptedExports(deps, await deps.credentials.settleInterruptedExports(), (workspaceId) =>
+        bots.forWorkspace(workspaceId),
+      ),
+    (err) => deps.logger.warn('could not settle interrupted exports', { err }),
+  );
 }
 
 /** The scheduler posting digests through the Slack publisher, one owner id per process. */

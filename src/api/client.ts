@@ -42,7 +42,7 @@ export interface ApiClientOptions {
   allowedHosts: readonly string[];
   /** Defaults to an undici Agent with the timeouts below. */
   dispatcher?: Dispatcher;
-  timeouts?: Partial<{ connectMs: number; headersMs: number; bodyMs: number }>;
+  timeouts?: Partial<{ connectMs: number; headersMs: number; bodyMs: number; attemptMs: number }>;
   clock?: Clock;
   logger?: Logger;
   rateLimits?: Partial<RateLimits>;
@@ -50,6 +50,8 @@ export interface ApiClientOptions {
   maxResponseBytes?: number;
   /** Waiting (retry backoff, rate limiting); time itself is always read from `clock`. */
   sleep?: Sleep;
+  /** Measures each attempt's time bound (`timeouts.attemptMs`); real time by default. */
+  timer?: Sleep;
   /** Jitter source, injectable for deterministic tests. */
   random?: () => number;
   /** Regenerate tokens after this age (default 45 min: at least 15 min before the 1-hour expiry). */
@@ -97,7 +99,11 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   if (!(retry.maxAttempts >= 1)) throw new ConfigurationError('retry.maxAttempts must be at least 1');
   const maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const refreshAfterMs = opts.tokenRefreshAfterMs ?? TOKEN_REFRESH_AFTER_MS;
-  const httpTimeouts = { headersMs: timeouts.headersMs, bodyMs: timeouts.bodyMs };
+  const httpTimeouts = {
+    headersMs: timeouts.headersMs,
+    bodyMs: timeouts.bodyMs,
+    attemptMs: timeouts.attemptMs,
+  };
   const engine = new Engine({
     base,
     dispatcher,
@@ -109,6 +115,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     tokens: new TokenCache(clock, refreshAfterMs),
     retry,
     timeouts: httpTimeouts,
+    timer: opts.timer ?? realSleep,
     maxResponseBytes,
   });
   const uploadDeps = { dispatcher, clock, sleep, random, retry, timeouts: httpTimeouts, maxResponseBytes };

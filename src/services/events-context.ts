@@ -70,7 +70,14 @@ export const EventsContextSchema = z.object({
   emptyButMore: z.boolean().optional(),
   events: z.array(ShownEventSchema).max(10),
   /** Where the message lives once shared in a channel; later clicks update it with chat.update. */
-  message: z.object({ channel: z.string().min(1), ts: z.string().min(1) }).optional(),
+  message: z
+    .object({
+      channel: z.string().min(1),
+      ts: z.string().min(1),
+      /** Who shared it: every re-rendering of the channel copy says so. */
+      sharedBy: z.string().min(1).optional(),
+    })
+    .optional(),
   /** Set for a digest message: it is re-rendered as a digest (header, counts, "+N more") after a click. */
   digest: DigestHeadingSchema.optional(),
 });

@@ -87,6 +87,20 @@ function tooLarge(_name: string, size: number | undefined, max: number): FileToo
   );
 }
 
+/** The bytes from Slack are not the file Slack described: more or fewer than the size it stated. */
+export class FileSizeMismatchError extends VigilError {
+  constructor(stated: number, arrived: { fewer: number } | { more: string }) {
+    const what =
+      'fewer' in arrived
+        ? `only ${arrived.fewer.toLocaleString('en-US')} arrived`
+        : `more arrived (${arrived.more})`;
+    super(
+      `Slack stated ${stated.toLocaleString('en-US')} bytes for this file, but ${what}, so Vigil sent nothing to the sandbox.`,
+      'The file may have changed or its download was cut short: try again, or share the file again and send the new copy.',
+    );
+  }
+}
+
 function fetchFailed(detail: string, cause?: unknown): VigilError {
   return new VigilError(
     `Vigil could not fetch the file from Slack (${detail}).`,
@@ -152,19 +166,31 @@ async function openDownload(deps: SandboxDeps, file: SlackFile, token: string): 
   throw fetchFailed('too many redirects');
 }
 
-/** Counts and hashes the bytes as they pass, and stops the stream past the cap. */
+/**
+ * Counts and hashes the bytes as they pass. With Slack's stated size, the bytes must be exactly that many
+ * (more stops the stream at once, fewer fails it at the end, before the upload could complete); without it,
+ * they stop past the cap.
+ */
 async function* metered(
   source: AsyncIterable<Uint8Array>,
   meter: { bytes: number; hash: ReturnType<typeof createHash> },
-  max: number,
+  limits: { stated: number | undefined; max: number },
   name: string,
 ): AsyncGenerator<Uint8Array> {
+  const { stated, max } = limits;
   for await (const chunk of source) {
     meter.bytes += chunk.byteLength;
+    if (stated !== undefined && meter.bytes > stated) {
+      throw new FileSizeMismatchError(stated, {
+        more: `at least ${meter.bytes.toLocaleString('en-US')} bytes`,
+      });
+    }
     if (meter.bytes > max) throw tooLarge(name, undefined, max);
     meter.hash.update(chunk);
     yield chunk;
   }
+  if (stated !== undefined && meter.bytes < stated)
+    throw new FileSizeMismatchError(stated, { fewer: meter.bytes });
 }
 
 function isSandboxRefusal(err: unknown): boolean {
@@ -191,10 +217,18 @@ export async function sendToSandbox(deps: SandboxDeps, req: SandboxRequest): Pro
     try {
       const download = await openDownload(deps, file, req.botToken);
       try {
+        if (file.size !== undefined && download.length !== undefined && download.length !== file.size) {
+          // Say what happened: the download is not the file Slack described (not a size limit).
+          throw download.length < file.size
+            ? new FileSizeMismatchError(file.size, { fewer: download.length })
+            : new FileSizeMismatchError(file.size, {
+                more: `its download is ${formatSize(download.length)}`,
+              });
+        }
         if (download.length !== undefined && download.length > deps.maxBytes) {
           throw tooLarge(file.name, download.length, deps.maxBytes);
         }
-        yield* metered(download.body, meter, Math.min(deps.maxBytes, file.size ?? deps.maxBytes), file.name);
+        yield* metered(download.body, meter, { stated: file.size, max: deps.maxBytes }, file.name);
       } finally {
         // Stops the download when the upload gave up early; an abort is then expected, not an error.
         download.body.on('error', () => {});

@@ -4,12 +4,19 @@
  */
 import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
+import { WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { registerVigilCommand } from './command.js';
 import type { CommandHandlers, Feature, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
 import { VigilHttpReceiver } from './receiver.js';
+import {
+  answerGateRefusal,
+  authorizationAnswer,
+  installationAuthorize,
+  SingleWorkspaceGate,
+} from './workspace-gate.js';
 
 /** The bot scopes of manifest.yml; the OAuth install asks for exactly these. */
 export const BOT_SCOPES = [
@@ -32,6 +39,8 @@ export interface SlackApp {
   httpReceiver: VigilHttpReceiver | undefined;
   /** OAuth mode only: `/slack/install` and `/slack/oauth_redirect`. */
   installer: InstallProvider | undefined;
+  /** Bolt's init, and in single-workspace mode the bot token's check (auth.test) before traffic. */
+  init(): Promise<void>;
 }
 
 const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
@@ -81,13 +90,12 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
       installerOptions: { clientOptions },
     });
 
-  const auth =
+  // The workspace gate: every request is authorized for the workspace this installation serves, or refused.
+  const gate =
     config.slack.mode.kind === 'single'
-      ? { token: config.slack.mode.botToken }
-      : {
-          authorize: (source: Parameters<InstallProvider['authorize']>[0]) =>
-            (installer as InstallProvider).authorize(source),
-        };
+      ? new SingleWorkspaceGate(new WebClient(undefined, clientOptions), config.slack.mode.botToken)
+      : undefined;
+  const auth = { authorize: gate ? gate.authorize : installationAuthorize(installer as InstallProvider) };
 
   const app = new App({
     ...auth,
@@ -106,6 +114,11 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
   // Last resort for errors thrown inside listeners (the features report their own to the user).
   app.error(async (args) => {
     const { error, body } = args as unknown as { error: unknown; body?: { type?: string } };
+    const answer = authorizationAnswer(error);
+    if (answer) {
+      await answerGateRefusal(deps, answer, body, httpReceiver);
+      return;
+    }
     if ((error as { code?: unknown }).code === ErrorCode.AuthorizationError) {
       // A request from a workspace without an installation: expected after an uninstall, not a bug.
       deps.logger.warn('request from a workspace Vigil has no installation for', { type: body?.type });
@@ -114,5 +127,13 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     await reportError(deps, error, undefined, { type: body?.type });
   });
 
-  return { app, httpReceiver, installer };
+  return {
+    app,
+    httpReceiver,
+    installer,
+    async init() {
+      await app.init();
+      await gate?.init();
+    },
+  };
 }

@@ -10,6 +10,12 @@ import type { SettingsRepo } from '../store/index.js';
 
 const CACHE_MS = 5 * 60 * 1000;
 
+export interface Usergroup {
+  id: string;
+  name: string;
+  handle: string;
+}
+
 interface Cached<T> {
   value: T;
   at: number;
@@ -82,6 +88,14 @@ export class Authz {
       this.groups.set(key, { value: members, at: this.deps.clock.now() });
     }
     return members.has(userId);
+  }
+
+  /** The workspace's user groups (usergroups.list), to check an id an admin typed and to name it. */
+  async usergroups(client: WebClient): Promise<Usergroup[]> {
+    const res = await client.usergroups.list({ include_disabled: false });
+    return (res.usergroups ?? []).flatMap((g) =>
+      g.id ? [{ id: g.id, name: g.name ?? g.id, handle: g.handle ?? '' }] : [],
+    );
   }
 
   private fresh<T>(c: Cached<T> | undefined): T | undefined {

@@ -2,7 +2,8 @@
  * `/vigil`: parse (pure), ack within Slack's 3 s with no network or disk wait, then run the subcommand's
  * handler in the background. Help and usage errors are answered in the ack itself.
  */
-import type { App } from '@slack/bolt';
+import type { App, RespondFn } from '@slack/bolt';
+import { realSleep } from '../clock.js';
 import { helpMessage, renderUsageError } from './blocks/help.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
 import { requesterOfCommand, runTracked } from './listen.js';
@@ -38,19 +39,51 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
     const progress = handler.progress?.(cmd as never);
     await ack(progress ? { response_type: 'ephemeral', text: progress } : undefined);
     const requester = requesterOfCommand(command);
+    const notice = progress ? stillWorking(deps, respond) : undefined;
     const ctx: CommandContext = {
       ...requester,
       command: cmd as Extract<Command, { kind: typeof cmd.kind }>,
       triggerId: command.trigger_id,
       responseUrl: command.response_url,
-      respond,
+      respond: notice?.respond ?? respond,
       client,
       deps,
     };
-    runTracked(deps, () => handler.run(ctx as never), respond, {
+    const run = () => handler.run(ctx as never).finally(() => notice?.cancel());
+    runTracked(deps, run, notice?.respond ?? respond, {
       command: cmd.kind,
       team: requester.workspaceId,
       user: requester.userId,
     });
   });
+}
+
+/** After this long without an answer, the progress text is replaced by a "still working" notice. */
+export const STILL_WORKING_MS = 5_000;
+
+const STILL_WORKING =
+  'Still working: the threat-intel API is slow to answer. The result will replace this message.';
+
+/**
+ * Replaces the progress text with a "still working" notice if the command has not answered within a few
+ * seconds (a slow or retried API call). The command's own replies wait for the notice to be posted, so the
+ * notice never lands after (and over) the result.
+ */
+function stillWorking(deps: Pick<SlackDeps, 'sleep'>, respond: RespondFn) {
+  const stop = new AbortController();
+  let posted: Promise<unknown> = Promise.resolve();
+  (deps.sleep ?? realSleep)(STILL_WORKING_MS, stop.signal).then(
+    () => {
+      posted = respond({ response_type: 'ephemeral', replace_original: true, text: STILL_WORKING }).catch(
+        () => undefined,
+      );
+    },
+    () => {},
+  );
+  const wrapped = (async (message: Parameters<RespondFn>[0]) => {
+    stop.abort();
+    await posted;
+    return respond(message);
+  }) as RespondFn;
+  return { respond: wrapped, cancel: () => stop.abort() };
 }

@@ -6,7 +6,7 @@
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import type { Block, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import type { Clock } from '../clock.js';
+import type { Clock, Sleep } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { CredentialsService } from '../services/credentials/index.js';
@@ -32,6 +32,8 @@ export interface SlackDeps {
   digests: DigestService;
   authz: Authz;
   tracker: WorkTracker;
+  /** Waiting ("still working" notices); real time when absent. */
+  sleep?: Sleep;
 }
 
 /** Who asked and where, from the verified request; never from button values. */

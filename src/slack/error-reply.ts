@@ -6,11 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
+import type { KnownBlock, View } from '@slack/types';
 import { ApiError, RateLimitedError, ValidationError } from '../api/index.js';
 import { RefusalError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { StoreError } from '../store/index.js';
+import { StoreError, StoreUnavailableError } from '../store/index.js';
 import { escapeMrkdwn, truncate } from './blocks/text.js';
 import { ephemeral } from './context.js';
 
@@ -76,6 +76,18 @@ export function errorMessage(err: unknown, referenceId: string): ErrorMessage {
   };
 }
 
+/** The storage did not answer: a passing condition, told like a refusal (the store logs the outage once). */
+const STORE_UNAVAILABLE = new RefusalError(
+  'Vigil’s storage is unavailable right now, so nothing was done.',
+  'Try again in a few seconds; if it lasts, tell your Vigil administrator (Vigil cannot reach its store).',
+);
+
+/** The answer to give instead of an error report, when the error is one to answer rather than report. */
+export function answerFor(err: unknown): RefusalError | undefined {
+  if (err instanceof RefusalError) return err;
+  return err instanceof StoreUnavailableError ? STORE_UNAVAILABLE : undefined;
+}
+
 /** Pure: the answer to a refusal, in our own words, with what to do instead and no reference code. */
 export function refusalMessage(err: RefusalError): ErrorMessage {
   const text = ownWords(err.message);
@@ -85,6 +97,16 @@ export function refusalMessage(err: RefusalError): ErrorMessage {
       { type: 'section', text: { type: 'mrkdwn', text: `:no_entry_sign: ${truncate(text, 2900)}` } },
       { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(ownWords(err.hint), 2500) }] },
     ],
+  };
+}
+
+/** Pure: a modal that says the refusal, for a view submission answered in its ack. */
+export function refusalView(message: ErrorMessage): View {
+  return {
+    type: 'modal',
+    title: { type: 'plain_text', text: 'Vigil' },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: message.blocks,
   };
 }
 
@@ -107,11 +129,14 @@ export async function reportError(
   context: Record<string, unknown> = {},
 ): Promise<string> {
   const referenceId = newReferenceId();
-  if (err instanceof RefusalError) {
-    deps.logger.info('request refused', { refusal: err.name, reason: err.message, ...context });
+  const answer = answerFor(err);
+  if (answer) {
+    if (err instanceof RefusalError)
+      deps.logger.info('request refused', { refusal: err.name, reason: err.message, ...context });
+    else deps.logger.debug('request failed: store unavailable', context);
     if (respond) {
       try {
-        await respond(ephemeral(refusalMessage(err), false));
+        await respond(ephemeral(refusalMessage(answer), false));
       } catch (postErr) {
         deps.logger.error('could not tell the user about a refusal', { err: postErr });
       }

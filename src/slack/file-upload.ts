@@ -1,10 +1,10 @@
 /**
- * Slack's files upload v2 flow for a file on disk, streamed: `files.getUploadURLExternal` with the exact
+ * Slack's files upload v2 flow for a file streamed from disk: `files.getUploadURLExternal` with the exact
  * byte length, POST the bytes to the upload URL, then `files.completeUploadExternal` into a direct message
  * with the user (opened with `conversations.open`), never a channel. `filesUploadV2` of the SDK would read
  * the whole file into memory first; exports can be megabytes.
  */
-import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
 import { VigilError } from '../errors.js';
@@ -20,7 +20,8 @@ export async function openDm(client: WebClient, userId: string): Promise<string>
 }
 
 export interface DmFile {
-  path: string;
+  /** The bytes, streamed: exactly `bytes` of them. */
+  open(): Readable;
   bytes: number;
   filename: string;
   title: string;
@@ -39,7 +40,7 @@ export async function uploadFileToDm(
     throw new VigilError('Slack did not give an upload address for the file.', 'Try again.');
   const res = await request(url, {
     method: 'POST',
-    body: createReadStream(file.path),
+    body: file.open(),
     headers: { 'content-type': 'application/octet-stream', 'content-length': String(file.bytes) },
     headersTimeout: UPLOAD_TIMEOUT_MS,
     bodyTimeout: UPLOAD_TIMEOUT_MS,

@@ -99,6 +99,8 @@ export interface VigilReceiverOptions {
 export class VigilHttpReceiver implements Receiver {
   private app: App | undefined;
   private readonly now: () => number;
+  /** Answers chosen before Bolt's own bare ack (a refused request's reason), by request body. */
+  private readonly answers = new WeakMap<object, unknown>();
 
   constructor(private readonly opts: VigilReceiverOptions) {
     this.now = opts.now ?? Date.now;
@@ -106,6 +108,14 @@ export class VigilHttpReceiver implements Receiver {
 
   init(app: App): void {
     this.app = app;
+  }
+
+  /**
+   * Makes the HTTP answer to this request `response` when Bolt acks it bare (as it does after refusing a
+   * request in `authorize`): a command's reply or a view's update, in the ack itself.
+   */
+  answerWith(body: object, response: unknown): void {
+    this.answers.set(body, response);
   }
 
   // The web server owns the socket; Bolt's start/stop have nothing to do here.
@@ -173,9 +183,10 @@ export class VigilHttpReceiver implements Receiver {
       httpRequestBody: body,
       httpResponse: res,
     });
+    const bound = ack.bind();
     const event: ReceiverEvent = {
       body,
-      ack: ack.bind(),
+      ack: (response) => bound(response ?? (this.answers.get(body) as typeof response)),
       ...optional('retryNum', HTTPModuleFunctions.extractRetryNumFromHTTPRequest(req)),
       ...optional('retryReason', HTTPModuleFunctions.extractRetryReasonFromHTTPRequest(req)),
     };

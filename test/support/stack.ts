@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '../../src/clock.js';
+import type { Clock, Sleep } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
@@ -31,6 +31,8 @@ export interface StackOptions {
   connect?: boolean;
   sim?: Omit<NonNullable<Parameters<typeof startSimApi>[0]>, 'clock'>;
   clock?: Clock;
+  /** Vigil's waiting (API retries and attempt bounds, "still working" notices); tests move it by hand. */
+  sleep?: Sleep;
 }
 
 export interface Stack {
@@ -70,6 +72,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       logger,
       host: '127.0.0.1',
       ...(opts.clock ? { clock: opts.clock } : {}),
+      ...(opts.sleep ? { sleep: opts.sleep } : {}),
     });
   } catch (err) {
     await Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);

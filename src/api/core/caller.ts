@@ -12,8 +12,14 @@ import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { type ApiBase, apiUrl } from './base-url.js';
-import { errorFromResponse, headerValue, UnexpectedResponseError } from './errors.js';
-import { type HttpBody, type HttpResponse, sendHttp } from './http.js';
+import {
+  errorFromResponse,
+  headerValue,
+  safeExcerpt,
+  sentValues,
+  UnexpectedResponseError,
+} from './errors.js';
+import { AttemptTimeout, type HttpBody, type HttpResponse, sendHttp } from './http.js';
 import type { RateLimiter, RateTier } from './rate-limiter.js';
 import { type RetryPolicy, type Sleep, withRetry } from './retry.js';
 import { keyFingerprint, type TokenCache, TokenSchema, tokenCacheKey } from './tokens.js';
@@ -59,11 +65,25 @@ export interface EngineDeps {
   limiter: RateLimiter;
   tokens: TokenCache;
   retry: RetryPolicy;
-  timeouts: { headersMs: number; bodyMs: number };
+  /** `attemptMs` bounds one exchange as a whole, measured with `timer`. */
+  timeouts: { headersMs: number; bodyMs: number; attemptMs: number };
+  /** Measures attempt bounds; real time unless a test moves it (apart from `sleep`, which waits). */
+  timer: Sleep;
   maxResponseBytes: number;
 }
 
 const RAW_TEXT_CAP = 2000;
+
+/** An abort signal that fires after `ms` of `timer` time, and `done` to drop the timer once answered. */
+function boundedAttempt(timer: Sleep, ms: number): { signal: AbortSignal; done: () => void } {
+  const expiry = new AbortController();
+  const stop = new AbortController();
+  timer(ms, stop.signal).then(
+    () => expiry.abort(new AttemptTimeout(ms)),
+    () => {},
+  );
+  return { signal: expiry.signal, done: () => stop.abort() };
+}
 
 export class Engine {
   /** API key fingerprint → organization id, learnt from /tokens/test. */
@@ -121,8 +141,12 @@ export class Engine {
     const fromTokenGeneration = new WeakSet<object>();
     let reauthenticated = false;
 
+    /** The time left for this attempt: its own bound, or less when the call's deadline is nearer. */
+    let attemptBudgetMs: number = deps.timeouts.attemptMs;
+
     const send = async (authorization: string): Promise<HttpResponse> => {
       await deps.limiter.acquire(this.limiterKey(creds.apiKey), spec.tier);
+      const bound = boundedAttempt(deps.timer, Math.min(deps.timeouts.attemptMs, attemptBudgetMs));
       const headers: Record<string, string> = {
         accept: 'application/json',
         authorization,
@@ -139,7 +163,8 @@ export class Engine {
         bodyTimeoutMs: deps.timeouts.bodyMs,
         maxResponseBytes: deps.maxResponseBytes,
         label,
-      });
+        signal: bound.signal,
+      }).finally(bound.done);
       deps.logger.debug('api call', {
         method: spec.method,
         path: spec.path,
@@ -162,7 +187,8 @@ export class Engine {
       }
     };
 
-    const attempt = async (): Promise<CallResult<unknown>> => {
+    const attempt = async (_n: number, remainingMs: number): Promise<CallResult<unknown>> => {
+      attemptBudgetMs = remainingMs;
       let token: string | undefined;
       let res: HttpResponse;
       if (spec.auth === 'key') {
@@ -188,6 +214,8 @@ export class Engine {
           feature: spec.feature,
           now: deps.clock.now(),
           secrets: token === undefined ? [creds.apiKey] : [creds.apiKey, token],
+          // What the API quotes back of the request (a searched password or hash) is masked too.
+          sent: sentValues(spec.body, spec.query),
         },
       );
     };
@@ -232,7 +260,9 @@ export class Engine {
         {
           ...where,
           requestId: headerValue(res.headers, 'x-request-id'),
-          raw: spec.secretResponse ? '[withheld]' : text.slice(0, RAW_TEXT_CAP),
+          raw: spec.secretResponse
+            ? '[withheld]'
+            : (safeExcerpt(text.slice(0, RAW_TEXT_CAP), sentValues(spec.body, spec.query)) ?? '[not text]'),
         },
       );
     }

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { VigilError } from '../../errors.js';
+import { redactText } from '../../logger.js';
 
 /** v4 validation failure (422). */
 export const ValidationErrorBodySchema = z.object({
@@ -179,10 +180,15 @@ export class ConfigurationError extends ApiError {
 // ── Building errors from responses ────────────────────────────────────────────────────────────────────
 
 const MAX_EXCERPT = 200;
+/** Values the request carried shorter than this are not masked when echoed: `asc`, `desc`, `10`. */
+const MIN_ECHO_LENGTH = 5;
+/** An upstream error code is shown only when it looks like one (an identifier, not prose). */
+const ERROR_CODE = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
 
 /**
  * A short, single-line excerpt of upstream text that is safe to embed in a message: HTML is dropped
- * entirely (proxies return whole pages), control characters removed, secrets masked, length capped.
+ * entirely (proxies return whole pages), control characters removed, every value in `secrets` and every
+ * secret shape (`hash=…`, tokens) masked, length capped.
  */
 export function safeExcerpt(text: string, secrets: readonly string[] = []): string | undefined {
   const trimmed = text.trim();
@@ -192,10 +198,24 @@ export function safeExcerpt(text: string, secrets: readonly string[] = []): stri
     .map((ch) => (ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 ? ' ' : ch))
     .join('');
   clean = clean.replace(/\s+/g, ' ');
-  for (const secret of secrets) {
+  // Longest first, so a value that contains another is masked whole.
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
     if (secret) clean = clean.split(secret).join('[redacted]');
   }
+  clean = redactText(clean);
   return clean.length > MAX_EXCERPT ? `${clean.slice(0, MAX_EXCERPT)}…` : clean;
+}
+
+/** The API's own error code, when it sent one that looks like a code. */
+function safeCode(code: string | undefined): string | undefined {
+  return code !== undefined && ERROR_CODE.test(code) ? code : undefined;
+}
+
+/** A 422 location as a dotted path of names and indexes; anything else in it is not repeated. */
+function safeLocation(loc: readonly (string | number)[]): string {
+  return loc
+    .map((p) => (typeof p === 'number' || /^[A-Za-z0-9_]{1,64}$/.test(p) ? String(p) : '?'))
+    .join('.');
 }
 
 /** `Retry-After` as milliseconds: delta-seconds or an HTTP date (relative to `now`). */
@@ -223,6 +243,11 @@ export interface ErrorContext {
   now: number;
   /** Values that must never appear in a message (key, token). */
   secrets: readonly string[];
+  /**
+   * Every value the request carried (body and query): what the API quotes back of them is masked too, since
+   * a search carries the password, hash or secret it looks for.
+   */
+  sent?: readonly string[] | undefined;
 }
 
 export function headerValue(
@@ -241,20 +266,34 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Maps a non-2xx response to the taxonomy. */
+/** Every string (and number) leaf of a request body, for masking what the API echoes of it. */
+export function sentValues(...parts: unknown[]): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 8) return;
+    if (typeof v === 'string' || typeof v === 'number') {
+      const s = String(v);
+      if (s.length >= MIN_ECHO_LENGTH) out.add(s);
+    } else if (Array.isArray(v)) for (const item of v) walk(item, depth + 1);
+    else if (typeof v === 'object' && v !== null) for (const item of Object.values(v)) walk(item, depth + 1);
+  };
+  for (const part of parts) walk(part, 0);
+  return [...out];
+}
+
+/**
+ * Maps a non-2xx response to the taxonomy. Messages are Vigil's words, the status, the route and the API's
+ * error code: upstream prose never reaches them (it may quote anything the request or an earlier answer
+ * carried). Only a 422's field problems keep the API's short description, with every value the request
+ * carried, the field's own input and every secret shape masked.
+ */
 export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): ApiError {
   const json = parseJson(res.text);
   const apiBody = ApiErrorBodySchema.safeParse(json);
   const v2Body = apiBody.success ? undefined : V2ErrorBodySchema.safeParse(json);
   const v2 = v2Body?.success ? v2Body.data : undefined;
-  const code = apiBody.success ? apiBody.data.error.code : v2?.code;
-  const upstream = apiBody.success
-    ? safeExcerpt(apiBody.data.error.message ?? '', ctx.secrets)
-    : v2?.message !== undefined
-      ? safeExcerpt(v2.message, ctx.secrets)
-      : json === undefined
-        ? safeExcerpt(res.text, ctx.secrets)
-        : undefined;
+  const code = safeCode(apiBody.success ? apiBody.data.error.code : v2?.code);
+  const masked = [...ctx.secrets, ...(ctx.sent ?? [])];
   const base: ApiErrorOptions = {
     status: res.status,
     code,
@@ -263,20 +302,23 @@ export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): ApiErr
     path: ctx.path,
   };
   const where = `${ctx.method} ${ctx.path}`;
-  const suffix = (s: string | undefined) => (s ? `: ${s}` : '');
   const status = res.status;
+  const withCode = code === undefined ? '' : `, ${code}`;
 
   if (status === 422 || status === 400) {
     const body = ValidationErrorBodySchema.safeParse(json);
     const fields = body.success
-      ? body.data.detail.map((d) => ({
-          field: d.loc.join('.'),
-          message: safeExcerpt(d.msg, ctx.secrets) ?? 'invalid',
-        }))
+      ? body.data.detail.map((d) => {
+          const input = typeof d.input === 'string' || typeof d.input === 'number' ? [String(d.input)] : [];
+          return {
+            field: safeLocation(d.loc),
+            message: safeExcerpt(d.msg, [...input, ...masked]) ?? 'invalid',
+          };
+        })
       : [];
-    const list = fields.map((f) => `${f.field} (${f.message})`).join('; ');
+    const list = fields.map((f) => f.field).join(', ');
     return new ValidationError(
-      `The API rejected the request ${where} as invalid${suffix(list || upstream)}`,
+      `The API rejected the request ${where} as invalid (${status}${withCode})${list ? `: ${list}` : ''}`,
       fields,
       base,
     );
@@ -288,17 +330,18 @@ export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): ApiErr
     );
   }
   if (status === 401)
-    return new UnauthorizedError(`The API rejected the credentials (401 on ${where})`, base);
-  if (status === 403) return new ForbiddenError(`Not permitted (403 on ${where})${suffix(upstream)}`, base);
-  if (status === 404) return new NotFoundError(`Not found (404 on ${where})${suffix(upstream)}`, base);
+    return new UnauthorizedError(`The API rejected the credentials (401 on ${where}${withCode})`, base);
+  if (status === 403) return new ForbiddenError(`Not permitted (403 on ${where}${withCode})`, base);
+  if (status === 404) return new NotFoundError(`Not found (404 on ${where}${withCode})`, base);
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(headerValue(res.headers, 'retry-after'), ctx.now);
-    return new RateLimitedError(`Rate limited (429 on ${where})${suffix(code)}`, { ...base, retryAfterMs });
+    return new RateLimitedError(`Rate limited (429 on ${where}${withCode})`, { ...base, retryAfterMs });
   }
   if (status >= 500) {
-    return new UpstreamError(`The API failed (${status} on ${where})${suffix(upstream)}`, {
+    return new UpstreamError(`The API failed (${status} on ${where}${withCode})`, {
       ...base,
-      retryable: status === 502 || status === 503 || status === 504,
+      // Any 5xx may pass (a plain-text 500 from a proxy too); only an idempotent call is repeated after one.
+      retryable: status !== 501,
       // A 503 means the request was turned away (overload, maintenance) rather than half-done.
       rejectedBeforeProcessing: status === 503,
     });
@@ -311,5 +354,5 @@ export function errorFromResponse(res: ErrorResponse, ctx: ErrorContext): ApiErr
       },
     );
   }
-  return new ApiError(`Unexpected status ${status} on ${where}${suffix(upstream)}`, base);
+  return new ApiError(`Unexpected status ${status} on ${where}${withCode}`, base);
 }

@@ -19,6 +19,16 @@ export interface HttpRequest {
   maxResponseBytes: number;
   /** For messages only: the path as the caller knows it (no query string, no secrets). */
   label: { method: string; path: string };
+  /** Aborts the exchange; an abort whose reason is an AttemptTimeout reads as a time-out. */
+  signal?: AbortSignal | undefined;
+}
+
+/** The reason an attempt is aborted at its time bound. */
+export class AttemptTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`no complete answer within ${ms} ms`);
+    this.name = 'AttemptTimeout';
+  }
 }
 
 export interface HttpResponse {
@@ -27,7 +37,16 @@ export interface HttpResponse {
   body: Buffer;
 }
 
-export const DEFAULT_TIMEOUTS = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 } as const;
+/**
+ * `attemptMs` bounds one whole exchange (the vendor's gateway gives up after 30 s, so nothing later can be an
+ * answer); undici's own header and body timeouts stay a little longer, as a backstop.
+ */
+export const DEFAULT_TIMEOUTS = {
+  connectMs: 10_000,
+  headersMs: 35_000,
+  bodyMs: 35_000,
+  attemptMs: 30_000,
+} as const;
 export const DEFAULT_MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
 
 /** Errors raised before any byte left: the server cannot have acted on the request. */
@@ -40,11 +59,24 @@ function errorCode(err: unknown): string | undefined {
   return errorCode((err as { cause?: unknown }).cause);
 }
 
-function transportError(err: unknown, label: HttpRequest['label'], phase: 'request' | 'body'): ApiError {
+function transportError(
+  err: unknown,
+  label: HttpRequest['label'],
+  phase: 'request' | 'body',
+  signal?: AbortSignal,
+): ApiError {
   if (err instanceof ApiError) return err;
   const code = errorCode(err);
   const where = `${label.method} ${label.path}`;
   const base = { method: label.method, path: label.path, cause: err };
+  const reason: unknown = signal?.aborted ? signal.reason : undefined;
+  if (reason instanceof AttemptTimeout) {
+    return new TimeoutError(
+      `The API did not answer in time (nothing complete within ${Math.round(reason.ms / 1000)} s on ${where})`,
+      phase === 'body' ? 'body' : 'headers',
+      { ...base, retryable: true },
+    );
+  }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new TimeoutError(`Connecting timed out (${where})`, 'connect', {
       ...base,
@@ -59,7 +91,7 @@ function transportError(err: unknown, label: HttpRequest['label'], phase: 'reque
     });
   }
   if (code === 'UND_ERR_BODY_TIMEOUT') {
-    return new TimeoutError(`The response body stalled (${where})`, 'body', { ...base, retryable: false });
+    return new TimeoutError(`The response body stalled (${where})`, 'body', { ...base, retryable: true });
   }
   if (code !== undefined && NOT_SENT_CODES.has(code)) {
     return new ConnectionError(`Could not connect (${code}, ${where})`, {
@@ -84,9 +116,10 @@ export async function sendHttp(dispatcher: Dispatcher, req: HttpRequest): Promis
       body: req.body ?? null,
       headersTimeout: req.headersTimeoutMs,
       bodyTimeout: req.bodyTimeoutMs,
+      ...(req.signal ? { signal: req.signal } : {}),
     });
   } catch (err) {
-    throw transportError(err, req.label, 'request');
+    throw transportError(err, req.label, 'request', req.signal);
   }
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > req.maxResponseBytes) {
@@ -106,7 +139,7 @@ export async function sendHttp(dispatcher: Dispatcher, req: HttpRequest): Promis
       chunks.push(buf);
     }
   } catch (err) {
-    throw transportError(err, req.label, 'body');
+    throw transportError(err, req.label, 'body', req.signal);
   }
   return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, total) };
 }

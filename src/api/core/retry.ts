@@ -1,12 +1,13 @@
 /**
  * Bounded, jittered retries with an overall deadline per call.
  *
- * What is retried: 429 (waiting `Retry-After`, else backing off from 10 s as the vendor advises), 502/503/504
- * and connection resets / timeouts before headers. A call that is not idempotent is retried only when the
- * server certainly did not act on it (429, 503, connection never established); everything Vigil sends is
- * idempotent except sandbox upload creation (event actions are too: ignoring an event twice is harmless).
+ * What is retried: 429 (waiting `Retry-After`, else backing off from 10 s as the vendor advises), any 5xx but
+ * 501, connection resets and time-outs (an attempt is cut at its bound). A call that is not idempotent (an
+ * action: ignore, unassign, upload) is retried only when the server certainly did not act on it (429, 503,
+ * connection never established): after an outcome Vigil cannot know, act-once leaves it unrecorded and the
+ * person is told, rather than the client guessing. Reads (GET, and the search POSTs) are idempotent.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock, Sleep } from '../../clock.js';
 import { ApiError, RateLimitedError } from './errors.js';
 
 export interface RetryPolicy {
@@ -29,8 +30,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   rateLimitDelayMs: 10_000,
 };
 
-export type Sleep = (ms: number) => Promise<void>;
-export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export { realSleep, type Sleep } from '../../clock.js';
 
 export interface RetryDeps {
   clock: Clock;
@@ -59,15 +59,19 @@ export function retryDelay(
   return Math.round(exp / 2 + (random() * exp) / 2);
 }
 
+/**
+ * Runs attempts until one succeeds, the error is not to be retried, or the call's deadline is near.
+ * `attemptFn` gets the time left before the deadline, to bound the attempt itself by it.
+ */
 export async function withRetry<T>(
-  attemptFn: (attempt: number) => Promise<T>,
+  attemptFn: (attempt: number, remainingMs: number) => Promise<T>,
   opts: { idempotent: boolean; policy: RetryPolicy } & RetryDeps,
 ): Promise<T> {
   const { policy, clock, sleep } = opts;
   const deadline = clock.now() + policy.deadlineMs;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await attemptFn(attempt);
+      return await attemptFn(attempt, Math.max(1, deadline - clock.now()));
     } catch (error) {
       if (attempt >= policy.maxAttempts) throw error;
       if (opts.shouldRetry && !opts.shouldRetry(error)) throw error;

@@ -229,7 +229,10 @@ export interface EventsApi {
   ): AsyncGenerator<PageStep<Event, SearchPage<Event>>, void, undefined>;
   /** The tenant-wide feed (`events/tenant/_search`): every identifier of the token's tenant, same body. */
   searchTenantEvents(input: TenantEventSearchInput): Promise<SearchPage<Event>>;
-  /** Batches of ≤10 targets. Repeating an action is harmless upstream, so batches are retried freely. */
+  /**
+   * Batches of ≤10 targets. An action is repeated only when the API certainly did not act (429, 503, no
+   * connection): after an unknown outcome the caller (act-once) decides, with what it has recorded.
+   */
   eventAction(input: EventActionInput): Promise<EventActionResult>;
 }
 
@@ -280,7 +283,7 @@ export function eventsResource({ call, v4 }: ResourceContext): EventsApi {
           path: `${v4}/events/actions`,
           body,
           tier: 'ordinary',
-          idempotent: true,
+          idempotent: false,
           auth: 'token',
           schema: null,
         });

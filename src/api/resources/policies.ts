@@ -99,7 +99,8 @@ export function policiesResource({ call, v4 }: ResourceContext): PoliciesApi {
         path: assignmentsPath(input.policyUuid),
         body: unassignBody(input),
         tier: 'ordinary',
-        idempotent: true,
+        // An action: repeated only when the API certainly did not act (the unassign records settle the rest).
+        idempotent: false,
         auth: 'token',
         schema: null,
       });

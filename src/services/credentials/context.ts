@@ -68,7 +68,14 @@ export const CredsContextSchema = z.object({
   rows: z.array(MaskedRowSchema).max(MAX_CREDS_ROWS),
   quota: QuotaSchema.optional(),
   /** Where the message lives once shared in a channel. */
-  message: z.object({ channel: z.string().min(1), ts: z.string().min(1) }).optional(),
+  message: z
+    .object({
+      channel: z.string().min(1),
+      ts: z.string().min(1),
+      /** Who shared it: every re-rendering of the channel copy says so. */
+      sharedBy: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 export type CredsContext = z.infer<typeof CredsContextSchema>;
 

@@ -60,11 +60,13 @@ export interface CsvWritten {
 
 /**
  * Writes the header and every credential of `pages` to a new file at `path` (mode 0600, never an existing
- * file). Pages are pulled only as fast as the file takes them.
+ * file), through `through` when given (an encrypter: the bytes counted are those before it). Pages are pulled
+ * only as fast as the file takes them.
  */
 export async function writeCredentialsCsv(
   pages: AsyncIterable<readonly Credential[]>,
   path: string,
+  through?: Transform,
 ): Promise<CsvWritten> {
   let rows = 0;
   let bytes = 0;
@@ -82,11 +84,9 @@ export async function writeCredentialsCsv(
       done(null, chunk);
     },
   });
-  await pipeline(
-    Readable.from(records()),
-    stringify({ header: true, columns: [...CSV_COLUMNS] }),
-    counter,
-    createWriteStream(path, { flags: 'wx', mode: 0o600 }),
-  );
+  const file = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  const csv = stringify({ header: true, columns: [...CSV_COLUMNS] });
+  if (through) await pipeline(Readable.from(records()), csv, counter, through, file);
+  else await pipeline(Readable.from(records()), csv, counter, file);
   return { bytes, rows };
 }

@@ -1,7 +1,9 @@
 /**
  * The background CSV export of a credentials search. Pages stream from the API into a temporary file (0600,
- * in a private folder, deleted afterwards) while the bytes are counted, because the upload must announce its
- * exact length first; the delivery then streams the file on. Memory holds one page at most.
+ * in a private folder, deleted afterwards, encrypted with a key held only in memory: see spool.ts) while the
+ * bytes are counted, because the upload must announce its exact length first; the delivery then streams the
+ * file on. Memory holds one page at most. An export under way is recorded in the store (its folder, where its
+ * progress shows), so a process restarted after a crash removes what was left and tells the requester.
  *
  * Large pages: each costs quota by size (about one search per 100 rows) whatever the page count, so fewer,
  * larger pages are as cheap and far quicker under the one-search-per-second limit. One export per user at a
@@ -10,15 +12,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import type { ApiSession, Credential } from '../../api/index.js';
 import type { Clock } from '../../clock.js';
 import { VigilError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { NewAuditEntry } from '../../store/index.js';
+import type { NewAuditEntry, WorkspaceRecordRepo } from '../../store/index.js';
 import type { ApiAccess } from '../workspace-api.js';
-import { type StoredCredsSearch, searchInputOf } from './context.js';
+import { type StoredCredsSearch, StoredCredsSearchSchema, searchInputOf } from './context.js';
 import { writeCredentialsCsv } from './csv.js';
 import { searchError } from './search.js';
+import { EncryptedSpool } from './spool.js';
 
 export const MAX_EXPORT_LIMIT = 10_000;
 export const MAX_EXPORT_PAGE = 1000;
@@ -33,11 +38,35 @@ export interface ExportLease {
   release(): Promise<void>;
 }
 
+/** Where the requester watches an export (its progress message), so a restart can tell them. */
+export const ExportNoticeSchema = z.object({ channel: z.string().min(1), ts: z.string().min(1) });
+export type ExportNotice = z.infer<typeof ExportNoticeSchema>;
+
+/** An export under way, as recorded in the store until it ends. */
+export const RunningExportSchema = z.object({
+  userId: z.string().min(1),
+  dir: z.string().min(1),
+  startedAt: z.number(),
+  search: StoredCredsSearchSchema,
+  limit: z.number().int(),
+  notice: ExportNoticeSchema.optional(),
+});
+export type RunningExport = z.infer<typeof RunningExportSchema>;
+export type RunningExports = Pick<
+  WorkspaceRecordRepo<typeof RunningExportSchema>,
+  'get' | 'set' | 'delete' | 'entries'
+>;
+
+/** Longer than any export: a record whose process died and was never settled goes eventually. */
+export const RUNNING_RECORD_TTL_MS = 24 * 60 * 60_000;
+
 export interface ExportDeps {
   api: Pick<ApiAccess, 'call'>;
   audit: { append(entry: NewAuditEntry): Promise<unknown> };
   /** The store's leases (`Store.lease`). */
   leases: { lease(key: string, ttlMs: number): Promise<ExportLease | undefined> };
+  /** Exports under way, in the store. */
+  running: RunningExports;
   clock: Clock;
   logger: Logger;
   /** Where the private temporary folder goes; the OS default unless a test says otherwise. */
@@ -59,16 +88,19 @@ export interface ExportProgress {
 }
 
 export interface ExportFile {
-  path: string;
+  /** The CSV's plaintext, streamed (and decrypted) from the spool; `bytes` long. */
+  open(): Readable;
   bytes: number;
   rows: number;
   filename: string;
 }
 
-/** Where the export goes: progress updates in place, then the file (streamed from `path`). */
+/** Where the export goes: progress updates in place, then the file (streamed from `open`). */
 export interface ExportDelivery {
   progress(p: ExportProgress): Promise<void>;
   deliver(file: ExportFile): Promise<void>;
+  /** Where the requester watches it, recorded so a restart after a crash can tell them. */
+  notice?: ExportNotice;
 }
 
 export interface ExportResult {
@@ -104,7 +136,7 @@ export function validateExportLimit(limit: number): number {
   return limit;
 }
 
-function queryValue(search: StoredCredsSearch): string {
+export function queryValue(search: StoredCredsSearch): string {
   const q = search.query;
   return q.type === 'email' ? q.email : q.type === 'keyword' ? q.keyword : q.fqdn;
 }
@@ -117,7 +149,8 @@ function filenameOf(search: StoredCredsSearch, now: number): string {
   return `vigil-credentials-${q.type}-${safe}-${stamp}.csv`;
 }
 
-const leaseKey = (workspaceId: string, userId: string) => `${workspaceId}:creds-export:${userId}`;
+export const exportLeaseKey = (workspaceId: string, userId: string) =>
+  `${workspaceId}:creds-export:${userId}`;
 
 export interface StartedExport {
   run(delivery: ExportDelivery): Promise<ExportResult>;
@@ -128,7 +161,7 @@ export interface StartedExport {
 /** Takes the user's export slot (or refuses with ExportBusyError); `run` does the work and frees it. */
 export async function startExport(deps: ExportDeps, req: ExportRequest): Promise<StartedExport> {
   validateExportLimit(req.limit);
-  const lease = await deps.leases.lease(leaseKey(req.workspaceId, req.userId), EXPORT_LEASE_MS);
+  const lease = await deps.leases.lease(exportLeaseKey(req.workspaceId, req.userId), EXPORT_LEASE_MS);
   if (lease === undefined) throw new ExportBusyError();
   const release = () =>
     lease.release().catch((err: unknown) => deps.logger.warn('could not release an export slot', { err }));
@@ -152,22 +185,45 @@ async function runExport(
 ): Promise<ExportResult> {
   const dir = await mkdtemp(join(deps.tmpDir ?? tmpdir(), 'vigil-export-'));
   const filename = filenameOf(req.search, deps.clock.now());
-  const path = join(dir, 'export.csv');
+  const spool = new EncryptedSpool(join(dir, 'export.csv'));
   const seen = { rows: 0, pages: 0 };
   let outcome = 'failed';
   try {
+    // Recorded before any row is spooled: a crash from here on is settled by the next start.
+    await deps.running.set(
+      req.workspaceId,
+      req.userId,
+      {
+        userId: req.userId,
+        dir,
+        startedAt: deps.clock.now(),
+        search: req.search,
+        limit: req.limit,
+        ...(delivery.notice ? { notice: delivery.notice } : {}),
+      },
+      RUNNING_RECORD_TTL_MS,
+    );
     const written = await deps.api
       .call(req.workspaceId, ({ session }) =>
-        writeCredentialsCsv(pagesOf(session, req, { lease, delivery, logger: deps.logger }, seen), path),
+        writeCredentialsCsv(
+          pagesOf(session, req, { lease, delivery, logger: deps.logger }, seen),
+          spool.path,
+          spool.encrypter(),
+        ),
       )
       .catch((err: unknown) => {
         throw searchError(err);
       });
-    await delivery.deliver({ path, bytes: written.bytes, rows: written.rows, filename });
+    spool.seal();
+    await delivery.deliver({ open: () => spool.open(), bytes: written.bytes, rows: written.rows, filename });
     outcome = `${written.rows} rows delivered as ${filename}`;
     return { rows: written.rows, pages: seen.pages, bytes: written.bytes, filename };
   } finally {
     await rm(dir, { recursive: true, force: true });
+    // Before the slot is released: a free slot with a record would read as an interrupted export.
+    await deps.running
+      .delete(req.workspaceId, req.userId)
+      .catch((err: unknown) => deps.logger.warn('could not clear an export record', { err }));
     await deps.audit
       .append({
         teamId: req.workspaceId,

@@ -9,7 +9,14 @@ import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
 import { PagedContextStore } from '../paging-context.js';
 import type { ApiAccess } from '../workspace-api.js';
 import { type CredsContext, CredsContextSchema } from './context.js';
-import { type ExportDeps, type ExportRequest, type StartedExport, startExport } from './export.js';
+import {
+  type ExportDeps,
+  type ExportRequest,
+  RunningExportSchema,
+  type StartedExport,
+  startExport,
+} from './export.js';
+import { type InterruptedExport, settleInterruptedExports } from './export-recovery.js';
 import {
   type CredsDeps,
   type CredsSearchRequest,
@@ -21,7 +28,15 @@ import {
 } from './search.js';
 
 export type { CredsContext, MaskedRow } from './context.js';
-export type { ExportDelivery, ExportFile, ExportProgress, ExportResult, StartedExport } from './export.js';
+export type {
+  ExportDelivery,
+  ExportFile,
+  ExportNotice,
+  ExportProgress,
+  ExportResult,
+  StartedExport,
+} from './export.js';
+export type { InterruptedExport } from './export-recovery.js';
 export type { Revealed, SavedPage } from './search.js';
 
 export interface CredentialsServiceDeps {
@@ -53,6 +68,7 @@ export class CredentialsService {
     this.exportDeps = {
       ...common,
       leases: deps.store,
+      running: deps.repos.runningExports(RunningExportSchema),
       ...(deps.tmpDir === undefined ? {} : { tmpDir: deps.tmpDir }),
     };
   }
@@ -69,6 +85,14 @@ export class CredentialsService {
   /** The full value of a row, fetched again and audited; check the `reveal` permission first. */
   reveal(ctx: CredsContext, index: number, who: { userId: string }): Promise<Revealed> {
     return revealCredential(this.searchDeps, ctx, index, who);
+  }
+
+  /**
+   * At start-up: removes what exports of a crashed process left and returns them, so their requesters can be
+   * told; exports running in a live process are left alone.
+   */
+  settleInterruptedExports(): Promise<InterruptedExport[]> {
+    return settleInterruptedExports(this.exportDeps);
   }
 
   /** Takes the user's export slot (ExportBusyError when taken); check the `export` permission first. */

@@ -4,7 +4,7 @@
  * run one after another (Slack takes about one message per second per channel). Ticks never overlap;
  * `stop` cancels the timer and waits for the tick in flight, so the store can close after it.
  */
-import type { Subscription } from '../../store/index.js';
+import { StoreUnavailableError, type Subscription } from '../../store/index.js';
 import { dueAt } from './due.js';
 import { type DigestDeps, type RunOutcome, runDigest } from './run.js';
 
@@ -54,7 +54,12 @@ export class DigestScheduler {
     const ticker = this.deps.ticker ?? realTicker;
     this.timer = ticker.every(this.deps.intervalMs ?? DEFAULT_INTERVAL_MS, () => {
       if (this.current !== undefined) return; // the previous tick is still running: skip this one
-      void this.tick().catch((err: unknown) => this.deps.logger.error('digest tick failed', { err }));
+      void this.tick().catch((err: unknown) =>
+        // The store logs its own outage once; the next tick tries again.
+        err instanceof StoreUnavailableError
+          ? this.deps.logger.debug('digest tick skipped: store unavailable')
+          : this.deps.logger.error('digest tick failed', { err }),
+      );
     });
   }
 

@@ -177,6 +177,10 @@ export class FakeSlack {
     user?: string;
     mimetype?: string;
     teamId?: string;
+    /** The size files.info states, when it should differ from the bytes served. */
+    reportedSize?: number;
+    /** Serve the bytes without a Content-Length. */
+    chunked?: boolean;
   }): Json {
     const teamId = input.teamId ?? DEFAULT_TEAM_ID;
     const team = this.state.teams.get(teamId);
@@ -194,6 +198,8 @@ export class FakeSlack {
       threadTs: undefined,
       ...(input.user !== undefined ? { user: input.user } : {}),
       ...(input.mimetype !== undefined ? { mimetype: input.mimetype } : {}),
+      ...(input.reportedSize !== undefined ? { reportedSize: input.reportedSize } : {}),
+      ...(input.chunked === true ? { chunked: true } : {}),
     };
     this.state.files.set(file.fileId, file);
     return fileJson(this.state, team, file, this.baseUrl);
@@ -562,7 +568,7 @@ export class FakeSlack {
     res
       .writeHead(200, {
         'content-type': file.mimetype ?? 'application/octet-stream',
-        'content-length': String(file.bytes.length),
+        ...(file.chunked ? {} : { 'content-length': String(file.bytes.length) }),
       })
       .end(file.bytes);
   }

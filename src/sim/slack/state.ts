@@ -59,6 +59,8 @@ export class SlackState {
   readonly users = new Map<string, FakeUser>();
   /** Usergroup id → member user ids. */
   readonly usergroups = new Map<string, string[]>();
+  /** Usergroup id → its name and handle (usergroups.list); a group without one is listed by its id. */
+  readonly usergroupNames = new Map<string, { name: string; handle: string }>();
   readonly channels = new Map<string, FakeChannel>();
   readonly messages = new Map<string, StoredMessage[]>();
   readonly views = new Map<string, StoredView>();
@@ -127,6 +129,7 @@ export class SlackState {
       channel(SEEDED_CHANNELS.notJoined, 'random', { is_member: false }),
     );
     this.usergroups.set('S0SECOPS1', [SEEDED_USERS.admin, SEEDED_USERS.member]);
+    this.usergroupNames.set('S0SECOPS1', { name: 'Security Operations', handle: 'secops' });
   }
 
   clear(): void {
@@ -135,6 +138,7 @@ export class SlackState {
       this.tokens,
       this.users,
       this.usergroups,
+      this.usergroupNames,
       this.channels,
       this.messages,
       this.views,

@@ -59,6 +59,10 @@ export interface UploadedFile {
   threadTs: string | undefined;
   /** Who shared it (a person's file, added with `addFile`); the bot's own uploads leave it out. */
   user?: string;
+  /** The `size` files.info reports when a test makes it differ from the bytes served (a file changed). */
+  reportedSize?: number;
+  /** Served without a Content-Length (chunked), as a download whose length is not announced. */
+  chunked?: boolean;
   mimetype?: string;
 }
 

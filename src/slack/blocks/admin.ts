@@ -56,3 +56,32 @@ export function renderSettings(permissions: Readonly<Record<Permission, Actors>>
     ],
   };
 }
+
+/** A user group in words, from Slack's own names (escaped): `Security Operations, @secops`. */
+export function usergroupLabel(g: { name: string; handle: string }): string {
+  const clean = (t: string) =>
+    t
+      .replace(/[<>&*_~`]/g, ' ')
+      .trim()
+      .slice(0, 80);
+  return [clean(g.name), g.handle ? `@${clean(g.handle)}` : ''].filter(Boolean).join(', ');
+}
+
+/** The answer to a group id that names no group of the workspace: nothing changed, and the groups there are. */
+export function renderUnknownUsergroup(
+  id: string,
+  groups: readonly { id: string; name: string; handle: string }[],
+): { text: string; blocks: KnownBlock[] } {
+  const shownId = id.replace(/[^A-Z0-9]/gi, '');
+  const text = `No user group \`${shownId}\` in this workspace, so nothing was changed.`;
+  const listed = groups.slice(0, 10).map((g) => `• ${usergroupLabel(g)}: \`group:${g.id}\``);
+  if (groups.length > 10) listed.push(`• …and ${groups.length - 10} more`);
+  const hint =
+    groups.length === 0
+      ? 'This workspace has no user groups yet: create one in Slack first, or use `everyone` or `admins`.'
+      : `Mention the group (type @ and pick it) or use one of its ids:\n${listed.join('\n')}`;
+  return {
+    text,
+    blocks: [section(`:warning: ${text}`), { type: 'context', elements: [{ type: 'mrkdwn', text: hint }] }],
+  };
+}

@@ -9,7 +9,7 @@ import type { CredsContext, MaskedRow } from '../../services/credentials/context
 import { LOW_QUOTA, quotaState } from '../../services/credentials/search.js';
 import { renderBudgeted } from './budget.js';
 import { context, type RenderedMessage, section } from './kit.js';
-import { escapeMrkdwn, slackDate, truncate } from './text.js';
+import { escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
 
 export const CREDS_REVEAL = 'creds_reveal';
 export const CREDS_NEXT_PAGE = 'creds_next_page';
@@ -37,6 +37,17 @@ function button(text: string, actionId: string, value: string, style?: 'primary'
     ...(style ? { style } : {}),
   };
 }
+
+/** Sharing shows employees' addresses to the whole channel: Slack asks the clicker to confirm first. */
+const SHARE_CONFIRM: NonNullable<Button['confirm']> = {
+  title: { type: 'plain_text', text: 'Share in this channel?' },
+  text: {
+    type: 'plain_text',
+    text: 'Everyone in this channel will see these leaked credentials: the e-mail addresses and usernames, their sources and dates (values stay masked). The message will say you shared it.',
+  },
+  confirm: { type: 'plain_text', text: 'Share' },
+  deny: { type: 'plain_text', text: 'Cancel' },
+};
 
 /** What was searched, e.g. "domain `acme.example`". */
 export function searchLabel(ctx: Pick<CredsContext, 'search'>): string {
@@ -104,8 +115,10 @@ function rowText(row: MaskedRow, position: number): string {
 }
 
 export interface CredsPageOptions {
-  /** The copy posted in a channel: no Reveal, no Export, no Share. */
+  /** The copy posted in a channel: no Reveal, no Export, no Share, no requester-only lines (quota). */
   inChannel?: boolean;
+  /** Who shared the channel copy (else the context's record of it). */
+  sharedBy?: string;
   /** Button value for the row at `index` and for page-wide buttons. */
   ref: (index?: number) => string;
 }
@@ -122,8 +135,11 @@ export function renderCredsPage(ctx: CredsContext, opts: CredsPageOptions): Rend
       : `Leaked credentials ${first}–${last}`;
   const summary = `${slice} for ${label}${more ? ' · more exist' : ''}`;
   const head: KnownBlock[] = [section('creds:summary', `*${summary}*`)];
-  const quota = quotaLine(ctx.quota);
+  // The quota is the requester's business: a shared copy leaves it out.
+  const quota = opts.inChannel === true ? undefined : quotaLine(ctx.quota);
   if (quota !== undefined) head.push(context('creds:quota', quota));
+  const sharer =
+    opts.inChannel === true ? userMention(opts.sharedBy ?? ctx.message?.sharedBy ?? '') : undefined;
   const canReveal = opts.inChannel !== true && ctx.search !== undefined;
   const groups = ctx.rows.map((row, i): KnownBlock[] => {
     const s = section(`creds:row:${i}`, rowText(row, ctx.offset + i + 1));
@@ -136,16 +152,17 @@ export function renderCredsPage(ctx: CredsContext, opts: CredsPageOptions): Rend
   if (opts.inChannel !== true && ctx.search !== undefined && ctx.rows.length > 0)
     buttons.push(button('Export CSV', CREDS_EXPORT, opts.ref()));
   if (opts.inChannel !== true && ctx.message === undefined && ctx.rows.length > 0)
-    buttons.push(button('Share in channel', CREDS_SHARE, opts.ref()));
+    buttons.push({ ...button('Share in channel', CREDS_SHARE, opts.ref()), confirm: SHARE_CONFIRM });
   const tail: KnownBlock[] = [];
-  if (ctx.rows.length === 0 && !more)
+  if (ctx.rows.length === 0 && !more && opts.inChannel !== true)
     tail.push(
       context('creds:tips', 'Try another spelling, a wider `since:`, or `authdomain` for login domains.'),
     );
   if (buttons.length > 0) tail.push({ type: 'actions', block_id: 'creds:tail', elements: buttons });
   if (opts.inChannel !== true)
     tail.push(context('creds:private', 'Values are masked. Reveal shows one to you alone, and is audited.'));
-  const plainSummary = summary.replaceAll('`', '');
+  else if (sharer !== undefined) tail.push(context('creds:shared', `Shared by ${sharer} · values masked`));
+  const plainSummary = `${summary.replaceAll('`', '')}${sharer === undefined ? '' : ` · shared by ${sharer}`}`;
   const r = renderBudgeted({
     text: plainSummary,
     head,
@@ -198,4 +215,19 @@ export function renderExportDone(p: { rows: number; label: string; filename: str
 export function renderExportFailed(p: { label: string; reason: string }): RenderedMessage {
   const text = `The export for ${p.label} failed: ${p.reason}`;
   return { text: text.replaceAll('`', ''), blocks: [section('creds:export-failed', `:x: ${text}`)] };
+}
+
+/** In place of "Exporting…" after a restart: what happened, and that nothing holds the rows any more. */
+export function renderExportInterrupted(p: { label: string }): RenderedMessage {
+  const text = `The export for ${p.label} was interrupted: Vigil stopped before it was done, and nothing was delivered.`;
+  return {
+    text: `${text.replaceAll('`', '')} You can start it again.`,
+    blocks: [
+      section('creds:export-interrupted', `:warning: ${text}`),
+      context(
+        'creds:export-note',
+        'Its temporary file is deleted. Start it again with *Export CSV* on the search results, or run the search again.',
+      ),
+    ],
+  };
 }

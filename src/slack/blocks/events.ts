@@ -11,7 +11,7 @@ import { renderDigestMessage } from './digest.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
 import { type ActedState, button, type EventGroupOptions, renderEventGroup } from './event-row.js';
 import { context, type RenderedMessage, section } from './kit.js';
-import { codeSpan, escapeMrkdwn, truncate } from './text.js';
+import { codeSpan, escapeMrkdwn, truncate, userMention } from './text.js';
 
 export * from './event-ids.js';
 export * from './event-row.js';
@@ -43,6 +43,8 @@ export interface EventResultsInput {
   emptyPageButMore?: boolean;
   canAct?: boolean;
   portalHosts?: readonly string[];
+  /** The copy shared in a channel: no requester-only lines (search tips), and who shared it. */
+  shared?: { by: string | undefined };
 }
 
 export interface RenderedResults extends RenderedMessage {
@@ -55,7 +57,15 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** "Shared by @user", under a channel copy; the requester's own copy has none. */
+function sharedLine(input: EventResultsInput): { blocks: KnownBlock[]; text: string } {
+  const who = input.shared?.by === undefined ? undefined : userMention(input.shared.by);
+  if (who === undefined) return { blocks: [], text: '' };
+  return { blocks: [context('events:shared', `Shared by ${who}`)], text: ` · shared by ${who}` };
+}
+
 function resultsTail(input: EventResultsInput): KnownBlock[] {
+  const shared = sharedLine(input).blocks;
   const buttons: Button[] = [];
   if (input.nextPageRef !== undefined) {
     buttons.push(button('Next page', EVENTS_NEXT_PAGE, input.nextPageRef, { style: 'primary' }));
@@ -79,7 +89,9 @@ function resultsTail(input: EventResultsInput): KnownBlock[] {
   }
   if (input.shareRef !== undefined)
     buttons.push(button('Share in channel', SHARE_IN_CHANNEL, input.shareRef));
-  return buttons.length === 0 ? [] : [{ type: 'actions', block_id: 'events:tail', elements: buttons }];
+  return buttons.length === 0
+    ? shared
+    : [{ type: 'actions', block_id: 'events:tail', elements: buttons }, ...shared];
 }
 
 /** `identifier `acme.example` (`3001`)` in mrkdwn and `identifier acme.example (3001)` in plain words. */
@@ -111,7 +123,7 @@ function emptyResults(input: EventResultsInput): RenderedMessage {
     const text = `No events on page ${input.pageNumber} for ${plainLabel}${plainFilters}, but there are more results.`;
     const shown = `No events on page ${input.pageNumber} for ${label}${filters}, but there are more results.`;
     const r = renderBudgeted({
-      text,
+      text: `${text}${sharedLine(input).text}`,
       head: [section('events:summary', `${shown} Use *Next page* to keep looking.`)],
       tail: resultsTail(input),
     });
@@ -124,9 +136,12 @@ function emptyResults(input: EventResultsInput): RenderedMessage {
       'with `since:90d`, or include handled events with `status:open,ignored,remediated`.'
     : 'Nothing has matched this identifier yet. Check the identifier id with your team, or look further ' +
       'back with `since:365d`.';
+  // Tips are for the person who searched: a shared copy leaves them out.
+  const head: KnownBlock[] = [section('events:summary', `:mag: ${more} for ${label}${filters}.`)];
+  if (input.shared === undefined) head.push(context('events:tips', tips));
   const r = renderBudgeted({
-    text,
-    head: [section('events:summary', `:mag: ${more} for ${label}${filters}.`), context('events:tips', tips)],
+    text: `${text}${sharedLine(input).text}`,
+    head,
     tail: resultsTail(input),
   });
   return { text: r.text, blocks: r.blocks };
@@ -158,7 +173,7 @@ export function renderEventResults(input: EventResultsInput): RenderedResults {
     const slice = sliceLabel(offset, shown);
     const more = input.more === true ? 'more on the next page' : 'no more after these';
     return {
-      text: `Events ${slice} for ${plainLabel}${plainSummary === '' ? '' : ` · ${plainSummary}`} · ${more}`,
+      text: `Events ${slice} for ${plainLabel}${plainSummary === '' ? '' : ` · ${plainSummary}`} · ${more}${sharedLine(input).text}`,
       mrkdwn: `*Events ${slice}* for ${label}${summary === '' ? '' : ` · ${summary}`} · ${more}`,
     };
   };
@@ -209,7 +224,7 @@ export function renderPage(
   ctx: EventsContext,
   ctxId: string,
   now: number,
-  opts: { inChannel?: boolean } = {},
+  opts: { inChannel?: boolean; sharedBy?: string } = {},
 ): RenderedResults {
   const states = new Map<string, ActedState>();
   for (const shown of ctx.events) {
@@ -235,7 +250,7 @@ export function renderPage(
     refs: (i) => eventRef(ctxId, i),
     ...(ctx.cursor !== undefined ? { nextPageRef: ctxId } : {}),
     ignorePageRef: ctxId,
-    ...(inChannel ? {} : { shareRef: ctxId }),
+    ...(inChannel ? { shared: { by: opts.sharedBy ?? ctx.message?.sharedBy } } : { shareRef: ctxId }),
     states,
     pageNumber: ctx.pageNumber,
     offset: ctx.offset ?? 0,

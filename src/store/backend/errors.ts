@@ -36,3 +36,15 @@ export class StoreLockTimeoutError extends StoreError {
     this.name = 'StoreLockTimeoutError';
   }
 }
+
+/**
+ * The backend did not answer (Redis stopped or unreachable, the database file not writable): a passing
+ * condition, told to people as such and logged once per outage rather than per request.
+ */
+export class StoreUnavailableError extends StoreError {
+  constructor(options?: { cause?: unknown }) {
+    const cause = options?.cause;
+    super(`the store is unavailable${cause instanceof Error ? `: ${cause.message}` : ''}`, options);
+    this.name = 'StoreUnavailableError';
+  }
+}

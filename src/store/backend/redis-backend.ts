@@ -51,10 +51,21 @@ export async function openRedisBackend(url: string, logger: Logger): Promise<Sto
         everReady ? Math.min(50 * 2 ** retries, 2_000) : retries >= 2 ? cause : 200,
     },
   });
+  // The client retries every ≤2 s while Redis is gone: the connection's loss and return are each said once.
+  let lost = false;
   client.on('ready', () => {
     everReady = true;
+    if (lost) logger.info('redis connection restored');
+    lost = false;
   });
-  client.on('error', (error: unknown) => logger.warn('redis connection error', { error }));
+  client.on('error', (error: unknown) => {
+    if (everReady && !lost) {
+      lost = true;
+      logger.info('redis connection lost; reconnecting', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    } else logger.debug('redis connection error', { error });
+  });
   await client.connect();
 
   const adapter = new KeyvRedis(client as unknown as RedisClientConnectionType, {

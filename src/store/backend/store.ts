@@ -5,11 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DeserializedData, Keyv } from 'keyv';
-import type { Clock } from '../../clock.js';
+import { type Clock, systemClock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js';
 import { type LeaseHolder, processHolder } from './holder.js';
 import { LockManager } from './lock.js';
+import { guardBackend, OutageLog } from './outage.js';
 
 /** One repository's slice of the key space. Values are JSON; reads return `unknown` for the repo to validate. */
 export interface Namespace {
@@ -135,15 +136,26 @@ export class KeyvStore implements Store {
   private closed = false;
   private readonly locks: LockManager;
   private readonly namespaces = new Map<string, Namespace>();
+  private readonly impl: StoreBackend;
+  /** Backend failures logged once per outage, surfaced as StoreUnavailableError. */
+  private readonly outage: OutageLog;
 
   constructor(
-    private readonly impl: StoreBackend,
+    backend: StoreBackend,
     readonly dataDir: string,
     readonly clock: Clock,
     private readonly logger: Logger,
     private readonly holder: LeaseHolder = processHolder(),
   ) {
-    this.locks = new LockManager(impl, clock, logger);
+    // Outages are logged in real time (how long storage was gone), whatever clock expiries use.
+    this.outage = new OutageLog(logger, () => systemClock.now());
+    this.impl = guardBackend(backend, this.outage);
+    this.locks = new LockManager(this.impl, clock, logger);
+  }
+
+  /** A keyv call through the outage log; an unreadable record is the record's problem, not the backend's. */
+  private io<T>(op: () => Promise<T>): Promise<T> {
+    return this.outage.run(op, (err) => err instanceof UnreadableRecord);
   }
 
   get backend(): 'sqlite' | 'redis' {
@@ -171,7 +183,7 @@ export class KeyvStore implements Store {
         this.assertOpen();
         let stored: unknown;
         try {
-          stored = await keyv.get(full(key));
+          stored = await this.io(() => keyv.get(full(key)));
         } catch (error) {
           if (error instanceof UnreadableRecord) throw new StoreCorruptionError(name, key, [error.message]);
           throw error;
@@ -183,15 +195,16 @@ export class KeyvStore implements Store {
         this.assertOpen();
         if (value === undefined) throw new StoreError(`refusing to store undefined at ${name}:${key}`);
         if (ttlMs === undefined) {
-          await keyv.set(full(key), value);
+          await this.io(() => keyv.set(full(key), value));
           return;
         }
         assertTtl(ttlMs, 'a record');
-        await keyv.set(full(key), new Expiring(value, this.clock.now() + ttlMs), ttlMs + PHYSICAL_GRACE_MS);
+        const expiring = new Expiring(value, this.clock.now() + ttlMs);
+        await this.io(() => keyv.set(full(key), expiring, ttlMs + PHYSICAL_GRACE_MS));
       },
       delete: async (key) => {
         this.assertOpen();
-        return keyv.delete(full(key));
+        return this.io(() => keyv.delete(full(key)));
       },
       keys: async (prefix) => {
         this.assertOpen();

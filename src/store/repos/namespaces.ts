@@ -38,6 +38,10 @@ export const NAMESPACES = {
   'reveal-grant': { scope: 'workspace' },
   /** Unassigns done through Vigil (who, when), so a repeated submission does not call the API again. */
   'policy-unassign': { scope: 'workspace' },
+  /** Unassigns called but not yet recorded (who asked, what), settled after a crash by looking upstream. */
+  'unassign-intent': { scope: 'workspace' },
+  /** Credentials exports under way (spool folder, where progress is shown), settled after a crash. */
+  'export-running': { scope: 'workspace' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */
   owned: { scope: 'workspace' },
 } as const satisfies Record<string, NamespaceSpec>;

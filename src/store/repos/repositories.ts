@@ -54,6 +54,12 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Policy unassigns done through Vigil, by `<policy>:<identifier>`; the service defines the shape. */
     policyUnassigns: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'policy-unassign', schema),
+    /** Unassigns called but not yet recorded, by `<policy>:<identifier>`; the service defines the shape. */
+    unassignIntents: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'unassign-intent', schema),
+    /** Credentials exports under way, by `<userId>`; the export service defines the shape. */
+    runningExports: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'export-running', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,

@@ -45,6 +45,14 @@ export class WorkspaceRecordRepo<S extends z.ZodType> {
     return this.ns.delete(recordKey(workspaceId, key));
   }
 
+  /** Every record's workspace and key, across workspaces (settling work left by a crashed process). */
+  async entries(): Promise<{ workspaceId: string; key: string }[]> {
+    return (await this.ns.keys('')).flatMap((full) => {
+      const cut = full.indexOf(':');
+      return cut > 0 ? [{ workspaceId: full.slice(0, cut), key: full.slice(cut + 1) }] : [];
+    });
+  }
+
   /** The workspace's keys (as given to `set`), expired records included until they are cleaned up. */
   async keys(workspaceId: string): Promise<string[]> {
     const prefix = recordKey(workspaceId, '');

@@ -91,6 +91,23 @@ describe('usergroups.users.list', () => {
   });
 });
 
+describe('usergroups.list', () => {
+  it('lists the groups with their names, handles and sizes; members only when asked', async () => {
+    const { body } = await callForm(fake, 'usergroups.list', {});
+    const groups = body.usergroups as Record<string, unknown>[];
+    expect(groups.find((g) => g.id === 'S0SECOPS1')).toMatchObject({
+      name: 'Security Operations',
+      handle: 'secops',
+      user_count: 2,
+      date_delete: 0,
+    });
+    expect(groups[0]).not.toHaveProperty('users');
+    const withUsers = await callForm(fake, 'usergroups.list', { include_users: 'true' });
+    const secops = (withUsers.body.usergroups as Record<string, unknown>[]).find((g) => g.id === 'S0SECOPS1');
+    expect(secops?.users).toEqual([SEEDED_USERS.admin, SEEDED_USERS.member]);
+  });
+});
+
 describe('conversations', () => {
   it('describes channels, hiding private ones the bot is not in', async () => {
     const general = await callForm(fake, 'conversations.info', { channel: SEEDED_CHANNELS.general });

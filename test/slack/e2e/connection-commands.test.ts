@@ -164,10 +164,21 @@ describe('audit and settings', () => {
     expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('everyone');
   });
 
-  it('lets an admin change it, and audits it', async () => {
+  it('refuses a user group id that names no group of the workspace, changing nothing', async () => {
+    const before = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50);
+    const { post } = await run('settings act group:S0SECOPZ1', admin);
+    expect(String(post.body.text)).toContain('No user group `S0SECOPZ1` in this workspace');
+    expect(textOf(post)).toContain('Security Operations');
+    expect(JSON.stringify(post.body)).not.toMatch(/Reference|\(ref /);
+    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('everyone');
+    expect(await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).toEqual(before);
+    expect(stack.slack.callsTo('usergroups.list').length).toBeGreaterThan(0);
+  });
+
+  it('lets an admin change it, naming the group, and audits it', async () => {
     const { post } = await run('settings actors group:S0SECOPS1', admin);
     expect(post.body.text).toBe(
-      'From now on, members of the user group <!subteam^S0SECOPS1> may ignore or remediate events.',
+      'From now on, members of the user group <!subteam^S0SECOPS1> (Security Operations, @secops) may ignore or remediate events.',
     );
     const { repos } = stack.vigil.deps;
     expect((await repos.settings.get(stack.workspaceId)).permissions.act).toEqual({ usergroup: 'S0SECOPS1' });

@@ -181,14 +181,16 @@ describe('OAuth install', () => {
     expect(lookup?.token).toBe(token);
   });
 
-  it('runs nothing for a workspace that never installed Vigil', async () => {
+  it('runs nothing for a workspace that never installed Vigil, and says so', async () => {
     const responseUrl = stack.slack.responseUrl(undefined, 'T0STRANGR');
+    const before = stack.sim.log.entries.length;
     const res = await stack.sender.slashCommand({ text: 'status', teamId: 'T0STRANGR', responseUrl });
-    // Bolt acks with an empty body and calls no listener: no progress text, no reply.
+    // Refused in authorization, before any listener: the answer is in the ack, no reference code.
     expect(res.status).toBe(200);
-    expect(res.text).toBe('');
-    expect(stack.logs.some((l) => l.includes('Authorization of incoming event did not succeed'))).toBe(true);
-    expect(stack.slack.postsTo(responseUrl)).toHaveLength(0);
+    expect(textOf(res.body)).toContain('Vigil is not installed in your Slack workspace');
+    expect(res.text).not.toMatch(/Reference|\(ref /);
+    expect(stack.logs.some((l) => l.includes('request refused') && l.includes('T0STRANGR'))).toBe(true);
+    expect(stack.sim.log.entries.length).toBe(before);
   });
 });
 

@@ -37,7 +37,8 @@ describe('refusals and fairness, on a stored connection', () => {
   });
 
   it('keeps reference codes for real failures', async () => {
-    stack.sim.faults.add({ path: /\/_search$/, response: { status: 500, body: 'boom' } });
+    // Every attempt fails (a single 500 on a search is retried and answered).
+    stack.sim.faults.add({ path: /\/_search$/, times: 5, response: { status: 500, body: 'boom' } });
     const { post } = await command(stack, `events ${IDENTIFIER.domain}`);
     expect(String(post.body.text)).toMatch(/\(ref [0-9A-F]{8}\)$/);
     stack.sim.faults.clear();

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
-import { StoreClosedError, StoreCorruptionError, StoreError } from '../../../src/store/backend/errors.js';
+import {
+  StoreClosedError,
+  StoreCorruptionError,
+  StoreError,
+  StoreUnavailableError,
+} from '../../../src/store/backend/errors.js';
 import { describeStoreUrl, openStore } from '../../../src/store/backend/open.js';
 import { BACKENDS, sqlite, useStoreFixture, writeRaw } from '../support/backends.js';
 import { startRedisServer } from '../support/redis-server.js';
@@ -124,6 +129,7 @@ describe('store errors propagate', () => {
     const store = await fixture.open();
     await store.namespace('alpha').set('k', 1);
     await sqlite(join(fixture.dir, 'vigil.sqlite'), 'DROP TABLE keyv');
+    await expect(store.namespace('alpha').get('k')).rejects.toThrow(StoreUnavailableError);
     await expect(store.namespace('alpha').get('k')).rejects.toThrow(/no such table/);
     await expect(store.namespace('alpha').set('k', 2)).rejects.toThrow(/no such table/);
     await expect(store.namespace('alpha').delete('k')).rejects.toThrow(/no such table/);

@@ -7,6 +7,8 @@ export interface RedisServer {
   readonly url: string;
   readonly port: number;
   stop(): Promise<void>;
+  /** Starts it again on the same port after `stop` (empty: nothing is persisted). */
+  restart(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -41,24 +43,32 @@ async function waitUntilListening(child: ChildProcess, port: number, timeoutMs: 
   throw new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`);
 }
 
+function spawnRedis(port: number): ChildProcess {
+  return spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+}
+
+async function listening(child: ChildProcess, port: number): Promise<void> {
+  const spawnError = once(child, 'error').then(([error]) => {
+    throw error;
+  });
+  // Observed by the race below; this keeps a late spawn error from being an unhandled rejection.
+  spawnError.catch(() => {});
+  await Promise.race([waitUntilListening(child, port, 10_000), spawnError]);
+}
+
 /** Fails (never skips) when redis-server is not installed: CI installs it. */
 export async function startRedisServer(): Promise<RedisServer> {
   let lastError: unknown;
   // A port found free can be taken by someone else before redis binds it; try a few.
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    const child = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    const spawnError = once(child, 'error').then(([error]) => {
-      throw error;
-    });
-    // Observed by the race below; this keeps a late spawn error from being an unhandled rejection.
-    spawnError.catch(() => {});
+    let child = spawnRedis(port);
     try {
-      await Promise.race([waitUntilListening(child, port, 10_000), spawnError]);
+      await listening(child, port);
     } catch (error) {
       lastError = error;
       child.kill('SIGKILL');
@@ -72,6 +82,11 @@ export async function startRedisServer(): Promise<RedisServer> {
         const exited = once(child, 'exit');
         child.kill('SIGTERM');
         await exited;
+      },
+      async restart() {
+        if (child.exitCode === null && child.signalCode === null) return;
+        child = spawnRedis(port);
+        await listening(child, port);
       },
     };
   }

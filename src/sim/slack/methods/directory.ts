@@ -91,6 +91,34 @@ const usergroupUsers: BotMethod = ({ state, body }) => {
   return { ok: true, users: [...group] };
 };
 
+/** The workspace's user groups (this fake keeps them for the default team), with their names and sizes. */
+const usergroupsList: BotMethod = ({ state, team, body }) => {
+  const withUsers = bool(body, 'include_users');
+  const usergroups = [...state.usergroups].map(([id, users]) => {
+    const named = state.usergroupNames.get(id);
+    return {
+      id,
+      team_id: team.teamId,
+      is_usergroup: true,
+      name: named?.name ?? id,
+      description: '',
+      handle: named?.handle ?? id.toLowerCase(),
+      is_external: false,
+      date_create: 1_700_000_000,
+      date_update: 1_700_000_000,
+      date_delete: 0,
+      auto_type: null,
+      created_by: 'U0OWNER01',
+      updated_by: 'U0OWNER01',
+      deleted_by: null,
+      prefs: { channels: [], groups: [] },
+      user_count: users.length,
+      ...(withUsers ? { users: [...users] } : {}),
+    };
+  });
+  return { ok: true, usergroups };
+};
+
 const conversationsInfo: BotMethod = ({ state, team, body }) => {
   const channel = state.channels.get(str(body, 'channel') ?? '');
   if (channel === undefined || channel.team_id !== team.teamId) return fail('channel_not_found');
@@ -160,6 +188,7 @@ const teamInfo: BotMethod = ({ state, team, body }) => {
 export const directoryMethods: Record<string, BotMethod> = {
   'users.info': usersInfo,
   'usergroups.users.list': usergroupUsers,
+  'usergroups.list': usergroupsList,
   'conversations.info': conversationsInfo,
   'conversations.open': conversationsOpen,
   'team.info': teamInfo,

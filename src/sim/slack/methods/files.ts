@@ -59,7 +59,7 @@ export function fileJson(state: SlackState, team: FakeTeam, f: UploadedFile, bas
     user: f.user ?? team.botUserId,
     user_team: team.teamId,
     editable: false,
-    size: f.bytes?.length ?? 0,
+    size: f.reportedSize ?? f.bytes?.length ?? 0,
     mode: 'hosted',
     is_external: false,
     external_type: '',

@@ -1,7 +1,14 @@
 /** Admin subcommands: `audit [n]` and `settings [actors …]` (who may act on events). */
 
 import { PERMISSION_WORDS } from '../../../permissions.js';
-import { describeActors, renderAudit, renderSettings } from '../../blocks/admin.js';
+import type { Usergroup } from '../../authz.js';
+import {
+  describeActors,
+  renderAudit,
+  renderSettings,
+  renderUnknownUsergroup,
+  usergroupLabel,
+} from '../../blocks/admin.js';
 import type { CommandHandler, Feature } from '../../context.js';
 import { ephemeral } from '../../context.js';
 
@@ -30,6 +37,17 @@ const settingsActors: CommandHandler<'settings-actors'> = {
       ctx.userId,
       `change who may ${PERMISSION_WORDS[permission]}`,
     );
+    // One typo would lock everyone but admins out: the group must exist, and the answer names it.
+    let group: Usergroup | undefined;
+    if (typeof command.actors !== 'string') {
+      const wanted = command.actors.usergroup;
+      const groups = await deps.authz.usergroups(ctx.client);
+      group = groups.find((g) => g.id.toUpperCase() === wanted.toUpperCase());
+      if (!group) {
+        await ctx.respond(ephemeral(renderUnknownUsergroup(wanted, groups), true));
+        return;
+      }
+    }
     await deps.repos.settings.setPermission(ctx.workspaceId, permission, command.actors, ctx.userId);
     await deps.repos.audit.append({
       teamId: ctx.workspaceId,
@@ -39,7 +57,9 @@ const settingsActors: CommandHandler<'settings-actors'> = {
     });
     await ctx.respond(
       ephemeral(
-        { text: `From now on, ${describeActors(command.actors)} may ${PERMISSION_WORDS[permission]}.` },
+        {
+          text: `From now on, ${describeActors(command.actors)}${group ? ` (${usergroupLabel(group)})` : ''} may ${PERMISSION_WORDS[permission]}.`,
+        },
         true,
       ),
     );

@@ -117,10 +117,13 @@ async function share(click: Click): Promise<void> {
   const posted = await shareInChannel(
     click.client,
     channel,
-    renderCredsPage(ctx, { inChannel: true, ref: (i) => contextRef(draftId, i) }),
+    renderCredsPage(ctx, { inChannel: true, sharedBy: who.userId, ref: (i) => contextRef(draftId, i) }),
   );
   if (posted.ts) {
-    const shared: CredsContext = { ...ctx, message: { channel: posted.channel ?? channel, ts: posted.ts } };
+    const shared: CredsContext = {
+      ...ctx,
+      message: { channel: posted.channel ?? channel, ts: posted.ts, sharedBy: who.userId },
+    };
     const id = await contexts.save(shared);
     const page = renderCredsPage(shared, { inChannel: true, ref: (i) => contextRef(id, i) });
     await click.client.chat

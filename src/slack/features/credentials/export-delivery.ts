@@ -3,10 +3,11 @@
  * every few pages, then the CSV file uploaded into that same DM (never a channel).
  */
 import type { WebClient } from '@slack/web-api';
-import type { CredsContext, StartedExport } from '../../../services/credentials/index.js';
+import type { CredsContext, InterruptedExport, StartedExport } from '../../../services/credentials/index.js';
 import {
   renderExportDone,
   renderExportFailed,
+  renderExportInterrupted,
   renderExportProgress,
   searchLabel,
 } from '../../blocks/credentials.js';
@@ -45,10 +46,11 @@ export async function exportToDm(
   };
   try {
     const result = await started.run({
+      ...(ts === undefined ? {} : { notice: { channel, ts } }),
       progress: (p) => update(renderExportProgress({ rows: p.rows, limit: p.limit, label })),
       deliver: async (file) => {
         await uploadFileToDm(client, channel, {
-          path: file.path,
+          open: file.open,
           bytes: file.bytes,
           filename: file.filename,
           title: 'Leaked credentials export',
@@ -64,5 +66,29 @@ export async function exportToDm(
       deps.logger.warn('could not mark an export as failed', { err: e }),
     );
     throw err;
+  }
+}
+
+/**
+ * Tells each requester whose export a crashed process left that it was interrupted and can be started again,
+ * in place of its "Exporting…" message.
+ */
+export async function announceInterruptedExports(
+  deps: Pick<SlackDeps, 'logger'>,
+  interrupted: readonly InterruptedExport[],
+  clientFor: (workspaceId: string) => Promise<WebClient>,
+): Promise<void> {
+  for (const { workspaceId, search, notice } of interrupted) {
+    if (notice === undefined) continue;
+    try {
+      const client = await clientFor(workspaceId);
+      await client.chat.update({
+        channel: notice.channel,
+        ts: notice.ts,
+        ...renderExportInterrupted({ label: searchLabel({ search }) }),
+      });
+    } catch (err) {
+      deps.logger.warn('could not tell a requester their export was interrupted', { err });
+    }
   }
 }

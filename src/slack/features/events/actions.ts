@@ -232,10 +232,13 @@ async function share(click: Click): Promise<void> {
   }
   // Post with the buttons of a first context, then point them at one that records where the message is.
   const draftId = await deps.events.contexts.save(ctx);
-  const page = renderPage(ctx, draftId, deps.clock.now(), { inChannel: true });
+  const page = renderPage(ctx, draftId, deps.clock.now(), { inChannel: true, sharedBy: who.userId });
   const posted = await shareInChannel(click.client, channel, { text: page.text, blocks: page.blocks });
   if (posted.ts) {
-    const shared = { ...ctx, message: { channel: posted.channel ?? channel, ts: posted.ts } };
+    const shared = {
+      ...ctx,
+      message: { channel: posted.channel ?? channel, ts: posted.ts, sharedBy: who.userId },
+    };
     // The draft's buttons work too (clicks carry the message location): a failed update is not fatal.
     await showContext(deps, shared, {
       kind: 'channel',

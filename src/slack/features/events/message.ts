@@ -10,9 +10,20 @@ export async function showContext(
   ctx: EventsContext,
   target: MessageTarget,
 ): Promise<string> {
-  // A channel message records where it is, so it never offers Share and later clicks update it.
+  // A channel message records where it is, so it never offers Share and later clicks update it; who shared
+  // it stays with it.
+  const sharedBy = ctx.message?.sharedBy;
   const saved =
-    target.kind === 'channel' ? { ...ctx, message: { channel: target.channel, ts: target.ts } } : ctx;
+    target.kind === 'channel'
+      ? {
+          ...ctx,
+          message: {
+            channel: target.channel,
+            ts: target.ts,
+            ...(sharedBy === undefined ? {} : { sharedBy }),
+          },
+        }
+      : ctx;
   const id = await deps.events.contexts.save(saved);
   await replaceMessage(target, renderPage(saved, id, deps.clock.now()));
   return id;

@@ -1,10 +1,11 @@
 /**
  * The buttons of policy and assignment lists: Assignments (per policy), Next page (both lists) and Unassign,
- * which opens its confirmation form with the trigger id at once and checks the permission right after.
+ * which opens a modal with the trigger id at once and shows its form there only to someone allowed.
  */
 import type { App } from '@slack/bolt';
+import type { View } from '@slack/types';
 import { z } from 'zod';
-import { ExpiredError, NotAllowedError, VigilError } from '../../../errors.js';
+import { ExpiredError, RefusalError, VigilError } from '../../../errors.js';
 import { listContexts, parseRowRef } from '../../../services/list-context.js';
 import {
   assignmentsPage,
@@ -17,7 +18,6 @@ import {
   renderPolicies,
   renderUnassignModal,
   renderUnassignStatus,
-  unassignHeadline,
 } from '../../blocks/policies.js';
 import type { SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
@@ -82,46 +82,55 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
     deps,
     { action_id: new RegExp(`^${POLICY_ACTIONS.unassign}:\\d{1,3}$`) },
     async ({ who, body, action, client }) => {
-      const ref = parseRowRef(action.value);
-      const ctx = ref ? await loadAssignments(deps, ref.ctxId, who.workspaceId) : undefined;
-      const row = ref && ctx ? ctx.rows[ref.index] : undefined;
-      if (!ref || !ctx || !row) {
-        throw new ExpiredError(
-          'This button no longer points at an assignment Vigil knows.',
-          'Run `/vigil assignments <policy-id>` again.',
-        );
-      }
-      // Kept only as long as Slack honours the response_url it holds (30 minutes).
-      const pendingId = await listContexts(deps.repos).save(
-        PendingUnassignSchema,
-        {
-          kind: 'unassign',
-          workspaceId: who.workspaceId,
-          userId: who.userId,
-          ctxId: ref.ctxId,
-          index: ref.index,
-          ...(body.response_url ? { responseUrl: body.response_url } : {}),
-        },
-        PENDING_TTL_MS,
-      );
-      const target = {
-        policyUuid: ctx.policyUuid,
-        identifierId: row.identifier_id,
-        identifierName: row.identifier_name,
-      };
+      // The trigger id lives 3 s: a modal opens at once saying what happens; the form itself is shown in it
+      // only once the clicker is known to be allowed, so nobody fills in (or submits) a form for nothing.
       const opened = await client.views.open({
         trigger_id: body.trigger_id,
-        view: renderUnassignModal(target, pendingId),
+        view: renderUnassignStatus(undefined, ':hourglass_flowing_sand: Checking who may unassign…'),
       });
-      // Checked again on submission; asking now saves a form filled in for nothing.
+      const viewId = opened.view?.id;
+      const show = (view: View) =>
+        viewId ? client.views.update({ view_id: viewId, view }).then(() => undefined) : Promise.resolve();
       try {
         await requireUnassign(deps, client, who);
+        const ref = parseRowRef(action.value);
+        const ctx = ref ? await loadAssignments(deps, ref.ctxId, who.workspaceId) : undefined;
+        const row = ref && ctx ? ctx.rows[ref.index] : undefined;
+        if (!ref || !ctx || !row) {
+          throw new ExpiredError(
+            'This button no longer points at an assignment Vigil knows.',
+            'Run `/vigil assignments <policy-id>` again.',
+          );
+        }
+        // Kept only as long as Slack honours the response_url it holds (30 minutes).
+        const pendingId = await listContexts(deps.repos).save(
+          PendingUnassignSchema,
+          {
+            kind: 'unassign',
+            workspaceId: who.workspaceId,
+            userId: who.userId,
+            ctxId: ref.ctxId,
+            index: ref.index,
+            ...(body.response_url ? { responseUrl: body.response_url } : {}),
+          },
+          PENDING_TTL_MS,
+        );
+        const target = {
+          policyUuid: ctx.policyUuid,
+          identifierId: row.identifier_id,
+          identifierName: row.identifier_name,
+        };
+        await show(renderUnassignModal(target, pendingId));
       } catch (err) {
-        if (!(err instanceof NotAllowedError) || !opened.view?.id) throw err;
-        await client.views.update({
-          view_id: opened.view.id,
-          view: renderUnassignStatus(unassignHeadline(target), `:no_entry: ${err.message} ${err.hint}`),
-        });
+        if (err instanceof RefusalError || err instanceof ExpiredError) {
+          await show(renderUnassignStatus(undefined, `:no_entry: ${err.message} ${err.hint}`));
+          if (err instanceof RefusalError) return;
+        } else {
+          await show(renderUnassignStatus(undefined, ':warning: Vigil could not open this form.')).catch(
+            () => undefined,
+          );
+        }
+        throw err;
       }
     },
   );

@@ -136,7 +136,7 @@ describe('permission', () => {
     }
   });
 
-  it('refuses a button value from another workspace’s context', async () => {
+  it('refuses a click of another workspace before it reaches the context', async () => {
     const page = await openEvents();
     stack.sim.log.clear();
     const responseUrl = stack.slack.responseUrl();
@@ -151,7 +151,7 @@ describe('permission', () => {
     expect(clicked.status).toBe(200);
     const post = await waitPostTo(stack, responseUrl);
     expect(post.body.replace_original).toBe(false);
-    expect(String(post.body.text)).toContain('These results have expired');
+    expect(String(post.body.text)).toContain('serves another Slack workspace');
     expect(actionCalls(stack)).toHaveLength(0);
   });
 });

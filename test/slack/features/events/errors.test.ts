@@ -112,12 +112,29 @@ describe('upstream errors', () => {
   });
 
   it('a workspace that is not connected is told how to connect', async () => {
-    await stack.vigil.deps.repos.workspaces.delete('T0SPARE01').catch(() => false);
-    stack.sim.log.clear();
-    const responseUrl = stack.slack.responseUrl();
-    await stack.sender.slashCommand({ text, responseUrl, teamId: 'T0SPARE01' });
-    const post = await stack.slack.waitForPost((p) => `${stack.slack.url}${p.path}` === responseUrl);
-    expect(String(post.body.text)).toContain('not connected');
-    expect(searchBodies(stack)).toHaveLength(0);
+    const saved = await stack.vigil.deps.repos.workspaces.get(stack.workspaceId);
+    const key = stack.sim.keys[0];
+    if (!saved || !key) throw new Error('the stack is not connected');
+    await stack.vigil.deps.repos.workspaces.delete(stack.workspaceId);
+    try {
+      stack.sim.log.clear();
+      const responseUrl = stack.slack.responseUrl();
+      await stack.sender.slashCommand({ text, responseUrl });
+      const post = await stack.slack.waitForPost((p) => `${stack.slack.url}${p.path}` === responseUrl);
+      expect(String(post.body.text)).toContain('not connected');
+      expect(searchBodies(stack)).toHaveLength(0);
+    } finally {
+      await stack.vigil.deps.repos.workspaces.put(stack.workspaceId, {
+        teamId: stack.workspaceId,
+        apiHost: saved.apiHost,
+        apiKey: key.apiKey,
+        apiKeyId: saved.apiKeyId,
+        organizationId: saved.organizationId,
+        tenantId: saved.tenantId,
+        tenantName: saved.tenantName ?? 'Acme Production',
+        scopes: saved.scopes,
+        connectedBy: saved.connectedBy,
+      });
+    }
   });
 });

@@ -26,12 +26,14 @@ afterEach(() => {
 type Json = Record<string, unknown>;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-function shareFile(bytes: Buffer, filename = 'sample.bin') {
+function shareFile(bytes: Buffer, filename = 'sample.bin', reportedSize?: number, chunked = false) {
   return stack.slack.addFile({
     filename,
     bytes,
     user: SEEDED_USERS.member,
     mimetype: 'application/octet-stream',
+    ...(reportedSize === undefined ? {} : { reportedSize }),
+    chunked,
   });
 }
 
@@ -126,6 +128,39 @@ describe('/vigil upload', () => {
     expect(stack.slack.downloads.slice(downloadsBefore)).toHaveLength(0);
     expect(apiCalls(stack, '/sandbox/uploads', 'POST')).toHaveLength(0);
   });
+
+  it.each([
+    ['announced', false],
+    ['chunked', true],
+  ])(
+    'says so when more bytes arrive than Slack stated (%s), not that it is over a limit',
+    async (_n, chunked) => {
+      const uploadsBefore = stack.sim.state.uploads.length;
+      const file = shareFile(randomBytes(5 * 1024 * 1024), 'grew.bin', 1000, chunked);
+      const { final } = await uploadThroughForm(file, /not sent/);
+      const text = textOf(final.body);
+      expect(text).toContain('Slack stated 1,000 bytes for this file, but more arrived');
+      expect(text).not.toMatch(/at most 1 KB|at most 1,000 bytes|larger than the limit/);
+      expect(text).not.toContain('Reference');
+      expect(stack.sim.state.uploads.slice(uploadsBefore)).toHaveLength(0);
+    },
+  );
+
+  it.each([
+    ['announced', false],
+    ['chunked', true],
+  ])(
+    'says so when fewer bytes arrive than Slack stated (%s), not that the API failed',
+    async (_n, chunked) => {
+      const uploadsBefore = stack.sim.state.uploads.length;
+      const file = shareFile(randomBytes(400), 'short.bin', 1000, chunked);
+      const { final } = await uploadThroughForm(file, /not sent/);
+      const text = textOf(final.body);
+      expect(text).toContain('Slack stated 1,000 bytes for this file, but only 400 arrived');
+      expect(text).not.toMatch(/threat-intel API|Reference/);
+      expect(stack.sim.state.uploads.slice(uploadsBefore)).toHaveLength(0);
+    },
+  );
 
   it('says the sandbox is not enabled when the API answers 403 or 401', async () => {
     for (const status of [403, 401]) {

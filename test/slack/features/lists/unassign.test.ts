@@ -1,6 +1,7 @@
 /**
- * Unassign: the form opens with the trigger id at once, the DELETE carries its JSON body, one call however
- * many submissions, permission and audit, a 422 in plain words, and the list updated in place.
+ * Unassign: a modal opens with the trigger id at once, the permission is checked before the form is shown in
+ * it, the DELETE carries its JSON body, one call however many submissions, audit, a 422 in plain words, and
+ * the list updated in place.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SimPolicy } from '../../../../src/sim/api/index.js';
@@ -27,17 +28,33 @@ afterEach(() => {
 const deletes = () => apiCalls(stack, `/v4/matching-policies/${policy.uuid}/assignments`, 'DELETE');
 type Json = Record<string, unknown>;
 
-/** Lists the assignments, clicks Unassign on row `index`, and returns the opened form. */
-async function openForm(index: number, userId: string) {
+/** Lists the assignments and clicks Unassign on row `index`: the modal opened at once, and its id. */
+async function clickUnassign(index: number, userId: string) {
   const list = await command(stack, `assignments ${policy.uuid}`, { userId });
   const triggerId = stack.slack.triggerId();
   const clicked = await click(stack, list.post.body, `assignment_unassign:${index}`, { userId, triggerId });
   const opened = await stack.slack.waitFor(
     (c) => c.method === 'views.open' && c.body.trigger_id === triggerId,
   );
-  const view = opened.body.view as Json;
   const viewId = String((opened.response.view as Json | undefined)?.id);
-  return { list, clicked, opened, view, viewId };
+  return { list, clicked, opened, viewId };
+}
+
+/** Every view a modal showed: the one it opened with, then each update. */
+function viewsShown(opened: { body: Json }, viewId: string): Json[] {
+  return [opened.body.view as Json, ...updatesOf(viewId).map((c) => c.body.view as Json)];
+}
+
+/** Clicks Unassign as someone allowed and returns the form, once the modal shows it. */
+async function openForm(index: number, userId: string) {
+  const clickedUnassign = await clickUnassign(index, userId);
+  const shown = await stack.slack.waitFor(
+    (c) =>
+      c.method === 'views.update' &&
+      c.body.view_id === clickedUnassign.viewId &&
+      (c.body.view as Json).callback_id === 'assignment_unassign',
+  );
+  return { ...clickedUnassign, view: shown.body.view as Json };
 }
 
 /** The assignments as the list shows them: newest first. */
@@ -113,14 +130,65 @@ describe('Unassign', () => {
     });
   });
 
-  it('refuses a member (admins only by default) in the form, before any call', async () => {
+  it('refuses a member (admins only by default) before the form is ever shown, and without any call', async () => {
     stack.sim.log.clear();
-    const form = await openForm(0, SEEDED_USERS.member);
-    const refused = await waitUpdate(form.viewId, /only workspace admins may unassign identifiers/);
+    const { opened, viewId } = await clickUnassign(0, SEEDED_USERS.member);
+    const refused = await waitUpdate(viewId, /only workspace admins may unassign identifiers/);
     expect(textOf(refused.body)).not.toMatch(/Reference/);
-    await submit(form, SEEDED_USERS.member, false);
-    await stack.slack.waitFor(() => updatesOf(form.viewId).length >= 2);
+    // Neither the modal it opened with nor any update was the form: nothing to submit, nothing to fill in.
+    for (const view of viewsShown(opened, viewId)) {
+      expect(view.callback_id).not.toBe('assignment_unassign');
+      expect(view.submit).toBeUndefined();
+      expect(JSON.stringify(view.blocks)).not.toContain('"type":"input"');
+    }
     expect(deletes()).toHaveLength(0);
+  });
+
+  it('after an answer lost in a 500, looks upstream before calling again: done there is recorded, not repeated', async () => {
+    stack.sim.log.clear();
+    const form = await openForm(2, SEEDED_USERS.admin);
+    const row = shownOrder()[2];
+    if (!row) throw new Error('no assignment');
+    stack.sim.faults.add({
+      method: 'DELETE',
+      path: /\/assignments$/,
+      response: { status: 500, raw: 'oops' },
+    });
+    await submit(form, SEEDED_USERS.admin, false);
+    await waitUpdate(form.viewId, /The API failed \(500/);
+    expect(deletes()).toHaveLength(1);
+    // The API had applied it after all (its answer was what failed).
+    policy.assignments.splice(
+      0,
+      policy.assignments.length,
+      ...policy.assignments.filter((a) => a.identifier_id !== row.identifier_id),
+    );
+    await submit(form, SEEDED_USERS.owner, false);
+    const settled = await waitUpdate(form.viewId, /already unassigned it/);
+    expect(textOf(settled.body)).toContain(`<@${SEEDED_USERS.admin}> already unassigned it`);
+    expect(deletes()).toHaveLength(1);
+    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    expect(entry).toMatchObject({
+      userId: SEEDED_USERS.admin,
+      action: 'policy.unassign',
+      target: policy.uuid,
+    });
+    expect(entry?.detail).toContain('confirmed after its call was interrupted');
+  });
+
+  it('after a 500 that changed nothing upstream, the next submission makes the call', async () => {
+    stack.sim.log.clear();
+    const form = await openForm(3, SEEDED_USERS.admin);
+    stack.sim.faults.add({
+      method: 'DELETE',
+      path: /\/assignments$/,
+      response: { status: 500, raw: 'oops' },
+    });
+    await submit(form, SEEDED_USERS.admin, false);
+    await waitUpdate(form.viewId, /The API failed \(500/);
+    await submit(form, SEEDED_USERS.admin, false);
+    await waitUpdate(form.viewId, /Unassigned from/);
+    expect(deletes()).toHaveLength(2);
   });
 
   it('shows a 422 from the API as the invalid fields in plain words', async () => {

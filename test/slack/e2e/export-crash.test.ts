@@ -1,0 +1,160 @@
+/**
+ * A credentials export whose process dies (SIGKILL) mid-way, with real processes on one store: the spool it
+ * left holds no plaintext (it is encrypted with a key that lived only in the dead process), a Vigil restarted on
+ * the same store removes it, tells the requester in place of "Exporting…" that the export was interrupted and
+ * can be started again, and the requester can start it again at once.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimApi, startSimApi } from '../../../src/sim/api/index.js';
+import {
+  DEFAULT_BOT_TOKEN,
+  type FakeSlack,
+  SEEDED_CHANNELS,
+  SEEDED_USERS,
+  startFakeSlack,
+} from '../../../src/sim/slack/index.js';
+import { createSlackSender, getButton } from '../../harness/index.js';
+import { runVigil, waitForLine } from '../../support/vigil-process.js';
+
+const SECRET = 'export-crash-signing-secret-0123456789';
+const SEARCH = /\/v4\/credentials\/global\/_search$/;
+
+let sim: SimApi;
+let slack: FakeSlack;
+let dir: string;
+let spoolRoot: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  sim = await startSimApi({ emptyPageEvery: 0 });
+  slack = await startFakeSlack();
+  dir = await mkdtemp(join(tmpdir(), 'vigil-xcrash-'));
+  spoolRoot = join(dir, 'tmp');
+  await mkdir(spoolRoot);
+});
+
+afterAll(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await Promise.allSettled([sim?.close(), slack?.close()]);
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function startVigil(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const vigil = runVigil(env);
+  children.push(vigil.child);
+  const started = JSON.parse(await waitForLine(vigil.stdout, /"vigil started"/)) as { port: number };
+  return { child: vigil.child, url: `http://127.0.0.1:${started.port}` };
+}
+
+async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  for (let waited = 0; waited < 20_000; waited += 50) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The export spool files under the processes' TMPDIR. */
+async function spools(): Promise<string[]> {
+  const out: string[] = [];
+  for (const d of await readdir(spoolRoot)) {
+    if (!d.startsWith('vigil-export-')) continue;
+    for (const f of await readdir(join(spoolRoot, d)).catch(() => [] as string[]))
+      out.push(join(spoolRoot, d, f));
+  }
+  return out;
+}
+
+const searches = () => sim.log.entries.filter((e) => SEARCH.test(e.path)).length;
+
+describe('a credentials export whose process is killed', () => {
+  it('leaves no plaintext, and a restart cleans up, tells the requester, and lets them export again', async () => {
+    const env = {
+      SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      VIGIL_STORE: `sqlite://${join(dir, 'vigil.sqlite')}`,
+      VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      VIGIL_API_URL: sim.url,
+      VIGIL_API_KEY: sim.keys[0]?.apiKey ?? '',
+      TMPDIR: spoolRoot,
+      LOG_LEVEL: 'info',
+    };
+    const first = await startVigil(env);
+    const sender = (url: string) =>
+      createSlackSender({ receiverUrl: `${url}/slack/events`, signingSecret: SECRET });
+    const searchUrl = slack.responseUrl();
+    await sender(first.url).slashCommand({
+      text: 'creds domain bulk.example limit:1500',
+      responseUrl: searchUrl,
+      userId: SEEDED_USERS.admin,
+    });
+    const results = await slack.waitForPost((p) => `${slack.url}${p.path}` === searchUrl, 15_000);
+    const exportButton = getButton(results.body, 'Export CSV');
+    const clickExport = async (url: string) => {
+      const responseUrl = slack.responseUrl();
+      await sender(url).blockAction({
+        actionId: exportButton.action_id ?? '',
+        value: exportButton.value ?? '',
+        blockId: exportButton.block_id ?? 'creds:tail',
+        container: 'ephemeral',
+        responseUrl,
+        channelId: SEEDED_CHANNELS.general,
+        userId: SEEDED_USERS.admin,
+      });
+      return slack.waitForPost((p) => `${slack.url}${p.path}` === responseUrl, 15_000);
+    };
+
+    // The first page (750 rows) is spooled; the second never comes back before the process dies.
+    const before = searches();
+    const started = await clickExport(first.url);
+    expect(String(started.body.text)).toContain('Exporting up to 1,500 rows');
+    await until('the first page', () => (searches() - before >= 1 ? true : undefined));
+    sim.faults.add({ path: SEARCH, response: { delayMs: 60_000 } });
+    await until('the second page to be asked', () => (searches() - before >= 2 ? true : undefined));
+    const progress = await until('the progress message', () =>
+      slack
+        .callsTo('chat.postMessage')
+        .find((c) => String(c.body.text).startsWith('Exporting leaked credentials')),
+    );
+    const [spool] = await until('a spool with the first page', async () => {
+      const files = await spools();
+      const sizes = await Promise.all(files.map((f) => stat(f).then((s) => s.size)));
+      return sizes.some((s) => s > 10_000) ? files : undefined;
+    });
+    if (!spool) throw new Error('no spool file');
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    sim.faults.clear();
+
+    // What the dead process left holds no plaintext: not the header, not a leaked identity.
+    const left = await readFile(spool);
+    expect(left.length).toBeGreaterThan(10_000);
+    expect(left.includes('identity')).toBe(false);
+    expect(left.includes('bulk.example')).toBe(false);
+
+    const second = await startVigil(env);
+    const ts = (progress.response as { ts?: string }).ts;
+    const told = await until('the requester to be told', () =>
+      slack.callsTo('chat.update').find((c) => c.body.ts === ts && /interrupted/i.test(String(c.body.text))),
+    );
+    expect(String(told.body.text)).toMatch(/start it again/i);
+    expect(await spools()).toEqual([]);
+    expect((await readdir(spoolRoot)).filter((d) => d.startsWith('vigil-export-'))).toEqual([]);
+
+    // The slot is free: the export starts again at once, and completes.
+    const again = await clickExport(second.url);
+    expect(String(again.body.text)).toContain('Exporting up to 1,500 rows');
+    await until('the export to be delivered', () =>
+      slack.callsTo('chat.update').find((c) => String(c.body.text).startsWith('Export done: 1,500 rows')),
+    );
+    second.child.kill('SIGTERM');
+  }, 120_000);
+});
