@@ -8,7 +8,8 @@ import type { DeserializedData, Keyv } from 'keyv';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js';
-import { type LeaseHolder, processHolder } from './holder.js';
+import { type LeaseHolder, parseHolderId, processHolder } from './holder.js';
+import { type Heartbeat, heartbeatStands } from './liveness.js';
 import { LockManager } from './lock.js';
 
 /** One repository's slice of the key space. Values are JSON; reads return `unknown` for the repo to validate. */
@@ -49,6 +50,13 @@ export interface Store {
   lease(key: string, ttlMs: number): Promise<Lease | undefined>;
   /** Deletes every claim and lease whose key starts with `prefix` (forgetting a workspace). */
   dropClaims(prefix: string): Promise<number>;
+  /** This instance as named in its leases and locks (`<host>/<pid>[/<boot>]`). */
+  readonly holderId: string;
+  /**
+   * False when `holderId` names an instance known to be gone: a stopped process of this host, or an instance
+   * whose heartbeat has lapsed (on any host). Anything else, this instance included, is taken as alive.
+   */
+  isHolderAlive(holderId: string): Promise<boolean>;
   /** Runs `fn` while holding a lock on `key`, across processes; for read-modify-write of one record. */
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /** Resolves when the backend answers; for /healthz. */
@@ -85,8 +93,8 @@ export const KEY_PREFIX = 'vigil';
  */
 export const PHYSICAL_GRACE_MS = 10 * 60 * 1000;
 const NAMESPACE_NAME = /^[a-z][a-z0-9-]{0,39}$/;
-/** Redis keeps claims, leases and locks beside the records (`vigil:claim:…`), so these names are taken. */
-const RESERVED_NAMESPACES = new Set(['claim', 'lease', 'lock']);
+/** Redis keeps claims, leases, locks and heartbeats beside the records (`vigil:claim:…`): these names are taken. */
+const RESERVED_NAMESPACES = new Set(['claim', 'lease', 'lock', 'alive', 'rl']);
 
 /** Thrown by the keyv deserializer; turned into a StoreCorruptionError naming the record by `Namespace.get`. */
 class UnreadableRecord extends Error {}
@@ -142,8 +150,25 @@ export class KeyvStore implements Store {
     readonly clock: Clock,
     private readonly logger: Logger,
     private readonly holder: LeaseHolder = processHolder(),
+    private readonly heartbeat?: Heartbeat,
   ) {
-    this.locks = new LockManager(impl, clock, logger);
+    this.locks = new LockManager(impl, clock, logger, {
+      id: holder.id,
+      isAlive: (id) => this.isHolderAlive(id),
+    });
+  }
+
+  get holderId(): string {
+    return this.holder.id;
+  }
+
+  async isHolderAlive(holderId: string): Promise<boolean> {
+    if (holderId === this.holder.id) return true;
+    if (!this.holder.isAlive(holderId)) return false;
+    // Only a holder that keeps a heartbeat (a boot id in its name) can be judged by one.
+    if (parseHolderId(holderId)?.boot === undefined) return true;
+    this.assertOpen();
+    return heartbeatStands(this.impl, holderId, this.clock.now());
   }
 
   get backend(): 'sqlite' | 'redis' {
@@ -222,10 +247,10 @@ export class KeyvStore implements Store {
     const owner = `${this.holder.id}#${newOwner()}`;
     const stored = `lease:${key}`;
     if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) {
-      // A lease whose holder is known to be gone (a process of this host that died between an upstream call
-      // and its record) need not wait out its term: it is taken over once, atomically by its owner.
+      // A lease whose holder is known to be gone (it died between an upstream call and its record, on this
+      // host or another) need not wait out its term: it is taken over once, atomically by its owner.
       const held = await this.impl.claimOwner(stored, this.clock.now());
-      if (held === undefined || this.holder.isAlive(held.split('#')[0] ?? '')) return undefined;
+      if (held === undefined || (await this.isHolderAlive(held.split('#')[0] ?? ''))) return undefined;
       await this.impl.releaseClaim(stored, held);
       this.logger.info('lease of a stopped process taken over', { lease: key });
       if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) return undefined;
@@ -262,6 +287,9 @@ export class KeyvStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.heartbeat
+      ?.stop()
+      .catch((error: unknown) => this.logger.warn('could not remove the store heartbeat', { error }));
     await this.impl.close();
     this.logger.debug('store closed', { backend: this.impl.kind });
   }
