@@ -5,6 +5,7 @@
 import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import type { Config } from '../config.js';
+import { rotationSafeAuthorization } from './authorize.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { registerVigilCommand } from './command.js';
 import type { CommandHandlers, Feature, SlackDeps } from './context.js';
@@ -50,13 +51,19 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     logLevel: BOLT_LOG_LEVELS[config.logLevel],
   };
 
+  // Token rotation refreshes under a store lock, so two instances never refresh one installation at once.
+  const rotation = rotationSafeAuthorization({
+    installations: deps.repos.installations,
+    store: deps.store,
+    clock: deps.clock,
+  });
   const installer =
     config.slack.mode.kind === 'oauth'
       ? new InstallProvider({
           clientId: config.slack.mode.clientId,
           clientSecret: config.slack.mode.clientSecret,
           stateSecret: config.slack.mode.stateSecret,
-          installationStore: deps.repos.installations,
+          installationStore: rotation.installationStore,
           clientOptions,
           logger,
           directInstall: true,
@@ -84,10 +91,7 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
   const auth =
     config.slack.mode.kind === 'single'
       ? { token: config.slack.mode.botToken }
-      : {
-          authorize: (source: Parameters<InstallProvider['authorize']>[0]) =>
-            (installer as InstallProvider).authorize(source),
-        };
+      : { authorize: rotation.authorizeWith(installer as InstallProvider) };
 
   const app = new App({
     ...auth,

@@ -2,10 +2,11 @@
  * The request engine shared by every session of a client: rate limiting per organization, the token
  * cache, one 401 → regenerate → retry cycle, bounded retries, response validation.
  *
- * Rate-limit key: the organization id once a `/tokens/test` has revealed it for an API key (sessions call it
- * on connect and for status), otherwise a fingerprint of the API key. Two keys of one organization used
- * before either was tested can therefore briefly share less than the organization's budget; the margin in
- * the limiter and retries on 429 absorb that.
+ * Rate-limit key: the organization id when the credentials carry it (a connection records it) or once a
+ * `/tokens/test` has revealed it for an API key (here or, through the injected organization memory, on any
+ * instance), otherwise a fingerprint of the API key. Two keys of one organization used before either was
+ * tested can therefore briefly share less than the organization's budget; the margin in the limiter and
+ * retries on 429 absorb that. Keys are scoped by the API origin: regions are separate organizations.
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
@@ -14,7 +15,7 @@ import type { Logger } from '../../logger.js';
 import { type ApiBase, apiUrl } from './base-url.js';
 import { errorFromResponse, headerValue, UnexpectedResponseError } from './errors.js';
 import { type HttpBody, type HttpResponse, sendHttp } from './http.js';
-import type { RateLimiter, RateTier } from './rate-limiter.js';
+import type { Priority, RateLimiter, RateTier } from './rate-limiter.js';
 import { type RetryPolicy, type Sleep, withRetry } from './retry.js';
 import { keyFingerprint, type TokenCache, TokenSchema, tokenCacheKey } from './tokens.js';
 import { encodeQuery, type QueryParams } from './wire.js';
@@ -22,7 +23,20 @@ import { encodeQuery, type QueryParams } from './wire.js';
 export interface Credentials {
   apiKey: string;
   tenantId?: number | undefined;
+  /** The key's organization when already known (a stored connection): its rate budget from the first call. */
+  organizationId?: number | undefined;
+  /** Background work (polling, digests) waits while interactive calls wait for the same organization. */
+  priority?: Priority | undefined;
 }
+
+/** API key fingerprint → organization id, learnt from /tokens/test and shared by every instance. */
+export interface OrganizationMemory {
+  get(keyFingerprint: string): Promise<number | undefined>;
+  set(keyFingerprint: string, organizationId: number): Promise<void>;
+}
+
+/** How long an API key with no known organization is not looked up again in the shared memory. */
+const UNKNOWN_ORG_RECHECK_MS = 30_000;
 
 export interface CallSpec<S extends z.ZodType | null> {
   method: 'GET' | 'POST' | 'DELETE';
@@ -58,6 +72,8 @@ export interface EngineDeps {
   logger: Logger;
   limiter: RateLimiter;
   tokens: TokenCache;
+  /** Shared organization memory; this process's own map only when omitted. */
+  organizations?: OrganizationMemory;
   retry: RetryPolicy;
   timeouts: { headersMs: number; bodyMs: number };
   maxResponseBytes: number;
@@ -68,17 +84,45 @@ const RAW_TEXT_CAP = 2000;
 export class Engine {
   /** API key fingerprint → organization id, learnt from /tokens/test. */
   private readonly orgByKey = new Map<string, number>();
+  /** Fingerprints the shared memory did not know, and when it was asked. */
+  private readonly unknownOrg = new Map<string, number>();
+  /** Prefix of every shared key: the API origin and path prefix. */
+  private readonly scope: string;
 
-  constructor(readonly deps: EngineDeps) {}
-
-  learnOrganization(apiKey: string, organizationId: number): void {
-    this.orgByKey.set(keyFingerprint(apiKey), organizationId);
+  constructor(readonly deps: EngineDeps) {
+    this.scope = `${deps.base.origin}${deps.base.prefix}`;
   }
 
-  limiterKey(apiKey: string): string {
+  learnOrganization(apiKey: string, organizationId: number): void {
     const fp = keyFingerprint(apiKey);
-    const org = this.orgByKey.get(fp);
-    return org === undefined ? `key:${fp}` : `org:${org}`;
+    if (this.orgByKey.get(fp) === organizationId) return;
+    this.orgByKey.set(fp, organizationId);
+    this.unknownOrg.delete(fp);
+    this.deps.organizations?.set(fp, organizationId).catch((err: unknown) => {
+      this.deps.logger.warn('could not share an organization id', { err });
+    });
+  }
+
+  async limiterKey(creds: Credentials): Promise<string> {
+    if (creds.organizationId !== undefined) return `${this.scope}|org:${creds.organizationId}`;
+    const fp = keyFingerprint(creds.apiKey);
+    const org = this.orgByKey.get(fp) ?? (await this.sharedOrganization(fp));
+    return org === undefined ? `${this.scope}|key:${fp}` : `${this.scope}|org:${org}`;
+  }
+
+  private async sharedOrganization(fp: string): Promise<number | undefined> {
+    const memory = this.deps.organizations;
+    const now = this.deps.clock.now();
+    const askedAt = this.unknownOrg.get(fp);
+    if (!memory || (askedAt !== undefined && now - askedAt < UNKNOWN_ORG_RECHECK_MS)) return undefined;
+    const org = await memory.get(fp).catch(() => undefined);
+    if (org === undefined) this.unknownOrg.set(fp, now);
+    else this.orgByKey.set(fp, org);
+    return org;
+  }
+
+  private tokenKey(creds: Credentials): string {
+    return `${this.scope}|${tokenCacheKey(creds.apiKey, creds.tenantId)}`;
   }
 
   /** Generates a token (bypassing the cache) and returns it; used by the cache on a miss. */
@@ -99,13 +143,11 @@ export class Engine {
 
   /** A cached token, generated single-flight when missing or due. */
   token(creds: Credentials): Promise<string> {
-    return this.deps.tokens.get(tokenCacheKey(creds.apiKey, creds.tenantId), () => this.generateToken(creds));
+    return this.deps.tokens.get(this.tokenKey(creds), () => this.generateToken(creds));
   }
 
   renewToken(creds: Credentials): Promise<string> {
-    return this.deps.tokens.renew(tokenCacheKey(creds.apiKey, creds.tenantId), () =>
-      this.generateToken(creds),
-    );
+    return this.deps.tokens.renew(this.tokenKey(creds), () => this.generateToken(creds));
   }
 
   async call<S extends z.ZodType | null>(
@@ -115,14 +157,14 @@ export class Engine {
     const { deps } = this;
     const url = apiUrl(deps.base, spec.path, encodeQuery(spec.query ?? []));
     const label = { method: spec.method, path: spec.path };
-    const cacheKey = tokenCacheKey(creds.apiKey, creds.tenantId);
+    const cacheKey = this.tokenKey(creds);
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     // Errors raised by token generation were already retried by that call: do not multiply attempts.
     const fromTokenGeneration = new WeakSet<object>();
     let reauthenticated = false;
 
     const send = async (authorization: string): Promise<HttpResponse> => {
-      await deps.limiter.acquire(this.limiterKey(creds.apiKey), spec.tier);
+      await deps.limiter.acquire(await this.limiterKey(creds), spec.tier, creds.priority ?? 'interactive');
       const headers: Record<string, string> = {
         accept: 'application/json',
         authorization,

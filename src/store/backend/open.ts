@@ -1,9 +1,10 @@
 /** Opens the store named by VIGIL_STORE: `sqlite://<path>` or `redis://…` / `rediss://…`. */
+
+import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { type Clock, systemClock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { StoreError } from './errors.js';
-import { hostname } from 'node:os';
 import { type LeaseHolder, newBootId, processHolder } from './holder.js';
 import { Heartbeat, type HeartbeatOptions } from './liveness.js';
 import { KeyvStore, type Store, type StoreBackend } from './store.js';

@@ -11,6 +11,7 @@ import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js'
 import { type LeaseHolder, parseHolderId, processHolder } from './holder.js';
 import { type Heartbeat, heartbeatStands } from './liveness.js';
 import { LockManager } from './lock.js';
+import type { BudgetWindows, SharedRateBudget } from './rate-budget.js';
 
 /** One repository's slice of the key space. Values are JSON; reads return `unknown` for the repo to validate. */
 export interface Namespace {
@@ -59,6 +60,11 @@ export interface Store {
   isHolderAlive(holderId: string): Promise<boolean>;
   /** Runs `fn` while holding a lock on `key`, across processes; for read-modify-write of one record. */
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * The API rate budget shared by every instance using this store (Redis); undefined on SQLite, where one
+   * instance keeps its own.
+   */
+  sharedRateBudget(windows: BudgetWindows): SharedRateBudget | undefined;
   /** Resolves when the backend answers; for /healthz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -80,6 +86,8 @@ export interface StoreBackend {
   /** Who holds the claim at `now`, if anyone. */
   claimOwner(key: string, now: number): Promise<string | undefined>;
   deleteClaims(prefix: string): Promise<number>;
+  /** Redis only: a rate budget counted in the server, shared by every instance. */
+  sharedRateBudget?(windows: BudgetWindows): SharedRateBudget;
   recordKeys(prefix: string): Promise<string[]>;
   deleteRecords(prefix: string): Promise<number>;
   ping(): Promise<void>;
@@ -272,6 +280,10 @@ export class KeyvStore implements Store {
     this.assertOpen();
     const claims = await this.impl.deleteClaims(`claim:${prefix}`);
     return claims + (await this.impl.deleteClaims(`lease:${prefix}`));
+  }
+
+  sharedRateBudget(windows: BudgetWindows): SharedRateBudget | undefined {
+    return this.impl.sharedRateBudget?.(windows);
   }
 
   async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {

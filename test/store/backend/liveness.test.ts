@@ -99,7 +99,7 @@ describe.each(BACKENDS)('liveness across hosts on %s', (kind) => {
     expect(await b.store.lease('T1:export:U1', 60_000)).toBeDefined();
   });
 
-  it("takes over the lock of a holder that died inside it once its heartbeat lapses", async () => {
+  it('takes over the lock of a holder that died inside it once its heartbeat lapses', async () => {
     const a = await instance('host-a');
     const b = await instance('host-b');
     let inside = () => {};
