@@ -46,7 +46,7 @@ async function instance() {
       stateSecret: 'rotation-state-secret-0123456789',
       installationStore,
       logger: toBoltLogger(silentLogger),
-      clientOptions: { slackApiUrl: slack.apiUrl, logger: toBoltLogger(silentLogger) },
+      clientOptions: { slackApiUrl: slack.apiUrl },
     });
   const locked = provider(rotation.installationStore);
   return {
