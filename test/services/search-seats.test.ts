@@ -41,7 +41,14 @@ describe.each(BACKENDS)('a member’s searches counted across instances on %s', 
       cwd: fx.dir,
       clock: fx.clock,
       instanceName: host,
-      heartbeat: { timer: { every: (_ms, fn) => (beats.push(fn), { cancel: () => {} }) } },
+      heartbeat: {
+        timer: {
+          every: (_ms, fn) => {
+            beats.push(fn);
+            return { cancel: () => {} };
+          },
+        },
+      },
     });
     const gate = new FairGate({ perUser: 3, concurrency: 10 }, new StoreSearchSeats(store));
     return { store, gate, beat: () => Promise.all(beats.map((b) => b())) };
