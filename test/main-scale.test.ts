@@ -78,7 +78,7 @@ describe('two Vigil processes on one Redis', () => {
       const sender = createSlackSender({ receiverUrl: node.url, signingSecret: SECRET });
       asks.push(
         sender
-          .slashCommand({ text: 'events 3001', responseUrl, userId: members[i % members.length] })
+          .slashCommand({ text: 'events 3001', responseUrl, userId: members[i % members.length] ?? '' })
           .then(() => slack.waitForPost((p) => `${slack.url}${p.path}` === responseUrl, 90_000)),
       );
     }

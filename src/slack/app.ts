@@ -101,6 +101,9 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     developerMode: false,
     deferInitialization: true,
     extendedErrorHandler: true,
+    // Neither is used (no message listeners, no conversation state); each is a middleware on every request.
+    ignoreSelf: false,
+    convoStore: false,
   });
 
   const commands: CommandHandlers = Object.assign({}, ...features.map((f) => f.commands));

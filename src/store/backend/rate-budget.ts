@@ -40,6 +40,24 @@ end
 return {consumed, ttl}`;
 }
 
+/** The in-memory insurance, saying (once per process) that this instance counted on its own. */
+class Insurance extends RateLimiterMemory {
+  static announced = false;
+  constructor(
+    options: ConstructorParameters<typeof RateLimiterMemory>[0],
+    private readonly logger: Logger,
+  ) {
+    super(options);
+  }
+  override consume(...args: Parameters<RateLimiterMemory['consume']>) {
+    if (!Insurance.announced) {
+      Insurance.announced = true;
+      this.logger.warn('rate budget: Redis did not answer; this instance counts API requests on its own');
+    }
+    return super.consume(...args);
+  }
+}
+
 interface Tier {
   slots: number;
   windowMs: number;
@@ -67,7 +85,7 @@ export function createRedisRateBudget(
       // Whole seconds for the library's bookkeeping; the script keeps the exact window.
       duration: Math.max(1, Math.ceil(windowMs / 1000)),
       customIncrTtlLuaScript: incrementScript(windowMs),
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: 1, duration: windowMs / 1000 }),
+      insuranceLimiter: new Insurance({ keyPrefix, points: 1, duration: windowMs / 1000 }, logger),
     });
     return { slots: limit, windowMs, limiter, next: 0 };
   };
