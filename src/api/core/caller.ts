@@ -2,11 +2,8 @@
  * The request engine shared by every session of a client: rate limiting per organization, the token
  * cache, one 401 → regenerate → retry cycle, bounded retries, response validation.
  *
- * Rate-limit key: the organization id when the credentials carry it (a connection records it) or once a
- * `/tokens/test` has revealed it for an API key (here or, through the injected organization memory, on any
- * instance), otherwise a fingerprint of the API key. Two keys of one organization used before either was
- * tested can therefore briefly share less than the organization's budget; the margin in the limiter and
- * retries on 429 absorb that. Keys are scoped by the API origin: regions are separate organizations.
+ * Rate-limit key: the organization, once known (org-keys.ts); tokens and rate budgets may be shared by every
+ * instance (injected stores), under keys scoped by the API origin.
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
@@ -15,10 +12,13 @@ import type { Logger } from '../../logger.js';
 import { type ApiBase, apiUrl } from './base-url.js';
 import { errorFromResponse, headerValue, UnexpectedResponseError } from './errors.js';
 import { type HttpBody, type HttpResponse, sendHttp } from './http.js';
+import { OrganizationKeys, type OrganizationMemory } from './org-keys.js';
 import type { Priority, RateLimiter, RateTier } from './rate-limiter.js';
 import { type RetryPolicy, type Sleep, withRetry } from './retry.js';
-import { keyFingerprint, type TokenCache, TokenSchema, tokenCacheKey } from './tokens.js';
+import { type TokenCache, TokenSchema, tokenCacheKey } from './tokens.js';
 import { encodeQuery, type QueryParams } from './wire.js';
+
+export type { OrganizationMemory } from './org-keys.js';
 
 export interface Credentials {
   apiKey: string;
@@ -28,15 +28,6 @@ export interface Credentials {
   /** Background work (polling, digests) waits while interactive calls wait for the same organization. */
   priority?: Priority | undefined;
 }
-
-/** API key fingerprint → organization id, learnt from /tokens/test and shared by every instance. */
-export interface OrganizationMemory {
-  get(keyFingerprint: string): Promise<number | undefined>;
-  set(keyFingerprint: string, organizationId: number): Promise<void>;
-}
-
-/** How long an API key with no known organization is not looked up again in the shared memory. */
-const UNKNOWN_ORG_RECHECK_MS = 30_000;
 
 export interface CallSpec<S extends z.ZodType | null> {
   method: 'GET' | 'POST' | 'DELETE';
@@ -82,47 +73,22 @@ export interface EngineDeps {
 const RAW_TEXT_CAP = 2000;
 
 export class Engine {
-  /** API key fingerprint → organization id, learnt from /tokens/test. */
-  private readonly orgByKey = new Map<string, number>();
-  /** Fingerprints the shared memory did not know, and when it was asked. */
-  private readonly unknownOrg = new Map<string, number>();
-  /** Prefix of every shared key: the API origin and path prefix. */
-  private readonly scope: string;
+  private readonly orgs: OrganizationKeys;
 
   constructor(readonly deps: EngineDeps) {
-    this.scope = `${deps.base.origin}${deps.base.prefix}`;
-  }
-
-  learnOrganization(apiKey: string, organizationId: number): void {
-    const fp = keyFingerprint(apiKey);
-    if (this.orgByKey.get(fp) === organizationId) return;
-    this.orgByKey.set(fp, organizationId);
-    this.unknownOrg.delete(fp);
-    this.deps.organizations?.set(fp, organizationId).catch((err: unknown) => {
-      this.deps.logger.warn('could not share an organization id', { err });
+    this.orgs = new OrganizationKeys(`${deps.base.origin}${deps.base.prefix}`, {
+      clock: deps.clock,
+      logger: deps.logger,
+      memory: deps.organizations,
     });
   }
 
-  async limiterKey(creds: Credentials): Promise<string> {
-    if (creds.organizationId !== undefined) return `${this.scope}|org:${creds.organizationId}`;
-    const fp = keyFingerprint(creds.apiKey);
-    const org = this.orgByKey.get(fp) ?? (await this.sharedOrganization(fp));
-    return org === undefined ? `${this.scope}|key:${fp}` : `${this.scope}|org:${org}`;
-  }
-
-  private async sharedOrganization(fp: string): Promise<number | undefined> {
-    const memory = this.deps.organizations;
-    const now = this.deps.clock.now();
-    const askedAt = this.unknownOrg.get(fp);
-    if (!memory || (askedAt !== undefined && now - askedAt < UNKNOWN_ORG_RECHECK_MS)) return undefined;
-    const org = await memory.get(fp).catch(() => undefined);
-    if (org === undefined) this.unknownOrg.set(fp, now);
-    else this.orgByKey.set(fp, org);
-    return org;
+  learnOrganization(apiKey: string, organizationId: number): void {
+    this.orgs.learn(apiKey, organizationId);
   }
 
   private tokenKey(creds: Credentials): string {
-    return `${this.scope}|${tokenCacheKey(creds.apiKey, creds.tenantId)}`;
+    return `${this.orgs.scope}|${tokenCacheKey(creds.apiKey, creds.tenantId)}`;
   }
 
   /** Generates a token (bypassing the cache) and returns it; used by the cache on a miss. */
@@ -164,7 +130,11 @@ export class Engine {
     let reauthenticated = false;
 
     const send = async (authorization: string): Promise<HttpResponse> => {
-      await deps.limiter.acquire(await this.limiterKey(creds), spec.tier, creds.priority ?? 'interactive');
+      await deps.limiter.acquire(
+        await this.orgs.limiterKey(creds),
+        spec.tier,
+        creds.priority ?? 'interactive',
+      );
       const headers: Record<string, string> = {
         accept: 'application/json',
         authorization,
