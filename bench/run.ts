@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark in sequence, all on 127.0.0.1 with no network. Options (for a quick
- * check): --count, --warmup, --rounds, --levels 10,50, --startups, --colds; --only fairness runs that one alone.
+ * check): --count, --warmup, --rounds, --levels 10,50, --startups, --colds; --only fairness (or ack, or creds)
+ * runs that one alone.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
