@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark in sequence, all on 127.0.0.1 with no network. Options (for a quick
- * check): --count, --warmup, --rounds, --levels 10,50, --startups, --colds; --only fairness runs that one alone.
+ * check): --count, --warmup, --rounds, --levels 10,50, --startups, --colds; --only fairness (or ack, or creds)
+ * runs that one alone.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -20,7 +21,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '8' },
     levels: { type: 'string', default: '10,50' },
     startups: { type: 'string', default: '10' },
-    /** `--only creds` or `--only fairness`: just that benchmark. */
+    /** `--only creds`, `--only fairness` or `--only ack`: just that benchmark. */
     only: { type: 'string', default: '' },
     colds: { type: 'string', default: '7' },
     'creds-rows': { type: 'string', default: '10000' },
@@ -82,6 +83,7 @@ async function main(): Promise<void> {
       await client.close();
       await Promise.allSettled([baseline.stop(), sameBody.stop(), vigil.stop()]);
     }
+    if (only === 'ack') return;
 
     const startup = await runStartupBench(up, startups);
     print(`\n${startupTable(startup)}\n`);

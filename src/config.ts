@@ -62,6 +62,14 @@ const EnvSchema = z.object({
         message: 'must start with sqlite://, redis:// or rediss://',
       }),
   ),
+  VIGIL_INSTANCE_NAME: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1-100 letters, digits, dots, dashes or underscores')
+      .optional(),
+  ),
   VIGIL_ENCRYPTION_KEY: z.preprocess(
     emptyToUndefined,
     z
@@ -203,7 +211,11 @@ export interface Config {
   /** Without VIGIL_PUBLIC_URL: http://localhost:<the port Vigil actually listens on> (PORT may be 0). */
   publicUrl: string;
   publicUrlFromPort: boolean;
-  store: { url: string };
+  /**
+   * `instanceName`: how this instance names itself in shared leases (default: the host name). Instances on
+   * different hosts that share a host name need distinct ones.
+   */
+  store: { url: string; instanceName: string | undefined };
   encryptionKey: Buffer | undefined;
   api: {
     baseUrl: string;
@@ -267,7 +279,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     http: { bodyTimeoutMs: e.VIGIL_HTTP_BODY_TIMEOUT_MS, maxConnections: e.VIGIL_HTTP_MAX_CONNECTIONS },
     publicUrl: (e.VIGIL_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     publicUrlFromPort: e.VIGIL_PUBLIC_URL === undefined,
-    store: { url: e.VIGIL_STORE },
+    store: { url: e.VIGIL_STORE, instanceName: e.VIGIL_INSTANCE_NAME },
     encryptionKey: e.VIGIL_ENCRYPTION_KEY ? Buffer.from(e.VIGIL_ENCRYPTION_KEY, 'base64') : undefined,
     api: { baseUrl: e.VIGIL_API_URL.replace(/\/+$/, ''), family: e.VIGIL_API_FAMILY, allowedHosts },
     preconnect: e.VIGIL_API_KEY ? { apiKey: e.VIGIL_API_KEY, tenantId: e.VIGIL_TENANT_ID } : undefined,

@@ -2,9 +2,9 @@
  * Start-up and shutdown in one place: config → store → API client → Slack app → web server. `main.ts`
  * calls this with the process environment; tests and benchmarks call it with their own.
  */
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Dispatcher } from 'undici';
+import type { RateBudget, RateWindows } from './api/index.js';
 import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -17,6 +17,7 @@ import { eventSourceOf } from './services/digest/source.js';
 import { DigestService } from './services/digest/subscriptions.js';
 import { EventsService } from './services/events.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
+import { StoreSearchSeats } from './services/search-seats.js';
 import { settleInterruptedUnassigns } from './services/unassign.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
@@ -28,7 +29,13 @@ import { BotClients, createDigestPublisher } from './slack/features/digest/publi
 import { publisherDepsOf } from './slack/features/digest/wiring.js';
 import { ALL_FEATURES } from './slack/features/index.js';
 import { postToResponseUrl } from './slack/respond.js';
-import { createRepositories, loadSealer, openStore } from './store/index.js';
+import {
+  createRepositories,
+  type HeartbeatOptions,
+  loadSealer,
+  openStore,
+  type Store,
+} from './store/index.js';
 import { ConnectFlow } from './web/connect-flow.js';
 import { closeServer, createWebServer, listen, type WebServerOptions } from './web/server.js';
 import { WorkTracker } from './work-tracker.js';
@@ -54,6 +61,8 @@ export interface StartOptions {
   slackNow?: () => number;
   /** Pages served besides Vigil's own (the playground). */
   extraRoutes?: WebServerOptions['extraRoutes'];
+  /** The store heartbeat peers judge this instance's liveness by (tests beat by hand); real timers otherwise. */
+  heartbeat?: HeartbeatOptions;
 }
 
 export interface RunningVigil {
@@ -73,16 +82,29 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const config: Config = { ...opts.config };
   const { logger } = opts;
   const clock = opts.clock ?? systemClock;
-  const store = await openStore(config.store.url, { logger, clock, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+  const store = await openStore(config.store.url, {
+    logger,
+    clock,
+    heartbeat: opts.heartbeat ?? {},
+    ...(config.store.instanceName ? { instanceName: config.store.instanceName } : {}),
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
+  });
   try {
     const sealer = await loadSealer({ configured: config.encryptionKey, dataDir: store.dataDir, logger });
     const repos = createRepositories(store, { clock, sealer });
+    // Several instances on one Redis act as one client: one rate budget per organization, one token per
+    // workspace tenant, one organization per API key. Tokens are kept in the store on SQLite too, so a
+    // restart does not generate them again.
+    const shared = store.backend === 'redis';
     const pool = new ApiClientPool({
       baseUrl: config.api.baseUrl,
       family: config.api.family,
       allowedHosts: config.api.allowedHosts,
       clock,
       logger: logger.child({ component: 'api' }),
+      tokenStore: repos.apiTokens,
+      organizations: repos.apiOrganizations,
+      ...(shared ? { rateBudget: (windows) => sharedBudget(store, windows) } : {}),
       ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
       ...(opts.sleep ? { sleep: opts.sleep, timer: opts.sleep } : {}),
     });
@@ -97,7 +119,13 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       store,
       repos,
       api,
-      events: new EventsService({ api, repos, clock, gate: new FairGate(opts.searchGate) }),
+      events: new EventsService({
+        api,
+        repos,
+        clock,
+        // On Redis a member's bound on searches holds across every instance.
+        gate: new FairGate(opts.searchGate, shared ? new StoreSearchSeats(store) : undefined),
+      }),
       credentials: new CredentialsService({
         api,
         repos,
@@ -214,6 +242,12 @@ function settleInterruptedWork(deps: SlackDeps): void {
   );
 }
 
+function sharedBudget(store: Store, windows: RateWindows): RateBudget {
+  const budget = store.sharedRateBudget(windows);
+  if (!budget) throw new Error(`the ${store.backend} store keeps no shared rate budget`);
+  return budget;
+}
+
 /** The scheduler posting digests through the Slack publisher, one owner id per process. */
 function createDigestScheduler(
   deps: SlackDeps,
@@ -231,9 +265,9 @@ function createDigestScheduler(
     publisher,
     clock: deps.clock,
     logger: deps.logger.child({ component: 'digest' }),
-    // One process per SQLite file: a lease left there is a dead predecessor's, taken over at once on restart.
-    // Processes sharing Redis each have their own id and wait for a dead one's lease to run out.
-    owner: deps.store.backend === 'sqlite' ? 'sqlite-instance' : randomBytes(8).toString('hex'),
+    // The instance's holder id: a run left by an instance that is gone (a stopped process of this host, or
+    // one whose heartbeat lapsed on any host) is taken over at once; a live owner keeps its run.
+    owner: deps.store.holderId,
     intervalMs: deps.config.digest.tickMs,
     ...(ticker ? { ticker } : {}),
   });

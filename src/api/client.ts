@@ -10,13 +10,13 @@ import { Agent, type Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../clock.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { validateBaseUrl, validateFamily } from './core/base-url.js';
-import { type Credentials, Engine } from './core/caller.js';
+import { type Credentials, Engine, type OrganizationMemory } from './core/caller.js';
 import type { ResourceContext } from './core/context.js';
 import { ConfigurationError } from './core/errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS } from './core/http.js';
-import { RateLimiter, type RateLimits } from './core/rate-limiter.js';
+import { type RateBudgetFactory, RateLimiter, type RateLimits } from './core/rate-limiter.js';
 import { DEFAULT_RETRY, type RetryPolicy, realSleep, type Sleep } from './core/retry.js';
-import { TOKEN_REFRESH_AFTER_MS, TokenCache } from './core/tokens.js';
+import { TOKEN_REFRESH_AFTER_MS, TokenCache, type TokenStore } from './core/tokens.js';
 import { type ActivitiesApi, activitiesResource } from './resources/activities.js';
 import { type CredentialsApi, credentialsResource } from './resources/credentials.js';
 import { type EventsApi, eventsResource } from './resources/events.js';
@@ -27,7 +27,7 @@ import { type SandboxApi, sandboxResource } from './resources/sandbox.js';
 import { type TenantsApi, tenantsResource } from './resources/tenants.js';
 import { type TokensApi, tokensResource } from './resources/tokens.js';
 
-export type { Credentials } from './core/caller.js';
+export type { Credentials, OrganizationMemory } from './core/caller.js';
 export type { SearchPage, SearchQuota } from './core/context.js';
 export type { EventActionResult } from './resources/events.js';
 export type { ReportRequestResult, ReportSource } from './resources/reports.js';
@@ -56,6 +56,13 @@ export interface ApiClientOptions {
   random?: () => number;
   /** Regenerate tokens after this age (default 45 min: at least 15 min before the 1-hour expiry). */
   tokenRefreshAfterMs?: number;
+  /**
+   * Shared by every instance (several instances on one Redis): the rate budget per organization, the
+   * tokens, and the organization of each API key. Each defaults to this process's own memory.
+   */
+  rateBudget?: RateBudgetFactory;
+  tokenStore?: TokenStore;
+  organizations?: OrganizationMemory;
 }
 
 export interface ApiSession
@@ -111,8 +118,13 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     sleep,
     random,
     logger: (opts.logger ?? silentLogger).child({ component: 'api' }),
-    limiter: new RateLimiter(opts.rateLimits ?? {}, { clock, sleep }),
-    tokens: new TokenCache(clock, refreshAfterMs),
+    limiter: new RateLimiter(opts.rateLimits ?? {}, {
+      clock,
+      sleep,
+      ...(opts.rateBudget ? { budget: opts.rateBudget } : {}),
+    }),
+    tokens: new TokenCache(clock, refreshAfterMs, opts.tokenStore),
+    ...(opts.organizations ? { organizations: opts.organizations } : {}),
     retry,
     timeouts: httpTimeouts,
     timer: opts.timer ?? realSleep,
@@ -129,7 +141,12 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     if (creds.tenantId !== undefined && !Number.isSafeInteger(creds.tenantId)) {
       throw new ConfigurationError('The tenant id must be an integer');
     }
-    const c: Credentials = { apiKey: creds.apiKey, tenantId: creds.tenantId };
+    const c: Credentials = {
+      apiKey: creds.apiKey,
+      tenantId: creds.tenantId,
+      organizationId: creds.organizationId,
+      priority: creds.priority,
+    };
     const ctx: ResourceContext = {
       call: (spec) => engine.call(c, spec),
       v4: `/${family}/v4`,

@@ -6,6 +6,7 @@ export {
   type Credentials,
   createApiClient,
   type EventActionResult,
+  type OrganizationMemory,
   type ReportRequestResult,
   type ReportSource,
   type SearchPage,
@@ -23,10 +24,18 @@ export {
   paginate,
   paginateItems,
 } from './core/paging.js';
-export type { RateLimits, RateTier } from './core/rate-limiter.js';
+export type {
+  Priority,
+  RateBudget,
+  RateBudgetFactory,
+  RateLimits,
+  RateTier,
+  RateWindow,
+  RateWindows,
+} from './core/rate-limiter.js';
 export type { RetryPolicy, Sleep } from './core/retry.js';
 export { nextCursor, page } from './core/schema.js';
-export { type Token, TokenSchema } from './core/tokens.js';
+export { type Token, type TokenEntry, TokenSchema, type TokenStore } from './core/tokens.js';
 export type { DateRange, Order, PageInput } from './core/wire.js';
 export { type AiAssistance, AiAssistanceSchema } from './resources/activities.js';
 export {

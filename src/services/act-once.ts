@@ -1,9 +1,10 @@
 /**
  * Act once: however many clicks, people or instances, a change is made upstream by one caller at a time, and
  * not again once it is recorded. The caller holds a store lease while it calls the API; the lease is renewed
- * while the call is alive, so a live instance keeps it, and lapses within seconds when its holder dies
- * between "the API applied it" and "Vigil recorded it" (a restarted instance also drops its predecessor's
- * leases at start-up). The next click then reaches the API once; the API's actions are idempotent.
+ * while the call is alive, so a live instance keeps it. When its holder dies between "the API applied it"
+ * and "Vigil recorded it", the lease is taken over as soon as the store knows the holder is gone (its
+ * heartbeat lapsed, on any host, within about 5 s; at once for a stopped process of the same host), else
+ * when its term ends. The next click then reaches the API once; the API's actions are idempotent.
  */
 import type { Lease } from '../store/index.js';
 

@@ -3,6 +3,10 @@
  * organization shares one API rate limit), at most `concurrency` searches run at once; waiting ones are
  * started round-robin between members, and a member may have at most `perUser` searches waiting or running
  * (beyond that they are told to wait: BusyError). The API client's rate limiter still paces the calls.
+ *
+ * With several instances the per-member bound holds across all of them through `seats` (store leases, see
+ * search-seats.ts): a member holding `perUser` searches anywhere is told to wait everywhere. Concurrency and
+ * round-robin stay per instance; the shared rate budget paces the organization as a whole.
  */
 import { BusyError } from '../errors.js';
 
@@ -14,6 +18,12 @@ export interface FairGateOptions {
 }
 
 export const DEFAULT_FAIR_GATE: FairGateOptions = { perUser: 3, concurrency: 4 };
+
+/** A member's searches counted across instances: one seat per search waiting or running. */
+export interface SearchSeats {
+  /** One of the member's `perUser` seats under `key`, or undefined when all are held (on any instance). */
+  take(key: string, user: string, perUser: number): Promise<{ release(): Promise<void> } | undefined>;
+}
 
 interface Lane {
   running: number;
@@ -28,7 +38,10 @@ export class FairGate {
   private readonly lanes = new Map<string, Lane>();
   private readonly options: FairGateOptions;
 
-  constructor(options: Partial<FairGateOptions> = {}) {
+  constructor(
+    options: Partial<FairGateOptions> = {},
+    private readonly seats?: SearchSeats,
+  ) {
     this.options = { ...DEFAULT_FAIR_GATE, ...options };
     if (!(this.options.perUser >= 1 && this.options.concurrency >= 1))
       throw new RangeError('fair gate limits must be at least 1');
@@ -40,6 +53,19 @@ export class FairGate {
     const held = lane.held.get(user) ?? 0;
     if (held >= this.options.perUser) throw new BusyError(held);
     lane.held.set(user, held + 1);
+    let seat: { release(): Promise<void> } | undefined;
+    if (this.seats) {
+      try {
+        seat = await this.seats.take(key, user, this.options.perUser);
+      } catch (err) {
+        this.unhold(key, lane, user);
+        throw err;
+      }
+      if (!seat) {
+        this.unhold(key, lane, user);
+        throw new BusyError(this.options.perUser);
+      }
+    }
     try {
       await new Promise<void>((start) => {
         const queue = lane.waiting.get(user);
@@ -53,12 +79,18 @@ export class FairGate {
       return await task();
     } finally {
       lane.running--;
-      const left = (lane.held.get(user) ?? 1) - 1;
-      if (left > 0) lane.held.set(user, left);
-      else lane.held.delete(user);
-      this.pump(lane);
-      if (lane.running === 0 && lane.ring.length === 0) this.lanes.delete(key);
+      this.unhold(key, lane, user);
+      await seat?.release().catch(() => {});
     }
+  }
+
+  /** One search of `user` no longer waits or runs. */
+  private unhold(key: string, lane: Lane, user: string): void {
+    const left = (lane.held.get(user) ?? 1) - 1;
+    if (left > 0) lane.held.set(user, left);
+    else lane.held.delete(user);
+    this.pump(lane);
+    if (lane.running === 0 && lane.ring.length === 0 && lane.held.size === 0) this.lanes.delete(key);
   }
 
   /** Searches waiting or running for `user` under `key` (for tests and status). */

@@ -120,9 +120,10 @@ export class ApiAccess {
     if (!connection) throw new NotConnectedError();
     const apiKey = await this.deps.repos.workspaces.apiKey(workspaceId);
     if (!apiKey) throw new NotConnectedError();
+    // The connection knows the key's organization: its rate budget applies from the first call.
     const session = this.deps.pool
       .clientFor(connection.apiHost)
-      .session({ apiKey, tenantId: connection.tenantId });
+      .session({ apiKey, tenantId: connection.tenantId, organizationId: connection.organizationId });
     return { session, host: connection.apiHost, connection, fromEnvironment: false };
   }
 

@@ -6,6 +6,7 @@ import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import { WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
+import { rotationSafeAuthorization } from './authorize.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { registerVigilCommand } from './command.js';
 import type { CommandHandlers, Feature, SlackDeps } from './context.js';
@@ -59,13 +60,19 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     logLevel: BOLT_LOG_LEVELS[config.logLevel],
   };
 
+  // Token rotation refreshes under a store lock, so two instances never refresh one installation at once.
+  const rotation = rotationSafeAuthorization({
+    installations: deps.repos.installations,
+    store: deps.store,
+    clock: deps.clock,
+  });
   const installer =
     config.slack.mode.kind === 'oauth'
       ? new InstallProvider({
           clientId: config.slack.mode.clientId,
           clientSecret: config.slack.mode.clientSecret,
           stateSecret: config.slack.mode.stateSecret,
-          installationStore: deps.repos.installations,
+          installationStore: rotation.installationStore,
           clientOptions,
           logger,
           directInstall: true,
@@ -95,7 +102,11 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     config.slack.mode.kind === 'single'
       ? new SingleWorkspaceGate(new WebClient(undefined, clientOptions), config.slack.mode.botToken)
       : undefined;
-  const auth = { authorize: gate ? gate.authorize : installationAuthorize(installer as InstallProvider) };
+  const auth = {
+    authorize: gate
+      ? gate.authorize
+      : installationAuthorize(rotation.authorizeWith(installer as InstallProvider)),
+  };
 
   const app = new App({
     ...auth,
@@ -105,6 +116,9 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     developerMode: false,
     deferInitialization: true,
     extendedErrorHandler: true,
+    // Neither is used (no message listeners, no conversation state); each is a middleware on every request.
+    ignoreSelf: false,
+    convoStore: false,
   });
 
   const commands: CommandHandlers = Object.assign({}, ...features.map((f) => f.commands));

@@ -2,13 +2,25 @@
 import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
 import type { Logger } from '../logger.js';
 
+const RANK: Record<LogLevel, number> = {
+  [LogLevel.DEBUG]: 0,
+  [LogLevel.INFO]: 1,
+  [LogLevel.WARN]: 2,
+  [LogLevel.ERROR]: 3,
+};
+
 export function toBoltLogger(logger: Logger, level: LogLevel = LogLevel.INFO): SlackLogger {
   let current = level;
   let name = 'bolt';
   const fmt = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : safeJson(m))).join(' ');
   return {
-    debug: (...msg) => logger.debug(fmt(msg), { component: name }),
-    info: (...msg) => logger.info(fmt(msg), { component: name }),
+    // Bolt logs at debug on every request: below the level, nothing is formatted at all.
+    debug: (...msg) => {
+      if (RANK[current] <= RANK[LogLevel.DEBUG]) logger.debug(fmt(msg), { component: name });
+    },
+    info: (...msg) => {
+      if (RANK[current] <= RANK[LogLevel.INFO]) logger.info(fmt(msg), { component: name });
+    },
     warn: (...msg) => logger.warn(fmt(msg), { component: name }),
     error: (...msg) => logger.error(fmt(msg), { component: name }),
     setLevel: (l) => {

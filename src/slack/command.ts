@@ -12,6 +12,17 @@ import { parseCommand } from './parser/index.js';
 
 export const VIGIL_COMMAND = '/vigil';
 
+/** Help acks, built once per topic and frozen, so the receiver serializes each only once. */
+const helpAcks = new Map<string, Readonly<Record<string, unknown>>>();
+function helpAck(topic: Parameters<typeof helpMessage>[0]) {
+  let ack = helpAcks.get(topic ?? '');
+  if (!ack) {
+    ack = Object.freeze({ response_type: 'ephemeral', ...helpMessage(topic) });
+    helpAcks.set(topic ?? '', ack);
+  }
+  return ack;
+}
+
 export function registerVigilCommand(app: App, deps: SlackDeps, handlers: CommandHandlers): void {
   app.command(VIGIL_COMMAND, async ({ command, ack, respond, client }) => {
     const parsed = parseCommand(command.text ?? '');
@@ -21,7 +32,7 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
     }
     const cmd = parsed.command;
     if (cmd.kind === 'help') {
-      await ack({ response_type: 'ephemeral', ...helpMessage(cmd.topic) });
+      await ack(helpAck(cmd.topic));
       return;
     }
     const handler = handlers[cmd.kind] as CommandHandler | undefined;

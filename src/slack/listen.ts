@@ -4,15 +4,19 @@
  */
 import type {
   AckFn,
+  AllMiddlewareArgs,
   App,
   BlockAction,
   ButtonAction,
   OverflowAction,
   RespondFn,
   SlackAction,
+  SlackActionMiddlewareArgs,
+  SlackViewMiddlewareArgs,
   SlashCommand,
   ViewOutput,
   ViewResponseAction,
+  ViewSubmitAction,
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { ExpiredError } from '../errors.js';
@@ -104,6 +108,63 @@ export interface Click {
 
 export type ActionConstraint = { action_id: RegExp | string; block_id?: RegExp | string };
 
+type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/**
+ * Vigil's buttons and modals reach their handlers through one Bolt listener per kind, which looks the
+ * handler up itself. Bolt runs every registered listener's middleware chain for every request (a slash
+ * command included), so forty listeners cost every ack forty chains; two routers cost two.
+ */
+interface Routes {
+  actions: Array<{ constraint: ActionConstraint; listener: (args: ActionArgs) => Promise<void> }>;
+  views: Map<string, Array<(args: ViewArgs) => Promise<void>>>;
+  actionsRouted: boolean;
+  viewsRouted: boolean;
+}
+const routesByApp = new WeakMap<App, Routes>();
+
+function routesOf(app: App): Routes {
+  let routes = routesByApp.get(app);
+  if (!routes) {
+    routes = { actions: [], views: new Map(), actionsRouted: false, viewsRouted: false };
+    routesByApp.set(app, routes);
+  }
+  return routes;
+}
+
+const matches = (pattern: RegExp | string | undefined, value: string | undefined): boolean =>
+  pattern === undefined ||
+  (value !== undefined && (typeof pattern === 'string' ? pattern === value : pattern.test(value)));
+
+/** Registers `listener` for block actions matching `constraint` (Bolt's own matching rules). */
+function routeAction(app: App, constraint: ActionConstraint, listener: (args: ActionArgs) => Promise<void>) {
+  const routes = routesOf(app);
+  routes.actions.push({ constraint, listener });
+  if (routes.actionsRouted) return;
+  routes.actionsRouted = true;
+  app.action({ type: 'block_actions' }, async (args) => {
+    const { action_id, block_id } = args.action as { action_id?: string; block_id?: string };
+    const hits = routes.actions.filter(
+      ({ constraint: c }) => matches(c.action_id, action_id) && matches(c.block_id, block_id),
+    );
+    // Like Bolt with several matching listeners: all run; an unmatched action is left unacknowledged.
+    await Promise.all(hits.map(({ listener }) => listener(args)));
+  });
+}
+
+/** Registers `listener` for submissions of the modal with `callbackId`. */
+function routeView(app: App, callbackId: string, listener: (args: ViewArgs) => Promise<void>) {
+  const routes = routesOf(app);
+  routes.views.set(callbackId, [...(routes.views.get(callbackId) ?? []), listener]);
+  if (routes.viewsRouted) return;
+  routes.viewsRouted = true;
+  app.view<ViewSubmitAction>({ type: 'view_submission' }, async (args) => {
+    const listeners = routes.views.get(args.view.callback_id) ?? [];
+    await Promise.all(listeners.map((listener) => listener(args)));
+  });
+}
+
 /**
  * A button: acked at once, then `handler` runs tracked. Errors answer the clicker ephemerally unless
  * `quiet` (surfaces without a response_url, such as App Home, only log them).
@@ -116,7 +177,10 @@ export function onAction(
   opts: { quiet?: boolean } = {},
 ): void {
   const constraints = typeof constraint === 'string' ? { action_id: constraint } : constraint;
-  app.action<BlockAction<ButtonAction>>(constraints, async ({ ack, body, action, respond, client }) => {
+  routeAction(app, constraints, async (args) => {
+    const { ack, respond, client } = args;
+    const body = args.body as BlockAction<ButtonAction>;
+    const action = args.action as ButtonAction;
     await ack();
     const who = requesterOfAction(body);
     runTracked(
@@ -143,7 +207,10 @@ export function onMenu(
   ) => { action_id: string; value: string } | undefined,
   handler: (click: Click) => Promise<unknown>,
 ): void {
-  app.action<BlockAction<OverflowAction>>(constraint, async ({ ack, body, action, respond, client }) => {
+  routeAction(app, constraint, async (args) => {
+    const { ack, respond, client } = args;
+    const body = args.body as BlockAction<OverflowAction>;
+    const action = args.action as OverflowAction;
     await ack();
     const who = requesterOfAction(body);
     const chosen = resolve(action.selected_option?.value, action.action_id);
@@ -200,7 +267,7 @@ export function onView(
     scrub?: (err: unknown) => unknown;
   },
 ): void {
-  app.view(callbackId, async ({ ack, body, view, client }) => {
+  routeView(app, callbackId, async ({ ack, body, view, client }) => {
     const who = requesterOfAction(body as never);
     const outcome = check({ deps, who, view, client });
     await ack(outcome.ack);

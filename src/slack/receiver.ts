@@ -7,10 +7,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
-import { HTTPModuleFunctions, HTTPResponseAck } from '@slack/bolt';
+import { HTTPModuleFunctions, ReceiverMultipleAckError } from '@slack/bolt';
 import { VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { toBoltLogger } from './bolt-logger.js';
 import { type SignatureFailure, verifySignature } from './signature.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -86,6 +85,43 @@ export function interactionProblem(payload: Record<string, unknown>): string | u
   // Org-wide installs may send `team: null`; otherwise the team says whose workspace acts.
   if (payload.team !== null && !hasString(payload.team, 'id')) return `${type} without a team`;
   return shape(payload);
+}
+
+/** Bolt's unhandled-request answer comes this long after a request nobody acknowledged. */
+const UNHANDLED_AFTER_MS = 3_001;
+
+/** Serializations of frozen ack bodies (the help pages): built once, not on every request. */
+const serialized = new WeakMap<object, string>();
+
+function ackBodyText(body: object): string {
+  if (!Object.isFrozen(body)) return JSON.stringify(body);
+  let text = serialized.get(body);
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    serialized.set(body, text);
+  }
+  return text;
+}
+
+/**
+ * Bolt's `ack` for one HTTP request, as its HTTPResponseAck answers (200 with nothing, a text, or JSON; a
+ * second call throws), without a timer per request: only a request still unacknowledged once Bolt is done
+ * with it waits for the unhandled-request answer.
+ */
+function httpAck(res: ServerResponse) {
+  let acked = false;
+  return {
+    get acked() {
+      return acked;
+    },
+    ack: async (body?: unknown): Promise<void> => {
+      if (acked) throw new ReceiverMultipleAckError();
+      acked = true;
+      if (!body) res.writeHead(200).end();
+      else if (typeof body === 'string') res.writeHead(200).end(body);
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(ackBodyText(body));
+    },
+  };
 }
 
 export interface VigilReceiverOptions {
@@ -176,17 +212,10 @@ export class VigilHttpReceiver implements Receiver {
         .end(JSON.stringify({ challenge: body.challenge }));
       return;
     }
-    const ack = new HTTPResponseAck({
-      logger: toBoltLogger(logger),
-      processBeforeResponse: false,
-      httpRequest: req,
-      httpRequestBody: body,
-      httpResponse: res,
-    });
-    const bound = ack.bind();
+    const ack = httpAck(res);
     const event: ReceiverEvent = {
       body,
-      ack: (response) => bound(response ?? (this.answers.get(body) as typeof response)),
+      ack: (response) => ack.ack(response ?? this.answers.get(body)),
       ...optional('retryNum', HTTPModuleFunctions.extractRetryNumFromHTTPRequest(req)),
       ...optional('retryReason', HTTPModuleFunctions.extractRetryReasonFromHTTPRequest(req)),
     };
@@ -195,7 +224,14 @@ export class VigilHttpReceiver implements Receiver {
     } catch (err) {
       logger.error('slack event processing failed', { err });
       if (!res.headersSent) res.writeHead(500).end();
+      return;
     }
+    if (ack.acked) return;
+    setTimeout(() => {
+      if (ack.acked || res.headersSent) return;
+      logger.error('slack request not acknowledged within 3 seconds', { type: body.type });
+      res.writeHead(404).end();
+    }, UNHANDLED_AFTER_MS).unref();
   }
 }
 

@@ -122,11 +122,11 @@ export class SingleWorkspaceGate {
 }
 
 /** OAuth mode: the request's own installation, and a member of that workspace acting. */
-export function installationAuthorize(installer: InstallProvider): Authorize<boolean> {
+export function installationAuthorize(authorize: InstallProvider['authorize']): Authorize<boolean> {
   return async (source, body) => {
     let result: AuthorizeResult;
     try {
-      result = await installer.authorize(source);
+      result = await authorize(source);
     } catch (err) {
       if (!isInstallationMissing(err)) throw err;
       throw new NotInstalledError(requestTeamOf(source), { cause: err });

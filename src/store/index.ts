@@ -1,7 +1,10 @@
 /** The store layer's public surface: everything outside src/store imports the store through this file. */
 export * from './backend/errors.js';
+export type { HeartbeatOptions, HeartbeatTimer } from './backend/liveness.js';
 export { describeStoreUrl, type OpenStoreOptions, openStore } from './backend/open.js';
+export type { BudgetWindows, SharedRateBudget } from './backend/rate-budget.js';
 export type { Lease, Namespace, Store } from './backend/store.js';
+export * from './repos/api-token-repo.js';
 export * from './repos/audit-repo.js';
 export * from './repos/command-note-repo.js';
 export * from './repos/connect-link-repo.js';

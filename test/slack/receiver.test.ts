@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import type { App, ReceiverEvent } from '@slack/bolt';
+import { type App, type ReceiverEvent, ReceiverMultipleAckError } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import {
@@ -241,6 +241,27 @@ describe('VigilHttpReceiver', () => {
     };
     const res = await sender.send({ body: 'command=%2Fvigil&text=', contentType: FORM });
     expect(res.status).toBe(500);
+  });
+
+  it('acks like Bolt: nothing, a text, or JSON (a frozen body the same each time); a second ack throws', async () => {
+    const frozen = Object.freeze({ response_type: 'ephemeral', text: 'help' });
+    let second: unknown;
+    onEvent = async (event) => {
+      await event.ack(frozen);
+      second = await event.ack({ text: 'again' }).catch((err: unknown) => err);
+    };
+    for (let i = 0; i < 2; i++) {
+      const res = await sender.send({ body: 'command=%2Fvigil&text=help', contentType: FORM });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.body).toEqual({ response_type: 'ephemeral', text: 'help' });
+    }
+    expect(second).toBeInstanceOf(ReceiverMultipleAckError);
+    onEvent = async (event) => event.ack('plain');
+    expect((await sender.send({ body: 'command=%2Fvigil&text=x', contentType: FORM })).text).toBe('plain');
+    onEvent = async (event) => event.ack();
+    const empty = await sender.send({ body: 'command=%2Fvigil&text=x', contentType: FORM });
+    expect([empty.status, empty.text]).toEqual([200, '']);
   });
 
   it('checks the signature over the raw bytes, not a re-encoding', async () => {

@@ -2,10 +2,8 @@
  * The request engine shared by every session of a client: rate limiting per organization, the token
  * cache, one 401 → regenerate → retry cycle, bounded retries, response validation.
  *
- * Rate-limit key: the organization id once a `/tokens/test` has revealed it for an API key (sessions call it
- * on connect and for status), otherwise a fingerprint of the API key. Two keys of one organization used
- * before either was tested can therefore briefly share less than the organization's budget; the margin in
- * the limiter and retries on 429 absorb that.
+ * Rate-limit key: the organization, once known (org-keys.ts); tokens and rate budgets may be shared by every
+ * instance (injected stores), under keys scoped by the API origin.
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
@@ -20,14 +18,21 @@ import {
   UnexpectedResponseError,
 } from './errors.js';
 import { AttemptTimeout, type HttpBody, type HttpResponse, sendHttp } from './http.js';
-import type { RateLimiter, RateTier } from './rate-limiter.js';
+import { OrganizationKeys, type OrganizationMemory } from './org-keys.js';
+import type { Priority, RateLimiter, RateTier } from './rate-limiter.js';
 import { type RetryPolicy, type Sleep, withRetry } from './retry.js';
-import { keyFingerprint, type TokenCache, TokenSchema, tokenCacheKey } from './tokens.js';
+import { type TokenCache, TokenSchema, tokenCacheKey } from './tokens.js';
 import { encodeQuery, type QueryParams } from './wire.js';
+
+export type { OrganizationMemory } from './org-keys.js';
 
 export interface Credentials {
   apiKey: string;
   tenantId?: number | undefined;
+  /** The key's organization when already known (a stored connection): its rate budget from the first call. */
+  organizationId?: number | undefined;
+  /** Background work (polling, digests) waits while interactive calls wait for the same organization. */
+  priority?: Priority | undefined;
 }
 
 export interface CallSpec<S extends z.ZodType | null> {
@@ -64,6 +69,8 @@ export interface EngineDeps {
   logger: Logger;
   limiter: RateLimiter;
   tokens: TokenCache;
+  /** Shared organization memory; this process's own map only when omitted. */
+  organizations?: OrganizationMemory;
   retry: RetryPolicy;
   /** `attemptMs` bounds one exchange as a whole, measured with `timer`. */
   timeouts: { headersMs: number; bodyMs: number; attemptMs: number };
@@ -86,19 +93,22 @@ function boundedAttempt(timer: Sleep, ms: number): { signal: AbortSignal; done: 
 }
 
 export class Engine {
-  /** API key fingerprint → organization id, learnt from /tokens/test. */
-  private readonly orgByKey = new Map<string, number>();
+  private readonly orgs: OrganizationKeys;
 
-  constructor(readonly deps: EngineDeps) {}
-
-  learnOrganization(apiKey: string, organizationId: number): void {
-    this.orgByKey.set(keyFingerprint(apiKey), organizationId);
+  constructor(readonly deps: EngineDeps) {
+    this.orgs = new OrganizationKeys(`${deps.base.origin}${deps.base.prefix}`, {
+      clock: deps.clock,
+      logger: deps.logger,
+      memory: deps.organizations,
+    });
   }
 
-  limiterKey(apiKey: string): string {
-    const fp = keyFingerprint(apiKey);
-    const org = this.orgByKey.get(fp);
-    return org === undefined ? `key:${fp}` : `org:${org}`;
+  learnOrganization(apiKey: string, organizationId: number): void {
+    this.orgs.learn(apiKey, organizationId);
+  }
+
+  private tokenKey(creds: Credentials): string {
+    return `${this.orgs.scope}|${tokenCacheKey(creds.apiKey, creds.tenantId)}`;
   }
 
   /** Generates a token (bypassing the cache) and returns it; used by the cache on a miss. */
@@ -119,13 +129,11 @@ export class Engine {
 
   /** A cached token, generated single-flight when missing or due. */
   token(creds: Credentials): Promise<string> {
-    return this.deps.tokens.get(tokenCacheKey(creds.apiKey, creds.tenantId), () => this.generateToken(creds));
+    return this.deps.tokens.get(this.tokenKey(creds), () => this.generateToken(creds));
   }
 
   renewToken(creds: Credentials): Promise<string> {
-    return this.deps.tokens.renew(tokenCacheKey(creds.apiKey, creds.tenantId), () =>
-      this.generateToken(creds),
-    );
+    return this.deps.tokens.renew(this.tokenKey(creds), () => this.generateToken(creds));
   }
 
   async call<S extends z.ZodType | null>(
@@ -135,7 +143,7 @@ export class Engine {
     const { deps } = this;
     const url = apiUrl(deps.base, spec.path, encodeQuery(spec.query ?? []));
     const label = { method: spec.method, path: spec.path };
-    const cacheKey = tokenCacheKey(creds.apiKey, creds.tenantId);
+    const cacheKey = this.tokenKey(creds);
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     // Errors raised by token generation were already retried by that call: do not multiply attempts.
     const fromTokenGeneration = new WeakSet<object>();
@@ -145,7 +153,11 @@ export class Engine {
     let attemptBudgetMs: number = deps.timeouts.attemptMs;
 
     const send = async (authorization: string): Promise<HttpResponse> => {
-      await deps.limiter.acquire(this.limiterKey(creds.apiKey), spec.tier);
+      await deps.limiter.acquire(
+        await this.orgs.limiterKey(creds),
+        spec.tier,
+        creds.priority ?? 'interactive',
+      );
       const bound = boundedAttempt(deps.timer, Math.min(deps.timeouts.attemptMs, attemptBudgetMs));
       const headers: Record<string, string> = {
         accept: 'application/json',

@@ -3,6 +3,7 @@
  * its options (upload shape, the unpublished intel endpoint, paging quirks) while the server runs.
  */
 
+import { randomBytes } from 'node:crypto';
 import { buildCredentials } from './data/credentials.js';
 import { buildSeed, flareUrl, isoFromMs } from './data/seed.js';
 import { EVENT_SHAPES } from './data/texts.js';
@@ -122,6 +123,51 @@ export class SimState {
       this.searchQuotas.set(organizationId, quota);
     }
     return quota;
+  }
+
+  /**
+   * Adds an organization with one tenant, one API key (default tenant) and one domain identifier, for tests
+   * and benchmarks that need more organizations (each with its own rate limits) than the seed has.
+   */
+  addOrganization(input: { name: string }): { key: SimKey; tenant: SimTenant; identifier: SimIdentifier } {
+    const organizationId = Math.max(...this.organizations.map((o) => o.id)) + 1;
+    const tenantId = Math.max(...this.tenants.map((t) => t.id)) + 1;
+    const slug = input.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    this.organizations.push({ id: organizationId, name: input.name });
+    const tenant: SimTenant = {
+      id: tenantId,
+      name: `${input.name} Main`,
+      type: 'enterprise',
+      description: `Monitoring of ${slug}.example`,
+      organization_id: organizationId,
+      urn: `urn:flare:tenant:${tenantId}`,
+      industry: 'software',
+      number_of_employees: 500,
+      is_disabled: false,
+      is_archived: false,
+      identifier_limit: null,
+      prevent_global_search: false,
+      access_end_at: null,
+    };
+    this.tenants.push(tenant);
+    const identifier: SimIdentifier = {
+      id: Math.max(...this.identifiers.map((i) => i.id)) + 1,
+      tenantId,
+      name: `${slug}.example`,
+      kind: 'domain',
+    };
+    this.identifiers.push(identifier);
+    const key: SimKey = {
+      apiKey: `fw_sim_${randomBytes(20).toString('hex')}`,
+      apiKeyId: Math.max(...this.keys.map((k) => k.apiKeyId)) + 1,
+      organizationId,
+      defaultTenantId: tenantId,
+      tenantIds: [tenantId],
+      scopes: ['firework'],
+      features: { sandbox: false, reports: false },
+    };
+    this.keys.push(key);
+    return { key, tenant, identifier };
   }
 
   /** Adds an event (e.g. one that "arrives" after a cursor was stored). */

@@ -275,6 +275,17 @@ export class FakeSlack {
     return code;
   }
 
+  /**
+   * Token rotation for `teamId`'s bot: a refresh token that `oauth.v2.access` (grant_type=refresh_token)
+   * exchanges once for a new bot token (12 hours) and a new refresh token; a second exchange of the same one
+   * is refused with `invalid_refresh_token`.
+   */
+  issueRefreshToken(teamId: string): string {
+    const token = `xoxe-1-${teamId.slice(1)}-${this.state.randomKey(10)}`;
+    this.state.refreshTokens.set(token, { teamId, used: false });
+    return token;
+  }
+
   /** Make the next call(s) to `method` fail. 'response_url' and 'upload' name those endpoints. */
   failNext(method: string, spec: FailureSpec = {}): void {
     this.failures.set(method, { ...spec, times: spec.times ?? 1 });

@@ -70,6 +70,8 @@ export class SlackState {
   /** Upload URL key → file id. */
   readonly uploadKeys = new Map<string, string>();
   readonly oauthCodes = new Map<string, OAuthGrant>();
+  /** Token rotation: refresh token → its team and whether it was already exchanged (single use). */
+  readonly refreshTokens = new Map<string, { teamId: string; used: boolean }>();
   readonly responseUrls = new Map<string, ResponseUrlState>();
   readonly triggers = new Map<string, TriggerState>();
   private counter = 0;
@@ -146,6 +148,7 @@ export class SlackState {
       this.files,
       this.uploadKeys,
       this.oauthCodes,
+      this.refreshTokens,
       this.responseUrls,
       this.triggers,
     ]) {

@@ -1,8 +1,10 @@
 /**
- * Who holds a lease: `<host>/<pid>`, so a lease left by a process that died on this host can be recognised
- * at once instead of waiting out its term. A holder on another host is always taken as alive (its lease
- * lapses on its own), and so is anything not in that shape.
+ * Who holds a lease: `<host>/<pid>` or, for an instance that keeps a heartbeat (liveness.ts),
+ * `<host>/<pid>/<boot>` with a random boot id per start. A process of this host that no longer runs is
+ * recognised at once; so is an earlier start that had this very pid (a container restarted as pid 1). Any
+ * other holder is taken as alive here: for those with a boot id, the heartbeat decides (see the store).
  */
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
 export interface LeaseHolder {
@@ -12,16 +14,40 @@ export interface LeaseHolder {
   isAlive(id: string): boolean;
 }
 
-export function processHolder(host: string = hostname(), pid: number = process.pid): LeaseHolder {
+/** A host name as it may appear in a holder id (no `/`, no `#`, which separate its parts). */
+export const HOLDER_HOST = /^[A-Za-z0-9._-]{1,100}$/;
+const HOLDER_ID = /^([^/#]+)\/(\d+)(?:\/([A-Za-z0-9_-]+))?$/;
+
+export interface ParsedHolder {
+  host: string;
+  pid: number;
+  /** Present when the holder keeps a heartbeat. */
+  boot: string | undefined;
+}
+
+export function parseHolderId(id: string): ParsedHolder | undefined {
+  const m = HOLDER_ID.exec(id);
+  if (!m) return undefined;
+  return { host: m[1] as string, pid: Number(m[2]), boot: m[3] };
+}
+
+/** A fresh boot id: names this start of the process, so a later start with the same pid is another holder. */
+export const newBootId = (): string => randomBytes(6).toString('base64url');
+
+export function processHolder(
+  host: string = hostname(),
+  pid: number = process.pid,
+  boot?: string,
+): LeaseHolder {
   return {
-    id: `${host}/${pid}`,
+    id: boot === undefined ? `${host}/${pid}` : `${host}/${pid}/${boot}`,
     isAlive(id) {
-      const m = /^(.+)\/(\d+)$/.exec(id);
-      if (!m || m[1] !== host) return true;
-      const other = Number(m[2]);
-      if (other === pid) return true;
+      const other = parseHolderId(id);
+      if (!other || other.host !== host) return true;
+      // This pid is ours now: a holder with it is this process, or an earlier start that is gone.
+      if (other.pid === pid) return other.boot === undefined || boot === undefined || other.boot === boot;
       try {
-        process.kill(other, 0);
+        process.kill(other.pid, 0);
         return true;
       } catch (error) {
         // EPERM: it runs under another user. Only ESRCH says it is gone.

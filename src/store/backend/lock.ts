@@ -1,6 +1,8 @@
 /**
  * Locks for read-modify-write of one record. Callers in this process queue behind each other (no polling
  * among ourselves); the head of the queue then takes a backend claim so other processes are excluded too.
+ * The claim names its holder, so a lock left by an instance known to be gone is taken over without waiting
+ * out its lease.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,13 +20,20 @@ export interface LockTimings {
 
 const DEFAULT_TIMINGS: LockTimings = { leaseMs: 15_000, waitMs: 10_000 };
 
+/** Who this instance is in the locks it takes, and how a gone holder is recognised. */
+export interface LockHolders {
+  id: string;
+  isAlive(holderId: string): Promise<boolean>;
+}
+
 export class LockManager {
   private readonly tails = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly backend: Pick<StoreBackend, 'tryClaim' | 'releaseClaim'>,
+    private readonly backend: Pick<StoreBackend, 'tryClaim' | 'releaseClaim' | 'claimOwner'>,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly holders?: LockHolders,
     private readonly timings: LockTimings = DEFAULT_TIMINGS,
   ) {}
 
@@ -38,7 +47,8 @@ export class LockManager {
     this.tails.set(key, tail);
     try {
       await previous;
-      const owner = randomBytes(12).toString('base64url');
+      const nonce = randomBytes(12).toString('base64url');
+      const owner = this.holders ? `${this.holders.id}#${nonce}` : nonce;
       await this.acquire(key, owner);
       try {
         return await fn();
@@ -60,11 +70,24 @@ export class LockManager {
     let waited = 0;
     let delay = 5;
     while (!(await this.backend.tryClaim(key, owner, this.timings.leaseMs, this.clock.now()))) {
+      if (await this.takeOverFromGone(key)) continue;
       if (waited >= this.timings.waitMs) throw new StoreLockTimeoutError(key, waited);
       const pause = delay + Math.floor(Math.random() * delay);
       await sleep(pause);
       waited += pause;
       delay = Math.min(delay * 2, 100);
     }
+  }
+
+  /** Frees the lock when its holder is known to be gone; true when it did (the caller tries again at once). */
+  private async takeOverFromGone(key: string): Promise<boolean> {
+    if (!this.holders) return false;
+    const held = await this.backend.claimOwner(key, this.clock.now());
+    const cut = held?.lastIndexOf('#') ?? -1;
+    if (held === undefined || cut <= 0) return false;
+    if (await this.holders.isAlive(held.slice(0, cut))) return false;
+    await this.backend.releaseClaim(key, held);
+    this.logger.info('lock of a stopped instance taken over', { lockKey: key });
+    return true;
   }
 }

@@ -1,10 +1,13 @@
 /** Opens the store named by VIGIL_STORE: `sqlite://<path>` or `redis://…` / `rediss://…`. */
+
+import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { type Clock, systemClock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { StoreError } from './errors.js';
-import type { LeaseHolder } from './holder.js';
-import { KeyvStore, type Store } from './store.js';
+import { type LeaseHolder, newBootId, processHolder } from './holder.js';
+import { Heartbeat, type HeartbeatOptions } from './liveness.js';
+import { KeyvStore, type Store, type StoreBackend } from './store.js';
 
 export interface OpenStoreOptions {
   logger: Logger;
@@ -16,6 +19,13 @@ export interface OpenStoreOptions {
   dataDir?: string;
   /** Who this process is in the leases it takes, and how a stopped holder is recognised. */
   holder?: LeaseHolder;
+  /** How this instance names itself in leases (the host part); the host name when omitted. */
+  instanceName?: string;
+  /**
+   * Keep a heartbeat, so peers on any host see within seconds when this instance is gone and take over its
+   * leases, locks and digest runs. Off unless given (tests that move a manual clock beat by hand).
+   */
+  heartbeat?: HeartbeatOptions;
 }
 
 export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {
@@ -33,19 +43,46 @@ export async function openStore(url: string, options: OpenStoreOptions): Promise
       const backend = await openSqliteBackend(file, clock, logger);
       const dataDir = options.dataDir ?? (file === ':memory:' ? resolve(cwd, 'data') : dirname(file));
       logger.info('store opened', { backend: 'sqlite', file });
-      return new KeyvStore(backend, dataDir, clock, logger, options.holder);
+      return await assemble(backend, dataDir, clock, logger, options);
     }
     if (url.startsWith('redis://') || url.startsWith('rediss://')) {
       const { openRedisBackend } = await import('./redis-backend.js');
       const backend = await openRedisBackend(url, logger);
       logger.info('store opened', { backend: 'redis', url: shown });
-      return new KeyvStore(backend, options.dataDir ?? resolve(cwd, 'data'), clock, logger, options.holder);
+      return await assemble(backend, options.dataDir ?? resolve(cwd, 'data'), clock, logger, options);
     }
   } catch (error) {
     if (error instanceof StoreError) throw error;
     throw new StoreError(`could not open the store ${shown}: ${(error as Error).message}`, { cause: error });
   }
   throw new StoreError(`unsupported store URL ${shown}: use sqlite://<path>, redis:// or rediss://`);
+}
+
+async function assemble(
+  backend: StoreBackend,
+  dataDir: string,
+  clock: Clock,
+  logger: Logger,
+  options: OpenStoreOptions,
+): Promise<Store> {
+  const holder =
+    options.holder ??
+    processHolder(
+      options.instanceName ?? hostname(),
+      process.pid,
+      options.heartbeat ? newBootId() : undefined,
+    );
+  const heartbeat = options.heartbeat
+    ? new Heartbeat(backend, clock, logger, holder.id, options.heartbeat)
+    : undefined;
+  try {
+    // The first beat is written before anyone can take a lease in this instance's name.
+    await heartbeat?.start();
+  } catch (error) {
+    await backend.close().catch(() => {});
+    throw error;
+  }
+  return new KeyvStore(backend, dataDir, clock, logger, holder, heartbeat);
 }
 
 /** The URL without credentials, for messages and logs. */

@@ -61,5 +61,7 @@ export function guardBackend(impl: StoreBackend, outage: OutageLog): StoreBacken
     deleteRecords: (...a) => outage.run(() => impl.deleteRecords(...a)),
     ping: () => outage.run(() => impl.ping()),
     close: () => impl.close(),
+    // The shared rate budget rides out an outage on its own in-memory insurance limiter.
+    ...(impl.sharedRateBudget ? { sharedRateBudget: impl.sharedRateBudget.bind(impl) } : {}),
   };
 }

@@ -7,6 +7,7 @@
 import KeyvRedis, { createClient, type RedisClientConnectionType } from '@keyv/redis';
 import { Keyv } from 'keyv';
 import type { Logger } from '../../logger.js';
+import { createRedisRateBudget } from './rate-budget.js';
 import { deserializeRecord, PHYSICAL_GRACE_MS, type StoreBackend, serializeRecord } from './store.js';
 
 const PREFIX = 'vigil:';
@@ -124,6 +125,8 @@ export async function openRedisBackend(url: string, logger: Logger): Promise<Sto
       else await client.eval(RELEASE_IF_OWNER, { keys: [`${PREFIX}${key}`], arguments: [owner] });
     },
     deleteClaims: (prefix) => unlinkAll(`${PREFIX}${prefix}`),
+    sharedRateBudget: (windows) =>
+      createRedisRateBudget(client as unknown as RedisClientConnectionType, windows, logger),
     recordKeys: scan,
     deleteRecords: unlinkAll,
     async ping() {

@@ -8,9 +8,11 @@ import type { DeserializedData, Keyv } from 'keyv';
 import { type Clock, systemClock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js';
-import { type LeaseHolder, processHolder } from './holder.js';
+import { type LeaseHolder, parseHolderId, processHolder } from './holder.js';
+import { type Heartbeat, heartbeatStands } from './liveness.js';
 import { LockManager } from './lock.js';
 import { guardBackend, OutageLog } from './outage.js';
+import type { BudgetWindows, SharedRateBudget } from './rate-budget.js';
 
 /** One repository's slice of the key space. Values are JSON; reads return `unknown` for the repo to validate. */
 export interface Namespace {
@@ -50,8 +52,20 @@ export interface Store {
   lease(key: string, ttlMs: number): Promise<Lease | undefined>;
   /** Deletes every claim and lease whose key starts with `prefix` (forgetting a workspace). */
   dropClaims(prefix: string): Promise<number>;
+  /** This instance as named in its leases and locks (`<host>/<pid>[/<boot>]`). */
+  readonly holderId: string;
+  /**
+   * False when `holderId` names an instance known to be gone: a stopped process of this host, or an instance
+   * whose heartbeat has lapsed (on any host). Anything else, this instance included, is taken as alive.
+   */
+  isHolderAlive(holderId: string): Promise<boolean>;
   /** Runs `fn` while holding a lock on `key`, across processes; for read-modify-write of one record. */
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * The API rate budget shared by every instance using this store (Redis); undefined on SQLite, where one
+   * instance keeps its own.
+   */
+  sharedRateBudget(windows: BudgetWindows): SharedRateBudget | undefined;
   /** Resolves when the backend answers; for /healthz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -73,6 +87,8 @@ export interface StoreBackend {
   /** Who holds the claim at `now`, if anyone. */
   claimOwner(key: string, now: number): Promise<string | undefined>;
   deleteClaims(prefix: string): Promise<number>;
+  /** Redis only: a rate budget counted in the server, shared by every instance. */
+  sharedRateBudget?(windows: BudgetWindows): SharedRateBudget;
   recordKeys(prefix: string): Promise<string[]>;
   deleteRecords(prefix: string): Promise<number>;
   ping(): Promise<void>;
@@ -86,8 +102,8 @@ export const KEY_PREFIX = 'vigil';
  */
 export const PHYSICAL_GRACE_MS = 10 * 60 * 1000;
 const NAMESPACE_NAME = /^[a-z][a-z0-9-]{0,39}$/;
-/** Redis keeps claims, leases and locks beside the records (`vigil:claim:…`), so these names are taken. */
-const RESERVED_NAMESPACES = new Set(['claim', 'lease', 'lock']);
+/** Redis keeps claims, leases, locks and heartbeats beside the records (`vigil:claim:…`): these names are taken. */
+const RESERVED_NAMESPACES = new Set(['claim', 'lease', 'lock', 'alive', 'rl']);
 
 /** Thrown by the keyv deserializer; turned into a StoreCorruptionError naming the record by `Namespace.get`. */
 class UnreadableRecord extends Error {}
@@ -146,16 +162,33 @@ export class KeyvStore implements Store {
     readonly clock: Clock,
     private readonly logger: Logger,
     private readonly holder: LeaseHolder = processHolder(),
+    private readonly heartbeat?: Heartbeat,
   ) {
     // Outages are logged in real time (how long storage was gone), whatever clock expiries use.
     this.outage = new OutageLog(logger, () => systemClock.now());
     this.impl = guardBackend(backend, this.outage);
-    this.locks = new LockManager(this.impl, clock, logger);
+    this.locks = new LockManager(this.impl, clock, logger, {
+      id: holder.id,
+      isAlive: (id) => this.isHolderAlive(id),
+    });
   }
 
   /** A keyv call through the outage log; an unreadable record is the record's problem, not the backend's. */
   private io<T>(op: () => Promise<T>): Promise<T> {
     return this.outage.run(op, (err) => err instanceof UnreadableRecord);
+  }
+
+  get holderId(): string {
+    return this.holder.id;
+  }
+
+  async isHolderAlive(holderId: string): Promise<boolean> {
+    if (holderId === this.holder.id) return true;
+    if (!this.holder.isAlive(holderId)) return false;
+    // Only a holder that keeps a heartbeat (a boot id in its name) can be judged by one.
+    if (parseHolderId(holderId)?.boot === undefined) return true;
+    this.assertOpen();
+    return heartbeatStands(this.impl, holderId, this.clock.now());
   }
 
   get backend(): 'sqlite' | 'redis' {
@@ -235,10 +268,10 @@ export class KeyvStore implements Store {
     const owner = `${this.holder.id}#${newOwner()}`;
     const stored = `lease:${key}`;
     if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) {
-      // A lease whose holder is known to be gone (a process of this host that died between an upstream call
-      // and its record) need not wait out its term: it is taken over once, atomically by its owner.
+      // A lease whose holder is known to be gone (it died between an upstream call and its record, on this
+      // host or another) need not wait out its term: it is taken over once, atomically by its owner.
       const held = await this.impl.claimOwner(stored, this.clock.now());
-      if (held === undefined || this.holder.isAlive(held.split('#')[0] ?? '')) return undefined;
+      if (held === undefined || (await this.isHolderAlive(held.split('#')[0] ?? ''))) return undefined;
       await this.impl.releaseClaim(stored, held);
       this.logger.info('lease of a stopped process taken over', { lease: key });
       if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) return undefined;
@@ -262,6 +295,10 @@ export class KeyvStore implements Store {
     return claims + (await this.impl.deleteClaims(`lease:${prefix}`));
   }
 
+  sharedRateBudget(windows: BudgetWindows): SharedRateBudget | undefined {
+    return this.impl.sharedRateBudget?.(windows);
+  }
+
   async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
     this.assertOpen();
     return this.locks.withLock(`lock:${key}`, fn);
@@ -275,6 +312,9 @@ export class KeyvStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.heartbeat
+      ?.stop()
+      .catch((error: unknown) => this.logger.warn('could not remove the store heartbeat', { error }));
     await this.impl.close();
     this.logger.debug('store closed', { backend: this.impl.kind });
   }

@@ -4,8 +4,10 @@
  *
  * Outbox: claim (atomic per subscription and local date, under the store lock) → built (the cursors the run
  * will advance to, saved BEFORE posting) → posted (the message ts) → completed (`last`). A lease with an
- * owner and an expiry from the injected clock lets another instance, or a restarted one, take over a run
- * whose owner died, while a live owner keeps it.
+ * owner (the instance's holder id) and an expiry from the injected clock lets another instance, or a
+ * restarted one, take over a run whose owner died: at once when the store knows the owner is gone (its
+ * heartbeat lapsed, or it was a process of this host that stopped), at the lease's end otherwise. A live
+ * owner keeps it.
  */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
@@ -71,7 +73,7 @@ export class DigestOutboxRepo {
   private readonly cursors: WorkspaceRecordRepo<typeof CursorStateSchema>;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly clock: Clock,
   ) {
     // Keys start with the workspace id: forgetting a workspace removes its outbox and cursors.
@@ -96,14 +98,17 @@ export class DigestOutboxRepo {
   ): Promise<ClaimResult> {
     const now = this.clock.now();
     let result: ClaimResult = { kind: 'busy' };
-    await this.outbox.update(teamId, subscriptionId, (rec) => {
+    await this.outbox.update(teamId, subscriptionId, async (rec) => {
       const current = rec?.current;
       if (current === undefined && rec?.last !== undefined && rec.last.localDate >= due.localDate) {
         result = { kind: 'done', last: rec.last };
         return undefined;
       }
       if (current !== undefined) {
-        const held = current.owner !== owner && current.leaseUntil > now;
+        const held =
+          current.owner !== owner &&
+          current.leaseUntil > now &&
+          (await this.store.isHolderAlive(current.owner));
         if (held || (current.notBefore ?? 0) > now) return undefined;
         const run: DigestRun = { ...current, owner, leaseUntil: now + leaseMs };
         delete run.notBefore;

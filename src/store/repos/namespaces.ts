@@ -10,8 +10,8 @@ import type { Namespace, Store } from '../backend/store.js';
 export interface NamespaceSpec {
   /**
    * `workspace`: keys are `<workspaceId>` or start with `<workspaceId>:`. `owned`: records are written through
-   * `Keyspace.setOwned`, which indexes their workspace. `shared`: one record for all workspaces, which its
-   * repository updates when a workspace goes.
+   * `Keyspace.setOwned`, which indexes their workspace. `shared`: records for all workspaces, which their
+   * repository updates when a workspace goes or which expire on their own.
    */
   readonly scope: 'workspace' | 'owned' | 'shared';
   /** Kept when a workspace is forgotten unless this option is set. */
@@ -42,6 +42,10 @@ export const NAMESPACES = {
   'unassign-intent': { scope: 'workspace' },
   /** Credentials exports under way (spool folder, where progress is shown), settled after a crash. */
   'export-running': { scope: 'workspace' },
+  /** API tokens by API key fingerprint and tenant, sealed, expiring with the token (one hour). */
+  'api-token': { scope: 'shared' },
+  /** Each API key's organization by key fingerprint, for the shared rate budget. */
+  'api-org': { scope: 'shared' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */
   owned: { scope: 'workspace' },
 } as const satisfies Record<string, NamespaceSpec>;

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../backend/store.js';
+import { ApiOrganizationRepo, ApiTokenRepo } from './api-token-repo.js';
 import { AuditRepo } from './audit-repo.js';
 import { CommandNoteRepo } from './command-note-repo.js';
 import { ConnectLinkRepo } from './connect-link-repo.js';
@@ -60,6 +61,9 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Credentials exports under way, by `<userId>`; the export service defines the shape. */
     runningExports: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'export-running', schema),
+    /** The API client's tokens and organization ids, shared by every instance on this store. */
+    apiTokens: new ApiTokenRepo(store, clock, sealer),
+    apiOrganizations: new ApiOrganizationRepo(store),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,

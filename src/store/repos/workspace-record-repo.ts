@@ -35,7 +35,7 @@ export class WorkspaceRecordRepo<S extends z.ZodType> {
   async update(
     workspaceId: string,
     key: string,
-    change: (current: z.output<S> | undefined) => z.output<S> | undefined,
+    change: (current: z.output<S> | undefined) => z.output<S> | undefined | Promise<z.output<S> | undefined>,
     ttlMs?: number,
   ): Promise<z.output<S> | undefined> {
     return updateRecord(this.store, this.ns, recordKey(workspaceId, key), this.schema, change, ttlMs);

@@ -25,6 +25,16 @@ describe('processHolder', () => {
     expect(me.isAlive(`host-b/${exitedPid()}`)).toBe(true);
     expect(me.isAlive('not a holder')).toBe(true);
   });
+
+  it('with a boot id, tells an earlier start that had this very pid from this one', () => {
+    const me = processHolder('host-a', 1, 'bootB');
+    expect(me.id).toBe('host-a/1/bootB');
+    expect(me.isAlive('host-a/1/bootB')).toBe(true);
+    // A container restarted as pid 1: the holder named pid 1 with another boot id is the dead predecessor.
+    expect(me.isAlive('host-a/1/bootA')).toBe(false);
+    expect(me.isAlive(`host-a/${exitedPid()}/bootA`)).toBe(false);
+    expect(me.isAlive('host-b/1/bootA')).toBe(true);
+  });
 });
 
 describe.each(BACKENDS)('leases and their holders on %s', (kind) => {

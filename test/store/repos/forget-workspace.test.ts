@@ -81,6 +81,12 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await repos.policyUnassigns(Anything).set(ws, 'policy:9', { note: 'unassigned' }, 60_000);
   await repos.runningExports(Anything).set(ws, 'U1', { note: 'export under way' }, 60_000);
   await repos.unassignIntents(Anything).set(ws, 'policy:9', { note: 'unassign called' }, 60_000);
+  // Shared by every workspace using one API key: its token and organization (no workspace in them).
+  await repos.apiTokens.write('https://api.flare.io|0123abcd:3', {
+    token: 'tok',
+    obtainedAt: store.clock.now(),
+  });
+  await repos.apiOrganizations.set('0123abcd', 2);
   // The generic act-once primitive of the services leases by workspace too.
   expect(await store.lease(`${ws}:policy-unassign:9`, 60_000)).toBeDefined();
 }

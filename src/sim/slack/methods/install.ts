@@ -1,6 +1,6 @@
 /** Installation lifecycle: auth.test, the OAuth code exchange, and uninstall. */
 import { clientCredentials } from '../request-body.js';
-import type { BotMethod, ClientMethod } from './common.js';
+import type { BotMethod, ClientContext, ClientMethod } from './common.js';
 import { fail, str } from './common.js';
 
 const authTest: BotMethod = ({ team }) => ({
@@ -30,6 +30,7 @@ const oauthV2Access: ClientMethod = ({ state, body, headers, clientId, clientSec
   const creds = clientCredentials(headers.authorization?.startsWith('Bearer') ? {} : headers, body);
   if (creds.clientId !== clientId) return fail('invalid_client_id');
   if (creds.clientSecret !== clientSecret) return fail('bad_client_secret');
+  if (str(body, 'grant_type') === 'refresh_token') return rotate(state, str(body, 'refresh_token'));
   const code = str(body, 'code');
   const grant = code === undefined ? undefined : state.oauthCodes.get(code);
   if (code === undefined || grant === undefined) return fail('invalid_code');
@@ -66,6 +67,32 @@ const oauthV2Access: ClientMethod = ({ state, body, headers, clientId, clientSec
     is_enterprise_install: grant.isEnterpriseInstall ?? false,
   };
 };
+
+/** Token rotation: a refresh token is exchanged once for a new bot token and a new refresh token. */
+function rotate(state: ClientContext['state'], refreshToken: string | undefined) {
+  const entry = refreshToken === undefined ? undefined : state.refreshTokens.get(refreshToken);
+  if (entry === undefined || entry.used) return fail('invalid_refresh_token');
+  entry.used = true;
+  const team = state.teams.get(entry.teamId);
+  if (team === undefined) return fail('invalid_refresh_token');
+  const botToken = `xoxe.xoxb-${entry.teamId.slice(1)}-${state.randomKey(9)}`;
+  state.tokens.set(botToken, entry.teamId);
+  const next = `xoxe-1-${entry.teamId.slice(1)}-${state.randomKey(10)}`;
+  state.refreshTokens.set(next, { teamId: entry.teamId, used: false });
+  return {
+    ok: true,
+    app_id: state.appId,
+    token_type: 'bot',
+    access_token: botToken,
+    refresh_token: next,
+    expires_in: 43_200,
+    scope: 'commands,chat:write',
+    bot_user_id: team.botUserId,
+    team: { id: team.teamId, name: team.name },
+    enterprise: null,
+    is_enterprise_install: false,
+  };
+}
 
 export const installBotMethods: Record<string, BotMethod> = {
   'auth.test': authTest,

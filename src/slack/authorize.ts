@@ -1,0 +1,77 @@
+/**
+ * OAuth authorization with token rotation, safe across instances. @slack/oauth's `authorize` refreshes a bot
+ * or user token that expires within two hours and stores the refreshed installation; two requests doing so at
+ * once (two instances, or two events) exchange the same refresh token twice, and one of the stored results is
+ * dead (slackapi/node-slack-sdk#2504). Here, when a refresh is due, `authorize` runs under a store lock per
+ * installation: the first holder refreshes and stores; whoever waited then reads the refreshed installation
+ * and finds nothing due. When nothing is due (nearly always) there is no lock, and the installation read to
+ * decide is handed to the provider instead of being read twice.
+ */
+import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
+import type { InstallProvider } from '@slack/oauth';
+import type { Clock } from '../clock.js';
+import { type Store, workspaceKey } from '../store/index.js';
+
+/** @slack/oauth refreshes tokens expiring within this window (its `detectExpiredOrExpiringTokens`). */
+export const ROTATION_WINDOW_SECONDS = 2 * 3600;
+
+type Query = InstallationQuery<boolean>;
+type AnyInstallation = Installation<'v1' | 'v2', boolean>;
+
+/** Whether @slack/oauth would refresh a token of this installation at `nowSeconds`. */
+export function rotationDue(installation: AnyInstallation, nowSeconds: number): boolean {
+  const due = (who: { refreshToken?: string | undefined; expiresAt?: number | undefined } | undefined) =>
+    who?.refreshToken !== undefined &&
+    typeof who.expiresAt === 'number' &&
+    who.expiresAt - nowSeconds <= ROTATION_WINDOW_SECONDS;
+  return due(installation.bot) || due(installation.user);
+}
+
+/**
+ * The installation store to give the InstallProvider, and the `authorize` to give Bolt. `fetch` reads
+ * straight from `installations`, except for an installation this module has just read for the same query.
+ */
+export function rotationSafeAuthorization(deps: {
+  installations: InstallationStore;
+  store: Pick<Store, 'withLock'>;
+  clock: Clock;
+}): {
+  installationStore: InstallationStore;
+  authorizeWith(installer: InstallProvider): InstallProvider['authorize'];
+} {
+  const { installations } = deps;
+  // Bolt passes the same source object to `authorize` and the provider passes it on to `fetchInstallation`.
+  const handedOver = new WeakMap<object, AnyInstallation>();
+  const installationStore: InstallationStore = {
+    storeInstallation: (installation, logger) => installations.storeInstallation(installation, logger),
+    deleteInstallation: (query, logger) =>
+      installations.deleteInstallation?.(query, logger) ?? Promise.resolve(),
+    fetchInstallation: async (query, logger) => {
+      const ready = handedOver.get(query);
+      if (ready !== undefined) {
+        handedOver.delete(query);
+        return ready;
+      }
+      return installations.fetchInstallation(query, logger);
+    },
+  };
+  const authorizeWith =
+    (installer: InstallProvider): InstallProvider['authorize'] =>
+    async (source) => {
+      const query = source as Query;
+      const installation = await installations.fetchInstallation(query).catch(() => undefined);
+      // Not found or unreadable: the provider reads again and reports it as Bolt expects.
+      if (installation === undefined) return installer.authorize(source);
+      if (!rotationDue(installation, Math.floor(deps.clock.now() / 1000))) {
+        handedOver.set(query, installation);
+        return installer.authorize(source);
+      }
+      const key = workspaceKey({
+        teamId: query.teamId,
+        enterpriseId: query.enterpriseId,
+        isEnterpriseInstall: query.isEnterpriseInstall,
+      });
+      return deps.store.withLock(`installation:${key}:rotation`, () => installer.authorize(source));
+    };
+  return { installationStore, authorizeWith };
+}
