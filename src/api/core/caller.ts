@@ -149,8 +149,11 @@ export class Engine {
     const fromTokenGeneration = new WeakSet<object>();
     let reauthenticated = false;
 
-    /** The time left for this attempt: its own bound, or less when the call's deadline is nearer. */
-    let attemptBudgetMs: number = deps.timeouts.attemptMs;
+    /**
+     * When the call's deadline falls, as a time: an attempt is bounded by its own limit or by what is left
+     * then, measured when it is sent (waiting for the rate budget or the organization's key counts).
+     */
+    let callDeadline = deps.clock.now() + deps.retry.deadlineMs;
 
     const send = async (authorization: string): Promise<HttpResponse> => {
       await deps.limiter.acquire(
@@ -158,7 +161,8 @@ export class Engine {
         spec.tier,
         creds.priority ?? 'interactive',
       );
-      const bound = boundedAttempt(deps.timer, Math.min(deps.timeouts.attemptMs, attemptBudgetMs));
+      const left = Math.max(1, callDeadline - deps.clock.now());
+      const bound = boundedAttempt(deps.timer, Math.min(deps.timeouts.attemptMs, left));
       const headers: Record<string, string> = {
         accept: 'application/json',
         authorization,
@@ -200,7 +204,7 @@ export class Engine {
     };
 
     const attempt = async (_n: number, remainingMs: number): Promise<CallResult<unknown>> => {
-      attemptBudgetMs = remainingMs;
+      callDeadline = deps.clock.now() + remainingMs;
       let token: string | undefined;
       let res: HttpResponse;
       if (spec.auth === 'key') {
