@@ -1,5 +1,6 @@
 /** The page's content as HTML fragments: one per timeline entry, the top modal and the App Home. */
 import { messageBodyHtml, type RenderContext } from './render/blocks.js';
+import { clockTime } from './render/dates.js';
 import { escapeHtml } from './render/escape.js';
 import { homeHtml, modalHtml } from './render/views.js';
 import type { Entry, PlaygroundSession } from './session.js';
@@ -26,7 +27,7 @@ function timeOf(ts: string, timeZone: string): { iso: string; text: string } {
   const ms = Math.floor(Number(ts.split('.')[0]) * 1000);
   return {
     iso: new Date(ms).toISOString(),
-    text: new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit' }).format(ms),
+    text: clockTime(ms, timeZone),
   };
 }
 
