@@ -30,7 +30,8 @@ import type { FaultRule, LoggedRequest, SimKey } from './types.js';
 
 export { TOKEN_TTL_MS } from './auth.js';
 export { BULK_CREDENTIAL_COUNT, BULK_CREDENTIAL_DOMAIN, bulkCredential } from './data/credentials.js';
-export { buildSeed, DEFAULT_SEED } from './data/seed.js';
+export { buildSeed, DEFAULT_SEED, RECENT_EVENTS_PER_IDENTIFIER, type SeedOptions } from './data/seed.js';
+export { trickleEvent } from './data/trickle.js';
 export type { AddEventInput, SimOptions } from './state.js';
 export { SimState } from './state.js';
 export type * from './types.js';
@@ -49,6 +50,8 @@ export interface StartSimApiOptions {
   enforceRateLimits?: boolean;
   /** Request log cap; default 5000. */
   logLimit?: number;
+  /** A few events of each identifier dated in the last day; default false (see SeedOptions). */
+  recentEvents?: boolean;
   logger?: Logger;
 }
 
@@ -69,6 +72,7 @@ export async function startSimApi(opts: StartSimApiOptions = {}): Promise<SimApi
     family: opts.family ?? 'firework',
     seed: opts.seed ?? DEFAULT_SEED,
     nowMs: clock.now(),
+    recentEvents: opts.recentEvents ?? false,
     options: {
       emptyPageEvery: opts.emptyPageEvery ?? 3,
       shortPageEvery: 0,

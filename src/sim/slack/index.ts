@@ -1,5 +1,11 @@
 /** The fake Slack used by end-to-end tests and the local playground. */
-export { FakeSlack, type FakeSlackOptions, startFakeSlack } from './fake-slack.js';
+export {
+  FakeSlack,
+  type FakeSlackOptions,
+  type RecordObserver,
+  type RetainLimits,
+  startFakeSlack,
+} from './fake-slack.js';
 export {
   type EnvelopeInput,
   type EnvelopeType,
