@@ -2,7 +2,7 @@
  * `/vigil`: parse (pure), ack within Slack's 3 s with no network or disk wait, then run the subcommand's
  * handler in the background. Help and usage errors are answered in the ack itself.
  */
-import type { App } from '@slack/bolt';
+import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import { helpMessage, renderUsageError } from './blocks/help.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
 import { requesterOfCommand, runTracked } from './listen.js';
@@ -38,19 +38,42 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
     const progress = handler.progress?.(cmd as never);
     await ack(progress ? { response_type: 'ephemeral', text: progress } : undefined);
     const requester = requesterOfCommand(command);
+    const replies = placeholderReplies(respond, progress !== undefined);
     const ctx: CommandContext = {
       ...requester,
       command: cmd as Extract<Command, { kind: typeof cmd.kind }>,
       triggerId: command.trigger_id,
       responseUrl: command.response_url,
-      respond,
+      respond: replies.respond,
       client,
       deps,
     };
-    runTracked(deps, () => handler.run(ctx as never), respond, {
+    runTracked(deps, () => handler.run(ctx as never), replies.error, {
       command: cmd.kind,
       team: requester.workspaceId,
       user: requester.userId,
     });
   });
+}
+
+/**
+ * The handler's replies, and the error reply: an error replaces the progress placeholder as a result
+ * would, unless a reply already replaced it (an explanation's first part stays when a later one fails).
+ */
+function placeholderReplies(
+  respond: RespondFn,
+  placeholder: boolean,
+): { respond: RespondFn; error: RespondFn } {
+  let replaced = !placeholder;
+  const tracked = ((message: string | RespondArguments) => {
+    replaced = true;
+    return respond(message);
+  }) as RespondFn;
+  const error = ((message: string | RespondArguments) => {
+    if (replaced) return respond(message);
+    replaced = true;
+    const m = typeof message === 'string' ? { text: message } : message;
+    return respond({ ...m, replace_original: true });
+  }) as RespondFn;
+  return { respond: tracked, error };
 }
