@@ -130,7 +130,7 @@ export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
         }
         const typed = match[1]?.trim() ?? '';
         const channels = [...session.timeline.conversations.values()].filter((x) => x.kind === 'channel');
-        const outcome = await session.command(c.id, slackCommandText(typed, channels));
+        const outcome = await session.command(c.id, slackCommandText(typed, channels), typed);
         if (/^connect\b/i.test(typed)) session.note(connectHint(o.simKeys), c.id);
         return outcome;
       }

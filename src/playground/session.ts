@@ -69,11 +69,14 @@ export class PlaygroundSession {
     return this.timeline.conversations.get(id);
   }
 
-  /** `/vigil <text>` typed in a conversation's composer. */
-  async command(conversationId: string, text: string): Promise<Outcome> {
+  /**
+   * `/vigil <text>` from a conversation's composer: `text` as Slack sends it (escaped, channel mentions),
+   * `typed` as the person typed it, for the echo.
+   */
+  async command(conversationId: string, text: string, typed = text): Promise<Outcome> {
     const c = this.conversation(conversationId);
     if (!c) return { ok: false, message: 'That conversation is not in the playground.' };
-    this.timeline.add(c.id, { kind: 'command', text: `/vigil ${text}`, blocks: undefined });
+    this.timeline.add(c.id, { kind: 'command', text: `/vigil ${typed}`, blocks: undefined });
     const responseUrl = this.o.slack.responseUrl();
     const path = responseUrl.replace(RESPONSE_PATH_PREFIX, '');
     this.follow(path, { conversationId: c.id, entryId: undefined });

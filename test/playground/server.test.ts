@@ -9,7 +9,6 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { wantsPlayground } from '../../src/playground/mode.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
-import { exampleCommands, welcomeFacts } from '../../src/playground/welcome.js';
 
 interface State {
   version: number;
@@ -161,22 +160,6 @@ describe('the JSON API', () => {
       body: 'command=/vigil&text=help',
     });
     expect(unsigned.status).toBe(401);
-  });
-
-  it('answers every example of the welcome message, as typed, with a reply and no failure', async () => {
-    for (const { command } of exampleCommands(welcomeFacts(pg.sim))) {
-      const before = (await state()).entries.length;
-      expect((await api('command', { text: `/vigil ${command}`, conversation: GENERAL })).status).toBe(200);
-      const s = await until(async () => {
-        const st = await state();
-        const modalOrReply =
-          (st.modal ?? '') !== '' || st.entries.slice(before).some((e) => e.kind === 'ephemeral');
-        return modalOrReply ? st : undefined;
-      });
-      expect(s.entries.filter((e) => e.kind === 'note')).toEqual([]);
-      const modal = /data-view-id="([^"]+)"/.exec(s.modal ?? '')?.[1];
-      if (modal) await api('close', { viewId: modal });
-    }
   });
 
   it('answers a non-command with a hint, and a click on a vanished message with a clear message', async () => {
