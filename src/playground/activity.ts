@@ -54,7 +54,7 @@ export function describeRunNow(reports: RunNowReport[], channelName: string): st
     );
   }
   const lines = reports.map((r) => {
-    const id = r.subscription.id;
+    const id = `\`${r.subscription.id}\``;
     const next = `next due ${when(r.next, r.subscription.timeZone)} (${r.subscription.timeZone})`;
     switch (r.outcome) {
       case 'posted':

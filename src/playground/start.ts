@@ -28,6 +28,7 @@ import { type RunningVigil, startVigil } from '../start.js';
 import { startTrickle } from './activity.js';
 import { connectAsAdmin } from './connect.js';
 import type { RenderContext } from './render/blocks.js';
+import { emojiCss } from './render/emoji.js';
 import { createPlaygroundRoutes } from './routes.js';
 import { PlaygroundSession, type SessionOptions } from './session.js';
 import { createSlackSide } from './slack-side.js';
@@ -74,7 +75,8 @@ async function loadAssets(): Promise<{ script: string; style: string }> {
     readFile(new URL('./assets/app.js', import.meta.url), 'utf8'),
     readFile(new URL('./assets/app.css', import.meta.url), 'utf8'),
   ]);
-  return { script, style };
+  // The emoji are drawings in the stylesheet: the page needs no emoji font and fetches nothing else.
+  return { script, style: `${style}\n/* Emoji (render/emoji.ts) */\n${emojiCss()}\n` };
 }
 
 function conversationsOf(slack: FakeSlack, userId: string): SessionOptions['conversations'] {

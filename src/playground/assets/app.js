@@ -140,6 +140,12 @@
         previous = el;
       }
     }
+    // A first visit: the welcome is read from its top; the first command anchors the timeline again.
+    if (state.full && state.order?.length === 1 && state.entries?.[0]?.kind === 'welcome') {
+      timeline.scrollTop = 0;
+      stick = false;
+      return;
+    }
     if (stick) toBottom();
     else if (added) jump.hidden = false;
   }
@@ -286,11 +292,21 @@
     $('composer-label').textContent = `Message ${item.dataset.kind === 'im' ? name : `#${name}`}`;
     $('run-digests')?.toggleAttribute('hidden', item.dataset.kind === 'im');
     timeline.replaceChildren();
+    timeline.dataset.empty = introOf(item);
     rendered.clear();
     version = 0;
     stick = true;
     showTab('messages');
     void refresh();
+  }
+
+  /** What an empty conversation says, as Slack introduces a channel. */
+  function introOf(item) {
+    const name = item.dataset.name;
+    if (item.dataset.kind === 'im') return 'Your direct messages with Vigil: exports arrive here as files.';
+    return item.classList.contains('not-member')
+      ? `This is the start of #${name}. Vigil is not a member here: it cannot post in #${name} (try a digest here).`
+      : `This is the start of #${name}. Vigil is a member: it can post digests and shared results here.`;
   }
 
   function showTab(which) {
