@@ -41,7 +41,7 @@ const PASSED_THROUGH = ['PORT', 'LOG_LEVEL', 'VIGIL_PLAYGROUND_HOST', 'VIGIL_PUB
  * What the fake Slack keeps in a long session: enough for every page of the session to work, bounded so an
  * afternoon of commands costs no more memory than ten.
  */
-const SLACK_RETAIN = { records: 200, files: 20, messagesPerChannel: 200, views: 50 };
+const SLACK_RETAIN = { records: 25, files: 20, messagesPerChannel: 100, views: 25 };
 /** The simulated API's request log: nobody reads it in the playground. */
 const SIM_LOG_LIMIT = 100;
 
