@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark in sequence, all on 127.0.0.1 with no network. Options (for a quick
- * check): --count, --warmup, --rounds, --levels 10,50, --startups, --colds; --only fairness (or ack, or creds)
- * runs that one alone.
+ * check): --count, --warmup, --rounds, --levels 10,50, --startups, --colds, --session; --only fairness, ack,
+ * creds or playground runs that one alone.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -10,6 +10,7 @@ import { coldStartTable, runColdStartBench } from './cold/cold-start.js';
 import { credsExportTable, runCredsExportBench } from './creds-export.js';
 import { fairnessTable, runFairnessBench } from './fairness.js';
 import { startLoadClient } from './load/client.js';
+import { playgroundSessionTable, runPlaygroundSessionBench } from './playground.js';
 import { ackJson, ackTable, startupJson, startupTable } from './report.js';
 import { runStartupBench } from './startup.js';
 import { SIGNING_SECRET, startBareBolt, startUpstreams, startVigilTarget, vigilHelpAck } from './targets.js';
@@ -26,6 +27,8 @@ const { values } = parseArgs({
     colds: { type: 'string', default: '7' },
     'creds-rows': { type: 'string', default: '10000' },
     'creds-rounds': { type: 'string', default: '5' },
+    /** Commands in the playground session (measured after 10 and after this many). */
+    session: { type: 'string', default: '300' },
   },
 });
 
@@ -50,6 +53,10 @@ async function main(): Promise<void> {
   const only = values.only;
   if (only === 'creds') {
     await credsBench();
+    return;
+  }
+  if (only === 'playground') {
+    await playgroundBench();
     return;
   }
 
@@ -100,6 +107,13 @@ async function main(): Promise<void> {
     await up.close();
   }
   await credsBench();
+  await playgroundBench();
+}
+
+async function playgroundBench(): Promise<void> {
+  const r = await runPlaygroundSessionBench(positiveInt('session', values.session));
+  print(`\n${playgroundSessionTable(r)}\n`);
+  print(`BENCH ${JSON.stringify({ bench: 'playground-session', ...r })}`);
 }
 
 async function credsBench(): Promise<void> {

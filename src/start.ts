@@ -12,7 +12,7 @@ import type { Logger } from './logger.js';
 import { connectFlowPorts } from './services/connect.js';
 import { CredentialsService } from './services/credentials/index.js';
 import type { EventSource } from './services/digest/collect.js';
-import { DigestScheduler, type Ticker } from './services/digest/scheduler.js';
+import { DigestScheduler, type RunNowReport, type Ticker } from './services/digest/scheduler.js';
 import { eventSourceOf } from './services/digest/source.js';
 import { DigestService } from './services/digest/subscriptions.js';
 import { EventsService } from './services/events.js';
@@ -71,8 +71,10 @@ export interface RunningVigil {
   deps: SlackDeps;
   /** Stops intake, drains in-flight work, closes the store. Idempotent. */
   stop(): Promise<void>;
-  /** Runs one digest tick now (the playground's button, tests): posts whatever is due. */
+  /** Runs one digest tick now (tests): posts whatever is due. */
   runDigestsNow(): Promise<void>;
+  /** Posts today's digests of one channel at once, ahead of their time (the playground's button). */
+  runChannelDigestsNow(workspaceId: string, channelId: string): Promise<RunNowReport[]>;
 }
 
 const DRAIN_MS = 7_000;
@@ -216,6 +218,8 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       runDigestsNow: async () => {
         await scheduler.tick();
       },
+      runChannelDigestsNow: (workspaceId, channelId) =>
+        scheduler.runNow((sub) => sub.teamId === workspaceId && sub.channelId === channelId),
     };
   } catch (err) {
     await store.close().catch(() => {});

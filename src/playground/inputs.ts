@@ -27,8 +27,11 @@ function chosenOptions(el: Json, values: string[]): Json[] {
     .map((o) => ({ text: o.text, value: o.value, ...(o.description ? { description: o.description } : {}) }));
 }
 
+/** Slack's description of a file the person picked (a file input sends these), by file id. */
+export type FileLookup = (fileId: string) => Json | undefined;
+
 /** The value fields of one element, for `state.values` and for `actions[]` alike. */
-function valueFields(el: Json, values: string[]): Json {
+function valueFields(el: Json, values: string[], files: FileLookup = () => undefined): Json {
   const type = str(el.type) ?? '';
   const first = values[0];
   switch (type) {
@@ -58,7 +61,7 @@ function valueFields(el: Json, values: string[]): Json {
     case 'timepicker':
       return { selected_time: first || null };
     case 'file_input':
-      return { files: [] };
+      return { files: values.map(files).filter((f): f is Json => f !== undefined) };
     default:
       // Text inputs: Slack sends null for an empty optional input.
       return { value: first === undefined || first === '' ? null : first };
@@ -84,7 +87,7 @@ export function actionFor(blocks: unknown, input: ElementInput): Json | undefine
 }
 
 /** A view's `state.values` from every input element the page reported. */
-export function stateValuesFor(blocks: unknown, inputs: ElementInput[]): Json {
+export function stateValuesFor(blocks: unknown, inputs: ElementInput[], files?: FileLookup): Json {
   const values: Record<string, Json> = {};
   for (const input of inputs) {
     const found = findElement(blocks, input.blockId, input.actionId);
@@ -92,7 +95,7 @@ export function stateValuesFor(blocks: unknown, inputs: ElementInput[]): Json {
     const type = str(found.element.type) ?? 'plain_text_input';
     values[input.blockId] = {
       ...values[input.blockId],
-      [input.actionId]: { type, ...valueFields(found.element, input.values) },
+      [input.actionId]: { type, ...valueFields(found.element, input.values, files) },
     };
   }
   return values;

@@ -1,12 +1,36 @@
 /** The playground page: a Slack-like channel with an App Home tab. Content arrives as server-rendered fragments. */
 import { escapeHtml } from './render/escape.js';
 
+export interface PageConversation {
+  id: string;
+  name: string;
+  kind: 'channel' | 'im';
+  isPrivate: boolean;
+  member: boolean;
+}
+
 export interface PageFacts {
   workspace: string;
-  channel: string;
   userName: string;
+  /** Channels, then the DM with Vigil; the first is shown when the page opens. */
+  conversations: PageConversation[];
   /** Whether the "Run digests now" control is offered (only when Vigil gives the hook). */
   digests: boolean;
+}
+
+function sideItem(c: PageConversation, active: boolean): string {
+  const icon =
+    c.kind === 'im'
+      ? '<span class="side-icon app-dot" aria-hidden="true"></span>'
+      : c.isPrivate
+        ? '<span class="side-icon lock" aria-hidden="true"></span>'
+        : '<span class="side-icon" aria-hidden="true">#</span>';
+  const note = c.kind === 'channel' && !c.member ? ' title="Vigil is not a member of this channel"' : '';
+  return (
+    `<a class="side-item${active ? ' active' : ''}${c.member ? '' : ' not-member'}" href="#" data-conversation="${escapeHtml(c.id)}"` +
+    ` data-name="${escapeHtml(c.name)}" data-kind="${c.kind}"${note}>${icon}<span class="side-name">${escapeHtml(c.name)}</span>` +
+    `${c.kind === 'channel' && !c.member ? '<span class="side-hint">no Vigil</span>' : ''}<span class="badge" hidden></span></a>`
+  );
 }
 
 /** No inline script or style, nothing from elsewhere: the page can run only its own script. */
@@ -31,16 +55,19 @@ export const PAGE_HEADERS = {
 } as const;
 
 export function pageHtml(f: PageFacts): string {
-  const channel = escapeHtml(f.channel);
+  const first = f.conversations[0];
+  const channel = escapeHtml(first?.name ?? 'general');
+  const channels = f.conversations.filter((c) => c.kind === 'channel');
+  const apps = f.conversations.filter((c) => c.kind === 'im');
   const digests = f.digests
-    ? '<button type="button" class="toolbar-button" id="run-digests">Run digests now</button>'
+    ? '<button type="button" class="toolbar-button" id="run-digests" title="Post this channel&#39;s digests now">Run digests now</button>'
     : '';
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Vigil playground · #${channel}</title>
+<title>Vigil playground</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/playground/app.css">
 <script src="/playground/app.js" defer></script>
@@ -50,9 +77,9 @@ export function pageHtml(f: PageFacts): string {
   <nav class="sidebar" aria-label="Workspace">
     <div class="workspace">${escapeHtml(f.workspace)}<span class="workspace-sub">Vigil playground</span></div>
     <div class="side-title">Channels</div>
-    <a class="side-item active" href="#" id="nav-channel"># ${channel}</a>
+    ${channels.map((c) => sideItem(c, c === first)).join('\n    ')}
     <div class="side-title">Apps</div>
-    <a class="side-item" href="#" id="nav-home">Vigil</a>
+    ${apps.map((c) => sideItem(c, c === first)).join('\n    ')}
     <div class="side-foot">You are <b>@${escapeHtml(f.userName)}</b> (workspace admin)</div>
   </nav>
   <main class="main">
@@ -70,9 +97,11 @@ export function pageHtml(f: PageFacts): string {
       and start Vigil again: see the README.</div>
     <section class="panel" id="panel-messages" role="tabpanel" aria-labelledby="tab-messages">
       <div class="timeline" id="timeline" aria-live="polite"></div>
+      <button type="button" class="jump" id="jump" hidden>New messages ↓</button>
       <form class="composer" id="composer" autocomplete="off">
-        <label class="visually-hidden" for="composer-input">Message #${channel}</label>
-        <textarea id="composer-input" rows="1" placeholder="Type /vigil help and press Enter · ↑ for history" spellcheck="false"></textarea>
+        <label class="visually-hidden" for="composer-input" id="composer-label">Message #${channel}</label>
+        <ul class="completion" id="completion" role="listbox" aria-label="Channels" hidden></ul>
+        <textarea id="composer-input" rows="1" placeholder="Type /vigil help and press Enter · # for a channel · ↑ for history" spellcheck="false" aria-autocomplete="list" aria-controls="completion"></textarea>
         <button type="submit" class="send" aria-label="Send">Send</button>
       </form>
     </section>

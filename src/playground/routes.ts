@@ -1,21 +1,26 @@
 /**
- * The playground's HTTP routes, served by Vigil's own server: the page, its script and style, and a small
- * JSON API the page calls. Same-origin JSON only: a cross-site form or a page elsewhere cannot drive it.
+ * The playground's HTTP routes, served by Vigil's own server: the page, its script and style, a small JSON
+ * API the page calls, and the files shared in its conversations. Same-origin JSON only: a cross-site form or
+ * a page elsewhere cannot drive it.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
+import type { RunNowReport } from '../services/digest/scheduler.js';
 import type { FakeSlack } from '../sim/slack/index.js';
+import { describeRunNow } from './activity.js';
+import { slackCommandText } from './composer.js';
 import type { ElementInput } from './inputs.js';
 import { PAGE_HEADERS, type PageFacts, pageHtml } from './page.js';
 import type { RenderContext } from './render/blocks.js';
 import { validTimeZone } from './render/dates.js';
 import type { Outcome, PlaygroundSession } from './session.js';
-import { type Snapshot, snapshot } from './timeline.js';
+import type { Actor } from './slack-side.js';
+import { stateSince } from './timeline.js';
 
 export interface PlaygroundRouteOptions {
   session: PlaygroundSession;
   slack: FakeSlack;
+  actor: Actor;
   logger: Logger;
   page: PageFacts;
   assets: { script: string; style: string };
@@ -25,21 +30,26 @@ export interface PlaygroundRouteOptions {
    * interface was asked for). Refusing others stops a DNS-rebound site from driving a local playground.
    */
   allowedHostnames: ReadonlySet<string> | undefined;
-  runDigestsNow?: () => Promise<void>;
+  runDigestsNow?: (workspaceId: string, channelId: string) => Promise<RunNowReport[]>;
+  /** The simulated API's keys, told to whoever runs `/vigil connect` (the connect page asks for one). */
+  simKeys: { apiKey: string; organization: string; tenantIds: number[] }[];
 }
 
 const BODY_LIMIT = 64 * 1024;
+/** A file picked for `/vigil upload`, base64 in JSON. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const UPLOAD_BODY_LIMIT = Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 4096;
 const MAX_COMMAND = 4_000;
 
 class BadRequest extends Error {}
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readJson(req: IncomingMessage, limit = BODY_LIMIT): Promise<Record<string, unknown>> {
   if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new BadRequest('JSON only');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > BODY_LIMIT) throw new BadRequest('body too large');
+    if (size > limit) throw new BadRequest('body too large');
     chunks.push(chunk);
   }
   const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
@@ -99,17 +109,30 @@ export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
       })
       .end(body);
 
-  async function api(path: string, body: Record<string, unknown>): Promise<Outcome> {
+  const conversationOf = (body: Record<string, unknown>) =>
+    o.session.conversation(text(body.conversation)) ??
+    o.session.conversation(o.page.conversations[0]?.id ?? '');
+
+  async function api(
+    path: string,
+    body: Record<string, unknown>,
+  ): Promise<Outcome & Record<string, unknown>> {
     const { session } = o;
     switch (path) {
       case 'command': {
+        const c = conversationOf(body);
+        if (!c) return { ok: false, message: 'That conversation is not in the playground.' };
         const raw = text(body.text, MAX_COMMAND).trim();
         const match = /^\/vigil(?:\s+|$)([\s\S]*)$/.exec(raw);
         if (!match) {
-          session.note('Only the /vigil command works in the playground: try /vigil help.');
+          session.note('Only the /vigil command works in the playground: try /vigil help.', c.id);
           return { ok: true };
         }
-        return session.command(match[1]?.trim() ?? '');
+        const typed = match[1]?.trim() ?? '';
+        const channels = [...session.timeline.conversations.values()].filter((x) => x.kind === 'channel');
+        const outcome = await session.command(c.id, slackCommandText(typed, channels), typed);
+        if (/^connect\b/i.test(typed)) session.note(connectHint(o.simKeys), c.id);
+        return outcome;
       }
       case 'action': {
         const input = elementInput(body);
@@ -125,14 +148,67 @@ export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
         return session.close(text(body.viewId));
       case 'home':
         return session.openHome();
-      case 'digests':
+      case 'digests': {
+        const c = conversationOf(body);
         if (!o.runDigestsNow) return { ok: false, message: 'Digests are not available in this version.' };
-        await o.runDigestsNow();
-        session.sync();
+        if (c?.kind !== 'channel') {
+          session.note('Digests post in channels: open a channel, then click Run digests now.', c?.id);
+          return { ok: true };
+        }
+        const reports = await o.runDigestsNow(o.actor.teamId, c.id);
+        session.note(describeRunNow(reports, c.name), c.id);
         return { ok: true };
+      }
       default:
         return { ok: false, message: 'Unknown request.' };
     }
+  }
+
+  /** A file the page picked for a file input, hosted by the fake Slack as Slack hosts what people share. */
+  function hostFile(body: Record<string, unknown>): Outcome & Record<string, unknown> {
+    // A bare file name: no path, nothing unprintable.
+    const name =
+      [...text(body.name, 200)].map((ch) => (ch < ' ' || ch === '/' || ch === '\\' ? '_' : ch)).join('') ||
+      'file';
+    const data = typeof body.data === 'string' ? body.data : '';
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return { ok: false, message: 'The file did not arrive whole.' };
+    const bytes = Buffer.from(data, 'base64');
+    if (bytes.length === 0) return { ok: false, message: 'That file is empty.' };
+    if (bytes.length > MAX_UPLOAD_BYTES)
+      return { ok: false, message: 'The playground takes files up to 10 MB.' };
+    const mimetype = text(body.type, 100);
+    const file = o.slack.addFile({
+      filename: name,
+      bytes,
+      user: o.actor.userId,
+      ...(/^[\w.+-]+\/[\w.+-]+$/.test(mimetype) ? { mimetype } : {}),
+    });
+    return { ok: true, file: { id: file.id, name, size: bytes.length } };
+  }
+
+  /** A file's bytes, for files shared in this person's conversations or picked by them. */
+  function download(res: ServerResponse, fileId: string): void {
+    const file = o.slack.files.get(fileId);
+    const shown =
+      file?.bytes !== undefined &&
+      (file.user === o.actor.userId ||
+        (file.channelId !== undefined && o.session.conversation(file.channelId) !== undefined));
+    if (!file?.bytes || !shown) {
+      res
+        .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('No such file in the playground.');
+      return;
+    }
+    const ascii = file.filename.replace(/[^\w.-]/g, '_');
+    res
+      .writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-length': String(file.bytes.length),
+        'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      })
+      .end(file.bytes);
   }
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -157,15 +233,24 @@ export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
       return true;
     }
     if (url.pathname === '/playground/api/state' && method === 'GET') {
-      o.session.sync();
-      const state: Snapshot = snapshot(
-        o.session,
+      const since = Number(url.searchParams.get('since') ?? '0');
+      const state = stateSince(
+        {
+          session: o.session,
+          userName: o.page.userName,
+          views: o.slack.views,
+          fileBytes: (id) => o.slack.files.get(id)?.bytes,
+        },
         o.context(validTimeZone(url.searchParams.get('tz') ?? undefined)),
-        o.page.userName,
-        o.slack,
+        Number.isFinite(since) ? since : 0,
+        url.searchParams.get('c') ?? o.page.conversations[0]?.id ?? '',
       );
-      const hash = createHash('sha256').update(JSON.stringify(state)).digest('base64url').slice(0, 22);
-      sendJson(res, 200, url.searchParams.get('h') === hash ? { hash, unchanged: true } : { hash, ...state });
+      sendJson(res, 200, state);
+      return true;
+    }
+    const file = /^\/playground\/files\/([A-Z0-9]{2,40})\/[^/]*$/.exec(url.pathname);
+    if (file?.[1] !== undefined && method === 'GET') {
+      download(res, file[1]);
       return true;
     }
     const apiPath = /^\/playground\/api\/([a-z]+)$/.exec(url.pathname)?.[1];
@@ -175,7 +260,10 @@ export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
       return true;
     }
     try {
-      const outcome = await api(apiPath, await readJson(req));
+      const outcome =
+        apiPath === 'file'
+          ? hostFile(await readJson(req, UPLOAD_BODY_LIMIT))
+          : await api(apiPath, await readJson(req));
       sendJson(res, outcome.ok ? 200 : 400, outcome);
     } catch (err) {
       if (err instanceof BadRequest || err instanceof SyntaxError) {
@@ -188,4 +276,12 @@ export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
     }
     return true;
   };
+}
+
+function connectHint(keys: PlaygroundRouteOptions['simKeys']): string {
+  const lines = keys.map((k) => `• \`${k.apiKey}\` (${k.organization}, tenants ${k.tenantIds.join(', ')})`);
+  return (
+    'In the playground, the connect page takes a key of the simulated API (never paste a real key here):\n' +
+    lines.join('\n')
+  );
 }

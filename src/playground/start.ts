@@ -1,7 +1,8 @@
 /**
- * The playground: Vigil for real, wired to the simulated threat-intel API (seeded, its first key connected
- * from the start) and to the fake Slack, with a page at `/` that plays the Slack client. Everything lives in
- * memory or in a temporary folder removed on stop.
+ * The playground: Vigil for real, wired to the simulated threat-intel API (seeded with recent events and
+ * a trickle of new ones; the workspace connected through the store at start, as an admin would) and to the
+ * fake Slack, with a page at `/` that plays the Slack client: channels, the DM with Vigil, modals and the App
+ * Home. Everything lives in memory or in a temporary folder removed on stop.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Logger } from '../logger.js';
+import { type RunNowReport, realTicker, type Ticker } from '../services/digest/scheduler.js';
 import { type SimApi, startSimApi } from '../sim/api/index.js';
 import {
   DEFAULT_APP_ID,
@@ -23,22 +25,38 @@ import {
   startFakeSlack,
 } from '../sim/slack/index.js';
 import { type RunningVigil, startVigil } from '../start.js';
+import { startTrickle } from './activity.js';
+import { connectAsAdmin } from './connect.js';
 import type { RenderContext } from './render/blocks.js';
+import { emojiCss } from './render/emoji.js';
 import { createPlaygroundRoutes } from './routes.js';
-import { PlaygroundSession } from './session.js';
+import { PlaygroundSession, type SessionOptions } from './session.js';
 import { createSlackSide } from './slack-side.js';
 import { welcomeFacts, welcomeMessage } from './welcome.js';
 
 /** What the playground takes from the environment; the Slack, API and store settings are its own. */
 const PASSED_THROUGH = ['PORT', 'LOG_LEVEL', 'VIGIL_PLAYGROUND_HOST', 'VIGIL_PUBLIC_URL'] as const;
 
+/**
+ * What the fake Slack keeps in a long session: enough for every page of the session to work, bounded so an
+ * afternoon of commands costs no more memory than ten.
+ */
+const SLACK_RETAIN = { records: 25, files: 20, messagesPerChannel: 100, views: 25 };
+/** The simulated API's request log: nobody reads it in the playground. */
+const SIM_LOG_LIMIT = 100;
+
 export interface PlaygroundOptions {
   env: Record<string, string | undefined>;
   /** Made once the configuration is known (its log level). */
   createLogger(config: Config): Logger;
   clock?: Clock;
-  /** Runs the digests that are due now ("Run digests now" on the page); Vigil's own scheduler tick by default. */
-  runDigestsNow?: () => Promise<void>;
+  /** Drives the trickle of new events (tests tick by hand); a real interval otherwise. */
+  ticker?: Ticker;
+  /**
+   * Posts a channel's digests now ("Run digests now" on the page) and says what happened; Vigil's own
+   * scheduler by default.
+   */
+  runDigestsNow?: (workspaceId: string, channelId: string) => Promise<RunNowReport[]>;
 }
 
 export interface RunningPlayground {
@@ -47,6 +65,7 @@ export interface RunningPlayground {
   vigil: RunningVigil;
   sim: SimApi;
   slack: FakeSlack;
+  session: PlaygroundSession;
   logger: Logger;
   stop(): Promise<void>;
 }
@@ -56,22 +75,47 @@ async function loadAssets(): Promise<{ script: string; style: string }> {
     readFile(new URL('./assets/app.js', import.meta.url), 'utf8'),
     readFile(new URL('./assets/app.css', import.meta.url), 'utf8'),
   ]);
-  return { script, style };
+  // The emoji are drawings in the stylesheet: the page needs no emoji font and fetches nothing else.
+  return { script, style: `${style}\n/* Emoji (render/emoji.ts) */\n${emojiCss()}\n` };
+}
+
+function conversationsOf(slack: FakeSlack, userId: string): SessionOptions['conversations'] {
+  const channel = (id: string) => {
+    const c = slack.channels.get(id);
+    return {
+      id,
+      name: c?.name ?? id,
+      kind: 'channel' as const,
+      isPrivate: c?.is_private === true,
+      member: c?.is_member !== false,
+    };
+  };
+  const dm = slack.openDm(userId);
+  return [
+    channel(SEEDED_CHANNELS.general),
+    channel(SEEDED_CHANNELS.security),
+    channel(SEEDED_CHANNELS.notJoined),
+    { id: dm.id, name: 'Vigil', kind: 'im', isPrivate: true, member: true },
+  ];
 }
 
 export async function startPlayground(opts: PlaygroundOptions): Promise<RunningPlayground> {
   const clock = opts.clock ?? systemClock;
   const assets = await loadAssets();
-  const sim = await startSimApi({ clock });
-  const slack = await startFakeSlack({ clock });
+  const sim = await startSimApi({ clock, recentEvents: true, logLimit: SIM_LOG_LIMIT });
+  const slack = await startFakeSlack({ clock, retain: SLACK_RETAIN });
   const dataDir = await mkdtemp(join(tmpdir(), 'vigil-playground-'));
-  const cleanup = () =>
-    Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);
+  let session: PlaygroundSession | undefined;
+  const cleanup = () => {
+    session?.stop();
+    return Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);
+  };
   try {
     const key = sim.keys[0];
     if (!key) throw new Error('the simulated API has no key');
     const signingSecret = randomBytes(24).toString('hex');
     const passed = Object.fromEntries(PASSED_THROUGH.map((name) => [name, opts.env[name]]));
+    // No VIGIL_API_KEY: the workspace is connected through the store below, as an admin would connect it.
     const config = loadConfig({
       ...passed,
       SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
@@ -80,8 +124,6 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       VIGIL_STORE: `sqlite://${join(dataDir, 'playground.sqlite')}`,
       VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       VIGIL_API_URL: sim.url,
-      VIGIL_API_KEY: key.apiKey,
-      VIGIL_TENANT_ID: String(key.defaultTenantId),
     });
     const logger = opts.createLogger(config);
     const host = config.playgroundHost;
@@ -92,19 +134,20 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       userName: slack.users.get(SEEDED_USERS.admin)?.name ?? 'adam',
       appId: DEFAULT_APP_ID,
     };
-    const channel = { id: SEEDED_CHANNELS.general, name: 'general' };
     // The receiver URL is known once Vigil listens; the page cannot send anything before that.
     let receiverUrl = '';
     const side = createSlackSide({ receiverUrl: () => receiverUrl, signingSecret, nowMs: () => clock.now() });
-    const session = new PlaygroundSession({
+    const conversations = conversationsOf(slack, actor.userId);
+    const live = new PlaygroundSession({
       slack,
       side,
       actor,
-      channel,
+      conversations,
       botUserId: DEFAULT_BOT_USER_ID,
       nowMs: () => clock.now(),
       welcome: welcomeMessage(welcomeFacts(sim)),
     });
+    session = live;
     const context = (timeZone: string): RenderContext => ({
       timeZone,
       nowMs: clock.now(),
@@ -113,25 +156,25 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       directory: {
         users: [...slack.users.values()].filter((u) => !u.deleted).map((u) => ({ id: u.id, name: u.name })),
         channels: [...slack.channels.values()]
-          .filter((c) => !c.is_im)
+          .filter((c) => !c.is_im && !c.is_mpim)
           .map((c) => ({ id: c.id, name: c.name })),
       },
     });
-    // "Run digests now" runs Vigil's own scheduler tick, once Vigil is up (the routes are made before it).
+    // "Run digests now" runs Vigil's own scheduler, once Vigil is up (the routes are made before it).
     let running: RunningVigil | undefined;
     const runDigestsNow =
       opts.runDigestsNow ??
-      (async () => {
-        await running?.runDigestsNow();
-      });
+      (async (workspaceId: string, channelId: string) =>
+        running ? running.runChannelDigestsNow(workspaceId, channelId) : []);
     const routes = createPlaygroundRoutes({
-      session,
+      session: live,
       slack,
+      actor,
       logger: logger.child({ component: 'playground' }),
       page: {
         workspace: slack.teams.get(DEFAULT_TEAM_ID)?.name ?? 'Vigil',
-        channel: channel.name,
         userName: actor.userName,
+        conversations,
         digests: true,
       },
       assets,
@@ -140,9 +183,30 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
         ? undefined
         : new Set(['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host]),
       runDigestsNow,
+      simKeys: sim.keys.map((k) => ({
+        apiKey: k.apiKey,
+        organization: sim.state.organizations.find((o) => o.id === k.organizationId)?.name ?? '',
+        tenantIds: k.tenantIds,
+      })),
     });
     const vigil = await startVigil({ config, logger, clock, host, extraRoutes: routes });
     running = vigil;
+    await connectAsAdmin(vigil.deps, {
+      workspaceId: DEFAULT_TEAM_ID,
+      userId: actor.userId,
+      apiKey: key.apiKey,
+      tenantId: key.defaultTenantId,
+    });
+    const trickle = startTrickle({
+      ticker: opts.ticker ?? realTicker,
+      sim,
+      clock,
+      tenantId: async () => {
+        const connection = await vigil.deps.repos.workspaces.get(DEFAULT_TEAM_ID);
+        if (!connection) throw new Error('not connected');
+        return connection.tenantId;
+      },
+    });
     const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
     const base = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${vigil.port}`;
     receiverUrl = `${base}/slack/events`;
@@ -157,9 +221,11 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       vigil,
       sim,
       slack,
+      session: live,
       logger,
       stop() {
         stopping ??= (async () => {
+          trickle.cancel();
           await vigil.stop();
           await cleanup();
         })();

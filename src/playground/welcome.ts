@@ -1,8 +1,10 @@
 /**
- * The playground's first message: what this page is, how to connect a real Slack app, and commands that
- * work as typed against the simulated API's seeded data (identifier ids and an event uid taken from it).
+ * The playground's first message: what this page is, how to connect a real Slack app, and every command
+ * with an example that works as typed against the simulated API's seeded data (identifier ids, an event
+ * uid, a policy and a report taken from it).
  */
 import type { SimApi } from '../sim/api/index.js';
+import { helpText, type Subcommand } from '../slack/parser/index.js';
 
 export interface WelcomeFacts {
   tenantName: string;
@@ -10,6 +12,13 @@ export interface WelcomeFacts {
   otherIdentifier: { id: number; name: string } | undefined;
   /** An event of the identifier that is open and high or critical, for the filtered example and explain. */
   eventUid: string | undefined;
+  /** A matching policy of the tenant, for `assignments`. */
+  policyUuid: string | undefined;
+  /** A completed report request of the tenant, for `report`. */
+  reportUuid: string | undefined;
+  /** Another tenant the key may use, for `tenant`. */
+  otherTenant: { id: number; name: string } | undefined;
+  tenantId: number;
 }
 
 const SEVERE = new Set(['high', 'critical']);
@@ -27,43 +36,131 @@ export function welcomeFacts(sim: SimApi): WelcomeFacts {
   const events = pick ? sim.state.eventsOf(pick.id).filter((e) => e.tenantId === tenantId) : [];
   const severe = events.find((e) => SEVERE.has(e.item.metadata.severity));
   const other = identifiers.find((i) => i.id !== pick?.id);
+  const otherTenantId = key?.tenantIds.find((id) => id !== tenantId);
+  const otherTenant = sim.state.tenants.find((t) => t.id === otherTenantId);
   return {
     tenantName: sim.state.tenants.find((t) => t.id === tenantId)?.name ?? 'the default tenant',
+    tenantId,
     identifier: { id: pick?.id ?? 3001, name: pick?.name ?? 'acme.example' },
     otherIdentifier: other ? { id: other.id, name: other.name } : undefined,
     eventUid: severe?.item.metadata.uid,
+    policyUuid: sim.state.policies.find((p) => p.tenantId === tenantId)?.uuid,
+    reportUuid: sim.state.reportRequests.find((r) => r.tenantId === tenantId && r.status === 'completed')
+      ?.uuid,
+    otherTenant: otherTenant ? { id: otherTenant.id, name: otherTenant.name } : undefined,
   };
 }
 
-/** The example commands, as typed in the composer (without `/vigil `). */
-export function exampleCommands(f: WelcomeFacts): { command: string; does: string }[] {
+export interface Example {
+  /** The subcommand it shows. */
+  topic: Subcommand;
+  /** As typed in the composer, without `/vigil `. */
+  command: string;
+  does: string;
+}
+
+export interface ExampleGroup {
+  title: string;
+  examples: Example[];
+}
+
+/** Every subcommand, grouped as a newcomer would try them; the workspace-changing ones last. */
+export function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
+  const summary = new Map((helpText().subcommands ?? []).map((s) => [s.name, s.summary]));
+  const ex = (topic: Subcommand, command: string, does?: string): Example => ({
+    topic,
+    command,
+    does: does ?? summary.get(topic) ?? '',
+  });
   const id = f.identifier.id;
   return [
-    { command: 'help', does: 'every command, with examples' },
-    { command: 'status', does: 'the connection: tenant, key id, quota' },
     {
-      command: `events ${id} severity:high since:90d`,
-      does: `high and critical events of ${f.identifier.name}`,
+      title: 'Start here',
+      examples: [ex('help', 'help', 'every command, with examples'), ex('status', 'status')],
     },
-    ...(f.otherIdentifier
-      ? [{ command: `events ${f.otherIdentifier.id}`, does: `events of ${f.otherIdentifier.name}` }]
-      : []),
-    { command: `events ${id} secret`, does: 'a private form to search by a secret' },
-    ...(f.eventUid ? [{ command: `explain ${f.eventUid}`, does: 'AI assistance for one event' }] : []),
-    { command: 'creds domain acme.example', does: 'leaked credentials of a domain, masked' },
-    { command: 'policies', does: 'matching policies, with their assignments' },
-    { command: 'recommendations', does: 'identifiers the API recommends monitoring' },
-    { command: 'settings', does: 'who may do what through Vigil' },
-    { command: 'audit', does: 'the latest actions taken through Vigil' },
-    { command: 'digest list', does: "this channel's daily digests" },
+    {
+      title: 'Events',
+      examples: [
+        ex(
+          'events',
+          `events ${id} severity:high since:90d`,
+          `high and critical events of ${f.identifier.name}`,
+        ),
+        ...(f.otherIdentifier
+          ? [ex('events', `events ${f.otherIdentifier.id}`, `events of ${f.otherIdentifier.name}`)]
+          : []),
+        ex('events', `events ${id} secret`, 'a private form to search by a secret'),
+        ...(f.eventUid ? [ex('explain', `explain ${f.eventUid}`, 'AI assistance for one event')] : []),
+        ex('report', f.reportUuid ? `report ${f.reportUuid}` : 'help report'),
+        ex('upload', 'upload', 'send a file to the sandbox (pick any file)'),
+      ],
+    },
+    {
+      title: 'Leaked credentials',
+      examples: [
+        ex(
+          'creds',
+          'creds domain acme.example',
+          'leaked credentials of a domain, masked; Export CSV sends a file to your DM',
+        ),
+      ],
+    },
+    {
+      title: 'Policies and recommendations',
+      examples: [
+        ex('policies', 'policies'),
+        ex('assignments', f.policyUuid ? `assignments ${f.policyUuid}` : 'help assignments'),
+        ex('recommendations', 'recommendations'),
+      ],
+    },
+    {
+      title: 'Daily digests',
+      examples: [
+        ex(
+          'digest',
+          'digest add always',
+          'a digest of this channel every day at 09:00 (then Run digests now)',
+        ),
+        ex('digest', 'digest add', 'the same with a form: pick #random to see a refusal'),
+        ex('digest', 'digest list', "the workspace's digests"),
+      ],
+    },
+    {
+      title: 'Workspace (you are an admin)',
+      examples: [
+        ex('settings', 'settings'),
+        ex('audit', 'audit'),
+        ex('tenants', 'tenants'),
+        ...(f.otherTenant
+          ? [
+              ex(
+                'tenant',
+                `tenant ${f.otherTenant.id}`,
+                `switch to ${f.otherTenant.name} (\`/vigil tenant ${f.tenantId}\` switches back)`,
+              ),
+            ]
+          : []),
+        ex('connect', 'connect', 'the one-time link to the connect page (it takes a simulated key)'),
+        ex('disconnect', 'disconnect', 'forget the key (asks first)'),
+      ],
+    },
   ];
+}
+
+/** Every example, in the order shown. */
+export function exampleCommands(f: WelcomeFacts): Example[] {
+  return exampleGroups(f).flatMap((g) => g.examples);
 }
 
 /** The welcome message's Block Kit, rendered like any other message. */
 export function welcomeMessage(f: WelcomeFacts): { text: string; blocks: unknown[] } {
-  const examples = exampleCommands(f)
-    .map((e) => `• \`/vigil ${e.command}\` — ${e.does}`)
-    .join('\n');
+  const groups = exampleGroups(f).map((g) => ({
+    type: 'section',
+    text: {
+      type: 'mrkdwn',
+      text: `*${g.title}*\n${g.examples.map((e) => `• \`/vigil ${e.command}\` — ${e.does}`).join('\n')}`,
+    },
+  }));
   return {
     text: 'This is the Vigil playground: a simulated Slack and a simulated threat-intel API.',
     blocks: [
@@ -74,14 +171,21 @@ export function welcomeMessage(f: WelcomeFacts): { text: string; blocks: unknown
           type: 'mrkdwn',
           text:
             'This is a *playground*: Vigil runs for real, but Slack and the threat-intel API are simulated on this ' +
-            `machine. The workspace is already connected to the simulated tenant *${f.tenantName}*, and you are ` +
-            '@adam, a workspace admin. Everything you do here goes through the same signed requests Slack would send.',
+            `machine. The workspace is connected to the simulated tenant *${f.tenantName}*, and you are ` +
+            '@adam, a workspace admin. Everything you do here goes through the same signed requests Slack would send. ' +
+            'Vigil is a member of #general and #security, not of #random; your DM with Vigil is under Apps.',
         },
       },
       {
-        type: 'section',
-        text: { type: 'mrkdwn', text: `*Try these* (click one to put it in the composer):\n${examples}` },
+        type: 'context',
+        elements: [
+          {
+            type: 'mrkdwn',
+            text: 'Every command, with an example that works here: click one to put it in the composer.',
+          },
+        ],
       },
+      ...groups,
       {
         type: 'context',
         elements: [

@@ -2,7 +2,7 @@
  * `/vigil`: parse (pure), ack within Slack's 3 s with no network or disk wait, then run the subcommand's
  * handler in the background. Help and usage errors are answered in the ack itself.
  */
-import type { App, RespondFn } from '@slack/bolt';
+import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import { realSleep } from '../clock.js';
 import { helpMessage, renderUsageError } from './blocks/help.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
@@ -51,17 +51,18 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
     await ack(progress ? { response_type: 'ephemeral', text: progress } : undefined);
     const requester = requesterOfCommand(command);
     const notice = progress ? stillWorking(deps, respond) : undefined;
+    const replies = placeholderReplies(notice?.respond ?? respond, progress !== undefined);
     const ctx: CommandContext = {
       ...requester,
       command: cmd as Extract<Command, { kind: typeof cmd.kind }>,
       triggerId: command.trigger_id,
       responseUrl: command.response_url,
-      respond: notice?.respond ?? respond,
+      respond: replies.respond,
       client,
       deps,
     };
     const run = () => handler.run(ctx as never).finally(() => notice?.cancel());
-    runTracked(deps, run, notice?.respond ?? respond, {
+    runTracked(deps, run, replies.error, {
       command: cmd.kind,
       team: requester.workspaceId,
       user: requester.userId,
@@ -97,4 +98,26 @@ function stillWorking(deps: Pick<SlackDeps, 'sleep'>, respond: RespondFn) {
     return respond(message);
   }) as RespondFn;
   return { respond: wrapped, cancel: () => stop.abort() };
+}
+
+/**
+ * The handler's replies, and the error reply: an error replaces the progress placeholder as a result
+ * would, unless a reply already replaced it (an explanation's first part stays when a later one fails).
+ */
+function placeholderReplies(
+  respond: RespondFn,
+  placeholder: boolean,
+): { respond: RespondFn; error: RespondFn } {
+  let replaced = !placeholder;
+  const tracked = ((message: string | RespondArguments) => {
+    replaced = true;
+    return respond(message);
+  }) as RespondFn;
+  const error = ((message: string | RespondArguments) => {
+    if (replaced) return respond(message);
+    replaced = true;
+    const m = typeof message === 'string' ? { text: message } : message;
+    return respond({ ...m, replace_original: true });
+  }) as RespondFn;
+  return { respond: tracked, error };
 }

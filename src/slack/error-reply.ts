@@ -119,7 +119,8 @@ function ownWords(text: string): string {
 }
 
 /**
- * Logs the error with a new reference id and tells the requester, ephemerally, never replacing content.
+ * Logs the error with a new reference id and tells the requester, ephemerally, never replacing content (a
+ * command's `respond` here replaces its own progress placeholder: see slack/command.ts).
  * A refusal is told as an answer and logged as one info line; its reference id is returned but never shown.
  */
 export async function reportError(

@@ -250,26 +250,29 @@ export interface Submission {
 
 type ViewAck = Parameters<AckFn<ViewResponseAction>>[0];
 
+export interface ViewOutcome {
+  ack?: ViewAck;
+  work?: () => Promise<unknown>;
+  /** Where errors of `work` are told; only logged when absent. */
+  respond?: RespondFn;
+  /** Applied to an error before it is reported (e.g. to scrub a secret). */
+  scrub?: (err: unknown) => unknown;
+}
+
 /**
- * A modal submission: `check` answers the ack synchronously from the submitted values (field errors, a
- * progress view, or nothing to close); when it returns `work`, that runs tracked after the ack.
+ * A modal submission: `check` answers the ack from the submitted values (field errors, a progress view, or
+ * nothing to close); when it returns `work`, that runs tracked after the ack. A check that asks Slack
+ * something first (is Vigil in the picked channel?) must bound its own wait well inside Slack's 3 seconds.
  */
 export function onView(
   app: App,
   deps: SlackDeps,
   callbackId: string,
-  check: (submission: Submission) => {
-    ack?: ViewAck;
-    work?: () => Promise<unknown>;
-    /** Where errors of `work` are told; only logged when absent. */
-    respond?: RespondFn;
-    /** Applied to an error before it is reported (e.g. to scrub a secret). */
-    scrub?: (err: unknown) => unknown;
-  },
+  check: (submission: Submission) => ViewOutcome | Promise<ViewOutcome>,
 ): void {
   routeView(app, callbackId, async ({ ack, body, view, client }) => {
     const who = requesterOfAction(body as never);
-    const outcome = check({ deps, who, view, client });
+    const outcome = await check({ deps, who, view, client });
     await ack(outcome.ack);
     const { work, scrub } = outcome;
     if (!work) return;

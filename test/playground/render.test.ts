@@ -1,4 +1,5 @@
 /** The playground's Block Kit renderer: every block type the page shows, mrkdwn, and hostile text. */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   blocksHtml,
@@ -7,6 +8,7 @@ import {
   type RenderContext,
 } from '../../src/playground/render/blocks.js';
 import { formatSlackDate } from '../../src/playground/render/dates.js';
+import { emojiCss, knownShortcodes } from '../../src/playground/render/emoji.js';
 import { mrkdwnToHtml } from '../../src/playground/render/mrkdwn.js';
 import { modalHtml } from '../../src/playground/render/views.js';
 
@@ -93,11 +95,35 @@ describe('mrkdwn', () => {
     expect(formatSlackDate(NOW / 1000 - 86_400, '{date_long_pretty}', 'UTC', NOW)).toBe('Yesterday');
   });
 
-  it('shows emoji shortcodes, and severity circles without needing an emoji font', () => {
+  it('draws emoji shortcodes and severity circles itself, without needing an emoji font', () => {
     expect(md(':warning: :red_circle:')).toBe(
-      '⚠️ <span class="dot dot-red" role="img" aria-label="red circle"></span>',
+      '<span class="emoji emoji-warning" role="img" aria-label="warning" title=":warning:"></span> ' +
+        '<span class="dot dot-red" role="img" aria-label="red circle"></span>',
     );
+    expect(md(':+1:')).toContain('class="emoji emoji-plus1"');
     expect(md(':not_an_emoji:')).toBe(':not_an_emoji:');
+    // Drawn from the page's own stylesheet: an SVG as a data URL, nothing fetched from elsewhere.
+    const css = emojiCss();
+    expect(css).toContain('.emoji-warning{background-image:url("data:image/svg+xml,');
+    expect(css).not.toMatch(/url\("?https?:/);
+  });
+
+  it("draws every shortcode Vigil's messages use", () => {
+    const sources = [
+      ...readdirSync('src/slack', { recursive: true }),
+      ...readdirSync('src/services', { recursive: true }),
+    ]
+      .map(String)
+      .filter((f) => f.endsWith('.ts'));
+    const used = new Set<string>();
+    for (const f of sources) {
+      const path = existsSync(`src/slack/${f}`) ? `src/slack/${f}` : `src/services/${f}`;
+      const text = readFileSync(path, 'utf8');
+      // A shortcode in a message: after a quote, a backtick or a space, before a space or the end of the string.
+      for (const m of text.matchAll(/[\s'`"]:([a-z][a-z0-9_+]*):(?=[\s'`"]|$)/gm)) used.add(m[1] ?? '');
+    }
+    expect(used.size).toBeGreaterThan(10);
+    expect([...used].filter((name) => !knownShortcodes().includes(name))).toEqual([]);
   });
 });
 
@@ -124,7 +150,9 @@ describe('blocks', () => {
       ],
       ctx,
     );
-    expect(html).toContain('<h3 class="bk-header">Events 🔍</h3>');
+    expect(html).toContain(
+      '<h3 class="bk-header">Events <span class="emoji emoji-mag" role="img" aria-label="mag" title=":mag:"></span></h3>',
+    );
     expect(html).toContain('<div class="bk-text"><b>3 events</b></div>');
     expect(html).toContain('<div class="bk-field"><b>Severity</b><br>high</div>');
     expect(html).toContain(

@@ -9,19 +9,22 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { wantsPlayground } from '../../src/playground/mode.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
-import { exampleCommands, welcomeFacts } from '../../src/playground/welcome.js';
 
 interface State {
-  hash: string;
+  version: number;
   unchanged?: boolean;
+  full?: boolean;
+  order?: string[];
   entries: { id: string; kind: string; html: string }[];
-  modal: string;
-  home: string;
+  modal?: string;
+  home?: string;
+  conversations?: { id: string; name: string; unread: number }[];
 }
 
 let pg: RunningPlayground;
-let digestRuns = 0;
+const digestRuns: string[] = [];
 const logs: string[] = [];
+const GENERAL = 'C0GENERAL';
 
 const api = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(new URL(`/playground/api/${path}`, pg.url), {
@@ -30,8 +33,10 @@ const api = (path: string, body: unknown, headers: Record<string, string> = {}) 
     body: JSON.stringify(body),
   });
 
-async function state(hash = ''): Promise<State> {
-  const res = await fetch(new URL(`/playground/api/state?tz=Europe/Paris&h=${hash}`, pg.url));
+async function state(since = 0, conversation = GENERAL): Promise<State> {
+  const res = await fetch(
+    new URL(`/playground/api/state?tz=Europe/Paris&c=${conversation}&since=${since}`, pg.url),
+  );
   return (await res.json()) as State;
 }
 
@@ -49,8 +54,9 @@ beforeAll(async () => {
   pg = await startPlayground({
     env: { PORT: '0', LOG_LEVEL: 'debug' },
     createLogger: (config) => createLogger({ level: config.logLevel, write: (l) => logs.push(l) }),
-    runDigestsNow: async () => {
-      digestRuns += 1;
+    runDigestsNow: async (_workspace, channel) => {
+      digestRuns.push(channel);
+      return [];
     },
   });
 });
@@ -126,15 +132,27 @@ describe('the JSON API', () => {
     expect((await fetch(new URL('/playground/api/command', pg.url))).status).toBe(403);
   });
 
-  it('sends a command through the signed Slack path and shows the reply; the state hash skips unchanged polls', async () => {
-    expect((await api('command', { text: '/vigil help' })).status).toBe(200);
+  it('sends a command through the signed Slack path and shows the reply; a poll sends only what changed', async () => {
+    expect((await api('command', { text: '/vigil help', conversation: GENERAL })).status).toBe(200);
     const s = await until(async () => {
       const st = await state();
       return st.entries.some((e) => e.kind === 'ephemeral' && e.html.includes('events')) ? st : undefined;
     });
+    expect(s.full).toBe(true);
     expect(s.entries.map((e) => e.kind).slice(0, 3)).toEqual(['welcome', 'command', 'ephemeral']);
+    expect(s.order).toEqual(s.entries.map((e) => e.id));
     expect(s.entries[2]?.html).toContain('Only visible to you');
-    expect(await state(s.hash)).toEqual({ hash: s.hash, unchanged: true });
+    expect(await state(s.version)).toEqual({ version: s.version, unchanged: true });
+    // One more command: the poll from the last version holds its two entries only, and the new order.
+    await api('command', { text: '/vigil help digest', conversation: GENERAL });
+    const next = await until(async () => {
+      const st = await state(s.version);
+      return st.entries.some((e) => e.kind === 'ephemeral') ? st : undefined;
+    });
+    expect(next.full).toBeUndefined();
+    expect(next.entries.map((e) => e.kind)).toEqual(['command', 'ephemeral']);
+    expect(next.order?.slice(0, -2)).toEqual(s.order);
+    expect(next.modal).toBeUndefined();
     // Vigil verified the request like any other: an unsigned one is refused.
     const unsigned = await fetch(new URL('/slack/events', pg.url), {
       method: 'POST',
@@ -144,23 +162,8 @@ describe('the JSON API', () => {
     expect(unsigned.status).toBe(401);
   });
 
-  it('answers every example of the welcome message, as typed, with a reply and no failure', async () => {
-    for (const { command } of exampleCommands(welcomeFacts(pg.sim))) {
-      const before = (await state()).entries.length;
-      expect((await api('command', { text: `/vigil ${command}` })).status).toBe(200);
-      const s = await until(async () => {
-        const st = await state();
-        const modalOrReply = st.modal !== '' || st.entries.slice(before).some((e) => e.kind === 'ephemeral');
-        return modalOrReply ? st : undefined;
-      });
-      expect(s.entries.filter((e) => e.kind === 'note')).toEqual([]);
-      const modal = /data-view-id="([^"]+)"/.exec(s.modal)?.[1];
-      if (modal) await api('close', { viewId: modal });
-    }
-  });
-
   it('answers a non-command with a hint, and a click on a vanished message with a clear message', async () => {
-    await api('command', { text: 'hello' });
+    await api('command', { text: 'hello', conversation: GENERAL });
     const notes = (await state()).entries.filter((e) => e.kind === 'note');
     expect(notes.map((e) => e.html).join()).toContain('Only the /vigil command works in the playground');
     const res = await api('action', { entryId: 'e999', blockId: 'b', actionId: 'a', values: [] });
@@ -172,14 +175,16 @@ describe('the JSON API', () => {
     await api('home', {});
     const s = await until(async () => {
       const st = await state();
-      return st.home !== '' ? st : undefined;
+      return (st.home ?? '') !== '' ? st : undefined;
     });
     expect(s.home).toContain('Connected');
   });
 
-  it('runs digests through the hook it was given', async () => {
-    expect((await api('digests', {})).status).toBe(200);
-    expect(digestRuns).toBe(1);
+  it("runs the digests of the conversation's channel through the hook it was given, and says so", async () => {
+    expect((await api('digests', { conversation: GENERAL })).status).toBe(200);
+    expect(digestRuns).toEqual([GENERAL]);
+    const notes = (await state()).entries.filter((e) => e.kind === 'note').map((e) => e.html);
+    expect(notes.at(-1)).toContain('No digest posts in #general yet');
   });
 });
 

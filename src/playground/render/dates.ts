@@ -17,25 +17,49 @@ interface Parts {
   timeSecs: string;
 }
 
+/**
+ * Formatters by zone and options. Building an Intl.DateTimeFormat costs far more than using one (and each
+ * holds native memory), so each is built once: a timeline re-rendered with fresh ones grew slower and
+ * bigger with every date it showed.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 256;
+
+function formatter(timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${timeZone}|${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) {
+    // The page sends its own zone: a bound keeps odd inputs from filling the cache.
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
+    f = new Intl.DateTimeFormat('en-US', { timeZone, ...options });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+const NUMERIC = { year: 'numeric', month: '2-digit', day: '2-digit' } as const;
+const TIME = { hour: 'numeric', minute: '2-digit' } as const;
+const TIME_SECS = { hour: 'numeric', minute: '2-digit', second: '2-digit' } as const;
+
+/** `9:05 AM` in the zone: the time of a message. */
+export function clockTime(ms: number, timeZone: string): string {
+  return formatter(timeZone, TIME).format(ms);
+}
+
 function parts(ms: number, timeZone: string): Parts {
   const get = (options: Intl.DateTimeFormatOptions, type: Intl.DateTimeFormatPartTypes) =>
-    new Intl.DateTimeFormat('en-US', { timeZone, ...options }).formatToParts(ms).find((p) => p.type === type)
-      ?.value ?? '';
-  const numeric = { year: 'numeric', month: '2-digit', day: '2-digit' } as const;
+    formatter(timeZone, options)
+      .formatToParts(ms)
+      .find((p) => p.type === type)?.value ?? '';
   return {
-    year: get(numeric, 'year'),
-    month: get(numeric, 'month'),
+    year: get(NUMERIC, 'year'),
+    month: get(NUMERIC, 'month'),
     monthShort: get({ month: 'short' }, 'month'),
     monthLong: get({ month: 'long' }, 'month'),
-    day: Number(get(numeric, 'day')),
+    day: Number(get(NUMERIC, 'day')),
     weekday: get({ weekday: 'long' }, 'weekday'),
-    time: new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit' }).format(ms),
-    timeSecs: new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hour: 'numeric',
-      minute: '2-digit',
-      second: '2-digit',
-    }).format(ms),
+    time: formatter(timeZone, TIME).format(ms),
+    timeSecs: formatter(timeZone, TIME_SECS).format(ms),
   };
 }
 
@@ -46,9 +70,10 @@ function ordinal(n: number): string {
 }
 
 /** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
-function dayKey(ms: number, timeZone: string): string {
-  const p = parts(ms, timeZone);
-  return `${p.year}-${p.month}-${String(p.day).padStart(2, '0')}`;
+export function dayKey(ms: number, timeZone: string): string {
+  const p = formatter(timeZone, NUMERIC).formatToParts(ms);
+  const get = (type: Intl.DateTimeFormatPartTypes) => p.find((x) => x.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
 function relativeDay(ms: number, nowMs: number, timeZone: string): string | undefined {
@@ -102,7 +127,7 @@ export function formatSlackDate(epochSec: number, format: string, timeZone: stri
 export function validTimeZone(zone: string | undefined): string {
   if (!zone) return 'UTC';
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    formatter(zone, TIME);
     return zone;
   } catch {
     return 'UTC';

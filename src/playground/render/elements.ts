@@ -203,8 +203,16 @@ export function elementHtml(el: Json, blockId: string, index: number, ctx: Rende
     case 'email_text_input':
     case 'url_text_input':
       return textInput(el, type, blockId, actionId);
-    case 'file_input':
-      return `<input type="file" class="bk-input" ${dataAttrs(blockId, actionId, type)} disabled><span class="bk-note">Files cannot be sent from the playground.</span>`;
+    case 'file_input': {
+      const types = Array.isArray(el.filetypes)
+        ? el.filetypes.filter((t): t is string => typeof t === 'string' && /^[a-z0-9]{1,10}$/.test(t))
+        : [];
+      const accept = types.length > 0 ? ` accept="${types.map((t) => `.${t}`).join(',')}"` : '';
+      return (
+        `<input type="file" class="bk-input bk-file" ${dataAttrs(blockId, actionId, type)}${accept}>` +
+        '<span class="bk-note file-status" aria-live="polite">The file is hosted by the simulated Slack, as Slack hosts what you share.</span>'
+      );
+    }
     case 'image': {
       const src = safeHttpUrl(el.image_url);
       const alt = escapeHtml(str(el.alt_text) ?? '');

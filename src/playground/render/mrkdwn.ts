@@ -1,9 +1,10 @@
 /**
  * Slack text to safe HTML: mrkdwn (bold, italic, strike, code, pre, quotes, links, mentions, `<!date>`,
- * emoji shortcodes) and plain_text. Every character of the input is escaped; only the markup built here is
+ * emoji shortcodes drawn by the page) and plain_text. Every character of the input is escaped; only the markup built here is
  * emitted, links are http(s) only, and nothing from the input can add an attribute or an element.
  */
 import { formatSlackDate } from './dates.js';
+import { emojiHtml } from './emoji.js';
 import { decodeSlackEntities, escapeHtml, linkHtml, safeHttpUrl } from './escape.js';
 
 export interface TextContext {
@@ -14,75 +15,11 @@ export interface TextContext {
   channelName(id: string): string | undefined;
 }
 
-const EMOJI: Record<string, string> = {
-  warning: '⚠️',
-  white_check_mark: '✅',
-  heavy_check_mark: '✔️',
-  x: '❌',
-  mag: '🔍',
-  key: '🔑',
-  lock: '🔒',
-  electric_plug: '🔌',
-  new: '🆕',
-  grey_question: '❔',
-  question: '❓',
-  information_source: 'ℹ️',
-  rotating_light: '🚨',
-  bell: '🔔',
-  no_entry_sign: '🚫',
-  hourglass: '⌛',
-  hourglass_flowing_sand: '⏳',
-  calendar: '📆',
-  date: '📅',
-  bar_chart: '📊',
-  chart_with_upwards_trend: '📈',
-  arrows_counterclockwise: '🔄',
-  shield: '🛡️',
-  eyes: '👀',
-  wave: '👋',
-  sparkles: '✨',
-  page_facing_up: '📄',
-  link: '🔗',
-  gear: '⚙️',
-  memo: '📝',
-  robot_face: '🤖',
-  tada: '🎉',
-  wrench: '🔧',
-  clipboard: '📋',
-  bust_in_silhouette: '👤',
-  busts_in_silhouette: '👥',
-  inbox_tray: '📥',
-  outbox_tray: '📤',
-  email: '📧',
-  globe_with_meridians: '🌐',
-  spiral_note_pad: '🗒️',
-  pushpin: '📌',
-  fire: '🔥',
-  zap: '⚡',
-  skull: '💀',
-  '+1': '👍',
-};
-
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
 
-/** Coloured circles carry meaning (severity, health): drawn with CSS, so they show without an emoji font. */
-const DOTS: Record<string, string> = {
-  red_circle: 'red',
-  large_orange_circle: 'orange',
-  large_yellow_circle: 'yellow',
-  large_green_circle: 'green',
-  large_blue_circle: 'blue',
-  white_circle: 'white',
-  black_circle: 'black',
-};
-
-/** Replaces `:name:` shortcodes the table knows; the text is already escaped. */
+/** Replaces `:name:` shortcodes the page draws (render/emoji.ts); the text is already escaped. */
 function emojify(escaped: string): string {
-  return escaped.replace(/:([a-z0-9_+-]+):/g, (whole, name: string) => {
-    const dot = DOTS[name];
-    if (dot) return `<span class="dot dot-${dot}" role="img" aria-label="${dot} circle"></span>`;
-    return EMOJI[name] ?? whole;
-  });
+  return escaped.replace(/:([a-z0-9_+-]+):/g, (whole, name: string) => emojiHtml(name) ?? whole);
 }
 
 /** plain_text objects: escaped, emoji shortcodes shown, line breaks kept. */

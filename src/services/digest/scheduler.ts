@@ -4,8 +4,9 @@
  * run one after another (Slack takes about one message per second per channel). Ticks never overlap;
  * `stop` cancels the timer and waits for the tick in flight, so the store can close after it.
  */
+import { DateTime } from 'luxon';
 import { StoreUnavailableError, type Subscription } from '../../store/index.js';
-import { dueAt } from './due.js';
+import { type Due, dueAt, nextSlot } from './due.js';
 import { type DigestDeps, type RunOutcome, runDigest } from './run.js';
 
 /** The timer is injected so tests drive ticks by hand. */
@@ -36,6 +37,18 @@ export interface TickReport {
 
 const DEFAULT_INTERVAL_MS = 60_000;
 const DEFAULT_CONCURRENCY = 16;
+
+/** What "run now" did for one subscription, and when its next digest is scheduled. */
+export interface RunNowReport {
+  subscription: Pick<Subscription, 'id' | 'channelId' | 'timeOfDay' | 'timeZone'>;
+  outcome: RunOutcome | 'already-posted';
+  /** The local day of the digest posted (or already posted). */
+  localDate: string;
+  /** Milliseconds: the next scheduled digest after this one. */
+  next: number;
+  /** Why nothing was posted (paused, failing). */
+  reason?: string;
+}
 
 /** Is the subscription eligible at all (not paused, not backing off)? */
 export function isActive(sub: Subscription, now: number): boolean {
@@ -71,6 +84,49 @@ export class DigestScheduler {
     });
     this.current = running;
     return running;
+  }
+
+  /**
+   * Posts today's digest of each subscription `match` picks at once, ahead of its time (the playground's
+   * "Run digests now"); the scheduled one then does not post again today. One already posted today is
+   * reported with the next time instead. Runs through the same outbox, so nothing is ever posted twice.
+   */
+  async runNow(match: (sub: Subscription) => boolean): Promise<RunNowReport[]> {
+    const { deps } = this;
+    const now = deps.clock.now();
+    const subs = (await deps.subscriptions.listAll()).filter(match);
+    const reports: RunNowReport[] = [];
+    for (const sub of subs) {
+      const localDate = DateTime.fromMillis(now, { zone: sub.timeZone }).toISODate() ?? '';
+      const base = {
+        subscription: {
+          id: sub.id,
+          channelId: sub.channelId,
+          timeOfDay: sub.timeOfDay,
+          timeZone: sub.timeZone,
+        },
+        localDate,
+      };
+      if (sub.paused !== undefined) {
+        reports.push({ ...base, outcome: 'paused', next: nextSlot(sub, now), reason: sub.paused.reason });
+        continue;
+      }
+      if ((sub.lastPostedDay ?? '') >= localDate) {
+        reports.push({ ...base, outcome: 'already-posted', next: nextSlot(sub, now) });
+        continue;
+      }
+      const due: Due = { localDate, scheduledAt: now, late: false };
+      const outcome = await runDigest(deps, sub, due);
+      const after = await deps.subscriptions.get(sub.id).catch(() => undefined);
+      reports.push({
+        ...base,
+        outcome,
+        // Posted early for today: the next is the first slot of a later day.
+        next: nextSlot(sub, DateTime.fromMillis(now, { zone: sub.timeZone }).endOf('day').toMillis()),
+        ...(after?.lastError ? { reason: after.lastError } : {}),
+      });
+    }
+    return reports;
   }
 
   async stop(): Promise<void> {

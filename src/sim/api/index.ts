@@ -33,7 +33,8 @@ import type { ContractViolation, FaultRule, LoggedRequest, SimKey } from './type
 
 export { TOKEN_TTL_MS } from './auth.js';
 export { BULK_CREDENTIAL_COUNT, BULK_CREDENTIAL_DOMAIN, bulkCredential } from './data/credentials.js';
-export { buildSeed, DEFAULT_SEED } from './data/seed.js';
+export { buildSeed, DEFAULT_SEED, RECENT_EVENTS_PER_IDENTIFIER, type SeedOptions } from './data/seed.js';
+export { trickleEvent } from './data/trickle.js';
 export { type AnswerMode, HOSTILE_TEXT } from './openapi/answers.js';
 export type { Operation } from './openapi/documents.js';
 export {
@@ -60,6 +61,8 @@ export interface StartSimApiOptions {
   enforceRateLimits?: boolean;
   /** Request log cap; default 5000. */
   logLimit?: number;
+  /** A few events of each identifier dated in the last day; default false (see SeedOptions). */
+  recentEvents?: boolean;
   logger?: Logger;
   /**
    * Success bodies: 'seeded' (default: the data as stored), 'lean' (required fields only, nullable ones
@@ -100,6 +103,7 @@ export async function startSimApi(opts: StartSimApiOptions = {}): Promise<SimApi
     family: opts.family ?? 'firework',
     seed: opts.seed ?? DEFAULT_SEED,
     nowMs: clock.now(),
+    recentEvents: opts.recentEvents ?? false,
     options: {
       emptyPageEvery: opts.emptyPageEvery ?? 3,
       shortPageEvery: 0,

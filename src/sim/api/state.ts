@@ -86,8 +86,15 @@ export class SimState {
   private readonly byUid = new Map<string, SimEvent>();
   private addedEvents = 0;
 
-  constructor(init: { family: string; seed: number; nowMs: number; options: SimOptions }) {
-    const data = buildSeed(init.seed, init.nowMs);
+  constructor(init: {
+    family: string;
+    seed: number;
+    nowMs: number;
+    options: SimOptions;
+    /** A few events of each identifier dated in the last day (the playground's digests have content). */
+    recentEvents?: boolean;
+  }) {
+    const data = buildSeed(init.seed, init.nowMs, { recentEvents: init.recentEvents === true });
     this.family = init.family;
     this.options = init.options;
     this.seededAt = init.nowMs;

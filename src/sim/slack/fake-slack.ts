@@ -50,6 +50,29 @@ export interface FakeSlackOptions {
   appTokens?: string[];
   /** How often the fake pings each Socket Mode connection; 0 turns pings off. Default 5 s. */
   socketPingIntervalMs?: number;
+  /**
+   * Bounds for a long-running fake (the playground): the oldest recorded calls, posts and downloads, files,
+   * messages of a channel and modal views beyond these are forgotten, and so are response URLs and
+   * trigger ids past their lifetime. Unbounded by default: tests read everything that was recorded.
+   */
+  retain?: RetainLimits;
+}
+
+export interface RetainLimits {
+  /** Recorded calls, response_url posts and downloads, each. */
+  records: number;
+  /** Files (with their bytes). */
+  files: number;
+  /** Messages per channel. */
+  messagesPerChannel: number;
+  /** Modal views (Home views are kept). */
+  views: number;
+}
+
+/** Told of every call and response_url post as it is recorded, even when `retain` forgets it later. */
+export interface RecordObserver {
+  call?(call: RecordedCall): void;
+  post?(post: ResponseUrlPost): void;
 }
 
 const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -95,6 +118,7 @@ export class FakeSlack {
   private readonly failures = new Map<string, Required<Pick<FailureSpec, 'times'>> & FailureSpec>();
   private callWaiters: Waiter<RecordedCall>[] = [];
   private readonly seenAcks = new WeakSet<object>();
+  private readonly observers = new Set<RecordObserver>();
   private postWaiters: Waiter<ResponseUrlPost>[] = [];
   private baseUrl = '';
 
@@ -228,6 +252,11 @@ export class FakeSlack {
     return full;
   }
 
+  /** The direct message between the bot and a person, opened as conversations.open would. */
+  openDm(userId: string, teamId = DEFAULT_TEAM_ID): FakeChannel {
+    return this.state.openIm(teamId, userId).channel;
+  }
+
   /** The current messages of a channel (after updates and deletes), oldest first. */
   messages(channel: string): StoredMessage[] {
     return [...(this.state.messages.get(channel) ?? [])];
@@ -291,6 +320,12 @@ export class FakeSlack {
     this.failures.set(method, { ...spec, times: spec.times ?? 1 });
   }
 
+  /** Follows what is recorded from now on; returns the function that stops following. */
+  observe(observer: RecordObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
   /** The posts made to one response_url (as returned by `responseUrl()`). */
   postsTo(responseUrl: string): ResponseUrlPost[] {
     return this.responseUrlPosts.filter((p) => `${this.baseUrl}${p.path}` === responseUrl);
@@ -352,6 +387,32 @@ export class FakeSlack {
     await this.socket.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
+  }
+
+  /** Applies `retain`: oldest first, so a long session holds a bounded amount whatever its length. */
+  private trim(): void {
+    const limits = this.options.retain;
+    if (limits === undefined) return;
+    for (const list of [this.calls, this.responseUrlPosts, this.downloads] as unknown[][]) {
+      if (list.length > limits.records) list.splice(0, list.length - limits.records);
+    }
+    const { state } = this;
+    dropOldest(state.files, limits.files);
+    for (const [key, fileId] of state.uploadKeys) if (!state.files.has(fileId)) state.uploadKeys.delete(key);
+    for (const list of state.messages.values()) {
+      if (list.length > limits.messagesPerChannel) list.splice(0, list.length - limits.messagesPerChannel);
+    }
+    const homes = new Set(state.homes.values());
+    const modals = [...state.views.keys()].filter((id) => !homes.has(id));
+    for (const id of modals.slice(0, Math.max(0, modals.length - limits.views))) state.views.delete(id);
+    const now = state.clock.now();
+    for (const [path, url] of state.responseUrls) {
+      if (now - url.createdAt > RESPONSE_URL_TTL_MS) state.responseUrls.delete(path);
+    }
+    // A trigger is refused from 3 s on; forgetting it a minute later changes no answer the playground sees.
+    for (const [id, trigger] of state.triggers) {
+      if (trigger.issuedAt !== undefined && now - trigger.issuedAt > 60_000) state.triggers.delete(id);
+    }
   }
 
   private seedState(): void {
@@ -468,6 +529,8 @@ export class FakeSlack {
     this.calls.push(call);
     if (injected === undefined) this.noteRefusal(method, reply.body, parsed.body, at);
     this.callWaiters = this.notify(this.callWaiters, call);
+    for (const o of this.observers) o.call?.(call);
+    this.trim();
     return reply;
   }
 
@@ -570,6 +633,7 @@ export class FakeSlack {
       token !== undefined &&
       !this.state.revokedTokens.has(token);
     this.downloads.push({ fileId: file?.fileId, token, served: ok, at: this.state.clock.now() });
+    this.trim();
     if (!ok || file?.bytes === undefined) {
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
@@ -610,6 +674,8 @@ export class FakeSlack {
     };
     this.responseUrlPosts.push(post);
     this.postWaiters = this.notify(this.postWaiters, post);
+    for (const o of this.observers) o.post?.(post);
+    this.trim();
     return reply;
   }
 
@@ -627,6 +693,13 @@ export class FakeSlack {
     const refused = messageContentError(body);
     if (refused !== undefined) return { status: 400, body: refused };
     return { status: 200, body: { ok: true } };
+  }
+}
+
+function dropOldest<K, V>(map: Map<K, V>, keep: number): void {
+  for (const key of map.keys()) {
+    if (map.size <= keep) return;
+    map.delete(key);
   }
 }
 

@@ -7,7 +7,13 @@ export {
   VIEW_MAX_BLOCKS,
   viewProblems,
 } from './block-limits.js';
-export { FakeSlack, type FakeSlackOptions, startFakeSlack } from './fake-slack.js';
+export {
+  FakeSlack,
+  type FakeSlackOptions,
+  type RecordObserver,
+  type RetainLimits,
+  startFakeSlack,
+} from './fake-slack.js';
 export { messageContentError } from './methods/index.js';
 export {
   type EnvelopeInput,

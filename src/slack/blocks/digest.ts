@@ -283,6 +283,8 @@ export function renderDigestAddModal(channelId: string): View {
   return {
     type: 'modal',
     callback_id: DIGEST_ADD_VIEW,
+    // Where the form was opened: the answer goes there, where the person is.
+    private_metadata: channelId,
     title: { type: 'plain_text', text: 'New daily digest' },
     submit: { type: 'plain_text', text: 'Create' },
     close: { type: 'plain_text', text: 'Cancel' },

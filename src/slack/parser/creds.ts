@@ -12,6 +12,7 @@ import {
 import type { Command, CredsFilterSpec, CredsQueryType } from './command.js';
 import { echo, fail, listOf } from './errors.js';
 import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS } from './events.js';
+import { EXAMPLE } from './examples.js';
 import { CREDS_KEY_EXAMPLES } from './help.js';
 import { suggest } from './suggest.js';
 import { boundsOutOfOrder, parseTimeBound } from './time.js';
@@ -30,10 +31,10 @@ const TYPE_OF: Record<string, CredsQueryType> = {
 };
 
 const EXAMPLES: Record<CredsQueryType, string> = {
-  domain: '/vigil creds domain example.com',
-  email: '/vigil creds email alice@example.com',
-  keyword: '/vigil creds keyword jdoe',
-  auth_domain: '/vigil creds authdomain login.example.com',
+  domain: `/vigil creds domain ${EXAMPLE.domain}`,
+  email: `/vigil creds email ${EXAMPLE.email}`,
+  keyword: `/vigil creds keyword ${EXAMPLE.username}`,
+  auth_domain: `/vigil creds authdomain ${EXAMPLE.authDomain}`,
 };
 
 const exampleFor = (key: string): string => CREDS_KEY_EXAMPLES[key]?.command ?? EXAMPLES.domain;

@@ -17,6 +17,7 @@ import {
 } from './args.js';
 import type { ChannelRef, Command } from './command.js';
 import { echo, fail, listOf } from './errors.js';
+import { EXAMPLE } from './examples.js';
 import { suggest } from './suggest.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
@@ -27,14 +28,15 @@ const ADD_WORDS = ['weekdays', 'always'] as const;
 const DEFAULT_TIME = '09:00';
 
 const EX = {
-  add: '/vigil digest add #soc identifiers:12345,678 severity:high',
-  identifiers: '/vigil digest add identifiers:12345,678',
+  add: `/vigil digest add #${EXAMPLE.channel} identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:high`,
+  identifiers: `/vigil digest add identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier}`,
   severity: '/vigil digest add severity:high',
   type: '/vigil digest add type:leak,paste',
   at: '/vigil digest add at:08:30',
   tz: '/vigil digest add tz:Europe/Paris',
-  remove: '/vigil digest remove d1a2b3c4',
-  preview: '/vigil digest preview d1a2b3c4',
+  // Subscription ids are the workspace's own: the list shows them.
+  remove: '/vigil digest list',
+  preview: '/vigil digest list',
 } as const;
 
 /** Canonical IANA name (`europe/paris` → `Europe/Paris`, `US/Eastern` → `America/New_York`), or undefined. */

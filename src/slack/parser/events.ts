@@ -13,6 +13,7 @@ import {
 import type { Command, EventFilterSpec, TextEventQuery } from './command.js';
 import { echo, fail } from './errors.js';
 import { ACCEPTED_EVENT_TYPES, isAcceptedEventType } from './event-types.js';
+import { EXAMPLE } from './examples.js';
 import { EVENTS_KEY_EXAMPLES } from './help.js';
 import { suggest } from './suggest.js';
 import { boundsOutOfOrder, parseTimeBound } from './time.js';
@@ -50,7 +51,7 @@ const SORTS = ['severity'] as const;
 
 const ALL_KEYS: readonly string[] = [...EVENT_FILTER_KEYS, ...EVENT_QUERY_KEYS];
 const MODAL_WORDS = ['secret', 'credentials'] as const;
-const EXAMPLE_ID = '/vigil events 12345';
+const EXAMPLE_ID = `/vigil events ${EXAMPLE.identifier}`;
 
 const exampleFor = (key: string): string =>
   (EVENTS_KEY_EXAMPLES[key] ?? EVENTS_KEY_EXAMPLES.severity)?.command ?? EXAMPLE_ID;

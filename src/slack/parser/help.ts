@@ -4,6 +4,7 @@
  * and errors cannot drift apart.
  */
 import { SUBCOMMANDS, type Subcommand } from './command.js';
+import { EXAMPLE } from './examples.js';
 
 export const COMMAND = '/vigil';
 
@@ -46,42 +47,63 @@ const ex = (args: string, description: string): HelpExample => ({
 
 /** Examples for each `events` key, used by help and by errors about that key. */
 export const EVENTS_KEY_EXAMPLES: Readonly<Record<string, HelpExample>> = {
-  severity: ex('events 12345 severity:high', 'high and critical events'),
-  severity_list: ex('events 12345 severity:high,critical', 'exactly high or critical'),
-  type: ex('events 12345 type:leak,paste', 'only leaks and pastes'),
-  type_production: ex('events 12345 type:stealer_log,forum_post', 'production type names work too'),
-  status: ex('events 12345 status:open,ignored', 'open or ignored events'),
-  tag: ex('events 12345 tag:vip,"needs review"', 'events tagged vip or "needs review"'),
-  since: ex('events 12345 since:7d', 'from the last 7 days (also `30m`, `24h`, `2w`, `2026-11-01`)'),
+  severity: ex(`events ${EXAMPLE.identifier} severity:high`, 'high and critical events'),
+  severity_list: ex(`events ${EXAMPLE.identifier} severity:high,critical`, 'exactly high or critical'),
+  type: ex(`events ${EXAMPLE.identifier} type:leak,paste`, 'only leaks and pastes'),
+  type_production: ex(
+    `events ${EXAMPLE.identifier} type:stealer_log,forum_post`,
+    'production type names work too',
+  ),
+  status: ex(`events ${EXAMPLE.identifier} status:open,ignored`, 'open or ignored events'),
+  tag: ex(`events ${EXAMPLE.identifier} tag:vip,"needs review"`, 'events tagged vip or "needs review"'),
+  since: ex(
+    `events ${EXAMPLE.identifier} since:7d`,
+    'from the last 7 days (also `30m`, `24h`, `2w`, `2026-11-01`)',
+  ),
   until: ex(
-    'events 12345 since:2026-11-01 until:2026-11-07',
+    `events ${EXAMPLE.identifier} since:2026-11-01 until:2026-11-07`,
     'from 1 to 7 November 2026, both days included (UTC)',
   ),
-  until_time: ex('events 12345 until:2026-11-01T10:00Z', 'up to an exact time (UTC or with an offset)'),
-  order: ex('events 12345 order:asc', 'oldest first (default newest first)'),
-  size: ex('events 12345 size:5', '5 per page (1 to 10, default 10)'),
-  sort: ex('events 12345 sort:severity', 'the most severe events of each page first'),
-  domain: ex('events 12345 domain:example.com', 'events about a domain'),
-  email: ex('events 12345 email:alice@example.com', 'events about an email address'),
-  keyword: ex('events 12345 keyword:"acme corp"', 'a word or a quoted phrase'),
-  query: ex('events 12345 query:"acme AND (leak OR dump)"', 'a query string'),
-  username: ex('events 12345 username:jdoe', 'a username'),
-  github: ex('events 12345 github:acme/website', 'a GitHub repository'),
-  brand: ex('events 12345 brand:Acme', 'a brand name'),
-  name: ex('events 12345 name:"Ada Lovelace" strict', 'a person; `strict` for exact matches only'),
-  bin: ex('events 12345 bin:412345', 'a card BIN (6 to 8 digits)'),
-  ip: ex('events 12345 ip:203.0.113.7', 'an IPv4 or IPv6 address'),
-  azure_tenant: ex('events 12345 azure_tenant:72f988bf-86f1-41af-91ab-2d7cd011db47', 'an Azure tenant id'),
-  secret: ex('events 12345 secret', 'opens a private form to search by a secret or credentials'),
+  until_time: ex(
+    `events ${EXAMPLE.identifier} until:2026-11-01T10:00Z`,
+    'up to an exact time (UTC or with an offset)',
+  ),
+  order: ex(`events ${EXAMPLE.identifier} order:asc`, 'oldest first (default newest first)'),
+  size: ex(`events ${EXAMPLE.identifier} size:5`, '5 per page (1 to 10, default 10)'),
+  sort: ex(`events ${EXAMPLE.identifier} sort:severity`, 'the most severe events of each page first'),
+  domain: ex(`events ${EXAMPLE.identifier} domain:${EXAMPLE.domain}`, 'events about a domain'),
+  email: ex(`events ${EXAMPLE.identifier} email:ceo@${EXAMPLE.domain}`, 'events about an email address'),
+  keyword: ex(`events ${EXAMPLE.identifier} keyword:"Project Nightjar"`, 'a word or a quoted phrase'),
+  query: ex(`events ${EXAMPLE.identifier} query:"acme AND (leak OR dump)"`, 'a query string'),
+  username: ex(`events ${EXAMPLE.identifier} username:acme_admin`, 'a username'),
+  github: ex(`events ${EXAMPLE.identifier} github:acme/payments-api`, 'a GitHub repository'),
+  brand: ex(`events ${EXAMPLE.identifier} brand:Acme`, 'a brand name'),
+  name: ex(
+    `events ${EXAMPLE.identifier} name:"Ada Lovelace" strict`,
+    'a person; `strict` for exact matches only',
+  ),
+  bin: ex(`events ${EXAMPLE.identifier} bin:412345`, 'a card BIN (6 to 8 digits)'),
+  ip: ex(`events ${EXAMPLE.identifier} ip:203.0.113.7`, 'an IPv4 or IPv6 address'),
+  azure_tenant: ex(
+    `events ${EXAMPLE.identifier} azure_tenant:72f988bf-86f1-41af-91ab-2d7cd011db47`,
+    'an Azure tenant id',
+  ),
+  secret: ex(
+    `events ${EXAMPLE.identifier} secret`,
+    'opens a private form to search by a secret or credentials',
+  ),
 };
 
 /** Examples for each `creds` key. */
 export const CREDS_KEY_EXAMPLES: Readonly<Record<string, HelpExample>> = {
-  since: ex('creds domain example.com since:30d', 'imported in the last 30 days'),
-  until: ex('creds domain example.com until:2026-11-01', 'imported up to the end of 1 November 2026 (UTC)'),
-  limit: ex('creds email alice@example.com limit:500', 'up to 500 rows in total (1 to 10000)'),
-  include: ex('creds domain example.com include:auth_domains,urls', 'with extra fields'),
-  order: ex('creds keyword jdoe order:asc', 'oldest first'),
+  since: ex(`creds domain ${EXAMPLE.domain} since:30d`, 'imported in the last 30 days'),
+  until: ex(
+    `creds domain ${EXAMPLE.domain} until:2026-11-01`,
+    'imported up to the end of 1 November 2026 (UTC)',
+  ),
+  limit: ex(`creds email ${EXAMPLE.email} limit:500`, 'up to 500 rows in total (1 to 10000)'),
+  include: ex(`creds domain ${EXAMPLE.domain} include:auth_domains,urls`, 'with extra fields'),
+  order: ex(`creds keyword ${EXAMPLE.username} order:asc`, 'oldest first'),
 };
 
 const ENTRIES: Record<Subcommand, Entry> = {
@@ -124,7 +146,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
     summary: "switch the workspace's tenant",
     description: 'Switches the tenant this workspace works in. Find ids with `/vigil tenants`.',
     adminOnly: true,
-    examples: [ex('tenant 42', 'switch to tenant 42')],
+    examples: [ex(`tenant ${EXAMPLE.tenant}`, `switch to tenant ${EXAMPLE.tenant}`)],
   },
   events: {
     usage: `${COMMAND} events <identifier-id> [query] [filters]`,
@@ -169,10 +191,10 @@ const ENTRIES: Record<Subcommand, Entry> = {
       },
     ],
     examples: [
-      ex('creds domain example.com', 'credentials with an @example.com address'),
-      ex('creds email alice@example.com', 'one address'),
-      ex('creds keyword jdoe', 'a username'),
-      ex('creds authdomain login.example.com', 'credentials used to log in to a service'),
+      ex(`creds domain ${EXAMPLE.domain}`, `credentials with an @${EXAMPLE.domain} address`),
+      ex(`creds email ${EXAMPLE.email}`, 'one address'),
+      ex(`creds keyword ${EXAMPLE.username}`, 'a username'),
+      ex(`creds authdomain ${EXAMPLE.authDomain}`, 'credentials used to log in to a service'),
       ex('creds password', 'opens a private form to search by password'),
       ...Object.values(CREDS_KEY_EXAMPLES),
     ],
@@ -192,8 +214,8 @@ const ENTRIES: Record<Subcommand, Entry> = {
     description:
       'Lists the identifiers a matching policy is assigned to, each with Unassign (who may: `/vigil settings`). Find policy ids with `/vigil policies`.',
     examples: [
-      ex('assignments 3f2b9c1e-8d4a-4c6b-9e2f-1a2b3c4d5e6f', 'assignments of one policy'),
-      ex('assignments 3f2b9c1e-8d4a-4c6b-9e2f-1a2b3c4d5e6f order:asc', 'oldest first'),
+      ex(`assignments ${EXAMPLE.policy}`, 'assignments of one policy'),
+      ex(`assignments ${EXAMPLE.policy} order:asc`, 'oldest first'),
     ],
   },
   recommendations: {
@@ -212,7 +234,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
     usage: `${COMMAND} explain <event-uid>`,
     summary: 'AI explanation of an event',
     description: 'Shows the AI assistance text for one event. The uid looks like `<index>/<source>/<id>`.',
-    examples: [ex('explain leak/breach_source/8f3a2c', 'explain one event')],
+    examples: [ex(`explain ${EXAMPLE.event}`, 'explain one event')],
   },
   upload: {
     usage: `${COMMAND} upload`,
@@ -225,7 +247,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
     usage: `${COMMAND} report <request-uuid>`,
     summary: 'status and content of a report request',
     description: 'Shows the status of a report request and its content once completed.',
-    examples: [ex('report 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', 'one report request')],
+    examples: [ex(`report ${EXAMPLE.report}`, 'one report request')],
   },
   digest: {
     usage: `${COMMAND} digest add|list|remove|preview …`,
@@ -237,7 +259,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
         title: 'Forms',
         lines: [
           '`digest add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:leak,paste] [at:09:00] [tz:Europe/Paris] [weekdays] [always]`',
-          '`digest list` · `digest remove <subscription-id>` · `digest preview <subscription-id>`',
+          '`digest list` · `digest remove <subscription-id>` · `digest preview <subscription-id>` (`digest list` shows the ids)',
         ],
       },
       {
@@ -252,16 +274,14 @@ const ENTRIES: Record<Subcommand, Entry> = {
       ex('digest add', 'a form to fill in'),
       ex('digest add always', 'every day at 09:00 in this channel, all identifiers, even when empty'),
       ex(
-        'digest add #soc identifiers:12345,678 severity:high',
-        'high and critical events of two identifiers',
+        `digest add #${EXAMPLE.channel} identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:high`,
+        `high and critical events of two identifiers, in #${EXAMPLE.channel}`,
       ),
       ex(
         'digest add severity:high,critical type:leak,paste at:08:30 tz:Europe/Paris weekdays always',
         'every field',
       ),
-      ex('digest list', "this workspace's digests"),
-      ex('digest preview d1a2b3c4', 'what the next digest would contain'),
-      ex('digest remove d1a2b3c4', 'stop a digest'),
+      ex('digest list', "this workspace's digests, with the ids `digest preview` and `digest remove` take"),
     ],
   },
   audit: {
@@ -281,7 +301,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
     examples: [
       ex('settings', 'show the settings'),
       ex('settings actors admins', 'only admins act on events'),
-      ex('settings act group:S0123ABCD', 'members of one user group act on events'),
+      ex(`settings act group:${EXAMPLE.usergroup}`, 'members of one user group act on events'),
       ex('settings reveal admins', 'only admins reveal credentials (default)'),
       ex('settings export everyone', 'everyone may export credentials'),
     ],
@@ -320,9 +340,12 @@ export function helpText(topic?: Subcommand): HelpText {
     adminOnly: false,
     sections: [],
     examples: [
-      ex('events 12345 severity:high since:7d', 'recent high and critical events of an identifier'),
-      ex('creds domain example.com', 'leaked credentials of a domain'),
-      ex('digest add #soc severity:high', 'a daily digest in #soc'),
+      ex(
+        `events ${EXAMPLE.identifier} severity:high since:7d`,
+        'recent high and critical events of an identifier',
+      ),
+      ex(`creds domain ${EXAMPLE.domain}`, 'leaked credentials of a domain'),
+      ex(`digest add #${EXAMPLE.channel} severity:high`, `a daily digest in #${EXAMPLE.channel}`),
       ex('help events', 'every filter of `events`'),
     ],
     subcommands: SUBCOMMANDS.map((name) => ({

@@ -27,6 +27,7 @@ import { parseCreds } from './creds.js';
 import { parseDigest } from './digest.js';
 import { echo, fail, ParseFailure } from './errors.js';
 import { parseEvents } from './events.js';
+import { EXAMPLE } from './examples.js';
 import { exampleOf, usageOf } from './help.js';
 import { describeSecret, detectSecret } from './secrets.js';
 import { suggest } from './suggest.js';
@@ -44,7 +45,7 @@ function pageOptions(
   const example =
     subcommand === 'policies'
       ? '/vigil policies size:10 order:asc'
-      : '/vigil assignments 3f2b9c1e-8d4a-4c6b-9e2f-1a2b3c4d5e6f order:asc';
+      : `/vigil assignments ${EXAMPLE.policy} order:asc`;
   for (const token of tokens) {
     if (token.key === undefined) unexpectedWord(token, subcommand, ['size', 'order']);
     refuseSecretKey(token);
@@ -129,7 +130,7 @@ function parseSettings(tokens: readonly Token[]): Command {
     });
   }
   const example = `/vigil settings ${word} admins`;
-  const groupExample = `/vigil settings ${word} group:S0123ABCD`;
+  const groupExample = `/vigil settings ${word} group:${EXAMPLE.usergroup}`;
   if (!value)
     fail(`\`settings ${word}\` needs \`everyone\`, \`admins\` or \`group:<usergroup>\`.`, { example });
   if (extra) fail(`\`settings ${word}\` takes one value; got also \`${echo(extra.text)}\`.`, { example });

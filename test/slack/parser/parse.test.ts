@@ -329,7 +329,7 @@ const ERRORS: ErrorRow[] = [
   ['events 12 tags:x', 'events', '`tags:` is not a filter of `events`.', 'Did you mean `tag:`?'],
   ['events 12 limit:5', 'events', '`limit:` is not a filter of `events`.', 'Did you mean `size:`?'],
   ['events 12 severity:', 'events', '`severity:` needs a value, like `severity:high`.'],
-  ['events 12 keyword:', 'events', '`keyword:` needs a value, like `keyword:"acme corp"`.'],
+  ['events 12 keyword:', 'events', '`keyword:` needs a value, like `keyword:"Project Nightjar"`.'],
   // events: enums
   [
     'events 12 severity:hgh',
@@ -689,7 +689,7 @@ describe('parseCommand: usage errors', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.error.usage).toBe('/vigil events <identifier-id> [query] [filters]');
-      expect(result.error.example).toBe('/vigil events 12345 severity:high');
+      expect(result.error.example).toBe('/vigil events 3001 severity:high');
     }
   });
 
@@ -704,9 +704,9 @@ describe('parseCommand: usage errors', () => {
       return r.ok ? undefined : r.error.example;
     });
     expect(examples).toEqual([
-      '/vigil events 12345 bin:412345',
-      '/vigil events 12345 tag:vip,"needs review"',
-      '/vigil creds email alice@example.com limit:500',
+      '/vigil events 3001 bin:412345',
+      '/vigil events 3001 tag:vip,"needs review"',
+      '/vigil creds email marc.ivanova@acme.example limit:500',
       '/vigil digest add tz:Europe/Paris',
     ]);
   });

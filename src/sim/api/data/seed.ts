@@ -121,7 +121,18 @@ interface TenantFacts {
 
 export const isoFromMs = (ms: number): string => new Date(ms).toISOString();
 
-export function buildSeed(seed: number, nowMs: number): SeedData {
+export interface SeedOptions {
+  /**
+   * Move a few events of every identifier into the last day before `nowMs` (open, neither ignored nor
+   * remediated), so a digest's first look-back finds something. Off by default: tests rely on the seed as is.
+   */
+  recentEvents?: boolean;
+}
+
+/** Events per identifier moved into the last day by `recentEvents`. */
+export const RECENT_EVENTS_PER_IDENTIFIER = 3;
+
+export function buildSeed(seed: number, nowMs: number, options: SeedOptions = {}): SeedData {
   const rng = createPrng(seed);
   const base = Math.floor(nowMs / HOUR) * HOUR;
   const organizations: SimOrganization[] = [
@@ -214,6 +225,9 @@ export function buildSeed(seed: number, nowMs: number): SeedData {
       });
     }
   });
+
+  // Its own generator: the default seed stays byte-identical whether or not this runs.
+  if (options.recentEvents) makeRecent(createPrng(seed + 0x5eed), identifiers, events, nowMs);
 
   return {
     organizations,
@@ -407,6 +421,23 @@ function makeSeedEvent(rng: Prng, input: SeedEventInput): SimEvent {
       highlights,
     },
   };
+}
+
+function makeRecent(rng: Prng, identifiers: SimIdentifier[], events: SimEvent[], nowMs: number): void {
+  for (const identifier of identifiers) {
+    const own = events.filter((e) => e.item.identifiers[0]?.id === identifier.id);
+    // Spread over the severities: every other event of the identifier, from the second.
+    const picked = own.filter((_, i) => i % 2 === 1).slice(0, RECENT_EVENTS_PER_IDENTIFIER);
+    for (const event of picked) {
+      const createdMs = nowMs - rng.int(10, 20 * 60) * 60_000 - rng.int(0, 59) * 1000;
+      const m = event.item.metadata;
+      event.createdMs = createdMs;
+      m.estimated_created_at = isoFromMs(createdMs);
+      m.matched_at = isoFromMs(Math.min(createdMs + rng.int(1, 9) * 60_000, nowMs));
+      event.item.tenant_metadata.ignored_at = null;
+      event.item.tenant_metadata.remediated_at = null;
+    }
+  }
 }
 
 export const flareUrl = (tenantId: number, uid: string): string =>

@@ -1,7 +1,12 @@
-/** The `digest add` form: opened at once (the trigger id lives 3 s), checked on submit, then created. */
+/**
+ * The `digest add` form: opened at once (the trigger id lives 3 s), checked on submit (a channel Vigil
+ * cannot post in is refused beside the field), then created, and confirmed where the person opened it.
+ */
 import type { App, ViewOutput } from '@slack/bolt';
 import { isEventFilterType, SEVERITIES, type Severity } from '../../../api/index.js';
+import { channelFieldError } from '../../blocks/channel.js';
 import { DIGEST_ADD_VIEW, renderDigestAddModal } from '../../blocks/digest.js';
+import { checkChannelWithin } from '../../channels.js';
 import type { CommandHandler, SlackDeps } from '../../context.js';
 import { onView } from '../../listen.js';
 import { canonicalTimeZone } from '../../parser/index.js';
@@ -75,11 +80,22 @@ export function readForm(view: ViewOutput): { input: AddInput } | { errors: Reco
   };
 }
 
+/** The channel the form was opened in (its private metadata), where the person is. */
+function originOf(view: ViewOutput): string | undefined {
+  const id = view.private_metadata;
+  return /^[CGD][A-Z0-9]{2,30}$/.test(id) ? id : undefined;
+}
+
 export function registerDigestViews(app: App, deps: SlackDeps): void {
-  onView(app, deps, DIGEST_ADD_VIEW, ({ who, view, client }) => {
+  onView(app, deps, DIGEST_ADD_VIEW, async ({ who, view, client }) => {
     const form = readForm(view);
     if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
-    const respond = ephemeralPoster(client, form.input.channelId, who.userId);
+    // Refused beside the field, the form still open; a check without an answer in time is made again below.
+    const check = await checkChannelWithin(client, form.input.channelId);
+    if (check && !check.ok) {
+      return { ack: { response_action: 'errors', errors: { channel: channelFieldError(check) } } };
+    }
+    const respond = ephemeralPoster(client, originOf(view) ?? form.input.channelId, who.userId);
     return {
       respond,
       async work() {

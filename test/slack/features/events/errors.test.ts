@@ -19,7 +19,8 @@ const SEARCH = /\/_search$/;
 
 async function failure(): Promise<string> {
   const { post } = await command(stack, text);
-  expect(post.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+  // The error replaces the "Searching…" placeholder, as results do.
+  expect(post.body).toMatchObject({ response_type: 'ephemeral', replace_original: true });
   expect(String(post.body.text)).toMatch(/\(ref [0-9A-F]{8}\)$/);
   return JSON.stringify(post.body);
 }

@@ -83,7 +83,8 @@ describe('results', () => {
 
   it('of an identifier of another tenant say so, with the tenant', async () => {
     const { post } = await command(stack, 'events 3004');
-    expect(post.body.replace_original).toBe(false);
+    // In place of the "Searching…" placeholder.
+    expect(post.body.replace_original).toBe(true);
     expect(String(post.body.text)).toContain(
       'Identifier 3004 was not found in tenant Acme Production (2001).',
     );
