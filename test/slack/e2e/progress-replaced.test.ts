@@ -18,7 +18,8 @@ afterAll(async () => {
 
 describe('a progress placeholder', () => {
   it('is replaced by an upstream error, as a result replaces it', async () => {
-    stack.sim.faults.add({ path: /\/_search$/, response: { status: 500, body: 'boom' } });
+    // 501 is the one server error that is not retried: the first answer is the outcome.
+    stack.sim.faults.add({ path: /\/_search$/, response: { status: 501, body: 'boom' } });
     try {
       const { ack, post } = await command(stack, `events ${IDENTIFIER.domain}`);
       expect(JSON.stringify(ack)).toContain('Searching the events of identifier');
