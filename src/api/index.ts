@@ -54,6 +54,11 @@ export {
   unfilterableEventTypes,
 } from './resources/event-types.js';
 export {
+  type EventMetadataChange,
+  type TenantMetadata,
+  TenantMetadataSchema,
+} from './resources/event-metadata.js';
+export {
   EVENT_ACTIONS,
   EVENT_STATUSES,
   type Event,
@@ -71,6 +76,15 @@ export {
   type Severity,
 } from './resources/events.js';
 export {
+  IDENTIFIER_TYPES,
+  type Identifier,
+  type IdentifierListInput,
+  IdentifierPageSchema,
+  IdentifierSchema,
+  type IdentifierType,
+  MAX_IDENTIFIER_PAGE_SIZE,
+} from './resources/identifiers.js';
+export {
   type MatchingPolicy,
   MatchingPolicyPageSchema,
   MatchingPolicySchema,
@@ -80,9 +94,12 @@ export {
   type UnassignPolicyInput,
 } from './resources/policies.js';
 export {
+  RECOMMENDATION_ACTIONS,
   RECOMMENDATION_STATUSES,
   RECOMMENDATION_TYPES,
   type Recommendation,
+  type RecommendationAction,
+  type RecommendationActionInput,
   type RecommendationListInput,
   RecommendationPageSchema,
   RecommendationSchema,

@@ -9,6 +9,7 @@ export const EVENT_ACTIONS = ['ignore', 'remediate', 'unignore', 'unremediate'] 
 export const CREDENTIAL_INCLUDES = ['known_password_id', 'auth_domains', 'urls'] as const;
 export const RECOMMENDATION_TYPES = ['domain', 'azure_tenant', 'email', 'username'] as const;
 export const RECOMMENDATION_STATUSES = ['recommended', 'accepted', 'rejected'] as const;
+export const RECOMMENDATION_ACTIONS = ['accept', 'reject'] as const;
 
 /** `SearchType`: what `filters.type` of an event search accepts (categories and production names). */
 export const SEARCH_TYPES = [

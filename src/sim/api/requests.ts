@@ -3,7 +3,14 @@
  * ignored, defaults applied) and the specification's enums, so invalid values get the 422 the real API sends.
  */
 import { z } from 'zod';
-import { CREDENTIAL_INCLUDES, EVENT_ACTIONS, EVENT_STATUSES, SEARCH_TYPES, SEVERITIES } from './contract.js';
+import {
+  CREDENTIAL_INCLUDES,
+  EVENT_ACTIONS,
+  EVENT_STATUSES,
+  RECOMMENDATION_ACTIONS,
+  SEARCH_TYPES,
+  SEVERITIES,
+} from './contract.js';
 import { parseIsoMs } from './validation.js';
 
 const dateTime = z.string().refine((v) => !Number.isNaN(parseIsoMs(v)), {
@@ -102,3 +109,19 @@ export const UnassignSchema = z.object({
 export const SandboxUploadSchema = z.object({ filename: z.string().min(1) });
 
 export const TokenGenerateSchema = z.object({ tenant_id: z.int().nullish() });
+
+/** `UpdateTenantMetadataBody`: a field left out is unchanged; null clears the note or the override. */
+export const UpdateTenantMetadataSchema = z.object({
+  tags: z.array(z.string()).nullish(),
+  severity: severity.nullish(),
+  notes: z.string().nullish(),
+});
+
+/** `IdentifierRecommendationActionsBody`. */
+export const RecommendationActionsSchema = z.object({
+  action: z.object({ type: z.enum(RECOMMENDATION_ACTIONS) }),
+  targets: z
+    .array(z.object({ id: z.int() }))
+    .max(100)
+    .default([]),
+});

@@ -184,6 +184,17 @@ export class OpenApiValidator {
     return out;
   }
 
+  /** Problems of `value` against one component schema of the document (responses the simulator writes). */
+  schemaProblems(component: string, value: unknown): string[] {
+    if (!this.doc.components.schemas[component]) return [`no schema ${component} in the document`];
+    return this.check(
+      `#component.${component}`,
+      { $ref: `${DOC_ID}#/components/schemas/${component}` },
+      value,
+      component,
+    );
+  }
+
   private check(key: string, schema: Schema, value: unknown, label: string): string[] {
     let validate = this.compiled.get(key);
     if (!validate) {
