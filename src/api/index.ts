@@ -41,6 +41,11 @@ export {
   CredentialSourceSchema,
 } from './resources/credentials.js';
 export {
+  type EventMetadataChange,
+  type TenantMetadata,
+  TenantMetadataSchema,
+} from './resources/event-metadata.js';
+export {
   EVENT_CATEGORIES,
   EVENT_FILTER_TYPES,
   EVENT_TYPES,
@@ -53,11 +58,6 @@ export {
   type ProductionEventType,
   unfilterableEventTypes,
 } from './resources/event-types.js';
-export {
-  type EventMetadataChange,
-  type TenantMetadata,
-  TenantMetadataSchema,
-} from './resources/event-metadata.js';
 export {
   EVENT_ACTIONS,
   EVENT_STATUSES,
