@@ -76,12 +76,15 @@ export {
   type Severity,
 } from './resources/events.js';
 export {
+  IDENTIFIER_KINDS,
   IDENTIFIER_TYPES,
   type Identifier,
+  type IdentifierKind,
   type IdentifierListInput,
   IdentifierPageSchema,
   IdentifierSchema,
   type IdentifierType,
+  identifierKinds,
   MAX_IDENTIFIER_PAGE_SIZE,
 } from './resources/identifiers.js';
 export {

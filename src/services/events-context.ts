@@ -54,7 +54,10 @@ export const EventsContextSchema = z.object({
   v: z.literal(1),
   /** Workspace, requester, channel, command text, cursor and page number: see paging-context.ts. */
   ...PAGING_FIELDS,
-  identifierId: z.number().int().positive(),
+  /** 0 for the tenant-wide feed (`scope: 'tenant'`). */
+  identifierId: z.number().int().nonnegative(),
+  /** `tenant`: `events all`, the tenant-wide feed; absent: one identifier's events. */
+  scope: z.literal('tenant').optional(),
   query: StoredQuerySchema,
   /** The rest of the search input, without `from` and `query`; identical on every page. */
   filters: z.record(z.string(), z.unknown()).optional(),

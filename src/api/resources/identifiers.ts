@@ -101,3 +101,33 @@ export function identifiersResource({ call, v4 }: ResourceContext): IdentifiersA
     iterateIdentifiers: (input = {}, o) => paginate(listIdentifiers, input, o),
   };
 }
+
+/**
+ * What people call an identifier's kind: its data type, and for an identity the kinds of its attributes
+ * (`email`, `username`, `name`), since the contract files e-mails and usernames under `identity`.
+ */
+export const IDENTIFIER_KINDS = [
+  'domain',
+  'email',
+  'username',
+  'name',
+  'keyword',
+  'ip',
+  'bin',
+  'azure_tenant',
+  'github_repository',
+  'search_query',
+  'secret',
+  'identity',
+] as const;
+export type IdentifierKind = (typeof IDENTIFIER_KINDS)[number];
+
+export function identifierKinds(identifier: Pick<Identifier, 'data'>): string[] {
+  const type = identifier.data?.type;
+  if (type === undefined || type === '') return [];
+  const kinds = [type];
+  for (const attribute of identifier.data?.attributes ?? []) {
+    if (typeof attribute.type === 'string' && !kinds.includes(attribute.type)) kinds.push(attribute.type);
+  }
+  return kinds;
+}

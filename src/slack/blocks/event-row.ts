@@ -18,7 +18,11 @@ import {
   EVENT_EXPLAIN,
   EVENT_IGNORE,
   EVENT_MORE,
+  EVENT_NOTE,
   EVENT_REMEDIATE,
+  EVENT_SEVERITY,
+  EVENT_TAGS,
+  EVENT_TRIAGE,
   EVENT_UNDO,
   EVENT_UNIGNORE,
   EVENT_UNREMEDIATE,
@@ -73,14 +77,14 @@ export function effectiveSeverity(event: Event): string {
 
 export { typeLabel } from './event-types.js';
 
-/** `:large_orange_circle: *high*` or, with a tenant override, `… *high* (was medium)`. */
+/** `:large_orange_circle: *high*` or, with a tenant override, `:red_circle: *high → critical*`. */
 export function severityText(event: Event): string {
   const override = event.tenant_metadata?.severity?.override ?? undefined;
   const effective = override ?? event.metadata.severity;
   const original = event.tenant_metadata?.severity?.original ?? event.metadata.severity;
   const emoji = isSeverity(effective) ? SEVERITY_EMOJI[effective] : ':grey_question:';
-  const was = override !== undefined && override !== original ? ` (was ${severityLabel(original)})` : '';
-  return `${emoji} *${severityLabel(effective)}*${was}`;
+  const was = override !== undefined && override !== original ? `${severityLabel(original)} → ` : '';
+  return `${emoji} *${was}${severityLabel(effective)}*`;
 }
 
 // ── State ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -180,6 +184,11 @@ function tagsText(event: Event): string {
   return `tags ${truncate(tags.slice(0, SHOWN_TAGS).join(', '), 120)}${more}`;
 }
 
+/** Whether the event has a note (its text is read in the Note form, not in the row). */
+function noteText(event: Event): string {
+  return event.tenant_metadata?.notes?.trim() ? ':memo: note' : '';
+}
+
 function eventSection(event: Event, opts: EventGroupOptions, index: number): SectionBlock {
   const { metadata } = event;
   const matchedMs = metadata.matched_at ? parseIsoDate(metadata.matched_at) : undefined;
@@ -196,6 +205,7 @@ function eventSection(event: Event, opts: EventGroupOptions, index: number): Sec
     `created ${day(metadata.estimated_created_at)}`,
     metadata.matched_at ? `matched ${day(metadata.matched_at)}` : '',
     tagsText(event),
+    noteText(event),
     portalLink(metadata.flare_url, 'Open in portal', opts.portalHosts) ?? '',
   ].filter((p) => p !== '');
   const lines = [
@@ -235,6 +245,24 @@ function option(text: string, actionId: string, ref: string): PlainTextOption {
   return { text: { type: 'plain_text', text }, value: overflowValue(actionId, ref) };
 }
 
+/** Slack shows an overflow menu of 2 to 5 options. */
+export const MAX_MENU_OPTIONS = 5;
+
+/**
+ * Triage options, after the others: Tags…, Note…, Severity… when the menu has room for the three, else one
+ * option that opens the form with all three fields.
+ */
+export function triageOptions(ref: string, id: (base: string) => string, room: number): PlainTextOption[] {
+  if (room >= 3) {
+    return [
+      option('Tags…', id(EVENT_TAGS), ref),
+      option('Note…', id(EVENT_NOTE), ref),
+      option('Severity…', id(EVENT_SEVERITY), ref),
+    ];
+  }
+  return room >= 1 ? [option('Tags, note, severity…', id(EVENT_TRIAGE), ref)] : [];
+}
+
 /** Ignore and Remediate as buttons when the event is open; everything rarer in the overflow menu. */
 function eventControls(event: Event, opts: EventGroupOptions, index: number): (Button | Overflow)[] {
   const ref = opts.actionRef;
@@ -255,6 +283,7 @@ function eventControls(event: Event, opts: EventGroupOptions, index: number): (B
     }
   }
   more.push(option('Explain (AI)', id(EVENT_EXPLAIN), ref));
+  if (opts.canAct !== false) more.push(...triageOptions(ref, id, MAX_MENU_OPTIONS - more.length));
   const overflow: Overflow = { type: 'overflow', action_id: id(EVENT_MORE), options: more };
   return [...buttons, overflow];
 }

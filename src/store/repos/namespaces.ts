@@ -38,6 +38,12 @@ export const NAMESPACES = {
   'reveal-grant': { scope: 'workspace' },
   /** Unassigns done through Vigil (who, when), so a repeated submission does not call the API again. */
   'policy-unassign': { scope: 'workspace' },
+  /** Who last set an event's tags, note or severity through Vigil, by field, so a change lands once. */
+  'event-triage': { scope: 'workspace' },
+  /** The tags seen on the workspace's tenant's events, offered in forms. */
+  'tenant-tags': { scope: 'workspace' },
+  /** Recommendations accepted or rejected through Vigil (who, when), so a repeated click acts once. */
+  'recommendation-decision': { scope: 'workspace' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */
   owned: { scope: 'workspace' },
 } as const satisfies Record<string, NamespaceSpec>;

@@ -54,6 +54,13 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Policy unassigns done through Vigil, by `<policy>:<identifier>`; the service defines the shape. */
     policyUnassigns: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'policy-unassign', schema),
+    /** Triage changes (tags, note, severity) per event and field; the service defines the shape. */
+    eventTriage: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'event-triage', schema),
+    /** The tenant's known tags, by tenant id; the service defines the shape. */
+    tenantTags: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'tenant-tags', schema),
+    /** Recommendation decisions made through Vigil, by recommendation id. */
+    recommendationDecisions: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'recommendation-decision', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,

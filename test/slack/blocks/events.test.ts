@@ -6,7 +6,11 @@ import {
   EVENT_EXPLAIN,
   EVENT_IGNORE,
   EVENT_MORE,
+  EVENT_NOTE,
   EVENT_REMEDIATE,
+  EVENT_SEVERITY,
+  EVENT_TAGS,
+  EVENT_TRIAGE,
   EVENT_UNDO,
   EVENT_UNIGNORE,
   EVENT_UNREMEDIATE,
@@ -35,6 +39,8 @@ const controls = (blocks: KnownBlock[]) => {
   const more = (menu?.options ?? []).map((o) => parseOverflowValue(o.value)?.actionId);
   return { buttons, more, menu };
 };
+/** The triage options at the end of every menu of someone who may act. */
+const TRIAGE = [`${EVENT_TAGS}:0`, `${EVENT_NOTE}:0`, `${EVENT_SEVERITY}:0`];
 
 describe('action and block ids', () => {
   it('exports the fixed action ids', () => {
@@ -45,6 +51,10 @@ describe('action and block ids', () => {
       unremediate: 'event_unremediate',
       explain: 'event_explain',
       undo: 'event_undo',
+      tags: 'event_tags',
+      note: 'event_note',
+      severity: 'event_severity',
+      triage: 'event_triage',
       more: 'event_more',
       nextPage: 'events_next_page',
       ignorePage: 'events_ignore_page',
@@ -86,7 +96,7 @@ describe('renderEventGroup', () => {
     expect(blocks).toMatchSnapshot();
     expect(controls(blocks)).toMatchObject({
       buttons: [`${EVENT_IGNORE}:0`, `${EVENT_REMEDIATE}:0`],
-      more: [`${EVENT_EXPLAIN}:0`],
+      more: [`${EVENT_EXPLAIN}:0`, ...TRIAGE],
     });
     expect(controls(blocks).menu?.action_id).toBe(`${EVENT_MORE}:0`);
     const remediate = actions(blocks)?.elements[1] as Button;
@@ -130,14 +140,14 @@ describe('renderEventGroup', () => {
     expect(label('crypto_wallet')).toContain('*Other event (crypto wallet)*');
   });
 
-  it('shows a tenant override as "high (was medium)"', () => {
+  it('shows a tenant override as "medium → critical"', () => {
     const event = makeEvent({
       metadata: { severity: 'medium' },
       tenant_metadata: { severity: { original: 'medium', override: 'critical' } },
     });
     const blocks = renderEventGroup(event, opts);
     expect(body(blocks).split('\n')[0]).toBe(
-      ':red_circle: *critical* (was medium) · *Leak* — Combo list with *acme[.]com* accounts',
+      ':red_circle: *medium → critical* · *Leak* — Combo list with *acme[.]com* accounts',
     );
     expect(blocks).toMatchSnapshot();
   });
@@ -149,7 +159,7 @@ describe('renderEventGroup', () => {
     );
     expect(controls(ignored)).toMatchObject({
       buttons: [],
-      more: [`${EVENT_UNIGNORE}:0`, `${EVENT_EXPLAIN}:0`],
+      more: [`${EVENT_UNIGNORE}:0`, `${EVENT_EXPLAIN}:0`, ...TRIAGE],
     });
     expect(body(ignored).split('\n')[0]).toBe(
       ':large_orange_circle: *high* · *Leak* · Ignored <!date^1795168800^{date_short}|2026-11-20> — Combo list with *acme[.]com* accounts',
@@ -159,7 +169,7 @@ describe('renderEventGroup', () => {
       makeEvent({ tenant_metadata: { remediated_at: '2026-11-20T10:00:00Z' } }),
       opts,
     );
-    expect(controls(remediated).more).toEqual([`${EVENT_UNREMEDIATE}:0`, `${EVENT_EXPLAIN}:0`]);
+    expect(controls(remediated).more).toEqual([`${EVENT_UNREMEDIATE}:0`, `${EVENT_EXPLAIN}:0`, ...TRIAGE]);
     expect(remediated).toMatchSnapshot();
   });
 
@@ -175,8 +185,42 @@ describe('renderEventGroup', () => {
         text: 'Ignored by <@U024BE7LH> · <!date^1795251600^{date_short_pretty} {time}|2026-11-21 09:00 UTC>',
       },
     ]);
-    expect(controls(blocks)).toMatchObject({ buttons: [], more: [`${EVENT_UNDO}:0`, `${EVENT_EXPLAIN}:0`] });
+    expect(controls(blocks)).toMatchObject({
+      buttons: [],
+      more: [`${EVENT_UNDO}:0`, `${EVENT_EXPLAIN}:0`, ...TRIAGE],
+    });
     expect(blocks).toMatchSnapshot();
+  });
+
+  it('keeps the menu within 5 options: one triage option when an event is both ignored and remediated', () => {
+    const both = renderEventGroup(
+      makeEvent({
+        tenant_metadata: { ignored_at: '2026-11-20T10:00:00Z', remediated_at: '2026-11-20T11:00:00Z' },
+      }),
+      opts,
+    );
+    const { more, menu } = controls(both);
+    expect(more).toEqual([
+      `${EVENT_UNIGNORE}:0`,
+      `${EVENT_UNREMEDIATE}:0`,
+      `${EVENT_EXPLAIN}:0`,
+      `${EVENT_TRIAGE}:0`,
+    ]);
+    expect(menu?.options.map((o) => o.text.text)).toContain('Tags, note, severity…');
+    expect(checkBlockKitLimits({ text: 'Events', blocks: both }, 'message')).toEqual([]);
+  });
+
+  it('shows the tags and whether a note exists (never the note itself)', () => {
+    const text = body(
+      renderEventGroup(
+        makeEvent({ tenant_metadata: { tags: ['vip', 'needs review'], notes: 'Rotated <!here>' } }),
+        opts,
+      ),
+    );
+    expect(text).toContain('tags vip, needs review · :memo: note');
+    expect(text).not.toContain('Rotated');
+    const none = body(renderEventGroup(makeEvent({ tenant_metadata: { notes: '  ' } }), opts));
+    expect(none).not.toContain(':memo:');
   });
 
   it('never mentions an acting user id that is not shaped like one', () => {
