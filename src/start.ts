@@ -17,6 +17,7 @@ import { eventSourceOf } from './services/digest/source.js';
 import { DigestService } from './services/digest/subscriptions.js';
 import { EventsService } from './services/events.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
+import { IdentifierDirectory } from './services/identifiers.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
@@ -101,6 +102,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
         logger: logger.child({ component: 'creds' }),
       }),
       digests,
+      identifiers: new IdentifierDirectory({ api, clock }),
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
     };

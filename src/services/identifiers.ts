@@ -18,6 +18,8 @@ export type { KnownIdentifier, NameResolution } from './identifier-match.js';
 
 /** How long a read list is trusted: identifiers change rarely, and an accepted recommendation refreshes it. */
 export const IDENTIFIER_CACHE_MS = 5 * 60_000;
+/** A forced read reuses a list this recent: repeated clicks of "look again" read the API once. */
+export const FRESH_ENOUGH_MS = 10_000;
 /** Pages read at most (10,000 identifiers); beyond that, matching says the list was cut. */
 export const MAX_IDENTIFIER_PAGES = 100;
 
@@ -55,17 +57,21 @@ export class IdentifierDirectory {
     this.maxPages = deps.maxPages ?? MAX_IDENTIFIER_PAGES;
   }
 
-  /** The workspace's identifiers: from the cache while fresh, else read again (`fresh` forces a read). */
+  /**
+   * The workspace's identifiers: from the cache while fresh, else read again. `fresh` reads again unless the
+   * list is only seconds old.
+   */
   async list(workspaceId: string, opts: { fresh?: boolean } = {}): Promise<IdentifierList> {
     const api = await this.deps.api.forWorkspace(workspaceId);
     // A tenant switch or a new region is another list.
     const key = `${api.host}|${api.session.tenantId ?? 'default'}`;
     const hit = this.cache.get(workspaceId);
     const now = this.deps.clock.now();
-    if (!opts.fresh && hit?.key === key && now - hit.list.readAt < this.ttlMs) return hit.list;
+    const maxAge = opts.fresh ? FRESH_ENOUGH_MS : this.ttlMs;
+    if (hit?.key === key && now - hit.list.readAt < maxAge) return hit.list;
     const loadKey = `${workspaceId}|${key}`;
     const pending = this.loading.get(loadKey);
-    if (pending && !opts.fresh) return pending;
+    if (pending !== undefined) return pending;
     const load = this.read(workspaceId).then((list) => {
       this.cache.set(workspaceId, { key, list });
       return list;

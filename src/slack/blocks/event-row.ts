@@ -98,6 +98,15 @@ export interface ActedState {
   at: number;
 }
 
+/** Who last changed an event's tags, note or severity from this message. */
+export interface TriagedState {
+  by: string;
+  at: number;
+  fields: readonly ('tags' | 'notes' | 'severity')[];
+}
+
+const TRIAGED_WORDS: Readonly<Record<string, string>> = { tags: 'tags', notes: 'note', severity: 'severity' };
+
 export interface EventStatus {
   ignoredAt: string | undefined;
   remediatedAt: string | undefined;
@@ -120,6 +129,8 @@ export interface EventGroupOptions {
   /** Position of the event in its message: suffixes action ids and block ids. */
   index?: number;
   state?: ActedState;
+  /** "Tags and note set by @user · date". */
+  triaged?: TriagedState;
   /** False hides the action buttons (Explain stays); authorization is still checked on click. */
   canAct?: boolean;
   /** Hosts of the API's web portal: `metadata.flare_url` is linked only when it points there. */
@@ -288,12 +299,28 @@ function eventControls(event: Event, opts: EventGroupOptions, index: number): (B
   return [...buttons, overflow];
 }
 
-function actedContext(state: ActedState, index: number): ContextBlock {
-  const who = userMention(state.by) ?? 'a teammate';
+function stateContext(
+  state: ActedState | undefined,
+  triaged: TriagedState | undefined,
+  index: number,
+): ContextBlock | undefined {
+  const lines: string[] = [];
+  if (state !== undefined) {
+    const who = userMention(state.by) ?? 'a teammate';
+    lines.push(`${ACTED_LABELS[state.action]} by ${who} · ${slackDate(state.at)}`);
+  }
+  if (triaged !== undefined && triaged.fields.length > 0) {
+    const who = userMention(triaged.by) ?? 'a teammate';
+    const words = triaged.fields.map((f) => TRIAGED_WORDS[f] ?? f);
+    const what = words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+    const text = `${what} set by ${who} · ${slackDate(triaged.at)}`;
+    lines.push(text.charAt(0).toUpperCase() + text.slice(1));
+  }
+  if (lines.length === 0) return undefined;
   return {
     type: 'context',
     block_id: eventBlockId(index, 'state'),
-    elements: [{ type: 'mrkdwn', text: `${ACTED_LABELS[state.action]} by ${who} · ${slackDate(state.at)}` }],
+    elements: lines.map((text) => ({ type: 'mrkdwn' as const, text })),
   };
 }
 
@@ -301,7 +328,8 @@ function actedContext(state: ActedState, index: number): ContextBlock {
 export function renderEventGroup(event: Event, opts: EventGroupOptions): KnownBlock[] {
   const index = opts.index ?? 0;
   const blocks: KnownBlock[] = [eventSection(event, opts, index)];
-  if (opts.state !== undefined) blocks.push(actedContext(opts.state, index));
+  const stateBlock = stateContext(opts.state, opts.triaged, index);
+  if (stateBlock !== undefined) blocks.push(stateBlock);
   const actions: ActionsBlock = {
     type: 'actions',
     block_id: eventBlockId(index),
