@@ -28,7 +28,13 @@ export interface DecisionDeps {
   repos: Pick<Repositories, 'recommendationDecisions' | 'audit'>;
   clock: Clock;
   identifiers: IdentifierDirectory;
+  /** Waiting for a teammate's decision to be recorded (real time by default: polls, not a deadline). */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+const WAIT_POLLS = 40;
+const POLL_MS = 100;
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface DecideOutcome {
   /** Ids this click decided. */
@@ -90,7 +96,10 @@ export async function decideRecommendations(
     }
     const lease = await deps.store.lease(`${workspaceId}:recommendation:${key}`, ACT_LEASE_MS);
     if (!lease) {
-      outcome.busy.push(target.id);
+      // A teammate is deciding it now: once their decision is recorded, say whose it was.
+      const theirs = await waitForDecision(deps, () => records.get(workspaceId, key), action);
+      if (theirs) outcome.before.push({ id: target.id, decision: theirs });
+      else outcome.busy.push(target.id);
       continue;
     }
     if (await due()) won.push({ target, lease });
@@ -130,6 +139,20 @@ export async function decideRecommendations(
   // The accepted identifiers may exist now: the next lookup reads the list again.
   if (action === 'accept') deps.identifiers.invalidate(workspaceId);
   return outcome;
+}
+
+async function waitForDecision(
+  deps: Pick<DecisionDeps, 'sleep'>,
+  read: () => Promise<Decision | undefined>,
+  action: RecommendationAction,
+): Promise<Decision | undefined> {
+  const sleep = deps.sleep ?? realSleep;
+  for (let i = 0; i < WAIT_POLLS; i++) {
+    const d = await read();
+    if (d?.action === action) return d;
+    await sleep(POLL_MS);
+  }
+  return undefined;
 }
 
 /** The identifiers that accepted recommendations became, by recommendation id (absent: not created yet). */

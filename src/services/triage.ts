@@ -54,7 +54,14 @@ export interface TriageDeps {
   store: Store;
   repos: Pick<Repositories, 'eventTriage' | 'audit' | 'tenantTags'>;
   clock: Clock;
+  /** Waiting for a teammate's change to be recorded (real time by default: polls, not a deadline). */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/** How long a submission that lost the race waits for the winner's record, in polls. */
+const WAIT_POLLS = 40;
+const POLL_MS = 100;
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Event uids are long and may hold any character: keys use a digest (the same one event states use). */
 function uidKey(uid: string): string {
@@ -128,7 +135,11 @@ export async function triageEvent(
       // Keyed by workspace first, so forgetting the workspace drops it.
       const lease = await deps.store.lease(`${workspaceId}:triage:${key}:${field}:${from}`, ACT_LEASE_MS);
       if (!lease) {
-        outcome.busy.push(field);
+        // Someone is changing this field now: their record says who, once it lands.
+        const moved = await waitForChange(deps, current, from);
+        if (moved)
+          outcome.stale.push({ field, by: moved.last?.by, at: moved.last?.at, version: moved.version });
+        else outcome.busy.push(field);
         continue;
       }
       // The previous holder may have committed and released between the first read and the lease.
@@ -184,6 +195,20 @@ export async function triageEvent(
     await Promise.all(won.map((w) => w.lease.release()));
   }
   return outcome;
+}
+
+async function waitForChange(
+  deps: Pick<TriageDeps, 'sleep'>,
+  current: () => Promise<TriageRecord>,
+  from: number,
+): Promise<TriageRecord | undefined> {
+  const sleep = deps.sleep ?? realSleep;
+  for (let i = 0; i < WAIT_POLLS; i++) {
+    const now = await current();
+    if (now.version !== from) return now;
+    await sleep(POLL_MS);
+  }
+  return undefined;
 }
 
 /** What the audit log shows: the tags set, whether a note was set or removed, the severity move. */
