@@ -10,8 +10,8 @@ const MAX_HIGHLIGHT_KEYS = 12;
 const MAX_IDENTIFIERS = 50;
 /** All of an event's tags a form can hold (a Block Kit multi-select has 100 options). */
 const MAX_TAGS = 100;
-/** A note as long as the triage form can edit. */
-const MAX_NOTE = 3000;
+/** A note as long as the triage form can edit, plus one character to tell it was longer. */
+const MAX_NOTE = 3001;
 export const REDACTED = '[redacted]';
 
 function mask(text: string, secrets: readonly string[]): string {

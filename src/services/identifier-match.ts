@@ -39,7 +39,14 @@ export function matchIdentifiers(
     if (!words.every((w) => name.includes(w))) continue;
     scored.push({ i, r: words.length === 0 ? 3 : rank(name, words, phrase), name });
   }
-  scored.sort((a, b) => a.r - b.r || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.i.id - b.i.id));
+  // Same rank: the shorter name is the closer match, then alphabetical (a plain list is alphabetical).
+  const byLength = words.length > 0;
+  scored.sort(
+    (a, b) =>
+      a.r - b.r ||
+      (byLength ? a.name.length - b.name.length : 0) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : a.i.id - b.i.id),
+  );
   return scored.map((s) => s.i);
 }
 

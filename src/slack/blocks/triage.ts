@@ -68,12 +68,18 @@ function severityField(original: string, override: Severity | null): InputBlock 
 
 function noteField(notes: string | null): InputBlock {
   const initial = (notes ?? '').slice(0, MAX_NOTE);
+  const cut = (notes ?? '').length > MAX_NOTE;
   return {
     type: 'input',
     block_id: TRIAGE_NOTE_BLOCK,
     optional: true,
     label: { type: 'plain_text', text: 'Note' },
-    hint: { type: 'plain_text', text: 'Seen by your whole tenant. Empty removes the note.' },
+    hint: {
+      type: 'plain_text',
+      text: cut
+        ? `The note is longer than ${MAX_NOTE} characters: only its start is shown, and saving keeps only what is here.`
+        : 'Seen by your whole tenant. Empty removes the note.',
+    },
     element: {
       type: 'plain_text_input',
       action_id: 'value',

@@ -79,8 +79,13 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await repos.digestCursors(Anything).set(ws, 'sub1', { note: 'cursor' });
   await repos.revealGrants(Anything).set(ws, 'U1', { note: 'grant' }, 60_000);
   await repos.policyUnassigns(Anything).set(ws, 'policy:9', { note: 'unassigned' }, 60_000);
+  await repos.eventTriage(Anything).set(ws, 'uidkey:tags', { note: 'tagged' }, 60_000);
+  await repos.tenantTags(Anything).set(ws, 'tenant-3', { note: 'vip' });
+  await repos.recommendationDecisions(Anything).set(ws, '40001', { note: 'accepted' }, 60_000);
   // The generic act-once primitive of the services leases by workspace too.
   expect(await store.lease(`${ws}:policy-unassign:9`, 60_000)).toBeDefined();
+  expect(await store.lease(`${ws}:triage:uidkey:tags:0`, 60_000)).toBeDefined();
+  expect(await store.lease(`${ws}:recommendation:40001`, 60_000)).toBeDefined();
 }
 
 async function entriesOf(fixture: StoreFixture, kind: BackendKind, ws: string) {

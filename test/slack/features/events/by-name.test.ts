@@ -79,6 +79,17 @@ describe('/vigil identifiers', () => {
     expect(identifierReads().length).toBe(reads.length);
   });
 
+  it('reads the list once for concurrent readers of a cold cache', async () => {
+    stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+    stack.sim.log.clear();
+    const lists = await Promise.all(
+      Array.from({ length: 5 }, () => stack.vigil.deps.identifiers.list(stack.workspaceId)),
+    );
+    expect(new Set(lists).size).toBe(1);
+    const pages = identifierReads().filter((e) => e.query.from === undefined);
+    expect(pages).toHaveLength(1);
+  });
+
   it('runs the events search of the identifier whose Events button is clicked', async () => {
     stack.sim.log.clear();
     const { post } = await command(stack, 'identifiers nightjar');

@@ -73,7 +73,8 @@ describe('compact rows', () => {
     const labels = buttons(page).map((b) => `${b.text}${b.style ? `:${b.style}` : ''}`);
     expect(labels.filter((l) => l === 'Ignore')).toHaveLength(2);
     expect(labels.filter((l) => l === 'Remediate:danger')).toHaveLength(2);
-    expect(menuOptions(page).map((o) => o.text)).toEqual(['Explain (AI)', 'Explain (AI)']);
+    const menu = ['Explain (AI)', 'Tags…', 'Note…', 'Severity…'];
+    expect(menuOptions(page).map((o) => o.text)).toEqual([...menu, ...menu]);
     // Two blocks per event: its text and its controls.
     expect(
       (post.body.blocks as { block_id?: string }[]).filter((b) => b.block_id?.startsWith('event:0')),
