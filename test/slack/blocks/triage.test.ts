@@ -61,7 +61,7 @@ describe('tag fields', () => {
     const selected = ['needs review', 'tag-139', 'y'.repeat(80)];
     const blocks = tagFields({ known: 'k', added: 'a' }, { known: manyTags, selected, label: 'Tags' });
     expect(inputProblems(blocks)).toEqual([]);
-    const el = (blocks[0] as Obj).element as Obj;
+    const el = (blocks[0] as unknown as Obj).element as Obj;
     const values = (el.options as Obj[]).map((o) => o.value);
     expect(values).toHaveLength(100);
     expect(values.slice(0, 2)).toEqual(['needs review', 'tag-139']);
@@ -100,7 +100,7 @@ describe('triage form', () => {
     'keeps every limit with fields %j',
     (fields) => {
       const view = renderTriageModal({ ...base, fields });
-      expect((view.title as Obj).text).toSatisfy((t: string) => t.length <= 24);
+      expect(((view as unknown as Obj).title as Obj).text).toSatisfy((t: string) => t.length <= 24);
       expect(String(view.private_metadata).length).toBeLessThanOrEqual(3000);
       expect(view.blocks.length).toBeLessThanOrEqual(100);
       expect(inputProblems(view.blocks)).toEqual([]);
@@ -109,21 +109,23 @@ describe('triage form', () => {
 
   it('says so when a note is longer than the form holds', () => {
     const view = renderTriageModal({ ...base, fields: ['notes'] });
-    const note = view.blocks.find((b) => b.block_id === 'triage_note') as Obj;
+    const note = view.blocks.find((b) => b.block_id === 'triage_note') as unknown as Obj;
     expect(((note.element as Obj).initial_value as string).length).toBe(3000);
     expect((note.hint as Obj).text).toContain('only its start is shown');
   });
 
   it('pre-selects the override, or "No override" naming the original', () => {
     const none = renderTriageModal({ ...base, fields: ['severity'] });
-    const select = (none.blocks.find((b) => b.block_id === 'triage_severity') as Obj).element as Obj;
+    const select = (none.blocks.find((b) => b.block_id === 'triage_severity') as unknown as Obj)
+      .element as Obj;
     expect(select.initial_option).toMatchObject({ value: 'original', text: { text: 'No override (high)' } });
     const set = renderTriageModal({
       ...base,
       fields: ['severity'],
       current: { ...base.current, override: 'critical' },
     });
-    const chosen = (set.blocks.find((b) => b.block_id === 'triage_severity') as Obj).element as Obj;
+    const chosen = (set.blocks.find((b) => b.block_id === 'triage_severity') as unknown as Obj)
+      .element as Obj;
     expect(chosen.initial_option).toMatchObject({ value: 'critical' });
   });
 });
