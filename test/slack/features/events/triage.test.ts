@@ -211,6 +211,36 @@ describe('note and severity', () => {
   });
 });
 
+describe('in a channel', () => {
+  it('updates the shared message in place with chat.update', async () => {
+    const page = await results(`events ${IDENTIFIER.domain} size:2`);
+    await click(stack, page, 'Share in channel');
+    const posted = await stack.slack.waitFor('chat.postMessage');
+    const message = stack.slack.messages(String(posted.body.channel)).at(-1);
+    if (!message) throw new Error('nothing posted');
+    const triggerId = stack.slack.triggerId();
+    await click(stack, { blocks: message.blocks, ts: message.ts }, 'event_note:0', {
+      container: 'message',
+      triggerId,
+    });
+    const opened = await stack.slack.waitFor(
+      (c) => c.method === 'views.open' && c.body.trigger_id === triggerId,
+    );
+    const form = {
+      view: opened.body.view as Json,
+      viewId: String((opened.response.view as Json | undefined)?.id),
+    };
+    await submit(form, {
+      triage_note: { value: { type: 'plain_text_input', value: 'Escalated to the SOC' } },
+    });
+    const update = await stack.slack.waitFor(
+      (c) => c.method === 'chat.update' && c.body.ts === message.ts && textOf(c.body).includes('Note set by'),
+    );
+    expect(textOf(update.body)).toContain(':memo: note');
+    expect(textOf(update.body)).not.toContain('Escalated to the SOC');
+  });
+});
+
 describe('two people at once', () => {
   it('changing the same field: one PATCH, and the other is told who changed it', async () => {
     const pageA = await results(`events ${IDENTIFIER.email} size:2`, SEEDED_USERS.member);
