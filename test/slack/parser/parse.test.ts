@@ -253,6 +253,7 @@ describe('parseCommand: valid commands', () => {
       'settings unassign group:S0123ABCD',
       { kind: 'settings-actors', permission: 'unassign', actors: { usergroup: 'S0123ABCD' } },
     ],
+    ['settings recommend everyone', { kind: 'settings-actors', permission: 'recommend', actors: 'everyone' }],
   ])('%j', (text, command) => {
     expect(parseCommand(text)).toEqual({ ok: true, command });
   });
