@@ -2,7 +2,7 @@
  * What a workspace decides about who may do what through Vigil. Shared by the store (settings), the
  * parser (`/vigil settings <permission> …`) and the authorizer.
  */
-export const PERMISSIONS = ['act', 'reveal', 'export', 'unassign'] as const;
+export const PERMISSIONS = ['act', 'reveal', 'export', 'unassign', 'recommend'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Everyone, workspace admins (and VIGIL_ADMINS), or the members of one user group. */
@@ -13,12 +13,14 @@ export const DEFAULT_PERMISSIONS: Readonly<Record<Permission, Actors>> = Object.
   reveal: 'admins',
   export: 'admins',
   unassign: 'admins',
+  recommend: 'admins',
 });
 
-/** What each permission allows, in words: "ignore or remediate events". */
+/** What each permission allows, in words: "ignore, remediate or triage events". */
 export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = Object.freeze({
-  act: 'ignore or remediate events',
+  act: 'ignore, remediate or triage events',
   reveal: 'reveal leaked credential values',
   export: 'export leaked credentials as CSV',
   unassign: 'unassign identifiers from matching policies',
+  recommend: 'accept or reject identifier recommendations',
 });

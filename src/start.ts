@@ -17,6 +17,7 @@ import { eventSourceOf } from './services/digest/source.js';
 import { DigestService } from './services/digest/subscriptions.js';
 import { EventsService } from './services/events.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
+import { IdentifierDirectory } from './services/identifiers.js';
 import { StoreSearchSeats } from './services/search-seats.js';
 import { settleInterruptedUnassigns } from './services/unassign.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
@@ -136,6 +137,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
         logger: logger.child({ component: 'creds' }),
       }),
       digests,
+      identifiers: new IdentifierDirectory({ api, clock }),
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
       ...(opts.sleep ? { sleep: opts.sleep } : {}),

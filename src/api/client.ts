@@ -19,7 +19,9 @@ import { DEFAULT_RETRY, type RetryPolicy, realSleep, type Sleep } from './core/r
 import { TOKEN_REFRESH_AFTER_MS, TokenCache, type TokenStore } from './core/tokens.js';
 import { type ActivitiesApi, activitiesResource } from './resources/activities.js';
 import { type CredentialsApi, credentialsResource } from './resources/credentials.js';
+import { type EventMetadataApi, eventMetadataResource } from './resources/event-metadata.js';
 import { type EventsApi, eventsResource } from './resources/events.js';
+import { type IdentifiersApi, identifiersResource } from './resources/identifiers.js';
 import { type PoliciesApi, policiesResource } from './resources/policies.js';
 import { type RecommendationsApi, recommendationsResource } from './resources/recommendations.js';
 import { type ReportEndpointMemory, type ReportsApi, reportsResource } from './resources/reports.js';
@@ -68,6 +70,8 @@ export interface ApiClientOptions {
 export interface ApiSession
   extends TokensApi,
     EventsApi,
+    EventMetadataApi,
+    IdentifiersApi,
     CredentialsApi,
     PoliciesApi,
     RecommendationsApi,
@@ -156,6 +160,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       tenantId: c.tenantId,
       ...tokensResource(ctx, { engine, creds: c, clock, refreshAfterMs }),
       ...eventsResource(ctx),
+      ...eventMetadataResource(ctx),
+      ...identifiersResource(ctx),
       ...credentialsResource(ctx),
       ...policiesResource(ctx),
       ...recommendationsResource(ctx),

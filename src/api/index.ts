@@ -50,6 +50,11 @@ export {
   CredentialSourceSchema,
 } from './resources/credentials.js';
 export {
+  type EventMetadataChange,
+  type TenantMetadata,
+  TenantMetadataSchema,
+} from './resources/event-metadata.js';
+export {
   EVENT_CATEGORIES,
   EVENT_FILTER_TYPES,
   EVENT_TYPES,
@@ -80,6 +85,18 @@ export {
   type Severity,
 } from './resources/events.js';
 export {
+  IDENTIFIER_KINDS,
+  IDENTIFIER_TYPES,
+  type Identifier,
+  type IdentifierKind,
+  type IdentifierListInput,
+  IdentifierPageSchema,
+  IdentifierSchema,
+  type IdentifierType,
+  identifierKinds,
+  MAX_IDENTIFIER_PAGE_SIZE,
+} from './resources/identifiers.js';
+export {
   type MatchingPolicy,
   MatchingPolicyPageSchema,
   MatchingPolicySchema,
@@ -89,9 +106,12 @@ export {
   type UnassignPolicyInput,
 } from './resources/policies.js';
 export {
+  RECOMMENDATION_ACTIONS,
   RECOMMENDATION_STATUSES,
   RECOMMENDATION_TYPES,
   type Recommendation,
+  type RecommendationAction,
+  type RecommendationActionInput,
   type RecommendationListInput,
   RecommendationPageSchema,
   RecommendationSchema,

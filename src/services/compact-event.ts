@@ -8,7 +8,10 @@ const MAX_FRAGMENTS = 3;
 const MAX_FRAGMENT = 1000;
 const MAX_HIGHLIGHT_KEYS = 12;
 const MAX_IDENTIFIERS = 50;
-const MAX_TAGS = 11;
+/** All of an event's tags a form can hold (a Block Kit multi-select has 100 options). */
+const MAX_TAGS = 100;
+/** A note as long as the triage form can edit, plus one character to tell it was longer. */
+const MAX_NOTE = 3001;
 export const REDACTED = '[redacted]';
 
 function mask(text: string, secrets: readonly string[]): string {
@@ -38,6 +41,8 @@ export function compactEvent(event: Event, secrets: readonly string[] = []): Eve
     const tm: NonNullable<Event['tenant_metadata']> = {};
     if (t.severity) tm.severity = t.severity;
     if (t.tags) tm.tags = t.tags.slice(0, MAX_TAGS).map(m);
+    // The row says whether a note exists; the Note form shows it.
+    if (t.notes) tm.notes = m(t.notes).slice(0, MAX_NOTE);
     if (t.remediated_at !== undefined) tm.remediated_at = t.remediated_at;
     if (t.ignored_at !== undefined) tm.ignored_at = t.ignored_at;
     out.tenant_metadata = tm;

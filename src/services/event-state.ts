@@ -79,6 +79,7 @@ export function withEventChanged(
       if (i !== index) return shown;
       const next: ShownEvent = { event: change.event, generation: change.generation };
       if (change.acted) next.acted = change.acted;
+      if (shown.triaged) next.triaged = shown.triaged;
       return next;
     }),
   };

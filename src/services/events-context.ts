@@ -41,12 +41,22 @@ const ActedSchema = z.object({
   at: z.number(),
 });
 
+/** Who last set tags, a note or the severity of an event from this message, for the row to say. */
+const TriagedSchema = z.object({
+  by: z.string().min(1),
+  at: z.number(),
+  fields: z.array(z.enum(['tags', 'notes', 'severity'])).min(1),
+});
+export type Triaged = z.infer<typeof TriagedSchema>;
+
 const ShownEventSchema = z.object({
   event: EventSchema,
   /** The state generation the buttons were rendered with: a click acts only if it is still current. */
   generation: z.number().int().nonnegative(),
   /** Set once a click acted from this message ("Ignored by @user · date", with Undo). */
   acted: ActedSchema.optional(),
+  /** Set once someone changed its tags, note or severity from this message. */
+  triaged: TriagedSchema.optional(),
 });
 export type ShownEvent = z.infer<typeof ShownEventSchema>;
 
@@ -54,7 +64,10 @@ export const EventsContextSchema = z.object({
   v: z.literal(1),
   /** Workspace, requester, channel, command text, cursor and page number: see paging-context.ts. */
   ...PAGING_FIELDS,
-  identifierId: z.number().int().positive(),
+  /** 0 for the tenant-wide feed (`scope: 'tenant'`). */
+  identifierId: z.number().int().nonnegative(),
+  /** `tenant`: `events all`, the tenant-wide feed; absent: one identifier's events. */
+  scope: z.literal('tenant').optional(),
   query: StoredQuerySchema,
   /** The rest of the search input, without `from` and `query`; identical on every page. */
   filters: z.record(z.string(), z.unknown()).optional(),

@@ -15,6 +15,7 @@ import type { Acted } from './event-state.js';
 import { eventTitle } from './event-title.js';
 import { type EventsContext, EventsContextStore, type ShownEvent, storedSearchOf } from './events-context.js';
 import { FairGate } from './fair-gate.js';
+import { KnownTags } from './known-tags.js';
 import type { ApiAccess, WorkspaceApi } from './workspace-api.js';
 
 /** Extra requests made past empty pages before showing "no events on this page yet". */
@@ -31,6 +32,8 @@ export interface FetchedPage {
   requests: number;
   /** The API host the search went to. */
   host: string;
+  /** The tenant searched (undefined: the key's default tenant). */
+  tenantId?: number | undefined;
 }
 
 export interface SearchRequest {
@@ -50,6 +53,8 @@ export interface SearchRequest {
   message?: EventsContext['message'];
   /** Values masked out of the results (the secret a modal search was made with). */
   secrets?: readonly string[];
+  /** `tenant`: the tenant-wide feed (`events all`); `input.identifierId` is then 0. */
+  scope?: 'tenant';
 }
 
 /** What became of a click on one event. */
@@ -90,26 +95,41 @@ export class EventsService {
     this.sleep = deps.sleep ?? realSleep;
   }
 
-  /** The page at `input.from` (or the first), skipping up to MAX_EXTRA_PAGES empty pages that have a `next`. */
-  async fetchPage(workspaceId: string, input: EventSearchInput): Promise<FetchedPage> {
+  /**
+   * The page at `input.from` (or the first), skipping up to MAX_EXTRA_PAGES empty pages that have a `next`.
+   * `scope: 'tenant'` searches the tenant-wide feed (every identifier) with the same body.
+   */
+  async fetchPage(workspaceId: string, input: EventSearchInput, scope?: 'tenant'): Promise<FetchedPage> {
     let tenant = 'this tenant';
+    const search = (api: WorkspaceApi, i: EventSearchInput): Promise<SearchPage<Event>> => {
+      if (scope !== 'tenant') return api.session.searchEvents(i);
+      const { identifierId: _all, ...feed } = i;
+      return api.session.searchTenantEvents(feed);
+    };
     try {
       return await this.deps.api.call(
         workspaceId,
         async (api) => {
           tenant = tenantOf(api);
-          let page: SearchPage<Event> = await api.session.searchEvents(input);
+          let page: SearchPage<Event> = await search(api, input);
           let requests = 1;
           while (page.items.length === 0 && page.next !== null && requests <= MAX_EXTRA_PAGES) {
-            page = await api.session.searchEvents({ ...input, from: page.next });
+            page = await search(api, { ...input, from: page.next });
             requests++;
           }
-          return { events: page.items, next: page.next, requests, host: api.host, quota: page.quota };
+          return {
+            events: page.items,
+            next: page.next,
+            requests,
+            host: api.host,
+            tenantId: api.session.tenantId,
+            quota: page.quota,
+          };
         },
         (r) => r.quota,
       );
     } catch (err) {
-      throw withSearchContext(err, input.identifierId, tenant);
+      throw scope === 'tenant' ? err : withSearchContext(err, input.identifierId, tenant);
     }
   }
 
@@ -118,7 +138,13 @@ export class EventsService {
     const input = req.from === undefined ? req.input : { ...req.input, from: req.from };
     // One member's burst waits its turn (or is told to wait) instead of delaying everyone's searches.
     const page = await this.gate.run(req.workspaceId, req.userId, () =>
-      this.fetchPage(req.workspaceId, input),
+      this.fetchPage(req.workspaceId, input, req.scope),
+    );
+    // The tags seen here are offered in forms (triage, digest filters).
+    await new KnownTags(this.deps.repos).remember(
+      req.workspaceId,
+      page.tenantId,
+      page.events.flatMap((e) => e.tenant_metadata?.tags ?? []),
     );
     const shown = await this.shownEvents(req.workspaceId, page.events, req.secrets);
     const events = req.sort === 'severity' ? sortBySeverity(shown, (s) => s.event) : shown;
@@ -135,6 +161,7 @@ export class EventsService {
       events,
     };
     if (req.sort !== undefined) ctx.sort = req.sort;
+    if (req.scope !== undefined) ctx.scope = req.scope;
     if (page.next !== null) ctx.cursor = page.next;
     if (page.events.length === 0 && page.next !== null) ctx.emptyButMore = true;
     if (req.message !== undefined) ctx.message = req.message;

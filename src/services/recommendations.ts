@@ -51,6 +51,50 @@ export interface RecommendationsPage {
   first: number;
   filters: string;
   nextRef: string | undefined;
+  /** The stored page itself, which the rows' Accept and Reject buttons point at. */
+  shownRef: string;
+}
+
+/** A page as shown: its rows (updated in place after a decision) and where the list goes on. */
+export const ShownRecommendationsSchema = z.object({
+  kind: z.literal('recommendations-shown'),
+  workspaceId: z.string().min(1),
+  userId: z.string(),
+  filters: z.string(),
+  first: z.number().int().positive(),
+  items: z.array(RecommendationSchema).max(RECOMMENDATIONS_SHOWN),
+  nextRef: z.string().optional(),
+});
+export type ShownRecommendations = z.infer<typeof ShownRecommendationsSchema>;
+
+export function saveShownRecommendations(
+  deps: Pick<ListDeps, 'repos'>,
+  shown: ShownRecommendations,
+): Promise<string> {
+  return listContexts(deps.repos).save(ShownRecommendationsSchema, shown);
+}
+
+export function loadShownRecommendations(
+  deps: Pick<ListDeps, 'repos'>,
+  ref: string,
+  workspaceId: string,
+): Promise<ShownRecommendations> {
+  return listContexts(deps.repos).load(
+    ShownRecommendationsSchema,
+    ref,
+    workspaceId,
+    '/vigil recommendations',
+  );
+}
+
+/** The recommended value itself (`shop1.acme.example`, an e-mail, a username, an Azure tenant id). */
+export function recommendedValue(r: Pick<Recommendation, 'data'>): string {
+  const data = r.data as Record<string, unknown>;
+  for (const field of ['fqdn', 'email', 'username', 'tenant_id']) {
+    const v = data[field];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return '';
 }
 
 function apiInput(ctx: Pick<RecommendationsContext, 'types' | 'status' | 'query'>, from?: string) {
@@ -130,5 +174,14 @@ export async function recommendationsPage(
         ...(cursor !== undefined ? { cursor } : { cursor: undefined }),
       })
     : undefined;
-  return { items, first: ctx.first, filters: ctx.filters, nextRef };
+  const shownRef = await saveShownRecommendations(deps, {
+    kind: 'recommendations-shown',
+    workspaceId: req.workspaceId,
+    userId: req.userId,
+    filters: ctx.filters,
+    first: ctx.first,
+    items,
+    ...(nextRef !== undefined ? { nextRef } : {}),
+  });
+  return { items, first: ctx.first, filters: ctx.filters, nextRef, shownRef };
 }

@@ -51,7 +51,7 @@ export class Authz {
     }
   }
 
-  /** Who may ignore/remediate events: the workspace's `act` permission (everyone by default). */
+  /** Who may ignore, remediate or triage events: the workspace's `act` permission (everyone by default). */
   requireActor(client: WebClient, workspaceId: string, teamId: string, userId: string): Promise<void> {
     return this.requirePermission(client, workspaceId, teamId, userId, 'act');
   }

@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import type { CredentialsService } from '../services/credentials/index.js';
 import type { DigestService } from '../services/digest/subscriptions.js';
 import type { EventsService } from '../services/events.js';
+import type { IdentifierDirectory } from '../services/identifiers.js';
 import type { ApiAccess } from '../services/workspace-api.js';
 import type { Repositories, Store } from '../store/index.js';
 import type { WorkTracker } from '../work-tracker.js';
@@ -30,6 +31,8 @@ export interface SlackDeps {
   credentials: CredentialsService;
   /** Digest subscriptions (add, list, pause, preview…). */
   digests: DigestService;
+  /** The workspace's identifiers by name (a short-lived cache of the API's list). */
+  identifiers: IdentifierDirectory;
   authz: Authz;
   tracker: WorkTracker;
   /** Waiting ("still working" notices); real time when absent. */

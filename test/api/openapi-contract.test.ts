@@ -153,6 +153,28 @@ async function exerciseEveryV4Method(sim: SimApi, session: ApiSession, tenantId:
   }
   await drain(session.iterateRecommendations({ size: 2 }), 3);
 
+  // Identifiers (published contract): every parameter the client sends, pages followed.
+  await settle(session.listIdentifiers());
+  await settle(
+    session.listIdentifiers({
+      size: 100,
+      orderBy: 'type',
+      types: ['domain', 'identity', 'keyword'],
+      isDisabled: false,
+    }),
+  );
+  await drain(session.iterateIdentifiers({ size: 1, orderBy: 'name' }), 3);
+  // Triage: tags, a note, a severity override, then both cleared.
+  const triaged = uids[1] ?? '';
+  await session.updateEventMetadata(triaged, { tags: ['vip', 'needs review'] });
+  await session.updateEventMetadata(triaged, { notes: 'Checked with IT', severity: 'critical' });
+  await session.updateEventMetadata(triaged, { notes: null, severity: null, tags: [] });
+  await settle(session.searchTenantEvents({ size: 5, filters: { tags: ['vip'] }, order: 'desc' }));
+  // Recommendation decisions.
+  const recs = sim.state.recommendations.filter((r) => r.tenantId === tenantId).map((r) => r.id);
+  await session.recommendationAction({ action: 'accept', ids: recs.slice(0, 2) });
+  await session.recommendationAction({ action: 'reject', ids: recs.slice(2, 3) });
+
   await settle(session.createSandboxUpload('sample.exe'));
   if (report) {
     // The client remembers a missing replacement endpoint: ask while it is published, then while it is not.
@@ -205,6 +227,10 @@ describe('OpenAPI contract of v4 requests', () => {
           'GET /v4/matching-policies/{id}/assignments',
           'DELETE /v4/matching-policies/{id}/assignments',
           'GET /v4/identifier-recommendations/',
+          'POST /v4/identifier-recommendations/actions',
+          'GET /v4/identifiers/',
+          'PATCH /v4/events/tenant/metadata',
+          'POST /v4/events/tenant/_search',
           'POST /v4/sandbox/uploads',
           'GET /v4/threat_flow/intel/requests/{id}',
           'GET /v4/threat_flow/reports/requests/{id}',
@@ -365,6 +391,58 @@ describe('the validator rejects what the document rejects', () => {
         path: '/firework/v2/organizations/1/tenants',
         query: [['page', '2']],
         body: undefined,
+      },
+    ],
+    [
+      'identifiers with a page size above 100',
+      { method: 'GET', path: '/firework/v4/identifiers/', query: [['size', '101']], body: undefined },
+    ],
+    [
+      'identifiers with a type the list does not know (email is an identity attribute)',
+      { method: 'GET', path: '/firework/v4/identifiers/', query: [['types', 'email']], body: undefined },
+    ],
+    [
+      'identifiers searched by text (the list takes no query)',
+      { method: 'GET', path: '/firework/v4/identifiers/', query: [['query', 'acme']], body: undefined },
+    ],
+    [
+      'a metadata change without its uid',
+      { method: 'PATCH', path: '/firework/v4/events/tenant/metadata', query: [], body: { tags: ['vip'] } },
+    ],
+    [
+      'a metadata change with a severity that is not one',
+      {
+        method: 'PATCH',
+        path: '/firework/v4/events/tenant/metadata',
+        query: [['uid', 'leak/x/1']],
+        body: { severity: 'urgent' },
+      },
+    ],
+    [
+      'a metadata change with tags as a string',
+      {
+        method: 'PATCH',
+        path: '/firework/v4/events/tenant/metadata',
+        query: [['uid', 'leak/x/1']],
+        body: { tags: 'vip' },
+      },
+    ],
+    [
+      'a recommendation action that is neither accept nor reject',
+      {
+        method: 'POST',
+        path: '/firework/v4/identifier-recommendations/actions',
+        query: [],
+        body: { action: { type: 'approve' }, targets: [{ id: 1 }] },
+      },
+    ],
+    [
+      'more than 100 recommendation targets',
+      {
+        method: 'POST',
+        path: '/firework/v4/identifier-recommendations/actions',
+        query: [],
+        body: { action: { type: 'accept' }, targets: Array.from({ length: 101 }, (_, i) => ({ id: i })) },
       },
     ],
   ] satisfies Array<[string, WireRequest]>)('%s', (_label, req) => {

@@ -36,7 +36,7 @@ export interface Credentials {
 }
 
 export interface CallSpec<S extends z.ZodType | null> {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Absolute path below the base URL, already encoded. */
   path: string;
   query?: QueryParams;

@@ -11,7 +11,7 @@ export type HttpBody = string | Buffer | Uint8Array | Readable;
 
 export interface HttpRequest {
   url: URL;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers: Record<string, string>;
   body?: HttpBody | undefined;
   headersTimeoutMs: number;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ResourceContext } from '../core/context.js';
 import { type Page, type PageStep, type PaginateOptions, paginate } from '../core/paging.js';
 import { page } from '../core/schema.js';
-import { Problems, type QueryParams } from '../core/wire.js';
+import { type Json, Problems, type QueryParams } from '../core/wire.js';
 
 export const RECOMMENDATION_TYPES = ['domain', 'azure_tenant', 'email', 'username'] as const;
 export type RecommendationType = (typeof RECOMMENDATION_TYPES)[number];
@@ -63,8 +63,42 @@ export function recommendationQuery(input: RecommendationListInput): QueryParams
   return q;
 }
 
+export const RECOMMENDATION_ACTIONS = ['accept', 'reject'] as const;
+export type RecommendationAction = (typeof RECOMMENDATION_ACTIONS)[number];
+
+/** `IdentifierRecommendationActionsBody` takes at most 100 targets. */
+export const MAX_RECOMMENDATION_TARGETS = 100;
+
+export interface RecommendationActionInput {
+  action: RecommendationAction;
+  /** Recommendation ids; sent in batches of at most 100. */
+  ids: number[];
+}
+
+/** One body per batch of at most 100 distinct targets. */
+export function recommendationActionBodies(input: RecommendationActionInput): Json[] {
+  const problems = new Problems();
+  if (!(RECOMMENDATION_ACTIONS as readonly string[]).includes(input.action))
+    problems.add('action', 'must be accept or reject');
+  input.ids.forEach((id, i) => {
+    if (!Number.isSafeInteger(id)) problems.add(`ids.${i}`, 'must be an integer');
+  });
+  problems.throwIfAny('recommendation action');
+  const unique = [...new Set(input.ids)];
+  const bodies: Json[] = [];
+  for (let i = 0; i < unique.length; i += MAX_RECOMMENDATION_TARGETS) {
+    bodies.push({
+      action: { type: input.action },
+      targets: unique.slice(i, i + MAX_RECOMMENDATION_TARGETS).map((id) => ({ id })),
+    });
+  }
+  return bodies;
+}
+
 export interface RecommendationsApi {
   listRecommendations(input?: RecommendationListInput): Promise<Page<Recommendation>>;
+  /** Accepts or rejects recommendations (the same decision twice is harmless upstream). */
+  recommendationAction(input: RecommendationActionInput): Promise<{ count: number; batches: number }>;
   iterateRecommendations(
     input?: RecommendationListInput,
     opts?: PaginateOptions,
@@ -87,6 +121,22 @@ export function recommendationsResource({ call, v4 }: ResourceContext): Recommen
     ).data;
   return {
     listRecommendations,
+    async recommendationAction(input) {
+      let batches = 0;
+      for (const body of recommendationActionBodies(input)) {
+        await call({
+          method: 'POST',
+          path: `${v4}/identifier-recommendations/actions`,
+          body,
+          tier: 'ordinary',
+          idempotent: true,
+          auth: 'token',
+          schema: null,
+        });
+        batches++;
+      }
+      return { count: new Set(input.ids).size, batches };
+    },
     iterateRecommendations: (input = {}, o) => paginate(listRecommendations, input, o),
   };
 }

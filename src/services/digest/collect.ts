@@ -19,6 +19,8 @@ export interface CollectInput {
   identifierIds: number[] | 'all';
   severity: Severity | Severity[];
   types: string[];
+  /** Events with one of these tags (absent or empty: any). */
+  tags?: string[] | undefined;
 }
 
 export interface Collected {
@@ -39,6 +41,7 @@ const MAX_SEEN = 2000;
 function filtersOf(input: CollectInput, since: string): EventFilters {
   const filters: EventFilters = { severity: input.severity, estimated_created_at: { gte: since } };
   if (input.types.length > 0) filters.type = input.types as NonNullable<EventFilters['type']>;
+  if (input.tags?.length) filters.tags = [...input.tags];
   return filters;
 }
 

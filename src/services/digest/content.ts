@@ -87,11 +87,16 @@ export function scopeOf(identifierIds: number[] | 'all'): string {
     : `identifier${identifierIds.length === 1 ? '' : 's'} ${identifierIds.join(', ')}`;
 }
 
-export function filtersOf(sub: { severity: string | string[]; types: string[] }): string {
+export function filtersOf(sub: {
+  severity: string | string[];
+  types: string[];
+  tags?: string[] | undefined;
+}): string {
   const parts: string[] = [];
   if (typeof sub.severity === 'string') {
     if (sub.severity !== 'info') parts.push(`severity ≥ ${sub.severity}`);
   } else parts.push(`severity ${sub.severity.join(', ')}`);
   if (sub.types.length > 0) parts.push(`types ${sub.types.join(', ')}`);
+  if (sub.tags?.length) parts.push(`tags ${sub.tags.join(', ')}`);
   return parts.join(' · ');
 }

@@ -6,9 +6,6 @@
  */
 
 export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
-export const EVENT_ACTIONS = ['ignore', 'remediate', 'unignore', 'unremediate'] as const;
-export const RECOMMENDATION_TYPES = ['domain', 'azure_tenant', 'email', 'username'] as const;
-export const RECOMMENDATION_STATUSES = ['recommended', 'accepted', 'rejected'] as const;
 
 /** The specification's event categories, each with the production names (`metadata.type`) it seeds. */
 export const SEED_TYPES: Readonly<Record<string, readonly string[]>> = {

@@ -91,3 +91,16 @@ export interface ListQuery {
   size: number;
   order?: 'asc' | 'desc';
 }
+
+/** `UpdateTenantMetadataBody`: a field left out is unchanged; null clears the note or the override. */
+export interface UpdateTenantMetadataBody {
+  tags?: string[] | null;
+  severity?: 'info' | 'low' | 'medium' | 'high' | 'critical' | null;
+  notes?: string | null;
+}
+
+/** `IdentifierRecommendationActionsBody`. */
+export interface RecommendationActionsBody {
+  action: { type: 'accept' | 'reject' };
+  targets?: { id: number }[];
+}

@@ -47,6 +47,8 @@ export interface SimOptions {
    * text, unknown extra fields). See openapi/answers.ts.
    */
   answers: AnswerMode;
+  /** Accepting a recommendation creates its identifier at once (default); false: it never appears. */
+  createIdentifierOnAccept?: boolean;
 }
 
 export interface AddEventInput {
@@ -121,6 +123,16 @@ export class SimState {
 
   eventsOf(identifierId: number): SimEvent[] {
     return this.events.filter((e) => e.item.identifiers.some((i) => i.id === identifierId));
+  }
+
+  /** The tenant's identifier of that name, created when missing (an accepted recommendation). */
+  addIdentifier(tenantId: number, name: string, kind: SimIdentifier['kind']): SimIdentifier {
+    const existing = this.identifiers.find((i) => i.tenantId === tenantId && i.name === name);
+    if (existing) return existing;
+    const id = Math.max(0, ...this.identifiers.map((i) => i.id)) + 1;
+    const identifier: SimIdentifier = { id, tenantId, name, kind };
+    this.identifiers.push(identifier);
+    return identifier;
   }
 
   searchQuota(organizationId: number): SimSearchQuota {

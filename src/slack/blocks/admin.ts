@@ -39,7 +39,7 @@ export function renderSettings(permissions: Readonly<Record<Permission, Actors>>
 } {
   const lines = permissionLines(permissions);
   return {
-    text: `Who may ignore or remediate events: ${describeActors(permissions.act)}.`,
+    text: `Who may ignore, remediate or triage events: ${describeActors(permissions.act)}.`,
     blocks: [
       section(lines.join('\n')),
       {
@@ -48,7 +48,7 @@ export function renderSettings(permissions: Readonly<Record<Permission, Actors>>
           {
             type: 'mrkdwn',
             text: ownMrkdwn(
-              'Admins change them with `/vigil settings <act|reveal|export|unassign> everyone|admins|group:<usergroup-id>`.',
+              'Admins change them with `/vigil settings <act|reveal|export|unassign|recommend> everyone|admins|group:<usergroup-id>`.',
             ),
           },
         ],

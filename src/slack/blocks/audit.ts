@@ -33,6 +33,39 @@ function eventWords(e: AuditEntry, verb: string): string {
   return `${verb} ${what}${how}`;
 }
 
+/** An event by its title and uid, as the log names it. */
+function eventNamed(e: AuditEntry): string {
+  return e.title ? `“${escaped(e.title, 150)}” ${codeSpan(e.target)}` : `event ${codeSpan(e.target)}`;
+}
+
+/** Tags, a note, a severity override, set through an event's menu. */
+function triageWords(e: AuditEntry): string | undefined {
+  const detail = e.detail ?? '';
+  switch (e.action) {
+    case 'event.tags':
+      return detail === ''
+        ? `removed the tags of ${eventNamed(e)}`
+        : `tagged ${eventNamed(e)} (${escaped(detail)})`;
+    case 'event.notes':
+      return detail === 'removed'
+        ? `removed the note of ${eventNamed(e)}`
+        : `added a note to ${eventNamed(e)}`;
+    case 'event.severity':
+      return detail.endsWith('override removed')
+        ? `removed the severity override of ${eventNamed(e)} (${escaped(detail)})`
+        : `re-rated ${eventNamed(e)} (${escaped(detail)})`;
+    default:
+      return undefined;
+  }
+}
+
+/** Accept/Reject of identifier recommendations; the detail holds the recommended values. */
+function recommendationWords(e: AuditEntry, verb: string): string {
+  const count = e.count ?? 1;
+  const what = count > 1 ? plural(count, 'recommendation') : `recommendation ${codeSpan(e.target)}`;
+  return `${verb} ${what}${e.detail ? ` (${escaped(e.detail)})` : ''}`;
+}
+
 function isPermission(p: string): p is Permission {
   return (PERMISSIONS as readonly string[]).includes(p);
 }
@@ -41,6 +74,10 @@ function isPermission(p: string): p is Permission {
 export function auditWords(e: AuditEntry): string {
   const verb = EVENT_VERBS[e.action];
   if (verb !== undefined) return eventWords(e, verb);
+  const triage = triageWords(e);
+  if (triage !== undefined) return triage;
+  if (e.action === 'recommendation.accept') return recommendationWords(e, 'accepted');
+  if (e.action === 'recommendation.reject') return recommendationWords(e, 'rejected');
   switch (e.action) {
     case 'events.share':
       return `shared events of identifier ${codeSpan(e.target)}${e.detail ? ` (${escaped(e.detail)})` : ''}`;

@@ -22,6 +22,7 @@ import { renderBudgeted } from './budget.js';
 import type { ActedState } from './event-row.js';
 import { renderEventGroup, SEVERITY_EMOJI, typeLabel } from './event-row.js';
 import type { RenderedMessage } from './kit.js';
+import { tagFields } from './tags.js';
 import { escapeMrkdwn, plainText, slackDate, truncate } from './text.js';
 
 export const DIGEST_MORE = 'digest_more';
@@ -270,8 +271,14 @@ const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({
   value: s,
 }));
 
-/** The form behind `/vigil digest add` with no arguments; the channel defaults to where it was typed. */
-export function renderDigestAddModal(channelId: string): View {
+/** The tag fields of the digest form. */
+export const DIGEST_TAG_FIELDS = { known: 'tags', added: 'tags_new' } as const;
+
+/**
+ * The form behind `/vigil digest add` with no arguments; the channel defaults to where it was typed. The
+ * tag filter offers the tenant's tags seen so far (`knownTags`), plus a field for others.
+ */
+export function renderDigestAddModal(channelId: string, knownTags: readonly string[] = []): View {
   const input = (blockId: string, label: string, element: Record<string, unknown>, optional = false) => ({
     type: 'input' as const,
     block_id: blockId,
@@ -311,6 +318,11 @@ export function renderDigestAddModal(channelId: string): View {
         { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or e.g. leak, paste' } },
         true,
       ),
+      ...tagFields(DIGEST_TAG_FIELDS, {
+        known: knownTags,
+        label: 'Tags',
+        hint: 'Only events with one of these tags; none: any event.',
+      }),
       input('time', 'Time of day', { type: 'timepicker', initial_time: '09:00' }),
       input(
         'tz',

@@ -6,6 +6,11 @@ export const EVENT_UNIGNORE = 'event_unignore';
 export const EVENT_UNREMEDIATE = 'event_unremediate';
 export const EVENT_EXPLAIN = 'event_explain';
 export const EVENT_UNDO = 'event_undo';
+/** Triage from an event's menu: each opens a form (tags, note, severity override, or all three). */
+export const EVENT_TAGS = 'event_tags';
+export const EVENT_NOTE = 'event_note';
+export const EVENT_SEVERITY = 'event_severity';
+export const EVENT_TRIAGE = 'event_triage';
 /** The overflow menu of an event; each option's value names the action it stands for. */
 export const EVENT_MORE = 'event_more';
 export const EVENTS_NEXT_PAGE = 'events_next_page';
@@ -19,6 +24,10 @@ export const ACTION_IDS = {
   unremediate: EVENT_UNREMEDIATE,
   explain: EVENT_EXPLAIN,
   undo: EVENT_UNDO,
+  tags: EVENT_TAGS,
+  note: EVENT_NOTE,
+  severity: EVENT_SEVERITY,
+  triage: EVENT_TRIAGE,
   more: EVENT_MORE,
   nextPage: EVENTS_NEXT_PAGE,
   ignorePage: EVENTS_IGNORE_PAGE,

@@ -19,7 +19,11 @@ import {
   EVENT_EXPLAIN,
   EVENT_IGNORE,
   EVENT_MORE,
+  EVENT_NOTE,
   EVENT_REMEDIATE,
+  EVENT_SEVERITY,
+  EVENT_TAGS,
+  EVENT_TRIAGE,
   EVENT_UNDO,
   EVENT_UNIGNORE,
   EVENT_UNREMEDIATE,
@@ -74,14 +78,14 @@ export function effectiveSeverity(event: Event): string {
 
 export { typeLabel } from './event-types.js';
 
-/** `:large_orange_circle: *high*` or, with a tenant override, `… *high* (was medium)`. */
+/** `:large_orange_circle: *high*` or, with a tenant override, `:red_circle: *high → critical*`. */
 export function severityText(event: Event): string {
   const override = event.tenant_metadata?.severity?.override ?? undefined;
   const effective = override ?? event.metadata.severity;
   const original = event.tenant_metadata?.severity?.original ?? event.metadata.severity;
   const emoji = isSeverity(effective) ? SEVERITY_EMOJI[effective] : ':grey_question:';
-  const was = override !== undefined && override !== original ? ` (was ${severityLabel(original)})` : '';
-  return `${emoji} *${severityLabel(effective)}*${was}`;
+  const was = override !== undefined && override !== original ? `${severityLabel(original)} → ` : '';
+  return `${emoji} *${was}${severityLabel(effective)}*`;
 }
 
 // ── State ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -94,6 +98,15 @@ export interface ActedState {
   /** Milliseconds since the epoch. */
   at: number;
 }
+
+/** Who last changed an event's tags, note or severity from this message. */
+export interface TriagedState {
+  by: string;
+  at: number;
+  fields: readonly ('tags' | 'notes' | 'severity')[];
+}
+
+const TRIAGED_WORDS: Readonly<Record<string, string>> = { tags: 'tags', notes: 'note', severity: 'severity' };
 
 export interface EventStatus {
   ignoredAt: string | undefined;
@@ -117,6 +130,8 @@ export interface EventGroupOptions {
   /** Position of the event in its message: suffixes action ids and block ids. */
   index?: number;
   state?: ActedState;
+  /** "Tags and note set by @user · date". */
+  triaged?: TriagedState;
   /** False hides the action buttons (Explain stays); authorization is still checked on click. */
   canAct?: boolean;
   /** Hosts of the API's web portal: `metadata.flare_url` is linked only when it points there. */
@@ -181,6 +196,11 @@ function tagsText(event: Event): string {
   return `tags ${truncate(tags.slice(0, SHOWN_TAGS).join(', '), 120)}${more}`;
 }
 
+/** Whether the event has a note (its text is read in the Note form, not in the row). */
+function noteText(event: Event): string {
+  return event.tenant_metadata?.notes?.trim() ? ':memo: note' : '';
+}
+
 function eventSection(event: Event, opts: EventGroupOptions, index: number): SectionBlock {
   const { metadata } = event;
   const matchedMs = metadata.matched_at ? parseIsoDate(metadata.matched_at) : undefined;
@@ -197,6 +217,7 @@ function eventSection(event: Event, opts: EventGroupOptions, index: number): Sec
     `created ${day(metadata.estimated_created_at)}`,
     metadata.matched_at ? `matched ${day(metadata.matched_at)}` : '',
     tagsText(event),
+    noteText(event),
     portalLink(metadata.flare_url, 'Open in portal', opts.portalHosts) ?? '',
   ].filter((p) => p !== '');
   const lines = [
@@ -254,6 +275,21 @@ function menuOption(c: RowControl, index: number, ref: string): PlainTextOption 
   };
 }
 
+/**
+ * Triage controls, after the others: Tags…, Note…, Severity… when the menu has room for the three, else one
+ * option that opens the form with all three fields.
+ */
+export function triageControls(room: number): RowControl[] {
+  if (room >= 3) {
+    return [
+      { label: 'Tags…', base: EVENT_TAGS },
+      { label: 'Note…', base: EVENT_NOTE },
+      { label: 'Severity…', base: EVENT_SEVERITY },
+    ];
+  }
+  return room >= 1 ? [{ label: 'Tags, note, severity…', base: EVENT_TRIAGE }] : [];
+}
+
 function controlButton(c: RowControl, index: number, ref: string): Button {
   return button(c.label, eventActionId(c.base, index), ref, c.extra);
 }
@@ -285,6 +321,7 @@ export function rowControls(
     }
   }
   menu.push({ label: 'Explain (AI)', base: EVENT_EXPLAIN });
+  if (opts.canAct !== false) menu.push(...triageControls(MENU_MAX - menu.length));
   return { buttons, menu };
 }
 
@@ -312,12 +349,28 @@ export function controlElements(
   return elements;
 }
 
-function actedContext(state: ActedState, index: number): ContextBlock {
-  const who = userMention(state.by) ?? 'a teammate';
+function stateContext(
+  state: ActedState | undefined,
+  triaged: TriagedState | undefined,
+  index: number,
+): ContextBlock | undefined {
+  const lines: string[] = [];
+  if (state !== undefined) {
+    const who = userMention(state.by) ?? 'a teammate';
+    lines.push(`${ACTED_LABELS[state.action]} by ${who} · ${slackDate(state.at)}`);
+  }
+  if (triaged !== undefined && triaged.fields.length > 0) {
+    const who = userMention(triaged.by) ?? 'a teammate';
+    const words = triaged.fields.map((f) => TRIAGED_WORDS[f] ?? f);
+    const what = words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+    const text = `${what} set by ${who} · ${slackDate(triaged.at)}`;
+    lines.push(text.charAt(0).toUpperCase() + text.slice(1));
+  }
+  if (lines.length === 0) return undefined;
   return {
     type: 'context',
     block_id: eventBlockId(index, 'state'),
-    elements: [{ type: 'mrkdwn', text: `${ACTED_LABELS[state.action]} by ${who} · ${slackDate(state.at)}` }],
+    elements: lines.map((text) => ({ type: 'mrkdwn' as const, text })),
   };
 }
 
@@ -325,7 +378,8 @@ function actedContext(state: ActedState, index: number): ContextBlock {
 export function renderEventGroup(event: Event, opts: EventGroupOptions): KnownBlock[] {
   const index = opts.index ?? 0;
   const blocks: KnownBlock[] = [eventSection(event, opts, index)];
-  if (opts.state !== undefined) blocks.push(actedContext(opts.state, index));
+  const stateBlock = stateContext(opts.state, opts.triaged, index);
+  if (stateBlock !== undefined) blocks.push(stateBlock);
   const actions: ActionsBlock = {
     type: 'actions',
     block_id: eventBlockId(index),

@@ -9,7 +9,13 @@ import { portalHostsOf } from '../../services/portal.js';
 import { renderBudgeted } from './budget.js';
 import { renderDigestMessage } from './digest.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
-import { type ActedState, button, type EventGroupOptions, renderEventGroup } from './event-row.js';
+import {
+  type ActedState,
+  button,
+  type EventGroupOptions,
+  renderEventGroup,
+  type TriagedState,
+} from './event-row.js';
 import { context, type RenderedMessage, section } from './kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from './text.js';
 
@@ -24,6 +30,8 @@ export interface EventResultsInput {
   events: readonly Event[];
   /** The searched identifier: its id, and its name when an event tells it. Shown verbatim, to copy. */
   identifier: { id: number; name?: string | undefined };
+  /** `events all`: the tenant-wide feed, every identifier (`identifier` is then ignored). */
+  allIdentifiers?: boolean;
   /** The filters as typed (`severity:high since:7d`); shown verbatim in a code span. */
   querySummary?: string;
   now: number;
@@ -34,6 +42,8 @@ export interface EventResultsInput {
   shareRef?: string;
   /** Acted states by event uid. */
   states?: ReadonlyMap<string, ActedState>;
+  /** Who last triaged each event from this message, by uid. */
+  triaged?: ReadonlyMap<string, TriagedState>;
   pageNumber: number;
   /** Events shown on the pages before this one: this page starts at offset + 1. */
   offset?: number;
@@ -102,17 +112,21 @@ function searched(input: EventResultsInput): {
   plainSummary: string;
 } {
   const { id, name } = input.identifier;
-  const shownName = name === undefined ? '' : codeSpan(name, 200);
-  const label = shownName === '' ? `identifier \`${id}\`` : `identifier ${shownName} (\`${id}\`)`;
-  const plainName = name === undefined ? '' : escapeMrkdwn(name).replace(/\s+/g, ' ').trim();
-  const plainLabel = plainName === '' ? `identifier ${id}` : `identifier ${truncate(plainName, 200)} (${id})`;
   const plainSummary = truncate(
     escapeMrkdwn(input.querySummary ?? '')
       .replace(/\s+/g, ' ')
       .trim(),
     500,
   );
-  return { label, plainLabel, summary: codeSpan(input.querySummary ?? '', 500), plainSummary };
+  const summary = codeSpan(input.querySummary ?? '', 500);
+  if (input.allIdentifiers === true) {
+    return { label: 'all identifiers', plainLabel: 'all identifiers', summary, plainSummary };
+  }
+  const shownName = name === undefined ? '' : codeSpan(name, 200);
+  const label = shownName === '' ? `identifier \`${id}\`` : `identifier ${shownName} (\`${id}\`)`;
+  const plainName = name === undefined ? '' : escapeMrkdwn(name).replace(/\s+/g, ' ').trim();
+  const plainLabel = plainName === '' ? `identifier ${id}` : `identifier ${truncate(plainName, 200)} (${id})`;
+  return { label, plainLabel, summary, plainSummary };
 }
 
 function emptyResults(input: EventResultsInput): RenderedMessage {
@@ -134,8 +148,10 @@ function emptyResults(input: EventResultsInput): RenderedMessage {
   const tips = summary
     ? 'To broaden the search, remove filters, lower the threshold with `severity:info`, look further back ' +
       'with `since:90d`, or include handled events with `status:open,ignored,remediated`.'
-    : 'Nothing has matched this identifier yet. Check the identifier id with your team, or look further ' +
-      'back with `since:365d`.';
+    : input.allIdentifiers === true
+      ? 'Nothing has matched the identifiers of this tenant yet. Look further back with `since:365d`.'
+      : 'Nothing has matched this identifier yet. Check the identifier id with your team, or look further ' +
+        'back with `since:365d`.';
   // Tips are for the person who searched: a shared copy leaves them out.
   const head: KnownBlock[] = [section('events:summary', `:mag: ${more} for ${label}${filters}.`)];
   if (input.shared === undefined) head.push(context('events:tips', tips));
@@ -165,6 +181,8 @@ export function renderEventResults(input: EventResultsInput): RenderedResults {
     };
     const state = input.states?.get(event.metadata.uid);
     if (state !== undefined) opts.state = state;
+    const triaged = input.triaged?.get(event.metadata.uid);
+    if (triaged !== undefined) opts.triaged = triaged;
     if (input.canAct !== undefined) opts.canAct = input.canAct;
     if (input.portalHosts !== undefined) opts.portalHosts = input.portalHosts;
     return renderEventGroup(event, opts);
@@ -212,7 +230,7 @@ export function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>
 
 /** The filters as typed, from the stored command text: `/vigil events 42 severity:high` → `severity:high`. */
 export function querySummary(ctx: Pick<EventsContext, 'commandText' | 'identifierId'>): string {
-  const prefix = new RegExp(`^/vigil events ${ctx.identifierId}\\s*`);
+  const prefix = new RegExp(`^/vigil events (?:${ctx.identifierId}|all)(?=\\s|$)\\s*`, 'i');
   const rest = ctx.commandText.replace(prefix, '');
   if (rest === 'secret') return 'a secret (not shown)';
   if (rest === 'credentials') return 'a username and password (not shown)';
@@ -227,8 +245,10 @@ export function renderPage(
   opts: { inChannel?: boolean; sharedBy?: string } = {},
 ): RenderedResults {
   const states = new Map<string, ActedState>();
+  const triaged = new Map<string, TriagedState>();
   for (const shown of ctx.events) {
     if (shown.acted) states.set(shown.event.metadata.uid, shown.acted);
+    if (shown.triaged) triaged.set(shown.event.metadata.uid, shown.triaged);
   }
   if (ctx.digest !== undefined) {
     // A digest message stays a digest after a click: header, counts and "+N more" with the new states.
@@ -245,6 +265,7 @@ export function renderPage(
   return renderEventResults({
     events: ctx.events.map((e) => e.event),
     identifier: identifierOf(ctx),
+    ...(ctx.scope === 'tenant' ? { allIdentifiers: true } : {}),
     querySummary: querySummary(ctx),
     now,
     refs: (i) => eventRef(ctxId, i),
@@ -252,6 +273,7 @@ export function renderPage(
     ignorePageRef: ctxId,
     ...(inChannel ? { shared: { by: opts.sharedBy ?? ctx.message?.sharedBy } } : { shareRef: ctxId }),
     states,
+    triaged,
     pageNumber: ctx.pageNumber,
     offset: ctx.offset ?? 0,
     more: ctx.cursor !== undefined,

@@ -130,8 +130,10 @@ function adminActions(input: HomeInput): KnownBlock[] {
 /** What people can do, one line per command (`/vigil help` has the details). */
 export const HOME_COMMANDS: readonly string[] = [
   '`/vigil events <identifier-id>`: events matching an identifier, with buttons to act on them',
+  '`/vigil events <name>` or `/vigil events all`: events by identifier name, or of every identifier; each event’s menu sets tags, a note and a severity override',
+  '`/vigil identifiers [words] [type:…]`: find identifiers by name, with their ids',
   '`/vigil policies`: matching policies; `/vigil assignments <policy-id>`: where one is assigned, with Unassign',
-  '`/vigil recommendations [type:…] [status:…]`: identifiers worth monitoring',
+  '`/vigil recommendations [type:…] [status:…]`: identifiers worth monitoring, with Accept and Reject',
   '`/vigil upload`, or the message shortcut *Send to sandbox*: send a file to the sandbox',
   '`/vigil report <request-id>`: the status and content of a report request',
   '`/vigil tenants`: the tenants of the organization',

@@ -6,6 +6,7 @@ import { credentialsFeature } from './credentials/index.js';
 import { digestFeature } from './digest/index.js';
 import { eventsFeature } from './events/index.js';
 import { homeFeature } from './home/index.js';
+import { identifiersFeature } from './identifiers/index.js';
 import { lifecycleFeature } from './lifecycle/index.js';
 import { policiesFeature } from './policies/index.js';
 import { recommendationsFeature } from './recommendations/index.js';
@@ -15,6 +16,7 @@ import { sandboxFeature } from './sandbox/index.js';
 export const ALL_FEATURES: readonly Feature[] = [
   connectionFeature,
   eventsFeature,
+  identifiersFeature,
   credentialsFeature,
   digestFeature,
   adminFeature,

@@ -7,6 +7,7 @@ import type {
   EventQuery,
   EventStatus,
   EventType,
+  IdentifierKind,
   Order,
   RecommendationStatus,
   RecommendationType,
@@ -22,6 +23,7 @@ export const SUBCOMMANDS = [
   'tenants',
   'tenant',
   'events',
+  'identifiers',
   'creds',
   'policies',
   'assignments',
@@ -76,6 +78,16 @@ export type { Actors } from '../../permissions.js';
 
 import type { Actors, Permission } from '../../permissions.js';
 
+/** What an events search asks for, whatever it searches (one identifier, a name, the tenant feed). */
+export interface EventsSearchSpec {
+  query?: TextEventQuery;
+  filters: EventFilterSpec;
+  order?: Order;
+  size?: number;
+  /** `sort:severity`: each page's most severe events first. */
+  sort?: 'severity';
+}
+
 export type Command =
   | { kind: 'help'; topic?: Subcommand }
   | { kind: 'connect' }
@@ -93,7 +105,13 @@ export type Command =
       /** `sort:severity`: each page's most severe events first. */
       sort?: 'severity';
     }
+  /** `events <name>`: resolved to an identifier by name (a picker when several match). */
+  | ({ kind: 'events-name'; name: string } & EventsSearchSpec)
+  /** `events all`: the tenant-wide feed. */
+  | ({ kind: 'events-all' } & EventsSearchSpec)
   | { kind: 'events-secret-modal'; identifierId: number; queryType: 'secret' | 'credentials' }
+  /** `identifiers [words] [type:…]`: find identifiers by name. */
+  | { kind: 'identifiers'; words: string[]; kinds?: IdentifierKind[] }
   | { kind: 'creds'; query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec }
   | { kind: 'creds-password-modal' }
   | { kind: 'policies'; size?: number; order?: Order }
@@ -116,6 +134,8 @@ export type Command =
       severity?: Severity | Severity[];
       /** Absent: every type. */
       types?: EventType[];
+      /** Absent: any tags; else events with one of these tags. */
+      tags?: string[];
       /** `HH:MM`, 24-hour. */
       timeOfDay: string;
       /** Canonical IANA name; absent: the creator's time zone. */

@@ -23,7 +23,7 @@ import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
 export const DIGEST_ACTIONS = ['add', 'list', 'remove', 'preview'] as const;
-const ADD_KEYS = ['identifiers', 'severity', 'type', 'at', 'tz'] as const;
+const ADD_KEYS = ['identifiers', 'severity', 'type', 'tag', 'at', 'tz'] as const;
 const ADD_WORDS = ['weekdays', 'always'] as const;
 const DEFAULT_TIME = '09:00';
 
@@ -32,6 +32,7 @@ const EX = {
   identifiers: `/vigil digest add identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier}`,
   severity: '/vigil digest add severity:high',
   type: '/vigil digest add type:leak,paste',
+  tag: '/vigil digest add tag:vip,escalated',
   at: '/vigil digest add at:08:30',
   tz: '/vigil digest add tz:Europe/Paris',
   // Subscription ids are the workspace's own: the list shows them.
@@ -112,6 +113,7 @@ function parseAdd(tokens: readonly Token[]): Command {
   let identifierIds: number[] | 'all' | undefined;
   let severity: Severity | Severity[] | undefined;
   let types: EventType[] | undefined;
+  let tags: string[] | undefined;
   let at: string | undefined;
   let timeZone: string | undefined;
   let weekdaysOnly = false;
@@ -160,6 +162,10 @@ function parseAdd(tokens: readonly Token[]): Command {
         once(types, token, EX.type);
         types = v.listOfEnum(partsOf(token, EX.type), EVENT_TYPES, 'event type', 'type', EX.type);
         break;
+      case 'tag':
+        once(tags, token, EX.tag);
+        tags = tagsOf(token);
+        break;
       case 'at':
         once(at, token, EX.at);
         at = timeOfDay(singleValueOf(token, EX.at));
@@ -183,8 +189,23 @@ function parseAdd(tokens: readonly Token[]): Command {
   if (channel) command.channel = channel;
   if (severity) command.severity = severity;
   if (types) command.types = types;
+  if (tags) command.tags = tags;
   if (timeZone) command.timeZone = timeZone;
   return command;
+}
+
+/** `tag:a,"needs review"`: up to 20 tags of at most 75 characters. */
+function tagsOf(token: Token): string[] {
+  const tags: string[] = [];
+  for (const raw of partsOf(token, EX.tag)) {
+    const tag = raw.replace(/\s+/g, ' ').trim();
+    if (tag === '') fail('`tag:` has an empty value between commas.', { example: EX.tag });
+    if (tag.length > 75) fail('A tag is longer than 75 characters.', { example: EX.tag });
+    if (tags.includes(tag)) fail(`\`${echo(tag)}\` is listed twice in \`tag:\`.`, { example: EX.tag });
+    tags.push(tag);
+  }
+  if (tags.length > 20) fail('A digest filters on at most 20 tags.', { example: EX.tag });
+  return tags;
 }
 
 function subscriptionId(tokens: readonly Token[], action: 'remove' | 'preview'): string {

@@ -10,7 +10,7 @@ import {
   unexpectedWord,
   unknownKey,
 } from './args.js';
-import type { Command, EventFilterSpec, TextEventQuery } from './command.js';
+import type { Command, EventFilterSpec, EventsSearchSpec, TextEventQuery } from './command.js';
 import { echo, fail } from './errors.js';
 import { ACCEPTED_EVENT_TYPES, isAcceptedEventType } from './event-types.js';
 import { EXAMPLE } from './examples.js';
@@ -168,18 +168,63 @@ function merge<T>(existing: T[] | undefined, added: T[], key: string, example: s
   return all;
 }
 
+const RESERVED_WORDS: readonly string[] = ['strict', ...MODAL_WORDS];
+const NAME_EXAMPLE = '/vigil events acme.example severity:high';
+
+/**
+ * `events <identifier-id> …` (unchanged), `events all …` (the tenant feed) or `events <name> …`: a name is
+ * the first word, or a quoted phrase, or every bare word before the first `key:value` (`events Project
+ * Nightjar since:7d`); the rest is the same query and filters.
+ */
 export function parseEvents(tokens: readonly Token[]): Command {
   const [idToken, ...rest] = tokens;
   if (!idToken) {
-    fail('`events` needs an identifier id.', {
-      hint: 'Find identifier ids in the portal, then try `/vigil events <identifier-id>`.',
+    fail('`events` needs an identifier: its id, its name, or `all`.', {
+      hint: '`/vigil identifiers` lists names and ids, e.g. `/vigil events acme.example` or `/vigil events all`.',
+      example: NAME_EXAMPLE,
     });
   }
   if (idToken.key !== undefined) {
     fail(
-      `The first argument of \`events\` is an identifier id, like \`12345\`, not \`${echo(idToken.text)}\`.`,
+      `The first argument of \`events\` is an identifier id, an identifier name or \`all\`, not \`${echo(idToken.text)}\`.`,
+      { example: NAME_EXAMPLE },
     );
   }
+  const bare = idToken.quoted ? '' : idToken.value.trim();
+  if (/^\d+$/.test(bare) || /^[+-]\d+$/.test(bare)) return parseIdentifierEvents(idToken, rest);
+  if (bare.toLowerCase() === 'all') {
+    refuseModalWord(rest[0], 'all');
+    return { kind: 'events-all', ...parseSearchSpec(rest, 'all') };
+  }
+  const words = [idToken.value.trim()];
+  let i = 0;
+  if (!idToken.quoted) {
+    for (; i < rest.length; i++) {
+      const t = rest[i];
+      if (!t || t.key !== undefined || t.quoted || RESERVED_WORDS.includes(t.value.toLowerCase())) break;
+      words.push(t.value.trim());
+    }
+  }
+  const name = words.join(' ').replace(/\s+/g, ' ').trim();
+  if (name === '') fail('The identifier name is empty.', { example: NAME_EXAMPLE });
+  if (name.length > 200)
+    fail('The identifier name is longer than 200 characters.', { example: NAME_EXAMPLE });
+  const after = rest.slice(i);
+  refuseModalWord(after[0], name);
+  return { kind: 'events-name', name, ...parseSearchSpec(after, name) };
+}
+
+/** A secret search needs the identifier id: the private form opens at once, before any name lookup. */
+function refuseModalWord(token: Token | undefined, target: string): void {
+  const word = token && !token.key && !token.quoted ? token.value.toLowerCase() : undefined;
+  if (word !== 'secret' && word !== 'credentials') return;
+  fail(`\`${word}\` searches take the identifier id, not \`${echo(target)}\`.`, {
+    hint: `Find the id with \`/vigil identifiers\`, then \`/vigil events <identifier-id> ${word}\`.`,
+    example: exampleFor('secret'),
+  });
+}
+
+function parseIdentifierEvents(idToken: Token, rest: readonly Token[]): Command {
   const identifierId = v.positiveInt(idToken.value, 'The identifier id', EXAMPLE_ID);
 
   const second = rest[0];
@@ -197,7 +242,11 @@ export function parseEvents(tokens: readonly Token[]): Command {
     }
     return { kind: 'events-secret-modal', identifierId, queryType: modalWord };
   }
+  return { kind: 'events', identifierId, ...parseSearchSpec(rest, String(identifierId)) };
+}
 
+/** The query and filters after the identifier (its id, name or `all`, as `target`). */
+function parseSearchSpec(rest: readonly Token[], target: string): EventsSearchSpec {
   let query: TextEventQuery | undefined;
   let queryKey: string | undefined;
   let strict = false;
@@ -217,7 +266,7 @@ export function parseEvents(tokens: readonly Token[]): Command {
       }
       if ((MODAL_WORDS as readonly string[]).includes(word)) {
         fail(
-          `\`${word}\` must come right after the identifier id: \`/vigil events ${identifierId} ${word}\`.`,
+          `\`${word}\` must come right after the identifier id: \`/vigil events ${/^\d+$/.test(target) ? target : '<identifier-id>'} ${word}\`.`,
           {
             hint: 'It opens a private form and takes no filters.',
             example: exampleFor('secret'),
@@ -297,10 +346,10 @@ export function parseEvents(tokens: readonly Token[]): Command {
     });
   }
 
-  const command: Command = { kind: 'events', identifierId, filters };
-  if (query) command.query = query;
-  if (order) command.order = order;
-  if (size !== undefined) command.size = size;
-  if (sort !== undefined) command.sort = sort;
-  return command;
+  const spec: EventsSearchSpec = { filters };
+  if (query) spec.query = query;
+  if (order) spec.order = order;
+  if (size !== undefined) spec.size = size;
+  if (sort !== undefined) spec.sort = sort;
+  return spec;
 }

@@ -92,6 +92,13 @@ export const EVENTS_KEY_EXAMPLES: Readonly<Record<string, HelpExample>> = {
     `events ${EXAMPLE.identifier} secret`,
     'opens a private form to search by a secret or credentials',
   ),
+  by_name: ex(
+    `events ${EXAMPLE.domain} severity:high`,
+    'an identifier by its name (several match: pick one)',
+  ),
+  by_phrase: ex('events Project Nightjar since:30d', 'a name of several words'),
+  all: ex('events all severity:critical since:30d', "every identifier's events (the tenant feed)"),
+  all_tag: ex('events all tag:vip', 'events tagged vip, whatever the identifier'),
 };
 
 /** Examples for each `creds` key. */
@@ -149,10 +156,10 @@ const ENTRIES: Record<Subcommand, Entry> = {
     examples: [ex(`tenant ${EXAMPLE.tenant}`, `switch to tenant ${EXAMPLE.tenant}`)],
   },
   events: {
-    usage: `${COMMAND} events <identifier-id> [query] [filters]`,
-    summary: 'events matching an identifier',
+    usage: `${COMMAND} events <identifier-id|name|all> [query] [filters]`,
+    summary: 'events matching an identifier (by id or name), or all of them',
     description:
-      'Searches the events of one identifier, newest first. Add at most one query and any filters; values are comma-separated and may be quoted.',
+      'Searches the events of one identifier, newest first: give its id, its name (`/vigil identifiers` finds it), or `all` for the whole tenant. Add at most one query and any filters; values are comma-separated and may be quoted. Each event’s menu sets its tags, a note and a severity override.',
     sections: [
       {
         title: 'Query (at most one)',
@@ -175,6 +182,18 @@ const ENTRIES: Record<Subcommand, Entry> = {
       },
     ],
     examples: Object.values(EVENTS_KEY_EXAMPLES),
+  },
+  identifiers: {
+    usage: `${COMMAND} identifiers [words] [type:domain,email,…]`,
+    summary: 'find identifiers by name, with their ids and an Events button',
+    description:
+      'Lists the identifiers of the tenant whose name holds every word (any case), with their type and id. `type:` takes domain, email, username, name, keyword, ip, bin, azure_tenant, github_repository, search_query, secret, identity (comma-separated). The list is read from the API at most every few minutes.',
+    examples: [
+      ex('identifiers', 'every identifier'),
+      ex('identifiers acme', 'names holding “acme”'),
+      ex('identifiers type:email', 'e-mail identities'),
+      ex('identifiers nightjar type:keyword', 'a keyword identifier'),
+    ],
   },
   creds: {
     usage: `${COMMAND} creds <domain|email|keyword|authdomain> <value> [filters]`,
@@ -222,8 +241,9 @@ const ENTRIES: Record<Subcommand, Entry> = {
     usage: `${COMMAND} recommendations [type:…] [status:…] [query:…]`,
     summary: 'identifier recommendations',
     description:
-      'Lists recommended identifiers. `type:` takes domain, azure_tenant, email, username (comma-separated); `status:` one of recommended, accepted, rejected.',
+      'Lists recommended identifiers, each with Accept and Reject (and both for a whole page; who may: `/vigil settings recommend`). An accepted one offers “Search its events” once its identifier exists. `type:` takes domain, azure_tenant, email, username (comma-separated); `status:` one of recommended, accepted, rejected.',
     examples: [
+      ex('recommendations status:recommended', 'the ones waiting for a decision'),
       ex('recommendations', 'all recommendations'),
       ex('recommendations type:domain,email', 'only domains and emails'),
       ex('recommendations status:accepted', 'accepted ones'),
@@ -258,7 +278,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
       {
         title: 'Forms',
         lines: [
-          '`digest add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:leak,paste] [at:09:00] [tz:Europe/Paris] [weekdays] [always]`',
+          '`digest add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:leak,paste] [tag:vip,escalated] [at:09:00] [tz:Europe/Paris] [weekdays] [always]`',
           '`digest list` · `digest remove <subscription-id>` · `digest preview <subscription-id>` (`digest list` shows the ids)',
         ],
       },
@@ -281,6 +301,10 @@ const ENTRIES: Record<Subcommand, Entry> = {
         'digest add severity:high,critical type:leak,paste at:08:30 tz:Europe/Paris weekdays always',
         'every field',
       ),
+      ex(
+        'digest add tag:vip,escalated',
+        'only events tagged vip or escalated (the form offers the tags seen so far)',
+      ),
       ex('digest list', "this workspace's digests, with the ids `digest preview` and `digest remove` take"),
     ],
   },
@@ -293,10 +317,10 @@ const ENTRIES: Record<Subcommand, Entry> = {
     examples: [ex('audit', 'the last 20 actions'), ex('audit 50', 'the last 50')],
   },
   settings: {
-    usage: `${COMMAND} settings [act|reveal|export|unassign everyone|admins|group:<usergroup>]`,
-    summary: 'who may act on events, reveal or export credentials, unassign',
+    usage: `${COMMAND} settings [act|reveal|export|unassign|recommend everyone|admins|group:<usergroup>]`,
+    summary: 'who may act on events, reveal or export credentials, unassign, decide recommendations',
     description:
-      'Shows the settings, or sets who may do what: `act` (ignore and remediate events; `actors` works too), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies). Each is everyone, workspace admins, or one user group.',
+      'Shows the settings, or sets who may do what: `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations). Each is everyone, workspace admins, or one user group.',
     adminOnly: true,
     examples: [
       ex('settings', 'show the settings'),
@@ -304,6 +328,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
       ex(`settings act group:${EXAMPLE.usergroup}`, 'members of one user group act on events'),
       ex('settings reveal admins', 'only admins reveal credentials (default)'),
       ex('settings export everyone', 'everyone may export credentials'),
+      ex('settings recommend everyone', 'everyone may accept or reject recommendations (default: admins)'),
     ],
   },
 };

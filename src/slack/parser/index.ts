@@ -7,6 +7,7 @@ export type {
   CredsFilterSpec,
   CredsQueryType,
   EventFilterSpec,
+  EventsSearchSpec,
   ParseResult,
   Subcommand,
   TextEventQuery,

@@ -3,7 +3,7 @@
  * returns a value. Secrets are refused before anything else looks at the text, and no error echoes them.
  */
 import type { Order } from '../../api/index.js';
-import { RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
+import { IDENTIFIER_KINDS, RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
 import { PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
 import {
   NEVER_PASTE,
@@ -108,6 +108,43 @@ function parseRecommendations(tokens: readonly Token[]): Command {
   return command;
 }
 
+/** Short names people type for identifier kinds. */
+const KIND_ALIASES: Readonly<Record<string, string>> = {
+  github: 'github_repository',
+  query: 'search_query',
+  person: 'name',
+  azure: 'azure_tenant',
+};
+
+/** `identifiers [words] [type:domain,email]`: words match names (every word, any case). */
+function parseIdentifiers(tokens: readonly Token[]): Command {
+  const words: string[] = [];
+  let kinds: Extract<Command, { kind: 'identifiers' }>['kinds'];
+  const example = '/vigil identifiers acme type:domain,email';
+  for (const token of tokens) {
+    if (token.key === undefined) {
+      const word = token.value.replace(/\s+/g, ' ').trim();
+      if (word !== '') words.push(word);
+      continue;
+    }
+    refuseSecretKey(token);
+    if (token.key !== 'type') unknownKey(token, 'identifiers', ['type']);
+    once(kinds, token, example);
+    kinds = v.listOfEnum(
+      partsOf(token, example).map((p) => KIND_ALIASES[p.trim().toLowerCase()] ?? p.trim().toLowerCase()),
+      IDENTIFIER_KINDS,
+      'identifier type',
+      'type',
+      example,
+    );
+  }
+  if (words.join(' ').length > 200)
+    fail('The words to look for are longer than 200 characters.', { example });
+  const command: Command = { kind: 'identifiers', words };
+  if (kinds !== undefined) command.kinds = kinds;
+  return command;
+}
+
 const EVENT_UID = /^[^/\s]+\/[^/\s]+\/\S+$/;
 
 /** `actors` is the first name of the `act` permission, kept for the commands people already know. */
@@ -199,6 +236,8 @@ function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
       };
     case 'events':
       return parseEvents(args);
+    case 'identifiers':
+      return parseIdentifiers(args);
     case 'creds':
       return parseCreds(args);
     case 'policies':

@@ -4,7 +4,7 @@
  */
 import type { CredentialSearchInput, DateRange, EventFilters, EventSearchInput } from '../../api/index.js';
 import { eventTypeFilterValues } from '../../api/index.js';
-import type { Command } from './command.js';
+import type { Command, EventsSearchSpec } from './command.js';
 import { endOfDayExclusive, endOfDayInclusive, startOf } from './time.js';
 
 export const DEFAULT_EVENT_PAGE_SIZE = 10;
@@ -12,7 +12,8 @@ export const DEFAULT_EVENT_PAGE_SIZE = 10;
 export const MAX_INTERACTIVE_CREDS_PAGE = 25;
 export const DEFAULT_INTERACTIVE_CREDS_PAGE = 10;
 
-type EventsCommand = Extract<Command, { kind: 'events' }>;
+/** An events search with its identifier (0 for the tenant feed, which takes the same body). */
+type EventsCommand = EventsSearchSpec & { identifierId: number };
 type CredsCommand = Extract<Command, { kind: 'creds' }>;
 
 export function toEventSearchInput(cmd: EventsCommand, now: Date): EventSearchInput {

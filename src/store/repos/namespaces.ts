@@ -46,6 +46,12 @@ export const NAMESPACES = {
   'api-token': { scope: 'shared' },
   /** Each API key's organization by key fingerprint, for the shared rate budget. */
   'api-org': { scope: 'shared' },
+  /** Who last set an event's tags, note or severity through Vigil, by field, so a change lands once. */
+  'event-triage': { scope: 'workspace' },
+  /** The tags seen on the workspace's tenant's events, offered in forms. */
+  'tenant-tags': { scope: 'workspace' },
+  /** Recommendations accepted or rejected through Vigil (who, when), so a repeated click acts once. */
+  'recommendation-decision': { scope: 'workspace' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */
   owned: { scope: 'workspace' },
 } as const satisfies Record<string, NamespaceSpec>;

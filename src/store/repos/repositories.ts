@@ -64,6 +64,13 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** The API client's tokens and organization ids, shared by every instance on this store. */
     apiTokens: new ApiTokenRepo(store, clock, sealer),
     apiOrganizations: new ApiOrganizationRepo(store),
+    /** Triage changes (tags, note, severity) per event and field; the service defines the shape. */
+    eventTriage: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'event-triage', schema),
+    /** The tenant's known tags, by tenant id; the service defines the shape. */
+    tenantTags: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'tenant-tags', schema),
+    /** Recommendation decisions made through Vigil, by recommendation id. */
+    recommendationDecisions: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'recommendation-decision', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,

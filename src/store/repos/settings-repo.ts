@@ -18,6 +18,7 @@ const PermissionsSchema = z.object({
   reveal: ActorsSchema.optional(),
   export: ActorsSchema.optional(),
   unassign: ActorsSchema.optional(),
+  recommend: ActorsSchema.optional(),
 });
 
 /** As stored: `actors` is the `act` permission of records written before the other permissions existed. */
@@ -84,7 +85,7 @@ export class SettingsRepo {
     return resolve(stored);
   }
 
-  /** Who may ignore or remediate events (the `act` permission). */
+  /** Who may ignore, remediate or triage events (the `act` permission). */
   setActors(workspaceId: string, actors: Actors, updatedBy: string): Promise<Settings> {
     return this.setPermission(workspaceId, 'act', actors, updatedBy);
   }

@@ -38,6 +38,8 @@ export const SubscriptionSchema = z.object({
   severity: z.union([z.enum(SUBSCRIPTION_SEVERITIES), z.array(z.enum(SUBSCRIPTION_SEVERITIES)).min(1)]),
   /** Event types to include; empty means every type. */
   types: z.array(z.string().min(1)),
+  /** Events with one of these tags only; absent or empty means any. */
+  tags: z.array(z.string().min(1)).max(20).optional(),
   timeOfDay: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'time of day must be HH:MM, 00:00 to 23:59'),
   timeZone: z.string().refine(isTimeZone, 'not an IANA time zone'),
   weekdaysOnly: z.boolean(),

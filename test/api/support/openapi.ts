@@ -57,6 +57,18 @@ export function requestProblems(req: WireRequest): string[] {
   return result.details.map((d) => `${where}: ${d.loc.join('.')} ${d.msg} (${d.type})`);
 }
 
+/**
+ * Problems of a success answer to `method path` (path as sent, query left out) against the operation's
+ * published response schema; empty when it conforms.
+ */
+export function responseProblems(method: string, path: string, body: unknown): string[] {
+  const family = familyOf(path);
+  if (family === undefined) return [`${path}: not an API path`];
+  const found = validatorFor(family).match(method, path);
+  if (found === undefined || found === 'method') return [`${method} ${path}: no operation of the contract`];
+  return validatorFor(family).checkResponse(found.operation, body);
+}
+
 /** Every problem of every request in `requests`, one line each (empty when all conform). */
 export function contractProblems(requests: WireRequest[]): string[] {
   return requests.flatMap(requestProblems);

@@ -11,7 +11,11 @@ import {
   EVENT_EXPLAIN,
   EVENT_IGNORE,
   EVENT_MORE,
+  EVENT_NOTE,
   EVENT_REMEDIATE,
+  EVENT_SEVERITY,
+  EVENT_TAGS,
+  EVENT_TRIAGE,
   EVENT_UNDO,
   EVENT_UNIGNORE,
   EVENT_UNREMEDIATE,
@@ -40,6 +44,8 @@ const controls = (blocks: KnownBlock[]) => {
   const more = (menu?.options ?? []).map((o) => parseOverflowValue(o.value)?.actionId);
   return { buttons, more, menu };
 };
+/** The triage options at the end of every menu of someone who may act. */
+const TRIAGE = [`${EVENT_TAGS}:0`, `${EVENT_NOTE}:0`, `${EVENT_SEVERITY}:0`];
 
 describe('action and block ids', () => {
   it('exports the fixed action ids', () => {
@@ -50,6 +56,10 @@ describe('action and block ids', () => {
       unremediate: 'event_unremediate',
       explain: 'event_explain',
       undo: 'event_undo',
+      tags: 'event_tags',
+      note: 'event_note',
+      severity: 'event_severity',
+      triage: 'event_triage',
       more: 'event_more',
       nextPage: 'events_next_page',
       ignorePage: 'events_ignore_page',
@@ -86,14 +96,13 @@ describe('action and block ids', () => {
 describe('renderEventGroup', () => {
   const opts = { now: NOW, actionRef: 'c7:0', index: 0 };
 
-  it('renders an open event with Ignore, Remediate (danger, confirmed) and Explain as buttons', () => {
+  it('renders an open event with Ignore and Remediate (danger, confirmed) as buttons, Explain and triage in the menu', () => {
     const blocks = renderEventGroup(makeEvent(), opts);
     expect(blocks).toMatchSnapshot();
-    // A menu of one option is refused by Slack (an overflow menu takes 2 to 5): Explain is a button.
     expect(controls(blocks)).toEqual({
-      buttons: [`${EVENT_IGNORE}:0`, `${EVENT_REMEDIATE}:0`, `${EVENT_EXPLAIN}:0`],
-      more: [],
-      menu: undefined,
+      buttons: [`${EVENT_IGNORE}:0`, `${EVENT_REMEDIATE}:0`],
+      more: [`${EVENT_EXPLAIN}:0`, ...TRIAGE],
+      menu: expect.objectContaining({ action_id: `${EVENT_MORE}:0` }),
     });
     const remediate = actions(blocks)?.elements[1] as Button;
     expect(remediate.style).toBe('danger');
@@ -136,14 +145,14 @@ describe('renderEventGroup', () => {
     expect(label('crypto_wallet')).toContain('*Other event (crypto wallet)*');
   });
 
-  it('shows a tenant override as "high (was medium)"', () => {
+  it('shows a tenant override as "medium → critical"', () => {
     const event = makeEvent({
       metadata: { severity: 'medium' },
       tenant_metadata: { severity: { original: 'medium', override: 'critical' } },
     });
     const blocks = renderEventGroup(event, opts);
     expect(body(blocks).split('\n')[0]).toBe(
-      ':red_circle: *critical* (was medium) · *Leak* — Combo list with *acme[.]com* accounts',
+      ':red_circle: *medium → critical* · *Leak* — Combo list with *acme[.]com* accounts',
     );
     expect(blocks).toMatchSnapshot();
   });
@@ -155,7 +164,7 @@ describe('renderEventGroup', () => {
     );
     expect(controls(ignored)).toMatchObject({
       buttons: [],
-      more: [`${EVENT_UNIGNORE}:0`, `${EVENT_EXPLAIN}:0`],
+      more: [`${EVENT_UNIGNORE}:0`, `${EVENT_EXPLAIN}:0`, ...TRIAGE],
     });
     expect(controls(ignored).menu?.action_id).toBe(`${EVENT_MORE}:0`);
     expect(body(ignored).split('\n')[0]).toBe(
@@ -166,7 +175,7 @@ describe('renderEventGroup', () => {
       makeEvent({ tenant_metadata: { remediated_at: '2026-11-20T10:00:00Z' } }),
       opts,
     );
-    expect(controls(remediated).more).toEqual([`${EVENT_UNREMEDIATE}:0`, `${EVENT_EXPLAIN}:0`]);
+    expect(controls(remediated).more).toEqual([`${EVENT_UNREMEDIATE}:0`, `${EVENT_EXPLAIN}:0`, ...TRIAGE]);
     expect(remediated).toMatchSnapshot();
   });
 
@@ -183,11 +192,42 @@ describe('renderEventGroup', () => {
       },
     ]);
     expect(controls(blocks)).toEqual({
-      buttons: [`${EVENT_UNDO}:0`, `${EVENT_EXPLAIN}:0`],
-      more: [],
-      menu: undefined,
+      buttons: [`${EVENT_UNDO}:0`],
+      more: [`${EVENT_EXPLAIN}:0`, ...TRIAGE],
+      menu: expect.objectContaining({ action_id: `${EVENT_MORE}:0` }),
     });
     expect(blocks).toMatchSnapshot();
+  });
+
+  it('keeps the menu within 5 options: one triage option when an event is both ignored and remediated', () => {
+    const both = renderEventGroup(
+      makeEvent({
+        tenant_metadata: { ignored_at: '2026-11-20T10:00:00Z', remediated_at: '2026-11-20T11:00:00Z' },
+      }),
+      opts,
+    );
+    const { more, menu } = controls(both);
+    expect(more).toEqual([
+      `${EVENT_UNIGNORE}:0`,
+      `${EVENT_UNREMEDIATE}:0`,
+      `${EVENT_EXPLAIN}:0`,
+      `${EVENT_TRIAGE}:0`,
+    ]);
+    expect(menu?.options.map((o) => o.text.text)).toContain('Tags, note, severity…');
+    expect(checkBlockKitLimits({ text: 'Events', blocks: both }, 'message')).toEqual([]);
+  });
+
+  it('shows the tags and whether a note exists (never the note itself)', () => {
+    const text = body(
+      renderEventGroup(
+        makeEvent({ tenant_metadata: { tags: ['vip', 'needs review'], notes: 'Rotated <!here>' } }),
+        opts,
+      ),
+    );
+    expect(text).toContain('tags vip, needs review · :memo: note');
+    expect(text).not.toContain('Rotated');
+    const none = body(renderEventGroup(makeEvent({ tenant_metadata: { notes: '  ' } }), opts));
+    expect(none).not.toContain(':memo:');
   });
 
   it('never mentions an acting user id that is not shaped like one', () => {

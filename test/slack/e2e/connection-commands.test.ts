@@ -156,12 +156,12 @@ describe('audit and settings', () => {
 
   it('shows anyone who may act on events', async () => {
     const { post } = await run('settings', member);
-    expect(post.body.text).toBe('Who may ignore or remediate events: every member of the workspace.');
+    expect(post.body.text).toBe('Who may ignore, remediate or triage events: every member of the workspace.');
   });
 
   it('refuses a member changing it', async () => {
     const { post } = await run('settings actors admins', member);
-    expectRefused(post, 'change who may ignore or remediate events');
+    expectRefused(post, 'change who may ignore, remediate or triage events');
     expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('everyone');
   });
 
@@ -179,7 +179,7 @@ describe('audit and settings', () => {
   it('lets an admin change it, naming the group, and audits it', async () => {
     const { post } = await run('settings actors group:S0SECOPS1', admin);
     expect(post.body.text).toBe(
-      'From now on, members of the user group <!subteam^S0SECOPS1> (Security Operations, @secops) may ignore or remediate events.',
+      'From now on, members of the user group <!subteam^S0SECOPS1> (Security Operations, @secops) may ignore, remediate or triage events.',
     );
     const { repos } = stack.vigil.deps;
     expect((await repos.settings.get(stack.workspaceId)).permissions.act).toEqual({ usergroup: 'S0SECOPS1' });
@@ -187,7 +187,7 @@ describe('audit and settings', () => {
     expect(entry).toMatchObject({ userId: admin, action: 'settings.actors', target: 'group:S0SECOPS1' });
     const settings = await run('settings', member);
     expect(textOf(settings.post)).toContain(
-      '*Who may ignore or remediate events* (`act`): members of the user group <!subteam^S0SECOPS1>',
+      '*Who may ignore, remediate or triage events* (`act`): members of the user group <!subteam^S0SECOPS1>',
     );
   });
 });

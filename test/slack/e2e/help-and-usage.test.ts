@@ -36,7 +36,8 @@ const INVALID: Record<Subcommand, [input: string, says: string]> = {
   status: ['status verbose', '`status` takes no arguments'],
   tenants: ['tenants all', '`tenants` takes no arguments'],
   tenant: ['tenant abc', 'The tenant id must be a positive whole number, not `abc`'],
-  events: ['events abc', 'The identifier id must be a positive whole number, not `abc`'],
+  events: ['events 0', 'The identifier id must be a positive whole number, not `0`'],
+  identifiers: ['identifiers type:phone', '`phone` is not a valid identifier type'],
   creds: ['creds foo bar', '`creds` searches by `domain`, `email`, `keyword` or `authdomain`, not `foo`'],
   policies: ['policies size:99', '`size:` must be from 1 to 25, not `99`'],
   assignments: ['assignments notauuid', 'The policy id must be a UUID'],
@@ -46,7 +47,7 @@ const INVALID: Record<Subcommand, [input: string, says: string]> = {
   report: ['report notauuid', 'The report request id must be a UUID'],
   digest: ['digest foo', '`foo` is not a `digest` action'],
   audit: ['audit 0', 'The number of entries must be from 1 to 100, not `0`'],
-  settings: ['settings actors nobody', '`nobody` is not who may ignore or remediate events'],
+  settings: ['settings actors nobody', '`nobody` is not who may ignore, remediate or triage events'],
 };
 
 describe('help', () => {

@@ -33,6 +33,34 @@ describe('parseCommand: valid commands', () => {
     ['events 12345', { kind: 'events', identifierId: 12345, filters: {} }],
     ['Events 12', { kind: 'events', identifierId: 12, filters: {} }],
     ['events 12 secret', { kind: 'events-secret-modal', identifierId: 12, queryType: 'secret' }],
+    // events by name, and the tenant feed
+    ['events acme.example', { kind: 'events-name', name: 'acme.example', filters: {} }],
+    ['events abc', { kind: 'events-name', name: 'abc', filters: {} }],
+    ['events 203.0.113.132', { kind: 'events-name', name: '203.0.113.132', filters: {} }],
+    [
+      'events Project Nightjar since:30d',
+      {
+        kind: 'events-name',
+        name: 'Project Nightjar',
+        filters: { since: { kind: 'relative', amount: 30, unit: 'd' } },
+      },
+    ],
+    [
+      'events “Acme Labs” severity:high',
+      { kind: 'events-name', name: 'Acme Labs', filters: { severity: 'high' } },
+    ],
+    ['events ALL tag:vip', { kind: 'events-all', filters: { tags: ['vip'] } }],
+    [
+      'events all keyword:vpn sort:severity',
+      { kind: 'events-all', query: { type: 'keyword', keyword: 'vpn' }, filters: {}, sort: 'severity' },
+    ],
+    // identifiers
+    ['identifiers', { kind: 'identifiers', words: [] }],
+    ['identifiers Acme  labs', { kind: 'identifiers', words: ['Acme', 'labs'] }],
+    [
+      'identifiers "project night" type:Keyword,github',
+      { kind: 'identifiers', words: ['project night'], kinds: ['keyword', 'github_repository'] },
+    ],
     ['events 12 Credentials', { kind: 'events-secret-modal', identifierId: 12, queryType: 'credentials' }],
     ['events 12 severity:high', { kind: 'events', identifierId: 12, filters: { severity: 'high' } }],
     [
@@ -225,6 +253,7 @@ describe('parseCommand: valid commands', () => {
       'settings unassign group:S0123ABCD',
       { kind: 'settings-actors', permission: 'unassign', actors: { usergroup: 'S0123ABCD' } },
     ],
+    ['settings recommend everyone', { kind: 'settings-actors', permission: 'recommend', actors: 'everyone' }],
   ])('%j', (text, command) => {
     expect(parseCommand(text)).toEqual({ ok: true, command });
   });
@@ -297,19 +326,32 @@ const ERRORS: ErrorRow[] = [
   [
     'events',
     'events',
-    '`events` needs an identifier id.',
-    'Find identifier ids in the portal, then try `/vigil events <identifier-id>`.',
+    '`events` needs an identifier: its id, its name, or `all`.',
+    '`/vigil identifiers` lists names and ids, e.g. `/vigil events acme.example` or `/vigil events all`.',
   ],
-  ['events abc', 'events', 'The identifier id must be a positive whole number, not `abc`.', HELP('events')],
   ['events 0', 'events', 'The identifier id must be a positive whole number, not `0`.'],
   ['events -3', 'events', 'The identifier id must be a positive whole number, not `-3`.'],
-  ['events 1.5', 'events', 'The identifier id must be a positive whole number, not `1.5`.'],
   ['events 99999999999999999999', 'events', 'The identifier id `99999999999999999999` is too large.'],
   [
     'events severity:high',
     'events',
-    'The first argument of `events` is an identifier id, like `12345`, not `severity:high`.',
+    'The first argument of `events` is an identifier id, an identifier name or `all`, not `severity:high`.',
   ],
+  [
+    'events acme.example secret',
+    'events',
+    '`secret` searches take the identifier id, not `acme.example`.',
+    'Find the id with `/vigil identifiers`, then `/vigil events <identifier-id> secret`.',
+  ],
+  [
+    'events all credentials',
+    'events',
+    '`credentials` searches take the identifier id, not `all`.',
+    'Find the id with `/vigil identifiers`, then `/vigil events <identifier-id> credentials`.',
+  ],
+  ['identifiers type:phone', 'identifiers', '`phone` is not a valid identifier type.'],
+  ['identifiers type:domain type:email', 'identifiers', '`type:` is given twice.'],
+  ['identifiers size:5', 'identifiers', '`size:` is not a filter of `identifiers`.'],
   // events: keys and words
   [
     'events 12 foo',
@@ -648,12 +690,12 @@ const ERRORS: ErrorRow[] = [
   [
     'settings actors root',
     'settings',
-    '`root` is not who may ignore or remediate events; use `everyone`, `admins` or `group:<usergroup>`.',
+    '`root` is not who may ignore, remediate or triage events; use `everyone`, `admins` or `group:<usergroup>`.',
   ],
   [
     'settings actors admin',
     'settings',
-    '`admin` is not who may ignore or remediate events; use `everyone`, `admins` or `group:<usergroup>`.',
+    '`admin` is not who may ignore, remediate or triage events; use `everyone`, `admins` or `group:<usergroup>`.',
     'Did you mean `admins`?',
   ],
   [
@@ -688,7 +730,7 @@ describe('parseCommand: usage errors', () => {
     const result = parseCommand('events 12 severity:x');
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result.error.usage).toBe('/vigil events <identifier-id> [query] [filters]');
+      expect(result.error.usage).toBe('/vigil events <identifier-id|name|all> [query] [filters]');
       expect(result.error.example).toBe('/vigil events 3001 severity:high');
     }
   });
@@ -722,7 +764,9 @@ describe('toMrkdwn', () => {
   });
 
   it('escapes usage lines', () => {
-    expect(toMrkdwn(usageOf('events'))).toBe('/vigil events &lt;identifier-id&gt; [query] [filters]');
+    expect(toMrkdwn(usageOf('events'))).toBe(
+      '/vigil events &lt;identifier-id|name|all&gt; [query] [filters]',
+    );
   });
 });
 

@@ -6,7 +6,13 @@ import { reposFor } from '../support/repos.js';
 describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
   const fixture = useStoreFixture(kind);
 
-  const DEFAULTS = { act: 'everyone', reveal: 'admins', export: 'admins', unassign: 'admins' };
+  const DEFAULTS = {
+    act: 'everyone',
+    reveal: 'admins',
+    export: 'admins',
+    unassign: 'admins',
+    recommend: 'admins',
+  };
 
   it('defaults to everyone acting and admins for the rest, then stores admins or a user group with who changed it', async () => {
     const store = await fixture.open();

@@ -5,9 +5,11 @@ import type { Tier } from '../rate-limit.js';
 import type { SimState } from '../state.js';
 import { aiAssistance } from './activities.js';
 import { searchCredentials } from './credentials.js';
+import { updateTenantMetadata } from './event-metadata.js';
 import { eventActions, searchEvents, searchTenantEvents } from './events.js';
+import { listIdentifiers } from './identifiers.js';
 import { listAssignments, listPolicies, unassignPolicy } from './policies.js';
-import { listRecommendations, redirectToSlash } from './recommendations.js';
+import { listRecommendations, recommendationActions, redirectToSlash } from './recommendations.js';
 import { getIntelRequest, getReportRequest } from './reports.js';
 import { createUpload, postUpload, putUpload } from './sandbox.js';
 import { listTenants } from './tenants.js';
@@ -50,6 +52,10 @@ export function buildRoutes(family: string, tokens: TokenStore): Route[] {
     r('DELETE', `${f}/v4/matching-policies/${seg}/assignments`, unassignPolicy),
     r('GET', `${f}/v4/identifier-recommendations/`, listRecommendations),
     r('GET', `${f}/v4/identifier-recommendations`, redirectToSlash, { auth: 'none' }),
+    r('POST', `${f}/v4/identifier-recommendations/actions`, recommendationActions),
+    r('PATCH', `${f}/v4/events/tenant/metadata`, updateTenantMetadata),
+    r('GET', `${f}/v4/identifiers/`, listIdentifiers),
+    r('GET', `${f}/v4/identifiers`, redirectToSlash, { auth: 'none' }),
     r('POST', `${f}/v4/sandbox/uploads`, createUpload),
     r('GET', `${f}/v2/activities/${seg}/${seg}/(.+)/ai_assistance`, aiAssistance),
     r('GET', `${f}/v2/organizations/${seg}/tenants`, listTenants),

@@ -63,6 +63,7 @@ export const digestAddCommand: CommandHandler<'digest-add'> = {
       identifierIds: command.identifierIds,
       severity: command.severity ?? 'info',
       types: command.types ?? [],
+      ...(command.tags?.length ? { tags: command.tags } : {}),
       timeOfDay: command.timeOfDay,
       timeZone: command.timeZone,
       weekdaysOnly: command.weekdaysOnly,

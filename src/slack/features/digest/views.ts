@@ -4,8 +4,10 @@
  */
 import type { App, ViewOutput } from '@slack/bolt';
 import { isEventFilterType, SEVERITIES, type Severity } from '../../../api/index.js';
+import { KnownTags } from '../../../services/known-tags.js';
 import { channelFieldError } from '../../blocks/channel.js';
-import { DIGEST_ADD_VIEW, renderDigestAddModal } from '../../blocks/digest.js';
+import { DIGEST_ADD_VIEW, DIGEST_TAG_FIELDS, renderDigestAddModal } from '../../blocks/digest.js';
+import { readTags } from '../../blocks/tags.js';
 import { checkChannelWithin } from '../../channels.js';
 import type { CommandHandler, SlackDeps } from '../../context.js';
 import { onView } from '../../listen.js';
@@ -15,7 +17,17 @@ import { type AddInput, addDigest } from './commands.js';
 
 export const digestAddModalCommand: CommandHandler<'digest-add-modal'> = {
   async run(ctx) {
-    await ctx.client.views.open({ trigger_id: ctx.triggerId, view: renderDigestAddModal(ctx.channelId) });
+    // Two local reads (the tenant, its known tags) before the trigger id's 3 seconds run out; a workspace
+    // that is not connected still gets the form (creating the digest says so).
+    const tenant = await ctx.deps.api
+      .forWorkspace(ctx.workspaceId)
+      .then((api) => api.session.tenantId)
+      .catch(() => undefined);
+    const known = await new KnownTags(ctx.deps.repos).list(ctx.workspaceId, tenant);
+    await ctx.client.views.open({
+      trigger_id: ctx.triggerId,
+      view: renderDigestAddModal(ctx.channelId, known),
+    });
   },
 };
 
@@ -58,6 +70,10 @@ export function readForm(view: ViewOutput): { input: AddInput } | { errors: Reco
   if (unknown.length > 0)
     errors.types = `Not event types: ${unknown.join(', ')}. Try leak, paste, forum_content…`;
 
+  const tagged = readTags(values as never, DIGEST_TAG_FIELDS);
+  if (tagged.error) errors[DIGEST_TAG_FIELDS.added] = tagged.error;
+  else if (tagged.tags.length > 20) errors[DIGEST_TAG_FIELDS.added] = 'A digest filters on at most 20 tags.';
+
   const timeOfDay = field('time').selected_time ?? '09:00';
   const tzText = (field('tz').value ?? '').trim();
   const timeZone = tzText === '' ? undefined : canonicalTimeZone(tzText);
@@ -72,6 +88,7 @@ export function readForm(view: ViewOutput): { input: AddInput } | { errors: Reco
       identifierIds,
       severity,
       types: types.map((t) => t.toLowerCase()),
+      ...(tagged.tags.length > 0 ? { tags: tagged.tags } : {}),
       timeOfDay,
       timeZone,
       weekdaysOnly: options.includes('weekdays'),

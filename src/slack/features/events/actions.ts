@@ -25,6 +25,7 @@ import { ephemeral, type SlackDeps } from '../../context.js';
 import { type Click, onAction, onMenu } from '../../listen.js';
 import { clickTarget, type MessageTarget, shareInChannel } from '../../respond.js';
 import { showContext } from './message.js';
+import { openTriage } from './triage.js';
 import { openSecretModal, sendExplain } from './views.js';
 
 const ACTED_WORDS: Record<EventActionType, string> = {
@@ -205,6 +206,7 @@ async function nextPage(click: Click): Promise<void> {
     pageNumber: ctx.pageNumber + 1,
     offset: (ctx.offset ?? 0) + ctx.events.length,
     ...(ctx.sort ? { sort: ctx.sort } : {}),
+    ...(ctx.scope ? { scope: ctx.scope } : {}),
     ...(ctx.message ? { message: ctx.message } : {}),
   });
   await showContext(deps, next, targetOf(click, ctx));
@@ -251,7 +253,7 @@ async function share(click: Click): Promise<void> {
     teamId: who.workspaceId,
     userId: who.userId,
     action: 'events.share',
-    target: String(ctx.identifierId),
+    target: ctx.scope === 'tenant' ? 'all' : String(ctx.identifierId),
     detail: `page ${ctx.pageNumber} in ${channel}`,
   });
   await click.respond({ delete_original: true });
@@ -277,6 +279,10 @@ const MENU_HANDLERS: Readonly<Record<string, (click: Click) => Promise<void>>> =
   [ACTION_IDS.unremediate]: actOnEvent,
   [ACTION_IDS.undo]: actOnEvent,
   [ACTION_IDS.explain]: explain,
+  [ACTION_IDS.tags]: openTriage,
+  [ACTION_IDS.note]: openTriage,
+  [ACTION_IDS.severity]: openTriage,
+  [ACTION_IDS.triage]: openTriage,
 };
 
 export function registerEventActions(app: App, deps: SlackDeps): void {

@@ -2,10 +2,11 @@
  * A parsed `events` command back to text people can paste, for "run it again" answers. Relative times stay
  * relative (`since:7d`), so running it again looks at the same window from now.
  */
-import type { Command, TimeBound } from '../../parser/index.js';
+import type { Command, EventsSearchSpec, TimeBound } from '../../parser/index.js';
 import { COMMAND } from '../../parser/index.js';
 
-type EventsCommand = Extract<Command, { kind: 'events' }>;
+/** A search as typed: its target is the identifier id, `all`, or a name (quoted when it has spaces). */
+type EventsCommand = EventsSearchSpec & { identifierId: number | string };
 type SecretModalCommand = Extract<Command, { kind: 'events-secret-modal' }>;
 
 function quoted(value: string): string {
@@ -51,7 +52,8 @@ function queryText(q: NonNullable<EventsCommand['query']>): string {
 }
 
 export function eventsCommandText(cmd: EventsCommand): string {
-  const parts = [COMMAND, 'events', String(cmd.identifierId)];
+  const target = typeof cmd.identifierId === 'number' ? String(cmd.identifierId) : quoted(cmd.identifierId);
+  const parts = [COMMAND, 'events', target];
   if (cmd.query) parts.push(queryText(cmd.query));
   const f = cmd.filters;
   if (f.severity !== undefined)

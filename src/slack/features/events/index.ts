@@ -4,17 +4,23 @@
  */
 import type { Feature } from '../../context.js';
 import { registerEventActions } from './actions.js';
+import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './by-name.js';
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
+import { registerTriageForm } from './triage.js';
 import { registerSecretModal } from './views.js';
 
 export const eventsFeature: Feature = {
   commands: {
     events: eventsCommand,
+    'events-name': eventsByNameCommand,
+    'events-all': eventsAllCommand,
     'events-secret-modal': eventsSecretModalCommand,
     explain: explainCommand,
   },
   register(app, deps) {
     registerEventActions(app, deps);
     registerSecretModal(app, deps);
+    registerByNameActions(app, deps);
+    registerTriageForm(app, deps);
   },
 };

@@ -1,9 +1,80 @@
-/** `/vigil recommendations [type:…] [status:…] [query:…]`: ten at a time, with Next. */
-import { recommendationsPage } from '../../../services/recommendations.js';
-import { RECOMMENDATIONS_NEXT, renderRecommendations } from '../../blocks/recommendations.js';
-import type { CommandHandler, Feature } from '../../context.js';
+/**
+ * `/vigil recommendations [type:…] [status:…] [query:…]`: ten at a time, with Next; Accept and Reject on
+ * each row and for the whole page (permission `recommend`, checked on every click), acted on once however
+ * many people click, and the list updated in place. An accepted row offers "Search its events" once its
+ * identifier exists (else "Look for its identifier").
+ */
+import type { Recommendation, RecommendationAction } from '../../../api/index.js';
+import { ExpiredError } from '../../../errors.js';
+import { parseRowRef } from '../../../services/list-context.js';
+import {
+  type DecideOutcome,
+  decideRecommendations,
+  decisionsOf,
+  identifiersOfAccepted,
+} from '../../../services/recommendation-decisions.js';
+import {
+  loadShownRecommendations,
+  recommendationsPage,
+  recommendedValue,
+  type ShownRecommendations,
+  saveShownRecommendations,
+} from '../../../services/recommendations.js';
+import { codeSpan } from '../../blocks/ids.js';
+import {
+  RECOMMENDATION_ACCEPT,
+  RECOMMENDATION_RECHECK,
+  RECOMMENDATION_REJECT,
+  RECOMMENDATIONS_ACCEPT_PAGE,
+  RECOMMENDATIONS_NEXT,
+  RECOMMENDATIONS_REJECT_PAGE,
+  renderRecommendations,
+} from '../../blocks/recommendations.js';
+import { slackDate, userMention } from '../../blocks/text.js';
+import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { onAction } from '../../listen.js';
+import { type Click, onAction } from '../../listen.js';
+
+const STATUS_AFTER: Readonly<Record<RecommendationAction, string>> = {
+  accept: 'accepted',
+  reject: 'rejected',
+};
+const DONE_WORDS: Readonly<Record<RecommendationAction, string>> = { accept: 'accepted', reject: 'rejected' };
+
+/** The page as a message: who decided what through Vigil, and the identifiers accepted rows became. */
+async function renderShown(
+  deps: SlackDeps,
+  workspaceId: string,
+  shown: ShownRecommendations,
+  shownRef: string,
+  opts: { fresh?: boolean; notice?: string } = {},
+) {
+  const decisions = await decisionsOf(
+    deps,
+    workspaceId,
+    shown.items.map((r) => r.id),
+  );
+  const accepted = shown.items
+    .filter((r) => r.status === 'accepted')
+    .map((r) => ({ id: r.id, value: recommendedValue(r) }));
+  const identifiers = await identifiersOfAccepted(deps, workspaceId, accepted, {
+    ...(opts.fresh ? { fresh: true } : {}),
+  }).catch((err: unknown) => {
+    // The list still shows; accepted rows offer to look again.
+    deps.logger.warn('could not read identifiers for accepted recommendations', { err });
+    return new Map();
+  });
+  return renderRecommendations({
+    items: shown.items,
+    first: shown.first,
+    filters: shown.filters,
+    nextRef: shown.nextRef,
+    shownRef,
+    decisions,
+    identifiers,
+    ...(opts.notice ? { notice: opts.notice } : {}),
+  });
+}
 
 const recommendations: CommandHandler<'recommendations'> = {
   progress: () => 'Listing identifier recommendations…',
@@ -14,9 +85,111 @@ const recommendations: CommandHandler<'recommendations'> = {
       userId: ctx.userId,
       filters: { types: command.types, status: command.status, query: command.query },
     });
-    await ctx.respond(ephemeral(renderRecommendations(page), true));
+    const shown = await loadShownRecommendations(ctx.deps, page.shownRef, ctx.workspaceId);
+    await ctx.respond(ephemeral(await renderShown(ctx.deps, ctx.workspaceId, shown, page.shownRef), true));
   },
 };
+
+function outcomeNotice(
+  action: RecommendationAction,
+  outcome: DecideOutcome,
+  items: readonly Recommendation[],
+) {
+  const name = (id: number) => {
+    const r = items.find((x) => x.id === id);
+    return r ? codeSpan(recommendedValue(r) || String(id), 120) : codeSpan(id);
+  };
+  const parts: string[] = [];
+  if (outcome.decided.length > 0) {
+    const who = userMention(outcome.decision.by) ?? 'A teammate';
+    const what =
+      outcome.decided.length === 1
+        ? name(outcome.decided[0] ?? 0)
+        : `${outcome.decided.length} recommendations`;
+    parts.push(`:white_check_mark: ${who} ${DONE_WORDS[action]} ${what} · ${slackDate(outcome.decision.at)}`);
+  }
+  for (const b of outcome.before) {
+    const who = userMention(b.decision.by) ?? 'A teammate';
+    parts.push(
+      `${who} had already ${DONE_WORDS[b.decision.action]} ${name(b.id)} ${slackDate(b.decision.at)}, so Vigil did nothing more.`,
+    );
+  }
+  if (outcome.busy.length > 0) {
+    parts.push(
+      `A teammate is deciding ${outcome.busy.map(name).join(', ')} right now; Vigil did nothing more.`,
+    );
+  }
+  return parts.join('\n');
+}
+
+/** Accept or Reject on one row (`…:<index>`) or on the whole page. */
+async function decide(click: Click, action: RecommendationAction, wholePage: boolean): Promise<void> {
+  const { deps, who } = click;
+  const ref = wholePage ? { ctxId: click.action.value ?? '', index: -1 } : parseRowRef(click.action.value);
+  const shown = ref ? await loadShownRecommendations(deps, ref.ctxId, who.workspaceId) : undefined;
+  const row = ref && shown && !wholePage ? shown.items[ref.index] : undefined;
+  if (!shown || (!wholePage && !row)) {
+    throw new ExpiredError(
+      'This button no longer points at a recommendation Vigil knows.',
+      'Run `/vigil recommendations` again.',
+    );
+  }
+  await deps.authz.requirePermission(click.client, who.workspaceId, who.teamId, who.userId, 'recommend');
+  const targets = (row ? [row] : shown.items.filter((r) => r.status !== STATUS_AFTER[action])).map((r) => ({
+    id: r.id,
+    value: recommendedValue(r),
+  }));
+  if (targets.length === 0) {
+    await click.respond(
+      ephemeral({ text: `Every recommendation on this page is already ${DONE_WORDS[action]}.` }, false),
+    );
+    return;
+  }
+  const outcome = await decideRecommendations(
+    { api: deps.api, store: deps.store, repos: deps.repos, clock: deps.clock, identifiers: deps.identifiers },
+    { workspaceId: who.workspaceId, by: who.userId, action, targets, wholePage },
+  );
+  const settled = new Set([
+    ...outcome.decided,
+    ...outcome.before.filter((b) => b.decision.action === action).map((b) => b.id),
+  ]);
+  const next: ShownRecommendations = {
+    ...shown,
+    items: shown.items.map((r) => (settled.has(r.id) ? { ...r, status: STATUS_AFTER[action] } : r)),
+  };
+  const nextRef = await saveShownRecommendations(deps, next);
+  const message = await renderShown(deps, who.workspaceId, next, nextRef, {
+    notice: outcomeNotice(action, outcome, shown.items),
+  });
+  await click.respond(ephemeral(message, true));
+}
+
+/** An accepted row whose identifier was not there: read the identifiers again and redraw the page. */
+async function recheck(click: Click): Promise<void> {
+  const { deps, who } = click;
+  const ref = parseRowRef(click.action.value);
+  const shown = ref ? await loadShownRecommendations(deps, ref.ctxId, who.workspaceId) : undefined;
+  if (!ref || !shown) {
+    throw new ExpiredError('This list has expired.', 'Run `/vigil recommendations` again.');
+  }
+  const row = shown.items[ref.index];
+  const message = await renderShown(deps, who.workspaceId, shown, ref.ctxId, { fresh: true });
+  const found = row
+    ? (await identifiersOfAccepted(deps, who.workspaceId, [{ id: row.id, value: recommendedValue(row) }]))
+        .size > 0
+    : false;
+  await click.respond(ephemeral(message, true));
+  if (!found) {
+    await click.respond(
+      ephemeral(
+        {
+          text: 'Its identifier is not there yet: the platform creates it shortly after acceptance. Look again in a minute.',
+        },
+        false,
+      ),
+    );
+  }
+}
 
 export const recommendationsFeature: Feature = {
   commands: { recommendations },
@@ -27,7 +200,14 @@ export const recommendationsFeature: Feature = {
         userId: who.userId,
         ref: action.value ?? '',
       });
-      await respond(ephemeral(renderRecommendations(page), true));
+      const shown = await loadShownRecommendations(deps, page.shownRef, who.workspaceId);
+      await respond(ephemeral(await renderShown(deps, who.workspaceId, shown, page.shownRef), true));
     });
+    const row = (base: string) => ({ action_id: new RegExp(`^${base}:\\d{1,3}$`) });
+    onAction(app, deps, row(RECOMMENDATION_ACCEPT), (click) => decide(click, 'accept', false));
+    onAction(app, deps, row(RECOMMENDATION_REJECT), (click) => decide(click, 'reject', false));
+    onAction(app, deps, row(RECOMMENDATION_RECHECK), recheck);
+    onAction(app, deps, RECOMMENDATIONS_ACCEPT_PAGE, (click) => decide(click, 'accept', true));
+    onAction(app, deps, RECOMMENDATIONS_REJECT_PAGE, (click) => decide(click, 'reject', true));
   },
 };

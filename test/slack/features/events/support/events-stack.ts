@@ -81,7 +81,7 @@ export async function click(
   stack: Stack,
   source: { blocks?: unknown[] | undefined; ts?: string },
   button: string,
-  opts: { userId?: string; container?: 'ephemeral' | 'message'; channelId?: string } = {},
+  opts: { userId?: string; container?: 'ephemeral' | 'message'; channelId?: string; triggerId?: string } = {},
 ): Promise<Clicked> {
   const option = findButton(source, button) === undefined ? findOption(source, button) : undefined;
   if (option !== undefined) return choose(stack, source, option, opts);
@@ -98,6 +98,7 @@ export async function click(
     channelId: opts.channelId ?? SEEDED_CHANNELS.general,
     message: { ts: source.ts ?? '1700000000.000100', blocks: source.blocks ?? [] },
     ...(opts.userId ? { userId: opts.userId } : {}),
+    ...(opts.triggerId ? { triggerId: opts.triggerId } : {}),
   });
   return { responseUrl, status: res.status };
 }
@@ -106,7 +107,7 @@ async function choose(
   stack: Stack,
   source: { blocks?: unknown[] | undefined; ts?: string },
   option: MenuOption,
-  opts: { userId?: string; container?: 'ephemeral' | 'message'; channelId?: string },
+  opts: { userId?: string; container?: 'ephemeral' | 'message'; channelId?: string; triggerId?: string },
 ): Promise<Clicked> {
   if (option.action_id === undefined) throw new Error(`menu of ${option.text} has no action_id`);
   const responseUrl = stack.slack.responseUrl();
@@ -119,6 +120,7 @@ async function choose(
     channelId: opts.channelId ?? SEEDED_CHANNELS.general,
     message: { ts: source.ts ?? '1700000000.000100', blocks: source.blocks ?? [] },
     ...(opts.userId ? { userId: opts.userId } : {}),
+    ...(opts.triggerId ? { triggerId: opts.triggerId } : {}),
   });
   return { responseUrl, status: res.status };
 }

@@ -1,0 +1,165 @@
+/**
+ * Identifiers found by name: one row each (name and id in code spans, so they can be copied back into a
+ * command; the type in words) with an Events button; the picker `events <name>` shows when several
+ * match; the "did you mean" answer when none does. Pure.
+ */
+import type { Button, KnownBlock } from '@slack/types';
+import type { KnownIdentifier } from '../../services/identifiers.js';
+import { renderBudgeted } from './budget.js';
+import { codeSpan, context, type Message, plural, section, sliceLabel } from './ids.js';
+
+/** An identifier's Events button (value: the identifier id), from any list. */
+export const IDENTIFIER_EVENTS = 'identifier_events';
+/** A picker's Events button (value: `<pickId>:<index>`, the stored search and the chosen identifier). */
+export const EVENTS_PICK = 'events_pick';
+export const IDENTIFIERS_NEXT = 'identifiers_next';
+export const IDENTIFIERS_SHOWN = 10;
+
+const KIND_LABELS: Readonly<Record<string, string>> = {
+  domain: 'Domain',
+  email: 'E-mail',
+  username: 'Username',
+  name: 'Person',
+  keyword: 'Keyword',
+  ip: 'IP address',
+  bin: 'Card BIN',
+  azure_tenant: 'Azure tenant',
+  github_repository: 'GitHub repository',
+  search_query: 'Search query',
+  secret: 'Secret',
+  identity: 'Identity',
+};
+
+/** `Domain`; an identity by its attribute (`E-mail`), several attributes joined; unknown types generic. */
+export function identifierKindLabel(i: Pick<KnownIdentifier, 'type' | 'kinds'>): string {
+  const kinds = i.type === 'identity' && i.kinds.length > 1 ? i.kinds.slice(1) : [i.type];
+  const labels = kinds.map((k) => KIND_LABELS[k] ?? 'Other identifier');
+  return [...new Set(labels)].join(', ');
+}
+
+function eventsButton(actionId: string, value: string, index: number): Button {
+  return {
+    type: 'button',
+    action_id: `${actionId}:${index}`,
+    text: { type: 'plain_text', text: 'Events' },
+    value,
+  };
+}
+
+function row(i: KnownIdentifier, index: number, button: Button): KnownBlock {
+  const disabled = i.disabled ? ' · _disabled_' : '';
+  return {
+    type: 'section',
+    block_id: `identifier:${index}`,
+    text: {
+      type: 'mrkdwn',
+      text: `${codeSpan(i.name, 300)}\n${identifierKindLabel(i)} · ID ${codeSpan(i.id)}${disabled}`,
+      verbatim: true,
+    },
+    accessory: button,
+  };
+}
+
+export interface IdentifiersPageInput {
+  /** The identifiers of this page. */
+  items: readonly KnownIdentifier[];
+  /** 1-based position of the first. */
+  first: number;
+  /** Matches in all (the list is local, so the count is known). */
+  total: number;
+  /** The words and types as typed, for the header. */
+  filters: string;
+  /** False when the tenant has more identifiers than Vigil reads. */
+  complete: boolean;
+  nextRef?: string | undefined;
+}
+
+export function renderIdentifiers(input: IdentifiersPageInput): Message {
+  const matching = input.filters ? ` matching ${codeSpan(input.filters, 200)}` : '';
+  const cut = input.complete ? [] : [context('Only the first identifiers of this tenant were searched.')];
+  if (input.items.length === 0) {
+    const text = `No identifiers${input.filters ? ' match' : ' in this tenant'}${input.filters ? ` ${codeSpan(input.filters, 200)}` : ''}.`;
+    return {
+      text: `No identifiers${input.filters ? ' match these words' : ' in this tenant'}.`,
+      blocks: [section(`${text} \`/vigil identifiers\` with fewer words lists more.`), ...cut],
+    };
+  }
+  const more = input.nextRef !== undefined;
+  // The list is read whole, so the count is known; when it was cut, no total is claimed.
+  const label = sliceLabel(input.first, input.items.length, more, input.complete ? input.total : undefined);
+  const tail: KnownBlock[] = [...cut];
+  if (input.nextRef) {
+    tail.push({
+      type: 'actions',
+      block_id: 'identifiers:tail',
+      elements: [
+        {
+          type: 'button',
+          action_id: IDENTIFIERS_NEXT,
+          text: { type: 'plain_text', text: `Next ${IDENTIFIERS_SHOWN}` },
+          value: input.nextRef,
+        },
+      ],
+    });
+  }
+  const out = renderBudgeted({
+    text: `Identifiers ${label}.`,
+    head: [section(`*Identifiers*${matching} ${label}`)],
+    groups: input.items.map((i, n) => [row(i, n, eventsButton(IDENTIFIER_EVENTS, String(i.id), n))]),
+    tail,
+    omittedNotice: (n) => context(`${plural(n, 'identifier')} left out to fit Slack's limits.`),
+  });
+  return { text: out.text, blocks: out.blocks };
+}
+
+export interface PickerInput {
+  /** The name as typed. */
+  name: string;
+  candidates: readonly KnownIdentifier[];
+  /** The stored search the Events buttons run, with the chosen identifier. */
+  pickRef: string;
+  /** How many matched in all (the picker shows the first few). */
+  total: number;
+}
+
+/** Several identifiers match a name: each with Events, which runs the search with the chosen one. */
+export function renderIdentifierPicker(input: PickerInput): Message {
+  const name = codeSpan(input.name, 200);
+  const shown = input.candidates.length;
+  const more = input.total > shown ? ` (the first ${shown} shown; add words to narrow it)` : '';
+  const out = renderBudgeted({
+    text: `${input.total} identifiers match that name: pick one.`,
+    head: [section(`*${plural(input.total, 'identifier')} match* ${name}${more}. Pick one:`)],
+    groups: input.candidates.map((i, n) => [
+      row(i, n, eventsButton(EVENTS_PICK, `${input.pickRef}:${n}`, n)),
+    ]),
+    omittedNotice: (n) => context(`${plural(n, 'identifier')} left out to fit Slack's limits.`),
+  });
+  return { text: out.text, blocks: out.blocks };
+}
+
+/** No identifier has that name: the closest names, each with Events (the same search), if any. */
+export function renderNoIdentifier(input: {
+  name: string;
+  suggestions: readonly KnownIdentifier[];
+  pickRef?: string | undefined;
+}): Message {
+  const name = codeSpan(input.name, 200);
+  const head = `No identifier of this tenant is named ${name}.`;
+  if (input.suggestions.length === 0 || input.pickRef === undefined) {
+    return {
+      text: 'No identifier of this tenant has that name.',
+      blocks: [section(`${head} \`/vigil identifiers\` lists them all, with their ids.`)],
+    };
+  }
+  const first = input.suggestions[0];
+  const mean = first ? ` Did you mean ${codeSpan(first.name, 200)}?` : '';
+  return {
+    text: `No identifier of this tenant has that name.${first ? ' Did you mean one of these?' : ''}`,
+    blocks: [
+      section(`${head}${mean}`),
+      ...input.suggestions.map((i, n) => row(i, n, eventsButton(EVENTS_PICK, `${input.pickRef}:${n}`, n))),
+      context('`/vigil identifiers` lists every identifier, with its id.'),
+    ],
+  };
+}

@@ -1,0 +1,335 @@
+/**
+ * Triage from an event's menu: Tags…, Note…, Severity… (or all three) open a form at once, after checking
+ * the `act` permission; the submission is checked again, applied once however many people submit (the
+ * service), audited, and the event's row is updated in place where the menu was used (a channel message by
+ * chat.update, an ephemeral one through its response_url, kept server-side for 30 minutes).
+ */
+import type { App, RespondFn, ViewOutput } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { z } from 'zod';
+import { type Event, SEVERITIES, type Severity, ValidationError } from '../../../api/index.js';
+import { ExpiredError, NotAllowedError } from '../../../errors.js';
+import { eventTitle } from '../../../services/event-title.js';
+import { parseRef } from '../../../services/events-context.js';
+import { KnownTags } from '../../../services/known-tags.js';
+import { listContexts } from '../../../services/list-context.js';
+import {
+  changedFields,
+  type TriageChange,
+  type TriageField,
+  type TriageOutcome,
+  triageEvent,
+  triageVersions,
+} from '../../../services/triage.js';
+import { ACTION_IDS, parseActionId, plainTitle } from '../../blocks/events.js';
+import { readTags } from '../../blocks/tags.js';
+import { escapeMrkdwn, slackDate, userMention } from '../../blocks/text.js';
+import {
+  MAX_NOTE,
+  NO_OVERRIDE,
+  renderTriageModal,
+  renderTriageStatus,
+  TRIAGE_NOTE_BLOCK,
+  TRIAGE_SEVERITY_BLOCK,
+  TRIAGE_TAG_FIELDS,
+  TRIAGE_VIEW,
+} from '../../blocks/triage.js';
+import type { Requester, SlackDeps } from '../../context.js';
+import { isExpected, reportError } from '../../error-reply.js';
+import { type Click, onView } from '../../listen.js';
+import { type MessageTarget, postToResponseUrl } from '../../respond.js';
+import { showContext } from './message.js';
+
+/** A response_url works for 30 minutes: the pending form lives no longer. */
+const PENDING_TTL_MS = 30 * 60 * 1000;
+
+const FIELDS_OF: Readonly<Record<string, TriageField[]>> = {
+  [ACTION_IDS.tags]: ['tags'],
+  [ACTION_IDS.note]: ['notes'],
+  [ACTION_IDS.severity]: ['severity'],
+  [ACTION_IDS.triage]: ['tags', 'notes', 'severity'],
+};
+
+const FieldSchema = z.enum(['tags', 'notes', 'severity']);
+const PendingTriageSchema = z.object({
+  kind: z.literal('triage'),
+  workspaceId: z.string().min(1),
+  userId: z.string(),
+  ctxId: z.string(),
+  index: z.number().int().nonnegative(),
+  uid: z.string(),
+  fields: z.array(FieldSchema).min(1),
+  versions: z.record(z.string(), z.number().int().nonnegative()),
+  /** What the form showed, to tell which fields the person changed. */
+  shown: z.object({
+    tags: z.array(z.string()),
+    notes: z.string().nullable(),
+    severity: z.enum(SEVERITIES).nullable(),
+  }),
+  /** Where the row lives: a channel message, or an ephemeral one and its response_url (Slack's). */
+  message: z.object({ channel: z.string(), ts: z.string() }).optional(),
+  responseUrl: z.string().url().optional(),
+});
+type PendingTriage = z.infer<typeof PendingTriageSchema>;
+
+const isSeverity = (s: unknown): s is Severity => (SEVERITIES as readonly unknown[]).includes(s);
+
+function overrideOf(event: Event): Severity | null {
+  const o = event.tenant_metadata?.severity?.override;
+  return isSeverity(o) ? o : null;
+}
+
+async function tenantOf(deps: SlackDeps, workspaceId: string): Promise<number | undefined> {
+  return (await deps.api.forWorkspace(workspaceId)).session.tenantId;
+}
+
+/** A menu option: the permission first, then the form, opened within the trigger id's 3 seconds. */
+export async function openTriage(click: Click): Promise<void> {
+  const { deps, who } = click;
+  const fields = FIELDS_OF[parseActionId(click.action.action_id).base];
+  const ref = parseRef(click.action.value);
+  if (!fields || !ref || ref.index === undefined) {
+    throw new ExpiredError('This menu no longer points at an event Vigil knows.', 'Run the search again.');
+  }
+  await deps.authz.requireActor(click.client, who.workspaceId, who.teamId, who.userId);
+  const ctx = await deps.events.contexts.load(ref.ctxId, who.workspaceId);
+  const shown = ctx.events[ref.index];
+  if (!shown) throw new ExpiredError('This event is no longer in these results.', 'Run the search again.');
+  const event = shown.event;
+  const uid = event.metadata.uid;
+  const [versions, known] = await Promise.all([
+    triageVersions(deps, who.workspaceId, uid),
+    tenantOf(deps, who.workspaceId).then((t) => new KnownTags(deps.repos).list(who.workspaceId, t)),
+  ]);
+  const container = click.body.container as {
+    is_ephemeral?: boolean;
+    channel_id?: string;
+    message_ts?: string;
+  };
+  const inChannel = container?.is_ephemeral !== true && container?.channel_id && container.message_ts;
+  const current = {
+    tags: [...(event.tenant_metadata?.tags ?? [])],
+    notes: event.tenant_metadata?.notes ?? null,
+    severity: overrideOf(event),
+  };
+  const pendingId = await listContexts(deps.repos).save(
+    PendingTriageSchema,
+    {
+      kind: 'triage',
+      workspaceId: who.workspaceId,
+      userId: who.userId,
+      ctxId: ref.ctxId,
+      index: ref.index,
+      uid,
+      fields,
+      versions,
+      shown: current,
+      ...(inChannel
+        ? { message: { channel: container.channel_id as string, ts: container.message_ts as string } }
+        : click.body.response_url
+          ? { responseUrl: click.body.response_url }
+          : {}),
+    },
+    PENDING_TTL_MS,
+  );
+  await click.client.views.open({
+    trigger_id: click.body.trigger_id,
+    view: renderTriageModal({
+      fields,
+      title: plainTitle(event),
+      uid,
+      current: {
+        tags: current.tags,
+        notes: current.notes,
+        original: event.tenant_metadata?.severity?.original ?? event.metadata.severity,
+        override: current.severity,
+      },
+      knownTags: known,
+      pendingId,
+    }),
+  });
+}
+
+type Values = Record<string, Record<string, unknown>>;
+
+/** The change the form asks for, or the errors to show beside its fields. */
+export function readTriageForm(
+  view: Pick<ViewOutput, 'state' | 'blocks'>,
+): { change: TriageChange } | { errors: Record<string, string> } {
+  const values = view.state.values as Values;
+  const has = (blockId: string) => view.blocks.some((b) => (b as { block_id?: string }).block_id === blockId);
+  const change: TriageChange = {};
+  if (has(TRIAGE_TAG_FIELDS.known) || has(TRIAGE_TAG_FIELDS.added)) {
+    const read = readTags(values, TRIAGE_TAG_FIELDS);
+    if (read.error) return { errors: { [TRIAGE_TAG_FIELDS.added]: read.error } };
+    change.tags = read.tags;
+  }
+  if (has(TRIAGE_NOTE_BLOCK)) {
+    const note = (values[TRIAGE_NOTE_BLOCK]?.value as { value?: string | null } | undefined)?.value ?? '';
+    if (note.length > MAX_NOTE)
+      return { errors: { [TRIAGE_NOTE_BLOCK]: `A note holds at most ${MAX_NOTE} characters.` } };
+    change.notes = note.trim() === '' ? null : note.trim();
+  }
+  if (has(TRIAGE_SEVERITY_BLOCK)) {
+    const chosen = (
+      values[TRIAGE_SEVERITY_BLOCK]?.value as { selected_option?: { value?: string } } | undefined
+    )?.selected_option?.value;
+    if (chosen === NO_OVERRIDE || chosen === undefined) change.severity = null;
+    else if (isSeverity(chosen)) change.severity = chosen;
+    else return { errors: { [TRIAGE_SEVERITY_BLOCK]: 'Pick a severity from the list.' } };
+  }
+  return { change };
+}
+
+const FIELD_WORDS: Readonly<Record<TriageField, string>> = {
+  tags: 'the tags',
+  notes: 'the note',
+  severity: 'the severity',
+};
+
+function appliedWords(field: TriageField, change: TriageChange): string {
+  if (field === 'tags')
+    return change.tags?.length
+      ? `tags set to ${change.tags.map((t) => `“${escapeMrkdwn(t)}”`).join(', ')}`
+      : 'tags removed';
+  if (field === 'notes') return change.notes ? 'note saved' : 'note removed';
+  return change.severity
+    ? `severity set to *${change.severity}* for your tenant`
+    : 'severity override removed';
+}
+
+export function outcomeText(outcome: TriageOutcome, change: TriageChange): string {
+  const lines: string[] = [];
+  if (outcome.applied.length > 0) {
+    const words = outcome.applied.map((a) => appliedWords(a.field, change));
+    lines.push(`:white_check_mark: ${words.join('; ')}. The row shows it.`);
+  }
+  for (const s of outcome.stale) {
+    const who = s.by ? (userMention(s.by) ?? 'A teammate') : 'Someone';
+    const when = s.at === undefined ? '' : ` ${slackDate(s.at)}`;
+    lines.push(
+      `${who} changed ${FIELD_WORDS[s.field]} of this event${when}, after you opened this form, so Vigil did not apply yours. Search again to see theirs, then change it if you still need to.`,
+    );
+  }
+  if (outcome.busy.length > 0) {
+    lines.push(
+      `A teammate is changing ${outcome.busy.map((f) => FIELD_WORDS[f]).join(' and ')} of this event right now; Vigil did not apply yours. Look again in a moment.`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Where the row lives, from the pending form. */
+function targetOf(client: WebClient, pending: PendingTriage): MessageTarget | undefined {
+  if (pending.message)
+    return { kind: 'channel', channel: pending.message.channel, ts: pending.message.ts, client };
+  const url = pending.responseUrl;
+  if (!url) return undefined;
+  const respond = ((message: unknown) => postToResponseUrl(url, message)) as unknown as RespondFn;
+  return { kind: 'ephemeral', respond };
+}
+
+/** The event as it is after the API's answer (all three fields, which is what the tenant now sees). */
+function eventAfter(event: Event, outcome: TriageOutcome): Event {
+  const m = outcome.metadata;
+  if (!m) return event;
+  const meta = { ...(event.tenant_metadata ?? {}) };
+  if (m.tags !== undefined) meta.tags = [...m.tags];
+  if (m.notes !== undefined) meta.notes = m.notes;
+  if (m.severity !== undefined) {
+    const original = event.tenant_metadata?.severity?.original ?? event.metadata.severity;
+    meta.severity = m.severity === null ? null : { original, override: m.severity };
+  }
+  return { ...event, tenant_metadata: meta };
+}
+
+async function submit(
+  deps: SlackDeps,
+  client: WebClient,
+  who: Requester,
+  view: ViewOutput,
+  change: TriageChange,
+) {
+  let title = '';
+  const show = (status: string) =>
+    client.views.update({ view_id: view.id, view: renderTriageStatus(title, status) });
+  try {
+    const pending = await listContexts(deps.repos).load(
+      PendingTriageSchema,
+      view.private_metadata,
+      who.workspaceId,
+      '/vigil events …',
+    );
+    await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
+    const ctx = await deps.events.contexts.load(pending.ctxId, who.workspaceId);
+    const shown = ctx.events[pending.index];
+    if (!shown || shown.event.metadata.uid !== pending.uid)
+      throw new ExpiredError('This event is no longer in these results.', 'Run the search again.');
+    title = plainTitle(shown.event);
+    const fields = changedFields(change, pending.shown).filter((f) => pending.fields.includes(f));
+    if (fields.length === 0) {
+      await show('Nothing changed, so Vigil did nothing.');
+      return;
+    }
+    const outcome = await triageEvent(
+      { api: deps.api, store: deps.store, repos: deps.repos, clock: deps.clock },
+      {
+        workspaceId: who.workspaceId,
+        uid: pending.uid,
+        by: who.userId,
+        versions: pending.versions,
+        change,
+        fields,
+        title: eventTitle(shown.event),
+        severityBefore: shown.event.tenant_metadata?.severity?.override ?? shown.event.metadata.severity,
+        tenantId: await tenantOf(deps, who.workspaceId),
+      },
+    );
+    await show(outcomeText(outcome, change));
+    const target = targetOf(client, pending);
+    if (outcome.applied.length > 0 && target) {
+      const next = {
+        ...ctx,
+        events: ctx.events.map((e, i) =>
+          i === pending.index
+            ? {
+                ...e,
+                event: eventAfter(e.event, outcome),
+                triaged: { by: who.userId, at: outcome.at, fields: outcome.applied.map((a) => a.field) },
+              }
+            : e,
+        ),
+      };
+      await showContext(deps, next, target).catch((err: unknown) =>
+        deps.logger.warn('could not update the event row after triage', { err }),
+      );
+    }
+  } catch (err) {
+    if (err instanceof ValidationError) {
+      deps.logger.warn('triage refused by the API', { err });
+      await show(`:warning: The threat-intel API refused the change: ${escapeMrkdwn(err.message)}`);
+    } else if (err instanceof NotAllowedError || err instanceof ExpiredError) {
+      // A refusal is an answer, not an incident.
+      await show(`:no_entry: ${err.message} ${err.hint}`);
+    } else if (isExpected(err)) {
+      deps.logger.warn('triage failed', { err });
+      await show(`:warning: ${err.message} ${err.hint}`);
+    } else {
+      const ref = await reportError(deps, err, undefined, { view: TRIAGE_VIEW, team: who.workspaceId });
+      await show(
+        `:warning: Something went wrong on Vigil’s side, so nothing was changed. Reference \`${ref}\`.`,
+      );
+    }
+  }
+}
+
+export function registerTriageForm(app: App, deps: SlackDeps): void {
+  onView(app, deps, TRIAGE_VIEW, ({ who, view, client }) => {
+    const form = readTriageForm(view);
+    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
+    return {
+      ack: { response_action: 'update', view: renderTriageStatus('', ':hourglass_flowing_sand: Saving…') },
+      work: () => submit(deps, client, who, view, form.change),
+    };
+  });
+}

@@ -1,0 +1,181 @@
+/**
+ * Finding without an identifier's number, through the real HTTP stack: `/vigil identifiers` (pages of 100
+ * read from the contract's list, cached a few minutes on the injected clock, matched locally), `events
+ * <name>` (one match, a picker, "did you mean"), `events all` (the tenant feed), and the Events buttons.
+ * Every v4 request must validate against the published document.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../../src/clock.js';
+import { contractProblems, fromSimLog } from '../../../api/support/openapi.js';
+import { buttons, textOf } from '../../../harness/index.js';
+import type { Stack } from '../../../support/stack.js';
+import { startStack } from '../../../support/stack.js';
+import { click, command, IDENTIFIER, waitPostTo } from './support/events-stack.js';
+
+const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 0));
+let stack: Stack;
+beforeAll(async () => {
+  // Empty pages every third page, as production sends them: the identifier list must read past them.
+  stack = await startStack({ clock, sim: { emptyPageEvery: 3 } });
+});
+afterAll(async () => {
+  expect(v4Problems()).toEqual([]);
+  await stack?.close();
+});
+
+const TENANT = 2001;
+const identifierReads = () =>
+  stack.sim.log.entries.filter((e) => e.method === 'GET' && e.path.endsWith('/v4/identifiers/'));
+const searches = (suffix: string) =>
+  stack.sim.log.entries.filter((e) => e.method === 'POST' && e.path.endsWith(suffix));
+function v4Problems(): string[] {
+  return contractProblems(stack.sim.log.entries.map(fromSimLog).filter((r) => /^\/[^/]+\/v4\//.test(r.path)));
+}
+
+describe('/vigil identifiers', () => {
+  it('lists the names, types and ids with an Events button each, reading pages of 100 once', async () => {
+    stack.sim.log.clear();
+    const { post } = await command(stack, 'identifiers');
+    const text = textOf(post.body);
+    expect(String(post.body.text)).toBe('Identifiers 1–3 of 3.');
+    expect(text).toContain('`acme.example`\nDomain · ID `3001`');
+    expect(text).toContain('`Project Nightjar`\nKeyword · ID `3002`');
+    expect(text).toContain('`ceo@acme.example`\nE-mail · ID `3003`');
+    expect(buttons(post.body).map((b) => [b.action_id, b.value])).toEqual([
+      ['identifier_events:0', '3001'],
+      ['identifier_events:1', '3003'],
+      ['identifier_events:2', '3002'],
+    ]);
+    expect(identifierReads().map((e) => e.query)).toEqual([{ size: '100' }]);
+
+    // Within the cache's few minutes no other read; past them, one.
+    await command(stack, 'identifiers type:email');
+    expect(identifierReads()).toHaveLength(1);
+    clock.advance(5 * 60_000 + 1);
+    const again = await command(stack, 'identifiers type:email');
+    expect(identifierReads()).toHaveLength(2);
+    expect(textOf(again.post.body)).toContain('`ceo@acme.example`');
+    expect(textOf(again.post.body)).not.toContain('acme.example`\nDomain');
+  });
+
+  it('pages through hundreds of identifiers (empty pages included) and matches words locally', async () => {
+    for (let n = 1; n <= 230; n++)
+      stack.sim.state.addIdentifier(TENANT, `vendor-${String(n).padStart(3, '0')}.example`, 'domain');
+    clock.advance(5 * 60_000 + 1);
+    stack.sim.log.clear();
+    const { post } = await command(stack, 'identifiers vendor 01');
+    // 230 + 3 identifiers: three pages of 100 (and the empty pages production interleaves).
+    const reads = identifierReads();
+    expect(reads.filter((e) => e.status === 200).length).toBeGreaterThanOrEqual(3);
+    expect(reads.every((e) => e.query.size === '100')).toBe(true);
+    expect(reads.slice(1).every((e) => typeof e.query.from === 'string')).toBe(true);
+    // Every word must be in the name: vendor-010 … vendor-019, then vendor-001, vendor-101…
+    expect(String(post.body.text)).toMatch(/^Identifiers 1–10 of \d+\.$/);
+    const next = await click(stack, post.body, 'identifiers_next');
+    const page2 = await waitPostTo(stack, next.responseUrl);
+    expect(String(page2.body.text)).toMatch(/^Identifiers 11–\d+ of \d+\.$/);
+    expect(identifierReads().length).toBe(reads.length);
+  });
+
+  it('reads the list once for concurrent readers of a cold cache', async () => {
+    stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+    stack.sim.log.clear();
+    const lists = await Promise.all(
+      Array.from({ length: 5 }, () => stack.vigil.deps.identifiers.list(stack.workspaceId)),
+    );
+    expect(new Set(lists).size).toBe(1);
+    const pages = identifierReads().filter((e) => e.query.from === undefined);
+    expect(pages).toHaveLength(1);
+  });
+
+  it('runs the events search of the identifier whose Events button is clicked', async () => {
+    stack.sim.log.clear();
+    const { post } = await command(stack, 'identifiers nightjar');
+    const clicked = await click(stack, post.body, 'identifier_events:0');
+    const results = await waitPostTo(stack, clicked.responseUrl);
+    expect(results.body.replace_original).toBe(false);
+    expect(String(results.body.text)).toContain('identifier Project Nightjar (3002)');
+    expect(searches(`/v4/events/identifiers/${IDENTIFIER.keyword}/_search`)).toHaveLength(1);
+  });
+});
+
+describe('/vigil events <name>', () => {
+  it('searches the one identifier of that name, like events <id>', async () => {
+    stack.sim.log.clear();
+    const { post } = await command(stack, 'events ACME.example severity:high');
+    expect(String(post.body.text)).toContain('identifier acme[.]example (3001)');
+    const [search] = searches(`/v4/events/identifiers/${IDENTIFIER.domain}/_search`);
+    expect((search?.body as { filters?: unknown } | undefined)?.filters).toEqual({ severity: 'high' });
+  });
+
+  it('takes a name of several words, typed bare or quoted', async () => {
+    const bare = await command(stack, 'events Project Nightjar since:30d');
+    expect(String(bare.post.body.text)).toContain('identifier Project Nightjar (3002)');
+    const quoted = await command(stack, 'events "project nightjar"');
+    expect(String(quoted.post.body.text)).toContain('identifier Project Nightjar (3002)');
+  });
+
+  it('offers a picker when several match, keeping the filters for the chosen one', async () => {
+    stack.sim.log.clear();
+    const { post } = await command(stack, 'events acme severity:critical');
+    expect(String(post.body.text)).toBe('2 identifiers match that name: pick one.');
+    expect(textOf(post.body)).toContain('`acme.example`');
+    expect(textOf(post.body)).toContain('`ceo@acme.example`');
+    expect(searches('/_search')).toHaveLength(0);
+    // Ranked: the name starting with the word first.
+    expect(buttons(post.body).map((b) => b.action_id)).toEqual(['events_pick:0', 'events_pick:1']);
+    expect(textOf(post.body).indexOf('`acme.example`')).toBeLessThan(
+      textOf(post.body).indexOf('`ceo@acme.example`'),
+    );
+    const clicked = await click(stack, post.body, 'events_pick:1');
+    const results = await waitPostTo(stack, clicked.responseUrl);
+    expect(results.body.replace_original).toBe(true);
+    expect(String(results.body.text)).toContain('identifier ceo@acme[.]example (3003)');
+    const [search] = searches(`/v4/events/identifiers/${IDENTIFIER.email}/_search`);
+    expect((search?.body as { filters?: unknown } | undefined)?.filters).toEqual({ severity: 'critical' });
+  });
+
+  it('says "did you mean" when nothing matches, with the close names to search', async () => {
+    stack.sim.log.clear();
+    const { post } = await command(stack, 'events acme.exmaple');
+    expect(String(post.body.text)).toBe(
+      'No identifier of this tenant has that name. Did you mean one of these?',
+    );
+    expect(textOf(post.body)).toContain('Did you mean `acme.example`?');
+    const clicked = await click(stack, post.body, 'events_pick:0');
+    const results = await waitPostTo(stack, clicked.responseUrl);
+    expect(String(results.body.text)).toContain('identifier acme[.]example (3001)');
+
+    const nothing = await command(stack, 'events zzzzzzzz');
+    expect(String(nothing.post.body.text)).toBe('No identifier of this tenant has that name.');
+    expect(textOf(nothing.post.body)).toContain('`/vigil identifiers` lists them all');
+  });
+
+  it('keeps events <identifier-id> exactly as before: no identifier lookup', async () => {
+    stack.sim.log.clear();
+    const { post } = await command(stack, `events ${IDENTIFIER.domain} size:2`);
+    expect(String(post.body.text)).toContain(`identifier acme[.]example (${IDENTIFIER.domain})`);
+    expect(identifierReads()).toHaveLength(0);
+  });
+});
+
+describe('/vigil events all', () => {
+  it('searches the tenant feed with the same filters and pages on it', async () => {
+    stack.sim.log.clear();
+    const { post } = await command(stack, 'events all severity:high size:3');
+    expect(String(post.body.text)).toMatch(
+      /^Events 1–3 for all identifiers · severity:high size:3 · more on the next page$/,
+    );
+    const feed = searches('/v4/events/tenant/_search');
+    expect(feed).toHaveLength(1);
+    expect(feed[0]?.body).toEqual({ filters: { severity: 'high' }, size: 3 });
+    expect(searches('/v4/events/identifiers/').length).toBe(0);
+    // Events of several identifiers come back.
+    const next = await click(stack, post.body, 'events_next_page');
+    const page2 = await waitPostTo(stack, next.responseUrl);
+    expect(String(page2.body.text)).toMatch(/^Events 4–6 for all identifiers/);
+    const pages = searches('/v4/events/tenant/_search');
+    expect(pages).toHaveLength(2);
+    expect(typeof (pages[1]?.body as { from?: unknown } | undefined)?.from).toBe('string');
+  });
+});
