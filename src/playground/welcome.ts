@@ -89,6 +89,9 @@ export function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
         ...(f.otherIdentifier
           ? [ex('events', `events ${f.otherIdentifier.id}`, `events of ${f.otherIdentifier.name}`)]
           : []),
+        ex('events', `events ${f.identifier.name} since:30d`, 'an identifier by its name'),
+        ex('events', 'events all severity:critical', "every identifier's events (the tenant feed)"),
+        ex('identifiers', 'identifiers acme', 'find identifiers by name, with their ids'),
         ex('events', `events ${id} secret`, 'a private form to search by a secret'),
         ...(f.eventUid ? [ex('explain', `explain ${f.eventUid}`, 'AI assistance for one event')] : []),
         ex('report', f.reportUuid ? `report ${f.reportUuid}` : 'help report'),

@@ -63,7 +63,7 @@ async function settingsAgain(timeoutMs = 20_000): Promise<string> {
   for (;;) {
     const { post } = await command(stack, 'settings', { userId: SEEDED_USERS.admin });
     const text = String(post.body.text);
-    if (text.startsWith('Who may ignore or remediate events')) return text;
+    if (text.startsWith('Who may ignore, remediate or triage events')) return text;
     if (Date.now() > deadline) throw new Error(`still not served after ${timeoutMs} ms: ${text}`);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -62,7 +62,7 @@ describe('App Home', () => {
     );
     const text = textOf(published.body);
     expect(text).toContain('/vigil identifiers [words] [type:…]');
-    expect(text).toContain('/vigil events <name>');
+    expect(text).toContain('/vigil events &lt;name&gt;');
     expect(text).toContain('/vigil events all');
     expect(text).toContain('tags, a note and a severity override');
     expect(text).toContain('with Accept and Reject');
