@@ -123,6 +123,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       throw new ConfigurationError('The tenant id must be an integer');
     }
     const c: Credentials = { apiKey: creds.apiKey, tenantId: creds.tenantId };
+    if (creds.priority !== undefined) c.priority = creds.priority;
     const ctx: ResourceContext = {
       call: (spec) => engine.call(c, spec),
       v4: `/${family}/v4`,

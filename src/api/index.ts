@@ -23,7 +23,7 @@ export {
   paginate,
   paginateItems,
 } from './core/paging.js';
-export type { RateLimits, RateTier } from './core/rate-limiter.js';
+export type { RateLimits, RatePriority, RateTier } from './core/rate-limiter.js';
 export type { RetryPolicy, Sleep } from './core/retry.js';
 export { nextCursor, page } from './core/schema.js';
 export { type Token, TokenSchema } from './core/tokens.js';

@@ -14,7 +14,7 @@ import type { Logger } from '../../logger.js';
 import { type ApiBase, apiUrl } from './base-url.js';
 import { errorFromResponse, headerValue, UnexpectedResponseError } from './errors.js';
 import { type HttpBody, type HttpResponse, sendHttp } from './http.js';
-import type { RateLimiter, RateTier } from './rate-limiter.js';
+import type { RateLimiter, RatePriority, RateTier } from './rate-limiter.js';
 import { type RetryPolicy, type Sleep, withRetry } from './retry.js';
 import { keyFingerprint, type TokenCache, TokenSchema, tokenCacheKey } from './tokens.js';
 import { encodeQuery, type QueryParams } from './wire.js';
@@ -22,6 +22,11 @@ import { encodeQuery, type QueryParams } from './wire.js';
 export interface Credentials {
   apiKey: string;
   tenantId?: number | undefined;
+  /**
+   * Who waits for the call: a person (`interactive`, the default) or a background job such as the alert
+   * poller. Forwarded to the rate limiter, which serves interactive calls first.
+   */
+  priority?: RatePriority | undefined;
 }
 
 export interface CallSpec<S extends z.ZodType | null> {
@@ -122,7 +127,7 @@ export class Engine {
     let reauthenticated = false;
 
     const send = async (authorization: string): Promise<HttpResponse> => {
-      await deps.limiter.acquire(this.limiterKey(creds.apiKey), spec.tier);
+      await deps.limiter.acquire(this.limiterKey(creds.apiKey), spec.tier, creds.priority);
       const headers: Record<string, string> = {
         accept: 'application/json',
         authorization,

@@ -14,6 +14,8 @@ import type { Clock } from '../../clock.js';
 import type { Sleep } from './retry.js';
 
 export type RateTier = 'ordinary' | 'search';
+/** Who waits: a person, or a background job that yields to people (the ordering is the limiter's). */
+export type RatePriority = 'interactive' | 'background';
 
 export interface RateLimits {
   ordinaryPerSecond: number;
@@ -63,8 +65,11 @@ export class RateLimiter {
     return this.floor;
   }
 
-  /** Resolves when the caller may start one request for `key` (an organization) in `tier`. */
-  acquire(key: string, tier: RateTier): Promise<void> {
+  /**
+   * Resolves when the caller may start one request for `key` (an organization) in `tier`. This in-process
+   * limiter serves callers in arrival order whatever their `priority`.
+   */
+  acquire(key: string, tier: RateTier, _priority?: RatePriority): Promise<void> {
     const w = this.window(`${tier}:${key}`, tier);
     return new Promise((resolve) => {
       w.waiters.push(resolve);

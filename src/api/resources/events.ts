@@ -85,6 +85,8 @@ export interface EventFilters {
    */
   type?: (EventFilterType | string)[];
   estimated_created_at?: DateRange;
+  /** When the event entered the feed (FeedFilters); incremental readers bound their window with it. */
+  materialized_at?: DateRange;
   tags?: string[];
   status?: EventStatus[];
   /** Deprecated upstream; prefer `status`. */
@@ -149,6 +151,7 @@ function eventFilters(filters: EventFilters | undefined, problems: Problems): Js
     severity: filters.severity,
     type,
     estimated_created_at: dateRange(filters.estimated_created_at, ['gt', 'gte', 'lt', 'lte']),
+    materialized_at: dateRange(filters.materialized_at, ['gt', 'gte', 'lt', 'lte']),
     tags: filters.tags,
     status: filters.status,
     is_ignored: filters.is_ignored,
