@@ -1,5 +1,4 @@
 /** `/vigil digest add|list|remove|preview`: parse → service → blocks → reply. */
-import type { WebClient } from '@slack/web-api';
 import { VigilError } from '../../../errors.js';
 import { nextSlot } from '../../../services/digest/due.js';
 import { eventRef } from '../../../services/events-context.js';
@@ -8,37 +7,9 @@ import { renderDigestList, renderDigestMessage } from '../../blocks/digest.js';
 import { slackDate } from '../../blocks/text.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { canonicalTimeZone } from '../../parser/index.js';
-import { slackErrorCode } from '../../respond.js';
+import { channelRefusal, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
 import { saveDigestContext } from './publisher.js';
 import { publisherDepsOf } from './wiring.js';
-
-const INVITE = 'Invite it with `/invite @Vigil` in that channel, then run the command again.';
-
-/**
- * Vigil must be in the channel to post there: the refusal to answer (nothing is created then), or undefined.
- * A refusal is an answer, not an incident: no reference id.
- */
-export async function channelRefusal(client: WebClient, channelId: string): Promise<string | undefined> {
-  const mention = /^[CGD][A-Z0-9]{2,30}$/.test(channelId) ? `<#${channelId}>` : 'that channel';
-  let info: { is_member?: boolean; is_archived?: boolean } | undefined;
-  try {
-    info = (await client.conversations.info({ channel: channelId })).channel;
-  } catch (err) {
-    if (slackErrorCode(err) === 'channel_not_found')
-      return `Vigil cannot see ${mention}; it may be private. ${INVITE}`;
-    throw err;
-  }
-  if (info?.is_archived) return `${mention} is archived; pick another channel.`;
-  if (info?.is_member === false) return `Vigil is not a member of ${mention}. ${INVITE}`;
-  return undefined;
-}
-
-/** The time zone given, else the creator's Slack time zone, else UTC. */
-export async function creatorZone(client: WebClient, userId: string): Promise<string> {
-  const res = await client.users.info({ user: userId }).catch(() => undefined);
-  return canonicalTimeZone(res?.user?.tz ?? '') ?? 'UTC';
-}
 
 export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'> & {
   timeZone?: string | undefined;
@@ -106,13 +77,7 @@ export async function requireOwner(
   id: string,
 ): Promise<void> {
   const sub = await ctx.deps.digests.get(ctx.workspaceId, id);
-  if (sub.createdBy === ctx.userId) return;
-  await ctx.deps.authz.requireAdmin(
-    ctx.client,
-    ctx.teamId,
-    ctx.userId,
-    'change a digest someone else created',
-  );
+  await requireCreatorOrAdmin(ctx, sub.createdBy, 'change a digest someone else created');
 }
 
 export const digestRemoveCommand: CommandHandler<'digest-remove'> = {
