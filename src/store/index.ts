@@ -2,6 +2,8 @@
 export * from './backend/errors.js';
 export { describeStoreUrl, type OpenStoreOptions, openStore } from './backend/open.js';
 export type { Lease, Namespace, Store } from './backend/store.js';
+export * from './repos/alert-state-repo.js';
+export * from './repos/alert-subscription-repo.js';
 export * from './repos/audit-repo.js';
 export * from './repos/command-note-repo.js';
 export * from './repos/connect-link-repo.js';
@@ -15,6 +17,7 @@ export * from './repos/sealing.js';
 export * from './repos/search-context-repo.js';
 export * from './repos/settings-repo.js';
 export * from './repos/subscription-repo.js';
+export * from './repos/team-indexed-repo.js';
 export * from './repos/workspace-data.js';
 export * from './repos/workspace-record-repo.js';
 export * from './repos/workspace-repo.js';

@@ -31,11 +31,14 @@ export class WorkspaceRecordRepo<S extends z.ZodType> {
     return checked;
   }
 
-  /** Read-modify-write under the store's lock; `change` returns undefined to leave the record as it is. */
+  /**
+   * Read-modify-write under the store's lock; `change` returns undefined to leave the record as it is. It may
+   * read the store but must not wait on anything slow (the lock keeps others out meanwhile).
+   */
   async update(
     workspaceId: string,
     key: string,
-    change: (current: z.output<S> | undefined) => z.output<S> | undefined,
+    change: (current: z.output<S> | undefined) => z.output<S> | undefined | Promise<z.output<S> | undefined>,
     ttlMs?: number,
   ): Promise<z.output<S> | undefined> {
     return updateRecord(this.store, this.ns, recordKey(workspaceId, key), this.schema, change, ttlMs);
