@@ -9,6 +9,10 @@ import type { Clock } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { AlertFollower } from './services/alerts/follow.js';
+import { feedSourceOf } from './services/alerts/ports.js';
+import { AlertScheduler, tickMsFor } from './services/alerts/scheduler.js';
+import { AlertService } from './services/alerts/subscriptions.js';
 import { connectFlowPorts } from './services/connect.js';
 import { CredentialsService } from './services/credentials/index.js';
 import type { EventSource } from './services/digest/collect.js';
@@ -23,6 +27,7 @@ import { Authz } from './slack/authz.js';
 import { renderConnected } from './slack/blocks/connection.js';
 import { BotClients } from './slack/bot-clients.js';
 import type { Feature, SlackDeps } from './slack/context.js';
+import { createAlertPublisher } from './slack/features/alerts/publisher.js';
 import { createDigestPublisher } from './slack/features/digest/publisher.js';
 import { publisherDepsOf } from './slack/features/digest/wiring.js';
 import { ALL_FEATURES } from './slack/features/index.js';
@@ -47,6 +52,8 @@ export interface StartOptions {
   features?: readonly Feature[];
   /** Drives the digest scheduler's ticks (tests tick by hand); a real interval otherwise. */
   digestTicker?: Ticker;
+  /** Drives the alert scheduler's ticks (tests tick by hand); a real interval otherwise. */
+  alertTicker?: Ticker;
   /** Seconds clock of the request-signature check (tests freeze it). */
   slackNow?: () => number;
   /** Pages served besides Vigil's own (the playground). */
@@ -61,6 +68,8 @@ export interface RunningVigil {
   stop(): Promise<void>;
   /** Runs one digest tick now (the playground's button, tests): posts whatever is due. */
   runDigestsNow(): Promise<void>;
+  /** Runs one alert tick now (tests, the playground): polls the feeds that are due, posts what waits. */
+  runAlertsNow(): Promise<void>;
 }
 
 const DRAIN_MS = 7_000;
@@ -102,6 +111,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
         logger: logger.child({ component: 'creds' }),
       }),
       digests,
+      alerts: new AlertService({ repos, clock, pollMs: config.alerts.pollMs }),
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
     };
@@ -150,6 +160,8 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     await slack.app.start();
     const scheduler = createDigestScheduler(deps, digestEvents, opts.digestTicker);
     scheduler.start();
+    const alerts = createAlertScheduler(deps, opts.alertTicker);
+    alerts.start();
     logger.info('vigil started', {
       port,
       transport: slack.httpReceiver ? 'http' : 'socket',
@@ -164,6 +176,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
         const closing = closeServer(server);
         await slack.app.stop().catch((err: unknown) => logger.warn('slack app stop failed', { err }));
         await scheduler.stop();
+        await alerts.stop();
         const drained = await tracker.drain(DRAIN_MS);
         if (!drained.drained) logger.warn('shutdown: in-flight work abandoned', { pending: drained.pending });
         server.closeAllConnections();
@@ -181,6 +194,9 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       stop,
       runDigestsNow: async () => {
         await scheduler.tick();
+      },
+      runAlertsNow: async () => {
+        await alerts.tick();
       },
     };
   } catch (err) {
@@ -206,10 +222,60 @@ function createDigestScheduler(
     publisher,
     clock: deps.clock,
     logger: deps.logger.child({ component: 'digest' }),
-    // One process per SQLite file: a lease left there is a dead predecessor's, taken over at once on restart.
-    // Processes sharing Redis each have their own id and wait for a dead one's lease to run out.
-    owner: deps.store.backend === 'sqlite' ? 'sqlite-instance' : randomBytes(8).toString('hex'),
+    owner: instanceOwner(deps),
     intervalMs: deps.config.digest.tickMs,
+    ...(ticker ? { ticker } : {}),
+  });
+}
+
+/**
+ * One process per SQLite file: a lease left there is a dead predecessor's, taken over at once on restart.
+ * Processes sharing Redis each have their own id and wait for a dead one's lease to run out.
+ */
+const owners = new WeakMap<SlackDeps, string>();
+function instanceOwner(deps: SlackDeps): string {
+  if (deps.store.backend === 'sqlite') return 'sqlite-instance';
+  let owner = owners.get(deps);
+  if (owner === undefined) {
+    owner = randomBytes(8).toString('hex');
+    owners.set(deps, owner);
+  }
+  return owner;
+}
+
+/**
+ * The alert scheduler posting through the Slack publisher, and the follower that keeps posted alerts in step
+ * with their events (a click anywhere in Vigil), its work tracked so shutdown drains it.
+ */
+function createAlertScheduler(deps: SlackDeps, ticker: Ticker | undefined): AlertScheduler {
+  const logger = deps.logger.child({ component: 'alerts' });
+  const publisher = createAlertPublisher(new BotClients(deps), deps.clock);
+  const follower = new AlertFollower({
+    state: deps.repos.alertState,
+    contexts: deps.events.contexts,
+    publisher,
+    logger,
+  });
+  deps.events.observe((change) =>
+    deps.tracker.run(
+      () => follower.follow(change),
+      (err) => logger.warn('alert messages did not follow an event', { err }),
+    ),
+  );
+  const pollMs = deps.config.alerts.pollMs;
+  return new AlertScheduler({
+    subscriptions: deps.repos.alerts,
+    state: deps.repos.alertState,
+    source: feedSourceOf(deps.api),
+    publisher,
+    contexts: deps.events.contexts,
+    rest: deps.alerts.rest,
+    generationOf: async (ws, uid) => (await deps.repos.eventStates.get(ws, uid)).generation,
+    clock: deps.clock,
+    logger,
+    owner: instanceOwner(deps),
+    pollMs,
+    tickMs: tickMsFor(pollMs),
     ...(ticker ? { ticker } : {}),
   });
 }

@@ -9,6 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { AlertService } from '../services/alerts/subscriptions.js';
 import type { CredentialsService } from '../services/credentials/index.js';
 import type { DigestService } from '../services/digest/subscriptions.js';
 import type { EventsService } from '../services/events.js';
@@ -30,6 +31,8 @@ export interface SlackDeps {
   credentials: CredentialsService;
   /** Digest subscriptions (add, list, pause, preview…). */
   digests: DigestService;
+  /** Real-time alert subscriptions (add, list, pause…). */
+  alerts: AlertService;
   authz: Authz;
   tracker: WorkTracker;
 }

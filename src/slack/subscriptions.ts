@@ -2,7 +2,9 @@
  * What digest and alert subscriptions share on the Slack side: Vigil must be in the channel before anything
  * is created there, the creator's time zone is the default, and only the creator or an admin changes one.
  */
+import type { ViewOutput } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { SEVERITIES, type Severity } from '../api/index.js';
 import type { CommandContext } from './context.js';
 import { canonicalTimeZone } from './parser/index.js';
 import { slackErrorCode } from './respond.js';
@@ -42,4 +44,61 @@ export async function requireCreatorOrAdmin(
 ): Promise<void> {
   if (createdBy === ctx.userId) return;
   await ctx.deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, what);
+}
+
+// ── The add forms ─────────────────────────────────────────────────────────────────────────────────────
+
+export interface FormField {
+  value?: string | null;
+  selected_conversation?: string | null;
+  selected_option?: { value?: string } | null;
+  selected_time?: string | null;
+  selected_options?: { value?: string }[] | null;
+}
+
+/** The fields both add forms have (channel, identifiers, severity, time zone), and the errors beside them. */
+export function readCommonFields(
+  view: ViewOutput,
+  defaults: { severity: Severity; what: string },
+): {
+  field: (block: string) => FormField;
+  errors: Record<string, string>;
+  channelId: string;
+  identifierIds: number[] | 'all';
+  severity: Severity;
+  timeZone: string | undefined;
+} {
+  const values = view.state.values as Record<string, Record<string, FormField>>;
+  const field = (block: string): FormField => values[block]?.value ?? {};
+  const errors: Record<string, string> = {};
+
+  const channelId = field('channel').selected_conversation ?? '';
+  if (channelId === '') errors.channel = `Pick the channel the ${defaults.what} posts in.`;
+
+  const idsText = (field('identifiers').value ?? '').trim();
+  let identifierIds: number[] | 'all' = 'all';
+  if (idsText !== '' && idsText.toLowerCase() !== 'all') {
+    const parts = idsText.split(/[\s,]+/).filter((p) => p !== '');
+    if (parts.some((p) => !/^[1-9]\d{0,15}$/.test(p))) {
+      errors.identifiers =
+        'Identifier ids are whole numbers, separated by commas (or leave it empty for all).';
+    } else identifierIds = [...new Set(parts.map(Number))];
+  }
+
+  const severityValue = field('severity').selected_option?.value ?? defaults.severity;
+  const severity: Severity = (SEVERITIES as readonly string[]).includes(severityValue)
+    ? (severityValue as Severity)
+    : defaults.severity;
+
+  const tzText = (field('tz').value ?? '').trim();
+  const timeZone = tzText === '' ? undefined : canonicalTimeZone(tzText);
+  if (tzText !== '' && timeZone === undefined)
+    errors.tz = 'Use an IANA name such as Europe/Paris or America/New_York.';
+  return { field, errors, channelId, identifierIds, severity, timeZone };
+}
+
+/** A comma or space separated list of a text input, empty for "all". */
+export function listField(field: FormField): string[] {
+  const text = (field.value ?? '').trim();
+  return text === '' || text.toLowerCase() === 'all' ? [] : text.split(/[\s,]+/).filter((t) => t);
 }

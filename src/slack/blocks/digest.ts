@@ -42,11 +42,11 @@ export function longDate(localDate: string): string {
   return date.isValid ? date.toFormat('cccc d LLLL yyyy') : localDate;
 }
 
-function plural(n: number, word: string): string {
+export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function severityCounts(counts: Record<string, number>): string {
+export function severityCounts(counts: Record<string, number>): string {
   const known = [...SEVERITIES].reverse().filter((s) => (counts[s] ?? 0) > 0);
   const other = Object.keys(counts).filter((s) => !(SEVERITIES as readonly string[]).includes(s));
   return [
@@ -55,7 +55,7 @@ function severityCounts(counts: Record<string, number>): string {
   ].join(' · ');
 }
 
-function typeCounts(counts: Record<string, number>): string {
+export function typeCounts(counts: Record<string, number>): string {
   return Object.entries(counts)
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
     .map(([type, n]) => `${typeLabel(type)} ${n}`)
@@ -265,20 +265,30 @@ export function digestHomeGroups(items: readonly DigestListItem[]): KnownBlock[]
 // ── The `digest add` form ─────────────────────────────────────────────────────────────────────────────
 
 export const DIGEST_ADD_VIEW = 'digest_add';
-const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({
+export const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({
   text: { type: 'plain_text' as const, text: s === 'info' ? 'every severity' : `${s} and above` },
   value: s,
 }));
 
-/** The form behind `/vigil digest add` with no arguments; the channel defaults to where it was typed. */
-export function renderDigestAddModal(channelId: string): View {
-  const input = (blockId: string, label: string, element: Record<string, unknown>, optional = false) => ({
+/** One input of a subscription form; every element's action id is `value`. */
+export function formInput(
+  blockId: string,
+  label: string,
+  element: Record<string, unknown>,
+  optional = false,
+) {
+  return {
     type: 'input' as const,
     block_id: blockId,
     optional,
     label: { type: 'plain_text' as const, text: label },
     element: { action_id: 'value', ...element },
-  });
+  };
+}
+
+/** The form behind `/vigil digest add` with no arguments; the channel defaults to where it was typed. */
+export function renderDigestAddModal(channelId: string): View {
+  const input = formInput;
   const severity = SEVERITY_OPTIONS[0];
   return {
     type: 'modal',

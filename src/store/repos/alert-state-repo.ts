@@ -114,16 +114,16 @@ export type DeliveryClaim =
   | { kind: 'busy' }
   | { kind: 'idle' };
 
-/** What to send next from the waiting events (service logic, pure); undefined: nothing now. */
-export type ChooseBatch = (pending: readonly AlertItem[]) =>
-  | {
-      uids: string[];
-      quiet: boolean;
-      /** Uids held by quiet hours now, marked so the summary says so. */
-      held: string[];
-    }
-  | { uids: []; quiet: false; held: string[] }
-  | undefined;
+/** What to send next from the waiting events (service logic, pure); no uids: nothing now. */
+export type ChooseBatch = (pending: readonly AlertItem[]) => {
+  uids: string[];
+  /** Posted as the summary of quiet hours. */
+  quiet: boolean;
+  /** Uids quiet hours hold now: marked, so the summary says so when they end. */
+  held: string[];
+  /** Uids nobody wants any more (their subscriptions went): they leave the queue. */
+  drop: string[];
+};
 
 const FEED_KEY = 'feed';
 const channelKey = (channelId: string) => `channel:${channelId}`;
@@ -270,13 +270,15 @@ export class AlertStateRepo {
         return { ...box, sending };
       }
       const chosen = opts.choose(box.pending);
-      if (chosen === undefined) return undefined;
       const held = new Set(chosen.held);
-      const pending = box.pending.map((item) =>
-        held.has(item.uid) && item.heldSince === undefined ? { ...item, heldSince: now } : item,
-      );
-      const marked = pending.some((item, i) => item !== box.pending[i]);
-      if (chosen.uids.length === 0) return marked ? { ...box, pending } : undefined;
+      const drop = new Set(chosen.drop);
+      const pending = box.pending
+        .filter((item) => !drop.has(item.uid))
+        .map((item) =>
+          held.has(item.uid) && item.heldSince === undefined ? { ...item, heldSince: now } : item,
+        );
+      const changed = drop.size > 0 || pending.some((item, i) => item !== box.pending[i]);
+      if (chosen.uids.length === 0) return changed ? { ...box, pending } : undefined;
       const sending: AlertSending = {
         runId: opts.runId,
         uids: chosen.uids,
