@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../src/clock.js';
+import type { Ticker } from '../../src/services/digest/scheduler.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
@@ -30,6 +31,8 @@ export interface StackOptions {
   connect?: boolean;
   sim?: Omit<NonNullable<Parameters<typeof startSimApi>[0]>, 'clock'>;
   clock?: Clock;
+  /** Drives the alert scheduler by hand (`vigil.runAlertsNow()`) instead of a real interval. */
+  alertTicker?: Ticker;
 }
 
 export interface Stack {
@@ -69,6 +72,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       logger,
       host: '127.0.0.1',
       ...(opts.clock ? { clock: opts.clock } : {}),
+      ...(opts.alertTicker ? { alertTicker: opts.alertTicker } : {}),
     });
   } catch (err) {
     await Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);

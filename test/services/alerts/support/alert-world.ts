@@ -188,7 +188,7 @@ export interface PostedAlert {
 }
 
 /** The alert messages Vigil posted in a channel (thread replies excluded). */
-export function alertsIn(slack: FakeSlack, channel = CHANNEL): PostedAlert[] {
+export function alertsIn(slack: FakeSlack, channel: string = CHANNEL): PostedAlert[] {
   return slack
     .messages(channel)
     .filter((m) => (m.metadata as { event_type?: string } | undefined)?.event_type === 'vigil_alert')
