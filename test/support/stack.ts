@@ -8,9 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Clock } from '../../src/clock.js';
-import type { Ticker } from '../../src/services/digest/scheduler.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import type { Ticker } from '../../src/services/digest/scheduler.js';
 import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
 import {
   DEFAULT_BOT_TOKEN,
