@@ -43,7 +43,7 @@ describe('`alerts`', () => {
     ['alerts add at:09:00', '`at:` is not a filter of `alerts add`'],
     ['alerts remove', '`alerts remove` needs a subscription id; `/vigil alerts list` shows them.'],
     ['alerts pause a b', '`alerts pause` takes one subscription id'],
-    ['alerts add token:abc', 'would put a secret in Slack'],
+    ['alerts add token:abc', 'Never paste API keys or passwords in Slack'],
   ])('%s is refused with a clear message', (text, says) => {
     const result = parseCommand(text);
     expect(result.ok).toBe(false);
