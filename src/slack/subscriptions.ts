@@ -5,8 +5,9 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { SEVERITIES, type Severity } from '../api/index.js';
+import { VigilError } from '../errors.js';
 import type { CommandContext } from './context.js';
-import { canonicalTimeZone } from './parser/index.js';
+import { type ChannelRef, canonicalTimeZone } from './parser/index.js';
 import { slackErrorCode } from './respond.js';
 
 const INVITE = 'Invite it with `/invite @Vigil` in that channel, then run the command again.';
@@ -28,6 +29,17 @@ export async function channelRefusal(client: WebClient, channelId: string): Prom
   if (info?.is_archived) return `${mention} is archived; pick another channel.`;
   if (info?.is_member === false) return `Vigil is not a member of ${mention}. ${INVITE}`;
   return undefined;
+}
+
+/** The channel a subscription command names (picked from the list), else the one it was typed in. */
+export function channelIdOf(channel: ChannelRef | undefined, typedIn: string): string {
+  if (channel && !('id' in channel)) {
+    throw new VigilError(
+      `Vigil needs the channel picked from the list: type \`#\` and choose #${channel.name}.`,
+      'Or run the command in that channel without naming it.',
+    );
+  }
+  return channel?.id ?? typedIn;
 }
 
 /** The creator's Slack time zone, else UTC. */

@@ -4,7 +4,7 @@
  * subscription list and App Home rows, and the `alerts add` form. Pure: time comes in as `now`, button
  * values are the caller's opaque refs.
  */
-import type { Button, ContextBlock, KnownBlock, SectionBlock, View } from '@slack/types';
+import type { ContextBlock, KnownBlock, SectionBlock, View } from '@slack/types';
 import type { Event, EventActionType } from '../../api/index.js';
 import type { AlertHeading } from '../../services/alerts/content.js';
 import { quietText } from '../../services/alerts/match.js';
@@ -12,7 +12,14 @@ import type { AlertList, AlertListItem, PollHealth } from '../../services/alerts
 import { filtersOf, scopeOf } from '../../services/digest/content.js';
 import { eventTitle } from '../../services/event-title.js';
 import { renderBudgeted } from './budget.js';
-import { formInput, plural, SEVERITY_OPTIONS, severityCounts, typeCounts } from './digest.js';
+import {
+  formInput,
+  plural,
+  SEVERITY_OPTIONS,
+  severityCounts,
+  subscriptionRow,
+  typeCounts,
+} from './digest.js';
 import type { ActedState } from './event-row.js';
 import { effectiveSeverity, renderEventGroup, typeLabel } from './event-row.js';
 import type { RenderedMessage } from './kit.js';
@@ -247,44 +254,19 @@ export function alertHomeGroups(list: AlertList): KnownBlock[][] {
   ];
   return [
     head,
-    ...list.items.map((item, i): KnownBlock[] => {
-      const id = item.subscription.id;
-      const toggle: Button =
-        item.state.kind === 'paused'
-          ? {
-              type: 'button',
-              action_id: ALERT_RESUME,
-              value: id,
-              text: { type: 'plain_text', text: 'Resume' },
-            }
-          : {
-              type: 'button',
-              action_id: ALERT_PAUSE,
-              value: id,
-              text: { type: 'plain_text', text: 'Pause' },
-            };
-      const remove: Button = {
-        type: 'button',
-        action_id: ALERT_REMOVE,
-        value: id,
-        style: 'danger',
-        text: { type: 'plain_text', text: 'Remove' },
+    ...list.items.map((item, i) =>
+      subscriptionRow({
+        blockId: `home:alert:${i}`,
+        line: alertLine(item),
+        id: item.subscription.id,
+        paused: item.state.kind === 'paused',
+        actions: { pause: ALERT_PAUSE, resume: ALERT_RESUME, remove: ALERT_REMOVE },
         confirm: {
-          title: { type: 'plain_text', text: 'Remove these alerts?' },
-          text: { type: 'plain_text', text: 'Vigil stops posting new events in this channel for them.' },
-          confirm: { type: 'plain_text', text: 'Remove' },
-          deny: { type: 'plain_text', text: 'Cancel' },
+          title: 'Remove these alerts?',
+          text: 'Vigil stops posting new events in this channel for them.',
         },
-      };
-      return [
-        {
-          type: 'section',
-          block_id: `home:alert:${i}`,
-          text: { type: 'mrkdwn', text: truncate(alertLine(item), 3000), verbatim: true },
-        },
-        { type: 'actions', block_id: `home:alert:${i}:actions`, elements: [toggle, remove] },
-      ];
-    }),
+      }),
+    ),
   ];
 }
 

@@ -225,41 +225,64 @@ export function renderDigestList(items: readonly DigestListItem[]): RenderedMess
   return { text: r.text, blocks: r.blocks };
 }
 
+/** One App Home row of a subscription: its line, and Pause/Resume and Remove (value: the subscription id). */
+export function subscriptionRow(row: {
+  blockId: string;
+  line: string;
+  id: string;
+  paused: boolean;
+  actions: { pause: string; resume: string; remove: string };
+  confirm: { title: string; text: string };
+}): KnownBlock[] {
+  const { id } = row;
+  const toggle: Button = row.paused
+    ? {
+        type: 'button',
+        action_id: row.actions.resume,
+        value: id,
+        text: { type: 'plain_text', text: 'Resume' },
+      }
+    : {
+        type: 'button',
+        action_id: row.actions.pause,
+        value: id,
+        text: { type: 'plain_text', text: 'Pause' },
+      };
+  const remove: Button = {
+    type: 'button',
+    action_id: row.actions.remove,
+    value: id,
+    style: 'danger',
+    text: { type: 'plain_text', text: 'Remove' },
+    confirm: {
+      title: { type: 'plain_text', text: row.confirm.title },
+      text: { type: 'plain_text', text: row.confirm.text },
+      confirm: { type: 'plain_text', text: 'Remove' },
+      deny: { type: 'plain_text', text: 'Cancel' },
+    },
+  };
+  return [
+    {
+      type: 'section',
+      block_id: row.blockId,
+      text: { type: 'mrkdwn', text: truncate(row.line, 3000), verbatim: true },
+    },
+    { type: 'actions', block_id: `${row.blockId}:actions`, elements: [toggle, remove] },
+  ];
+}
+
 /** App Home rows: the line and Pause/Resume and Remove buttons (value: the subscription id). */
 export function digestHomeGroups(items: readonly DigestListItem[]): KnownBlock[][] {
-  return items.map((item, i) => {
-    const id = item.subscription.id;
-    const toggle: Button =
-      item.state.kind === 'paused'
-        ? {
-            type: 'button',
-            action_id: DIGEST_RESUME,
-            value: id,
-            text: { type: 'plain_text', text: 'Resume' },
-          }
-        : { type: 'button', action_id: DIGEST_PAUSE, value: id, text: { type: 'plain_text', text: 'Pause' } };
-    const remove: Button = {
-      type: 'button',
-      action_id: DIGEST_REMOVE,
-      value: id,
-      style: 'danger',
-      text: { type: 'plain_text', text: 'Remove' },
-      confirm: {
-        title: { type: 'plain_text', text: 'Remove this digest?' },
-        text: { type: 'plain_text', text: 'Vigil stops posting it. Its history is forgotten.' },
-        confirm: { type: 'plain_text', text: 'Remove' },
-        deny: { type: 'plain_text', text: 'Cancel' },
-      },
-    };
-    return [
-      {
-        type: 'section',
-        block_id: `home:digest:${i}`,
-        text: { type: 'mrkdwn', text: truncate(digestLine(item), 3000), verbatim: true },
-      },
-      { type: 'actions', block_id: `home:digest:${i}:actions`, elements: [toggle, remove] },
-    ];
-  });
+  return items.map((item, i) =>
+    subscriptionRow({
+      blockId: `home:digest:${i}`,
+      line: digestLine(item),
+      id: item.subscription.id,
+      paused: item.state.kind === 'paused',
+      actions: { pause: DIGEST_PAUSE, resume: DIGEST_RESUME, remove: DIGEST_REMOVE },
+      confirm: { title: 'Remove this digest?', text: 'Vigil stops posting it. Its history is forgotten.' },
+    }),
+  );
 }
 
 // ── The `digest add` form ─────────────────────────────────────────────────────────────────────────────

@@ -10,7 +10,6 @@ import {
   EVENT_CATEGORIES,
   EVENT_FILTER_TYPES,
   PRODUCTION_EVENT_TYPES,
-  SEVERITIES,
   type Severity,
 } from '../../api/index.js';
 import {
@@ -23,7 +22,7 @@ import {
   unknownKey,
 } from './args.js';
 import type { ChannelRef, Command } from './command.js';
-import { channelOf, identifiersOf, subscriptionIdOf, timeZoneOf } from './digest.js';
+import { channelOf, identifiersOf, severityOf, subscriptionIdOf, timeZoneOf } from './digest.js';
 import { echo, fail, listOf } from './errors.js';
 import { suggest } from './suggest.js';
 import type { Token } from './tokenize.js';
@@ -120,19 +119,10 @@ function parseAdd(tokens: readonly Token[]): Command {
         once(identifierIds, token, EX.identifiers);
         identifierIds = identifiersOf(token, EX.identifiers);
         break;
-      case 'severity': {
+      case 'severity':
         once(severity, token, EX.severity);
-        const levels = v.listOfEnum(
-          partsOf(token, EX.severity),
-          SEVERITIES,
-          'severity',
-          'severity',
-          EX.severity,
-        );
-        const [only] = levels;
-        severity = levels.length === 1 && only ? only : levels;
+        severity = severityOf(token, EX.severity);
         break;
-      }
       case 'type':
         once(types, token, EX.type);
         types = typesOf(token);

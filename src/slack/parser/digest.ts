@@ -85,6 +85,13 @@ export function identifiersOf(token: Token, example: string = EX.identifiers): n
   return ids;
 }
 
+/** `severity:high` (that level or higher) or `severity:high,critical` (exactly those). */
+export function severityOf(token: Token, example: string): Severity | Severity[] {
+  const levels = v.listOfEnum(partsOf(token, example), SEVERITIES, 'severity', 'severity', example);
+  const [only] = levels;
+  return levels.length === 1 && only ? only : levels;
+}
+
 export function channelOf(token: Token, example: string = EX.add): ChannelRef | undefined {
   if (token.key !== undefined) return undefined;
   if (token.ref?.type === 'channel') {
@@ -140,19 +147,10 @@ function parseAdd(tokens: readonly Token[]): Command {
         once(identifierIds, token, EX.identifiers);
         identifierIds = identifiersOf(token);
         break;
-      case 'severity': {
+      case 'severity':
         once(severity, token, EX.severity);
-        const levels = v.listOfEnum(
-          partsOf(token, EX.severity),
-          SEVERITIES,
-          'severity',
-          'severity',
-          EX.severity,
-        );
-        const [only] = levels;
-        severity = levels.length === 1 && only ? only : levels;
+        severity = severityOf(token, EX.severity);
         break;
-      }
       case 'type':
         once(types, token, EX.type);
         types = v.listOfEnum(partsOf(token, EX.type), EVENT_TYPES, 'event type', 'type', EX.type);

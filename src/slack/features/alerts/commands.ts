@@ -1,12 +1,10 @@
-/** `/vigil alerts add|list|remove|pause|resume`: parse → service → blocks → reply. */
-import { VigilError } from '../../../errors.js';
 import { quietText } from '../../../services/alerts/match.js';
 import { filtersOf, scopeOf } from '../../../services/digest/content.js';
 import type { NewAlertSubscription } from '../../../store/index.js';
 import { renderAlertList } from '../../blocks/alerts.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { channelRefusal, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
+import { channelIdOf, channelRefusal, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
 
 export type AlertAddInput = Omit<NewAlertSubscription, 'teamId' | 'createdBy' | 'timeZone' | 'startAt'> & {
   timeZone?: string | undefined;
@@ -42,15 +40,8 @@ export const alertsAddCommand: CommandHandler<'alerts-add'> = {
   progress: () => 'Setting up the alerts…',
   async run(ctx) {
     const { command } = ctx;
-    const channel = command.channel;
-    if (channel && !('id' in channel)) {
-      throw new VigilError(
-        `Vigil needs the channel picked from the list: type \`#\` and choose #${channel.name}.`,
-        'Or run the command in that channel without naming it.',
-      );
-    }
     const text = await addAlerts(ctx, {
-      channelId: channel?.id ?? ctx.channelId,
+      channelId: channelIdOf(command.channel, ctx.channelId),
       identifierIds: command.identifierIds,
       severity: command.severity,
       types: command.types,

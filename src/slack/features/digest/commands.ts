@@ -1,5 +1,3 @@
-/** `/vigil digest add|list|remove|preview`: parse → service → blocks → reply. */
-import { VigilError } from '../../../errors.js';
 import { nextSlot } from '../../../services/digest/due.js';
 import { eventRef } from '../../../services/events-context.js';
 import type { NewSubscription } from '../../../store/index.js';
@@ -7,7 +5,7 @@ import { renderDigestList, renderDigestMessage } from '../../blocks/digest.js';
 import { slackDate } from '../../blocks/text.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { channelRefusal, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
+import { channelIdOf, channelRefusal, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
 import { saveDigestContext } from './publisher.js';
 import { publisherDepsOf } from './wiring.js';
 
@@ -43,15 +41,8 @@ export const digestAddCommand: CommandHandler<'digest-add'> = {
   progress: () => 'Setting up the digest…',
   async run(ctx) {
     const { command } = ctx;
-    const channel = command.channel;
-    if (channel && !('id' in channel)) {
-      throw new VigilError(
-        `Vigil needs the channel picked from the list: type \`#\` and choose #${channel.name}.`,
-        'Or run the command in that channel without naming it.',
-      );
-    }
     const text = await addDigest(ctx, {
-      channelId: channel?.id ?? ctx.channelId,
+      channelId: channelIdOf(command.channel, ctx.channelId),
       identifierIds: command.identifierIds,
       severity: command.severity ?? 'info',
       types: command.types ?? [],
