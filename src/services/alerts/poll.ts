@@ -90,6 +90,17 @@ function refit(
   return fresh;
 }
 
+/**
+ * When a new feed polls the second time: a phase of its own within the interval, so tenants whose alerts were
+ * created together (an import, a restart of many) do not all poll, and post, in the same second forever.
+ */
+export function phaseMs(workspaceId: string, deps: Pick<AlertDeps, 'pollMs' | 'tickMs'>): number {
+  let hash = 2166136261;
+  for (let i = 0; i < workspaceId.length; i++) hash = Math.imul(hash ^ workspaceId.charCodeAt(i), 16777619);
+  const span = Math.max(1, deps.pollMs - 2 * deps.tickMs);
+  return deps.tickMs + ((hash >>> 0) % span);
+}
+
 function backoffMs(pollMs: number, failures: number): number {
   return Math.min(MAX_BACKOFF_MS, pollMs * 2 ** Math.max(0, failures - 1));
 }
@@ -133,8 +144,11 @@ export async function pollFeed(
         seen: read.seen,
         lastPollStartedAt: now,
         lastPollAt: deps.clock.now(),
-        // A poll cut short goes on at the next tick; otherwise the next one is due an interval after this.
-        nextPollAt: read.truncated ? now : now + deps.pollMs - deps.tickMs,
+        nextPollAt: read.truncated
+          ? now // cut short: it goes on at the next tick
+          : current.polls === undefined
+            ? now + phaseMs(workspaceId, deps) // the first: each tenant gets its own phase
+            : now + deps.pollMs - deps.tickMs,
         intervals,
         polls: (current.polls ?? 0) + 1,
         requests: (current.requests ?? 0) + read.requests,

@@ -2,7 +2,8 @@
  * The alert scheduler: every tick (a few seconds) it looks at each workspace that has alert subscriptions;
  * a workspace whose feed is due is polled once (poll.ts), and each of its channels with events waiting gets
  * its next message (deliver.ts). A workspace still busy from an earlier tick is left to finish (a slow
- * tenant never delays the others); at most `concurrency` workspaces are worked on at once. Reading the
+ * tenant never delays the others); at most `concurrency` workspaces are worked on at once, and a few channels of
+ * each. Reading the
  * feeds is cheap, so an idle tick costs one store read per workspace. `stop` cancels the timer and waits
  * for the work in flight, so the store can close after it.
  */
@@ -21,7 +22,9 @@ export interface AlertTickReport {
   posts: Record<DeliveryOutcome, number>;
 }
 
-const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_CONCURRENCY = 16;
+/** Channels of one workspace posted to at once. */
+const CHANNELS_AT_ONCE = 4;
 
 /** How often the scheduler looks, for a poll interval: often enough that polls keep to their interval. */
 export function tickMsFor(pollMs: number): number {
@@ -91,11 +94,15 @@ export class AlertScheduler {
     const subs: AlertSubscription[] = await deps.subscriptions.list(workspaceId);
     const active = subs.filter((s) => s.paused === undefined);
     if (due && active.length > 0) report.polls[await pollFeed(deps, workspaceId, active)]++;
-    const channels = (await deps.state.feed(workspaceId))?.pendingChannels ?? [];
-    for (const channelId of channels) {
-      if (this.stopped) break;
-      report.posts[await deliverChannel(deps, workspaceId, channelId, subs)]++;
-    }
+    // Channels are independent outboxes: a few post at once (Slack answers each in a fraction of a second).
+    const channels = [...((await deps.state.feed(workspaceId))?.pendingChannels ?? [])];
+    const worker = async () => {
+      for (let channelId = channels.shift(); channelId !== undefined; channelId = channels.shift()) {
+        if (this.stopped) return;
+        report.posts[await deliverChannel(deps, workspaceId, channelId, subs)]++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CHANNELS_AT_ONCE, channels.length) }, worker));
   }
 
   private async limited<T>(fn: () => Promise<T>): Promise<T> {
