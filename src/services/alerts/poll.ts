@@ -33,6 +33,8 @@ export interface AlertDeps {
   pollMs: number;
   /** How often the scheduler looks (a poll is due this much early, so polls stay within `pollMs`). */
   tickMs: number;
+  /** True once the scheduler is stopping: a poll gives up between pages (its lease lets a successor go on). */
+  stopping?: () => boolean;
   /** Test hook: called after each step (a crash test throws from it or never returns). */
   afterStep?: (step: AlertStep, where: string) => Promise<void> | void;
 }
@@ -51,6 +53,9 @@ const MAX_BACKOFF_MS = 30 * 60_000;
 const MAX_INTERVALS = 6;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Vigil is shutting down: the poll stops where it is, recording nothing (it is read again next time). */
+class StoppingError extends Error {}
 
 export async function step(deps: AlertDeps, name: AlertStep, where: string): Promise<void> {
   await deps.afterStep?.(name, where);
@@ -77,7 +82,8 @@ function refit(
 ): AlertFeed {
   const threshold = lowestThreshold(subs);
   if (feed.tenantId !== tenantId) {
-    const fresh: AlertFeed = { ...feed, threshold, since: iso(now), seen: [] };
+    // Another tenant: a window of its own from the last poll, so what appeared since the switch is not missed.
+    const fresh: AlertFeed = { ...feed, threshold, since: iso(feed.lastPollStartedAt ?? now), seen: [] };
     delete fresh.cursor;
     if (tenantId === undefined) delete fresh.tenantId;
     else fresh.tenantId = tenantId;
@@ -161,6 +167,7 @@ export async function pollFeed(
     });
     return 'polled';
   } catch (err) {
+    if (err instanceof StoppingError) return 'busy';
     const failures = (feed.failures ?? 0) + 1;
     await deps.state.finishPoll(workspaceId, deps.owner, (current) => ({
       ...current,
@@ -193,6 +200,7 @@ async function readFeed(
   let truncated = false;
   let requests = 0;
   for (let page = 0; ; page++) {
+    if (deps.stopping?.()) throw new StoppingError();
     if (page === MAX_POLL_PAGES) {
       truncated = true;
       break;

@@ -23,6 +23,8 @@ export interface AlertTickReport {
 }
 
 const DEFAULT_CONCURRENCY = 16;
+/** The longest shutdown waits for a poll or a post in flight (a poll gives up between pages). */
+const STOP_WAIT_MS = 5_000;
 /** Channels of one workspace posted to at once. */
 const CHANNELS_AT_ONCE = 4;
 
@@ -38,7 +40,11 @@ export class AlertScheduler {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly deps: AlertSchedulerDeps) {}
+  private readonly deps: AlertSchedulerDeps;
+
+  constructor(deps: AlertSchedulerDeps) {
+    this.deps = { ...deps, stopping: () => this.stopped };
+  }
 
   start(): void {
     if (this.timer || this.stopped) return;
@@ -64,9 +70,11 @@ export class AlertScheduler {
         continue;
       }
       const work = this.limited(() => this.workspace(workspaceId, report))
-        .catch((err: unknown) =>
-          this.deps.logger.error('alert work for a workspace crashed', { workspaceId, err }),
-        )
+        .catch((err: unknown) => {
+          // Cut short by shutdown (the store closing under it): taken up again after the restart.
+          if (this.stopped) this.deps.logger.info('alert work cut short by shutdown', { workspaceId });
+          else this.deps.logger.error('alert work for a workspace crashed', { workspaceId, err });
+        })
         .finally(() => this.inFlight.delete(workspaceId));
       this.inFlight.set(workspaceId, work);
       started.push(work);
@@ -75,11 +83,18 @@ export class AlertScheduler {
     return report;
   }
 
-  async stop(): Promise<void> {
+  /** Stops the timer and waits for the work in flight, at most `waitMs` (what is cut short is taken up again). */
+  async stop(waitMs = STOP_WAIT_MS): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
     this.timer = undefined;
-    await Promise.allSettled([...this.inFlight.values()]);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+      timer.unref();
+    });
+    await Promise.race([Promise.allSettled([...this.inFlight.values()]), waited]);
+    clearTimeout(timer);
   }
 
   private async workspace(workspaceId: string, report: AlertTickReport): Promise<void> {

@@ -102,7 +102,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
   disconnect: {
     usage: `${COMMAND} disconnect`,
     summary: 'remove the API key from this workspace',
-    description: 'Deletes the stored API key. Digests stop until someone connects again.',
+    description: 'Deletes the stored API key. Digests and alerts stop until someone connects again.',
     adminOnly: true,
     examples: [ex('disconnect', 'forget the key')],
   },

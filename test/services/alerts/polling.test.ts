@@ -250,6 +250,26 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     expect((await p.service.list(TEAM)).poll).toMatchObject({ stretched: true, effectiveMs: 2 * POLL_MS });
   });
 
+  it('follows the workspace to another tenant: what appears there is alerted, its history is not', async () => {
+    const p = await world.instance({ stored: true });
+    await world.connectTo(p, 2001);
+    await p.service.add(newAlert({ identifierIds: 'all' }));
+    // The other tenant had events before (seeded, and one just before the last poll of this one).
+    world.addEvent('leak/other/before', { tenantId: 2002, identifierIds: [3004], at: world.clock.now() - 1 });
+    await p.scheduler.tick();
+    world.clock.advance(20_000);
+    await world.connectTo(p, 2002);
+    world.addEvent('leak/switched/1', { tenantId: 2002, identifierIds: [3004], severity: 'critical' });
+    world.clock.advance(POLL_MS);
+    await p.scheduler.tick();
+    expect(alertsIn(world.slack).map((a) => a.uids)).toEqual([['leak/switched/1']]);
+    expect((await p.repos.alertState.feed(TEAM))?.tenantId).toBe(2002);
+    world.addEvent('leak/switched/2', { tenantId: 2002, identifierIds: [3004], severity: 'critical' });
+    world.clock.advance(POLL_MS);
+    await p.scheduler.tick();
+    expect(alertsIn(world.slack).map((a) => a.uids)).toEqual([['leak/switched/1'], ['leak/switched/2']]);
+  });
+
   it('the channel of a removed subscription gets nothing more, and the last removal forgets the feed', async () => {
     const p = await world.instance();
     const sub = await p.service.add(newAlert());

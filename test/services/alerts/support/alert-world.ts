@@ -48,11 +48,15 @@ export interface World {
   tenantId: number;
   instance(opts?: {
     afterStep?: (step: AlertStep, where: string) => Promise<void> | void;
+    /** Connect the workspace in the store (switch tenants with `connectTo`) instead of the environment. */
+    stored?: boolean;
   }): Promise<Instance>;
+  /** Connects (or switches) the workspace to a tenant of the first key, as `/vigil tenant` does. */
+  connectTo(instance: Instance, tenantId: number): Promise<void>;
   /** Adds an event to the simulated tenant that enters the feed now (or at `at`). */
   addEvent(
     uid: string,
-    over?: { severity?: string; identifierIds?: number[]; type?: string; at?: number },
+    over?: { severity?: string; identifierIds?: number[]; type?: string; at?: number; tenantId?: number },
   ): void;
   close(): Promise<void>;
 }
@@ -104,7 +108,7 @@ export async function startWorld(opts: {
         pool,
         repos,
         logger,
-        environment: { apiKey: key.apiKey, tenantId: key.defaultTenantId },
+        ...(o.stored ? {} : { environment: { apiKey: key.apiKey, tenantId: key.defaultTenantId } }),
         clock,
       });
       const contexts = new EventsContextStore(repos);
@@ -142,9 +146,22 @@ export async function startWorld(opts: {
       const follower = new AlertFollower({ state: repos.alertState, contexts, publisher, logger });
       return { store, repos, scheduler, service, follower, contexts };
     },
+    async connectTo(instance, tenantId) {
+      await instance.repos.workspaces.put(TEAM, {
+        teamId: TEAM,
+        apiHost: new URL(sim.url).host,
+        apiKey: key.apiKey,
+        apiKeyId: key.apiKeyId,
+        organizationId: key.organizationId,
+        tenantId,
+        tenantName: `tenant ${tenantId}`,
+        scopes: key.scopes,
+        connectedBy: 'U0ADMIN01',
+      });
+    },
     addEvent(uid, over = {}) {
       sim.state.addEvent({
-        tenantId: key.defaultTenantId,
+        tenantId: over.tenantId ?? key.defaultTenantId,
         identifierIds: over.identifierIds ?? [IDENTIFIER],
         createdAt: over.at ?? clock.now(),
         severity: over.severity ?? 'critical',
