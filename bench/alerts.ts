@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ManualClock } from '../src/clock.js';
@@ -223,9 +223,16 @@ async function main(): Promise<void> {
         JSON.stringify(c.body.metadata ?? '').includes('vigil_alert'),
     );
     const latencies: number[] = [];
+    const waits: number[] = [];
+    const deliveries: number[] = [];
     const delivered = new Map<string, Set<string>>();
     for (const post of posts) {
       const text = JSON.stringify(post.body.blocks ?? '');
+      const raw = post.body.metadata;
+      const metadata = (typeof raw === 'string' ? JSON.parse(raw) : raw) as {
+        event_payload?: { queued_at?: number };
+      };
+      const queuedAt = Number(metadata?.event_payload?.queued_at);
       for (const m of text.matchAll(/ID `(leak\/bench_alert\/[^`\\"]+)`/g)) {
         const uid = m[1] ?? '';
         const event = appeared.get(uid);
@@ -234,6 +241,10 @@ async function main(): Promise<void> {
         channels.add(String(post.body.channel));
         delivered.set(uid, channels);
         latencies.push(post.at - event.at);
+        if (Number.isFinite(queuedAt)) {
+          waits.push(queuedAt - event.at);
+          deliveries.push(post.at - queuedAt);
+        }
       }
     }
     // Which channels should have had each event: 'all' high channels always; one-identifier ones when critical.
@@ -275,11 +286,17 @@ async function main(): Promise<void> {
     print(
       `alert latency (appearance → post): p50 ${seconds(percentile(sorted, 0.5))}, p99 ${seconds(percentile(sorted, 0.99))}, max ${seconds(sorted.at(-1) ?? Number.NaN)}; uniform arrivals and an ideal poll would give p50 ${seconds(POLL_MS / 2)}, p99 ${seconds(POLL_MS * 0.99)}`,
     );
+    const pct = (xs: number[], q: number) => seconds(percentile(Float64Array.from(xs).sort(), q));
+    print(
+      `  of which waiting for the next poll: p50 ${pct(waits, 0.5)}, p99 ${pct(waits, 0.99)}; queued → posted (Vigil's own work): p50 ${pct(deliveries, 0.5)}, p99 ${pct(deliveries, 0.99)}`,
+    );
     print(
       `Slack: highest per-channel rate ${perChannelPeak} message(s) in one second; overall ${peakPerSecond(posts.map((p) => p.at))}/s`,
     );
     print(
-      `Vigil CPU: ${result.cpuMs.toFixed(0)} ms over ${seconds(result.runMs)} (${((result.cpuMs / result.runMs) * 100).toFixed(1)}% of one core)`,
+      `Vigil CPU: ${result.cpuMs.toFixed(0)} ms over ${seconds(result.runMs)} (${((result.cpuMs / result.runMs) * 100).toFixed(1)}% of one core); machine load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} on ${cpus().length} cores`,
     );
   } finally {
     await Promise.allSettled([sim.close(), slack.close()]);

@@ -78,7 +78,11 @@ export async function deliverChannel(
       if (ts !== undefined) await save({ state: 'posted', ts });
     }
     if (run.ts === undefined) {
-      const built = await buildMessage(deps, workspaceId, channelId, items, run.quiet, subsById);
+      const built = await buildMessage(
+        deps,
+        { workspaceId, channelId, items, quiet: run.quiet, subsById },
+        claim.outbox.dropped,
+      );
       await save({ state: 'posting', ctxId: built.ctxId, shown: built.shown });
       await step(deps, 'posting', channelId);
       const { ts } = await deps.publisher.post({
@@ -87,6 +91,7 @@ export async function deliverChannel(
         runId: run.runId,
         ctx: built.ctx,
         ctxId: built.ctxId,
+        queuedAt: Math.min(...items.map((item) => item.queuedAt)),
       });
       await step(deps, 'posted', channelId);
       await save({ state: 'posted', ts });
@@ -118,12 +123,16 @@ export async function deliverChannel(
 /** The context behind the message's buttons (saved), with the heading: top events, counts, "+N more". */
 async function buildMessage(
   deps: DeliveryDeps,
-  workspaceId: string,
-  channelId: string,
-  items: AlertItem[],
-  quiet: boolean,
-  subsById: ReadonlyMap<string, AlertSubscription>,
+  batch: {
+    workspaceId: string;
+    channelId: string;
+    items: AlertItem[];
+    quiet: boolean;
+    subsById: ReadonlyMap<string, AlertSubscription>;
+  },
+  dropped: number | undefined,
 ): Promise<{ ctx: EventsContext; ctxId: string; shown: string[] }> {
+  const { workspaceId, channelId, items, quiet, subsById } = batch;
   const events: Event[] = items.map((item) => EventSchema.parse(item.event)).sort(bySeverity);
   const top = events.slice(0, ALERT_TOP_EVENTS);
   const rest = events.slice(ALERT_TOP_EVENTS);
@@ -145,8 +154,7 @@ async function buildMessage(
       events: rest,
     });
   }
-  const box = await deps.state.outbox(workspaceId, channelId);
-  if ((box?.dropped ?? 0) > 0) heading.dropped = box?.dropped ?? 0;
+  if ((dropped ?? 0) > 0) heading.dropped = dropped;
   const firstId =
     first?.identifierIds === 'all' || first === undefined
       ? top[0]?.identifiers?.[0]?.id

@@ -57,6 +57,8 @@ export interface AlertPublisher {
     runId: string;
     ctx: EventsContext;
     ctxId: string;
+    /** When the oldest of its events was queued (kept in the metadata: delivery delay is measurable). */
+    queuedAt: number;
   }): Promise<{ ts: string }>;
   /** The ts of the alert message carrying `runId` in the channel's history since `oldestMs`, if any. */
   findByRunId(

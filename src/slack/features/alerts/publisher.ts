@@ -13,7 +13,7 @@ import { type BotClients, findByRunId, slackFailure } from '../../bot-clients.js
 
 export function createAlertPublisher(clients: BotClients, clock: Clock): AlertPublisher {
   return {
-    async post({ workspaceId, channelId, runId, ctx, ctxId }) {
+    async post({ workspaceId, channelId, runId, ctx, ctxId, queuedAt }) {
       const message = renderPage(ctx, ctxId, clock.now());
       const client = await clients.forWorkspace(workspaceId);
       try {
@@ -25,7 +25,11 @@ export function createAlertPublisher(clients: BotClients, clock: Clock): AlertPu
           unfurl_media: false,
           metadata: {
             event_type: ALERT_EVENT_TYPE,
-            event_payload: { run_id: runId, events: ctx.alert?.total ?? ctx.events.length },
+            event_payload: {
+              run_id: runId,
+              events: ctx.alert?.total ?? ctx.events.length,
+              queued_at: queuedAt,
+            },
           },
         });
         if (!res.ts) throw new Error('chat.postMessage answered without a ts');
