@@ -15,8 +15,8 @@ import { renderBudgeted } from './budget.js';
 import {
   formInput,
   plural,
-  SEVERITY_OPTIONS,
   severityCounts,
+  subscriptionInputs,
   subscriptionRow,
   typeCounts,
 } from './digest.js';
@@ -276,7 +276,6 @@ export const ALERT_ADD_VIEW = 'alert_add';
 
 /** The form behind `/vigil alerts add` with no arguments; the channel defaults to where it was typed. */
 export function renderAlertAddModal(channelId: string): View {
-  const high = SEVERITY_OPTIONS.find((o) => o.value === 'high');
   return {
     type: 'modal',
     callback_id: ALERT_ADD_VIEW,
@@ -284,31 +283,7 @@ export function renderAlertAddModal(channelId: string): View {
     submit: { type: 'plain_text', text: 'Create' },
     close: { type: 'plain_text', text: 'Cancel' },
     blocks: [
-      formInput('channel', 'Channel', {
-        type: 'conversations_select',
-        ...(channelId ? { initial_conversation: channelId } : {}),
-        filter: { include: ['public', 'private'], exclude_bot_users: true },
-      }),
-      formInput(
-        'identifiers',
-        'Identifiers',
-        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or ids: 3001, 3002' } },
-        true,
-      ),
-      formInput('severity', 'Severity', {
-        type: 'static_select',
-        options: SEVERITY_OPTIONS,
-        ...(high ? { initial_option: high } : {}),
-      }),
-      formInput(
-        'types',
-        'Event types',
-        {
-          type: 'plain_text_input',
-          placeholder: { type: 'plain_text', text: 'all, or e.g. stealer_log, leaked_credential' },
-        },
-        true,
-      ),
+      ...subscriptionInputs(channelId, 'high', 'all, or e.g. stealer_log, leaked_credential'),
       formInput(
         'quiet',
         'Quiet hours',

@@ -309,10 +309,38 @@ export function formInput(
   };
 }
 
+/** The inputs both subscription forms open with: channel, identifiers, severity, event types. */
+export function subscriptionInputs(channelId: string, severity: Severity, typesHint: string) {
+  const initial = SEVERITY_OPTIONS.find((o) => o.value === severity);
+  return [
+    formInput('channel', 'Channel', {
+      type: 'conversations_select',
+      ...(channelId ? { initial_conversation: channelId } : {}),
+      filter: { include: ['public', 'private'], exclude_bot_users: true },
+    }),
+    formInput(
+      'identifiers',
+      'Identifiers',
+      { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or ids: 3001, 3002' } },
+      true,
+    ),
+    formInput('severity', 'Severity', {
+      type: 'static_select',
+      options: SEVERITY_OPTIONS,
+      ...(initial ? { initial_option: initial } : {}),
+    }),
+    formInput(
+      'types',
+      'Event types',
+      { type: 'plain_text_input', placeholder: { type: 'plain_text', text: typesHint } },
+      true,
+    ),
+  ];
+}
+
 /** The form behind `/vigil digest add` with no arguments; the channel defaults to where it was typed. */
 export function renderDigestAddModal(channelId: string): View {
   const input = formInput;
-  const severity = SEVERITY_OPTIONS[0];
   return {
     type: 'modal',
     callback_id: DIGEST_ADD_VIEW,
@@ -320,28 +348,7 @@ export function renderDigestAddModal(channelId: string): View {
     submit: { type: 'plain_text', text: 'Create' },
     close: { type: 'plain_text', text: 'Cancel' },
     blocks: [
-      input('channel', 'Channel', {
-        type: 'conversations_select',
-        ...(channelId ? { initial_conversation: channelId } : {}),
-        filter: { include: ['public', 'private'], exclude_bot_users: true },
-      }),
-      input(
-        'identifiers',
-        'Identifiers',
-        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or ids: 3001, 3002' } },
-        true,
-      ),
-      input('severity', 'Severity', {
-        type: 'static_select',
-        options: SEVERITY_OPTIONS,
-        ...(severity ? { initial_option: severity } : {}),
-      }),
-      input(
-        'types',
-        'Event types',
-        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or e.g. leak, paste' } },
-        true,
-      ),
+      ...subscriptionInputs(channelId, 'info', 'all, or e.g. leak, paste'),
       input('time', 'Time of day', { type: 'timepicker', initial_time: '09:00' }),
       input(
         'tz',
