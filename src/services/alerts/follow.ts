@@ -10,6 +10,7 @@ import type { AlertStateRepo } from '../../store/index.js';
 import { applyAction, withEventChanged } from '../event-state.js';
 import type { EventStateChange } from '../events.js';
 import type { EventsContext, EventsContextStore } from '../events-context.js';
+import { SlackRateLimitedError } from '../posting-errors.js';
 import { ALERT_CONTEXT_TTL_MS } from './content.js';
 import type { AlertMessageRef, AlertPublisher } from './ports.js';
 
@@ -18,11 +19,15 @@ export interface FollowDeps {
   contexts: EventsContextStore;
   publisher: AlertPublisher;
   logger: Logger;
+  /** Waits out Slack's Retry-After (real time by default; tests pass their own). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Ignore and Remediate show who did it (with Undo); their reverses bring the row back to its buttons. */
 const SHOWS_ACTOR = new Set(['ignore', 'remediate']);
 const REFRESH_ROUNDS = 3;
+const RATE_LIMIT_RETRIES = 2;
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class AlertFollower {
   constructor(private readonly deps: FollowDeps) {}
@@ -41,10 +46,22 @@ export class AlertFollower {
           if (next === undefined) return undefined;
           return { ...current, ctxId: await deps.contexts.save(next, ALERT_CONTEXT_TTL_MS) };
         });
-        if (record?.shown.includes(change.uid)) await this.refresh(ref);
-        await deps.publisher.reply(ref, change);
+        if (record?.shown.includes(change.uid)) await this.patiently(() => this.refresh(ref));
+        await this.patiently(() => deps.publisher.reply(ref, change));
       } catch (err) {
         deps.logger.warn('an alert message could not follow its event', { channel, ts, err });
+      }
+    }
+  }
+
+  /** Runs `fn`, waiting out Slack's 429 a couple of times (a person's click should show, if late). */
+  private async patiently(fn: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (!(err instanceof SlackRateLimitedError) || attempt > RATE_LIMIT_RETRIES) throw err;
+        await (this.deps.sleep ?? realSleep)(err.retryAfterMs);
       }
     }
   }

@@ -99,6 +99,8 @@ describe('quiet hours and state', () => {
     if (!alert) throw new Error('no alert posted');
 
     const ignoredAt = world.clock.now();
+    // Slack asks to wait once: the update and the reply still land, after the wait.
+    world.slack.failNext('chat.update', { error: 'ratelimited', retryAfter: 2 });
     await p.follower.follow({
       workspaceId: TEAM,
       uid: 'leak/follow/1',
@@ -108,6 +110,7 @@ describe('quiet hours and state', () => {
       generation: 1,
       title: 'Credentials for sale',
     });
+    expect(p.waited).toEqual([2000]);
     const updated = alertsIn(world.slack)[0];
     expect(updated?.ts).toBe(alert.ts);
     const blocks = JSON.stringify(updated?.blocks);

@@ -68,6 +68,8 @@ export interface Instance {
   service: AlertService;
   follower: AlertFollower;
   contexts: EventsContextStore;
+  /** The waits the follower asked for (Slack's Retry-After). */
+  waited: number[];
 }
 
 const manualTicker: Ticker = { every: () => ({ cancel() {} }) };
@@ -143,8 +145,19 @@ export async function startWorld(opts: {
         ...(o.afterStep ? { afterStep: o.afterStep } : {}),
       });
       schedulers.push(scheduler);
-      const follower = new AlertFollower({ state: repos.alertState, contexts, publisher, logger });
-      return { store, repos, scheduler, service, follower, contexts };
+      const waited: number[] = [];
+      const follower = new AlertFollower({
+        state: repos.alertState,
+        contexts,
+        publisher,
+        logger,
+        // Slack's Retry-After is recorded and passed on the clock, not slept.
+        sleep: async (ms) => {
+          waited.push(ms);
+          clock.advance(ms);
+        },
+      });
+      return { store, repos, scheduler, service, follower, contexts, waited };
     },
     async connectTo(instance, tenantId) {
       await instance.repos.workspaces.put(TEAM, {
