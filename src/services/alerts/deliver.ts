@@ -55,11 +55,7 @@ export async function deliverChannel(
     choose: (pending) => chooseBatch(pending, subsById, now),
   });
   if (claim.kind === 'busy') return 'busy';
-  if (claim.kind === 'idle') {
-    const box = await deps.state.outbox(workspaceId, channelId);
-    if ((box?.pending.length ?? 0) === 0) await deps.state.markPending(workspaceId, [], [channelId]);
-    return 'idle';
-  }
+  if (claim.kind === 'idle') return 'idle';
   let run = claim.sending;
   const items = claim.outbox.pending.filter((item) => run.uids.includes(item.uid));
   const save = async (change: Partial<AlertSending>) => {
@@ -93,8 +89,9 @@ export async function deliverChannel(
         ctxId: built.ctxId,
         queuedAt: Math.min(...items.map((item) => item.queuedAt)),
       });
+      // Not recorded here: a crash before the message is recorded below finds it by its run id (above).
+      run = { ...run, state: 'posted', ts };
       await step(deps, 'posted', channelId);
-      await save({ state: 'posted', ts });
     }
     const shown = run.shown ?? [];
     await deps.state.recordMessage(workspaceId, channelId, run.ts as string, {
@@ -104,14 +101,7 @@ export async function deliverChannel(
       postedAt: deps.clock.now(),
     });
     await step(deps, 'recorded', channelId);
-    const { left } = await deps.state.completeDelivery(
-      workspaceId,
-      channelId,
-      run.runId,
-      deps.clock.now(),
-      CHANNEL_GAP_MS,
-    );
-    if (left === 0) await deps.state.markPending(workspaceId, [], [channelId]);
+    await deps.state.completeDelivery(workspaceId, channelId, run.runId, deps.clock.now(), CHANNEL_GAP_MS);
     await step(deps, 'completed', channelId);
     deps.logger.info('alert posted', { workspaceId, channelId, events: run.uids.length, quiet: run.quiet });
     return 'posted';
@@ -196,7 +186,6 @@ async function failed(
       await deps.subscriptions.update(sub.id, { paused: { reason, at: now, by: 'vigil' } });
     }
     await deps.state.dropPending(workspaceId, channelId);
-    await deps.state.markPending(workspaceId, [], [channelId]);
     deps.logger.warn('alerts paused: channel unavailable', { workspaceId, channelId, problem: err.problem });
     return 'paused';
   }

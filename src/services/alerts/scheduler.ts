@@ -111,13 +111,17 @@ export class AlertScheduler {
     if (due && active.length > 0) report.polls[await pollFeed(deps, workspaceId, active)]++;
     // Channels are independent outboxes: a few post at once (Slack answers each in a fraction of a second).
     const channels = [...((await deps.state.feed(workspaceId))?.pendingChannels ?? [])];
+    const visited: string[] = [];
     const worker = async () => {
       for (let channelId = channels.shift(); channelId !== undefined; channelId = channels.shift()) {
         if (this.stopped) return;
         report.posts[await deliverChannel(deps, workspaceId, channelId, subs)]++;
+        visited.push(channelId);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CHANNELS_AT_ONCE, channels.length) }, worker));
+    // Once for the workspace, not once a message: the channels whose outbox is empty now leave the list.
+    await deps.state.markDrained(workspaceId, visited);
   }
 
   private async limited<T>(fn: () => Promise<T>): Promise<T> {

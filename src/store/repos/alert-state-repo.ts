@@ -191,17 +191,29 @@ export class AlertStateRepo {
     return ok;
   }
 
-  /** Adds or removes channels with events waiting. */
-  async markPending(ws: string, add: readonly string[], remove: readonly string[] = []): Promise<void> {
+  /** Adds channels that now have events waiting. */
+  async markPending(ws: string, channels: readonly string[]): Promise<void> {
     await this.feeds.update(ws, FEED_KEY, (feed) => {
+      if (feed === undefined || channels.every((c) => feed.pendingChannels.includes(c))) return undefined;
+      return { ...feed, pendingChannels: [...new Set([...feed.pendingChannels, ...channels])] };
+    });
+  }
+
+  /**
+   * Takes channels off the waiting list whose outbox is empty now. Their outboxes are read under the feed's
+   * lock: a poll that queues meanwhile adds its channel back after this, so nothing is left waiting unseen.
+   */
+  async markDrained(ws: string, channels: readonly string[]): Promise<void> {
+    if (channels.length === 0) return;
+    await this.feeds.update(ws, FEED_KEY, async (feed) => {
       if (feed === undefined) return undefined;
-      const channels = new Set(feed.pendingChannels);
-      for (const c of add) channels.add(c);
-      for (const c of remove) channels.delete(c);
-      const next = [...channels];
-      if (next.length === feed.pendingChannels.length && next.every((c) => feed.pendingChannels.includes(c)))
-        return undefined;
-      return { ...feed, pendingChannels: next };
+      const drained: string[] = [];
+      for (const channel of channels) {
+        if (!feed.pendingChannels.includes(channel)) continue;
+        if (((await this.outbox(ws, channel))?.pending.length ?? 0) === 0) drained.push(channel);
+      }
+      if (drained.length === 0) return undefined;
+      return { ...feed, pendingChannels: feed.pendingChannels.filter((c) => !drained.includes(c)) };
     });
   }
 
