@@ -58,6 +58,11 @@ export async function deliverChannel(
   if (claim.kind === 'idle') return 'idle';
   let run = claim.sending;
   const items = claim.outbox.pending.filter((item) => run.uids.includes(item.uid));
+  if (items.length === 0 && run.ts === undefined && run.state === 'claimed') {
+    // Its events were dropped meanwhile (the channel went away): nothing to post.
+    await deps.state.completeDelivery(workspaceId, channelId, run.runId, now, 0);
+    return 'idle';
+  }
   const save = async (change: Partial<AlertSending>) => {
     if (!(await deps.state.advanceDelivery(workspaceId, channelId, deps.owner, change)))
       throw new LeaseLostError();
