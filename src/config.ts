@@ -105,6 +105,15 @@ const EnvSchema = z.object({
       .max(3_600_000, 'must be at most 3600000 ms (an hour)')
       .default(60_000),
   ),
+  VIGIL_ALERT_POLL_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be milliseconds between alert polls (1000 to 3600000)' })
+      .int('must be a whole number of milliseconds')
+      .min(1000, 'must be at least 1000 ms')
+      .max(3_600_000, 'must be at most 3600000 ms (an hour)')
+      .default(60_000),
+  ),
   VIGIL_SANDBOX_MAX_BYTES: z.preprocess(
     emptyToUndefined,
     z.coerce
@@ -226,6 +235,8 @@ export interface Config {
   admins: string[];
   /** How often the digest scheduler looks for due digests (a minute; tests shorten it). */
   digest: { tickMs: number };
+  /** How often each workspace's feed is polled for real-time alerts (a minute; tests shorten it). */
+  alerts: { pollMs: number };
   logLevel: LogLevel;
   /** Largest file sent to the sandbox (VIGIL_SANDBOX_MAX_BYTES). */
   sandbox: { maxBytes: number };
@@ -285,6 +296,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     preconnect: e.VIGIL_API_KEY ? { apiKey: e.VIGIL_API_KEY, tenantId: e.VIGIL_TENANT_ID } : undefined,
     admins: splitList(e.VIGIL_ADMINS),
     digest: { tickMs: e.VIGIL_DIGEST_TICK_MS },
+    alerts: { pollMs: e.VIGIL_ALERT_POLL_MS },
     logLevel: e.LOG_LEVEL,
     sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
     playgroundHost: e.VIGIL_PLAYGROUND_HOST,

@@ -9,6 +9,10 @@ import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { AlertFollower } from './services/alerts/follow.js';
+import { feedSourceOf } from './services/alerts/ports.js';
+import { AlertScheduler, tickMsFor } from './services/alerts/scheduler.js';
+import { AlertService } from './services/alerts/subscriptions.js';
 import { connectFlowPorts } from './services/connect.js';
 import { CredentialsService } from './services/credentials/index.js';
 import type { EventSource } from './services/digest/collect.js';
@@ -24,9 +28,11 @@ import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
 import { Authz } from './slack/authz.js';
 import { renderConnected } from './slack/blocks/connection.js';
+import { BotClients } from './slack/bot-clients.js';
 import type { Feature, SlackDeps } from './slack/context.js';
+import { createAlertPublisher } from './slack/features/alerts/publisher.js';
 import { announceInterruptedExports } from './slack/features/credentials/export-delivery.js';
-import { BotClients, createDigestPublisher } from './slack/features/digest/publisher.js';
+import { createDigestPublisher } from './slack/features/digest/publisher.js';
 import { publisherDepsOf } from './slack/features/digest/wiring.js';
 import { ALL_FEATURES } from './slack/features/index.js';
 import { postToResponseUrl } from './slack/respond.js';
@@ -58,6 +64,8 @@ export interface StartOptions {
   features?: readonly Feature[];
   /** Drives the digest scheduler's ticks (tests tick by hand); a real interval otherwise. */
   digestTicker?: Ticker;
+  /** Drives the alert scheduler's ticks (tests tick by hand); a real interval otherwise. */
+  alertTicker?: Ticker;
   /** Seconds clock of the request-signature check (tests freeze it). */
   slackNow?: () => number;
   /** Pages served besides Vigil's own (the playground). */
@@ -76,6 +84,8 @@ export interface RunningVigil {
   runDigestsNow(): Promise<void>;
   /** Posts today's digests of one channel at once, ahead of their time (the playground's button). */
   runChannelDigestsNow(workspaceId: string, channelId: string): Promise<RunNowReport[]>;
+  /** Runs one alert tick now (tests, the playground): polls the feeds that are due, posts what waits. */
+  runAlertsNow(): Promise<void>;
 }
 
 const DRAIN_MS = 7_000;
@@ -113,8 +123,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     });
     const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect, clock });
     const tracker = new WorkTracker();
-    const digestEvents = eventSourceOf(api);
-    const digests = new DigestService({ repos, events: digestEvents, clock });
+    const digests = new DigestService({ repos, events: eventSourceOf(api), clock });
     const deps: SlackDeps = {
       config,
       logger,
@@ -138,6 +147,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       }),
       digests,
       identifiers: new IdentifierDirectory({ api, clock }),
+      alerts: new AlertService({ repos, clock, pollMs: config.alerts.pollMs }),
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
@@ -185,9 +195,11 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     const port = await listen(server, config.port, opts.host);
     if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
     await slack.app.start();
-    const scheduler = createDigestScheduler(deps, digestEvents, opts.digestTicker);
+    const scheduler = createDigestScheduler(deps, eventSourceOf(api, 'background'), opts.digestTicker);
     scheduler.start();
     settleInterruptedWork(deps);
+    const alerts = createAlertScheduler(deps, opts.alertTicker);
+    alerts.start();
     logger.info('vigil started', {
       port,
       transport: slack.httpReceiver ? 'http' : 'socket',
@@ -202,6 +214,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
         const closing = closeServer(server);
         await slack.app.stop().catch((err: unknown) => logger.warn('slack app stop failed', { err }));
         await scheduler.stop();
+        await alerts.stop();
         const drained = await tracker.drain(DRAIN_MS);
         if (!drained.drained) logger.warn('shutdown: in-flight work abandoned', { pending: drained.pending });
         server.closeAllConnections();
@@ -222,6 +235,9 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       },
       runChannelDigestsNow: (workspaceId, channelId) =>
         scheduler.runNow((sub) => sub.teamId === workspaceId && sub.channelId === channelId),
+      runAlertsNow: async () => {
+        await alerts.tick();
+      },
     };
   } catch (err) {
     await store.close().catch(() => {});
@@ -275,6 +291,43 @@ function createDigestScheduler(
     // one whose heartbeat lapsed on any host) is taken over at once; a live owner keeps its run.
     owner: deps.store.holderId,
     intervalMs: deps.config.digest.tickMs,
+    ...(ticker ? { ticker } : {}),
+  });
+}
+
+/**
+ * The alert scheduler posting through the Slack publisher, and the follower that keeps posted alerts in step
+ * with their events (a click anywhere in Vigil), its work tracked so shutdown drains it.
+ */
+function createAlertScheduler(deps: SlackDeps, ticker: Ticker | undefined): AlertScheduler {
+  const logger = deps.logger.child({ component: 'alerts' });
+  const publisher = createAlertPublisher(new BotClients(deps), deps.clock);
+  const follower = new AlertFollower({
+    state: deps.repos.alertState,
+    contexts: deps.events.contexts,
+    publisher,
+    logger,
+  });
+  deps.events.observe((change) =>
+    deps.tracker.run(
+      () => follower.follow(change),
+      (err) => logger.warn('alert messages did not follow an event', { err }),
+    ),
+  );
+  const pollMs = deps.config.alerts.pollMs;
+  return new AlertScheduler({
+    subscriptions: deps.repos.alerts,
+    state: deps.repos.alertState,
+    source: feedSourceOf(deps.api),
+    publisher,
+    contexts: deps.events.contexts,
+    rest: deps.alerts.rest,
+    generationOf: async (ws, uid) => (await deps.repos.eventStates.get(ws, uid)).generation,
+    clock: deps.clock,
+    logger,
+    owner: deps.store.holderId,
+    pollMs,
+    tickMs: tickMsFor(pollMs),
     ...(ticker ? { ticker } : {}),
   });
 }

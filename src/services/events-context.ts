@@ -9,6 +9,7 @@ import type { EventQuery, EventSearchInput } from '../api/index.js';
 import { EventSchema } from '../api/index.js';
 import type { Repositories } from '../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../store/index.js';
+import { AlertHeadingSchema } from './alerts/content.js';
 import { DigestHeadingSchema } from './digest/content.js';
 import {
   type ContextRef,
@@ -93,6 +94,8 @@ export const EventsContextSchema = z.object({
     .optional(),
   /** Set for a digest message: it is re-rendered as a digest (header, counts, "+N more") after a click. */
   digest: DigestHeadingSchema.optional(),
+  /** Set for an alert message: it is re-rendered as an alert after a click, and follows its events' state. */
+  alert: AlertHeadingSchema.optional(),
 });
 export type EventsContext = z.infer<typeof EventsContextSchema>;
 

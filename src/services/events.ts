@@ -73,6 +73,19 @@ export interface PageActOutcome {
   at: number;
 }
 
+/** An event whose state Vigil changed (someone clicked), wherever the click came from. */
+export interface EventStateChange {
+  workspaceId: string;
+  uid: string;
+  action: EventActionType;
+  by: string;
+  at: number;
+  /** The state generation the event moved to. */
+  generation: number;
+  /** The event's title as plain words, when known. */
+  title?: string;
+}
+
 export interface EventsServiceDeps {
   api: ApiAccess;
   repos: Repositories;
@@ -88,11 +101,24 @@ export class EventsService {
   readonly contexts: EventsContextStore;
   readonly gate: FairGate;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly observers: ((change: EventStateChange) => void)[] = [];
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.contexts = new EventsContextStore(deps.repos);
     this.gate = deps.gate ?? new FairGate();
     this.sleep = deps.sleep ?? realSleep;
+  }
+
+  /**
+   * Calls `observer` after every change Vigil makes to an event's state (alert messages follow their
+   * events). It must not throw and should hand slow work off (it runs on the clicker's path).
+   */
+  observe(observer: (change: EventStateChange) => void): void {
+    this.observers.push(observer);
+  }
+
+  private changed(change: EventStateChange): void {
+    for (const observer of this.observers) observer(change);
   }
 
   /**
@@ -240,7 +266,18 @@ export class EventsService {
       },
       onFailure: () => states.abandon(workspaceId, uid, from),
     });
-    if (outcome.kind === 'done') return { kind: 'acted', generation: outcome.value, acted };
+    if (outcome.kind === 'done') {
+      this.changed({
+        workspaceId,
+        uid,
+        action,
+        by: req.by,
+        at: acted.at,
+        generation: outcome.value,
+        ...(req.title ? { title: req.title } : {}),
+      });
+      return { kind: 'acted', generation: outcome.value, acted };
+    }
     if (outcome.kind === 'stale') return this.staleOutcome(workspaceId, uid);
     return this.waitForWinner(workspaceId, uid, from);
   }
@@ -305,6 +342,19 @@ export class EventsService {
       });
     } finally {
       await Promise.all(won.map((w) => w.lease.release()));
+    }
+    for (const w of won) {
+      const event = req.events[w.index]?.event;
+      const title = event === undefined ? '' : eventTitle(event);
+      this.changed({
+        workspaceId,
+        uid: w.uid,
+        action: 'ignore',
+        by,
+        at,
+        generation: w.from + 1,
+        ...(title ? { title } : {}),
+      });
     }
     return { acted: won.map((w) => ({ index: w.index, generation: w.from + 1 })), byOthers, at };
   }

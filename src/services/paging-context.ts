@@ -55,8 +55,9 @@ export class PagedContextStore<C extends PagedContext> {
     private readonly opts: PagedContextOptions,
   ) {}
 
-  async save(ctx: C): Promise<string> {
-    const id = await this.contexts.save(ctx, this.opts.ttlMs);
+  /** Saves for the store's usual time, or `ttlMs` (a message posted on Vigil's own, kept clickable longer). */
+  async save(ctx: C, ttlMs: number = this.opts.ttlMs): Promise<string> {
+    const id = await this.contexts.save(ctx, ttlMs);
     await this.notes.save(id, { workspaceId: ctx.workspaceId, commandText: ctx.commandText });
     return id;
   }

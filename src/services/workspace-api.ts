@@ -3,7 +3,7 @@
  * or, in a single-workspace deployment, the key given in the environment. Records each call's outcome on
  * the connection, for `status` and App Home.
  */
-import type { ApiClient, ApiClientOptions, ApiSession, SearchQuota } from '../api/index.js';
+import type { ApiClient, ApiClientOptions, ApiSession, Priority, SearchQuota } from '../api/index.js';
 import { ApiError, createApiClient, ForbiddenError, UnauthorizedError } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
 import { isLoopbackHost } from '../config.js';
@@ -68,6 +68,11 @@ export interface EnvironmentConnection {
   tenantId: number | undefined;
 }
 
+export interface CallOptions {
+  /** Background work (the alert poller) waits behind people's calls for the organization's rate budget. */
+  priority?: Priority;
+}
+
 export interface WorkspaceApi {
   session: ApiSession;
   host: string;
@@ -102,8 +107,12 @@ export class ApiAccess {
     return this.deps.environment !== undefined;
   }
 
-  /** The workspace's API session; throws NotConnectedError when it has none. */
-  async forWorkspace(workspaceId: string): Promise<WorkspaceApi> {
+  /**
+   * The workspace's API session; throws NotConnectedError when it has none. A `background` session (the
+   * alert poller) yields to people's searches in the rate limiter.
+   */
+  async forWorkspace(workspaceId: string, opts: CallOptions = {}): Promise<WorkspaceApi> {
+    const priority = opts.priority === undefined ? {} : { priority: opts.priority };
     const env = this.deps.environment;
     if (env) {
       const host = this.deps.pool.defaultHost;
@@ -111,8 +120,8 @@ export class ApiAccess {
         .clientFor(host)
         .session(
           env.tenantId === undefined
-            ? { apiKey: env.apiKey }
-            : { apiKey: env.apiKey, tenantId: env.tenantId },
+            ? { apiKey: env.apiKey, ...priority }
+            : { apiKey: env.apiKey, tenantId: env.tenantId, ...priority },
         );
       return { session, host, connection: undefined, fromEnvironment: true };
     }
@@ -121,9 +130,12 @@ export class ApiAccess {
     const apiKey = await this.deps.repos.workspaces.apiKey(workspaceId);
     if (!apiKey) throw new NotConnectedError();
     // The connection knows the key's organization: its rate budget applies from the first call.
-    const session = this.deps.pool
-      .clientFor(connection.apiHost)
-      .session({ apiKey, tenantId: connection.tenantId, organizationId: connection.organizationId });
+    const session = this.deps.pool.clientFor(connection.apiHost).session({
+      apiKey,
+      tenantId: connection.tenantId,
+      organizationId: connection.organizationId,
+      ...priority,
+    });
     return { session, host: connection.apiHost, connection, fromEnvironment: false };
   }
 
@@ -135,8 +147,9 @@ export class ApiAccess {
     workspaceId: string,
     fn: (api: WorkspaceApi) => Promise<T>,
     quotaOf?: (result: T) => SearchQuota | undefined,
+    opts: CallOptions = {},
   ): Promise<T> {
-    const api = await this.forWorkspace(workspaceId);
+    const api = await this.forWorkspace(workspaceId, opts);
     try {
       const result = await fn(api);
       if (api.fromEnvironment) this.environmentHealth.markSuccess(workspaceId, quotaOf?.(result));

@@ -9,6 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Clock, Sleep } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { AlertService } from '../services/alerts/subscriptions.js';
 import type { CredentialsService } from '../services/credentials/index.js';
 import type { DigestService } from '../services/digest/subscriptions.js';
 import type { EventsService } from '../services/events.js';
@@ -33,6 +34,8 @@ export interface SlackDeps {
   digests: DigestService;
   /** The workspace's identifiers by name (a short-lived cache of the API's list). */
   identifiers: IdentifierDirectory;
+  /** Real-time alert subscriptions (add, list, pause…). */
+  alerts: AlertService;
   authz: Authz;
   tracker: WorkTracker;
   /** Waiting ("still working" notices); real time when absent. */

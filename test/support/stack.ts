@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Clock, Sleep } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import type { Ticker } from '../../src/services/digest/scheduler.js';
 import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
 import {
   DEFAULT_BOT_TOKEN,
@@ -33,6 +34,8 @@ export interface StackOptions {
   clock?: Clock;
   /** Vigil's waiting (API retries and attempt bounds, "still working" notices); tests move it by hand. */
   sleep?: Sleep;
+  /** Drives the alert scheduler by hand (`vigil.runAlertsNow()`) instead of a real interval. */
+  alertTicker?: Ticker;
 }
 
 export interface Stack {
@@ -73,6 +76,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       host: '127.0.0.1',
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
+      ...(opts.alertTicker ? { alertTicker: opts.alertTicker } : {}),
     });
   } catch (err) {
     await Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);

@@ -85,6 +85,8 @@ export interface EventFilters {
    */
   type?: (EventFilterType | string)[];
   estimated_created_at?: DateRange;
+  /** When the event entered the feed (FeedFilters); incremental readers bound their window with it. */
+  materialized_at?: DateRange;
   tags?: string[];
   /**
    * The specification's status filter. The published `FeedFilters` has no `status`: what it can say
@@ -180,6 +182,7 @@ function eventFilters(filters: EventFilters | undefined, problems: Problems): Js
     severity: filters.severity,
     type,
     estimated_created_at: dateRange(filters.estimated_created_at, ['gt', 'gte', 'lt', 'lte']),
+    materialized_at: dateRange(filters.materialized_at, ['gt', 'gte', 'lt', 'lte']),
     tags: filters.tags,
     is_ignored: filters.is_ignored ?? wire.is_ignored,
     is_remediated: filters.is_remediated ?? wire.is_remediated,

@@ -8,10 +8,10 @@ import { VigilError } from '../../errors.js';
 import type { DigestLast, NewSubscription, Repositories, Subscription } from '../../store/index.js';
 import { SubscriptionLimitError } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
+import { EventRestStore } from '../event-rest.js';
 import { collectEvents, type EventSource } from './collect.js';
 import type { DigestContent } from './content.js';
 import { nextSlot } from './due.js';
-import { DigestRestStore } from './rest.js';
 import { contentOf, REPORT_AFTER_FAILURES } from './run.js';
 
 export interface DigestListItem {
@@ -40,10 +40,10 @@ function notFound(id: string): VigilError {
 
 export class DigestService {
   /** The events behind "+N more". */
-  readonly rest: DigestRestStore;
+  readonly rest: EventRestStore;
 
   constructor(private readonly deps: DigestServiceDeps) {
-    this.rest = new DigestRestStore(deps.repos);
+    this.rest = new EventRestStore(deps.repos);
   }
 
   async add(input: NewSubscription): Promise<Subscription> {

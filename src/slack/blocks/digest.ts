@@ -43,11 +43,11 @@ export function longDate(localDate: string): string {
   return date.isValid ? date.toFormat('cccc d LLLL yyyy') : localDate;
 }
 
-function plural(n: number, word: string): string {
+export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function severityCounts(counts: Record<string, number>): string {
+export function severityCounts(counts: Record<string, number>): string {
   const known = [...SEVERITIES].reverse().filter((s) => (counts[s] ?? 0) > 0);
   const other = Object.keys(counts).filter((s) => !(SEVERITIES as readonly string[]).includes(s));
   return [
@@ -56,7 +56,7 @@ function severityCounts(counts: Record<string, number>): string {
   ].join(' · ');
 }
 
-function typeCounts(counts: Record<string, number>): string {
+export function typeCounts(counts: Record<string, number>): string {
   return Object.entries(counts)
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
     .map(([type, n]) => `${typeLabel(type)} ${n}`)
@@ -226,50 +226,118 @@ export function renderDigestList(items: readonly DigestListItem[]): RenderedMess
   return { text: r.text, blocks: r.blocks };
 }
 
+/** One App Home row of a subscription: its line, and Pause/Resume and Remove (value: the subscription id). */
+export function subscriptionRow(row: {
+  blockId: string;
+  line: string;
+  id: string;
+  paused: boolean;
+  actions: { pause: string; resume: string; remove: string };
+  confirm: { title: string; text: string };
+}): KnownBlock[] {
+  const { id } = row;
+  const toggle: Button = row.paused
+    ? {
+        type: 'button',
+        action_id: row.actions.resume,
+        value: id,
+        text: { type: 'plain_text', text: 'Resume' },
+      }
+    : {
+        type: 'button',
+        action_id: row.actions.pause,
+        value: id,
+        text: { type: 'plain_text', text: 'Pause' },
+      };
+  const remove: Button = {
+    type: 'button',
+    action_id: row.actions.remove,
+    value: id,
+    style: 'danger',
+    text: { type: 'plain_text', text: 'Remove' },
+    confirm: {
+      title: { type: 'plain_text', text: row.confirm.title },
+      text: { type: 'plain_text', text: row.confirm.text },
+      confirm: { type: 'plain_text', text: 'Remove' },
+      deny: { type: 'plain_text', text: 'Cancel' },
+    },
+  };
+  return [
+    {
+      type: 'section',
+      block_id: row.blockId,
+      text: { type: 'mrkdwn', text: truncate(row.line, 3000), verbatim: true },
+    },
+    { type: 'actions', block_id: `${row.blockId}:actions`, elements: [toggle, remove] },
+  ];
+}
+
 /** App Home rows: the line and Pause/Resume and Remove buttons (value: the subscription id). */
 export function digestHomeGroups(items: readonly DigestListItem[]): KnownBlock[][] {
-  return items.map((item, i) => {
-    const id = item.subscription.id;
-    const toggle: Button =
-      item.state.kind === 'paused'
-        ? {
-            type: 'button',
-            action_id: DIGEST_RESUME,
-            value: id,
-            text: { type: 'plain_text', text: 'Resume' },
-          }
-        : { type: 'button', action_id: DIGEST_PAUSE, value: id, text: { type: 'plain_text', text: 'Pause' } };
-    const remove: Button = {
-      type: 'button',
-      action_id: DIGEST_REMOVE,
-      value: id,
-      style: 'danger',
-      text: { type: 'plain_text', text: 'Remove' },
-      confirm: {
-        title: { type: 'plain_text', text: 'Remove this digest?' },
-        text: { type: 'plain_text', text: 'Vigil stops posting it. Its history is forgotten.' },
-        confirm: { type: 'plain_text', text: 'Remove' },
-        deny: { type: 'plain_text', text: 'Cancel' },
-      },
-    };
-    return [
-      {
-        type: 'section',
-        block_id: `home:digest:${i}`,
-        text: { type: 'mrkdwn', text: truncate(digestLine(item), 3000), verbatim: true },
-      },
-      { type: 'actions', block_id: `home:digest:${i}:actions`, elements: [toggle, remove] },
-    ];
-  });
+  return items.map((item, i) =>
+    subscriptionRow({
+      blockId: `home:digest:${i}`,
+      line: digestLine(item),
+      id: item.subscription.id,
+      paused: item.state.kind === 'paused',
+      actions: { pause: DIGEST_PAUSE, resume: DIGEST_RESUME, remove: DIGEST_REMOVE },
+      confirm: { title: 'Remove this digest?', text: 'Vigil stops posting it. Its history is forgotten.' },
+    }),
+  );
 }
 
 // ── The `digest add` form ─────────────────────────────────────────────────────────────────────────────
 
 export const DIGEST_ADD_VIEW = 'digest_add';
-const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({
+export const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({
   text: { type: 'plain_text' as const, text: s === 'info' ? 'every severity' : `${s} and above` },
   value: s,
 }));
+
+/** One input of a subscription form; every element's action id is `value`. */
+export function formInput(
+  blockId: string,
+  label: string,
+  element: Record<string, unknown>,
+  optional = false,
+) {
+  return {
+    type: 'input' as const,
+    block_id: blockId,
+    optional,
+    label: { type: 'plain_text' as const, text: label },
+    element: { action_id: 'value', ...element },
+  };
+}
+
+/** The inputs both subscription forms open with: channel, identifiers, severity, event types. */
+export function subscriptionInputs(channelId: string, severity: Severity, typesHint: string) {
+  const initial = SEVERITY_OPTIONS.find((o) => o.value === severity);
+  return [
+    formInput('channel', 'Channel', {
+      type: 'conversations_select',
+      ...(channelId ? { initial_conversation: channelId } : {}),
+      filter: { include: ['public', 'private'], exclude_bot_users: true },
+    }),
+    formInput(
+      'identifiers',
+      'Identifiers',
+      { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or ids: 3001, 3002' } },
+      true,
+    ),
+    formInput('severity', 'Severity', {
+      type: 'static_select',
+      options: SEVERITY_OPTIONS,
+      ...(initial ? { initial_option: initial } : {}),
+    }),
+    formInput(
+      'types',
+      'Event types',
+      { type: 'plain_text_input', placeholder: { type: 'plain_text', text: typesHint } },
+      true,
+    ),
+  ];
+}
 
 /** The tag fields of the digest form. */
 export const DIGEST_TAG_FIELDS = { known: 'tags', added: 'tags_new' } as const;
@@ -279,14 +347,7 @@ export const DIGEST_TAG_FIELDS = { known: 'tags', added: 'tags_new' } as const;
  * tag filter offers the tenant's tags seen so far (`knownTags`), plus a field for others.
  */
 export function renderDigestAddModal(channelId: string, knownTags: readonly string[] = []): View {
-  const input = (blockId: string, label: string, element: Record<string, unknown>, optional = false) => ({
-    type: 'input' as const,
-    block_id: blockId,
-    optional,
-    label: { type: 'plain_text' as const, text: label },
-    element: { action_id: 'value', ...element },
-  });
-  const severity = SEVERITY_OPTIONS[0];
+  const input = formInput;
   return {
     type: 'modal',
     callback_id: DIGEST_ADD_VIEW,
@@ -296,28 +357,7 @@ export function renderDigestAddModal(channelId: string, knownTags: readonly stri
     submit: { type: 'plain_text', text: 'Create' },
     close: { type: 'plain_text', text: 'Cancel' },
     blocks: [
-      input('channel', 'Channel', {
-        type: 'conversations_select',
-        ...(channelId ? { initial_conversation: channelId } : {}),
-        filter: { include: ['public', 'private'], exclude_bot_users: true },
-      }),
-      input(
-        'identifiers',
-        'Identifiers',
-        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or ids: 3001, 3002' } },
-        true,
-      ),
-      input('severity', 'Severity', {
-        type: 'static_select',
-        options: SEVERITY_OPTIONS,
-        ...(severity ? { initial_option: severity } : {}),
-      }),
-      input(
-        'types',
-        'Event types',
-        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or e.g. leak, paste' } },
-        true,
-      ),
+      ...subscriptionInputs(channelId, 'info', 'all, or e.g. leak, paste'),
       ...tagFields(DIGEST_TAG_FIELDS, {
         known: knownTags,
         label: 'Tags',

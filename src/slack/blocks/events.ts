@@ -6,6 +6,7 @@ import type { Button, KnownBlock } from '@slack/types';
 import type { Event } from '../../api/index.js';
 import { type EventsContext, eventRef } from '../../services/events-context.js';
 import { portalHostsOf } from '../../services/portal.js';
+import { renderAlertMessage } from './alerts.js';
 import { renderBudgeted } from './budget.js';
 import { renderDigestMessage } from './digest.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
@@ -249,6 +250,17 @@ export function renderPage(
   for (const shown of ctx.events) {
     if (shown.acted) states.set(shown.event.metadata.uid, shown.acted);
     if (shown.triaged) triaged.set(shown.event.metadata.uid, shown.triaged);
+  }
+  if (ctx.alert !== undefined) {
+    // An alert stays an alert after a click: its heading, the new states, "+N more".
+    const alert = renderAlertMessage({
+      heading: ctx.alert,
+      events: ctx.events.map((e) => e.event),
+      now,
+      refs: (i) => eventRef(ctxId, i),
+      states,
+    });
+    return { ...alert, includedEvents: ctx.events.length, omittedEvents: 0 };
   }
   if (ctx.digest !== undefined) {
     // A digest message stays a digest after a click: header, counts and "+N more" with the new states.

@@ -1,9 +1,11 @@
 /** Pure Block Kit for App Home. Upstream and user-provided text is escaped. */
 import type { KnownBlock, View } from '@slack/types';
+import type { AlertList } from '../../services/alerts/subscriptions.js';
 import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
 import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
 import { permissionLines } from './admin.js';
+import { alertHomeGroups } from './alerts.js';
 import { auditLine } from './audit.js';
 import { renderBudgeted, viewTitle } from './budget.js';
 import { organizationLabel, quotaLine, tenantLabel } from './connection.js';
@@ -24,6 +26,8 @@ export interface HomeInput {
   subscriptions: Subscription[];
   /** The digests with their state, for rows with Pause/Resume/Remove; the plain list otherwise. */
   digests?: DigestListItem[];
+  /** The real-time alert subscriptions, with how the polls keep up. */
+  alerts?: AlertList;
   audit: AuditEntry[];
 }
 
@@ -168,6 +172,17 @@ export function renderHome(input: HomeInput): View {
     ],
     ...(input.digests ? digestHomeGroups(input.digests) : subs.map((b) => [b])),
   ];
+  if (input.alerts !== undefined) {
+    groups.push([
+      { type: 'divider' },
+      section(
+        input.alerts.items.length > 0
+          ? '*Real-time alerts*'
+          : '*Real-time alerts:* none yet. `/vigil alerts add` in a channel posts new severe events there within a minute.',
+      ),
+    ]);
+    groups.push(...alertHomeGroups(input.alerts));
+  }
   if (input.isAdmin && input.audit.length > 0) {
     const lines = input.audit.map((e) => auditLine(e));
     groups.push([{ type: 'divider' }, section(`*Latest actions*\n${lines.join('\n')}`)]);

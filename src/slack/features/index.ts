@@ -1,6 +1,7 @@
 /** Every feature Vigil registers, in one list. */
 import type { Feature } from '../context.js';
 import { adminFeature } from './admin/index.js';
+import { alertsFeature } from './alerts/index.js';
 import { connectionFeature } from './connection/index.js';
 import { credentialsFeature } from './credentials/index.js';
 import { digestFeature } from './digest/index.js';
@@ -19,6 +20,7 @@ export const ALL_FEATURES: readonly Feature[] = [
   identifiersFeature,
   credentialsFeature,
   digestFeature,
+  alertsFeature,
   adminFeature,
   homeFeature,
   lifecycleFeature,

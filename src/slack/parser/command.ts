@@ -32,6 +32,7 @@ export const SUBCOMMANDS = [
   'upload',
   'report',
   'digest',
+  'alerts',
   'audit',
   'settings',
 ] as const;
@@ -148,6 +149,28 @@ export type Command =
   | { kind: 'digest-list' }
   | { kind: 'digest-remove'; subscriptionId: string }
   | { kind: 'digest-preview'; subscriptionId: string }
+  | {
+      kind: 'alerts-add';
+      /** Absent: the channel the command was typed in. */
+      channel?: ChannelRef;
+      identifierIds: number[] | 'all';
+      /** One level: that level or higher (default high); several: exactly those. */
+      severity: Severity | Severity[];
+      /** Event type names (as on event rows); empty: every type. */
+      types: string[];
+      /** Quiet hours, `HH:MM` local to `timeZone`. */
+      quiet?: { from: string; to: string };
+      /** Canonical IANA name; absent: the creator's time zone. */
+      timeZone?: string;
+      /** What quiet hours hold back. */
+      hold: 'all' | 'noncritical';
+    }
+  /** `alerts add` with nothing after it: the form. */
+  | { kind: 'alerts-add-modal' }
+  | { kind: 'alerts-list' }
+  | { kind: 'alerts-remove'; subscriptionId: string }
+  | { kind: 'alerts-pause'; subscriptionId: string }
+  | { kind: 'alerts-resume'; subscriptionId: string }
   | { kind: 'audit'; limit: number }
   | { kind: 'settings' }
   | { kind: 'settings-actors'; permission: Permission; actors: Actors };

@@ -51,7 +51,7 @@ export function canonicalTimeZone(name: string): string | undefined {
   }
 }
 
-function timeZoneOf(value: string): string {
+export function timeZoneOf(value: string, example: string = EX.tz): string {
   const zone = canonicalTimeZone(value);
   if (zone) return zone;
   const guess = suggest(value, Intl.supportedValuesOf('timeZone'));
@@ -59,7 +59,7 @@ function timeZoneOf(value: string): string {
     hint: guess
       ? `Did you mean \`${guess}\`?`
       : 'Use a name like `Europe/Paris`, `America/New_York` or `UTC`.',
-    example: EX.tz,
+    example,
   });
 }
 
@@ -75,21 +75,27 @@ function timeOfDay(value: string): string {
   return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
 }
 
-function identifiersOf(token: Token): number[] | 'all' {
-  const parts = partsOf(token, EX.identifiers);
+export function identifiersOf(token: Token, example: string = EX.identifiers): number[] | 'all' {
+  const parts = partsOf(token, example);
   if (parts.length === 1 && parts[0]?.toLowerCase() === 'all') return 'all';
   const ids: number[] = [];
   for (const part of parts) {
-    if (part.toLowerCase() === 'all')
-      fail('`identifiers:all` cannot be combined with ids.', { example: EX.identifiers });
-    const id = v.positiveInt(part, 'An identifier id', EX.identifiers);
-    if (ids.includes(id)) fail(`\`${id}\` is listed twice in \`identifiers:\`.`, { example: EX.identifiers });
+    if (part.toLowerCase() === 'all') fail('`identifiers:all` cannot be combined with ids.', { example });
+    const id = v.positiveInt(part, 'An identifier id', example);
+    if (ids.includes(id)) fail(`\`${id}\` is listed twice in \`identifiers:\`.`, { example });
     ids.push(id);
   }
   return ids;
 }
 
-function channelOf(token: Token): ChannelRef | undefined {
+/** `severity:high` (that level or higher) or `severity:high,critical` (exactly those). */
+export function severityOf(token: Token, example: string): Severity | Severity[] {
+  const levels = v.listOfEnum(partsOf(token, example), SEVERITIES, 'severity', 'severity', example);
+  const [only] = levels;
+  return levels.length === 1 && only ? only : levels;
+}
+
+export function channelOf(token: Token, example: string = EX.add): ChannelRef | undefined {
   if (token.key !== undefined) return undefined;
   if (token.ref?.type === 'channel') {
     return token.ref.name ? { id: token.ref.id, name: token.ref.name } : { id: token.ref.id };
@@ -100,7 +106,7 @@ function channelOf(token: Token): ChannelRef | undefined {
     if (!/^[\p{Ll}\p{Lo}\p{N}_-]{1,80}$/u.test(name)) {
       fail(`\`${echo(token.text)}\` is not a channel name.`, {
         hint: 'Pick the channel with `#` so Slack links it.',
-        example: EX.add,
+        example,
       });
     }
     return { name };
@@ -145,19 +151,10 @@ function parseAdd(tokens: readonly Token[]): Command {
         once(identifierIds, token, EX.identifiers);
         identifierIds = identifiersOf(token);
         break;
-      case 'severity': {
+      case 'severity':
         once(severity, token, EX.severity);
-        const levels = v.listOfEnum(
-          partsOf(token, EX.severity),
-          SEVERITIES,
-          'severity',
-          'severity',
-          EX.severity,
-        );
-        const [only] = levels;
-        severity = levels.length === 1 && only ? only : levels;
+        severity = severityOf(token, EX.severity);
         break;
-      }
       case 'type':
         once(types, token, EX.type);
         types = v.listOfEnum(partsOf(token, EX.type), EVENT_TYPES, 'event type', 'type', EX.type);
@@ -208,17 +205,26 @@ function tagsOf(token: Token): string[] {
   return tags;
 }
 
-function subscriptionId(tokens: readonly Token[], action: 'remove' | 'preview'): string {
+/** The one subscription id after `<group> <action>` (`digest remove d1a2b3c4`, `alerts pause a1b2c3d4`). */
+export function subscriptionIdOf(
+  tokens: readonly Token[],
+  group: 'digest' | 'alerts',
+  action: string,
+  example: string,
+): string {
   const [id, extra] = tokens;
-  const example = EX[action];
-  if (!id)
-    fail(`\`digest ${action}\` needs a subscription id; \`/vigil digest list\` shows them.`, { example });
+  const list = `\`/vigil ${group} list\` shows them.`;
+  if (!id) fail(`\`${group} ${action}\` needs a subscription id; ${list}`, { example });
   if (id.key !== undefined || !/^[A-Za-z0-9_-]{1,64}$/.test(id.value)) {
-    fail(`\`${echo(id.text)}\` is not a subscription id; \`/vigil digest list\` shows them.`, { example });
+    fail(`\`${echo(id.text)}\` is not a subscription id; ${list}`, { example });
   }
   if (extra)
-    fail(`\`digest ${action}\` takes one subscription id; got also \`${echo(extra.text)}\`.`, { example });
+    fail(`\`${group} ${action}\` takes one subscription id; got also \`${echo(extra.text)}\`.`, { example });
   return id.value;
+}
+
+function subscriptionId(tokens: readonly Token[], action: 'remove' | 'preview'): string {
+  return subscriptionIdOf(tokens, 'digest', action, EX[action]);
 }
 
 export function parseDigest(tokens: readonly Token[]): Command {

@@ -131,7 +131,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
   disconnect: {
     usage: `${COMMAND} disconnect`,
     summary: 'remove the API key from this workspace',
-    description: 'Deletes the stored API key. Digests stop until someone connects again.',
+    description: 'Deletes the stored API key. Digests and alerts stop until someone connects again.',
     adminOnly: true,
     examples: [ex('disconnect', 'forget the key')],
   },
@@ -308,6 +308,49 @@ const ENTRIES: Record<Subcommand, Entry> = {
       ex('digest list', "this workspace's digests, with the ids `digest preview` and `digest remove` take"),
     ],
   },
+  alerts: {
+    usage: `${COMMAND} alerts add|list|remove|pause|resume …`,
+    summary: 'new severe events posted in a channel within a minute',
+    description:
+      'Posts each new event that matches in the channel as it appears (polled every minute), with the usual buttons; several at once come as one grouped message. When someone acts on an alerted event anywhere in Vigil, the alert shows it and its thread records it. Daily digests summarise a day; alerts are for what cannot wait.',
+    sections: [
+      {
+        title: 'Forms',
+        lines: [
+          '`alerts add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:stealer_log,…] [quiet:22:00-07:00] [tz:Europe/Paris] [hold:all]`',
+          '`alerts list` · `alerts remove <id>` · `alerts pause <id>` · `alerts resume <id>`',
+        ],
+      },
+      {
+        title: 'Defaults',
+        lines: [
+          'channel: this one · identifiers: all · severity: high and critical · type: all · no quiet hours · `tz:` your Slack time zone',
+          '`type:` takes the type names shown on event rows (`stealer_log`, `leaked_credential`, `ransomleak`, `paste`…)',
+          '`quiet:` holds alerts during those hours (all but critical ones, or all with `hold:all`) and posts them as one message when the hours end',
+          'An alert starts with what appears after it is created; searches and digests cover what came before. Vigil must be a member of the channel.',
+        ],
+      },
+    ],
+    examples: [
+      ex('alerts add', 'a form to fill in'),
+      ex(
+        `alerts add identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:critical`,
+        'critical events of two identifiers, in this channel',
+      ),
+      ex(
+        'alerts add severity:high type:stealer_log,leaked_credential',
+        'leaked credentials of every identifier',
+      ),
+      ex(
+        'alerts add quiet:22:00-07:00 tz:Europe/Paris',
+        'high and critical, holding all but critical at night',
+      ),
+      ex(
+        'alerts list',
+        "this workspace's alert subscriptions, how often they poll, and the ids `alerts pause`, `alerts resume` and `alerts remove` take",
+      ),
+    ],
+  },
   audit: {
     usage: `${COMMAND} audit [n]`,
     summary: 'recent actions taken through Vigil',
@@ -361,7 +404,7 @@ export function helpText(topic?: Subcommand): HelpText {
     title: 'Vigil',
     usage: TOP_USAGE,
     description:
-      'Threat-intelligence monitoring in Slack: search events and leaked credentials, act on events, get daily digests. Results are visible only to you unless you share them.',
+      'Threat-intelligence monitoring in Slack: search events and leaked credentials, act on events, get daily digests and real-time alerts. Results are visible only to you unless you share them.',
     adminOnly: false,
     sections: [],
     examples: [
@@ -371,6 +414,7 @@ export function helpText(topic?: Subcommand): HelpText {
       ),
       ex(`creds domain ${EXAMPLE.domain}`, 'leaked credentials of a domain'),
       ex(`digest add #${EXAMPLE.channel} severity:high`, `a daily digest in #${EXAMPLE.channel}`),
+      ex('alerts add severity:critical', 'critical events posted here as they appear'),
       ex('help events', 'every filter of `events`'),
     ],
     subcommands: SUBCOMMANDS.map((name) => ({

@@ -5,6 +5,7 @@
 import type { Order } from '../../api/index.js';
 import { IDENTIFIER_KINDS, RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
 import { PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
+import { parseAlerts } from './alerts.js';
 import {
   NEVER_PASTE,
   noArguments,
@@ -274,6 +275,8 @@ function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
       };
     case 'digest':
       return parseDigest(args);
+    case 'alerts':
+      return parseAlerts(args);
     case 'audit': {
       const [n, extra] = args;
       if (extra) fail(`\`audit\` takes at most one number; got also \`${echo(extra.text)}\`.`);

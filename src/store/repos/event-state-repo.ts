@@ -34,7 +34,7 @@ export interface EventState {
 }
 
 /** Event uids are long and may hold any character: keys use a digest. */
-function uidKey(uid: string): string {
+export function uidKey(uid: string): string {
   return createHash('sha256').update(uid).digest('base64url').slice(0, 32);
 }
 

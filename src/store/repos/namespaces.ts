@@ -36,6 +36,14 @@ export const NAMESPACES = {
   'digest-outbox': { scope: 'workspace' },
   'digest-cursor': { scope: 'workspace' },
   'reveal-grant': { scope: 'workspace' },
+  /** Real-time alerts: subscriptions (like digests'), the tenant feed, channel outboxes, posted messages. */
+  alert: { scope: 'owned' },
+  'alert-team': { scope: 'workspace' },
+  'alert-teams': { scope: 'shared' },
+  'alert-feed': { scope: 'workspace' },
+  'alert-outbox': { scope: 'workspace' },
+  'alert-message': { scope: 'workspace' },
+  'alert-event': { scope: 'workspace' },
   /** Unassigns done through Vigil (who, when), so a repeated submission does not call the API again. */
   'policy-unassign': { scope: 'workspace' },
   /** Unassigns called but not yet recorded (who asked, what), settled after a crash by looking upstream. */

@@ -2,6 +2,8 @@
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../backend/store.js';
+import { AlertStateRepo } from './alert-state-repo.js';
+import { AlertSubscriptionRepo } from './alert-subscription-repo.js';
 import { ApiOrganizationRepo, ApiTokenRepo } from './api-token-repo.js';
 import { AuditRepo } from './audit-repo.js';
 import { CommandNoteRepo } from './command-note-repo.js';
@@ -32,6 +34,7 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
   const audit = new AuditRepo(store, clock, deps.auditRetention);
   const connectLinks = new ConnectLinkRepo(store, clock, sealer);
   const subscriptions = new SubscriptionRepo(store, clock);
+  const alerts = new AlertSubscriptionRepo(store, clock);
   return {
     workspaces,
     installations,
@@ -52,6 +55,9 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     digestCursors: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'digest-cursor', schema),
     revealGrants: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'reveal-grant', schema),
+    /** Real-time alert subscriptions, and their feed, outboxes and posted messages (alert-state-repo.ts). */
+    alerts,
+    alertState: new AlertStateRepo(store),
     /** Policy unassigns done through Vigil, by `<policy>:<identifier>`; the service defines the shape. */
     policyUnassigns: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'policy-unassign', schema),
@@ -76,6 +82,7 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
       settings,
       subscriptions,
       installations,
+      alerts,
     }),
   };
 }

@@ -1,15 +1,12 @@
 /**
- * Daily digest subscriptions. One record per subscription (so a digest run updates its cursor alone), an index
- * of ids per workspace, and an index of workspaces that have any, for the scheduler's `listAll`.
- * Locks are always taken workspace first, then the global index, so they cannot deadlock.
+ * Daily digest subscriptions: one record per subscription (so a digest run updates its cursor alone), an
+ * index of ids per workspace, and an index of workspaces that have any, for the scheduler (team-indexed-repo).
  */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { StoreError } from '../backend/errors.js';
-import type { Namespace, Store } from '../backend/store.js';
-import { randomId } from './ids.js';
-import { deleteOwned, openNamespace, setOwned } from './namespaces.js';
-import { checkRecord, readRecord, updateRecord } from './records.js';
+import type { Store } from '../backend/store.js';
+import { TeamIndexedRepo } from './team-indexed-repo.js';
 
 export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
 /**
@@ -17,9 +14,8 @@ export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
  * checks that it matches the client's severities.
  */
 export const SUBSCRIPTION_SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
-const ALL_TEAMS_KEY = 'all';
 
-const isTimeZone = (zone: string) => {
+export const isTimeZone = (zone: string) => {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;
@@ -73,9 +69,6 @@ export type SubscriptionChange = {
     | undefined;
 };
 
-const TeamIndexSchema = z.object({ ids: z.array(z.string()) });
-const AllTeamsSchema = z.object({ teamIds: z.array(z.string()) });
-
 export class SubscriptionLimitError extends StoreError {
   constructor(readonly limit: number) {
     super(`a workspace can have at most ${limit} digest subscriptions`);
@@ -83,113 +76,21 @@ export class SubscriptionLimitError extends StoreError {
   }
 }
 
-export class SubscriptionRepo {
-  private readonly records: Namespace;
-  private readonly teamIndex: Namespace;
-  private readonly allTeams: Namespace;
-
-  constructor(
-    private readonly store: Store,
-    private readonly clock: Clock,
-  ) {
-    this.records = openNamespace(store, 'subscription');
-    this.teamIndex = openNamespace(store, 'subscription-team');
-    this.allTeams = openNamespace(store, 'subscription-teams');
-  }
-
-  async add(input: NewSubscription): Promise<Subscription> {
-    const id = randomId(9);
-    const subscription = checkRecord(this.records, id, SubscriptionSchema, {
-      ...input,
-      id,
-      createdAt: this.clock.now(),
+export class SubscriptionRepo extends TeamIndexedRepo<Subscription> {
+  constructor(store: Store, clock: Clock) {
+    super(store, clock, SubscriptionSchema, {
+      namespaces: { records: 'subscription', team: 'subscription-team', all: 'subscription-teams' },
+      limit: MAX_SUBSCRIPTIONS_PER_WORKSPACE,
+      tooMany: (limit) => new SubscriptionLimitError(limit),
     });
-    await updateRecord(this.store, this.teamIndex, input.teamId, TeamIndexSchema, async (index) => {
-      const ids = index?.ids ?? [];
-      if (ids.length >= MAX_SUBSCRIPTIONS_PER_WORKSPACE)
-        throw new SubscriptionLimitError(MAX_SUBSCRIPTIONS_PER_WORKSPACE);
-      // Record before index: an interrupted add leaves an invisible record, never a dangling id.
-      await setOwned(this.store, this.records, id, input.teamId, subscription);
-      if (ids.length === 0) await this.changeAllTeams((teamIds) => [...new Set([...teamIds, input.teamId])]);
-      return { ids: [...ids, id] };
-    });
-    return subscription;
   }
 
-  async get(id: string): Promise<Subscription | undefined> {
-    return readRecord(this.records, id, SubscriptionSchema);
-  }
-
-  /** The workspace's subscriptions, oldest first. */
-  async list(teamId: string): Promise<Subscription[]> {
-    const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
-    if (!index) return [];
-    const found = await Promise.all(index.ids.map((id) => this.get(id)));
-    return found
-      .filter((s): s is Subscription => s !== undefined && s.teamId === teamId)
-      .sort((a, b) => a.createdAt - b.createdAt);
-  }
-
-  /** Every subscription of every workspace, for the scheduler. */
-  async listAll(): Promise<Subscription[]> {
-    const all = await readRecord(this.allTeams, ALL_TEAMS_KEY, AllTeamsSchema);
-    const lists = await Promise.all((all?.teamIds ?? []).map((teamId) => this.list(teamId)));
-    return lists.flat();
+  override add(input: NewSubscription): Promise<Subscription> {
+    return super.add(input);
   }
 
   /** Changes a subscription (cursor, last posted day, schedule…); undefined when it no longer exists. */
-  async update(id: string, change: SubscriptionChange): Promise<Subscription | undefined> {
-    return updateRecord(this.store, this.records, id, SubscriptionSchema, (current) => {
-      if (current === undefined) return undefined;
-      const next: Record<string, unknown> = { ...current };
-      for (const [key, value] of Object.entries(change)) {
-        if (value === undefined) delete next[key];
-        else next[key] = value;
-      }
-      return next as Subscription;
-    });
-  }
-
-  /** Removes a subscription of this workspace; an id from another workspace is left alone. */
-  async remove(teamId: string, id: string): Promise<boolean> {
-    return this.store.withLock(`${this.teamIndex.name}:${teamId}`, async () => {
-      const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
-      if (!index?.ids.includes(id)) return false;
-      const ids = index.ids.filter((other) => other !== id);
-      // Index before record: an interrupted remove leaves an invisible record, never a dangling id.
-      await this.teamIndex.set(teamId, { ids });
-      await this.store.withLock(`${this.records.name}:${id}`, () =>
-        deleteOwned(this.store, this.records, id, teamId),
-      );
-      if (ids.length === 0) await this.changeAllTeams((teamIds) => teamIds.filter((t) => t !== teamId));
-      return true;
-    });
-  }
-
-  /** Removes every subscription of the workspace; returns how many there were. */
-  async removeAll(teamId: string): Promise<number> {
-    let count = 0;
-    await this.store.withLock(`${this.teamIndex.name}:${teamId}`, async () => {
-      const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
-      await this.teamIndex.delete(teamId);
-      for (const id of index?.ids ?? []) {
-        await this.store.withLock(`${this.records.name}:${id}`, () =>
-          deleteOwned(this.store, this.records, id, teamId),
-        );
-      }
-      count = index?.ids.length ?? 0;
-      await this.changeAllTeams((teamIds) => teamIds.filter((t) => t !== teamId));
-    });
-    return count;
-  }
-
-  private async changeAllTeams(change: (teamIds: string[]) => string[]): Promise<void> {
-    await updateRecord(this.store, this.allTeams, ALL_TEAMS_KEY, AllTeamsSchema, (all) => {
-      const before = all?.teamIds ?? [];
-      const after = change(before);
-      return after.length === before.length && after.every((t, i) => t === before[i])
-        ? undefined
-        : { teamIds: after };
-    });
+  override update(id: string, change: SubscriptionChange): Promise<Subscription | undefined> {
+    return super.update(id, change);
   }
 }

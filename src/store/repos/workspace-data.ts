@@ -4,6 +4,7 @@
  * part is deleted on its own, so the whole is idempotent and safe to run twice or concurrently.
  */
 import type { Store } from '../backend/store.js';
+import type { AlertSubscriptionRepo } from './alert-subscription-repo.js';
 import type { InstallationRepo } from './installation-repo.js';
 import { forgetWorkspace } from './namespaces.js';
 import type { SettingsRepo } from './settings-repo.js';
@@ -21,6 +22,8 @@ export interface DeletedWorkspaceData {
   connection: boolean;
   settings: boolean;
   subscriptions: number;
+  /** Alert subscriptions removed. */
+  alerts: number;
   installation: boolean;
 }
 
@@ -31,6 +34,7 @@ export function makeDeleteWorkspaceData(
     settings: SettingsRepo;
     subscriptions: SubscriptionRepo;
     installations: InstallationRepo;
+    alerts: AlertSubscriptionRepo;
   },
 ) {
   return async function deleteWorkspaceData(
@@ -41,6 +45,7 @@ export function makeDeleteWorkspaceData(
     const connection = await repos.workspaces.delete(workspaceId);
     // Through the repository: it also keeps the index of workspaces with subscriptions in step.
     const subscriptions = await repos.subscriptions.removeAll(workspaceId);
+    const alerts = await repos.alerts.removeAll(workspaceId);
     const settings = await repos.settings.delete(workspaceId);
     const installation = options.installation ? await repos.installations.delete(workspaceId) : false;
     // Everything else, in every registered namespace: contexts, notes, event states, links, claims…
@@ -48,6 +53,6 @@ export function makeDeleteWorkspaceData(
       installation: options.installation === true,
       audit: options.audit === true,
     });
-    return { connection, settings, subscriptions, installation };
+    return { connection, settings, subscriptions, alerts, installation };
   };
 }

@@ -31,7 +31,10 @@ export class WorkspaceRecordRepo<S extends z.ZodType> {
     return checked;
   }
 
-  /** Read-modify-write under the store's lock; `change` returns undefined to leave the record as it is. */
+  /**
+   * Read-modify-write under the store's lock; `change` returns undefined to leave the record as it is. It may
+   * read the store but must not wait on anything slow (the lock keeps others out meanwhile).
+   */
   async update(
     workspaceId: string,
     key: string,

@@ -21,6 +21,7 @@ function topicOf(command: Command): Subcommand {
   if (kind.startsWith('events')) return 'events';
   if (kind.startsWith('creds')) return 'creds';
   if (kind.startsWith('digest')) return 'digest';
+  if (kind.startsWith('alerts')) return 'alerts';
   if (kind.startsWith('settings')) return 'settings';
   return kind as Subcommand;
 }

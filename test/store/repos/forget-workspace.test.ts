@@ -75,6 +75,40 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
     skipEmpty: true,
     createdBy: 'U0ADMIN',
   });
+  const alert = await repos.alerts.add({
+    teamId: ws,
+    channelId: 'C1',
+    identifierIds: 'all',
+    severity: 'high',
+    types: [],
+    hold: 'noncritical',
+    timeZone: 'UTC',
+    createdBy: 'U0ADMIN',
+    startAt: 1,
+  });
+  const claim = await repos.alertState.claimFeed(ws, {
+    owner: 'o',
+    leaseMs: 60_000,
+    now: 1,
+    init: () => ({
+      threshold: 'high',
+      since: '2026-11-23T00:00:00Z',
+      seen: [],
+      intervals: [],
+      pendingChannels: [],
+    }),
+    reset: (feed) => feed,
+  });
+  expect(claim.kind).toBe('claimed');
+  const event = { metadata: { uid: `leak/a/${ws}` } };
+  await repos.alertState.enqueue(ws, 'C1', [
+    { uid: event.metadata.uid, event, subs: [alert.id], queuedAt: 1, critical: true },
+  ]);
+  await repos.alertState.recordMessage(ws, 'C1', '1.000100', {
+    shown: [event.metadata.uid],
+    rest: [],
+    postedAt: 1,
+  });
   await repos.digestOutbox(Anything).set(ws, 'sub1:2026-11-23', { note: 'posted' });
   await repos.digestCursors(Anything).set(ws, 'sub1', { note: 'cursor' });
   await repos.revealGrants(Anything).set(ws, 'U1', { note: 'grant' }, 60_000);

@@ -60,6 +60,7 @@ describe.each(BACKENDS)('deleteWorkspaceData on %s', (kind) => {
       connection: true,
       settings: true,
       subscriptions: 2,
+      alerts: 0,
       installation: false,
     });
     expect(await repos.workspaces.get('T0001')).toBeUndefined();
@@ -82,6 +83,7 @@ describe.each(BACKENDS)('deleteWorkspaceData on %s', (kind) => {
       connection: false,
       settings: false,
       subscriptions: 0,
+      alerts: 0,
       installation: false,
     });
     await expect(repos.installations.fetchInstallation(query)).rejects.toThrow();
@@ -96,6 +98,7 @@ describe.each(BACKENDS)('deleteWorkspaceData on %s', (kind) => {
       connection: false,
       settings: false,
       subscriptions: 0,
+      alerts: 0,
       installation: false,
     });
   });

@@ -1,6 +1,3 @@
-/** `/vigil digest add|list|remove|preview`: parse → service → blocks → reply. */
-import type { WebClient } from '@slack/web-api';
-import { VigilError } from '../../../errors.js';
 import { nextSlot } from '../../../services/digest/due.js';
 import { eventRef } from '../../../services/events-context.js';
 import type { NewSubscription } from '../../../store/index.js';
@@ -9,15 +6,9 @@ import { slackDate } from '../../blocks/text.js';
 import { channelRefusal } from '../../channels.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { canonicalTimeZone } from '../../parser/index.js';
+import { channelIdOf, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
 import { saveDigestContext } from './publisher.js';
 import { publisherDepsOf } from './wiring.js';
-
-/** The time zone given, else the creator's Slack time zone, else UTC. */
-export async function creatorZone(client: WebClient, userId: string): Promise<string> {
-  const res = await client.users.info({ user: userId }).catch(() => undefined);
-  return canonicalTimeZone(res?.user?.tz ?? '') ?? 'UTC';
-}
 
 export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'> & {
   timeZone?: string | undefined;
@@ -51,15 +42,8 @@ export const digestAddCommand: CommandHandler<'digest-add'> = {
   progress: () => 'Setting up the digest…',
   async run(ctx) {
     const { command } = ctx;
-    const channel = command.channel;
-    if (channel && !('id' in channel)) {
-      throw new VigilError(
-        `Vigil needs the channel picked from the list: type \`#\` and choose #${channel.name}.`,
-        'Or run the command in that channel without naming it.',
-      );
-    }
     const text = await addDigest(ctx, {
-      channelId: channel?.id ?? ctx.channelId,
+      channelId: channelIdOf(command.channel, ctx.channelId),
       identifierIds: command.identifierIds,
       severity: command.severity ?? 'info',
       types: command.types ?? [],
@@ -86,13 +70,7 @@ export async function requireOwner(
   id: string,
 ): Promise<void> {
   const sub = await ctx.deps.digests.get(ctx.workspaceId, id);
-  if (sub.createdBy === ctx.userId) return;
-  await ctx.deps.authz.requireAdmin(
-    ctx.client,
-    ctx.teamId,
-    ctx.userId,
-    'change a digest someone else created',
-  );
+  await requireCreatorOrAdmin(ctx, sub.createdBy, 'change a digest someone else created');
 }
 
 export const digestRemoveCommand: CommandHandler<'digest-remove'> = {

@@ -5,8 +5,6 @@
  * channel's history. Slack's channel errors and 429 become the service's own errors.
  */
 
-import { LogLevel } from '@slack/bolt';
-import { ErrorCode, type WebAPICallResult, WebClient } from '@slack/web-api';
 import type { Event } from '../../../api/index.js';
 import type { Clock } from '../../../clock.js';
 import type { Config } from '../../../config.js';
@@ -19,21 +17,13 @@ import {
   scopeOf,
   TOP_EVENTS,
 } from '../../../services/digest/content.js';
-import {
-  CHANNEL_PROBLEMS,
-  type ChannelProblem,
-  ChannelUnavailableError,
-  SlackRateLimitedError,
-} from '../../../services/digest/errors.js';
 import type { DigestPublisher } from '../../../services/digest/run.js';
 import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events-context.js';
 import type { Repositories } from '../../../store/index.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
-import { toBoltLogger } from '../../bolt-logger.js';
+import { type BotClients, findByRunId, slackFailure } from '../../bot-clients.js';
 
 export const DIGEST_EVENT_TYPE = 'vigil_digest';
-const HISTORY_PAGES = 5;
-const HISTORY_PAGE_SIZE = 200;
 /** At most this many events are kept behind "+N more" (the rest store's own bound). */
 const MAX_REST = 200;
 
@@ -47,54 +37,6 @@ export interface PublisherDeps {
   saveRest(workspaceId: string, subscriptionId: string, events: Event[]): Promise<string>;
   clock: Clock;
   logger: Logger;
-}
-
-/** One WebClient per bot token; rate-limited calls are rejected so the run waits on the clock instead. */
-export class BotClients {
-  private readonly clients = new Map<string, WebClient>();
-  constructor(private readonly deps: Pick<PublisherDeps, 'config' | 'repos' | 'logger'>) {}
-
-  async forWorkspace(workspaceId: string): Promise<WebClient> {
-    const token = await this.tokenOf(workspaceId);
-    let client = this.clients.get(token);
-    if (!client) {
-      client = new WebClient(token, {
-        slackApiUrl: this.deps.config.slack.apiUrl,
-        rejectRateLimitedCalls: true,
-        // No blind retries: a post whose answer was lost may have landed. The outbox retries on a later
-        // tick, after looking for the run id in the channel's history.
-        retryConfig: { retries: 0 },
-        timeout: 15_000,
-        logger: toBoltLogger(this.deps.logger.child({ component: 'slack-digest' }), LogLevel.WARN),
-      });
-      this.clients.set(token, client);
-    }
-    return client;
-  }
-
-  private async tokenOf(workspaceId: string): Promise<string> {
-    const mode = this.deps.config.slack.mode;
-    if (mode.kind === 'single') return mode.botToken;
-    const installation = await this.deps.repos.installations.fetchInstallation({
-      teamId: workspaceId,
-      enterpriseId: undefined,
-      isEnterpriseInstall: false,
-    });
-    const token = installation.bot?.token;
-    if (!token) throw new ChannelUnavailableError('channel_not_found');
-    return token;
-  }
-}
-
-/** Slack's answer as the service's error: channel problems pause, 429 waits. */
-export function slackFailure(err: unknown): unknown {
-  const e = err as { code?: string; data?: { error?: string }; retryAfter?: number };
-  if (e.code === ErrorCode.RateLimitedError) return new SlackRateLimitedError((e.retryAfter ?? 1) * 1000);
-  const error = e.data?.error;
-  if (e.code === ErrorCode.PlatformError && (CHANNEL_PROBLEMS as readonly string[]).includes(error ?? '')) {
-    return new ChannelUnavailableError(error as ChannelProblem);
-  }
-  return err;
 }
 
 export function headingOf(
@@ -190,36 +132,7 @@ export function createDigestPublisher(
 
     async findByRunId(teamId, channelId, runId, oldestMs) {
       const client = await clients.forWorkspace(teamId);
-      let cursor: string | undefined;
-      for (let page = 0; page < HISTORY_PAGES; page++) {
-        let res: WebAPICallResult & {
-          messages?: HistoryMessage[];
-          response_metadata?: { next_cursor?: string };
-        };
-        try {
-          res = await client.conversations.history({
-            channel: channelId,
-            oldest: (Math.max(0, oldestMs) / 1000).toFixed(6),
-            limit: HISTORY_PAGE_SIZE,
-            include_all_metadata: true,
-            ...(cursor ? { cursor } : {}),
-          });
-        } catch (err) {
-          throw slackFailure(err);
-        }
-        const found = res.messages?.find(
-          (m) => m.metadata?.event_type === DIGEST_EVENT_TYPE && m.metadata.event_payload?.run_id === runId,
-        );
-        if (found?.ts) return found.ts;
-        cursor = res.response_metadata?.next_cursor || undefined;
-        if (!cursor) return undefined;
-      }
-      return undefined;
+      return findByRunId(client, { channelId, oldestMs }, DIGEST_EVENT_TYPE, runId);
     },
   };
-}
-
-interface HistoryMessage {
-  ts?: string;
-  metadata?: { event_type?: string; event_payload?: { run_id?: unknown } };
 }

@@ -2,6 +2,7 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { NotConnectedError } from '../../../errors.js';
+import { ALERT_PAUSE, ALERT_REMOVE, ALERT_RESUME } from '../../blocks/alerts.js';
 import { DIGEST_PAUSE, DIGEST_REMOVE, DIGEST_RESUME } from '../../blocks/digest.js';
 import {
   HOME_CONNECT,
@@ -29,6 +30,7 @@ export async function publishHome(
     deps.repos.subscriptions.list(ids.workspaceId),
   ]);
   const digests = await deps.digests.list(ids.workspaceId);
+  const alerts = await deps.alerts.list(ids.workspaceId);
   const audit = isAdmin ? await deps.repos.audit.recent(ids.workspaceId, HOME_AUDIT_ENTRIES) : [];
   const environment = deps.api.fromEnvironment ? await environmentOf(deps, ids.workspaceId) : undefined;
   const view = renderHome({
@@ -39,6 +41,7 @@ export async function publishHome(
     settings,
     subscriptions,
     digests,
+    alerts,
     audit,
   });
   await client.views.publish({ user_id: ids.userId, view });
@@ -126,28 +129,52 @@ function register(app: App, deps: SlackDeps): void {
   }));
 }
 
-/** Pause / Resume / Remove on a digest row: its creator or an admin; audited by the service. */
-function registerDigestButtons(app: App, deps: SlackDeps): void {
+/** What a row's buttons change: digest and alert subscriptions answer alike. */
+interface Subscriptions {
+  get(workspaceId: string, id: string): Promise<{ createdBy: string }>;
+  pause(workspaceId: string, id: string, userId: string): Promise<unknown>;
+  resume(workspaceId: string, id: string, userId: string): Promise<unknown>;
+  remove(workspaceId: string, id: string, userId: string): Promise<void>;
+}
+
+/** Pause / Resume / Remove on a subscription row: its creator or an admin; audited by the service. */
+function registerRowButtons(
+  app: App,
+  deps: SlackDeps,
+  service: Subscriptions,
+  ids: { pause: string; resume: string; remove: string },
+  refusal: string,
+): void {
   const change = (what: 'pause' | 'resume' | 'remove') => async (click: Click) => {
     const { who, client } = click;
     const id = click.action.value ?? '';
-    const sub = await deps.digests.get(who.workspaceId, id);
-    if (sub.createdBy !== who.userId)
-      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'change a digest someone else created');
-    if (what === 'pause') await deps.digests.pause(who.workspaceId, id, who.userId);
-    else if (what === 'resume') await deps.digests.resume(who.workspaceId, id, who.userId);
-    else await deps.digests.remove(who.workspaceId, id, who.userId);
+    const sub = await service.get(who.workspaceId, id);
+    if (sub.createdBy !== who.userId) await deps.authz.requireAdmin(client, who.teamId, who.userId, refusal);
+    await service[what](who.workspaceId, id, who.userId);
     await publishHome(deps, client, who);
   };
-  onAction(app, deps, DIGEST_PAUSE, change('pause'), { quiet: true });
-  onAction(app, deps, DIGEST_RESUME, change('resume'), { quiet: true });
-  onAction(app, deps, DIGEST_REMOVE, change('remove'), { quiet: true });
+  onAction(app, deps, ids.pause, change('pause'), { quiet: true });
+  onAction(app, deps, ids.resume, change('resume'), { quiet: true });
+  onAction(app, deps, ids.remove, change('remove'), { quiet: true });
 }
 
 export const homeFeature: Feature = {
   commands: {},
   register(app, deps) {
     register(app, deps);
-    registerDigestButtons(app, deps);
+    registerRowButtons(
+      app,
+      deps,
+      deps.digests,
+      { pause: DIGEST_PAUSE, resume: DIGEST_RESUME, remove: DIGEST_REMOVE },
+      'change a digest someone else created',
+    );
+    registerRowButtons(
+      app,
+      deps,
+      deps.alerts,
+      { pause: ALERT_PAUSE, resume: ALERT_RESUME, remove: ALERT_REMOVE },
+      'change alerts someone else created',
+    );
   },
 };

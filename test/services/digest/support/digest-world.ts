@@ -19,7 +19,8 @@ import {
   SEEDED_CHANNELS,
   startFakeSlack,
 } from '../../../../src/sim/slack/index.js';
-import { BotClients, createDigestPublisher } from '../../../../src/slack/features/digest/publisher.js';
+import { BotClients } from '../../../../src/slack/bot-clients.js';
+import { createDigestPublisher } from '../../../../src/slack/features/digest/publisher.js';
 import {
   createRepositories,
   type DigestOutboxRepo,

@@ -1,0 +1,208 @@
+/**
+ * Posting what waits in one channel's alert outbox, exactly once: claim the channel's next message (what no
+ * quiet hours hold; one event alone, or all of them grouped) → save the context its buttons point at and
+ * mark it `posting` → post with the run id in the message metadata → record the ts → index the message
+ * under its events (so it follows their state) → take the events off the queue. A message whose owner died
+ * after `posting` is first looked for in the channel's history by its run id, so it is never posted twice.
+ * About one message a second per channel; Slack's 429 is waited out; a channel Vigil cannot post in pauses
+ * its subscriptions with the reason.
+ */
+
+import type { Event } from '../../api/index.js';
+import { EventSchema } from '../../api/index.js';
+import type { AlertItem, AlertSending, AlertSubscription } from '../../store/index.js';
+import { randomId } from '../../store/repos/ids.js';
+import { bySeverity, countEvents, filtersOf, scopeOf } from '../digest/content.js';
+import type { EventRestStore } from '../event-rest.js';
+import type { EventsContext, EventsContextStore } from '../events-context.js';
+import { ChannelUnavailableError, SlackRateLimitedError } from '../posting-errors.js';
+import { ALERT_CONTEXT_TTL_MS, ALERT_TOP_EVENTS, type AlertHeading } from './content.js';
+import { chooseBatch, quietText } from './match.js';
+import { ALERT_LEASE_MS, type AlertDeps, describe, step } from './poll.js';
+import type { AlertPublisher } from './ports.js';
+
+export interface DeliveryDeps extends AlertDeps {
+  publisher: AlertPublisher;
+  contexts: EventsContextStore;
+  rest: EventRestStore;
+  /** The state generation of an event: buttons act only while it is current. */
+  generationOf(workspaceId: string, uid: string): Promise<number>;
+}
+
+export type DeliveryOutcome = 'posted' | 'idle' | 'busy' | 'paused' | 'retry' | 'failed';
+
+/** About one message per second per channel (Slack's guidance). */
+export const CHANNEL_GAP_MS = 1000;
+/** History is searched from a little before the claim (clock skew between instances). */
+const HISTORY_SLACK_MS = 5 * 60_000;
+const MAX_RETRY_MS = 5 * 60_000;
+
+class LeaseLostError extends Error {}
+
+export async function deliverChannel(
+  deps: DeliveryDeps,
+  workspaceId: string,
+  channelId: string,
+  subs: readonly AlertSubscription[],
+): Promise<DeliveryOutcome> {
+  const now = deps.clock.now();
+  const subsById = new Map(subs.map((s) => [s.id, s]));
+  const claim = await deps.state.claimDelivery(workspaceId, channelId, {
+    owner: deps.owner,
+    leaseMs: ALERT_LEASE_MS,
+    now,
+    runId: randomId(9),
+    choose: (pending) => chooseBatch(pending, subsById, now),
+  });
+  if (claim.kind === 'busy') return 'busy';
+  if (claim.kind === 'idle') return 'idle';
+  let run = claim.sending;
+  const items = claim.outbox.pending.filter((item) => run.uids.includes(item.uid));
+  if (items.length === 0 && run.ts === undefined && run.state === 'claimed') {
+    // Its events were dropped meanwhile (the channel went away): nothing to post.
+    await deps.state.completeDelivery(workspaceId, channelId, run.runId, now, 0);
+    return 'idle';
+  }
+  const save = async (change: Partial<AlertSending>) => {
+    if (!(await deps.state.advanceDelivery(workspaceId, channelId, deps.owner, change)))
+      throw new LeaseLostError();
+    run = { ...run, ...change };
+  };
+  try {
+    if (run.ts === undefined && run.state === 'posting') {
+      const ts = await deps.publisher.findByRunId(
+        workspaceId,
+        channelId,
+        run.runId,
+        run.claimedAt - HISTORY_SLACK_MS,
+      );
+      if (ts !== undefined) await save({ state: 'posted', ts });
+    }
+    if (run.ts === undefined) {
+      const built = await buildMessage(
+        deps,
+        { workspaceId, channelId, items, quiet: run.quiet, subsById },
+        claim.outbox.dropped,
+      );
+      await save({ state: 'posting', ctxId: built.ctxId, shown: built.shown });
+      await step(deps, 'posting', channelId);
+      const { ts } = await deps.publisher.post({
+        workspaceId,
+        channelId,
+        runId: run.runId,
+        ctx: built.ctx,
+        ctxId: built.ctxId,
+        queuedAt: Math.min(...items.map((item) => item.queuedAt)),
+      });
+      // Not recorded here: a crash before the message is recorded below finds it by its run id (above).
+      run = { ...run, state: 'posted', ts };
+      await step(deps, 'posted', channelId);
+    }
+    const shown = run.shown ?? [];
+    await deps.state.recordMessage(workspaceId, channelId, run.ts as string, {
+      ...(run.ctxId === undefined ? {} : { ctxId: run.ctxId }),
+      shown,
+      rest: run.uids.filter((uid) => !shown.includes(uid)),
+      postedAt: deps.clock.now(),
+    });
+    await step(deps, 'recorded', channelId);
+    await deps.state.completeDelivery(workspaceId, channelId, run.runId, deps.clock.now(), CHANNEL_GAP_MS);
+    await step(deps, 'completed', channelId);
+    deps.logger.info('alert posted', { workspaceId, channelId, events: run.uids.length, quiet: run.quiet });
+    return 'posted';
+  } catch (err) {
+    return failed(deps, workspaceId, channelId, subs, err);
+  }
+}
+
+/** The context behind the message's buttons (saved), with the heading: top events, counts, "+N more". */
+async function buildMessage(
+  deps: DeliveryDeps,
+  batch: {
+    workspaceId: string;
+    channelId: string;
+    items: AlertItem[];
+    quiet: boolean;
+    subsById: ReadonlyMap<string, AlertSubscription>;
+  },
+  dropped: number | undefined,
+): Promise<{ ctx: EventsContext; ctxId: string; shown: string[] }> {
+  const { workspaceId, channelId, items, quiet, subsById } = batch;
+  const events: Event[] = items.map((item) => EventSchema.parse(item.event)).sort(bySeverity);
+  const top = events.slice(0, ALERT_TOP_EVENTS);
+  const rest = events.slice(ALERT_TOP_EVENTS);
+  const subIds = [...new Set(items.flatMap((item) => item.subs))].slice(0, 20);
+  const first = subIds.map((id) => subsById.get(id)).find((s) => s !== undefined);
+  const heading: AlertHeading = {
+    subscriptionIds: subIds,
+    total: events.length,
+    counts: countEvents(events),
+    scope: first === undefined ? '' : scopeOf(first.identifierIds),
+    filters: first === undefined ? '' : filtersOf(first),
+  };
+  const quietHours = quiet && first !== undefined ? quietText(first) : undefined;
+  if (quietHours !== undefined) heading.quiet = quietHours;
+  if (rest.length > 0) {
+    heading.moreRef = await deps.rest.save({
+      workspaceId,
+      subscriptionId: subIds[0] ?? 'alert',
+      events: rest,
+    });
+  }
+  if ((dropped ?? 0) > 0) heading.dropped = dropped;
+  const firstId =
+    first?.identifierIds === 'all' || first === undefined
+      ? top[0]?.identifiers?.[0]?.id
+      : first.identifierIds[0];
+  const ctx: EventsContext = {
+    v: 1,
+    workspaceId,
+    userId: 'alert',
+    channelId,
+    commandText: '/vigil alerts list',
+    identifierId: firstId !== undefined && firstId > 0 ? firstId : 1,
+    query: { kind: 'none' },
+    pageNumber: 1,
+    events: await Promise.all(
+      top.map(async (event) => ({
+        event,
+        generation: await deps.generationOf(workspaceId, event.metadata.uid),
+      })),
+    ),
+    alert: heading,
+  };
+  const ctxId = await deps.contexts.save(ctx, ALERT_CONTEXT_TTL_MS);
+  return { ctx, ctxId, shown: top.map((e) => e.metadata.uid) };
+}
+
+async function failed(
+  deps: DeliveryDeps,
+  workspaceId: string,
+  channelId: string,
+  subs: readonly AlertSubscription[],
+  err: unknown,
+): Promise<DeliveryOutcome> {
+  const now = deps.clock.now();
+  if (err instanceof LeaseLostError) return 'busy';
+  if (err instanceof ChannelUnavailableError) {
+    const reason = `${err.message} ${err.hint}`;
+    for (const sub of subs) {
+      if (sub.channelId !== channelId || sub.paused !== undefined) continue;
+      await deps.subscriptions.update(sub.id, { paused: { reason, at: now, by: 'vigil' } });
+    }
+    await deps.state.dropPending(workspaceId, channelId);
+    deps.logger.warn('alerts paused: channel unavailable', { workspaceId, channelId, problem: err.problem });
+    return 'paused';
+  }
+  if (err instanceof SlackRateLimitedError) {
+    await deps.state.deferDelivery(workspaceId, channelId, deps.owner, now + err.retryAfterMs, false);
+    deps.logger.info('alert delayed: Slack rate limit', { channelId, retryAfterMs: err.retryAfterMs });
+    return 'retry';
+  }
+  const box = await deps.state.outbox(workspaceId, channelId);
+  const failures = (box?.failures ?? 0) + 1;
+  const wait = Math.min(MAX_RETRY_MS, CHANNEL_GAP_MS * 5 * 2 ** (failures - 1));
+  await deps.state.deferDelivery(workspaceId, channelId, deps.owner, now + wait, true);
+  deps.logger.warn('alert post failed', { workspaceId, channelId, failures, error: describe(err), err });
+  return 'failed';
+}

@@ -1,0 +1,320 @@
+/**
+ * Block Kit for real-time alerts: the channel message (one event with its buttons, or several grouped with
+ * counts, the top ones with buttons and "+N more"), the thread reply recording a change of state, the
+ * subscription list and App Home rows, and the `alerts add` form. Pure: time comes in as `now`, button
+ * values are the caller's opaque refs.
+ */
+import type { ContextBlock, KnownBlock, SectionBlock, View } from '@slack/types';
+import type { Event, EventActionType } from '../../api/index.js';
+import type { AlertHeading } from '../../services/alerts/content.js';
+import { quietText } from '../../services/alerts/match.js';
+import type { AlertList, AlertListItem, PollHealth } from '../../services/alerts/subscriptions.js';
+import { filtersOf, scopeOf } from '../../services/digest/content.js';
+import { eventTitle } from '../../services/event-title.js';
+import { renderBudgeted } from './budget.js';
+import {
+  formInput,
+  plural,
+  severityCounts,
+  subscriptionInputs,
+  subscriptionRow,
+  typeCounts,
+} from './digest.js';
+import type { ActedState } from './event-row.js';
+import { effectiveSeverity, renderEventGroup, typeLabel } from './event-row.js';
+import type { RenderedMessage } from './kit.js';
+import { codeSpan, escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
+
+export const ALERT_MORE = 'alert_more';
+
+export interface AlertMessageInput {
+  heading: AlertHeading;
+  /** The top events, most severe first. */
+  events: readonly Event[];
+  now: number;
+  refs: (index: number) => string;
+  states?: ReadonlyMap<string, ActedState>;
+  portalHosts?: readonly string[];
+}
+
+function ids(h: AlertHeading): string {
+  const shown = h.subscriptionIds.slice(0, 3).map((id) => codeSpan(id, 40));
+  const more = h.subscriptionIds.length > 3 ? ` +${h.subscriptionIds.length - 3}` : '';
+  return `alert ${shown.join(', ')}${more}`;
+}
+
+/** The top-level text: what notifications and screen readers read. */
+export function alertText(h: AlertHeading, first: Event | undefined): string {
+  const held = h.quiet === undefined ? '' : ' (held during quiet hours)';
+  if (h.total === 1 && first !== undefined) {
+    const title = eventTitle(first, 150);
+    const what = `${effectiveSeverity(first)} ${typeLabel(first.metadata.type)}`;
+    return `Vigil alert${held}: ${what}${title === '' ? '' : ` — ${title}`}`;
+  }
+  const severities = Object.entries(h.counts.severity)
+    .sort(([, a], [, b]) => b - a)
+    .map(([s, n]) => `${n} ${s}`);
+  return `Vigil alert${held}: ${plural(h.total, 'new event')} (${severities.join(', ')})`;
+}
+
+function headBlocks(h: AlertHeading): KnownBlock[] {
+  const scope = [escapeMrkdwn(h.scope), escapeMrkdwn(h.filters)].filter((s) => s !== '').join(' · ');
+  const about: ContextBlock = {
+    type: 'context',
+    block_id: 'alert:about',
+    elements: [
+      {
+        type: 'mrkdwn',
+        text: truncate(`:rotating_light: ${scope === '' ? '' : `${scope} · `}${ids(h)}`, 2000),
+        verbatim: true,
+      },
+    ],
+  };
+  const blocks: KnownBlock[] = [];
+  if (h.total > 1) {
+    const lines = [
+      `*${plural(h.total, 'new event')}* · ${severityCounts(h.counts.severity)}`,
+      `By type: ${typeCounts(h.counts.type)}`,
+    ];
+    const summary: SectionBlock = {
+      type: 'section',
+      block_id: 'alert:summary',
+      text: { type: 'mrkdwn', text: truncate(lines.join('\n'), 3000), verbatim: true },
+    };
+    blocks.push(summary);
+  }
+  blocks.push(about);
+  const notes: string[] = [];
+  if (h.quiet !== undefined)
+    notes.push(`:crescent_moon: Held during quiet hours (${escapeMrkdwn(h.quiet)}), posted as they ended.`);
+  if ((h.dropped ?? 0) > 0)
+    notes.push(
+      `:warning: ${plural(h.dropped ?? 0, 'older event')} waited too long in a full queue and ${h.dropped === 1 ? 'is' : 'are'} not in this message; \`/vigil events <identifier-id> since:1d\` finds them.`,
+    );
+  if (notes.length > 0)
+    blocks.push({
+      type: 'context',
+      block_id: 'alert:notes',
+      elements: notes.map((text) => ({ type: 'mrkdwn' as const, text })),
+    });
+  blocks.push({ type: 'divider', block_id: 'alert:top' });
+  return blocks;
+}
+
+/** The alert message: at most 50 blocks and within the text budget, whatever the events. */
+export function renderAlertMessage(input: AlertMessageInput): RenderedMessage {
+  const h = input.heading;
+  const groups = input.events.map((event, i) => {
+    const state = input.states?.get(event.metadata.uid);
+    return renderEventGroup(event, {
+      now: input.now,
+      actionRef: input.refs(i),
+      index: i,
+      ...(state !== undefined ? { state } : {}),
+      ...(input.portalHosts !== undefined ? { portalHosts: input.portalHosts } : {}),
+    });
+  });
+  const rest = h.total - input.events.length;
+  const tail: KnownBlock[] =
+    rest > 0 && h.moreRef !== undefined
+      ? [
+          {
+            type: 'actions',
+            block_id: 'alert:more',
+            elements: [
+              {
+                type: 'button',
+                action_id: ALERT_MORE,
+                value: h.moreRef,
+                text: { type: 'plain_text', text: `+${rest} more` },
+              },
+            ],
+          },
+        ]
+      : [];
+  const r = renderBudgeted({
+    text: escapeMrkdwn(alertText(h, input.events[0])),
+    head: headBlocks(h),
+    groups,
+    tail,
+    omittedNotice: (n) => ({
+      type: 'context',
+      block_id: 'alert:omitted',
+      elements: [{ type: 'mrkdwn', text: `${plural(n, 'more event')} did not fit in this message.` }],
+    }),
+  });
+  return { text: r.text, blocks: r.blocks };
+}
+
+const DONE: Record<EventActionType, string> = {
+  ignore: 'ignored',
+  remediate: 'remediated',
+  unignore: 'unignored',
+  unremediate: 'unremediated',
+};
+
+/** The thread reply recording who changed an alerted event's state, and when. */
+export function renderStateReply(change: {
+  uid: string;
+  action: EventActionType;
+  by: string;
+  at: number;
+  title?: string | undefined;
+}): { text: string; blocks: KnownBlock[] } {
+  const who = userMention(change.by) ?? 'A teammate';
+  const title = change.title ? ` — ${truncate(escapeMrkdwn(change.title), 200)}` : '';
+  const line = `${who} ${DONE[change.action]} ${codeSpan(change.uid, 300)}${title} · ${slackDate(change.at)}`;
+  return {
+    text: `${who} ${DONE[change.action]} ${codeSpan(change.uid, 300)}`,
+    blocks: [
+      { type: 'section', block_id: 'alert:state', text: { type: 'mrkdwn', text: line, verbatim: true } },
+    ],
+  };
+}
+
+// ── Subscriptions: `alerts list`, App Home ────────────────────────────────────────────────────────────
+
+export const ALERT_PAUSE = 'alert_pause';
+export const ALERT_RESUME = 'alert_resume';
+export const ALERT_REMOVE = 'alert_remove';
+
+function seconds(ms: number): string {
+  return ms % 60_000 === 0 && ms >= 60_000 ? plural(ms / 60_000, 'minute') : `${Math.round(ms / 1000)} s`;
+}
+
+/** How the polls keep up: the interval, stretched when the API's budget cannot hold it, or failing. */
+export function pollLine(poll: PollHealth): string {
+  if (poll.failing !== undefined)
+    return `:warning: *Polling is failing* (${poll.failing.failures} attempts in a row): ${escapeMrkdwn(poll.failing.error)}`;
+  const last = poll.lastPollAt === undefined ? 'not polled yet' : `last poll ${slackDate(poll.lastPollAt)}`;
+  if (poll.stretched && poll.effectiveMs !== undefined)
+    return `:hourglass: *Polling every ${seconds(poll.effectiveMs)}*, not every ${seconds(poll.intervalMs)}: the organization's API rate budget cannot hold the interval, and people's searches go first · ${last}`;
+  return `Polling every ${seconds(poll.intervalMs)} · ${last}`;
+}
+
+function stateText(item: AlertListItem): string {
+  if (item.state.kind === 'paused')
+    return `:double_vertical_bar: *Paused*: ${escapeMrkdwn(item.state.reason)}`;
+  return item.state.quietNow ? ':crescent_moon: Active, in quiet hours now' : ':white_check_mark: Active';
+}
+
+/** One subscription: id in a code span, channel, filters, quiet hours, state. */
+export function alertLine(item: AlertListItem): string {
+  const s = item.subscription;
+  const filters = filtersOf(s);
+  const quiet = quietText(s);
+  const hold = s.hold === 'all' ? 'holds every alert' : 'holds all but critical';
+  return [
+    `\`${escapeMrkdwn(s.id)}\` in <#${s.channelId}>`,
+    `${escapeMrkdwn(scopeOf(s.identifierIds))}${filters ? ` · ${escapeMrkdwn(filters)}` : ''}`,
+    `${quiet === undefined ? 'no quiet hours' : `quiet ${escapeMrkdwn(quiet)} (${hold})`} · ${stateText(item)}`,
+  ].join('\n');
+}
+
+export function renderAlertList(list: AlertList): RenderedMessage {
+  if (list.items.length === 0) {
+    const text =
+      'No alert subscriptions in this workspace yet. `/vigil alerts add` in a channel creates one.';
+    return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+  }
+  const count = plural(list.items.length, 'alert subscription');
+  const r = renderBudgeted({
+    text: `${count} in this workspace`,
+    head: [
+      {
+        type: 'section',
+        block_id: 'alerts:head',
+        text: { type: 'mrkdwn', text: `*${count}* in this workspace\n${pollLine(list.poll)}` },
+      },
+    ],
+    groups: list.items.map((item, i) => [
+      {
+        type: 'section',
+        block_id: `alert:${i}`,
+        text: { type: 'mrkdwn', text: truncate(alertLine(item), 3000), verbatim: true },
+      },
+    ]),
+    omittedNotice: (n) => ({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `${plural(n, 'more alert subscription')} not shown.` }],
+    }),
+  });
+  return { text: r.text, blocks: r.blocks };
+}
+
+/** App Home: the polling line, then each subscription with Pause/Resume and Remove (value: its id). */
+export function alertHomeGroups(list: AlertList): KnownBlock[][] {
+  if (list.items.length === 0) return [];
+  const head: KnownBlock[] = [
+    {
+      type: 'context',
+      block_id: 'home:alerts:poll',
+      elements: [{ type: 'mrkdwn', text: pollLine(list.poll) }],
+    },
+  ];
+  return [
+    head,
+    ...list.items.map((item, i) =>
+      subscriptionRow({
+        blockId: `home:alert:${i}`,
+        line: alertLine(item),
+        id: item.subscription.id,
+        paused: item.state.kind === 'paused',
+        actions: { pause: ALERT_PAUSE, resume: ALERT_RESUME, remove: ALERT_REMOVE },
+        confirm: {
+          title: 'Remove these alerts?',
+          text: 'Vigil stops posting new events in this channel for them.',
+        },
+      }),
+    ),
+  ];
+}
+
+// ── The `alerts add` form ─────────────────────────────────────────────────────────────────────────────
+
+export const ALERT_ADD_VIEW = 'alert_add';
+
+/** The form behind `/vigil alerts add` with no arguments; the channel defaults to where it was typed. */
+export function renderAlertAddModal(channelId: string): View {
+  return {
+    type: 'modal',
+    callback_id: ALERT_ADD_VIEW,
+    // Where the form was opened: the answer goes there, where the person is.
+    private_metadata: channelId,
+    title: { type: 'plain_text', text: 'New real-time alerts' },
+    submit: { type: 'plain_text', text: 'Create' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      ...subscriptionInputs(channelId, 'high', 'all, or e.g. stealer_log, leaked_credential'),
+      formInput(
+        'quiet',
+        'Quiet hours',
+        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'none, or e.g. 22:00-07:00' } },
+        true,
+      ),
+      formInput(
+        'tz',
+        'Time zone of the quiet hours',
+        {
+          type: 'plain_text_input',
+          placeholder: { type: 'plain_text', text: 'your Slack time zone, or e.g. Europe/Paris' },
+        },
+        true,
+      ),
+      formInput(
+        'options',
+        'During quiet hours',
+        {
+          type: 'checkboxes',
+          options: [
+            {
+              text: { type: 'plain_text', text: 'Hold critical alerts too' },
+              value: 'hold_all',
+            },
+          ],
+        },
+        true,
+      ),
+    ],
+  } as View;
+}

@@ -1,0 +1,82 @@
+/**
+ * The `alerts add` form: opened at once (the trigger id lives 3 s), checked on submit (a channel Vigil
+ * cannot post in is refused beside the field), then created, and confirmed where the person opened it.
+ */
+import type { App, ViewOutput } from '@slack/bolt';
+import { ALERT_ADD_VIEW, renderAlertAddModal } from '../../blocks/alerts.js';
+import { channelFieldError } from '../../blocks/channel.js';
+import { checkChannelWithin } from '../../channels.js';
+import type { CommandHandler, SlackDeps } from '../../context.js';
+import { onView } from '../../listen.js';
+import { ALERT_TYPES } from '../../parser/alerts.js';
+import { ephemeralPoster } from '../../respond.js';
+import { formOrigin, listField, readCommonFields } from '../../subscriptions.js';
+import { type AlertAddInput, addAlerts } from './commands.js';
+
+export const alertsAddModalCommand: CommandHandler<'alerts-add-modal'> = {
+  async run(ctx) {
+    await ctx.client.views.open({ trigger_id: ctx.triggerId, view: renderAlertAddModal(ctx.channelId) });
+  },
+};
+
+function quietOf(text: string): { from: string; to: string } | undefined | 'bad' {
+  if (text.trim() === '' || text.trim().toLowerCase() === 'none') return undefined;
+  const m = /^\s*(\d{1,2}):(\d{2})\s*[-–]\s*(\d{1,2}):(\d{2})\s*$/.exec(text);
+  if (!m) return 'bad';
+  const [h1, m1, h2, m2] = [m[1], m[2], m[3], m[4]].map(Number) as [number, number, number, number];
+  if (h1 > 23 || h2 > 23 || m1 > 59 || m2 > 59) return 'bad';
+  const pad = (h: number, min: number) => `${String(h).padStart(2, '0')}:${String(min).padStart(2, '0')}`;
+  const range = { from: pad(h1, m1), to: pad(h2, m2) };
+  return range.from === range.to ? 'bad' : range;
+}
+
+/** The form's values, or the errors to show beside its fields. */
+export function readAlertForm(
+  view: ViewOutput,
+): { input: AlertAddInput } | { errors: Record<string, string> } {
+  const common = readCommonFields(view, { severity: 'high', what: 'alerts' });
+  const { field, errors } = common;
+  const types = listField(field('types')).map((t) => t.toLowerCase());
+  const unknown = types.filter((t) => !ALERT_TYPES.includes(t));
+  if (unknown.length > 0)
+    errors.types = `Not event type names: ${unknown.join(', ')}. Try stealer_log, leaked_credential, ransomleak…`;
+  const quiet = quietOf(field('quiet').value ?? '');
+  if (quiet === 'bad')
+    errors.quiet = 'Give two different 24-hour times, like 22:00-07:00, or leave it empty.';
+  const holdAll = (field('options').selected_options ?? []).some((o) => o.value === 'hold_all');
+  if (Object.keys(errors).length > 0 || quiet === 'bad') return { errors };
+  return {
+    input: {
+      channelId: common.channelId,
+      identifierIds: common.identifierIds,
+      severity: common.severity,
+      types: [...new Set(types)],
+      hold: holdAll ? 'all' : 'noncritical',
+      ...(quiet === undefined ? {} : { quiet }),
+      timeZone: common.timeZone,
+    },
+  };
+}
+
+export function registerAlertViews(app: App, deps: SlackDeps): void {
+  onView(app, deps, ALERT_ADD_VIEW, async ({ who, view, client }) => {
+    const form = readAlertForm(view);
+    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
+    // Refused beside the field, the form still open; a check without an answer in time is made again below.
+    const check = await checkChannelWithin(client, form.input.channelId);
+    if (check && !check.ok) {
+      return { ack: { response_action: 'errors', errors: { channel: channelFieldError(check) } } };
+    }
+    const respond = ephemeralPoster(client, formOrigin(view) ?? form.input.channelId, who.userId);
+    return {
+      respond,
+      async work() {
+        const text = await addAlerts(
+          { deps, client, workspaceId: who.workspaceId, userId: who.userId },
+          form.input,
+        );
+        await respond({ text });
+      },
+    };
+  });
+}

@@ -1,0 +1,190 @@
+/**
+ * `alerts add|list|remove|pause|resume …`.
+ *
+ * `alerts add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:stealer_log,…]
+ * [quiet:22:00-07:00] [tz:Europe/Paris] [hold:all]` — any order. Defaults: the current channel, all
+ * identifiers, severity high or higher, every type, no quiet hours, the creator's time zone (chosen by the
+ * caller); quiet hours hold all but critical alerts unless `hold:all`.
+ */
+import {
+  EVENT_CATEGORIES,
+  EVENT_FILTER_TYPES,
+  PRODUCTION_EVENT_TYPES,
+  type Severity,
+} from '../../api/index.js';
+import {
+  noArguments,
+  once,
+  partsOf,
+  refuseSecretKey,
+  singleValueOf,
+  unexpectedWord,
+  unknownKey,
+} from './args.js';
+import type { ChannelRef, Command } from './command.js';
+import { channelOf, identifiersOf, severityOf, subscriptionIdOf, timeZoneOf } from './digest.js';
+import { echo, fail, listOf } from './errors.js';
+import { EXAMPLE } from './examples.js';
+import { suggest } from './suggest.js';
+import type { Token } from './tokenize.js';
+import * as v from './values.js';
+
+export const ALERTS_ACTIONS = ['add', 'list', 'remove', 'pause', 'resume'] as const;
+const ADD_KEYS = ['identifiers', 'severity', 'type', 'quiet', 'tz', 'hold'] as const;
+const HOLDS = ['all', 'noncritical'] as const;
+
+const EX = {
+  add: `/vigil alerts add identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:critical`,
+  identifiers: `/vigil alerts add identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier}`,
+  severity: '/vigil alerts add severity:high,critical',
+  type: '/vigil alerts add type:stealer_log,leaked_credential',
+  quiet: '/vigil alerts add quiet:22:00-07:00 tz:Europe/Paris',
+  tz: '/vigil alerts add quiet:22:00-07:00 tz:Europe/Paris',
+  hold: '/vigil alerts add quiet:22:00-07:00 hold:all',
+  // Subscription ids are the workspace's own: the list shows them.
+  remove: '/vigil alerts list',
+  pause: '/vigil alerts list',
+  resume: '/vigil alerts list',
+} as const;
+
+/**
+ * Type names an alert can match on its own: an event's type as shown on its row (production's names) or a
+ * filter value. The specification's broad categories (`illicit_networks`, `open_web`…) are search filters
+ * whose members only the API knows, so alerts do not take them.
+ */
+const CATEGORIES_ONLY: ReadonlySet<string> = new Set(
+  EVENT_CATEGORIES.filter((c) => !(PRODUCTION_EVENT_TYPES as readonly string[]).includes(c)),
+);
+export const ALERT_TYPES: readonly string[] = [
+  ...new Set([...PRODUCTION_EVENT_TYPES, ...EVENT_FILTER_TYPES].filter((t) => !CATEGORIES_ONLY.has(t))),
+];
+
+function typesOf(token: Token): string[] {
+  const parts = partsOf(token, EX.type).map((p) => p.trim().toLowerCase());
+  for (const part of parts) {
+    if (CATEGORIES_ONLY.has(part)) {
+      fail(`\`${echo(part)}\` is a search category; an alert matches an event's own type.`, {
+        hint: 'Use the type names shown on event rows, such as `stealer_log`, `leaked_credential`, `ransomleak` or `paste`.',
+        example: EX.type,
+      });
+    }
+  }
+  return v.listOfEnum(parts, ALERT_TYPES, 'event type', 'type', EX.type);
+}
+
+function hhmm(value: string): string {
+  const m = /^(\d{1,2}):(\d{2})$/.exec(value.trim());
+  const hours = Number(m?.[1]);
+  const minutes = Number(m?.[2]);
+  if (!m || hours > 23 || minutes > 59) {
+    fail(`\`quiet:\` takes two 24-hour times like \`22:00-07:00\`, not \`${echo(value)}\`.`, {
+      example: EX.quiet,
+    });
+  }
+  return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
+}
+
+function quietOf(token: Token): { from: string; to: string } {
+  const value = singleValueOf(token, EX.quiet).trim();
+  const [from, to, extra] = value.split(/\s*[-–]\s*/);
+  if (from === undefined || to === undefined || extra !== undefined) {
+    fail(`\`quiet:\` takes a start and an end like \`22:00-07:00\`, not \`${echo(value)}\`.`, {
+      example: EX.quiet,
+    });
+  }
+  const range = { from: hhmm(from), to: hhmm(to) };
+  if (range.from === range.to)
+    fail('Quiet hours must start and end at different times.', { example: EX.quiet });
+  return range;
+}
+
+function parseAdd(tokens: readonly Token[]): Command {
+  let channel: ChannelRef | undefined;
+  let identifierIds: number[] | 'all' | undefined;
+  let severity: Severity | Severity[] | undefined;
+  let types: string[] | undefined;
+  let quiet: { from: string; to: string } | undefined;
+  let timeZone: string | undefined;
+  let hold: 'all' | 'noncritical' | undefined;
+
+  for (const token of tokens) {
+    const found = channelOf(token, EX.add);
+    if (found) {
+      if (channel) fail('Alerts post in one channel; two were given.', { example: EX.add });
+      channel = found;
+      continue;
+    }
+    if (token.key === undefined) unexpectedWord(token, 'alerts add', ADD_KEYS, []);
+    refuseSecretKey(token);
+    switch (token.key) {
+      case 'identifiers':
+        once(identifierIds, token, EX.identifiers);
+        identifierIds = identifiersOf(token, EX.identifiers);
+        break;
+      case 'severity':
+        once(severity, token, EX.severity);
+        severity = severityOf(token, EX.severity);
+        break;
+      case 'type':
+        once(types, token, EX.type);
+        types = typesOf(token);
+        break;
+      case 'quiet':
+        once(quiet, token, EX.quiet);
+        quiet = quietOf(token);
+        break;
+      case 'tz':
+        once(timeZone, token, EX.tz);
+        timeZone = timeZoneOf(singleValueOf(token, EX.tz).trim(), EX.tz);
+        break;
+      case 'hold':
+        once(hold, token, EX.hold);
+        hold = v.oneOf(singleValueOf(token, EX.hold).trim().toLowerCase(), HOLDS, 'hold', EX.hold);
+        break;
+      default:
+        unknownKey(token, 'alerts add', [...ADD_KEYS]);
+    }
+  }
+  if (hold !== undefined && quiet === undefined)
+    fail('`hold:` says what quiet hours hold back; give the hours with `quiet:` too.', { example: EX.hold });
+
+  const command: Command = {
+    kind: 'alerts-add',
+    identifierIds: identifierIds ?? 'all',
+    severity: severity ?? 'high',
+    types: types ?? [],
+    hold: hold ?? 'noncritical',
+  };
+  if (channel) command.channel = channel;
+  if (quiet) command.quiet = quiet;
+  if (timeZone) command.timeZone = timeZone;
+  return command;
+}
+
+export function parseAlerts(tokens: readonly Token[]): Command {
+  const [actionToken, ...rest] = tokens;
+  if (!actionToken) {
+    fail(`\`alerts\` needs an action: ${listOf(ALERTS_ACTIONS)}.`, { example: EX.add });
+  }
+  const action = actionToken.quoted || actionToken.key !== undefined ? '' : actionToken.value.toLowerCase();
+  switch (action) {
+    case 'add':
+      return rest.length === 0 ? { kind: 'alerts-add-modal' } : parseAdd(rest);
+    case 'list':
+      noArguments(rest, 'alerts list');
+      return { kind: 'alerts-list' };
+    case 'remove':
+    case 'pause':
+    case 'resume':
+      return {
+        kind: `alerts-${action}`,
+        subscriptionId: subscriptionIdOf(rest, 'alerts', action, EX[action]),
+      };
+    default: {
+      const guess = suggest(actionToken.key ?? actionToken.value, ALERTS_ACTIONS);
+      fail(`\`${echo(actionToken.text)}\` is not an \`alerts\` action; use ${listOf(ALERTS_ACTIONS)}.`, {
+        hint: guess ? `Did you mean \`alerts ${guess}\`?` : 'Type `/vigil help alerts` for examples.',
+      });
+    }
+  }
+}

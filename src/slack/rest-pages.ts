@@ -1,0 +1,74 @@
+/**
+ * "+N more" on a posted message (a digest, a grouped alert): the rest of its events, ten at a time,
+ * privately, with the events' buttons (handled by the events listeners) and a button for the next ten.
+ */
+import type { ActionsBlock } from '@slack/types';
+import { ExpiredError } from '../errors.js';
+import { compactEvent } from '../services/compact-event.js';
+import { type EventRestStore, REST_PAGE } from '../services/event-rest.js';
+import type { EventsContext } from '../services/events-context.js';
+import { renderPage } from './blocks/events.js';
+import { ephemeral } from './context.js';
+import type { Click } from './listen.js';
+
+export interface RestPagesOptions {
+  /** The action id of the button, so the next page comes back to the same listener. */
+  actionId: string;
+  rest: EventRestStore;
+  /** The command shown to run again, from the subscription id. */
+  commandText: (subscriptionId: string) => string;
+  /** What to say once the rest is gone. */
+  expired: { message: string; hint: string };
+}
+
+function parseMore(value: string | undefined): { id: string; page: number } | undefined {
+  const m = /^([A-Za-z0-9_-]{12})(?::(\d{1,3}))?$/.exec(value ?? '');
+  return m?.[1] === undefined ? undefined : { id: m[1], page: Number(m[2] ?? 0) };
+}
+
+export async function showRestPage(click: Click, opts: RestPagesOptions): Promise<void> {
+  const { deps, who } = click;
+  const ref = parseMore(click.action.value);
+  const rest = ref ? await opts.rest.get(ref.id, who.workspaceId) : undefined;
+  if (!ref || !rest) throw new ExpiredError(opts.expired.message, opts.expired.hint);
+  const events = rest.events.slice(ref.page * REST_PAGE, (ref.page + 1) * REST_PAGE);
+  const firstId = events[0]?.identifiers?.[0]?.id ?? 1;
+  const ctx: EventsContext = {
+    v: 1,
+    workspaceId: who.workspaceId,
+    userId: who.userId,
+    channelId: who.channelId,
+    commandText: opts.commandText(rest.subscriptionId),
+    identifierId: firstId > 0 ? firstId : 1,
+    query: { kind: 'none' },
+    pageNumber: ref.page + 1,
+    offset: ref.page * REST_PAGE,
+    events: await Promise.all(
+      events.map(async (event) => ({
+        event: compactEvent(event),
+        generation: (await deps.repos.eventStates.get(who.workspaceId, event.metadata.uid)).generation,
+      })),
+    ),
+  };
+  const ctxId = await deps.events.contexts.save(ctx);
+  const page = renderPage(ctx, ctxId, deps.clock.now(), { inChannel: false });
+  const left = rest.events.length - (ref.page + 1) * REST_PAGE;
+  const blocks = [...page.blocks];
+  if (left > 0 && blocks.length < 50) {
+    const next: ActionsBlock = {
+      type: 'actions',
+      block_id: 'rest:more',
+      elements: [
+        {
+          type: 'button',
+          action_id: opts.actionId,
+          value: `${ref.id}:${ref.page + 1}`,
+          text: { type: 'plain_text', text: `Next ${Math.min(left, REST_PAGE)} of ${left}` },
+        },
+      ],
+    };
+    blocks.push(next);
+  }
+  const fromChannel = (click.body.container as { is_ephemeral?: boolean } | undefined)?.is_ephemeral !== true;
+  await click.respond(ephemeral({ text: page.text, blocks }, !fromChannel));
+}

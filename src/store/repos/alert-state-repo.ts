@@ -1,0 +1,437 @@
+/**
+ * The state of real-time alerts, per workspace (all keys start with its id, so forgetting it forgets them):
+ *
+ * - the feed: one incremental poll of the workspace's tenant (threshold, fixed lower bound, last non-null
+ *   cursor, uids seen), leased to one poller at a time, with the measured intervals between polls;
+ * - one outbox per channel: the events waiting to be posted there, the uids ever queued there (each event is
+ *   posted once per channel), and the message being sent (run id, state, ts) so a crash between posting
+ *   and recording is finished instead of posted again;
+ * - the posted alert messages, and for each event uid the messages that show it, so the message follows the
+ *   event's state.
+ */
+import { z } from 'zod';
+import type { Store } from '../backend/store.js';
+import { EVENT_STATE_TTL_MS, uidKey } from './event-state-repo.js';
+import { SUBSCRIPTION_SEVERITIES } from './subscription-repo.js';
+import { WorkspaceRecordRepo } from './workspace-record-repo.js';
+
+/** Uids remembered by the feed (a resumed cursor repeats a page) and by each channel (posted once). */
+export const MAX_FEED_SEEN = 2000;
+export const MAX_CHANNEL_KNOWN = 5000;
+/** Events waiting in one channel; beyond it the oldest go (counted in `dropped`). */
+export const MAX_PENDING = 1000;
+const MAX_INTERVALS = 6;
+const MAX_MESSAGES_PER_EVENT = 20;
+
+export const AlertFeedSchema = z.object({
+  /** The tenant polled: a workspace that switches tenant starts a new feed from then. */
+  tenantId: z.number().int().optional(),
+  /** The lowest severity any subscription wants: the request's threshold. */
+  threshold: z.enum(SUBSCRIPTION_SEVERITIES),
+  /** ISO: the fixed lower bound (`materialized_at.gte`) of every page of this feed. */
+  since: z.string().min(1),
+  /** The last non-null `next`. */
+  cursor: z.string().min(1).optional(),
+  seen: z.array(z.string()).max(MAX_FEED_SEEN),
+  owner: z.string().optional(),
+  leaseUntil: z.number().optional(),
+  lastPollStartedAt: z.number().optional(),
+  lastPollAt: z.number().optional(),
+  nextPollAt: z.number().optional(),
+  /** Milliseconds between the starts of the latest polls, newest last (the effective interval). */
+  intervals: z.array(z.number()).max(MAX_INTERVALS),
+  failures: z.number().int().nonnegative().optional(),
+  lastError: z.string().optional(),
+  /** Channels whose outbox has events waiting (quiet hours, a 429, a failed post). */
+  pendingChannels: z.array(z.string()),
+  polls: z.number().int().nonnegative().optional(),
+  requests: z.number().int().nonnegative().optional(),
+});
+export type AlertFeed = z.infer<typeof AlertFeedSchema>;
+
+const AlertItemSchema = z.object({
+  uid: z.string().min(1),
+  /** The event as it will be shown (compact); the service validates it with the client's schema. */
+  event: z.looseObject({ metadata: z.looseObject({ uid: z.string() }) }),
+  /** The subscriptions of this channel it matched. */
+  subs: z.array(z.string()).min(1),
+  queuedAt: z.number(),
+  critical: z.boolean(),
+  /** Set when quiet hours first held it: it is posted in the summary when they end. */
+  heldSince: z.number().optional(),
+});
+export type AlertItem = z.infer<typeof AlertItemSchema>;
+
+const SendingSchema = z.object({
+  runId: z.string().min(1),
+  uids: z.array(z.string()).min(1),
+  /** Posted as the summary of quiet hours. */
+  quiet: z.boolean(),
+  owner: z.string().min(1),
+  leaseUntil: z.number(),
+  claimedAt: z.number(),
+  /** `posting`: a post may have reached Slack; look for the run id in history before posting again. */
+  state: z.enum(['claimed', 'posting', 'posted']),
+  ctxId: z.string().optional(),
+  ts: z.string().min(1).optional(),
+  /** The uids the message shows with buttons (the rest are behind "+N more"). */
+  shown: z.array(z.string()).optional(),
+});
+export type AlertSending = z.infer<typeof SendingSchema>;
+
+const OutboxSchema = z.object({
+  pending: z.array(AlertItemSchema).max(MAX_PENDING),
+  known: z.array(z.string()).max(MAX_CHANNEL_KNOWN),
+  sending: SendingSchema.optional(),
+  dropped: z.number().int().nonnegative().optional(),
+  /** No post before this instant (about one message a second per channel; Slack's Retry-After). */
+  nextPostAt: z.number().optional(),
+  lastPostAt: z.number().optional(),
+  failures: z.number().int().nonnegative().optional(),
+});
+export type AlertOutbox = z.infer<typeof OutboxSchema>;
+
+const MessageSchema = z.object({
+  ctxId: z.string().optional(),
+  shown: z.array(z.string()),
+  rest: z.array(z.string()),
+  postedAt: z.number(),
+});
+export type AlertMessage = z.infer<typeof MessageSchema>;
+
+const EventMessagesSchema = z.object({
+  messages: z.array(z.object({ channel: z.string(), ts: z.string() })).max(MAX_MESSAGES_PER_EVENT),
+});
+
+export type FeedClaim =
+  | { kind: 'claimed'; feed: AlertFeed }
+  | { kind: 'busy' }
+  | { kind: 'not-due'; feed: AlertFeed };
+
+export type DeliveryClaim =
+  | { kind: 'claimed'; outbox: AlertOutbox; sending: AlertSending }
+  /** Another live owner is sending, or the channel must wait (`nextPostAt`). */
+  | { kind: 'busy' }
+  | { kind: 'idle' };
+
+/** What to send next from the waiting events (service logic, pure); no uids: nothing now. */
+export type ChooseBatch = (pending: readonly AlertItem[]) => {
+  uids: string[];
+  /** Posted as the summary of quiet hours. */
+  quiet: boolean;
+  /** Uids quiet hours hold now: marked, so the summary says so when they end. */
+  held: string[];
+  /** Uids nobody wants any more (their subscriptions went): they leave the queue. */
+  drop: string[];
+};
+
+const FEED_KEY = 'feed';
+const channelKey = (channelId: string) => `channel:${channelId}`;
+
+export class AlertStateRepo {
+  private readonly feeds: WorkspaceRecordRepo<typeof AlertFeedSchema>;
+  private readonly outboxes: WorkspaceRecordRepo<typeof OutboxSchema>;
+  private readonly messages: WorkspaceRecordRepo<typeof MessageSchema>;
+  private readonly byEvent: WorkspaceRecordRepo<typeof EventMessagesSchema>;
+
+  constructor(private readonly store: Store) {
+    this.feeds = new WorkspaceRecordRepo(store, 'alert-feed', AlertFeedSchema);
+    this.outboxes = new WorkspaceRecordRepo(store, 'alert-outbox', OutboxSchema);
+    this.messages = new WorkspaceRecordRepo(store, 'alert-message', MessageSchema);
+    this.byEvent = new WorkspaceRecordRepo(store, 'alert-event', EventMessagesSchema);
+  }
+
+  // ── Feed ────────────────────────────────────────────────────────────────────────────────────────────
+
+  feed(ws: string): Promise<AlertFeed | undefined> {
+    return this.feeds.get(ws, FEED_KEY);
+  }
+
+  /**
+   * Takes the poll of the workspace's feed when it is due and no live owner holds it; `init` makes the feed
+   * of a workspace that has none, `reset` a fresh one when the tenant or threshold changed.
+   */
+  async claimFeed(
+    ws: string,
+    opts: {
+      owner: string;
+      leaseMs: number;
+      now: number;
+      init: () => AlertFeed;
+      reset: (feed: AlertFeed) => AlertFeed;
+    },
+  ): Promise<FeedClaim> {
+    let result: FeedClaim = { kind: 'busy' };
+    await this.feeds.update(ws, FEED_KEY, async (current) => {
+      const feed = opts.reset(current ?? opts.init());
+      const held =
+        feed.owner !== undefined &&
+        feed.owner !== opts.owner &&
+        (feed.leaseUntil ?? 0) > opts.now &&
+        (await this.store.isHolderAlive(feed.owner));
+      if (held) return current === undefined ? feed : undefined;
+      if ((feed.nextPollAt ?? 0) > opts.now) {
+        result = { kind: 'not-due', feed };
+        return feed === current ? undefined : feed;
+      }
+      const claimed = { ...feed, owner: opts.owner, leaseUntil: opts.now + opts.leaseMs };
+      result = { kind: 'claimed', feed: claimed };
+      return claimed;
+    });
+    return result;
+  }
+
+  /** Records the owner's poll; false when another owner has taken the feed over. */
+  async finishPoll(ws: string, owner: string, change: (feed: AlertFeed) => AlertFeed): Promise<boolean> {
+    let ok = false;
+    await this.feeds.update(ws, FEED_KEY, (feed) => {
+      if (feed === undefined || feed.owner !== owner) return undefined;
+      ok = true;
+      const next = change(feed);
+      delete next.owner;
+      delete next.leaseUntil;
+      return next;
+    });
+    return ok;
+  }
+
+  /** Adds channels that now have events waiting. */
+  async markPending(ws: string, channels: readonly string[]): Promise<void> {
+    await this.feeds.update(ws, FEED_KEY, (feed) => {
+      if (feed === undefined || channels.every((c) => feed.pendingChannels.includes(c))) return undefined;
+      return { ...feed, pendingChannels: [...new Set([...feed.pendingChannels, ...channels])] };
+    });
+  }
+
+  /**
+   * Takes channels off the waiting list whose outbox is empty now. Their outboxes are read under the feed's
+   * lock: a poll that queues meanwhile adds its channel back after this, so nothing is left waiting unseen.
+   */
+  async markDrained(ws: string, channels: readonly string[]): Promise<void> {
+    if (channels.length === 0) return;
+    await this.feeds.update(ws, FEED_KEY, async (feed) => {
+      if (feed === undefined) return undefined;
+      const drained: string[] = [];
+      for (const channel of channels) {
+        if (!feed.pendingChannels.includes(channel)) continue;
+        if (((await this.outbox(ws, channel))?.pending.length ?? 0) === 0) drained.push(channel);
+      }
+      if (drained.length === 0) return undefined;
+      return { ...feed, pendingChannels: feed.pendingChannels.filter((c) => !drained.includes(c)) };
+    });
+  }
+
+  /** Forgets the feed (the last subscription went): the next one starts from its own creation. */
+  async dropFeed(ws: string): Promise<void> {
+    await this.feeds.delete(ws, FEED_KEY);
+  }
+
+  // ── Channel outboxes ────────────────────────────────────────────────────────────────────────────────
+
+  outbox(ws: string, channelId: string): Promise<AlertOutbox | undefined> {
+    return this.outboxes.get(ws, channelKey(channelId));
+  }
+
+  /** Queues events not queued in this channel before; returns how many were new. */
+  async enqueue(ws: string, channelId: string, items: readonly AlertItem[]): Promise<number> {
+    let added = 0;
+    await this.outboxes.update(ws, channelKey(channelId), (current) => {
+      const box: AlertOutbox = current ?? { pending: [], known: [] };
+      const known = new Set(box.known);
+      const fresh = items.filter((item) => {
+        if (known.has(item.uid)) return false;
+        known.add(item.uid);
+        return true;
+      });
+      added = fresh.length;
+      if (added === 0) return undefined;
+      const pending = [...box.pending, ...fresh];
+      const over = Math.max(0, pending.length - MAX_PENDING);
+      const next: AlertOutbox = {
+        ...box,
+        pending: pending.slice(over),
+        known: [...box.known, ...fresh.map((i) => i.uid)].slice(-MAX_CHANNEL_KNOWN),
+      };
+      if (over > 0) next.dropped = (box.dropped ?? 0) + over;
+      return next;
+    });
+    return added;
+  }
+
+  /**
+   * Takes the channel's next message: an unfinished one whose owner's lease ran out is taken over as it is
+   * (so a message that may be posted is looked for, not posted again); otherwise `choose` picks the events.
+   */
+  async claimDelivery(
+    ws: string,
+    channelId: string,
+    opts: { owner: string; leaseMs: number; now: number; runId: string; choose: ChooseBatch },
+  ): Promise<DeliveryClaim> {
+    let result: DeliveryClaim = { kind: 'idle' };
+    await this.outboxes.update(ws, channelKey(channelId), async (box) => {
+      if (box === undefined) return undefined;
+      const { now, owner } = opts;
+      const current = box.sending;
+      // A lease held by an instance the store knows is gone (heartbeat lapsed, or a stopped process of this
+      // host) is taken over at once; a live owner keeps it until its term.
+      if (
+        current !== undefined &&
+        current.owner !== owner &&
+        current.leaseUntil > now &&
+        (await this.store.isHolderAlive(current.owner))
+      ) {
+        result = { kind: 'busy' };
+        return undefined;
+      }
+      if ((box.nextPostAt ?? 0) > now) {
+        result = { kind: 'busy' };
+        return undefined;
+      }
+      if (current !== undefined) {
+        const sending = { ...current, owner, leaseUntil: now + opts.leaseMs };
+        result = { kind: 'claimed', outbox: box, sending };
+        return { ...box, sending };
+      }
+      const chosen = opts.choose(box.pending);
+      const held = new Set(chosen.held);
+      const drop = new Set(chosen.drop);
+      const pending = box.pending
+        .filter((item) => !drop.has(item.uid))
+        .map((item) =>
+          held.has(item.uid) && item.heldSince === undefined ? { ...item, heldSince: now } : item,
+        );
+      const changed = drop.size > 0 || pending.some((item, i) => item !== box.pending[i]);
+      if (chosen.uids.length === 0) return changed ? { ...box, pending } : undefined;
+      const sending: AlertSending = {
+        runId: opts.runId,
+        uids: chosen.uids,
+        quiet: chosen.quiet,
+        owner,
+        leaseUntil: now + opts.leaseMs,
+        claimedAt: now,
+        state: 'claimed',
+      };
+      result = { kind: 'claimed', outbox: { ...box, pending }, sending };
+      return { ...box, pending, sending };
+    });
+    return result;
+  }
+
+  /** Records progress of the owner's message; false when it is no longer this owner's. */
+  async advanceDelivery(
+    ws: string,
+    channelId: string,
+    owner: string,
+    change: Partial<AlertSending>,
+  ): Promise<boolean> {
+    let ok = false;
+    await this.outboxes.update(ws, channelKey(channelId), (box) => {
+      if (box?.sending === undefined || box.sending.owner !== owner) return undefined;
+      ok = true;
+      return { ...box, sending: { ...box.sending, ...change } };
+    });
+    return ok;
+  }
+
+  /** The message is posted and recorded: its events leave the queue; the next post waits `gapMs`. */
+  async completeDelivery(
+    ws: string,
+    channelId: string,
+    runId: string,
+    now: number,
+    gapMs: number,
+  ): Promise<{ left: number }> {
+    let left = 0;
+    await this.outboxes.update(ws, channelKey(channelId), (box) => {
+      if (box === undefined || box.sending?.runId !== runId) {
+        left = box?.pending.length ?? 0;
+        return undefined;
+      }
+      const sent = new Set(box.sending.uids);
+      const pending = box.pending.filter((item) => !sent.has(item.uid));
+      left = pending.length;
+      const next: AlertOutbox = { ...box, pending, lastPostAt: now, nextPostAt: now + gapMs };
+      delete next.sending;
+      delete next.failures;
+      delete next.dropped;
+      return next;
+    });
+    return { left };
+  }
+
+  /** The owner gives the message back until `notBefore` (Slack's 429, a failure); nothing is lost. */
+  async deferDelivery(
+    ws: string,
+    channelId: string,
+    owner: string,
+    notBefore: number,
+    failed: boolean,
+  ): Promise<void> {
+    await this.outboxes.update(ws, channelKey(channelId), (box) => {
+      if (box === undefined) return undefined;
+      const next: AlertOutbox = { ...box, nextPostAt: notBefore };
+      if (box.sending?.owner === owner) next.sending = { ...box.sending, leaseUntil: 0 };
+      if (failed) next.failures = (box.failures ?? 0) + 1;
+      return next;
+    });
+  }
+
+  /** The channel cannot take posts: what waits there is dropped (a resumed subscription starts afresh). */
+  async dropPending(ws: string, channelId: string): Promise<void> {
+    await this.outboxes.update(ws, channelKey(channelId), (box) => {
+      if (box === undefined) return undefined;
+      return { pending: [], known: box.known };
+    });
+  }
+
+  // ── Posted messages, by event ───────────────────────────────────────────────────────────────────────
+
+  /** Records a posted alert message and indexes it under every uid it shows or keeps behind "+N more". */
+  async recordMessage(ws: string, channelId: string, ts: string, message: AlertMessage): Promise<void> {
+    await this.messages.set(ws, `${channelId}:${ts}`, message, EVENT_STATE_TTL_MS);
+    for (const uid of [...message.shown, ...message.rest]) {
+      await this.byEvent.update(
+        ws,
+        uidKey(uid),
+        (current) => {
+          const messages = current?.messages ?? [];
+          if (messages.some((m) => m.channel === channelId && m.ts === ts)) return undefined;
+          return { messages: [...messages, { channel: channelId, ts }].slice(-MAX_MESSAGES_PER_EVENT) };
+        },
+        EVENT_STATE_TTL_MS,
+      );
+    }
+  }
+
+  async messagesOf(ws: string, uid: string): Promise<{ channel: string; ts: string }[]> {
+    return (await this.byEvent.get(ws, uidKey(uid)))?.messages ?? [];
+  }
+
+  message(ws: string, channelId: string, ts: string): Promise<AlertMessage | undefined> {
+    return this.messages.get(ws, `${channelId}:${ts}`);
+  }
+
+  /**
+   * Read-modify-write of one message record under the store's lock (its buttons' context moves on); `change`
+   * may use the store, nothing slower.
+   */
+  async updateMessage(
+    ws: string,
+    channelId: string,
+    ts: string,
+    change: (current: AlertMessage) => Promise<AlertMessage | undefined>,
+  ): Promise<AlertMessage | undefined> {
+    return this.messages.update(
+      ws,
+      `${channelId}:${ts}`,
+      (current) => (current === undefined ? undefined : change(current)),
+      EVENT_STATE_TTL_MS,
+    );
+  }
+
+  /** Everything of the workspace's alerts but the subscriptions (the last one was removed). */
+  async deleteAll(ws: string): Promise<void> {
+    await this.dropFeed(ws);
+    for (const key of await this.outboxes.keys(ws)) await this.outboxes.delete(ws, key);
+  }
+}

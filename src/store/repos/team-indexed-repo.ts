@@ -1,0 +1,151 @@
+/**
+ * Records of workspaces found three ways: by id (one record each, so a run updates its own alone), by
+ * workspace (an index of ids), and every workspace that has any (one shared index, for schedulers). Digest
+ * and alert subscriptions are kept this way. Locks are always taken workspace first, then the shared index,
+ * so they cannot deadlock.
+ */
+import { z } from 'zod';
+import type { Clock } from '../../clock.js';
+import type { Namespace, Store } from '../backend/store.js';
+import { randomId } from './ids.js';
+import { deleteOwned, type NamespaceName, openNamespace, setOwned } from './namespaces.js';
+import { checkRecord, readRecord, updateRecord } from './records.js';
+
+const ALL_TEAMS_KEY = 'all';
+const TeamIndexSchema = z.object({ ids: z.array(z.string()) });
+const AllTeamsSchema = z.object({ teamIds: z.array(z.string()) });
+
+export interface TeamIndexedRecord {
+  id: string;
+  teamId: string;
+  createdAt: number;
+}
+
+export interface TeamIndexedOptions {
+  /** The records (`owned`), the index per workspace, and the shared index of workspaces. */
+  namespaces: { records: NamespaceName; team: NamespaceName; all: NamespaceName };
+  /** Most records per workspace; `tooMany` is thrown beyond it. */
+  limit: number;
+  tooMany: (limit: number) => Error;
+}
+
+/** A change to a record; `undefined` clears a field. */
+export type RecordChange<T> = { [K in keyof T]?: T[K] | undefined };
+
+export class TeamIndexedRepo<T extends TeamIndexedRecord> {
+  private readonly records: Namespace;
+  private readonly teamIndex: Namespace;
+  private readonly allTeams: Namespace;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly schema: z.ZodType<T>,
+    private readonly options: TeamIndexedOptions,
+  ) {
+    this.records = openNamespace(store, options.namespaces.records);
+    this.teamIndex = openNamespace(store, options.namespaces.team);
+    this.allTeams = openNamespace(store, options.namespaces.all);
+  }
+
+  async add(input: Omit<T, 'id' | 'createdAt'>): Promise<T> {
+    const id = randomId(9);
+    const record = checkRecord(this.records, id, this.schema, {
+      ...input,
+      id,
+      createdAt: this.clock.now(),
+    });
+    const teamId = record.teamId;
+    const { limit } = this.options;
+    await updateRecord(this.store, this.teamIndex, teamId, TeamIndexSchema, async (index) => {
+      const ids = index?.ids ?? [];
+      if (ids.length >= limit) throw this.options.tooMany(limit);
+      // Record before index: an interrupted add leaves an invisible record, never a dangling id.
+      await setOwned(this.store, this.records, id, teamId, record);
+      if (ids.length === 0) await this.changeAllTeams((teamIds) => [...new Set([...teamIds, teamId])]);
+      return { ids: [...ids, id] };
+    });
+    return record;
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    return readRecord(this.records, id, this.schema);
+  }
+
+  /** The workspace's records, oldest first. */
+  async list(teamId: string): Promise<T[]> {
+    const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
+    if (!index) return [];
+    const found: (T | undefined)[] = await Promise.all(index.ids.map((id) => this.get(id)));
+    return found
+      .filter((s): s is T => s !== undefined && s.teamId === teamId)
+      .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /** The workspaces that have any record. */
+  async teams(): Promise<string[]> {
+    return (await readRecord(this.allTeams, ALL_TEAMS_KEY, AllTeamsSchema))?.teamIds ?? [];
+  }
+
+  /** Every record of every workspace, for a scheduler. */
+  async listAll(): Promise<T[]> {
+    const lists = await Promise.all((await this.teams()).map((teamId) => this.list(teamId)));
+    return lists.flat();
+  }
+
+  /** Changes a record; undefined when it no longer exists. */
+  async update(id: string, change: RecordChange<T>): Promise<T | undefined> {
+    return updateRecord(this.store, this.records, id, this.schema, (current) => {
+      if (current === undefined) return undefined;
+      const next: Record<string, unknown> = { ...(current as Record<string, unknown>) };
+      for (const [key, value] of Object.entries(change)) {
+        if (value === undefined) delete next[key];
+        else next[key] = value;
+      }
+      return next as T;
+    });
+  }
+
+  /** Removes a record of this workspace; an id from another workspace is left alone. */
+  async remove(teamId: string, id: string): Promise<boolean> {
+    return this.store.withLock(`${this.teamIndex.name}:${teamId}`, async () => {
+      const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
+      if (!index?.ids.includes(id)) return false;
+      const ids = index.ids.filter((other) => other !== id);
+      // Index before record: an interrupted remove leaves an invisible record, never a dangling id.
+      await this.teamIndex.set(teamId, { ids });
+      await this.store.withLock(`${this.records.name}:${id}`, () =>
+        deleteOwned(this.store, this.records, id, teamId),
+      );
+      if (ids.length === 0) await this.changeAllTeams((teamIds) => teamIds.filter((t) => t !== teamId));
+      return true;
+    });
+  }
+
+  /** Removes every record of the workspace; returns how many there were. */
+  async removeAll(teamId: string): Promise<number> {
+    let count = 0;
+    await this.store.withLock(`${this.teamIndex.name}:${teamId}`, async () => {
+      const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
+      await this.teamIndex.delete(teamId);
+      for (const id of index?.ids ?? []) {
+        await this.store.withLock(`${this.records.name}:${id}`, () =>
+          deleteOwned(this.store, this.records, id, teamId),
+        );
+      }
+      count = index?.ids.length ?? 0;
+      await this.changeAllTeams((teamIds) => teamIds.filter((t) => t !== teamId));
+    });
+    return count;
+  }
+
+  private async changeAllTeams(change: (teamIds: string[]) => string[]): Promise<void> {
+    await updateRecord(this.store, this.allTeams, ALL_TEAMS_KEY, AllTeamsSchema, (all) => {
+      const before = all?.teamIds ?? [];
+      const after = change(before);
+      return after.length === before.length && after.every((t, i) => t === before[i])
+        ? undefined
+        : { teamIds: after };
+    });
+  }
+}

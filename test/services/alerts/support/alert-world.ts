@@ -1,0 +1,234 @@
+/**
+ * An alert world for service tests and the benchmark's checks: the simulated API and the fake Slack on one
+ * hand-moved clock, a store (SQLite or Redis), and the real feed source, publisher and scheduler. `instance()`
+ * builds Vigil's alert side as a fresh process would (its own store connection and owner id), so a crash is
+ * "stop using one, start another" and two instances are two calls.
+ */
+import { randomBytes } from 'node:crypto';
+import { ManualClock } from '../../../../src/clock.js';
+import { type Logger, silentLogger } from '../../../../src/logger.js';
+import { AlertFollower } from '../../../../src/services/alerts/follow.js';
+import type { AlertStep } from '../../../../src/services/alerts/poll.js';
+import { feedSourceOf } from '../../../../src/services/alerts/ports.js';
+import { AlertScheduler } from '../../../../src/services/alerts/scheduler.js';
+import { AlertService } from '../../../../src/services/alerts/subscriptions.js';
+import type { Ticker } from '../../../../src/services/digest/scheduler.js';
+import { EventRestStore } from '../../../../src/services/event-rest.js';
+import { EventsContextStore } from '../../../../src/services/events-context.js';
+import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';
+import { type SimApi, startSimApi } from '../../../../src/sim/api/index.js';
+import {
+  DEFAULT_BOT_TOKEN,
+  DEFAULT_TEAM_ID,
+  type FakeSlack,
+  SEEDED_CHANNELS,
+  startFakeSlack,
+} from '../../../../src/sim/slack/index.js';
+import { BotClients } from '../../../../src/slack/bot-clients.js';
+import { createAlertPublisher } from '../../../../src/slack/features/alerts/publisher.js';
+import {
+  type AlertSubscription,
+  createRepositories,
+  type NewAlertSubscription,
+  Sealer,
+  type Store,
+} from '../../../../src/store/index.js';
+
+export const TEAM = DEFAULT_TEAM_ID;
+export const CHANNEL = SEEDED_CHANNELS.general;
+export const OTHER_CHANNEL = SEEDED_CHANNELS.security;
+export const IDENTIFIER = 3001;
+export const POLL_MS = 60_000;
+export const TICK_MS = 5_000;
+
+export interface World {
+  clock: ManualClock;
+  sim: SimApi;
+  slack: FakeSlack;
+  tenantId: number;
+  instance(opts?: {
+    afterStep?: (step: AlertStep, where: string) => Promise<void> | void;
+    /** Connect the workspace in the store (switch tenants with `connectTo`) instead of the environment. */
+    stored?: boolean;
+  }): Promise<Instance>;
+  /** Connects (or switches) the workspace to a tenant of the first key, as `/vigil tenant` does. */
+  connectTo(instance: Instance, tenantId: number): Promise<void>;
+  /** Adds an event to the simulated tenant that enters the feed now (or at `at`). */
+  addEvent(
+    uid: string,
+    over?: { severity?: string; identifierIds?: number[]; type?: string; at?: number; tenantId?: number },
+  ): void;
+  close(): Promise<void>;
+}
+
+export interface Instance {
+  store: Store;
+  repos: ReturnType<typeof createRepositories>;
+  scheduler: AlertScheduler;
+  service: AlertService;
+  follower: AlertFollower;
+  contexts: EventsContextStore;
+  /** The waits the follower asked for (Slack's Retry-After). */
+  waited: number[];
+}
+
+const manualTicker: Ticker = { every: () => ({ cancel() {} }) };
+
+export async function startWorld(opts: {
+  openStore: () => Promise<Store>;
+  start: number;
+  logger?: Logger;
+}): Promise<World> {
+  const clock = new ManualClock(opts.start);
+  const logger = opts.logger ?? silentLogger;
+  const sim = await startSimApi({ clock, emptyPageEvery: 0 });
+  const slack = await startFakeSlack({ clock });
+  const sealer = new Sealer(randomBytes(32));
+  const key = sim.keys[0];
+  if (!key) throw new Error('the simulated API has no keys');
+  const pools: ApiClientPool[] = [];
+  const stores: Store[] = [];
+  const schedulers: AlertScheduler[] = [];
+  return {
+    clock,
+    sim,
+    slack,
+    tenantId: key.defaultTenantId,
+    async instance(o = {}) {
+      const store = await opts.openStore();
+      stores.push(store);
+      const repos = createRepositories(store, { clock, sealer });
+      const pool = new ApiClientPool({
+        baseUrl: sim.url,
+        family: 'firework',
+        allowedHosts: [],
+        clock,
+        logger,
+      });
+      pools.push(pool);
+      const api = new ApiAccess({
+        pool,
+        repos,
+        logger,
+        ...(o.stored ? {} : { environment: { apiKey: key.apiKey, tenantId: key.defaultTenantId } }),
+        clock,
+      });
+      const contexts = new EventsContextStore(repos);
+      const clients = new BotClients({
+        config: {
+          slack: {
+            mode: { kind: 'single', botToken: DEFAULT_BOT_TOKEN },
+            apiUrl: slack.apiUrl,
+            signingSecret: undefined,
+            appToken: undefined,
+          },
+        },
+        repos,
+        logger,
+      });
+      const publisher = createAlertPublisher(clients, clock);
+      const service = new AlertService({ repos, clock, pollMs: POLL_MS });
+      const scheduler = new AlertScheduler({
+        subscriptions: repos.alerts,
+        state: repos.alertState,
+        source: feedSourceOf(api),
+        publisher,
+        contexts,
+        rest: new EventRestStore(repos),
+        generationOf: async (ws, uid) => (await repos.eventStates.get(ws, uid)).generation,
+        clock,
+        logger,
+        owner: randomBytes(6).toString('hex'),
+        pollMs: POLL_MS,
+        tickMs: TICK_MS,
+        ticker: manualTicker,
+        ...(o.afterStep ? { afterStep: o.afterStep } : {}),
+      });
+      schedulers.push(scheduler);
+      const waited: number[] = [];
+      const follower = new AlertFollower({
+        state: repos.alertState,
+        contexts,
+        publisher,
+        logger,
+        // Slack's Retry-After is recorded and passed on the clock, not slept.
+        sleep: async (ms) => {
+          waited.push(ms);
+          clock.advance(ms);
+        },
+      });
+      return { store, repos, scheduler, service, follower, contexts, waited };
+    },
+    async connectTo(instance, tenantId) {
+      await instance.repos.workspaces.put(TEAM, {
+        teamId: TEAM,
+        apiHost: new URL(sim.url).host,
+        apiKey: key.apiKey,
+        apiKeyId: key.apiKeyId,
+        organizationId: key.organizationId,
+        tenantId,
+        tenantName: `tenant ${tenantId}`,
+        scopes: key.scopes,
+        connectedBy: 'U0ADMIN01',
+      });
+    },
+    addEvent(uid, over = {}) {
+      sim.state.addEvent({
+        tenantId: over.tenantId ?? key.defaultTenantId,
+        identifierIds: over.identifierIds ?? [IDENTIFIER],
+        createdAt: over.at ?? clock.now(),
+        severity: over.severity ?? 'critical',
+        type: over.type ?? 'stealer_log',
+        uid,
+      });
+    },
+    async close() {
+      // Not awaited: a scheduler a test "killed" mid-tick never finishes it.
+      for (const scheduler of schedulers) void scheduler.stop().catch(() => {});
+      for (const pool of pools) await pool.close();
+      for (const store of stores) await store.close().catch(() => {});
+      await Promise.allSettled([sim.close(), slack.close()]);
+    },
+  };
+}
+
+export function newAlert(
+  over: Partial<Omit<NewAlertSubscription, 'startAt'>> = {},
+): Omit<NewAlertSubscription, 'startAt'> {
+  return {
+    teamId: TEAM,
+    channelId: CHANNEL,
+    identifierIds: [IDENTIFIER],
+    severity: 'high',
+    types: [],
+    hold: 'noncritical',
+    timeZone: 'UTC',
+    createdBy: 'U0ADMIN01',
+    ...over,
+  };
+}
+
+export interface PostedAlert {
+  ts: string;
+  text: string;
+  /** The event ids the message shows with buttons. */
+  uids: string[];
+  blocks: unknown[];
+  metadata: unknown;
+}
+
+/** The alert messages Vigil posted in a channel (thread replies excluded). */
+export function alertsIn(slack: FakeSlack, channel: string = CHANNEL): PostedAlert[] {
+  return slack
+    .messages(channel)
+    .filter((m) => (m.metadata as { event_type?: string } | undefined)?.event_type === 'vigil_alert')
+    .map((m) => ({
+      ts: m.ts,
+      text: m.text,
+      blocks: m.blocks ?? [],
+      metadata: m.metadata,
+      uids: [...JSON.stringify(m.blocks ?? []).matchAll(/ID `([^`\\"]+)`/g)].map((x) => x[1] ?? ''),
+    }));
+}
+
+export type { AlertSubscription };
