@@ -129,6 +129,13 @@ export function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
       ],
     },
     {
+      title: 'Real-time alerts',
+      examples: [
+        ex('alerts', 'alerts add severity:high', 'new high and critical events posted here within a minute'),
+        ex('alerts', 'alerts list', "the workspace's alerts, and how often they poll"),
+      ],
+    },
+    {
       title: 'Workspace (you are an admin)',
       examples: [
         ex('settings', 'settings'),

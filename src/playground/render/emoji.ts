@@ -44,6 +44,9 @@ const DRAWINGS: Record<string, string> = {
   grey_exclamation: svg(glyph('!', GR, 18)),
   exclamation: svg(glyph('!', R, 18)),
   information_source: svg(box(B, glyph('i', W, 14))),
+  crescent_moon: svg(
+    `<path d="M12.5 2.2a8 8 0 1 0 5.3 12.3A6.6 6.6 0 0 1 12.5 2.2z" fill="${Y}" stroke="#c9a000" stroke-width=".6"/>`,
+  ),
   hourglass: svg(
     `<path d="M5 2h10M5 18h10" stroke="${K}" stroke-width="1.6" stroke-linecap="round"/><path d="M6 2.8h8c0 4-4 5.2-4 7.2s4 3.2 4 7.2H6c0-4 4-5.2 4-7.2S6 6.8 6 2.8z" fill="#e8f1f8" stroke="${K}" stroke-width="1"/><path d="M7.3 16.4h5.4c-.4-1.8-2.7-2.6-2.7-3.6 0 1-2.3 1.8-2.7 3.6z" fill="#f4a335"/>`,
   ),

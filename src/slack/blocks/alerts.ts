@@ -89,7 +89,7 @@ function headBlocks(h: AlertHeading): KnownBlock[] {
     notes.push(`:crescent_moon: Held during quiet hours (${escapeMrkdwn(h.quiet)}), posted as they ended.`);
   if ((h.dropped ?? 0) > 0)
     notes.push(
-      `:warning: ${plural(h.dropped ?? 0, 'older event')} waited too long in a full queue and ${h.dropped === 1 ? 'is' : 'are'} not in this message; \`/vigil events <identifier-id> since:1d\` finds them.`,
+      `:warning: ${plural(h.dropped ?? 0, 'older event')} waited too long in a full queue and ${h.dropped === 1 ? 'is' : 'are'} not in this message; \`/vigil events &lt;identifier-id&gt; since:1d\` finds them.`,
     );
   if (notes.length > 0)
     blocks.push({

@@ -33,7 +33,7 @@ export async function addAlerts(
     quiet === undefined
       ? ''
       : ` Quiet hours ${quiet} hold ${sub.hold === 'all' ? 'every alert' : 'all but critical alerts'} until they end.`,
-    ' What appeared before now is not alerted: `/vigil events <identifier-id> since:1d` shows it.',
+    ' What appeared before now is not alerted: `/vigil events &lt;identifier-id&gt; since:1d` shows it.',
   ].join('');
 }
 
