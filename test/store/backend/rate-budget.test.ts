@@ -15,6 +15,8 @@ import { useStoreFixture } from '../support/backends.js';
 import { type RedisServer, startRedisServer } from '../support/redis-server.js';
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Lets network I/O progress; nothing here waits for time to expire (the clock is manual). */
+const realPause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const WINDOWS = rateWindows({ ordinaryPerSecond: 4, searchPerSecond: 1, marginMs: 50 });
 
 function limiterOn(store: Store, clock: ManualClock, slept: number[]) {
@@ -68,6 +70,8 @@ describe('the rate budget shared through Redis', () => {
     let granted = 0;
     for (let i = 0; i < 10; i++)
       void (i % 2 === 0 ? a : b).acquire('api|org:1', 'ordinary').then(() => granted++);
+    // Redis answers over the network: wait (bounded) until both instances' waiting heads went to sleep.
+    for (let i = 0; i < 400 && (granted < 4 || slept.length < 2); i++) await realPause(5);
     for (let i = 0; i < 20; i++) await settle();
     expect(granted).toBe(4);
     // Each instance's waiting head sleeps until a slot of the 1,050 ms window frees.
