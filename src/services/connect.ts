@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 import { registerSecret } from '../logger.js';
 import type { Repositories, Sealer } from '../store/index.js';
 import type { CompletedConnection, ConnectFlowPorts, Region, VerifiedKey } from '../web/connect-flow.js';
-import { tenantName, UNNAMED_TENANT } from './tenants.js';
+import { tenantName, UNNAMED_TENANT } from './tenant-name.js';
 import type { ApiClientPool } from './workspace-api.js';
 
 const MAX_TENANTS = 100;

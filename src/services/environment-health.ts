@@ -7,7 +7,7 @@
 import type { ApiSession, SearchQuota, TokenTest } from '../api/index.js';
 import type { Clock } from '../clock.js';
 import { redactText } from '../logger.js';
-import { tenantName } from './tenants.js';
+import { tenantName } from './tenant-name.js';
 
 const NAMES_TTL_MS = 10 * 60 * 1000;
 const MAX_ERROR_MESSAGE = 500;

@@ -4,8 +4,35 @@
  * for 24 hours, checked against the clicker's workspace and the kind of list the button belongs to.
  */
 import { z } from 'zod';
+import type { Page } from '../api/index.js';
 import { ExpiredError } from '../errors.js';
 import type { Repositories } from '../store/index.js';
+import type { ApiAccess } from './workspace-api.js';
+
+/** What a list's service needs: the workspace's API session and the store of list contexts. */
+export interface ListDeps {
+  api: ApiAccess;
+  repos: Pick<Repositories, 'searchContexts'>;
+}
+
+/** Empty pages do not end a list: Vigil reads on, up to this many pages per request, to find rows. */
+const MAX_PAGES_PER_REQUEST = 5;
+
+/** Pages on from `from` past empty pages, up to a budget; `next` is where to continue. */
+export async function firstNonEmpty<T>(
+  fetch: (from: string | undefined) => Promise<Page<T>>,
+  from: string | undefined,
+): Promise<{ items: T[]; next: string | undefined; from: string | undefined }> {
+  let at = from;
+  for (let i = 0; ; i++) {
+    const page = await fetch(at);
+    const next = page.next ?? undefined;
+    if (page.items.length > 0 || next === undefined || i + 1 >= MAX_PAGES_PER_REQUEST) {
+      return { items: page.items, next, from: at };
+    }
+    at = next;
+  }
+}
 
 /** Every context names its workspace and kind; the rest is checked by the kind's own schema. */
 const StoredSchema = z.looseObject({ workspaceId: z.string().min(1), kind: z.string().optional() });

@@ -3,19 +3,11 @@
  * next cursor, and for assignments the rows shown, so Unassign knows the identifier without another call.
  */
 import { z } from 'zod';
-import type { MatchingPolicy, Order, Page, PolicyAssignment } from '../api/index.js';
+import type { MatchingPolicy, Order, PolicyAssignment } from '../api/index.js';
 import { PolicyAssignmentSchema } from '../api/index.js';
-import type { Repositories } from '../store/index.js';
-import { listContexts } from './list-context.js';
-import type { ApiAccess } from './workspace-api.js';
+import { firstNonEmpty, type ListDeps, listContexts } from './list-context.js';
 
-/** Empty pages do not end a list: Vigil reads on, up to this many pages per request, to find rows. */
-const MAX_PAGES_PER_REQUEST = 5;
-
-export interface ListDeps {
-  api: ApiAccess;
-  repos: Pick<Repositories, 'searchContexts'>;
-}
+export type { ListDeps } from './list-context.js';
 
 const OrderSchema = z.enum(['asc', 'desc']).optional();
 
@@ -46,22 +38,6 @@ export const AssignmentsContextSchema = z.object({
   next: z.string().optional(),
 });
 export type AssignmentsContext = z.infer<typeof AssignmentsContextSchema>;
-
-/** Pages on from `from` past empty pages, up to a budget; `next` is where to continue. */
-export async function firstNonEmpty<T>(
-  fetch: (from: string | undefined) => Promise<Page<T>>,
-  from: string | undefined,
-): Promise<{ items: T[]; next: string | undefined; from: string | undefined }> {
-  let at = from;
-  for (let i = 0; ; i++) {
-    const page = await fetch(at);
-    const next = page.next ?? undefined;
-    if (page.items.length > 0 || next === undefined || i + 1 >= MAX_PAGES_PER_REQUEST) {
-      return { items: page.items, next, from: at };
-    }
-    at = next;
-  }
-}
 
 export interface PoliciesPage {
   policies: MatchingPolicy[];

@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import type { Recommendation, RecommendationListInput } from '../api/index.js';
 import { RecommendationSchema } from '../api/index.js';
+import type { ListDeps } from './list-context.js';
 import { listContexts } from './list-context.js';
-import type { ListDeps } from './policies.js';
 
 export const RECOMMENDATIONS_SHOWN = 10;
 export const RECOMMENDATIONS_PAGE_SIZE = 100;

@@ -5,30 +5,18 @@
  */
 import { z } from 'zod';
 import type { Tenant } from '../api/index.js';
-import { listContexts } from './list-context.js';
-import type { ListDeps } from './policies.js';
-import { firstNonEmpty } from './policies.js';
+import { firstNonEmpty, type ListDeps, listContexts } from './list-context.js';
+import { tenantName, UNNAMED_TENANT } from './tenant-name.js';
+
+export { MAX_TENANT_NAME, tenantName, UNNAMED_TENANT } from './tenant-name.js';
 
 export const TENANTS_PAGE_SIZE = 25;
-
-/** What a tenant is called when the API gave it no name. */
-export const UNNAMED_TENANT = 'Unnamed tenant';
-/** A name is a label: a longer one is cut to this many characters (whole characters, then an ellipsis). */
-export const MAX_TENANT_NAME = 100;
 
 /** A tenant as Vigil shows it: its id when the API gave one, and a name to show. */
 export interface TenantEntry {
   id: number | undefined;
   name: string;
   description?: string | null;
-}
-
-/** The name to keep and show for an upstream tenant name; undefined when there is none. */
-export function tenantName(name: string | undefined): string | undefined {
-  const trimmed = name?.trim();
-  if (!trimmed) return undefined;
-  const chars = [...trimmed];
-  return chars.length <= MAX_TENANT_NAME ? trimmed : `${chars.slice(0, MAX_TENANT_NAME - 1).join('')}…`;
 }
 
 export function tenantEntry(t: Tenant): TenantEntry {
