@@ -2,12 +2,16 @@
  * What digest and alert subscriptions share on the Slack side (besides the channel check of channels.ts): the
  * channel a command names, the creator's time zone as the default, and only the creator or an admin changes one.
  */
-import type { ViewOutput } from '@slack/bolt';
+import type { App, ViewOutput } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { SEVERITIES, type Severity } from '../api/index.js';
 import { VigilError } from '../errors.js';
-import type { CommandContext } from './context.js';
+import { channelFieldError } from './blocks/channel.js';
+import { checkChannelWithin } from './channels.js';
+import type { CommandContext, SlackDeps } from './context.js';
+import { onView } from './listen.js';
 import { type ChannelRef, canonicalTimeZone } from './parser/index.js';
+import { ephemeralPoster } from './respond.js';
 
 /** The channel a subscription command names (picked from the list), else the one it was typed in. */
 export function channelIdOf(channel: ChannelRef | undefined, typedIn: string): string {
@@ -94,7 +98,42 @@ export function listField(field: FormField): string[] {
 }
 
 /** The channel an add form was opened in (its private metadata), where the person is. */
-export function formOrigin(view: ViewOutput): string | undefined {
+function formOrigin(view: ViewOutput): string | undefined {
   const id = view.private_metadata;
   return /^[CGD][A-Z0-9]{2,30}$/.test(id) ? id : undefined;
+}
+
+type Creator = Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>;
+
+/**
+ * An add form's submission (digests, alerts): field errors beside their fields; a channel Vigil cannot post
+ * in refused beside the channel field, the form still open (a check without an answer in time is made again
+ * by `add`); then `add` runs after the ack and its answer goes where the person opened the form.
+ */
+export function onSubscriptionForm<I extends { channelId: string }>(
+  app: App,
+  deps: SlackDeps,
+  callbackId: string,
+  read: (view: ViewOutput) => { input: I } | { errors: Record<string, string> },
+  add: (ctx: Creator, input: I) => Promise<string>,
+): void {
+  onView(app, deps, callbackId, async ({ who, view, client }) => {
+    const form = read(view);
+    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
+    const check = await checkChannelWithin(client, form.input.channelId);
+    if (check && !check.ok) {
+      return { ack: { response_action: 'errors', errors: { channel: channelFieldError(check) } } };
+    }
+    const respond = ephemeralPoster(client, formOrigin(view) ?? form.input.channelId, who.userId);
+    return {
+      respond,
+      async work() {
+        const text = await add(
+          { deps, client, workspaceId: who.workspaceId, userId: who.userId },
+          form.input,
+        );
+        await respond({ text });
+      },
+    };
+  });
 }

@@ -4,13 +4,9 @@
  */
 import type { App, ViewOutput } from '@slack/bolt';
 import { ALERT_ADD_VIEW, renderAlertAddModal } from '../../blocks/alerts.js';
-import { channelFieldError } from '../../blocks/channel.js';
-import { checkChannelWithin } from '../../channels.js';
 import type { CommandHandler, SlackDeps } from '../../context.js';
-import { onView } from '../../listen.js';
 import { ALERT_TYPES } from '../../parser/alerts.js';
-import { ephemeralPoster } from '../../respond.js';
-import { formOrigin, listField, readCommonFields } from '../../subscriptions.js';
+import { listField, onSubscriptionForm, readCommonFields } from '../../subscriptions.js';
 import { type AlertAddInput, addAlerts } from './commands.js';
 
 export const alertsAddModalCommand: CommandHandler<'alerts-add-modal'> = {
@@ -59,24 +55,5 @@ export function readAlertForm(
 }
 
 export function registerAlertViews(app: App, deps: SlackDeps): void {
-  onView(app, deps, ALERT_ADD_VIEW, async ({ who, view, client }) => {
-    const form = readAlertForm(view);
-    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
-    // Refused beside the field, the form still open; a check without an answer in time is made again below.
-    const check = await checkChannelWithin(client, form.input.channelId);
-    if (check && !check.ok) {
-      return { ack: { response_action: 'errors', errors: { channel: channelFieldError(check) } } };
-    }
-    const respond = ephemeralPoster(client, formOrigin(view) ?? form.input.channelId, who.userId);
-    return {
-      respond,
-      async work() {
-        const text = await addAlerts(
-          { deps, client, workspaceId: who.workspaceId, userId: who.userId },
-          form.input,
-        );
-        await respond({ text });
-      },
-    };
-  });
+  onSubscriptionForm(app, deps, ALERT_ADD_VIEW, readAlertForm, addAlerts);
 }

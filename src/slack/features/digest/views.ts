@@ -5,14 +5,10 @@
 import type { App, ViewOutput } from '@slack/bolt';
 import { isEventFilterType } from '../../../api/index.js';
 import { KnownTags } from '../../../services/known-tags.js';
-import { channelFieldError } from '../../blocks/channel.js';
 import { DIGEST_ADD_VIEW, DIGEST_TAG_FIELDS, renderDigestAddModal } from '../../blocks/digest.js';
 import { readTags } from '../../blocks/tags.js';
-import { checkChannelWithin } from '../../channels.js';
 import type { CommandHandler, SlackDeps } from '../../context.js';
-import { onView } from '../../listen.js';
-import { ephemeralPoster } from '../../respond.js';
-import { formOrigin, listField, readCommonFields } from '../../subscriptions.js';
+import { listField, onSubscriptionForm, readCommonFields } from '../../subscriptions.js';
 import { type AddInput, addDigest } from './commands.js';
 
 export const digestAddModalCommand: CommandHandler<'digest-add-modal'> = {
@@ -61,24 +57,5 @@ export function readForm(view: ViewOutput): { input: AddInput } | { errors: Reco
 }
 
 export function registerDigestViews(app: App, deps: SlackDeps): void {
-  onView(app, deps, DIGEST_ADD_VIEW, async ({ who, view, client }) => {
-    const form = readForm(view);
-    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
-    // Refused beside the field, the form still open; a check without an answer in time is made again below.
-    const check = await checkChannelWithin(client, form.input.channelId);
-    if (check && !check.ok) {
-      return { ack: { response_action: 'errors', errors: { channel: channelFieldError(check) } } };
-    }
-    const respond = ephemeralPoster(client, formOrigin(view) ?? form.input.channelId, who.userId);
-    return {
-      respond,
-      async work() {
-        const text = await addDigest(
-          { deps, client, workspaceId: who.workspaceId, userId: who.userId },
-          form.input,
-        );
-        await respond({ text });
-      },
-    };
-  });
+  onSubscriptionForm(app, deps, DIGEST_ADD_VIEW, readForm, addDigest);
 }
