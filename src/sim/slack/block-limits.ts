@@ -13,9 +13,10 @@ export const VIEW_MAX_BLOCKS = 100;
 /**
  * Slack answers msg_blocks_too_long when the text in a message's blocks passes a threshold it does not
  * document: about 13,200 characters in https://github.com/slackapi/bolt-js/issues/2509 ("12,000 text characters
- * with a buffer for block containers", said Slack there). The fake counts every `text` string in the blocks.
+ * with a buffer for block containers", said Slack there), and a 45-block message of 11,341 was refused in
+ * slackapi/bolt-js#2867. The fake counts every `text` string in the blocks and holds them to Slack's 12,000.
  */
-export const MESSAGE_MAX_BLOCK_TEXT = 13_000;
+export const MESSAGE_MAX_BLOCK_TEXT = 12_000;
 /**
  * The top-level `text` "accepts up to 40,000 characters"
  * (https://api.slack.com/changelog/2018-04-truncating-really-long-messages); chat.postMessage documents

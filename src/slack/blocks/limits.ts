@@ -22,8 +22,12 @@ export const LIMITS = {
   modalTitle: 24,
   modalButton: 24,
   privateMetadata: 3000,
-  /** Text in the blocks of one message; Slack answers msg_blocks_too_long somewhere above 13k. */
-  blocksText: 12_000,
+  /**
+   * Text in the blocks of one message. Slack's msg_blocks_too_long is undocumented: its staff describe 12,000
+   * text characters "with a buffer for block containers" (slackapi/bolt-js#2509), and a 45-block message of
+   * 11,341 was refused (#2867). Vigil's messages hold up to 50 blocks, so it keeps a margin below that.
+   */
+  blocksText: 11_000,
   /** Top-level `text`: what notifications and screen readers read. */
   topLevelText: 3000,
 } as const;

@@ -173,15 +173,15 @@ describe('chat.postMessage', () => {
     ]);
   });
 
-  it('refuses blocks whose text adds up to more than 13,000 characters with msg_blocks_too_long', async () => {
-    const blocks = Array.from({ length: 5 }, () => section('x'.repeat(2700)));
+  it('refuses blocks whose text adds up to more than 12,000 characters with msg_blocks_too_long', async () => {
+    const blocks = Array.from({ length: 5 }, () => section('x'.repeat(2401)));
     const { body } = await callJson(fake, 'chat.postMessage', {
       channel: SEEDED_CHANNELS.general,
       text: 't',
       blocks,
     });
     expect(body).toEqual({ ok: false, error: 'msg_blocks_too_long' });
-    const fits = Array.from({ length: 4 }, () => section('x'.repeat(2999)));
+    const fits = Array.from({ length: 5 }, () => section('x'.repeat(2400)));
     expect(
       (
         await callJson(fake, 'chat.postMessage', {
