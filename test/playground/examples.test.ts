@@ -10,6 +10,7 @@ import { createLogger } from '../../src/logger.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
 import { exampleCommands, welcomeFacts } from '../../src/playground/welcome.js';
 import { helpText, parseCommand, SUBCOMMANDS } from '../../src/slack/parser/index.js';
+import { guardSlackContract } from '../support/slack-contract.js';
 
 const GENERAL = 'C0GENERAL';
 
@@ -27,6 +28,8 @@ beforeAll(async () => {
     env: { PORT: '0', LOG_LEVEL: 'warn' },
     createLogger: (config) => createLogger({ level: config.logLevel, write: () => {} }),
   });
+  // Everything the playground sends its fake Slack is held to Slack's contract, as in every stack test.
+  guardSlackContract(pg.slack);
 });
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import { createLogger } from '../../src/logger.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
 import type { Ticker } from '../../src/services/digest/scheduler.js';
 import { DEFAULT_TEAM_ID, SEEDED_USERS } from '../../src/sim/slack/index.js';
+import { guardSlackContract } from '../support/slack-contract.js';
 
 interface State {
   version: number;
@@ -35,6 +36,8 @@ beforeAll(async () => {
     createLogger: () => createLogger({ level: 'warn', write: () => {} }),
     ticker: manualTicker,
   });
+  // Everything the playground sends its fake Slack is held to Slack's contract, as in every stack test.
+  guardSlackContract(pg.slack);
 });
 afterAll(async () => {
   await pg?.stop();

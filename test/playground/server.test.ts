@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { wantsPlayground } from '../../src/playground/mode.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
+import { guardSlackContract } from '../support/slack-contract.js';
 
 interface State {
   version: number;
@@ -59,6 +60,8 @@ beforeAll(async () => {
       return [];
     },
   });
+  // Everything the playground sends its fake Slack is held to Slack's contract, as in every stack test.
+  guardSlackContract(pg.slack);
 });
 
 afterAll(async () => {
