@@ -1,0 +1,104 @@
+/**
+ * The add forms of digests and alerts (slack/subscriptions.ts), as Slack users meet them: a channel Vigil
+ * cannot post in is refused beside the field (`response_action: errors`), the form stays open and nothing is
+ * created or posted there; a success is confirmed where the person opened the form, not in the channel the
+ * subscription posts in.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TEAM_ID } from '../../src/sim/slack/index.js';
+import type { Stack } from '../support/stack.js';
+import { SEEDED_CHANNELS, startEventsStack } from './features/events/support/events-stack.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startEventsStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const common = (channel: string) => ({
+  channel: { value: { type: 'conversations_select', selected_conversation: channel } },
+  identifiers: { value: { type: 'plain_text_input', value: null } },
+  severity: { value: { type: 'static_select', selected_option: { value: 'critical' } } },
+  types: { value: { type: 'plain_text_input', value: null } },
+  tz: { value: { type: 'plain_text_input', value: 'UTC' } },
+  options: { value: { type: 'checkboxes', selected_options: [] } },
+});
+
+const FORMS = [
+  {
+    name: 'digest',
+    values: (channel: string) => ({
+      ...common(channel),
+      time: { value: { type: 'timepicker', selected_time: '09:00' } },
+    }),
+    confirmed: (channel: string) => `posts in <#${channel}>`,
+    created: async () =>
+      (await stack.vigil.deps.repos.subscriptions.list(DEFAULT_TEAM_ID)).map((s) => s.channelId),
+  },
+  {
+    name: 'alerts',
+    values: (channel: string) => ({
+      ...common(channel),
+      quiet: { value: { type: 'plain_text_input', value: null } },
+    }),
+    confirmed: (channel: string) => `posted in <#${channel}>`,
+    created: async () => (await stack.vigil.deps.repos.alerts.list(DEFAULT_TEAM_ID)).map((s) => s.channelId),
+  },
+] as const;
+
+/** Opens the form with `/vigil <name> add` typed in `channelId`; returns the view as Slack stored it. */
+async function openForm(name: string, channelId: string): Promise<Record<string, unknown>> {
+  const before = stack.slack.callsTo('views.open').length;
+  await stack.sender.slashCommand({
+    text: `${name} add`,
+    channelId,
+    responseUrl: stack.slack.responseUrl(),
+    triggerId: stack.slack.triggerId(),
+  });
+  const opened = await stack.slack.waitFor(
+    (c) => c.method === 'views.open' && stack.slack.callsTo('views.open').length > before,
+  );
+  return opened.response.view as Record<string, unknown>;
+}
+
+describe.each(FORMS)('the $name form', (form) => {
+  it('refuses a channel Vigil is not in beside the field, keeps the form open, and creates nothing', async () => {
+    const view = await openForm(form.name, SEEDED_CHANNELS.general);
+    const calls = stack.slack.calls.length;
+    const answer = await stack.sender.viewSubmission({
+      callbackId: String(view.callback_id),
+      view,
+      values: form.values(SEEDED_CHANNELS.notJoined),
+    });
+    expect(answer.status).toBe(200);
+    const body = answer.body as { response_action?: string; errors?: Record<string, string> };
+    expect(body.response_action).toBe('errors');
+    expect(body.errors?.channel).toContain('Vigil is not a member of');
+    expect(body.errors?.channel).toContain('/invite @Vigil');
+    expect(await form.created()).toEqual([]);
+    // Nothing went to the refused channel (Slack would refuse it there too).
+    await new Promise((r) => setTimeout(r, 100));
+    const later = stack.slack.calls.slice(calls);
+    expect(later.filter((c) => c.method.startsWith('chat.'))).toEqual([]);
+  });
+
+  it('confirms a success where the person opened the form', async () => {
+    const view = await openForm(form.name, SEEDED_CHANNELS.security);
+    const before = stack.slack.calls.length;
+    const answer = await stack.sender.viewSubmission({
+      callbackId: String(view.callback_id),
+      view,
+      values: form.values(SEEDED_CHANNELS.general),
+    });
+    expect(answer.status).toBe(200);
+    expect((answer.body as { response_action?: string } | undefined)?.response_action).toBeUndefined();
+    const told = await stack.slack.waitFor(
+      (c) => c.method === 'chat.postEphemeral' && stack.slack.calls.indexOf(c) >= before,
+    );
+    expect(told.body.channel).toBe(SEEDED_CHANNELS.security);
+    expect(String(told.body.text)).toContain(form.confirmed(SEEDED_CHANNELS.general));
+    expect(await form.created()).toEqual([SEEDED_CHANNELS.general]);
+  });
+});
