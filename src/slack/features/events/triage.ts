@@ -5,10 +5,11 @@
  * chat.update, an ephemeral one through its response_url, kept server-side for 30 minutes).
  */
 import type { App, RespondFn, ViewOutput } from '@slack/bolt';
+import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { type Event, SEVERITIES, type Severity, ValidationError } from '../../../api/index.js';
-import { ExpiredError, NotAllowedError } from '../../../errors.js';
+import { ExpiredError, NotAllowedError, RefusalError } from '../../../errors.js';
 import { eventTitle } from '../../../services/event-title.js';
 import { parseRef } from '../../../services/events-context.js';
 import { KnownTags } from '../../../services/known-tags.js';
@@ -83,8 +84,34 @@ async function tenantOf(deps: SlackDeps, workspaceId: string): Promise<number | 
   return (await deps.api.forWorkspace(workspaceId)).session.tenantId;
 }
 
-/** A menu option: the permission first, then the form, opened within the trigger id's 3 seconds. */
+/**
+ * A menu option. The trigger id lives 3 s, so the modal opens at once with a "checking" status; the form is
+ * shown in it only once the clicker is known to be allowed (the permission may need Slack's users.info), so
+ * nobody fills in a form for nothing. A refusal, or a list that expired, is said in the modal.
+ */
 export async function openTriage(click: Click): Promise<void> {
+  const opened = await click.client.views.open({
+    trigger_id: click.body.trigger_id,
+    view: renderTriageStatus('', ':hourglass_flowing_sand: Checking who may triage events…'),
+  });
+  const viewId = opened.view?.id;
+  const show = (view: View) =>
+    viewId ? click.client.views.update({ view_id: viewId, view }).then(() => undefined) : Promise.resolve();
+  try {
+    await show(await triageForm(click));
+  } catch (err) {
+    if (err instanceof RefusalError || err instanceof ExpiredError) {
+      await show(renderTriageStatus('', `:no_entry: ${err.message} ${err.hint}`));
+      if (err instanceof RefusalError) return;
+    } else {
+      await show(renderTriageStatus('', ':warning: Vigil could not open this form.')).catch(() => undefined);
+    }
+    throw err;
+  }
+}
+
+/** The form for a menu option, after the permission check; what it will change is kept server-side. */
+async function triageForm(click: Click): Promise<View> {
   const { deps, who } = click;
   const fields = FIELDS_OF[parseActionId(click.action.action_id).base];
   const ref = parseRef(click.action.value);
@@ -132,21 +159,18 @@ export async function openTriage(click: Click): Promise<void> {
     },
     PENDING_TTL_MS,
   );
-  await click.client.views.open({
-    trigger_id: click.body.trigger_id,
-    view: renderTriageModal({
-      fields,
-      title: plainTitle(event),
-      uid,
-      current: {
-        tags: current.tags,
-        notes: current.notes,
-        original: event.tenant_metadata?.severity?.original ?? event.metadata.severity,
-        override: current.severity,
-      },
-      knownTags: known,
-      pendingId,
-    }),
+  return renderTriageModal({
+    fields,
+    title: plainTitle(event),
+    uid,
+    current: {
+      tags: current.tags,
+      notes: current.notes,
+      original: event.tenant_metadata?.severity?.original ?? event.metadata.severity,
+      override: current.severity,
+    },
+    knownTags: known,
+    pendingId,
   });
 }
 

@@ -41,11 +41,26 @@ async function results(text = `events ${IDENTIFIER.domain} size:3`, userId: stri
 async function openForm(page: { blocks: unknown[] }, option: string, userId: string = SEEDED_USERS.member) {
   const triggerId = stack.slack.triggerId();
   const clicked = await click(stack, page, option, { userId, triggerId });
+  return { clicked, ...(await formShown(triggerId)) };
+}
+
+/**
+ * The modal opens at once (the trigger id lives 3 s) saying it checks who may triage; the form is shown in it
+ * with views.update once the clicker is allowed. The form and the modal's id.
+ */
+async function formShown(triggerId: string): Promise<{ view: Json; viewId: string }> {
   const opened = await stack.slack.waitFor(
     (c) => c.method === 'views.open' && c.body.trigger_id === triggerId,
   );
-  const view = opened.body.view as Json;
-  return { clicked, view, viewId: String((opened.response.view as Json | undefined)?.id) };
+  expect(textOf(opened.body)).toContain('Checking who may triage events');
+  const viewId = String((opened.response.view as Json | undefined)?.id);
+  const shown = await stack.slack.waitFor(
+    (c) =>
+      c.method === 'views.update' &&
+      c.body.view_id === viewId &&
+      (c.body.view as Json).callback_id === 'event_triage',
+  );
+  return { view: shown.body.view as Json, viewId };
 }
 
 function submit(form: { view: Json; viewId: string }, values: Json, userId: string = SEEDED_USERS.member) {
@@ -223,13 +238,7 @@ describe('in a channel', () => {
       container: 'message',
       triggerId,
     });
-    const opened = await stack.slack.waitFor(
-      (c) => c.method === 'views.open' && c.body.trigger_id === triggerId,
-    );
-    const form = {
-      view: opened.body.view as Json,
-      viewId: String((opened.response.view as Json | undefined)?.id),
-    };
+    const form = await formShown(triggerId);
     await submit(form, {
       triage_note: { value: { type: 'plain_text_input', value: 'Escalated to the SOC' } },
     });
@@ -299,17 +308,18 @@ describe('permission', () => {
       expect(await statusOf(open.viewId, /only workspace admins/)).toContain(
         'ignore, remediate or triage events',
       );
-      // And no form opens any more.
-      const opensBefore = stack.slack.callsTo('views.open').length;
-      const refused = await click(stack, page, 'event_tags:0', {
-        userId: SEEDED_USERS.member,
-        triggerId: stack.slack.triggerId(),
-      });
-      const told = await waitPostTo(stack, refused.responseUrl);
-      expect(String(told.body.text)).toContain(
+      // And no form is shown any more: the modal that opened at once says why.
+      const triggerId = stack.slack.triggerId();
+      await click(stack, page, 'event_tags:0', { userId: SEEDED_USERS.member, triggerId });
+      const opened = await stack.slack.waitFor(
+        (c) => c.method === 'views.open' && c.body.trigger_id === triggerId,
+      );
+      const viewId = String((opened.response.view as Json | undefined)?.id);
+      expect(await statusOf(viewId, /only workspace admins/)).toContain(
         'only workspace admins may ignore, remediate or triage events',
       );
-      expect(stack.slack.callsTo('views.open')).toHaveLength(opensBefore);
+      const updates = stack.slack.callsTo('views.update').filter((c) => c.body.view_id === viewId);
+      expect(updates.map((c) => String((c.body.view as Json).callback_id))).toEqual(['event_triage_status']);
       expect(patches()).toHaveLength(0);
     } finally {
       await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
