@@ -73,7 +73,7 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
 /** After this long without an answer, the progress text is replaced by a "still working" notice. */
 export const STILL_WORKING_MS = 5_000;
 
-const STILL_WORKING =
+export const STILL_WORKING_TEXT =
   'Still working: the threat-intel API is slow to answer. The result will replace this message.';
 
 /**
@@ -86,9 +86,11 @@ function stillWorking(deps: Pick<SlackDeps, 'sleep'>, respond: RespondFn) {
   let posted: Promise<unknown> = Promise.resolve();
   (deps.sleep ?? realSleep)(STILL_WORKING_MS, stop.signal).then(
     () => {
-      posted = respond({ response_type: 'ephemeral', replace_original: true, text: STILL_WORKING }).catch(
-        () => undefined,
-      );
+      posted = respond({
+        response_type: 'ephemeral',
+        replace_original: true,
+        text: STILL_WORKING_TEXT,
+      }).catch(() => undefined);
     },
     () => {},
   );

@@ -13,12 +13,15 @@ export class RateLimiter {
 
   constructor(private readonly clock: Clock) {}
 
-  /** Takes one request from the organization's bucket; false when the tier's limit is reached. */
-  take(organizationId: number, tier: Tier): boolean {
+  /**
+   * Takes one request from the organization's bucket; false when the tier's limit is reached. `at` is when
+   * the request arrived (now when omitted); the bucket never runs backwards for a late reader.
+   */
+  take(organizationId: number, tier: Tier, at: number = this.clock.now()): boolean {
     const rate = RATES[tier];
-    const now = this.clock.now();
     const id = `${organizationId}:${tier}`;
-    const bucket = this.buckets.get(id) ?? { tokens: rate, at: now };
+    const bucket = this.buckets.get(id) ?? { tokens: rate, at };
+    const now = Math.max(at, bucket.at);
     const tokens = Math.min(rate, bucket.tokens + ((now - bucket.at) / 1000) * rate);
     if (tokens < 1) {
       this.buckets.set(id, { tokens, at: now });

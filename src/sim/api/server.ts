@@ -56,7 +56,10 @@ export async function listen(deps: ServerDeps, port: number): Promise<RunningSer
   const shutdown = new AbortController();
   let baseUrl = '';
   const server = createServer((req, res) => {
-    handle(deps, req, res, baseUrl, shutdown.signal).catch((err: unknown) => {
+    // Arrival is when the request reaches the server, not when a busy event loop finishes reading it: the
+    // rate limit and the log's times must not bunch by the simulator's own delays.
+    const arrivedAt = deps.clock.now();
+    handle(deps, req, res, { baseUrl, arrivedAt }, shutdown.signal).catch((err: unknown) => {
       deps.logger.error('sim api: request failed', { err: String(err) });
       if (!res.headersSent) write(res, errorResponse(500, 'INTERNAL_ERROR', 'Internal server error'));
       else res.destroy();
@@ -83,7 +86,7 @@ async function handle(
   deps: ServerDeps,
   req: IncomingMessage,
   res: ServerResponse,
-  baseUrl: string,
+  { baseUrl, arrivedAt }: { baseUrl: string; arrivedAt: number },
   shutdown: AbortSignal,
 ): Promise<void> {
   const rawBody = await readBody(
@@ -99,7 +102,7 @@ async function handle(
     headers: { ...req.headers },
     body: describeBody(rawBody, req.headers['content-type']),
     status: 0,
-    at: deps.clock.now(),
+    at: arrivedAt,
   };
   deps.log.push(entry);
   if (deps.log.length > deps.logLimit) deps.log.splice(0, deps.log.length - deps.logLimit);
@@ -137,6 +140,7 @@ async function handle(
         baseUrl,
       },
       check,
+      arrivedAt,
     );
     response = shaped(deps, response, check?.operation);
     if (/^\/[^/]+\/v2\//.test(url.pathname)) response = v2Style(response);
@@ -199,6 +203,7 @@ async function dispatch(
   deps: ServerDeps,
   ctx: RouteContext,
   check: RequestCheck | undefined,
+  arrivedAt: number,
 ): Promise<SimResponse> {
   try {
     const match = matchRoute(deps.routes, deps.state, ctx.method, ctx.path);
@@ -210,7 +215,7 @@ async function dispatch(
     if (
       session &&
       deps.state.options.enforceRateLimits &&
-      !deps.limiter.take(session.organizationId, route.tier)
+      !deps.limiter.take(session.organizationId, route.tier, arrivedAt)
     ) {
       // Like production: no Retry-After header.
       return errorResponse(429, 'RATELIMIT_REACHED', 'Rate limit reached, please slow down');
