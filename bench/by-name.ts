@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < rounds; r++) {
       byId.push(await timed(stack, 'events 3001 size:5'));
       warm.push(await timed(stack, 'events acme.example size:5'));
-      stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+      await stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
       cold.push(await timed(stack, 'events acme.example size:5'));
       // The cold read spent the organization's request budget: let it refill so the next round is fair.
       await new Promise((resolve) => setTimeout(resolve, 3_000));

@@ -146,7 +146,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
         logger: logger.child({ component: 'creds' }),
       }),
       digests,
-      identifiers: new IdentifierDirectory({ api, clock }),
+      identifiers: new IdentifierDirectory({ api, clock, repos }),
       alerts: new AlertService({ repos, clock, pollMs: config.alerts.pollMs }),
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,

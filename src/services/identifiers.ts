@@ -1,11 +1,18 @@
 /**
  * The workspace's identifiers, by name. The API's list takes no text query, so Vigil reads its pages (100
  * items each, up to MAX_PAGES), keeps the list for a few minutes per workspace and tenant (time from the
- * injected clock), and matches names locally. Concurrent readers of a cold cache share one load.
- * The cache is per process: another instance reads the list on its own, at most once per TTL.
+ * injected clock), and matches names locally.
+ *
+ * The list is kept in the store, so every instance on it shares one read (the organization's budget is
+ * shared too, and a cold read of 1,000 identifiers costs ten of its requests) and a change seen by one
+ * instance (an accepted recommendation) is seen by all. It is two records: a small stamp (which list, when
+ * read) read on every lookup, and the list itself, read only when this process has not parsed that very
+ * list yet. Concurrent readers of a cold cache in one process share one load.
  */
+import { z } from 'zod';
 import { type Identifier, identifierKinds, MAX_IDENTIFIER_PAGE_SIZE } from '../api/index.js';
 import type { Clock } from '../clock.js';
+import type { Repositories } from '../store/index.js';
 import {
   type KnownIdentifier,
   matchIdentifiers,
@@ -31,7 +38,27 @@ export interface IdentifierList {
   readAt: number;
 }
 
-interface Entry {
+/** Which list is stored (API host and tenant) and when it was read: what every lookup reads. */
+const StampSchema = z.object({ key: z.string(), readAt: z.number() });
+const ListSchema = z.object({
+  key: z.string(),
+  readAt: z.number(),
+  complete: z.boolean(),
+  identifiers: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      type: z.string(),
+      kinds: z.array(z.string()),
+      disabled: z.boolean(),
+    }),
+  ),
+});
+const STAMP = 'stamp';
+const LIST = 'list';
+
+/** A list this process has parsed, with the stamp it was stored under. */
+interface Parsed {
   key: string;
   list: IdentifierList;
 }
@@ -46,15 +73,34 @@ function known(i: Identifier): KnownIdentifier {
   };
 }
 
+export interface IdentifierDirectoryDeps {
+  api: ApiAccess;
+  clock: Clock;
+  repos: Pick<Repositories, 'identifierLists'>;
+  ttlMs?: number;
+  maxPages?: number;
+}
+
 export class IdentifierDirectory {
-  private readonly cache = new Map<string, Entry>();
+  /** Per workspace, the last list this process parsed (kept while the stored stamp still names it). */
+  private readonly parsed = new Map<string, Parsed>();
   private readonly loading = new Map<string, Promise<IdentifierList>>();
+  /** Loads this process has finished: a reader who missed the stamp can tell one finished meanwhile. */
+  private loads = 0;
   private readonly ttlMs: number;
   private readonly maxPages: number;
 
-  constructor(private readonly deps: { api: ApiAccess; clock: Clock; ttlMs?: number; maxPages?: number }) {
+  constructor(private readonly deps: IdentifierDirectoryDeps) {
     this.ttlMs = deps.ttlMs ?? IDENTIFIER_CACHE_MS;
     this.maxPages = deps.maxPages ?? MAX_IDENTIFIER_PAGES;
+  }
+
+  private get stamps() {
+    return this.deps.repos.identifierLists(StampSchema);
+  }
+
+  private get lists() {
+    return this.deps.repos.identifierLists(ListSchema);
   }
 
   /**
@@ -65,15 +111,24 @@ export class IdentifierDirectory {
     const api = await this.deps.api.forWorkspace(workspaceId);
     // A tenant switch or a new region is another list.
     const key = `${api.host}|${api.session.tenantId ?? 'default'}`;
-    const hit = this.cache.get(workspaceId);
-    const now = this.deps.clock.now();
     const maxAge = opts.fresh ? FRESH_ENOUGH_MS : this.ttlMs;
-    if (hit?.key === key && now - hit.list.readAt < maxAge) return hit.list;
     const loadKey = `${workspaceId}|${key}`;
     const pending = this.loading.get(loadKey);
     if (pending !== undefined) return pending;
-    const load = this.read(workspaceId).then((list) => {
-      this.cache.set(workspaceId, { key, list });
+    const loadsBefore = this.loads;
+    const stored = await this.stored(workspaceId, key, maxAge);
+    if (stored !== undefined) return stored;
+    // A load of this process may have started, or even finished, while the stamp was being read.
+    const started = this.loading.get(loadKey);
+    if (started !== undefined) return started;
+    const mine = this.parsed.get(workspaceId);
+    if (this.loads !== loadsBefore && mine?.key === key) return mine.list;
+    const load = this.read(workspaceId).then(async (list) => {
+      await this.lists.set(workspaceId, LIST, { key, ...list }, this.ttlMs);
+      // The stamp goes last: a reader who sees it finds its list.
+      await this.stamps.set(workspaceId, STAMP, { key, readAt: list.readAt }, this.ttlMs);
+      this.parsed.set(workspaceId, { key, list });
+      this.loads++;
       return list;
     });
     const tracked = load.finally(() => {
@@ -83,9 +138,27 @@ export class IdentifierDirectory {
     return tracked;
   }
 
-  /** Forgets the workspace's list (after a change Vigil made, e.g. an accepted recommendation). */
-  invalidate(workspaceId: string): void {
-    this.cache.delete(workspaceId);
+  /** The stored list of `key` when it is younger than `maxAge`, parsed once per process. */
+  private async stored(
+    workspaceId: string,
+    key: string,
+    maxAge: number,
+  ): Promise<IdentifierList | undefined> {
+    const stamp = await this.stamps.get(workspaceId, STAMP);
+    if (stamp?.key !== key || this.deps.clock.now() - stamp.readAt >= maxAge) return undefined;
+    const mine = this.parsed.get(workspaceId);
+    if (mine?.key === key && mine.list.readAt === stamp.readAt) return mine.list;
+    const record = await this.lists.get(workspaceId, LIST);
+    if (record?.key !== key || record.readAt !== stamp.readAt) return undefined;
+    const list = { identifiers: record.identifiers, complete: record.complete, readAt: record.readAt };
+    this.parsed.set(workspaceId, { key, list });
+    return list;
+  }
+
+  /** Forgets the workspace's list on every instance (after a change Vigil made, e.g. an accepted recommendation). */
+  async invalidate(workspaceId: string): Promise<void> {
+    this.parsed.delete(workspaceId);
+    await this.stamps.delete(workspaceId, STAMP);
   }
 
   /** Identifiers whose name holds every word, of the given kinds; best first. */

@@ -137,7 +137,7 @@ export async function decideRecommendations(
     ...(won.length > 1 ? { count: won.length } : {}),
   });
   // The accepted identifiers may exist now: the next lookup reads the list again.
-  if (action === 'accept') deps.identifiers.invalidate(workspaceId);
+  if (action === 'accept') await deps.identifiers.invalidate(workspaceId);
   return outcome;
 }
 

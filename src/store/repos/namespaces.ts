@@ -58,6 +58,8 @@ export const NAMESPACES = {
   'event-triage': { scope: 'workspace' },
   /** The tags seen on the workspace's tenant's events, offered in forms. */
   'tenant-tags': { scope: 'workspace' },
+  /** The tenant's identifier list as last read (a stamp and the list), shared by every instance. */
+  'identifier-list': { scope: 'workspace' },
   /** Recommendations accepted or rejected through Vigil (who, when), so a repeated click acts once. */
   'recommendation-decision': { scope: 'workspace' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */

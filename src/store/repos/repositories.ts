@@ -74,6 +74,9 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     eventTriage: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'event-triage', schema),
     /** The tenant's known tags, by tenant id; the service defines the shape. */
     tenantTags: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'tenant-tags', schema),
+    /** The identifier list read from the API and its stamp; the identifiers service defines the shapes. */
+    identifierLists: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'identifier-list', schema),
     /** Recommendation decisions made through Vigil, by recommendation id. */
     recommendationDecisions: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'recommendation-decision', schema),

@@ -6,10 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/clock.js';
+import { silentLogger } from '../../../../src/logger.js';
+import { startVigil } from '../../../../src/start.js';
 import { contractProblems, fromSimLog } from '../../../api/support/openapi.js';
-import { buttons, textOf } from '../../../harness/index.js';
+import { buttons, createSlackSender, textOf } from '../../../harness/index.js';
 import type { Stack } from '../../../support/stack.js';
-import { startStack } from '../../../support/stack.js';
+import { SIGNING_SECRET, startStack } from '../../../support/stack.js';
 import { click, command, IDENTIFIER, waitPostTo } from './support/events-stack.js';
 
 const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 0));
@@ -78,7 +80,7 @@ describe('/vigil identifiers', () => {
   });
 
   it('reads the list once for concurrent readers of a cold cache', async () => {
-    stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+    await stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
     stack.sim.log.clear();
     const lists = await Promise.all(
       Array.from({ length: 5 }, () => stack.vigil.deps.identifiers.list(stack.workspaceId)),
@@ -86,6 +88,40 @@ describe('/vigil identifiers', () => {
     expect(new Set(lists).size).toBe(1);
     const pages = identifierReads().filter((e) => e.query.from === undefined);
     expect(pages).toHaveLength(1);
+  });
+
+  it('shares the list with another instance on the same store, and a forgetting by either', async () => {
+    await stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+    const other = await startVigil({
+      config: stack.vigil.deps.config,
+      logger: silentLogger,
+      host: '127.0.0.1',
+      clock,
+    });
+    try {
+      const peer: Stack = {
+        ...stack,
+        vigil: other,
+        sender: createSlackSender({
+          receiverUrl: `${other.url}/slack/events`,
+          signingSecret: SIGNING_SECRET,
+        }),
+      };
+      stack.sim.log.clear();
+      await command(stack, 'identifiers nightjar');
+      const reads = identifierReads().length;
+      expect(reads).toBeGreaterThan(0);
+      // The other instance answers from the list this one read: no request of the organization's budget.
+      const { post } = await command(peer, 'identifiers acme');
+      expect(textOf(post.body)).toContain('`acme.example`\nDomain · ID `3001`');
+      expect(identifierReads()).toHaveLength(reads);
+      // Forgotten there (as after an accepted recommendation): this instance reads the list again.
+      await other.deps.identifiers.invalidate(stack.workspaceId);
+      await command(stack, 'identifiers nightjar');
+      expect(identifierReads().length).toBeGreaterThan(reads);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('runs the events search of the identifier whose Events button is clicked', async () => {
