@@ -9,6 +9,7 @@
  * read) read on every lookup, and the list itself, read only when this process has not parsed that very
  * list yet. Concurrent readers of a cold cache in one process share one load.
  */
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type Identifier, identifierKinds, MAX_IDENTIFIER_PAGE_SIZE } from '../api/index.js';
 import type { Clock } from '../clock.js';
@@ -38,11 +39,15 @@ export interface IdentifierList {
   readAt: number;
 }
 
-/** Which list is stored (API host and tenant) and when it was read: what every lookup reads. */
-const StampSchema = z.object({ key: z.string(), readAt: z.number() });
+/**
+ * Which list is stored (API host and tenant), when it was read, and which read it was (two reads within one
+ * millisecond are still two lists): what every lookup reads.
+ */
+const StampSchema = z.object({ key: z.string(), readAt: z.number(), version: z.string() });
 const ListSchema = z.object({
   key: z.string(),
   readAt: z.number(),
+  version: z.string(),
   complete: z.boolean(),
   identifiers: z.array(
     z.object({
@@ -60,6 +65,7 @@ const LIST = 'list';
 /** A list this process has parsed, with the stamp it was stored under. */
 interface Parsed {
   key: string;
+  version: string;
   list: IdentifierList;
 }
 
@@ -124,10 +130,11 @@ export class IdentifierDirectory {
     const mine = this.parsed.get(workspaceId);
     if (this.loads !== loadsBefore && mine?.key === key) return mine.list;
     const load = this.read(workspaceId).then(async (list) => {
-      await this.lists.set(workspaceId, LIST, { key, ...list }, this.ttlMs);
+      const version = randomUUID();
+      await this.lists.set(workspaceId, LIST, { key, version, ...list }, this.ttlMs);
       // The stamp goes last: a reader who sees it finds its list.
-      await this.stamps.set(workspaceId, STAMP, { key, readAt: list.readAt }, this.ttlMs);
-      this.parsed.set(workspaceId, { key, list });
+      await this.stamps.set(workspaceId, STAMP, { key, readAt: list.readAt, version }, this.ttlMs);
+      this.parsed.set(workspaceId, { key, version, list });
       this.loads++;
       return list;
     });
@@ -147,11 +154,11 @@ export class IdentifierDirectory {
     const stamp = await this.stamps.get(workspaceId, STAMP);
     if (stamp?.key !== key || this.deps.clock.now() - stamp.readAt >= maxAge) return undefined;
     const mine = this.parsed.get(workspaceId);
-    if (mine?.key === key && mine.list.readAt === stamp.readAt) return mine.list;
+    if (mine?.version === stamp.version) return mine.list;
     const record = await this.lists.get(workspaceId, LIST);
-    if (record?.key !== key || record.readAt !== stamp.readAt) return undefined;
+    if (record?.version !== stamp.version) return undefined;
     const list = { identifiers: record.identifiers, complete: record.complete, readAt: record.readAt };
-    this.parsed.set(workspaceId, { key, list });
+    this.parsed.set(workspaceId, { key, version: stamp.version, list });
     return list;
   }
 

@@ -109,16 +109,34 @@ describe('/vigil identifiers', () => {
       };
       stack.sim.log.clear();
       await command(stack, 'identifiers nightjar');
-      const reads = identifierReads().length;
+      let reads = identifierReads().length;
       expect(reads).toBeGreaterThan(0);
       // The other instance answers from the list this one read: no request of the organization's budget.
       const { post } = await command(peer, 'identifiers acme');
       expect(textOf(post.body)).toContain('`acme.example`\nDomain · ID `3001`');
       expect(identifierReads()).toHaveLength(reads);
+
       // Forgotten there (as after an accepted recommendation): this instance reads the list again.
       await other.deps.identifiers.invalidate(stack.workspaceId);
-      await command(stack, 'identifiers nightjar');
+      stack.sim.state.addIdentifier(TENANT, 'late-one.example', 'domain');
+      expect(textOf((await command(stack, 'identifiers late-one')).post.body)).toContain(
+        '`late-one.example`',
+      );
       expect(identifierReads().length).toBeGreaterThan(reads);
+      reads = identifierReads().length;
+      expect(textOf((await command(peer, 'identifiers late-one')).post.body)).toContain('`late-one.example`');
+      expect(identifierReads()).toHaveLength(reads);
+
+      // Forgotten here and read again within the same millisecond (the clock has not moved): the other
+      // instance, holding the list of that same millisecond, still tells the new read from the old.
+      await stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+      stack.sim.state.addIdentifier(TENANT, 'late-two.example', 'domain');
+      expect(textOf((await command(stack, 'identifiers late-two')).post.body)).toContain(
+        '`late-two.example`',
+      );
+      reads = identifierReads().length;
+      expect(textOf((await command(peer, 'identifiers late-two')).post.body)).toContain('`late-two.example`');
+      expect(identifierReads()).toHaveLength(reads);
     } finally {
       await other.stop();
     }
