@@ -13,6 +13,7 @@ import {
   type Severity,
 } from '../../api/index.js';
 import {
+  groupAction,
   noArguments,
   once,
   partsOf,
@@ -23,9 +24,8 @@ import {
 } from './args.js';
 import type { ChannelRef, Command } from './command.js';
 import { channelOf, identifiersOf, severityOf, subscriptionIdOf, timeZoneOf } from './digest.js';
-import { echo, fail, listOf } from './errors.js';
+import { echo, fail } from './errors.js';
 import { EXAMPLE } from './examples.js';
-import { suggest } from './suggest.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
@@ -162,11 +162,7 @@ function parseAdd(tokens: readonly Token[]): Command {
 }
 
 export function parseAlerts(tokens: readonly Token[]): Command {
-  const [actionToken, ...rest] = tokens;
-  if (!actionToken) {
-    fail(`\`alerts\` needs an action: ${listOf(ALERTS_ACTIONS)}.`, { example: EX.add });
-  }
-  const action = actionToken.quoted || actionToken.key !== undefined ? '' : actionToken.value.toLowerCase();
+  const { action, rest } = groupAction(tokens, 'alerts', ALERTS_ACTIONS, EX.add);
   switch (action) {
     case 'add':
       return rest.length === 0 ? { kind: 'alerts-add-modal' } : parseAdd(rest);
@@ -180,11 +176,5 @@ export function parseAlerts(tokens: readonly Token[]): Command {
         kind: `alerts-${action}`,
         subscriptionId: subscriptionIdOf(rest, 'alerts', action, EX[action]),
       };
-    default: {
-      const guess = suggest(actionToken.key ?? actionToken.value, ALERTS_ACTIONS);
-      fail(`\`${echo(actionToken.text)}\` is not an \`alerts\` action; use ${listOf(ALERTS_ACTIONS)}.`, {
-        hint: guess ? `Did you mean \`alerts ${guess}\`?` : 'Type `/vigil help alerts` for examples.',
-      });
-    }
   }
 }

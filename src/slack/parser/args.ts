@@ -121,3 +121,27 @@ export function noArguments(tokens: readonly Token[], subcommand: string): void 
   const first = tokens[0];
   if (first) fail(`\`${subcommand}\` takes no arguments; got \`${echo(first.text)}\`.`);
 }
+
+/**
+ * The action word after a command group (`digest add …`, `alerts pause …`) and the tokens after it; anything
+ * else is refused naming the group's actions, with a guess at the one meant.
+ */
+export function groupAction<A extends string>(
+  tokens: readonly Token[],
+  group: string,
+  actions: readonly A[],
+  example: string,
+): { action: A; rest: Token[] } {
+  const [actionToken, ...rest] = tokens;
+  if (!actionToken) fail(`\`${group}\` needs an action: ${listOf(actions)}.`, { example });
+  const word = actionToken.quoted || actionToken.key !== undefined ? '' : actionToken.value.toLowerCase();
+  const action = actions.find((a) => a === word);
+  if (action === undefined) {
+    const guess = suggest(actionToken.key ?? actionToken.value, actions);
+    const article = /^[aeiou]/.test(group) ? 'an' : 'a';
+    fail(`\`${echo(actionToken.text)}\` is not ${article} \`${group}\` action; use ${listOf(actions)}.`, {
+      hint: guess ? `Did you mean \`${group} ${guess}\`?` : `Type \`/vigil help ${group}\` for examples.`,
+    });
+  }
+  return { action, rest };
+}

@@ -7,6 +7,7 @@
  */
 import { EVENT_TYPES, type EventType, SEVERITIES, type Severity } from '../../api/index.js';
 import {
+  groupAction,
   noArguments,
   once,
   partsOf,
@@ -16,7 +17,7 @@ import {
   unknownKey,
 } from './args.js';
 import type { ChannelRef, Command } from './command.js';
-import { echo, fail, listOf } from './errors.js';
+import { echo, fail } from './errors.js';
 import { EXAMPLE } from './examples.js';
 import { suggest } from './suggest.js';
 import type { Token } from './tokenize.js';
@@ -228,11 +229,7 @@ function subscriptionId(tokens: readonly Token[], action: 'remove' | 'preview'):
 }
 
 export function parseDigest(tokens: readonly Token[]): Command {
-  const [actionToken, ...rest] = tokens;
-  if (!actionToken) {
-    fail(`\`digest\` needs an action: ${listOf(DIGEST_ACTIONS)}.`, { example: EX.add });
-  }
-  const action = actionToken.quoted || actionToken.key !== undefined ? '' : actionToken.value.toLowerCase();
+  const { action, rest } = groupAction(tokens, 'digest', DIGEST_ACTIONS, EX.add);
   switch (action) {
     case 'add':
       return rest.length === 0 ? { kind: 'digest-add-modal' } : parseAdd(rest);
@@ -243,11 +240,5 @@ export function parseDigest(tokens: readonly Token[]): Command {
       return { kind: 'digest-remove', subscriptionId: subscriptionId(rest, 'remove') };
     case 'preview':
       return { kind: 'digest-preview', subscriptionId: subscriptionId(rest, 'preview') };
-    default: {
-      const guess = suggest(actionToken.key ?? actionToken.value, DIGEST_ACTIONS);
-      fail(`\`${echo(actionToken.text)}\` is not a \`digest\` action; use ${listOf(DIGEST_ACTIONS)}.`, {
-        hint: guess ? `Did you mean \`digest ${guess}\`?` : 'Type `/vigil help digest` for examples.',
-      });
-    }
   }
 }

@@ -32,6 +32,7 @@ describe('`alerts`', () => {
   it.each([
     ['alerts', '`alerts` needs an action'],
     ['alerts ad', 'Did you mean `alerts add`?'],
+    ['alerts ad', '`ad` is not an `alerts` action; use `add`, `list`, `remove`, `pause` or `resume`.'],
     ['alerts add type:open_web', '`open_web` is a search category'],
     ['alerts add type:nonsense', 'nonsense'],
     ['alerts add quiet:22:00', '`quiet:` takes a start and an end like `22:00-07:00`'],
