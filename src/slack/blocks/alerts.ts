@@ -12,17 +12,12 @@ import type { AlertList, AlertListItem, PollHealth } from '../../services/alerts
 import { filtersOf, scopeOf } from '../../services/digest/content.js';
 import { eventTitle } from '../../services/event-title.js';
 import { renderBudgeted } from './budget.js';
-import {
-  formInput,
-  plural,
-  severityCounts,
-  subscriptionInputs,
-  subscriptionRow,
-  typeCounts,
-} from './digest.js';
+import { formInput, severityCounts, subscriptionInputs, subscriptionRow, typeCounts } from './digest.js';
 import type { ActedState } from './event-row.js';
 import { effectiveSeverity, renderEventGroup, typeLabel } from './event-row.js';
+import { plural } from './ids.js';
 import type { RenderedMessage } from './kit.js';
+import { renderSubscriptionList } from './subscription-list.js';
 import { codeSpan, escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
 
 export const ALERT_MORE = 'alert_more';
@@ -212,34 +207,13 @@ export function alertLine(item: AlertListItem): string {
 }
 
 export function renderAlertList(list: AlertList): RenderedMessage {
-  if (list.items.length === 0) {
-    const text =
-      'No alert subscriptions in this workspace yet. `/vigil alerts add` in a channel creates one.';
-    return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
-  }
-  const count = plural(list.items.length, 'alert subscription');
-  const r = renderBudgeted({
-    text: `${count} in this workspace`,
-    head: [
-      {
-        type: 'section',
-        block_id: 'alerts:head',
-        text: { type: 'mrkdwn', text: `*${count}* in this workspace\n${pollLine(list.poll)}` },
-      },
-    ],
-    groups: list.items.map((item, i) => [
-      {
-        type: 'section',
-        block_id: `alert:${i}`,
-        text: { type: 'mrkdwn', text: truncate(alertLine(item), 3000), verbatim: true },
-      },
-    ]),
-    omittedNotice: (n) => ({
-      type: 'context',
-      elements: [{ type: 'mrkdwn', text: `${plural(n, 'more alert subscription')} not shown.` }],
-    }),
+  return renderSubscriptionList({
+    noun: 'alert subscription',
+    empty: 'No alert subscriptions in this workspace yet. `/vigil alerts add` in a channel creates one.',
+    blockIds: { head: 'alerts:head', item: 'alert' },
+    note: pollLine(list.poll),
+    lines: list.items.map(alertLine),
   });
-  return { text: r.text, blocks: r.blocks };
 }
 
 /** App Home: the polling line, then each subscription with Pause/Resume and Remove (value: its id). */

@@ -4,6 +4,7 @@
  */
 import { PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
 import type { AuditEntry } from '../../store/index.js';
+import { plural } from './ids.js';
 import { codeSpan, escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
 
 const EVENT_VERBS: Readonly<Record<string, string>> = {
@@ -12,10 +13,6 @@ const EVENT_VERBS: Readonly<Record<string, string>> = {
   'event.unignore': 'unignored',
   'event.unremediate': 'unremediated',
 };
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
 
 const escaped = (s: string, max = 200) => truncate(escapeMrkdwn(s).replace(/\s+/g, ' ').trim(), max);
 

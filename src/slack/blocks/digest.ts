@@ -21,7 +21,9 @@ import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import { renderBudgeted } from './budget.js';
 import type { ActedState } from './event-row.js';
 import { renderEventGroup, SEVERITY_EMOJI, typeLabel } from './event-row.js';
+import { plural } from './ids.js';
 import type { RenderedMessage } from './kit.js';
+import { renderSubscriptionList } from './subscription-list.js';
 import { tagFields } from './tags.js';
 import { escapeMrkdwn, plainText, slackDate, truncate } from './text.js';
 
@@ -41,10 +43,6 @@ export interface DigestMessageInput {
 export function longDate(localDate: string): string {
   const date = DateTime.fromISO(localDate, { zone: 'UTC', locale: 'en' });
   return date.isValid ? date.toFormat('cccc d LLLL yyyy') : localDate;
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export function severityCounts(counts: Record<string, number>): string {
@@ -198,32 +196,12 @@ export function digestLine(item: DigestListItem): string {
 }
 
 export function renderDigestList(items: readonly DigestListItem[]): RenderedMessage {
-  if (items.length === 0) {
-    const text = 'No digests in this workspace yet. `/vigil digest add` in a channel creates one.';
-    return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
-  }
-  const r = renderBudgeted({
-    text: `${plural(items.length, 'digest')} in this workspace`,
-    head: [
-      {
-        type: 'section',
-        block_id: 'digests:head',
-        text: { type: 'mrkdwn', text: `*${plural(items.length, 'digest')}* in this workspace` },
-      },
-    ],
-    groups: items.map((item, i) => [
-      {
-        type: 'section',
-        block_id: `digest:${i}`,
-        text: { type: 'mrkdwn', text: truncate(digestLine(item), 3000), verbatim: true },
-      },
-    ]),
-    omittedNotice: (n) => ({
-      type: 'context',
-      elements: [{ type: 'mrkdwn', text: `${plural(n, 'more digest')} not shown.` }],
-    }),
+  return renderSubscriptionList({
+    noun: 'digest',
+    empty: 'No digests in this workspace yet. `/vigil digest add` in a channel creates one.',
+    blockIds: { head: 'digests:head', item: 'digest' },
+    lines: items.map(digestLine),
   });
-  return { text: r.text, blocks: r.blocks };
 }
 
 /** One App Home row of a subscription: its line, and Pause/Resume and Remove (value: the subscription id). */

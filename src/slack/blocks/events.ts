@@ -17,6 +17,7 @@ import {
   renderEventGroup,
   type TriagedState,
 } from './event-row.js';
+import { plural } from './ids.js';
 import { context, type RenderedMessage, section } from './kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from './text.js';
 
@@ -62,10 +63,6 @@ export interface RenderedResults extends RenderedMessage {
   /** Events actually in the message: page on from here when some were left out. */
   includedEvents: number;
   omittedEvents: number;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** "Shared by @user", under a channel copy; the requester's own copy has none. */
