@@ -116,6 +116,7 @@ export class FakeSlack {
   readonly socket: FakeSocketMode;
   private readonly state: SlackState;
   private readonly failures = new Map<string, Required<Pick<FailureSpec, 'times'>> & FailureSpec>();
+  private readonly holds = new Map<string, HeldCall[]>();
   private callWaiters: Waiter<RecordedCall>[] = [];
   private readonly seenAcks = new WeakSet<object>();
   private readonly observers = new Set<RecordObserver>();
@@ -320,6 +321,27 @@ export class FakeSlack {
     this.failures.set(method, { ...spec, times: spec.times ?? 1 });
   }
 
+  /**
+   * Holds the next call to `method` ('response_url' and 'upload' name those endpoints): its request is read
+   * and nothing is answered until `release()` (then it is answered as usual), so a test can stop a process
+   * mid-call or let a call hang. `arrived` resolves when the call comes. Closing the fake drops held calls.
+   */
+  hold(method: string): { arrived: Promise<void>; release(): void } {
+    let arrive = () => {};
+    let release = () => {};
+    const held: HeldCall = {
+      arrived: new Promise<void>((resolve) => {
+        arrive = resolve;
+      }),
+      released: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+      arrive: () => arrive(),
+    };
+    this.holds.set(method, [...(this.holds.get(method) ?? []), held]);
+    return { arrived: held.arrived, release: () => release() };
+  }
+
   /** Follows what is recorded from now on; returns the function that stops following. */
   observe(observer: RecordObserver): () => void {
     this.observers.add(observer);
@@ -380,6 +402,7 @@ export class FakeSlack {
     this.state.clear();
     this.seedState();
     this.socket.reset();
+    this.holds.clear();
   }
 
   async close(): Promise<void> {
@@ -455,6 +478,13 @@ export class FakeSlack {
     return remaining;
   }
 
+  private takeHold(name: string | undefined): HeldCall | undefined {
+    const queue = name === undefined ? undefined : this.holds.get(name);
+    const held = queue?.shift();
+    if (queue?.length === 0 && name !== undefined) this.holds.delete(name);
+    return held;
+  }
+
   private takeFailure(method: string): Reply | undefined {
     const spec = this.failures.get(method);
     if (spec === undefined) return undefined;
@@ -484,6 +514,11 @@ export class FakeSlack {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.baseUrl);
     const raw = await readRaw(req, MAX_BODY_BYTES);
+    const held = this.takeHold(heldName(req, url));
+    if (held !== undefined) {
+      held.arrive();
+      await held.released;
+    }
     if (url.pathname.startsWith('/api/')) {
       this.send(res, await this.apiCall(req, raw, url));
     } else if (url.pathname.startsWith('/upload/v1/')) {
@@ -701,6 +736,20 @@ function dropOldest<K, V>(map: Map<K, V>, keep: number): void {
     if (map.size <= keep) return;
     map.delete(key);
   }
+}
+
+interface HeldCall {
+  arrived: Promise<void>;
+  released: Promise<void>;
+  arrive(): void;
+}
+
+/** What `hold()` calls a request: the Web API method, 'response_url' or 'upload'. */
+function heldName(req: IncomingMessage, url: URL): string | undefined {
+  if (url.pathname.startsWith('/api/')) return decodeURIComponent(url.pathname.slice('/api/'.length));
+  if (url.pathname.startsWith('/upload/v1/')) return 'upload';
+  if (req.method === 'POST' && RESPONSE_URL_PATH.test(url.pathname)) return 'response_url';
+  return undefined;
 }
 
 export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<FakeSlack> {

@@ -6,6 +6,27 @@ const fake: FakeSlack = await startFakeSlack();
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
+describe('hold', () => {
+  it('keeps the next call of a method unanswered until released, then answers it as usual', async () => {
+    const held = fake.hold('chat.postMessage');
+    let settled = false;
+    const call = callJson(fake, 'chat.postMessage', { channel: SEEDED_CHANNELS.general, text: 'x' }).finally(
+      () => {
+        settled = true;
+      },
+    );
+    await held.arrived;
+    // Another method, and the call after the held one, are answered meanwhile.
+    expect((await callForm(fake, 'auth.test', {})).body.ok).toBe(true);
+    const next = await callJson(fake, 'chat.postMessage', { channel: SEEDED_CHANNELS.general, text: 'y' });
+    expect(next.body.ok).toBe(true);
+    expect(settled).toBe(false);
+    held.release();
+    expect((await call).body.ok).toBe(true);
+    expect(fake.callsTo('chat.postMessage')).toHaveLength(2);
+  });
+});
+
 describe('failNext', () => {
   it('answers ratelimited with HTTP 429 and Retry-After, then recovers', async () => {
     fake.failNext('chat.postMessage', { error: 'ratelimited', retryAfter: 7 });
