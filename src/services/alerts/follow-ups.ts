@@ -10,12 +10,13 @@
  */
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
-import type {
-  AlertFollowUpRepo,
-  AlertStateRepo,
-  EventStateRepo,
-  FollowUp,
-  FollowUpRef,
+import {
+  type AlertFollowUpRepo,
+  type AlertStateRepo,
+  type EventStateRepo,
+  type FollowUp,
+  type FollowUpRef,
+  StoreCorruptionError,
 } from '../../store/index.js';
 import type { EventStateChange } from '../events.js';
 import type { AlertFollower, FollowProgress } from './follow.js';
@@ -129,14 +130,20 @@ export class AlertFollowUps {
     for (const ref of refs) {
       if (takes >= SWEEP_TAKES || looked >= SWEEP_LOOKS) break;
       looked++;
-      // A plain read first: a follow-up its live owner still holds costs no lock.
-      const current = await deps.records.get(ref);
-      if (current === undefined || (await this.held(current, now))) continue;
-      const outcome = await this.complete(ref, (record) => this.verdict(ref.workspaceId, record, now));
-      if (outcome === 'left') continue;
-      takes++;
-      report[outcome]++;
-      if (outcome === 'dropped') this.recorded.delete(idOf(ref));
+      try {
+        // A plain read first: a follow-up its live owner still holds costs no lock.
+        const current = await deps.records.get(ref);
+        if (current === undefined || (await this.held(current, now))) continue;
+        const outcome = await this.complete(ref, (record) => this.verdict(ref.workspaceId, record, now));
+        if (outcome === 'left') continue;
+        takes++;
+        report[outcome]++;
+        if (outcome === 'dropped') this.recorded.delete(idOf(ref));
+      } catch (err) {
+        // One unreadable record must not stop the others (nor come back every sweep).
+        if (err instanceof StoreCorruptionError) await deps.records.delete(ref);
+        deps.logger.warn('an alert follow-up could not be completed', { workspaceId: ref.workspaceId, err });
+      }
     }
     // Cut short: the rest are looked at on the next tick.
     this.nextScanAt = looked < refs.length ? now : now + SWEEP_EVERY_MS;

@@ -4,6 +4,8 @@
  * time", with Undo in its menu) and a reply in its thread records the change. The message's buttons point
  * at a new context derived from the stored one under the store's lock, so changes to several events of one
  * message never lose each other; the re-render shows the latest context, whichever change finished last.
+ * Across a crash or a Slack outage, follow-ups.ts records the change first and retries it with a
+ * FollowProgress, so the messages already done are neither updated nor replied to again.
  */
 import type { Logger } from '../../logger.js';
 import type { AlertStateRepo } from '../../store/index.js';

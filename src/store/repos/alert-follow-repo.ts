@@ -74,6 +74,11 @@ export class AlertFollowUpRepo {
     });
   }
 
+  /** Deletes the record as it is (one that cannot be read any more). */
+  async delete(ref: FollowUpRef): Promise<void> {
+    await this.ns.delete(fullKey(ref));
+  }
+
   /** Every follow-up waiting, across workspaces (keys only: one listing of this namespace). */
   async pending(): Promise<FollowUpRef[]> {
     return (await this.ns.keys('')).flatMap((full) => {

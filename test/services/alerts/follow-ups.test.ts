@@ -127,6 +127,8 @@ describe.each(BACKENDS)('alert follow-ups on %s', (backend) => {
     });
     await expect(ignore(p)).rejects.toThrow();
     expect(await pending(p)).toHaveLength(1);
+    // An unreadable record beside it is removed, and does not stop the sweep.
+    await p.store.namespace('alert-follow').set(`${TEAM}:unreadable:1`, { uid: 42 });
     world.clock.advance(FOLLOW_UP_BOUND_MS + SWEEP_EVERY_MS);
     const updates = world.slack.callsTo('chat.update').length;
     expect((await p.scheduler.tick()).followUps).toEqual({ followed: 0, dropped: 1, failed: 0 });
@@ -134,6 +136,25 @@ describe.each(BACKENDS)('alert follow-ups on %s', (backend) => {
     expect(world.slack.callsTo('chat.update')).toHaveLength(updates);
     expect(shows(CHANNEL)).toContain('event_ignore:0');
     expect(repliesTo(CHANNEL, ts.general)).toHaveLength(0);
+  });
+
+  it('leaves a live call under way past the bound, and drops it once the call is given up', async () => {
+    const p = await world.instance();
+    await alertedTwice(p);
+    // A call still under way (its lease and marker kept alive), as a slow API would leave it.
+    const acted = { action: 'ignore' as const, by: MEMBER, at: world.clock.now() };
+    const lease = await p.repos.eventStates.begin(TEAM, UID, 0, acted, 15_000);
+    expect(lease).toBeDefined();
+    await p.followUps.record({ workspaceId: TEAM, uid: UID, ...acted, generation: 1 });
+    world.clock.advance(FOLLOW_UP_BOUND_MS + SWEEP_EVERY_MS);
+    expect((await p.scheduler.tick()).followUps).toEqual({ followed: 0, dropped: 0, failed: 0 });
+    expect(await pending(p)).toHaveLength(1);
+    // The call fails: its marker goes with it, and so does the follow-up.
+    await p.repos.eventStates.abandon(TEAM, UID, 0);
+    await lease?.release();
+    world.clock.advance(SWEEP_EVERY_MS);
+    expect((await p.scheduler.tick()).followUps).toEqual({ followed: 0, dropped: 1, failed: 0 });
+    expect(await pending(p)).toEqual([]);
   });
 
   it("completes a dead instance's change as soon as its heartbeat lapses, and drops one it never committed", async () => {
