@@ -10,6 +10,7 @@ import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { AlertFollower } from './services/alerts/follow.js';
+import { AlertFollowUps } from './services/alerts/follow-ups.js';
 import { feedSourceOf } from './services/alerts/ports.js';
 import { AlertScheduler, tickMsFor } from './services/alerts/scheduler.js';
 import { AlertService } from './services/alerts/subscriptions.js';
@@ -297,7 +298,8 @@ function createDigestScheduler(
 
 /**
  * The alert scheduler posting through the Slack publisher, and the follower that keeps posted alerts in step
- * with their events (a click anywhere in Vigil), its work tracked so shutdown drains it.
+ * with their events (a click anywhere in Vigil): each change is recorded before its commit, followed after it
+ * (tracked, so shutdown drains it), and what a crash or Slack left undone is swept at start-up and every tick.
  */
 function createAlertScheduler(deps: SlackDeps, ticker: Ticker | undefined): AlertScheduler {
   const logger = deps.logger.child({ component: 'alerts' });
@@ -308,11 +310,26 @@ function createAlertScheduler(deps: SlackDeps, ticker: Ticker | undefined): Aler
     publisher,
     logger,
   });
+  const followUps = new AlertFollowUps({
+    records: deps.repos.alertFollowUps,
+    state: deps.repos.alertState,
+    eventStates: deps.repos.eventStates,
+    follower,
+    clock: deps.clock,
+    logger,
+    owner: deps.store.holderId,
+    isAlive: (owner) => deps.store.isHolderAlive(owner),
+  });
+  deps.events.prepare((change) => followUps.record(change));
   deps.events.observe((change) =>
     deps.tracker.run(
-      () => follower.follow(change),
+      () => followUps.follow(change),
       (err) => logger.warn('alert messages did not follow an event', { err }),
     ),
+  );
+  deps.tracker.run(
+    () => followUps.sweep(),
+    (err) => logger.warn('could not complete the alert follow-ups left behind', { err }),
   );
   const pollMs = deps.config.alerts.pollMs;
   return new AlertScheduler({
@@ -326,6 +343,7 @@ function createAlertScheduler(deps: SlackDeps, ticker: Ticker | undefined): Aler
     clock: deps.clock,
     logger,
     owner: deps.store.holderId,
+    followUps,
     pollMs,
     tickMs: tickMsFor(pollMs),
     ...(ticker ? { ticker } : {}),

@@ -102,6 +102,7 @@ export class EventsService {
   readonly gate: FairGate;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly observers: ((change: EventStateChange) => void)[] = [];
+  private readonly preparers: ((change: EventStateChange) => Promise<void>)[] = [];
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.contexts = new EventsContextStore(deps.repos);
@@ -117,8 +118,21 @@ export class EventsService {
     this.observers.push(observer);
   }
 
+  /**
+   * Awaits `hook` before each change is made (under the click's lease, before the API call), so what must
+   * not miss a change can record it durably first (alert messages follow their events across a crash). A
+   * throw fails the click before anything is done upstream; keep it to a store read or two.
+   */
+  prepare(hook: (change: EventStateChange) => Promise<void>): void {
+    this.preparers.push(hook);
+  }
+
   private changed(change: EventStateChange): void {
     for (const observer of this.observers) observer(change);
+  }
+
+  private async preparing(change: EventStateChange): Promise<void> {
+    for (const hook of this.preparers) await hook(change);
   }
 
   /**
@@ -248,10 +262,20 @@ export class EventsService {
     const { workspaceId, uid, from, action } = req;
     const states = this.deps.repos.eventStates;
     const acted: Acted = { action, by: req.by, at: this.deps.clock.now() };
+    const change: EventStateChange = {
+      workspaceId,
+      uid,
+      action,
+      by: req.by,
+      at: acted.at,
+      generation: from + 1,
+      ...(req.title ? { title: req.title } : {}),
+    };
     const outcome = await actOnce({
       acquire: () => states.begin(workspaceId, uid, from, acted, ACT_LEASE_MS),
       stillDue: async () => (await states.get(workspaceId, uid)).generation === from,
       act: async () => {
+        await this.preparing(change);
         await this.deps.api.call(workspaceId, ({ session }) => session.eventAction({ action, uids: [uid] }));
         const state = await states.commit(workspaceId, uid, from, acted);
         await this.deps.repos.audit.append({
@@ -267,15 +291,7 @@ export class EventsService {
       onFailure: () => states.abandon(workspaceId, uid, from),
     });
     if (outcome.kind === 'done') {
-      this.changed({
-        workspaceId,
-        uid,
-        action,
-        by: req.by,
-        at: acted.at,
-        generation: outcome.value,
-        ...(req.title ? { title: req.title } : {}),
-      });
+      this.changed({ ...change, generation: outcome.value });
       return { kind: 'acted', generation: outcome.value, acted };
     }
     if (outcome.kind === 'stale') return this.staleOutcome(workspaceId, uid);
@@ -314,10 +330,24 @@ export class EventsService {
       }
     }
     if (won.length === 0) return { acted: [], byOthers, at };
+    const changes: EventStateChange[] = won.map((w) => {
+      const event = req.events[w.index]?.event;
+      const title = event === undefined ? '' : eventTitle(event);
+      return {
+        workspaceId,
+        uid: w.uid,
+        action: 'ignore',
+        by,
+        at,
+        generation: w.from + 1,
+        ...(title ? { title } : {}),
+      };
+    });
     try {
       await whileKeptAlive(
         won.map((w) => w.lease),
         async () => {
+          for (const change of changes) await this.preparing(change);
           await this.deps.api.call(workspaceId, ({ session }) =>
             session.eventAction({ action: 'ignore', uids: won.map((w) => w.uid) }),
           );
@@ -343,19 +373,7 @@ export class EventsService {
     } finally {
       await Promise.all(won.map((w) => w.lease.release()));
     }
-    for (const w of won) {
-      const event = req.events[w.index]?.event;
-      const title = event === undefined ? '' : eventTitle(event);
-      this.changed({
-        workspaceId,
-        uid: w.uid,
-        action: 'ignore',
-        by,
-        at,
-        generation: w.from + 1,
-        ...(title ? { title } : {}),
-      });
-    }
+    for (const change of changes) this.changed(change);
     return { acted: won.map((w) => ({ index: w.index, generation: w.from + 1 })), byOthers, at };
   }
 

@@ -4,6 +4,7 @@ export type { HeartbeatOptions, HeartbeatTimer } from './backend/liveness.js';
 export { describeStoreUrl, type OpenStoreOptions, openStore } from './backend/open.js';
 export type { BudgetWindows, SharedRateBudget } from './backend/rate-budget.js';
 export type { Lease, Namespace, Store } from './backend/store.js';
+export * from './repos/alert-follow-repo.js';
 export * from './repos/alert-state-repo.js';
 export * from './repos/alert-subscription-repo.js';
 export * from './repos/api-token-repo.js';

@@ -4,6 +4,8 @@
  * time", with Undo in its menu) and a reply in its thread records the change. The message's buttons point
  * at a new context derived from the stored one under the store's lock, so changes to several events of one
  * message never lose each other; the re-render shows the latest context, whichever change finished last.
+ * Across a crash or a Slack outage, follow-ups.ts records the change first and retries it with a
+ * FollowProgress, so the messages already done are neither updated nor replied to again.
  */
 import type { Logger } from '../../logger.js';
 import type { AlertStateRepo } from '../../store/index.js';
@@ -29,15 +31,29 @@ const REFRESH_ROUNDS = 3;
 const RATE_LIMIT_RETRIES = 2;
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Where a durable follow-up (follow-ups.ts) keeps count: the messages done are skipped, each one recorded. */
+export interface FollowProgress {
+  /** Messages (`channel:ts`) already updated and replied to in their thread. */
+  readonly done: ReadonlySet<string>;
+  /** Records one more message done; false when the follow-up is no longer this follower's (stop). */
+  markDone(message: string): Promise<boolean>;
+}
+
 export class AlertFollower {
   constructor(private readonly deps: FollowDeps) {}
 
-  /** Brings every alert message of the changed event up to date; failures are logged, never thrown. */
-  async follow(change: EventStateChange): Promise<void> {
+  /**
+   * Brings every alert message of the changed event up to date, each updated in place then replied to in
+   * its thread; failures are logged, never thrown. True when every message is done.
+   */
+  async follow(change: EventStateChange, progress?: FollowProgress): Promise<boolean> {
     const { deps } = this;
     const messages = await deps.state.messagesOf(change.workspaceId, change.uid);
+    let complete = true;
     for (const { channel, ts } of messages) {
       const ref: AlertMessageRef = { workspaceId: change.workspaceId, channelId: channel, ts };
+      const message = `${channel}:${ts}`;
+      if (progress?.done.has(message)) continue;
       try {
         const record = await deps.state.updateMessage(change.workspaceId, channel, ts, async (current) => {
           if (current.ctxId === undefined || !current.shown.includes(change.uid)) return undefined;
@@ -48,10 +64,13 @@ export class AlertFollower {
         });
         if (record?.shown.includes(change.uid)) await this.patiently(() => this.refresh(ref));
         await this.patiently(() => deps.publisher.reply(ref, change));
+        if (progress && !(await progress.markDone(message))) return false;
       } catch (err) {
+        complete = false;
         deps.logger.warn('an alert message could not follow its event', { channel, ts, err });
       }
     }
+    return complete;
   }
 
   /** Runs `fn`, waiting out Slack's 429 a couple of times (a person's click should show, if late). */

@@ -10,16 +10,20 @@
 import type { AlertSubscription } from '../../store/index.js';
 import { realTicker, type Ticker } from '../digest/scheduler.js';
 import { type DeliveryDeps, type DeliveryOutcome, deliverChannel } from './deliver.js';
+import type { SweepReport } from './follow-ups.js';
 import { type PollOutcome, pollFeed } from './poll.js';
 
 export interface AlertSchedulerDeps extends DeliveryDeps {
   ticker?: Ticker;
   concurrency?: number;
+  /** Alert messages that have not caught up with their events yet (follow-ups.ts), completed on each tick. */
+  followUps?: { sweep(): Promise<SweepReport> };
 }
 
 export interface AlertTickReport {
   polls: Record<PollOutcome, number>;
   posts: Record<DeliveryOutcome, number>;
+  followUps: SweepReport;
 }
 
 const DEFAULT_CONCURRENCY = 16;
@@ -38,6 +42,7 @@ export class AlertScheduler {
   private stopped = false;
   private readonly inFlight = new Map<string, Promise<void>>();
   private running = 0;
+  private sweeping: Promise<void> | undefined;
   private readonly waiting: (() => void)[] = [];
 
   private readonly deps: AlertSchedulerDeps;
@@ -59,10 +64,11 @@ export class AlertScheduler {
     const report: AlertTickReport = {
       polls: { polled: 0, 'not-due': 0, busy: 0, failed: 0 },
       posts: { posted: 0, idle: 0, busy: 0, paused: 0, retry: 0, failed: 0 },
+      followUps: { followed: 0, dropped: 0, failed: 0 },
     };
     if (this.stopped) return report;
+    const started: Promise<void>[] = [this.sweep(report)];
     const teams = await this.deps.subscriptions.teams();
-    const started: Promise<void>[] = [];
     for (const workspaceId of teams) {
       const busy = this.inFlight.get(workspaceId);
       if (busy !== undefined) {
@@ -93,8 +99,26 @@ export class AlertScheduler {
       timer = setTimeout(resolve, waitMs);
       timer.unref();
     });
-    await Promise.race([Promise.allSettled([...this.inFlight.values()]), waited]);
+    await Promise.race([Promise.allSettled([...this.inFlight.values(), this.sweeping]), waited]);
     clearTimeout(timer);
+  }
+
+  /** The follow-ups' sweep, beside the workspaces' work (it may wait on Slack); one at a time. */
+  private sweep(report: AlertTickReport): Promise<void> {
+    const { followUps } = this.deps;
+    if (followUps === undefined) return Promise.resolve();
+    this.sweeping ??= followUps
+      .sweep()
+      .then((done) => {
+        report.followUps = done;
+      })
+      .catch((err: unknown) => {
+        if (!this.stopped) this.deps.logger.error('alert follow-ups sweep failed', { err });
+      })
+      .finally(() => {
+        this.sweeping = undefined;
+      });
+    return this.sweeping;
   }
 
   private async workspace(workspaceId: string, report: AlertTickReport): Promise<void> {

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../backend/store.js';
+import { AlertFollowUpRepo } from './alert-follow-repo.js';
 import { AlertStateRepo } from './alert-state-repo.js';
 import { AlertSubscriptionRepo } from './alert-subscription-repo.js';
 import { ApiOrganizationRepo, ApiTokenRepo } from './api-token-repo.js';
@@ -58,6 +59,8 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Real-time alert subscriptions, and their feed, outboxes and posted messages (alert-state-repo.ts). */
     alerts,
     alertState: new AlertStateRepo(store),
+    /** Changes alert messages must still follow, recorded before each commit (alert-follow-repo.ts). */
+    alertFollowUps: new AlertFollowUpRepo(store),
     /** Policy unassigns done through Vigil, by `<policy>:<identifier>`; the service defines the shape. */
     policyUnassigns: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'policy-unassign', schema),

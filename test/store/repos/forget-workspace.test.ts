@@ -109,6 +109,18 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
     rest: [],
     postedAt: 1,
   });
+  // A change the alert message must still follow (recorded before its commit).
+  await repos.alertFollowUps.change(repos.alertFollowUps.refOf(ws, event.metadata.uid, 1), async () => ({
+    uid: event.metadata.uid,
+    action: 'ignore',
+    by: 'U1',
+    at: 1,
+    generation: 1,
+    owner: 'o',
+    until: 60_001,
+    done: [],
+    attempts: 0,
+  }));
   await repos.digestOutbox(Anything).set(ws, 'sub1:2026-11-23', { note: 'posted' });
   await repos.digestCursors(Anything).set(ws, 'sub1', { note: 'cursor' });
   await repos.revealGrants(Anything).set(ws, 'U1', { note: 'grant' }, 60_000);

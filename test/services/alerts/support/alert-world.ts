@@ -8,12 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../../../src/clock.js';
 import { type Logger, silentLogger } from '../../../../src/logger.js';
 import { AlertFollower } from '../../../../src/services/alerts/follow.js';
+import { AlertFollowUps } from '../../../../src/services/alerts/follow-ups.js';
 import type { AlertStep } from '../../../../src/services/alerts/poll.js';
 import { feedSourceOf } from '../../../../src/services/alerts/ports.js';
 import { AlertScheduler } from '../../../../src/services/alerts/scheduler.js';
 import { AlertService } from '../../../../src/services/alerts/subscriptions.js';
 import type { Ticker } from '../../../../src/services/digest/scheduler.js';
 import { EventRestStore } from '../../../../src/services/event-rest.js';
+import { EventsService } from '../../../../src/services/events.js';
 import { EventsContextStore } from '../../../../src/services/events-context.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';
 import { type SimApi, startSimApi } from '../../../../src/sim/api/index.js';
@@ -50,6 +52,15 @@ export interface World {
     afterStep?: (step: AlertStep, where: string) => Promise<void> | void;
     /** Connect the workspace in the store (switch tenants with `connectTo`) instead of the environment. */
     stored?: boolean;
+    /** This instance's own store connection (one that keeps a heartbeat, to die by stopping it). */
+    openStore?: () => Promise<Store>;
+    /**
+     * Alert follow-ups owned as Vigil owns them, by the store's holder id (liveness decides), rather than by
+     * an owner id always taken as alive.
+     */
+    holderOwned?: boolean;
+    /** False: its clicks are not followed after the commit, as when the process dies right after it. */
+    follows?: boolean;
   }): Promise<Instance>;
   /** Connects (or switches) the workspace to a tenant of the first key, as `/vigil tenant` does. */
   connectTo(instance: Instance, tenantId: number): Promise<void>;
@@ -67,6 +78,11 @@ export interface Instance {
   scheduler: AlertScheduler;
   service: AlertService;
   follower: AlertFollower;
+  /** Events acted on as Vigil does, changes recorded before the commit and followed after it. */
+  events: EventsService;
+  followUps: AlertFollowUps;
+  /** The follows started after this instance's clicks (await them). */
+  followed: Promise<void>[];
   contexts: EventsContextStore;
   /** The waits the follower asked for (Slack's Retry-After). */
   waited: number[];
@@ -95,7 +111,7 @@ export async function startWorld(opts: {
     slack,
     tenantId: key.defaultTenantId,
     async instance(o = {}) {
-      const store = await opts.openStore();
+      const store = await (o.openStore ?? opts.openStore)();
       stores.push(store);
       const repos = createRepositories(store, { clock, sealer });
       const pool = new ApiClientPool({
@@ -128,23 +144,6 @@ export async function startWorld(opts: {
       });
       const publisher = createAlertPublisher(clients, clock);
       const service = new AlertService({ repos, clock, pollMs: POLL_MS });
-      const scheduler = new AlertScheduler({
-        subscriptions: repos.alerts,
-        state: repos.alertState,
-        source: feedSourceOf(api),
-        publisher,
-        contexts,
-        rest: new EventRestStore(repos),
-        generationOf: async (ws, uid) => (await repos.eventStates.get(ws, uid)).generation,
-        clock,
-        logger,
-        owner: randomBytes(6).toString('hex'),
-        pollMs: POLL_MS,
-        tickMs: TICK_MS,
-        ticker: manualTicker,
-        ...(o.afterStep ? { afterStep: o.afterStep } : {}),
-      });
-      schedulers.push(scheduler);
       const waited: number[] = [];
       const follower = new AlertFollower({
         state: repos.alertState,
@@ -157,7 +156,40 @@ export async function startWorld(opts: {
           clock.advance(ms);
         },
       });
-      return { store, repos, scheduler, service, follower, contexts, waited };
+      const owner = randomBytes(6).toString('hex');
+      const followUps = new AlertFollowUps({
+        records: repos.alertFollowUps,
+        state: repos.alertState,
+        eventStates: repos.eventStates,
+        follower,
+        clock,
+        logger,
+        owner: o.holderOwned ? store.holderId : owner,
+        isAlive: (id) => store.isHolderAlive(id),
+      });
+      const events = new EventsService({ api, repos, clock, sleep: async () => {} });
+      const followed: Promise<void>[] = [];
+      events.prepare((change) => followUps.record(change));
+      if (o.follows !== false) events.observe((change) => followed.push(followUps.follow(change)));
+      const scheduler = new AlertScheduler({
+        subscriptions: repos.alerts,
+        state: repos.alertState,
+        source: feedSourceOf(api),
+        publisher,
+        contexts,
+        rest: new EventRestStore(repos),
+        generationOf: async (ws, uid) => (await repos.eventStates.get(ws, uid)).generation,
+        clock,
+        logger,
+        owner,
+        followUps,
+        pollMs: POLL_MS,
+        tickMs: TICK_MS,
+        ticker: manualTicker,
+        ...(o.afterStep ? { afterStep: o.afterStep } : {}),
+      });
+      schedulers.push(scheduler);
+      return { store, repos, scheduler, service, follower, events, followUps, followed, contexts, waited };
     },
     async connectTo(instance, tenantId) {
       await instance.repos.workspaces.put(TEAM, {
