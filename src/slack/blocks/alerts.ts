@@ -200,7 +200,7 @@ export function alertLine(item: AlertListItem): string {
   const quiet = quietText(s);
   const hold = s.hold === 'all' ? 'holds every alert' : 'holds all but critical';
   return [
-    `\`${escapeMrkdwn(s.id)}\` in <#${s.channelId}>`,
+    `${codeSpan(s.id)} in <#${s.channelId}>`,
     `${escapeMrkdwn(scopeOf(s.identifierIds))}${filters ? ` · ${escapeMrkdwn(filters)}` : ''}`,
     `${quiet === undefined ? 'no quiet hours' : `quiet ${escapeMrkdwn(quiet)} (${hold})`} · ${stateText(item)}`,
   ].join('\n');

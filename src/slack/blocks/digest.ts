@@ -25,7 +25,7 @@ import { plural } from './ids.js';
 import type { RenderedMessage } from './kit.js';
 import { renderSubscriptionList } from './subscription-list.js';
 import { tagFields } from './tags.js';
-import { escapeMrkdwn, plainText, slackDate, truncate } from './text.js';
+import { codeSpan, escapeMrkdwn, plainText, slackDate, truncate } from './text.js';
 
 export const DIGEST_MORE = 'digest_more';
 
@@ -189,7 +189,7 @@ export function digestLine(item: DigestListItem): string {
   const s = item.subscription;
   const filters = filtersOf(s);
   return [
-    `\`${escapeMrkdwn(s.id)}\` in <#${s.channelId}> · ${scheduleText(s)}`,
+    `${codeSpan(s.id)} in <#${s.channelId}> · ${scheduleText(s)}`,
     `${escapeMrkdwn(scopeOf(s.identifierIds))}${filters ? ` · ${escapeMrkdwn(filters)}` : ''}`,
     `${lastText(item)} · ${stateText(item)}`,
   ].join('\n');

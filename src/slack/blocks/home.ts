@@ -159,7 +159,7 @@ export function renderHome(input: HomeInput): View {
     section(
       `*Digest* in <#${s.channelId}> at ${escapeMrkdwn(s.timeOfDay)} ${escapeMrkdwn(s.timeZone)}${s.weekdaysOnly ? ', weekdays' : ''} · identifiers ${
         s.identifierIds === 'all' ? 'all' : s.identifierIds.join(', ')
-      } · id \`${escapeMrkdwn(s.id)}\``,
+      } · id ${codeSpan(s.id)}`,
     ),
   );
   const groups: KnownBlock[][] = [
