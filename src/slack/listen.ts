@@ -194,7 +194,7 @@ function withNotice(deps: SlackDeps, respond: RespondFn, client: WebClient, text
   return { respond: notice.respond, client: watched, cancel: notice.cancel };
 }
 
-/** Runs a click's handler tracked, with its notice unless `quiet`. */
+/** Runs a click's handler tracked, with its notice unless `quiet` or there is nowhere to post it. */
 function runClick(
   deps: SlackDeps,
   args: { respond: RespondFn; client: WebClient; action: ButtonAction | undefined; who: Requester },
@@ -203,8 +203,9 @@ function runClick(
 ): void {
   const { who } = args;
   const context = { ...opts.context, team: who.workspaceId, user: who.userId };
-  if (opts.quiet) {
-    runTracked(deps, () => handler(args), undefined, context);
+  // Bolt gives no respond to a click without a response_url (a button in a modal or App Home).
+  if (opts.quiet || typeof args.respond !== 'function') {
+    runTracked(deps, () => handler(args), opts.quiet ? undefined : args.respond, context);
     return;
   }
   const text = (args.action && opts.notice?.(args.action)) || CLICK_STILL_WORKING_TEXT;
