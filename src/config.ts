@@ -131,6 +131,15 @@ const EnvSchema = z.object({
       .max(600_000, 'must be a number of milliseconds (100-600000)')
       .default(30_000),
   ),
+  VIGIL_SLACK_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of milliseconds (100-120000)' })
+      .int('must be a number of milliseconds (100-120000)')
+      .min(100, 'must be a number of milliseconds (100-120000)')
+      .max(120_000, 'must be a number of milliseconds (100-120000)')
+      .default(10_000),
+  ),
   VIGIL_HTTP_MAX_CONNECTIONS: z.preprocess(
     emptyToUndefined,
     z.coerce
@@ -213,6 +222,8 @@ export interface Config {
     appToken: string | undefined;
     mode: SlackMode;
     apiUrl: string;
+    /** Each attempt of a Slack call answering people (VIGIL_SLACK_TIMEOUT_MS); see slack/client-options.ts. */
+    timeoutMs?: number;
   };
   port: number;
   /** Limits on Vigil's HTTP server: a request body's total deadline, concurrent connections. */
@@ -285,6 +296,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       appToken: e.SLACK_APP_TOKEN,
       mode,
       apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
+      timeoutMs: e.VIGIL_SLACK_TIMEOUT_MS,
     },
     port: e.PORT,
     http: { bodyTimeoutMs: e.VIGIL_HTTP_BODY_TIMEOUT_MS, maxConnections: e.VIGIL_HTTP_MAX_CONNECTIONS },

@@ -44,6 +44,16 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads the interactive Slack client bound (10 s by default) and refuses values out of range', () => {
+    expect(loadConfig(single).slack.timeoutMs).toBe(10_000);
+    expect(loadConfig({ ...single, VIGIL_SLACK_TIMEOUT_MS: '300' }).slack.timeoutMs).toBe(300);
+    for (const bad of ['10s', '50', '600000']) {
+      expect(problems({ ...single, VIGIL_SLACK_TIMEOUT_MS: bad })).toEqual([
+        'VIGIL_SLACK_TIMEOUT_MS: must be a number of milliseconds (100-120000)',
+      ]);
+    }
+  });
+
   it('reads the sandbox size cap (100 MB by default) and refuses anything but a byte count', () => {
     expect(loadConfig(single).sandbox.maxBytes).toBe(100 * 1024 * 1024);
     expect(loadConfig({ ...single, VIGIL_SANDBOX_MAX_BYTES: '2048' }).sandbox.maxBytes).toBe(2048);

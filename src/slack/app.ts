@@ -8,6 +8,7 @@ import { WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
 import { rotationSafeAuthorization } from './authorize.js';
 import { toBoltLogger } from './bolt-logger.js';
+import { interactiveClientOptions } from './client-options.js';
 import { registerVigilCommand } from './command.js';
 import type { CommandHandlers, Feature, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
@@ -58,6 +59,8 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     slackApiUrl: config.slack.apiUrl,
     logger,
     logLevel: BOLT_LOG_LEVELS[config.logLevel],
+    // Bounded: no Slack call (nor a respond post) hangs a click, and none that may have landed is sent twice.
+    ...interactiveClientOptions(config.slack.timeoutMs),
   };
 
   // Token rotation refreshes under a store lock, so two instances never refresh one installation at once.

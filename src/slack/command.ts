@@ -3,12 +3,12 @@
  * handler in the background. Help and usage errors are answered in the ack itself.
  */
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
-import { realSleep } from '../clock.js';
 import { helpMessage, renderUsageError } from './blocks/help.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
 import { requesterOfCommand, runTracked } from './listen.js';
 import type { Command } from './parser/index.js';
 import { parseCommand } from './parser/index.js';
+import { STILL_WORKING_MS, stillWorking } from './still-working.js';
 
 export const VIGIL_COMMAND = '/vigil';
 
@@ -50,7 +50,7 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
     const progress = handler.progress?.(cmd as never);
     await ack(progress ? { response_type: 'ephemeral', text: progress } : undefined);
     const requester = requesterOfCommand(command);
-    const notice = progress ? stillWorking(deps, respond) : undefined;
+    const notice = progress ? stillWorking(deps.sleep, respond, STILL_WORKING_NOTICE) : undefined;
     const replies = placeholderReplies(notice?.respond ?? respond, progress !== undefined);
     const ctx: CommandContext = {
       ...requester,
@@ -70,37 +70,17 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
   });
 }
 
-/** After this long without an answer, the progress text is replaced by a "still working" notice. */
-export const STILL_WORKING_MS = 5_000;
+export { STILL_WORKING_MS };
 
 export const STILL_WORKING_TEXT =
   'Still working: the threat-intel API is slow to answer. The result will replace this message.';
 
-/**
- * Replaces the progress text with a "still working" notice if the command has not answered within a few
- * seconds (a slow or retried API call). The command's own replies wait for the notice to be posted, so the
- * notice never lands after (and over) the result.
- */
-function stillWorking(deps: Pick<SlackDeps, 'sleep'>, respond: RespondFn) {
-  const stop = new AbortController();
-  let posted: Promise<unknown> = Promise.resolve();
-  (deps.sleep ?? realSleep)(STILL_WORKING_MS, stop.signal).then(
-    () => {
-      posted = respond({
-        response_type: 'ephemeral',
-        replace_original: true,
-        text: STILL_WORKING_TEXT,
-      }).catch(() => undefined);
-    },
-    () => {},
-  );
-  const wrapped = (async (message: Parameters<RespondFn>[0]) => {
-    stop.abort();
-    await posted;
-    return respond(message);
-  }) as RespondFn;
-  return { respond: wrapped, cancel: () => stop.abort() };
-}
+/** The progress text is replaced by the notice: a command's replies all go to its own response_url. */
+const STILL_WORKING_NOTICE = Object.freeze({
+  response_type: 'ephemeral',
+  replace_original: true,
+  text: STILL_WORKING_TEXT,
+} as const);
 
 /**
  * The handler's replies, and the error reply: an error replaces the progress placeholder as a result

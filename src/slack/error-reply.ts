@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import type { KnownBlock, View } from '@slack/types';
+import { ErrorCode as SlackErrorCode } from '@slack/web-api';
 import { ApiError, RateLimitedError, ValidationError } from '../api/index.js';
 import { RefusalError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -29,6 +30,12 @@ export function newReferenceId(): string {
 export function isExpected(err: unknown): err is VigilError {
   // ApiError is a VigilError too.
   return err instanceof VigilError;
+}
+
+/** A Slack call that timed out, lost its connection or got a server error (see slack/client-options.ts). */
+function isSlackUnanswered(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === SlackErrorCode.RequestError || code === SlackErrorCode.HTTPError;
 }
 
 /** Pure: the message for an error. Upstream-derived text is escaped; our own words are plain. */
@@ -56,6 +63,9 @@ export function errorMessage(err: unknown, referenceId: string): ErrorMessage {
     // was escaped where the error was made, so only Slack's control characters are escaped here.
     cause = ownWords(err.message);
     next = ownWords(err.hint);
+  } else if (isSlackUnanswered(err)) {
+    cause = 'Slack did not answer Vigil in time (or failed), so Vigil could not finish this.';
+    next = 'Look whether it was done, then try again in a moment.';
   } else if (err instanceof StoreError) {
     cause = 'Vigil could not reach its storage, so nothing was changed.';
     next = 'Try again in a minute.';

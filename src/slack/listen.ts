@@ -23,6 +23,7 @@ import { ExpiredError } from '../errors.js';
 import { workspaceKey } from '../store/index.js';
 import type { Requester, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
+import { stillWorking } from './still-working.js';
 
 type InteractionBody = Pick<SlackAction, 'team' | 'user'> & {
   enterprise?: { id: string } | null;
@@ -165,29 +166,76 @@ function routeView(app: App, callbackId: string, listener: (args: ViewArgs) => P
   });
 }
 
+/** Said once to a clicker whose click has not been answered after a few seconds (see still-working.ts). */
+export const CLICK_STILL_WORKING_TEXT =
+  'Still working on it: the threat-intel API is slow to answer. The message will update when it answers.';
+
+/** What a slow click's notice says, for the button clicked; undefined for the general words. */
+export type ClickNotice = (action: ButtonAction) => string | undefined;
+
+/**
+ * A click's `respond` and `client` with the "still working" notice attached: a new ephemeral message to the
+ * clicker (`replace_original: false`, so the message the button is on, maybe a channel message others see, is
+ * never replaced). The click's own replies wait for a notice on its way, so a reply that replaces the original
+ * is posted after it, never raced by it; a click that opens a modal tells its progress there and gets none.
+ */
+function withNotice(deps: SlackDeps, respond: RespondFn, client: WebClient, text: string) {
+  const notice = stillWorking(deps.sleep, respond, {
+    response_type: 'ephemeral',
+    replace_original: false,
+    text,
+  });
+  const open = ((args: Parameters<WebClient['views']['open']>[0]) => {
+    notice.cancel();
+    return client.views.open(args);
+  }) as WebClient['views']['open'];
+  // The client's methods are bound to it: a view of it with views.open watched calls the same client.
+  const watched = Object.create(client, { views: { value: { ...client.views, open } } }) as WebClient;
+  return { respond: notice.respond, client: watched, cancel: notice.cancel };
+}
+
+/** Runs a click's handler tracked, with its notice unless `quiet` or there is nowhere to post it. */
+function runClick(
+  deps: SlackDeps,
+  args: { respond: RespondFn; client: WebClient; action: ButtonAction | undefined; who: Requester },
+  handler: (replies: { respond: RespondFn; client: WebClient }) => Promise<unknown>,
+  opts: { quiet?: boolean; notice?: ClickNotice; context: Record<string, unknown> },
+): void {
+  const { who } = args;
+  const context = { ...opts.context, team: who.workspaceId, user: who.userId };
+  // Bolt gives no respond to a click without a response_url (a button in a modal or App Home).
+  if (opts.quiet || typeof args.respond !== 'function') {
+    runTracked(deps, () => handler(args), opts.quiet ? undefined : args.respond, context);
+    return;
+  }
+  const text = (args.action && opts.notice?.(args.action)) || CLICK_STILL_WORKING_TEXT;
+  const replies = withNotice(deps, args.respond, args.client, text);
+  runTracked(deps, () => handler(replies).finally(replies.cancel), replies.respond, context);
+}
+
 /**
  * A button: acked at once, then `handler` runs tracked. Errors answer the clicker ephemerally unless
- * `quiet` (surfaces without a response_url, such as App Home, only log them).
+ * `quiet` (surfaces without a response_url, such as App Home, only log them); a click still running after a
+ * few seconds tells the clicker so once (`notice` words it), unless `quiet`.
  */
 export function onAction(
   app: App,
   deps: SlackDeps,
   constraint: ActionConstraint | string,
   handler: (click: Click) => Promise<unknown>,
-  opts: { quiet?: boolean } = {},
+  opts: { quiet?: boolean; notice?: ClickNotice } = {},
 ): void {
   const constraints = typeof constraint === 'string' ? { action_id: constraint } : constraint;
   routeAction(app, constraints, async (args) => {
-    const { ack, respond, client } = args;
     const body = args.body as BlockAction<ButtonAction>;
     const action = args.action as ButtonAction;
-    await ack();
+    await args.ack();
     const who = requesterOfAction(body);
-    runTracked(
+    runClick(
       deps,
-      () => handler({ deps, who, body, action, respond, client }),
-      opts.quiet ? undefined : respond,
-      { action: action.action_id, team: who.workspaceId, user: who.userId },
+      { respond: args.respond, client: args.client, action, who },
+      ({ respond, client }) => handler({ deps, who, body, action, respond, client }),
+      { ...opts, context: { action: action.action_id } },
     );
   });
 }
@@ -195,7 +243,7 @@ export function onAction(
 /**
  * An overflow menu whose options stand for buttons: `resolve` maps the chosen option's value (and the menu's
  * action id) to the button it stands for, or undefined for anything that is not one of ours; `handler` then
- * runs as if that button had been clicked. Acked at once like a button.
+ * runs as if that button had been clicked. Acked at once like a button, with the same notice.
  */
 export function onMenu(
   app: App,
@@ -206,36 +254,36 @@ export function onMenu(
     menuActionId: string,
   ) => { action_id: string; value: string } | undefined,
   handler: (click: Click) => Promise<unknown>,
+  opts: { notice?: ClickNotice } = {},
 ): void {
   routeAction(app, constraint, async (args) => {
-    const { ack, respond, client } = args;
     const body = args.body as BlockAction<OverflowAction>;
     const action = args.action as OverflowAction;
-    await ack();
+    await args.ack();
     const who = requesterOfAction(body);
     const chosen = resolve(action.selected_option?.value, action.action_id);
-    runTracked(
+    const button: ButtonAction | undefined = chosen && {
+      type: 'button',
+      action_id: chosen.action_id,
+      block_id: action.block_id,
+      value: chosen.value,
+      text: action.selected_option?.text ?? { type: 'plain_text', text: chosen.action_id },
+      action_ts: action.action_ts,
+    };
+    runClick(
       deps,
-      async () => {
-        if (chosen === undefined) {
+      { respond: args.respond, client: args.client, action: button, who },
+      async ({ respond, client }) => {
+        if (button === undefined) {
           throw new ExpiredError(
             'This menu no longer points at anything Vigil knows.',
             'Run the search again.',
           );
         }
-        const button: ButtonAction = {
-          type: 'button',
-          action_id: chosen.action_id,
-          block_id: action.block_id,
-          value: chosen.value,
-          text: action.selected_option?.text ?? { type: 'plain_text', text: chosen.action_id },
-          action_ts: action.action_ts,
-        };
         const asClick = body as unknown as BlockAction<ButtonAction>;
         return handler({ deps, who, body: asClick, action: button, respond, client });
       },
-      respond,
-      { action: chosen?.action_id ?? action.action_id, team: who.workspaceId, user: who.userId },
+      { ...opts, context: { action: chosen?.action_id ?? action.action_id } },
     );
   });
 }

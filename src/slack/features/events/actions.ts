@@ -3,7 +3,7 @@
  * Who clicked comes from the verified payload; the button value only names a stored context, which must
  * belong to the clicker's workspace. Acting once, auditing and waiting for a winner live in the service.
  */
-import type { App } from '@slack/bolt';
+import type { App, ButtonAction } from '@slack/bolt';
 import type { EventActionType } from '../../../api/index.js';
 import { ExpiredError, VigilError } from '../../../errors.js';
 import type { Acted } from '../../../services/event-state.js';
@@ -270,6 +270,29 @@ async function explain(click: Click): Promise<void> {
   await sendExplain(click.respond, renderExplain({ uid, text, now: click.deps.clock.now() }), false);
 }
 
+// ── Still working ───────────────────────────────────────────────────────────────────────────────────
+
+const DOING: Readonly<Record<string, string>> = {
+  [ACTION_IDS.ignore]: 'ignoring this event',
+  [ACTION_IDS.remediate]: 'remediating this event',
+  [ACTION_IDS.unignore]: 'unignoring this event',
+  [ACTION_IDS.unremediate]: 'unremediating this event',
+  [ACTION_IDS.undo]: 'undoing this',
+  [ACTION_IDS.ignorePage]: 'ignoring the events of this page',
+};
+
+/** The words of a slow click's notice: the action named; an explanation follows rather than updates. */
+function noticeOf(action: ButtonAction): string | undefined {
+  const base = parseActionId(action.action_id).base;
+  if (base === ACTION_IDS.explain) {
+    return 'Still working on the explanation: the threat-intel service is slow to answer. It will follow here when it is ready.';
+  }
+  const doing = DOING[base] ?? DOING[action.action_id];
+  return doing
+    ? `Still working on ${doing}: the threat-intel API is slow to answer. The message will update when it answers.`
+    : undefined;
+}
+
 // ── Registration ────────────────────────────────────────────────────────────────────────────────────
 
 const MENU_HANDLERS: Readonly<Record<string, (click: Click) => Promise<void>>> = {
@@ -292,8 +315,11 @@ export function registerEventActions(app: App, deps: SlackDeps): void {
     deps,
     { action_id: /^event_(?:ignore|remediate|unignore|unremediate|undo):\d{1,6}$/, block_id: eventBlock },
     actOnEvent,
+    { notice: noticeOf },
   );
-  onAction(app, deps, { action_id: /^event_explain:\d{1,6}$/, block_id: eventBlock }, explain);
+  onAction(app, deps, { action_id: /^event_explain:\d{1,6}$/, block_id: eventBlock }, explain, {
+    notice: noticeOf,
+  });
   // An event's overflow menu: the chosen option is handled exactly like the button it stands for.
   onMenu(
     app,
@@ -311,10 +337,13 @@ export function registerEventActions(app: App, deps: SlackDeps): void {
       if (handler === undefined) throw gone();
       return handler(click);
     },
+    { notice: noticeOf },
   );
   // The page buttons sit in the `events:tail` block: other features may reuse the same action ids.
   onAction(app, deps, { action_id: ACTION_IDS.nextPage, block_id: 'events:tail' }, nextPage);
-  onAction(app, deps, { action_id: ACTION_IDS.ignorePage, block_id: 'events:tail' }, ignorePage);
+  onAction(app, deps, { action_id: ACTION_IDS.ignorePage, block_id: 'events:tail' }, ignorePage, {
+    notice: noticeOf,
+  });
   onAction(app, deps, { action_id: ACTION_IDS.share, block_id: 'events:tail' }, share);
   onAction(app, deps, EVENTS_SECRET_AGAIN, secretAgain);
 }
