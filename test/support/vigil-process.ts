@@ -35,3 +35,17 @@ export async function waitForLine(lines: string[], pattern: RegExp, timeoutMs = 
   }
   throw new Error(`no line matching ${pattern} in:\n${lines.join('\n')}`);
 }
+
+/**
+ * Starts Vigil and waits for its "vigil started" line: the process (added to `children`, for the test to
+ * kill at the end) and the URL it listens on.
+ */
+export async function startVigilProcess(
+  env: Record<string, string>,
+  children: ChildProcess[],
+): Promise<{ child: ChildProcess; url: string }> {
+  const vigil = runVigil(env);
+  children.push(vigil.child);
+  const started = JSON.parse(await waitForLine(vigil.stdout, /"vigil started"/)) as { port: number };
+  return { child: vigil.child, url: `http://127.0.0.1:${started.port}` };
+}

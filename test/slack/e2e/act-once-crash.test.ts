@@ -18,7 +18,8 @@ import {
 } from '../../../src/sim/slack/index.js';
 import { createSlackSender, getButton } from '../../harness/index.js';
 import { guardSlackContract } from '../../support/slack-contract.js';
-import { runVigil, waitForLine } from '../../support/vigil-process.js';
+import { until } from '../../support/until.js';
+import { startVigilProcess } from '../../support/vigil-process.js';
 
 const SECRET = 'crash-test-signing-secret-0123456789';
 
@@ -39,23 +40,9 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function startVigil(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const vigil = runVigil(env);
-  children.push(vigil.child);
-  const started = JSON.parse(await waitForLine(vigil.stdout, /"vigil started"/)) as { port: number };
-  return { child: vigil.child, url: `http://127.0.0.1:${started.port}` };
-}
+const startVigil = (env: Record<string, string>) => startVigilProcess(env, children);
 
 const actionCalls = () => sim.log.entries.filter((e) => e.path.endsWith('/v4/events/actions'));
-
-async function until<T>(what: string, check: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  for (let waited = 0; waited < timeoutMs; waited += 25) {
-    const value = check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('an Ignore click whose process died mid-call', () => {
   it('reaches the API once more, at once, from a restarted Vigil on the same store', async () => {
@@ -96,7 +83,7 @@ describe('an Ignore click whose process died mid-call', () => {
     // The API receives the action and answers only after Vigil is gone.
     sim.faults.add({ method: 'POST', path: /\/v4\/events\/actions$/, response: { delayMs: 60_000 } });
     await clickIgnore(`${first.url}/slack/events`);
-    await until('the action to reach the API', () => (actionCalls().length === 1 ? true : undefined));
+    await until('the action to reach the API', () => actionCalls().length === 1);
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
 

@@ -21,7 +21,8 @@ import {
   startFakeSlack,
 } from '../../../src/sim/slack/index.js';
 import { createSlackSender, getButton } from '../../harness/index.js';
-import { runVigil, waitForLine } from '../../support/vigil-process.js';
+import { until } from '../../support/until.js';
+import { startVigilProcess } from '../../support/vigil-process.js';
 
 const SECRET = 'follow-crash-signing-secret-0123456';
 const UID = 'leak/follow-crash/1';
@@ -44,21 +45,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function startVigil(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const vigil = runVigil(env);
-  children.push(vigil.child);
-  const started = JSON.parse(await waitForLine(vigil.stdout, /"vigil started"/)) as { port: number };
-  return { child: vigil.child, url: `http://127.0.0.1:${started.port}` };
-}
-
-async function until<T>(what: string, check: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  for (let waited = 0; waited < timeoutMs; waited += 50) {
-    const value = check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const startVigil = (env: Record<string, string>) => startVigilProcess(env, children);
 
 const alerts = () =>
   slack
@@ -142,11 +129,11 @@ describe('an alert whose follow was cut short by a crash', () => {
     // The restarted Vigil completes the follow the dead one left.
     const second = await startVigil(env);
     await until('the alert to show the ignore', () =>
-      shown().includes(`Ignored by <@${SEEDED_USERS.member}>`) ? true : undefined,
+      shown().includes(`Ignored by <@${SEEDED_USERS.member}>`),
     );
     expect(shown()).toContain('event_undo:0');
     expect(shown()).not.toContain('event_ignore:0');
-    await until('the reply in the thread', () => (repliesTo(alert.ts).length > 0 ? true : undefined));
+    await until('the reply in the thread', () => repliesTo(alert.ts).length > 0);
     // A few more ticks (every 250 ms here) change nothing: one reply, and no second call to the API.
     await new Promise((r) => setTimeout(r, 1_500));
     expect(repliesTo(alert.ts)).toHaveLength(1);

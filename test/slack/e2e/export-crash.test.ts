@@ -19,7 +19,8 @@ import {
   startFakeSlack,
 } from '../../../src/sim/slack/index.js';
 import { createSlackSender, getButton } from '../../harness/index.js';
-import { runVigil, waitForLine } from '../../support/vigil-process.js';
+import { until } from '../../support/until.js';
+import { startVigilProcess } from '../../support/vigil-process.js';
 
 const SECRET = 'export-crash-signing-secret-0123456789';
 const SEARCH = /\/v4\/credentials\/global\/_search$/;
@@ -44,21 +45,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function startVigil(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const vigil = runVigil(env);
-  children.push(vigil.child);
-  const started = JSON.parse(await waitForLine(vigil.stdout, /"vigil started"/)) as { port: number };
-  return { child: vigil.child, url: `http://127.0.0.1:${started.port}` };
-}
-
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  for (let waited = 0; waited < 20_000; waited += 50) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const startVigil = (env: Record<string, string>) => startVigilProcess(env, children);
 
 /** The export spool files under the processes' TMPDIR. */
 async function spools(): Promise<string[]> {
@@ -116,9 +103,9 @@ describe('a credentials export whose process is killed', () => {
     const before = searches();
     const started = await clickExport(first.url);
     expect(String(started.body.text)).toContain('Exporting up to 1,500 rows');
-    await until('the first page', () => (searches() - before >= 1 ? true : undefined));
+    await until('the first page', () => searches() - before >= 1);
     sim.faults.add({ path: SEARCH, response: { delayMs: 60_000 } });
-    await until('the second page to be asked', () => (searches() - before >= 2 ? true : undefined));
+    await until('the second page to be asked', () => searches() - before >= 2);
     const progress = await until('the progress message', () =>
       slack
         .callsTo('chat.postMessage')

@@ -11,6 +11,7 @@ import { SEEDED_USERS } from '../../../src/sim/slack/index.js';
 import { textOf } from '../../harness/index.js';
 import { ManualTimers } from '../../support/manual-timers.js';
 import { type Stack, startStack } from '../../support/stack.js';
+import { until } from '../../support/until.js';
 import { actionCalls, click, IDENTIFIER, waitPostTo } from '../features/events/support/events-stack.js';
 
 const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 0));
@@ -39,11 +40,6 @@ async function send(text: string, userId: string = SEEDED_USERS.admin): Promise<
 }
 
 const posts = (responseUrl: string) => stack.slack.postsTo(responseUrl);
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('reads are retried', () => {
   it.each([

@@ -11,6 +11,7 @@ import { STILL_WORKING_MS } from '../../../src/slack/still-working.js';
 import { textOf } from '../../harness/index.js';
 import { ManualTimers } from '../../support/manual-timers.js';
 import { type Stack, startStack } from '../../support/stack.js';
+import { until } from '../../support/until.js';
 import { actionCalls, click, IDENTIFIER, waitPostTo } from '../features/events/support/events-stack.js';
 
 const clock = new ManualClock(Date.UTC(2026, 10, 23, 9, 0, 0));
@@ -31,11 +32,6 @@ const SEARCH = /\/v4\/events\/identifiers\/\d+\/_search$/;
 const ACTIONS = /\/v4\/events\/actions$/;
 const requestsTo = (path: RegExp) => stack.sim.log.entries.filter((e) => path.test(e.path)).length;
 const posts = (responseUrl: string) => stack.slack.postsTo(responseUrl);
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 /** A first page of open events (with a Next page button), answered at once. */
 async function resultsPage(): Promise<{ blocks?: unknown[] }> {

@@ -15,6 +15,7 @@ import {
 import { getButton, textOf } from '../../harness/index.js';
 import { type RedisServer, startRedisServer } from '../../store/support/redis-server.js';
 import { type Stack, startStack } from '../../support/stack.js';
+import { until } from '../../support/until.js';
 import { click, command, waitPostTo } from '../features/events/support/events-stack.js';
 
 type Line = Record<string, unknown>;
@@ -48,14 +49,6 @@ const lines = (from: number): Line[] =>
     .slice(from)
     .map((l) => JSON.parse(l) as Line)
     .filter((l) => l.level !== 'debug');
-
-async function until(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Runs `/vigil settings` until it is answered with the settings again (Redis reconnects within seconds). */
 async function settingsAgain(timeoutMs = 20_000): Promise<string> {

@@ -20,7 +20,8 @@ import {
   startFakeSlack,
 } from '../../../src/sim/slack/index.js';
 import { createSlackSender, getButton, textOf } from '../../harness/index.js';
-import { runVigil, waitForLine } from '../../support/vigil-process.js';
+import { until } from '../../support/until.js';
+import { startVigilProcess } from '../../support/vigil-process.js';
 
 const SECRET = 'unassign-crash-signing-secret-012345';
 type Json = Record<string, unknown>;
@@ -42,21 +43,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function startVigil(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const vigil = runVigil(env);
-  children.push(vigil.child);
-  const started = JSON.parse(await waitForLine(vigil.stdout, /"vigil started"/)) as { port: number };
-  return { child: vigil.child, url: `http://127.0.0.1:${started.port}` };
-}
-
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  for (let waited = 0; waited < 20_000; waited += 100) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const startVigil = (env: Record<string, string>) => startVigilProcess(env, children);
 
 const deletes = (policy: SimPolicy) =>
   sim.log.entries.filter((e) => e.method === 'DELETE' && e.path.endsWith(`/${policy.uuid}/assignments`));
@@ -129,7 +116,7 @@ describe('an Unassign whose process died while the API applied it', () => {
     // The API receives the DELETE and applies it, but its answer never reaches Vigil, which dies.
     sim.faults.add({ method: 'DELETE', path: /\/assignments$/, response: { delayMs: 60_000 } });
     await submit(first.url);
-    await until('the DELETE to reach the API', () => (deletes(policy).length === 1 ? true : undefined));
+    await until('the DELETE to reach the API', () => deletes(policy).length === 1);
     const applied = policy.assignments.filter((a) => a.identifier_id !== target.identifier_id);
     policy.assignments.splice(0, policy.assignments.length, ...applied);
     first.child.kill('SIGKILL');
