@@ -13,6 +13,7 @@ import { registerVigilCommand } from './command.js';
 import type { CommandHandlers, Feature, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
 import { VigilHttpReceiver } from './receiver.js';
+import { AnsweringSocketModeReceiver } from './socket-receiver.js';
 import {
   answerGateRefusal,
   authorizationAnswer,
@@ -85,20 +86,21 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
         })
       : undefined;
 
-  const httpReceiver = config.slack.appToken
-    ? undefined
+  // Both answer a request refused by the workspace gate in its ack (AckAnswers).
+  const receiver: VigilHttpReceiver | AnsweringSocketModeReceiver = config.slack.appToken
+    ? new AnsweringSocketModeReceiver(
+        new SocketModeReceiver({
+          appToken: config.slack.appToken,
+          logger,
+          installerOptions: { clientOptions },
+        }),
+      )
     : new VigilHttpReceiver({
         signingSecret: config.slack.signingSecret ?? '',
         logger: deps.logger.child({ component: 'receiver' }),
         ...(now ? { now } : {}),
       });
-  const receiver =
-    httpReceiver ??
-    new SocketModeReceiver({
-      appToken: config.slack.appToken ?? '',
-      logger,
-      installerOptions: { clientOptions },
-    });
+  const httpReceiver = receiver instanceof VigilHttpReceiver ? receiver : undefined;
 
   // The workspace gate: every request is authorized for the workspace this installation serves, or refused.
   const gate =
@@ -133,7 +135,7 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     const { error, body } = args as unknown as { error: unknown; body?: { type?: string } };
     const answer = authorizationAnswer(error);
     if (answer) {
-      await answerGateRefusal(deps, answer, body, httpReceiver);
+      await answerGateRefusal(deps, answer, body, receiver);
       return;
     }
     if ((error as { code?: unknown }).code === ErrorCode.AuthorizationError) {

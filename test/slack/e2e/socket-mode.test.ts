@@ -13,7 +13,7 @@ import {
 } from '../../../src/sim/slack/index.js';
 import { SUBCOMMANDS, toMrkdwn, usageOf } from '../../../src/slack/parser/index.js';
 import type { RunningVigil } from '../../../src/start.js';
-import { eventEnvelope, slashCommandBody, textOf } from '../../harness/index.js';
+import { eventEnvelope, slashCommandBody, textOf, viewSubmissionPayload } from '../../harness/index.js';
 import { type Stack, startStack } from '../../support/stack.js';
 
 let stack: Stack;
@@ -65,6 +65,22 @@ describe('Vigil over Socket Mode', () => {
     const post = await slack.waitForPost((p) => `${slack.url}${p.path}` === responseUrl);
     expect(post.status).toBe(200);
     expect(textOf(post.body as never)).toContain('Organization');
+  });
+
+  it('answers a form submitted from another workspace in the ack, with the refusal in the modal', async () => {
+    const before = stack.sim.log.entries.length;
+    const payload = viewSubmissionPayload({
+      teamId: 'T0OTHER01',
+      userId: 'U0OTHER01',
+      callbackId: 'creds_password_search',
+      privateMetadata: JSON.stringify({ c: 'C0GENERAL' }),
+      values: { password: { value: { type: 'plain_text_input', value: 'P@ssw0rd-1' } } },
+    });
+    const ack = await slack.socket.send({ type: 'interactive', payload });
+    // Not a bare ack (which closes the modal without a word): the modal says why.
+    expect(ack.payload?.response_action).toBe('update');
+    expect(textOf(ack.payload?.view ?? {})).toMatch(/serves another Slack workspace/);
+    expect(stack.sim.log.entries.length).toBe(before);
   });
 
   it('reconnects after a disconnect message and still answers', async () => {
