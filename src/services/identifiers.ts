@@ -114,9 +114,7 @@ export class IdentifierDirectory {
    * list is only seconds old.
    */
   async list(workspaceId: string, opts: { fresh?: boolean } = {}): Promise<IdentifierList> {
-    const api = await this.deps.api.forWorkspace(workspaceId);
-    // A tenant switch or a new region is another list.
-    const key = `${api.host}|${api.session.tenantId ?? 'default'}`;
+    const key = await this.keyOf(workspaceId);
     const maxAge = opts.fresh ? FRESH_ENOUGH_MS : this.ttlMs;
     const loadKey = `${workspaceId}|${key}`;
     const pending = this.loading.get(loadKey);
@@ -143,6 +141,24 @@ export class IdentifierDirectory {
     });
     this.loading.set(loadKey, tracked);
     return tracked;
+  }
+
+  /**
+   * What a typed name means, from a list already read (no API request): undefined when there is none fresh.
+   * For what must answer at once, like a form that opens within the trigger id's 3 seconds.
+   */
+  async resolveKnown(
+    workspaceId: string,
+    name: string,
+  ): Promise<{ resolution: NameResolution; list: IdentifierList } | undefined> {
+    const list = await this.stored(workspaceId, await this.keyOf(workspaceId), this.ttlMs);
+    return list === undefined ? undefined : { resolution: resolveName(list.identifiers, name), list };
+  }
+
+  /** Which list the workspace reads now: a tenant switch or a new region is another list. */
+  private async keyOf(workspaceId: string): Promise<string> {
+    const api = await this.deps.api.forWorkspace(workspaceId);
+    return `${api.host}|${api.session.tenantId ?? 'default'}`;
   }
 
   /** The stored list of `key` when it is younger than `maxAge`, parsed once per process. */

@@ -13,6 +13,8 @@ export const IDENTIFIER_EVENTS = 'identifier_events';
 /** A picker's Events button (value: `<pickId>:<index>`, the stored search and the chosen identifier). */
 export const EVENTS_PICK = 'events_pick';
 export const IDENTIFIERS_NEXT = 'identifiers_next';
+/** Opens the private form of a secret search (value: `<identifierId>:<secret|credentials>`). */
+export const EVENTS_SECRET_FORM = 'events_secret_form';
 export const IDENTIFIERS_SHOWN = 10;
 
 const KIND_LABELS: Readonly<Record<string, string>> = {
@@ -162,4 +164,57 @@ export function renderNoIdentifier(input: {
       context('`/vigil identifiers` lists every identifier, with its id.'),
     ],
   };
+}
+
+/**
+ * `events <name> secret|credentials` when the form could not open at once (the name was not known yet, or is
+ * not one identifier): the identifiers it may mean, each with a button that opens the private form (a click
+ * brings a fresh trigger id). The secret is typed only there, never in a message.
+ */
+export function renderSecretFormChoice(input: {
+  name: string;
+  queryType: 'secret' | 'credentials';
+  resolution:
+    | { kind: 'one'; identifier: KnownIdentifier }
+    | { kind: 'several'; candidates: readonly KnownIdentifier[] }
+    | { kind: 'none'; suggestions: readonly KnownIdentifier[] };
+}): Message {
+  const name = codeSpan(input.name, 200);
+  const r = input.resolution;
+  const candidates = (
+    r.kind === 'one' ? [r.identifier] : r.kind === 'several' ? r.candidates : r.suggestions
+  ).slice(0, IDENTIFIERS_SHOWN);
+  const what = input.queryType === 'secret' ? 'a secret' : 'a username and password';
+  const head =
+    r.kind === 'one'
+      ? `${name} is the identifier below: open the private form to search its events for ${what}.`
+      : r.kind === 'several'
+        ? `*${plural(r.candidates.length, 'identifier')} match* ${name}: pick the one to search for ${what}.`
+        : `No identifier of this tenant is named ${name}.${candidates.length > 0 ? ' Did you mean one of these?' : ''}`;
+  const button = (i: KnownIdentifier, n: number): Button => ({
+    type: 'button',
+    action_id: `${EVENTS_SECRET_FORM}:${n}`,
+    text: { type: 'plain_text', text: 'Open the private form' },
+    value: `${i.id}:${input.queryType}`,
+  });
+  return {
+    text:
+      r.kind === 'none'
+        ? 'No identifier of this tenant has that name.'
+        : `Search ${what}: pick the identifier.`,
+    blocks: [
+      section(head),
+      ...candidates.map((i, n) => row(i, n, button(i, n))),
+      context('`/vigil identifiers` lists every identifier, with its id.'),
+    ],
+  };
+}
+
+/** A private-form button's value, or undefined when it is not one Vigil made. */
+export function parseSecretFormValue(
+  value: string | undefined,
+): { identifierId: number; queryType: 'secret' | 'credentials' } | undefined {
+  const m = /^(\d{1,15}):(secret|credentials)$/.exec(value ?? '');
+  if (!m) return undefined;
+  return { identifierId: Number(m[1]), queryType: m[2] as 'secret' | 'credentials' };
 }

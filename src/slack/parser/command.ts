@@ -111,6 +111,8 @@ export type Command =
   /** `events all`: the tenant-wide feed. */
   | ({ kind: 'events-all' } & EventsSearchSpec)
   | { kind: 'events-secret-modal'; identifierId: number; queryType: 'secret' | 'credentials' }
+  /** The private form of the identifier of that name (it opens at once when the name is already known). */
+  | { kind: 'events-secret-name'; name: string; queryType: 'secret' | 'credentials' }
   /** `identifiers [words] [type:…]`: find identifiers by name. */
   | { kind: 'identifiers'; words: string[]; kinds?: IdentifierKind[] }
   | { kind: 'creds'; query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec }

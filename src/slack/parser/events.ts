@@ -210,16 +210,31 @@ export function parseEvents(tokens: readonly Token[]): Command {
   if (name.length > 200)
     fail('The identifier name is longer than 200 characters.', { example: NAME_EXAMPLE });
   const after = rest.slice(i);
-  refuseModalWord(after[0], name);
+  const modal = modalWordOf(after[0]);
+  if (modal !== undefined) {
+    if (after[1]) {
+      fail(`\`events ${echo(name)} ${modal}\` takes nothing else; the private form asks for the rest.`, {
+        hint: NEVER_PASTE,
+        example: exampleFor('secret'),
+      });
+    }
+    return { kind: 'events-secret-name', name, queryType: modal };
+  }
   return { kind: 'events-name', name, ...parseSearchSpec(after, name) };
 }
 
-/** A secret search needs the identifier id: the private form opens at once, before any name lookup. */
-function refuseModalWord(token: Token | undefined, target: string): void {
+/** `secret` or `credentials` as a bare word: the private form's search, not a text query. */
+function modalWordOf(token: Token | undefined): (typeof MODAL_WORDS)[number] | undefined {
   const word = token && !token.key && !token.quoted ? token.value.toLowerCase() : undefined;
-  if (word !== 'secret' && word !== 'credentials') return;
-  fail(`\`${word}\` searches take the identifier id, not \`${echo(target)}\`.`, {
-    hint: `Find the id with \`/vigil identifiers\`, then \`/vigil events <identifier-id> ${word}\`.`,
+  return MODAL_WORDS.find((m) => m === word);
+}
+
+/** A secret search is of one identifier: not of every identifier at once. */
+function refuseModalWord(token: Token | undefined, target: string): void {
+  const word = modalWordOf(token);
+  if (word === undefined) return;
+  fail(`\`${word}\` searches take one identifier, its id or its name, not \`${echo(target)}\`.`, {
+    hint: `Find it with \`/vigil identifiers\`, then \`/vigil events <identifier-id> ${word}\`.`,
     example: exampleFor('secret'),
   });
 }

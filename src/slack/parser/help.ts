@@ -168,7 +168,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
           '`query:"<query string>"` · `username:<name>` · `github:<owner>/<repo>` · `brand:<name>`',
           '`name:"<first> <last>"` (or `name:"<last>, <first names>"`), add `strict` for exact matches',
           '`bin:<6 to 8 digits>` · `ip:<address>` · `azure_tenant:<tenant uuid>`',
-          'Secrets and credentials are never typed in Slack: `events <id> secret` or `events <id> credentials` opens a private form.',
+          'Secrets and credentials are never typed in Slack: `events <id or name> secret` or `… credentials` opens a private form.',
         ],
       },
       {

@@ -33,6 +33,11 @@ describe('parseCommand: valid commands', () => {
     ['events 12345', { kind: 'events', identifierId: 12345, filters: {} }],
     ['Events 12', { kind: 'events', identifierId: 12, filters: {} }],
     ['events 12 secret', { kind: 'events-secret-modal', identifierId: 12, queryType: 'secret' }],
+    ['events acme.example secret', { kind: 'events-secret-name', name: 'acme.example', queryType: 'secret' }],
+    [
+      'events "Project Nightjar" CREDENTIALS',
+      { kind: 'events-secret-name', name: 'Project Nightjar', queryType: 'credentials' },
+    ],
     // events by name, and the tenant feed
     ['events acme.example', { kind: 'events-name', name: 'acme.example', filters: {} }],
     ['events abc', { kind: 'events-name', name: 'abc', filters: {} }],
@@ -338,16 +343,15 @@ const ERRORS: ErrorRow[] = [
     'The first argument of `events` is an identifier id, an identifier name or `all`, not `severity:high`.',
   ],
   [
-    'events acme.example secret',
+    'events acme.example secret hunter2',
     'events',
-    '`secret` searches take the identifier id, not `acme.example`.',
-    'Find the id with `/vigil identifiers`, then `/vigil events <identifier-id> secret`.',
+    '`events acme.example secret` takes nothing else; the private form asks for the rest.',
   ],
   [
     'events all credentials',
     'events',
-    '`credentials` searches take the identifier id, not `all`.',
-    'Find the id with `/vigil identifiers`, then `/vigil events <identifier-id> credentials`.',
+    '`credentials` searches take one identifier, its id or its name, not `all`.',
+    'Find it with `/vigil identifiers`, then `/vigil events <identifier-id> credentials`.',
   ],
   ['identifiers type:phone', 'identifiers', '`phone` is not a valid identifier type.'],
   ['identifiers type:domain type:email', 'identifiers', '`type:` is given twice.'],

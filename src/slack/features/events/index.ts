@@ -6,6 +6,7 @@ import type { Feature } from '../../context.js';
 import { registerEventActions } from './actions.js';
 import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './by-name.js';
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
+import { eventsSecretByNameCommand, registerSecretByName } from './secret-by-name.js';
 import { registerTriageForm } from './triage.js';
 import { registerSecretModal } from './views.js';
 
@@ -15,12 +16,14 @@ export const eventsFeature: Feature = {
     'events-name': eventsByNameCommand,
     'events-all': eventsAllCommand,
     'events-secret-modal': eventsSecretModalCommand,
+    'events-secret-name': eventsSecretByNameCommand,
     explain: explainCommand,
   },
   register(app, deps) {
     registerEventActions(app, deps);
     registerSecretModal(app, deps);
     registerByNameActions(app, deps);
+    registerSecretByName(app, deps);
     registerTriageForm(app, deps);
   },
 };

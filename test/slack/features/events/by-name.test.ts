@@ -213,6 +213,67 @@ describe('/vigil events <name>', () => {
   });
 });
 
+describe('/vigil events <name> secret', () => {
+  const opened = (triggerId: string) =>
+    stack.slack.callsTo('views.open').filter((c) => c.body.trigger_id === triggerId);
+  const metadataOf = (call: { body: Record<string, unknown> }) =>
+    JSON.parse(String((call.body.view as { private_metadata?: unknown }).private_metadata)) as unknown;
+
+  it('looks an unknown name up, then the chosen identifier’s button opens the private form', async () => {
+    await stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+    stack.sim.log.clear();
+    const triggerId = stack.slack.triggerId();
+    const { post } = await command(stack, 'events acme.example secret', { triggerId });
+    // The list was not read yet: no form within the trigger's seconds, but the identifier to open it on.
+    expect(opened(triggerId)).toHaveLength(0);
+    expect(identifierReads().length).toBeGreaterThan(0);
+    expect(textOf(post.body)).toContain('`acme.example` is the identifier below');
+    expect(buttons(post.body).map((b) => [b.text, b.value])).toEqual([
+      ['Open the private form', '3001:secret'],
+    ]);
+    const clickTrigger = stack.slack.triggerId();
+    await click(stack, post.body, 'Open the private form', { triggerId: clickTrigger });
+    const form = await stack.slack.waitFor(
+      (c) => c.method === 'views.open' && c.body.trigger_id === clickTrigger,
+    );
+    expect(metadataOf(form)).toEqual({ i: 3001, q: 'secret', c: 'C0GENERAL' });
+  });
+
+  it('opens the private form at once when the name is known and is exactly one identifier’s', async () => {
+    const triggerId = stack.slack.triggerId();
+    const responseUrl = stack.slack.responseUrl();
+    stack.sim.log.clear();
+    const ack = await stack.sender.slashCommand({
+      text: 'events "Project Nightjar" credentials',
+      responseUrl,
+      triggerId,
+    });
+    expect(ack.status).toBe(200);
+    const form = await stack.slack.waitFor(
+      (c) => c.method === 'views.open' && c.body.trigger_id === triggerId,
+    );
+    expect(metadataOf(form)).toEqual({ i: 3002, q: 'credentials', c: 'C0GENERAL' });
+    // From the stored list: no request to the API, and nothing posted in the channel.
+    expect(identifierReads()).toHaveLength(0);
+    expect(stack.slack.postsTo(responseUrl)).toHaveLength(0);
+  });
+
+  it('offers each identifier a name may mean, or the close names, never opening a form on a guess', async () => {
+    const triggerId = stack.slack.triggerId();
+    const several = await command(stack, 'events vendor-01 secret', { triggerId });
+    expect(opened(triggerId)).toHaveLength(0);
+    expect(textOf(several.post.body)).toMatch(
+      /identifiers match\* `vendor-01`: pick the one to search for a secret/,
+    );
+    expect(buttons(several.post.body).length).toBeGreaterThan(1);
+    const none = await command(stack, 'events acme.exampel credentials');
+    expect(textOf(none.post.body)).toContain(
+      'No identifier of this tenant is named `acme.exampel`. Did you mean',
+    );
+    expect(buttons(none.post.body)[0]?.value).toBe('3001:credentials');
+  });
+});
+
 describe('/vigil events all', () => {
   it('searches the tenant feed with the same filters and pages on it', async () => {
     stack.sim.log.clear();
