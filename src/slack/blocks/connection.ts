@@ -5,7 +5,8 @@ import type { EnvironmentHealthRecord } from '../../services/environment-health.
 import type { Connection } from '../../store/index.js';
 import { packLines, renderBudgeted } from './budget.js';
 import { plural } from './ids.js';
-import { codeSpan, escapeMrkdwn, ownMrkdwn, slackDate, truncate } from './text.js';
+import { ownContext as context, ownSection as section } from './kit.js';
+import { codeSpan, escapeMrkdwn, slackDate, truncate } from './text.js';
 
 export const DISCONNECT_CONFIRM = 'connection_disconnect_confirm';
 export const DISCONNECT_CANCEL = 'connection_disconnect_cancel';
@@ -15,14 +16,6 @@ export interface Message {
   blocks: KnownBlock[];
 }
 
-const section = (text: string): KnownBlock => ({
-  type: 'section',
-  text: { type: 'mrkdwn', text: ownMrkdwn(text) },
-});
-const context = (text: string): KnownBlock => ({
-  type: 'context',
-  elements: [{ type: 'mrkdwn', text: ownMrkdwn(text) }],
-});
 const when = (ms: number) => slackDate(ms);
 
 export function renderConnectLink(url: string, expiresAt: number, existing: Connection | undefined): Message {

@@ -3,21 +3,12 @@ import type { KnownBlock } from '@slack/types';
 import type { HelpText, Subcommand, UsageError } from '../parser/index.js';
 import { helpText, toMrkdwn } from '../parser/index.js';
 import { renderBudgeted } from './budget.js';
-import { ownMrkdwn } from './text.js';
+import { ownContext as context, ownSection as section } from './kit.js';
 
 export interface Message {
   text: string;
   blocks: KnownBlock[];
 }
-
-const section = (text: string): KnownBlock => ({
-  type: 'section',
-  text: { type: 'mrkdwn', text: ownMrkdwn(text) },
-});
-const context = (text: string): KnownBlock => ({
-  type: 'context',
-  elements: [{ type: 'mrkdwn', text: ownMrkdwn(text) }],
-});
 
 export function renderHelp(help: HelpText): Message {
   const head: KnownBlock[] = [

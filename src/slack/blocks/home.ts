@@ -10,7 +10,8 @@ import { auditLine } from './audit.js';
 import { renderBudgeted, viewTitle } from './budget.js';
 import { organizationLabel, quotaLine, tenantLabel } from './connection.js';
 import { digestHomeGroups } from './digest.js';
-import { codeSpan, escapeMrkdwn, ownMrkdwn, slackDate } from './text.js';
+import { ownContext as context, ownSection as section } from './kit.js';
+import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
 
 export const HOME_CONNECT = 'home_connect';
 export const HOME_DISCONNECT = 'home_disconnect';
@@ -31,14 +32,6 @@ export interface HomeInput {
   audit: AuditEntry[];
 }
 
-const section = (text: string): KnownBlock => ({
-  type: 'section',
-  text: { type: 'mrkdwn', text: ownMrkdwn(text) },
-});
-const context = (text: string): KnownBlock => ({
-  type: 'context',
-  elements: [{ type: 'mrkdwn', text: ownMrkdwn(text) }],
-});
 const when = (ms: number) => slackDate(ms);
 
 function health(input: HomeInput): KnownBlock[] {

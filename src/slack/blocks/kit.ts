@@ -10,6 +10,16 @@ export interface RenderedMessage {
   blocks: KnownBlock[];
 }
 
+/** Vigil's own words as a section, without a block id; Slack's automatic linking stays on. */
+export function ownSection(text: string): KnownBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text: ownMrkdwn(text) } };
+}
+
+/** Vigil's own words as a context line, without a block id; Slack's automatic linking stays on. */
+export function ownContext(text: string): KnownBlock {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: ownMrkdwn(text) }] };
+}
+
 export function section(blockId: string, text: string): SectionBlock {
   return {
     type: 'section',
