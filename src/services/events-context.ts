@@ -17,6 +17,7 @@ import {
   PAGING_FIELDS,
   PagedContextStore,
   parseContextRef,
+  SharedMessageSchema,
 } from './paging-context.js';
 
 /** Query types whose values are secrets: never stored, only a marker of their type. */
@@ -84,14 +85,7 @@ export const EventsContextSchema = z.object({
   emptyButMore: z.boolean().optional(),
   events: z.array(ShownEventSchema).max(10),
   /** Where the message lives once shared in a channel; later clicks update it with chat.update. */
-  message: z
-    .object({
-      channel: z.string().min(1),
-      ts: z.string().min(1),
-      /** Who shared it: every re-rendering of the channel copy says so. */
-      sharedBy: z.string().min(1).optional(),
-    })
-    .optional(),
+  message: SharedMessageSchema.optional(),
   /** Set for a digest message: it is re-rendered as a digest (header, counts, "+N more") after a click. */
   digest: DigestHeadingSchema.optional(),
   /** Set for an alert message: it is re-rendered as an alert after a click, and follows its events' state. */

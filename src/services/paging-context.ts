@@ -20,6 +20,14 @@ export const PAGING_FIELDS = {
   pageNumber: z.number().int().positive(),
 } as const;
 
+/** Where a result lives once shared in a channel: later clicks update that message (chat.update). */
+export const SharedMessageSchema = z.object({
+  channel: z.string().min(1),
+  ts: z.string().min(1),
+  /** Who shared it: every re-rendering of the channel copy says so. */
+  sharedBy: z.string().min(1).optional(),
+});
+
 export interface PagedContext {
   workspaceId: string;
   commandText: string;

@@ -168,14 +168,7 @@ export async function pollFeed(
     return 'polled';
   } catch (err) {
     if (err instanceof StoppingError) return 'busy';
-    const failures = (feed.failures ?? 0) + 1;
-    await deps.state.finishPoll(workspaceId, deps.owner, (current) => ({
-      ...current,
-      failures,
-      lastError: describe(err),
-      nextPollAt: now + backoffMs(deps.pollMs, failures),
-    }));
-    log(deps, err)('alert poll failed', { workspaceId, failures, err });
+    await recordFailure(deps, workspaceId, feed, err, now);
     return 'failed';
   }
 }
@@ -276,7 +269,18 @@ async function failedWithoutClaim(
     reset: (feed) => feed,
   });
   if (claim.kind !== 'claimed') return;
-  const failures = (claim.feed.failures ?? 0) + 1;
+  await recordFailure(deps, workspaceId, claim.feed, err, now);
+}
+
+/** A failed poll: counted on the feed, which backs off before the next one, and logged. */
+async function recordFailure(
+  deps: AlertDeps,
+  workspaceId: string,
+  feed: AlertFeed,
+  err: unknown,
+  now: number,
+): Promise<void> {
+  const failures = (feed.failures ?? 0) + 1;
   await deps.state.finishPoll(workspaceId, deps.owner, (current) => ({
     ...current,
     failures,

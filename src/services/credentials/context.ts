@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Credential, CredentialSearchInput } from '../../api/index.js';
 import { CREDENTIAL_INCLUDES } from '../../api/index.js';
-import { PAGING_FIELDS } from '../paging-context.js';
+import { PAGING_FIELDS, SharedMessageSchema } from '../paging-context.js';
 import { maskValue } from './mask.js';
 
 /** Rows per interactive page at most (the parser's default is 10). */
@@ -68,14 +68,7 @@ export const CredsContextSchema = z.object({
   rows: z.array(MaskedRowSchema).max(MAX_CREDS_ROWS),
   quota: QuotaSchema.optional(),
   /** Where the message lives once shared in a channel. */
-  message: z
-    .object({
-      channel: z.string().min(1),
-      ts: z.string().min(1),
-      /** Who shared it: every re-rendering of the channel copy says so. */
-      sharedBy: z.string().min(1).optional(),
-    })
-    .optional(),
+  message: SharedMessageSchema.optional(),
 });
 export type CredsContext = z.infer<typeof CredsContextSchema>;
 
