@@ -134,8 +134,13 @@ export function defang(s: string): string {
       return `${scheme}[:]//`;
     })
     .replace(HOSTLIKE, (token) => {
-      // Formatting markers will split the token, so each piece between them must be judged on its own too.
-      const pieces = [token.replace(FORMAT_SENTINELS, ''), ...token.split(FORMAT_SENTINELS)];
+      // Formatting markers will split the token, so each piece between them must be judged on its own too; and
+      // a marker may render as `_`, itself a label character (`_.hxxps` once italics open before a dot).
+      const pieces = [
+        token.replace(FORMAT_SENTINELS, ''),
+        token.replace(FORMAT_SENTINELS, '_'),
+        ...token.split(FORMAT_SENTINELS),
+      ];
       return pieces.some(linkableHost) ? token.replaceAll('.', '[.]') : token;
     });
 }

@@ -157,6 +157,12 @@ describe('event group', () => {
 describe('explain', () => {
   // AI text keeps its Markdown formatting and links (markdown.test.ts): inert here means no mention,
   // broadcast, or link but http(s) ones that show their host.
+  it('keeps a link inert when AI italics open right before its leading dot (a case the property found)', () => {
+    // `*.https://…*` becomes `_.hxxps://…_`: the italics' underscore makes `_.hxxps` a host-like run.
+    const messages = renderExplain({ uid: 'u1', text: '*.https://evil.com/a.php?x=1&y=2*', now: NOW });
+    for (const m of messages) expect(inertMarkdownProblems(m)).toEqual([]);
+  });
+
   it('splits any AI text into safe messages within every limit', () => {
     const aiText = fc.oneof(
       anyText,
