@@ -420,13 +420,30 @@ export function userMention(userId: string): string | undefined {
 
 // ── Verbatim ids ──────────────────────────────────────────────────────────────────────────────────────
 
+// Kept by cleanChars (harmless in prose), but they would make an id differ from what it shows.
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
+
+function span(value: string | number, max: number, empty: string, backtick: '\u02CB' | ' '): string {
+  const cleaned = cleanChars(String(value))
+    .replace(INVISIBLE, '')
+    .replaceAll('`', backtick)
+    .replace(/\s+/g, ' ');
+  const cut = truncateEscaped(escapeControlChars(cleaned.trim()), max);
+  return cut === '' ? empty : `\`${cut}\``;
+}
+
 /**
  * An id or a customer's own name shown so it can be copied back into a command: in a code span, where Slack
- * never links, mentions or formats, so nothing is defanged. Only what would break the span is changed:
- * Slack's control characters are escaped (Slack shows them as typed) and a backtick becomes a look-alike.
+ * never links, mentions or formats, so nothing is defanged. Only what would break the span or hide part of the
+ * value changes: control, bidi and invisible characters removed, whitespace made one space, `&<>` escaped
+ * (Slack shows them as typed), a backtick made a look-alike so it cannot close the span; then cut to `max`
+ * characters of what is sent, never inside an entity. Empty when nothing is left to show.
  */
-export function codeSpan(s: string, max = 300): string {
-  const cleaned = cleanChars(s).replace(/\s+/g, ' ').trim().replaceAll('`', '\u02CB');
-  const cut = truncateEscaped(escapeControlChars(cleaned), max);
-  return cut === '' ? '' : `\`${cut}\``;
+export function codeSpan(value: string | number, max = 300): string {
+  return span(value, max, '', '\u02CB');
+}
+
+/** A value in a list message: the same code span, with a backtick shown as a space and `—` when empty. */
+export function listCodeSpan(value: string | number, max = 200): string {
+  return span(value, max, '—', ' ');
 }
