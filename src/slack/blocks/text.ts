@@ -244,25 +244,21 @@ export function linkLabel(s: string): string {
   return neutraliseMarkers(escapeControlChars(t)).replaceAll('|', '\u00A6');
 }
 
-/** Turns sentinel pairs into Slack bold, keeping whitespace outside the markers so Slack honours them. */
-function sentinelsToBold(s: string): string {
-  const merged = s.replace(/\uE001(\s*)\uE000/g, '$1');
-  const bolded = merged.replace(
-    /\uE000([^\uE000\uE001]*)\uE001/g,
-    (_whole, inner: string, offset: number) => {
-      const core = inner.trim();
-      if (core === '') return inner;
-      const lead = inner.slice(0, inner.indexOf(core));
-      const trail = inner.slice(lead.length + core.length);
-      const before = lead === '' ? merged[offset - 1] : undefined;
-      const after = trail === '' ? merged[offset + inner.length + 2] : undefined;
-      // Slack ignores `*` inside a word; a zero-width space makes it a word boundary again.
-      const pre = before !== undefined && WORD_CHAR.test(before) ? ZWSP : '';
-      const post = after !== undefined && WORD_CHAR.test(after) ? ZWSP : '';
-      return `${lead}${pre}*${core}*${post}${trail}`;
-    },
-  );
-  return bolded.replace(SENTINELS, '');
+/** Each `open`…`close` sentinel pair → `marker`s, whitespace kept outside (Slack ignores them beside a space). */
+export function sentinelPairsToMarkers(s: string, open: string, close: string, marker: string): string {
+  const pair = new RegExp(`${open}([^${open}${close}]*)${close}`, 'g');
+  return s.replace(pair, (_whole, inner: string, offset: number, all: string) => {
+    const core = inner.trim();
+    if (core === '') return inner;
+    const lead = inner.slice(0, inner.indexOf(core));
+    const trail = inner.slice(lead.length + core.length);
+    const before = lead === '' ? all[offset - 1] : undefined;
+    const after = trail === '' ? all[offset + inner.length + 2] : undefined;
+    // Slack ignores a marker inside a word; a zero-width space makes it a word boundary again.
+    const pre = before !== undefined && WORD_CHAR.test(before) ? ZWSP : '';
+    const post = after !== undefined && WORD_CHAR.test(after) ? ZWSP : '';
+    return `${lead}${pre}${marker}${core}${marker}${post}${trail}`;
+  });
 }
 
 /** The whole pipeline over decoded text that may carry bold sentinels. */
@@ -274,7 +270,9 @@ function renderSafe(decoded: string): string {
   s = neutraliseMarkers(s);
   // After the look-alikes are in: they are letters, and can turn `x.c`` into something like a domain.
   s = defang(s);
-  s = sentinelsToBold(s);
+  // Bold pairs with only whitespace between them merge first.
+  s = sentinelPairsToMarkers(s.replace(/\uE001(\s*)\uE000/g, '$1'), BOLD_OPEN, BOLD_CLOSE, '*');
+  s = s.replace(SENTINELS, '');
   // Last: removing an empty bold span may have left a `&gt;` at the start of a line.
   return neutraliseQuotes(s);
 }
