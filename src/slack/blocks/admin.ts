@@ -3,12 +3,7 @@ import type { KnownBlock } from '@slack/types';
 import { type Actors, PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
 import type { AuditEntry } from '../../store/index.js';
 import { auditLine, auditSummary } from './audit.js';
-import { ownMrkdwn } from './text.js';
-
-const section = (text: string): KnownBlock => ({
-  type: 'section',
-  text: { type: 'mrkdwn', text: ownMrkdwn(text) },
-});
+import { ownContext, ownSection, type RenderedMessage } from './kit.js';
 
 export function describeActors(actors: Actors): string {
   if (actors === 'everyone') return 'every member of the workspace';
@@ -16,13 +11,13 @@ export function describeActors(actors: Actors): string {
   return `members of the user group <!subteam^${actors.usergroup.replace(/[^A-Z0-9]/gi, '')}>`;
 }
 
-export function renderAudit(entries: AuditEntry[]): { text: string; blocks: KnownBlock[] } {
+export function renderAudit(entries: AuditEntry[]): RenderedMessage {
   if (entries.length === 0)
-    return { text: 'No actions recorded yet.', blocks: [section('No actions recorded yet.')] };
+    return { text: 'No actions recorded yet.', blocks: [ownSection('No actions recorded yet.')] };
   const lines = entries.map(auditLine);
   const blocks: KnownBlock[] = [];
   for (let i = 0; i < lines.length && blocks.length < 45; i += 10)
-    blocks.push(section(lines.slice(i, i + 10).join('\n')));
+    blocks.push(ownSection(lines.slice(i, i + 10).join('\n')));
   return { text: auditSummary(entries.length), blocks };
 }
 
@@ -33,26 +28,15 @@ export function permissionLines(permissions: Readonly<Record<Permission, Actors>
   );
 }
 
-export function renderSettings(permissions: Readonly<Record<Permission, Actors>>): {
-  text: string;
-  blocks: KnownBlock[];
-} {
+export function renderSettings(permissions: Readonly<Record<Permission, Actors>>): RenderedMessage {
   const lines = permissionLines(permissions);
   return {
     text: `Who may ignore, remediate or triage events: ${describeActors(permissions.act)}.`,
     blocks: [
-      section(lines.join('\n')),
-      {
-        type: 'context',
-        elements: [
-          {
-            type: 'mrkdwn',
-            text: ownMrkdwn(
-              'Admins change them with `/vigil settings <act|reveal|export|unassign|recommend> everyone|admins|group:<usergroup-id>`.',
-            ),
-          },
-        ],
-      },
+      ownSection(lines.join('\n')),
+      ownContext(
+        'Admins change them with `/vigil settings <act|reveal|export|unassign|recommend> everyone|admins|group:<usergroup-id>`.',
+      ),
     ],
   };
 }
@@ -71,7 +55,7 @@ export function usergroupLabel(g: { name: string; handle: string }): string {
 export function renderUnknownUsergroup(
   id: string,
   groups: readonly { id: string; name: string; handle: string }[],
-): { text: string; blocks: KnownBlock[] } {
+): RenderedMessage {
   const shownId = id.replace(/[^A-Z0-9]/gi, '');
   const text = `No user group \`${shownId}\` in this workspace, so nothing was changed.`;
   const listed = groups.slice(0, 10).map((g) => `• ${usergroupLabel(g)}: \`group:${g.id}\``);
@@ -82,6 +66,6 @@ export function renderUnknownUsergroup(
       : `Mention the group (type @ and pick it) or use one of its ids:\n${listed.join('\n')}`;
   return {
     text,
-    blocks: [section(`:warning: ${text}`), { type: 'context', elements: [{ type: 'mrkdwn', text: hint }] }],
+    blocks: [ownSection(`:warning: ${text}`), ownContext(hint)],
   };
 }

@@ -15,8 +15,7 @@ import { renderBudgeted } from './budget.js';
 import { formInput, severityCounts, subscriptionInputs, subscriptionRow, typeCounts } from './digest.js';
 import type { ActedState } from './event-row.js';
 import { effectiveSeverity, renderEventGroup, typeLabel } from './event-row.js';
-import { plural } from './ids.js';
-import type { RenderedMessage } from './kit.js';
+import { plural, type RenderedMessage } from './kit.js';
 import { renderSubscriptionList } from './subscription-list.js';
 import { codeSpan, escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
 

@@ -4,7 +4,7 @@
  */
 import { PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
 import type { AuditEntry } from '../../store/index.js';
-import { plural } from './ids.js';
+import { plural } from './kit.js';
 import { codeSpan, escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
 
 const EVENT_VERBS: Readonly<Record<string, string>> = {

@@ -4,28 +4,26 @@ import type { TokenTest } from '../../api/index.js';
 import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
 import type { Connection } from '../../store/index.js';
 import { packLines, renderBudgeted } from './budget.js';
-import { plural } from './ids.js';
-import { ownContext as context, ownSection as section } from './kit.js';
+import { ownContext, ownSection, plural, type RenderedMessage } from './kit.js';
 import { codeSpan, escapeMrkdwn, slackDate, truncate } from './text.js';
 
 export const DISCONNECT_CONFIRM = 'connection_disconnect_confirm';
 export const DISCONNECT_CANCEL = 'connection_disconnect_cancel';
 
-export interface Message {
-  text: string;
-  blocks: KnownBlock[];
-}
-
 const when = (ms: number) => slackDate(ms);
 
-export function renderConnectLink(url: string, expiresAt: number, existing: Connection | undefined): Message {
+export function renderConnectLink(
+  url: string,
+  expiresAt: number,
+  existing: Connection | undefined,
+): RenderedMessage {
   const replacing = existing
     ? `\nThis replaces the current connection (tenant ${tenantLabel(existing)}, key id ${existing.apiKeyId}).`
     : '';
   return {
     text: 'Open your one-time link to connect Vigil to the threat-intel API.',
     blocks: [
-      section(
+      ownSection(
         `:key: *Connect Vigil to the threat-intel API*\nOpen the link, paste the API key on Vigil’s own page (never in Slack), then pick the tenant.${replacing}`,
       ),
       {
@@ -40,7 +38,7 @@ export function renderConnectLink(url: string, expiresAt: number, existing: Conn
           },
         ],
       },
-      context(`Only you can see this. The link works once and expires ${when(expiresAt)}.`),
+      ownContext(`Only you can see this. The link works once and expires ${when(expiresAt)}.`),
     ],
   };
 }
@@ -48,23 +46,23 @@ export function renderConnectLink(url: string, expiresAt: number, existing: Conn
 export function renderConnected(
   c: { tenantName: string; tenantId: number; apiKeyId: number; host: string },
   userId: string,
-): Message {
+): RenderedMessage {
   return {
     text: `Vigil is connected: tenant ${escapeMrkdwn(c.tenantName)} (${c.tenantId}), key id ${c.apiKeyId}.`,
     blocks: [
-      section(
+      ownSection(
         `:white_check_mark: *Vigil is connected* by <@${userId}>\nTenant *${escapeMrkdwn(c.tenantName)}* (id ${c.tenantId}) · key id ${c.apiKeyId} · region ${codeSpan(c.host)}`,
       ),
-      context('Try `/vigil status`, or `/vigil help` for what you can do now.'),
+      ownContext('Try `/vigil status`, or `/vigil help` for what you can do now.'),
     ],
   };
 }
 
-export function renderDisconnectPrompt(c: Connection): Message {
+export function renderDisconnectPrompt(c: Connection): RenderedMessage {
   return {
     text: `Disconnect Vigil from tenant ${tenantLabel(c)}?`,
     blocks: [
-      section(
+      ownSection(
         `*Disconnect Vigil from tenant ${tenantLabel(c)}?*\nThe API key (id ${c.apiKeyId}) is deleted from Vigil. Commands and digests stop until an admin connects again.`,
       ),
       {
@@ -99,11 +97,11 @@ export function renderDisconnectPrompt(c: Connection): Message {
   };
 }
 
-export function renderDisconnected(userId: string, at: number): Message {
+export function renderDisconnected(userId: string, at: number): RenderedMessage {
   return {
     text: 'Vigil was disconnected; the API key is deleted.',
     blocks: [
-      section(
+      ownSection(
         `:electric_plug: Disconnected by <@${userId}> · ${when(at)}. The API key is deleted from Vigil.`,
       ),
     ],
@@ -132,7 +130,7 @@ export function quotaLine(quota: { remaining: number | null; batchReached: boole
   return `*Global searches left:* ${quota.remaining ?? 'unknown'}${quota.batchReached ? ' (batch limit reached)' : ''} · as of ${when(quota.at)}`;
 }
 
-export function renderStatus(s: StatusInput): Message {
+export function renderStatus(s: StatusInput): RenderedMessage {
   const c = s.connection;
   const env = s.environment;
   const tenantName = c?.tenantName ?? env?.names?.tenantName;
@@ -151,11 +149,13 @@ export function renderStatus(s: StatusInput): Message {
   if (c) meta.push(`Connected by <@${c.connectedBy}> · ${when(c.connectedAt)}`);
   const lastSuccessAt = c?.lastSuccessAt ?? env?.lastSuccessAt;
   if (lastSuccessAt) meta.push(`Last successful call ${when(lastSuccessAt)}`);
-  const blocks: KnownBlock[] = [section(`:large_green_circle: *Vigil is connected*\n${lines.join('\n')}`)];
+  const blocks: KnownBlock[] = [ownSection(`:large_green_circle: *Vigil is connected*\n${lines.join('\n')}`)];
   const lastError = c?.lastError ?? env?.lastError;
   if (lastError)
-    blocks.push(section(`:warning: *Last error* ${when(lastError.at)}: ${escapeMrkdwn(lastError.message)}`));
-  if (meta.length) blocks.push(context(meta.join('  ·  ')));
+    blocks.push(
+      ownSection(`:warning: *Last error* ${when(lastError.at)}: ${escapeMrkdwn(lastError.message)}`),
+    );
+  if (meta.length) blocks.push(ownContext(meta.join('  ·  ')));
   const tenantWords = tenantName ? `${tenantName} (${s.token.tenant_id})` : String(s.token.tenant_id);
   const orgName = env?.names?.organizationName;
   const orgWords = orgName ? `${orgName} (${s.token.organization_id})` : String(s.token.organization_id);
@@ -198,7 +198,7 @@ function tenantLine(t: TenantsPageInput['tenants'][number], current: number): st
  * A page of the organization's tenants, the one in use marked, with Next when more follow. The lines are
  * packed into as many sections as Slack's limits need; tenants that still do not fit are counted.
  */
-export function renderTenants(input: TenantsPageInput): Message {
+export function renderTenants(input: TenantsPageInput): RenderedMessage {
   const { tenants, current } = input;
   const packs = packLines(tenants.map((t) => tenantLine(t, current)));
   const last = input.first + tenants.length - 1;
@@ -210,10 +210,10 @@ export function renderTenants(input: TenantsPageInput): Message {
         ? `${range} · more follow`
         : range;
   const head: KnownBlock[] = [];
-  if (input.first > 1 || input.nextRef) head.push(section(`*Tenants* ${slice}`));
-  if (packs.length === 0) head.push(section('No tenants are visible to this API key.'));
+  if (input.first > 1 || input.nextRef) head.push(ownSection(`*Tenants* ${slice}`));
+  if (packs.length === 0) head.push(ownSection('No tenants are visible to this API key.'));
   const tail: KnownBlock[] = [
-    context(
+    ownContext(
       input.isAdmin
         ? 'Switch with `/vigil tenant <id>`.'
         : 'A workspace admin can switch with `/vigil tenant <id>`.',
@@ -237,11 +237,11 @@ export function renderTenants(input: TenantsPageInput): Message {
   const r = renderBudgeted({
     text: `${count}; tenant ${current} is in use.`,
     head,
-    groups: packs.map((p) => [section(p.text)]),
+    groups: packs.map((p) => [ownSection(p.text)]),
     tail,
     omittedNotice: (n) => {
       const left = packs.slice(packs.length - n).reduce((sum, p) => sum + p.count, 0);
-      return context(`${plural(left, 'more tenant')} on this page did not fit in one message.`);
+      return ownContext(`${plural(left, 'more tenant')} on this page did not fit in one message.`);
     },
   });
   return { text: r.text, blocks: r.blocks };

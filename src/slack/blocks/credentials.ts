@@ -8,35 +8,13 @@ import type { Button, KnownBlock } from '@slack/types';
 import type { CredsContext, MaskedRow } from '../../services/credentials/context.js';
 import { LOW_QUOTA, quotaState } from '../../services/credentials/search.js';
 import { renderBudgeted } from './budget.js';
-import { context, type RenderedMessage, section } from './kit.js';
-import { escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
+import { button, context, plural, type RenderedMessage, section } from './kit.js';
+import { escapeMrkdwn, listCodeSpan, slackDate, truncate, userMention } from './text.js';
 
 export const CREDS_REVEAL = 'creds_reveal';
 export const CREDS_NEXT_PAGE = 'creds_next_page';
 export const CREDS_EXPORT = 'creds_export';
 export const CREDS_SHARE = 'creds_share';
-
-/** Upstream text as a code span: shown verbatim, never a link, mention or formatting. */
-export function codeSpan(s: string, max = 200): string {
-  const clean = s
-    .replace(/[`\r\n\t]/g, ' ')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;');
-  return `\`${truncate(clean, max) || ' '}\``;
-}
-
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-
-function button(text: string, actionId: string, value: string, style?: 'primary'): Button {
-  return {
-    type: 'button',
-    text: { type: 'plain_text', text },
-    action_id: actionId,
-    value,
-    ...(style ? { style } : {}),
-  };
-}
 
 /** Sharing shows employees' addresses to the whole channel: Slack asks the clicker to confirm first. */
 const SHARE_CONFIRM: NonNullable<Button['confirm']> = {
@@ -55,13 +33,13 @@ export function searchLabel(ctx: Pick<CredsContext, 'search'>): string {
   if (q === undefined) return 'a password (private form)';
   switch (q.type) {
     case 'domain':
-      return `domain ${codeSpan(q.fqdn)}`;
+      return `domain ${listCodeSpan(q.fqdn)}`;
     case 'auth_domain':
-      return `login domain ${codeSpan(q.fqdn)}`;
+      return `login domain ${listCodeSpan(q.fqdn)}`;
     case 'email':
-      return `address ${codeSpan(q.email)}`;
+      return `address ${listCodeSpan(q.email)}`;
     case 'keyword':
-      return `username ${codeSpan(q.keyword)}`;
+      return `username ${listCodeSpan(q.keyword)}`;
   }
 }
 
@@ -87,11 +65,11 @@ function dateOf(iso: string | undefined): string | undefined {
 
 function rowText(row: MaskedRow, position: number): string {
   const lines: string[] = [];
-  const domain = row.domain === undefined ? '' : ` · ${codeSpan(row.domain, 100)}`;
-  lines.push(`*${position}.* ${codeSpan(row.identity)}${domain}`);
+  const domain = row.domain === undefined ? '' : ` · ${listCodeSpan(row.domain, 100)}`;
+  lines.push(`*${position}.* ${listCodeSpan(row.identity)}${domain}`);
   const source =
     row.sourceName === undefined
-      ? codeSpan(row.sourceId, 80)
+      ? listCodeSpan(row.sourceId, 80)
       : `*${escapeMrkdwn(truncate(row.sourceName, 80))}*`;
   const dates = [
     row.breachedAt && `breached ${dateOf(row.breachedAt)}`,
@@ -99,17 +77,17 @@ function rowText(row: MaskedRow, position: number): string {
     `imported ${dateOf(row.importedAt)}`,
   ].filter(Boolean);
   lines.push(`Source: ${source} · ${dates.join(' · ')}`);
-  const value = row.masked === '' ? '_none_' : codeSpan(row.masked);
-  const hashType = row.hashType === undefined ? 'unknown type' : codeSpan(row.hashType, 40);
+  const value = row.masked === '' ? '_none_' : listCodeSpan(row.masked);
+  const hashType = row.hashType === undefined ? 'unknown type' : listCodeSpan(row.hashType, 40);
   lines.push(`Value: ${value} (${hashType})`);
   if (row.authDomains !== undefined && row.authDomains.count > 0) {
     const more = row.authDomains.count - row.authDomains.first.length;
-    const first = row.authDomains.first.map((d) => codeSpan(d, 80)).join(', ');
+    const first = row.authDomains.first.map((d) => listCodeSpan(d, 80)).join(', ');
     lines.push(`Auth domains (${row.authDomains.count}): ${first}${more > 0 ? ` and ${more} more` : ''}`);
   }
   if (row.knownPasswordId !== undefined)
     lines.push(
-      `Known password id: ${row.knownPasswordId === null ? '_none_' : codeSpan(String(row.knownPasswordId))}`,
+      `Known password id: ${row.knownPasswordId === null ? '_none_' : listCodeSpan(String(row.knownPasswordId))}`,
     );
   return lines.join('\n');
 }
@@ -134,21 +112,21 @@ export function renderCredsPage(ctx: CredsContext, opts: CredsPageOptions): Rend
       ? `No leaked credentials${ctx.offset > 0 ? ' on this page' : ''}`
       : `Leaked credentials ${first}–${last}`;
   const summary = `${slice} for ${label}${more ? ' · more exist' : ''}`;
-  const head: KnownBlock[] = [section('creds:summary', `*${summary}*`)];
+  const head: KnownBlock[] = [section(`*${summary}*`, 'creds:summary')];
   // The quota is the requester's business: a shared copy leaves it out.
   const quota = opts.inChannel === true ? undefined : quotaLine(ctx.quota);
-  if (quota !== undefined) head.push(context('creds:quota', quota));
+  if (quota !== undefined) head.push(context(quota, 'creds:quota'));
   const sharer =
     opts.inChannel === true ? userMention(opts.sharedBy ?? ctx.message?.sharedBy ?? '') : undefined;
   const canReveal = opts.inChannel !== true && ctx.search !== undefined;
   const groups = ctx.rows.map((row, i): KnownBlock[] => {
-    const s = section(`creds:row:${i}`, rowText(row, ctx.offset + i + 1));
+    const s = section(rowText(row, ctx.offset + i + 1), `creds:row:${i}`);
     if (canReveal && row.masked !== '') s.accessory = button('Reveal', CREDS_REVEAL, opts.ref(i));
     return [s];
   });
   const buttons: Button[] = [];
   if (more && ctx.search !== undefined)
-    buttons.push(button('Next page', CREDS_NEXT_PAGE, opts.ref(), 'primary'));
+    buttons.push(button('Next page', CREDS_NEXT_PAGE, opts.ref(), { style: 'primary' }));
   if (opts.inChannel !== true && ctx.search !== undefined && ctx.rows.length > 0)
     buttons.push(button('Export CSV', CREDS_EXPORT, opts.ref()));
   if (opts.inChannel !== true && ctx.message === undefined && ctx.rows.length > 0)
@@ -156,19 +134,20 @@ export function renderCredsPage(ctx: CredsContext, opts: CredsPageOptions): Rend
   const tail: KnownBlock[] = [];
   if (ctx.rows.length === 0 && !more && opts.inChannel !== true)
     tail.push(
-      context('creds:tips', 'Try another spelling, a wider `since:`, or `authdomain` for login domains.'),
+      context('Try another spelling, a wider `since:`, or `authdomain` for login domains.', 'creds:tips'),
     );
   if (buttons.length > 0) tail.push({ type: 'actions', block_id: 'creds:tail', elements: buttons });
   if (opts.inChannel !== true)
-    tail.push(context('creds:private', 'Values are masked. Reveal shows one to you alone, and is audited.'));
-  else if (sharer !== undefined) tail.push(context('creds:shared', `Shared by ${sharer} · values masked`));
+    tail.push(context('Values are masked. Reveal shows one to you alone, and is audited.', 'creds:private'));
+  else if (sharer !== undefined) tail.push(context(`Shared by ${sharer} · values masked`, 'creds:shared'));
   const plainSummary = `${summary.replaceAll('`', '')}${sharer === undefined ? '' : ` · shared by ${sharer}`}`;
   const r = renderBudgeted({
     text: plainSummary,
     head,
     groups,
     tail,
-    omittedNotice: (n) => context('creds:omitted', `${plural(n, 'more row')} did not fit in this message.`),
+    omittedNotice: (n) =>
+      context(`${plural(n, 'more row', { grouped: true })} did not fit in this message.`, 'creds:omitted'),
   });
   return { text: r.text, blocks: r.blocks };
 }
@@ -179,34 +158,34 @@ export function renderRevealed(row: MaskedRow, value: string): RenderedMessage {
   return {
     text: truncate(text, 300),
     blocks: [
-      section('creds:revealed', `${codeSpan(row.identity)}: ${codeSpan(value, 2000)}`),
-      context('creds:revealed-note', 'Only you can see this. The reveal was recorded in the audit log.'),
+      section(`${listCodeSpan(row.identity)}: ${listCodeSpan(value, 2000)}`, 'creds:revealed'),
+      context('Only you can see this. The reveal was recorded in the audit log.', 'creds:revealed-note'),
     ],
   };
 }
 
 export function renderExportStarted(limit: number): RenderedMessage {
-  const text = `Exporting up to ${plural(limit, 'row')}: the CSV file will arrive in your direct messages with Vigil.`;
-  return { text, blocks: [section('creds:export', text)] };
+  const text = `Exporting up to ${plural(limit, 'row', { grouped: true })}: the CSV file will arrive in your direct messages with Vigil.`;
+  return { text, blocks: [section(text, 'creds:export')] };
 }
 
 export function renderExportProgress(p: { rows: number; limit: number; label: string }): RenderedMessage {
   const text = `Exporting leaked credentials for ${p.label}: ${p.rows.toLocaleString('en-US')} of up to ${p.limit.toLocaleString('en-US')} rows so far…`;
   return {
     text: text.replaceAll('`', ''),
-    blocks: [section('creds:export-progress', `:hourglass_flowing_sand: ${text}`)],
+    blocks: [section(`:hourglass_flowing_sand: ${text}`, 'creds:export-progress')],
   };
 }
 
 export function renderExportDone(p: { rows: number; label: string; filename: string }): RenderedMessage {
-  const text = `Export done: ${plural(p.rows, 'row')} for ${p.label} in ${codeSpan(p.filename)}.`;
+  const text = `Export done: ${plural(p.rows, 'row', { grouped: true })} for ${p.label} in ${listCodeSpan(p.filename)}.`;
   return {
     text: text.replaceAll('`', ''),
     blocks: [
-      section('creds:export-done', `:white_check_mark: ${text}`),
+      section(`:white_check_mark: ${text}`, 'creds:export-done'),
       context(
-        'creds:export-note',
         'The file holds unmasked values: keep it out of channels and delete it when done.',
+        'creds:export-note',
       ),
     ],
   };
@@ -214,7 +193,7 @@ export function renderExportDone(p: { rows: number; label: string; filename: str
 
 export function renderExportFailed(p: { label: string; reason: string }): RenderedMessage {
   const text = `The export for ${p.label} failed: ${p.reason}`;
-  return { text: text.replaceAll('`', ''), blocks: [section('creds:export-failed', `:x: ${text}`)] };
+  return { text: text.replaceAll('`', ''), blocks: [section(`:x: ${text}`, 'creds:export-failed')] };
 }
 
 /** In place of "Exporting…" after a restart: what happened, and that nothing holds the rows any more. */
@@ -223,10 +202,10 @@ export function renderExportInterrupted(p: { label: string }): RenderedMessage {
   return {
     text: `${text.replaceAll('`', '')} You can start it again.`,
     blocks: [
-      section('creds:export-interrupted', `:warning: ${text}`),
+      section(`:warning: ${text}`, 'creds:export-interrupted'),
       context(
-        'creds:export-note',
         'Its temporary file is deleted. Start it again with *Export CSV* on the search results, or run the search again.',
+        'creds:export-note',
       ),
     ],
   };

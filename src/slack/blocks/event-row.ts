@@ -32,6 +32,7 @@ import {
   overflowValue,
 } from './event-ids.js';
 import { typeLabel } from './event-types.js';
+import { button } from './kit.js';
 import {
   codeSpan,
   escapeMrkdwn,
@@ -229,16 +230,6 @@ function eventSection(event: Event, opts: EventGroupOptions, index: number): Sec
     type: 'section',
     block_id: eventBlockId(index, 'body'),
     text: { type: 'mrkdwn', text: lines.join('\n'), verbatim: true },
-  };
-}
-
-export function button(text: string, actionId: string, value: string, extra: Partial<Button> = {}): Button {
-  return {
-    type: 'button',
-    text: { type: 'plain_text', text: plainText(text, 75) },
-    action_id: actionId,
-    value,
-    ...extra,
   };
 }
 

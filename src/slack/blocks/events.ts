@@ -10,15 +10,8 @@ import { renderAlertMessage } from './alerts.js';
 import { renderBudgeted } from './budget.js';
 import { renderDigestMessage } from './digest.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
-import {
-  type ActedState,
-  button,
-  type EventGroupOptions,
-  renderEventGroup,
-  type TriagedState,
-} from './event-row.js';
-import { plural } from './ids.js';
-import { context, type RenderedMessage, section } from './kit.js';
+import { type ActedState, type EventGroupOptions, renderEventGroup, type TriagedState } from './event-row.js';
+import { button, context, plural, type RenderedMessage, section, sliceRange } from './kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from './text.js';
 
 export * from './event-ids.js';
@@ -69,7 +62,7 @@ export interface RenderedResults extends RenderedMessage {
 function sharedLine(input: EventResultsInput): { blocks: KnownBlock[]; text: string } {
   const who = input.shared?.by === undefined ? undefined : userMention(input.shared.by);
   if (who === undefined) return { blocks: [], text: '' };
-  return { blocks: [context('events:shared', `Shared by ${who}`)], text: ` · shared by ${who}` };
+  return { blocks: [context(`Shared by ${who}`, 'events:shared')], text: ` · shared by ${who}` };
 }
 
 function resultsTail(input: EventResultsInput): KnownBlock[] {
@@ -136,7 +129,7 @@ function emptyResults(input: EventResultsInput): RenderedMessage {
     const shown = `No events on page ${input.pageNumber} for ${label}${filters}, but there are more results.`;
     const r = renderBudgeted({
       text: `${text}${sharedLine(input).text}`,
-      head: [section('events:summary', `${shown} Use *Next page* to keep looking.`)],
+      head: [section(`${shown} Use *Next page* to keep looking.`, 'events:summary')],
       tail: resultsTail(input),
     });
     return { text: r.text, blocks: r.blocks };
@@ -151,19 +144,14 @@ function emptyResults(input: EventResultsInput): RenderedMessage {
       : 'Nothing has matched this identifier yet. Check the identifier id with your team, or look further ' +
         'back with `since:365d`.';
   // Tips are for the person who searched: a shared copy leaves them out.
-  const head: KnownBlock[] = [section('events:summary', `:mag: ${more} for ${label}${filters}.`)];
-  if (input.shared === undefined) head.push(context('events:tips', tips));
+  const head: KnownBlock[] = [section(`:mag: ${more} for ${label}${filters}.`, 'events:summary')];
+  if (input.shared === undefined) head.push(context(tips, 'events:tips'));
   const r = renderBudgeted({
     text: `${text}${sharedLine(input).text}`,
     head,
     tail: resultsTail(input),
   });
   return { text: r.text, blocks: r.blocks };
-}
-
-/** "1–10", "11–20": the slice of the results this page shows. */
-export function sliceLabel(offset: number, count: number): string {
-  return count === 1 ? `${offset + 1}` : `${offset + 1}–${offset + count}`;
 }
 
 /** One page of event results: a header stating the slice, one row per event, then Next page / Ignore / Share. */
@@ -186,7 +174,7 @@ export function renderEventResults(input: EventResultsInput): RenderedResults {
     return renderEventGroup(event, opts);
   });
   const head = (shown: number) => {
-    const slice = sliceLabel(offset, shown);
+    const slice = sliceRange(offset + 1, shown);
     const more = input.more === true ? 'more on the next page' : 'no more after these';
     return {
       text: `Events ${slice} for ${plainLabel}${plainSummary === '' ? '' : ` · ${plainSummary}`} · ${more}${sharedLine(input).text}`,
@@ -196,18 +184,18 @@ export function renderEventResults(input: EventResultsInput): RenderedResults {
   const all = head(input.events.length);
   const r = renderBudgeted({
     text: all.text,
-    head: [section('events:summary', all.mrkdwn)],
+    head: [section(all.mrkdwn, 'events:summary')],
     groups,
     tail: resultsTail(input),
     omittedNotice: (n) =>
-      context('events:omitted', `${plural(n, 'more event')} on this page did not fit in this message.`),
+      context(`${plural(n, 'more event')} on this page did not fit in this message.`, 'events:omitted'),
   });
   if (r.omittedGroups === 0)
     return { text: r.text, blocks: r.blocks, includedEvents: r.includedGroups, omittedEvents: 0 };
   // Some rows did not fit: the header states the slice actually shown.
   const fitted = head(r.includedGroups);
   const blocks = r.blocks.map((b) =>
-    b.block_id === 'events:summary' ? section('events:summary', fitted.mrkdwn) : b,
+    b.block_id === 'events:summary' ? section(fitted.mrkdwn, 'events:summary') : b,
   );
   return { text: fitted.text, blocks, includedEvents: r.includedGroups, omittedEvents: r.omittedGroups };
 }

@@ -3,17 +3,12 @@ import type { KnownBlock } from '@slack/types';
 import type { HelpText, Subcommand, UsageError } from '../parser/index.js';
 import { helpText, toMrkdwn } from '../parser/index.js';
 import { renderBudgeted } from './budget.js';
-import { ownContext as context, ownSection as section } from './kit.js';
+import { ownContext, ownSection, type RenderedMessage } from './kit.js';
 
-export interface Message {
-  text: string;
-  blocks: KnownBlock[];
-}
-
-export function renderHelp(help: HelpText): Message {
+export function renderHelp(help: HelpText): RenderedMessage {
   const head: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: help.title } },
-    section(
+    ownSection(
       `\`${toMrkdwn(help.usage)}\`${help.adminOnly ? '  _(admins)_' : ''}\n${toMrkdwn(help.description)}`,
     ),
   ];
@@ -23,36 +18,36 @@ export function renderHelp(help: HelpText): Message {
       (s) => `\`${toMrkdwn(s.usage)}\`${s.adminOnly ? ' _(admins)_' : ''}\n      ${toMrkdwn(s.summary)}`,
     );
     // Sections hold 3000 characters: split the list in chunks.
-    for (let i = 0; i < lines.length; i += 8) groups.push([section(lines.slice(i, i + 8).join('\n'))]);
+    for (let i = 0; i < lines.length; i += 8) groups.push([ownSection(lines.slice(i, i + 8).join('\n'))]);
   }
   for (const s of help.sections) {
-    groups.push([section(`*${toMrkdwn(s.title)}*\n${s.lines.map((l) => `• ${toMrkdwn(l)}`).join('\n')}`)]);
+    groups.push([ownSection(`*${toMrkdwn(s.title)}*\n${s.lines.map((l) => `• ${toMrkdwn(l)}`).join('\n')}`)]);
   }
   if (help.examples.length) {
     const lines = help.examples.map((e) => `\`${toMrkdwn(e.command)}\` — ${toMrkdwn(e.description)}`);
     for (let i = 0; i < lines.length; i += 10) {
-      groups.push([section(`${i === 0 ? '*Examples*\n' : ''}${lines.slice(i, i + 10).join('\n')}`)]);
+      groups.push([ownSection(`${i === 0 ? '*Examples*\n' : ''}${lines.slice(i, i + 10).join('\n')}`)]);
     }
   }
   const tail = help.topic
     ? []
-    : [context('`/vigil help <subcommand>` shows the details and examples of one subcommand.')];
+    : [ownContext('`/vigil help <subcommand>` shows the details and examples of one subcommand.')];
   const rendered = renderBudgeted({ text: toMrkdwn(`${help.title}: ${help.usage}`), head, groups, tail });
   return { text: rendered.text, blocks: rendered.blocks };
 }
 
-export function renderUsageError(error: UsageError): Message {
+export function renderUsageError(error: UsageError): RenderedMessage {
   const blocks: KnownBlock[] = [
-    section(`:warning: ${toMrkdwn(error.message)}\n${toMrkdwn(error.hint)}`),
-    context(`Usage: \`${toMrkdwn(error.usage)}\`  ·  Example: \`${toMrkdwn(error.example)}\``),
+    ownSection(`:warning: ${toMrkdwn(error.message)}\n${toMrkdwn(error.hint)}`),
+    ownContext(`Usage: \`${toMrkdwn(error.usage)}\`  ·  Example: \`${toMrkdwn(error.example)}\``),
   ];
   return { text: toMrkdwn(`${error.message} ${error.hint}`), blocks };
 }
 
-const helpCache = new Map<string, Message>();
+const helpCache = new Map<string, RenderedMessage>();
 
 /** Help never changes while Vigil runs: render each topic once (the ack path stays cheap). */
-export function helpMessage(topic?: Subcommand): Message {
+export function helpMessage(topic?: Subcommand): RenderedMessage {
   const key = topic ?? '';
   let message = helpCache.get(key);
   if (!message) {

@@ -10,7 +10,7 @@ import { auditLine } from './audit.js';
 import { renderBudgeted, viewTitle } from './budget.js';
 import { organizationLabel, quotaLine, tenantLabel } from './connection.js';
 import { digestHomeGroups } from './digest.js';
-import { ownContext as context, ownSection as section } from './kit.js';
+import { ownContext, ownSection } from './kit.js';
 import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
 
 export const HOME_CONNECT = 'home_connect';
@@ -39,7 +39,7 @@ function health(input: HomeInput): KnownBlock[] {
   if (input.fromEnvironment) return environmentHealth(input);
   if (!c) {
     return [
-      section(
+      ownSection(
         ':white_circle: *Not connected.* A workspace admin connects Vigil to the threat-intel API with `/vigil connect` or the button below.',
       ),
     ];
@@ -57,13 +57,13 @@ function health(input: HomeInput): KnownBlock[] {
   if (!c.sealedApiKey)
     lines.push(':warning: The API key was cleared when the region changed: connect again.');
   const blocks = [
-    section(
+    ownSection(
       `${c.lastError ? ':large_orange_circle:' : ':large_green_circle:'} *Connected*\n${lines.join('\n')}`,
     ),
   ];
   if (c.lastError)
     blocks.push(
-      section(`:warning: *Last error* ${when(c.lastError.at)}: ${escapeMrkdwn(c.lastError.message)}`),
+      ownSection(`:warning: *Last error* ${when(c.lastError.at)}: ${escapeMrkdwn(c.lastError.message)}`),
     );
   return blocks;
 }
@@ -83,14 +83,14 @@ function environmentHealth(input: HomeInput): KnownBlock[] {
   const health = env?.health;
   lines.push(`*Last successful call:* ${health?.lastSuccessAt ? when(health.lastSuccessAt) : '_none yet_'}`);
   if (health?.quota) lines.push(quotaLine(health.quota));
-  const blocks = [section(lines.join('\n'))];
+  const blocks = [ownSection(lines.join('\n'))];
   if (health?.lastError)
     blocks.push(
-      section(
+      ownSection(
         `:warning: *Last error* ${when(health.lastError.at)}: ${escapeMrkdwn(health.lastError.message)}`,
       ),
     );
-  blocks.push(context('`/vigil status` checks the connection live.'));
+  blocks.push(ownContext('`/vigil status` checks the connection live.'));
   return blocks;
 }
 
@@ -117,7 +117,7 @@ function adminActions(input: HomeInput): KnownBlock[] {
   ];
   elements.push({ type: 'actions', elements: buttons });
   elements.push(
-    context(
+    ownContext(
       'Switch tenant with `/vigil tenant <id>` (see `/vigil tenants`); change who may act with `/vigil settings actors …`.',
     ),
   );
@@ -143,13 +143,13 @@ export function renderHome(input: HomeInput): View {
     ...health(input),
     ...adminActions(input),
     { type: 'divider' },
-    section(permissionLines(input.settings.permissions).join('\n')),
+    ownSection(permissionLines(input.settings.permissions).join('\n')),
     { type: 'divider' },
-    section(`*What you can do*\n${HOME_COMMANDS.map((l) => `• ${l}`).join('\n')}`),
+    ownSection(`*What you can do*\n${HOME_COMMANDS.map((l) => `• ${l}`).join('\n')}`),
     { type: 'divider' },
   ];
   const subs = input.subscriptions.map((s) =>
-    section(
+    ownSection(
       `*Digest* in <#${s.channelId}> at ${escapeMrkdwn(s.timeOfDay)} ${escapeMrkdwn(s.timeZone)}${s.weekdaysOnly ? ', weekdays' : ''} · identifiers ${
         s.identifierIds === 'all' ? 'all' : s.identifierIds.join(', ')
       } · id ${codeSpan(s.id)}`,
@@ -157,7 +157,7 @@ export function renderHome(input: HomeInput): View {
   );
   const groups: KnownBlock[][] = [
     [
-      section(
+      ownSection(
         input.subscriptions.length
           ? '*Digest subscriptions*'
           : '*Digest subscriptions:* none yet. `/vigil digest add` in a channel creates one.',
@@ -168,7 +168,7 @@ export function renderHome(input: HomeInput): View {
   if (input.alerts !== undefined) {
     groups.push([
       { type: 'divider' },
-      section(
+      ownSection(
         input.alerts.items.length > 0
           ? '*Real-time alerts*'
           : '*Real-time alerts:* none yet. `/vigil alerts add` in a channel posts new severe events there within a minute.',
@@ -178,7 +178,7 @@ export function renderHome(input: HomeInput): View {
   }
   if (input.isAdmin && input.audit.length > 0) {
     const lines = input.audit.map((e) => auditLine(e));
-    groups.push([{ type: 'divider' }, section(`*Latest actions*\n${lines.join('\n')}`)]);
+    groups.push([{ type: 'divider' }, ownSection(`*Latest actions*\n${lines.join('\n')}`)]);
   }
   const rendered = renderBudgeted({ text: 'Vigil', head, groups, surface: 'home' });
   return { type: 'home', blocks: rendered.blocks };
@@ -190,7 +190,9 @@ export function renderConnectModal(url: string, expiresAt: number): View {
     title: { type: 'plain_text', text: 'Connect Vigil' },
     close: { type: 'plain_text', text: 'Close' },
     blocks: [
-      section('Open the link, paste the API key on Vigil’s own page (never in Slack), then pick the tenant.'),
+      ownSection(
+        'Open the link, paste the API key on Vigil’s own page (never in Slack), then pick the tenant.',
+      ),
       {
         type: 'actions',
         elements: [
@@ -203,7 +205,7 @@ export function renderConnectModal(url: string, expiresAt: number): View {
           },
         ],
       },
-      context(`Only you can see this. The link works once and expires ${when(expiresAt)}.`),
+      ownContext(`Only you can see this. The link works once and expires ${when(expiresAt)}.`),
     ],
   };
 }
@@ -216,7 +218,7 @@ export function renderDisconnectModal(c: Connection): View {
     submit: { type: 'plain_text', text: 'Disconnect' },
     close: { type: 'plain_text', text: 'Cancel' },
     blocks: [
-      section(
+      ownSection(
         `Disconnect from tenant ${tenantLabel(c)}? The API key (id ${c.apiKeyId}) is deleted from Vigil; commands and digests stop until an admin connects again.`,
       ),
     ],
@@ -229,6 +231,6 @@ export function renderNoticeModal(title: string, text: string): View {
     type: 'modal',
     title: viewTitle(title),
     close: { type: 'plain_text', text: 'Close' },
-    blocks: [section(text)],
+    blocks: [ownSection(text)],
   };
 }

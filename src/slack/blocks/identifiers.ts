@@ -6,7 +6,8 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { KnownIdentifier } from '../../services/identifiers.js';
 import { renderBudgeted } from './budget.js';
-import { codeSpan, context, type Message, plural, section, sliceLabel } from './ids.js';
+import { context, plural, type RenderedMessage, section, sliceLabel } from './kit.js';
+import { listCodeSpan } from './text.js';
 
 /** An identifier's Events button (value: the identifier id), from any list. */
 export const IDENTIFIER_EVENTS = 'identifier_events';
@@ -55,7 +56,7 @@ function row(i: KnownIdentifier, index: number, button: Button): KnownBlock {
     block_id: `identifier:${index}`,
     text: {
       type: 'mrkdwn',
-      text: `${codeSpan(i.name, 300)}\n${identifierKindLabel(i)} · ID ${codeSpan(i.id)}${disabled}`,
+      text: `${listCodeSpan(i.name, 300)}\n${identifierKindLabel(i)} · ID ${listCodeSpan(i.id)}${disabled}`,
       verbatim: true,
     },
     accessory: button,
@@ -76,11 +77,11 @@ export interface IdentifiersPageInput {
   nextRef?: string | undefined;
 }
 
-export function renderIdentifiers(input: IdentifiersPageInput): Message {
-  const matching = input.filters ? ` matching ${codeSpan(input.filters, 200)}` : '';
+export function renderIdentifiers(input: IdentifiersPageInput): RenderedMessage {
+  const matching = input.filters ? ` matching ${listCodeSpan(input.filters, 200)}` : '';
   const cut = input.complete ? [] : [context('Only the first identifiers of this tenant were searched.')];
   if (input.items.length === 0) {
-    const text = `No identifiers${input.filters ? ' match' : ' in this tenant'}${input.filters ? ` ${codeSpan(input.filters, 200)}` : ''}.`;
+    const text = `No identifiers${input.filters ? ' match' : ' in this tenant'}${input.filters ? ` ${listCodeSpan(input.filters, 200)}` : ''}.`;
     return {
       text: `No identifiers${input.filters ? ' match these words' : ' in this tenant'}.`,
       blocks: [section(`${text} \`/vigil identifiers\` with fewer words lists more.`), ...cut],
@@ -125,8 +126,8 @@ export interface PickerInput {
 }
 
 /** Several identifiers match a name: each with Events, which runs the search with the chosen one. */
-export function renderIdentifierPicker(input: PickerInput): Message {
-  const name = codeSpan(input.name, 200);
+export function renderIdentifierPicker(input: PickerInput): RenderedMessage {
+  const name = listCodeSpan(input.name, 200);
   const shown = input.candidates.length;
   const more = input.total > shown ? ` (the first ${shown} shown; add words to narrow it)` : '';
   const out = renderBudgeted({
@@ -145,8 +146,8 @@ export function renderNoIdentifier(input: {
   name: string;
   suggestions: readonly KnownIdentifier[];
   pickRef?: string | undefined;
-}): Message {
-  const name = codeSpan(input.name, 200);
+}): RenderedMessage {
+  const name = listCodeSpan(input.name, 200);
   const head = `No identifier of this tenant is named ${name}.`;
   if (input.suggestions.length === 0 || input.pickRef === undefined) {
     return {
@@ -155,7 +156,7 @@ export function renderNoIdentifier(input: {
     };
   }
   const first = input.suggestions[0];
-  const mean = first ? ` Did you mean ${codeSpan(first.name, 200)}?` : '';
+  const mean = first ? ` Did you mean ${listCodeSpan(first.name, 200)}?` : '';
   return {
     text: `No identifier of this tenant has that name.${first ? ' Did you mean one of these?' : ''}`,
     blocks: [
@@ -178,8 +179,8 @@ export function renderSecretFormChoice(input: {
     | { kind: 'one'; identifier: KnownIdentifier }
     | { kind: 'several'; candidates: readonly KnownIdentifier[] }
     | { kind: 'none'; suggestions: readonly KnownIdentifier[] };
-}): Message {
-  const name = codeSpan(input.name, 200);
+}): RenderedMessage {
+  const name = listCodeSpan(input.name, 200);
   const r = input.resolution;
   const candidates = (
     r.kind === 'one' ? [r.identifier] : r.kind === 'several' ? r.candidates : r.suggestions

@@ -8,7 +8,7 @@
  */
 import { LIMITS } from './limits.js';
 import { splitLongText } from './long-text.js';
-import { codeSpan, escapeMrkdwn, inertCode, linkLabel } from './text.js';
+import { codeSpan, escapeMrkdwn, inertCode, linkLabel, sentinelPairsToMarkers } from './text.js';
 import { truncateEscaped } from './truncate.js';
 
 // Private-use characters carry the markup through escapeMrkdwn, which leaves them alone (its defanging judges
@@ -22,8 +22,6 @@ const PIECE_BASE = 0xe100;
 const PIECE_MAX = 0xe8ff - PIECE_BASE;
 /** Input may hold private-use characters too: they go, so nothing in it can pose as our markup. */
 const PRIVATE_USE = /[\uE000-\uF8FF]/g;
-const ZWSP = '\u200B';
-const WORD = /[\p{L}\p{N}]/u;
 
 // ── HTML the AI sometimes mixes in ────────────────────────────────────────────────────────────────────
 
@@ -129,18 +127,7 @@ class Pieces {
 function applyStyles(s: string): string {
   let out = s;
   for (const style of Object.keys(MARKER) as Style[]) {
-    const re = new RegExp(`${OPEN[style]}([^${OPEN[style]}${CLOSE[style]}]*)${CLOSE[style]}`, 'g');
-    out = out.replace(re, (_whole, inner: string, offset: number, all: string) => {
-      const core = inner.trim();
-      if (core === '') return inner;
-      const lead = inner.slice(0, inner.indexOf(core));
-      const trail = inner.slice(lead.length + core.length);
-      const before = lead === '' ? all[offset - 1] : undefined;
-      const after = trail === '' ? all[offset + inner.length + 2] : undefined;
-      const pre = before !== undefined && WORD.test(before) ? ZWSP : '';
-      const post = after !== undefined && WORD.test(after) ? ZWSP : '';
-      return `${lead}${pre}${MARKER[style]}${core}${MARKER[style]}${post}${trail}`;
-    });
+    out = sentinelPairsToMarkers(out, OPEN[style], CLOSE[style], MARKER[style]);
   }
   // Unpaired sentinels (emphasis that spanned other markup oddly) show nothing.
   return out.replace(/[\uE010-\uE015]/g, '');

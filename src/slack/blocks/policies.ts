@@ -5,8 +5,8 @@
 import type { Button, KnownBlock, View } from '@slack/types';
 import type { MatchingPolicy, PolicyAssignment } from '../../api/index.js';
 import { privateMetadata, renderBudgeted, viewButton, viewTitle } from './budget.js';
-import { codeSpan, context, humanize, type Message, plural, section, sliceLabel } from './ids.js';
-import { escapeMrkdwn, slackDate, truncate } from './text.js';
+import { context, humanize, plural, type RenderedMessage, section, sliceLabel } from './kit.js';
+import { escapeMrkdwn, listCodeSpan, slackDate, truncate } from './text.js';
 
 export const POLICY_ACTIONS = {
   /** One per policy, `policy_assignments:<i>`, value: the policy uuid. */
@@ -47,7 +47,7 @@ export function policyTypeLabel(type: string): string {
 }
 
 function renderValue(value: unknown, depth = 0): string {
-  if (typeof value === 'string' || typeof value === 'number') return codeSpan(value);
+  if (typeof value === 'string' || typeof value === 'number') return listCodeSpan(value);
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (value === null || value === undefined) return '—';
   if (Array.isArray(value)) {
@@ -55,7 +55,7 @@ function renderValue(value: unknown, depth = 0): string {
     const shown = value.slice(0, MAX_LIST).map((v) => renderValue(v, depth + 1));
     return shown.join(', ') + (value.length > MAX_LIST ? ` +${value.length - MAX_LIST} more` : '');
   }
-  return codeSpan(JSON.stringify(value) ?? '', depth === 0 ? 300 : 120);
+  return listCodeSpan(JSON.stringify(value) ?? '', depth === 0 ? 300 : 120);
 }
 
 /** Every field of a policy value, labelled: known fields by name, unknown ones generically. */
@@ -87,7 +87,7 @@ function policyGroup(policy: MatchingPolicy, index: number): KnownBlock[] {
     `*${truncate(escapeMrkdwn(policy.name || '(no name)'), 200)}* · ${escapeMrkdwn(policyTypeLabel(policy.policy_type))}`,
     ...policyValueLines(policy.value ?? {}).map((l) => truncate(l, 900)),
     dates.join(' · '),
-    `ID: ${codeSpan(policy.uuid, 60)}`,
+    `ID: ${listCodeSpan(policy.uuid, 60)}`,
   ].filter((l) => l !== '');
   return [
     {
@@ -117,7 +117,7 @@ export interface PoliciesPageInput {
   nextRef?: string | undefined;
 }
 
-export function renderPolicies(input: PoliciesPageInput): Message {
+export function renderPolicies(input: PoliciesPageInput): RenderedMessage {
   const more = input.nextRef !== undefined;
   const label = sliceLabel(input.first, input.policies.length, more);
   if (input.policies.length === 0) {
@@ -141,7 +141,7 @@ export function renderPolicies(input: PoliciesPageInput): Message {
       ...(input.nextRef ? [nextButton(POLICY_ACTIONS.policiesNext, input.nextRef)] : []),
     ],
     omittedNotice: (n) =>
-      context(`${plural(n, 'policy', 'policies')} of this page left out to fit Slack's limits.`),
+      context(`${plural(n, 'policy', { many: 'policies' })} of this page left out to fit Slack's limits.`),
   });
   return { text: out.text, blocks: out.blocks };
 }
@@ -162,7 +162,7 @@ export interface AssignmentsPageInput {
 
 function assignmentGroup(row: PolicyAssignment, index: number, ctxId: string): KnownBlock[] {
   const lines = [
-    `${codeSpan(row.identifier_name || '(no name)')} · identifier ${codeSpan(row.identifier_id)}`,
+    `${listCodeSpan(row.identifier_name || '(no name)')} · identifier ${listCodeSpan(row.identifier_id)}`,
     [
       row.assigned_at ? `Assigned ${slackDate(row.assigned_at)}` : '',
       `past events cleaned: ${row.clean_past_events ? 'yes' : 'no'}`,
@@ -188,11 +188,11 @@ function assignmentGroup(row: PolicyAssignment, index: number, ctxId: string): K
 
 function policyLabel(input: { policyUuid: string; policyName?: string | undefined }): string {
   return input.policyName
-    ? `*${truncate(escapeMrkdwn(input.policyName), 200)}* (${codeSpan(input.policyUuid, 60)})`
-    : codeSpan(input.policyUuid, 60);
+    ? `*${truncate(escapeMrkdwn(input.policyName), 200)}* (${listCodeSpan(input.policyUuid, 60)})`
+    : listCodeSpan(input.policyUuid, 60);
 }
 
-export function renderAssignments(input: AssignmentsPageInput): Message {
+export function renderAssignments(input: AssignmentsPageInput): RenderedMessage {
   const more = input.nextRef !== undefined;
   const label = sliceLabel(input.first, input.rows.length, more);
   const head: KnownBlock[] = [];
@@ -230,7 +230,7 @@ export function unassignHeadline(t: UnassignTarget): string {
 }
 
 export function identifierLabel(t: Pick<UnassignTarget, 'identifierId' | 'identifierName'>): string {
-  return `${codeSpan(t.identifierName || '(no name)')} (${codeSpan(t.identifierId)})`;
+  return `${listCodeSpan(t.identifierName || '(no name)')} (${listCodeSpan(t.identifierId)})`;
 }
 
 /** The confirmation form; `ref` (a short stored id) comes back in private_metadata. */

@@ -6,8 +6,8 @@ import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import type { Recommendation } from '../../api/index.js';
 import { renderBudgeted } from './budget.js';
 import { IDENTIFIER_EVENTS } from './identifiers.js';
-import { codeSpan, context, humanize, type Message, plural, section, sliceLabel } from './ids.js';
-import { escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
+import { button, context, humanize, plural, type RenderedMessage, section, sliceLabel } from './kit.js';
+import { escapeMrkdwn, listCodeSpan, slackDate, truncate, userMention } from './text.js';
 
 export const RECOMMENDATIONS_NEXT = 'recommendations_next';
 /** Row buttons: `<action>:<index>`, value `<shownRef>:<index>`. */
@@ -38,14 +38,14 @@ export function recommendationValue(data: Record<string, unknown>): string {
   const known = type === undefined ? undefined : TYPES[type];
   const value = known ? data[known.field] : undefined;
   if (known && (typeof value === 'string' || typeof value === 'number')) {
-    return `*${known.label}* · ${codeSpan(value, 300)}`;
+    return `*${known.label}* · ${listCodeSpan(value, 300)}`;
   }
   const fields = Object.entries(data)
     .filter(([k]) => k !== 'type')
     .slice(0, 6)
     .map(
       ([k, v]) =>
-        `${escapeMrkdwn(humanize(k))}: ${typeof v === 'string' || typeof v === 'number' ? codeSpan(v, 200) : codeSpan(JSON.stringify(v) ?? '', 200)}`,
+        `${escapeMrkdwn(humanize(k))}: ${typeof v === 'string' || typeof v === 'number' ? listCodeSpan(v, 200) : listCodeSpan(JSON.stringify(v) ?? '', 200)}`,
     );
   return `*${escapeMrkdwn(humanize(type ?? 'unknown type'))}* · ${fields.join(' · ') || '_no data_'}`;
 }
@@ -56,14 +56,6 @@ export interface DecisionShown {
   by: string;
   at: number;
 }
-
-const button = (text: string, actionId: string, value: string, extra: Partial<Button> = {}): Button => ({
-  type: 'button',
-  text: { type: 'plain_text', text },
-  action_id: actionId,
-  value,
-  ...extra,
-});
 
 function rowActions(
   r: Recommendation,
@@ -114,7 +106,7 @@ function recommendationGroup(
     r.status ? `Status: ${escapeMrkdwn(humanize(r.status))}` : '',
     r.relevancy ? `relevancy: ${escapeMrkdwn(humanize(r.relevancy))}` : '',
     r.updated_at ? `updated ${slackDate(r.updated_at)}` : '',
-    `ID: ${codeSpan(r.id)}`,
+    `ID: ${listCodeSpan(r.id)}`,
   ].filter(Boolean);
   const data = (r.data ?? {}) as Record<string, unknown>;
   const blocks: KnownBlock[] = [
@@ -158,10 +150,10 @@ const PAGE_CONFIRM = (what: string, n: number) => ({
   deny: { type: 'plain_text' as const, text: 'Cancel' },
 });
 
-export function renderRecommendations(input: RecommendationsPageInput): Message {
+export function renderRecommendations(input: RecommendationsPageInput): RenderedMessage {
   const more = input.nextRef !== undefined;
   const label = sliceLabel(input.first, input.items.length, more);
-  const filters = input.filters ? ` matching ${codeSpan(input.filters, 300)}` : '';
+  const filters = input.filters ? ` matching ${listCodeSpan(input.filters, 300)}` : '';
   const tailButtons: Button[] = [];
   if (input.shownRef !== undefined && input.items.length > 0) {
     const n = input.items.length;

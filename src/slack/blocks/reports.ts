@@ -6,8 +6,8 @@
 import type { KnownBlock } from '@slack/types';
 import type { ApiReport } from '../../api/index.js';
 import { renderBudgeted, splitLongText } from './budget.js';
-import { codeSpan, context, type Message, plural, section } from './ids.js';
-import { escapeMrkdwn, highlightToMrkdwn, plainText, slackDate, truncate } from './text.js';
+import { context, plural, type RenderedMessage, section } from './kit.js';
+import { escapeMrkdwn, highlightToMrkdwn, listCodeSpan, plainText, slackDate, truncate } from './text.js';
 
 /** `report_explain:<i>`, value: the event uid. */
 export const REPORT_EXPLAIN = 'report_explain';
@@ -37,7 +37,7 @@ function relatedGroup(uid: string, index: number): KnownBlock[] {
     {
       type: 'section',
       block_id: `report_event:${index}`,
-      text: { type: 'mrkdwn', text: `Event ${codeSpan(uid, 300)}`, verbatim: true },
+      text: { type: 'mrkdwn', text: `Event ${listCodeSpan(uid, 300)}`, verbatim: true },
       accessory: {
         type: 'button',
         action_id: `${REPORT_EXPLAIN}:${index}`,
@@ -48,9 +48,9 @@ function relatedGroup(uid: string, index: number): KnownBlock[] {
   ];
 }
 
-export function renderReport(input: ReportInput): Message {
+export function renderReport(input: ReportInput): RenderedMessage {
   const head: KnownBlock[] = [];
-  const id = codeSpan(input.requestUuid, 60);
+  const id = listCodeSpan(input.requestUuid, 60);
   const statusLine = STATUS[input.status] ?? `*Status:* ${escapeMrkdwn(input.status)}`;
   head.push(section(`*Report request* ${id}\n${statusLine}`));
   if (input.status === 'error' && input.errorMessage) {

@@ -1,8 +1,8 @@
 /** The sandbox upload form, and what the requester sees while a file travels and once it arrived. Pure. */
 import type { View } from '@slack/types';
 import { privateMetadata, viewButton, viewTitle } from './budget.js';
-import { codeSpan, type Message, section } from './ids.js';
-import { truncate } from './text.js';
+import { type RenderedMessage, section } from './kit.js';
+import { listCodeSpan, truncate } from './text.js';
 
 export const UPLOAD_VIEW = 'sandbox_upload';
 export const UPLOAD_FILE = { block: 'sandbox_file', action: 'file' } as const;
@@ -45,7 +45,7 @@ export function renderUploadModal(maxBytes: number, metadata: string): View {
 }
 
 /** The modal as it is after submission: progress, then the result. */
-export function renderUploadStatus(status: Message): View {
+export function renderUploadStatus(status: RenderedMessage): View {
   return {
     type: 'modal',
     callback_id: `${UPLOAD_VIEW}_status`,
@@ -55,14 +55,14 @@ export function renderUploadStatus(status: Message): View {
   };
 }
 
-const name = (filename: string) => codeSpan(filename, 150);
+const name = (filename: string) => listCodeSpan(filename, 150);
 
 /** `files`: how many files are on their way, when more than this one. */
 export function renderUploadProgress(
   filename: string | undefined,
   size: number | undefined,
   files = 1,
-): Message {
+): RenderedMessage {
   const sz = size === undefined ? '' : ` (${formatBytes(size)})`;
   const others = files > 1 ? ` and ${files - 1} more file${files > 2 ? 's' : ''}` : '';
   return {
@@ -81,12 +81,12 @@ export interface UploadDone {
   sha256: string;
 }
 
-export function renderUploadDone(d: UploadDone): Message {
+export function renderUploadDone(d: UploadDone): RenderedMessage {
   return {
     text: `${d.filename} was sent to the sandbox.`,
     blocks: [
       section(
-        `:white_check_mark: ${name(d.filename)} (${formatBytes(d.bytes)}) was sent to the sandbox for analysis.\nSHA-256 ${codeSpan(d.sha256, 64)}`,
+        `:white_check_mark: ${name(d.filename)} (${formatBytes(d.bytes)}) was sent to the sandbox for analysis.\nSHA-256 ${listCodeSpan(d.sha256, 64)}`,
       ),
     ],
   };
@@ -98,7 +98,11 @@ function ownWords(text: string): string {
 }
 
 /** A refusal or failure, in our own words (no upstream text reaches it unescaped). */
-export function renderUploadFailed(filename: string | undefined, reason: string, hint: string): Message {
+export function renderUploadFailed(
+  filename: string | undefined,
+  reason: string,
+  hint: string,
+): RenderedMessage {
   const what = filename ? ` ${name(filename)}` : '';
   return {
     text: `The file${filename ? ` ${filename}` : ''} was not sent to the sandbox: ${reason}`,

@@ -3,8 +3,7 @@
  * line per subscription, within Slack's limits, saying how many did not fit.
  */
 import { renderBudgeted } from './budget.js';
-import { plural } from './ids.js';
-import type { RenderedMessage } from './kit.js';
+import { plural, type RenderedMessage } from './kit.js';
 import { truncate } from './text.js';
 
 export function renderSubscriptionList(list: {

@@ -244,25 +244,21 @@ export function linkLabel(s: string): string {
   return neutraliseMarkers(escapeControlChars(t)).replaceAll('|', '\u00A6');
 }
 
-/** Turns sentinel pairs into Slack bold, keeping whitespace outside the markers so Slack honours them. */
-function sentinelsToBold(s: string): string {
-  const merged = s.replace(/\uE001(\s*)\uE000/g, '$1');
-  const bolded = merged.replace(
-    /\uE000([^\uE000\uE001]*)\uE001/g,
-    (_whole, inner: string, offset: number) => {
-      const core = inner.trim();
-      if (core === '') return inner;
-      const lead = inner.slice(0, inner.indexOf(core));
-      const trail = inner.slice(lead.length + core.length);
-      const before = lead === '' ? merged[offset - 1] : undefined;
-      const after = trail === '' ? merged[offset + inner.length + 2] : undefined;
-      // Slack ignores `*` inside a word; a zero-width space makes it a word boundary again.
-      const pre = before !== undefined && WORD_CHAR.test(before) ? ZWSP : '';
-      const post = after !== undefined && WORD_CHAR.test(after) ? ZWSP : '';
-      return `${lead}${pre}*${core}*${post}${trail}`;
-    },
-  );
-  return bolded.replace(SENTINELS, '');
+/** Each `open`…`close` sentinel pair → `marker`s, whitespace kept outside (Slack ignores them beside a space). */
+export function sentinelPairsToMarkers(s: string, open: string, close: string, marker: string): string {
+  const pair = new RegExp(`${open}([^${open}${close}]*)${close}`, 'g');
+  return s.replace(pair, (_whole, inner: string, offset: number, all: string) => {
+    const core = inner.trim();
+    if (core === '') return inner;
+    const lead = inner.slice(0, inner.indexOf(core));
+    const trail = inner.slice(lead.length + core.length);
+    const before = lead === '' ? all[offset - 1] : undefined;
+    const after = trail === '' ? all[offset + inner.length + 2] : undefined;
+    // Slack ignores a marker inside a word; a zero-width space makes it a word boundary again.
+    const pre = before !== undefined && WORD_CHAR.test(before) ? ZWSP : '';
+    const post = after !== undefined && WORD_CHAR.test(after) ? ZWSP : '';
+    return `${lead}${pre}${marker}${core}${marker}${post}${trail}`;
+  });
 }
 
 /** The whole pipeline over decoded text that may carry bold sentinels. */
@@ -274,7 +270,9 @@ function renderSafe(decoded: string): string {
   s = neutraliseMarkers(s);
   // After the look-alikes are in: they are letters, and can turn `x.c`` into something like a domain.
   s = defang(s);
-  s = sentinelsToBold(s);
+  // Bold pairs with only whitespace between them merge first.
+  s = sentinelPairsToMarkers(s.replace(/\uE001(\s*)\uE000/g, '$1'), BOLD_OPEN, BOLD_CLOSE, '*');
+  s = s.replace(SENTINELS, '');
   // Last: removing an empty bold span may have left a `&gt;` at the start of a line.
   return neutraliseQuotes(s);
 }
@@ -420,13 +418,30 @@ export function userMention(userId: string): string | undefined {
 
 // ── Verbatim ids ──────────────────────────────────────────────────────────────────────────────────────
 
+// Kept by cleanChars (harmless in prose), but they would make an id differ from what it shows.
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/g;
+
+function span(value: string | number, max: number, empty: string, backtick: '\u02CB' | ' '): string {
+  const cleaned = cleanChars(String(value))
+    .replace(INVISIBLE, '')
+    .replaceAll('`', backtick)
+    .replace(/\s+/g, ' ');
+  const cut = truncateEscaped(escapeControlChars(cleaned.trim()), max);
+  return cut === '' ? empty : `\`${cut}\``;
+}
+
 /**
  * An id or a customer's own name shown so it can be copied back into a command: in a code span, where Slack
- * never links, mentions or formats, so nothing is defanged. Only what would break the span is changed:
- * Slack's control characters are escaped (Slack shows them as typed) and a backtick becomes a look-alike.
+ * never links, mentions or formats, so nothing is defanged. Only what would break the span or hide part of the
+ * value changes: control, bidi and invisible characters removed, whitespace made one space, `&<>` escaped
+ * (Slack shows them as typed), a backtick made a look-alike so it cannot close the span; then cut to `max`
+ * characters of what is sent, never inside an entity. Empty when nothing is left to show.
  */
-export function codeSpan(s: string, max = 300): string {
-  const cleaned = cleanChars(s).replace(/\s+/g, ' ').trim().replaceAll('`', '\u02CB');
-  const cut = truncateEscaped(escapeControlChars(cleaned), max);
-  return cut === '' ? '' : `\`${cut}\``;
+export function codeSpan(value: string | number, max = 300): string {
+  return span(value, max, '', '\u02CB');
+}
+
+/** A value in a list message: the same code span, with a backtick shown as a space and `—` when empty. */
+export function listCodeSpan(value: string | number, max = 200): string {
+  return span(value, max, '—', ' ');
 }

@@ -5,9 +5,9 @@
  */
 import type { InputBlock, KnownBlock, PlainTextOption, View } from '@slack/types';
 import { SEVERITIES, type Severity } from '../../api/index.js';
-import { codeSpan, section } from './ids.js';
+import { section } from './kit.js';
 import { tagFields } from './tags.js';
-import { truncate } from './text.js';
+import { listCodeSpan, truncate } from './text.js';
 
 export const TRIAGE_VIEW = 'event_triage';
 export const TRIAGE_TAG_FIELDS = { known: 'triage_tags', added: 'triage_tags_new' } as const;
@@ -92,7 +92,7 @@ function noteField(notes: string | null): InputBlock {
 
 export function renderTriageModal(input: TriageFormInput): View {
   const blocks: KnownBlock[] = [
-    section(truncate(`${input.title || '_Untitled event_'}\nID ${codeSpan(input.uid, 400)}`, 2900)),
+    section(truncate(`${input.title || '_Untitled event_'}\nID ${listCodeSpan(input.uid, 400)}`, 2900)),
   ];
   for (const field of input.fields) {
     if (field === 'tags') {

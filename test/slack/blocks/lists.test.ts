@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiReport, MatchingPolicy, Recommendation } from '../../../src/api/index.js';
-import { codeSpan } from '../../../src/slack/blocks/ids.js';
 import {
   fieldProblemsText,
   plainField,
@@ -15,6 +14,7 @@ import {
 import { renderRecommendations } from '../../../src/slack/blocks/recommendations.js';
 import { renderReport } from '../../../src/slack/blocks/reports.js';
 import { renderUploadFailed, renderUploadModal } from '../../../src/slack/blocks/sandbox.js';
+import { listCodeSpan as codeSpan } from '../../../src/slack/blocks/text.js';
 import { checkBlockKitLimits } from './support/block-kit-limits.js';
 
 const HOSTILE = '<!channel> <@U0ADMIN01> *bold* `code` <https://evil.example|click> evil.example';

@@ -5,8 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderTenants, type TenantsPageInput } from '../../../src/slack/blocks/connection.js';
-import { codeSpan as listCodeSpan } from '../../../src/slack/blocks/ids.js';
-import { codeSpan, escapeMrkdwn, truncate } from '../../../src/slack/blocks/text.js';
+import { codeSpan, escapeMrkdwn, listCodeSpan, truncate } from '../../../src/slack/blocks/text.js';
 import { mrkdwnTexts } from '../../support/mrkdwn-scan.js';
 import { checkBlockKitLimits } from './support/block-kit-limits.js';
 

@@ -20,7 +20,6 @@ import {
   type ShownRecommendations,
   saveShownRecommendations,
 } from '../../../services/recommendations.js';
-import { codeSpan } from '../../blocks/ids.js';
 import {
   RECOMMENDATION_ACCEPT,
   RECOMMENDATION_RECHECK,
@@ -30,7 +29,7 @@ import {
   RECOMMENDATIONS_REJECT_PAGE,
   renderRecommendations,
 } from '../../blocks/recommendations.js';
-import { slackDate, userMention } from '../../blocks/text.js';
+import { listCodeSpan, slackDate, userMention } from '../../blocks/text.js';
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { type Click, onAction } from '../../listen.js';
@@ -97,7 +96,7 @@ function outcomeNotice(
 ) {
   const name = (id: number) => {
     const r = items.find((x) => x.id === id);
-    return r ? codeSpan(recommendedValue(r) || String(id), 120) : codeSpan(id);
+    return r ? listCodeSpan(recommendedValue(r) || String(id), 120) : listCodeSpan(id);
   };
   const parts: string[] = [];
   if (outcome.decided.length > 0) {
