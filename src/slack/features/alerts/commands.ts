@@ -1,5 +1,5 @@
 import { quietText } from '../../../services/alerts/match.js';
-import { filtersOf, scopeOf } from '../../../services/digest/content.js';
+import { filtersOf, scopeOf } from '../../../services/subscriptions/summary.js';
 import type { NewAlertSubscription } from '../../../store/index.js';
 import { renderAlertList } from '../../blocks/alerts.js';
 import { channelRefusal } from '../../channels.js';

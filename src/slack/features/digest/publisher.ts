@@ -10,15 +10,10 @@ import type { Clock } from '../../../clock.js';
 import type { Config } from '../../../config.js';
 import type { Logger } from '../../../logger.js';
 import { compactEvent } from '../../../services/compact-event.js';
-import {
-  type DigestContent,
-  type DigestHeading,
-  filtersOf,
-  scopeOf,
-  TOP_EVENTS,
-} from '../../../services/digest/content.js';
+import type { DigestContent, DigestHeading } from '../../../services/digest/content.js';
 import type { DigestPublisher } from '../../../services/digest/run.js';
 import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events-context.js';
+import { filtersOf, scopeOf, TOP_EVENTS } from '../../../services/subscriptions/summary.js';
 import type { Repositories } from '../../../store/index.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
 import { type BotClients, findByRunId, slackFailure } from '../../bot-clients.js';
