@@ -132,7 +132,7 @@ export function subscriptionRows(
 }
 
 /** One App Home row of a subscription: its line, and Pause/Resume and Remove (value: the subscription id). */
-export function subscriptionRow(row: {
+function subscriptionRow(row: {
   blockId: string;
   line: string;
   id: string;
@@ -179,7 +179,7 @@ export function subscriptionRow(row: {
 
 // ── The add forms ─────────────────────────────────────────────────────────────────────────────────────
 
-export const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({
+const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({
   text: { type: 'plain_text' as const, text: s === 'info' ? 'every severity' : `${s} and above` },
   value: s,
 }));

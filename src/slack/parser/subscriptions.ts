@@ -21,7 +21,7 @@ export function canonicalTimeZone(name: string): string | undefined {
   }
 }
 
-export function timeZoneOf(value: string, example: string): string {
+function timeZoneOf(value: string, example: string): string {
   const zone = canonicalTimeZone(value);
   if (zone) return zone;
   const guess = suggest(value, Intl.supportedValuesOf('timeZone'));
@@ -56,13 +56,13 @@ export function identifiersOf(token: Token, example: string): number[] | 'all' {
 }
 
 /** `severity:high` (that level or higher) or `severity:high,critical` (exactly those). */
-export function severityOf(token: Token, example: string): Severity | Severity[] {
+function severityOf(token: Token, example: string): Severity | Severity[] {
   const levels = v.listOfEnum(partsOf(token, example), SEVERITIES, 'severity', 'severity', example);
   const [only] = levels;
   return levels.length === 1 && only ? only : levels;
 }
 
-export function channelOf(token: Token, example: string): ChannelRef | undefined {
+function channelOf(token: Token, example: string): ChannelRef | undefined {
   if (token.key !== undefined) return undefined;
   if (token.ref?.type === 'channel') {
     return token.ref.name ? { id: token.ref.id, name: token.ref.name } : { id: token.ref.id };

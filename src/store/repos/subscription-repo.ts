@@ -19,7 +19,7 @@ export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
  */
 export const SUBSCRIPTION_SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 
-export const isTimeZone = (zone: string) => {
+const isTimeZone = (zone: string) => {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;
