@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     const used = process.cpuUsage(cpu);
     const { repos } = vigil.deps;
     const feeds = await Promise.all(
-      (await repos.alerts.teams()).map(async (ws) => {
+      (await repos.alertSubscriptions.teams()).map(async (ws) => {
         const feed = await repos.alertState.feed(ws);
         return { polls: feed?.polls ?? 0, requests: feed?.requests ?? 0, intervals: feed?.intervals ?? [] };
       }),

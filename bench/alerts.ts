@@ -126,7 +126,7 @@ async function main(): Promise<void> {
         slack.addChannel({ id: channelId, name: `alerts-${t}-${c}`, team_id: teamId, is_member: true });
         // Most channels take every identifier's high and critical events; some one identifier's critical.
         const one = c % 3 === 2;
-        await repos.alerts.add({
+        await repos.alertSubscriptions.add({
           teamId,
           channelId,
           identifierIds: one ? [ids[c % ids.length] as number] : 'all',

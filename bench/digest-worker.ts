@@ -17,7 +17,9 @@ async function main(): Promise<void> {
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpu);
     // Runs whose API calls failed even after the client's retries are tried again after their backoff.
-    const failing = (await vigil.deps.repos.subscriptions.listAll()).filter((s) => (s.failures ?? 0) > 0);
+    const failing = (await vigil.deps.repos.digestSubscriptions.listAll()).filter(
+      (s) => (s.failures ?? 0) > 0,
+    );
     let retryMs = 0;
     if (failing.length > 0) {
       const wait = Math.max(...failing.map((s) => s.nextAttemptAt ?? 0)) - Date.now() + 200;

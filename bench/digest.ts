@@ -90,7 +90,7 @@ async function main(): Promise<void> {
         const identifier = identifiers[c % identifiers.length];
         if (!identifier) throw new Error('no identifiers in the tenant');
         orgOfIdentifier.set(identifier.id, key.organizationId);
-        await repos.subscriptions.add({
+        await repos.digestSubscriptions.add({
           teamId,
           channelId,
           identifierIds: [identifier.id],

@@ -16,14 +16,14 @@ import { AlertScheduler, tickMsFor } from './services/alerts/scheduler.js';
 import { AlertService } from './services/alerts/subscriptions.js';
 import { connectFlowPorts } from './services/connect.js';
 import { CredentialsService } from './services/credentials/index.js';
-import type { EventSource } from './services/digest/collect.js';
-import { DigestScheduler, type RunNowReport, type Ticker } from './services/digest/scheduler.js';
-import { eventSourceOf } from './services/digest/source.js';
+import { DigestScheduler, type RunNowReport } from './services/digest/scheduler.js';
 import { DigestService } from './services/digest/subscriptions.js';
 import { EventsService } from './services/events.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
 import { IdentifierDirectory } from './services/identifiers.js';
 import { StoreSearchSeats } from './services/search-seats.js';
+import { type EventSource, eventSourceOf } from './services/subscriptions/source.js';
+import type { Ticker } from './services/subscriptions/ticker.js';
 import { settleInterruptedUnassigns } from './services/unassign.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
@@ -279,11 +279,11 @@ function createDigestScheduler(
 ): DigestScheduler {
   const publisherDeps = publisherDepsOf(deps);
   const publisher = createDigestPublisher(publisherDeps, new BotClients(publisherDeps), (id) =>
-    deps.repos.subscriptions.get(id),
+    deps.repos.digestSubscriptions.get(id),
   );
   return new DigestScheduler({
-    subscriptions: deps.repos.subscriptions,
-    outbox: deps.repos.digests,
+    subscriptions: deps.repos.digestSubscriptions,
+    outbox: deps.repos.digestOutbox,
     events,
     publisher,
     clock: deps.clock,
@@ -333,7 +333,7 @@ function createAlertScheduler(deps: SlackDeps, ticker: Ticker | undefined): Aler
   );
   const pollMs = deps.config.alerts.pollMs;
   return new AlertScheduler({
-    subscriptions: deps.repos.alerts,
+    subscriptions: deps.repos.alertSubscriptions,
     state: deps.repos.alertState,
     source: feedSourceOf(deps.api),
     publisher,

@@ -58,7 +58,7 @@ describe('digests in the vigil process', () => {
       clock: new ManualClock(now - 2 * 3600_000),
       sealer: new Sealer(randomBytes(32)),
     });
-    const sub = await repos.subscriptions.add({
+    const sub = await repos.digestSubscriptions.add({
       teamId: DEFAULT_TEAM_ID,
       channelId: SEEDED_CHANNELS.general,
       identifierIds: [3001],
@@ -108,8 +108,8 @@ describe('digests in the vigil process', () => {
             sealer: new Sealer(randomBytes(32)),
           });
           return {
-            outbox: await r.digests.get(DEFAULT_TEAM_ID, sub.id),
-            sub: await r.subscriptions.get(sub.id),
+            outbox: await r.digestOutbox.get(DEFAULT_TEAM_ID, sub.id),
+            sub: await r.digestSubscriptions.get(sub.id),
           };
         } finally {
           await store.close();

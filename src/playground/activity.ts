@@ -4,7 +4,8 @@
  */
 import { DateTime } from 'luxon';
 import type { Clock } from '../clock.js';
-import type { RunNowReport, Ticker } from '../services/digest/scheduler.js';
+import type { RunNowReport } from '../services/digest/scheduler.js';
+import type { Ticker } from '../services/subscriptions/ticker.js';
 import { type SimApi, trickleEvent } from '../sim/api/index.js';
 
 /** A new event every few minutes, about the workspace's current tenant. */

@@ -12,7 +12,8 @@ import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { type Config, loadConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import { type RunNowReport, realTicker, type Ticker } from '../services/digest/scheduler.js';
+import type { RunNowReport } from '../services/digest/scheduler.js';
+import { realTicker, type Ticker } from '../services/subscriptions/ticker.js';
 import { type SimApi, startSimApi } from '../sim/api/index.js';
 import {
   DEFAULT_APP_ID,

@@ -1,17 +1,23 @@
 /**
- * What digest and alert subscriptions share on the Slack side (besides the channel check of channels.ts): the
- * channel a command names, the creator's time zone as the default, and only the creator or an admin changes one.
+ * What digest and alert subscriptions share on the Slack side: the channel a command names, creating one
+ * (connected, a channel Vigil can post in, the creator's time zone as the default), the add forms, the
+ * "+N more" button of their messages, and changes made only by the creator or an admin.
  */
 import type { App, ViewOutput } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { SEVERITIES, type Severity } from '../api/index.js';
 import { VigilError } from '../errors.js';
+import type { EventRestStore } from '../services/event-rest.js';
+import type { RunMessageFinder } from '../services/subscriptions/posting.js';
 import { channelFieldError } from './blocks/channel.js';
-import { checkChannelWithin } from './channels.js';
+import { type BotClients, findByRunId, slackFailure } from './bot-clients.js';
+import { channelRefusal, checkChannelWithin } from './channels.js';
 import type { CommandContext, SlackDeps } from './context.js';
-import { onView } from './listen.js';
+import { onAction, onView } from './listen.js';
 import { type ChannelRef, canonicalTimeZone } from './parser/index.js';
 import { ephemeralPoster } from './respond.js';
+import { showRestPage } from './rest-pages.js';
 
 /** The channel a subscription command names (picked from the list), else the one it was typed in. */
 export function channelIdOf(channel: ChannelRef | undefined, typedIn: string): string {
@@ -30,6 +36,23 @@ export async function creatorZone(client: WebClient, userId: string): Promise<st
   return canonicalTimeZone(res?.user?.tz ?? '') ?? 'UTC';
 }
 
+type Creator = Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>;
+
+/**
+ * Creates a subscription after the checks (the workspace is connected, Vigil can post in the channel), in the
+ * creator's time zone unless one is given; a refusal to say instead when Vigil cannot post there.
+ */
+export async function createSubscription<S>(
+  ctx: Creator,
+  input: { channelId: string; timeZone?: string | undefined },
+  add: (timeZone: string) => Promise<S>,
+): Promise<{ sub: S } | { refusal: string }> {
+  await ctx.deps.api.forWorkspace(ctx.workspaceId); // not connected: say so before anything else
+  const refusal = await channelRefusal(ctx.client, input.channelId);
+  if (refusal !== undefined) return { refusal };
+  return { sub: await add(input.timeZone ?? (await creatorZone(ctx.client, ctx.userId))) };
+}
+
 /** Only the creator of a subscription or an admin changes it. */
 export async function requireCreatorOrAdmin(
   ctx: Pick<CommandContext, 'deps' | 'client' | 'teamId' | 'userId'>,
@@ -38,6 +61,27 @@ export async function requireCreatorOrAdmin(
 ): Promise<void> {
   if (createdBy === ctx.userId) return;
   await ctx.deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, what);
+}
+
+/** What Pause/Resume/Remove change: digest and alert subscriptions answer alike. */
+export interface ChangeableSubscriptions {
+  get(workspaceId: string, id: string): Promise<{ createdBy: string }>;
+  pause(workspaceId: string, id: string, userId: string): Promise<unknown>;
+  resume(workspaceId: string, id: string, userId: string): Promise<unknown>;
+  remove(workspaceId: string, id: string, userId: string): Promise<void>;
+}
+
+/** Pauses, resumes or removes a subscription for its creator or an admin (`refusal` says what others may not). */
+export async function changeSubscription(
+  ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'teamId' | 'userId'>,
+  service: ChangeableSubscriptions,
+  what: 'pause' | 'resume' | 'remove',
+  id: string,
+  refusal: string,
+): Promise<void> {
+  const sub = await service.get(ctx.workspaceId, id);
+  await requireCreatorOrAdmin(ctx, sub.createdBy, refusal);
+  await service[what](ctx.workspaceId, id, ctx.userId);
 }
 
 // ── The add forms ─────────────────────────────────────────────────────────────────────────────────────
@@ -103,8 +147,6 @@ function formOrigin(view: ViewOutput): string | undefined {
   return /^[CGD][A-Z0-9]{2,30}$/.test(id) ? id : undefined;
 }
 
-type Creator = Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>;
-
 /**
  * An add form's submission (digests, alerts): field errors beside their fields; a channel Vigil cannot post
  * in refused beside the channel field, the form still open (a check without an answer in time is made again
@@ -136,4 +178,68 @@ export function onSubscriptionForm<I extends { channelId: string }>(
       },
     };
   });
+}
+
+/** The "+N more" button of a digest or grouped alert: the rest of its events, privately, ten at a time. */
+export function onMoreButton(
+  app: App,
+  deps: SlackDeps,
+  actionId: string,
+  opts: { rest: EventRestStore; commandText: (subscriptionId: string) => string; what: string },
+): void {
+  onAction(app, deps, actionId, (click) =>
+    showRestPage(click, {
+      actionId,
+      rest: opts.rest,
+      commandText: opts.commandText,
+      expired: {
+        message: `The rest of this ${opts.what} is no longer kept (Vigil keeps it for a week).`,
+        hint: 'Search the events with `/vigil events <identifier-id> since:7d`.',
+      },
+    }),
+  );
+}
+
+// ── Posting digests and alerts ────────────────────────────────────────────────────────────────────────
+
+/**
+ * Posts a digest or an alert in its channel with the workspace's bot token: no unfurls, the run id in the
+ * message metadata (so a crash is followed by a look in the history, not a second post). Slack's channel
+ * errors and 429 become the services' own errors.
+ */
+export async function postRunMessage(
+  clients: BotClients,
+  workspaceId: string,
+  post: {
+    channelId: string;
+    message: { text: string; blocks: KnownBlock[] };
+    eventType: string;
+    payload: Record<string, string | number>;
+  },
+): Promise<{ ts: string }> {
+  const client = await clients.forWorkspace(workspaceId);
+  try {
+    const res = await client.chat.postMessage({
+      channel: post.channelId,
+      text: post.message.text,
+      blocks: post.message.blocks,
+      unfurl_links: false,
+      unfurl_media: false,
+      metadata: { event_type: post.eventType, event_payload: post.payload },
+    });
+    if (!res.ts) throw new Error('chat.postMessage answered without a ts');
+    return { ts: res.ts };
+  } catch (err) {
+    throw slackFailure(err);
+  }
+}
+
+/** Finds a run's message again in the channel's recent history, by the metadata `postRunMessage` set. */
+export function runMessageFinder(clients: BotClients, eventType: string): RunMessageFinder {
+  return {
+    async findByRunId(workspaceId, channelId, runId, oldestMs) {
+      const client = await clients.forWorkspace(workspaceId);
+      return findByRunId(client, { channelId, oldestMs }, eventType, runId);
+    },
+  };
 }

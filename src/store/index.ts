@@ -12,6 +12,7 @@ export * from './repos/audit-repo.js';
 export * from './repos/command-note-repo.js';
 export * from './repos/connect-link-repo.js';
 export * from './repos/digest-outbox.js';
+export * from './repos/digest-subscription-repo.js';
 export * from './repos/event-state-repo.js';
 export { workspaceKey } from './repos/ids.js';
 export * from './repos/installation-repo.js';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
-import type { Ticker } from '../../src/services/digest/scheduler.js';
+import type { Ticker } from '../../src/services/subscriptions/ticker.js';
 import { DEFAULT_TEAM_ID, SEEDED_USERS } from '../../src/sim/slack/index.js';
 import { guardSlackContract } from '../support/slack-contract.js';
 

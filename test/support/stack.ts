@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Clock, Sleep } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import type { Ticker } from '../../src/services/digest/scheduler.js';
+import type { Ticker } from '../../src/services/subscriptions/ticker.js';
 import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
 import {
   DEFAULT_BOT_TOKEN,

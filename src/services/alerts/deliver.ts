@@ -12,13 +12,14 @@ import type { Event } from '../../api/index.js';
 import { EventSchema } from '../../api/index.js';
 import type { AlertItem, AlertSending, AlertSubscription } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
-import { bySeverity, countEvents, filtersOf, scopeOf } from '../digest/content.js';
 import type { EventRestStore } from '../event-rest.js';
 import type { EventsContext, EventsContextStore } from '../events-context.js';
 import { ChannelUnavailableError, SlackRateLimitedError } from '../posting-errors.js';
-import { ALERT_CONTEXT_TTL_MS, ALERT_TOP_EVENTS, type AlertHeading } from './content.js';
+import { channelPause, describeFailure, HISTORY_SLACK_MS, LeaseLostError } from '../subscriptions/posting.js';
+import { bySeverity, countEvents, filtersOf, scopeOf, TOP_EVENTS } from '../subscriptions/summary.js';
+import { ALERT_CONTEXT_TTL_MS, type AlertHeading } from './content.js';
 import { chooseBatch, quietText } from './match.js';
-import { ALERT_LEASE_MS, type AlertDeps, describe, step } from './poll.js';
+import { ALERT_LEASE_MS, type AlertDeps, step } from './poll.js';
 import type { AlertPublisher } from './ports.js';
 
 export interface DeliveryDeps extends AlertDeps {
@@ -33,11 +34,7 @@ export type DeliveryOutcome = 'posted' | 'idle' | 'busy' | 'paused' | 'retry' | 
 
 /** About one message per second per channel (Slack's guidance). */
 export const CHANNEL_GAP_MS = 1000;
-/** History is searched from a little before the claim (clock skew between instances). */
-const HISTORY_SLACK_MS = 5 * 60_000;
 const MAX_RETRY_MS = 5 * 60_000;
-
-class LeaseLostError extends Error {}
 
 export async function deliverChannel(
   deps: DeliveryDeps,
@@ -129,8 +126,8 @@ async function buildMessage(
 ): Promise<{ ctx: EventsContext; ctxId: string; shown: string[] }> {
   const { workspaceId, channelId, items, quiet, subsById } = batch;
   const events: Event[] = items.map((item) => EventSchema.parse(item.event)).sort(bySeverity);
-  const top = events.slice(0, ALERT_TOP_EVENTS);
-  const rest = events.slice(ALERT_TOP_EVENTS);
+  const top = events.slice(0, TOP_EVENTS);
+  const rest = events.slice(TOP_EVENTS);
   const subIds = [...new Set(items.flatMap((item) => item.subs))].slice(0, 20);
   const first = subIds.map((id) => subsById.get(id)).find((s) => s !== undefined);
   const heading: AlertHeading = {
@@ -185,10 +182,9 @@ async function failed(
   const now = deps.clock.now();
   if (err instanceof LeaseLostError) return 'busy';
   if (err instanceof ChannelUnavailableError) {
-    const reason = `${err.message} ${err.hint}`;
     for (const sub of subs) {
       if (sub.channelId !== channelId || sub.paused !== undefined) continue;
-      await deps.subscriptions.update(sub.id, { paused: { reason, at: now, by: 'vigil' } });
+      await deps.subscriptions.update(sub.id, { paused: channelPause(err, now) });
     }
     await deps.state.dropPending(workspaceId, channelId);
     deps.logger.warn('alerts paused: channel unavailable', { workspaceId, channelId, problem: err.problem });
@@ -203,6 +199,12 @@ async function failed(
   const failures = (box?.failures ?? 0) + 1;
   const wait = Math.min(MAX_RETRY_MS, CHANNEL_GAP_MS * 5 * 2 ** (failures - 1));
   await deps.state.deferDelivery(workspaceId, channelId, deps.owner, now + wait, true);
-  deps.logger.warn('alert post failed', { workspaceId, channelId, failures, error: describe(err), err });
+  deps.logger.warn('alert post failed', {
+    workspaceId,
+    channelId,
+    failures,
+    error: describeFailure(err),
+    err,
+  });
   return 'failed';
 }

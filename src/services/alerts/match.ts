@@ -6,11 +6,7 @@ import { DateTime } from 'luxon';
 import type { Event } from '../../api/index.js';
 import { eventTypeFilterValues, SEVERITIES, type Severity } from '../../api/index.js';
 import type { AlertItem, AlertSubscription } from '../../store/index.js';
-import { effectiveSeverity } from '../digest/content.js';
-
-function rank(severity: string): number {
-  return (SEVERITIES as readonly string[]).indexOf(severity);
-}
+import { effectiveSeverity, rank } from '../subscriptions/summary.js';
 
 /** The severity that lets every subscription's events through: the feed's one threshold. */
 export function lowestThreshold(subs: readonly Pick<AlertSubscription, 'severity'>[]): Severity {

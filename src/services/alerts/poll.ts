@@ -18,6 +18,7 @@ import type {
 } from '../../store/index.js';
 import { MAX_FEED_SEEN } from '../../store/index.js';
 import { compactEvent } from '../compact-event.js';
+import { describeFailure } from '../subscriptions/posting.js';
 import { isCritical, isHandled, lowestThreshold, takes } from './match.js';
 import type { AlertFeedSource } from './ports.js';
 
@@ -284,14 +285,10 @@ async function recordFailure(
   await deps.state.finishPoll(workspaceId, deps.owner, (current) => ({
     ...current,
     failures,
-    lastError: describe(err),
+    lastError: describeFailure(err),
     nextPollAt: now + backoffMs(deps.pollMs, failures),
   }));
   log(deps, err)('alert poll failed', { workspaceId, failures, err });
-}
-
-export function describe(err: unknown): string {
-  return err instanceof VigilError ? `${err.message} ${err.hint}` : 'An unexpected error; see the Vigil log.';
 }
 
 function log(deps: AlertDeps, err: unknown) {

@@ -2,42 +2,28 @@
  * What the alert workflows need from outside, as ports: the tenant feed (over a background API session) and
  * Slack (implemented in the Slack layer). Services never see Slack itself.
  */
-import type { Event, EventFilters } from '../../api/index.js';
 import type { EventStateChange } from '../events.js';
 import type { EventsContext } from '../events-context.js';
+import type { EventPage, EventPageInput, RunMessageFinder } from '../subscriptions/posting.js';
+import { eventSourceOf } from '../subscriptions/source.js';
 import type { ApiAccess } from '../workspace-api.js';
-
-export interface FeedPageInput {
-  filters: EventFilters;
-  order: 'asc';
-  size: number;
-  from?: string;
-}
 
 /** The workspace's tenant feed, read in the background (people's searches are served first). */
 export interface AlertFeedSource {
   /** The tenant the workspace polls now (a switch of tenant starts a new feed). */
   tenant(workspaceId: string): Promise<number | undefined>;
-  page(workspaceId: string, input: FeedPageInput): Promise<{ items: Event[]; next: string | null }>;
+  page(workspaceId: string, input: EventPageInput): Promise<EventPage>;
 }
 
 export function feedSourceOf(api: Pick<ApiAccess, 'call' | 'forWorkspace'>): AlertFeedSource {
+  const events = eventSourceOf(api, 'background');
   return {
     async tenant(workspaceId) {
       // Throws NotConnectedError for a workspace with no connection: the poll records it as its failure.
       const access = await api.forWorkspace(workspaceId);
       return access.connection?.tenantId ?? access.session.tenantId;
     },
-    page: (workspaceId, input) =>
-      api.call(
-        workspaceId,
-        async ({ session }) => {
-          const page = await session.searchTenantEvents(input);
-          return { items: page.items, next: page.next };
-        },
-        undefined,
-        { priority: 'background' },
-      ),
+    page: (workspaceId, input) => events(workspaceId, 'all', input),
   };
 }
 
@@ -49,7 +35,7 @@ export interface AlertMessageRef {
 }
 
 /** Posting alerts is Slack's business: the services only see this port. */
-export interface AlertPublisher {
+export interface AlertPublisher extends RunMessageFinder {
   /** Posts the message of `ctx` (buttons pointing at `ctxId`) with `runId` in its metadata; returns the ts. */
   post(input: {
     workspaceId: string;
@@ -60,13 +46,6 @@ export interface AlertPublisher {
     /** When the oldest of its events was queued (kept in the metadata: delivery delay is measurable). */
     queuedAt: number;
   }): Promise<{ ts: string }>;
-  /** The ts of the alert message carrying `runId` in the channel's history since `oldestMs`, if any. */
-  findByRunId(
-    workspaceId: string,
-    channelId: string,
-    runId: string,
-    oldestMs: number,
-  ): Promise<string | undefined>;
   /** Re-renders a posted alert in place from its (changed) context. */
   refresh(message: AlertMessageRef, ctx: EventsContext, ctxId: string): Promise<void>;
   /** Records a change of one of its events in the alert's thread. */

@@ -8,7 +8,7 @@
  * for the work in flight, so the store can close after it.
  */
 import type { AlertSubscription } from '../../store/index.js';
-import { realTicker, type Ticker } from '../digest/scheduler.js';
+import { realTicker, type Ticker } from '../subscriptions/ticker.js';
 import { type DeliveryDeps, type DeliveryOutcome, deliverChannel } from './deliver.js';
 import type { SweepReport } from './follow-ups.js';
 import { type PollOutcome, pollFeed } from './poll.js';

@@ -6,13 +6,7 @@
  */
 import type { Event, EventFilters, Severity } from '../../api/index.js';
 import type { CursorState } from '../../store/index.js';
-
-/** A search on one identifier, or on the whole tenant (`all`), for one workspace. */
-export type EventSource = (
-  workspaceId: string,
-  target: number | 'all',
-  input: { filters: EventFilters; order: 'asc'; size: number; from?: string },
-) => Promise<{ items: Event[]; next: string | null }>;
+import type { EventSource } from '../subscriptions/source.js';
 
 export interface CollectInput {
   teamId: string;

@@ -11,30 +11,32 @@ import type { Logger } from '../../logger.js';
 import type {
   DigestOutboxRepo,
   DigestRun,
+  DigestSubscriptionRepo,
   Subscription,
   SubscriptionChange,
-  SubscriptionRepo,
 } from '../../store/index.js';
 import { ChannelUnavailableError, SlackRateLimitedError } from '../posting-errors.js';
-import { collectEvents, type EventSource } from './collect.js';
-import { bySeverity, countEvents, type DigestContent } from './content.js';
+import {
+  channelPause,
+  describeFailure,
+  HISTORY_SLACK_MS,
+  LeaseLostError,
+  type RunMessageFinder,
+} from '../subscriptions/posting.js';
+import type { EventSource } from '../subscriptions/source.js';
+import { bySeverity, countEvents } from '../subscriptions/summary.js';
+import { collectEvents } from './collect.js';
+import type { DigestContent } from './content.js';
 import type { Due } from './due.js';
 
 /** Posting is Slack's business: the service only sees this port. */
-export interface DigestPublisher {
+export interface DigestPublisher extends RunMessageFinder {
   /** Posts the digest in the subscription's channel with the run id in its metadata; returns the ts. */
   post(content: DigestContent): Promise<{ ts: string }>;
-  /** The ts of a message carrying `runId` in the channel's history since `oldestMs`, if any. */
-  findByRunId(
-    teamId: string,
-    channelId: string,
-    runId: string,
-    oldestMs: number,
-  ): Promise<string | undefined>;
 }
 
 export interface DigestDeps {
-  subscriptions: Pick<SubscriptionRepo, 'update' | 'get'>;
+  subscriptions: Pick<DigestSubscriptionRepo, 'update' | 'get'>;
   outbox: DigestOutboxRepo;
   events: EventSource;
   publisher: DigestPublisher;
@@ -51,12 +53,8 @@ export type RunOutcome = 'posted' | 'skipped' | 'done' | 'busy' | 'paused' | 're
 
 /** Longer than a run can take; a live owner is never overtaken. */
 export const LEASE_MS = 5 * 60_000;
-/** Consecutive failures after which `digest list` reports the subscription as failing. */
-export const REPORT_AFTER_FAILURES = 3;
 const BACKOFF_BASE_MS = 60_000;
 const BACKOFF_MAX_MS = 60 * 60_000;
-/** History is searched from a little before the claim (clock skew between instances). */
-const HISTORY_SLACK_MS = 5 * 60_000;
 
 export function backoffMs(failures: number): number {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
@@ -170,9 +168,6 @@ async function save(
   return { ...run, ...change };
 }
 
-/** Another instance took the run over (this one was too slow): stop without touching it. */
-class LeaseLostError extends Error {}
-
 async function failed(
   deps: DigestDeps,
   sub: Subscription,
@@ -183,9 +178,7 @@ async function failed(
   if (err instanceof LeaseLostError) return 'busy';
   if (err instanceof ChannelUnavailableError) {
     await deps.outbox.abandon(sub.teamId, sub.id, run.runId);
-    await deps.subscriptions.update(sub.id, {
-      paused: { reason: `${err.message} ${err.hint}`, at: now, by: 'vigil' },
-    });
+    await deps.subscriptions.update(sub.id, { paused: channelPause(err, now) });
     deps.logger.warn('digest paused: channel unavailable', { subscription: sub.id, problem: err.problem });
     return 'paused';
   }
@@ -205,7 +198,7 @@ async function failed(
   const change: SubscriptionChange = {
     failures,
     nextAttemptAt: now + backoffMs(failures),
-    lastError: known ? `${err.message} ${err.hint}` : 'An unexpected error; see the Vigil log.',
+    lastError: describeFailure(err),
   };
   // Release the lease so the next attempt (after the backoff) need not wait for it.
   await deps.outbox.advance(sub.teamId, sub.id, deps.owner, { leaseUntil: now }).catch(() => false);

@@ -6,21 +6,9 @@
  */
 import { DateTime } from 'luxon';
 import { StoreUnavailableError, type Subscription } from '../../store/index.js';
+import { realTicker, type Ticker } from '../subscriptions/ticker.js';
 import { type Due, dueAt, nextSlot } from './due.js';
 import { type DigestDeps, type RunOutcome, runDigest } from './run.js';
-
-/** The timer is injected so tests drive ticks by hand. */
-export interface Ticker {
-  every(ms: number, fn: () => void): { cancel(): void };
-}
-
-export const realTicker: Ticker = {
-  every(ms, fn) {
-    const handle = setInterval(fn, ms);
-    handle.unref();
-    return { cancel: () => clearInterval(handle) };
-  },
-};
 
 export interface SchedulerDeps extends DigestDeps {
   subscriptions: DigestDeps['subscriptions'] & { listAll(): Promise<Subscription[]> };

@@ -1,18 +1,18 @@
 /**
- * Managing digest subscriptions (add, list, remove, pause, resume, preview), audited. No Slack here: the
- * Slack feature checks the channel and the creator's time zone before calling `add`.
+ * Digest subscriptions: what every subscription has (subscriptions/service.ts), and what a digest adds: its
+ * list with the last run, the next slot and whether it is failing, and a preview of the next digest.
  */
 import { DateTime } from 'luxon';
 import type { Clock } from '../../clock.js';
-import { VigilError } from '../../errors.js';
 import type { DigestLast, NewSubscription, Repositories, Subscription } from '../../store/index.js';
-import { SubscriptionLimitError } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
-import { EventRestStore } from '../event-rest.js';
-import { collectEvents, type EventSource } from './collect.js';
+import { REPORT_AFTER_FAILURES } from '../subscriptions/posting.js';
+import { SubscriptionService } from '../subscriptions/service.js';
+import type { EventSource } from '../subscriptions/source.js';
+import { collectEvents } from './collect.js';
 import type { DigestContent } from './content.js';
 import { nextSlot } from './due.js';
-import { contentOf, REPORT_AFTER_FAILURES } from './run.js';
+import { contentOf } from './run.js';
 
 export interface DigestListItem {
   subscription: Subscription;
@@ -26,54 +26,37 @@ export interface DigestListItem {
 }
 
 export interface DigestServiceDeps {
-  repos: Pick<Repositories, 'subscriptions' | 'digests' | 'audit' | 'searchContexts'>;
+  repos: Pick<Repositories, 'digestSubscriptions' | 'digestOutbox' | 'audit' | 'searchContexts'>;
   events: EventSource;
   clock: Clock;
 }
 
-function notFound(id: string): VigilError {
-  return new VigilError(
-    `There is no digest \`${id.replaceAll('`', "'")}\` in this workspace.`,
-    '`/vigil digest list` shows the digests and their ids.',
-  );
-}
-
-export class DigestService {
-  /** The events behind "+N more". */
-  readonly rest: EventRestStore;
-
+export class DigestService extends SubscriptionService<Subscription, NewSubscription> {
   constructor(private readonly deps: DigestServiceDeps) {
-    this.rest = new EventRestStore(deps.repos);
+    super(
+      deps.repos.digestSubscriptions,
+      {
+        audit: 'digest',
+        noun: 'digest',
+        nouns: 'digests',
+        command: 'digest',
+        // The next digest covers everything since the last one (the cursors were kept).
+        resumed: () => ({ failures: undefined, nextAttemptAt: undefined, lastError: undefined }),
+      },
+      deps,
+    );
   }
 
-  async add(input: NewSubscription): Promise<Subscription> {
-    try {
-      const sub = await this.deps.repos.subscriptions.add(input);
-      await this.audit(input.teamId, input.createdBy, 'digest.add', sub.id, `channel ${input.channelId}`);
-      return sub;
-    } catch (err) {
-      if (err instanceof SubscriptionLimitError) {
-        throw new VigilError(
-          `This workspace already has ${err.limit} digests, the most Vigil keeps.`,
-          'Remove one with `/vigil digest remove <id>` first.',
-        );
-      }
-      throw err;
-    }
-  }
-
-  async get(workspaceId: string, id: string): Promise<Subscription> {
-    const sub = await this.deps.repos.subscriptions.get(id);
-    if (sub === undefined || sub.teamId !== workspaceId) throw notFound(id);
-    return sub;
+  add(input: NewSubscription): Promise<Subscription> {
+    return this.create(input);
   }
 
   async list(workspaceId: string): Promise<DigestListItem[]> {
     const now = this.deps.clock.now();
-    const subs = await this.deps.repos.subscriptions.list(workspaceId);
+    const subs = await this.deps.repos.digestSubscriptions.list(workspaceId);
     return Promise.all(
       subs.map(async (subscription) => {
-        const last = (await this.deps.repos.digests.get(workspaceId, subscription.id))?.last;
+        const last = (await this.deps.repos.digestOutbox.get(workspaceId, subscription.id))?.last;
         const failures = subscription.failures ?? 0;
         const state: DigestListItem['state'] =
           subscription.paused !== undefined
@@ -91,41 +74,15 @@ export class DigestService {
     );
   }
 
-  async remove(workspaceId: string, id: string, userId: string): Promise<void> {
-    if (!(await this.deps.repos.subscriptions.remove(workspaceId, id))) throw notFound(id);
-    await this.deps.repos.digests.delete(workspaceId, id);
-    await this.audit(workspaceId, userId, 'digest.remove', id);
-  }
-
-  async pause(workspaceId: string, id: string, userId: string): Promise<Subscription> {
-    await this.get(workspaceId, id);
-    const sub = await this.deps.repos.subscriptions.update(id, {
-      paused: { reason: 'Paused by a person.', at: this.deps.clock.now(), by: userId },
-    });
-    if (sub === undefined) throw notFound(id);
-    await this.audit(workspaceId, userId, 'digest.pause', id);
-    return sub;
-  }
-
-  /** Resumes; the next digest covers everything since the last one (the cursors were kept). */
-  async resume(workspaceId: string, id: string, userId: string): Promise<Subscription> {
-    await this.get(workspaceId, id);
-    const sub = await this.deps.repos.subscriptions.update(id, {
-      paused: undefined,
-      failures: undefined,
-      nextAttemptAt: undefined,
-      lastError: undefined,
-    });
-    if (sub === undefined) throw notFound(id);
-    await this.audit(workspaceId, userId, 'digest.resume', id);
-    return sub;
+  protected override async removed(workspaceId: string, id: string): Promise<void> {
+    await this.deps.repos.digestOutbox.delete(workspaceId, id);
   }
 
   /** What the next digest would hold now; nothing is stored and no cursor moves. */
   async preview(workspaceId: string, id: string): Promise<DigestContent> {
     const sub = await this.get(workspaceId, id);
     const now = this.deps.clock.now();
-    const state = await this.deps.repos.digests.cursorState(workspaceId, id);
+    const state = await this.deps.repos.digestOutbox.cursorState(workspaceId, id);
     const collected = await collectEvents(this.deps.events, sub, state, now);
     const localDate = DateTime.fromMillis(now, { zone: sub.timeZone }).toISODate() ?? '';
     return contentOf(
@@ -134,9 +91,5 @@ export class DigestService {
       collected.events,
       collected.truncated,
     );
-  }
-
-  private async audit(teamId: string, userId: string, action: string, target: string, detail?: string) {
-    await this.deps.repos.audit.append({ teamId, userId, action, target, ...(detail ? { detail } : {}) });
   }
 }

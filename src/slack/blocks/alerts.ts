@@ -9,26 +9,31 @@ import type { Event, EventActionType } from '../../api/index.js';
 import type { AlertHeading } from '../../services/alerts/content.js';
 import { quietText } from '../../services/alerts/match.js';
 import type { AlertList, AlertListItem, PollHealth } from '../../services/alerts/subscriptions.js';
-import { filtersOf, scopeOf } from '../../services/digest/content.js';
 import { eventTitle } from '../../services/event-title.js';
 import { renderBudgeted } from './budget.js';
-import { formInput, severityCounts, subscriptionInputs, subscriptionRow, typeCounts } from './digest.js';
-import type { ActedState } from './event-row.js';
-import { effectiveSeverity, renderEventGroup, typeLabel } from './event-row.js';
+import { effectiveSeverity, typeLabel } from './event-row.js';
 import { plural, type RenderedMessage } from './kit.js';
-import { renderSubscriptionList } from './subscription-list.js';
+import {
+  failingText,
+  formInput,
+  moreBlock,
+  pausedText,
+  renderSubscriptionList,
+  scopeLine,
+  severityCounts,
+  subscriptionInputs,
+  subscriptionRows,
+  type TopEventsInput,
+  timeZoneInput,
+  topEventGroups,
+  typeCounts,
+} from './subscriptions.js';
 import { codeSpan, escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
 
 export const ALERT_MORE = 'alert_more';
 
-export interface AlertMessageInput {
+export interface AlertMessageInput extends TopEventsInput {
   heading: AlertHeading;
-  /** The top events, most severe first. */
-  events: readonly Event[];
-  now: number;
-  refs: (index: number) => string;
-  states?: ReadonlyMap<string, ActedState>;
-  portalHosts?: readonly string[];
 }
 
 function ids(h: AlertHeading): string {
@@ -98,39 +103,12 @@ function headBlocks(h: AlertHeading): KnownBlock[] {
 /** The alert message: at most 50 blocks and within the text budget, whatever the events. */
 export function renderAlertMessage(input: AlertMessageInput): RenderedMessage {
   const h = input.heading;
-  const groups = input.events.map((event, i) => {
-    const state = input.states?.get(event.metadata.uid);
-    return renderEventGroup(event, {
-      now: input.now,
-      actionRef: input.refs(i),
-      index: i,
-      ...(state !== undefined ? { state } : {}),
-      ...(input.portalHosts !== undefined ? { portalHosts: input.portalHosts } : {}),
-    });
-  });
-  const rest = h.total - input.events.length;
-  const tail: KnownBlock[] =
-    rest > 0 && h.moreRef !== undefined
-      ? [
-          {
-            type: 'actions',
-            block_id: 'alert:more',
-            elements: [
-              {
-                type: 'button',
-                action_id: ALERT_MORE,
-                value: h.moreRef,
-                text: { type: 'plain_text', text: `+${rest} more` },
-              },
-            ],
-          },
-        ]
-      : [];
+  const groups = topEventGroups(input);
   const r = renderBudgeted({
     text: escapeMrkdwn(alertText(h, input.events[0])),
     head: headBlocks(h),
     groups,
-    tail,
+    tail: moreBlock('alert:more', ALERT_MORE, h.total - input.events.length, h.moreRef),
     omittedNotice: (n) => ({
       type: 'context',
       block_id: 'alert:omitted',
@@ -178,8 +156,7 @@ function seconds(ms: number): string {
 
 /** How the polls keep up: the interval, stretched when the API's budget cannot hold it, or failing. */
 export function pollLine(poll: PollHealth): string {
-  if (poll.failing !== undefined)
-    return `:warning: *Polling is failing* (${poll.failing.failures} attempts in a row): ${escapeMrkdwn(poll.failing.error)}`;
+  if (poll.failing !== undefined) return failingText('Polling is failing', poll.failing);
   const last = poll.lastPollAt === undefined ? 'not polled yet' : `last poll ${slackDate(poll.lastPollAt)}`;
   if (poll.stretched && poll.effectiveMs !== undefined)
     return `:hourglass: *Polling every ${seconds(poll.effectiveMs)}*, not every ${seconds(poll.intervalMs)}: the organization's API rate budget cannot hold the interval, and people's searches go first · ${last}`;
@@ -187,20 +164,18 @@ export function pollLine(poll: PollHealth): string {
 }
 
 function stateText(item: AlertListItem): string {
-  if (item.state.kind === 'paused')
-    return `:double_vertical_bar: *Paused*: ${escapeMrkdwn(item.state.reason)}`;
+  if (item.state.kind === 'paused') return pausedText(item.state.reason);
   return item.state.quietNow ? ':crescent_moon: Active, in quiet hours now' : ':white_check_mark: Active';
 }
 
 /** One subscription: id in a code span, channel, filters, quiet hours, state. */
 export function alertLine(item: AlertListItem): string {
   const s = item.subscription;
-  const filters = filtersOf(s);
   const quiet = quietText(s);
   const hold = s.hold === 'all' ? 'holds every alert' : 'holds all but critical';
   return [
     `${codeSpan(s.id)} in <#${s.channelId}>`,
-    `${escapeMrkdwn(scopeOf(s.identifierIds))}${filters ? ` · ${escapeMrkdwn(filters)}` : ''}`,
+    scopeLine(s),
     `${quiet === undefined ? 'no quiet hours' : `quiet ${escapeMrkdwn(quiet)} (${hold})`} · ${stateText(item)}`,
   ].join('\n');
 }
@@ -227,18 +202,20 @@ export function alertHomeGroups(list: AlertList): KnownBlock[][] {
   ];
   return [
     head,
-    ...list.items.map((item, i) =>
-      subscriptionRow({
-        blockId: `home:alert:${i}`,
+    ...subscriptionRows(
+      list.items.map((item) => ({
         line: alertLine(item),
         id: item.subscription.id,
         paused: item.state.kind === 'paused',
+      })),
+      {
+        blockId: 'home:alert',
         actions: { pause: ALERT_PAUSE, resume: ALERT_RESUME, remove: ALERT_REMOVE },
         confirm: {
           title: 'Remove these alerts?',
           text: 'Vigil stops posting new events in this channel for them.',
         },
-      }),
+      },
     ),
   ];
 }
@@ -265,15 +242,7 @@ export function renderAlertAddModal(channelId: string): View {
         { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'none, or e.g. 22:00-07:00' } },
         true,
       ),
-      formInput(
-        'tz',
-        'Time zone of the quiet hours',
-        {
-          type: 'plain_text_input',
-          placeholder: { type: 'plain_text', text: 'your Slack time zone, or e.g. Europe/Paris' },
-        },
-        true,
-      ),
+      timeZoneInput('Time zone of the quiet hours'),
       formInput(
         'options',
         'During quiet hours',

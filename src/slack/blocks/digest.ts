@@ -3,61 +3,41 @@
  * top events with the same buttons as event search, "+N more"), the subscription list and the add modal.
  * Pure: time comes in as `now`, button values are the caller's opaque refs.
  */
-import type {
-  ActionsBlock,
-  Button,
-  ContextBlock,
-  HeaderBlock,
-  KnownBlock,
-  SectionBlock,
-  View,
-} from '@slack/types';
+import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock, View } from '@slack/types';
 import { DateTime } from 'luxon';
-import type { Event, Severity } from '../../api/index.js';
 import { SEVERITIES } from '../../api/index.js';
 import type { DigestHeading } from '../../services/digest/content.js';
-import { filtersOf, scopeOf } from '../../services/digest/content.js';
 import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import { renderBudgeted } from './budget.js';
-import type { ActedState } from './event-row.js';
-import { renderEventGroup, SEVERITY_EMOJI, typeLabel } from './event-row.js';
 import { plural, type RenderedMessage } from './kit.js';
-import { renderSubscriptionList } from './subscription-list.js';
+import {
+  failingText,
+  formInput,
+  moreBlock,
+  pausedText,
+  renderSubscriptionList,
+  scopeLine,
+  severityCounts,
+  subscriptionInputs,
+  subscriptionRows,
+  type TopEventsInput,
+  timeZoneInput,
+  topEventGroups,
+  typeCounts,
+} from './subscriptions.js';
 import { tagFields } from './tags.js';
 import { codeSpan, escapeMrkdwn, plainText, slackDate, truncate } from './text.js';
 
 export const DIGEST_MORE = 'digest_more';
 
-export interface DigestMessageInput {
+export interface DigestMessageInput extends TopEventsInput {
   heading: DigestHeading;
-  /** The top events, most severe first (at most TOP_EVENTS are meant to come here). */
-  events: readonly Event[];
-  now: number;
-  refs: (index: number) => string;
-  states?: ReadonlyMap<string, ActedState>;
-  portalHosts?: readonly string[];
 }
 
 /** `2026-11-23` → `Monday 23 November 2026` (a calendar date: no time zone involved). */
 export function longDate(localDate: string): string {
   const date = DateTime.fromISO(localDate, { zone: 'UTC', locale: 'en' });
   return date.isValid ? date.toFormat('cccc d LLLL yyyy') : localDate;
-}
-
-export function severityCounts(counts: Record<string, number>): string {
-  const known = [...SEVERITIES].reverse().filter((s) => (counts[s] ?? 0) > 0);
-  const other = Object.keys(counts).filter((s) => !(SEVERITIES as readonly string[]).includes(s));
-  return [
-    ...known.map((s) => `${SEVERITY_EMOJI[s as Severity]} ${counts[s]} ${s}`),
-    ...other.map((s) => `:grey_question: ${counts[s]} ${escapeMrkdwn(s)}`),
-  ].join(' · ');
-}
-
-export function typeCounts(counts: Record<string, number>): string {
-  return Object.entries(counts)
-    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-    .map(([type, n]) => `${typeLabel(type)} ${n}`)
-    .join(' · ');
 }
 
 function summaryText(h: DigestHeading): string {
@@ -112,36 +92,15 @@ function headBlocks(h: DigestHeading): KnownBlock[] {
   return [header, about, counts, { type: 'divider', block_id: 'digest:top' }];
 }
 
-function moreBlock(h: DigestHeading, shown: number): ActionsBlock[] {
-  const rest = h.total - shown;
-  if (rest <= 0 || h.moreRef === undefined) return [];
-  const button: Button = {
-    type: 'button',
-    action_id: DIGEST_MORE,
-    value: h.moreRef,
-    text: { type: 'plain_text', text: `+${rest} more` },
-  };
-  return [{ type: 'actions', block_id: 'digest:more', elements: [button] }];
-}
-
 /** The digest message: at most 50 blocks and within the text budget, whatever the events. */
 export function renderDigestMessage(input: DigestMessageInput): RenderedMessage {
   const h = input.heading;
-  const groups = input.events.map((event, i) => {
-    const state = input.states?.get(event.metadata.uid);
-    return renderEventGroup(event, {
-      now: input.now,
-      actionRef: input.refs(i),
-      index: i,
-      ...(state !== undefined ? { state } : {}),
-      ...(input.portalHosts !== undefined ? { portalHosts: input.portalHosts } : {}),
-    });
-  });
+  const groups = topEventGroups(input);
   const r = renderBudgeted({
     text: escapeMrkdwn(digestText(h)),
     head: headBlocks(h),
     groups,
-    tail: moreBlock(h, input.events.length),
+    tail: moreBlock('digest:more', DIGEST_MORE, h.total - input.events.length, h.moreRef),
     omittedNotice: (n) => ({
       type: 'context',
       block_id: 'digest:omitted',
@@ -164,9 +123,9 @@ function scheduleText(s: DigestListItem['subscription']): string {
 function stateText(item: DigestListItem): string {
   switch (item.state.kind) {
     case 'paused':
-      return `:double_vertical_bar: *Paused*: ${escapeMrkdwn(item.state.reason)}`;
+      return pausedText(item.state.reason);
     case 'failing':
-      return `:warning: *Failing* (${item.state.failures} attempts in a row): ${escapeMrkdwn(item.state.error)}`;
+      return failingText('Failing', item.state);
     default:
       return item.next === undefined
         ? ':white_check_mark: Active'
@@ -186,10 +145,9 @@ function lastText(item: DigestListItem): string {
 /** One subscription: id in a code span, channel, schedule, filters, last run, state. */
 export function digestLine(item: DigestListItem): string {
   const s = item.subscription;
-  const filters = filtersOf(s);
   return [
     `${codeSpan(s.id)} in <#${s.channelId}> · ${scheduleText(s)}`,
-    `${escapeMrkdwn(scopeOf(s.identifierIds))}${filters ? ` · ${escapeMrkdwn(filters)}` : ''}`,
+    scopeLine(s),
     `${lastText(item)} · ${stateText(item)}`,
   ].join('\n');
 }
@@ -203,119 +161,25 @@ export function renderDigestList(items: readonly DigestListItem[]): RenderedMess
   });
 }
 
-/** One App Home row of a subscription: its line, and Pause/Resume and Remove (value: the subscription id). */
-export function subscriptionRow(row: {
-  blockId: string;
-  line: string;
-  id: string;
-  paused: boolean;
-  actions: { pause: string; resume: string; remove: string };
-  confirm: { title: string; text: string };
-}): KnownBlock[] {
-  const { id } = row;
-  const toggle: Button = row.paused
-    ? {
-        type: 'button',
-        action_id: row.actions.resume,
-        value: id,
-        text: { type: 'plain_text', text: 'Resume' },
-      }
-    : {
-        type: 'button',
-        action_id: row.actions.pause,
-        value: id,
-        text: { type: 'plain_text', text: 'Pause' },
-      };
-  const remove: Button = {
-    type: 'button',
-    action_id: row.actions.remove,
-    value: id,
-    style: 'danger',
-    text: { type: 'plain_text', text: 'Remove' },
-    confirm: {
-      title: { type: 'plain_text', text: row.confirm.title },
-      text: { type: 'plain_text', text: row.confirm.text },
-      confirm: { type: 'plain_text', text: 'Remove' },
-      deny: { type: 'plain_text', text: 'Cancel' },
-    },
-  };
-  return [
-    {
-      type: 'section',
-      block_id: row.blockId,
-      text: { type: 'mrkdwn', text: truncate(row.line, 3000), verbatim: true },
-    },
-    { type: 'actions', block_id: `${row.blockId}:actions`, elements: [toggle, remove] },
-  ];
-}
-
 /** App Home rows: the line and Pause/Resume and Remove buttons (value: the subscription id). */
 export function digestHomeGroups(items: readonly DigestListItem[]): KnownBlock[][] {
-  return items.map((item, i) =>
-    subscriptionRow({
-      blockId: `home:digest:${i}`,
+  return subscriptionRows(
+    items.map((item) => ({
       line: digestLine(item),
       id: item.subscription.id,
       paused: item.state.kind === 'paused',
+    })),
+    {
+      blockId: 'home:digest',
       actions: { pause: DIGEST_PAUSE, resume: DIGEST_RESUME, remove: DIGEST_REMOVE },
       confirm: { title: 'Remove this digest?', text: 'Vigil stops posting it. Its history is forgotten.' },
-    }),
+    },
   );
 }
 
 // ── The `digest add` form ─────────────────────────────────────────────────────────────────────────────
 
 export const DIGEST_ADD_VIEW = 'digest_add';
-export const SEVERITY_OPTIONS = SEVERITIES.map((s) => ({
-  text: { type: 'plain_text' as const, text: s === 'info' ? 'every severity' : `${s} and above` },
-  value: s,
-}));
-
-/** One input of a subscription form; every element's action id is `value`. */
-export function formInput(
-  blockId: string,
-  label: string,
-  element: Record<string, unknown>,
-  optional = false,
-) {
-  return {
-    type: 'input' as const,
-    block_id: blockId,
-    optional,
-    label: { type: 'plain_text' as const, text: label },
-    element: { action_id: 'value', ...element },
-  };
-}
-
-/** The inputs both subscription forms open with: channel, identifiers, severity, event types. */
-export function subscriptionInputs(channelId: string, severity: Severity, typesHint: string) {
-  const initial = SEVERITY_OPTIONS.find((o) => o.value === severity);
-  return [
-    formInput('channel', 'Channel', {
-      type: 'conversations_select',
-      ...(channelId ? { initial_conversation: channelId } : {}),
-      filter: { include: ['public', 'private'], exclude_bot_users: true },
-    }),
-    formInput(
-      'identifiers',
-      'Identifiers',
-      { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'all, or ids: 3001, 3002' } },
-      true,
-    ),
-    formInput('severity', 'Severity', {
-      type: 'static_select',
-      options: SEVERITY_OPTIONS,
-      ...(initial ? { initial_option: initial } : {}),
-    }),
-    formInput(
-      'types',
-      'Event types',
-      { type: 'plain_text_input', placeholder: { type: 'plain_text', text: typesHint } },
-      true,
-    ),
-  ];
-}
-
 /** The tag fields of the digest form. */
 export const DIGEST_TAG_FIELDS = { known: 'tags', added: 'tags_new' } as const;
 
@@ -341,15 +205,7 @@ export function renderDigestAddModal(channelId: string, knownTags: readonly stri
         hint: 'Only events with one of these tags; none: any event.',
       }),
       input('time', 'Time of day', { type: 'timepicker', initial_time: '09:00' }),
-      input(
-        'tz',
-        'Time zone',
-        {
-          type: 'plain_text_input',
-          placeholder: { type: 'plain_text', text: 'your Slack time zone, or e.g. Europe/Paris' },
-        },
-        true,
-      ),
+      timeZoneInput('Time zone'),
       input(
         'options',
         'Options',

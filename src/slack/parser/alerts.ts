@@ -6,26 +6,12 @@
  * identifiers, severity high or higher, every type, no quiet hours, the creator's time zone (chosen by the
  * caller); quiet hours hold all but critical alerts unless `hold:all`.
  */
-import {
-  EVENT_CATEGORIES,
-  EVENT_FILTER_TYPES,
-  PRODUCTION_EVENT_TYPES,
-  type Severity,
-} from '../../api/index.js';
-import {
-  groupAction,
-  noArguments,
-  once,
-  partsOf,
-  refuseSecretKey,
-  singleValueOf,
-  unexpectedWord,
-  unknownKey,
-} from './args.js';
-import type { ChannelRef, Command } from './command.js';
-import { channelOf, identifiersOf, severityOf, subscriptionIdOf, timeZoneOf } from './digest.js';
+import { EVENT_CATEGORIES, EVENT_FILTER_TYPES, PRODUCTION_EVENT_TYPES } from '../../api/index.js';
+import { groupAction, noArguments, once, partsOf, singleValueOf } from './args.js';
+import type { Command } from './command.js';
 import { echo, fail } from './errors.js';
 import { EXAMPLE } from './examples.js';
+import { clockTime, parseAddArgs, subscriptionIdOf } from './subscriptions.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
@@ -73,15 +59,11 @@ function typesOf(token: Token): string[] {
 }
 
 function hhmm(value: string): string {
-  const m = /^(\d{1,2}):(\d{2})$/.exec(value.trim());
-  const hours = Number(m?.[1]);
-  const minutes = Number(m?.[2]);
-  if (!m || hours > 23 || minutes > 59) {
-    fail(`\`quiet:\` takes two 24-hour times like \`22:00-07:00\`, not \`${echo(value)}\`.`, {
-      example: EX.quiet,
-    });
-  }
-  return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
+  return clockTime(
+    value,
+    (typed) => `\`quiet:\` takes two 24-hour times like \`22:00-07:00\`, not \`${typed}\`.`,
+    EX.quiet,
+  );
 }
 
 function quietOf(token: Token): { from: string; to: string } {
@@ -99,65 +81,49 @@ function quietOf(token: Token): { from: string; to: string } {
 }
 
 function parseAdd(tokens: readonly Token[]): Command {
-  let channel: ChannelRef | undefined;
-  let identifierIds: number[] | 'all' | undefined;
-  let severity: Severity | Severity[] | undefined;
   let types: string[] | undefined;
   let quiet: { from: string; to: string } | undefined;
-  let timeZone: string | undefined;
   let hold: 'all' | 'noncritical' | undefined;
 
-  for (const token of tokens) {
-    const found = channelOf(token, EX.add);
-    if (found) {
-      if (channel) fail('Alerts post in one channel; two were given.', { example: EX.add });
-      channel = found;
-      continue;
-    }
-    if (token.key === undefined) unexpectedWord(token, 'alerts add', ADD_KEYS, []);
-    refuseSecretKey(token);
-    switch (token.key) {
-      case 'identifiers':
-        once(identifierIds, token, EX.identifiers);
-        identifierIds = identifiersOf(token, EX.identifiers);
-        break;
-      case 'severity':
-        once(severity, token, EX.severity);
-        severity = severityOf(token, EX.severity);
-        break;
-      case 'type':
-        once(types, token, EX.type);
-        types = typesOf(token);
-        break;
-      case 'quiet':
-        once(quiet, token, EX.quiet);
-        quiet = quietOf(token);
-        break;
-      case 'tz':
-        once(timeZone, token, EX.tz);
-        timeZone = timeZoneOf(singleValueOf(token, EX.tz).trim(), EX.tz);
-        break;
-      case 'hold':
-        once(hold, token, EX.hold);
-        hold = v.oneOf(singleValueOf(token, EX.hold).trim().toLowerCase(), HOLDS, 'hold', EX.hold);
-        break;
-      default:
-        unknownKey(token, 'alerts add', [...ADD_KEYS]);
-    }
-  }
+  const common = parseAddArgs(tokens, {
+    subcommand: 'alerts add',
+    oneChannel: 'Alerts post in one channel; two were given.',
+    keys: ADD_KEYS,
+    words: [],
+    examples: EX,
+    word: () => false,
+    key(token) {
+      switch (token.key) {
+        case 'type':
+          once(types, token, EX.type);
+          types = typesOf(token);
+          return true;
+        case 'quiet':
+          once(quiet, token, EX.quiet);
+          quiet = quietOf(token);
+          return true;
+        case 'hold':
+          once(hold, token, EX.hold);
+          hold = v.oneOf(singleValueOf(token, EX.hold).trim().toLowerCase(), HOLDS, 'hold', EX.hold);
+          return true;
+        default:
+          return false;
+      }
+    },
+  });
   if (hold !== undefined && quiet === undefined)
     fail('`hold:` says what quiet hours hold back; give the hours with `quiet:` too.', { example: EX.hold });
 
   const command: Command = {
     kind: 'alerts-add',
-    identifierIds: identifierIds ?? 'all',
-    severity: severity ?? 'high',
+    identifierIds: common.identifierIds ?? 'all',
+    severity: common.severity ?? 'high',
     types: types ?? [],
     hold: hold ?? 'noncritical',
   };
-  if (channel) command.channel = channel;
+  if (common.channel) command.channel = common.channel;
   if (quiet) command.quiet = quiet;
-  if (timeZone) command.timeZone = timeZone;
+  if (common.timeZone) command.timeZone = common.timeZone;
   return command;
 }
 

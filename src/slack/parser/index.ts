@@ -15,13 +15,13 @@ export type {
   UsageError,
 } from './command.js';
 export { SUBCOMMANDS } from './command.js';
-export { canonicalTimeZone } from './digest.js';
 export { toMrkdwn } from './errors.js';
 export type { HelpExample, HelpSection, HelpText } from './help.js';
 export { COMMAND, helpText, usageOf } from './help.js';
 export { INTERNAL_ERROR_MESSAGE, parseCommand } from './parse.js';
 export type { SecretKind } from './secrets.js';
 export { describeSecret, detectSecret, looksLikeSecret } from './secrets.js';
+export { canonicalTimeZone } from './subscriptions.js';
 export { editDistance, suggest } from './suggest.js';
 export type { SlackRef, Token, TokenizeResult } from './tokenize.js';
 export { tokenize } from './tokenize.js';

@@ -10,12 +10,12 @@ import { AuditRepo } from './audit-repo.js';
 import { CommandNoteRepo } from './command-note-repo.js';
 import { ConnectLinkRepo } from './connect-link-repo.js';
 import { DigestOutboxRepo } from './digest-outbox.js';
+import { DigestSubscriptionRepo } from './digest-subscription-repo.js';
 import { EventStateRepo } from './event-state-repo.js';
 import { InstallationRepo } from './installation-repo.js';
 import type { Sealer } from './sealing.js';
 import { SearchContextRepo } from './search-context-repo.js';
 import { SettingsRepo } from './settings-repo.js';
-import { SubscriptionRepo } from './subscription-repo.js';
 import { makeDeleteWorkspaceData } from './workspace-data.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 import { WorkspaceRepo } from './workspace-repo.js';
@@ -34,15 +34,16 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
   const settings = new SettingsRepo(store, clock);
   const audit = new AuditRepo(store, clock, deps.auditRetention);
   const connectLinks = new ConnectLinkRepo(store, clock, sealer);
-  const subscriptions = new SubscriptionRepo(store, clock);
-  const alerts = new AlertSubscriptionRepo(store, clock);
+  const digestSubscriptions = new DigestSubscriptionRepo(store, clock);
+  const alertSubscriptions = new AlertSubscriptionRepo(store, clock);
   return {
     workspaces,
     installations,
     settings,
     audit,
     connectLinks,
-    subscriptions,
+    /** Daily digest subscriptions (digest-subscription-repo.ts). */
+    digestSubscriptions,
     eventStates: new EventStateRepo(store),
     /** The command behind each search context, kept after the context expires. */
     commandNotes: new CommandNoteRepo(store),
@@ -50,14 +51,16 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     searchContexts: <S extends z.ZodType<{ workspaceId: string }>>(schema: S) =>
       new SearchContextRepo(store, clock, schema),
     /** The digest outbox and cursors, one record each per subscription (digest-outbox.ts). */
-    digests: new DigestOutboxRepo(store, clock),
+    digestOutbox: new DigestOutboxRepo(store, clock),
     /** Raw access to the digest namespaces and the reveal-grant namespace, by the caller's schema. */
-    digestOutbox: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'digest-outbox', schema),
-    digestCursors: <S extends z.ZodType>(schema: S) =>
+    digestOutboxRecords: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'digest-outbox', schema),
+    digestCursorRecords: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'digest-cursor', schema),
     revealGrants: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'reveal-grant', schema),
-    /** Real-time alert subscriptions, and their feed, outboxes and posted messages (alert-state-repo.ts). */
-    alerts,
+    /** Real-time alert subscriptions (alert-subscription-repo.ts). */
+    alertSubscriptions,
+    /** The alerts' feed, outboxes and posted messages (alert-state-repo.ts). */
     alertState: new AlertStateRepo(store),
     /** Changes alert messages must still follow, recorded before each commit (alert-follow-repo.ts). */
     alertFollowUps: new AlertFollowUpRepo(store),
@@ -86,9 +89,9 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,
-      subscriptions,
+      digestSubscriptions,
       installations,
-      alerts,
+      alertSubscriptions,
     }),
   };
 }

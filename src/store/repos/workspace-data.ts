@@ -5,10 +5,10 @@
  */
 import type { Store } from '../backend/store.js';
 import type { AlertSubscriptionRepo } from './alert-subscription-repo.js';
+import type { DigestSubscriptionRepo } from './digest-subscription-repo.js';
 import type { InstallationRepo } from './installation-repo.js';
 import { forgetWorkspace } from './namespaces.js';
 import type { SettingsRepo } from './settings-repo.js';
-import type { SubscriptionRepo } from './subscription-repo.js';
 import type { WorkspaceRepo } from './workspace-repo.js';
 
 export interface DeleteWorkspaceDataOptions {
@@ -32,9 +32,9 @@ export function makeDeleteWorkspaceData(
   repos: {
     workspaces: WorkspaceRepo;
     settings: SettingsRepo;
-    subscriptions: SubscriptionRepo;
+    digestSubscriptions: DigestSubscriptionRepo;
     installations: InstallationRepo;
-    alerts: AlertSubscriptionRepo;
+    alertSubscriptions: AlertSubscriptionRepo;
   },
 ) {
   return async function deleteWorkspaceData(
@@ -44,8 +44,8 @@ export function makeDeleteWorkspaceData(
     // The sealed API key goes first: it is what matters most if a later step fails.
     const connection = await repos.workspaces.delete(workspaceId);
     // Through the repository: it also keeps the index of workspaces with subscriptions in step.
-    const subscriptions = await repos.subscriptions.removeAll(workspaceId);
-    const alerts = await repos.alerts.removeAll(workspaceId);
+    const subscriptions = await repos.digestSubscriptions.removeAll(workspaceId);
+    const alerts = await repos.alertSubscriptions.removeAll(workspaceId);
     const settings = await repos.settings.delete(workspaceId);
     const installation = options.installation ? await repos.installations.delete(workspaceId) : false;
     // Everything else, in every registered namespace: contexts, notes, event states, links, claims…

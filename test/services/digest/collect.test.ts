@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../src/api/index.js';
-import { collectEvents, type EventSource, MAX_PAGES } from '../../../src/services/digest/collect.js';
+import { collectEvents, MAX_PAGES } from '../../../src/services/digest/collect.js';
+import type { EventSource } from '../../../src/services/subscriptions/source.js';
 
 const NOW = Date.UTC(2026, 5, 20, 7, 0);
 

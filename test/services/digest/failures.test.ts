@@ -4,8 +4,9 @@
  * removes its subscriptions, outbox and cursors.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backoffMs, REPORT_AFTER_FAILURES } from '../../../src/services/digest/run.js';
+import { backoffMs } from '../../../src/services/digest/run.js';
 import { DigestService } from '../../../src/services/digest/subscriptions.js';
+import { REPORT_AFTER_FAILURES } from '../../../src/services/subscriptions/posting.js';
 import { useStoreFixture } from '../../store/support/backends.js';
 import {
   CHANNEL,
@@ -40,7 +41,7 @@ describe('digest failures', () => {
   }
 
   it('waits for Slack after a 429, on the clock, then posts once', async () => {
-    await p.repos.subscriptions.add(newSubscription());
+    await p.repos.digestSubscriptions.add(newSubscription());
     addEvent('leak/rl/1');
     world.slack.failNext('chat.postMessage', { error: 'ratelimited', retryAfter: 30 });
     world.clock.set(DUE);
@@ -53,7 +54,7 @@ describe('digest failures', () => {
   });
 
   it('backs off after API failures and reports the subscription as failing after repeated ones', async () => {
-    const sub = await p.repos.subscriptions.add(newSubscription());
+    const sub = await p.repos.digestSubscriptions.add(newSubscription());
     addEvent('leak/api/1');
     world.sim.faults.add({
       path: /\/events\/identifiers\//,
@@ -82,7 +83,7 @@ describe('digest failures', () => {
   });
 
   it('leaves a paused subscription alone and catches up once resumed', async () => {
-    const sub = await p.repos.subscriptions.add(newSubscription());
+    const sub = await p.repos.digestSubscriptions.add(newSubscription());
     const service = new DigestService({
       repos: p.repos,
       events: async () => ({ items: [], next: null }),
@@ -100,7 +101,7 @@ describe('digest failures', () => {
   });
 
   it('reads the tenant-wide feed for `all` identifiers', async () => {
-    await p.repos.subscriptions.add(newSubscription({ identifierIds: 'all' }));
+    await p.repos.digestSubscriptions.add(newSubscription({ identifierIds: 'all' }));
     addEvent('leak/all/1', [IDENTIFIER]);
     addEvent('leak/all/2', [IDENTIFIER + 1]);
     world.clock.set(DUE);
@@ -110,14 +111,14 @@ describe('digest failures', () => {
   });
 
   it('forgetting the workspace removes its subscriptions, outbox and cursors', async () => {
-    const sub = await p.repos.subscriptions.add(newSubscription());
+    const sub = await p.repos.digestSubscriptions.add(newSubscription());
     addEvent('leak/forget/1');
     world.clock.set(DUE);
     await p.scheduler.tick();
     expect((await p.outbox.get(TEAM, sub.id))?.last).toBeDefined();
     expect((await p.outbox.cursorState(TEAM, sub.id)).seen).toEqual(['leak/forget/1']);
     await p.repos.deleteWorkspaceData(TEAM, { installation: true });
-    expect(await p.repos.subscriptions.list(TEAM)).toEqual([]);
+    expect(await p.repos.digestSubscriptions.list(TEAM)).toEqual([]);
     expect(await p.outbox.get(TEAM, sub.id)).toBeUndefined();
     expect((await p.outbox.cursorState(TEAM, sub.id)).seen).toEqual([]);
     expect(CHANNEL).toBe(sub.channelId);

@@ -38,7 +38,7 @@ describe.each(BACKENDS)('digest outbox on %s', (backend) => {
 
   async function subscribe(p: Awaited<ReturnType<World['scheduler']>>) {
     world.clock.set(DAY1 - 3 * 3600_000);
-    return p.repos.subscriptions.add(newSubscription());
+    return p.repos.digestSubscriptions.add(newSubscription());
   }
 
   it.each(STEPS)('a crash after "%s" is finished by a restart: one post, nothing lost', async (crashAt) => {
@@ -68,7 +68,7 @@ describe.each(BACKENDS)('digest outbox on %s', (backend) => {
     const posted = digestsIn(world.slack);
     expect(posted).toHaveLength(1);
     expect(posted[0]?.uids.sort()).toEqual([...day1].sort());
-    expect((await second.repos.subscriptions.get(sub.id))?.lastPostedDay).toBe('2026-06-20');
+    expect((await second.repos.digestSubscriptions.get(sub.id))?.lastPostedDay).toBe('2026-06-20');
 
     // The next day shows only what is new: nothing lost, nothing repeated.
     const day2 = addEvents(2, DAY1 + 3600_000, 'b');

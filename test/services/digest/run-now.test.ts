@@ -36,8 +36,10 @@ describe('run now', () => {
   });
 
   it("posts this channel's digest for today at once, and only once", async () => {
-    const sub = await p.repos.subscriptions.add(newSubscription());
-    const other = await p.repos.subscriptions.add(newSubscription({ channelId: SEEDED_CHANNELS.security }));
+    const sub = await p.repos.digestSubscriptions.add(newSubscription());
+    const other = await p.repos.digestSubscriptions.add(
+      newSubscription({ channelId: SEEDED_CHANNELS.security }),
+    );
     world.sim.state.addEvent({
       tenantId: world.tenantId,
       identifierIds: [IDENTIFIER],
@@ -65,12 +67,12 @@ describe('run now', () => {
     const tick = await p.scheduler.tick();
     expect(tick.outcomes.posted).toBe(1);
     expect(digestsIn(world.slack)).toHaveLength(1);
-    expect(await p.repos.subscriptions.get(other.id)).toMatchObject({ lastPostedDay: '2026-06-20' });
+    expect(await p.repos.digestSubscriptions.get(other.id)).toMatchObject({ lastPostedDay: '2026-06-20' });
   });
 
   it('says a paused digest is paused, and reports nothing for a channel without digests', async () => {
-    const sub = await p.repos.subscriptions.add(newSubscription());
-    await p.repos.subscriptions.update(sub.id, {
+    const sub = await p.repos.digestSubscriptions.add(newSubscription());
+    await p.repos.digestSubscriptions.update(sub.id, {
       paused: { reason: 'Paused by @adam', at: EARLY, by: 'U0ADMIN01' },
     });
     const [report] = await p.scheduler.runNow((s) => s.channelId === CHANNEL);

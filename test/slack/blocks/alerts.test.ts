@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertHeading } from '../../../src/services/alerts/content.js';
-import { bySeverity, countEvents } from '../../../src/services/digest/content.js';
+import { bySeverity, countEvents } from '../../../src/services/subscriptions/summary.js';
 import {
   alertText,
   pollLine,

@@ -90,7 +90,7 @@ async function populate(workspaceId: string): Promise<void> {
     connectedBy: SEEDED_USERS.owner,
   });
   await repos().settings.setActors(workspaceId, 'admins', SEEDED_USERS.owner);
-  await repos().subscriptions.add({
+  await repos().digestSubscriptions.add({
     teamId: workspaceId,
     channelId: 'C0GENERAL',
     identifierIds: 'all',
@@ -110,7 +110,7 @@ async function leftovers(workspaceId: string, grant: Grant) {
     connection: await repos().workspaces.get(workspaceId),
     apiKey: await repos().workspaces.apiKey(workspaceId),
     actors: (await repos().settings.get(workspaceId)).permissions.act,
-    subscriptions: await repos().subscriptions.list(workspaceId),
+    subscriptions: await repos().digestSubscriptions.list(workspaceId),
   };
 }
 

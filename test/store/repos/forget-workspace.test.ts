@@ -63,7 +63,7 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await done?.release();
   // A click still in flight: its lease and marker stand.
   expect(await repos.eventStates.begin(ws, 'uid-live', 0, acted, 60_000)).toBeDefined();
-  await repos.subscriptions.add({
+  await repos.digestSubscriptions.add({
     teamId: ws,
     channelId: 'C1',
     identifierIds: 'all',
@@ -75,7 +75,7 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
     skipEmpty: true,
     createdBy: 'U0ADMIN',
   });
-  const alert = await repos.alerts.add({
+  const alert = await repos.alertSubscriptions.add({
     teamId: ws,
     channelId: 'C1',
     identifierIds: 'all',
@@ -121,8 +121,8 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
     done: [],
     attempts: 0,
   }));
-  await repos.digestOutbox(Anything).set(ws, 'sub1:2026-11-23', { note: 'posted' });
-  await repos.digestCursors(Anything).set(ws, 'sub1', { note: 'cursor' });
+  await repos.digestOutboxRecords(Anything).set(ws, 'sub1:2026-11-23', { note: 'posted' });
+  await repos.digestCursorRecords(Anything).set(ws, 'sub1', { note: 'cursor' });
   await repos.revealGrants(Anything).set(ws, 'U1', { note: 'grant' }, 60_000);
   await repos.policyUnassigns(Anything).set(ws, 'policy:9', { note: 'unassigned' }, 60_000);
   await repos.runningExports(Anything).set(ws, 'U1', { note: 'export under way' }, 60_000);
@@ -181,7 +181,7 @@ describe.each(BACKENDS)('forgetting a workspace on %s', (kind) => {
       expect(keptAfter).toContainEqual(entry);
     // And the other workspace still reads normally.
     expect(await repos.workspaces.apiKey(KEPT)).toBe(`fw_live_key_of_${KEPT}`);
-    expect(await repos.subscriptions.listAll()).toHaveLength(1);
+    expect(await repos.digestSubscriptions.listAll()).toHaveLength(1);
     expect(await repos.eventStates.actingNow(KEPT, 'uid-live', 0)).toMatchObject({ action: 'ignore' });
   });
 
@@ -200,7 +200,7 @@ describe.each(BACKENDS)('forgetting a workspace on %s', (kind) => {
     const store = await fixture.open();
     const { repos } = reposFor(store);
     const owners = store.namespace('owned');
-    const added = await repos.subscriptions.add({
+    const added = await repos.digestSubscriptions.add({
       teamId: GONE,
       channelId: 'C1',
       identifierIds: 'all',
@@ -213,7 +213,7 @@ describe.each(BACKENDS)('forgetting a workspace on %s', (kind) => {
       createdBy: 'U0ADMIN',
     });
     expect(await owners.keys(`${GONE}:`)).toEqual([`${GONE}:subscription:${added.id}`]);
-    expect(await repos.subscriptions.remove(GONE, added.id)).toBe(true);
+    expect(await repos.digestSubscriptions.remove(GONE, added.id)).toBe(true);
     expect(await owners.keys(`${GONE}:`)).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ describe.each(BACKENDS)('command notes and workspace records on %s', (kind) => {
   it('stores validated records per workspace under the caller’s keys, with optional expiry', async () => {
     const store = await fixture.open();
     const { repos } = reposFor(store);
-    const outbox = repos.digestOutbox(z.object({ ts: z.string().optional(), day: z.string() }));
+    const outbox = repos.digestOutboxRecords(z.object({ ts: z.string().optional(), day: z.string() }));
     await outbox.set('T1', 'sub1:2026-11-23', { day: '2026-11-23' });
     await outbox.set('T1', 'sub2:2026-11-23', { day: '2026-11-23' }, 1_000);
     await outbox.set('T10', 'sub1:2026-11-23', { day: '2026-11-23' });
@@ -46,7 +46,7 @@ describe.each(BACKENDS)('command notes and workspace records on %s', (kind) => {
     expect(await outbox.delete('T1', 'sub1:2026-11-23')).toBe(true);
     // Same keys in another reserved namespace are separate records.
     expect(
-      await repos.digestCursors(z.object({ day: z.string() })).get('T10', 'sub1:2026-11-23'),
+      await repos.digestCursorRecords(z.object({ day: z.string() })).get('T10', 'sub1:2026-11-23'),
     ).toBeUndefined();
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../src/store/backend/errors.js';
+import type { NewSubscription } from '../../../src/store/repos/digest-subscription-repo.js';
 import {
   MAX_SUBSCRIPTIONS_PER_WORKSPACE,
-  type NewSubscription,
   SubscriptionLimitError,
 } from '../../../src/store/repos/subscription-repo.js';
 import { BACKENDS, useStoreFixture } from '../support/backends.js';
@@ -28,16 +28,18 @@ describe.each(BACKENDS)('SubscriptionRepo on %s', (kind) => {
   it('adds, gets and lists subscriptions per workspace, oldest first', async () => {
     const store = await fixture.open();
     const { repos, clock } = reposFor(store);
-    const first = await repos.subscriptions.add(subscription());
+    const first = await repos.digestSubscriptions.add(subscription());
     clock.advance(1000);
-    const second = await repos.subscriptions.add(subscription({ identifierIds: 'all', channelId: 'C0OPS' }));
-    await repos.subscriptions.add(subscription({ teamId: 'T0002' }));
+    const second = await repos.digestSubscriptions.add(
+      subscription({ identifierIds: 'all', channelId: 'C0OPS' }),
+    );
+    await repos.digestSubscriptions.add(subscription({ teamId: 'T0002' }));
     expect(first.id).toMatch(/^[A-Za-z0-9_-]{12}$/);
     expect(first.createdAt).toBe(clock.now() - 1000);
-    expect(await repos.subscriptions.get(first.id)).toEqual(first);
-    expect(await repos.subscriptions.list('T0001')).toEqual([first, second]);
-    expect(await repos.subscriptions.list('T0404')).toEqual([]);
-    expect((await repos.subscriptions.listAll()).map((s) => s.teamId).sort()).toEqual([
+    expect(await repos.digestSubscriptions.get(first.id)).toEqual(first);
+    expect(await repos.digestSubscriptions.list('T0001')).toEqual([first, second]);
+    expect(await repos.digestSubscriptions.list('T0404')).toEqual([]);
+    expect((await repos.digestSubscriptions.listAll()).map((s) => s.teamId).sort()).toEqual([
       'T0001',
       'T0001',
       'T0002',
@@ -47,17 +49,17 @@ describe.each(BACKENDS)('SubscriptionRepo on %s', (kind) => {
   it('records digest progress without touching identity', async () => {
     const store = await fixture.open();
     const { repos } = reposFor(store);
-    const added = await repos.subscriptions.add(subscription());
-    const updated = await repos.subscriptions.update(added.id, {
+    const added = await repos.digestSubscriptions.add(subscription());
+    const updated = await repos.digestSubscriptions.update(added.id, {
       cursor: 'c-2',
       lastPostedDay: '2026-11-21',
     });
     expect(updated).toEqual({ ...added, cursor: 'c-2', lastPostedDay: '2026-11-21' });
-    expect(await repos.subscriptions.get(added.id)).toEqual(updated);
-    const cleared = await repos.subscriptions.update(added.id, { cursor: undefined });
+    expect(await repos.digestSubscriptions.get(added.id)).toEqual(updated);
+    const cleared = await repos.digestSubscriptions.update(added.id, { cursor: undefined });
     expect(cleared).not.toHaveProperty('cursor');
-    expect(await repos.subscriptions.update('nope', { cursor: 'x' })).toBeUndefined();
-    await expect(repos.subscriptions.update(added.id, { lastPostedDay: 'yesterday' })).rejects.toThrow(
+    expect(await repos.digestSubscriptions.update('nope', { cursor: 'x' })).toBeUndefined();
+    await expect(repos.digestSubscriptions.update(added.id, { lastPostedDay: 'yesterday' })).rejects.toThrow(
       StoreError,
     );
   });
@@ -65,14 +67,14 @@ describe.each(BACKENDS)('SubscriptionRepo on %s', (kind) => {
   it('removes only within the owning workspace', async () => {
     const store = await fixture.open();
     const { repos } = reposFor(store);
-    const added = await repos.subscriptions.add(subscription());
-    expect(await repos.subscriptions.remove('T0002', added.id)).toBe(false);
-    expect(await repos.subscriptions.get(added.id)).toBeDefined();
-    expect(await repos.subscriptions.remove('T0001', added.id)).toBe(true);
-    expect(await repos.subscriptions.remove('T0001', added.id)).toBe(false);
-    expect(await repos.subscriptions.get(added.id)).toBeUndefined();
-    expect(await repos.subscriptions.list('T0001')).toEqual([]);
-    expect(await repos.subscriptions.listAll()).toEqual([]);
+    const added = await repos.digestSubscriptions.add(subscription());
+    expect(await repos.digestSubscriptions.remove('T0002', added.id)).toBe(false);
+    expect(await repos.digestSubscriptions.get(added.id)).toBeDefined();
+    expect(await repos.digestSubscriptions.remove('T0001', added.id)).toBe(true);
+    expect(await repos.digestSubscriptions.remove('T0001', added.id)).toBe(false);
+    expect(await repos.digestSubscriptions.get(added.id)).toBeUndefined();
+    expect(await repos.digestSubscriptions.list('T0001')).toEqual([]);
+    expect(await repos.digestSubscriptions.listAll()).toEqual([]);
   });
 
   it('validates the schedule: time of day, IANA time zone, severity, identifiers', async () => {
@@ -85,9 +87,9 @@ describe.each(BACKENDS)('SubscriptionRepo on %s', (kind) => {
       { severity: 'severe' as never },
       { identifierIds: [] },
     ]) {
-      await expect(repos.subscriptions.add(subscription(bad))).rejects.toThrow(StoreError);
+      await expect(repos.digestSubscriptions.add(subscription(bad))).rejects.toThrow(StoreError);
     }
-    expect(await repos.subscriptions.list('T0001')).toEqual([]);
+    expect(await repos.digestSubscriptions.list('T0001')).toEqual([]);
   });
 
   it('concurrent adds from two connections all land in the index', async () => {
@@ -97,10 +99,10 @@ describe.each(BACKENDS)('SubscriptionRepo on %s', (kind) => {
     const b = reposFor(two).repos;
     const added = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        (i % 2 ? a : b).subscriptions.add(subscription({ teamId: `T000${i % 3}` })),
+        (i % 2 ? a : b).digestSubscriptions.add(subscription({ teamId: `T000${i % 3}` })),
       ),
     );
-    const all = await a.subscriptions.listAll();
+    const all = await a.digestSubscriptions.listAll();
     expect(all.map((s) => s.id).sort()).toEqual(added.map((s) => s.id).sort());
   });
 
@@ -108,9 +110,11 @@ describe.each(BACKENDS)('SubscriptionRepo on %s', (kind) => {
     const store = await fixture.open();
     const { repos } = reposFor(store);
     await Promise.all(
-      Array.from({ length: MAX_SUBSCRIPTIONS_PER_WORKSPACE }, () => repos.subscriptions.add(subscription())),
+      Array.from({ length: MAX_SUBSCRIPTIONS_PER_WORKSPACE }, () =>
+        repos.digestSubscriptions.add(subscription()),
+      ),
     );
-    await expect(repos.subscriptions.add(subscription())).rejects.toThrow(SubscriptionLimitError);
-    expect(await repos.subscriptions.list('T0001')).toHaveLength(MAX_SUBSCRIPTIONS_PER_WORKSPACE);
+    await expect(repos.digestSubscriptions.add(subscription())).rejects.toThrow(SubscriptionLimitError);
+    expect(await repos.digestSubscriptions.list('T0001')).toHaveLength(MAX_SUBSCRIPTIONS_PER_WORKSPACE);
   });
 });

@@ -29,7 +29,7 @@ describe.each(BACKENDS)('deleteWorkspaceData on %s', (kind) => {
     });
     await repos.settings.setActors('T0001', 'admins', 'U0ADMIN');
     for (const channelId of ['C1', 'C2']) {
-      await repos.subscriptions.add({
+      await repos.digestSubscriptions.add({
         teamId: 'T0001',
         channelId,
         identifierIds: 'all',
@@ -65,8 +65,8 @@ describe.each(BACKENDS)('deleteWorkspaceData on %s', (kind) => {
     });
     expect(await repos.workspaces.get('T0001')).toBeUndefined();
     expect((await repos.settings.get('T0001')).permissions.act).toBe('everyone');
-    expect(await repos.subscriptions.list('T0001')).toEqual([]);
-    expect(await repos.subscriptions.listAll()).toEqual([]);
+    expect(await repos.digestSubscriptions.list('T0001')).toEqual([]);
+    expect(await repos.digestSubscriptions.listAll()).toEqual([]);
     expect((await repos.installations.fetchInstallation(query)).bot?.token).toBe('xoxb-1-2-deletetest');
     expect(await repos.audit.recent('T0001')).toHaveLength(1);
     expect((await repos.settings.get('T0002')).permissions.act).toBe('admins');

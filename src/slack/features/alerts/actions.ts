@@ -5,19 +5,12 @@
 import type { App } from '@slack/bolt';
 import { ALERT_MORE } from '../../blocks/alerts.js';
 import type { SlackDeps } from '../../context.js';
-import { onAction } from '../../listen.js';
-import { showRestPage } from '../../rest-pages.js';
+import { onMoreButton } from '../../subscriptions.js';
 
 export function registerAlertActions(app: App, deps: SlackDeps): void {
-  onAction(app, deps, ALERT_MORE, (click) =>
-    showRestPage(click, {
-      actionId: ALERT_MORE,
-      rest: deps.alerts.rest,
-      commandText: () => '/vigil alerts list',
-      expired: {
-        message: 'The rest of this alert is no longer kept (Vigil keeps it for a week).',
-        hint: 'Search the events with `/vigil events <identifier-id> since:7d`.',
-      },
-    }),
-  );
+  onMoreButton(app, deps, ALERT_MORE, {
+    rest: deps.alerts.rest,
+    commandText: () => '/vigil alerts list',
+    what: 'alert',
+  });
 }

@@ -1,11 +1,10 @@
 import { quietText } from '../../../services/alerts/match.js';
-import { filtersOf, scopeOf } from '../../../services/digest/content.js';
+import { filtersOf, scopeOf } from '../../../services/subscriptions/summary.js';
 import type { NewAlertSubscription } from '../../../store/index.js';
 import { renderAlertList } from '../../blocks/alerts.js';
-import { channelRefusal } from '../../channels.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { channelIdOf, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
+import { changeSubscription, channelIdOf, createSubscription } from '../../subscriptions.js';
 
 export type AlertAddInput = Omit<NewAlertSubscription, 'teamId' | 'createdBy' | 'timeZone' | 'startAt'> & {
   timeZone?: string | undefined;
@@ -21,11 +20,11 @@ export async function addAlerts(
   input: AlertAddInput,
 ): Promise<string> {
   const { deps } = ctx;
-  await deps.api.forWorkspace(ctx.workspaceId); // not connected: say so before anything else
-  const refusal = await channelRefusal(ctx.client, input.channelId);
-  if (refusal !== undefined) return refusal;
-  const timeZone = input.timeZone ?? (await creatorZone(ctx.client, ctx.userId));
-  const sub = await deps.alerts.add({ ...input, timeZone, teamId: ctx.workspaceId, createdBy: ctx.userId });
+  const created = await createSubscription(ctx, input, (timeZone) =>
+    deps.alerts.add({ ...input, timeZone, teamId: ctx.workspaceId, createdBy: ctx.userId }),
+  );
+  if ('refusal' in created) return created.refusal;
+  const { sub } = created;
   const filters = filtersOf(sub);
   const quiet = quietText(sub);
   return [
@@ -72,9 +71,7 @@ function change<W extends 'remove' | 'pause' | 'resume'>(what: W): CommandHandle
   return {
     async run(ctx) {
       const id = (ctx.command as { subscriptionId: string }).subscriptionId;
-      const sub = await ctx.deps.alerts.get(ctx.workspaceId, id);
-      await requireCreatorOrAdmin(ctx, sub.createdBy, 'change alerts someone else created');
-      await ctx.deps.alerts[what](ctx.workspaceId, id, ctx.userId);
+      await changeSubscription(ctx, ctx.deps.alerts, what, id, 'change alerts someone else created');
       await ctx.respond(ephemeral({ text: `Alerts \`${id}\` ${DONE[what]}. ${AFTER[what]}` }, true));
     },
   };

@@ -9,40 +9,19 @@ import { ALERT_EVENT_TYPE } from '../../../services/alerts/content.js';
 import type { AlertPublisher } from '../../../services/alerts/ports.js';
 import { renderStateReply } from '../../blocks/alerts.js';
 import { renderPage } from '../../blocks/events.js';
-import { type BotClients, findByRunId, slackFailure } from '../../bot-clients.js';
+import { type BotClients, slackFailure } from '../../bot-clients.js';
+import { postRunMessage, runMessageFinder } from '../../subscriptions.js';
 
 export function createAlertPublisher(clients: BotClients, clock: Clock): AlertPublisher {
   return {
-    async post({ workspaceId, channelId, runId, ctx, ctxId, queuedAt }) {
-      const message = renderPage(ctx, ctxId, clock.now());
-      const client = await clients.forWorkspace(workspaceId);
-      try {
-        const res = await client.chat.postMessage({
-          channel: channelId,
-          text: message.text,
-          blocks: message.blocks,
-          unfurl_links: false,
-          unfurl_media: false,
-          metadata: {
-            event_type: ALERT_EVENT_TYPE,
-            event_payload: {
-              run_id: runId,
-              events: ctx.alert?.total ?? ctx.events.length,
-              queued_at: queuedAt,
-            },
-          },
-        });
-        if (!res.ts) throw new Error('chat.postMessage answered without a ts');
-        return { ts: res.ts };
-      } catch (err) {
-        throw slackFailure(err);
-      }
-    },
-
-    async findByRunId(workspaceId, channelId, runId, oldestMs) {
-      const client = await clients.forWorkspace(workspaceId);
-      return findByRunId(client, { channelId, oldestMs }, ALERT_EVENT_TYPE, runId);
-    },
+    post: ({ workspaceId, channelId, runId, ctx, ctxId, queuedAt }) =>
+      postRunMessage(clients, workspaceId, {
+        channelId,
+        message: renderPage(ctx, ctxId, clock.now()),
+        eventType: ALERT_EVENT_TYPE,
+        payload: { run_id: runId, events: ctx.alert?.total ?? ctx.events.length, queued_at: queuedAt },
+      }),
+    ...runMessageFinder(clients, ALERT_EVENT_TYPE),
 
     async refresh(ref, ctx, ctxId) {
       const message = renderPage(ctx, ctxId, clock.now());

@@ -3,10 +3,9 @@ import { eventRef } from '../../../services/events-context.js';
 import type { NewSubscription } from '../../../store/index.js';
 import { renderDigestList, renderDigestMessage } from '../../blocks/digest.js';
 import { slackDate } from '../../blocks/text.js';
-import { channelRefusal } from '../../channels.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { channelIdOf, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
+import { changeSubscription, channelIdOf, createSubscription } from '../../subscriptions.js';
 import { saveDigestContext } from './publisher.js';
 import { publisherDepsOf } from './wiring.js';
 
@@ -20,16 +19,11 @@ export async function addDigest(
   input: AddInput,
 ): Promise<string> {
   const { deps } = ctx;
-  await deps.api.forWorkspace(ctx.workspaceId); // not connected: say so before anything else
-  const refusal = await channelRefusal(ctx.client, input.channelId);
-  if (refusal !== undefined) return refusal;
-  const timeZone = input.timeZone ?? (await creatorZone(ctx.client, ctx.userId));
-  const sub = await deps.digests.add({
-    ...input,
-    timeZone,
-    teamId: ctx.workspaceId,
-    createdBy: ctx.userId,
-  });
+  const created = await createSubscription(ctx, input, (timeZone) =>
+    deps.digests.add({ ...input, timeZone, teamId: ctx.workspaceId, createdBy: ctx.userId }),
+  );
+  if ('refusal' in created) return created.refusal;
+  const { sub } = created;
   const next = nextSlot(sub, deps.clock.now());
   return (
     `Digest \`${sub.id}\` created: it posts in <#${sub.channelId}> at ${sub.timeOfDay} ${sub.timeZone}` +
@@ -64,20 +58,10 @@ export const digestListCommand: CommandHandler<'digest-list'> = {
   },
 };
 
-/** Only the creator of a digest or an admin changes it. */
-export async function requireOwner(
-  ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'teamId' | 'userId'>,
-  id: string,
-): Promise<void> {
-  const sub = await ctx.deps.digests.get(ctx.workspaceId, id);
-  await requireCreatorOrAdmin(ctx, sub.createdBy, 'change a digest someone else created');
-}
-
 export const digestRemoveCommand: CommandHandler<'digest-remove'> = {
   async run(ctx) {
     const id = ctx.command.subscriptionId;
-    await requireOwner(ctx, id);
-    await ctx.deps.digests.remove(ctx.workspaceId, id, ctx.userId);
+    await changeSubscription(ctx, ctx.deps.digests, 'remove', id, 'change a digest someone else created');
     await ctx.respond(ephemeral({ text: `Digest \`${id}\` removed; Vigil will not post it again.` }, true));
   },
 };

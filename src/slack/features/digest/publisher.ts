@@ -10,18 +10,14 @@ import type { Clock } from '../../../clock.js';
 import type { Config } from '../../../config.js';
 import type { Logger } from '../../../logger.js';
 import { compactEvent } from '../../../services/compact-event.js';
-import {
-  type DigestContent,
-  type DigestHeading,
-  filtersOf,
-  scopeOf,
-  TOP_EVENTS,
-} from '../../../services/digest/content.js';
+import type { DigestContent, DigestHeading } from '../../../services/digest/content.js';
 import type { DigestPublisher } from '../../../services/digest/run.js';
 import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events-context.js';
+import { filtersOf, scopeOf, TOP_EVENTS } from '../../../services/subscriptions/summary.js';
 import type { Repositories } from '../../../store/index.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
-import { type BotClients, findByRunId, slackFailure } from '../../bot-clients.js';
+import type { BotClients } from '../../bot-clients.js';
+import { postRunMessage, runMessageFinder } from '../../subscriptions.js';
 
 export const DIGEST_EVENT_TYPE = 'vigil_digest';
 /** At most this many events are kept behind "+N more" (the rest store's own bound). */
@@ -106,33 +102,17 @@ export function createDigestPublisher(
         now: deps.clock.now(),
         refs: (i) => eventRef(ctxId, i),
       });
-      const client = await clients.forWorkspace(content.subscription.teamId);
-      try {
-        const res = await client.chat.postMessage({
-          channel: content.subscription.channelId,
-          text: message.text,
-          blocks: message.blocks,
-          unfurl_links: false,
-          unfurl_media: false,
-          metadata: {
-            event_type: DIGEST_EVENT_TYPE,
-            event_payload: {
-              run_id: content.runId,
-              subscription_id: content.subscription.id,
-              local_date: content.localDate,
-            },
-          },
-        });
-        if (!res.ts) throw new Error('chat.postMessage answered without a ts');
-        return { ts: res.ts };
-      } catch (err) {
-        throw slackFailure(err);
-      }
+      return postRunMessage(clients, content.subscription.teamId, {
+        channelId: content.subscription.channelId,
+        message,
+        eventType: DIGEST_EVENT_TYPE,
+        payload: {
+          run_id: content.runId,
+          subscription_id: content.subscription.id,
+          local_date: content.localDate,
+        },
+      });
     },
-
-    async findByRunId(teamId, channelId, runId, oldestMs) {
-      const client = await clients.forWorkspace(teamId);
-      return findByRunId(client, { channelId, oldestMs }, DIGEST_EVENT_TYPE, runId);
-    },
+    ...runMessageFinder(clients, DIGEST_EVENT_TYPE),
   };
 }

@@ -27,7 +27,7 @@ export async function publishHome(
     deps.repos.workspaces.get(ids.workspaceId),
     deps.authz.isAdmin(client, ids.teamId, ids.userId),
     deps.repos.settings.get(ids.workspaceId),
-    deps.repos.subscriptions.list(ids.workspaceId),
+    deps.repos.digestSubscriptions.list(ids.workspaceId),
   ]);
   const digests = await deps.digests.list(ids.workspaceId);
   const alerts = await deps.alerts.list(ids.workspaceId);

@@ -13,10 +13,10 @@ import type { AlertStep } from '../../../../src/services/alerts/poll.js';
 import { feedSourceOf } from '../../../../src/services/alerts/ports.js';
 import { AlertScheduler } from '../../../../src/services/alerts/scheduler.js';
 import { AlertService } from '../../../../src/services/alerts/subscriptions.js';
-import type { Ticker } from '../../../../src/services/digest/scheduler.js';
 import { EventRestStore } from '../../../../src/services/event-rest.js';
 import { EventsService } from '../../../../src/services/events.js';
 import { EventsContextStore } from '../../../../src/services/events-context.js';
+import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';
 import { type SimApi, startSimApi } from '../../../../src/sim/api/index.js';
 import {
@@ -172,7 +172,7 @@ export async function startWorld(opts: {
       events.prepare((change) => followUps.record(change));
       if (o.follows !== false) events.observe((change) => followed.push(followUps.follow(change)));
       const scheduler = new AlertScheduler({
-        subscriptions: repos.alerts,
+        subscriptions: repos.alertSubscriptions,
         state: repos.alertState,
         source: feedSourceOf(api),
         publisher,

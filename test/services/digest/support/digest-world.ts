@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { ManualClock } from '../../../../src/clock.js';
 import { type Logger, silentLogger } from '../../../../src/logger.js';
 import type { RunStep } from '../../../../src/services/digest/run.js';
-import { DigestScheduler, type Ticker } from '../../../../src/services/digest/scheduler.js';
-import { eventSourceOf } from '../../../../src/services/digest/source.js';
+import { DigestScheduler } from '../../../../src/services/digest/scheduler.js';
 import { EventsContextStore } from '../../../../src/services/events-context.js';
+import { eventSourceOf } from '../../../../src/services/subscriptions/source.js';
+import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';
 import { type SimApi, startSimApi } from '../../../../src/sim/api/index.js';
 import {
@@ -80,7 +81,7 @@ export async function startWorld(opts: {
       const store = await opts.openStore();
       stores.push(store);
       const repos = createRepositories(store, { clock, sealer });
-      const outbox = repos.digests;
+      const outbox = repos.digestOutbox;
       const pool = new ApiClientPool({
         baseUrl: sim.url,
         family: 'firework',
@@ -113,10 +114,10 @@ export async function startWorld(opts: {
         logger,
       };
       const publisher = createDigestPublisher(publisherDeps, new BotClients(publisherDeps), (id) =>
-        repos.subscriptions.get(id),
+        repos.digestSubscriptions.get(id),
       );
       const scheduler = new DigestScheduler({
-        subscriptions: repos.subscriptions,
+        subscriptions: repos.digestSubscriptions,
         outbox,
         events: eventSourceOf(api),
         publisher,

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/clock.js';
-import type { Ticker } from '../../../../src/services/digest/scheduler.js';
+import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { DEFAULT_TEAM_ID } from '../../../../src/sim/slack/index.js';
 import { type Stack, startStack } from '../../../support/stack.js';
 import {
@@ -63,7 +63,7 @@ describe('alerts through Slack', () => {
     expect(textOf(post)).toMatch(
       /Alerts `[A-Za-z0-9_-]+` created: new events of identifier 3001 \(severity ≥ high\) are posted in <#C0GENERAL> as they appear; Vigil looks every minute\./,
     );
-    const [sub] = await stack.vigil.deps.repos.alerts.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     expect(sub).toMatchObject({
       channelId: SEEDED_CHANNELS.general,
       identifierIds: [3001],
@@ -82,7 +82,7 @@ describe('alerts through Slack', () => {
       channelId: SEEDED_CHANNELS.notJoined,
     });
     expect(textOf(again.post)).toContain('Vigil is not a member of <#C0NOTJOIN>');
-    expect(await stack.vigil.deps.repos.alerts.list(DEFAULT_TEAM_ID)).toHaveLength(1);
+    expect(await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID)).toHaveLength(1);
 
     // A usage error is answered in the ack.
     const bad = await stack.sender.slashCommand({
@@ -195,7 +195,7 @@ describe('alerts through Slack', () => {
     });
     expect(JSON.stringify(bad.body)).toContain('"response_action":"errors"');
     expect(JSON.stringify(bad.body)).toContain('22:00-07:00');
-    expect(await stack.vigil.deps.repos.alerts.list(DEFAULT_TEAM_ID)).toEqual([]);
+    expect(await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID)).toEqual([]);
 
     const good = await stack.sender.viewSubmission({
       callbackId: String(view.callback_id),
@@ -205,7 +205,7 @@ describe('alerts through Slack', () => {
     expect(good.status).toBe(200);
     const told = await stack.slack.waitFor('chat.postEphemeral');
     expect(String(told.body.text)).toContain('Quiet hours 22:00–07:00 Europe/Berlin hold every alert');
-    const [sub] = await stack.vigil.deps.repos.alerts.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     expect(sub).toMatchObject({
       channelId: SEEDED_CHANNELS.security,
       identifierIds: [3001, 3002],
@@ -221,7 +221,7 @@ describe('alerts through Slack', () => {
     await command(stack, 'alerts add severity:critical quiet:22:00-07:00 tz:UTC', {
       userId: SEEDED_USERS.member,
     });
-    const [sub] = await stack.vigil.deps.repos.alerts.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     await stack.vigil.runAlertsNow();
     const published = async (userId: string, act: () => Promise<unknown>) => {
       const before = stack.slack.callsTo('views.publish').length;
@@ -249,7 +249,9 @@ describe('alerts through Slack', () => {
         value: sub?.id ?? '',
       }),
     );
-    expect((await stack.vigil.deps.repos.alerts.get(sub?.id ?? ''))?.paused?.by).toBe(SEEDED_USERS.member);
+    expect((await stack.vigil.deps.repos.alertSubscriptions.get(sub?.id ?? ''))?.paused?.by).toBe(
+      SEEDED_USERS.member,
+    );
     clock.advance(60_000);
     await published(SEEDED_USERS.admin, () =>
       stack.sender.blockAction({
@@ -260,7 +262,7 @@ describe('alerts through Slack', () => {
         value: sub?.id ?? '',
       }),
     );
-    const resumed = await stack.vigil.deps.repos.alerts.get(sub?.id ?? '');
+    const resumed = await stack.vigil.deps.repos.alertSubscriptions.get(sub?.id ?? '');
     expect(resumed?.paused).toBeUndefined();
     expect(resumed?.startAt).toBe(START + 60_000);
   });
