@@ -20,7 +20,7 @@ import type { EventSource } from './services/digest/collect.js';
 import { DigestScheduler, type RunNowReport, type Ticker } from './services/digest/scheduler.js';
 import { eventSourceOf } from './services/digest/source.js';
 import { DigestService } from './services/digest/subscriptions.js';
-import { EventsService } from './services/events.js';
+import { EventsService } from './services/events/service.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
 import { IdentifierDirectory } from './services/identifiers.js';
 import { StoreSearchSeats } from './services/search-seats.js';

@@ -4,9 +4,9 @@
  */
 import type { ActionsBlock } from '@slack/types';
 import { ExpiredError } from '../errors.js';
-import { compactEvent } from '../services/compact-event.js';
-import { type EventRestStore, REST_PAGE } from '../services/event-rest.js';
-import type { EventsContext } from '../services/events-context.js';
+import { compactEvent } from '../services/events/compact.js';
+import type { EventsContext } from '../services/events/context.js';
+import { type EventRestStore, REST_PAGE } from '../services/events/rest.js';
 import { renderPage } from './blocks/events.js';
 import { ephemeral } from './context.js';
 import type { Click } from './listen.js';

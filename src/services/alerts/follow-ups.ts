@@ -18,7 +18,7 @@ import {
   type FollowUpRef,
   StoreCorruptionError,
 } from '../../store/index.js';
-import type { EventStateChange } from '../events.js';
+import type { EventStateChange } from '../events/service.js';
 import type { AlertFollower, FollowProgress } from './follow.js';
 
 /** How long a live owner keeps its follow-up before a sweep retries it (Slack failing, 429 beyond the waits). */

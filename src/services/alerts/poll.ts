@@ -17,8 +17,9 @@ import type {
   AlertSubscriptionRepo,
 } from '../../store/index.js';
 import { MAX_FEED_SEEN } from '../../store/index.js';
-import { compactEvent } from '../compact-event.js';
-import { isCritical, isHandled, lowestThreshold, takes } from './match.js';
+import { compactEvent } from '../events/compact.js';
+import { isHandled } from '../events/model.js';
+import { isCritical, lowestThreshold, takes } from './match.js';
 import type { AlertFeedSource } from './ports.js';
 
 export interface AlertDeps {

@@ -8,7 +8,7 @@ import type { Clock } from '../../clock.js';
 import { VigilError } from '../../errors.js';
 import type { AlertFeed, AlertSubscription, NewAlertSubscription, Repositories } from '../../store/index.js';
 import { AlertLimitError } from '../../store/index.js';
-import { EventRestStore } from '../event-rest.js';
+import { EventRestStore } from '../events/rest.js';
 import { isQuiet } from './match.js';
 
 export interface PollHealth {

@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { Event } from '../../api/index.js';
-import { SEVERITIES } from '../../api/index.js';
+import { effectiveSeverity } from '../events/model.js';
 
 export interface DigestSubscriptionInfo {
   id: string;
@@ -26,25 +26,6 @@ export interface DigestContent {
   counts: { severity: Record<string, number>; type: Record<string, number> };
   /** More events were waiting than one run reads: the next digest continues from there. */
   truncated: boolean;
-}
-
-/** The severity that counts: the tenant's override, else the event's own. */
-export function effectiveSeverity(event: Event): string {
-  return event.tenant_metadata?.severity?.override ?? event.metadata.severity;
-}
-
-function rank(severity: string): number {
-  const i = (SEVERITIES as readonly string[]).indexOf(severity);
-  return i === -1 ? -1 : i;
-}
-
-/** Most severe first; within a severity, newest first; then by uid so the order is stable. */
-export function bySeverity(a: Event, b: Event): number {
-  return (
-    rank(effectiveSeverity(b)) - rank(effectiveSeverity(a)) ||
-    b.metadata.estimated_created_at.localeCompare(a.metadata.estimated_created_at) ||
-    a.metadata.uid.localeCompare(b.metadata.uid)
-  );
 }
 
 export function countEvents(events: readonly Event[]): DigestContent['counts'] {

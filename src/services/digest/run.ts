@@ -15,9 +15,10 @@ import type {
   SubscriptionChange,
   SubscriptionRepo,
 } from '../../store/index.js';
+import { bySeverity } from '../events/model.js';
 import { ChannelUnavailableError, SlackRateLimitedError } from '../posting-errors.js';
 import { collectEvents, type EventSource } from './collect.js';
-import { bySeverity, countEvents, type DigestContent } from './content.js';
+import { countEvents, type DigestContent } from './content.js';
 import type { Due } from './due.js';
 
 /** Posting is Slack's business: the service only sees this port. */

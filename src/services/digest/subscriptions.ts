@@ -8,7 +8,7 @@ import { VigilError } from '../../errors.js';
 import type { DigestLast, NewSubscription, Repositories, Subscription } from '../../store/index.js';
 import { SubscriptionLimitError } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
-import { EventRestStore } from '../event-rest.js';
+import { EventRestStore } from '../events/rest.js';
 import { collectEvents, type EventSource } from './collect.js';
 import type { DigestContent } from './content.js';
 import { nextSlot } from './due.js';

@@ -9,7 +9,6 @@ import type { Event } from '../../../api/index.js';
 import type { Clock } from '../../../clock.js';
 import type { Config } from '../../../config.js';
 import type { Logger } from '../../../logger.js';
-import { compactEvent } from '../../../services/compact-event.js';
 import {
   type DigestContent,
   type DigestHeading,
@@ -18,7 +17,8 @@ import {
   TOP_EVENTS,
 } from '../../../services/digest/content.js';
 import type { DigestPublisher } from '../../../services/digest/run.js';
-import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events-context.js';
+import { compactEvent } from '../../../services/events/compact.js';
+import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events/context.js';
 import type { Repositories } from '../../../store/index.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
 import { type BotClients, findByRunId, slackFailure } from '../../bot-clients.js';

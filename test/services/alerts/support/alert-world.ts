@@ -14,9 +14,9 @@ import { feedSourceOf } from '../../../../src/services/alerts/ports.js';
 import { AlertScheduler } from '../../../../src/services/alerts/scheduler.js';
 import { AlertService } from '../../../../src/services/alerts/subscriptions.js';
 import type { Ticker } from '../../../../src/services/digest/scheduler.js';
-import { EventRestStore } from '../../../../src/services/event-rest.js';
-import { EventsService } from '../../../../src/services/events.js';
-import { EventsContextStore } from '../../../../src/services/events-context.js';
+import { EventsContextStore } from '../../../../src/services/events/context.js';
+import { EventRestStore } from '../../../../src/services/events/rest.js';
+import { EventsService } from '../../../../src/services/events/service.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';
 import { type SimApi, startSimApi } from '../../../../src/sim/api/index.js';
 import {

@@ -9,7 +9,7 @@ import { type Logger, silentLogger } from '../../../../src/logger.js';
 import type { RunStep } from '../../../../src/services/digest/run.js';
 import { DigestScheduler, type Ticker } from '../../../../src/services/digest/scheduler.js';
 import { eventSourceOf } from '../../../../src/services/digest/source.js';
-import { EventsContextStore } from '../../../../src/services/events-context.js';
+import { EventsContextStore } from '../../../../src/services/events/context.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';
 import { type SimApi, startSimApi } from '../../../../src/sim/api/index.js';
 import {

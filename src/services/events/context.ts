@@ -5,12 +5,12 @@
  * "this result expired" answer can still give the exact command to run again.
  */
 import { z } from 'zod';
-import type { EventQuery, EventSearchInput } from '../api/index.js';
-import { EventSchema } from '../api/index.js';
-import type { Repositories } from '../store/index.js';
-import { SEARCH_CONTEXT_TTL_MS } from '../store/index.js';
-import { AlertHeadingSchema } from './alerts/content.js';
-import { DigestHeadingSchema } from './digest/content.js';
+import type { Event, EventQuery, EventSearchInput } from '../../api/index.js';
+import { EventSchema } from '../../api/index.js';
+import type { Repositories } from '../../store/index.js';
+import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
+import { AlertHeadingSchema } from '../alerts/content.js';
+import { DigestHeadingSchema } from '../digest/content.js';
 import {
   type ContextRef,
   contextRef,
@@ -18,7 +18,8 @@ import {
   PagedContextStore,
   parseContextRef,
   SharedMessageSchema,
-} from './paging-context.js';
+} from '../paging-context.js';
+import type { Acted } from './model.js';
 
 /** Query types whose values are secrets: never stored, only a marker of their type. */
 export const WITHHELD_QUERY_TYPES = ['secret', 'credentials'] as const;
@@ -147,4 +148,22 @@ export class EventsContextStore extends PagedContextStore<EventsContext> {
       ttlMs: SEARCH_CONTEXT_TTL_MS,
     });
   }
+}
+
+/** The context after one event changed: its new generation and, unless undone, who acted. */
+export function withEventChanged(
+  ctx: EventsContext,
+  index: number,
+  change: { event: Event; generation: number; acted?: Acted },
+): EventsContext {
+  return {
+    ...ctx,
+    events: ctx.events.map((shown, i) => {
+      if (i !== index) return shown;
+      const next: ShownEvent = { event: change.event, generation: change.generation };
+      if (change.acted) next.acted = change.acted;
+      if (shown.triaged) next.triaged = shown.triaged;
+      return next;
+    }),
+  };
 }

@@ -3,20 +3,18 @@
  * last skipped, a bounded number of extra requests), the context a message is rendered from, AI assistance,
  * and acting on events once however many clicks (act-once over store leases), audited.
  */
-import type { Event, EventActionType, EventSearchInput, SearchPage } from '../api/index.js';
-import { ForbiddenError, NotFoundError } from '../api/index.js';
-import type { Clock } from '../clock.js';
-import { VigilError } from '../errors.js';
-import type { Repositories } from '../store/index.js';
+import type { Event, EventActionType, EventSearchInput, SearchPage } from '../../api/index.js';
+import { ForbiddenError, NotFoundError } from '../../api/index.js';
+import type { Clock } from '../../clock.js';
+import { VigilError } from '../../errors.js';
+import type { Repositories } from '../../store/index.js';
+import { FairGate } from '../fair-gate.js';
+import { KnownTags } from '../known-tags.js';
+import type { ApiAccess, WorkspaceApi } from '../workspace-api.js';
 import { ACT_LEASE_MS, actOnce, whileKeptAlive } from './act-once.js';
-import { compactEvent } from './compact-event.js';
-import { sortBySeverity } from './event-order.js';
-import type { Acted } from './event-state.js';
-import { eventTitle } from './event-title.js';
-import { type EventsContext, EventsContextStore, type ShownEvent, storedSearchOf } from './events-context.js';
-import { FairGate } from './fair-gate.js';
-import { KnownTags } from './known-tags.js';
-import type { ApiAccess, WorkspaceApi } from './workspace-api.js';
+import { compactEvent } from './compact.js';
+import { type EventsContext, EventsContextStore, type ShownEvent, storedSearchOf } from './context.js';
+import { type Acted, eventTitle, isApplicable, sortBySeverity } from './model.js';
 
 /** Extra requests made past empty pages before showing "no events on this page yet". */
 export const MAX_EXTRA_PAGES = 5;
@@ -316,7 +314,7 @@ export class EventsService {
     }[] = [];
     let byOthers = 0;
     for (const [index, shown] of req.events.entries()) {
-      if (shown.acted !== undefined || shown.event.tenant_metadata?.ignored_at) continue;
+      if (shown.acted !== undefined || !isApplicable(shown.event, 'ignore')) continue;
       const uid = shown.event.metadata.uid;
       const from = shown.generation;
       const due = async () => (await states.get(workspaceId, uid)).generation === from;

@@ -4,8 +4,8 @@
  * expiring), paged privately ten at a time.
  */
 import { z } from 'zod';
-import { EventSchema } from '../api/index.js';
-import type { Repositories, SearchContextRepo } from '../store/index.js';
+import { EventSchema } from '../../api/index.js';
+import type { Repositories, SearchContextRepo } from '../../store/index.js';
 
 /** The most events one message keeps behind "+N more": a flood of 500 in one poll fits. */
 export const MAX_REST_EVENTS = 500;
