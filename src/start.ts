@@ -320,8 +320,8 @@ function createAlertScheduler(deps: SlackDeps, ticker: Ticker | undefined): Aler
     owner: deps.store.holderId,
     isAlive: (owner) => deps.store.isHolderAlive(owner),
   });
-  deps.events.prepare((change) => followUps.record(change));
-  deps.events.observe((change) =>
+  deps.events.changes.beforeEach((change) => followUps.record(change));
+  deps.events.changes.afterEach((change) =>
     deps.tracker.run(
       () => followUps.follow(change),
       (err) => logger.warn('alert messages did not follow an event', { err }),

@@ -3,8 +3,8 @@
  * Slack (implemented in the Slack layer). Services never see Slack itself.
  */
 import type { Event, EventFilters } from '../../api/index.js';
+import type { EventStateChange } from '../events/changes.js';
 import type { EventsContext } from '../events/context.js';
-import type { EventStateChange } from '../events/service.js';
 import type { ApiAccess } from '../workspace-api.js';
 
 export interface FeedPageInput {

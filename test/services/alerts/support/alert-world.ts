@@ -169,8 +169,8 @@ export async function startWorld(opts: {
       });
       const events = new EventsService({ api, repos, clock, sleep: async () => {} });
       const followed: Promise<void>[] = [];
-      events.prepare((change) => followUps.record(change));
-      if (o.follows !== false) events.observe((change) => followed.push(followUps.follow(change)));
+      events.changes.beforeEach((change) => followUps.record(change));
+      if (o.follows !== false) events.changes.afterEach((change) => followed.push(followUps.follow(change)));
       const scheduler = new AlertScheduler({
         subscriptions: repos.alerts,
         state: repos.alertState,
