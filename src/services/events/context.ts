@@ -10,15 +10,15 @@ import { EventSchema } from '../../api/index.js';
 import type { Repositories } from '../../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
 import { AlertHeadingSchema } from '../alerts/content.js';
-import { DigestHeadingSchema } from '../digest/content.js';
 import {
   type ContextRef,
+  ContextStore,
   contextRef,
   PAGING_FIELDS,
-  PagedContextStore,
   parseContextRef,
   SharedMessageSchema,
-} from '../paging-context.js';
+} from '../contexts.js';
+import { DigestHeadingSchema } from '../digest/content.js';
 import type { Acted } from './model.js';
 
 /** Query types whose values are secrets: never stored, only a marker of their type. */
@@ -65,7 +65,7 @@ export type ShownEvent = z.infer<typeof ShownEventSchema>;
 
 export const EventsContextSchema = z.object({
   v: z.literal(1),
-  /** Workspace, requester, channel, command text, cursor and page number: see paging-context.ts. */
+  /** Workspace, requester, channel, command text, cursor and page number: see contexts.ts. */
   ...PAGING_FIELDS,
   /** 0 for the tenant-wide feed (`scope: 'tenant'`). */
   identifierId: z.number().int().nonnegative(),
@@ -141,11 +141,11 @@ export const parseRef = parseContextRef;
 // ── Storage ───────────────────────────────────────────────────────────────────────────────────────────
 
 /** Saved for 24 h with a note of the command; a late click is told the exact command to run again. */
-export class EventsContextStore extends PagedContextStore<EventsContext> {
-  constructor(repos: Repositories) {
-    super(repos.searchContexts(EventsContextSchema), repos.commandNotes, {
-      fallbackCommand: '/vigil events <identifier-id>',
+export class EventsContextStore extends ContextStore<typeof EventsContextSchema> {
+  constructor(repos: Pick<Repositories, 'searchContexts' | 'commandNotes'>) {
+    super(repos, EventsContextSchema, {
       ttlMs: SEARCH_CONTEXT_TTL_MS,
+      expired: { kind: 'results', fallbackCommand: '/vigil events <identifier-id>' },
     });
   }
 }

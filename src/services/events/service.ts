@@ -10,6 +10,7 @@ import { VigilError } from '../../errors.js';
 import type { Repositories } from '../../store/index.js';
 import { FairGate } from '../fair-gate.js';
 import { KnownTags } from '../known-tags.js';
+import { skipEmptyPages } from '../pages.js';
 import type { ApiAccess, WorkspaceApi } from '../workspace-api.js';
 import { ACT_LEASE_MS, actOnce, whileKeptAlive } from './act-once.js';
 import { EventChanges, type EventStateChange } from './changes.js';
@@ -115,12 +116,11 @@ export class EventsService {
         workspaceId,
         async (api) => {
           tenant = tenantOf(api);
-          let page: SearchPage<Event> = await search(api, input);
-          let requests = 1;
-          while (page.items.length === 0 && page.next !== null && requests <= MAX_EXTRA_PAGES) {
-            page = await search(api, { ...input, from: page.next });
-            requests++;
-          }
+          const { page, requests } = await skipEmptyPages(
+            (from) => search(api, from === undefined ? input : { ...input, from }),
+            input.from,
+            MAX_EXTRA_PAGES,
+          );
           return {
             events: page.items,
             next: page.next,

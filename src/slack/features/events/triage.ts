@@ -281,6 +281,7 @@ async function submit(
       view.private_metadata,
       who.workspaceId,
       '/vigil events …',
+      PENDING_TTL_MS,
     );
     await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
     const ctx = await deps.events.contexts.load(pending.ctxId, who.workspaceId);
