@@ -18,7 +18,7 @@ import { connectFlowPorts } from './services/connect.js';
 import { CredentialsService } from './services/credentials/index.js';
 import { DigestScheduler, type RunNowReport } from './services/digest/scheduler.js';
 import { DigestService } from './services/digest/subscriptions.js';
-import { EventsService } from './services/events.js';
+import { EventsService } from './services/events/service.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
 import { IdentifierDirectory } from './services/identifiers.js';
 import { StoreSearchSeats } from './services/search-seats.js';
@@ -320,8 +320,8 @@ function createAlertScheduler(deps: SlackDeps, ticker: Ticker | undefined): Aler
     owner: deps.store.holderId,
     isAlive: (owner) => deps.store.isHolderAlive(owner),
   });
-  deps.events.prepare((change) => followUps.record(change));
-  deps.events.observe((change) =>
+  deps.events.changes.beforeEach((change) => followUps.record(change));
+  deps.events.changes.afterEach((change) =>
     deps.tracker.run(
       () => followUps.follow(change),
       (err) => logger.warn('alert messages did not follow an event', { err }),

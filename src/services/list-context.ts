@@ -1,12 +1,15 @@
 /**
  * The stored context behind the buttons of a list message (policies, assignments, recommendations,
- * tenants): buttons carry only `<ctxId>` or `<ctxId>:<index>`; the cursor, filters and rows stay in the store
- * for 24 hours, checked against the clicker's workspace and the kind of list the button belongs to.
+ * tenants, identifiers, pickers and pending forms): buttons carry only `<ctxId>` or `<ctxId>:<index>`; the
+ * cursor, filters and rows stay in the one context store (contexts.ts), checked against the clicker's
+ * workspace and the kind of list the button belongs to.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Page } from '../api/index.js';
-import { ExpiredError } from '../errors.js';
 import type { Repositories } from '../store/index.js';
+import { SEARCH_CONTEXT_TTL_MS } from '../store/index.js';
+import { ContextStore, parseContextRef } from './contexts.js';
+import { skipEmptyPages } from './pages.js';
 import type { ApiAccess } from './workspace-api.js';
 
 /** What a list's service needs: the workspace's API session and the store of list contexts. */
@@ -23,58 +26,37 @@ export async function firstNonEmpty<T>(
   fetch: (from: string | undefined) => Promise<Page<T>>,
   from: string | undefined,
 ): Promise<{ items: T[]; next: string | undefined; from: string | undefined }> {
-  let at = from;
-  for (let i = 0; ; i++) {
-    const page = await fetch(at);
-    const next = page.next ?? undefined;
-    if (page.items.length > 0 || next === undefined || i + 1 >= MAX_PAGES_PER_REQUEST) {
-      return { items: page.items, next, from: at };
-    }
-    at = next;
-  }
+  const got = await skipEmptyPages(fetch, from, MAX_PAGES_PER_REQUEST - 1);
+  return { items: got.page.items, next: got.page.next ?? undefined, from: got.from };
 }
 
-/** Every context names its workspace and kind; the rest is checked by the kind's own schema. */
-const StoredSchema = z.looseObject({ workspaceId: z.string().min(1), kind: z.string().optional() });
+type ListContext = { workspaceId: string; kind: string };
 
 export interface ListContexts {
-  /** Kept 24 hours unless `ttlMs` says less. */
-  save<S extends z.ZodType<{ workspaceId: string; kind: string }>>(
-    schema: S,
-    ctx: z.input<S>,
-    ttlMs?: number,
-  ): Promise<string>;
-  /** The context, or an ExpiredError telling how to run the list again. */
-  load<S extends z.ZodType<{ workspaceId: string; kind: string }>>(
+  /** Kept 24 hours unless `ttlMs` says otherwise. */
+  save<S extends z.ZodType<ListContext>>(schema: S, ctx: z.input<S>, ttlMs?: number): Promise<string>;
+  /** The context, or an ExpiredError telling how long it was kept and how to run the list again. */
+  load<S extends z.ZodType<ListContext>>(
     schema: S,
     ref: string,
     workspaceId: string,
     again: string,
+    ttlMs?: number,
   ): Promise<z.output<S>>;
 }
 
+/** Lists of every kind in the one context store, each read back by its kind's own schema. */
 export function listContexts(repos: Pick<Repositories, 'searchContexts'>): ListContexts {
-  const repo = repos.searchContexts(StoredSchema);
+  const store = <S extends z.ZodType<ListContext>>(schema: S, again: string, ttlMs = SEARCH_CONTEXT_TTL_MS) =>
+    new ContextStore(repos, schema, { ttlMs, expired: { kind: 'list', again } });
   return {
-    async save(schema, ctx, ttlMs) {
-      const checked = schema.parse(ctx) as z.infer<typeof StoredSchema>;
-      return ttlMs === undefined ? repo.save(checked) : repo.save(checked, ttlMs);
-    },
-    async load(schema, ref, workspaceId, again) {
-      const raw = /^[A-Za-z0-9_-]{12}$/.test(ref) ? await repo.get(ref) : undefined;
-      const parsed = raw === undefined ? undefined : schema.safeParse(raw);
-      if (parsed?.success && parsed.data.workspaceId === workspaceId) return parsed.data;
-      throw new ExpiredError(
-        'This list has expired (Vigil keeps it for 24 hours).',
-        `Run \`${again}\` again.`,
-      );
-    },
+    save: (schema, ctx, ttlMs) => store(schema, '').save(ctx, ttlMs),
+    load: (schema, ref, workspaceId, again, ttlMs) => store(schema, again, ttlMs).load(ref, workspaceId),
   };
 }
 
 /** `<ctxId>:<index>` button values; undefined for anything else (values are untrusted). */
 export function parseRowRef(value: unknown): { ctxId: string; index: number } | undefined {
-  if (typeof value !== 'string') return undefined;
-  const m = /^([A-Za-z0-9_-]{12}):(\d{1,3})$/.exec(value);
-  return m?.[1] === undefined ? undefined : { ctxId: m[1], index: Number(m[2]) };
+  const ref = parseContextRef(value, 3);
+  return ref?.index === undefined ? undefined : { ctxId: ref.ctxId, index: ref.index };
 }

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { RecommendationAction } from '../api/index.js';
 import type { Clock } from '../clock.js';
 import type { Lease, Repositories, Store } from '../store/index.js';
-import { ACT_LEASE_MS, whileKeptAlive } from './act-once.js';
+import { ACT_LEASE_MS, whileKeptAlive } from './events/act-once.js';
 import type { IdentifierDirectory, KnownIdentifier } from './identifiers.js';
 import type { ApiAccess } from './workspace-api.js';
 

@@ -13,7 +13,7 @@ import { ApiError } from '../api/index.js';
 import { type Clock, realSleep, type Sleep } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { Repositories, Store } from '../store/index.js';
-import { ACT_LEASE_MS, actOnce } from './act-once.js';
+import { ACT_LEASE_MS, actOnce } from './events/act-once.js';
 import type { ApiAccess } from './workspace-api.js';
 
 const DONE_TTL_MS = 25 * 60 * 60 * 1000;

@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import type { AlertService } from '../services/alerts/subscriptions.js';
 import type { CredentialsService } from '../services/credentials/index.js';
 import type { DigestService } from '../services/digest/subscriptions.js';
-import type { EventsService } from '../services/events.js';
+import type { EventsService } from '../services/events/service.js';
 import type { IdentifierDirectory } from '../services/identifiers.js';
 import type { ApiAccess } from '../services/workspace-api.js';
 import type { Repositories, Store } from '../store/index.js';

@@ -4,9 +4,9 @@
  */
 import type { ActionsBlock } from '@slack/types';
 import { ExpiredError } from '../errors.js';
-import { compactEvent } from '../services/compact-event.js';
-import { type EventRestStore, REST_PAGE } from '../services/event-rest.js';
-import type { EventsContext } from '../services/events-context.js';
+import { parseContextRef } from '../services/contexts.js';
+import type { EventsContext } from '../services/events/context.js';
+import { type EventRestStore, REST_PAGE } from '../services/events/rest.js';
 import { renderPage } from './blocks/events.js';
 import { ephemeral } from './context.js';
 import type { Click } from './listen.js';
@@ -22,8 +22,8 @@ export interface RestPagesOptions {
 }
 
 function parseMore(value: string | undefined): { id: string; page: number } | undefined {
-  const m = /^([A-Za-z0-9_-]{12})(?::(\d{1,3}))?$/.exec(value ?? '');
-  return m?.[1] === undefined ? undefined : { id: m[1], page: Number(m[2] ?? 0) };
+  const ref = parseContextRef(value, 3);
+  return ref === undefined ? undefined : { id: ref.ctxId, page: ref.index ?? 0 };
 }
 
 export async function showRestPage(click: Click, opts: RestPagesOptions): Promise<void> {
@@ -43,12 +43,7 @@ export async function showRestPage(click: Click, opts: RestPagesOptions): Promis
     query: { kind: 'none' },
     pageNumber: ref.page + 1,
     offset: ref.page * REST_PAGE,
-    events: await Promise.all(
-      events.map(async (event) => ({
-        event: compactEvent(event),
-        generation: (await deps.repos.eventStates.get(who.workspaceId, event.metadata.uid)).generation,
-      })),
-    ),
+    events: await deps.events.shownEvents(who.workspaceId, events),
   };
   const ctxId = await deps.events.contexts.save(ctx);
   const page = renderPage(ctx, ctxId, deps.clock.now(), { inChannel: false });

@@ -8,7 +8,7 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { SEVERITIES, type Severity } from '../api/index.js';
 import { VigilError } from '../errors.js';
-import type { EventRestStore } from '../services/event-rest.js';
+import type { EventRestStore } from '../services/events/rest.js';
 import type { RunMessageFinder } from '../services/subscriptions/posting.js';
 import { channelFieldError } from './blocks/channel.js';
 import { type BotClients, findByRunId, slackFailure } from './bot-clients.js';

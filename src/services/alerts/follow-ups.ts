@@ -18,7 +18,7 @@ import {
   type FollowUpRef,
   StoreCorruptionError,
 } from '../../store/index.js';
-import type { EventStateChange } from '../events.js';
+import type { EventStateChange } from '../events/changes.js';
 import type { AlertFollower, FollowProgress } from './follow.js';
 
 /** How long a live owner keeps its follow-up before a sweep retries it (Slack failing, 429 beyond the waits). */
@@ -68,7 +68,7 @@ export class AlertFollowUps {
     this.boundMs = deps.boundMs ?? FOLLOW_UP_BOUND_MS;
   }
 
-  /** Before the change (EventsService.prepare): records it when an alert message shows the event. */
+  /** Before the change (EventChanges.beforeEach): records it when an alert message shows the event. */
   async record(change: EventStateChange): Promise<void> {
     const { deps } = this;
     if ((await deps.state.messagesOf(change.workspaceId, change.uid)).length === 0) return;
@@ -92,7 +92,7 @@ export class AlertFollowUps {
     if (this.recorded.size > MAX_RECORDED) this.recorded.delete(this.recorded.values().next().value ?? '');
   }
 
-  /** After the commit (EventsService.observe): the clicker's instance follows the change at once. */
+  /** After the commit (EventChanges.afterEach): the clicker's instance follows the change at once. */
   async follow(change: EventStateChange): Promise<void> {
     const { deps } = this;
     const ref = deps.records.refOf(change.workspaceId, change.uid, change.generation);

@@ -9,9 +9,10 @@
  */
 import type { Logger } from '../../logger.js';
 import type { AlertStateRepo } from '../../store/index.js';
-import { applyAction, withEventChanged } from '../event-state.js';
-import type { EventStateChange } from '../events.js';
-import type { EventsContext, EventsContextStore } from '../events-context.js';
+import type { EventStateChange } from '../events/changes.js';
+import type { EventsContext, EventsContextStore } from '../events/context.js';
+import { withEventChanged } from '../events/context.js';
+import { applyAction } from '../events/model.js';
 import { SlackRateLimitedError } from '../posting-errors.js';
 import { ALERT_CONTEXT_TTL_MS } from './content.js';
 import type { AlertMessageRef, AlertPublisher } from './ports.js';

@@ -6,7 +6,7 @@ import { DateTime } from 'luxon';
 import type { Event } from '../../api/index.js';
 import { eventTypeFilterValues, SEVERITIES, type Severity } from '../../api/index.js';
 import type { AlertItem, AlertSubscription } from '../../store/index.js';
-import { effectiveSeverity, rank } from '../subscriptions/summary.js';
+import { effectiveSeverity, severityRank as rank } from '../events/model.js';
 
 /** The severity that lets every subscription's events through: the feed's one threshold. */
 export function lowestThreshold(subs: readonly Pick<AlertSubscription, 'severity'>[]): Severity {
@@ -22,11 +22,6 @@ export function lowestThreshold(subs: readonly Pick<AlertSubscription, 'severity
 export function materializedAt(event: Event): number | undefined {
   const ms = event.metadata.matched_at ? Date.parse(event.metadata.matched_at) : Number.NaN;
   return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** Ignored or remediated already: nobody needs an alert for it. */
-export function isHandled(event: Event): boolean {
-  return Boolean(event.tenant_metadata?.ignored_at || event.tenant_metadata?.remediated_at);
 }
 
 export function isCritical(event: Event): boolean {

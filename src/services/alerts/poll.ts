@@ -17,9 +17,10 @@ import type {
   AlertSubscriptionRepo,
 } from '../../store/index.js';
 import { MAX_FEED_SEEN } from '../../store/index.js';
-import { compactEvent } from '../compact-event.js';
+import { compactEvent } from '../events/compact.js';
+import { isHandled } from '../events/model.js';
 import { describeFailure } from '../subscriptions/posting.js';
-import { isCritical, isHandled, lowestThreshold, takes } from './match.js';
+import { isCritical, lowestThreshold, takes } from './match.js';
 import type { AlertFeedSource } from './ports.js';
 
 export interface AlertDeps {

@@ -2,8 +2,8 @@
  * What the alert workflows need from outside, as ports: the tenant feed (over a background API session) and
  * Slack (implemented in the Slack layer). Services never see Slack itself.
  */
-import type { EventStateChange } from '../events.js';
-import type { EventsContext } from '../events-context.js';
+import type { EventStateChange } from '../events/changes.js';
+import type { EventsContext } from '../events/context.js';
 import type { EventPage, EventPageInput, RunMessageFinder } from '../subscriptions/posting.js';
 import { eventSourceOf } from '../subscriptions/source.js';
 import type { ApiAccess } from '../workspace-api.js';

@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import type { Credential, CredentialSearchInput } from '../../api/index.js';
 import { CREDENTIAL_INCLUDES } from '../../api/index.js';
-import { PAGING_FIELDS, SharedMessageSchema } from '../paging-context.js';
+import type { Repositories } from '../../store/index.js';
+import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
+import { ContextStore, PAGING_FIELDS, SharedMessageSchema } from '../contexts.js';
 import { maskValue } from './mask.js';
 
 /** Rows per interactive page at most (the parser's default is 10). */
@@ -116,4 +118,14 @@ export function maskedRowOf(c: Credential): MaskedRow {
     row.authDomains = { count: c.auth_domains.length, first: c.auth_domains.slice(0, SHOWN_AUTH_DOMAINS) };
   if (c.known_password_id !== undefined) row.knownPasswordId = c.known_password_id;
   return row;
+}
+
+/** Saved for 24 h with a note of the command; a late click is told the exact command to run again. */
+export class CredsContextStore extends ContextStore<typeof CredsContextSchema> {
+  constructor(repos: Pick<Repositories, 'searchContexts' | 'commandNotes'>) {
+    super(repos, CredsContextSchema, {
+      ttlMs: SEARCH_CONTEXT_TTL_MS,
+      expired: { kind: 'results', fallbackCommand: '/vigil creds domain <domain>' },
+    });
+  }
 }

@@ -5,10 +5,8 @@
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { Repositories, Store } from '../../store/index.js';
-import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
-import { PagedContextStore } from '../paging-context.js';
 import type { ApiAccess } from '../workspace-api.js';
-import { type CredsContext, CredsContextSchema } from './context.js';
+import { type CredsContext, CredsContextStore } from './context.js';
 import {
   type ExportDeps,
   type ExportRequest,
@@ -50,19 +48,12 @@ export interface CredentialsServiceDeps {
 }
 
 export class CredentialsService {
-  readonly contexts: PagedContextStore<CredsContext>;
+  readonly contexts: CredsContextStore;
   private readonly searchDeps: CredsDeps;
   private readonly exportDeps: ExportDeps;
 
   constructor(deps: CredentialsServiceDeps) {
-    this.contexts = new PagedContextStore(
-      deps.repos.searchContexts(CredsContextSchema),
-      deps.repos.commandNotes,
-      {
-        fallbackCommand: '/vigil creds domain <domain>',
-        ttlMs: SEARCH_CONTEXT_TTL_MS,
-      },
-    );
+    this.contexts = new CredsContextStore(deps.repos);
     const common = { api: deps.api, audit: deps.repos.audit, clock: deps.clock, logger: deps.logger };
     this.searchDeps = { ...common, contexts: this.contexts };
     this.exportDeps = {

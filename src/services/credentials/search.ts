@@ -9,8 +9,8 @@ import type { Clock } from '../../clock.js';
 import { ExpiredError, VigilError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { NewAuditEntry } from '../../store/index.js';
-import type { PagedContextStore } from '../paging-context.js';
 import type { ApiAccess } from '../workspace-api.js';
+import type { CredsContextStore } from './context.js';
 import {
   type CredsContext,
   type MaskedRow,
@@ -28,7 +28,7 @@ export const LOW_QUOTA = 5;
 
 export interface CredsDeps {
   api: Pick<ApiAccess, 'call'>;
-  contexts: PagedContextStore<CredsContext>;
+  contexts: CredsContextStore;
   audit: { append(entry: NewAuditEntry): Promise<unknown> };
   clock: Clock;
   logger: Logger;

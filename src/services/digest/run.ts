@@ -15,6 +15,7 @@ import type {
   Subscription,
   SubscriptionChange,
 } from '../../store/index.js';
+import { bySeverity } from '../events/model.js';
 import { ChannelUnavailableError, SlackRateLimitedError } from '../posting-errors.js';
 import {
   channelPause,
@@ -24,7 +25,7 @@ import {
   type RunMessageFinder,
 } from '../subscriptions/posting.js';
 import type { EventSource } from '../subscriptions/source.js';
-import { bySeverity, countEvents } from '../subscriptions/summary.js';
+import { countEvents } from '../subscriptions/summary.js';
 import { collectEvents } from './collect.js';
 import type { DigestContent } from './content.js';
 import type { Due } from './due.js';

@@ -7,7 +7,7 @@ import type { Clock } from '../../clock.js';
 import { VigilError } from '../../errors.js';
 import type { AuditRepo, Repositories, SubscriptionBase, SubscriptionChangeOf } from '../../store/index.js';
 import { SubscriptionLimitError } from '../../store/index.js';
-import { EventRestStore } from '../event-rest.js';
+import { EventRestStore } from '../events/rest.js';
 
 /** The repository of one kind of subscription (digest-subscription-repo, alert-subscription-repo). */
 export interface SubscriptionStore<S extends SubscriptionBase, N> {

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { Event } from '../../api/index.js';
-import { SEVERITIES } from '../../api/index.js';
+import { effectiveSeverity } from '../events/model.js';
 
 /** How many events a message shows with their buttons; the rest are behind "+N more". */
 export const TOP_EVENTS = 5;
@@ -12,25 +12,6 @@ export const TOP_EVENTS = 5;
 export interface EventCounts {
   severity: Record<string, number>;
   type: Record<string, number>;
-}
-
-/** The severity that counts: the tenant's override, else the event's own. */
-export function effectiveSeverity(event: Event): string {
-  return event.tenant_metadata?.severity?.override ?? event.metadata.severity;
-}
-
-/** Lowest first; -1 for a level the client does not know. */
-export function rank(severity: string): number {
-  return (SEVERITIES as readonly string[]).indexOf(severity);
-}
-
-/** Most severe first; within a severity, newest first; then by uid so the order is stable. */
-export function bySeverity(a: Event, b: Event): number {
-  return (
-    rank(effectiveSeverity(b)) - rank(effectiveSeverity(a)) ||
-    b.metadata.estimated_created_at.localeCompare(a.metadata.estimated_created_at) ||
-    a.metadata.uid.localeCompare(b.metadata.uid)
-  );
 }
 
 export function countEvents(events: readonly Event[]): EventCounts {

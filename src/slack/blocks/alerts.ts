@@ -9,9 +9,9 @@ import type { Event, EventActionType } from '../../api/index.js';
 import type { AlertHeading } from '../../services/alerts/content.js';
 import { quietText } from '../../services/alerts/match.js';
 import type { AlertList, AlertListItem, PollHealth } from '../../services/alerts/subscriptions.js';
-import { eventTitle } from '../../services/event-title.js';
+import { effectiveSeverity, eventTitle } from '../../services/events/model.js';
 import { renderBudgeted } from './budget.js';
-import { effectiveSeverity, typeLabel } from './event-row.js';
+import { typeLabel } from './event-row.js';
 import { plural, type RenderedMessage } from './kit.js';
 import {
   failingText,

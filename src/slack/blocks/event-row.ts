@@ -14,7 +14,14 @@ import type {
   SectionBlock,
 } from '@slack/types';
 import type { Event, EventActionType, Severity } from '../../api/index.js';
-import { SEVERITIES } from '../../api/index.js';
+import {
+  type EventStatus,
+  effectiveSeverity,
+  eventStatus,
+  isSeverity,
+  joinTitle,
+  titleFragments,
+} from '../../services/events/model.js';
 import {
   EVENT_EXPLAIN,
   EVENT_IGNORE,
@@ -63,18 +70,9 @@ const ACTED_LABELS: Record<EventActionType, string> = {
   unremediate: 'Unremediated',
 };
 
-function isSeverity(s: string): s is Severity {
-  return (SEVERITIES as readonly string[]).includes(s);
-}
-
 function severityLabel(s: string): string {
   if (isSeverity(s)) return s;
   return truncate(escapeMrkdwn(s.toLowerCase()).replace(/\s+/g, ' ').trim(), 20) || 'unknown';
-}
-
-/** The severity that counts: the tenant's override when there is one. */
-export function effectiveSeverity(event: Event): string {
-  return event.tenant_metadata?.severity?.override ?? event.metadata.severity;
 }
 
 export { typeLabel } from './event-types.js';
@@ -82,7 +80,7 @@ export { typeLabel } from './event-types.js';
 /** `:large_orange_circle: *high*` or, with a tenant override, `:red_circle: *high → critical*`. */
 export function severityText(event: Event): string {
   const override = event.tenant_metadata?.severity?.override ?? undefined;
-  const effective = override ?? event.metadata.severity;
+  const effective = effectiveSeverity(event);
   const original = event.tenant_metadata?.severity?.original ?? event.metadata.severity;
   const emoji = isSeverity(effective) ? SEVERITY_EMOJI[effective] : ':grey_question:';
   const was = override !== undefined && override !== original ? `${severityLabel(original)} → ` : '';
@@ -109,18 +107,6 @@ export interface TriagedState {
 
 const TRIAGED_WORDS: Readonly<Record<string, string>> = { tags: 'tags', notes: 'note', severity: 'severity' };
 
-export interface EventStatus {
-  ignoredAt: string | undefined;
-  remediatedAt: string | undefined;
-}
-
-export function eventStatus(event: Event): EventStatus {
-  return {
-    ignoredAt: event.tenant_metadata?.ignored_at ?? undefined,
-    remediatedAt: event.tenant_metadata?.remediated_at ?? undefined,
-  };
-}
-
 // ── The row ───────────────────────────────────────────────────────────────────────────────────────────
 
 export interface EventGroupOptions {
@@ -140,26 +126,15 @@ export interface EventGroupOptions {
 }
 
 const MAX_TITLE = 200;
-const MAX_FRAGMENTS = 2;
 const SHOWN_IDENTIFIERS = 3;
 const SHOWN_TAGS = 3;
 const NEW_WITHIN_MS = 24 * 3600 * 1000;
-const TITLE_KEYS = /title|subject|headline|name|header/i;
-
-/** The title highlight, else the first highlight there is; empty when the event has none. */
+/** The event's title in mrkdwn: upstream text escaped, its marks bold; empty when the event has none. */
 function titleOf(event: Event): string {
-  const highlights = event.highlights ?? {};
-  const keys = Object.keys(highlights);
-  const key = 'title' in highlights ? 'title' : (keys.find((k) => TITLE_KEYS.test(k)) ?? keys[0]);
-  if (key === undefined) return '';
-  const parts = (highlights[key] ?? [])
-    .slice(0, MAX_FRAGMENTS)
-    .map(highlightToMrkdwn)
-    .filter((p) => p !== '');
-  return truncate(parts.join(' … '), MAX_TITLE);
+  return truncate(joinTitle(titleFragments(event).map(highlightToMrkdwn)), MAX_TITLE);
 }
 
-/** The title as plain words, for audit entries and notifications. */
+/** The title in mrkdwn without bold, for the triage form. */
 export function plainTitle(event: Event): string {
   return titleOf(event)
     .replace(/[*\u200B]/g, '')

@@ -4,7 +4,7 @@
  */
 import type { Button, KnownBlock } from '@slack/types';
 import type { Event } from '../../api/index.js';
-import { type EventsContext, eventRef } from '../../services/events-context.js';
+import { type EventsContext, eventRef } from '../../services/events/context.js';
 import { portalHostsOf } from '../../services/portal.js';
 import { renderAlertMessage } from './alerts.js';
 import { renderBudgeted } from './budget.js';

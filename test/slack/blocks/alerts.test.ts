@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertHeading } from '../../../src/services/alerts/content.js';
-import { bySeverity, countEvents } from '../../../src/services/subscriptions/summary.js';
+import { bySeverity } from '../../../src/services/events/model.js';
+import { countEvents } from '../../../src/services/subscriptions/summary.js';
 import {
   alertText,
   pollLine,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DigestHeading } from '../../../src/services/digest/content.js';
-import { bySeverity, countEvents } from '../../../src/services/subscriptions/summary.js';
+import { bySeverity } from '../../../src/services/events/model.js';
+import { countEvents } from '../../../src/services/subscriptions/summary.js';
 import { blocksTextLength, LIMITS } from '../../../src/slack/blocks/budget.js';
 import { digestText, longDate, renderDigestMessage } from '../../../src/slack/blocks/digest.js';
 import { makeEvent, NOW } from './fixtures.js';

@@ -6,9 +6,9 @@
  */
 import type { App } from '@slack/bolt';
 import { ExpiredError, VigilError } from '../../../errors.js';
+import { contextRef, parseContextRef } from '../../../services/contexts.js';
 import type { CredsContext } from '../../../services/credentials/context.js';
 import { ExportBusyError, type StartedExport } from '../../../services/credentials/export.js';
-import { contextRef, parseContextRef } from '../../../services/paging-context.js';
 import {
   CREDS_EXPORT,
   CREDS_NEXT_PAGE,

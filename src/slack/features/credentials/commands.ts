@@ -1,5 +1,5 @@
 /** `/vigil creds <domain|email|keyword|authdomain> <value> [filters]` and `/vigil creds password`. */
-import { contextRef } from '../../../services/paging-context.js';
+import { contextRef } from '../../../services/contexts.js';
 import { renderCredsPage } from '../../blocks/credentials.js';
 import type { CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';

@@ -9,7 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { VigilError } from '../../../errors.js';
 import { registerSecret } from '../../../logger.js';
-import { contextRef } from '../../../services/paging-context.js';
+import { contextRef } from '../../../services/contexts.js';
 import { privateMetadata, viewButton, viewTitle } from '../../blocks/budget.js';
 import { renderCredsPage } from '../../blocks/credentials.js';
 import type { SlackDeps } from '../../context.js';

@@ -1,5 +1,5 @@
 import { nextSlot } from '../../../services/digest/due.js';
-import { eventRef } from '../../../services/events-context.js';
+import { eventRef } from '../../../services/events/context.js';
 import type { NewSubscription } from '../../../store/index.js';
 import { renderDigestList, renderDigestMessage } from '../../blocks/digest.js';
 import { slackDate } from '../../blocks/text.js';

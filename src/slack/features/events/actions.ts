@@ -6,11 +6,10 @@
 import type { App, ButtonAction } from '@slack/bolt';
 import type { EventActionType } from '../../../api/index.js';
 import { ExpiredError, VigilError } from '../../../errors.js';
-import type { Acted } from '../../../services/event-state.js';
-import { applyAction, intendedAction, withEventChanged } from '../../../services/event-state.js';
-import { eventTitle } from '../../../services/event-title.js';
-import type { EventsContext } from '../../../services/events-context.js';
-import { parseRef, searchInputOf } from '../../../services/events-context.js';
+import type { EventsContext } from '../../../services/events/context.js';
+import { parseRef, searchInputOf, withEventChanged } from '../../../services/events/context.js';
+import type { Acted } from '../../../services/events/model.js';
+import { applyAction, eventTitle } from '../../../services/events/model.js';
 import {
   ACTION_IDS,
   EVENTS_SECRET_AGAIN,
@@ -24,6 +23,7 @@ import { slackDate, userMention } from '../../blocks/text.js';
 import { ephemeral, type SlackDeps } from '../../context.js';
 import { type Click, onAction, onMenu } from '../../listen.js';
 import { clickTarget, type MessageTarget, shareInChannel } from '../../respond.js';
+import { intendedAction } from './intended.js';
 import { showContext } from './message.js';
 import { openTriage } from './triage.js';
 import { openSecretModal, sendExplain } from './views.js';

@@ -1,6 +1,6 @@
 /** Saves an events context and shows it where its message lives. */
 
-import type { EventsContext } from '../../../services/events-context.js';
+import type { EventsContext } from '../../../services/events/context.js';
 import { renderPage } from '../../blocks/events.js';
 import type { SlackDeps } from '../../context.js';
 import { type MessageTarget, replaceMessage } from '../../respond.js';

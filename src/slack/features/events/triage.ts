@@ -8,12 +8,15 @@ import type { App, RespondFn, ViewOutput } from '@slack/bolt';
 import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
-import { type Event, SEVERITIES, type Severity, ValidationError } from '../../../api/index.js';
+import { type Event, SEVERITIES, ValidationError } from '../../../api/index.js';
 import { ExpiredError, NotAllowedError, RefusalError } from '../../../errors.js';
-import { eventTitle } from '../../../services/event-title.js';
-import { parseRef } from '../../../services/events-context.js';
-import { KnownTags } from '../../../services/known-tags.js';
-import { listContexts } from '../../../services/list-context.js';
+import { parseRef } from '../../../services/events/context.js';
+import {
+  effectiveSeverity,
+  eventTitle,
+  isSeverity,
+  severityOverride,
+} from '../../../services/events/model.js';
 import {
   changedFields,
   type TriageChange,
@@ -21,7 +24,9 @@ import {
   type TriageOutcome,
   triageEvent,
   triageVersions,
-} from '../../../services/triage.js';
+} from '../../../services/events/triage.js';
+import { KnownTags } from '../../../services/known-tags.js';
+import { listContexts } from '../../../services/list-context.js';
 import { ACTION_IDS, parseActionId, plainTitle } from '../../blocks/events.js';
 import { readTags } from '../../blocks/tags.js';
 import { escapeMrkdwn, slackDate, userMention } from '../../blocks/text.js';
@@ -72,13 +77,6 @@ const PendingTriageSchema = z.object({
   responseUrl: z.string().url().optional(),
 });
 type PendingTriage = z.infer<typeof PendingTriageSchema>;
-
-const isSeverity = (s: unknown): s is Severity => (SEVERITIES as readonly unknown[]).includes(s);
-
-function overrideOf(event: Event): Severity | null {
-  const o = event.tenant_metadata?.severity?.override;
-  return isSeverity(o) ? o : null;
-}
 
 async function tenantOf(deps: SlackDeps, workspaceId: string): Promise<number | undefined> {
   return (await deps.api.forWorkspace(workspaceId)).session.tenantId;
@@ -137,7 +135,7 @@ async function triageForm(click: Click): Promise<View> {
   const current = {
     tags: [...(event.tenant_metadata?.tags ?? [])],
     notes: event.tenant_metadata?.notes ?? null,
-    severity: overrideOf(event),
+    severity: severityOverride(event),
   };
   const pendingId = await listContexts(deps.repos).save(
     PendingTriageSchema,
@@ -283,6 +281,7 @@ async function submit(
       view.private_metadata,
       who.workspaceId,
       '/vigil events …',
+      PENDING_TTL_MS,
     );
     await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
     const ctx = await deps.events.contexts.load(pending.ctxId, who.workspaceId);
@@ -305,7 +304,7 @@ async function submit(
         change,
         fields,
         title: eventTitle(shown.event),
-        severityBefore: shown.event.tenant_metadata?.severity?.override ?? shown.event.metadata.severity,
+        severityBefore: effectiveSeverity(shown.event),
         tenantId: await tenantOf(deps, who.workspaceId),
       },
     );

@@ -8,7 +8,7 @@ import type { WebClient } from '@slack/web-api';
 import type { EventQuery } from '../../../api/index.js';
 import { VigilError } from '../../../errors.js';
 import { registerSecret } from '../../../logger.js';
-import type { WithheldQueryType } from '../../../services/events-context.js';
+import type { WithheldQueryType } from '../../../services/events/context.js';
 import { type RenderedMessage, renderPage } from '../../blocks/events.js';
 import {
   SECRET_SEARCH_CALLBACK,

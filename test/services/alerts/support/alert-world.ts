@@ -13,9 +13,9 @@ import type { AlertStep } from '../../../../src/services/alerts/poll.js';
 import { feedSourceOf } from '../../../../src/services/alerts/ports.js';
 import { AlertScheduler } from '../../../../src/services/alerts/scheduler.js';
 import { AlertService } from '../../../../src/services/alerts/subscriptions.js';
-import { EventRestStore } from '../../../../src/services/event-rest.js';
-import { EventsService } from '../../../../src/services/events.js';
-import { EventsContextStore } from '../../../../src/services/events-context.js';
+import { EventsContextStore } from '../../../../src/services/events/context.js';
+import { EventRestStore } from '../../../../src/services/events/rest.js';
+import { EventsService } from '../../../../src/services/events/service.js';
 import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';
 import { type SimApi, startSimApi } from '../../../../src/sim/api/index.js';
@@ -169,8 +169,8 @@ export async function startWorld(opts: {
       });
       const events = new EventsService({ api, repos, clock, sleep: async () => {} });
       const followed: Promise<void>[] = [];
-      events.prepare((change) => followUps.record(change));
-      if (o.follows !== false) events.observe((change) => followed.push(followUps.follow(change)));
+      events.changes.beforeEach((change) => followUps.record(change));
+      if (o.follows !== false) events.changes.afterEach((change) => followed.push(followUps.follow(change)));
       const scheduler = new AlertScheduler({
         subscriptions: repos.alertSubscriptions,
         state: repos.alertState,

@@ -8,7 +8,7 @@ import { ManualClock } from '../../../../src/clock.js';
 import { type Logger, silentLogger } from '../../../../src/logger.js';
 import type { RunStep } from '../../../../src/services/digest/run.js';
 import { DigestScheduler } from '../../../../src/services/digest/scheduler.js';
-import { EventsContextStore } from '../../../../src/services/events-context.js';
+import { EventsContextStore } from '../../../../src/services/events/context.js';
 import { eventSourceOf } from '../../../../src/services/subscriptions/source.js';
 import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';

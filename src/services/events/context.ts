@@ -5,20 +5,21 @@
  * "this result expired" answer can still give the exact command to run again.
  */
 import { z } from 'zod';
-import type { EventQuery, EventSearchInput } from '../api/index.js';
-import { EventSchema } from '../api/index.js';
-import type { Repositories } from '../store/index.js';
-import { SEARCH_CONTEXT_TTL_MS } from '../store/index.js';
-import { AlertHeadingSchema } from './alerts/content.js';
-import { DigestHeadingSchema } from './digest/content.js';
+import type { Event, EventQuery, EventSearchInput } from '../../api/index.js';
+import { EventSchema } from '../../api/index.js';
+import type { Repositories } from '../../store/index.js';
+import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
+import { AlertHeadingSchema } from '../alerts/content.js';
 import {
   type ContextRef,
+  ContextStore,
   contextRef,
   PAGING_FIELDS,
-  PagedContextStore,
   parseContextRef,
   SharedMessageSchema,
-} from './paging-context.js';
+} from '../contexts.js';
+import { DigestHeadingSchema } from '../digest/content.js';
+import type { Acted } from './model.js';
 
 /** Query types whose values are secrets: never stored, only a marker of their type. */
 export const WITHHELD_QUERY_TYPES = ['secret', 'credentials'] as const;
@@ -64,7 +65,7 @@ export type ShownEvent = z.infer<typeof ShownEventSchema>;
 
 export const EventsContextSchema = z.object({
   v: z.literal(1),
-  /** Workspace, requester, channel, command text, cursor and page number: see paging-context.ts. */
+  /** Workspace, requester, channel, command text, cursor and page number: see contexts.ts. */
   ...PAGING_FIELDS,
   /** 0 for the tenant-wide feed (`scope: 'tenant'`). */
   identifierId: z.number().int().nonnegative(),
@@ -140,11 +141,29 @@ export const parseRef = parseContextRef;
 // ── Storage ───────────────────────────────────────────────────────────────────────────────────────────
 
 /** Saved for 24 h with a note of the command; a late click is told the exact command to run again. */
-export class EventsContextStore extends PagedContextStore<EventsContext> {
-  constructor(repos: Repositories) {
-    super(repos.searchContexts(EventsContextSchema), repos.commandNotes, {
-      fallbackCommand: '/vigil events <identifier-id>',
+export class EventsContextStore extends ContextStore<typeof EventsContextSchema> {
+  constructor(repos: Pick<Repositories, 'searchContexts' | 'commandNotes'>) {
+    super(repos, EventsContextSchema, {
       ttlMs: SEARCH_CONTEXT_TTL_MS,
+      expired: { kind: 'results', fallbackCommand: '/vigil events <identifier-id>' },
     });
   }
+}
+
+/** The context after one event changed: its new generation and, unless undone, who acted. */
+export function withEventChanged(
+  ctx: EventsContext,
+  index: number,
+  change: { event: Event; generation: number; acted?: Acted },
+): EventsContext {
+  return {
+    ...ctx,
+    events: ctx.events.map((shown, i) => {
+      if (i !== index) return shown;
+      const next: ShownEvent = { event: change.event, generation: change.generation };
+      if (change.acted) next.acted = change.acted;
+      if (shown.triaged) next.triaged = shown.triaged;
+      return next;
+    }),
+  };
 }

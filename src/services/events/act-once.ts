@@ -6,7 +6,7 @@
  * heartbeat lapsed, on any host, within about 5 s; at once for a stopped process of the same host), else
  * when its term ends. The next click then reaches the API once; the API's actions are idempotent.
  */
-import type { Lease } from '../store/index.js';
+import type { Lease } from '../../store/index.js';
 
 /** How long a lease stands without renewal: the longest a dead holder blocks a change. */
 export const ACT_LEASE_MS = 15_000;

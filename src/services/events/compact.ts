@@ -2,7 +2,7 @@
  * Events as a context keeps them: bounded in size (only what the renderer shows), and with any secret the
  * search was made with masked, because an event that matched a secret usually quotes it.
  */
-import type { Event } from '../api/index.js';
+import type { Event } from '../../api/index.js';
 
 const MAX_FRAGMENTS = 3;
 const MAX_FRAGMENT = 1000;

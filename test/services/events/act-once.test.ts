@@ -5,9 +5,9 @@
  * at once when its process is known to be gone.
  */
 import { describe, expect, it } from 'vitest';
-import { ACT_LEASE_MS, actOnce } from '../../src/services/act-once.js';
-import type { Store } from '../../src/store/index.js';
-import { BACKENDS, useStoreFixture } from '../store/support/backends.js';
+import { ACT_LEASE_MS, actOnce } from '../../../src/services/events/act-once.js';
+import type { Store } from '../../../src/store/index.js';
+import { BACKENDS, useStoreFixture } from '../../store/support/backends.js';
 
 /** A change recorded in the store: what the API call would do, and how many calls were made. */
 function change(store: Store, key: string) {

@@ -1,8 +1,8 @@
 /** Events as a context keeps them: bounded, with the searched secret masked. */
 import { describe, expect, it } from 'vitest';
-import type { Event } from '../../src/api/index.js';
-import { compactEvent } from '../../src/services/compact-event.js';
-import { event } from './support/event.js';
+import type { Event } from '../../../src/api/index.js';
+import { compactEvent } from '../../../src/services/events/compact.js';
+import { event } from '../support/event.js';
 
 describe('compact events', () => {
   it('masks the searched secret everywhere and bounds highlights', () => {

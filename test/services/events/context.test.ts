@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
-import { ExpiredError } from '../../src/errors.js';
-import { silentLogger } from '../../src/logger.js';
+import { ManualClock } from '../../../src/clock.js';
+import { ExpiredError } from '../../../src/errors.js';
+import { silentLogger } from '../../../src/logger.js';
 import {
   type EventsContext,
   EventsContextSchema,
@@ -15,9 +15,9 @@ import {
   parseRef,
   searchInputOf,
   storedSearchOf,
-} from '../../src/services/events-context.js';
-import { createRepositories, openStore, Sealer, type Store } from '../../src/store/index.js';
-import { event } from './support/event.js';
+} from '../../../src/services/events/context.js';
+import { createRepositories, openStore, Sealer, type Store } from '../../../src/store/index.js';
+import { event } from '../support/event.js';
 
 function baseContext(over: Partial<EventsContext> = {}): EventsContext {
   return {

@@ -1,7 +1,8 @@
 /** What an action means for an event: buttons to actions, Undo, the event afterwards. */
 import { describe, expect, it } from 'vitest';
-import { applyAction, intendedAction, isApplicable, reverseOf } from '../../src/services/event-state.js';
-import { event } from './support/event.js';
+import { applyAction, isApplicable, reverseOf } from '../../../src/services/events/model.js';
+import { intendedAction } from '../../../src/slack/features/events/intended.js';
+import { event } from '../support/event.js';
 
 describe('state transitions', () => {
   it('maps buttons to actions and Undo to the reverse of what the message shows', () => {

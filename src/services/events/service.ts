@@ -3,20 +3,20 @@
  * last skipped, a bounded number of extra requests), the context a message is rendered from, AI assistance,
  * and acting on events once however many clicks (act-once over store leases), audited.
  */
-import type { Event, EventActionType, EventSearchInput, SearchPage } from '../api/index.js';
-import { ForbiddenError, NotFoundError } from '../api/index.js';
-import type { Clock } from '../clock.js';
-import { VigilError } from '../errors.js';
-import type { Repositories } from '../store/index.js';
+import type { Event, EventActionType, EventSearchInput, SearchPage } from '../../api/index.js';
+import { ForbiddenError, NotFoundError } from '../../api/index.js';
+import type { Clock } from '../../clock.js';
+import { VigilError } from '../../errors.js';
+import type { Repositories } from '../../store/index.js';
+import { FairGate } from '../fair-gate.js';
+import { KnownTags } from '../known-tags.js';
+import { skipEmptyPages } from '../pages.js';
+import type { ApiAccess, WorkspaceApi } from '../workspace-api.js';
 import { ACT_LEASE_MS, actOnce, whileKeptAlive } from './act-once.js';
-import { compactEvent } from './compact-event.js';
-import { sortBySeverity } from './event-order.js';
-import type { Acted } from './event-state.js';
-import { eventTitle } from './event-title.js';
-import { type EventsContext, EventsContextStore, type ShownEvent, storedSearchOf } from './events-context.js';
-import { FairGate } from './fair-gate.js';
-import { KnownTags } from './known-tags.js';
-import type { ApiAccess, WorkspaceApi } from './workspace-api.js';
+import { EventChanges, type EventStateChange } from './changes.js';
+import { compactEvent } from './compact.js';
+import { type EventsContext, EventsContextStore, type ShownEvent, storedSearchOf } from './context.js';
+import { type Acted, eventTitle, isApplicable, sortBySeverity } from './model.js';
 
 /** Extra requests made past empty pages before showing "no events on this page yet". */
 export const MAX_EXTRA_PAGES = 5;
@@ -73,19 +73,6 @@ export interface PageActOutcome {
   at: number;
 }
 
-/** An event whose state Vigil changed (someone clicked), wherever the click came from. */
-export interface EventStateChange {
-  workspaceId: string;
-  uid: string;
-  action: EventActionType;
-  by: string;
-  at: number;
-  /** The state generation the event moved to. */
-  generation: number;
-  /** The event's title as plain words, when known. */
-  title?: string;
-}
-
 export interface EventsServiceDeps {
   api: ApiAccess;
   repos: Repositories;
@@ -93,6 +80,8 @@ export interface EventsServiceDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Admission of searches, fair between members (a default gate when absent). */
   gate?: FairGate;
+  /** Where the service tells of the changes it makes (a channel nobody listens to when absent). */
+  changes?: EventChanges;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -101,38 +90,14 @@ export class EventsService {
   readonly contexts: EventsContextStore;
   readonly gate: FairGate;
   private readonly sleep: (ms: number) => Promise<void>;
-  private readonly observers: ((change: EventStateChange) => void)[] = [];
-  private readonly preparers: ((change: EventStateChange) => Promise<void>)[] = [];
+  /** Where the changes this service makes are told (alert messages follow their events through it). */
+  readonly changes: EventChanges;
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.contexts = new EventsContextStore(deps.repos);
     this.gate = deps.gate ?? new FairGate();
     this.sleep = deps.sleep ?? realSleep;
-  }
-
-  /**
-   * Calls `observer` after every change Vigil makes to an event's state (alert messages follow their
-   * events). It must not throw and should hand slow work off (it runs on the clicker's path).
-   */
-  observe(observer: (change: EventStateChange) => void): void {
-    this.observers.push(observer);
-  }
-
-  /**
-   * Awaits `hook` before each change is made (under the click's lease, before the API call), so what must
-   * not miss a change can record it durably first (alert messages follow their events across a crash). A
-   * throw fails the click before anything is done upstream; keep it to a store read or two.
-   */
-  prepare(hook: (change: EventStateChange) => Promise<void>): void {
-    this.preparers.push(hook);
-  }
-
-  private changed(change: EventStateChange): void {
-    for (const observer of this.observers) observer(change);
-  }
-
-  private async preparing(change: EventStateChange): Promise<void> {
-    for (const hook of this.preparers) await hook(change);
+    this.changes = deps.changes ?? new EventChanges();
   }
 
   /**
@@ -151,12 +116,11 @@ export class EventsService {
         workspaceId,
         async (api) => {
           tenant = tenantOf(api);
-          let page: SearchPage<Event> = await search(api, input);
-          let requests = 1;
-          while (page.items.length === 0 && page.next !== null && requests <= MAX_EXTRA_PAGES) {
-            page = await search(api, { ...input, from: page.next });
-            requests++;
-          }
+          const { page, requests } = await skipEmptyPages(
+            (from) => search(api, from === undefined ? input : { ...input, from }),
+            input.from,
+            MAX_EXTRA_PAGES,
+          );
           return {
             events: page.items,
             next: page.next,
@@ -275,7 +239,7 @@ export class EventsService {
       acquire: () => states.begin(workspaceId, uid, from, acted, ACT_LEASE_MS),
       stillDue: async () => (await states.get(workspaceId, uid)).generation === from,
       act: async () => {
-        await this.preparing(change);
+        await this.changes.preparing(change);
         await this.deps.api.call(workspaceId, ({ session }) => session.eventAction({ action, uids: [uid] }));
         const state = await states.commit(workspaceId, uid, from, acted);
         await this.deps.repos.audit.append({
@@ -291,7 +255,7 @@ export class EventsService {
       onFailure: () => states.abandon(workspaceId, uid, from),
     });
     if (outcome.kind === 'done') {
-      this.changed({ ...change, generation: outcome.value });
+      this.changes.made({ ...change, generation: outcome.value });
       return { kind: 'acted', generation: outcome.value, acted };
     }
     if (outcome.kind === 'stale') return this.staleOutcome(workspaceId, uid);
@@ -316,7 +280,7 @@ export class EventsService {
     }[] = [];
     let byOthers = 0;
     for (const [index, shown] of req.events.entries()) {
-      if (shown.acted !== undefined || shown.event.tenant_metadata?.ignored_at) continue;
+      if (shown.acted !== undefined || !isApplicable(shown.event, 'ignore')) continue;
       const uid = shown.event.metadata.uid;
       const from = shown.generation;
       const due = async () => (await states.get(workspaceId, uid)).generation === from;
@@ -347,7 +311,7 @@ export class EventsService {
       await whileKeptAlive(
         won.map((w) => w.lease),
         async () => {
-          for (const change of changes) await this.preparing(change);
+          for (const change of changes) await this.changes.preparing(change);
           await this.deps.api.call(workspaceId, ({ session }) =>
             session.eventAction({ action: 'ignore', uids: won.map((w) => w.uid) }),
           );
@@ -373,7 +337,7 @@ export class EventsService {
     } finally {
       await Promise.all(won.map((w) => w.lease.release()));
     }
-    for (const change of changes) this.changed(change);
+    for (const change of changes) this.changes.made(change);
     return { acted: won.map((w) => ({ index: w.index, generation: w.from + 1 })), byOthers, at };
   }
 

@@ -6,14 +6,13 @@
  * once: the first lands, once; the second is told who changed it and when. Changes to different fields of
  * the same event both land. Audited, one entry per field.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { EventMetadataChange, Severity, TenantMetadata } from '../api/index.js';
-import type { Clock } from '../clock.js';
-import type { Lease, Repositories, Store } from '../store/index.js';
+import type { EventMetadataChange, Severity, TenantMetadata } from '../../api/index.js';
+import type { Clock } from '../../clock.js';
+import { type Lease, type Repositories, type Store, uidKey } from '../../store/index.js';
+import { KnownTags } from '../known-tags.js';
+import type { ApiAccess } from '../workspace-api.js';
 import { ACT_LEASE_MS, whileKeptAlive } from './act-once.js';
-import { KnownTags } from './known-tags.js';
-import type { ApiAccess } from './workspace-api.js';
 
 export const TRIAGE_FIELDS = ['tags', 'notes', 'severity'] as const;
 export type TriageField = (typeof TRIAGE_FIELDS)[number];
@@ -62,11 +61,6 @@ export interface TriageDeps {
 const WAIT_POLLS = 40;
 const POLL_MS = 100;
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Event uids are long and may hold any character: keys use a digest (the same one event states use). */
-function uidKey(uid: string): string {
-  return createHash('sha256').update(uid).digest('base64url').slice(0, 32);
-}
 
 function records(deps: Pick<TriageDeps, 'repos'>) {
   return deps.repos.eventTriage(TriageRecordSchema);

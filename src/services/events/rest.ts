@@ -4,8 +4,9 @@
  * expiring), paged privately ten at a time.
  */
 import { z } from 'zod';
-import { EventSchema } from '../api/index.js';
-import type { Repositories, SearchContextRepo } from '../store/index.js';
+import { EventSchema } from '../../api/index.js';
+import type { Repositories } from '../../store/index.js';
+import { ContextStore } from '../contexts.js';
 
 /** The most events one message keeps behind "+N more": a flood of 500 in one poll fits. */
 export const MAX_REST_EVENTS = 500;
@@ -22,18 +23,21 @@ export const REST_TTL_MS = 7 * 24 * 3600_000;
 export const REST_PAGE = 10;
 
 export class EventRestStore {
-  private readonly contexts: SearchContextRepo<typeof RestSchema>;
+  private readonly contexts: ContextStore<typeof RestSchema>;
   constructor(repos: Pick<Repositories, 'searchContexts'>) {
-    this.contexts = repos.searchContexts(RestSchema);
+    // The features that page the rest say themselves what to do once it is gone.
+    this.contexts = new ContextStore(repos, RestSchema, {
+      ttlMs: REST_TTL_MS,
+      expired: { kind: 'list', again: '/vigil events <identifier-id> since:7d' },
+    });
   }
 
   save(rest: EventRest): Promise<string> {
-    return this.contexts.save(rest, REST_TTL_MS);
+    return this.contexts.save(rest);
   }
 
   /** The rest, when it belongs to this workspace and has not expired. */
-  async get(id: string, workspaceId: string): Promise<EventRest | undefined> {
-    const rest = await this.contexts.get(id);
-    return rest?.workspaceId === workspaceId ? rest : undefined;
+  get(id: string, workspaceId: string): Promise<EventRest | undefined> {
+    return this.contexts.find(id, workspaceId);
   }
 }

@@ -1,0 +1,51 @@
+/**
+ * How the events service tells the rest of Vigil that it changed an event's state (alert messages follow
+ * their events): a small typed channel, created by the composition root and passed to the service, so the
+ * listeners are wired in one place and the service knows nothing of who listens.
+ */
+import type { EventActionType } from '../../api/index.js';
+
+/** An event whose state Vigil changed (someone clicked), wherever the click came from. */
+export interface EventStateChange {
+  workspaceId: string;
+  uid: string;
+  action: EventActionType;
+  by: string;
+  at: number;
+  /** The state generation the event moved to. */
+  generation: number;
+  /** The event's title as plain words, when known. */
+  title?: string;
+}
+
+export class EventChanges {
+  private readonly before: ((change: EventStateChange) => Promise<void>)[] = [];
+  private readonly after: ((change: EventStateChange) => void)[] = [];
+
+  /**
+   * Awaits `hook` before each change is made (under the click's lease, before the API call), so what must
+   * not miss a change can record it durably first (alert messages follow their events across a crash). A
+   * throw fails the click before anything is done upstream; keep it to a store read or two.
+   */
+  beforeEach(hook: (change: EventStateChange) => Promise<void>): void {
+    this.before.push(hook);
+  }
+
+  /**
+   * Calls `listener` after every change made. It must not throw and should hand slow work off (it runs on
+   * the clicker's path).
+   */
+  afterEach(listener: (change: EventStateChange) => void): void {
+    this.after.push(listener);
+  }
+
+  /** The service, before making `change`. */
+  async preparing(change: EventStateChange): Promise<void> {
+    for (const hook of this.before) await hook(change);
+  }
+
+  /** The service, once `change` is made and recorded. */
+  made(change: EventStateChange): void {
+    for (const listener of this.after) listener(change);
+  }
+}
