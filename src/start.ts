@@ -27,7 +27,7 @@ import { StoreSearchSeats } from './services/search-seats.js';
 import { settleInterruptedUnassigns } from './services/unassign.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
 import { BOT_SCOPES, createSlackApp } from './slack/app.js';
-import { Authz } from './slack/authz.js';
+import { Authz } from './slack/permission-checks.js';
 import { renderConnected } from './slack/blocks/connection.js';
 import { BotClients } from './slack/bot-clients.js';
 import type { Feature, SlackDeps } from './slack/context.js';

@@ -6,7 +6,7 @@ import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import { WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
-import { rotationSafeAuthorization } from './authorize.js';
+import { rotationSafeAuthorization } from './token-rotation.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { interactiveClientOptions } from './client-options.js';
 import { registerVigilCommand } from './command.js';
@@ -19,7 +19,7 @@ import {
   authorizationAnswer,
   installationAuthorize,
   SingleWorkspaceGate,
-} from './workspace-gate.js';
+} from './served-workspaces.js';
 
 /** The bot scopes of manifest.yml; the OAuth install asks for exactly these. */
 export const BOT_SCOPES = [

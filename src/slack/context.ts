@@ -17,7 +17,7 @@ import type { IdentifierDirectory } from '../services/identifiers.js';
 import type { ApiAccess } from '../services/workspace-api.js';
 import type { Repositories, Store } from '../store/index.js';
 import type { WorkTracker } from '../work-tracker.js';
-import type { Authz } from './authz.js';
+import type { Authz } from './permission-checks.js';
 import type { Command, CommandKind } from './parser/index.js';
 
 export interface SlackDeps {

@@ -1,7 +1,7 @@
 /** Admin subcommands: `audit [n]` and `settings [actors …]` (who may act on events). */
 
-import { PERMISSION_WORDS } from '../../../permissions.js';
-import type { Usergroup } from '../../authz.js';
+import { PERMISSION_WORDS } from '../../../permission-rules.js';
+import type { Usergroup } from '../../permission-checks.js';
 import {
   describeActors,
   renderAudit,

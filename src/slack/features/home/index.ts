@@ -14,7 +14,8 @@ import {
   renderNoticeModal,
 } from '../../blocks/home.js';
 import type { Feature, SlackDeps } from '../../context.js';
-import { type Click, type EnvelopeIds, onAction, onView, workspaceOfEnvelope } from '../../listen.js';
+import { type Click, onAction, onView } from '../../listen.js';
+import { type EnvelopeIds, workspaceOfEnvelope } from '../../requester.js';
 
 const HOME_AUDIT_ENTRIES = 5;
 

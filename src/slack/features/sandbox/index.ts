@@ -21,7 +21,8 @@ import {
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { isExpected, reportError } from '../../error-reply.js';
-import { onView, requesterOfAction, runTracked } from '../../listen.js';
+import { onView, runTracked } from '../../listen.js';
+import { requesterOfAction } from '../../requester.js';
 
 /** A message shortcut sends at most this many files (a response_url takes 5 posts: progress, results, note). */
 const MAX_FILES = 3;
