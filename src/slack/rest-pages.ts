@@ -46,7 +46,7 @@ export async function showRestPage(click: Click, opts: RestPagesOptions): Promis
     events: await Promise.all(
       events.map(async (event) => ({
         event: compactEvent(event),
-        generation: (await deps.repos.eventStates.get(who.workspaceId, event.metadata.uid)).generation,
+        generation: await deps.events.generationOf(who.workspaceId, event.metadata.uid),
       })),
     ),
   };

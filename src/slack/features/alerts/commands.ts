@@ -21,7 +21,7 @@ export async function addAlerts(
   input: AlertAddInput,
 ): Promise<string> {
   const { deps } = ctx;
-  await deps.api.forWorkspace(ctx.workspaceId); // not connected: say so before anything else
+  await deps.connection.tenantOf(ctx.workspaceId); // not connected: say so before anything else
   const refusal = await channelRefusal(ctx.client, input.channelId);
   if (refusal !== undefined) return refusal;
   const timeZone = input.timeZone ?? (await creatorZone(ctx.client, ctx.userId));

@@ -8,7 +8,7 @@ import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { channelIdOf, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
 import { saveDigestContext } from './publisher.js';
-import { publisherDepsOf } from './wiring.js';
+import { publisherDepsOf } from './publisher-deps.js';
 
 export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'> & {
   timeZone?: string | undefined;
@@ -20,7 +20,7 @@ export async function addDigest(
   input: AddInput,
 ): Promise<string> {
   const { deps } = ctx;
-  await deps.api.forWorkspace(ctx.workspaceId); // not connected: say so before anything else
+  await deps.connection.tenantOf(ctx.workspaceId); // not connected: say so before anything else
   const refusal = await channelRefusal(ctx.client, input.channelId);
   if (refusal !== undefined) return refusal;
   const timeZone = input.timeZone ?? (await creatorZone(ctx.client, ctx.userId));

@@ -7,7 +7,6 @@
 
 import type { Event } from '../../../api/index.js';
 import type { Clock } from '../../../clock.js';
-import type { Config } from '../../../config.js';
 import type { Logger } from '../../../logger.js';
 import { compactEvent } from '../../../services/compact-event.js';
 import {
@@ -19,7 +18,6 @@ import {
 } from '../../../services/digest/content.js';
 import type { DigestPublisher } from '../../../services/digest/run.js';
 import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events-context.js';
-import type { Repositories } from '../../../store/index.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
 import { type BotClients, findByRunId, slackFailure } from '../../bot-clients.js';
 
@@ -28,8 +26,6 @@ export const DIGEST_EVENT_TYPE = 'vigil_digest';
 const MAX_REST = 200;
 
 export interface PublisherDeps {
-  config: Pick<Config, 'slack'>;
-  repos: Pick<Repositories, 'installations'>;
   contexts: EventsContextStore;
   /** The state generation of an event: buttons act only while it is current. */
   generationOf(workspaceId: string, uid: string): Promise<number>;

@@ -12,15 +12,11 @@ import { type Event, SEVERITIES, type Severity, ValidationError } from '../../..
 import { ExpiredError, NotAllowedError, RefusalError } from '../../../errors.js';
 import { eventTitle } from '../../../services/event-title.js';
 import { parseRef } from '../../../services/events-context.js';
-import { KnownTags } from '../../../services/known-tags.js';
-import { listContexts } from '../../../services/list-context.js';
 import {
   changedFields,
   type TriageChange,
   type TriageField,
   type TriageOutcome,
-  triageEvent,
-  triageVersions,
 } from '../../../services/triage.js';
 import { ACTION_IDS, parseActionId, plainTitle } from '../../blocks/events.js';
 import { readTags } from '../../blocks/tags.js';
@@ -80,10 +76,6 @@ function overrideOf(event: Event): Severity | null {
   return isSeverity(o) ? o : null;
 }
 
-async function tenantOf(deps: SlackDeps, workspaceId: string): Promise<number | undefined> {
-  return (await deps.api.forWorkspace(workspaceId)).session.tenantId;
-}
-
 /**
  * A menu option. The trigger id lives 3 s, so the modal opens at once with a "checking" status; the form is
  * shown in it only once the clicker is known to be allowed (the permission may need Slack's users.info), so
@@ -125,8 +117,8 @@ async function triageForm(click: Click): Promise<View> {
   const event = shown.event;
   const uid = event.metadata.uid;
   const [versions, known] = await Promise.all([
-    triageVersions(deps, who.workspaceId, uid),
-    tenantOf(deps, who.workspaceId).then((t) => new KnownTags(deps.repos).list(who.workspaceId, t)),
+    deps.triage.versions(who.workspaceId, uid),
+    deps.connection.tenantOf(who.workspaceId).then((t) => deps.knownTags.list(who.workspaceId, t)),
   ]);
   const container = click.body.container as {
     is_ephemeral?: boolean;
@@ -139,7 +131,7 @@ async function triageForm(click: Click): Promise<View> {
     notes: event.tenant_metadata?.notes ?? null,
     severity: overrideOf(event),
   };
-  const pendingId = await listContexts(deps.repos).save(
+  const pendingId = await deps.lists.save(
     PendingTriageSchema,
     {
       kind: 'triage',
@@ -278,7 +270,7 @@ async function submit(
   const show = (status: string) =>
     client.views.update({ view_id: view.id, view: renderTriageStatus(title, status) });
   try {
-    const pending = await listContexts(deps.repos).load(
+    const pending = await deps.lists.load(
       PendingTriageSchema,
       view.private_metadata,
       who.workspaceId,
@@ -295,20 +287,17 @@ async function submit(
       await show('Nothing changed, so Vigil did nothing.');
       return;
     }
-    const outcome = await triageEvent(
-      { api: deps.api, store: deps.store, repos: deps.repos, clock: deps.clock },
-      {
-        workspaceId: who.workspaceId,
-        uid: pending.uid,
-        by: who.userId,
-        versions: pending.versions,
-        change,
-        fields,
-        title: eventTitle(shown.event),
-        severityBefore: shown.event.tenant_metadata?.severity?.override ?? shown.event.metadata.severity,
-        tenantId: await tenantOf(deps, who.workspaceId),
-      },
-    );
+    const outcome = await deps.triage.apply({
+      workspaceId: who.workspaceId,
+      uid: pending.uid,
+      by: who.userId,
+      versions: pending.versions,
+      change,
+      fields,
+      title: eventTitle(shown.event),
+      severityBefore: shown.event.tenant_metadata?.severity?.override ?? shown.event.metadata.severity,
+      tenantId: await deps.connection.tenantOf(who.workspaceId),
+    });
     await show(outcomeText(outcome, change));
     const target = targetOf(client, pending);
     if (outcome.applied.length > 0 && target) {
