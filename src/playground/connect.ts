@@ -4,7 +4,7 @@
  * audited in Vigil's store. Nothing comes from VIGIL_API_KEY, so `tenant`, `connect` and `disconnect` work
  * as they do in a real workspace.
  */
-import type { SlackDeps } from '../slack/context.js';
+import type { VigilCore } from '../startup/services.js';
 
 export interface AdminConnection {
   workspaceId: string;
@@ -15,7 +15,7 @@ export interface AdminConnection {
 }
 
 export async function connectAsAdmin(
-  deps: Pick<SlackDeps, 'api' | 'repos'>,
+  deps: Pick<VigilCore, 'api' | 'repos'>,
   c: AdminConnection,
 ): Promise<void> {
   const host = deps.api.pool.defaultHost;

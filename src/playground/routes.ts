@@ -98,119 +98,198 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
     .end(JSON.stringify(body));
 }
 
-/** Returns a handler that answers the playground's paths and returns false for any other path. */
-export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
-  const staticFile = (res: ServerResponse, type: string, body: string) =>
-    res
-      .writeHead(200, {
-        'content-type': `${type}; charset=utf-8`,
-        'cache-control': 'no-cache',
-        'x-content-type-options': 'nosniff',
-      })
-      .end(body);
+function staticFile(res: ServerResponse, type: string, body: string): void {
+  res
+    .writeHead(200, {
+      'content-type': `${type}; charset=utf-8`,
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+    })
+    .end(body);
+}
 
-  const conversationOf = (body: Record<string, unknown>) =>
+function conversationOf(o: PlaygroundRouteOptions, body: Record<string, unknown>) {
+  return (
     o.session.conversation(text(body.conversation)) ??
-    o.session.conversation(o.page.conversations[0]?.id ?? '');
+    o.session.conversation(o.page.conversations[0]?.id ?? '')
+  );
+}
 
-  async function api(
-    path: string,
-    body: Record<string, unknown>,
-  ): Promise<Outcome & Record<string, unknown>> {
-    const { session } = o;
-    switch (path) {
-      case 'command': {
-        const c = conversationOf(body);
-        if (!c) return { ok: false, message: 'That conversation is not in the playground.' };
-        const raw = text(body.text, MAX_COMMAND).trim();
-        const match = /^\/vigil(?:\s+|$)([\s\S]*)$/.exec(raw);
-        if (!match) {
-          session.note('Only the /vigil command works in the playground: try /vigil help.', c.id);
-          return { ok: true };
-        }
-        const typed = match[1]?.trim() ?? '';
-        const channels = [...session.timeline.conversations.values()].filter((x) => x.kind === 'channel');
-        const outcome = await session.command(c.id, slackCommandText(typed, channels), typed);
-        if (/^connect\b/i.test(typed)) session.note(connectHint(o.simKeys), c.id);
-        return outcome;
-      }
-      case 'action': {
-        const input = elementInput(body);
-        if (!input) return { ok: false, message: 'Which control?' };
-        const viewId = text(body.viewId);
-        return viewId
-          ? session.viewAction(viewId, input, inputsOf(body.inputs))
-          : session.messageAction(text(body.entryId), input);
-      }
-      case 'submit':
-        return session.submit(text(body.viewId), inputsOf(body.inputs));
-      case 'close':
-        return session.close(text(body.viewId));
-      case 'home':
-        return session.openHome();
-      case 'digests': {
-        const c = conversationOf(body);
-        if (!o.runDigestsNow) return { ok: false, message: 'Digests are not available in this version.' };
-        if (c?.kind !== 'channel') {
-          session.note('Digests post in channels: open a channel, then click Run digests now.', c?.id);
-          return { ok: true };
-        }
-        const reports = await o.runDigestsNow(o.actor.teamId, c.id);
-        session.note(describeRunNow(reports, c.name), c.id);
-        return { ok: true };
-      }
-      default:
-        return { ok: false, message: 'Unknown request.' };
+/** `/vigil …` typed in the composer, sent as Slack sends a slash command. */
+async function runCommand(
+  o: PlaygroundRouteOptions,
+  body: Record<string, unknown>,
+): Promise<Outcome & Record<string, unknown>> {
+  const { session } = o;
+  const c = conversationOf(o, body);
+  if (!c) return { ok: false, message: 'That conversation is not in the playground.' };
+  const raw = text(body.text, MAX_COMMAND).trim();
+  const match = /^\/vigil(?:\s+|$)([\s\S]*)$/.exec(raw);
+  if (!match) {
+    session.note('Only the /vigil command works in the playground: try /vigil help.', c.id);
+    return { ok: true };
+  }
+  const typed = match[1]?.trim() ?? '';
+  const channels = [...session.timeline.conversations.values()].filter((x) => x.kind === 'channel');
+  const outcome = await session.command(c.id, slackCommandText(typed, channels), typed);
+  if (/^connect\b/i.test(typed)) session.note(connectHint(o.simKeys), c.id);
+  return outcome;
+}
+
+/** "Run digests now": the channel's digests of today, ahead of their time. */
+async function runDigests(o: PlaygroundRouteOptions, body: Record<string, unknown>): Promise<Outcome> {
+  const c = conversationOf(o, body);
+  if (!o.runDigestsNow) return { ok: false, message: 'Digests are not available in this version.' };
+  if (c?.kind !== 'channel') {
+    o.session.note('Digests post in channels: open a channel, then click Run digests now.', c?.id);
+    return { ok: true };
+  }
+  const reports = await o.runDigestsNow(o.actor.teamId, c.id);
+  o.session.note(describeRunNow(reports, c.name), c.id);
+  return { ok: true };
+}
+
+async function api(
+  o: PlaygroundRouteOptions,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<Outcome & Record<string, unknown>> {
+  const { session } = o;
+  switch (path) {
+    case 'command':
+      return runCommand(o, body);
+    case 'action': {
+      const input = elementInput(body);
+      if (!input) return { ok: false, message: 'Which control?' };
+      const viewId = text(body.viewId);
+      return viewId
+        ? session.viewAction(viewId, input, inputsOf(body.inputs))
+        : session.messageAction(text(body.entryId), input);
     }
+    case 'submit':
+      return session.submit(text(body.viewId), inputsOf(body.inputs));
+    case 'close':
+      return session.close(text(body.viewId));
+    case 'home':
+      return session.openHome();
+    case 'digests':
+      return runDigests(o, body);
+    default:
+      return { ok: false, message: 'Unknown request.' };
   }
+}
 
-  /** A file the page picked for a file input, hosted by the fake Slack as Slack hosts what people share. */
-  function hostFile(body: Record<string, unknown>): Outcome & Record<string, unknown> {
-    // A bare file name: no path, nothing unprintable.
-    const name =
-      [...text(body.name, 200)].map((ch) => (ch < ' ' || ch === '/' || ch === '\\' ? '_' : ch)).join('') ||
-      'file';
-    const data = typeof body.data === 'string' ? body.data : '';
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return { ok: false, message: 'The file did not arrive whole.' };
-    const bytes = Buffer.from(data, 'base64');
-    if (bytes.length === 0) return { ok: false, message: 'That file is empty.' };
-    if (bytes.length > MAX_UPLOAD_BYTES)
-      return { ok: false, message: 'The playground takes files up to 10 MB.' };
-    const mimetype = text(body.type, 100);
-    const file = o.slack.addFile({
-      filename: name,
-      bytes,
-      user: o.actor.userId,
-      ...(/^[\w.+-]+\/[\w.+-]+$/.test(mimetype) ? { mimetype } : {}),
-    });
-    return { ok: true, file: { id: file.id, name, size: bytes.length } };
+/** A file the page picked for a file input, hosted by the fake Slack as Slack hosts what people share. */
+function hostFile(
+  o: PlaygroundRouteOptions,
+  body: Record<string, unknown>,
+): Outcome & Record<string, unknown> {
+  // A bare file name: no path, nothing unprintable.
+  const name =
+    [...text(body.name, 200)].map((ch) => (ch < ' ' || ch === '/' || ch === '\\' ? '_' : ch)).join('') ||
+    'file';
+  const data = typeof body.data === 'string' ? body.data : '';
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data)) return { ok: false, message: 'The file did not arrive whole.' };
+  const bytes = Buffer.from(data, 'base64');
+  if (bytes.length === 0) return { ok: false, message: 'That file is empty.' };
+  if (bytes.length > MAX_UPLOAD_BYTES)
+    return { ok: false, message: 'The playground takes files up to 10 MB.' };
+  const mimetype = text(body.type, 100);
+  const file = o.slack.addFile({
+    filename: name,
+    bytes,
+    user: o.actor.userId,
+    ...(/^[\w.+-]+\/[\w.+-]+$/.test(mimetype) ? { mimetype } : {}),
+  });
+  return { ok: true, file: { id: file.id, name, size: bytes.length } };
+}
+
+/** A file's bytes, for files shared in this person's conversations or picked by them. */
+function download(o: PlaygroundRouteOptions, res: ServerResponse, fileId: string): void {
+  const file = o.slack.files.get(fileId);
+  const shown =
+    file?.bytes !== undefined &&
+    (file.user === o.actor.userId ||
+      (file.channelId !== undefined && o.session.conversation(file.channelId) !== undefined));
+  if (!file?.bytes || !shown) {
+    res
+      .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+      .end('No such file in the playground.');
+    return;
   }
+  const ascii = file.filename.replace(/[^\w.-]/g, '_');
+  res
+    .writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(file.bytes.length),
+      'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    })
+    .end(file.bytes);
+}
 
-  /** A file's bytes, for files shared in this person's conversations or picked by them. */
-  function download(res: ServerResponse, fileId: string): void {
-    const file = o.slack.files.get(fileId);
-    const shown =
-      file?.bytes !== undefined &&
-      (file.user === o.actor.userId ||
-        (file.channelId !== undefined && o.session.conversation(file.channelId) !== undefined));
-    if (!file?.bytes || !shown) {
-      res
-        .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
-        .end('No such file in the playground.');
+/** What changed since the page's last poll. */
+function sendState(o: PlaygroundRouteOptions, url: URL, res: ServerResponse): void {
+  const since = Number(url.searchParams.get('since') ?? '0');
+  const state = stateSince(
+    {
+      session: o.session,
+      userName: o.page.userName,
+      views: o.slack.views,
+      fileBytes: (id) => o.slack.files.get(id)?.bytes,
+    },
+    o.context(validTimeZone(url.searchParams.get('tz') ?? undefined)),
+    Number.isFinite(since) ? since : 0,
+    url.searchParams.get('c') ?? o.page.conversations[0]?.id ?? '',
+  );
+  sendJson(res, 200, state);
+}
+
+/** The page's GET paths; false for any other. */
+function serveGet(o: PlaygroundRouteOptions, url: URL, res: ServerResponse): boolean {
+  if (url.pathname === '/') res.writeHead(200, PAGE_HEADERS).end(pageHtml(o.page));
+  else if (url.pathname === '/playground/app.js') staticFile(res, 'text/javascript', o.assets.script);
+  else if (url.pathname === '/playground/app.css') staticFile(res, 'text/css', o.assets.style);
+  else if (url.pathname === '/playground/api/state') sendState(o, url, res);
+  else {
+    const file = /^\/playground\/files\/([A-Z0-9]{2,40})\/[^/]*$/.exec(url.pathname);
+    if (file?.[1] === undefined) return false;
+    download(o, res, file[1]);
+  }
+  return true;
+}
+
+/** A POST of the page's API, same origin only. */
+async function serveApi(
+  o: PlaygroundRouteOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  apiPath: string,
+): Promise<void> {
+  if (req.method !== 'POST' || !sameOrigin(req)) {
+    sendJson(res, 403, { ok: false, message: 'Not allowed.' });
+    return;
+  }
+  try {
+    const outcome =
+      apiPath === 'file'
+        ? hostFile(o, await readJson(req, UPLOAD_BODY_LIMIT))
+        : await api(o, apiPath, await readJson(req));
+    sendJson(res, outcome.ok ? 200 : 400, outcome);
+  } catch (err) {
+    if (err instanceof BadRequest || err instanceof SyntaxError) {
+      sendJson(res, 400, { ok: false, message: 'Bad request.' });
       return;
     }
-    const ascii = file.filename.replace(/[^\w.-]/g, '_');
-    res
-      .writeHead(200, {
-        'content-type': 'application/octet-stream',
-        'content-length': String(file.bytes.length),
-        'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      })
-      .end(file.bytes);
+    o.logger.error('playground request failed', { err, path: `/playground/api/${apiPath}` });
+    o.session.note('The playground could not deliver that to Vigil; the details are in the log.');
+    sendJson(res, 500, { ok: false, message: 'The playground could not deliver that to Vigil.' });
   }
+}
 
+/** Returns a handler that answers the playground's paths and returns false for any other path. */
+export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
@@ -220,60 +299,10 @@ export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('Open the playground at its own address.');
       return true;
     }
-    if (url.pathname === '/' && method === 'GET') {
-      res.writeHead(200, PAGE_HEADERS).end(pageHtml(o.page));
-      return true;
-    }
-    if (url.pathname === '/playground/app.js' && method === 'GET') {
-      staticFile(res, 'text/javascript', o.assets.script);
-      return true;
-    }
-    if (url.pathname === '/playground/app.css' && method === 'GET') {
-      staticFile(res, 'text/css', o.assets.style);
-      return true;
-    }
-    if (url.pathname === '/playground/api/state' && method === 'GET') {
-      const since = Number(url.searchParams.get('since') ?? '0');
-      const state = stateSince(
-        {
-          session: o.session,
-          userName: o.page.userName,
-          views: o.slack.views,
-          fileBytes: (id) => o.slack.files.get(id)?.bytes,
-        },
-        o.context(validTimeZone(url.searchParams.get('tz') ?? undefined)),
-        Number.isFinite(since) ? since : 0,
-        url.searchParams.get('c') ?? o.page.conversations[0]?.id ?? '',
-      );
-      sendJson(res, 200, state);
-      return true;
-    }
-    const file = /^\/playground\/files\/([A-Z0-9]{2,40})\/[^/]*$/.exec(url.pathname);
-    if (file?.[1] !== undefined && method === 'GET') {
-      download(res, file[1]);
-      return true;
-    }
+    if (method === 'GET' && serveGet(o, url, res)) return true;
     const apiPath = /^\/playground\/api\/([a-z]+)$/.exec(url.pathname)?.[1];
     if (apiPath === undefined) return false;
-    if (method !== 'POST' || !sameOrigin(req)) {
-      sendJson(res, 403, { ok: false, message: 'Not allowed.' });
-      return true;
-    }
-    try {
-      const outcome =
-        apiPath === 'file'
-          ? hostFile(await readJson(req, UPLOAD_BODY_LIMIT))
-          : await api(apiPath, await readJson(req));
-      sendJson(res, outcome.ok ? 200 : 400, outcome);
-    } catch (err) {
-      if (err instanceof BadRequest || err instanceof SyntaxError) {
-        sendJson(res, 400, { ok: false, message: 'Bad request.' });
-        return true;
-      }
-      o.logger.error('playground request failed', { err, path: url.pathname });
-      o.session.note('The playground could not deliver that to Vigil; the details are in the log.');
-      sendJson(res, 500, { ok: false, message: 'The playground could not deliver that to Vigil.' });
-    }
+    await serveApi(o, req, res, apiPath);
     return true;
   };
 }

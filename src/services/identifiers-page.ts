@@ -84,3 +84,12 @@ export async function identifiersPage(
     nextRef,
   };
 }
+
+/** Finding the workspace's identifiers by name, a page at a time. */
+export class IdentifierSearch {
+  constructor(private readonly deps: IdentifiersPageDeps) {}
+
+  page(req: Parameters<typeof identifiersPage>[1]) {
+    return identifiersPage(this.deps, req);
+  }
+}

@@ -5,7 +5,14 @@
 import { z } from 'zod';
 import type { MatchingPolicy, Order, PolicyAssignment } from '../api/index.js';
 import { PolicyAssignmentSchema } from '../api/index.js';
+import type { Logger } from '../logger.js';
 import { firstNonEmpty, type ListDeps, listContexts } from './list-context.js';
+import {
+  settleInterruptedUnassigns,
+  type UnassignDeps,
+  type UnassignRequest,
+  unassignOnce,
+} from './unassign.js';
 
 export type { ListDeps } from './list-context.js';
 
@@ -176,4 +183,38 @@ export function reloadAssignments(deps: ListDeps, ctx: AssignmentsContext): Prom
     from: ctx.from,
     first: ctx.first,
   });
+}
+
+/** Matching policies and their assignments, and unassigning an identifier from one (act-once, audited). */
+export class PoliciesService {
+  constructor(private readonly deps: ListDeps & UnassignDeps & { logger: Logger }) {}
+
+  page(req: Parameters<typeof policiesPage>[1]) {
+    return policiesPage(this.deps, req);
+  }
+
+  assignments(req: Parameters<typeof assignmentsPage>[1]) {
+    return assignmentsPage(this.deps, req);
+  }
+
+  loadAssignments(ref: string, workspaceId: string) {
+    return loadAssignments(this.deps, ref, workspaceId);
+  }
+
+  nextAssignments(ctx: AssignmentsContext, userId: string) {
+    return nextAssignments(this.deps, ctx, userId);
+  }
+
+  reloadAssignments(ctx: AssignmentsContext) {
+    return reloadAssignments(this.deps, ctx);
+  }
+
+  unassign(req: UnassignRequest) {
+    return unassignOnce(this.deps, req);
+  }
+
+  /** Unassigns a crashed predecessor left half-done: looked up, then audited. */
+  settleInterrupted() {
+    return settleInterruptedUnassigns(this.deps);
+  }
 }

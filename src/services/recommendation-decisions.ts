@@ -11,6 +11,13 @@ import type { Clock } from '../clock.js';
 import type { Lease, Repositories, Store } from '../store/index.js';
 import { ACT_LEASE_MS, whileKeptAlive } from './events/act-once.js';
 import type { IdentifierDirectory, KnownIdentifier } from './identifiers.js';
+import type { ListDeps } from './list-context.js';
+import {
+  loadShownRecommendations,
+  recommendationsPage,
+  type ShownRecommendations,
+  saveShownRecommendations,
+} from './recommendations.js';
 import type { ApiAccess } from './workspace-api.js';
 
 const DECISION_TTL_MS = 90 * 24 * 3600_000;
@@ -171,4 +178,37 @@ export async function identifiersOfAccepted(
     if (found) out.set(t.id, found);
   }
   return out;
+}
+
+/** Identifier recommendations: pages, what was decided through Vigil, and deciding (act-once, audited). */
+export class RecommendationsService {
+  constructor(private readonly deps: DecisionDeps & ListDeps) {}
+
+  page(req: Parameters<typeof recommendationsPage>[1]) {
+    return recommendationsPage(this.deps, req);
+  }
+
+  loadShown(ref: string, workspaceId: string) {
+    return loadShownRecommendations(this.deps, ref, workspaceId);
+  }
+
+  saveShown(shown: ShownRecommendations) {
+    return saveShownRecommendations(this.deps, shown);
+  }
+
+  decisionsOf(workspaceId: string, ids: readonly number[]) {
+    return decisionsOf(this.deps, workspaceId, ids);
+  }
+
+  decide(req: Parameters<typeof decideRecommendations>[1]) {
+    return decideRecommendations(this.deps, req);
+  }
+
+  identifiersOfAccepted(
+    workspaceId: string,
+    accepted: readonly DecisionTarget[],
+    opts: { fresh?: boolean } = {},
+  ) {
+    return identifiersOfAccepted(this.deps, workspaceId, accepted, opts);
+  }
 }

@@ -34,3 +34,12 @@ export async function getReport(
     throw err;
   }
 }
+
+/** Report requests of the workspace's tenant. */
+export class ReportsService {
+  constructor(private readonly deps: { api: ApiAccess }) {}
+
+  get(workspaceId: string, requestUuid: string): Promise<ReportRequestResult> {
+    return getReport(this.deps, workspaceId, requestUuid);
+  }
+}

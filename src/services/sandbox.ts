@@ -267,3 +267,16 @@ export async function sendToSandbox(deps: SandboxDeps, req: SandboxRequest): Pro
   deps.logger.info('file sent to the sandbox', { bytes: meter.bytes, method });
   return { filename: file.name, bytes: meter.bytes, sha256, method };
 }
+
+/** Files sent to the sandbox for analysis, within the configured size. */
+export class SandboxService {
+  constructor(private readonly deps: SandboxDeps) {}
+
+  get maxBytes(): number {
+    return this.deps.maxBytes;
+  }
+
+  send(req: SandboxRequest): Promise<SandboxResult> {
+    return sendToSandbox(this.deps, req);
+  }
+}

@@ -4,7 +4,9 @@
  * shown with what it has and a generic label for the rest, never dropped.
  */
 import { z } from 'zod';
-import type { Tenant } from '../api/index.js';
+import { ForbiddenError, type Tenant } from '../api/index.js';
+import { NotConnectedError, VigilError } from '../errors.js';
+import type { Repositories } from '../store/index.js';
 import { firstNonEmpty, type ListDeps, listContexts } from './list-context.js';
 import { tenantName, UNNAMED_TENANT } from './tenant-name.js';
 
@@ -87,4 +89,68 @@ export async function tenantsPage(
           });
     return { tenants: page.items.map(tenantEntry), current: known.current, first, total, nextRef };
   });
+}
+
+export interface TenantsDeps extends ListDeps {
+  repos: ListDeps['repos'] & Pick<Repositories, 'workspaces' | 'audit'>;
+}
+
+/** The organization's tenants, and switching the workspace to another of them (audited). */
+export class TenantsService {
+  constructor(private readonly deps: TenantsDeps) {}
+
+  page(req: { workspaceId: string; userId: string; ref?: string }): Promise<TenantsPage> {
+    return tenantsPage(this.deps, req);
+  }
+
+  /**
+   * Switches the workspace's tenant once a token for it proves the key may use it; returns the tenant's
+   * name when the organization's list gives one.
+   */
+  async switchTo(req: {
+    workspaceId: string;
+    userId: string;
+    tenantId: number;
+  }): Promise<string | undefined> {
+    const { api, repos } = this.deps;
+    const { workspaceId, tenantId } = req;
+    const current = await api.forWorkspace(workspaceId);
+    const apiKey = await repos.workspaces.apiKey(workspaceId);
+    if (!current.connection || !apiKey) throw new NotConnectedError();
+    const refused = (cause?: unknown) =>
+      new VigilError(
+        `The API key cannot use tenant ${tenantId}: it is not one of the tenants this key may access.`,
+        'Check the id with `/vigil tenants`.',
+        cause === undefined ? undefined : { cause },
+      );
+    // The API answers 403 for a tenant outside the key (another organization's, say): said in those terms.
+    const test = await api.pool
+      .clientFor(current.host)
+      .session({ apiKey, tenantId })
+      .testToken()
+      .catch((err: unknown) => {
+        throw err instanceof ForbiddenError ? refused(err) : err;
+      });
+    if (test.tenant_id !== tenantId) throw refused();
+    let name: string | undefined;
+    for await (const step of current.session.iterateTenants({
+      organizationId: test.organization_id,
+      size: 25,
+    })) {
+      name = tenantName(step.items.find((t) => t.id === tenantId)?.name);
+      if (name) break;
+    }
+    await repos.workspaces.switchTenant(
+      workspaceId,
+      name === undefined ? { tenantId } : { tenantId, tenantName: name },
+    );
+    await repos.audit.append({
+      teamId: workspaceId,
+      userId: req.userId,
+      action: 'tenant.switch',
+      target: String(tenantId),
+      detail: `from ${current.connection.tenantId}`,
+    });
+    return name;
+  }
 }

@@ -5,21 +5,23 @@
 import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import { WebClient } from '@slack/web-api';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { rotationSafeAuthorization } from './authorize.js';
+import type { Repositories, Store } from '../store/index.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { interactiveClientOptions } from './client-options.js';
 import { registerVigilCommand } from './command.js';
 import type { CommandHandlers, Feature, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
 import { VigilHttpReceiver } from './receiver.js';
-import { AnsweringSocketModeReceiver } from './socket-receiver.js';
 import {
   answerGateRefusal,
   authorizationAnswer,
   installationAuthorize,
   SingleWorkspaceGate,
-} from './workspace-gate.js';
+} from './served-workspaces.js';
+import { AnsweringSocketModeReceiver } from './socket-receiver.js';
+import { rotationSafeAuthorization } from './token-rotation.js';
 
 /** The bot scopes of manifest.yml; the OAuth install asks for exactly these. */
 export const BOT_SCOPES = [
@@ -53,84 +55,79 @@ const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
   error: LogLevel.ERROR,
 };
 
-export function createSlackApp(deps: SlackDeps, features: readonly Feature[], now?: () => number): SlackApp {
-  const { config } = deps;
+export interface SlackAppOptions {
+  deps: SlackDeps;
+  config: Config;
+  /** OAuth installations, and the store lock their token rotation refreshes under. */
+  installations: Repositories['installations'];
+  locks: Pick<Store, 'withLock'>;
+  clock: Clock;
+  features: readonly Feature[];
+  /** Seconds clock of the request-signature check (tests freeze it). */
+  now?: () => number;
+}
+
+type BoltClientOptions = ReturnType<typeof boltClientOptions>;
+
+function boltClientOptions(deps: SlackDeps, config: Config) {
   const logger = toBoltLogger(deps.logger.child({ component: 'bolt' }), BOLT_LOG_LEVELS[config.logLevel]);
-  const clientOptions = {
+  return {
     slackApiUrl: config.slack.apiUrl,
     logger,
     logLevel: BOLT_LOG_LEVELS[config.logLevel],
     // Bounded: no Slack call (nor a respond post) hangs a click, and none that may have landed is sent twice.
     ...interactiveClientOptions(config.slack.timeoutMs),
   };
+}
 
-  // Token rotation refreshes under a store lock, so two instances never refresh one installation at once.
-  const rotation = rotationSafeAuthorization({
-    installations: deps.repos.installations,
-    store: deps.store,
-    clock: deps.clock,
-  });
-  const installer =
-    config.slack.mode.kind === 'oauth'
-      ? new InstallProvider({
-          clientId: config.slack.mode.clientId,
-          clientSecret: config.slack.mode.clientSecret,
-          stateSecret: config.slack.mode.stateSecret,
-          installationStore: rotation.installationStore,
-          clientOptions,
-          logger,
-          directInstall: true,
-          // Beside the Web API: https://slack.com/api/ → https://slack.com/oauth/v2/authorize, and a fake
-          // Slack (SLACK_API_URL) gets the browser step too.
-          authorizationUrl: new URL('../oauth/v2/authorize', config.slack.apiUrl).toString(),
-        })
-      : undefined;
-
-  // Both answer a request refused by the workspace gate in its ack (AckAnswers).
-  const receiver: VigilHttpReceiver | AnsweringSocketModeReceiver = config.slack.appToken
-    ? new AnsweringSocketModeReceiver(
-        new SocketModeReceiver({
-          appToken: config.slack.appToken,
-          logger,
-          installerOptions: { clientOptions },
-        }),
-      )
-    : new VigilHttpReceiver({
-        signingSecret: config.slack.signingSecret ?? '',
-        logger: deps.logger.child({ component: 'receiver' }),
-        ...(now ? { now } : {}),
-      });
-  const httpReceiver = receiver instanceof VigilHttpReceiver ? receiver : undefined;
-
-  // The workspace gate: every request is authorized for the workspace this installation serves, or refused.
-  const gate =
-    config.slack.mode.kind === 'single'
-      ? new SingleWorkspaceGate(new WebClient(undefined, clientOptions), config.slack.mode.botToken)
-      : undefined;
-  const auth = {
-    authorize: gate
-      ? gate.authorize
-      : installationAuthorize(rotation.authorizeWith(installer as InstallProvider)),
-  };
-
-  const app = new App({
-    ...auth,
-    receiver,
-    logger,
+function createInstaller(
+  config: Config,
+  clientOptions: BoltClientOptions,
+  installationStore: InstallProvider['installationStore'],
+): InstallProvider | undefined {
+  if (config.slack.mode.kind !== 'oauth') return undefined;
+  return new InstallProvider({
+    clientId: config.slack.mode.clientId,
+    clientSecret: config.slack.mode.clientSecret,
+    stateSecret: config.slack.mode.stateSecret,
+    installationStore,
     clientOptions,
-    developerMode: false,
-    deferInitialization: true,
-    extendedErrorHandler: true,
-    // Neither is used (no message listeners, no conversation state); each is a middleware on every request.
-    ignoreSelf: false,
-    convoStore: false,
+    logger: clientOptions.logger,
+    directInstall: true,
+    // Beside the Web API: https://slack.com/api/ → https://slack.com/oauth/v2/authorize, and a fake
+    // Slack (SLACK_API_URL) gets the browser step too.
+    authorizationUrl: new URL('../oauth/v2/authorize', config.slack.apiUrl).toString(),
   });
+}
 
-  const commands: CommandHandlers = Object.assign({}, ...features.map((f) => f.commands));
-  registerVigilCommand(app, deps, commands);
-  for (const feature of features) feature.register?.(app, deps);
+/** Both answer a request refused by the workspace gate in its ack (AckAnswers). */
+function createReceiver(
+  opts: SlackAppOptions,
+  clientOptions: BoltClientOptions,
+): VigilHttpReceiver | AnsweringSocketModeReceiver {
+  const { config } = opts;
+  if (config.slack.appToken) {
+    return new AnsweringSocketModeReceiver(
+      new SocketModeReceiver({
+        appToken: config.slack.appToken,
+        logger: clientOptions.logger,
+        installerOptions: { clientOptions },
+      }),
+    );
+  }
+  return new VigilHttpReceiver({
+    signingSecret: config.slack.signingSecret ?? '',
+    logger: opts.deps.logger.child({ component: 'receiver' }),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+}
 
-  // Last resort for errors thrown inside listeners (the features report their own to the user).
+/** Last resort for errors thrown inside listeners (the features report their own to the user). */
+function handleErrors(
+  app: App,
+  deps: SlackDeps,
+  receiver: VigilHttpReceiver | AnsweringSocketModeReceiver,
+): void {
   app.error(async (args) => {
     const { error, body } = args as unknown as { error: unknown; body?: { type?: string } };
     const answer = authorizationAnswer(error);
@@ -145,10 +142,45 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     }
     await reportError(deps, error, undefined, { type: body?.type });
   });
+}
 
+export function createSlackApp(opts: SlackAppOptions): SlackApp {
+  const { deps, config, features } = opts;
+  const clientOptions = boltClientOptions(deps, config);
+  // Token rotation refreshes under a store lock, so two instances never refresh one installation at once.
+  const rotation = rotationSafeAuthorization({
+    installations: opts.installations,
+    store: opts.locks,
+    clock: opts.clock,
+  });
+  const installer = createInstaller(config, clientOptions, rotation.installationStore);
+  const receiver = createReceiver(opts, clientOptions);
+  // The workspace gate: every request is authorized for the workspace this installation serves, or refused.
+  const gate =
+    config.slack.mode.kind === 'single'
+      ? new SingleWorkspaceGate(new WebClient(undefined, clientOptions), config.slack.mode.botToken)
+      : undefined;
+  const app = new App({
+    authorize: gate
+      ? gate.authorize
+      : installationAuthorize(rotation.authorizeWith(installer as InstallProvider)),
+    receiver,
+    logger: clientOptions.logger,
+    clientOptions,
+    developerMode: false,
+    deferInitialization: true,
+    extendedErrorHandler: true,
+    // Neither is used (no message listeners, no conversation state); each is a middleware on every request.
+    ignoreSelf: false,
+    convoStore: false,
+  });
+  const commands: CommandHandlers = Object.assign({}, ...features.map((f) => f.commands));
+  registerVigilCommand(app, deps, commands);
+  for (const feature of features) feature.register?.(app, deps);
+  handleErrors(app, deps, receiver);
   return {
     app,
-    httpReceiver,
+    httpReceiver: receiver instanceof VigilHttpReceiver ? receiver : undefined,
     installer,
     async init() {
       await app.init();

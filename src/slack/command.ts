@@ -5,9 +5,10 @@
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import { helpMessage, renderUsageError } from './blocks/help.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
-import { requesterOfCommand, runTracked } from './listen.js';
+import { runTracked } from './listen.js';
 import type { Command } from './parser/index.js';
 import { parseCommand } from './parser/index.js';
+import { requesterOfCommand } from './requester.js';
 import { STILL_WORKING_MS, stillWorking } from './still-working.js';
 
 export const VIGIL_COMMAND = '/vigil';

@@ -1,5 +1,6 @@
 /**
- * What every Slack listener receives: Vigil's collaborators (`SlackDeps`) and, for `/vigil` subcommands, the
+ * What every Slack listener receives: the services and Slack-side helpers (`SlackDeps`, never the store or
+ * the API client) and, for `/vigil` subcommands, the
  * verified request (`CommandContext`). Feature modules export command handlers and register their own
  * action/view listeners; the `/vigil` dispatcher acks first and then runs the handler in the background.
  */
@@ -7,26 +8,31 @@ import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import type { Block, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Clock, Sleep } from '../clock.js';
-import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { AlertService } from '../services/alerts/subscriptions.js';
+import type { ConnectionService } from '../services/connection.js';
 import type { CredentialsService } from '../services/credentials/index.js';
 import type { DigestService } from '../services/digest/subscriptions.js';
 import type { EventsService } from '../services/events/service.js';
+import type { TriageService } from '../services/events/triage.js';
+import type { HomeService } from '../services/home.js';
 import type { IdentifierDirectory } from '../services/identifiers.js';
-import type { ApiAccess } from '../services/workspace-api.js';
-import type { Repositories, Store } from '../store/index.js';
+import type { IdentifierSearch } from '../services/identifiers-page.js';
+import type { KnownTags } from '../services/known-tags.js';
+import type { ListContexts } from '../services/list-context.js';
+import type { PoliciesService } from '../services/policies.js';
+import type { RecommendationsService } from '../services/recommendation-decisions.js';
+import type { ReportsService } from '../services/reports.js';
+import type { SandboxService } from '../services/sandbox.js';
+import type { AuditTrail, SettingsService } from '../services/settings.js';
+import type { TenantsService } from '../services/tenants.js';
 import type { WorkTracker } from '../work-tracker.js';
-import type { Authz } from './authz.js';
 import type { Command, CommandKind } from './parser/index.js';
+import type { Authz } from './permission-checks.js';
 
 export interface SlackDeps {
-  config: Config;
   logger: Logger;
   clock: Clock;
-  store: Store;
-  repos: Repositories;
-  api: ApiAccess;
   /** The workflows features call (services never see Slack). */
   events: EventsService;
   credentials: CredentialsService;
@@ -34,8 +40,27 @@ export interface SlackDeps {
   digests: DigestService;
   /** The workspace's identifiers by name (a short-lived cache of the API's list). */
   identifiers: IdentifierDirectory;
+  identifierSearch: IdentifierSearch;
   /** Real-time alert subscriptions (add, list, pause…). */
   alerts: AlertService;
+  /** The workspace's link to the API: connect links, status, disconnect, forgetting a workspace. */
+  connection: ConnectionService;
+  tenants: TenantsService;
+  /** Who may do what (settings) and what was done (audit). */
+  settings: SettingsService;
+  audit: AuditTrail;
+  /** What App Home shows. */
+  home: HomeService;
+  policies: PoliciesService;
+  recommendations: RecommendationsService;
+  reports: ReportsService;
+  sandbox: SandboxService;
+  triage: TriageService;
+  /** Tags used before in the tenant, offered in the triage and digest forms. */
+  knownTags: KnownTags;
+  /** Short-lived contexts behind list buttons and pending forms. */
+  lists: ListContexts;
+  /** Server-side permission checks, from the verified payload's team and user. */
   authz: Authz;
   tracker: WorkTracker;
   /** Waiting ("still working" notices); real time when absent. */

@@ -4,7 +4,7 @@
  * choose that ack's body (the modal's refusal view, a command's reply) before Bolt sends it.
  */
 import type { App, Receiver, ReceiverEvent, SocketModeReceiver } from '@slack/bolt';
-import type { AckAnswers } from './workspace-gate.js';
+import type { AckAnswers } from './served-workspaces.js';
 
 export class AnsweringSocketModeReceiver implements Receiver, AckAnswers {
   /** Answers chosen before Bolt's own bare ack, by request body. */

@@ -47,7 +47,7 @@ export async function createSubscription<S>(
   input: { channelId: string; timeZone?: string | undefined },
   add: (timeZone: string) => Promise<S>,
 ): Promise<{ sub: S } | { refusal: string }> {
-  await ctx.deps.api.forWorkspace(ctx.workspaceId); // not connected: say so before anything else
+  await ctx.deps.connection.tenantOf(ctx.workspaceId); // not connected: say so before anything else
   const refusal = await channelRefusal(ctx.client, input.channelId);
   if (refusal !== undefined) return { refusal };
   return { sub: await add(input.timeZone ?? (await creatorZone(ctx.client, ctx.userId))) };

@@ -172,6 +172,11 @@ export class EventsService {
     return ctx;
   }
 
+  /** The state generation of an event: its buttons act only while it is current. */
+  async generationOf(workspaceId: string, uid: string): Promise<number> {
+    return (await this.deps.repos.eventStates.get(workspaceId, uid)).generation;
+  }
+
   /** The events of a fresh page, each with the state generation its buttons act on. */
   async shownEvents(
     workspaceId: string,

@@ -212,3 +212,16 @@ function auditDetail(field: TriageField, change: EventMetadataChange, before: st
   const from = before ?? '?';
   return change.severity ? `${from} → ${change.severity}` : `${from}, override removed`;
 }
+
+/** Tags, a note and a severity override on an event, each field changed once however many submit. */
+export class TriageService {
+  constructor(private readonly deps: TriageDeps) {}
+
+  versions(workspaceId: string, uid: string) {
+    return triageVersions(this.deps, workspaceId, uid);
+  }
+
+  apply(req: Parameters<typeof triageEvent>[1]) {
+    return triageEvent(this.deps, req);
+  }
+}

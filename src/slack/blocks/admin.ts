@@ -1,6 +1,6 @@
 /** Pure Block Kit for the admin surfaces: who may act, the audit log. */
 import type { KnownBlock } from '@slack/types';
-import { type Actors, PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
+import { type Actors, PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permission-rules.js';
 import type { AuditEntry } from '../../store/index.js';
 import { auditLine, auditSummary } from './audit.js';
 import { ownContext, ownSection, type RenderedMessage } from './kit.js';

@@ -2,7 +2,7 @@
  * The audit log in words: "<@alice> ignored “Combo list…” `leak/x/1`", one line per action, a bulk action
  * with its count. Ids and the customer's own names are verbatim in code spans; other upstream text escaped.
  */
-import { PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
+import { PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permission-rules.js';
 import type { AuditEntry } from '../../store/index.js';
 import { plural } from './kit.js';
 import { codeSpan, escapeMrkdwn, slackDate, truncate, userMention } from './text.js';

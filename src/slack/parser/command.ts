@@ -75,9 +75,9 @@ export interface CredsFilterSpec {
 export type ChannelRef = { id: string; name?: string } | { name: string };
 
 /** Who may act on events (ignore/remediate) in a workspace; the shape SettingsRepo stores. */
-export type { Actors } from '../../permissions.js';
+export type { Actors } from '../../permission-rules.js';
 
-import type { Actors, Permission } from '../../permissions.js';
+import type { Actors, Permission } from '../../permission-rules.js';
 
 /** What an events search asks for, whatever it searches (one identifier, a name, the tenant feed). */
 export interface EventsSearchSpec {

@@ -4,7 +4,7 @@
  */
 import type { Order } from '../../api/index.js';
 import { IDENTIFIER_KINDS, RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
-import { PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permissions.js';
+import { PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permission-rules.js';
 import { parseAlerts } from './alerts.js';
 import {
   NEVER_PASTE,

@@ -1,7 +1,7 @@
 /** Per-workspace settings: who may do what through Vigil (act on events, reveal, export, unassign). */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import { type Actors, DEFAULT_PERMISSIONS, PERMISSIONS, type Permission } from '../../permissions.js';
+import { type Actors, DEFAULT_PERMISSIONS, PERMISSIONS, type Permission } from '../../permission-rules.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { readRecord, updateRecord } from './records.js';
@@ -11,7 +11,7 @@ export const ActorsSchema = z.union([
   z.literal('admins'),
   z.strictObject({ usergroup: z.string().min(1) }),
 ]);
-export type { Actors } from '../../permissions.js';
+export type { Actors } from '../../permission-rules.js';
 
 const PermissionsSchema = z.object({
   act: ActorsSchema.optional(),

@@ -1,7 +1,6 @@
 /** Admin subcommands: `audit [n]` and `settings [actors …]` (who may act on events). */
 
-import { PERMISSION_WORDS } from '../../../permissions.js';
-import type { Usergroup } from '../../authz.js';
+import { PERMISSION_WORDS } from '../../../permission-rules.js';
 import {
   describeActors,
   renderAudit,
@@ -11,18 +10,19 @@ import {
 } from '../../blocks/admin.js';
 import type { CommandHandler, Feature } from '../../context.js';
 import { ephemeral } from '../../context.js';
+import type { Usergroup } from '../../permission-checks.js';
 
 const audit: CommandHandler<'audit'> = {
   async run(ctx) {
     await ctx.deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'read the audit log');
-    const entries = await ctx.deps.repos.audit.recent(ctx.workspaceId, ctx.command.limit);
+    const entries = await ctx.deps.audit.recent(ctx.workspaceId, ctx.command.limit);
     await ctx.respond(ephemeral(renderAudit(entries), true));
   },
 };
 
 const settings: CommandHandler<'settings'> = {
   async run(ctx) {
-    const current = await ctx.deps.repos.settings.get(ctx.workspaceId);
+    const current = await ctx.deps.settings.get(ctx.workspaceId);
     await ctx.respond(ephemeral(renderSettings(current.permissions), true));
   },
 };
@@ -48,12 +48,11 @@ const settingsActors: CommandHandler<'settings-actors'> = {
         return;
       }
     }
-    await deps.repos.settings.setPermission(ctx.workspaceId, permission, command.actors, ctx.userId);
-    await deps.repos.audit.append({
-      teamId: ctx.workspaceId,
+    await deps.settings.setPermission({
+      workspaceId: ctx.workspaceId,
+      permission,
+      actors: command.actors,
       userId: ctx.userId,
-      action: permission === 'act' ? 'settings.actors' : `settings.${permission}`,
-      target: typeof command.actors === 'string' ? command.actors : `group:${command.actors.usergroup}`,
     });
     await ctx.respond(
       ephemeral(

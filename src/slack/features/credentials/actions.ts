@@ -130,7 +130,7 @@ async function share(click: Click): Promise<void> {
       .update({ channel: shared.message?.channel ?? channel, ts: posted.ts, ...page })
       .catch((err: unknown) => deps.logger.warn('could not point a shared message at its context', { err }));
   }
-  await deps.repos.audit.append({
+  await deps.audit.record({
     teamId: who.workspaceId,
     userId: who.userId,
     action: 'credentials.share',

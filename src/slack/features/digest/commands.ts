@@ -7,7 +7,7 @@ import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { changeSubscription, channelIdOf, createSubscription } from '../../subscriptions.js';
 import { saveDigestContext } from './publisher.js';
-import { publisherDepsOf } from './wiring.js';
+import { publisherDepsOf } from './publisher-deps.js';
 
 export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'> & {
   timeZone?: string | undefined;

@@ -7,7 +7,6 @@
 
 import type { Event } from '../../../api/index.js';
 import type { Clock } from '../../../clock.js';
-import type { Config } from '../../../config.js';
 import type { Logger } from '../../../logger.js';
 import type { DigestContent, DigestHeading } from '../../../services/digest/content.js';
 import type { DigestPublisher } from '../../../services/digest/run.js';
@@ -24,8 +23,6 @@ export const DIGEST_EVENT_TYPE = 'vigil_digest';
 const MAX_REST = 200;
 
 export interface PublisherDeps {
-  config: Pick<Config, 'slack'>;
-  repos: Pick<Repositories, 'installations'>;
   contexts: EventsContextStore;
   /** The state generation of an event: buttons act only while it is current. */
   generationOf(workspaceId: string, uid: string): Promise<number>;

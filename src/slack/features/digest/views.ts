@@ -4,7 +4,6 @@
  */
 import type { App, ViewOutput } from '@slack/bolt';
 import { isEventFilterType } from '../../../api/index.js';
-import { KnownTags } from '../../../services/known-tags.js';
 import { DIGEST_ADD_VIEW, DIGEST_TAG_FIELDS, renderDigestAddModal } from '../../blocks/digest.js';
 import { readTags } from '../../blocks/tags.js';
 import type { CommandHandler, SlackDeps } from '../../context.js';
@@ -15,11 +14,8 @@ export const digestAddModalCommand: CommandHandler<'digest-add-modal'> = {
   async run(ctx) {
     // Two local reads (the tenant, its known tags) before the trigger id's 3 seconds run out; a workspace
     // that is not connected still gets the form (creating the digest says so).
-    const tenant = await ctx.deps.api
-      .forWorkspace(ctx.workspaceId)
-      .then((api) => api.session.tenantId)
-      .catch(() => undefined);
-    const known = await new KnownTags(ctx.deps.repos).list(ctx.workspaceId, tenant);
+    const tenant = await ctx.deps.connection.tenantOf(ctx.workspaceId).catch(() => undefined);
+    const known = await ctx.deps.knownTags.list(ctx.workspaceId, tenant);
     await ctx.client.views.open({
       trigger_id: ctx.triggerId,
       view: renderDigestAddModal(ctx.channelId, known),

@@ -249,7 +249,7 @@ async function share(click: Click): Promise<void> {
       client: click.client,
     }).catch((err: unknown) => deps.logger.warn('could not record the shared message location', { err }));
   }
-  await deps.repos.audit.append({
+  await deps.audit.record({
     teamId: who.workspaceId,
     userId: who.userId,
     action: 'events.share',

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ExpiredError, VigilError } from '../../../errors.js';
 import type { KnownIdentifier } from '../../../services/identifiers.js';
-import { listContexts, parseRowRef } from '../../../services/list-context.js';
+import { parseRowRef } from '../../../services/list-context.js';
 import { renderPage } from '../../blocks/events.js';
 import {
   EVENTS_PICK,
@@ -70,7 +70,7 @@ function savePick(
   candidates: readonly KnownIdentifier[],
   spec: EventsSearchSpec,
 ): Promise<string> {
-  return listContexts(deps.repos).save(PickSchema, {
+  return deps.lists.save(PickSchema, {
     kind: 'events-pick',
     workspaceId: who.workspaceId,
     userId: who.userId,
@@ -123,7 +123,7 @@ async function pick(click: Click): Promise<void> {
   const { deps, who } = click;
   const ref = parseRowRef(click.action.value);
   const ctx = ref
-    ? await listContexts(deps.repos).load(PickSchema, ref.ctxId, who.workspaceId, '/vigil events <name>')
+    ? await deps.lists.load(PickSchema, ref.ctxId, who.workspaceId, '/vigil events <name>')
     : undefined;
   const chosen = ref && ctx ? ctx.candidates[ref.index] : undefined;
   if (!ctx || !chosen) {

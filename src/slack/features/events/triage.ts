@@ -78,10 +78,6 @@ const PendingTriageSchema = z.object({
 });
 type PendingTriage = z.infer<typeof PendingTriageSchema>;
 
-async function tenantOf(deps: SlackDeps, workspaceId: string): Promise<number | undefined> {
-  return (await deps.api.forWorkspace(workspaceId)).session.tenantId;
-}
-
 /**
  * A menu option. The trigger id lives 3 s, so the modal opens at once with a "checking" status; the form is
  * shown in it only once the clicker is known to be allowed (the permission may need Slack's users.info), so
@@ -123,8 +119,8 @@ async function triageForm(click: Click): Promise<View> {
   const event = shown.event;
   const uid = event.metadata.uid;
   const [versions, known] = await Promise.all([
-    triageVersions(deps, who.workspaceId, uid),
-    tenantOf(deps, who.workspaceId).then((t) => new KnownTags(deps.repos).list(who.workspaceId, t)),
+    deps.triage.versions(who.workspaceId, uid),
+    deps.connection.tenantOf(who.workspaceId).then((t) => deps.knownTags.list(who.workspaceId, t)),
   ]);
   const container = click.body.container as {
     is_ephemeral?: boolean;
@@ -137,7 +133,7 @@ async function triageForm(click: Click): Promise<View> {
     notes: event.tenant_metadata?.notes ?? null,
     severity: severityOverride(event),
   };
-  const pendingId = await listContexts(deps.repos).save(
+  const pendingId = await deps.lists.save(
     PendingTriageSchema,
     {
       kind: 'triage',
@@ -276,7 +272,7 @@ async function submit(
   const show = (status: string) =>
     client.views.update({ view_id: view.id, view: renderTriageStatus(title, status) });
   try {
-    const pending = await listContexts(deps.repos).load(
+    const pending = await deps.lists.load(
       PendingTriageSchema,
       view.private_metadata,
       who.workspaceId,
@@ -294,20 +290,17 @@ async function submit(
       await show('Nothing changed, so Vigil did nothing.');
       return;
     }
-    const outcome = await triageEvent(
-      { api: deps.api, store: deps.store, repos: deps.repos, clock: deps.clock },
-      {
-        workspaceId: who.workspaceId,
-        uid: pending.uid,
-        by: who.userId,
-        versions: pending.versions,
-        change,
-        fields,
-        title: eventTitle(shown.event),
-        severityBefore: effectiveSeverity(shown.event),
-        tenantId: await tenantOf(deps, who.workspaceId),
-      },
-    );
+    const outcome = await deps.triage.apply({
+      workspaceId: who.workspaceId,
+      uid: pending.uid,
+      by: who.userId,
+      versions: pending.versions,
+      change,
+      fields,
+      title: eventTitle(shown.event),
+      severityBefore: effectiveSeverity(shown.event),
+      tenantId: await deps.connection.tenantOf(who.workspaceId),
+    });
     await show(outcomeText(outcome, change));
     const target = targetOf(client, pending);
     if (outcome.applied.length > 0 && target) {

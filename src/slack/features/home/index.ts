@@ -14,48 +14,18 @@ import {
   renderNoticeModal,
 } from '../../blocks/home.js';
 import type { Feature, SlackDeps } from '../../context.js';
-import { type Click, type EnvelopeIds, onAction, onView, workspaceOfEnvelope } from '../../listen.js';
-
-const HOME_AUDIT_ENTRIES = 5;
+import { type Click, onAction, onView } from '../../listen.js';
+import { type EnvelopeIds, workspaceOfEnvelope } from '../../requester.js';
 
 export async function publishHome(
   deps: SlackDeps,
   client: WebClient,
   ids: { workspaceId: string; teamId: string; userId: string },
 ): Promise<void> {
-  const [connection, isAdmin, settings, subscriptions] = await Promise.all([
-    deps.repos.workspaces.get(ids.workspaceId),
+  const overview = await deps.home.overview(ids.workspaceId, () =>
     deps.authz.isAdmin(client, ids.teamId, ids.userId),
-    deps.repos.settings.get(ids.workspaceId),
-    deps.repos.digestSubscriptions.list(ids.workspaceId),
-  ]);
-  const digests = await deps.digests.list(ids.workspaceId);
-  const alerts = await deps.alerts.list(ids.workspaceId);
-  const audit = isAdmin ? await deps.repos.audit.recent(ids.workspaceId, HOME_AUDIT_ENTRIES) : [];
-  const environment = deps.api.fromEnvironment ? await environmentOf(deps, ids.workspaceId) : undefined;
-  const view = renderHome({
-    connection,
-    fromEnvironment: deps.api.fromEnvironment,
-    ...(environment ? { environment } : {}),
-    isAdmin,
-    settings,
-    subscriptions,
-    digests,
-    alerts,
-    audit,
-  });
-  await client.views.publish({ user_id: ids.userId, view });
-}
-
-/** The environment connection's names (asked once, cached) and health; Home still opens if the API fails. */
-async function environmentOf(deps: SlackDeps, workspaceId: string) {
-  const api = await deps.api.forWorkspace(workspaceId);
-  await deps.api
-    .call(workspaceId, (a) => deps.api.environmentHealth.names(workspaceId, a.session))
-    .catch((err: unknown) =>
-      deps.logger.info('App Home: the API did not name the tenant', { err: String(err) }),
-    );
-  return { health: deps.api.environmentHealth.get(workspaceId), host: api.host };
+  );
+  await client.views.publish({ user_id: ids.userId, view: renderHome(overview) });
 }
 
 function register(app: App, deps: SlackDeps): void {
@@ -75,12 +45,11 @@ function register(app: App, deps: SlackDeps): void {
     HOME_CONNECT,
     async ({ who, body, client }) => {
       await deps.authz.requireAdmin(client, who.teamId, who.userId, 'connect Vigil');
-      const token = await deps.repos.connectLinks.create({ teamId: who.workspaceId, userId: who.userId });
-      const link = await deps.repos.connectLinks.peek(token);
+      const link = await deps.connection.createLink({ workspaceId: who.workspaceId, userId: who.userId });
       if (!link) return;
       await client.views.open({
         trigger_id: body.trigger_id,
-        view: renderConnectModal(`${deps.config.publicUrl}/connect/${token}`, link.expiresAt),
+        view: renderConnectModal(link.url, link.expiresAt),
       });
     },
     { quiet: true },
@@ -92,7 +61,7 @@ function register(app: App, deps: SlackDeps): void {
     HOME_DISCONNECT,
     async ({ who, body, client }) => {
       await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
-      const connection = await deps.repos.workspaces.get(who.workspaceId);
+      const connection = await deps.connection.get(who.workspaceId);
       if (!connection) throw new NotConnectedError();
       await client.views.open({ trigger_id: body.trigger_id, view: renderDisconnectModal(connection) });
     },
@@ -111,15 +80,7 @@ function register(app: App, deps: SlackDeps): void {
         });
         return;
       }
-      if (await deps.repos.workspaces.delete(who.workspaceId)) {
-        await deps.repos.audit.append({
-          teamId: who.workspaceId,
-          userId: who.userId,
-          action: 'connection.disconnect',
-          target: who.workspaceId,
-          detail: 'API key deleted (App Home)',
-        });
-      }
+      await deps.connection.disconnect(who.workspaceId, who.userId, 'App Home');
       await client.views.update({
         view_id: view.id,
         view: renderNoticeModal('Disconnected', 'Vigil is disconnected: the API key is deleted from Vigil.'),

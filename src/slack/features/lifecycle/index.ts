@@ -4,10 +4,10 @@
  */
 import type { App } from '@slack/bolt';
 import type { Feature, SlackDeps } from '../../context.js';
-import { type EnvelopeIds, workspaceOfEnvelope } from '../../listen.js';
+import { type EnvelopeIds, workspaceOfEnvelope } from '../../requester.js';
 
 async function forget(deps: SlackDeps, workspaceId: string, reason: string): Promise<void> {
-  const deleted = await deps.repos.deleteWorkspaceData(workspaceId, { installation: true });
+  const deleted = await deps.connection.forget(workspaceId);
   deps.logger.info('workspace data deleted', { workspaceId, reason, ...deleted });
 }
 

@@ -6,13 +6,7 @@ import type { App } from '@slack/bolt';
 import type { View } from '@slack/types';
 import { z } from 'zod';
 import { ExpiredError, RefusalError, VigilError } from '../../../errors.js';
-import { listContexts, parseRowRef } from '../../../services/list-context.js';
-import {
-  assignmentsPage,
-  loadAssignments,
-  nextAssignments,
-  policiesPage,
-} from '../../../services/policies.js';
+import { parseRowRef } from '../../../services/list-context.js';
 import {
   POLICY_ACTIONS,
   renderPolicies,
@@ -49,7 +43,7 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
       const uuid = action.value ?? '';
       if (!UUID.test(uuid))
         throw new VigilError('This button does not name a policy.', 'Run `/vigil policies` again.');
-      const { ctxId, ctx } = await assignmentsPage(deps, {
+      const { ctxId, ctx } = await deps.policies.assignments({
         workspaceId: who.workspaceId,
         userId: who.userId,
         policyUuid: uuid.toLowerCase(),
@@ -59,7 +53,7 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
   );
 
   onAction(app, deps, POLICY_ACTIONS.policiesNext, async ({ who, action, respond }) => {
-    const page = await policiesPage(deps, {
+    const page = await deps.policies.page({
       workspaceId: who.workspaceId,
       userId: who.userId,
       ref: action.value ?? '',
@@ -68,12 +62,12 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
   });
 
   onAction(app, deps, POLICY_ACTIONS.assignmentsNext, async ({ who, action, respond }) => {
-    const ctx = await loadAssignments(deps, action.value ?? '', who.workspaceId);
+    const ctx = await deps.policies.loadAssignments(action.value ?? '', who.workspaceId);
     if (ctx.next === undefined) {
       await respond(ephemeral({ text: 'This is the last page of these assignments.' }, false));
       return;
     }
-    const { ctxId, ctx: next } = await nextAssignments(deps, ctx, who.userId);
+    const { ctxId, ctx: next } = await deps.policies.nextAssignments(ctx, who.userId);
     await respond(ephemeral(renderAssignmentsPage(ctxId, next), true));
   });
 
@@ -94,7 +88,7 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
       try {
         await requireUnassign(deps, client, who);
         const ref = parseRowRef(action.value);
-        const ctx = ref ? await loadAssignments(deps, ref.ctxId, who.workspaceId) : undefined;
+        const ctx = ref ? await deps.policies.loadAssignments(ref.ctxId, who.workspaceId) : undefined;
         const row = ref && ctx ? ctx.rows[ref.index] : undefined;
         if (!ref || !ctx || !row) {
           throw new ExpiredError(
@@ -103,7 +97,7 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
           );
         }
         // Kept only as long as Slack honours the response_url it holds (30 minutes).
-        const pendingId = await listContexts(deps.repos).save(
+        const pendingId = await deps.lists.save(
           PendingUnassignSchema,
           {
             kind: 'unassign',

@@ -1,5 +1,5 @@
 /** `/vigil policies [size:] [order:]` and `/vigil assignments <policy-uuid> [size:] [order:]`. */
-import { assignmentsPage, policiesPage } from '../../../services/policies.js';
+import type { assignmentsPage } from '../../../services/policies.js';
 import { renderAssignments, renderPolicies } from '../../blocks/policies.js';
 import type { CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
@@ -7,7 +7,7 @@ import { ephemeral } from '../../context.js';
 export const policiesCommand: CommandHandler<'policies'> = {
   progress: () => 'Listing matching policies…',
   async run(ctx) {
-    const page = await policiesPage(ctx.deps, {
+    const page = await ctx.deps.policies.page({
       workspaceId: ctx.workspaceId,
       userId: ctx.userId,
       order: ctx.command.order,
@@ -20,7 +20,7 @@ export const policiesCommand: CommandHandler<'policies'> = {
 export const assignmentsCommand: CommandHandler<'assignments'> = {
   progress: () => 'Listing the policy’s assignments…',
   async run(ctx) {
-    const { ctxId, ctx: page } = await assignmentsPage(ctx.deps, {
+    const { ctxId, ctx: page } = await ctx.deps.policies.assignments({
       workspaceId: ctx.workspaceId,
       userId: ctx.userId,
       policyUuid: ctx.command.policyUuid,

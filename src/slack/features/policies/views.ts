@@ -7,9 +7,7 @@ import type { App, ViewOutput } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { ValidationError } from '../../../api/index.js';
 import { ExpiredError, NotAllowedError } from '../../../errors.js';
-import { listContexts } from '../../../services/list-context.js';
-import { loadAssignments, reloadAssignments } from '../../../services/policies.js';
-import { type UnassignOutcome, unassignOnce } from '../../../services/unassign.js';
+import type { UnassignOutcome } from '../../../services/unassign.js';
 import {
   fieldProblemsText,
   identifierLabel,
@@ -63,13 +61,13 @@ async function submit(deps: SlackDeps, client: WebClient, requester: Requester, 
   const show = (status: string) =>
     client.views.update({ view_id: view.id, view: renderUnassignStatus(headline, status) });
   try {
-    const pending = await listContexts(deps.repos).load(
+    const pending = await deps.lists.load(
       PendingUnassignSchema,
       view.private_metadata,
       requester.workspaceId,
       '/vigil assignments <policy-id>',
     );
-    const ctx = await loadAssignments(deps, pending.ctxId, requester.workspaceId);
+    const ctx = await deps.policies.loadAssignments(pending.ctxId, requester.workspaceId);
     const row = ctx.rows[pending.index];
     if (!row)
       throw new ExpiredError(
@@ -77,7 +75,7 @@ async function submit(deps: SlackDeps, client: WebClient, requester: Requester, 
         'Run `/vigil assignments <policy-id>` again.',
       );
     await requireUnassign(deps, client, requester);
-    const outcome = await unassignOnce(deps, {
+    const outcome = await deps.policies.unassign({
       workspaceId: requester.workspaceId,
       userId: requester.userId,
       policyUuid: ctx.policyUuid,
@@ -88,7 +86,7 @@ async function submit(deps: SlackDeps, client: WebClient, requester: Requester, 
     const name = identifierLabel({ identifierId: row.identifier_id, identifierName: row.identifier_name });
     await show(outcomeText(outcome, name));
     if (outcome.kind === 'done' && pending.responseUrl) {
-      const { ctxId, ctx: fresh } = await reloadAssignments(deps, ctx);
+      const { ctxId, ctx: fresh } = await deps.policies.reloadAssignments(ctx);
       const notice = `:white_check_mark: ${who(requester.userId)} unassigned ${name} · ${slackDate(outcome.at)}`;
       await postToResponseUrl(
         pending.responseUrl,

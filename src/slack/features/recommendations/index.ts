@@ -7,19 +7,8 @@
 import type { Recommendation, RecommendationAction } from '../../../api/index.js';
 import { ExpiredError } from '../../../errors.js';
 import { parseRowRef } from '../../../services/list-context.js';
-import {
-  type DecideOutcome,
-  decideRecommendations,
-  decisionsOf,
-  identifiersOfAccepted,
-} from '../../../services/recommendation-decisions.js';
-import {
-  loadShownRecommendations,
-  recommendationsPage,
-  recommendedValue,
-  type ShownRecommendations,
-  saveShownRecommendations,
-} from '../../../services/recommendations.js';
+import type { DecideOutcome } from '../../../services/recommendation-decisions.js';
+import { recommendedValue, type ShownRecommendations } from '../../../services/recommendations.js';
 import {
   RECOMMENDATION_ACCEPT,
   RECOMMENDATION_RECHECK,
@@ -29,7 +18,7 @@ import {
   RECOMMENDATIONS_REJECT_PAGE,
   renderRecommendations,
 } from '../../blocks/recommendations.js';
-import { listCodeSpan, slackDate, userMention } from '../../blocks/text.js';
+import { codeSpan, listCodeSpan, slackDate, userMention } from '../../blocks/text.js';
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { type Click, onAction } from '../../listen.js';
@@ -48,21 +37,22 @@ async function renderShown(
   shownRef: string,
   opts: { fresh?: boolean; notice?: string } = {},
 ) {
-  const decisions = await decisionsOf(
-    deps,
+  const decisions = await deps.recommendations.decisionsOf(
     workspaceId,
     shown.items.map((r) => r.id),
   );
   const accepted = shown.items
     .filter((r) => r.status === 'accepted')
     .map((r) => ({ id: r.id, value: recommendedValue(r) }));
-  const identifiers = await identifiersOfAccepted(deps, workspaceId, accepted, {
-    ...(opts.fresh ? { fresh: true } : {}),
-  }).catch((err: unknown) => {
-    // The list still shows; accepted rows offer to look again.
-    deps.logger.warn('could not read identifiers for accepted recommendations', { err });
-    return new Map();
-  });
+  const identifiers = await deps.recommendations
+    .identifiersOfAccepted(workspaceId, accepted, {
+      ...(opts.fresh ? { fresh: true } : {}),
+    })
+    .catch((err: unknown) => {
+      // The list still shows; accepted rows offer to look again.
+      deps.logger.warn('could not read identifiers for accepted recommendations', { err });
+      return new Map();
+    });
   return renderRecommendations({
     items: shown.items,
     first: shown.first,
@@ -79,12 +69,12 @@ const recommendations: CommandHandler<'recommendations'> = {
   progress: () => 'Listing identifier recommendations…',
   async run(ctx) {
     const { command } = ctx;
-    const page = await recommendationsPage(ctx.deps, {
+    const page = await ctx.deps.recommendations.page({
       workspaceId: ctx.workspaceId,
       userId: ctx.userId,
       filters: { types: command.types, status: command.status, query: command.query },
     });
-    const shown = await loadShownRecommendations(ctx.deps, page.shownRef, ctx.workspaceId);
+    const shown = await ctx.deps.recommendations.loadShown(page.shownRef, ctx.workspaceId);
     await ctx.respond(ephemeral(await renderShown(ctx.deps, ctx.workspaceId, shown, page.shownRef), true));
   },
 };
@@ -125,7 +115,7 @@ function outcomeNotice(
 async function decide(click: Click, action: RecommendationAction, wholePage: boolean): Promise<void> {
   const { deps, who } = click;
   const ref = wholePage ? { ctxId: click.action.value ?? '', index: -1 } : parseRowRef(click.action.value);
-  const shown = ref ? await loadShownRecommendations(deps, ref.ctxId, who.workspaceId) : undefined;
+  const shown = ref ? await deps.recommendations.loadShown(ref.ctxId, who.workspaceId) : undefined;
   const row = ref && shown && !wholePage ? shown.items[ref.index] : undefined;
   if (!shown || (!wholePage && !row)) {
     throw new ExpiredError(
@@ -144,10 +134,13 @@ async function decide(click: Click, action: RecommendationAction, wholePage: boo
     );
     return;
   }
-  const outcome = await decideRecommendations(
-    { api: deps.api, store: deps.store, repos: deps.repos, clock: deps.clock, identifiers: deps.identifiers },
-    { workspaceId: who.workspaceId, by: who.userId, action, targets, wholePage },
-  );
+  const outcome = await deps.recommendations.decide({
+    workspaceId: who.workspaceId,
+    by: who.userId,
+    action,
+    targets,
+    wholePage,
+  });
   const settled = new Set([
     ...outcome.decided,
     ...outcome.before.filter((b) => b.decision.action === action).map((b) => b.id),
@@ -156,7 +149,7 @@ async function decide(click: Click, action: RecommendationAction, wholePage: boo
     ...shown,
     items: shown.items.map((r) => (settled.has(r.id) ? { ...r, status: STATUS_AFTER[action] } : r)),
   };
-  const nextRef = await saveShownRecommendations(deps, next);
+  const nextRef = await deps.recommendations.saveShown(next);
   const message = await renderShown(deps, who.workspaceId, next, nextRef, {
     notice: outcomeNotice(action, outcome, shown.items),
   });
@@ -167,15 +160,18 @@ async function decide(click: Click, action: RecommendationAction, wholePage: boo
 async function recheck(click: Click): Promise<void> {
   const { deps, who } = click;
   const ref = parseRowRef(click.action.value);
-  const shown = ref ? await loadShownRecommendations(deps, ref.ctxId, who.workspaceId) : undefined;
+  const shown = ref ? await deps.recommendations.loadShown(ref.ctxId, who.workspaceId) : undefined;
   if (!ref || !shown) {
     throw new ExpiredError('This list has expired.', 'Run `/vigil recommendations` again.');
   }
   const row = shown.items[ref.index];
   const message = await renderShown(deps, who.workspaceId, shown, ref.ctxId, { fresh: true });
   const found = row
-    ? (await identifiersOfAccepted(deps, who.workspaceId, [{ id: row.id, value: recommendedValue(row) }]))
-        .size > 0
+    ? (
+        await deps.recommendations.identifiersOfAccepted(who.workspaceId, [
+          { id: row.id, value: recommendedValue(row) },
+        ])
+      ).size > 0
     : false;
   await click.respond(ephemeral(message, true));
   if (!found) {
@@ -194,12 +190,12 @@ export const recommendationsFeature: Feature = {
   commands: { recommendations },
   register(app, deps) {
     onAction(app, deps, RECOMMENDATIONS_NEXT, async ({ who, action, respond }) => {
-      const page = await recommendationsPage(deps, {
+      const page = await deps.recommendations.page({
         workspaceId: who.workspaceId,
         userId: who.userId,
         ref: action.value ?? '',
       });
-      const shown = await loadShownRecommendations(deps, page.shownRef, who.workspaceId);
+      const shown = await deps.recommendations.loadShown(page.shownRef, who.workspaceId);
       await respond(ephemeral(await renderShown(deps, who.workspaceId, shown, page.shownRef), true));
     });
     const row = (base: string) => ({ action_id: new RegExp(`^${base}:\\d{1,3}$`) });

@@ -1,7 +1,6 @@
 /** `/vigil report <request-uuid>`: status and content of a report request; Explain on each related event. */
 import type { App } from '@slack/bolt';
 import { VigilError } from '../../../errors.js';
-import { getReport } from '../../../services/reports.js';
 import { renderExplain } from '../../blocks/explain.js';
 import { REPORT_EXPLAIN, renderReport } from '../../blocks/reports.js';
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
@@ -16,7 +15,7 @@ const report: CommandHandler<'report'> = {
   progress: () => 'Looking up the report request…',
   async run(ctx) {
     const requestUuid = ctx.command.requestUuid;
-    const result = await getReport(ctx.deps, ctx.workspaceId, requestUuid);
+    const result = await ctx.deps.reports.get(ctx.workspaceId, requestUuid);
     await ctx.respond(
       ephemeral(
         renderReport({

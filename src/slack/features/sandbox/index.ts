@@ -7,7 +7,7 @@ import type { App, MessageShortcut, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { VigilError } from '../../../errors.js';
-import { type SlackFile, sendToSandbox } from '../../../services/sandbox.js';
+import type { SlackFile } from '../../../services/sandbox.js';
 import {
   renderUploadDone,
   renderUploadFailed,
@@ -21,7 +21,8 @@ import {
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { isExpected, reportError } from '../../error-reply.js';
-import { onView, requesterOfAction, runTracked } from '../../listen.js';
+import { onView, runTracked } from '../../listen.js';
+import { requesterOfAction } from '../../requester.js';
 
 /** A message shortcut sends at most this many files (a response_url takes 5 posts: progress, results, note). */
 const MAX_FILES = 3;
@@ -63,10 +64,6 @@ function botTokenOf(client: WebClient): string {
   return client.token ?? '';
 }
 
-function slackFileHosts(deps: SlackDeps): string[] {
-  return ['files.slack.com', 'files.slack-gov.com', new URL(deps.config.slack.apiUrl).host];
-}
-
 async function send(
   deps: SlackDeps,
   client: WebClient,
@@ -78,17 +75,7 @@ async function send(
   const file = await describeFile(client, fileId);
   return {
     file,
-    run: () =>
-      sendToSandbox(
-        {
-          api: deps.api,
-          repos: deps.repos,
-          logger: deps.logger.child({ component: 'sandbox' }),
-          maxBytes: deps.config.sandbox.maxBytes,
-          slackFileHosts: slackFileHosts(deps),
-        },
-        { workspaceId: who.workspaceId, userId: who.userId, file, botToken, via },
-      ),
+    run: () => deps.sandbox.send({ workspaceId: who.workspaceId, userId: who.userId, file, botToken, via }),
   };
 }
 
@@ -113,7 +100,7 @@ const upload: CommandHandler<'upload'> = {
   async run(ctx) {
     await ctx.client.views.open({
       trigger_id: ctx.triggerId,
-      view: renderUploadModal(ctx.deps.config.sandbox.maxBytes, ctx.channelId),
+      view: renderUploadModal(ctx.deps.sandbox.maxBytes, ctx.channelId),
     });
   },
 };

@@ -14,8 +14,8 @@ import {
   type FakeSlack,
   startFakeSlack,
 } from '../../src/sim/slack/index.js';
-import { rotationDue, rotationSafeAuthorization } from '../../src/slack/authorize.js';
 import { toBoltLogger } from '../../src/slack/bolt-logger.js';
+import { rotationDue, rotationSafeAuthorization } from '../../src/slack/token-rotation.js';
 import { InstallationRepo, openStore, Sealer, type Store } from '../../src/store/index.js';
 import { type RedisServer, startRedisServer } from '../store/support/redis-server.js';
 

@@ -5,7 +5,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../clock.js';
 import { NotAllowedError } from '../errors.js';
-import { type Actors, PERMISSION_WORDS, type Permission } from '../permissions.js';
+import { type Actors, PERMISSION_WORDS, type Permission } from '../permission-rules.js';
 import type { SettingsRepo } from '../store/index.js';
 
 const CACHE_MS = 5 * 60 * 1000;

@@ -1,4 +1,4 @@
-/** The publisher's collaborators, from the listener dependencies (built once per SlackDeps). */
+/** The digest publisher's collaborators, from the listener dependencies (built once per SlackDeps). */
 import type { SlackDeps } from '../../context.js';
 import type { PublisherDeps } from './publisher.js';
 
@@ -8,10 +8,8 @@ export function publisherDepsOf(deps: SlackDeps): PublisherDeps {
   let built = cache.get(deps);
   if (!built) {
     built = {
-      config: deps.config,
-      repos: deps.repos,
       contexts: deps.events.contexts,
-      generationOf: async (ws, uid) => (await deps.repos.eventStates.get(ws, uid)).generation,
+      generationOf: (ws, uid) => deps.events.generationOf(ws, uid),
       saveRest: (workspaceId, subscriptionId, events) =>
         deps.digests.rest.save({ workspaceId, subscriptionId, events }),
       clock: deps.clock,

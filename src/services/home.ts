@@ -1,0 +1,56 @@
+/** What App Home shows a member: connection health, settings, subscriptions, and for admins the audit log. */
+import type { AuditEntry, Connection, Repositories, Settings, Subscription } from '../store/index.js';
+import type { AlertList, AlertService } from './alerts/subscriptions.js';
+import type { ConnectionService, EnvironmentOverview } from './connection.js';
+import type { DigestListItem, DigestService } from './digest/subscriptions.js';
+
+const HOME_AUDIT_ENTRIES = 5;
+
+export interface HomeOverview {
+  connection: Connection | undefined;
+  fromEnvironment: boolean;
+  environment?: EnvironmentOverview;
+  isAdmin: boolean;
+  settings: Settings;
+  subscriptions: Subscription[];
+  digests: DigestListItem[];
+  alerts: AlertList;
+  audit: AuditEntry[];
+}
+
+export interface HomeDeps {
+  repos: Pick<Repositories, 'workspaces' | 'settings' | 'digestSubscriptions' | 'audit'>;
+  digests: Pick<DigestService, 'list'>;
+  alerts: Pick<AlertService, 'list'>;
+  connection: Pick<ConnectionService, 'fromEnvironment' | 'environment'>;
+}
+
+export class HomeService {
+  constructor(private readonly deps: HomeDeps) {}
+
+  /** `isAdmin` is asked alongside the reads (Slack answers it); the audit log is read for admins only. */
+  async overview(workspaceId: string, isAdmin: () => Promise<boolean>): Promise<HomeOverview> {
+    const { repos, connection: link } = this.deps;
+    const [connection, admin, settings, subscriptions] = await Promise.all([
+      repos.workspaces.get(workspaceId),
+      isAdmin(),
+      repos.settings.get(workspaceId),
+      repos.digestSubscriptions.list(workspaceId),
+    ]);
+    const digests = await this.deps.digests.list(workspaceId);
+    const alerts = await this.deps.alerts.list(workspaceId);
+    const audit = admin ? await repos.audit.recent(workspaceId, HOME_AUDIT_ENTRIES) : [];
+    const environment = link.fromEnvironment ? await link.environment(workspaceId) : undefined;
+    return {
+      connection,
+      fromEnvironment: link.fromEnvironment,
+      ...(environment ? { environment } : {}),
+      isAdmin: admin,
+      settings,
+      subscriptions,
+      digests,
+      alerts,
+      audit,
+    };
+  }
+}

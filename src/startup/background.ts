@@ -1,0 +1,161 @@
+/**
+ * Vigil's work on its own initiative: the digest and alert schedulers posting through the Slack publishers,
+ * alert messages following their events, and what a crashed predecessor left half-done.
+ */
+import { AlertFollower } from '../services/alerts/follow.js';
+import { AlertFollowUps } from '../services/alerts/follow-ups.js';
+import { feedSourceOf } from '../services/alerts/ports.js';
+import { AlertScheduler, tickMsFor } from '../services/alerts/scheduler.js';
+import { DigestScheduler, type RunNowReport } from '../services/digest/scheduler.js';
+import { eventSourceOf } from '../services/subscriptions/source.js';
+import type { Ticker } from '../services/subscriptions/ticker.js';
+import { BotClients } from '../slack/bot-clients.js';
+import { createAlertPublisher } from '../slack/features/alerts/publisher.js';
+import { announceInterruptedExports } from '../slack/features/credentials/export-delivery.js';
+import { createDigestPublisher } from '../slack/features/digest/publisher.js';
+import { publisherDepsOf } from '../slack/features/digest/publisher-deps.js';
+import type { VigilCore } from './services.js';
+
+export interface BackgroundWork {
+  /** Stops both schedulers (a running tick completes). */
+  stop(): Promise<void>;
+  /** One digest tick now (tests): posts whatever is due. */
+  runDigestsNow(): Promise<void>;
+  /** Today's digests of one channel at once, ahead of their time (the playground's button). */
+  runChannelDigestsNow(workspaceId: string, channelId: string): Promise<RunNowReport[]>;
+  /** One alert tick now (tests, the playground): polls the feeds that are due, posts what waits. */
+  runAlertsNow(): Promise<void>;
+}
+
+export function startBackgroundWork(
+  core: VigilCore,
+  tickers: { digest?: Ticker | undefined; alert?: Ticker | undefined },
+): BackgroundWork {
+  const bots = new BotClients(core);
+  const digests = createDigestScheduler(core, bots, tickers.digest);
+  digests.start();
+  settleInterruptedWork(core, bots);
+  const alerts = createAlertScheduler(core, bots, tickers.alert);
+  alerts.start();
+  return {
+    async stop() {
+      await digests.stop();
+      await alerts.stop();
+    },
+    runDigestsNow: async () => {
+      await digests.tick();
+    },
+    runChannelDigestsNow: (workspaceId, channelId) =>
+      digests.runNow((sub) => sub.teamId === workspaceId && sub.channelId === channelId),
+    runAlertsNow: async () => {
+      await alerts.tick();
+    },
+  };
+}
+
+/**
+ * What a crashed predecessor left half-done: exports (spools removed, requesters told in place of
+ * "Exporting…") and unassigns (looked up, then audited). In the background: start-up does not wait for them.
+ */
+function settleInterruptedWork(core: VigilCore, bots: BotClients): void {
+  core.tracker.run(
+    () => core.policies.settleInterrupted(),
+    (err) => core.logger.warn('could not settle interrupted unassigns', { err }),
+  );
+  core.tracker.run(
+    async () =>
+      announceInterruptedExports(
+        core.slack,
+        await core.credentials.settleInterruptedExports(),
+        (workspaceId) => bots.forWorkspace(workspaceId),
+      ),
+    (err) => core.logger.warn('could not settle interrupted exports', { err }),
+  );
+}
+
+/** The scheduler posting digests through the Slack publisher, one owner id per process. */
+function createDigestScheduler(
+  core: VigilCore,
+  bots: BotClients,
+  ticker: Ticker | undefined,
+): DigestScheduler {
+  const publisher = createDigestPublisher(publisherDepsOf(core.slack), bots, (id) =>
+    core.repos.digestSubscriptions.get(id),
+  );
+  return new DigestScheduler({
+    subscriptions: core.repos.digestSubscriptions,
+    outbox: core.repos.digestOutbox,
+    events: eventSourceOf(core.api, 'background'),
+    publisher,
+    clock: core.clock,
+    logger: core.logger.child({ component: 'digest' }),
+    // The instance's holder id: a run left by an instance that is gone (a stopped process of this host, or
+    // one whose heartbeat lapsed on any host) is taken over at once; a live owner keeps its run.
+    owner: core.store.holderId,
+    intervalMs: core.config.digest.tickMs,
+    ...(ticker ? { ticker } : {}),
+  });
+}
+
+/**
+ * The alert scheduler posting through the Slack publisher, and the follower that keeps posted alerts in step
+ * with their events (a click anywhere in Vigil): each change is recorded before its commit, followed after it
+ * (tracked, so shutdown drains it), and what a crash or Slack left undone is swept at start-up and every tick.
+ */
+function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker | undefined): AlertScheduler {
+  const logger = core.logger.child({ component: 'alerts' });
+  const publisher = createAlertPublisher(bots, core.clock);
+  const followUps = alertFollowUps(core, publisher, logger);
+  const pollMs = core.config.alerts.pollMs;
+  return new AlertScheduler({
+    subscriptions: core.repos.alertSubscriptions,
+    state: core.repos.alertState,
+    source: feedSourceOf(core.api),
+    publisher,
+    contexts: core.events.contexts,
+    rest: core.alerts.rest,
+    generationOf: (ws, uid) => core.events.generationOf(ws, uid),
+    clock: core.clock,
+    logger,
+    owner: core.store.holderId,
+    followUps,
+    pollMs,
+    tickMs: tickMsFor(pollMs),
+    ...(ticker ? { ticker } : {}),
+  });
+}
+
+function alertFollowUps(
+  core: VigilCore,
+  publisher: ReturnType<typeof createAlertPublisher>,
+  logger: VigilCore['logger'],
+): AlertFollowUps {
+  const follower = new AlertFollower({
+    state: core.repos.alertState,
+    contexts: core.events.contexts,
+    publisher,
+    logger,
+  });
+  const followUps = new AlertFollowUps({
+    records: core.repos.alertFollowUps,
+    state: core.repos.alertState,
+    eventStates: core.repos.eventStates,
+    follower,
+    clock: core.clock,
+    logger,
+    owner: core.store.holderId,
+    isAlive: (owner) => core.store.isHolderAlive(owner),
+  });
+  core.events.changes.beforeEach((change) => followUps.record(change));
+  core.events.changes.afterEach((change) =>
+    core.tracker.run(
+      () => followUps.follow(change),
+      (err) => logger.warn('alert messages did not follow an event', { err }),
+    ),
+  );
+  core.tracker.run(
+    () => followUps.sweep(),
+    (err) => logger.warn('could not complete the alert follow-ups left behind', { err }),
+  );
+  return followUps;
+}

@@ -1,0 +1,153 @@
+/**
+ * Building Vigil's services over an open store: the API client pool, the workflows, and what Slack listeners
+ * get (`SlackDeps`: services, permission checks, clock, logger, never the store or the API client).
+ */
+import type { Dispatcher } from 'undici';
+import type { RateBudget, RateWindows } from '../api/index.js';
+import type { Clock, Sleep } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { AlertService } from '../services/alerts/subscriptions.js';
+import { ConnectionService } from '../services/connection.js';
+import { CredentialsService } from '../services/credentials/index.js';
+import { DigestService } from '../services/digest/subscriptions.js';
+import { EventsService } from '../services/events/service.js';
+import { TriageService } from '../services/events/triage.js';
+import { FairGate, type FairGateOptions } from '../services/fair-gate.js';
+import { HomeService } from '../services/home.js';
+import { IdentifierDirectory } from '../services/identifiers.js';
+import { IdentifierSearch } from '../services/identifiers-page.js';
+import { KnownTags } from '../services/known-tags.js';
+import { listContexts } from '../services/list-context.js';
+import { PoliciesService } from '../services/policies.js';
+import { RecommendationsService } from '../services/recommendation-decisions.js';
+import { ReportsService } from '../services/reports.js';
+import { SandboxService } from '../services/sandbox.js';
+import { StoreSearchSeats } from '../services/search-seats.js';
+import { AuditTrail, SettingsService } from '../services/settings.js';
+import { eventSourceOf } from '../services/subscriptions/source.js';
+import { TenantsService } from '../services/tenants.js';
+import { ApiAccess, ApiClientPool } from '../services/workspace-api.js';
+import type { SlackDeps } from '../slack/context.js';
+import { Authz } from '../slack/permission-checks.js';
+import type { Repositories, Sealer, Store } from '../store/index.js';
+import { WorkTracker } from '../work-tracker.js';
+
+/**
+ * Everything start-up built: the services, and the store and API client beneath them that background work,
+ * the connect page and the playground use. Slack listeners get only `slack`.
+ */
+export interface VigilCore extends SlackDeps {
+  config: Config;
+  store: Store;
+  repos: Repositories;
+  sealer: Sealer;
+  pool: ApiClientPool;
+  api: ApiAccess;
+  slack: SlackDeps;
+}
+
+export interface ServiceOptions {
+  /** Fair admission of searches (per-member bound, concurrency). */
+  searchGate?: Partial<FairGateOptions> | undefined;
+  apiDispatcher?: Dispatcher | undefined;
+  sleep?: Sleep | undefined;
+}
+
+export function buildServices(
+  base: { config: Config; logger: Logger; clock: Clock; store: Store; repos: Repositories; sealer: Sealer },
+  opts: ServiceOptions,
+): VigilCore {
+  const { config, logger, clock, store, repos } = base;
+  const pool = apiPool(base, opts);
+  const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect, clock });
+  const tracker = new WorkTracker();
+  const sleep = opts.sleep ? { sleep: opts.sleep } : {};
+  const connection = new ConnectionService({
+    api,
+    repos,
+    logger,
+    publicUrl: () => config.publicUrl,
+  });
+  const digests = new DigestService({ repos, events: eventSourceOf(api), clock });
+  const alerts = new AlertService({ repos, clock, pollMs: config.alerts.pollMs });
+  const identifiers = new IdentifierDirectory({ api, clock, repos });
+  const slack: SlackDeps = {
+    logger,
+    clock,
+    events: new EventsService({
+      api,
+      repos,
+      clock,
+      // On Redis a member's bound on searches holds across every instance.
+      gate: new FairGate(
+        opts.searchGate,
+        store.backend === 'redis' ? new StoreSearchSeats(store) : undefined,
+      ),
+    }),
+    credentials: new CredentialsService({
+      api,
+      repos,
+      store,
+      clock,
+      logger: logger.child({ component: 'creds' }),
+    }),
+    digests,
+    identifiers,
+    identifierSearch: new IdentifierSearch({ identifiers, repos }),
+    alerts,
+    connection,
+    tenants: new TenantsService({ api, repos }),
+    settings: new SettingsService({ repos }),
+    audit: new AuditTrail({ repos }),
+    home: new HomeService({ repos, digests, alerts, connection }),
+    policies: new PoliciesService({ api, store, repos, clock, logger, ...sleep }),
+    recommendations: new RecommendationsService({ api, store, repos, clock, identifiers }),
+    reports: new ReportsService({ api }),
+    sandbox: new SandboxService({
+      api,
+      repos,
+      logger: logger.child({ component: 'sandbox' }),
+      maxBytes: config.sandbox.maxBytes,
+      // The bot token goes only to Slack's file hosts and the configured Slack API host.
+      slackFileHosts: ['files.slack.com', 'files.slack-gov.com', new URL(config.slack.apiUrl).host],
+    }),
+    triage: new TriageService({ api, store, repos, clock }),
+    knownTags: new KnownTags(repos),
+    lists: listContexts(repos),
+    authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
+    tracker,
+    ...sleep,
+  };
+  return { ...base, pool, api, ...slack, slack };
+}
+
+/**
+ * Several instances on one Redis act as one client: one rate budget per organization, one token per workspace
+ * tenant, one organization per API key. Tokens are kept in the store on SQLite too, so a restart does not
+ * generate them again.
+ */
+function apiPool(
+  base: { config: Config; logger: Logger; clock: Clock; store: Store; repos: Repositories },
+  opts: ServiceOptions,
+): ApiClientPool {
+  const { config, store, repos } = base;
+  return new ApiClientPool({
+    baseUrl: config.api.baseUrl,
+    family: config.api.family,
+    allowedHosts: config.api.allowedHosts,
+    clock: base.clock,
+    logger: base.logger.child({ component: 'api' }),
+    tokenStore: repos.apiTokens,
+    organizations: repos.apiOrganizations,
+    ...(store.backend === 'redis' ? { rateBudget: (windows) => sharedBudget(store, windows) } : {}),
+    ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
+    ...(opts.sleep ? { sleep: opts.sleep, timer: opts.sleep } : {}),
+  });
+}
+
+function sharedBudget(store: Store, windows: RateWindows): RateBudget {
+  const budget = store.sharedRateBudget(windows);
+  if (!budget) throw new Error(`the ${store.backend} store keeps no shared rate budget`);
+  return budget;
+}
