@@ -13,7 +13,6 @@ import type { DigestPublisher } from '../../../services/digest/run.js';
 import { compactEvent } from '../../../services/events/compact.js';
 import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events/context.js';
 import { filtersOf, scopeOf, TOP_EVENTS } from '../../../services/subscriptions/summary.js';
-import type { Repositories } from '../../../store/index.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
 import type { BotClients } from '../../bot-clients.js';
 import { postRunMessage, runMessageFinder } from '../../subscriptions.js';

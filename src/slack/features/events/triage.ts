@@ -22,11 +22,7 @@ import {
   type TriageChange,
   type TriageField,
   type TriageOutcome,
-  triageEvent,
-  triageVersions,
 } from '../../../services/events/triage.js';
-import { KnownTags } from '../../../services/known-tags.js';
-import { listContexts } from '../../../services/list-context.js';
 import { ACTION_IDS, parseActionId, plainTitle } from '../../blocks/events.js';
 import { readTags } from '../../blocks/tags.js';
 import { escapeMrkdwn, slackDate, userMention } from '../../blocks/text.js';

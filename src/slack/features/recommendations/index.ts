@@ -18,7 +18,7 @@ import {
   RECOMMENDATIONS_REJECT_PAGE,
   renderRecommendations,
 } from '../../blocks/recommendations.js';
-import { codeSpan, listCodeSpan, slackDate, userMention } from '../../blocks/text.js';
+import { listCodeSpan, slackDate, userMention } from '../../blocks/text.js';
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { type Click, onAction } from '../../listen.js';
