@@ -9,6 +9,7 @@ import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { createOutbound } from './outbound.js';
 import { AlertFollower } from './services/alerts/follow.js';
 import { AlertFollowUps } from './services/alerts/follow-ups.js';
 import { feedSourceOf } from './services/alerts/ports.js';
@@ -96,6 +97,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const config: Config = { ...opts.config };
   const { logger } = opts;
   const clock = opts.clock ?? systemClock;
+  const outbound = createOutbound(config.proxy);
   const store = await openStore(config.store.url, {
     logger,
     clock,
@@ -118,6 +120,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       logger: logger.child({ component: 'api' }),
       tokenStore: repos.apiTokens,
       organizations: repos.apiOrganizations,
+      proxy: config.proxy,
       ...(shared ? { rateBudget: (windows) => sharedBudget(store, windows) } : {}),
       ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
       ...(opts.sleep ? { sleep: opts.sleep, timer: opts.sleep } : {}),
@@ -151,6 +154,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       alerts: new AlertService({ repos, clock, pollMs: config.alerts.pollMs }),
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
+      outbound,
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
     };
     const slack = createSlackApp(deps, opts.features ?? ALL_FEATURES, opts.slackNow);
@@ -161,11 +165,15 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       logger: logger.child({ component: 'connect' }),
       now: () => clock.now(),
       confirm: (responseUrl, connection, userId) =>
-        postToResponseUrl(responseUrl, {
-          response_type: 'ephemeral',
-          replace_original: true,
-          ...renderConnected(connection, userId),
-        }),
+        postToResponseUrl(
+          responseUrl,
+          {
+            response_type: 'ephemeral',
+            replace_original: true,
+            ...renderConnected(connection, userId),
+          },
+          outbound.dispatcher,
+        ),
     });
     const connect = new ConnectFlow(ports, regions);
     const installer = slack.installer;
@@ -221,6 +229,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
         server.closeAllConnections();
         await closing;
         await pool.close();
+        await outbound.close();
         await store.close();
         logger.info('vigil stopped');
       })();
@@ -242,6 +251,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     };
   } catch (err) {
     await store.close().catch(() => {});
+    await outbound.close().catch(() => {});
     throw err;
   }
 }

@@ -61,7 +61,7 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     logger,
     logLevel: BOLT_LOG_LEVELS[config.logLevel],
     // Bounded: no Slack call (nor a respond post) hangs a click, and none that may have landed is sent twice.
-    ...interactiveClientOptions(config.slack.timeoutMs),
+    ...interactiveClientOptions(config.slack.timeoutMs, deps.outbound.fetch),
   };
 
   // Token rotation refreshes under a store lock, so two instances never refresh one installation at once.
@@ -91,6 +91,7 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
     ? new AnsweringSocketModeReceiver(
         new SocketModeReceiver({
           appToken: config.slack.appToken,
+          dispatcher: deps.outbound.dispatcher,
           logger,
           installerOptions: { clientOptions },
         }),

@@ -9,6 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Clock, Sleep } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { Outbound } from '../outbound.js';
 import type { AlertService } from '../services/alerts/subscriptions.js';
 import type { CredentialsService } from '../services/credentials/index.js';
 import type { DigestService } from '../services/digest/subscriptions.js';
@@ -38,6 +39,8 @@ export interface SlackDeps {
   alerts: AlertService;
   authz: Authz;
   tracker: WorkTracker;
+  /** How Slack-side calls leave the process (the outbound proxy, when one is set). */
+  outbound: Outbound;
   /** Waiting ("still working" notices); real time when absent. */
   sleep?: Sleep;
 }

@@ -21,7 +21,7 @@ import type { DigestPublisher } from '../../../services/digest/run.js';
 import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events-context.js';
 import type { Repositories } from '../../../store/index.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
-import { type BotClients, findByRunId, slackFailure } from '../../bot-clients.js';
+import { type BotClients, type BotClientsDeps, findByRunId, slackFailure } from '../../bot-clients.js';
 
 export const DIGEST_EVENT_TYPE = 'vigil_digest';
 /** At most this many events are kept behind "+N more" (the rest store's own bound). */
@@ -37,6 +37,8 @@ export interface PublisherDeps {
   saveRest(workspaceId: string, subscriptionId: string, events: Event[]): Promise<string>;
   clock: Clock;
   logger: Logger;
+  /** The outbound proxy's fetch, when one is set (for its BotClients). */
+  outbound?: BotClientsDeps['outbound'];
 }
 
 export function headingOf(

@@ -86,6 +86,7 @@ async function send(
           logger: deps.logger.child({ component: 'sandbox' }),
           maxBytes: deps.config.sandbox.maxBytes,
           slackFileHosts: slackFileHosts(deps),
+          dispatcher: deps.outbound.dispatcher,
         },
         { workspaceId: who.workspaceId, userId: who.userId, file, botToken, via },
       ),
