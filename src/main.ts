@@ -13,9 +13,9 @@ async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void>
     const { startPlayground } = await import('./playground/start.js');
     const playground = await startPlayground({
       env: process.env,
-      createLogger: (config) => createLogger({ level: config.logLevel }),
+      createLogger: (config) => createLogger({ level: config.logLevel, format: config.logFormat }),
     });
-    // stdout stays JSON lines; the human hint goes to stderr.
+    // stdout stays log lines; the human hint goes to stderr.
     console.error(
       `\nVigil playground: Vigil runs for real against a simulated Slack and threat-intel API.\n` +
         `Open ${playground.url} in a browser. To connect a real Slack app, see README.md ("Create the Slack app").\n`,
@@ -23,7 +23,7 @@ async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void>
     return { logger: playground.logger, vigil: playground };
   }
   const config = loadConfig(process.env);
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   return { logger, vigil: await startVigil({ config, logger }) };
 }
 
