@@ -3,8 +3,19 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { wantsPlayground } from './playground/mode.js';
 import { startVigil } from './start.js';
+import { explainStartFailure } from './start-failure.js';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/** A start that failed for a reason an operator can act on, said in one line. */
+class StartFailure extends Error {
+  constructor(
+    readonly line: string,
+    cause: unknown,
+  ) {
+    super(line, { cause });
+  }
+}
 
 /** The playground when no Slack variable is set (or with --playground), else Vigil as configured. */
 async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void> } }> {
@@ -24,7 +35,12 @@ async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void>
   }
   const config = loadConfig(process.env);
   const logger = createLogger({ level: config.logLevel, format: config.logFormat });
-  return { logger, vigil: await startVigil({ config, logger }) };
+  try {
+    return { logger, vigil: await startVigil({ config, logger }) };
+  } catch (err) {
+    const line = explainStartFailure(err, config);
+    throw line ? new StartFailure(line, err) : err;
+  }
 }
 
 async function main(): Promise<void> {
@@ -36,6 +52,10 @@ async function main(): Promise<void> {
       console.error('Vigil cannot start: the configuration has problems:');
       for (const line of err.lines) console.error(`  - ${line}`);
       process.exit(2);
+    }
+    if (err instanceof StartFailure) {
+      console.error(`Vigil cannot start: ${err.line}`);
+      process.exit(1);
     }
     throw err;
   }
