@@ -89,7 +89,7 @@ async function collectGarbage(inspectorUrl: string): Promise<void> {
 
 async function start(): Promise<{ child: ChildProcess; url: string; inspector: string }> {
   const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '--import', 'tsx', 'src/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -3,7 +3,7 @@
  * A bad value stops start-up with one clear line per problem (`ConfigError.lines`).
  */
 import { z } from 'zod';
-import { isLoopbackHost } from './net.js';
+import { isLoopbackHost, normalizeNoProxy, type ProxySettings } from './net.js';
 
 // Kept exported here for existing importers; the definition lives in the kernel so src/api can share it.
 export { isLoopbackHost };
@@ -19,6 +19,8 @@ const urlString = () =>
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const EnvSchema = z.object({
   SLACK_SIGNING_SECRET: optionalString,
@@ -154,7 +156,51 @@ const EnvSchema = z.object({
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   ),
+  LOG_FORMAT: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z.enum(LOG_FORMATS, { message: `must be one of ${LOG_FORMATS.join(', ')}` }).default('text'),
+  ),
 });
+
+/** The value of a proxy variable: the lower-case name first, as curl and undici read them. */
+function proxyVariable(
+  env: Record<string, string | undefined>,
+  upper: 'HTTPS_PROXY' | 'HTTP_PROXY' | 'NO_PROXY',
+): { name: string; value: string } | undefined {
+  for (const name of [upper.toLowerCase(), upper]) {
+    const value = env[name]?.trim();
+    if (value) return { name, value };
+  }
+  return undefined;
+}
+
+/** A proxy URL; `host:port` alone means http:// as with curl. Problems never quote it (it may hold a password). */
+function proxyUrl(variable: { name: string; value: string } | undefined, problems: string[]): string {
+  if (!variable) return '';
+  const { name, value } = variable;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  const url = URL.canParse(withScheme) ? new URL(withScheme) : undefined;
+  if (!url || url.hostname === '') {
+    problems.push(`${name}: must be a proxy URL such as http://proxy.example:3128`);
+    return '';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    problems.push(`${name}: must be an http:// or https:// proxy (not ${url.protocol.slice(0, -1)})`);
+    return '';
+  }
+  return url.toString();
+}
+
+/** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case); undefined when no proxy is set. */
+function proxySettings(
+  env: Record<string, string | undefined>,
+  problems: string[],
+): ProxySettings | undefined {
+  const httpsProxy = proxyUrl(proxyVariable(env, 'HTTPS_PROXY'), problems);
+  const httpProxy = proxyUrl(proxyVariable(env, 'HTTP_PROXY'), problems);
+  if (!httpsProxy && !httpProxy) return undefined;
+  return { httpsProxy, httpProxy, noProxy: normalizeNoProxy(proxyVariable(env, 'NO_PROXY')?.value ?? '') };
+}
 
 /** Cross-field rules, checked on the raw environment so they are reported together with field errors. */
 function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
@@ -249,6 +295,10 @@ export interface Config {
   /** How often each workspace's feed is polled for real-time alerts (a minute; tests shorten it). */
   alerts: { pollMs: number };
   logLevel: LogLevel;
+  /** `text` for a person reading a terminal; `json`: one JSON object a line, for a log pipeline. */
+  logFormat: LogFormat;
+  /** Every outbound call (Slack, Socket Mode, response_url, the API, downloads) goes through it when set. */
+  proxy: ProxySettings | undefined;
   /** Largest file sent to the sandbox (VIGIL_SANDBOX_MAX_BYTES). */
   sandbox: { maxBytes: number };
   /** Interface the playground listens on (only used when no Slack variable is set). */
@@ -277,6 +327,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       : parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`)),
     ...crossFieldProblems(env),
   ];
+  const proxy = proxySettings(env, problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const allowedHosts = splitList(e.VIGIL_API_ALLOWED_HOSTS).map((h) => h.toLowerCase());
@@ -310,6 +361,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     digest: { tickMs: e.VIGIL_DIGEST_TICK_MS },
     alerts: { pollMs: e.VIGIL_ALERT_POLL_MS },
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    proxy,
     sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
     playgroundHost: e.VIGIL_PLAYGROUND_HOST,
   };

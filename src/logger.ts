@@ -66,6 +66,8 @@ const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bxapp-[A-Za-z0-9-]+/g, REDACTED],
   [/https:\/\/hooks\.slack(?:-gov)?\.com\/[^\s"'<>]*/g, `https://hooks.slack.com/${REDACTED}`],
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  // The password in a URL's user info (a proxy's `http://user:password@proxy:3128`).
+  [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:)[^\s@/]+@/gi, `$1${REDACTED}@`],
   [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
   [/([?&](?:token|api_?key|key|password|secret|signature|sig)=)[^&#\s"']+/gi, `$1${REDACTED}`],
   // `hash=…`, `password: …` in prose (upstream error texts quote what they were sent).
@@ -196,6 +198,8 @@ const RESERVED_KEYS = new Set(['time', 'level', 'msg']);
 
 export interface LoggerOptions {
   level?: LogLevelName;
+  /** `json` (the default): one JSON object a line. `text`: time, level, message, then `key=value` fields. */
+  format?: 'json' | 'text';
   /** Receives each JSON line without a trailing newline. Defaults to process.stdout. */
   write?: (line: string) => void;
   bindings?: LogFields;
@@ -212,13 +216,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const threshold = LEVEL_RANK[options.level ?? 'info'];
   const write = options.write ?? writeToStdout;
   const now = options.now ?? Date.now;
+  const format = options.format === 'text' ? formatText : formatLine;
 
   const make = (bindings: LogFields): Logger => {
     const log = (level: LogLevelName, msg: string, fields?: LogFields) => {
       if (LEVEL_RANK[level] < threshold) return;
       let line: string;
       try {
-        line = formatLine(now(), level, msg, bindings, fields);
+        line = format(now(), level, msg, bindings, fields);
       } catch {
         line = JSON.stringify({ time: safeTime(now), level, msg: 'log line could not be serialized' });
       }
@@ -256,6 +261,23 @@ function formatLine(
     record[RESERVED_KEYS.has(key) ? `_${key}` : key] = value;
   }
   return JSON.stringify(record);
+}
+
+/** The same record for a person at a terminal: `time LEVEL message key=value …` (values JSON when not plain). */
+function formatText(
+  time: number,
+  level: LogLevelName,
+  msg: string,
+  bindings: LogFields,
+  fields: LogFields | undefined,
+): string {
+  const record = JSON.parse(formatLine(time, level, msg, bindings, fields)) as Record<string, unknown>;
+  const { time: at, level: _level, msg: text, ...rest } = record;
+  const pairs = Object.entries(rest).map(([key, value]) => {
+    const plain = typeof value === 'string' && /^[^\s"=]+$/.test(value);
+    return `${key}=${plain ? value : JSON.stringify(value)}`;
+  });
+  return [String(at), level.toUpperCase().padEnd(5), String(text), ...pairs].join(' ');
 }
 
 function safeTime(now: () => number): string {

@@ -3,8 +3,19 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { wantsPlayground } from './playground/mode.js';
 import { startVigil } from './start.js';
+import { explainStartFailure } from './start-failure.js';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
+
+/** A start that failed for a reason an operator can act on, said in one line. */
+class StartFailure extends Error {
+  constructor(
+    readonly line: string,
+    cause: unknown,
+  ) {
+    super(line, { cause });
+  }
+}
 
 /** The playground when no Slack variable is set (or with --playground), else Vigil as configured. */
 async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void> } }> {
@@ -13,9 +24,9 @@ async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void>
     const { startPlayground } = await import('./playground/start.js');
     const playground = await startPlayground({
       env: process.env,
-      createLogger: (config) => createLogger({ level: config.logLevel }),
+      createLogger: (config) => createLogger({ level: config.logLevel, format: config.logFormat }),
     });
-    // stdout stays JSON lines; the human hint goes to stderr.
+    // stdout stays log lines; the human hint goes to stderr.
     console.error(
       `\nVigil playground: Vigil runs for real against a simulated Slack and threat-intel API.\n` +
         `Open ${playground.url} in a browser. To connect a real Slack app, see README.md ("Create the Slack app").\n`,
@@ -23,8 +34,13 @@ async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void>
     return { logger: playground.logger, vigil: playground };
   }
   const config = loadConfig(process.env);
-  const logger = createLogger({ level: config.logLevel });
-  return { logger, vigil: await startVigil({ config, logger }) };
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+  try {
+    return { logger, vigil: await startVigil({ config, logger }) };
+  } catch (err) {
+    const line = explainStartFailure(err, config);
+    throw line ? new StartFailure(line, err) : err;
+  }
 }
 
 async function main(): Promise<void> {
@@ -36,6 +52,10 @@ async function main(): Promise<void> {
       console.error('Vigil cannot start: the configuration has problems:');
       for (const line of err.lines) console.error(`  - ${line}`);
       process.exit(2);
+    }
+    if (err instanceof StartFailure) {
+      console.error(`Vigil cannot start: ${err.line}`);
+      process.exit(1);
     }
     throw err;
   }

@@ -8,6 +8,7 @@ import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { createOutbound } from './outbound.js';
 import type { RunNowReport } from './services/digest/scheduler.js';
 import type { FairGateOptions } from './services/fair-gate.js';
 import type { Ticker } from './services/subscriptions/ticker.js';
@@ -68,6 +69,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const config: Config = { ...opts.config };
   const { logger } = opts;
   const clock = opts.clock ?? systemClock;
+  const outbound = createOutbound(config.proxy);
   const store = await openStore(config.store.url, {
     logger,
     clock,
@@ -78,7 +80,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   try {
     const sealer = await loadSealer({ configured: config.encryptionKey, dataDir: store.dataDir, logger });
     const repos = createRepositories(store, { clock, sealer });
-    const core = buildServices({ config, logger, clock, store, repos, sealer }, opts);
+    const core = buildServices({ config, logger, clock, store, repos, sealer, outbound }, opts);
     const slack = createSlackApp({
       deps: core.slack,
       config,
@@ -112,6 +114,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     };
   } catch (err) {
     await store.close().catch(() => {});
+    await outbound.close().catch(() => {});
     throw err;
   }
 }

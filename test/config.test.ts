@@ -168,3 +168,11 @@ describe('loadConfig', () => {
     ]);
   });
 });
+
+describe('LOG_FORMAT', () => {
+  it('is text unless json is asked for; anything else is refused in one line', () => {
+    expect(loadConfig(single).logFormat).toBe('text');
+    expect(loadConfig({ ...single, LOG_FORMAT: ' JSON ' }).logFormat).toBe('json');
+    expect(problems({ ...single, LOG_FORMAT: 'yaml' })).toEqual(['LOG_FORMAT: must be one of text, json']);
+  });
+});

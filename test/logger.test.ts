@@ -238,3 +238,37 @@ describe('createLogger', () => {
     expect(() => silentLogger.error('nothing', { apiKey: 'x' })).not.toThrow();
   });
 });
+
+describe('LOG_FORMAT', () => {
+  it('json: one JSON object a line; text: time, level, message and key=value fields, redacted alike', () => {
+    const json = capture({ format: 'json' });
+    const text = capture({ format: 'text' });
+    for (const { logger } of [json, text]) {
+      logger.child({ component: 'store' }).warn('store unavailable', {
+        error: 'Error: connect ECONNREFUSED',
+        token: 'xoxb-1234567890-secret',
+        downMs: 20_000,
+      });
+    }
+    expect(json.records()).toEqual([
+      {
+        time: '2026-01-02T00:00:00.000Z',
+        level: 'warn',
+        msg: 'store unavailable',
+        component: 'store',
+        error: 'Error: connect ECONNREFUSED',
+        token: REDACTED,
+        downMs: 20000,
+      },
+    ]);
+    expect(text.lines).toEqual([
+      `2026-01-02T00:00:00.000Z WARN  store unavailable component=store error="Error: connect ECONNREFUSED" token=${REDACTED} downMs=20000`,
+    ]);
+  });
+
+  it('masks the password of a URL (a proxy with credentials)', () => {
+    expect(redactText('via http://vigil:hunter2hunter2@proxy.corp:3128 failed')).toBe(
+      `via http://vigil:${REDACTED}@proxy.corp:3128 failed`,
+    );
+  });
+});

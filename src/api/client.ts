@@ -6,14 +6,15 @@
  * Security: the API key is only sent to `POST /tokens/generate`, the token only to the configured API
  * origin, neither ever logged, put in an error message, or returned to callers; cookies are ignored.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../clock.js';
 import { type Logger, silentLogger } from '../logger.js';
+import type { ProxySettings } from '../net.js';
 import { validateBaseUrl, validateFamily } from './core/base-url.js';
 import { type Credentials, Engine, type OrganizationMemory } from './core/caller.js';
 import type { ResourceContext } from './core/context.js';
 import { ConfigurationError } from './core/errors.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS } from './core/http.js';
+import { createDispatcher, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS } from './core/http.js';
 import { type RateBudgetFactory, RateLimiter, type RateLimits } from './core/rate-limiter.js';
 import { DEFAULT_RETRY, type RetryPolicy, realSleep, type Sleep } from './core/retry.js';
 import { TOKEN_REFRESH_AFTER_MS, TokenCache, type TokenStore } from './core/tokens.js';
@@ -42,8 +43,10 @@ export interface ApiClientOptions {
   family?: string;
   /** Hosts the base URL may point at; loopback is always allowed (tests, simulator). */
   allowedHosts: readonly string[];
-  /** Defaults to an undici Agent with the timeouts below. */
+  /** Defaults to an undici Agent with the timeouts below (through `proxy` when given). */
   dispatcher?: Dispatcher;
+  /** The outbound proxy for the client's own dispatcher (HTTPS_PROXY, NO_PROXY…). */
+  proxy?: ProxySettings | undefined;
   timeouts?: Partial<{ connectMs: number; headersMs: number; bodyMs: number; attemptMs: number }>;
   clock?: Clock;
   logger?: Logger;
@@ -95,14 +98,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   const family = validateFamily(opts.family ?? 'firework');
   const base = validateBaseUrl(opts.baseUrl, opts.allowedHosts);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
-  const ownDispatcher = opts.dispatcher
-    ? undefined
-    : new Agent({
-        connect: { timeout: timeouts.connectMs },
-        headersTimeout: timeouts.headersMs,
-        bodyTimeout: timeouts.bodyMs,
-      });
-  const dispatcher = opts.dispatcher ?? (ownDispatcher as Agent);
+  const ownDispatcher = opts.dispatcher ? undefined : createDispatcher(timeouts, opts.proxy);
+  const dispatcher = opts.dispatcher ?? (ownDispatcher as Dispatcher);
   const clock = opts.clock ?? systemClock;
   const sleep = opts.sleep ?? realSleep;
   const random = opts.random ?? Math.random;

@@ -76,7 +76,7 @@ function boltClientOptions(deps: SlackDeps, config: Config) {
     logger,
     logLevel: BOLT_LOG_LEVELS[config.logLevel],
     // Bounded: no Slack call (nor a respond post) hangs a click, and none that may have landed is sent twice.
-    ...interactiveClientOptions(config.slack.timeoutMs),
+    ...interactiveClientOptions(config.slack.timeoutMs, deps.outbound.fetch),
   };
 }
 

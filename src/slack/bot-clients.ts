@@ -8,6 +8,7 @@ import { LogLevel } from '@slack/bolt';
 import { ErrorCode, type WebAPICallResult, WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { Outbound } from '../outbound.js';
 import {
   CHANNEL_PROBLEMS,
   type ChannelProblem,
@@ -24,6 +25,8 @@ export interface BotClientsDeps {
   config: Pick<Config, 'slack'>;
   repos: Pick<Repositories, 'installations'>;
   logger: Logger;
+  /** The outbound proxy's fetch, when one is set. */
+  outbound?: Pick<Outbound, 'fetch'> | undefined;
 }
 
 /** One WebClient per bot token; rate-limited calls are rejected so the caller waits on the clock instead. */
@@ -42,6 +45,7 @@ export class BotClients {
         // tick, after looking for the run id in the channel's history.
         retryConfig: { retries: 0 },
         timeout: 15_000,
+        ...(this.deps.outbound ? { fetch: this.deps.outbound.fetch } : {}),
         logger: toBoltLogger(this.deps.logger.child({ component: 'slack-poster' }), LogLevel.WARN),
       });
       this.clients.set(token, client);

@@ -44,15 +44,17 @@ class NotRepeatable extends Error {
  */
 export function interactiveClientOptions(
   timeoutMs = SLACK_TIMEOUT_MS,
+  /** How requests leave the process (through the outbound proxy when one is set). */
+  send: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init),
 ): Pick<WebClientOptions, 'timeout' | 'retryConfig' | 'fetch'> {
   const fetch: FetchFunction = async (url, init) => {
     // The WebClient passes its own time-out signal; Bolt's respond passes none.
     const bounded = { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) };
     const method = methodOf(url);
-    if (method === '' || REPEATABLE.test(method)) return globalThis.fetch(url, bounded);
+    if (method === '' || REPEATABLE.test(method)) return send(url, bounded);
     let res: Response;
     try {
-      res = await globalThis.fetch(url, bounded);
+      res = await send(url, bounded);
     } catch (err) {
       throw new NotRepeatable(method, err);
     }

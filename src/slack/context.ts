@@ -9,6 +9,7 @@ import type { Block, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Clock, Sleep } from '../clock.js';
 import type { Logger } from '../logger.js';
+import type { Outbound } from '../outbound.js';
 import type { AlertService } from '../services/alerts/subscriptions.js';
 import type { ConnectionService } from '../services/connection.js';
 import type { CredentialsService } from '../services/credentials/index.js';
@@ -63,6 +64,8 @@ export interface SlackDeps {
   /** Server-side permission checks, from the verified payload's team and user. */
   authz: Authz;
   tracker: WorkTracker;
+  /** How Slack-side calls leave the process (the outbound proxy, when one is set). */
+  outbound: Outbound;
   /** Waiting ("still working" notices); real time when absent. */
   sleep?: Sleep;
 }

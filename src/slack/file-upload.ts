@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { WebClient } from '@slack/web-api';
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { VigilError } from '../errors.js';
 
 const UPLOAD_TIMEOUT_MS = 120_000;
@@ -32,6 +32,8 @@ export async function uploadFileToDm(
   client: WebClient,
   dmChannelId: string,
   file: DmFile,
+  /** The outbound proxy's (SlackDeps.outbound); undici's global one otherwise. */
+  dispatcher?: Dispatcher,
 ): Promise<{ fileId: string }> {
   const target = await client.files.getUploadURLExternal({ filename: file.filename, length: file.bytes });
   const url = target.upload_url;
@@ -39,6 +41,7 @@ export async function uploadFileToDm(
   if (!url || !fileId)
     throw new VigilError('Slack did not give an upload address for the file.', 'Try again.');
   const res = await request(url, {
+    ...(dispatcher ? { dispatcher } : {}),
     method: 'POST',
     body: file.open(),
     headers: { 'content-type': 'application/octet-stream', 'content-length': String(file.bytes) },

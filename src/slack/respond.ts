@@ -5,7 +5,7 @@
 import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { VigilError } from '../errors.js';
 import { ephemeral } from './context.js';
 
@@ -75,9 +75,13 @@ export function slackErrorCode(err: unknown): string | undefined {
   return typeof data?.error === 'string' ? data.error : undefined;
 }
 
-/** Posts to a Slack response_url where there is no Bolt `respond` (the connect page, a modal's work). */
-export async function postToResponseUrl(url: string, body: unknown): Promise<void> {
+/**
+ * Posts to a Slack response_url where there is no Bolt `respond` (the connect page, a modal's work);
+ * `dispatcher`: the outbound proxy's (SlackDeps.outbound), undici's global one otherwise.
+ */
+export async function postToResponseUrl(url: string, body: unknown, dispatcher?: Dispatcher): Promise<void> {
   const res = await request(url, {
+    ...(dispatcher ? { dispatcher } : {}),
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),

@@ -15,8 +15,7 @@ import type { Authorize, AuthorizeResult, AuthorizeSourceData } from '@slack/bol
 import type { InstallProvider } from '@slack/oauth';
 import type { WebClient } from '@slack/web-api';
 import { RefusalError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { ephemeral } from './context.js';
+import { ephemeral, type SlackDeps } from './context.js';
 import { answerFor, refusalMessage, refusalView, reportError } from './error-reply.js';
 import { postToResponseUrl } from './respond.js';
 
@@ -179,7 +178,7 @@ export interface AckAnswers {
  * click or message shortcut through its response_url. Events (App Home) have nobody to tell.
  */
 export async function answerGateRefusal(
-  deps: { logger: Logger },
+  deps: Pick<SlackDeps, 'logger' | 'outbound'>,
   err: unknown,
   body: unknown,
   acks: AckAnswers | undefined,
@@ -210,8 +209,8 @@ export async function answerGateRefusal(
     return;
   }
   if (typeof b.response_url === 'string' && b.response_url !== '') {
-    await postToResponseUrl(b.response_url, ephemeral(message, false)).catch((err: unknown) =>
-      deps.logger.warn('could not tell a refused request why', { err }),
+    await postToResponseUrl(b.response_url, ephemeral(message, false), deps.outbound.dispatcher).catch(
+      (err: unknown) => deps.logger.warn('could not tell a refused request why', { err }),
     );
   }
 }

@@ -51,11 +51,11 @@ function connectFlow(core: VigilCore): ConnectFlow {
     logger: core.logger.child({ component: 'connect' }),
     now: () => core.clock.now(),
     confirm: (responseUrl, connection, userId) =>
-      postToResponseUrl(responseUrl, {
-        response_type: 'ephemeral',
-        replace_original: true,
-        ...renderConnected(connection, userId),
-      }),
+      postToResponseUrl(
+        responseUrl,
+        { response_type: 'ephemeral', replace_original: true, ...renderConnected(connection, userId) },
+        core.outbound.dispatcher,
+      ),
   });
   return new ConnectFlow(ports, regions);
 }

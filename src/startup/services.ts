@@ -7,6 +7,7 @@ import type { RateBudget, RateWindows } from '../api/index.js';
 import type { Clock, Sleep } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { Outbound } from '../outbound.js';
 import { AlertService } from '../services/alerts/subscriptions.js';
 import { ConnectionService } from '../services/connection.js';
 import { CredentialsService } from '../services/credentials/index.js';
@@ -55,7 +56,15 @@ export interface ServiceOptions {
 }
 
 export function buildServices(
-  base: { config: Config; logger: Logger; clock: Clock; store: Store; repos: Repositories; sealer: Sealer },
+  base: {
+    config: Config;
+    logger: Logger;
+    clock: Clock;
+    store: Store;
+    repos: Repositories;
+    sealer: Sealer;
+    outbound: Outbound;
+  },
   opts: ServiceOptions,
 ): VigilCore {
   const { config, logger, clock, store, repos } = base;
@@ -111,12 +120,14 @@ export function buildServices(
       maxBytes: config.sandbox.maxBytes,
       // The bot token goes only to Slack's file hosts and the configured Slack API host.
       slackFileHosts: ['files.slack.com', 'files.slack-gov.com', new URL(config.slack.apiUrl).host],
+      dispatcher: base.outbound.dispatcher,
     }),
     triage: new TriageService({ api, store, repos, clock }),
     knownTags: new KnownTags(repos),
     lists: listContexts(repos),
     authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
     tracker,
+    outbound: base.outbound,
     ...sleep,
   };
   return { ...base, pool, api, ...slack, slack };
@@ -140,6 +151,7 @@ function apiPool(
     logger: base.logger.child({ component: 'api' }),
     tokenStore: repos.apiTokens,
     organizations: repos.apiOrganizations,
+    proxy: config.proxy,
     ...(store.backend === 'redis' ? { rateBudget: (windows) => sharedBudget(store, windows) } : {}),
     ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
     ...(opts.sleep ? { sleep: opts.sleep, timer: opts.sleep } : {}),

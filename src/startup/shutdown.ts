@@ -26,6 +26,7 @@ export function shutdownOf(
       server.closeAllConnections();
       await closing;
       await core.pool.close();
+      await core.outbound.close();
       await core.store.close();
       logger.info('vigil stopped');
     })();

@@ -14,8 +14,8 @@ export interface VigilProcess {
 export function runVigil(env: Record<string, string>): VigilProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: process.cwd(),
-    // Only what the test gives, plus PATH/HOME so node can start.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    // Only what the test gives, plus PATH/HOME so node can start, and JSON logs (the tests read them).
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];

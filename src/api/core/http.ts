@@ -4,7 +4,8 @@
  * no cookie jar and we never set one). Transport failures become the client's own errors.
  */
 import type { Readable } from 'node:stream';
-import { type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
+import type { ProxySettings } from '../../net.js';
 import { ApiError, ConnectionError, TimeoutError, UnexpectedResponseError } from './errors.js';
 
 export type HttpBody = string | Buffer | Uint8Array | Readable;
@@ -48,6 +49,23 @@ export const DEFAULT_TIMEOUTS = {
   attemptMs: 30_000,
 } as const;
 export const DEFAULT_MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
+
+/**
+ * The client's own connection pool, with its connect, header and body bounds; through the outbound proxy
+ * when one is set (undici's proxy agent: CONNECT for https, NO_PROXY honoured), with the same bounds.
+ */
+export function createDispatcher(
+  timeouts: { connectMs: number; headersMs: number; bodyMs: number },
+  proxy?: ProxySettings,
+): Dispatcher {
+  const bounds = {
+    connect: { timeout: timeouts.connectMs },
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.bodyMs,
+  };
+  // Every proxy field is given, so undici never falls back to reading process.env itself.
+  return proxy ? new EnvHttpProxyAgent({ ...bounds, ...proxy }) : new Agent(bounds);
+}
 
 /** Errors raised before any byte left: the server cannot have acted on the request. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);

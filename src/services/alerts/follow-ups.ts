@@ -16,6 +16,7 @@ import {
   type EventStateRepo,
   type FollowUp,
   type FollowUpRef,
+  isStoreOutage,
   StoreCorruptionError,
 } from '../../store/index.js';
 import type { EventStateChange } from '../events/changes.js';
@@ -142,7 +143,11 @@ export class AlertFollowUps {
       } catch (err) {
         // One unreadable record must not stop the others (nor come back every sweep).
         if (err instanceof StoreCorruptionError) await deps.records.delete(ref);
-        deps.logger.warn('an alert follow-up could not be completed', { workspaceId: ref.workspaceId, err });
+        if (!isStoreOutage(err))
+          deps.logger.warn('an alert follow-up could not be completed', {
+            workspaceId: ref.workspaceId,
+            err,
+          });
       }
     }
     // Cut short: the rest are looked at on the next tick.

@@ -7,7 +7,7 @@
  * feeds is cheap, so an idle tick costs one store read per workspace. `stop` cancels the timer and waits
  * for the work in flight, so the store can close after it.
  */
-import type { AlertSubscription } from '../../store/index.js';
+import { type AlertSubscription, isStoreOutage } from '../../store/index.js';
 import { realTicker, type Ticker } from '../subscriptions/ticker.js';
 import { type DeliveryDeps, type DeliveryOutcome, deliverChannel } from './deliver.js';
 import type { SweepReport } from './follow-ups.js';
@@ -55,7 +55,12 @@ export class AlertScheduler {
     if (this.timer || this.stopped) return;
     const ticker = this.deps.ticker ?? realTicker;
     this.timer = ticker.every(this.deps.tickMs, () => {
-      void this.tick().catch((err: unknown) => this.deps.logger.error('alert tick failed', { err }));
+      void this.tick().catch((err: unknown) =>
+        // The store logs its own outage once; the next tick tries again.
+        isStoreOutage(err)
+          ? this.deps.logger.debug('alert tick skipped: store unavailable')
+          : this.deps.logger.error('alert tick failed', { err }),
+      );
     });
   }
 
@@ -79,6 +84,8 @@ export class AlertScheduler {
         .catch((err: unknown) => {
           // Cut short by shutdown (the store closing under it): taken up again after the restart.
           if (this.stopped) this.deps.logger.info('alert work cut short by shutdown', { workspaceId });
+          else if (isStoreOutage(err))
+            this.deps.logger.debug('alert work skipped: store unavailable', { workspaceId });
           else this.deps.logger.error('alert work for a workspace crashed', { workspaceId, err });
         })
         .finally(() => this.inFlight.delete(workspaceId));
@@ -113,7 +120,8 @@ export class AlertScheduler {
         report.followUps = done;
       })
       .catch((err: unknown) => {
-        if (!this.stopped) this.deps.logger.error('alert follow-ups sweep failed', { err });
+        if (this.stopped || isStoreOutage(err)) return;
+        this.deps.logger.error('alert follow-ups sweep failed', { err });
       })
       .finally(() => {
         this.sweeping = undefined;

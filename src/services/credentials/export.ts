@@ -21,7 +21,6 @@ import type { Logger } from '../../logger.js';
 import type { NewAuditEntry, WorkspaceRecordRepo } from '../../store/index.js';
 import type { ApiAccess } from '../workspace-api.js';
 import { type StoredCredsSearch, StoredCredsSearchSchema, searchInputOf } from './context.js';
-import { writeCredentialsCsv } from './csv.js';
 import { searchError } from './search.js';
 import { EncryptedSpool } from './spool.js';
 
@@ -203,6 +202,8 @@ async function runExport(
       },
       RUNNING_RECORD_TTL_MS,
     );
+    // Loaded when an export runs: a start does not pay for the CSV writer.
+    const { writeCredentialsCsv } = await import('./csv.js');
     const written = await deps.api
       .call(req.workspaceId, ({ session }) =>
         writeCredentialsCsv(

@@ -77,7 +77,11 @@ export class Heartbeat {
       if (this.failing) this.logger.info('store heartbeat restored');
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.logger.warn('store heartbeat failed', { error });
+      // What the driver said, without a stack: an outage's cause is the same for every operation.
+      if (!this.failing)
+        this.logger.warn('store heartbeat failed', {
+          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        });
       this.failing = true;
     } finally {
       this.beating = false;

@@ -1,14 +1,31 @@
 /**
  * Backend failures as one outage: the first failed operation logs that the store is unavailable, later ones
- * log nothing until an operation succeeds again, which logs that it is back. Errors of the backend's driver
- * become StoreUnavailableError (a StoreError); the store's own errors pass through untouched.
+ * are only counted (a line with the count once a minute while it lasts) until an operation succeeds again,
+ * which logs that it is back, with the count. Errors of the backend's driver become StoreUnavailableError (a
+ * StoreError); the store's own errors pass through untouched. Whoever catches one (a scheduler's tick, a
+ * sweep) asks `isStoreOutage` and says nothing more: the outage is this log's to tell.
  */
 import type { Logger } from '../../logger.js';
 import { StoreError, StoreUnavailableError } from './errors.js';
 import type { StoreBackend } from './store.js';
 
+/** How often a long outage is reported again, with the count of operations it failed. */
+const REMIND_EVERY_MS = 60_000;
+
+/** Whether `err` is (or was caused by) the store being unavailable: already logged, once, by the OutageLog. */
+export function isStoreOutage(err: unknown): boolean {
+  let at: unknown = err;
+  for (let depth = 0; depth < 5 && at instanceof Error; depth++) {
+    if (at instanceof StoreUnavailableError) return true;
+    at = at.cause;
+  }
+  return false;
+}
+
 export class OutageLog {
   private since: number | undefined;
+  private failures = 0;
+  private remindedAt = 0;
 
   constructor(
     private readonly logger: Logger,
@@ -29,13 +46,23 @@ export class OutageLog {
   }
 
   private failed(err: unknown): StoreUnavailableError {
+    const now = this.now();
     if (this.since === undefined) {
-      this.since = this.now();
+      this.since = now;
+      this.remindedAt = now;
+      this.failures = 0;
       // Once per outage, with what the driver said and no stack: the cause is the same for every request.
       this.logger.warn('store unavailable: operations fail until it answers again', {
         error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
       });
+    } else if (now - this.remindedAt >= REMIND_EVERY_MS) {
+      this.remindedAt = now;
+      this.logger.warn('store still unavailable', {
+        downMs: now - this.since,
+        failedOperations: this.failures,
+      });
     }
+    this.failures++;
     return new StoreUnavailableError({ cause: err });
   }
 
@@ -43,7 +70,7 @@ export class OutageLog {
     if (this.since === undefined) return;
     const downMs = this.now() - this.since;
     this.since = undefined;
-    this.logger.info('store available again', { downMs });
+    this.logger.info('store available again', { downMs, failedOperations: this.failures });
   }
 }
 

@@ -43,8 +43,8 @@ export async function startVigilProcess(
 ): Promise<VigilProcess> {
   const child = spawn('npm', ['start'], {
     cwd: process.cwd(),
-    // Nothing configured: only what a shell needs to find node, and the port.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    // Nothing configured: only what a shell needs to find node, the port, and JSON logs (read below).
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -17,7 +17,7 @@ import { isExpected } from '../../error-reply.js';
 import { openDm, uploadFileToDm } from '../../file-upload.js';
 
 export async function exportToDm(
-  deps: Pick<SlackDeps, 'logger'>,
+  deps: Pick<SlackDeps, 'logger' | 'outbound'>,
   client: WebClient,
   userId: string,
   ctx: CredsContext,
@@ -49,12 +49,17 @@ export async function exportToDm(
       ...(ts === undefined ? {} : { notice: { channel, ts } }),
       progress: (p) => update(renderExportProgress({ rows: p.rows, limit: p.limit, label })),
       deliver: async (file) => {
-        await uploadFileToDm(client, channel, {
-          open: file.open,
-          bytes: file.bytes,
-          filename: file.filename,
-          title: 'Leaked credentials export',
-        });
+        await uploadFileToDm(
+          client,
+          channel,
+          {
+            open: file.open,
+            bytes: file.bytes,
+            filename: file.filename,
+            title: 'Leaked credentials export',
+          },
+          deps.outbound.dispatcher,
+        );
       },
     });
     await update(renderExportDone({ rows: result.rows, label, filename: result.filename }));

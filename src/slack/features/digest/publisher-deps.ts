@@ -14,6 +14,7 @@ export function publisherDepsOf(deps: SlackDeps): PublisherDeps {
         deps.digests.rest.save({ workspaceId, subscriptionId, events }),
       clock: deps.clock,
       logger: deps.logger,
+      outbound: deps.outbound,
     };
     cache.set(deps, built);
   }

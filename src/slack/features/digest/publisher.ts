@@ -14,7 +14,7 @@ import { compactEvent } from '../../../services/events/compact.js';
 import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events/context.js';
 import { filtersOf, scopeOf, TOP_EVENTS } from '../../../services/subscriptions/summary.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
-import type { BotClients } from '../../bot-clients.js';
+import type { BotClients, BotClientsDeps } from '../../bot-clients.js';
 import { postRunMessage, runMessageFinder } from '../../subscriptions.js';
 
 export const DIGEST_EVENT_TYPE = 'vigil_digest';
@@ -29,6 +29,8 @@ export interface PublisherDeps {
   saveRest(workspaceId: string, subscriptionId: string, events: Event[]): Promise<string>;
   clock: Clock;
   logger: Logger;
+  /** The outbound proxy's fetch, when one is set (for its BotClients). */
+  outbound?: BotClientsDeps['outbound'];
 }
 
 export function headingOf(

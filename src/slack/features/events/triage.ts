@@ -4,9 +4,11 @@
  * service), audited, and the event's row is updated in place where the menu was used (a channel message by
  * chat.update, an ephemeral one through its response_url, kept server-side for 30 minutes).
  */
+
 import type { App, RespondFn, ViewOutput } from '@slack/bolt';
 import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { type Event, SEVERITIES, ValidationError } from '../../../api/index.js';
 import { ExpiredError, NotAllowedError, RefusalError } from '../../../errors.js';
@@ -234,12 +236,16 @@ export function outcomeText(outcome: TriageOutcome, change: TriageChange): strin
 }
 
 /** Where the row lives, from the pending form. */
-function targetOf(client: WebClient, pending: PendingTriage): MessageTarget | undefined {
+function targetOf(
+  client: WebClient,
+  pending: PendingTriage,
+  dispatcher: Dispatcher,
+): MessageTarget | undefined {
   if (pending.message)
     return { kind: 'channel', channel: pending.message.channel, ts: pending.message.ts, client };
   const url = pending.responseUrl;
   if (!url) return undefined;
-  const respond = ((message: unknown) => postToResponseUrl(url, message)) as unknown as RespondFn;
+  const respond = ((message: unknown) => postToResponseUrl(url, message, dispatcher)) as unknown as RespondFn;
   return { kind: 'ephemeral', respond };
 }
 
@@ -298,7 +304,7 @@ async function submit(
       tenantId: await deps.connection.tenantOf(who.workspaceId),
     });
     await show(outcomeText(outcome, change));
-    const target = targetOf(client, pending);
+    const target = targetOf(client, pending, deps.outbound.dispatcher);
     if (outcome.applied.length > 0 && target) {
       const next = {
         ...ctx,

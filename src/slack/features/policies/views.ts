@@ -91,6 +91,7 @@ async function submit(deps: SlackDeps, client: WebClient, requester: Requester, 
       await postToResponseUrl(
         pending.responseUrl,
         ephemeral(renderAssignmentsPage(ctxId, fresh, notice), true),
+        deps.outbound.dispatcher,
       ).catch((err: unknown) => deps.logger.warn('could not update the assignments list', { err }));
     }
   } catch (err) {
