@@ -1,5 +1,6 @@
 /** The store layer's public surface: everything outside src/store imports the store through this file. */
 export * from './backend/errors.js';
+export { STORE_FORMAT, StoreFormatError } from './backend/format.js';
 export type { HeartbeatOptions, HeartbeatTimer } from './backend/liveness.js';
 export { describeStoreUrl, type OpenStoreOptions, openStore } from './backend/open.js';
 export type { BudgetWindows, SharedRateBudget } from './backend/rate-budget.js';
