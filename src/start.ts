@@ -104,7 +104,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   try {
-    const sealer = await loadSealer({ configured: config.encryptionKey, dataDir: store.dataDir, logger });
+    const sealer = await loadSealer({ ...config.encryption, dataDir: store.dataDir, logger });
     const repos = createRepositories(store, { clock, sealer });
     // Several instances on one Redis act as one client: one rate budget per organization, one token per
     // workspace tenant, one organization per API key. Tokens are kept in the store on SQLite too, so a
