@@ -18,6 +18,7 @@ export { workspaceKey } from './repos/ids.js';
 export * from './repos/installation-repo.js';
 export { NAMESPACES, type NamespaceName, type NamespaceSpec } from './repos/namespaces.js';
 export * from './repos/repositories.js';
+export * from './repos/reseal.js';
 export * from './repos/sealing.js';
 export * from './repos/search-context-repo.js';
 export * from './repos/settings-repo.js';

@@ -23,6 +23,11 @@ export interface Namespace {
   get(key: string): Promise<unknown>;
   /** With `ttlMs`, the record reads as absent once the store's clock passes now + ttlMs. */
   set(key: string, value: unknown, ttlMs?: number): Promise<void>;
+  /**
+   * Replaces a record's value, keeping its expiry; `change` returns undefined to leave it as it is. True when
+   * it was rewritten. Takes no lock: the caller holds the record's.
+   */
+  rewrite(key: string, change: (value: unknown) => unknown): Promise<boolean>;
   /** True when a record was there. */
   delete(key: string): Promise<boolean>;
   /** Keys (without the namespace) starting with `prefix`, expired or not. */
@@ -255,6 +260,23 @@ export class KeyvStore implements Store {
         assertTtl(ttlMs, 'a record');
         const expiring = new Stored(value, format, this.clock.now() + ttlMs);
         await this.io(() => keyv.set(full(key), expiring, ttlMs + PHYSICAL_GRACE_MS));
+      },
+      rewrite: async (key, change) => {
+        this.assertOpen();
+        const stored = await this.io(() => keyv.get(full(key))).catch((error: unknown) => {
+          throw error instanceof UnreadableRecord
+            ? new StoreCorruptionError(name, key, [error.message])
+            : error;
+        });
+        if (!(stored instanceof Stored)) return false;
+        if (stored.format > format) throw new StoreCorruptionError(name, key, ['written by a newer release']);
+        const now = this.clock.now();
+        if (stored.expiresAt !== undefined && stored.expiresAt <= now) return false;
+        const next = change(stored.value);
+        if (next === undefined) return false;
+        const ttlMs = stored.expiresAt === undefined ? undefined : stored.expiresAt - now + PHYSICAL_GRACE_MS;
+        await this.io(() => keyv.set(full(key), new Stored(next, format, stored.expiresAt), ttlMs));
+        return true;
       },
       delete: async (key) => {
         this.assertOpen();

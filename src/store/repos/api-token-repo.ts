@@ -16,7 +16,8 @@ import { openNamespace } from './namespaces.js';
 import { readRecord } from './records.js';
 import type { Sealer } from './sealing.js';
 
-const PURPOSE = 'api-token';
+export const API_TOKEN_PURPOSE = 'api-token';
+const PURPOSE = API_TOKEN_PURPOSE;
 /** Tokens live one hour upstream; the record goes when its token does. */
 const TOKEN_LIFETIME_MS = 60 * 60_000;
 /** An organization id is kept this long after it was last learnt (keys are rarely moved between orgs). */
