@@ -105,7 +105,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   });
   try {
     const sealer = await loadSealer({ ...config.encryption, dataDir: store.dataDir, logger });
-    const repos = createRepositories(store, { clock, sealer });
+    const repos = createRepositories(store, { clock, sealer, logger: logger.child({ component: 'store' }) });
     // Several instances on one Redis act as one client: one rate budget per organization, one token per
     // workspace tenant, one organization per API key. Tokens are kept in the store on SQLite too, so a
     // restart does not generate them again.

@@ -24,6 +24,7 @@ export * from './repos/search-context-repo.js';
 export * from './repos/settings-repo.js';
 export * from './repos/subscription-repo.js';
 export * from './repos/team-indexed-repo.js';
+export * from './repos/unreadable.js';
 export * from './repos/workspace-data.js';
 export * from './repos/workspace-record-repo.js';
 export * from './repos/workspace-repo.js';

@@ -9,6 +9,7 @@ import { StoreError } from '../backend/errors.js';
 import type { Store } from '../backend/store.js';
 import { isTimeZone, SUBSCRIPTION_SEVERITIES } from './subscription-repo.js';
 import { type RecordChange, TeamIndexedRepo } from './team-indexed-repo.js';
+import type { UnreadableRecords } from './unreadable.js';
 
 export const MAX_ALERTS_PER_WORKSPACE = 100;
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -47,11 +48,12 @@ export class AlertLimitError extends StoreError {
 }
 
 export class AlertSubscriptionRepo extends TeamIndexedRepo<AlertSubscription> {
-  constructor(store: Store, clock: Clock) {
+  constructor(store: Store, clock: Clock, unreadable?: UnreadableRecords) {
     super(store, clock, AlertSubscriptionSchema, {
       namespaces: { records: 'alert', team: 'alert-team', all: 'alert-teams' },
       limit: MAX_ALERTS_PER_WORKSPACE,
       tooMany: (limit) => new AlertLimitError(limit),
+      ...(unreadable ? { unreadable } : {}),
     });
   }
 

@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.js';
 import { StoreError } from '../backend/errors.js';
 import type { Store } from '../backend/store.js';
 import { TeamIndexedRepo } from './team-indexed-repo.js';
+import type { UnreadableRecords } from './unreadable.js';
 
 export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
 /**
@@ -77,11 +78,12 @@ export class SubscriptionLimitError extends StoreError {
 }
 
 export class SubscriptionRepo extends TeamIndexedRepo<Subscription> {
-  constructor(store: Store, clock: Clock) {
+  constructor(store: Store, clock: Clock, unreadable?: UnreadableRecords) {
     super(store, clock, SubscriptionSchema, {
       namespaces: { records: 'subscription', team: 'subscription-team', all: 'subscription-teams' },
       limit: MAX_SUBSCRIPTIONS_PER_WORKSPACE,
       tooMany: (limit) => new SubscriptionLimitError(limit),
+      ...(unreadable ? { unreadable } : {}),
     });
   }
 
