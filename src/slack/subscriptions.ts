@@ -6,6 +6,7 @@ import type { App, ViewOutput } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { SEVERITIES, type Severity } from '../api/index.js';
 import { VigilError } from '../errors.js';
+import { StoreCorruptionError } from '../store/index.js';
 import { channelFieldError } from './blocks/channel.js';
 import { checkChannelWithin } from './channels.js';
 import type { CommandContext, SlackDeps } from './context.js';
@@ -30,10 +31,23 @@ export async function creatorZone(client: WebClient, userId: string): Promise<st
   return canonicalTimeZone(res?.user?.tz ?? '') ?? 'UTC';
 }
 
+/**
+ * Who created a subscription; undefined when its record cannot be read, so that only an admin may then act on
+ * it (remove it) instead of everyone being told Vigil could not reach its storage.
+ */
+export async function creatorOf(read: () => Promise<{ createdBy: string }>): Promise<string | undefined> {
+  try {
+    return (await read()).createdBy;
+  } catch (error) {
+    if (error instanceof StoreCorruptionError) return undefined;
+    throw error;
+  }
+}
+
 /** Only the creator of a subscription or an admin changes it. */
 export async function requireCreatorOrAdmin(
   ctx: Pick<CommandContext, 'deps' | 'client' | 'teamId' | 'userId'>,
-  createdBy: string,
+  createdBy: string | undefined,
   what: string,
 ): Promise<void> {
   if (createdBy === ctx.userId) return;

@@ -5,7 +5,7 @@ import { renderAlertList } from '../../blocks/alerts.js';
 import { channelRefusal } from '../../channels.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { channelIdOf, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
+import { channelIdOf, creatorOf, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
 
 export type AlertAddInput = Omit<NewAlertSubscription, 'teamId' | 'createdBy' | 'timeZone' | 'startAt'> & {
   timeZone?: string | undefined;
@@ -72,8 +72,8 @@ function change<W extends 'remove' | 'pause' | 'resume'>(what: W): CommandHandle
   return {
     async run(ctx) {
       const id = (ctx.command as { subscriptionId: string }).subscriptionId;
-      const sub = await ctx.deps.alerts.get(ctx.workspaceId, id);
-      await requireCreatorOrAdmin(ctx, sub.createdBy, 'change alerts someone else created');
+      const createdBy = await creatorOf(() => ctx.deps.alerts.get(ctx.workspaceId, id));
+      await requireCreatorOrAdmin(ctx, createdBy, 'change alerts someone else created');
       await ctx.deps.alerts[what](ctx.workspaceId, id, ctx.userId);
       await ctx.respond(ephemeral({ text: `Alerts \`${id}\` ${DONE[what]}. ${AFTER[what]}` }, true));
     },

@@ -6,7 +6,7 @@ import { slackDate } from '../../blocks/text.js';
 import { channelRefusal } from '../../channels.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { channelIdOf, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
+import { channelIdOf, creatorOf, creatorZone, requireCreatorOrAdmin } from '../../subscriptions.js';
 import { saveDigestContext } from './publisher.js';
 import { publisherDepsOf } from './wiring.js';
 
@@ -69,8 +69,8 @@ export async function requireOwner(
   ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'teamId' | 'userId'>,
   id: string,
 ): Promise<void> {
-  const sub = await ctx.deps.digests.get(ctx.workspaceId, id);
-  await requireCreatorOrAdmin(ctx, sub.createdBy, 'change a digest someone else created');
+  const createdBy = await creatorOf(() => ctx.deps.digests.get(ctx.workspaceId, id));
+  await requireCreatorOrAdmin(ctx, createdBy, 'change a digest someone else created');
 }
 
 export const digestRemoveCommand: CommandHandler<'digest-remove'> = {
