@@ -18,6 +18,10 @@ const urlString = () =>
     .refine((v) => URL.canParse(v), { message: 'must be an absolute URL' });
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+const MAKE_KEY =
+  "make one with: openssl rand -base64 32, or: node -e \"console.log(require('node:crypto').randomBytes(32).toString('base64'))\"";
+const isKey = (v: string) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
@@ -77,8 +81,17 @@ const EnvSchema = z.object({
     z
       .string()
       .trim()
-      .refine((v) => Buffer.from(v, 'base64').length === 32, {
-        message: 'must be 32 bytes in base64 (generate one with: openssl rand -base64 32)',
+      .refine(isKey, { message: `must be 32 bytes in base64 (${MAKE_KEY})` })
+      .optional(),
+  ),
+  VIGIL_ENCRYPTION_KEY_FILE: optionalString,
+  VIGIL_ENCRYPTION_KEY_OLD: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .refine((v) => splitList(v).every(isKey), {
+        message: 'must be earlier keys, each 32 bytes in base64, separated by commas',
       })
       .optional(),
   ),
@@ -228,10 +241,7 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
     add('SLACK_SIGNING_SECRET', 'required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
   }
   if (env.VIGIL_TENANT_ID && !env.VIGIL_API_KEY) add('VIGIL_TENANT_ID', 'needs VIGIL_API_KEY');
-  if (/^rediss?:\/\//.test(env.VIGIL_STORE ?? '') && !env.VIGIL_ENCRYPTION_KEY) {
-    // Each instance would otherwise generate its own key file and could not open the others' sealed keys.
-    add('VIGIL_ENCRYPTION_KEY', 'is required with a redis:// store: every instance must share the same key');
-  }
+  problems.push(...keyProblems(env));
   if (env.VIGIL_API_KEY && oauthCount > 0) {
     add(
       'VIGIL_API_KEY',
@@ -258,6 +268,68 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
   return problems;
 }
 
+/**
+ * The encryption key is kept apart from the store (a backup of one must not hold the other): given in the
+ * environment or in a file, never generated beside the database. Every instance of a Redis store shares it.
+ */
+function keyProblems(env: Record<string, string | undefined>): string[] {
+  if (env.VIGIL_ENCRYPTION_KEY && env.VIGIL_ENCRYPTION_KEY_FILE)
+    return ['VIGIL_ENCRYPTION_KEY_FILE: set VIGIL_ENCRYPTION_KEY or VIGIL_ENCRYPTION_KEY_FILE, not both'];
+  if (env.VIGIL_ENCRYPTION_KEY || env.VIGIL_ENCRYPTION_KEY_FILE) return [];
+  return [
+    `VIGIL_ENCRYPTION_KEY: required (or VIGIL_ENCRYPTION_KEY_FILE, a file holding it), kept apart from the store; ${MAKE_KEY}`,
+  ];
+}
+
+/** Where the encryption key comes from, and the earlier keys that still open what is not yet re-sealed. */
+export interface EncryptionConfig {
+  key: Buffer | undefined;
+  /** VIGIL_ENCRYPTION_KEY_FILE, relative to the working directory. */
+  keyFile: string | undefined;
+  previous: Buffer[];
+}
+
+/** Only what `rotate-key` needs: the store and the keys (no Slack variable). */
+export function loadKeyConfig(env: Record<string, string | undefined>): {
+  store: Config['store'];
+  encryption: EncryptionConfig;
+  logLevel: LogLevel;
+} {
+  const schema = EnvSchema.pick({
+    VIGIL_STORE: true,
+    VIGIL_INSTANCE_NAME: true,
+    VIGIL_ENCRYPTION_KEY: true,
+    VIGIL_ENCRYPTION_KEY_FILE: true,
+    VIGIL_ENCRYPTION_KEY_OLD: true,
+    LOG_LEVEL: true,
+  });
+  const parsed = schema.safeParse(env);
+  const trimmed = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v?.trim() || undefined]));
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)),
+    ...keyProblems(trimmed),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
+  return {
+    store: { url: e.VIGIL_STORE, instanceName: e.VIGIL_INSTANCE_NAME },
+    encryption: encryptionOf(e),
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+function encryptionOf(e: {
+  VIGIL_ENCRYPTION_KEY?: string | undefined;
+  VIGIL_ENCRYPTION_KEY_FILE?: string | undefined;
+  VIGIL_ENCRYPTION_KEY_OLD?: string | undefined;
+}): EncryptionConfig {
+  return {
+    key: e.VIGIL_ENCRYPTION_KEY ? Buffer.from(e.VIGIL_ENCRYPTION_KEY, 'base64') : undefined,
+    keyFile: e.VIGIL_ENCRYPTION_KEY_FILE,
+    previous: splitList(e.VIGIL_ENCRYPTION_KEY_OLD).map((k) => Buffer.from(k, 'base64')),
+  };
+}
+
 export type SlackMode =
   | { kind: 'single'; botToken: string }
   | { kind: 'oauth'; clientId: string; clientSecret: string; stateSecret: string };
@@ -282,7 +354,7 @@ export interface Config {
    * different hosts that share a host name need distinct ones.
    */
   store: { url: string; instanceName: string | undefined };
-  encryptionKey: Buffer | undefined;
+  encryption: EncryptionConfig;
   api: {
     baseUrl: string;
     family: string;
@@ -354,7 +426,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicUrl: (e.VIGIL_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     publicUrlFromPort: e.VIGIL_PUBLIC_URL === undefined,
     store: { url: e.VIGIL_STORE, instanceName: e.VIGIL_INSTANCE_NAME },
-    encryptionKey: e.VIGIL_ENCRYPTION_KEY ? Buffer.from(e.VIGIL_ENCRYPTION_KEY, 'base64') : undefined,
+    encryption: encryptionOf(e),
     api: { baseUrl: e.VIGIL_API_URL.replace(/\/+$/, ''), family: e.VIGIL_API_FAMILY, allowedHosts },
     preconnect: e.VIGIL_API_KEY ? { apiKey: e.VIGIL_API_KEY, tenantId: e.VIGIL_TENANT_ID } : undefined,
     admins: splitList(e.VIGIL_ADMINS),

@@ -1,5 +1,5 @@
 /** Entry point: read the environment once, start Vigil, stop cleanly on SIGTERM/SIGINT within 10 s. */
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, loadKeyConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { wantsPlayground } from './playground/mode.js';
 import { startVigil } from './start.js';
@@ -43,7 +43,25 @@ async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void>
   }
 }
 
+/** `rotate-key` (README, "Rotating the encryption key"): re-seals the store, then exits. */
+async function rotate(): Promise<void> {
+  const { rotateKey } = await import('./rotate-key.js');
+  let code: number;
+  try {
+    code = await rotateKey(process.env, createLogger({ level: loadKeyConfig(process.env).logLevel }));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error('Vigil cannot rotate its key: the configuration has problems:');
+      for (const line of err.lines) console.error(`  - ${line}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  process.exit(code);
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === 'rotate-key') return rotate();
   let started: Awaited<ReturnType<typeof start>>;
   try {
     started = await start();

@@ -78,8 +78,8 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   try {
-    const sealer = await loadSealer({ configured: config.encryptionKey, dataDir: store.dataDir, logger });
-    const repos = createRepositories(store, { clock, sealer });
+    const sealer = await loadSealer({ ...config.encryption, dataDir: store.dataDir, logger });
+    const repos = createRepositories(store, { clock, sealer, logger: logger.child({ component: 'store' }) });
     const core = buildServices({ config, logger, clock, store, repos, sealer, outbound }, opts);
     const slack = createSlackApp({
       deps: core.slack,

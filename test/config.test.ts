@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
-const single = { SLACK_BOT_TOKEN: 'xoxb-1-2-abc', SLACK_SIGNING_SECRET: 'secret' };
+const KEY = Buffer.alloc(32, 9).toString('base64');
+const single = { SLACK_BOT_TOKEN: 'xoxb-1-2-abc', SLACK_SIGNING_SECRET: 'secret', VIGIL_ENCRYPTION_KEY: KEY };
 
 function problems(env: Record<string, string | undefined>): string[] {
   try {
@@ -28,7 +29,7 @@ describe('loadConfig', () => {
     expect(c.slack.apiUrl).toBe('https://slack.com/api/');
     expect(c.slack.mode).toEqual({ kind: 'single', botToken: 'xoxb-1-2-abc' });
     expect(c.logLevel).toBe('info');
-    expect(c.encryptionKey).toBeUndefined();
+    expect(c.encryption).toEqual({ key: Buffer.from(KEY, 'base64'), keyFile: undefined, previous: [] });
     expect(c.preconnect).toBeUndefined();
     expect(c.http).toEqual({ bodyTimeoutMs: 30_000, maxConnections: 512 });
   });
@@ -89,7 +90,7 @@ describe('loadConfig', () => {
     expect(c.publicUrl).toBe('https://vigil.example.com');
     expect(c.publicUrlFromPort).toBe(false);
     expect(c.store.url).toBe('redis://localhost:6379');
-    expect(c.encryptionKey?.equals(Buffer.alloc(32, 7))).toBe(true);
+    expect(c.encryption.key?.equals(Buffer.alloc(32, 7))).toBe(true);
     expect(c.api).toEqual({
       baseUrl: 'http://127.0.0.1:4000',
       family: 'core',
@@ -126,7 +127,7 @@ describe('loadConfig', () => {
   });
 
   it('needs a way to reach Slack', () => {
-    expect(problems({ SLACK_SIGNING_SECRET: 's' })).toEqual([
+    expect(problems({ SLACK_SIGNING_SECRET: 's', VIGIL_ENCRYPTION_KEY: KEY })).toEqual([
       expect.stringMatching(/^SLACK_BOT_TOKEN: set SLACK_BOT_TOKEN/),
     ]);
     expect(problems({ ...single, SLACK_CLIENT_ID: 'x' })).toEqual([
@@ -156,9 +157,37 @@ describe('loadConfig', () => {
     expect(c.logLevel).toBe('info');
   });
 
-  it('needs a shared encryption key when several instances share Redis', () => {
-    expect(problems({ ...single, VIGIL_STORE: 'redis://localhost:6379' })).toEqual([
-      expect.stringMatching(/^VIGIL_ENCRYPTION_KEY: is required with a redis:\/\/ store/),
+  it('needs an encryption key kept apart from the store, and says how to make one', () => {
+    const { VIGIL_ENCRYPTION_KEY: _none, ...keyless } = single;
+    for (const store of ['sqlite://data/vigil.sqlite', 'redis://localhost:6379']) {
+      const lines = problems({ ...keyless, VIGIL_STORE: store });
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /^VIGIL_ENCRYPTION_KEY: required \(or VIGIL_ENCRYPTION_KEY_FILE.*openssl rand -base64 32/,
+        ),
+      ]);
+    }
+    expect(loadConfig({ ...keyless, VIGIL_ENCRYPTION_KEY_FILE: '/etc/vigil/key' }).encryption).toEqual({
+      key: undefined,
+      keyFile: '/etc/vigil/key',
+      previous: [],
+    });
+    expect(problems({ ...single, VIGIL_ENCRYPTION_KEY_FILE: '/etc/vigil/key' })).toEqual([
+      expect.stringMatching(
+        /^VIGIL_ENCRYPTION_KEY_FILE: set VIGIL_ENCRYPTION_KEY or VIGIL_ENCRYPTION_KEY_FILE, not both/,
+      ),
+    ]);
+  });
+
+  it('reads the earlier keys of a rotation, and refuses a malformed one', () => {
+    const old = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+    const c = loadConfig({
+      ...single,
+      VIGIL_ENCRYPTION_KEY_OLD: old.map((k) => k.toString('base64')).join(', '),
+    });
+    expect(c.encryption.previous).toEqual(old);
+    expect(problems({ ...single, VIGIL_ENCRYPTION_KEY_OLD: `${KEY},short` })).toEqual([
+      expect.stringMatching(/^VIGIL_ENCRYPTION_KEY_OLD: must be earlier keys/),
     ]);
   });
 

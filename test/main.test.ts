@@ -1,4 +1,5 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -39,14 +40,35 @@ describe('the vigil process', () => {
     expect(err).not.toMatch(/\bat .*\.ts:\d+/);
   });
 
+  it('refuses to start without an encryption key, saying how to make one, and generates none', async () => {
+    const store = join(dir, 'keyless', 'vigil.sqlite');
+    const r = runVigil({
+      SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      VIGIL_STORE: `sqlite://${store}`,
+    });
+    expect(await r.exited).toBe(2);
+    expect(r.stderr).toEqual([
+      'Vigil cannot start: the configuration has problems:',
+      expect.stringMatching(
+        /^ {2}- VIGIL_ENCRYPTION_KEY: required \(or VIGIL_ENCRYPTION_KEY_FILE, a file holding it\), kept apart from the store; make one with: openssl rand -base64 32/,
+      ),
+    ]);
+    await expect(stat(join(dir, 'keyless'))).rejects.toThrow();
+  });
+
   it('serves Slack over HTTP with only the environment, then stops cleanly on SIGTERM', async () => {
     const apiKey = sim.keys[0]?.apiKey ?? '';
+    const keyFile = join(dir, 'secrets', 'vigil.key');
+    await mkdir(join(dir, 'secrets'), { mode: 0o700 });
+    await writeFile(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
     const r = runVigil({
       SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: slack.apiUrl,
       PORT: '0',
       VIGIL_STORE: `sqlite://${join(dir, 'vigil.sqlite')}`,
+      VIGIL_ENCRYPTION_KEY_FILE: keyFile,
       VIGIL_API_URL: sim.url,
       VIGIL_API_KEY: apiKey,
       LOG_LEVEL: 'info',
@@ -54,9 +76,9 @@ describe('the vigil process', () => {
     try {
       const started = JSON.parse(await waitForLine(r.stdout, /"vigil started"/)) as { port: number };
       const base = `http://127.0.0.1:${started.port}`;
-      // No VIGIL_ENCRYPTION_KEY: one is generated next to the store, private to the owner, with a warning.
-      expect((await stat(join(dir, 'encryption.key'))).mode & 0o777).toBe(0o600);
-      expect(r.stdout.some((l) => l.includes('"level":"warn"') && l.includes('encryption'))).toBe(true);
+      // The key comes from its file, apart from the store: nothing is generated beside the database.
+      await expect(stat(join(dir, 'encryption.key'))).rejects.toThrow();
+      expect(r.stdout.some((l) => l.includes('"level":"warn"') && l.includes('encryption'))).toBe(false);
 
       const health = await request(`${base}/healthz`);
       expect(health.statusCode).toBe(200);

@@ -10,6 +10,7 @@ import { SEVERITIES, type Severity } from '../api/index.js';
 import { VigilError } from '../errors.js';
 import type { EventRestStore } from '../services/events/rest.js';
 import type { RunMessageFinder } from '../services/subscriptions/posting.js';
+import { StoreCorruptionError } from '../store/index.js';
 import { channelFieldError } from './blocks/channel.js';
 import { type BotClients, findByRunId, slackFailure } from './bot-clients.js';
 import { channelRefusal, checkChannelWithin } from './channels.js';
@@ -53,10 +54,23 @@ export async function createSubscription<S>(
   return { sub: await add(input.timeZone ?? (await creatorZone(ctx.client, ctx.userId))) };
 }
 
+/**
+ * Who created a subscription; undefined when its record cannot be read, so that only an admin may then act on
+ * it (remove it) instead of everyone being told Vigil could not reach its storage.
+ */
+async function creatorOf(read: () => Promise<{ createdBy: string }>): Promise<string | undefined> {
+  try {
+    return (await read()).createdBy;
+  } catch (error) {
+    if (error instanceof StoreCorruptionError) return undefined;
+    throw error;
+  }
+}
+
 /** Only the creator of a subscription or an admin changes it. */
 export async function requireCreatorOrAdmin(
   ctx: Pick<CommandContext, 'deps' | 'client' | 'teamId' | 'userId'>,
-  createdBy: string,
+  createdBy: string | undefined,
   what: string,
 ): Promise<void> {
   if (createdBy === ctx.userId) return;
@@ -79,8 +93,8 @@ export async function changeSubscription(
   id: string,
   refusal: string,
 ): Promise<void> {
-  const sub = await service.get(ctx.workspaceId, id);
-  await requireCreatorOrAdmin(ctx, sub.createdBy, refusal);
+  const createdBy = await creatorOf(() => service.get(ctx.workspaceId, id));
+  await requireCreatorOrAdmin(ctx, createdBy, refusal);
   await service[what](ctx.workspaceId, id, ctx.userId);
 }
 

@@ -1,5 +1,6 @@
 /** The store layer's public surface: everything outside src/store imports the store through this file. */
 export * from './backend/errors.js';
+export { STORE_FORMAT, StoreFormatError } from './backend/format.js';
 export type { HeartbeatOptions, HeartbeatTimer } from './backend/liveness.js';
 export { describeStoreUrl, type OpenStoreOptions, openStore } from './backend/open.js';
 export { isStoreOutage } from './backend/outage.js';
@@ -19,11 +20,13 @@ export { workspaceKey } from './repos/ids.js';
 export * from './repos/installation-repo.js';
 export { NAMESPACES, type NamespaceName, type NamespaceSpec } from './repos/namespaces.js';
 export * from './repos/repositories.js';
+export * from './repos/reseal.js';
 export * from './repos/sealing.js';
 export * from './repos/search-context-repo.js';
 export * from './repos/settings-repo.js';
 export * from './repos/subscription-repo.js';
 export * from './repos/team-indexed-repo.js';
+export * from './repos/unreadable.js';
 export * from './repos/workspace-data.js';
 export * from './repos/workspace-record-repo.js';
 export * from './repos/workspace-repo.js';

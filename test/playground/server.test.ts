@@ -78,7 +78,11 @@ describe('when the playground runs', () => {
   });
 
   it('takes its interface from VIGIL_PLAYGROUND_HOST, 127.0.0.1 unless told otherwise', () => {
-    const base = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+    const base = {
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_SIGNING_SECRET: 's',
+      VIGIL_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+    };
     expect(loadConfig(base).playgroundHost).toBe('127.0.0.1');
     expect(loadConfig({ ...base, VIGIL_PLAYGROUND_HOST: ' 0.0.0.0 ' }).playgroundHost).toBe('0.0.0.0');
   });

@@ -11,8 +11,9 @@ export interface VigilProcess {
   exited: Promise<number | null>;
 }
 
-export function runVigil(env: Record<string, string>): VigilProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/** `args`: a command such as `rotate-key`; none starts Vigil. */
+export function runVigil(env: Record<string, string>, args: readonly string[] = []): VigilProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
     cwd: process.cwd(),
     // Only what the test gives, plus PATH/HOME so node can start, and JSON logs (the tests read them).
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_FORMAT: 'json', ...env },

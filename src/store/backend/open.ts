@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { type Clock, systemClock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { StoreError } from './errors.js';
+import { checkStoreFormat } from './format.js';
 import { type LeaseHolder, newBootId, processHolder } from './holder.js';
 import { Heartbeat, type HeartbeatOptions } from './liveness.js';
 import { KeyvStore, type Store, type StoreBackend } from './store.js';
@@ -43,13 +44,13 @@ export async function openStore(url: string, options: OpenStoreOptions): Promise
       const backend = await openSqliteBackend(file, clock, logger);
       const dataDir = options.dataDir ?? (file === ':memory:' ? resolve(cwd, 'data') : dirname(file));
       logger.info('store opened', { backend: 'sqlite', file });
-      return await assemble(backend, dataDir, clock, logger, options);
+      return await assemble(backend, dataDir, clock, logger, options, shown);
     }
     if (url.startsWith('redis://') || url.startsWith('rediss://')) {
       const { openRedisBackend } = await import('./redis-backend.js');
       const backend = await openRedisBackend(url, logger);
       logger.info('store opened', { backend: 'redis', url: shown });
-      return await assemble(backend, options.dataDir ?? resolve(cwd, 'data'), clock, logger, options);
+      return await assemble(backend, options.dataDir ?? resolve(cwd, 'data'), clock, logger, options, shown);
     }
   } catch (error) {
     if (error instanceof StoreError) throw error;
@@ -64,6 +65,7 @@ async function assemble(
   clock: Clock,
   logger: Logger,
   options: OpenStoreOptions,
+  where: string,
 ): Promise<Store> {
   const holder =
     options.holder ??
@@ -82,7 +84,14 @@ async function assemble(
     await backend.close().catch(() => {});
     throw error;
   }
-  return new KeyvStore(backend, dataDir, clock, logger, holder, heartbeat);
+  const store = new KeyvStore(backend, dataDir, clock, logger, holder, heartbeat);
+  try {
+    await checkStoreFormat(store, where);
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+  return store;
 }
 
 /** The URL without credentials, for messages and logs. */

@@ -17,10 +17,17 @@ import type { BudgetWindows, SharedRateBudget } from './rate-budget.js';
 /** One repository's slice of the key space. Values are JSON; reads return `unknown` for the repo to validate. */
 export interface Namespace {
   readonly name: string;
+  /** The format its records are written in; a record of a higher one (a newer release's) reads as corrupt. */
+  readonly format: number;
   /** The record, or undefined when absent or its ttl has passed on the store's clock. */
   get(key: string): Promise<unknown>;
   /** With `ttlMs`, the record reads as absent once the store's clock passes now + ttlMs. */
   set(key: string, value: unknown, ttlMs?: number): Promise<void>;
+  /**
+   * Replaces a record's value, keeping its expiry; `change` returns undefined to leave it as it is. True when
+   * it was rewritten. Takes no lock: the caller holds the record's.
+   */
+  rewrite(key: string, change: (value: unknown) => unknown): Promise<boolean>;
   /** True when a record was there. */
   delete(key: string): Promise<boolean>;
   /** Keys (without the namespace) starting with `prefix`, expired or not. */
@@ -44,7 +51,8 @@ export interface Store {
   readonly dataDir: string;
   /** The clock every expiry of this store is measured on. */
   readonly clock: Clock;
-  namespace(name: string): Namespace;
+  /** `format`: the version of the records' shape this build writes and reads (1 unless it changed). */
+  namespace(name: string, format?: number): Namespace;
   /** Set-if-absent: true for exactly one caller until `release` or `ttlMs` passes, across processes. */
   claim(key: string, ttlMs: number): Promise<boolean>;
   release(key: string): Promise<void>;
@@ -108,21 +116,27 @@ const RESERVED_NAMESPACES = new Set(['claim', 'lease', 'lock', 'alive', 'rl']);
 /** Thrown by the keyv deserializer; turned into a StoreCorruptionError naming the record by `Namespace.get`. */
 class UnreadableRecord extends Error {}
 
-/** A value with a logical expiry, so the serializer writes `expiresAt` beside keyv's own `expires`. */
-class Expiring {
+/**
+ * A record as kept: its value, its logical expiry if any, and the format its namespace wrote it in (`f`), so a
+ * later release knows how to read it. Records of release 0.1.0 carry no `f`: they are format 1.
+ */
+class Stored {
   constructor(
     readonly value: unknown,
-    readonly expiresAt: number,
+    readonly format: number,
+    readonly expiresAt?: number,
   ) {}
 }
 
 export function serializeRecord(data: { value?: unknown; expires?: number | null | undefined }): string {
-  if (data.value instanceof Expiring)
-    return JSON.stringify({
-      value: data.value.value,
-      expires: data.expires,
-      expiresAt: data.value.expiresAt,
-    });
+  if (data.value instanceof Stored) {
+    const { value, format, expiresAt } = data.value;
+    return JSON.stringify(
+      expiresAt === undefined
+        ? { value, expires: data.expires, f: format }
+        : { value, expires: data.expires, expiresAt, f: format },
+    );
+  }
   return JSON.stringify(data);
 }
 
@@ -136,15 +150,17 @@ export function deserializeRecord<Value>(text: string): DeserializedData<Value> 
   if (typeof parsed !== 'object' || parsed === null || !('value' in parsed)) {
     throw new UnreadableRecord('not a keyv record');
   }
-  const { expires, expiresAt } = parsed as { expires?: unknown; expiresAt?: unknown };
+  const { expires, expiresAt, f } = parsed as { expires?: unknown; expiresAt?: unknown; f?: unknown };
   if (expires !== undefined && expires !== null && typeof expires !== 'number') {
     throw new UnreadableRecord('expiry is not a number');
   }
   if (expiresAt !== undefined && typeof expiresAt !== 'number') {
     throw new UnreadableRecord('logical expiry is not a number');
   }
-  if (expiresAt === undefined) return parsed as DeserializedData<Value>;
-  const value = new Expiring((parsed as { value: unknown }).value, expiresAt);
+  if (f !== undefined && !(typeof f === 'number' && Number.isInteger(f) && f >= 1)) {
+    throw new UnreadableRecord('format version is not a positive integer');
+  }
+  const value = new Stored((parsed as { value: unknown }).value, f ?? 1, expiresAt);
   return { value, expires } as unknown as DeserializedData<Value>;
 }
 
@@ -195,23 +211,27 @@ export class KeyvStore implements Store {
     return this.impl.kind;
   }
 
-  namespace(name: string): Namespace {
+  namespace(name: string, format = 1): Namespace {
+    if (!Number.isInteger(format) || format < 1) throw new StoreError(`invalid record format ${format}`);
     if (!NAMESPACE_NAME.test(name) || RESERVED_NAMESPACES.has(name))
       throw new StoreError(`invalid namespace name ${JSON.stringify(name)}`);
     let ns = this.namespaces.get(name);
     if (!ns) {
-      ns = this.createNamespace(name);
+      ns = this.createNamespace(name, format);
       this.namespaces.set(name, ns);
+    } else if (ns.format !== format) {
+      throw new StoreError(`namespace ${name} is opened with record formats ${ns.format} and ${format}`);
     }
     return ns;
   }
 
-  private createNamespace(name: string): Namespace {
+  private createNamespace(name: string, format: number): Namespace {
     const { keyv } = this.impl;
     const base = `${KEY_PREFIX}:${name}:`;
     const full = (key: string) => `${base}${key}`;
     return {
       name,
+      format,
       get: async (key) => {
         this.assertOpen();
         let stored: unknown;
@@ -221,19 +241,42 @@ export class KeyvStore implements Store {
           if (error instanceof UnreadableRecord) throw new StoreCorruptionError(name, key, [error.message]);
           throw error;
         }
-        if (!(stored instanceof Expiring)) return stored;
-        return stored.expiresAt > this.clock.now() ? stored.value : undefined;
+        if (!(stored instanceof Stored)) return stored;
+        if (stored.format > format) {
+          throw new StoreCorruptionError(name, key, [
+            `written by a newer release (record format ${stored.format}; this build reads up to ${format})`,
+          ]);
+        }
+        if (stored.expiresAt !== undefined && stored.expiresAt <= this.clock.now()) return undefined;
+        return stored.value;
       },
       set: async (key, value, ttlMs) => {
         this.assertOpen();
         if (value === undefined) throw new StoreError(`refusing to store undefined at ${name}:${key}`);
         if (ttlMs === undefined) {
-          await this.io(() => keyv.set(full(key), value));
+          await this.io(() => keyv.set(full(key), new Stored(value, format)));
           return;
         }
         assertTtl(ttlMs, 'a record');
-        const expiring = new Expiring(value, this.clock.now() + ttlMs);
+        const expiring = new Stored(value, format, this.clock.now() + ttlMs);
         await this.io(() => keyv.set(full(key), expiring, ttlMs + PHYSICAL_GRACE_MS));
+      },
+      rewrite: async (key, change) => {
+        this.assertOpen();
+        const stored = await this.io(() => keyv.get(full(key))).catch((error: unknown) => {
+          throw error instanceof UnreadableRecord
+            ? new StoreCorruptionError(name, key, [error.message])
+            : error;
+        });
+        if (!(stored instanceof Stored)) return false;
+        if (stored.format > format) throw new StoreCorruptionError(name, key, ['written by a newer release']);
+        const now = this.clock.now();
+        if (stored.expiresAt !== undefined && stored.expiresAt <= now) return false;
+        const next = change(stored.value);
+        if (next === undefined) return false;
+        const ttlMs = stored.expiresAt === undefined ? undefined : stored.expiresAt - now + PHYSICAL_GRACE_MS;
+        await this.io(() => keyv.set(full(key), new Stored(next, format, stored.expiresAt), ttlMs));
+        return true;
       },
       delete: async (key) => {
         this.assertOpen();

@@ -11,6 +11,7 @@ import {
   SubscriptionRepo,
   subscriptionFields,
 } from './subscription-repo.js';
+import type { UnreadableRecords } from './unreadable.js';
 
 export const AlertSubscriptionSchema = z.object({
   ...subscriptionFields,
@@ -26,10 +27,16 @@ export type NewAlertSubscription = Omit<AlertSubscription, 'id' | 'createdAt' | 
 export type AlertSubscriptionChange = SubscriptionChangeOf<AlertSubscription>;
 
 export class AlertSubscriptionRepo extends SubscriptionRepo<AlertSubscription, NewAlertSubscription> {
-  constructor(store: Store, clock: Clock) {
-    super(store, clock, AlertSubscriptionSchema, {
-      namespaces: { records: 'alert', team: 'alert-team', all: 'alert-teams' },
-      what: 'alert subscriptions',
-    });
+  constructor(store: Store, clock: Clock, unreadable?: UnreadableRecords) {
+    super(
+      store,
+      clock,
+      AlertSubscriptionSchema,
+      {
+        namespaces: { records: 'alert', team: 'alert-team', all: 'alert-teams' },
+        what: 'alert subscriptions',
+      },
+      unreadable,
+    );
   }
 }

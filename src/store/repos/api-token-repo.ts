@@ -10,13 +10,15 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
-import { StoreLockTimeoutError } from '../backend/errors.js';
+import { StoreCorruptionError, StoreLockTimeoutError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { readRecord } from './records.js';
-import type { Sealer } from './sealing.js';
+import { SealError, type Sealer } from './sealing.js';
+import { UnreadableRecords } from './unreadable.js';
 
-const PURPOSE = 'api-token';
+export const API_TOKEN_PURPOSE = 'api-token';
+const PURPOSE = API_TOKEN_PURPOSE;
 /** Tokens live one hour upstream; the record goes when its token does. */
 const TOKEN_LIFETIME_MS = 60 * 60_000;
 /** An organization id is kept this long after it was last learnt (keys are rarely moved between orgs). */
@@ -37,15 +39,28 @@ export class ApiTokenRepo {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly sealer: Sealer,
+    private readonly unreadable?: UnreadableRecords,
     private readonly logger?: Logger,
   ) {
     this.ns = openNamespace(store, 'api-token');
   }
 
+  /**
+   * The cached token; one that cannot be read or opened (corrupt, or sealed with a key no longer configured) is
+   * set aside and deleted, so the caller generates a new one instead of failing every API call.
+   */
   async read(key: string): Promise<ApiTokenEntry | undefined> {
-    const record = await readRecord(this.ns, key, TokenRecordSchema);
-    if (!record) return undefined;
-    return { token: this.sealer.open(record.sealed, key, PURPOSE), obtainedAt: record.obtainedAt };
+    try {
+      const record = await readRecord(this.ns, key, TokenRecordSchema);
+      if (!record) return undefined;
+      return { token: this.sealer.open(record.sealed, key, PURPOSE), obtainedAt: record.obtainedAt };
+    } catch (error) {
+      const corrupt =
+        error instanceof SealError ? new StoreCorruptionError(this.ns.name, key, [error.message]) : error;
+      (this.unreadable ?? new UnreadableRecords()).setAside(corrupt);
+      await this.ns.delete(key);
+      return undefined;
+    }
   }
 
   async write(key: string, entry: ApiTokenEntry): Promise<void> {

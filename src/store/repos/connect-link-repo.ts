@@ -25,7 +25,7 @@ const FORM_TOKEN_BYTES = 16;
 const FORM_TOKEN = /^[A-Za-z0-9_-]{22}$/;
 /** Claims outlive the link's own expiry by this much, so a slot can never be reopened. */
 const CLAIM_MARGIN_MS = 60_000;
-const RESPONSE_URL_PURPOSE = 'connect-response-url';
+export const RESPONSE_URL_PURPOSE = 'connect-response-url';
 
 const StoredLinkSchema = z.object({
   teamId: z.string().min(1),

@@ -8,6 +8,7 @@ import {
   SubscriptionRepo,
   subscriptionFields,
 } from './subscription-repo.js';
+import type { UnreadableRecords } from './unreadable.js';
 
 export const SubscriptionSchema = z.object({
   ...subscriptionFields,
@@ -39,10 +40,16 @@ export type NewSubscription = Omit<
 export type SubscriptionChange = SubscriptionChangeOf<Subscription>;
 
 export class DigestSubscriptionRepo extends SubscriptionRepo<Subscription, NewSubscription> {
-  constructor(store: Store, clock: Clock) {
-    super(store, clock, SubscriptionSchema, {
-      namespaces: { records: 'subscription', team: 'subscription-team', all: 'subscription-teams' },
-      what: 'digest subscriptions',
-    });
+  constructor(store: Store, clock: Clock, unreadable?: UnreadableRecords) {
+    super(
+      store,
+      clock,
+      SubscriptionSchema,
+      {
+        namespaces: { records: 'subscription', team: 'subscription-team', all: 'subscription-teams' },
+        what: 'digest subscriptions',
+      },
+      unreadable,
+    );
   }
 }

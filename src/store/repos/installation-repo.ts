@@ -13,7 +13,8 @@ import { openNamespace } from './namespaces.js';
 import { checkRecord, parseRecord, readRecord, updateRecord } from './records.js';
 import type { Sealer } from './sealing.js';
 
-const PURPOSE = 'installation';
+export const INSTALLATION_PURPOSE = 'installation';
+const PURPOSE = INSTALLATION_PURPOSE;
 
 const SealedRecordSchema = z.object({
   sealed: z.string().startsWith('v1.'),

@@ -16,6 +16,11 @@ export interface NamespaceSpec {
   readonly scope: 'workspace' | 'owned' | 'shared';
   /** Kept when a workspace is forgotten unless this option is set. */
   readonly deletedWith?: 'installation' | 'audit';
+  /**
+   * The version of the records' shape, stamped on each record written (1 when absent). Raise it when the shape
+   * changes in a way older code cannot read, and teach the repository to read every earlier format.
+   */
+  readonly format?: number;
 }
 
 export const NAMESPACES = {
@@ -64,6 +69,8 @@ export const NAMESPACES = {
   'identifier-list': { scope: 'workspace' },
   /** Recommendations accepted or rejected through Vigil (who, when), so a repeated click acts once. */
   'recommendation-decision': { scope: 'workspace' },
+  /** The store's format stamp (backend/format.ts), one record for the whole store. */
+  meta: { scope: 'shared' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */
   owned: { scope: 'workspace' },
 } as const satisfies Record<string, NamespaceSpec>;
@@ -80,7 +87,8 @@ const OWNED_BATCH = 50;
 
 /** Opens a registered namespace: repositories open no other. */
 export function openNamespace(store: Store, name: NamespaceName): Namespace {
-  return store.namespace(name);
+  const spec: NamespaceSpec = NAMESPACES[name];
+  return store.namespace(name, spec.format ?? 1);
 }
 
 /**

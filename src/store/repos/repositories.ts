@@ -1,6 +1,7 @@
 /** Every repository over one store, with the dependencies they share. */
 import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
+import type { Logger } from '../../logger.js';
 import type { Store } from '../backend/store.js';
 import { AlertFollowUpRepo } from './alert-follow-repo.js';
 import { AlertStateRepo } from './alert-state-repo.js';
@@ -16,6 +17,7 @@ import { InstallationRepo } from './installation-repo.js';
 import type { Sealer } from './sealing.js';
 import { SearchContextRepo } from './search-context-repo.js';
 import { SettingsRepo } from './settings-repo.js';
+import { UnreadableRecords } from './unreadable.js';
 import { makeDeleteWorkspaceData } from './workspace-data.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 import { WorkspaceRepo } from './workspace-repo.js';
@@ -25,6 +27,8 @@ export interface RepositoryDeps {
   sealer: Sealer;
   /** Audit entries kept per workspace; 1000 unless a test wants fewer. */
   auditRetention?: number;
+  /** Where unreadable records are logged (once each) when set aside. */
+  logger?: Logger;
 }
 
 export function createRepositories(store: Store, deps: RepositoryDeps) {
@@ -34,9 +38,12 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
   const settings = new SettingsRepo(store, clock);
   const audit = new AuditRepo(store, clock, deps.auditRetention);
   const connectLinks = new ConnectLinkRepo(store, clock, sealer);
-  const digestSubscriptions = new DigestSubscriptionRepo(store, clock);
-  const alertSubscriptions = new AlertSubscriptionRepo(store, clock);
+  const unreadable = new UnreadableRecords(deps.logger);
+  const digestSubscriptions = new DigestSubscriptionRepo(store, clock, unreadable);
+  const alertSubscriptions = new AlertSubscriptionRepo(store, clock, unreadable);
   return {
+    /** Records set aside because they cannot be read (logged once each, counted). */
+    unreadable,
     workspaces,
     installations,
     settings,
@@ -74,7 +81,7 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     runningExports: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'export-running', schema),
     /** The API client's tokens and organization ids, shared by every instance on this store. */
-    apiTokens: new ApiTokenRepo(store, clock, sealer),
+    apiTokens: new ApiTokenRepo(store, clock, sealer, unreadable),
     apiOrganizations: new ApiOrganizationRepo(store),
     /** Triage changes (tags, note, severity) per event and field; the service defines the shape. */
     eventTriage: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'event-triage', schema),

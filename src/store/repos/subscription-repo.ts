@@ -11,6 +11,7 @@ import { StoreError } from '../backend/errors.js';
 import type { Store } from '../backend/store.js';
 import type { NamespaceName } from './namespaces.js';
 import { type RecordChange, TeamIndexedRepo } from './team-indexed-repo.js';
+import type { UnreadableRecords } from './unreadable.js';
 
 export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
 /**
@@ -76,11 +77,13 @@ export class SubscriptionRepo<
     clock: Clock,
     schema: z.ZodType<T>,
     kind: { namespaces: { records: NamespaceName; team: NamespaceName; all: NamespaceName }; what: string },
+    unreadable?: UnreadableRecords,
   ) {
     super(store, clock, schema, {
       namespaces: kind.namespaces,
       limit: MAX_SUBSCRIPTIONS_PER_WORKSPACE,
       tooMany: (limit) => new SubscriptionLimitError(limit, kind.what),
+      ...(unreadable ? { unreadable } : {}),
     });
   }
 

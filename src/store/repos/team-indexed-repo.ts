@@ -6,10 +6,12 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
+import { StoreCorruptionError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { randomId } from './ids.js';
 import { deleteOwned, type NamespaceName, openNamespace, setOwned } from './namespaces.js';
 import { checkRecord, readRecord, updateRecord } from './records.js';
+import { UnreadableRecords } from './unreadable.js';
 
 const ALL_TEAMS_KEY = 'all';
 const TeamIndexSchema = z.object({ ids: z.array(z.string()) });
@@ -27,6 +29,8 @@ export interface TeamIndexedOptions {
   /** Most records per workspace; `tooMany` is thrown beyond it. */
   limit: number;
   tooMany: (limit: number) => Error;
+  /** Where records that cannot be read are set aside; lists go on without them. */
+  unreadable?: UnreadableRecords;
 }
 
 /** A change to a record; `undefined` clears a field. */
@@ -72,14 +76,40 @@ export class TeamIndexedRepo<T extends TeamIndexedRecord> {
     return readRecord(this.records, id, this.schema);
   }
 
-  /** The workspace's records, oldest first. */
+  /** The workspace's records, oldest first; one that cannot be read is set aside (see `unreadableIds`). */
   async list(teamId: string): Promise<T[]> {
-    const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
+    const index = await this.readIndex(teamId);
     if (!index) return [];
-    const found: (T | undefined)[] = await Promise.all(index.ids.map((id) => this.get(id)));
+    const found: (T | undefined)[] = await Promise.all(index.ids.map((id) => this.readable(id)));
     return found
       .filter((s): s is T => s !== undefined && s.teamId === teamId)
       .sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /** Ids of the workspace's records that cannot be read: shown to admins, who may remove them. */
+  async unreadableIds(teamId: string): Promise<string[]> {
+    const index = await this.readIndex(teamId);
+    const ids: string[] = [];
+    for (const id of index?.ids ?? []) {
+      await this.get(id).catch((error: unknown) => {
+        if (!(error instanceof StoreCorruptionError)) throw error;
+        ids.push(id);
+      });
+    }
+    return ids;
+  }
+
+  private async readable(id: string): Promise<T | undefined> {
+    const sink = this.options.unreadable ?? new UnreadableRecords();
+    return this.get(id).catch((error: unknown) => sink.setAside(error));
+  }
+
+  /** A workspace's index that cannot be read is set aside too: its records are then invisible, not fatal. */
+  private async readIndex(teamId: string): Promise<z.infer<typeof TeamIndexSchema> | undefined> {
+    const sink = this.options.unreadable ?? new UnreadableRecords();
+    return readRecord(this.teamIndex, teamId, TeamIndexSchema).catch((error: unknown) =>
+      sink.setAside(error),
+    );
   }
 
   /** The workspaces that have any record. */
@@ -111,6 +141,7 @@ export class TeamIndexedRepo<T extends TeamIndexedRecord> {
     return this.store.withLock(`${this.teamIndex.name}:${teamId}`, async () => {
       const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
       if (!index?.ids.includes(id)) return false;
+      this.options.unreadable?.forget(this.records.name, id);
       const ids = index.ids.filter((other) => other !== id);
       // Index before record: an interrupted remove leaves an invisible record, never a dangling id.
       await this.teamIndex.set(teamId, { ids });

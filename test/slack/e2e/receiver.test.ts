@@ -2,6 +2,7 @@
  * Request hardening of the running Vigil, through its real HTTP port: signatures, time window, body cap,
  * url_verification, malformed bodies and health.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -241,6 +242,7 @@ describe('Slack’s published signature example, with a frozen clock', () => {
         SLACK_API_URL: stack.slack.apiUrl,
         PORT: '0',
         VIGIL_STORE: `sqlite://${join(dataDir, 'vigil.sqlite')}`,
+        VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         VIGIL_API_URL: stack.sim.url,
       }),
       logger: createLogger({ level: 'debug', write: (line) => logs.push(line) }),

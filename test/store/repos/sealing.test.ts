@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,6 @@ import { createLogger, type LogFields } from '../../../src/logger.js';
 import {
   ENCRYPTION_KEY_FILE,
   encryptionKeyId,
-  loadOrCreateEncryptionKey,
   loadSealer,
   SealError,
   Sealer,
@@ -75,7 +74,7 @@ describe('Sealer', () => {
   });
 });
 
-describe('loadOrCreateEncryptionKey', () => {
+describe('loadSealer', () => {
   let dir = '';
   let warnings: LogFields[] = [];
   const logger = createLogger({
@@ -91,61 +90,60 @@ describe('loadOrCreateEncryptionKey', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('uses the configured key without touching the disk', async () => {
-    const configured = randomBytes(32);
-    const key = await loadOrCreateEncryptionKey({ configured, dataDir: join(dir, 'data'), logger });
-    expect(key.equals(configured)).toBe(true);
+  it('seals with the configured key without touching the disk, and opens with the earlier ones', async () => {
+    const key = randomBytes(32);
+    const old = randomBytes(32);
+    const sealedBefore = new Sealer(old).seal(API_KEY, 'T0001');
+    const sealer = await loadSealer({ key, previous: [old], dataDir: join(dir, 'data'), logger });
+    expect(sealer.keyId).toBe(encryptionKeyId(key));
+    expect(sealer.open(sealedBefore, 'T0001')).toBe(API_KEY);
+    expect(sealer.isStale(sealedBefore)).toBe(true);
     await expect(stat(join(dir, 'data'))).rejects.toThrow();
     expect(warnings).toEqual([]);
   });
 
-  it('creates a 0600 key file once, warns to back it up, then reuses it', async () => {
-    const dataDir = join(dir, 'data');
-    const first = await loadOrCreateEncryptionKey({ dataDir, logger });
-    expect(first).toHaveLength(32);
-    const path = join(dataDir, ENCRYPTION_KEY_FILE);
-    expect((await stat(path)).mode & 0o777).toBe(0o600);
-    expect(Buffer.from((await readFile(path, 'utf8')).trim(), 'base64').equals(first)).toBe(true);
-    expect(warnings).toHaveLength(1);
-    expect(String(warnings[0]?.msg)).toMatch(/back it up.*VIGIL_ENCRYPTION_KEY/);
-    expect(JSON.stringify(warnings)).not.toContain(first.toString('base64'));
-
-    const second = await loadOrCreateEncryptionKey({ dataDir, logger });
-    expect(second.equals(first)).toBe(true);
-    expect(warnings).toHaveLength(1);
+  it('never generates a key: without one it refuses', async () => {
+    await expect(loadSealer({ dataDir: dir, logger })).rejects.toThrow(SealError);
+    await expect(stat(join(dir, ENCRYPTION_KEY_FILE))).rejects.toThrow();
   });
 
-  it('warns about a key file others can read, and rejects a damaged one', async () => {
-    const path = join(dir, ENCRYPTION_KEY_FILE);
-    await writeFile(path, randomBytes(32).toString('base64'));
-    await chmod(path, 0o644);
-    await loadOrCreateEncryptionKey({ dataDir: dir, logger });
-    expect(String(warnings[0]?.msg)).toMatch(/readable by other users/);
+  it('reads the key from a file, warns when others can read it or it lies beside the store, refuses a bad one', async () => {
+    const keyDir = await mkdtemp(join(tmpdir(), 'vigil-keyfile-'));
+    try {
+      const key = randomBytes(32);
+      const keyFile = join(keyDir, 'vigil.key');
+      await writeFile(keyFile, `${key.toString('base64')}\n`, { mode: 0o600 });
+      expect((await loadSealer({ keyFile, dataDir: dir, logger })).keyId).toBe(encryptionKeyId(key));
+      expect(warnings).toEqual([]);
 
-    await writeFile(path, 'too-short');
-    await expect(loadOrCreateEncryptionKey({ dataDir: dir, logger })).rejects.toThrow(SealError);
+      await chmod(keyFile, 0o644);
+      await loadSealer({ keyFile, dataDir: dir, logger });
+      expect(String(warnings[0]?.msg)).toMatch(/readable by other users/);
+
+      const beside = join(dir, 'my.key');
+      await writeFile(beside, key.toString('base64'), { mode: 0o600 });
+      await loadSealer({ keyFile: beside, dataDir: dir, logger });
+      expect(String(warnings.at(-1)?.msg)).toMatch(/in the store's folder/);
+
+      await writeFile(keyFile, 'too-short');
+      await expect(loadSealer({ keyFile, dataDir: dir, logger })).rejects.toThrow(/does not hold a 32-byte/);
+      await expect(loadSealer({ keyFile: join(keyDir, 'missing'), dataDir: dir, logger })).rejects.toThrow(
+        /cannot read the encryption key file .*ENOENT/,
+      );
+      expect(JSON.stringify(warnings)).not.toContain(key.toString('base64'));
+    } finally {
+      await rm(keyDir, { recursive: true, force: true });
+    }
   });
 
-  it('gives every concurrent caller the same key', async () => {
-    const keys = await Promise.all(
-      Array.from({ length: 5 }, () => loadOrCreateEncryptionKey({ dataDir: dir, logger })),
-    );
-    for (const key of keys) expect(key.equals(keys[0] as Buffer)).toBe(true);
-  });
-
-  it('loadSealer: a configured key that replaces a generated one still opens what the old key sealed', async () => {
-    const generated = await loadOrCreateEncryptionKey({ dataDir: dir, logger });
+  it('a key an earlier release generated beside the store still opens what it sealed, with a warning to rotate', async () => {
+    const generated = randomBytes(32);
+    await writeFile(join(dir, ENCRYPTION_KEY_FILE), `${generated.toString('base64')}\n`, { mode: 0o600 });
     const sealedBefore = new Sealer(generated).seal(API_KEY, 'T0001');
-    const configured = randomBytes(32);
-    const sealer = await loadSealer({ configured, dataDir: dir, logger });
-    expect(sealer.keyId).toBe(encryptionKeyId(configured));
+    const key = randomBytes(32);
+    const sealer = await loadSealer({ key, dataDir: dir, logger });
+    expect(sealer.keyId).toBe(encryptionKeyId(key));
     expect(sealer.open(sealedBefore, 'T0001')).toBe(API_KEY);
-    expect(sealer.isStale(sealedBefore)).toBe(true);
-
-    const fresh = join(dir, 'fresh');
-    const generatedSealer = await loadSealer({ dataDir: fresh, logger });
-    expect(generatedSealer.keyId).toBe(
-      encryptionKeyId(await loadOrCreateEncryptionKey({ dataDir: fresh, logger })),
-    );
+    expect(String(warnings[0]?.msg)).toMatch(/generated by an earlier release.*rotate-key/);
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * One unreadable subscription record in the real SQLite file (bytes written straight into it): the channel's
+ * other digest still lists and posts, its alerts still list, and an admin removes the bad one from Slack.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../../src/clock.js';
+import { DEFAULT_TEAM_ID } from '../../../../src/sim/slack/index.js';
+import { sqlite } from '../../../store/support/backends.js';
+import type { Stack } from '../../../support/stack.js';
+import { command, SEEDED_USERS, startEventsStack } from '../events/support/events-stack.js';
+
+const START = Date.UTC(2026, 5, 10, 6, 0);
+const textOf = (post: { body: unknown }) => JSON.stringify(post.body);
+
+describe('an unreadable digest record', () => {
+  let stack: Stack;
+
+  beforeEach(async () => {
+    stack = await startEventsStack({ clock: new ManualClock(START) });
+  });
+  afterEach(async () => {
+    await stack.close();
+  });
+
+  it('harms only itself: the rest lists and runs, and an admin removes it', async () => {
+    await command(stack, 'digest add identifiers:3001 tz:UTC at:09:00 always');
+    await command(stack, 'digest add identifiers:3002 tz:UTC at:10:00 always');
+    await command(stack, 'alerts add identifiers:3001');
+    const [good, bad] = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    if (!good || !bad) throw new Error('digests not created');
+    await sqlite(join(stack.dataDir, 'vigil.sqlite'), 'UPDATE keyv SET value = ? WHERE key = ?', [
+      '{"value":{"id":',
+      `vigil:subscription:${bad.id}`,
+    ]);
+
+    const list = await command(stack, 'digest list');
+    expect(textOf(list.post)).toContain(`\`${good.id}\``);
+    expect(textOf(list.post)).not.toMatch(/could not reach its storage|Reference/);
+    const alerts = await command(stack, 'alerts list');
+    expect(textOf(alerts.post)).toContain('identifier 3001');
+
+    const refused = await command(stack, `digest remove ${bad.id}`, { userId: SEEDED_USERS.member });
+    expect(textOf(refused.post)).not.toContain('removed');
+    const removed = await command(stack, `digest remove ${bad.id}`, { userId: SEEDED_USERS.admin });
+    expect(textOf(removed.post)).toContain(`Digest \`${bad.id}\` removed`);
+    expect(await stack.vigil.deps.repos.digestSubscriptions.unreadableIds(DEFAULT_TEAM_ID)).toEqual([]);
+    expect(stack.logs.filter((l) => l.includes('unreadable record set aside'))).toHaveLength(1);
+  });
+});
