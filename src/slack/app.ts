@@ -110,6 +110,7 @@ function createReceiver(
     return new AnsweringSocketModeReceiver(
       new SocketModeReceiver({
         appToken: config.slack.appToken,
+        dispatcher: opts.deps.outbound.dispatcher,
         logger: clientOptions.logger,
         installerOptions: { clientOptions },
       }),

@@ -229,7 +229,11 @@ describe('NO_PROXY', () => {
   });
 });
 
-const MINIMAL_ENV = { SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN, SLACK_SIGNING_SECRET: 'secret' };
+const MINIMAL_ENV = {
+  SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
+  SLACK_SIGNING_SECRET: 'secret',
+  VIGIL_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+};
 
 describe('the proxy variables', () => {
   const proxyOf = (env: Record<string, string>) => loadConfig({ ...MINIMAL_ENV, ...env }).proxy;
