@@ -17,7 +17,7 @@ import {
   unknownKey,
 } from './args.js';
 import type { ChannelRef, Command } from './command.js';
-import { echo, fail } from './errors.js';
+import { echo, fail, mayEcho, NOT_REPEATED } from './errors.js';
 import { EXAMPLE } from './examples.js';
 import { suggest } from './suggest.js';
 import type { Token } from './tokenize.js';
@@ -220,7 +220,10 @@ export function subscriptionIdOf(
     fail(`\`${echo(id.text)}\` is not a subscription id; ${list}`, { example });
   }
   if (extra)
-    fail(`\`${group} ${action}\` takes one subscription id; got also \`${echo(extra.text)}\`.`, { example });
+    fail(
+      `\`${group} ${action}\` takes one subscription id; got also ${mayEcho(extra.text) ? `\`${echo(extra.text)}\`` : `another word ${NOT_REPEATED}`}.`,
+      { example },
+    );
   return id.value;
 }
 
