@@ -341,7 +341,13 @@ function secretField(text: string): string | undefined {
   if (index === 0 || sub === undefined) return 'A word of the command';
   // `creds email <value>`: the value is named by the word before it when that word is a plain keyword.
   const before = args[index - 2];
-  if (index >= 2 && before && before.key === undefined && /^[a-z_]{2,20}$/i.test(before.value))
+  if (
+    sub === 'creds' &&
+    index === 2 &&
+    before &&
+    before.key === undefined &&
+    /^[a-z_]{2,20}$/i.test(before.value)
+  )
     return `The value after \`${sub} ${before.value.toLowerCase()}\``;
   return `The ${ORDINALS[index - 1] ?? 'last'} word after \`${sub}\``;
 }

@@ -38,6 +38,7 @@ import {
 import type { Requester, SlackDeps } from '../../context.js';
 import { isExpected, reportError } from '../../error-reply.js';
 import { type Click, onView } from '../../listen.js';
+import { describeSecret, detectSecret, type SecretKind } from '../../parser/index.js';
 import { type MessageTarget, postToResponseUrl } from '../../respond.js';
 import { showContext } from './message.js';
 
@@ -176,6 +177,11 @@ async function triageForm(click: Click): Promise<View> {
 
 type Values = Record<string, Record<string, unknown>>;
 
+/** Said beside a field holding what looks like a secret: the field, never the value; nothing is sent. */
+function secretFieldError(field: string, kind: SecretKind): string {
+  return `${field} looks like ${describeSecret(kind)}: Vigil does not store or send it. Remove it.`;
+}
+
 /** The change the form asks for, or the errors to show beside its fields. */
 export function readTriageForm(
   view: Pick<ViewOutput, 'state' | 'blocks'>,
@@ -186,12 +192,16 @@ export function readTriageForm(
   if (has(TRIAGE_TAG_FIELDS.known) || has(TRIAGE_TAG_FIELDS.added)) {
     const read = readTags(values, TRIAGE_TAG_FIELDS);
     if (read.error) return { errors: { [TRIAGE_TAG_FIELDS.added]: read.error } };
+    const secret = read.tags.map((t) => detectSecret(t)).find((k) => k !== undefined);
+    if (secret) return { errors: { [TRIAGE_TAG_FIELDS.added]: secretFieldError('A tag', secret) } };
     change.tags = read.tags;
   }
   if (has(TRIAGE_NOTE_BLOCK)) {
     const note = (values[TRIAGE_NOTE_BLOCK]?.value as { value?: string | null } | undefined)?.value ?? '';
     if (note.length > MAX_NOTE)
       return { errors: { [TRIAGE_NOTE_BLOCK]: `A note holds at most ${MAX_NOTE} characters.` } };
+    const secret = detectSecret(note);
+    if (secret) return { errors: { [TRIAGE_NOTE_BLOCK]: secretFieldError('The note', secret) } };
     change.notes = note.trim() === '' ? null : note.trim();
   }
   if (has(TRIAGE_SEVERITY_BLOCK)) {
