@@ -14,6 +14,7 @@ import { AlertFollowUps } from './services/alerts/follow-ups.js';
 import { feedSourceOf } from './services/alerts/ports.js';
 import { AlertScheduler, tickMsFor } from './services/alerts/scheduler.js';
 import { AlertService } from './services/alerts/subscriptions.js';
+import { auditLogLine, currentSurface } from './services/audit.js';
 import { connectFlowPorts } from './services/connect.js';
 import { CredentialsService } from './services/credentials/index.js';
 import type { EventSource } from './services/digest/collect.js';
@@ -105,7 +106,13 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   });
   try {
     const sealer = await loadSealer({ configured: config.encryptionKey, dataDir: store.dataDir, logger });
-    const repos = createRepositories(store, { clock, sealer });
+    const repos = createRepositories(store, {
+      clock,
+      sealer,
+      auditRetention: config.audit.retention,
+      auditSurface: currentSurface,
+      onAudit: auditLogLine(logger),
+    });
     // Several instances on one Redis act as one client: one rate budget per organization, one token per
     // workspace tenant, one organization per API key. Tokens are kept in the store on SQLite too, so a
     // restart does not generate them again.

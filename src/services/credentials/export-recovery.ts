@@ -41,6 +41,7 @@ export async function settleInterruptedExports(
           action: 'credentials.export',
           target: `${record.search.query.type}:${queryValue(record.search)}`,
           detail: `limit ${record.limit}: interrupted (Vigil stopped), nothing delivered; its spool was removed`,
+          outcome: 'interrupted',
         })
         .catch((err: unknown) => deps.logger.warn('could not audit an interrupted export', { err }));
       settled.push({ workspaceId, userId: record.userId, search: record.search, notice: record.notice });

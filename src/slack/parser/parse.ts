@@ -286,6 +286,10 @@ function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
       const [n, extra] = args;
       if (extra) fail(`\`audit\` takes at most one number; got also ${alsoGot(extra)}.`);
       if (!n) return { kind: 'audit', limit: AUDIT_DEFAULT };
+      if (n.key === undefined && !n.quoted && n.value.toLowerCase() === 'export') {
+        if (extra) fail(`\`audit export\` takes nothing else; got also ${alsoGot(extra)}.`);
+        return { kind: 'audit-export' };
+      }
       if (n.key !== undefined) fail(`\`audit\` takes a number of entries, not \`${echo(n.text)}\`.`);
       return { kind: 'audit', limit: v.intInRange(n.value, 'The number of entries', 1, AUDIT_MAX) };
     }
