@@ -10,6 +10,16 @@ export class VigilError extends Error {
     this.name = new.target.name;
     this.hint = hint;
   }
+
+  /** What a person is told: the message, unless a subclass keeps technical detail there (API errors do). */
+  get told(): string {
+    return this.message;
+  }
+}
+
+/** An error in a person's words: what happened, then what to do next. */
+export function toldWithHint(err: VigilError): string {
+  return `${err.told} ${err.hint}`;
 }
 
 /**

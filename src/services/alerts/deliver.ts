@@ -185,7 +185,7 @@ async function failed(
   const now = deps.clock.now();
   if (err instanceof LeaseLostError) return 'busy';
   if (err instanceof ChannelUnavailableError) {
-    const reason = `${err.message} ${err.hint}`;
+    const reason = `${err.told} ${err.hint}`;
     for (const sub of subs) {
       if (sub.channelId !== channelId || sub.paused !== undefined) continue;
       await deps.subscriptions.update(sub.id, { paused: { reason, at: now, by: 'vigil' } });

@@ -291,7 +291,7 @@ async function recordFailure(
 }
 
 export function describe(err: unknown): string {
-  return err instanceof VigilError ? `${err.message} ${err.hint}` : 'An unexpected error; see the Vigil log.';
+  return err instanceof VigilError ? `${err.told} ${err.hint}` : 'An unexpected error; see the Vigil log.';
 }
 
 function log(deps: AlertDeps, err: unknown) {

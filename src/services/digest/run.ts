@@ -184,7 +184,7 @@ async function failed(
   if (err instanceof ChannelUnavailableError) {
     await deps.outbox.abandon(sub.teamId, sub.id, run.runId);
     await deps.subscriptions.update(sub.id, {
-      paused: { reason: `${err.message} ${err.hint}`, at: now, by: 'vigil' },
+      paused: { reason: `${err.told} ${err.hint}`, at: now, by: 'vigil' },
     });
     deps.logger.warn('digest paused: channel unavailable', { subscription: sub.id, problem: err.problem });
     return 'paused';
@@ -205,7 +205,7 @@ async function failed(
   const change: SubscriptionChange = {
     failures,
     nextAttemptAt: now + backoffMs(failures),
-    lastError: known ? `${err.message} ${err.hint}` : 'An unexpected error; see the Vigil log.',
+    lastError: known ? `${err.told} ${err.hint}` : 'An unexpected error; see the Vigil log.',
   };
   // Release the lease so the next attempt (after the backoff) need not wait for it.
   await deps.outbox.advance(sub.teamId, sub.id, deps.owner, { leaseUntil: now }).catch(() => false);

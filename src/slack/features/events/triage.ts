@@ -102,7 +102,7 @@ export async function openTriage(click: Click): Promise<void> {
     await show(await triageForm(click));
   } catch (err) {
     if (err instanceof RefusalError || err instanceof ExpiredError) {
-      await show(renderTriageStatus('', `:no_entry: ${err.message} ${err.hint}`));
+      await show(renderTriageStatus('', `:no_entry: ${err.told} ${err.hint}`));
       if (err instanceof RefusalError) return;
     } else {
       await show(renderTriageStatus('', ':warning: Vigil could not open this form.')).catch(() => undefined);
@@ -341,13 +341,13 @@ async function submit(
   } catch (err) {
     if (err instanceof ValidationError) {
       deps.logger.warn('triage refused by the API', { err });
-      await show(`:warning: The threat-intel API refused the change: ${escapeMrkdwn(err.message)}`);
+      await show(`:warning: ${escapeMrkdwn(err.told)}`);
     } else if (err instanceof NotAllowedError || err instanceof ExpiredError) {
       // A refusal is an answer, not an incident.
-      await show(`:no_entry: ${err.message} ${err.hint}`);
+      await show(`:no_entry: ${err.told} ${err.hint}`);
     } else if (isExpected(err)) {
       deps.logger.warn('triage failed', { err });
-      await show(`:warning: ${err.message} ${err.hint}`);
+      await show(`:warning: ${err.told} ${err.hint}`);
     } else {
       const ref = await reportError(deps, err, undefined, { view: TRIAGE_VIEW, team: who.workspaceId });
       await show(
