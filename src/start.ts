@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { RateBudget, RateWindows } from './api/index.js';
 import type { Clock, Sleep } from './clock.js';
-import { systemClock } from './clock.js';
+import { realSleep, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { AlertFollower } from './services/alerts/follow.js';
@@ -38,6 +38,7 @@ import { createDigestPublisher } from './slack/features/digest/publisher.js';
 import { publisherDepsOf } from './slack/features/digest/wiring.js';
 import { ALL_FEATURES } from './slack/features/index.js';
 import { postToResponseUrl } from './slack/respond.js';
+import { HEARTBEAT_TTL_MS } from './store/backend/liveness.js';
 import {
   createRepositories,
   type HeartbeatOptions,
@@ -264,9 +265,17 @@ function settleInterruptedWork(deps: SlackDeps): void {
     (err) => deps.logger.warn('could not settle interrupted unassigns', { err }),
   );
   deps.tracker.run(
-    async () =>
-      announceInterruptedExports(deps, await deps.credentials.settleInterruptedExports(), (workspaceId) =>
-        bots.forWorkspace(workspaceId),
+    () =>
+      deps.credentials.watchInterruptedExports(
+        (settled) =>
+          announceInterruptedExports(deps, settled, (workspaceId) => bots.forWorkspace(workspaceId)),
+        {
+          sleep: deps.sleep ?? realSleep,
+          clock: deps.clock,
+          // A dead holder's heartbeat lapses within its ttl: look again just after.
+          everyMs: HEARTBEAT_TTL_MS + 1000,
+          stopping: () => !deps.tracker.isAccepting,
+        },
       ),
     (err) => deps.logger.warn('could not settle interrupted exports', { err }),
   );
