@@ -17,10 +17,6 @@ export class VigilError extends Error {
   }
 }
 
-/** An error in a person's words: what happened, then what to do next. */
-export function toldWithHint(err: VigilError): string {
-  return `${err.told} ${err.hint}`;
-}
 
 /**
  * Vigil declines on purpose (not connected, not allowed, too busy): an answer to the person, not an incident,

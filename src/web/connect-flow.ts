@@ -258,6 +258,9 @@ The key is checked, stored encrypted, and never shown again, in Slack or here.</
 
 function describe(err: unknown): string {
   if (err instanceof VigilError) return `${err.told} ${err.hint}`;
-  if (err instanceof Error) return err.message;
+  if (err instanceof Error) {
+    const hint = (err as { hint?: unknown }).hint;
+    return typeof hint === 'string' ? `${err.message} ${hint}` : err.message;
+  }
   return 'unknown error';
 }
