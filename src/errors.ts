@@ -17,7 +17,6 @@ export class VigilError extends Error {
   }
 }
 
-
 /**
  * Vigil declines on purpose (not connected, not allowed, too busy): an answer to the person, not an incident,
  * so it is told without a reference code and logged without a stack.
