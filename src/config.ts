@@ -129,6 +129,15 @@ const EnvSchema = z.object({
       .max(3_600_000, 'must be at most 3600000 ms (an hour)')
       .default(60_000),
   ),
+  VIGIL_AUDIT_RETENTION: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of audit entries kept per workspace (100 to 1000000)' })
+      .int('must be a whole number of entries')
+      .min(100, 'must be at least 100 entries')
+      .max(1_000_000, 'must be at most 1000000 entries')
+      .default(10_000),
+  ),
   VIGIL_SANDBOX_MAX_BYTES: z.preprocess(
     emptyToUndefined,
     z.coerce
@@ -373,6 +382,8 @@ export interface Config {
   proxy: ProxySettings | undefined;
   /** Largest file sent to the sandbox (VIGIL_SANDBOX_MAX_BYTES). */
   sandbox: { maxBytes: number };
+  /** Audit entries kept per workspace (VIGIL_AUDIT_RETENTION); the oldest go first, the log lines stay. */
+  audit: { retention: number };
   /** Interface the playground listens on (only used when no Slack variable is set). */
   playgroundHost: string;
 }
@@ -436,6 +447,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logFormat: e.LOG_FORMAT,
     proxy,
     sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
+    audit: { retention: e.VIGIL_AUDIT_RETENTION },
     playgroundHost: e.VIGIL_PLAYGROUND_HOST,
   };
 }

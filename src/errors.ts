@@ -10,6 +10,11 @@ export class VigilError extends Error {
     this.name = new.target.name;
     this.hint = hint;
   }
+
+  /** What a person is told: the message, unless a subclass keeps technical detail there (API errors do). */
+  get told(): string {
+    return this.message;
+  }
 }
 
 /**

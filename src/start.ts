@@ -5,10 +5,11 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Clock, Sleep } from './clock.js';
-import { systemClock } from './clock.js';
+import { realSleep, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createOutbound } from './outbound.js';
+import { auditLogLine, currentSurface } from './services/audit.js';
 import type { RunNowReport } from './services/digest/scheduler.js';
 import type { FairGateOptions } from './services/fair-gate.js';
 import type { Ticker } from './services/subscriptions/ticker.js';
@@ -79,7 +80,14 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   });
   try {
     const sealer = await loadSealer({ ...config.encryption, dataDir: store.dataDir, logger });
-    const repos = createRepositories(store, { clock, sealer, logger: logger.child({ component: 'store' }) });
+    const repos = createRepositories(store, {
+      clock,
+      sealer,
+      logger: logger.child({ component: 'store' }),
+      auditRetention: config.audit.retention,
+      auditSurface: currentSurface,
+      onAudit: auditLogLine(logger),
+    });
     const core = buildServices({ config, logger, clock, store, repos, sealer, outbound }, opts);
     const slack = createSlackApp({
       deps: core.slack,

@@ -141,7 +141,7 @@ export async function decideRecommendations(
       .map((w) => w.target.value)
       .join(', ')
       .slice(0, 300)}`,
-    ...(won.length > 1 ? { count: won.length } : {}),
+    ...(won.length > 1 ? { count: won.length, targets: won.map((w) => String(w.target.id)) } : {}),
   });
   // The accepted identifiers may exist now: the next lookup reads the list again.
   if (action === 'accept') await deps.identifiers.invalidate(workspaceId);

@@ -1,6 +1,6 @@
-/** Who may do what through Vigil in a workspace (least privilege by default), and what was done (audit). */
+/** Who may do what through Vigil in a workspace (least privilege by default). */
 import type { Actors, Permission } from '../permission-rules.js';
-import type { AuditEntry, NewAuditEntry, Repositories, Settings } from '../store/index.js';
+import type { Repositories, Settings } from '../store/index.js';
 
 export class SettingsService {
   constructor(private readonly deps: { repos: Pick<Repositories, 'settings' | 'audit'> }) {}
@@ -24,18 +24,5 @@ export class SettingsService {
       action: permission === 'act' ? 'settings.actors' : `settings.${permission}`,
       target: typeof actors === 'string' ? actors : `group:${actors.usergroup}`,
     });
-  }
-}
-
-/** The audit log of actions taken through Vigil. */
-export class AuditTrail {
-  constructor(private readonly deps: { repos: Pick<Repositories, 'audit'> }) {}
-
-  record(entry: NewAuditEntry): Promise<AuditEntry> {
-    return this.deps.repos.audit.append(entry);
-  }
-
-  recent(workspaceId: string, n: number): Promise<AuditEntry[]> {
-    return this.deps.repos.audit.recent(workspaceId, n);
   }
 }

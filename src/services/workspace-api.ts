@@ -167,10 +167,10 @@ export class ApiAccess {
       return result;
     } catch (err) {
       if (api.fromEnvironment && err instanceof ApiError && isConnectionProblem(err))
-        this.environmentHealth.markError(workspaceId, `${err.message} ${err.hint}`);
+        this.environmentHealth.markError(workspaceId, `${err.told} ${err.hint}`);
       if (!api.fromEnvironment && err instanceof ApiError && isConnectionProblem(err)) {
         await this.deps.repos.workspaces
-          .markError(workspaceId, `${err.message} ${err.hint}`)
+          .markError(workspaceId, `${err.told} ${err.hint}`)
           .catch((e: unknown) => this.deps.logger.warn('could not record API error', { err: e }));
       }
       throw err;

@@ -3,6 +3,7 @@
  * handler in the background. Help and usage errors are answered in the ack itself.
  */
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
+import { onSurface } from '../services/audit.js';
 import { helpMessage, renderUsageError } from './blocks/help.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
 import { runTracked } from './listen.js';
@@ -62,7 +63,7 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
       client,
       deps,
     };
-    const run = () => handler.run(ctx as never).finally(() => notice?.cancel());
+    const run = () => onSurface('command', () => handler.run(ctx as never)).finally(() => notice?.cancel());
     runTracked(deps, run, replies.error, {
       command: cmd.kind,
       team: requester.workspaceId,

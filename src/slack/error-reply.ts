@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import type { KnownBlock, View } from '@slack/types';
 import { ErrorCode as SlackErrorCode } from '@slack/web-api';
-import { ApiError, RateLimitedError, ValidationError } from '../api/index.js';
+import { ApiError, RateLimitedError } from '../api/index.js';
 import { RefusalError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { StoreError, StoreUnavailableError } from '../store/index.js';
@@ -19,8 +19,6 @@ export interface ErrorMessage {
   text: string;
   blocks: KnownBlock[];
 }
-
-const MAX_FIELDS = 8;
 
 export function newReferenceId(): string {
   return randomBytes(4).toString('hex').toUpperCase();
@@ -42,21 +40,15 @@ function isSlackUnanswered(err: unknown): boolean {
 export function errorMessage(err: unknown, referenceId: string): ErrorMessage {
   let cause: string;
   let next: string;
-  if (err instanceof ValidationError) {
-    const fields = err.fields
-      .slice(0, MAX_FIELDS)
-      .map((f) => `• \`${escapeMrkdwn(f.field).replaceAll('`', "'")}\`: ${escapeMrkdwn(f.message)}`);
-    if (err.fields.length > MAX_FIELDS) fields.push(`• …and ${err.fields.length - MAX_FIELDS} more`);
-    cause = [`The threat-intel API refused the request: ${escapeMrkdwn(err.message)}`, ...fields].join('\n');
-    next = escapeMrkdwn(err.hint);
-  } else if (err instanceof RateLimitedError) {
+  // API errors are told in a sentence of their class (`told`); status, route and upstream detail stay in the log.
+  if (err instanceof RateLimitedError) {
     const wait = err.retryAfterMs
       ? ` Try again in about ${Math.max(1, Math.ceil(err.retryAfterMs / 1000))} s.`
       : '';
-    cause = escapeMrkdwn(err.message);
+    cause = escapeMrkdwn(err.told);
     next = escapeMrkdwn(err.hint) + wait;
   } else if (err instanceof ApiError) {
-    cause = escapeMrkdwn(err.message);
+    cause = escapeMrkdwn(err.told);
     next = escapeMrkdwn(err.hint);
   } else if (err instanceof VigilError) {
     // Our own words, with intended `code` spans (escapeMrkdwn would neutralise them); any upstream part

@@ -15,6 +15,8 @@ import type {
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { ExpiredError } from '../errors.js';
+import { type AuditSurface, onSurface } from '../services/audit.js';
+import { workspaceKey } from '../store/index.js';
 import type { Requester, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
 import { requesterOfAction } from './requester.js';
@@ -43,14 +45,23 @@ export interface Click {
   client: WebClient;
 }
 
+/** Where a click was made, for the audit trail: App Home, a modal, or a message. */
+function clickSurface(body: unknown): AuditSurface {
+  const b = body as { view?: { type?: string }; container?: { type?: string } };
+  if (b.view?.type === 'home') return 'home';
+  return b.container?.type === 'view' ? 'form' : 'button';
+}
+
 /** Runs a click's handler tracked, with its notice unless `quiet` or there is nowhere to post it. */
 function runClick(
   deps: SlackDeps,
   args: { respond: RespondFn; client: WebClient; action: ButtonAction | undefined; who: Requester },
-  handler: (replies: { respond: RespondFn; client: WebClient }) => Promise<unknown>,
-  opts: { quiet?: boolean; notice?: ClickNotice; context: Record<string, unknown> },
+  clicked: (replies: { respond: RespondFn; client: WebClient }) => Promise<unknown>,
+  opts: { quiet?: boolean; notice?: ClickNotice; context: Record<string, unknown>; surface: AuditSurface },
 ): void {
   const { who } = args;
+  const handler = (replies: { respond: RespondFn; client: WebClient }) =>
+    onSurface(opts.surface, () => clicked(replies));
   const context = { ...opts.context, team: who.workspaceId, user: who.userId };
   // Bolt gives no respond to a click without a response_url (a button in a modal or App Home).
   if (opts.quiet || typeof args.respond !== 'function') {
@@ -84,7 +95,7 @@ export function onAction(
       deps,
       { respond: args.respond, client: args.client, action, who },
       ({ respond, client }) => handler({ deps, who, body, action, respond, client }),
-      { ...opts, context: { action: action.action_id } },
+      { ...opts, context: { action: action.action_id }, surface: clickSurface(body) },
     );
   });
 }
@@ -132,7 +143,7 @@ export function onMenu(
         const asClick = body as unknown as BlockAction<ButtonAction>;
         return handler({ deps, who, body: asClick, action: button, respond, client });
       },
-      { ...opts, context: { action: chosen?.action_id ?? action.action_id } },
+      { ...opts, context: { action: chosen?.action_id ?? action.action_id }, surface: clickSurface(body) },
     );
   });
 }
@@ -173,12 +184,14 @@ export function onView(
     await ack(outcome.ack);
     const { work, scrub } = outcome;
     if (!work) return;
-    deps.tracker.run(work, (err) =>
-      reportError(deps, scrub ? scrub(err) : err, outcome.respond, {
-        view: callbackId,
-        team: who.workspaceId,
-        user: who.userId,
-      }),
+    deps.tracker.run(
+      () => onSurface('form', work),
+      (err) =>
+        reportError(deps, scrub ? scrub(err) : err, outcome.respond, {
+          view: callbackId,
+          team: who.workspaceId,
+          user: who.userId,
+        }),
     );
   });
 }

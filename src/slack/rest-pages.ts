@@ -33,7 +33,10 @@ export async function showRestPage(click: Click, opts: RestPagesOptions): Promis
   if (!ref || !rest) throw new ExpiredError(opts.expired.message, opts.expired.hint);
   const events = rest.events.slice(ref.page * REST_PAGE, (ref.page + 1) * REST_PAGE);
   const firstId = events[0]?.identifiers?.[0]?.id ?? 1;
+  // Headed by an identifier only when every event of the rest is of that one; else they are of several.
+  const ids = new Set(rest.events.flatMap((e) => (e.identifiers ?? []).map((i) => i.id)));
   const ctx: EventsContext = {
+    ...(ids.size === 1 ? {} : { scope: 'tenant' as const }),
     v: 1,
     workspaceId: who.workspaceId,
     userId: who.userId,

@@ -2,6 +2,8 @@
  * Vigil's work on its own initiative: the digest and alert schedulers posting through the Slack publishers,
  * alert messages following their events, and what a crashed predecessor left half-done.
  */
+
+import { realSleep } from '../clock.js';
 import { AlertFollower } from '../services/alerts/follow.js';
 import { AlertFollowUps } from '../services/alerts/follow-ups.js';
 import { feedSourceOf } from '../services/alerts/ports.js';
@@ -14,6 +16,7 @@ import { createAlertPublisher } from '../slack/features/alerts/publisher.js';
 import { announceInterruptedExports } from '../slack/features/credentials/export-delivery.js';
 import { createDigestPublisher } from '../slack/features/digest/publisher.js';
 import { publisherDepsOf } from '../slack/features/digest/publisher-deps.js';
+import { HEARTBEAT_TTL_MS } from '../store/backend/liveness.js';
 import type { VigilCore } from './services.js';
 
 export interface BackgroundWork {
@@ -63,11 +66,17 @@ function settleInterruptedWork(core: VigilCore, bots: BotClients): void {
     (err) => core.logger.warn('could not settle interrupted unassigns', { err }),
   );
   core.tracker.run(
-    async () =>
-      announceInterruptedExports(
-        core.slack,
-        await core.credentials.settleInterruptedExports(),
-        (workspaceId) => bots.forWorkspace(workspaceId),
+    () =>
+      core.credentials.watchInterruptedExports(
+        (settled) =>
+          announceInterruptedExports(core.slack, settled, (workspaceId) => bots.forWorkspace(workspaceId)),
+        {
+          sleep: core.sleep ?? realSleep,
+          clock: core.clock,
+          // A dead holder's heartbeat lapses within its ttl: look again just after.
+          everyMs: HEARTBEAT_TTL_MS + 1000,
+          stopping: () => !core.tracker.isAccepting,
+        },
       ),
     (err) => core.logger.warn('could not settle interrupted exports', { err }),
   );

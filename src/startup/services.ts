@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Outbound } from '../outbound.js';
 import { AlertService } from '../services/alerts/subscriptions.js';
+import { AuditTrail } from '../services/audit.js';
 import { ConnectionService } from '../services/connection.js';
 import { CredentialsService } from '../services/credentials/index.js';
 import { DigestService } from '../services/digest/subscriptions.js';
@@ -25,7 +26,7 @@ import { RecommendationsService } from '../services/recommendation-decisions.js'
 import { ReportsService } from '../services/reports.js';
 import { SandboxService } from '../services/sandbox.js';
 import { StoreSearchSeats } from '../services/search-seats.js';
-import { AuditTrail, SettingsService } from '../services/settings.js';
+import { SettingsService } from '../services/settings.js';
 import { eventSourceOf } from '../services/subscriptions/source.js';
 import { TenantsService } from '../services/tenants.js';
 import { ApiAccess, ApiClientPool } from '../services/workspace-api.js';

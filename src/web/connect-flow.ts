@@ -3,6 +3,7 @@
  * region and then the tenant. The key never passes through Slack; between the two steps it is kept sealed
  * on the server (never in the page), and the link is consumed atomically when the connection is saved.
  */
+import { VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { Html, html, layout, type Page } from './html.js';
 
@@ -198,7 +199,7 @@ The key is checked, stored encrypted, and never shown again, in Slack or here.</
       this.ports.logger.info('connect: key check failed', {
         teamId: link.teamId,
         remaining: attempt.remaining,
-        err: describe(err),
+        err,
       });
       const problem = `That key did not work: ${describe(err)}`;
       if (attempt.remaining === 0) {
@@ -256,6 +257,7 @@ The key is checked, stored encrypted, and never shown again, in Slack or here.</
 }
 
 function describe(err: unknown): string {
+  if (err instanceof VigilError) return `${err.told} ${err.hint}`;
   if (err instanceof Error) {
     const hint = (err as { hint?: unknown }).hint;
     return typeof hint === 'string' ? `${err.message} ${hint}` : err.message;

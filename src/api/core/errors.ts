@@ -68,6 +68,11 @@ export class ApiError extends VigilError {
     this.method = opts.method;
     this.path = opts.path;
   }
+
+  /** A sentence for people; the message (status, method, route, code) is for the log only. */
+  override get told(): string {
+    return peopleSentence(this);
+  }
 }
 
 export interface FieldProblem {
@@ -175,6 +180,46 @@ export class ConfigurationError extends ApiError {
   constructor(message: string, opts: ApiErrorOptions = {}) {
     super(message, { hint: 'Fix the threat-intel API URL in Vigil’s configuration.', ...opts });
   }
+}
+
+// ── In people's words ──────────────────────────────────────────────────────────────────────────────────
+
+/** What a route is about, for a 404: `…/identifiers/3001/…` is about an identifier. */
+const ROUTE_NOUNS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\/identifiers\/\d+/, 'that identifier'],
+  [/\/matching-policies\//, 'that policy'],
+  [/\/reports\/requests\//, 'that report request'],
+  [/\/activities\/|\/events\//, 'that event'],
+  [/\/tenants\b/, 'that tenant'],
+  [/\/identifier-recommendations\//, 'that recommendation'],
+];
+
+function peopleSentence(err: ApiError): string {
+  if (err instanceof ValidationError)
+    return err.status === undefined
+      ? 'Vigil did not send the request: a value in it is not valid.'
+      : 'The threat-intel API refused the request as invalid.';
+  if (err instanceof UnauthorizedError) return 'The threat-intel API rejected Vigil’s API key.';
+  if (err instanceof ForbiddenError)
+    return err.feature
+      ? `The ${featureLabel(err.feature)} is not enabled for this account, or this API key may not use it.`
+      : 'This API key is not permitted to do that.';
+  if (err instanceof NotFoundError) {
+    const noun = ROUTE_NOUNS.find(([route]) => route.test(err.path ?? ''))?.[1];
+    return noun
+      ? `The threat-intel API does not know ${noun} in this tenant.`
+      : 'The threat-intel API does not know what was asked for in this tenant.';
+  }
+  if (err instanceof RateLimitedError)
+    return 'The threat-intel API’s rate limit or search quota was reached.';
+  if (err instanceof UpstreamError) return 'The threat-intel API failed on its side.';
+  if (err instanceof TimeoutError) return 'The threat-intel API did not answer in time.';
+  if (err instanceof ConnectionError) return 'Vigil could not reach the threat-intel API.';
+  if (err instanceof UnexpectedResponseError)
+    return 'The threat-intel API answered in a way Vigil did not expect.';
+  if (err instanceof ConfigurationError)
+    return 'Vigil’s connection to the threat-intel API is misconfigured.';
+  return 'The threat-intel API answered with an error.';
 }
 
 // ── Building errors from responses ────────────────────────────────────────────────────────────────────

@@ -232,6 +232,7 @@ async function runExport(
         action: 'credentials.export',
         target: `${req.search.query.type}:${queryValue(req.search)}`,
         detail: `limit ${req.limit}: ${outcome === 'failed' ? `failed after ${seen.rows} rows` : outcome}`,
+        ...(outcome === 'failed' ? { outcome: 'failed' } : {}),
       })
       .catch((err: unknown) => deps.logger.warn('could not audit an export', { err }));
   }

@@ -14,7 +14,12 @@ import {
   type StartedExport,
   startExport,
 } from './export.js';
-import { type InterruptedExport, settleInterruptedExports } from './export-recovery.js';
+import {
+  type InterruptedExport,
+  settleInterruptedExports,
+  type WatchOptions,
+  watchInterruptedExports,
+} from './export-recovery.js';
 import {
   type CredsDeps,
   type CredsSearchRequest,
@@ -84,6 +89,14 @@ export class CredentialsService {
    */
   settleInterruptedExports(): Promise<InterruptedExport[]> {
     return settleInterruptedExports(this.exportDeps);
+  }
+
+  /** The same, then again for those a quickly restarted process found still held, until settled or gone. */
+  watchInterruptedExports(
+    announce: (settled: InterruptedExport[]) => Promise<void>,
+    opts: WatchOptions,
+  ): Promise<void> {
+    return watchInterruptedExports(this.exportDeps, announce, opts);
   }
 
   /** Takes the user's export slot (ExportBusyError when taken); check the `export` permission first. */

@@ -337,6 +337,7 @@ export class EventsService {
         target: first?.uid ?? '',
         detail: 'ignore all on page, from Slack',
         count: won.length,
+        targets: won.map((w) => w.uid),
         ...(title ? { title } : {}),
       });
     } finally {

@@ -17,12 +17,12 @@ export class LeaseLostError extends Error {}
 
 /** What a failure is recorded as (the lists show it): Vigil's own words, never an internal message. */
 export function describeFailure(err: unknown): string {
-  return err instanceof VigilError ? `${err.message} ${err.hint}` : 'An unexpected error; see the Vigil log.';
+  return err instanceof VigilError ? `${err.told} ${err.hint}` : 'An unexpected error; see the Vigil log.';
 }
 
 /** The pause Vigil records on a subscription whose channel cannot take posts. */
 export function channelPause(err: ChannelUnavailableError, now: number) {
-  return { reason: `${err.message} ${err.hint}`, at: now, by: 'vigil' };
+  return { reason: `${err.told} ${err.hint}`, at: now, by: 'vigil' };
 }
 
 /** Finding a posted run again: the Slack side looks in the channel's recent history. */

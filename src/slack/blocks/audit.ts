@@ -63,21 +63,67 @@ function recommendationWords(e: AuditEntry, verb: string): string {
   return `${verb} ${what}${e.detail ? ` (${escaped(e.detail)})` : ''}`;
 }
 
+/** Digest and alert subscriptions: what was done to which, and the channel of a new one. */
+const SUBSCRIPTION_VERBS: Readonly<Record<string, string>> = {
+  add: 'subscribed a channel to',
+  remove: 'removed',
+  pause: 'paused',
+  resume: 'resumed',
+};
+
+function subscriptionWords(e: AuditEntry): string | undefined {
+  const [kind, op] = e.action.split('.');
+  const verb = op === undefined ? undefined : SUBSCRIPTION_VERBS[op];
+  if ((kind !== 'digest' && kind !== 'alert') || verb === undefined) return undefined;
+  const what = kind === 'digest' ? 'the daily digest' : 'real-time alerts';
+  const channel = /^channel (C[A-Z0-9]{2,20})$/.exec(e.detail ?? '')?.[1];
+  const where = channel === undefined ? '' : ` (<#${channel}>)`;
+  return `${verb} ${what} ${codeSpan(e.target)}${where}`;
+}
+
+/** Leaked credentials: revealed, shared, exported (the target is `type:value` for an export). */
+function credentialWords(e: AuditEntry): string | undefined {
+  const detail = e.detail ? ` (${escaped(e.detail)})` : '';
+  switch (e.action) {
+    case 'credential.reveal':
+      return `revealed the value of leaked credential ${codeSpan(e.target)}${detail}`;
+    case 'credentials.share':
+      return `shared leaked credentials (${escaped(e.target)} search, values masked) in a channel${detail}`;
+    case 'credentials.export':
+      return `exported leaked credentials of ${codeSpan(e.target)} as CSV${detail}`;
+    default:
+      return undefined;
+  }
+}
+
+/** " — failed", " — interrupted": how an action ended when it did not simply succeed. */
+function outcomeWords(e: AuditEntry): string {
+  return e.outcome === undefined || e.outcome === 'done' ? '' : ` — ${escaped(e.outcome, 40)}`;
+}
+
 function isPermission(p: string): p is Permission {
   return (PERMISSIONS as readonly string[]).includes(p);
 }
 
-/** What the entry says happened, in words. */
+/** What the entry says happened, in words, and how it ended when it did not simply succeed. */
 export function auditWords(e: AuditEntry): string {
+  return `${actionWords(e)}${outcomeWords(e)}`;
+}
+
+function actionWords(e: AuditEntry): string {
   const verb = EVENT_VERBS[e.action];
   if (verb !== undefined) return eventWords(e, verb);
   const triage = triageWords(e);
   if (triage !== undefined) return triage;
   if (e.action === 'recommendation.accept') return recommendationWords(e, 'accepted');
   if (e.action === 'recommendation.reject') return recommendationWords(e, 'rejected');
+  const subscription = subscriptionWords(e);
+  if (subscription !== undefined) return subscription;
+  const credential = credentialWords(e);
+  if (credential !== undefined) return credential;
   switch (e.action) {
     case 'events.share':
-      return `shared events of identifier ${codeSpan(e.target)}${e.detail ? ` (${escaped(e.detail)})` : ''}`;
+      return `shared events of ${e.target === 'all' ? 'all identifiers' : `identifier ${codeSpan(e.target)}`}${e.detail ? ` (${escaped(e.detail)})` : ''}`;
     case 'tenant.switch':
       return `switched tenant to ${codeSpan(e.target)}${e.detail ? ` (${escaped(e.detail)})` : ''}`;
     case 'connection.connect':
@@ -88,6 +134,8 @@ export function auditWords(e: AuditEntry): string {
       return `unassigned from policy ${codeSpan(e.target)}${e.detail ? ` (${escaped(e.detail)})` : ''}`;
     case 'sandbox.upload':
       return `uploaded ${codeSpan(e.target)} to the sandbox${e.detail ? ` (${escaped(e.detail)})` : ''}`;
+    case 'audit.export':
+      return `exported the audit log as CSV${e.detail ? ` (${escaped(e.detail)})` : ''}`;
     case 'settings.actors':
       return `changed who may ${PERMISSION_WORDS.act} to ${codeSpan(e.target)}`;
   }

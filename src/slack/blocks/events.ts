@@ -65,6 +65,16 @@ function sharedLine(input: EventResultsInput): { blocks: KnownBlock[]; text: str
   return { blocks: [context(`Shared by ${who}`, 'events:shared')], text: ` · shared by ${who}` };
 }
 
+const SHARE_CONFIRM: NonNullable<Button['confirm']> = {
+  title: { type: 'plain_text', text: 'Share in this channel?' },
+  text: {
+    type: 'plain_text',
+    text: 'Everyone in this channel will see these events: their titles, what they matched and the search that found them. The message will say you shared it.',
+  },
+  confirm: { type: 'plain_text', text: 'Share' },
+  deny: { type: 'plain_text', text: 'Cancel' },
+};
+
 function resultsTail(input: EventResultsInput): KnownBlock[] {
   const shared = sharedLine(input).blocks;
   const buttons: Button[] = [];
@@ -88,8 +98,9 @@ function resultsTail(input: EventResultsInput): KnownBlock[] {
       }),
     );
   }
-  if (input.shareRef !== undefined)
-    buttons.push(button('Share in channel', SHARE_IN_CHANNEL, input.shareRef));
+  // Nothing to share on an empty page; on others, the whole channel will read the events: confirm first.
+  if (input.shareRef !== undefined && input.events.length > 0)
+    buttons.push(button('Share in channel', SHARE_IN_CHANNEL, input.shareRef, { confirm: SHARE_CONFIRM }));
   return buttons.length === 0
     ? shared
     : [{ type: 'actions', block_id: 'events:tail', elements: buttons }, ...shared];

@@ -1,5 +1,5 @@
 /** Checks on tokens shared by the subcommand parsers. */
-import { echo, fail, listOf } from './errors.js';
+import { echo, fail, listOf, mayEcho, NOT_REPEATED } from './errors.js';
 import { suggest } from './suggest.js';
 import type { Token } from './tokenize.js';
 
@@ -113,12 +113,15 @@ export function unexpectedWord(
   const hint = guess
     ? `Did you mean \`${bare.includes(guess) ? guess : `${guess}:`}\`?`
     : `Filters are written \`key:value\`; type \`/vigil help ${subcommand}\` for the list.`;
+  if (!mayEcho(token.text)) fail(`Unexpected word in \`${subcommand}\` ${NOT_REPEATED}.`, { hint });
   fail(`Unexpected \`${echo(token.text)}\` in \`${subcommand}\`.`, { hint });
 }
 
 /** Subcommands without arguments. */
 export function noArguments(tokens: readonly Token[], subcommand: string): void {
   const first = tokens[0];
+  if (first && !mayEcho(first.text))
+    fail(`\`${subcommand}\` takes no arguments; got a word ${NOT_REPEATED}.`);
   if (first) fail(`\`${subcommand}\` takes no arguments; got \`${echo(first.text)}\`.`);
 }
 
@@ -139,7 +142,8 @@ export function groupAction<A extends string>(
   if (action === undefined) {
     const guess = suggest(actionToken.key ?? actionToken.value, actions);
     const article = /^[aeiou]/.test(group) ? 'an' : 'a';
-    fail(`\`${echo(actionToken.text)}\` is not ${article} \`${group}\` action; use ${listOf(actions)}.`, {
+    const shown = mayEcho(actionToken.text) ? `\`${echo(actionToken.text)}\`` : `That word ${NOT_REPEATED}`;
+    fail(`${shown} is not ${article} \`${group}\` action; use ${listOf(actions)}.`, {
       hint: guess ? `Did you mean \`${group} ${guess}\`?` : `Type \`/vigil help ${group}\` for examples.`,
     });
   }

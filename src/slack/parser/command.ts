@@ -174,6 +174,7 @@ export type Command =
   | { kind: 'alerts-pause'; subscriptionId: string }
   | { kind: 'alerts-resume'; subscriptionId: string }
   | { kind: 'audit'; limit: number }
+  | { kind: 'audit-export' }
   | { kind: 'settings' }
   | { kind: 'settings-actors'; permission: Permission; actors: Actors };
 

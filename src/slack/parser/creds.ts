@@ -10,7 +10,7 @@ import {
   unknownKey,
 } from './args.js';
 import type { Command, CredsFilterSpec, CredsQueryType } from './command.js';
-import { echo, fail, listOf } from './errors.js';
+import { echo, fail, listOf, mayEcho, NOT_REPEATED } from './errors.js';
 import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS } from './events.js';
 import { EXAMPLE } from './examples.js';
 import { CREDS_KEY_EXAMPLES } from './help.js';
@@ -84,7 +84,9 @@ export function parseCreds(tokens: readonly Token[]): Command {
   const typed = TYPE_OF[firstWord];
   if (typed === undefined) {
     const guess = suggest(firstWord, CREDS_TYPES);
-    fail(`\`creds\` searches by ${listOf(CREDS_TYPES)}, not \`${echo(first.key ?? first.text)}\`.`, {
+    const word = first.key ?? first.text;
+    const shown = mayEcho(word) ? `\`${echo(word)}\`` : `that word ${NOT_REPEATED}`;
+    fail(`\`creds\` searches by ${listOf(CREDS_TYPES)}, not ${shown}.`, {
       hint: guess ? `Did you mean \`${guess}\`?` : 'Type `/vigil help creds` for examples.',
     });
   }

@@ -22,7 +22,17 @@ export function fail(message: string, more: Omit<FailureDetail, 'message'> = {})
   throw new ParseFailure({ message, ...more });
 }
 
+import { mayBeSecret } from './secrets.js';
+
 const ECHO_MAX = 40;
+
+/** Said in place of a stray word that might be a secret, which is never quoted back. */
+export const NOT_REPEATED = '(not repeated here, in case it is a secret)';
+
+/** Whether typed text may be quoted back in an error: none of its words might be a secret. */
+export function mayEcho(text: string): boolean {
+  return !text.split(/\s+/).some((word) => word !== '' && mayBeSecret(word));
+}
 
 /**
  * User input quoted back inside an error, between backticks: no backticks or line breaks (they would end

@@ -352,12 +352,16 @@ const ENTRIES: Record<Subcommand, Entry> = {
     ],
   },
   audit: {
-    usage: `${COMMAND} audit [n]`,
+    usage: `${COMMAND} audit [n|export]`,
     summary: 'recent actions taken through Vigil',
     description:
-      'Shows the latest n actions (1 to 100, default 20): who ignored, remediated, revealed or exported what.',
+      'Shows the latest n actions (1 to 100, default 20): who ignored, remediated, revealed or exported what. `audit export` sends every kept entry to your direct messages as a CSV file.',
     adminOnly: true,
-    examples: [ex('audit', 'the last 20 actions'), ex('audit 50', 'the last 50')],
+    examples: [
+      ex('audit', 'the last 20 actions'),
+      ex('audit 50', 'the last 50'),
+      ex('audit export', 'every kept entry, as CSV in your DM'),
+    ],
   },
   settings: {
     usage: `${COMMAND} settings [act|reveal|export|unassign|recommend everyone|admins|group:<usergroup>]`,

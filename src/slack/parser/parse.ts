@@ -26,7 +26,7 @@ import {
 } from './command.js';
 import { parseCreds } from './creds.js';
 import { parseDigest } from './digest.js';
-import { echo, fail, ParseFailure } from './errors.js';
+import { echo, fail, mayEcho, NOT_REPEATED, ParseFailure } from './errors.js';
 import { parseEvents } from './events.js';
 import { EXAMPLE } from './examples.js';
 import { exampleOf, usageOf } from './help.js';
@@ -63,11 +63,16 @@ function pageOptions(
   return options;
 }
 
+/** A stray extra word, quoted unless it might be a secret. */
+export function alsoGot(extra: Token): string {
+  return mayEcho(extra.text) ? `\`${echo(extra.text)}\`` : `another word ${NOT_REPEATED}`;
+}
+
 /** The single positional argument of `tenant`, `explain`, `report`. */
 function onlyArgument(tokens: readonly Token[], subcommand: Subcommand, what: string): Token {
   const [arg, extra] = tokens;
   if (!arg) fail(`\`${subcommand}\` needs ${what}.`);
-  if (extra) fail(`\`${subcommand}\` takes one argument; got also \`${echo(extra.text)}\`.`);
+  if (extra) fail(`\`${subcommand}\` takes one argument; got also ${alsoGot(extra)}.`);
   return arg;
 }
 
@@ -171,7 +176,7 @@ function parseSettings(tokens: readonly Token[]): Command {
   const groupExample = `/vigil settings ${word} group:${EXAMPLE.usergroup}`;
   if (!value)
     fail(`\`settings ${word}\` needs \`everyone\`, \`admins\` or \`group:<usergroup>\`.`, { example });
-  if (extra) fail(`\`settings ${word}\` takes one value; got also \`${echo(extra.text)}\`.`, { example });
+  if (extra) fail(`\`settings ${word}\` takes one value; got also ${alsoGot(extra)}.`, { example });
   let actors: Actors | undefined;
   const ref = value.ref?.type === 'usergroup' ? value.ref : undefined;
   if (ref && (value.key === undefined || value.key === 'group')) {
@@ -279,8 +284,12 @@ function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
       return parseAlerts(args);
     case 'audit': {
       const [n, extra] = args;
-      if (extra) fail(`\`audit\` takes at most one number; got also \`${echo(extra.text)}\`.`);
+      if (extra) fail(`\`audit\` takes at most one number; got also ${alsoGot(extra)}.`);
       if (!n) return { kind: 'audit', limit: AUDIT_DEFAULT };
+      if (n.key === undefined && !n.quoted && n.value.toLowerCase() === 'export') {
+        if (extra) fail(`\`audit export\` takes nothing else; got also ${alsoGot(extra)}.`);
+        return { kind: 'audit-export' };
+      }
       if (n.key !== undefined) fail(`\`audit\` takes a number of entries, not \`${echo(n.text)}\`.`);
       return { kind: 'audit', limit: v.intInRange(n.value, 'The number of entries', 1, AUDIT_MAX) };
     }
@@ -305,6 +314,48 @@ function usageError(
   return error;
 }
 
+const ORDINALS = [
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+];
+
+/**
+ * Where in the command a secret-looking value was typed, named by its field (`query:`) or its place, never by
+ * the value; undefined when no single word holds it (then the refusal says "That").
+ */
+function secretField(text: string): string | undefined {
+  const tokenized = tokenize(text);
+  if (!tokenized.ok) return undefined;
+  const [head, ...args] = tokenized.tokens;
+  const sub =
+    head && head.key === undefined ? SUBCOMMANDS.find((s) => s === head.value.toLowerCase()) : undefined;
+  const index = tokenized.tokens.findIndex((t) => detectSecret(t.text) ?? detectSecret(t.value));
+  const token = tokenized.tokens[index];
+  if (!token) return undefined;
+  if (token.key !== undefined && /^[a-z][a-z0-9_]{0,30}$/.test(token.key) && !detectSecret(`${token.key}:`))
+    return `The value of \`${token.key}:\``;
+  if (index === 0 || sub === undefined) return 'A word of the command';
+  // `creds email <value>`: the value is named by the word before it when that word is a plain keyword.
+  const before = args[index - 2];
+  if (
+    sub === 'creds' &&
+    index === 2 &&
+    before &&
+    before.key === undefined &&
+    /^[a-z_]{2,20}$/i.test(before.value)
+  )
+    return `The value after \`${sub} ${before.value.toLowerCase()}\``;
+  return `The ${ORDINALS[index - 1] ?? 'last'} word after \`${sub}\``;
+}
+
 /** What a bug in the parser looks like to the user; tests assert it never happens. */
 export const INTERNAL_ERROR_MESSAGE = 'Vigil could not read that command.';
 
@@ -316,7 +367,7 @@ export function parseCommand(text: string): ParseResult {
       return {
         ok: false,
         error: usageError({
-          message: `That looks like ${describeSecret(secret)}; Vigil did not use it.`,
+          message: `${secretField(text) ?? 'That'} looks like ${describeSecret(secret)}, so Vigil did not use it (nor will it repeat it).`,
           hint: NEVER_PASTE,
         }),
       };
@@ -346,7 +397,9 @@ export function parseCommand(text: string): ParseResult {
       return {
         ok: false,
         error: usageError({
-          message: `Unknown subcommand \`${echo(head.text)}\`.`,
+          message: mayEcho(head.text)
+            ? `Unknown subcommand \`${echo(head.text)}\`.`
+            : `Unknown subcommand ${NOT_REPEATED}.`,
           hint: guess
             ? `Did you mean \`${guess}\`? Type \`/vigil help\` for the list.`
             : 'Type `/vigil help` to see every subcommand.',

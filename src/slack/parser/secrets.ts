@@ -14,6 +14,14 @@
  * - Event uids (`index/source/id`) are checked only for the known shapes, because their id part is
  *   upstream-generated and often looks random.
  * - Domains, emails and paths are split on `.`, `@`, `/`, so long hostnames do not count as one run.
+ * - A typed password (`P@ssw0rd123!`, `Summer2024!`): one word of 8 or more characters holding letters, digits
+ *   and a symbol. Separators of ordinary values (`-`, `.`, `_`, `/`, `:`, `=`, a leading `#`, the `@` of an
+ *   address) are not symbols, so dates, versions, CVE ids, channel names and emails pass; so do event uids and
+ *   links. The cost: a password of letters and digits only (`hunter2`) is not caught; it is never echoed back
+ *   either (`mayBeSecret`).
+ *
+ * This module is the one home of secret detection for everything people type: commands, form fields and the
+ * echoes of error messages.
  */
 
 export type SecretKind =
@@ -26,6 +34,7 @@ export type SecretKind =
   | 'jwt'
   | 'private-key'
   | 'password-assignment'
+  | 'password'
   | 'high-entropy';
 
 const KNOWN_SHAPES: ReadonlyArray<readonly [SecretKind, RegExp]> = [
@@ -71,11 +80,34 @@ function looksGenerated(run: string): boolean {
   return entropyBitsPerChar(core) >= 3.5;
 }
 
+const EMAIL = /^[^@\s]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
+/** Characters that make a word a password when mixed with letters and digits (separators excluded). */
+const PASSWORD_SYMBOL = /[!"#$%&'()+;<>@[\\\]^`{|}~]/;
+/** An ISO day or date-time (`2026-11-01T10:00+02:00`): its `+` is an offset, not a symbol. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/** One word typed as a password: 8+ characters of letters, digits and a symbol that is not a separator. */
+function looksLikePassword(word: string): boolean {
+  if (word.length < 8 || /\s/.test(word) || word.includes('://') || EVENT_UID.test(word)) return false;
+  if (ISO_DATE.test(word)) return false;
+  if (!/[A-Za-z]/.test(word) || !/[0-9]/.test(word)) return false;
+  // Query syntax around a term (`+must`, `(a`, `b)`, `fuzzy~2`, `*` and `?` wildcards) is not a symbol.
+  let rest = word.replace(/^[#+(-]+/, '').replace(/(?:\)+|[~^]\d*)$/, '');
+  if (EMAIL.test(rest)) rest = rest.replace('@', '');
+  return PASSWORD_SYMBOL.test(rest);
+}
+
 /** What kind of secret the text seems to hold, or undefined. Never returns the secret itself. */
 export function detectSecret(text: string): SecretKind | undefined {
   for (const [kind, shape] of KNOWN_SHAPES) if (shape.test(text)) return kind;
   if (ASSIGNMENT.test(text)) return 'password-assignment';
-  for (const word of text.split(/[\s"'“”‘’<>|,;()[\]{}]+/u)) {
+  const words = text.split(/[\s"'“”‘’<>|,;()[\]{}]+/u);
+  // Split on whitespace and quotes only (the symbols of a password are its own), Slack's references removed.
+  const plain = text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  for (const word of plain.replace(/<[^<>\s]*>/g, ' ').split(/[\s"“”‘’]+/u)) {
+    if (looksLikePassword(word.replace(/^[A-Za-z][A-Za-z0-9_]*:(?!\/\/)/, ''))) return 'password';
+  }
+  for (const word of words) {
     if (word.length < 24 || EVENT_UID.test(word)) continue;
     for (const run of word.split(/[.@/:\\?&#]/).flatMap((piece) => piece.match(RUN) ?? [])) {
       if (looksGenerated(run)) return 'high-entropy';
@@ -88,6 +120,22 @@ export function looksLikeSecret(text: string): boolean {
   return detectSecret(text) !== undefined;
 }
 
+/**
+ * Whether a word might be a secret even though it does not look like one for sure (`hunter2`): such a word is
+ * never quoted back in an error message. Words of letters only, numbers, dates and durations are safe to quote.
+ */
+export function mayBeSecret(word: string): boolean {
+  if (detectSecret(word) !== undefined) return true;
+  // What surrounds a value is not the value: a key, quotes, backticks, Slack's references.
+  const w = word
+    .trim()
+    .replace(/^[A-Za-z][A-Za-z0-9_]*:(?!\/\/)/, '')
+    .replace(/<[^<>\s]*>/g, '')
+    .replace(/["'`“”‘’]/g, '');
+  if (w === '' || /^\d+$/.test(w) || ISO_DATE.test(w) || /^\d+[smhdw]$/.test(w)) return false;
+  return (/[A-Za-z]/.test(w) && /[0-9]/.test(w)) || (w.length >= 16 && PASSWORD_SYMBOL.test(w));
+}
+
 const DESCRIPTIONS: Record<SecretKind, string> = {
   'slack-token': 'a Slack token',
   'slack-webhook': 'a Slack webhook URL',
@@ -98,6 +146,7 @@ const DESCRIPTIONS: Record<SecretKind, string> = {
   jwt: 'a JSON Web Token',
   'private-key': 'a private key',
   'password-assignment': 'a password or key',
+  password: 'a password',
   'high-entropy': 'an API key or password',
 };
 

@@ -5,7 +5,7 @@
 import { SEVERITIES, type Severity } from '../../api/index.js';
 import { once, partsOf, refuseSecretKey, singleValueOf, unexpectedWord, unknownKey } from './args.js';
 import type { ChannelRef } from './command.js';
-import { echo, fail } from './errors.js';
+import { echo, fail, mayEcho, NOT_REPEATED } from './errors.js';
 import { suggest } from './suggest.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
@@ -95,7 +95,10 @@ export function subscriptionIdOf(
     fail(`\`${echo(id.text)}\` is not a subscription id; ${list}`, { example });
   }
   if (extra)
-    fail(`\`${group} ${action}\` takes one subscription id; got also \`${echo(extra.text)}\`.`, { example });
+    fail(
+      `\`${group} ${action}\` takes one subscription id; got also ${mayEcho(extra.text) ? `\`${echo(extra.text)}\`` : `another word ${NOT_REPEATED}`}.`,
+      { example },
+    );
   return id.value;
 }
 

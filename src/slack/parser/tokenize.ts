@@ -11,7 +11,7 @@
  * count as plain ones) and then holds spaces and commas. A quote opens only at the start of a token or of a
  * part, so apostrophes inside words (`O'Brien`) stay literal.
  */
-import { echo } from './errors.js';
+import { echo, mayEcho, NOT_REPEATED } from './errors.js';
 
 export type SlackRef =
   | { type: 'channel'; id: string; name?: string }
@@ -190,7 +190,9 @@ export function tokenize(text: string): TokenizeResult {
           return {
             ok: false,
             error: {
-              message: `Unclosed quote at character ${u.pos + 1}: \`${echo(shown)}\`.`,
+              message: mayEcho(shown)
+                ? `Unclosed quote at character ${u.pos + 1}: \`${echo(shown)}\`.`
+                : `Unclosed quote at character ${u.pos + 1} ${NOT_REPEATED}.`,
               position: u.pos,
             },
           };

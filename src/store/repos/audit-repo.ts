@@ -1,6 +1,7 @@
 /**
  * Actions taken through Vigil, per workspace, newest first. A ring of `retention` slots per workspace keeps it
- * bounded without rewriting a growing list on every append.
+ * bounded without rewriting a growing list on every append: beyond it the oldest entry is overwritten (the
+ * structured log line each append also writes, through `onAppend`, is what a SIEM keeps for longer).
  */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
@@ -8,7 +9,10 @@ import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { parseRecord, readRecord } from './records.js';
 
-export const AUDIT_RETENTION = 1000;
+export const AUDIT_RETENTION = 10_000;
+const MAX_TARGETS = 100;
+/** Entries read at once from the store (an export reads the whole ring). */
+const READ_BATCH = 500;
 const MAX_DETAIL = 1000;
 const MAX_TITLE = 300;
 
@@ -25,33 +29,57 @@ export const AuditEntrySchema = z.object({
   title: z.string().max(MAX_TITLE).optional(),
   /** A bulk action is one entry: how many targets it covered (`target` names the first). */
   count: z.number().int().positive().optional(),
+  /** Every target of a bulk action (up to 100), when there were several. */
+  targets: z.array(z.string()).max(MAX_TARGETS).optional(),
+  /** How it ended, when not simply done: `failed`, `interrupted`. */
+  outcome: z.string().min(1).max(40).optional(),
+  /** Where it was done: command, button, form, home, workflow, page (Vigil's own pages) or vigil (by itself). */
+  surface: z.string().min(1).max(40).optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export type NewAuditEntry = Omit<AuditEntry, 'at'>;
+
+export interface AuditRepoOptions {
+  /** Entries kept per workspace. */
+  retention?: number;
+  /** The surface of the request under way, for entries that do not name theirs. */
+  surface?: () => string | undefined;
+  /** Told of every stored entry (the structured audit log line). */
+  onAppend?: (entry: AuditEntry) => void;
+}
 
 const SlotSchema = AuditEntrySchema.extend({ seq: z.number().int().nonnegative() });
 const HeadSchema = z.object({ next: z.number().int().nonnegative() });
 
 export class AuditRepo {
   private readonly ns: Namespace;
+  readonly retention: number;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly retention: number = AUDIT_RETENTION,
+    private readonly options: AuditRepoOptions = {},
   ) {
+    const retention = options.retention ?? AUDIT_RETENTION;
+    this.retention = retention;
     if (!Number.isInteger(retention) || retention < 1)
       throw new Error('audit retention must be a positive integer');
     this.ns = openNamespace(store, 'audit');
   }
 
   async append(entry: NewAuditEntry): Promise<AuditEntry> {
+    const surface = entry.surface ?? this.options.surface?.() ?? 'vigil';
     const stored: AuditEntry = {
       ...entry,
       ...(entry.detail === undefined ? {} : { detail: entry.detail.slice(0, MAX_DETAIL) }),
       ...(entry.title === undefined ? {} : { title: entry.title.slice(0, MAX_TITLE) }),
+      ...(entry.targets === undefined || entry.targets.length < 2
+        ? { targets: undefined }
+        : { targets: entry.targets.slice(0, MAX_TARGETS) }),
+      surface,
       at: this.clock.now(),
     };
+    if (stored.targets === undefined) delete stored.targets;
     const teamId = entry.teamId;
     await this.store.withLock(`${this.ns.name}:${teamId}`, async () => {
       const head = (await readRecord(this.ns, headKey(teamId), HeadSchema)) ?? { next: 0 };
@@ -60,6 +88,7 @@ export class AuditRepo {
       await this.ns.set(this.slotKey(teamId, seq), { ...stored, seq });
       await this.ns.set(headKey(teamId), { next: seq + 1 });
     });
+    this.options.onAppend?.(stored);
     return stored;
   }
 
@@ -68,20 +97,27 @@ export class AuditRepo {
     const head = await readRecord(this.ns, headKey(teamId), HeadSchema);
     if (!head) return [];
     const count = Math.max(0, Math.min(Math.floor(n), this.retention, head.next));
-    const seqs = Array.from({ length: count }, (_, i) => head.next - 1 - i);
-    const slots = await Promise.all(
-      seqs.map(async (seq) => {
-        const key = this.slotKey(teamId, seq);
-        const raw = await this.ns.get(key);
-        return raw === undefined ? undefined : parseRecord(this.ns, key, SlotSchema, raw);
-      }),
-    );
-    return slots.flatMap((slot, i) => {
-      // A slot holding another sequence number was never rewritten (interrupted append): skip it.
-      if (!slot || slot.seq !== seqs[i]) return [];
-      const { seq: _seq, ...entry } = slot;
-      return [entry];
-    });
+    const out: AuditEntry[] = [];
+    for (let from = 0; from < count; from += READ_BATCH) {
+      const seqs = Array.from(
+        { length: Math.min(READ_BATCH, count - from) },
+        (_, i) => head.next - 1 - from - i,
+      );
+      const slots = await Promise.all(
+        seqs.map(async (seq) => {
+          const key = this.slotKey(teamId, seq);
+          const raw = await this.ns.get(key);
+          return raw === undefined ? undefined : parseRecord(this.ns, key, SlotSchema, raw);
+        }),
+      );
+      slots.forEach((slot, i) => {
+        // A slot holding another sequence number was never rewritten (interrupted append): skip it.
+        if (!slot || slot.seq !== seqs[i]) return;
+        const { seq: _seq, ...entry } = slot;
+        out.push(entry);
+      });
+    }
+    return out;
   }
 
   async delete(teamId: string): Promise<void> {

@@ -7,7 +7,7 @@ import { AlertFollowUpRepo } from './alert-follow-repo.js';
 import { AlertStateRepo } from './alert-state-repo.js';
 import { AlertSubscriptionRepo } from './alert-subscription-repo.js';
 import { ApiOrganizationRepo, ApiTokenRepo } from './api-token-repo.js';
-import { AuditRepo } from './audit-repo.js';
+import { type AuditEntry, AuditRepo } from './audit-repo.js';
 import { CommandNoteRepo } from './command-note-repo.js';
 import { ConnectLinkRepo } from './connect-link-repo.js';
 import { DigestOutboxRepo } from './digest-outbox.js';
@@ -25,10 +25,14 @@ import { WorkspaceRepo } from './workspace-repo.js';
 export interface RepositoryDeps {
   clock: Clock;
   sealer: Sealer;
-  /** Audit entries kept per workspace; 1000 unless a test wants fewer. */
+  /** Audit entries kept per workspace; 10,000 unless configured otherwise. */
   auditRetention?: number;
   /** Where unreadable records are logged (once each) when set aside. */
   logger?: Logger;
+  /** The surface of the request under way, for audit entries. */
+  auditSurface?: () => string | undefined;
+  /** Told of every audit entry stored (the structured audit log line). */
+  onAudit?: (entry: AuditEntry) => void;
 }
 
 export function createRepositories(store: Store, deps: RepositoryDeps) {
@@ -36,7 +40,11 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
   const workspaces = new WorkspaceRepo(store, clock, sealer);
   const installations = new InstallationRepo(store, clock, sealer);
   const settings = new SettingsRepo(store, clock);
-  const audit = new AuditRepo(store, clock, deps.auditRetention);
+  const audit = new AuditRepo(store, clock, {
+    ...(deps.auditRetention === undefined ? {} : { retention: deps.auditRetention }),
+    ...(deps.auditSurface === undefined ? {} : { surface: deps.auditSurface }),
+    ...(deps.onAudit === undefined ? {} : { onAppend: deps.onAudit }),
+  });
   const connectLinks = new ConnectLinkRepo(store, clock, sealer);
   const unreadable = new UnreadableRecords(deps.logger);
   const digestSubscriptions = new DigestSubscriptionRepo(store, clock, unreadable);

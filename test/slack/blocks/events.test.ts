@@ -422,6 +422,17 @@ describe('renderEventResults', () => {
     expect(JSON.stringify(r.blocks)).not.toContain(EVENTS_IGNORE_PAGE);
   });
 
+  it('offers Share only with events to share, and asks to confirm it', () => {
+    const empty = renderEventResults({ ...base, events: [], shareRef: 'c7:s' });
+    expect(JSON.stringify(empty.blocks)).not.toContain('Share in channel');
+    const page = renderEventResults({ ...base, events: [makeEvent()], shareRef: 'c7:s' });
+    const tail = page.blocks.find((b) => b.block_id === 'events:tail') as unknown as {
+      elements: Array<Record<string, unknown>>;
+    };
+    const share = tail.elements.find((e) => (e.text as { text: string }).text === 'Share in channel');
+    expect(share?.confirm).toMatchObject({ confirm: { text: 'Share' }, deny: { text: 'Cancel' } });
+  });
+
   it('explains an empty result: what was searched and how to broaden it', () => {
     const r = renderEventResults({ ...base, events: [] });
     expect(r).toMatchSnapshot();

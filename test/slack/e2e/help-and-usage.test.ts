@@ -119,8 +119,8 @@ describe('usage errors', () => {
     const res = await command(input);
     const ack = ackOf(res);
     expect(ack.responseType).toBe('ephemeral');
-    expect(ack.all).toContain(`That looks like ${kind === 'AWS access key' ? 'an' : 'a'} ${kind}`);
-    expect(ack.all).toContain('Vigil did not use it');
+    expect(ack.all).toContain(` looks like ${kind === 'AWS access key' ? 'an' : 'a'} ${kind}`);
+    expect(ack.all).toContain('Vigil did not use it (nor will it repeat it)');
     expect(ack.all).toContain('`/vigil connect`');
     expect(res.text).not.toContain(secret);
     // The secret is not in Vigil's logs either.

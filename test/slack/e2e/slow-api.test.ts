@@ -122,7 +122,7 @@ describe('actions', () => {
     const clicked = await click(stack, page, 'event_ignore:0', { userId: SEEDED_USERS.admin });
     await timers.stepUntil(() => posts(clicked.responseUrl).length > 0, 250, 10_000);
     const told = await waitPostTo(stack, clicked.responseUrl);
-    expect(textOf(told.body)).toContain('The API failed (500');
+    expect(textOf(told.body)).toContain('The threat-intel API failed on its side.');
     expect(actionCalls(stack).length - before).toBe(1);
   });
 

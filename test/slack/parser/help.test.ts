@@ -23,6 +23,7 @@ function topicOf(command: Command): Subcommand {
   if (kind.startsWith('digest')) return 'digest';
   if (kind.startsWith('alerts')) return 'alerts';
   if (kind.startsWith('settings')) return 'settings';
+  if (kind.startsWith('audit')) return 'audit';
   return kind as Subcommand;
 }
 

@@ -787,7 +787,9 @@ describe('parseCommand: secrets', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.hint).toBe(NEVER_PASTE);
-    expect(result.error.message).toMatch(/^That looks like .+; Vigil did not use it\.$/);
+    expect(result.error.message).toMatch(
+      /^.+ looks like .+, so Vigil did not use it \(nor will it repeat it\)\.$/,
+    );
     const secretPart = text.split(' ').pop() ?? '';
     expect(JSON.stringify(result.error)).not.toContain(secretPart);
   });
@@ -797,8 +799,35 @@ describe('parseCommand: secrets', () => {
       `events 12 keyword:${['ghp', 'a1B2c3D4e5F6g7H8i9J0a1B2c3D4e5F6g7H8'].join('_')}`,
     );
     expect(result.ok ? undefined : result.error.message).toBe(
-      'That looks like a GitHub token; Vigil did not use it.',
+      'The value of `keyword:` looks like a GitHub token, so Vigil did not use it (nor will it repeat it).',
     );
+  });
+
+  it('names the field of a typed password, not the value', () => {
+    const result = parseCommand('events 3001 query:"P@ssw0rd123!"');
+    expect(result.ok ? undefined : result.error.message).toBe(
+      'The value of `query:` looks like a password, so Vigil did not use it (nor will it repeat it).',
+    );
+    const creds = parseCommand('creds keyword Tr0ub4dor&3');
+    expect(creds.ok ? undefined : creds.error.message).toBe(
+      'The value after `creds keyword` looks like a password, so Vigil did not use it (nor will it repeat it).',
+    );
+  });
+
+  it('never quotes back a stray word that may be a password', () => {
+    for (const [text, word] of [
+      ['creds email a@b.c hunter2', 'hunter2'],
+      ['status letmein99', 'letmein99'],
+      ['tenant 2002 s3cr3t', 's3cr3t'],
+      ['digest remove d1a2b3c4 Hunter22', 'Hunter22'],
+      ['hunter2', 'hunter2'],
+      ['events 3001 keyword:"hunter2', 'hunter2'],
+    ] as const) {
+      const result = parseCommand(text);
+      expect(result.ok, text).toBe(false);
+      expect(JSON.stringify(result), text).not.toContain(word);
+      if (!result.ok) expect(result.error.message, text).toContain('not repeated here');
+    }
   });
 
   it('lets event uids, uuids and hashes through', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { detectSecret, looksLikeSecret, type SecretKind } from '../../../src/slack/parser/secrets.js';
+import {
+  detectSecret,
+  looksLikeSecret,
+  mayBeSecret,
+  type SecretKind,
+} from '../../../src/slack/parser/secrets.js';
 
 // Fake secrets, assembled so this file itself does not look like it holds real ones.
 const slackBot = ['xoxb', '123456789012', '1234567890123', 'AbCdEfGhIjKlMnOpQrStUvWx'].join('-');
@@ -100,5 +105,58 @@ describe('looksLikeSecret: accepted', () => {
   ])('%s', (_name, text) => {
     expect(detectSecret(text)).toBeUndefined();
     expect(looksLikeSecret(text)).toBe(false);
+  });
+});
+
+describe('typed passwords', () => {
+  it.each([
+    'events 3001 query:"P@ssw0rd123!"',
+    'events 3001 keyword:Summer2024!',
+    'creds keyword Tr0ub4dor&3',
+    'events 3001 query:“hunter2#Secret”',
+    'events 3001 brand:acme$2024x',
+    'creds email a@b.co P@ssw0rd',
+  ])('%s is refused', (text) => {
+    expect(detectSecret(text)).toBe('password');
+  });
+
+  it.each([
+    'creds domain acme-2024.example.com',
+    'creds email First.Last2024@Example.com',
+    'events 3001 keyword:Log4Shell',
+    'events 3001 keyword:Log4j-2.17',
+    'events 3001 query:"CVE-2021-44228"',
+    'events 3001 query:"+acme2024 -test (corp1 OR corp2)"',
+    'events 3001 query:"foo*2024 te?t2024"',
+    'events 3001 since:2026-11-01T10:00+02:00',
+    'alerts add identifiers:all,3001',
+    'digest add #soc-alerts2 at:09:00',
+    'events 3001 keyword:acme_corp_2024',
+    'assignments 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d',
+    'explain leak/combolist/Ab12+cd==',
+    'events 12 &lt;!channel&gt;&amp;&lt;@U123&gt;',
+  ])('%s passes', (text) => {
+    expect(detectSecret(text)).toBeUndefined();
+  });
+});
+
+describe('mayBeSecret: stray words never quoted back', () => {
+  it.each(['hunter2', 'P@ssw0rd123!', 'letmein99', '"s3cr3t"', 'keyword:abc123'])(
+    '%s may be a secret',
+    (w) => {
+      expect(mayBeSecret(w)).toBe(true);
+    },
+  );
+  it.each([
+    'severty',
+    'events:12',
+    '"quoted"',
+    'since:7d',
+    '2026-11-01',
+    '12345',
+    '<@U0123|bob>',
+    'foo<!channel>',
+  ])('%s is quoted', (w) => {
+    expect(mayBeSecret(w)).toBe(false);
   });
 });

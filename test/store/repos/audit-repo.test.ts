@@ -23,13 +23,13 @@ describe.each(BACKENDS)('AuditRepo on %s', (kind) => {
     }
     const recent = await repos.audit.recent('T0001', 3);
     expect(recent.map((e) => e.target)).toEqual(['event-4', 'event-3', 'event-2']);
-    expect(recent[0]).toEqual({ ...entry(4), detail: 'detail 4', at: start + 4000 });
+    expect(recent[0]).toEqual({ ...entry(4), detail: 'detail 4', surface: 'vigil', at: start + 4000 });
     expect(await repos.audit.recent('T0001', 50)).toHaveLength(5);
     expect(await repos.audit.recent('T0404')).toEqual([]);
   });
 
-  it('keeps only the last `retention` entries per workspace (1000 by default)', async () => {
-    expect(AUDIT_RETENTION).toBe(1000);
+  it('keeps only the last `retention` entries per workspace (10,000 by default)', async () => {
+    expect(AUDIT_RETENTION).toBe(10_000);
     const store = await fixture.open();
     const { repos } = reposFor(store, { auditRetention: 4 });
     for (let n = 0; n < 10; n++) await repos.audit.append(entry(n));

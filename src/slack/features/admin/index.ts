@@ -1,6 +1,8 @@
 /** Admin subcommands: `audit [n]` and `settings [actors …]` (who may act on events). */
 
+import { Readable } from 'node:stream';
 import { PERMISSION_WORDS } from '../../../permission-rules.js';
+import { auditCsv } from '../../../services/audit.js';
 import {
   describeActors,
   renderAudit,
@@ -10,6 +12,7 @@ import {
 } from '../../blocks/admin.js';
 import type { CommandHandler, Feature } from '../../context.js';
 import { ephemeral } from '../../context.js';
+import { openDm, uploadFileToDm } from '../../file-upload.js';
 import type { Usergroup } from '../../permission-checks.js';
 
 const audit: CommandHandler<'audit'> = {
@@ -17,6 +20,41 @@ const audit: CommandHandler<'audit'> = {
     await ctx.deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'read the audit log');
     const entries = await ctx.deps.audit.recent(ctx.workspaceId, ctx.command.limit);
     await ctx.respond(ephemeral(renderAudit(entries), true));
+  },
+};
+
+/** Every kept entry as a CSV file in the admin's direct message with Vigil, never a channel. */
+const auditExport: CommandHandler<'audit-export'> = {
+  progress: () => 'Preparing the audit log as CSV…',
+  async run(ctx) {
+    const { deps } = ctx;
+    await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'export the audit log');
+    const entries = await deps.audit.all(ctx.workspaceId);
+    const csv = Buffer.from(auditCsv(entries), 'utf8');
+    const day = new Date(deps.clock.now()).toISOString().slice(0, 10);
+    const dm = await openDm(ctx.client, ctx.userId);
+    await uploadFileToDm(
+      ctx.client,
+      dm,
+      {
+        open: () => Readable.from([csv]),
+        bytes: csv.length,
+        filename: `vigil-audit-${day}.csv`,
+        title: 'Vigil audit log',
+      },
+      deps.outbound.dispatcher,
+    );
+    await deps.audit.record({
+      teamId: ctx.workspaceId,
+      userId: ctx.userId,
+      action: 'audit.export',
+      target: ctx.workspaceId,
+      detail: `${entries.length} entries`,
+    });
+    const count = entries.length === 1 ? '1 entry' : `${entries.length.toLocaleString('en-US')} entries`;
+    await ctx.respond(
+      ephemeral({ text: `The audit log (${count}) is in your direct messages with Vigil, as CSV.` }, true),
+    );
   },
 };
 
@@ -66,5 +104,5 @@ const settingsActors: CommandHandler<'settings-actors'> = {
 };
 
 export const adminFeature: Feature = {
-  commands: { audit, settings, 'settings-actors': settingsActors },
+  commands: { audit, 'audit-export': auditExport, settings, 'settings-actors': settingsActors },
 };

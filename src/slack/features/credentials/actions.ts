@@ -96,7 +96,7 @@ async function exportCsv(click: Click): Promise<void> {
   } catch (err) {
     // A polite answer, not an incident.
     if (!(err instanceof ExportBusyError)) throw err;
-    await tell(click, `${err.message} ${err.hint}`);
+    await tell(click, `${err.told} ${err.hint}`);
     return;
   }
   await click.respond(ephemeral(renderExportStarted(ctx.limit), false));

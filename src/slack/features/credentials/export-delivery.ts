@@ -64,9 +64,7 @@ export async function exportToDm(
     });
     await update(renderExportDone({ rows: result.rows, label, filename: result.filename }));
   } catch (err) {
-    const reason = isExpected(err)
-      ? err.message
-      : 'an internal error; the reference is in the channel reply.';
+    const reason = isExpected(err) ? err.told : 'an internal error; the reference is in the channel reply.';
     await update(renderExportFailed({ label, reason })).catch((e: unknown) =>
       deps.logger.warn('could not mark an export as failed', { err: e }),
     );

@@ -228,6 +228,10 @@ async function share(click: Click): Promise<void> {
   const { deps, who } = click;
   const { ctx } = await load(click);
   const channel = who.channelId || ctx.channelId;
+  if (ctx.events.length === 0) {
+    await tell(click, 'There is nothing on this page to share.');
+    return;
+  }
   if (ctx.message !== undefined) {
     await tell(click, 'These results are already in the channel.');
     return;

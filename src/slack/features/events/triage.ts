@@ -41,6 +41,7 @@ import {
 import type { Requester, SlackDeps } from '../../context.js';
 import { isExpected, reportError } from '../../error-reply.js';
 import { type Click, onView } from '../../listen.js';
+import { describeSecret, detectSecret, type SecretKind } from '../../parser/index.js';
 import { type MessageTarget, postToResponseUrl } from '../../respond.js';
 import { showContext } from './message.js';
 
@@ -93,7 +94,7 @@ export async function openTriage(click: Click): Promise<void> {
     await show(await triageForm(click));
   } catch (err) {
     if (err instanceof RefusalError || err instanceof ExpiredError) {
-      await show(renderTriageStatus('', `:no_entry: ${err.message} ${err.hint}`));
+      await show(renderTriageStatus('', `:no_entry: ${err.told} ${err.hint}`));
       if (err instanceof RefusalError) return;
     } else {
       await show(renderTriageStatus('', ':warning: Vigil could not open this form.')).catch(() => undefined);
@@ -168,6 +169,11 @@ async function triageForm(click: Click): Promise<View> {
 
 type Values = Record<string, Record<string, unknown>>;
 
+/** Said beside a field holding what looks like a secret: the field, never the value; nothing is sent. */
+function secretFieldError(field: string, kind: SecretKind): string {
+  return `${field} looks like ${describeSecret(kind)}: Vigil does not store or send it. Remove it.`;
+}
+
 /** The change the form asks for, or the errors to show beside its fields. */
 export function readTriageForm(
   view: Pick<ViewOutput, 'state' | 'blocks'>,
@@ -178,12 +184,16 @@ export function readTriageForm(
   if (has(TRIAGE_TAG_FIELDS.known) || has(TRIAGE_TAG_FIELDS.added)) {
     const read = readTags(values, TRIAGE_TAG_FIELDS);
     if (read.error) return { errors: { [TRIAGE_TAG_FIELDS.added]: read.error } };
+    const secret = read.tags.map((t) => detectSecret(t)).find((k) => k !== undefined);
+    if (secret) return { errors: { [TRIAGE_TAG_FIELDS.added]: secretFieldError('A tag', secret) } };
     change.tags = read.tags;
   }
   if (has(TRIAGE_NOTE_BLOCK)) {
     const note = (values[TRIAGE_NOTE_BLOCK]?.value as { value?: string | null } | undefined)?.value ?? '';
     if (note.length > MAX_NOTE)
       return { errors: { [TRIAGE_NOTE_BLOCK]: `A note holds at most ${MAX_NOTE} characters.` } };
+    const secret = detectSecret(note);
+    if (secret) return { errors: { [TRIAGE_NOTE_BLOCK]: secretFieldError('The note', secret) } };
     change.notes = note.trim() === '' ? null : note.trim();
   }
   if (has(TRIAGE_SEVERITY_BLOCK)) {
@@ -325,13 +335,13 @@ async function submit(
   } catch (err) {
     if (err instanceof ValidationError) {
       deps.logger.warn('triage refused by the API', { err });
-      await show(`:warning: The threat-intel API refused the change: ${escapeMrkdwn(err.message)}`);
+      await show(`:warning: ${escapeMrkdwn(err.told)}`);
     } else if (err instanceof NotAllowedError || err instanceof ExpiredError) {
       // A refusal is an answer, not an incident.
-      await show(`:no_entry: ${err.message} ${err.hint}`);
+      await show(`:no_entry: ${err.told} ${err.hint}`);
     } else if (isExpected(err)) {
       deps.logger.warn('triage failed', { err });
-      await show(`:warning: ${err.message} ${err.hint}`);
+      await show(`:warning: ${err.told} ${err.hint}`);
     } else {
       const ref = await reportError(deps, err, undefined, { view: TRIAGE_VIEW, team: who.workspaceId });
       await show(

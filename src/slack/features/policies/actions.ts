@@ -117,7 +117,7 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
         await show(renderUnassignModal(target, pendingId));
       } catch (err) {
         if (err instanceof RefusalError || err instanceof ExpiredError) {
-          await show(renderUnassignStatus(undefined, `:no_entry: ${err.message} ${err.hint}`));
+          await show(renderUnassignStatus(undefined, `:no_entry: ${err.told} ${err.hint}`));
           if (err instanceof RefusalError) return;
         } else {
           await show(renderUnassignStatus(undefined, ':warning: Vigil could not open this form.')).catch(

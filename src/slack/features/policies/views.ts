@@ -100,10 +100,10 @@ async function submit(deps: SlackDeps, client: WebClient, requester: Requester, 
       await show(`:warning: The threat-intel API refused the change:\n${fieldProblemsText(err.fields)}`);
     } else if (err instanceof NotAllowedError || err instanceof ExpiredError) {
       // A refusal is an answer, not an incident.
-      await show(`:no_entry: ${err.message} ${err.hint}`);
+      await show(`:no_entry: ${err.told} ${err.hint}`);
     } else if (isExpected(err)) {
       deps.logger.warn('unassign failed', { err });
-      await show(`:warning: ${err.message} ${err.hint}`);
+      await show(`:warning: ${err.told} ${err.hint}`);
     } else {
       const ref = await reportError(deps, err, undefined, {
         view: UNASSIGN_VIEW,

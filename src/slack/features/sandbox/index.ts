@@ -83,7 +83,7 @@ async function send(
 async function failure(deps: SlackDeps, err: unknown, filename: string | undefined) {
   if (isExpected(err)) {
     deps.logger.warn('sandbox upload refused or failed', { err });
-    return renderUploadFailed(filename, err.message, err.hint);
+    return renderUploadFailed(filename, err.told, err.hint);
   }
   const ref = await reportError(deps, err, undefined, { feature: 'sandbox' });
   return renderUploadFailed(

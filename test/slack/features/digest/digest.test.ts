@@ -157,6 +157,31 @@ describe('digest commands and posts', () => {
     expect(textOf(post)).toContain('Events 1–3');
   });
 
+  it('heads the "+N more" of an all-identifiers digest with all identifiers, not one name', async () => {
+    await command(stack, 'digest add identifiers:all tz:UTC at:09:00');
+    const tenantId = stack.sim.keys[0]?.defaultTenantId ?? 0;
+    clock.set(START + 10 * DAY);
+    for (let i = 0; i < 8; i++) {
+      stack.sim.state.addEvent({
+        tenantId,
+        identifierIds: [i % 2 === 0 ? 3001 : 3002],
+        createdAt: clock.now() - 3600_000 + i,
+        uid: `leak/mixed/${i}`,
+        severity: 'critical',
+      });
+    }
+    clock.set(Date.UTC(2026, 5, 20, 9, 0));
+    await stack.vigil.runDigestsNow();
+    const [message] = digestMessages(stack);
+    expect(JSON.stringify(message?.blocks)).toMatch(/\+\d+ more/);
+    const clicked = await click(stack, { blocks: message?.blocks, ts: message?.ts ?? '' }, 'digest_more', {
+      container: 'message',
+    });
+    const post = await waitPostTo(stack, clicked.responseUrl);
+    expect(String(post.body.text)).toMatch(/^Events 1–\d+ for all identifiers/);
+    expect(String(post.body.text)).not.toMatch(/for identifier /);
+  });
+
   it('opens a form for `digest add` alone, shows field errors, and creates on a valid submission', async () => {
     const triggerId = stack.slack.triggerId();
     await stack.sender.slashCommand({

@@ -48,7 +48,7 @@ describe('upstream errors', () => {
     });
     try {
       const body = await failure();
-      expect(body).toContain('The API rejected the credentials');
+      expect(body).toContain('The threat-intel API rejected Vigil’s API key.');
       expect(body).toContain('/vigil connect');
       expect(stack.slack.allText()).not.toContain('not-a-valid-key');
     } finally {
@@ -88,9 +88,9 @@ describe('upstream errors', () => {
       },
     });
     const body = await failure();
-    expect(body).toContain('The threat-intel API refused the request');
-    expect(body).toContain('body[.]size');
-    expect(body).toContain('ensure this value is at most 10');
+    expect(body).toContain('The threat-intel API refused the request as invalid.');
+    // The API's field problems are detail for the log, not for people.
+    expect(body).not.toContain('ensure this value is at most 10');
   });
 
   it('429: rate limited, wait and try again', async () => {
@@ -100,14 +100,16 @@ describe('upstream errors', () => {
       response: { status: 429, headers: { 'retry-after': '0' }, body: { error: { code: 'RATE_LIMITED' } } },
     });
     const body = await failure();
-    expect(body).toContain('Rate limited (429');
+    expect(body).toContain('rate limit or search quota was reached');
+    expect(body).not.toContain('429');
     expect(body).toContain('wait a little and try again');
   });
 
   it('5xx: the API failed, try again in a few minutes', async () => {
     stack.sim.faults.add({ path: SEARCH, times: 10, response: { status: 500, raw: '<html>oops</html>' } });
     const body = await failure();
-    expect(body).toContain('The API failed (500');
+    expect(body).toContain('The threat-intel API failed on its side.');
+    expect(body).not.toMatch(/500|_search/);
     expect(body).toContain('having trouble');
     expect(body).not.toContain('<html>');
   });

@@ -1,0 +1,97 @@
+/**
+ * The audit trail beyond the store: where each audited action was done (the surface of the request under way,
+ * carried through its async work), and the one structured log line each entry also becomes, for a SIEM.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { stringify } from 'csv-stringify/sync';
+import type { Logger } from '../logger.js';
+import type { AuditEntry, NewAuditEntry, Repositories } from '../store/index.js';
+import { neutralise } from './credentials/csv.js';
+
+/** Where people act: a slash command, a button, a form (modal), App Home, a workflow step, Vigil's own pages. */
+export type AuditSurface = 'command' | 'button' | 'form' | 'home' | 'workflow' | 'page';
+
+const surfaces = new AsyncLocalStorage<AuditSurface>();
+
+/** Runs `work` (and everything it awaits) as done from `surface`. */
+export function onSurface<T>(surface: AuditSurface, work: () => T): T {
+  return surfaces.run(surface, work);
+}
+
+/** The surface of the request under way; undefined for Vigil's own background work. */
+export function currentSurface(): AuditSurface | undefined {
+  return surfaces.getStore();
+}
+
+/**
+ * One line per audited action, `"audit": true`: workspace, user, action, every target, outcome, surface.
+ * Written at info level through the logger (redacted like every line), whatever the log format.
+ */
+export function auditLogLine(logger: Logger): (entry: AuditEntry) => void {
+  return (e) =>
+    logger.info('audit', {
+      audit: true,
+      workspace: e.teamId,
+      user: e.userId,
+      action: e.action,
+      targets: e.targets ?? [e.target],
+      ...(e.count === undefined ? {} : { count: e.count }),
+      outcome: e.outcome ?? 'done',
+      surface: e.surface ?? 'vigil',
+      ...(e.detail === undefined ? {} : { detail: e.detail }),
+      at: new Date(e.at).toISOString(),
+    });
+}
+
+const CSV_COLUMNS = [
+  'time',
+  'workspace',
+  'user',
+  'action',
+  'targets',
+  'count',
+  'outcome',
+  'surface',
+  'detail',
+  'title',
+] as const;
+
+/**
+ * The entries as CSV (newest first), one row each, every cell neutralised against formula injection (a
+ * spreadsheet runs a cell starting with `=`, `+`, `-`, `@`): titles and details carry upstream text.
+ */
+export function auditCsv(entries: readonly AuditEntry[]): string {
+  const rows = entries.map((e) =>
+    [
+      new Date(e.at).toISOString(),
+      e.teamId,
+      e.userId,
+      e.action,
+      (e.targets ?? [e.target]).join(' '),
+      e.count === undefined ? '' : String(e.count),
+      e.outcome ?? 'done',
+      e.surface ?? 'vigil',
+      e.detail ?? '',
+      e.title ?? '',
+    ].map(neutralise),
+  );
+  return stringify(rows, { header: true, columns: [...CSV_COLUMNS] });
+}
+
+/** The audit log of actions taken through Vigil, as Slack listeners see it. */
+export class AuditTrail {
+  constructor(private readonly deps: { repos: Pick<Repositories, 'audit'> }) {}
+
+  record(entry: NewAuditEntry): Promise<AuditEntry> {
+    return this.deps.repos.audit.append(entry);
+  }
+
+  recent(workspaceId: string, n: number): Promise<AuditEntry[]> {
+    return this.deps.repos.audit.recent(workspaceId, n);
+  }
+
+  /** Every entry kept (at most the retention), newest first. */
+  all(workspaceId: string): Promise<AuditEntry[]> {
+    return this.deps.repos.audit.recent(workspaceId, this.deps.repos.audit.retention);
+  }
+}
