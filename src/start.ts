@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Clock, Sleep } from './clock.js';
-import { realSleep, systemClock } from './clock.js';
+import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { createOutbound } from './outbound.js';

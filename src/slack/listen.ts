@@ -16,7 +16,6 @@ import type {
 import type { WebClient } from '@slack/web-api';
 import { ExpiredError } from '../errors.js';
 import { type AuditSurface, onSurface } from '../services/audit.js';
-import { workspaceKey } from '../store/index.js';
 import type { Requester, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
 import { requesterOfAction } from './requester.js';
