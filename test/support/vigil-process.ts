@@ -1,5 +1,5 @@
 /**
- * Vigil as operators run it, in its own process, configured only by environment variables (DESIGN §2). One
+ * Vigil as operators run it, in its own process, configured only by environment variables (README, "Configuration"). One
  * process, no tsx wrapper in between, so a signal (SIGTERM, SIGKILL) reaches the very process under test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

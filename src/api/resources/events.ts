@@ -58,7 +58,7 @@ export type EventPage = z.infer<typeof EventPageSchema>;
 
 // ── Inputs ────────────────────────────────────────────────────────────────────────────────────────────
 
-/** The 13 query objects of the identifier event search (spec §3). */
+/** The 13 query objects of the identifier event search (docs/API-NOTES.md#event-search). */
 export type EventQuery =
   | { type: 'domain'; fqdn: string }
   | { type: 'email'; email: string }
@@ -126,7 +126,7 @@ export interface EventActionResult {
 
 // ── Wire ──────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Fields of each query object, by type (spec §3); anything else a caller attaches is dropped. */
+/** Fields of each query object, by type (docs/API-NOTES.md#event-search); anything else a caller attaches is dropped. */
 const EVENT_QUERY_FIELDS: Record<EventQuery['type'], readonly string[]> = {
   domain: ['fqdn'],
   email: ['email'],

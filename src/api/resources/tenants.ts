@@ -2,7 +2,7 @@
  * An organization's tenants (v2). The Swagger document marks no field required and the specification shows
  * no field of a tenant item: `items`, `next` and `total_count` may each be missing, and so may a tenant's id
  * or name. Every item that arrives is kept, with what it has; labelling what is missing is the caller's.
- * Paging parameters are undeclared upstream; `from` and `size` are the names the reference README gives.
+ * Paging parameters are undeclared upstream; `from` and `size` are the names production uses (docs/API-NOTES.md#tenants).
  */
 import { z } from 'zod';
 import type { ResourceContext } from '../core/context.js';

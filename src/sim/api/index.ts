@@ -1,6 +1,6 @@
 /**
  * A faithful simulated threat-intel API on 127.0.0.1 for the client's tests, the Slack app's end-to-end
- * tests and the local playground. It behaves like production as described in shared/reference/README.md:
+ * tests and the local playground. It behaves like production as described in docs/API-NOTES.md:
  * bearer tokens from API keys, tenant-scoped data, opaque cursors with empty pages and `next: null` at the
  * end, FastAPI 422 bodies, `{"error": {...}}` 4xx bodies, rate limits without Retry-After, and fault
  * injection (status codes, HTML gateway errors, latency, resets, malformed JSON, schema drift).

@@ -114,7 +114,7 @@ export function matchesFilters(e: SimEvent, filters: EventSearchBody['filters'])
   ) {
     return false;
   }
-  // `is_ignored` / `is_remediated`: true restricts to such events (specification §3); the published
+  // `is_ignored` / `is_remediated`: true restricts to such events (docs/API-NOTES.md#event-search); the published
   // `FeedFilters` has no `status`, so the server refuses it before it gets here.
   const status = statusOf(e);
   if (filters.is_ignored === true && !status.includes('ignored')) return false;

@@ -75,17 +75,17 @@ export interface UnassignBody {
   clean_past_events: boolean;
 }
 
-/** Specification §10. */
+/** docs/API-NOTES.md#sandbox-uploads */
 export interface SandboxUploadBody {
   filename: string;
 }
 
-/** Specification §1. */
+/** docs/API-NOTES.md#tokens */
 export interface TokenGenerateBody {
   tenant_id?: number | null;
 }
 
-/** Paging parameters of the GET lists (from the documents, or the README for the v2 tenants list). */
+/** Paging parameters of the GET lists (from the documents, or docs/API-NOTES.md#tenants for the v2 tenants list). */
 export interface ListQuery {
   from?: string | null;
   size: number;

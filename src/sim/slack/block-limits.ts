@@ -45,7 +45,7 @@ export function blockTextLength(value: unknown): number {
  * The fake's one rule stricter than Slack: a message with blocks must carry a non-empty top-level `text`.
  * Slack posts such a message but then notifications and screen readers have nothing to read ("the `text` is
  * used in places where the content cannot be rendered": https://docs.slack.dev/reference/methods/chat.postMessage),
- * and DESIGN §1 makes a meaningful `text` part of every Vigil message. Refused as no_text so a test fails.
+ * and every Vigil message has a meaningful one (docs/ARCHITECTURE.md#slack-limits). Refused as no_text so a test fails.
  */
 export const TEXT_WITH_BLOCKS_PROBLEM =
   'a message with blocks needs a non-empty top-level text (a rule of this fake: Slack itself only recommends it, for notifications and screen readers) [json-pointer:/text]';

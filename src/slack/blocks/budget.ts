@@ -1,6 +1,6 @@
 /**
  * The single budgeting renderer: every message, modal and Home view goes through here so no Block Kit limit
- * (DESIGN §4) is ever exceeded. Elements are clamped (truncated with a marker, never thrown away silently or
+ * (docs/ARCHITECTURE.md#slack-limits) is ever exceeded. Elements are clamped (truncated with a marker, never thrown away silently or
  * thrown on), then whole groups are admitted in order while they fit, so a caller can page from
  * `includedGroups` or say how many were left out.
  */

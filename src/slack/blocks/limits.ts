@@ -1,4 +1,4 @@
-/** Block Kit's limits as Vigil's renderer keeps them (DESIGN §4); the simulated Slack checks them on its own. */
+/** Block Kit's limits as Vigil's renderer keeps them (docs/ARCHITECTURE.md#slack-limits); the simulated Slack checks them on its own. */
 
 export type Surface = 'message' | 'modal' | 'home';
 

@@ -221,7 +221,7 @@ describe('valid events commands always parse, in any order', () => {
 describe('tokenize', () => {
   it('round-trips any double-quoted value without double quotes, typographic single quotes made plain', () => {
     const value = fc.string({ maxLength: 40, unit: 'grapheme' }).filter((s) => !/["“”„‟<&]/.test(s));
-    // Typographic quotes count as plain quotes (DESIGN §1): Slack clients turn ' into ‘ or ’ as people type.
+    // Typographic quotes count as plain quotes: Slack clients turn ' into ‘ or ’ as people type.
     const plain = (s: string) => s.replace(/[‘’‚‛]/g, "'");
     fc.assert(
       fc.property(value, (v) => {

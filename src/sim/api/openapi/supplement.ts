@@ -1,10 +1,10 @@
 /**
  * What the published documents leave out, written down in their own terms so one validator reads it all:
- * - endpoints the documents do not publish, from the specification (`threat-intel-api-spec.md`): token
- *   generation and test (§1, §2), sandbox uploads (§10) and the intel requests endpoint that replaces the
- *   deprecated report requests (§13, "not published anywhere yet": its shape is the simulator's guess);
+ * - endpoints the documents do not publish (docs/API-NOTES.md): token generation and test (#tokens), sandbox
+ *   uploads (#sandbox-uploads) and the intel requests endpoint that replaces the deprecated report requests
+ *   (#report-requests: "not published anywhere yet", its shape is the simulator's guess);
  * - the v2 tenants list, whose Swagger entry declares no paging parameters and describes `items` as a
- *   single object whose `items` is itself: the reference README's facts replace it (`{items, next,
+ *   single object whose `items` is itself: docs/API-NOTES.md#tenants replaces it (`{items, next,
  *   total_count}`, `next` null after the last page, `from` and `size` as the paging parameters).
  * Refs name the documents by their registered ids (see documents.ts).
  */
@@ -13,18 +13,18 @@ import type { Schema } from './refs.js';
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 
 export const SPEC_SCHEMAS: Record<string, Schema> = {
-  // §1: "tenant_id (number, optional). When omitted, the token is for the default tenant."
+  // docs/API-NOTES.md#tokens: `tenant_id` optional (the key's default tenant when omitted).
   TokenGenerateBody: {
     type: 'object',
     properties: { tenant_id: nullable({ type: 'integer' }) },
   },
-  // §"Token": both fields listed; the refresh token itself travels in cookies.
+  // docs/API-NOTES.md#tokens: both fields; the refresh token itself travels in cookies.
   Token: {
     type: 'object',
     required: ['token', 'refresh_token_exp'],
     properties: { token: { type: 'string' }, refresh_token_exp: { type: 'number' } },
   },
-  // §"Token test result": "reports the authenticated tenant, key, organization, user and scopes".
+  // docs/API-NOTES.md#tokens: the authenticated tenant, key, organization, user and scopes.
   TokenTest: {
     type: 'object',
     required: ['api_key_id', 'organization_id', 'scopes', 'tenant_id', 'user_email', 'user_id'],
@@ -37,13 +37,13 @@ export const SPEC_SCHEMAS: Record<string, Schema> = {
       user_id: { type: 'integer' },
     },
   },
-  // §10: "Body: filename (string)". An empty name is refused (the simulator's choice).
+  // docs/API-NOTES.md#sandbox-uploads: `{filename}`. An empty name is refused (the simulator's choice).
   SandboxUploadBody: {
     type: 'object',
     required: ['filename'],
     properties: { filename: { type: 'string', minLength: 1 } },
   },
-  // §10 `{upload_url}`; README: one published revision added `upload_fields` (a presigned form POST).
+  // docs/API-NOTES.md#sandbox-uploads: `{upload_url}`, and `upload_fields` in one published revision.
   SandboxUpload: {
     type: 'object',
     required: ['upload_url'],
@@ -52,7 +52,7 @@ export const SPEC_SCHEMAS: Record<string, Schema> = {
       upload_fields: { type: 'object', additionalProperties: { type: 'string' } },
     },
   },
-  // §13: the replacement's shape is unpublished; this is the simulator's guess (see routes/reports.ts).
+  // docs/API-NOTES.md#report-requests: the replacement's shape is unpublished; this is the simulator's guess (see routes/reports.ts).
   IntelRequest: {
     type: 'object',
     required: ['id', 'status', 'created_at', 'updated_at', 'intel', 'error'],

@@ -1,5 +1,5 @@
 /**
- * An independent checker of the Block Kit limits of DESIGN §4, written from Slack's documentation rather than
+ * An independent checker of the Block Kit limits (docs/ARCHITECTURE.md#slack-limits), written from Slack's documentation rather than
  * from the renderer, so tests catch the renderer being wrong. Returns every violation found, as readable paths,
  * followed by what the simulated Slack (src/sim/slack) would refuse in the same payload, prefixed `slack: `: a
  * builder test is then a contract test too, without a round trip through HTTP.
