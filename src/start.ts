@@ -9,6 +9,9 @@ import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { measuredAlertPublisher } from './observability/alert-publisher.js';
+import { noopMetrics } from './observability/metrics.js';
+import { Monitoring } from './observability/monitoring.js';
 import { AlertFollower } from './services/alerts/follow.js';
 import { AlertFollowUps } from './services/alerts/follow-ups.js';
 import { feedSourceOf } from './services/alerts/ports.js';
@@ -17,12 +20,13 @@ import { AlertService } from './services/alerts/subscriptions.js';
 import { connectFlowPorts } from './services/connect.js';
 import { CredentialsService } from './services/credentials/index.js';
 import type { EventSource } from './services/digest/collect.js';
-import { DigestScheduler, type RunNowReport, type Ticker } from './services/digest/scheduler.js';
+import { DigestScheduler, type RunNowReport, realTicker, type Ticker } from './services/digest/scheduler.js';
 import { eventSourceOf } from './services/digest/source.js';
 import { DigestService } from './services/digest/subscriptions.js';
 import { EventsService } from './services/events.js';
 import { FairGate, type FairGateOptions } from './services/fair-gate.js';
 import { IdentifierDirectory } from './services/identifiers.js';
+import { readQueueDepths } from './services/queue-depths.js';
 import { StoreSearchSeats } from './services/search-seats.js';
 import { settleInterruptedUnassigns } from './services/unassign.js';
 import { ApiAccess, ApiClientPool } from './services/workspace-api.js';
@@ -36,6 +40,7 @@ import { announceInterruptedExports } from './slack/features/credentials/export-
 import { createDigestPublisher } from './slack/features/digest/publisher.js';
 import { publisherDepsOf } from './slack/features/digest/wiring.js';
 import { ALL_FEATURES } from './slack/features/index.js';
+import { slackAuthCheck } from './slack/readiness.js';
 import { postToResponseUrl } from './slack/respond.js';
 import {
   createRepositories,
@@ -78,6 +83,8 @@ export interface StartOptions {
 export interface RunningVigil {
   port: number;
   url: string;
+  /** The port of `/metrics` when served apart (VIGIL_METRICS_PORT). */
+  metricsPort: number | undefined;
   deps: SlackDeps;
   /** Stops intake, drains in-flight work, closes the store. Idempotent. */
   stop(): Promise<void>;
@@ -96,9 +103,11 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const config: Config = { ...opts.config };
   const { logger } = opts;
   const clock = opts.clock ?? systemClock;
+  const monitoring = new Monitoring(config, clock, logger);
   const store = await openStore(config.store.url, {
     logger,
     clock,
+    observer: monitoring.metrics,
     heartbeat: opts.heartbeat ?? {},
     ...(config.store.instanceName ? { instanceName: config.store.instanceName } : {}),
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
@@ -120,6 +129,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       organizations: repos.apiOrganizations,
       ...(shared ? { rateBudget: (windows) => sharedBudget(store, windows) } : {}),
       ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
+      observer: monitoring.apiObserver,
       ...(opts.sleep ? { sleep: opts.sleep, timer: opts.sleep } : {}),
     });
     const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect, clock });
@@ -152,7 +162,15 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
       tracker,
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
+      metrics: monitoring.metrics,
     };
+    monitoring.metrics.depthsFrom(() => readQueueDepths(repos));
+    const readiness = monitoring.readiness({
+      store,
+      repos,
+      environmentHost: config.preconnect ? pool.defaultHost : undefined,
+      slackAuth: slackAuthCheck({ config, repos }),
+    });
     const slack = createSlackApp(deps, opts.features ?? ALL_FEATURES, opts.slackNow);
     const { ports, regions } = connectFlowPorts({
       pool,
@@ -182,6 +200,8 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       publicOrigin: () => new URL(config.publicUrl).origin,
       limits: config.http,
       ...(opts.extraRoutes ? { extraRoutes: opts.extraRoutes } : {}),
+      ready: () => readiness.report(),
+      ...(monitoring.mainPortMetrics ? { metrics: monitoring.mainPortMetrics } : {}),
       health: async () => {
         try {
           await store.ping();
@@ -194,12 +214,20 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     // Single-workspace mode checks the bot token (auth.test) before taking traffic.
     await slack.init();
     const port = await listen(server, config.port, opts.host);
+    const metricsPort = await monitoring.listen();
     if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
     await slack.app.start();
-    const scheduler = createDigestScheduler(deps, eventSourceOf(api, 'background'), opts.digestTicker);
+    const scheduler = createDigestScheduler(
+      deps,
+      eventSourceOf(api, 'background'),
+      monitoring.heartbeats.watch('digest', opts.digestTicker ?? realTicker),
+    );
     scheduler.start();
     settleInterruptedWork(deps);
-    const alerts = createAlertScheduler(deps, opts.alertTicker);
+    const alerts = createAlertScheduler(
+      deps,
+      monitoring.heartbeats.watch('alerts', opts.alertTicker ?? realTicker),
+    );
     alerts.start();
     logger.info('vigil started', {
       port,
@@ -220,6 +248,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
         if (!drained.drained) logger.warn('shutdown: in-flight work abandoned', { pending: drained.pending });
         server.closeAllConnections();
         await closing;
+        await monitoring.close();
         await pool.close();
         await store.close();
         logger.info('vigil stopped');
@@ -229,6 +258,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     return {
       port,
       url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+      metricsPort,
       deps,
       stop,
       runDigestsNow: async () => {
@@ -241,6 +271,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       },
     };
   } catch (err) {
+    await monitoring.close().catch(() => {});
     await store.close().catch(() => {});
     throw err;
   }
@@ -303,7 +334,11 @@ function createDigestScheduler(
  */
 function createAlertScheduler(deps: SlackDeps, ticker: Ticker | undefined): AlertScheduler {
   const logger = deps.logger.child({ component: 'alerts' });
-  const publisher = createAlertPublisher(new BotClients(deps), deps.clock);
+  const publisher = measuredAlertPublisher(
+    createAlertPublisher(new BotClients(deps), deps.clock),
+    deps.metrics ?? noopMetrics,
+    deps.clock,
+  );
   const follower = new AlertFollower({
     state: deps.repos.alertState,
     contexts: deps.events.contexts,

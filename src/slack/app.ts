@@ -94,11 +94,13 @@ export function createSlackApp(deps: SlackDeps, features: readonly Feature[], no
           logger,
           installerOptions: { clientOptions },
         }),
+        deps.metrics,
       )
     : new VigilHttpReceiver({
         signingSecret: config.slack.signingSecret ?? '',
         logger: deps.logger.child({ component: 'receiver' }),
         ...(now ? { now } : {}),
+        ...(deps.metrics ? { metrics: deps.metrics } : {}),
       });
   const httpReceiver = receiver instanceof VigilHttpReceiver ? receiver : undefined;
 

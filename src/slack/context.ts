@@ -9,6 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Clock, Sleep } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { AlertService } from '../services/alerts/subscriptions.js';
 import type { CredentialsService } from '../services/credentials/index.js';
 import type { DigestService } from '../services/digest/subscriptions.js';
@@ -40,6 +41,8 @@ export interface SlackDeps {
   tracker: WorkTracker;
   /** Waiting ("still working" notices); real time when absent. */
   sleep?: Sleep;
+  /** Requests by kind and outcome, ack latency (the receivers); none when metrics are off. */
+  metrics?: Metrics;
 }
 
 /** Who asked and where, from the verified request; never from button values. */

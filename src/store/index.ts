@@ -2,6 +2,7 @@
 export * from './backend/errors.js';
 export type { HeartbeatOptions, HeartbeatTimer } from './backend/liveness.js';
 export { describeStoreUrl, type OpenStoreOptions, openStore } from './backend/open.js';
+export type { StoreObserver } from './backend/outage.js';
 export type { BudgetWindows, SharedRateBudget } from './backend/rate-budget.js';
 export type { Lease, Namespace, Store } from './backend/store.js';
 export * from './repos/alert-follow-repo.js';

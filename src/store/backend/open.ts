@@ -7,6 +7,7 @@ import type { Logger } from '../../logger.js';
 import { StoreError } from './errors.js';
 import { type LeaseHolder, newBootId, processHolder } from './holder.js';
 import { Heartbeat, type HeartbeatOptions } from './liveness.js';
+import type { StoreObserver } from './outage.js';
 import { KeyvStore, type Store, type StoreBackend } from './store.js';
 
 export interface OpenStoreOptions {
@@ -26,6 +27,8 @@ export interface OpenStoreOptions {
    * leases, locks and digest runs. Off unless given (tests that move a manual clock beat by hand).
    */
   heartbeat?: HeartbeatOptions;
+  /** Told of each failed operation (metrics). */
+  observer?: StoreObserver;
 }
 
 export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {
@@ -82,7 +85,7 @@ async function assemble(
     await backend.close().catch(() => {});
     throw error;
   }
-  return new KeyvStore(backend, dataDir, clock, logger, holder, heartbeat);
+  return new KeyvStore(backend, dataDir, clock, logger, holder, heartbeat, options.observer);
 }
 
 /** The URL without credentials, for messages and logs. */

@@ -7,12 +7,19 @@ import type { Logger } from '../../logger.js';
 import { StoreError, StoreUnavailableError } from './errors.js';
 import type { StoreBackend } from './store.js';
 
+/** Told of each failed store operation (metrics); declared here so the store depends on nothing above it. */
+export interface StoreObserver {
+  /** `unavailable`: the backend failed; `unreadable`: a record could not be read. */
+  storeError(kind: 'unavailable' | 'unreadable'): void;
+}
+
 export class OutageLog {
   private since: number | undefined;
 
   constructor(
     private readonly logger: Logger,
     private readonly now: () => number,
+    private readonly observer?: StoreObserver,
   ) {}
 
   /** Runs one backend operation; `passThrough` names errors that are not the backend failing. */
@@ -29,6 +36,7 @@ export class OutageLog {
   }
 
   private failed(err: unknown): StoreUnavailableError {
+    this.observer?.storeError('unavailable');
     if (this.since === undefined) {
       this.since = this.now();
       // Once per outage, with what the driver said and no stack: the cause is the same for every request.
