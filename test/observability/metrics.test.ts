@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEAM_ID, SEEDED_CHANNELS, SEEDED_USERS } from '../../src/sim/slack/index.js';
 import { command } from '../slack/features/lists/support.js';
-import { histogramCount, labelValues, scrape, valueOf } from '../support/prometheus.js';
+import { histogramCount, labelValues, sampleSum, scrape } from '../support/prometheus.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 describe('/metrics off by default', () => {
@@ -75,7 +75,7 @@ describe('/metrics on PORT (VIGIL_METRICS=1)', () => {
     const after = second.families;
 
     const moved = (name: string, labels: Record<string, string>) =>
-      valueOf(after, name, labels) - valueOf(before, name, labels);
+      sampleSum(after, name, labels) - sampleSum(before, name, labels);
     expect(moved('vigil_slack_requests_total', { kind: 'command', outcome: 'acked' })).toBe(2);
     const acks = (text: string) => histogramCount(text, 'vigil_slack_ack_seconds', { kind: 'command' });
     expect(acks(second.text) - acks(first.text)).toBe(2);
@@ -116,7 +116,7 @@ describe('/metrics on PORT (VIGIL_METRICS=1)', () => {
     expect(refused.status).toBe(401);
     const after = (await scrape(url())).families;
     const moved = (name: string, labels: Record<string, string>) =>
-      valueOf(after, name, labels) - valueOf(before, name, labels);
+      sampleSum(after, name, labels) - sampleSum(before, name, labels);
     expect(moved('vigil_api_requests_total', { route: '/tokens/test', status: '503' })).toBe(1);
     expect(moved('vigil_api_retries_total', { route: '/tokens/test', status: '503' })).toBe(1);
     expect(moved('vigil_api_requests_total', { route: '/tokens/test', status: '429' })).toBe(1);
@@ -141,7 +141,7 @@ describe('/metrics on a port of its own (VIGIL_METRICS_PORT)', () => {
     await command(stack, 'status', { userId: SEEDED_USERS.admin });
     const { status, families } = await scrape(`http://127.0.0.1:${port}/metrics`);
     expect(status).toBe(200);
-    expect(valueOf(families, 'vigil_slack_requests_total', { kind: 'command' })).toBeGreaterThan(0);
+    expect(sampleSum(families, 'vigil_slack_requests_total', { kind: 'command' })).toBeGreaterThan(0);
     expect((await fetch(`${stack.vigil.url}/metrics`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${port}/slack/events`)).status).toBe(404);
   });

@@ -34,7 +34,7 @@ export function histogramCount(text: string, name: string, labels: Record<string
 }
 
 /** The sum of a counter's or gauge's samples whose labels include `labels` (0 when none). */
-export function valueOf(families: Families, name: string, labels: Record<string, string> = {}): number {
+export function sampleSum(families: Families, name: string, labels: Record<string, string> = {}): number {
   const family = families.find((f) => f.name === name);
   return (family?.metrics ?? [])
     .filter((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
