@@ -11,7 +11,7 @@ import type { StoreObserver } from '../store/index.js';
 
 /** What Slack sent: a slash command, a block action, a modal submission, an Events API event… */
 export type RequestKind = 'command' | 'action' | 'view' | 'event' | 'options' | 'shortcut' | 'other';
-export type RequestOutcome = 'acked' | 'unacked' | 'failed' | 'refused';
+type RequestOutcome = 'acked' | 'unacked' | 'failed' | 'refused';
 
 /** One Slack request being handled: its ack (latency measured from `slackRequest`) or how it ended without. */
 export interface RequestWatch {
@@ -79,7 +79,7 @@ const statusLabel = (status: number | undefined): string =>
   status === undefined ? 'none' : String(Math.trunc(status));
 
 /** A route template keeps only segments that cannot be ids; anything else is a placeholder (a safety net). */
-export function boundedRoute(route: string): string {
+function boundedRoute(route: string): string {
   return route
     .split('/')
     .map((seg) => (seg === '' || /^(v\d+|[a-z_-]+|\{[a-z]+\})$/i.test(seg) ? seg : '{id}'))

@@ -8,7 +8,7 @@ import type { CheckResult, CheckResults, ReadinessCheck } from '../observability
 import type { Repositories } from '../store/index.js';
 
 /** How long an auth.test answer stands. */
-export const SLACK_AUTH_CACHE_MS = 30_000;
+const SLACK_AUTH_CACHE_MS = 30_000;
 const AUTH_TEST_TIMEOUT_MS = 2_500;
 
 export interface SlackAuthDeps {
