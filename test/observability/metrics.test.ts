@@ -4,6 +4,7 @@
  * VIGIL_METRICS=1, on a port of its own with VIGIL_METRICS_PORT.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { DEFAULT_TEAM_ID, SEEDED_CHANNELS, SEEDED_USERS } from '../../src/sim/slack/index.js';
 import { command } from '../slack/features/lists/support.js';
 import { histogramCount, labelValues, sampleSum, scrape } from '../support/prometheus.js';
@@ -94,6 +95,25 @@ describe('/metrics on PORT (VIGIL_METRICS=1)', () => {
     expect(values).not.toContain(uuid);
     expect(values).not.toContain(key);
     expect(values).not.toMatch(/\b[TUCW][A-Z0-9]{6,}\b/);
+  });
+
+  it('reads the depth of each queue from the store on each scrape', async () => {
+    const { repos } = stack.vigil.deps;
+    const depth = async (queue: string) =>
+      sampleSum((await scrape(url())).families, 'vigil_queue_depth', { queue });
+    expect(await depth('digest_runs')).toBe(0);
+    expect(await depth('exports')).toBe(0);
+    const due = { localDate: '2026-11-26', scheduledAt: 0, late: false };
+    expect((await repos.digests.claim(stack.workspaceId, 'sub-1', due, 'owner', 60_000)).kind).toBe(
+      'claimed',
+    );
+    const exports = repos.runningExports(z.unknown());
+    await exports.set(stack.workspaceId, 'U0001', { started: true });
+    expect(await depth('digest_runs')).toBe(1);
+    expect(await depth('exports')).toBe(1);
+    await repos.digests.delete(stack.workspaceId, 'sub-1');
+    await exports.delete(stack.workspaceId, 'U0001');
+    expect(await depth('digest_runs')).toBe(0);
   });
 
   it('counts retries and 429s of the API, and refused Slack requests', async () => {
