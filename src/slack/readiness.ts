@@ -43,6 +43,7 @@ export function slackAuthCheck(deps: SlackAuthDeps): ReadinessCheck {
     async run(): Promise<CheckResults> {
       if (slack.mode.kind === 'single') return { slack: await authTest(slack.mode.botToken) };
       const ids = await deps.repos.workspaces.connectedIds();
+      if (ids.length === 0) return { slack: { ok: true, reason: 'no workspace connected yet' } };
       const results: CheckResults = {};
       await Promise.all(
         ids.map(async (id) => {
