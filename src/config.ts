@@ -174,6 +174,20 @@ const EnvSchema = z.object({
       .default(512),
   ),
   VIGIL_PLAYGROUND_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
+  VIGIL_METRICS: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z.enum(['1', '0', 'true', 'false'], { message: 'must be 1 or 0' }).default('0'),
+  ),
+  VIGIL_METRICS_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be a port number (0-65535)' })
+      .int('must be a port number (0-65535)')
+      .min(0, 'must be a port number (0-65535)')
+      .max(65535, 'must be a port number (0-65535)')
+      .optional(),
+  ),
+  VIGIL_METRICS_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -386,6 +400,11 @@ export interface Config {
   audit: { retention: number };
   /** Interface the playground listens on (only used when no Slack variable is set). */
   playgroundHost: string;
+  /**
+   * `/metrics` (Prometheus): on `PORT` when `onMainPort` (VIGIL_METRICS=1), on a port of its own when `port`
+   * is set (VIGIL_METRICS_PORT, on `host`: loopback unless VIGIL_METRICS_HOST says otherwise). Off otherwise.
+   */
+  metrics: { onMainPort: boolean; port: number | undefined; host: string };
 }
 
 export class ConfigError extends Error {
@@ -449,5 +468,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
     audit: { retention: e.VIGIL_AUDIT_RETENTION },
     playgroundHost: e.VIGIL_PLAYGROUND_HOST,
+    metrics: {
+      onMainPort: e.VIGIL_METRICS === '1' || e.VIGIL_METRICS === 'true',
+      port: e.VIGIL_METRICS_PORT,
+      host: e.VIGIL_METRICS_HOST,
+    },
   };
 }

@@ -8,11 +8,12 @@ import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { Monitoring } from './observability/monitoring.js';
 import { createOutbound } from './outbound.js';
 import { auditLogLine, currentSurface } from './services/audit.js';
 import type { RunNowReport } from './services/digest/scheduler.js';
 import type { FairGateOptions } from './services/fair-gate.js';
-import type { Ticker } from './services/subscriptions/ticker.js';
+import { realTicker, type Ticker } from './services/subscriptions/ticker.js';
 import { createSlackApp } from './slack/app.js';
 import type { Feature } from './slack/context.js';
 import { ALL_FEATURES } from './slack/features/index.js';
@@ -55,6 +56,8 @@ export interface RunningVigil {
   url: string;
   /** The services, and the store and API client beneath them (tests and the playground look inside). */
   deps: VigilCore;
+  /** The port of `/metrics` when served apart (VIGIL_METRICS_PORT). */
+  metricsPort: number | undefined;
   /** Stops intake, drains in-flight work, closes the store. Idempotent. */
   stop(): Promise<void>;
   /** Runs one digest tick now (tests): posts whatever is due. */
@@ -71,9 +74,11 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const { logger } = opts;
   const clock = opts.clock ?? systemClock;
   const outbound = createOutbound(config.proxy);
+  const monitoring = new Monitoring(config, clock, logger);
   const store = await openStore(config.store.url, {
     logger,
     clock,
+    observer: monitoring.metrics,
     heartbeat: opts.heartbeat ?? {},
     ...(config.store.instanceName ? { instanceName: config.store.instanceName } : {}),
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
@@ -88,7 +93,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       auditSurface: currentSurface,
       onAudit: auditLogLine(logger),
     });
-    const core = buildServices({ config, logger, clock, store, repos, sealer, outbound }, opts);
+    const core = buildServices({ config, logger, clock, store, repos, sealer, outbound, monitoring }, opts);
     const slack = createSlackApp({
       deps: core.slack,
       config,
@@ -102,9 +107,14 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     // Single-workspace mode checks the bot token (auth.test) before taking traffic.
     await slack.init();
     const port = await listen(server, config.port, opts.host);
+    const metricsPort = await monitoring.listen();
     if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
     await slack.app.start();
-    const background = startBackgroundWork(core, { digest: opts.digestTicker, alert: opts.alertTicker });
+    // The readiness check knows each scheduler is alive by its ticks.
+    const background = startBackgroundWork(core, {
+      digest: monitoring.heartbeats.watch('digest', opts.digestTicker ?? realTicker),
+      alert: monitoring.heartbeats.watch('alerts', opts.alertTicker ?? realTicker),
+    });
     logger.info('vigil started', {
       port,
       transport: slack.httpReceiver ? 'http' : 'socket',
@@ -114,6 +124,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     return {
       port,
       url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+      metricsPort,
       deps: core,
       stop: shutdownOf(core, { server, slack, background }),
       runDigestsNow: background.runDigestsNow,
@@ -121,8 +132,10 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       runAlertsNow: background.runAlertsNow,
     };
   } catch (err) {
+    await monitoring.close().catch(() => {});
     await store.close().catch(() => {});
     await outbound.close().catch(() => {});
+    await monitoring.close().catch(() => {});
     throw err;
   }
 }

@@ -15,6 +15,7 @@ import { type Credentials, Engine, type OrganizationMemory } from './core/caller
 import type { ResourceContext } from './core/context.js';
 import { ConfigurationError } from './core/errors.js';
 import { createDispatcher, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS } from './core/http.js';
+import type { ApiObserver } from './core/observer.js';
 import { type RateBudgetFactory, RateLimiter, type RateLimits } from './core/rate-limiter.js';
 import { DEFAULT_RETRY, type RetryPolicy, realSleep, type Sleep } from './core/retry.js';
 import { TOKEN_REFRESH_AFTER_MS, TokenCache, type TokenStore } from './core/tokens.js';
@@ -68,6 +69,8 @@ export interface ApiClientOptions {
   rateBudget?: RateBudgetFactory;
   tokenStore?: TokenStore;
   organizations?: OrganizationMemory;
+  /** Told of every exchange, retry and rate-budget wait (metrics, readiness). */
+  observer?: ApiObserver;
 }
 
 export interface ApiSession
@@ -123,6 +126,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       clock,
       sleep,
       ...(opts.rateBudget ? { budget: opts.rateBudget } : {}),
+      ...(opts.observer?.rateWait ? { onWait: opts.observer.rateWait.bind(opts.observer) } : {}),
     }),
     tokens: new TokenCache(clock, refreshAfterMs, opts.tokenStore),
     ...(opts.organizations ? { organizations: opts.organizations } : {}),
@@ -130,6 +134,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     timeouts: httpTimeouts,
     timer: opts.timer ?? realSleep,
     maxResponseBytes,
+    ...(opts.observer ? { observer: opts.observer } : {}),
   });
   const uploadDeps = { dispatcher, clock, sleep, random, retry, timeouts: httpTimeouts, maxResponseBytes };
   // One client talks to one host: what it learns about that host's endpoints holds for every session.

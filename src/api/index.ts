@@ -16,6 +16,7 @@ export {
 } from './client.js';
 export * from './core/errors.js';
 export { type EventUidParts, eventUidPath, splitEventUid } from './core/event-uid.js';
+export type { ApiExchange, ApiObserver } from './core/observer.js';
 export {
   type ItemStep,
   type Page,

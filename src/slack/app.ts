@@ -114,12 +114,14 @@ function createReceiver(
         logger: clientOptions.logger,
         installerOptions: { clientOptions },
       }),
+      opts.deps.metrics,
     );
   }
   return new VigilHttpReceiver({
     signingSecret: config.slack.signingSecret ?? '',
     logger: opts.deps.logger.child({ component: 'receiver' }),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.deps.metrics ? { metrics: opts.deps.metrics } : {}),
   });
 }
 

@@ -9,6 +9,7 @@ import type { Block, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Clock, Sleep } from '../clock.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { Outbound } from '../outbound.js';
 import type { AlertService } from '../services/alerts/subscriptions.js';
 import type { AuditTrail } from '../services/audit.js';
@@ -69,6 +70,8 @@ export interface SlackDeps {
   outbound: Outbound;
   /** Waiting ("still working" notices); real time when absent. */
   sleep?: Sleep;
+  /** Requests by kind and outcome, ack latency (the receivers); none when metrics are off. */
+  metrics?: Metrics;
 }
 
 /** Who asked and where, from the verified request; never from button values. */

@@ -10,6 +10,8 @@ import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import { HTTPModuleFunctions, ReceiverMultipleAckError } from '@slack/bolt';
 import { VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { requestKindOf } from './request-kind.js';
 import { type SignatureFailure, verifySignature } from './signature.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -130,6 +132,8 @@ export interface VigilReceiverOptions {
   now?: () => number;
   /** Called when a request is refused, for metrics and tests. */
   onRefused?: (reason: SignatureFailure | 'too-large' | 'malformed') => void;
+  /** Counts requests by kind and outcome, and times their acks. */
+  metrics?: Pick<Metrics, 'slackRequest' | 'slackRefused'>;
 }
 
 export class VigilHttpReceiver implements Receiver {
@@ -140,6 +144,11 @@ export class VigilHttpReceiver implements Receiver {
 
   constructor(private readonly opts: VigilReceiverOptions) {
     this.now = opts.now ?? Date.now;
+  }
+
+  private refused(reason: SignatureFailure | 'too-large' | 'malformed'): void {
+    this.opts.metrics?.slackRefused();
+    this.opts.onRefused?.(reason);
   }
 
   init(app: App): void {
@@ -169,7 +178,7 @@ export class VigilHttpReceiver implements Receiver {
       raw = await readBodyCapped(req);
     } catch (err) {
       if (err instanceof BodyTooLargeError) {
-        this.opts.onRefused?.('too-large');
+        this.refused('too-large');
         logger.warn('slack request refused: body too large');
         // Close the connection so the rest of an oversized upload is never read.
         res.writeHead(413, { connection: 'close' }).end();
@@ -186,7 +195,7 @@ export class VigilHttpReceiver implements Receiver {
       nowMs: this.now(),
     });
     if (failure) {
-      this.opts.onRefused?.(failure);
+      this.refused(failure);
       logger.warn('slack request refused: signature check failed', { reason: failure });
       res.writeHead(401).end();
       return;
@@ -195,7 +204,7 @@ export class VigilHttpReceiver implements Receiver {
     try {
       body = parseSlackBody(header(req, 'content-type'), raw);
     } catch (err) {
-      this.opts.onRefused?.('malformed');
+      this.refused('malformed');
       // A JSON syntax error quotes the body: name the problem without it.
       const problem = err instanceof SyntaxError ? 'not JSON' : (err as Error).message;
       logger.warn('slack request refused: malformed body', { problem });
@@ -213,9 +222,13 @@ export class VigilHttpReceiver implements Receiver {
       return;
     }
     const ack = httpAck(res);
+    const watch = this.opts.metrics?.slackRequest(requestKindOf(body));
     const event: ReceiverEvent = {
       body,
-      ack: (response) => ack.ack(response ?? this.answers.get(body)),
+      ack: async (response) => {
+        await ack.ack(response ?? this.answers.get(body));
+        watch?.acked();
+      },
       ...optional('retryNum', HTTPModuleFunctions.extractRetryNumFromHTTPRequest(req)),
       ...optional('retryReason', HTTPModuleFunctions.extractRetryReasonFromHTTPRequest(req)),
     };
@@ -223,6 +236,7 @@ export class VigilHttpReceiver implements Receiver {
       await this.app?.processEvent(event);
     } catch (err) {
       logger.error('slack event processing failed', { err });
+      if (!ack.acked) watch?.failed();
       if (!res.headersSent) res.writeHead(500).end();
       return;
     }
@@ -230,6 +244,7 @@ export class VigilHttpReceiver implements Receiver {
     setTimeout(() => {
       if (ack.acked || res.headersSent) return;
       logger.error('slack request not acknowledged within 3 seconds', { type: body.type });
+      watch?.unacked();
       res.writeHead(404).end();
     }, UNHANDLED_AFTER_MS).unref();
   }

@@ -4,22 +4,40 @@
  * choose that ack's body (the modal's refusal view, a command's reply) before Bolt sends it.
  */
 import type { App, Receiver, ReceiverEvent, SocketModeReceiver } from '@slack/bolt';
+import type { Metrics } from '../observability/metrics.js';
+import { requestKindOf } from './request-kind.js';
 import type { AckAnswers } from './served-workspaces.js';
 
 export class AnsweringSocketModeReceiver implements Receiver, AckAnswers {
   /** Answers chosen before Bolt's own bare ack, by request body. */
   private readonly answers = new WeakMap<object, unknown>();
 
-  constructor(private readonly inner: SocketModeReceiver) {}
+  constructor(
+    private readonly inner: SocketModeReceiver,
+    /** Counts requests by kind and outcome, and times their acks. */
+    private readonly metrics?: Pick<Metrics, 'slackRequest'>,
+  ) {}
 
   init(app: App): void {
     // The inner receiver only hands events on: it gets an app whose events' acks consult the answers first.
     const relay = {
-      processEvent: (event: ReceiverEvent) =>
-        app.processEvent({
-          ...event,
-          ack: (response) => event.ack(response ?? this.answers.get(event.body)),
-        }),
+      processEvent: async (event: ReceiverEvent) => {
+        const watch = this.metrics?.slackRequest(requestKindOf(event.body));
+        let acked = false;
+        try {
+          await app.processEvent({
+            ...event,
+            ack: async (response) => {
+              await event.ack(response ?? this.answers.get(event.body));
+              acked = true;
+              watch?.acked();
+            },
+          });
+        } catch (err) {
+          if (!acked) watch?.failed();
+          throw err;
+        }
+      },
     };
     this.inner.init(relay as App);
   }

@@ -4,6 +4,7 @@
  */
 
 import { realSleep } from '../clock.js';
+import { measuredAlertPublisher } from '../observability/alert-publisher.js';
 import { AlertFollower } from '../services/alerts/follow.js';
 import { AlertFollowUps } from '../services/alerts/follow-ups.js';
 import { feedSourceOf } from '../services/alerts/ports.js';
@@ -113,7 +114,11 @@ function createDigestScheduler(
  */
 function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker | undefined): AlertScheduler {
   const logger = core.logger.child({ component: 'alerts' });
-  const publisher = createAlertPublisher(bots, core.clock);
+  const publisher = measuredAlertPublisher(
+    createAlertPublisher(bots, core.clock),
+    core.monitoring.metrics,
+    core.clock,
+  );
   const followUps = alertFollowUps(core, publisher, logger);
   const pollMs = core.config.alerts.pollMs;
   return new AlertScheduler({

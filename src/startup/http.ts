@@ -4,8 +4,10 @@
  */
 import type { Server } from 'node:http';
 import { connectFlowPorts } from '../services/connect.js';
+import { readQueueDepths } from '../services/queue-depths.js';
 import { BOT_SCOPES, type SlackApp } from '../slack/app.js';
 import { renderConnected } from '../slack/blocks/connection.js';
+import { slackAuthCheck } from '../slack/readiness.js';
 import { postToResponseUrl } from '../slack/respond.js';
 import { ConnectFlow } from '../web/connect-flow.js';
 import { createWebServer, type WebServerOptions } from '../web/server.js';
@@ -18,6 +20,13 @@ export function createHttpServer(
 ): Server {
   const { config, logger, store } = core;
   const installer = slack.installer;
+  core.monitoring.metrics.depthsFrom(() => readQueueDepths(core.repos));
+  const readiness = core.monitoring.readiness({
+    store,
+    repos: core.repos,
+    environmentHost: config.preconnect ? core.pool.defaultHost : undefined,
+    slackAuth: slackAuthCheck({ config, repos: core.repos }),
+  });
   return createWebServer({
     logger,
     ...(slack.httpReceiver ? { slackEvents: slack.httpReceiver.handle.bind(slack.httpReceiver) } : {}),
@@ -31,6 +40,8 @@ export function createHttpServer(
     publicOrigin: () => new URL(config.publicUrl).origin,
     limits: config.http,
     ...(extraRoutes ? { extraRoutes } : {}),
+    ready: () => readiness.report(),
+    ...(core.monitoring.mainPortMetrics ? { metrics: core.monitoring.mainPortMetrics } : {}),
     health: async () => {
       try {
         await store.ping();

@@ -7,6 +7,7 @@ import type { RateBudget, RateWindows } from '../api/index.js';
 import type { Clock, Sleep } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { Monitoring } from '../observability/monitoring.js';
 import type { Outbound } from '../outbound.js';
 import { AlertService } from '../services/alerts/subscriptions.js';
 import { AuditTrail } from '../services/audit.js';
@@ -44,6 +45,7 @@ export interface VigilCore extends SlackDeps {
   store: Store;
   repos: Repositories;
   sealer: Sealer;
+  monitoring: Monitoring;
   pool: ApiClientPool;
   api: ApiAccess;
   slack: SlackDeps;
@@ -65,6 +67,7 @@ export function buildServices(
     repos: Repositories;
     sealer: Sealer;
     outbound: Outbound;
+    monitoring: Monitoring;
   },
   opts: ServiceOptions,
 ): VigilCore {
@@ -129,6 +132,7 @@ export function buildServices(
     authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
     tracker,
     outbound: base.outbound,
+    metrics: base.monitoring.metrics,
     ...sleep,
   };
   return { ...base, pool, api, ...slack, slack };
@@ -140,7 +144,14 @@ export function buildServices(
  * generate them again.
  */
 function apiPool(
-  base: { config: Config; logger: Logger; clock: Clock; store: Store; repos: Repositories },
+  base: {
+    config: Config;
+    logger: Logger;
+    clock: Clock;
+    store: Store;
+    repos: Repositories;
+    monitoring: Monitoring;
+  },
   opts: ServiceOptions,
 ): ApiClientPool {
   const { config, store, repos } = base;
@@ -153,6 +164,7 @@ function apiPool(
     tokenStore: repos.apiTokens,
     organizations: repos.apiOrganizations,
     proxy: config.proxy,
+    observer: base.monitoring.apiObserver,
     ...(store.backend === 'redis' ? { rateBudget: (windows) => sharedBudget(store, windows) } : {}),
     ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
     ...(opts.sleep ? { sleep: opts.sleep, timer: opts.sleep } : {}),

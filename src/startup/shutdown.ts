@@ -25,6 +25,7 @@ export function shutdownOf(
       if (!drained.drained) logger.warn('shutdown: in-flight work abandoned', { pending: drained.pending });
       server.closeAllConnections();
       await closing;
+      await core.monitoring.close();
       await core.pool.close();
       await core.outbound.close();
       await core.store.close();

@@ -3,6 +3,7 @@ export * from './backend/errors.js';
 export { STORE_FORMAT, StoreFormatError } from './backend/format.js';
 export type { HeartbeatOptions, HeartbeatTimer } from './backend/liveness.js';
 export { describeStoreUrl, type OpenStoreOptions, openStore } from './backend/open.js';
+export type { StoreObserver } from './backend/outage.js';
 export { isStoreOutage } from './backend/outage.js';
 export type { BudgetWindows, SharedRateBudget } from './backend/rate-budget.js';
 export type { Lease, Namespace, Store } from './backend/store.js';

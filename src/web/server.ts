@@ -25,6 +25,15 @@ export interface ConnectRoutes {
 
 export type HealthCheck = () => Promise<{ ok: boolean; checks: Record<string, string> }>;
 
+/** `/readyz`: each named check with its status and, when failed, why. */
+export type ReadyCheck = () => Promise<{ ok: boolean; checks: Record<string, unknown> }>;
+
+/** `/metrics` in Prometheus' text format. */
+export interface MetricsRoute {
+  readonly contentType: string;
+  render(): Promise<string>;
+}
+
 export interface WebServerOptions {
   logger: Logger;
   slackEvents?: RouteHandler;
@@ -32,6 +41,10 @@ export interface WebServerOptions {
   oauthRedirect?: RouteHandler;
   connect?: ConnectRoutes;
   health: HealthCheck;
+  /** `/readyz`; 404 when absent. */
+  ready?: ReadyCheck;
+  /** `/metrics` on this port (VIGIL_METRICS=1); 404 when absent. */
+  metrics?: MetricsRoute;
   /** Vigil's own origin (VIGIL_PUBLIC_URL's), read per request: it may be known only once listening. */
   publicOrigin?: () => string;
   limits?: HttpLimits;
@@ -80,6 +93,18 @@ async function route(opts: WebServerOptions, req: IncomingMessage, res: ServerRe
     return;
   }
 
+  if (path === '/readyz' && opts.ready && (method === 'GET' || method === 'HEAD')) {
+    const ready = await opts.ready();
+    res
+      .writeHead(ready.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify({ status: ready.ok ? 'ready' : 'unavailable', checks: ready.checks }));
+    return;
+  }
+
+  if (path === '/metrics' && opts.metrics && (method === 'GET' || method === 'HEAD')) {
+    return sendMetrics(res, opts.metrics);
+  }
+
   const connect = CONNECT_PATH.exec(path);
   if (connect?.[1] && opts.connect) {
     const token = connect[1];
@@ -105,6 +130,11 @@ async function route(opts: WebServerOptions, req: IncomingMessage, res: ServerRe
 
   if (opts.extraRoutes && (await opts.extraRoutes(req, res))) return;
   res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+}
+
+export async function sendMetrics(res: ServerResponse, metrics: MetricsRoute): Promise<void> {
+  const text = await metrics.render();
+  res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }).end(text);
 }
 
 function sendPage(res: ServerResponse, page: Page): void {

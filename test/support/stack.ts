@@ -36,6 +36,8 @@ export interface StackOptions {
   sleep?: Sleep;
   /** Drives the alert scheduler by hand (`vigil.runAlertsNow()`) instead of a real interval. */
   alertTicker?: Ticker;
+  /** Drives the digest scheduler by hand (`vigil.runDigestsNow()`) instead of a real interval. */
+  digestTicker?: Ticker;
 }
 
 export interface Stack {
@@ -77,6 +79,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
       ...(opts.alertTicker ? { alertTicker: opts.alertTicker } : {}),
+      ...(opts.digestTicker ? { digestTicker: opts.digestTicker } : {}),
     });
   } catch (err) {
     await Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);

@@ -18,6 +18,7 @@ import {
   UnexpectedResponseError,
 } from './errors.js';
 import { AttemptTimeout, type HttpBody, type HttpResponse, sendHttp } from './http.js';
+import type { ApiObserver } from './observer.js';
 import { OrganizationKeys, type OrganizationMemory } from './org-keys.js';
 import type { Priority, RateLimiter, RateTier } from './rate-limiter.js';
 import { type RetryPolicy, type Sleep, withRetry } from './retry.js';
@@ -39,6 +40,8 @@ export interface CallSpec<S extends z.ZodType | null> {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Absolute path below the base URL, already encoded. */
   path: string;
+  /** The path as a template (`…/requests/{id}`) for metrics: required when `path` carries an id. */
+  route?: string;
   query?: QueryParams;
   body?: unknown;
   tier: RateTier;
@@ -77,6 +80,8 @@ export interface EngineDeps {
   /** Measures attempt bounds; real time unless a test moves it (apart from `sleep`, which waits). */
   timer: Sleep;
   maxResponseBytes: number;
+  /** Told of every exchange and retry (metrics, readiness). */
+  observer?: ApiObserver;
 }
 
 const RAW_TEXT_CAP = 2000;
@@ -143,6 +148,7 @@ export class Engine {
     const { deps } = this;
     const url = apiUrl(deps.base, spec.path, encodeQuery(spec.query ?? []));
     const label = { method: spec.method, path: spec.path };
+    const route = spec.route ?? spec.path;
     const cacheKey = this.tokenKey(creds);
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     // Errors raised by token generation were already retried by that call: do not multiply attempts.
@@ -170,6 +176,14 @@ export class Engine {
       };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const started = deps.clock.now();
+      const observe = (status: number | undefined) =>
+        deps.observer?.exchange?.({
+          origin: deps.base.origin,
+          method: spec.method,
+          route,
+          status,
+          ms: deps.clock.now() - started,
+        });
       const res = await sendHttp(deps.dispatcher, {
         url,
         method: spec.method,
@@ -180,7 +194,13 @@ export class Engine {
         maxResponseBytes: deps.maxResponseBytes,
         label,
         signal: bound.signal,
-      }).finally(bound.done);
+      })
+        .catch((err: unknown) => {
+          observe(undefined);
+          throw err;
+        })
+        .finally(bound.done);
+      observe(res.status);
       deps.logger.debug('api call', {
         method: spec.method,
         path: spec.path,
@@ -243,7 +263,8 @@ export class Engine {
       sleep: deps.sleep,
       random: deps.random,
       shouldRetry: (err) => !(typeof err === 'object' && err !== null && fromTokenGeneration.has(err)),
-      onRetry: ({ attempt: n, delayMs, error }) =>
+      onRetry: ({ attempt: n, delayMs, error }) => {
+        deps.observer?.retry?.({ method: spec.method, route, status: error.status });
         deps.logger.warn('api call failed; retrying', {
           method: spec.method,
           path: spec.path,
@@ -251,7 +272,8 @@ export class Engine {
           delayMs,
           error: error.name,
           status: error.status,
-        }),
+        });
+      },
     });
     return result as CallResult<S extends z.ZodType ? z.output<S> : unknown>;
   }

@@ -99,6 +99,8 @@ export interface RateLimiterDeps {
   sleep: Sleep;
   /** Shared by every instance; this process's own window when omitted. */
   budget?: RateBudgetFactory;
+  /** Told of each wait for the budget (metrics). */
+  onWait?: (wait: { tier: RateTier; ms: number }) => void;
 }
 
 export class RateLimiter {
@@ -157,6 +159,7 @@ export class RateLimiter {
           lane[priority].shift()?.();
           continue;
         }
+        this.deps.onWait?.({ tier, ms: wait });
         await this.deps.sleep(wait).catch(() => {});
         this.floor = Math.max(this.floor, now + wait);
       }

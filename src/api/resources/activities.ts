@@ -30,6 +30,7 @@ export function activitiesResource({ call, v2 }: ResourceContext): ActivitiesApi
       const { data } = await call({
         method: 'GET',
         path: `${v2}/activities/${eventUidPath(eventUid)}/ai_assistance`,
+        route: `${v2}/activities/{uid}/ai_assistance`,
         tier: 'ordinary',
         idempotent: true,
         auth: 'token',

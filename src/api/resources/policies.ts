@@ -80,6 +80,7 @@ export function policiesResource({ call, v4 }: ResourceContext): PoliciesApi {
       await call({
         method: 'GET',
         path: assignmentsPath(policyUuid),
+        route: `${v4}/matching-policies/{uuid}/assignments`,
         query: pageQuery(input, undefined),
         tier: 'ordinary',
         idempotent: true,
@@ -97,6 +98,7 @@ export function policiesResource({ call, v4 }: ResourceContext): PoliciesApi {
       await call({
         method: 'DELETE',
         path: assignmentsPath(input.policyUuid),
+        route: `${v4}/matching-policies/{uuid}/assignments`,
         body: unassignBody(input),
         tier: 'ordinary',
         // An action: repeated only when the API certainly did not act (the unassign records settle the rest).

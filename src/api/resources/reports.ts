@@ -85,6 +85,7 @@ export function reportsResource({ call, v4 }: ResourceContext, memory: ReportEnd
     const { data } = await call({
       ...spec,
       path: `${v4}/threat_flow/intel/requests/${id}`,
+      route: `${v4}/threat_flow/intel/requests/{id}`,
       schema: IntelRequestSchema,
     });
     const report = data.intel ?? data.report ?? data.result ?? null;
@@ -96,6 +97,7 @@ export function reportsResource({ call, v4 }: ResourceContext, memory: ReportEnd
     const { data } = await call({
       ...spec,
       path: `${v4}/threat_flow/reports/requests/${id}`,
+      route: `${v4}/threat_flow/reports/requests/{id}`,
       schema: ReportRequestSchema,
     });
     return { status: data.status, report: data.report ?? null, answeredBy: 'reports' };

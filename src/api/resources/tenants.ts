@@ -66,6 +66,7 @@ export function tenantsResource({ call, v2 }: ResourceContext): TenantsApi {
     const { data } = await call({
       method: 'GET',
       path: `${v2}/organizations/${integerSegment(input.organizationId, 'organizationId')}/tenants`,
+      route: `${v2}/organizations/{id}/tenants`,
       query: pageQuery(
         {
           ...(input.from === undefined ? {} : { from: input.from }),

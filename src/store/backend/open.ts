@@ -8,6 +8,7 @@ import { StoreError } from './errors.js';
 import { checkStoreFormat } from './format.js';
 import { type LeaseHolder, newBootId, processHolder } from './holder.js';
 import { Heartbeat, type HeartbeatOptions } from './liveness.js';
+import type { StoreObserver } from './outage.js';
 import { KeyvStore, type Store, type StoreBackend } from './store.js';
 
 export interface OpenStoreOptions {
@@ -27,6 +28,8 @@ export interface OpenStoreOptions {
    * leases, locks and digest runs. Off unless given (tests that move a manual clock beat by hand).
    */
   heartbeat?: HeartbeatOptions;
+  /** Told of each failed operation (metrics). */
+  observer?: StoreObserver;
 }
 
 export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {
@@ -84,7 +87,7 @@ async function assemble(
     await backend.close().catch(() => {});
     throw error;
   }
-  const store = new KeyvStore(backend, dataDir, clock, logger, holder, heartbeat);
+  const store = new KeyvStore(backend, dataDir, clock, logger, holder, heartbeat, options.observer);
   try {
     await checkStoreFormat(store, where);
   } catch (error) {

@@ -22,6 +22,12 @@ export function isStoreOutage(err: unknown): boolean {
   return false;
 }
 
+/** Told of each failed store operation (metrics); declared here so the store depends on nothing above it. */
+export interface StoreObserver {
+  /** `unavailable`: the backend failed; `unreadable`: a record could not be read. */
+  storeError(kind: 'unavailable' | 'unreadable'): void;
+}
+
 export class OutageLog {
   private since: number | undefined;
   private failures = 0;
@@ -30,6 +36,7 @@ export class OutageLog {
   constructor(
     private readonly logger: Logger,
     private readonly now: () => number,
+    private readonly observer?: StoreObserver,
   ) {}
 
   /** Runs one backend operation; `passThrough` names errors that are not the backend failing. */
@@ -47,6 +54,7 @@ export class OutageLog {
 
   private failed(err: unknown): StoreUnavailableError {
     const now = this.now();
+    this.observer?.storeError('unavailable');
     if (this.since === undefined) {
       this.since = now;
       this.remindedAt = now;

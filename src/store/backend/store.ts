@@ -11,7 +11,7 @@ import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js'
 import { type LeaseHolder, parseHolderId, processHolder } from './holder.js';
 import { type Heartbeat, heartbeatStands } from './liveness.js';
 import { LockManager } from './lock.js';
-import { guardBackend, OutageLog } from './outage.js';
+import { guardBackend, OutageLog, type StoreObserver } from './outage.js';
 import type { BudgetWindows, SharedRateBudget } from './rate-budget.js';
 
 /** One repository's slice of the key space. Values are JSON; reads return `unknown` for the repo to validate. */
@@ -179,9 +179,10 @@ export class KeyvStore implements Store {
     private readonly logger: Logger,
     private readonly holder: LeaseHolder = processHolder(),
     private readonly heartbeat?: Heartbeat,
+    private readonly observer?: StoreObserver,
   ) {
     // Outages are logged in real time (how long storage was gone), whatever clock expiries use.
-    this.outage = new OutageLog(logger, () => systemClock.now());
+    this.outage = new OutageLog(logger, () => systemClock.now(), observer);
     this.impl = guardBackend(backend, this.outage);
     this.locks = new LockManager(this.impl, clock, logger, {
       id: holder.id,
@@ -238,7 +239,10 @@ export class KeyvStore implements Store {
         try {
           stored = await this.io(() => keyv.get(full(key)));
         } catch (error) {
-          if (error instanceof UnreadableRecord) throw new StoreCorruptionError(name, key, [error.message]);
+          if (error instanceof UnreadableRecord) {
+            this.observer?.storeError('unreadable');
+            throw new StoreCorruptionError(name, key, [error.message]);
+          }
           throw error;
         }
         if (!(stored instanceof Stored)) return stored;

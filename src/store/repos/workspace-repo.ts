@@ -60,6 +60,11 @@ export class WorkspaceRepo {
     return readRecord(this.ns, workspaceId, ConnectionSchema);
   }
 
+  /** The id of every connected workspace (keys only: no record is read). */
+  connectedIds(): Promise<string[]> {
+    return this.ns.keys('');
+  }
+
   /** Connects (or reconnects) the workspace, replacing any previous connection. */
   async put(workspaceId: string, input: NewConnection): Promise<Connection> {
     const { apiKey, ...rest } = input;

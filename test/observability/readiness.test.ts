@@ -1,0 +1,130 @@
+/**
+ * `/readyz` through the whole stack: ready when every part is, and 503 naming the part that is down when one
+ * is not (Slack's auth.test failing, the simulated API unreachable, a scheduler that stopped ticking, the
+ * store closed), each with its reason. `/healthz` stays the cheap liveness check.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import type { Ticker } from '../../src/services/subscriptions/ticker.js';
+import { SEEDED_USERS } from '../../src/sim/slack/index.js';
+import { command } from '../slack/features/lists/support.js';
+import { type Stack, startStack } from '../support/stack.js';
+
+interface Report {
+  status: string;
+  checks: Record<string, { status: string; reason?: string }>;
+}
+
+/** Ticks only when the test says so: `tick()` runs every scheduler's tick once. */
+class HandTicker implements Ticker {
+  private readonly fns: (() => void)[] = [];
+  every(_ms: number, fn: () => void) {
+    this.fns.push(fn);
+    return { cancel() {} };
+  }
+  tick(): void {
+    for (const fn of this.fns) fn();
+  }
+}
+const ticker = new HandTicker();
+
+const clock = new ManualClock(Date.now());
+let stack: Stack;
+
+async function readyz(): Promise<{ status: number; body: Report }> {
+  const res = await fetch(`${stack.vigil.url}/readyz`);
+  return { status: res.status, body: (await res.json()) as Report };
+}
+
+/** The names of the failed checks. */
+const failed = (body: Report) =>
+  Object.entries(body.checks)
+    .filter(([, c]) => c.status === 'failed')
+    .map(([name]) => name)
+    .sort();
+
+beforeAll(async () => {
+  stack = await startStack({ clock, alertTicker: ticker, digestTicker: ticker });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('/readyz', () => {
+  it('is ready when the store, Slack, the schedulers and the API are', async () => {
+    const { status, body } = await readyz();
+    expect(status).toBe(200);
+    expect(body.status).toBe('ready');
+    expect(Object.keys(body.checks).sort()).toEqual([
+      `api:${stack.workspaceId}`,
+      'scheduler:alerts',
+      'scheduler:digest',
+      'slack',
+      'store',
+    ]);
+    expect(failed(body)).toEqual([]);
+  });
+
+  it("names Slack when the bot token's auth.test fails, asking Slack at most once per cache period", async () => {
+    clock.advance(31_000);
+    ticker.tick();
+    stack.slack.failNext('auth.test', { error: 'invalid_auth' });
+    const authTests = () => stack.slack.calls.filter((c) => c.method === 'auth.test').length;
+    const before = authTests();
+    const { status, body } = await readyz();
+    expect(status).toBe(503);
+    expect(body.status).toBe('unavailable');
+    expect(failed(body)).toEqual(['slack']);
+    expect(body.checks.slack?.reason).toBe('auth.test failed: invalid_auth');
+    await readyz();
+    await readyz();
+    expect(authTests() - before).toBe(1);
+    // The answer stands 30 s; then Slack is asked again, and answers well.
+    clock.advance(31_000);
+    ticker.tick();
+    const again = await readyz();
+    expect(again.status).toBe(200);
+    expect(authTests() - before).toBe(2);
+  });
+
+  it("names the workspace whose API host no longer answers, from its calls' outcomes", async () => {
+    const before = stack.sim.log.entries.length;
+    stack.sim.faults.add({ path: /\/tokens\/test$/, times: 10, response: 'reset' });
+    await command(stack, 'status', { userId: SEEDED_USERS.admin });
+    stack.sim.faults.clear();
+    const { status, body } = await readyz();
+    expect(status).toBe(503);
+    expect(failed(body)).toEqual([`api:${stack.workspaceId}`]);
+    expect(body.checks[`api:${stack.workspaceId}`]?.reason).toContain('got no answer');
+    // No call of its own: a probe is answered from what Vigil's calls saw.
+    const probeCalls = stack.sim.log.entries.length;
+    await readyz();
+    expect(stack.sim.log.entries.length).toBe(probeCalls);
+    expect(probeCalls).toBeGreaterThan(before);
+    // The next call that gets an answer makes it ready again.
+    await command(stack, 'status', { userId: SEEDED_USERS.admin });
+    expect((await readyz()).status).toBe(200);
+  });
+
+  it('names each scheduler that has not ticked for three of its intervals', async () => {
+    // The alert scheduler ticks every 5 s (a 60 s poll): 25 s without a tick is too long.
+    clock.advance(30_000);
+    const alertsOnly = await readyz();
+    expect(alertsOnly.status).toBe(503);
+    expect(failed(alertsOnly.body)).toEqual(['scheduler:alerts']);
+    clock.advance(4 * 60_000);
+    const { status, body } = await readyz();
+    expect(status).toBe(503);
+    expect(failed(body)).toEqual(['scheduler:alerts', 'scheduler:digest']);
+    expect(body.checks['scheduler:digest']?.reason).toMatch(/^has not ticked for \d+ s$/);
+  });
+
+  it('names the store when it is down, and /healthz says so too', async () => {
+    await stack.vigil.deps.store.close();
+    const { status, body } = await readyz();
+    expect(status).toBe(503);
+    expect(failed(body)).toContain('store');
+    expect(body.checks.store?.reason).toMatch(/Store/);
+    expect((await fetch(`${stack.vigil.url}/healthz`)).status).toBe(503);
+  });
+});
