@@ -18,9 +18,9 @@ const urlString = () =>
     .refine((v) => URL.canParse(v), { message: 'must be an absolute URL' });
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+type LogLevel = (typeof LOG_LEVELS)[number];
 const LOG_FORMATS = ['text', 'json'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+type LogFormat = (typeof LOG_FORMATS)[number];
 
 const EnvSchema = z.object({
   SLACK_SIGNING_SECRET: optionalString,
@@ -258,7 +258,7 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
   return problems;
 }
 
-export type SlackMode =
+type SlackMode =
   | { kind: 'single'; botToken: string }
   | { kind: 'oauth'; clientId: string; clientSecret: string; stateSecret: string };
 

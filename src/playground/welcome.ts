@@ -59,13 +59,13 @@ export interface Example {
   does: string;
 }
 
-export interface ExampleGroup {
+interface ExampleGroup {
   title: string;
   examples: Example[];
 }
 
 /** Every subcommand, grouped as a newcomer would try them; the workspace-changing ones last. */
-export function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
+function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
   const summary = new Map((helpText().subcommands ?? []).map((s) => [s.name, s.summary]));
   const ex = (topic: Subcommand, command: string, does?: string): Example => ({
     topic,

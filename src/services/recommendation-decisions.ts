@@ -27,7 +27,7 @@ const DecisionSchema = z.object({
   by: z.string().min(1),
   at: z.number(),
 });
-export type Decision = z.infer<typeof DecisionSchema>;
+type Decision = z.infer<typeof DecisionSchema>;
 
 export interface DecisionDeps {
   api: ApiAccess;
@@ -64,7 +64,7 @@ function repo(deps: Pick<DecisionDeps, 'repos'>) {
 }
 
 /** Decisions made through Vigil on these recommendations, by id. */
-export async function decisionsOf(
+async function decisionsOf(
   deps: Pick<DecisionDeps, 'repos'>,
   workspaceId: string,
   ids: readonly number[],
@@ -163,7 +163,7 @@ async function waitForDecision(
 }
 
 /** The identifiers that accepted recommendations became, by recommendation id (absent: not created yet). */
-export async function identifiersOfAccepted(
+async function identifiersOfAccepted(
   deps: Pick<DecisionDeps, 'identifiers'>,
   workspaceId: string,
   accepted: readonly DecisionTarget[],

@@ -22,7 +22,7 @@ export interface ErrorMessage {
 
 const MAX_FIELDS = 8;
 
-export function newReferenceId(): string {
+function newReferenceId(): string {
   return randomBytes(4).toString('hex').toUpperCase();
 }
 
@@ -39,7 +39,7 @@ function isSlackUnanswered(err: unknown): boolean {
 }
 
 /** Pure: the message for an error. Upstream-derived text is escaped; our own words are plain. */
-export function errorMessage(err: unknown, referenceId: string): ErrorMessage {
+function errorMessage(err: unknown, referenceId: string): ErrorMessage {
   let cause: string;
   let next: string;
   if (err instanceof ValidationError) {

@@ -74,7 +74,7 @@ const INTERACTION_SHAPES: Readonly<Record<string, (p: Record<string, unknown>) =
 };
 
 /** Why an interaction payload cannot be a real one from Slack, or undefined when its shape is sound. */
-export function interactionProblem(payload: Record<string, unknown>): string | undefined {
+function interactionProblem(payload: Record<string, unknown>): string | undefined {
   const type = payload.type;
   const shape =
     typeof type === 'string' && Object.hasOwn(INTERACTION_SHAPES, type)

@@ -13,7 +13,7 @@ import type { Clock } from '../clock.js';
 import { type Store, workspaceKey } from '../store/index.js';
 
 /** @slack/oauth refreshes tokens expiring within this window (its `detectExpiredOrExpiringTokens`). */
-export const ROTATION_WINDOW_SECONDS = 2 * 3600;
+const ROTATION_WINDOW_SECONDS = 2 * 3600;
 
 type Query = InstallationQuery<boolean>;
 type AnyInstallation = Installation<'v1' | 'v2', boolean>;

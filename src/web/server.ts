@@ -16,14 +16,14 @@ import {
 } from './limits.js';
 import { foreignOriginRefusal } from './origin.js';
 
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export interface ConnectRoutes {
+interface ConnectRoutes {
   show(token: string): Promise<Page>;
   submit(token: string, form: URLSearchParams): Promise<Page>;
 }
 
-export type HealthCheck = () => Promise<{ ok: boolean; checks: Record<string, string> }>;
+type HealthCheck = () => Promise<{ ok: boolean; checks: Record<string, string> }>;
 
 export interface WebServerOptions {
   logger: Logger;

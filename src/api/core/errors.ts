@@ -10,7 +10,7 @@ import { VigilError } from '../../errors.js';
 import { redactText } from '../../logger.js';
 
 /** v4 validation failure (422). */
-export const ValidationErrorBodySchema = z.object({
+const ValidationErrorBodySchema = z.object({
   detail: z.array(
     z.object({
       loc: z.array(z.union([z.string(), z.number()])),
@@ -21,15 +21,14 @@ export const ValidationErrorBodySchema = z.object({
     }),
   ),
 });
-export type ValidationErrorBody = z.infer<typeof ValidationErrorBodySchema>;
 
 /** Other v4 4xx: `{error: {code, message, data}}`. */
-export const ApiErrorBodySchema = z.object({
+const ApiErrorBodySchema = z.object({
   error: z.object({ code: z.string(), message: z.string().optional(), data: z.unknown().optional() }),
 });
 
 /** v2 errors (Swagger `HttpError`): a flat `{code, message}`. */
-export const V2ErrorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
+const V2ErrorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
 
 export interface ApiErrorOptions {
   status?: number | undefined;

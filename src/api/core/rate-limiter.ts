@@ -29,14 +29,14 @@ export interface RateLimits {
   marginMs?: number;
 }
 
-export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
+const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
   ordinaryPerSecond: 4,
   searchPerSecond: 1,
   marginMs: 50,
 };
 
 /** One tier's budget: `limit` request starts in any window of `windowMs`. */
-export interface RateWindow {
+interface RateWindow {
   limit: number;
   windowMs: number;
 }
@@ -68,7 +68,7 @@ export function rateWindows(limits: Partial<RateLimits>): RateWindows {
 }
 
 /** The budget of one process: the start times still inside each window, oldest first. */
-export class LocalRateBudget implements RateBudget {
+class LocalRateBudget implements RateBudget {
   private readonly starts = new Map<string, number[]>();
 
   constructor(private readonly windows: RateWindows) {}

@@ -12,7 +12,7 @@ export const AiAssistanceSchema = z.object({
     })
     .nullish(),
 });
-export type AiAssistance = {
+type AiAssistance = {
   /** The event uid (the requested one when the answer omits it). */
   uid: string;
   prompt?: string | undefined;

@@ -22,7 +22,7 @@ export type Severity = (typeof SEVERITIES)[number];
 export const EVENT_STATUSES = ['open', 'ignored', 'remediated'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-export const EVENT_ACTIONS = ['ignore', 'remediate', 'unignore', 'unremediate'] as const;
+const EVENT_ACTIONS = ['ignore', 'remediate', 'unignore', 'unremediate'] as const;
 export type EventActionType = (typeof EVENT_ACTIONS)[number];
 
 // ── Schemas ───────────────────────────────────────────────────────────────────────────────────────────
@@ -54,7 +54,6 @@ export const EventSchema = z.object({
 });
 export type Event = z.infer<typeof EventSchema>;
 export const EventPageSchema = page(EventSchema);
-export type EventPage = z.infer<typeof EventPageSchema>;
 
 // ── Inputs ────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -73,8 +72,6 @@ export type EventQuery =
   | { type: 'credentials'; username: string; password: string }
   | { type: 'secret'; secret: string }
   | { type: 'azure_tenant'; tenant_id: string };
-
-export type EventQueryType = EventQuery['type'];
 
 export interface EventFilters {
   /** A single level means "that level or higher"; an array means "exactly one of these". */
@@ -111,13 +108,13 @@ export interface EventSearchInput {
   from?: string;
 }
 
-export interface EventActionInput {
+interface EventActionInput {
   action: EventActionType;
   /** Event uids; the client sends them in batches of at most 10. */
   uids: string[];
 }
 
-export interface EventActionResult {
+interface EventActionResult {
   /** Distinct uids acted on. */
   count: number;
   /** API calls made (≤10 targets each). */
@@ -144,7 +141,7 @@ const EVENT_QUERY_FIELDS: Record<EventQuery['type'], readonly string[]> = {
 };
 
 /** An event's states by its `tenant_metadata`: ignored and/or remediated, else open (also when absent). */
-export function eventStatuses(event: Pick<Event, 'tenant_metadata'>): EventStatus[] {
+function eventStatuses(event: Pick<Event, 'tenant_metadata'>): EventStatus[] {
   const out: EventStatus[] = [];
   if (event.tenant_metadata?.ignored_at) out.push('ignored');
   if (event.tenant_metadata?.remediated_at) out.push('remediated');
@@ -202,7 +199,7 @@ export function eventSearchBody(input: EventSearchInput): Json {
   return definedOnly({ query, filters, order: input.order, size: input.size, from: input.from });
 }
 
-export const MAX_ACTION_TARGETS = 10;
+const MAX_ACTION_TARGETS = 10;
 
 /** Event actions: one body per batch of at most 10 targets (the API's maxItems). */
 export function eventActionBodies(action: string, uids: readonly string[]): Json[] {
@@ -239,7 +236,7 @@ export interface EventsApi {
   eventAction(input: EventActionInput): Promise<EventActionResult>;
 }
 
-export type TenantEventSearchInput = Omit<EventSearchInput, 'identifierId'>;
+type TenantEventSearchInput = Omit<EventSearchInput, 'identifierId'>;
 
 /** The page with the status filter the contract could not express applied to its items; `next` unchanged,
  * so a page filtered empty is an empty page like any other, and paging goes on past it. */

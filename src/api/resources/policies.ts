@@ -5,7 +5,7 @@ import { type Page, type PageStep, type PaginateOptions, paginate } from '../cor
 import { page } from '../core/schema.js';
 import { type Json, type PageInput, Problems, pageQuery, uuidSegment } from '../core/wire.js';
 
-export const MatchingPolicySchema = z.object({
+const MatchingPolicySchema = z.object({
   uuid: z.string(),
   name: z.string(),
   policy_type: z.string(),
@@ -27,7 +27,7 @@ export type PolicyAssignment = z.infer<typeof PolicyAssignmentSchema>;
 export const PolicyAssignmentPageSchema = page(PolicyAssignmentSchema);
 
 /** `GET …/matching-policies` takes size 1–25; the assignments list has no upper bound. */
-export const MAX_POLICY_PAGE_SIZE = 25;
+const MAX_POLICY_PAGE_SIZE = 25;
 
 export interface UnassignPolicyInput {
   policyUuid: string;

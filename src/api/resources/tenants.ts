@@ -43,11 +43,11 @@ export const TenantPageSchema = z.object({
   total_count: z.number().nullish().catch(undefined),
 });
 
-export interface TenantPage extends Page<Tenant> {
+interface TenantPage extends Page<Tenant> {
   totalCount: number | undefined;
 }
 
-export interface TenantListInput {
+interface TenantListInput {
   organizationId: number;
   from?: string;
   size?: number;

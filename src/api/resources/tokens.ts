@@ -14,7 +14,7 @@ export const TokenTestSchema = z.object({
 });
 export type TokenTest = z.infer<typeof TokenTestSchema>;
 
-export interface TokenInfo {
+interface TokenInfo {
   /** When the cached token was obtained (client clock). */
   generatedAt: number;
   /** When the client will regenerate it. */

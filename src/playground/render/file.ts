@@ -41,14 +41,14 @@ export function csvRows(text: string, maxRows: number): string[][] {
   return rows;
 }
 
-export function fileSize(bytes: number): string {
+function fileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** Where the page downloads a file's bytes (served by the playground from the fake Slack). */
-export function fileDownloadPath(file: Pick<SharedFile, 'id' | 'name'>): string {
+function fileDownloadPath(file: Pick<SharedFile, 'id' | 'name'>): string {
   return `/playground/files/${encodeURIComponent(file.id)}/${encodeURIComponent(file.name)}`;
 }
 

@@ -27,10 +27,10 @@ export const FOLLOW_UP_BOUND_MS = 60_000;
 /** How often the sweep lists the follow-ups waiting (one key listing), unless the last one was cut short. */
 export const SWEEP_EVERY_MS = 15_000;
 /** Follow-ups a sweep takes at most (each may wait on Slack), and records it looks at at most. */
-export const SWEEP_TAKES = 10;
+const SWEEP_TAKES = 10;
 const SWEEP_LOOKS = 200;
 /** Follows that fail before the follow-up is given up (a channel that refuses every update). */
-export const MAX_FOLLOW_ATTEMPTS = 10;
+const MAX_FOLLOW_ATTEMPTS = 10;
 /** Changes recorded by this process awaiting their commit (a failed call leaves one; the oldest go first). */
 const MAX_RECORDED = 10_000;
 

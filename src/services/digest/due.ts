@@ -45,7 +45,7 @@ function isWall(dt: DateTime, hour: number, minute: number): boolean {
 }
 
 /** The one instant of `date` at `timeOfDay` in `zone` (see the DST rules above). */
-export function slotOf(date: DateTime, timeOfDay: string, zone: string): DateTime {
+function slotOf(date: DateTime, timeOfDay: string, zone: string): DateTime {
   const { hour, minute } = wallClock(timeOfDay);
   const day = { year: date.year, month: date.month, day: date.day };
   const wanted = DateTime.fromObject({ ...day, hour, minute }, { zone });

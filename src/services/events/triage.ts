@@ -14,7 +14,7 @@ import { KnownTags } from '../known-tags.js';
 import type { ApiAccess } from '../workspace-api.js';
 import { ACT_LEASE_MS, whileKeptAlive } from './act-once.js';
 
-export const TRIAGE_FIELDS = ['tags', 'notes', 'severity'] as const;
+const TRIAGE_FIELDS = ['tags', 'notes', 'severity'] as const;
 export type TriageField = (typeof TRIAGE_FIELDS)[number];
 
 /** A change as a person asked for it; `undefined` leaves a field alone. */
@@ -67,7 +67,7 @@ function records(deps: Pick<TriageDeps, 'repos'>) {
 }
 
 /** The versions a form is opened at (0 for fields Vigil never changed). */
-export async function triageVersions(
+async function triageVersions(
   deps: Pick<TriageDeps, 'repos'>,
   workspaceId: string,
   uid: string,

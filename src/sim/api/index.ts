@@ -32,18 +32,13 @@ import { SimState } from './state.js';
 import type { ContractViolation, FaultRule, LoggedRequest, SimKey } from './types.js';
 
 export { TOKEN_TTL_MS } from './auth.js';
-export { BULK_CREDENTIAL_COUNT, BULK_CREDENTIAL_DOMAIN, bulkCredential } from './data/credentials.js';
-export { buildSeed, DEFAULT_SEED, RECENT_EVENTS_PER_IDENTIFIER, type SeedOptions } from './data/seed.js';
+export { BULK_CREDENTIAL_COUNT, BULK_CREDENTIAL_DOMAIN } from './data/credentials.js';
+export { buildSeed, RECENT_EVENTS_PER_IDENTIFIER } from './data/seed.js';
 export { trickleEvent } from './data/trickle.js';
 export { type AnswerMode, HOSTILE_TEXT } from './openapi/answers.js';
 export type { Operation } from './openapi/documents.js';
-export {
-  ContractValidator,
-  type RequestCheck,
-  type RequestInput,
-  type RequestToCheck,
-} from './openapi/validator.js';
-export type { AddEventInput, SimOptions } from './state.js';
+export { ContractValidator } from './openapi/validator.js';
+export type { SimOptions } from './state.js';
 export { SimState } from './state.js';
 export type * from './types.js';
 

@@ -169,7 +169,7 @@ function stateText(item: AlertListItem): string {
 }
 
 /** One subscription: id in a code span, channel, filters, quiet hours, state. */
-export function alertLine(item: AlertListItem): string {
+function alertLine(item: AlertListItem): string {
   const s = item.subscription;
   const quiet = quietText(s);
   const hold = s.hold === 'all' ? 'holds every alert' : 'holds all but critical';

@@ -68,7 +68,7 @@ function isPermission(p: string): p is Permission {
 }
 
 /** What the entry says happened, in words. */
-export function auditWords(e: AuditEntry): string {
+function auditWords(e: AuditEntry): string {
   const verb = EVENT_VERBS[e.action];
   if (verb !== undefined) return eventWords(e, verb);
   const triage = triageWords(e);

@@ -18,8 +18,8 @@ import type {
 import { LIMITS, type Surface } from './limits.js';
 import { ownMrkdwn, plainText, truncate, truncatePlain } from './text.js';
 
-export { LIMITS, type Surface } from './limits.js';
-export { type PackedLines, packLines, splitLongText } from './long-text.js';
+export { LIMITS } from './limits.js';
+export { packLines, splitLongText } from './long-text.js';
 
 const EMPTY_TEXT = '\u2014';
 
@@ -76,7 +76,7 @@ function clampConfirm(c: ConfirmationDialog): ConfirmationDialog {
   return out;
 }
 
-export function clampButton(b: Button): Button {
+function clampButton(b: Button): Button {
   const out: Button = { ...b, text: clampPlain(b.text, LIMITS.buttonText) };
   if (b.value !== undefined) out.value = b.value.slice(0, LIMITS.buttonValue);
   if (b.action_id !== undefined) out.action_id = b.action_id.slice(0, LIMITS.actionId);
@@ -136,7 +136,7 @@ export function clampBlock(block: KnownBlock): KnownBlock {
 }
 
 /** Shortens the longest texts first until the blocks hold at most `budget` characters of text. */
-export function shrinkToBudget(blocks: readonly KnownBlock[], budget: number): KnownBlock[] {
+function shrinkToBudget(blocks: readonly KnownBlock[], budget: number): KnownBlock[] {
   const copy = structuredClone(blocks) as KnownBlock[];
   const texts = collectTextObjects(copy, []);
   let total = texts.reduce((n, t) => n + t.text.length, 0);

@@ -143,7 +143,7 @@ function lastText(item: DigestListItem): string {
 }
 
 /** One subscription: id in a code span, channel, schedule, filters, last run, state. */
-export function digestLine(item: DigestListItem): string {
+function digestLine(item: DigestListItem): string {
   const s = item.subscription;
   return [
     `${codeSpan(s.id)} in <#${s.channelId}> · ${scheduleText(s)}`,

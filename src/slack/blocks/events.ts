@@ -203,7 +203,7 @@ export function renderEventResults(input: EventResultsInput): RenderedResults {
 // ── From a stored search context ──────────────────────────────────────────────────────────────────────
 
 /** The searched identifier, with its name when an event of the page tells it. */
-export function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>): {
+function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>): {
   id: number;
   name?: string;
 } {
@@ -215,7 +215,7 @@ export function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>
 }
 
 /** The filters as typed, from the stored command text: `/vigil events 42 severity:high` → `severity:high`. */
-export function querySummary(ctx: Pick<EventsContext, 'commandText' | 'identifierId'>): string {
+function querySummary(ctx: Pick<EventsContext, 'commandText' | 'identifierId'>): string {
   const prefix = new RegExp(`^/vigil events (?:${ctx.identifierId}|all)(?=\\s|$)\\s*`, 'i');
   const rest = ctx.commandText.replace(prefix, '');
   if (rest === 'secret') return 'a secret (not shown)';

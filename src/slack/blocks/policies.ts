@@ -42,7 +42,7 @@ const VALUE_LABELS: Record<string, string> = {
 
 const MAX_LIST = 20;
 
-export function policyTypeLabel(type: string): string {
+function policyTypeLabel(type: string): string {
   return TYPE_LABELS[type] ?? humanize(type);
 }
 
@@ -59,7 +59,7 @@ function renderValue(value: unknown, depth = 0): string {
 }
 
 /** Every field of a policy value, labelled: known fields by name, unknown ones generically. */
-export function policyValueLines(value: Record<string, unknown>): string[] {
+function policyValueLines(value: Record<string, unknown>): string[] {
   return Object.entries(value).map(
     ([key, v]) => `${VALUE_LABELS[key] ?? escapeMrkdwn(humanize(key))}: ${renderValue(v)}`,
   );
@@ -225,7 +225,7 @@ export interface UnassignTarget {
 }
 
 /** The question the form asks; the status views repeat it. */
-export function unassignHeadline(t: UnassignTarget): string {
+function unassignHeadline(t: UnassignTarget): string {
   return `Unassign policy ${policyLabel(t)} from identifier ${identifierLabel(t)}?`;
 }
 

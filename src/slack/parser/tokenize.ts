@@ -69,7 +69,7 @@ const ENTITIES: ReadonlyArray<readonly [string, string]> = [
 const KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** The text of a reference, as a person would have typed it. */
-export function refText(ref: SlackRef): string {
+function refText(ref: SlackRef): string {
   switch (ref.type) {
     case 'channel':
       return `#${ref.name || ref.id}`;

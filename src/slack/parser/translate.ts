@@ -7,10 +7,10 @@ import { eventTypeFilterValues } from '../../api/index.js';
 import type { Command, EventsSearchSpec } from './command.js';
 import { endOfDayExclusive, endOfDayInclusive, startOf } from './time.js';
 
-export const DEFAULT_EVENT_PAGE_SIZE = 10;
+const DEFAULT_EVENT_PAGE_SIZE = 10;
 /** Rows per page shown in Slack; large pages are slow upstream and do not fit a message. */
-export const MAX_INTERACTIVE_CREDS_PAGE = 25;
-export const DEFAULT_INTERACTIVE_CREDS_PAGE = 10;
+const MAX_INTERACTIVE_CREDS_PAGE = 25;
+const DEFAULT_INTERACTIVE_CREDS_PAGE = 10;
 
 /** An events search with its identifier (0 for the tenant feed, which takes the same body). */
 type EventsCommand = EventsSearchSpec & { identifierId: number };

@@ -5,14 +5,9 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../backend/store.js';
-import {
-  HHMM,
-  type SubscriptionChangeOf,
-  SubscriptionRepo,
-  subscriptionFields,
-} from './subscription-repo.js';
+import { HHMM, SubscriptionRepo, subscriptionFields } from './subscription-repo.js';
 
-export const AlertSubscriptionSchema = z.object({
+const AlertSubscriptionSchema = z.object({
   ...subscriptionFields,
   /** Quiet hours, local to `timeZone` (`from` > `to` spans midnight). */
   quiet: z.object({ from: z.string().regex(HHMM), to: z.string().regex(HHMM) }).optional(),
@@ -23,7 +18,6 @@ export const AlertSubscriptionSchema = z.object({
 });
 export type AlertSubscription = z.infer<typeof AlertSubscriptionSchema>;
 export type NewAlertSubscription = Omit<AlertSubscription, 'id' | 'createdAt' | 'paused'>;
-export type AlertSubscriptionChange = SubscriptionChangeOf<AlertSubscription>;
 
 export class AlertSubscriptionRepo extends SubscriptionRepo<AlertSubscription, NewAlertSubscription> {
   constructor(store: Store, clock: Clock) {

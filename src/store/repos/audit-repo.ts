@@ -12,7 +12,7 @@ export const AUDIT_RETENTION = 1000;
 const MAX_DETAIL = 1000;
 const MAX_TITLE = 300;
 
-export const AuditEntrySchema = z.object({
+const AuditEntrySchema = z.object({
   at: z.number(),
   teamId: z.string().min(1),
   userId: z.string().min(1),

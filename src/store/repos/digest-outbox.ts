@@ -15,7 +15,7 @@ import type { Store } from '../backend/store.js';
 import { randomId } from './ids.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
-export const CursorEntrySchema = z.object({
+const CursorEntrySchema = z.object({
   /** ISO time: the fixed lower bound of this identifier's search (the first run looked back 24 h). */
   since: z.string().min(1),
   /** The last non-null `next`; absent until a page gave one. */

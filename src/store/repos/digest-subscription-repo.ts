@@ -9,7 +9,7 @@ import {
   subscriptionFields,
 } from './subscription-repo.js';
 
-export const SubscriptionSchema = z.object({
+const SubscriptionSchema = z.object({
   ...subscriptionFields,
   /** Events with one of these tags only; absent or empty means any. */
   tags: z.array(z.string().min(1)).max(20).optional(),

@@ -60,7 +60,7 @@ export const HOSTILE_TEXT =
 const LONG_LENGTH = 5000;
 
 /** The hostile version of a free-text value (the seeded text stays at the front, so rows can be found). */
-export function hostile(seed: string, name: string): string {
+function hostile(seed: string, name: string): string {
   const text = `${seed}${HOSTILE_TEXT}`;
   if (!LONG.has(name)) return text;
   let out = text;

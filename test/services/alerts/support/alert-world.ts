@@ -29,7 +29,6 @@ import {
 import { BotClients } from '../../../../src/slack/bot-clients.js';
 import { createAlertPublisher } from '../../../../src/slack/features/alerts/publisher.js';
 import {
-  type AlertSubscription,
   createRepositories,
   type NewAlertSubscription,
   Sealer,
@@ -39,7 +38,7 @@ import {
 export const TEAM = DEFAULT_TEAM_ID;
 export const CHANNEL = SEEDED_CHANNELS.general;
 export const OTHER_CHANNEL = SEEDED_CHANNELS.security;
-export const IDENTIFIER = 3001;
+const IDENTIFIER = 3001;
 export const POLL_MS = 60_000;
 export const TICK_MS = 5_000;
 
@@ -262,5 +261,3 @@ export function alertsIn(slack: FakeSlack, channel: string = CHANNEL): PostedAle
       uids: [...JSON.stringify(m.blocks ?? []).matchAll(/ID `([^`\\"]+)`/g)].map((x) => x[1] ?? ''),
     }));
 }
-
-export type { AlertSubscription };
