@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { RecommendationAction } from '../api/index.js';
-import type { Clock } from '../clock.js';
+import { type Clock, realSleep } from '../clock.js';
 import type { Lease, Repositories, Store } from '../store/index.js';
 import { ACT_LEASE_MS, whileKeptAlive } from './events/act-once.js';
 import type { IdentifierDirectory, KnownIdentifier } from './identifiers.js';
@@ -41,7 +41,6 @@ export interface DecisionDeps {
 
 const WAIT_POLLS = 40;
 const POLL_MS = 100;
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface DecideOutcome {
   /** Ids this click decided. */

@@ -11,7 +11,7 @@
  * and the server's arrival times cannot squeeze N+1 requests into the server's one-second window.
  *
  * Time is read from the injected clock and waited out with the injected sleep. A sleep that does not move
- * the clock (a ManualClock frozen for token-expiry tests, real sleeping) still counts as elapsed: after
+ * the clock (a clock frozen for token-expiry tests, real sleeping) still counts as elapsed: after
  * sleeping `ms`, the limiter's notion of now is at least the previous reading plus `ms`, so it never waits
  * forever on a clock nobody moves.
  */

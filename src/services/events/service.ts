@@ -5,7 +5,7 @@
  */
 import type { Event, EventActionType, EventSearchInput, SearchPage } from '../../api/index.js';
 import { ForbiddenError, NotFoundError } from '../../api/index.js';
-import type { Clock } from '../../clock.js';
+import { type Clock, realSleep } from '../../clock.js';
 import { VigilError } from '../../errors.js';
 import type { Repositories } from '../../store/index.js';
 import { FairGate } from '../fair-gate.js';
@@ -83,8 +83,6 @@ export interface EventsServiceDeps {
   /** Where the service tells of the changes it makes (a channel nobody listens to when absent). */
   changes?: EventChanges;
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class EventsService {
   readonly contexts: EventsContextStore;

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { EventMetadataChange, Severity, TenantMetadata } from '../../api/index.js';
-import type { Clock } from '../../clock.js';
+import { type Clock, realSleep } from '../../clock.js';
 import { type Lease, type Repositories, type Store, uidKey } from '../../store/index.js';
 import { KnownTags } from '../known-tags.js';
 import type { ApiAccess } from '../workspace-api.js';
@@ -60,7 +60,6 @@ export interface TriageDeps {
 /** How long a submission that lost the race waits for the winner's record, in polls. */
 const WAIT_POLLS = 40;
 const POLL_MS = 100;
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function records(deps: Pick<TriageDeps, 'repos'>) {
   return deps.repos.eventTriage(TriageRecordSchema);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { ManualClock } from '../../../src/clock.js';
 import type { Store } from '../../../src/store/backend/store.js';
 import { createRepositories } from '../../../src/store/repos/repositories.js';
 import { Sealer } from '../../../src/store/repos/sealing.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 /** Repositories over `store` with a hand-moved clock (the store's own when it has one) and a fresh encryption key. */
 export function reposFor(store: Store, options: { auditRetention?: number; sealer?: Sealer } = {}) {

@@ -5,7 +5,6 @@
  * "stop using one, start another" and two instances are two calls.
  */
 import { randomBytes } from 'node:crypto';
-import { ManualClock } from '../../../../src/clock.js';
 import { type Logger, silentLogger } from '../../../../src/logger.js';
 import { AlertFollower } from '../../../../src/services/alerts/follow.js';
 import { AlertFollowUps } from '../../../../src/services/alerts/follow-ups.js';
@@ -34,6 +33,7 @@ import {
   Sealer,
   type Store,
 } from '../../../../src/store/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 
 export const TEAM = DEFAULT_TEAM_ID;
 export const CHANNEL = SEEDED_CHANNELS.general;
