@@ -1,4 +1,4 @@
-/** The logging interface every module takes as a dependency. The implementation redacts secrets. */
+/** The logging interface every module takes as a dependency. The implementation redacts secrets. @internal */
 export type LogFields = Record<string, unknown>;
 
 export interface Logger {
@@ -20,6 +20,7 @@ export const silentLogger: Logger = {
 
 // ── Redaction ─────────────────────────────────────────────────────────────────────────────────────────
 
+/** @internal */
 export const REDACTED = '[REDACTED]';
 
 /** Field names whose values are never logged, compared lower-cased with `_` and `-` removed. */
@@ -53,6 +54,7 @@ const SECRET_FIELD_NAMES = new Set([
 /** Suffixes that mark a field as secret whatever its prefix (`botToken`, `stateSecret`, `userPassword`). */
 const SECRET_FIELD_SUFFIXES = ['token', 'secret', 'password', 'apikey', 'privatekey'];
 
+/** @internal */
 export function isSecretFieldName(name: string): boolean {
   const normalized = name.toLowerCase().replace(/[_-]/g, '');
   return (

@@ -9,10 +9,10 @@ export {
   type SearchQuota,
 } from './client.js';
 export * from './core/errors.js';
-export { eventUidPath, splitEventUid } from './core/event-uid.js';
+export { /** @internal */ eventUidPath, /** @internal */ splitEventUid } from './core/event-uid.js';
 export {
   type Page,
-  paginate,
+  /** @internal */ paginate,
   paginateItems,
 } from './core/paging.js';
 export type {
@@ -21,15 +21,15 @@ export type {
   RateWindows,
 } from './core/rate-limiter.js';
 
-export { TokenSchema } from './core/tokens.js';
+export { /** @internal */ TokenSchema } from './core/tokens.js';
 export type { DateRange, Order } from './core/wire.js';
-export { AiAssistanceSchema } from './resources/activities.js';
+export { /** @internal */ AiAssistanceSchema } from './resources/activities.js';
 export {
   CREDENTIAL_INCLUDES,
   type Credential,
   type CredentialInclude,
-  CredentialPageSchema,
-  type CredentialQuery,
+  /** @internal */ CredentialPageSchema,
+  /** @internal */ type CredentialQuery,
   type CredentialSearchInput,
 } from './resources/credentials.js';
 export type {
@@ -44,14 +44,14 @@ export {
   eventTypeFilterValues,
   isEventFilterType,
   PRODUCTION_EVENT_TYPES,
-  unfilterableEventTypes,
+  /** @internal */ unfilterableEventTypes,
 } from './resources/event-types.js';
 export {
   EVENT_STATUSES,
   type Event,
   type EventActionType,
   type EventFilters,
-  EventPageSchema,
+  /** @internal */ EventPageSchema,
   type EventQuery,
   EventSchema,
   type EventSearchInput,
@@ -68,9 +68,9 @@ export {
 } from './resources/identifiers.js';
 export {
   type MatchingPolicy,
-  MatchingPolicyPageSchema,
+  /** @internal */ MatchingPolicyPageSchema,
   type PolicyAssignment,
-  PolicyAssignmentPageSchema,
+  /** @internal */ PolicyAssignmentPageSchema,
   PolicyAssignmentSchema,
 } from './resources/policies.js';
 export {
@@ -79,15 +79,15 @@ export {
   type Recommendation,
   type RecommendationAction,
   type RecommendationListInput,
-  RecommendationPageSchema,
+  /** @internal */ RecommendationPageSchema,
   RecommendationSchema,
   type RecommendationStatus,
   type RecommendationType,
 } from './resources/recommendations.js';
 export {
   type ApiReport,
-  ReportRequestSchema,
+  /** @internal */ ReportRequestSchema,
 } from './resources/reports.js';
-export { SandboxUploadSchema } from './resources/sandbox.js';
-export { type Tenant, TenantPageSchema } from './resources/tenants.js';
-export { type TokenTest, TokenTestSchema } from './resources/tokens.js';
+export { /** @internal */ SandboxUploadSchema } from './resources/sandbox.js';
+export { type Tenant, /** @internal */ TenantPageSchema } from './resources/tenants.js';
+export { type TokenTest, /** @internal */ TokenTestSchema } from './resources/tokens.js';

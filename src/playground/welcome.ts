@@ -51,6 +51,7 @@ export function welcomeFacts(sim: SimApi): WelcomeFacts {
   };
 }
 
+/** @internal */
 export interface Example {
   /** The subcommand it shows. */
   topic: Subcommand;
@@ -157,7 +158,7 @@ function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
   ];
 }
 
-/** Every example, in the order shown. */
+/** Every example, in the order shown. @internal */
 export function exampleCommands(f: WelcomeFacts): Example[] {
   return exampleGroups(f).flatMap((g) => g.examples);
 }

@@ -67,7 +67,7 @@ export function resolveName(list: readonly KnownIdentifier[], name: string): Nam
   return { kind: 'none', suggestions: closestNames(list, wanted, 3) };
 }
 
-/** The names nearest to a typo: by edit distance to the whole name or to one of its parts. */
+/** The names nearest to a typo: by edit distance to the whole name or to one of its parts. @internal */
 export function closestNames(
   list: readonly KnownIdentifier[],
   typed: string,

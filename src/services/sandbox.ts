@@ -108,7 +108,7 @@ function fetchFailed(detail: string, cause?: unknown): VigilError {
   );
 }
 
-/** Whether the bot token may go to `url`: https on an allowed host (plain http only to loopback). */
+/** Whether the bot token may go to `url`: https on an allowed host (plain http only to loopback). @internal */
 export function isSlackFileUrl(url: URL, hosts: readonly string[]): boolean {
   if (!hosts.includes(url.host) && !hosts.includes(url.hostname)) return false;
   if (url.username !== '' || url.password !== '') return false;

@@ -71,6 +71,7 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
   });
 }
 
+/** @internal */
 export const STILL_WORKING_TEXT =
   'Still working: the threat-intel API is slow to answer. The result will replace this message.';
 

@@ -131,7 +131,7 @@ export class RateLimitedError extends ApiError {
   }
 }
 
-/** 5xx: the API (or a proxy in front of it) failed. */
+/** 5xx: the API (or a proxy in front of it) failed. @internal */
 export class UpstreamError extends ApiError {
   constructor(message: string, opts: ApiErrorOptions = {}) {
     super(message, { hint: 'The threat-intel API is having trouble: try again in a few minutes.', ...opts });
@@ -217,7 +217,7 @@ function safeLocation(loc: readonly (string | number)[]): string {
     .join('.');
 }
 
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date (relative to `now`). */
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date (relative to `now`). @internal */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();

@@ -25,6 +25,7 @@ export interface PageStep<T, P extends Page<unknown> = Page<T>> {
   done: boolean;
 }
 
+/** @internal */
 export interface ItemStep<T> {
   item: T;
   /** The resume cursor of the page the item came from. */

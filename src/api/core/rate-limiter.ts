@@ -56,6 +56,7 @@ export interface RateBudget {
 /** Builds the shared budget for the windows the client enforces (one per tier). */
 export type RateBudgetFactory = (windows: RateWindows) => RateBudget;
 
+/** @internal */
 export function rateWindows(limits: Partial<RateLimits>): RateWindows {
   const l = { ...DEFAULT_RATE_LIMITS, ...limits };
   const window = (perSecond: number): RateWindow => {

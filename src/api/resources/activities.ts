@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ResourceContext } from '../core/context.js';
 import { eventUidPath } from '../core/event-uid.js';
 
+/** @internal */
 export const AiAssistanceSchema = z.object({
   activity_ai_assistance: z
     .object({

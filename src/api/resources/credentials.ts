@@ -37,9 +37,10 @@ const CredentialSchema = z.object({
   urls: z.array(z.string()).optional(),
 });
 export type Credential = z.infer<typeof CredentialSchema>;
+/** @internal */
 export const CredentialPageSchema = page(CredentialSchema);
 
-/** The contract's five query objects (`CredentialsQueryPayload.query`). */
+/** The contract's five query objects (`CredentialsQueryPayload.query`). @internal */
 export type CredentialQuery =
   | { type: 'domain'; fqdn: string }
   | { type: 'auth_domain'; fqdn: string }
@@ -66,6 +67,7 @@ const CREDENTIAL_QUERY_FIELDS: Record<CredentialQuery['type'], readonly string[]
   secret: ['secret'],
 };
 
+/** @internal */
 export function credentialSearchBody(input: CredentialSearchInput): Json {
   const problems = new Problems();
   problems.size('size', input.size, 1, 10_000);

@@ -53,6 +53,7 @@ export const EventSchema = z.object({
   highlights: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type Event = z.infer<typeof EventSchema>;
+/** @internal */
 export const EventPageSchema = page(EventSchema);
 
 // ── Inputs ────────────────────────────────────────────────────────────────────────────────────────────
@@ -152,6 +153,7 @@ function eventStatuses(event: Pick<Event, 'tenant_metadata'>): EventStatus[] {
  * A status filter in the published contract's terms: `is_ignored: true` or `is_remediated: true` says
  * "ignored" or "remediated" alone exactly; any other set (open, or several) has no expression there, so
  * `keep` applies it to the returned items instead (an event matches when one of its states is listed).
+ * @internal
  */
 export function statusOnWire(statuses: readonly EventStatus[] | undefined): {
   wire: { is_ignored?: true; is_remediated?: true };
@@ -187,6 +189,7 @@ function eventFilters(filters: EventFilters | undefined, problems: Problems): Js
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** @internal */
 export function eventSearchBody(input: EventSearchInput): Json {
   const problems = new Problems();
   if (!Number.isSafeInteger(input.identifierId) || input.identifierId < 0) {
@@ -201,7 +204,7 @@ export function eventSearchBody(input: EventSearchInput): Json {
 
 const MAX_ACTION_TARGETS = 10;
 
-/** Event actions: one body per batch of at most 10 targets (the API's maxItems). */
+/** Event actions: one body per batch of at most 10 targets (the API's maxItems). @internal */
 export function eventActionBodies(action: string, uids: readonly string[]): Json[] {
   const problems = new Problems();
   uids.forEach((uid, i) => {

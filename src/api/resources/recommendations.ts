@@ -36,6 +36,7 @@ export const RecommendationSchema = z.object({
   relevancy: z.string().optional(),
 });
 export type Recommendation = z.infer<typeof RecommendationSchema>;
+/** @internal */
 export const RecommendationPageSchema = page(RecommendationSchema);
 
 const MAX_RECOMMENDATION_PAGE_SIZE = 100;
@@ -49,6 +50,7 @@ export interface RecommendationListInput {
   size?: number;
 }
 
+/** @internal */
 export function recommendationQuery(input: RecommendationListInput): QueryParams {
   const problems = new Problems();
   problems.size('size', input.size, 1, MAX_RECOMMENDATION_PAGE_SIZE);

@@ -26,6 +26,7 @@ const ApiReportSchema = z.object({
 });
 export type ApiReport = z.infer<typeof ApiReportSchema>;
 
+/** @internal */
 export const ReportRequestSchema = z.object({
   // Required by the contract; an unknown status is kept as text rather than failing the call.
   status: z.string().default('processing'),

@@ -14,6 +14,7 @@ import {
   uploadToPresignedUrl,
 } from './sandbox-upload.js';
 
+/** @internal */
 export const SandboxUploadSchema = z.object({
   upload_url: z.string().url(),
   upload_fields: z.record(z.string(), z.string()).nullish(),

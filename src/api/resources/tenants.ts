@@ -33,6 +33,7 @@ const TenantItemSchema = z.unknown().transform((raw): Tenant | undefined => {
   return tenant;
 });
 
+/** @internal */
 export const TenantPageSchema = z.object({
   items: z
     .array(TenantItemSchema)

@@ -11,7 +11,7 @@ const PREVIEW_CELL = 60;
 /** Only the start of the file is read for the preview. */
 const PREVIEW_BYTES = 16 * 1024;
 
-/** The first `maxRows` records of CSV text (RFC 4180: quoted fields, doubled quotes, CRLF or LF). */
+/** The first `maxRows` records of CSV text (RFC 4180: quoted fields, doubled quotes, CRLF or LF). @internal */
 export function csvRows(text: string, maxRows: number): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];

@@ -118,12 +118,13 @@ export class ExportBusyError extends VigilError {
   }
 }
 
-/** Pages of equal size (the API wants the same size on every page) that waste little of the last one. */
+/** Pages of equal size (the API wants the same size on every page) that waste little of the last one. @internal */
 export function exportPageSize(limit: number): number {
   const pages = Math.ceil(limit / MAX_EXPORT_PAGE);
   return Math.ceil(limit / pages);
 }
 
+/** @internal */
 export function validateExportLimit(limit: number): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EXPORT_LIMIT) {
     throw new VigilError(

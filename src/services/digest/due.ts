@@ -29,7 +29,7 @@ export interface Due {
   late: boolean;
 }
 
-/** A digest posted more than this after its slot is marked late. */
+/** A digest posted more than this after its slot is marked late. @internal */
 export const LATE_AFTER_MS = 15 * 60_000;
 /** How far back a missed day is still caught up (one digest at most, for the latest missed day). */
 const CATCH_UP_DAYS = 7;

@@ -18,6 +18,7 @@ import type {
 import { LIMITS, type Surface } from './limits.js';
 import { ownMrkdwn, plainText, truncate, truncatePlain } from './text.js';
 
+/** @internal */
 export { LIMITS } from './limits.js';
 export { packLines, splitLongText } from './long-text.js';
 
@@ -42,7 +43,7 @@ function collectTextObjects(node: unknown, into: TextObject[]): TextObject[] {
   return into;
 }
 
-/** Characters of text in blocks: every text object, wherever it sits (sections, buttons, confirms…). */
+/** Characters of text in blocks: every text object, wherever it sits (sections, buttons, confirms…). @internal */
 export function blocksTextLength(blocks: readonly unknown[]): number {
   return collectTextObjects(blocks, []).reduce((n, t) => n + t.text.length, 0);
 }
@@ -116,7 +117,7 @@ function clampHeader(h: HeaderBlock): HeaderBlock {
   return withBlockId({ ...h, text: clampPlain(h.text, LIMITS.headerText) });
 }
 
-/** One block within every per-element limit. Unknown kinds keep their shape; their texts are capped. */
+/** One block within every per-element limit. Unknown kinds keep their shape; their texts are capped. @internal */
 export function clampBlock(block: KnownBlock): KnownBlock {
   switch (block.type) {
     case 'section':

@@ -222,6 +222,7 @@ const REMEDIATE_CONFIRM = {
 /**
  * One control of an event row. `base` is the action id without the row index (EVENT_IGNORE…); the button, or
  * the overflow option standing for it, carries the row's actionRef as its value.
+ * @internal
  */
 export interface RowControl {
   label: string;
@@ -294,6 +295,7 @@ function rowControls(
 /**
  * A row's controls as actions-block elements: the buttons, then the menu as an overflow when it holds at least
  * two options (its first five; any more follow as buttons), else its lone item as a button.
+ * @internal
  */
 export function controlElements(
   controls: { buttons: readonly RowControl[]; menu: readonly RowControl[] },

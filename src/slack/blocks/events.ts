@@ -21,6 +21,7 @@ export type { RenderedMessage } from './kit.js';
 
 // ── Result pages ──────────────────────────────────────────────────────────────────────────────────────
 
+/** @internal */
 export interface EventResultsInput {
   events: readonly Event[];
   /** The searched identifier: its id, and its name when an event tells it. Shown verbatim, to copy. */
@@ -154,7 +155,7 @@ function emptyResults(input: EventResultsInput): RenderedMessage {
   return { text: r.text, blocks: r.blocks };
 }
 
-/** One page of event results: a header stating the slice, one row per event, then Next page / Ignore / Share. */
+/** One page of event results: a header stating the slice, one row per event, then Next page / Ignore / Share. @internal */
 export function renderEventResults(input: EventResultsInput): RenderedResults {
   if (input.events.length === 0) return { ...emptyResults(input), includedEvents: 0, omittedEvents: 0 };
   const { label, plainLabel, summary, plainSummary } = searched(input);

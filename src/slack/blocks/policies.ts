@@ -285,7 +285,7 @@ export function renderUnassignStatus(headline: string | undefined, status: strin
   };
 }
 
-/** A field of a 422 in plain words: `body.identifier_ids.0` → `identifier ids (item 1)`. */
+/** A field of a 422 in plain words: `body.identifier_ids.0` → `identifier ids (item 1)`. @internal */
 export function plainField(field: string): string {
   const parts = field.split('.').filter((p) => p !== '' && p !== 'body' && p !== 'query');
   const words: string[] = [];

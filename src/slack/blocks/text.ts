@@ -85,7 +85,7 @@ function fromCodePoint(cp: number): string {
   return valid ? String.fromCodePoint(cp) : '\uFFFD';
 }
 
-/** Decodes named and numeric HTML entities, once (`&amp;lt;` becomes the text `&lt;`). */
+/** Decodes named and numeric HTML entities, once (`&amp;lt;` becomes the text `&lt;`). @internal */
 export function decodeEntities(s: string): string {
   return s.replace(
     ENTITY,
@@ -378,6 +378,7 @@ export function slackDate(
 
 /**
  * The URL, ready to go inside `<url|label>`, only when it is https on an allowed portal host; else undefined.
+ * @internal
  */
 export function safePortalUrl(
   url: string,

@@ -4,23 +4,23 @@ export type {
   Command,
   CommandKind,
   EventsSearchSpec,
-  ParseResult,
+  /** @internal */ ParseResult,
   Subcommand,
   TimeBound,
   UsageError,
 } from './command.js';
-export { SUBCOMMANDS } from './command.js';
+export { /** @internal */ SUBCOMMANDS } from './command.js';
 export { toMrkdwn } from './errors.js';
 export type { HelpText } from './help.js';
-export { COMMAND, helpText, usageOf } from './help.js';
-export { INTERNAL_ERROR_MESSAGE, parseCommand } from './parse.js';
+export { COMMAND, helpText, /** @internal */ usageOf } from './help.js';
+export { /** @internal */ INTERNAL_ERROR_MESSAGE, parseCommand } from './parse.js';
 
 export { canonicalTimeZone } from './subscriptions.js';
-export { editDistance, suggest } from './suggest.js';
+export { /** @internal */ editDistance, /** @internal */ suggest } from './suggest.js';
 
-export { tokenize } from './tokenize.js';
+export { /** @internal */ tokenize } from './tokenize.js';
 export {
-  interactivePageSize,
+  /** @internal */ interactivePageSize,
   toCredentialSearchInput,
   toEventSearchInput,
 } from './translate.js';

@@ -305,7 +305,7 @@ function usageError(
   return error;
 }
 
-/** What a bug in the parser looks like to the user; tests assert it never happens. */
+/** What a bug in the parser looks like to the user; tests assert it never happens. @internal */
 export const INTERNAL_ERROR_MESSAGE = 'Vigil could not read that command.';
 
 export function parseCommand(text: string): ParseResult {

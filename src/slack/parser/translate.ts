@@ -46,6 +46,7 @@ export function toEventSearchInput(cmd: EventsCommand, now: Date): EventSearchIn
 /**
  * The page size for showing credentials in Slack: the user's total `limit` when it is small, else a page
  * that renders quickly. The total stays with the caller, which stops paging once it has shown `limit` rows.
+ * @internal
  */
 export function interactivePageSize(limit?: number): number {
   const wanted = limit ?? DEFAULT_INTERACTIVE_CREDS_PAGE;

@@ -10,6 +10,7 @@ import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { StoreBackend } from './store.js';
 
+/** @internal */
 export interface HeartbeatTimer {
   /** Calls `fn` every `ms`; `fn` never rejects. */
   every(ms: number, fn: () => Promise<void>): { cancel(): void };
@@ -30,6 +31,7 @@ export interface HeartbeatOptions {
   timer?: HeartbeatTimer;
 }
 
+/** @internal */
 export const HEARTBEAT_TTL_MS = 5_000;
 const HEARTBEAT_EVERY_MS = 1_500;
 

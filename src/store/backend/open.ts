@@ -85,7 +85,7 @@ async function assemble(
   return new KeyvStore(backend, dataDir, clock, logger, holder, heartbeat);
 }
 
-/** The URL without credentials, for messages and logs. */
+/** The URL without credentials, for messages and logs. @internal */
 export function describeStoreUrl(url: string): string {
   if (!URL.canParse(url)) return url.replace(/\/\/[^@/]*@/, '//***@');
   const parsed = new URL(url);

@@ -8,6 +8,7 @@ import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { parseRecord, readRecord } from './records.js';
 
+/** @internal */
 export const AUDIT_RETENTION = 1000;
 const MAX_DETAIL = 1000;
 const MAX_TITLE = 300;

@@ -7,6 +7,7 @@
 import { StoreError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 
+/** @internal */
 export interface NamespaceSpec {
   /**
    * `workspace`: keys are `<workspaceId>` or start with `<workspaceId>:`. `owned`: records are written through
@@ -18,6 +19,7 @@ export interface NamespaceSpec {
   readonly deletedWith?: 'installation' | 'audit';
 }
 
+/** @internal */
 export const NAMESPACES = {
   workspace: { scope: 'workspace' },
   installation: { scope: 'workspace', deletedWith: 'installation' },

@@ -11,8 +11,10 @@ const VERSION = 'v1';
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** @internal */
 export const ENCRYPTION_KEY_FILE = 'encryption.key';
 
+/** @internal */
 export class SealError extends Error {
   constructor(message: string) {
     super(message);
@@ -20,7 +22,7 @@ export class SealError extends Error {
   }
 }
 
-/** Identifies an encryption key without revealing it: the first 8 hex digits of its SHA-256. */
+/** Identifies an encryption key without revealing it: the first 8 hex digits of its SHA-256. @internal */
 export function encryptionKeyId(key: Buffer): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 8);
 }
@@ -123,6 +125,7 @@ export interface EncryptionKeyOptions {
 /**
  * The configured key, else the one in `<dataDir>/encryption.key`, else a new one written there with mode 0600.
  * Losing a generated key makes every sealed API key unreadable, hence the warning to back it up.
+ * @internal
  */
 export async function loadOrCreateEncryptionKey(options: EncryptionKeyOptions): Promise<Buffer> {
   const { configured, dataDir, logger } = options;

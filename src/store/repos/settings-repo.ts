@@ -38,6 +38,7 @@ export interface Settings {
   updatedAt?: number;
 }
 
+/** @internal */
 export function defaultSettings(): Settings {
   return { permissions: { ...DEFAULT_PERMISSIONS } };
 }

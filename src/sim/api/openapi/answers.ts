@@ -51,6 +51,7 @@ const LONG = new Set([
   'prompt',
 ]);
 
+/** @internal */
 export const HOSTILE_TEXT =
   ' <!channel> <!here|here> <!subteam^S0SEC|@security> <@U0ADMIN> <#C0GENERAL> *bold* _italic_ ~strike~ `code` ```block``` ' +
   '<https://evil.example/phish|click here> http://evil.example/x?a=1&b=2 &amp; &lt;b&gt; <b>html</b> <script>alert(1)</script> ' +
