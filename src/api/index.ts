@@ -13,7 +13,6 @@ export { /** @internal */ eventUidPath, /** @internal */ splitEventUid } from '.
 export {
   type Page,
   /** @internal */ paginate,
-  paginateItems,
 } from './core/paging.js';
 export type {
   Priority,

@@ -84,10 +84,6 @@ export function detectSecret(text: string): SecretKind | undefined {
   return undefined;
 }
 
-export function looksLikeSecret(text: string): boolean {
-  return detectSecret(text) !== undefined;
-}
-
 const DESCRIPTIONS: Record<SecretKind, string> = {
   'slack-token': 'a Slack token',
   'slack-webhook': 'a Slack webhook URL',
