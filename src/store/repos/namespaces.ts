@@ -37,7 +37,6 @@ export const NAMESPACES = {
   'subscription-teams': { scope: 'shared' },
   'digest-outbox': { scope: 'workspace' },
   'digest-cursor': { scope: 'workspace' },
-  'reveal-grant': { scope: 'workspace' },
   /** Real-time alerts: subscriptions (like digests'), the tenant feed, channel outboxes, posted messages. */
   alert: { scope: 'owned' },
   'alert-team': { scope: 'workspace' },
