@@ -14,11 +14,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ManualClock } from '../src/clock.js';
 import { silentLogger } from '../src/logger.js';
 import { startSimApi } from '../src/sim/api/index.js';
 import { startFakeSlack } from '../src/sim/slack/index.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
+import { ManualClock } from '../test/support/manual-clock.js';
 import { percentile } from './stats.js';
 
 const { values } = parseArgs({

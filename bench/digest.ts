@@ -11,11 +11,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ManualClock } from '../src/clock.js';
 import { silentLogger } from '../src/logger.js';
 import { startSimApi } from '../src/sim/api/index.js';
 import { startFakeSlack } from '../src/sim/slack/index.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
+import { ManualClock } from '../test/support/manual-clock.js';
 
 const { values } = parseArgs({
   options: { workspaces: { type: 'string', default: '100' }, channels: { type: 'string', default: '10' } },

@@ -6,20 +6,6 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** A clock the test moves by hand. */
-export class ManualClock implements Clock {
-  constructor(private current = Date.UTC(2026, 10, 21, 9, 0, 0)) {}
-  now(): number {
-    return this.current;
-  }
-  advance(ms: number): void {
-    this.current += ms;
-  }
-  set(ms: number): void {
-    this.current = ms;
-  }
-}
-
 /**
  * Waiting as a dependency (retry backoff, an attempt's time bound, "still working" notices), so tests move
  * time instead of sleeping. Rejects when `signal` aborts, so a bound that is no longer needed is dropped.

@@ -24,7 +24,7 @@ const MAKE_KEY =
 const isKey = (v: string) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 const LOG_FORMATS = ['text', 'json'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+type LogFormat = (typeof LOG_FORMATS)[number];
 
 const EnvSchema = z.object({
   SLACK_SIGNING_SECRET: optionalString,
@@ -353,7 +353,7 @@ function encryptionOf(e: {
   };
 }
 
-export type SlackMode =
+type SlackMode =
   | { kind: 'single'; botToken: string }
   | { kind: 'oauth'; clientId: string; clientSecret: string; stateSecret: string };
 

@@ -1,4 +1,4 @@
-/** The logging interface every module takes as a dependency. The implementation redacts secrets. */
+/** The logging interface every module takes as a dependency. The implementation redacts secrets. @internal */
 export type LogFields = Record<string, unknown>;
 
 export interface Logger {
@@ -20,6 +20,7 @@ export const silentLogger: Logger = {
 
 // ── Redaction ─────────────────────────────────────────────────────────────────────────────────────────
 
+/** @internal */
 export const REDACTED = '[REDACTED]';
 
 /** Field names whose values are never logged, compared lower-cased with `_` and `-` removed. */
@@ -53,6 +54,7 @@ const SECRET_FIELD_NAMES = new Set([
 /** Suffixes that mark a field as secret whatever its prefix (`botToken`, `stateSecret`, `userPassword`). */
 const SECRET_FIELD_SUFFIXES = ['token', 'secret', 'password', 'apikey', 'privatekey'];
 
+/** @internal */
 export function isSecretFieldName(name: string): boolean {
   const normalized = name.toLowerCase().replace(/[_-]/g, '');
   return (
@@ -78,7 +80,7 @@ const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /** Literal secrets shorter than this are not registered: masking them would garble ordinary text. */
-export const MIN_SECRET_LENGTH = 6;
+const MIN_SECRET_LENGTH = 6;
 
 const registeredSecrets = new Set<string>();
 let secretsByLength: string[] = [];
@@ -113,7 +115,7 @@ const MAX_DEPTH = 8;
 const MAX_ARRAY_ITEMS = 100;
 
 /** A JSON-safe, redacted copy of any value. Never throws: cycles, getters that throw and odd types included. */
-export function redactValue(value: unknown): unknown {
+function redactValue(value: unknown): unknown {
   return sanitize(value, new WeakSet(), 0);
 }
 
@@ -191,7 +193,7 @@ function sanitizeError(error: Error, ancestors: WeakSet<object>, depth: number):
 
 // ── Logger ────────────────────────────────────────────────────────────────────────────────────────────
 
-export type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
+type LogLevelName = 'debug' | 'info' | 'warn' | 'error';
 
 const LEVEL_RANK: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const RESERVED_KEYS = new Set(['time', 'level', 'msg']);

@@ -16,7 +16,7 @@ export interface Outbound {
 }
 
 /** The process's own dispatcher and fetch: what every call used before a proxy could be set. */
-export const directOutbound: Outbound = {
+const directOutbound: Outbound = {
   get dispatcher() {
     return getGlobalDispatcher();
   },

@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/clock.js';
 import { silentLogger } from '../src/logger.js';
 import { type SimApi, startSimApi } from '../src/sim/api/index.js';
 import {
@@ -14,6 +13,7 @@ import {
   startFakeSlack,
 } from '../src/sim/slack/index.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
+import { ManualClock } from './support/manual-clock.js';
 import { guardSlackContract } from './support/slack-contract.js';
 import { runVigil, waitForLine } from './support/vigil-process.js';
 

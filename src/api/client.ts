@@ -31,12 +31,9 @@ import { type SandboxApi, sandboxResource } from './resources/sandbox.js';
 import { type TenantsApi, tenantsResource } from './resources/tenants.js';
 import { type TokensApi, tokensResource } from './resources/tokens.js';
 
-export type { Credentials, OrganizationMemory } from './core/caller.js';
 export type { SearchPage, SearchQuota } from './core/context.js';
-export type { EventActionResult } from './resources/events.js';
-export type { ReportRequestResult, ReportSource } from './resources/reports.js';
-export type { TenantPage } from './resources/tenants.js';
-export type { TokenInfo } from './resources/tokens.js';
+
+export type { ReportRequestResult } from './resources/reports.js';
 
 export interface ApiClientOptions {
   baseUrl: string;

@@ -45,7 +45,7 @@ export interface Metrics extends Required<ApiObserver>, StoreObserver {
 }
 
 /** The text Prometheus scrapes. */
-export interface MetricsExposition {
+interface MetricsExposition {
   readonly contentType: string;
   render(): Promise<string>;
 }

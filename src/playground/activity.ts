@@ -9,7 +9,7 @@ import type { Ticker } from '../services/subscriptions/ticker.js';
 import { type SimApi, trickleEvent } from '../sim/api/index.js';
 
 /** A new event every few minutes, about the workspace's current tenant. */
-export const TRICKLE_EVERY_MS = 3 * 60_000;
+const TRICKLE_EVERY_MS = 3 * 60_000;
 /** The trickle stops after this many (about two days), so the simulated API stays bounded. */
 const MAX_TRICKLED = 1_000;
 

@@ -4,7 +4,7 @@
  * latest entries only: a long session holds a bounded amount, like a Slack client that pages history.
  */
 
-export type EntryKind = 'channel' | 'ephemeral' | 'command' | 'note' | 'welcome' | 'file';
+type EntryKind = 'channel' | 'ephemeral' | 'command' | 'note' | 'welcome' | 'file';
 
 /** A file shared in a conversation (an export in the DM), as the page shows it. */
 export interface SharedFile {

@@ -1,7 +1,7 @@
 /** Whether to run the playground: kept apart so production start-up never loads the simulators. */
 
 /** Any of these set means a real Slack app is meant: start-up is then as strict as ever. */
-export const SLACK_VARIABLES = [
+const SLACK_VARIABLES = [
   'SLACK_SIGNING_SECRET',
   'SLACK_BOT_TOKEN',
   'SLACK_APP_TOKEN',

@@ -1,7 +1,7 @@
 /** The playground page: a Slack-like channel with an App Home tab. Content arrives as server-rendered fragments. */
 import { escapeHtml } from './render/escape.js';
 
-export interface PageConversation {
+interface PageConversation {
   id: string;
   name: string;
   kind: 'channel' | 'im';
@@ -34,7 +34,7 @@ function sideItem(c: PageConversation, active: boolean): string {
 }
 
 /** No inline script or style, nothing from elsewhere: the page can run only its own script. */
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -37,7 +37,7 @@ export interface PlaygroundRouteOptions {
 
 const BODY_LIMIT = 64 * 1024;
 /** A file picked for `/vigil upload`, base64 in JSON. */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const UPLOAD_BODY_LIMIT = Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 4096;
 const MAX_COMMAND = 4_000;
 

@@ -11,7 +11,7 @@ import type { Json } from './render/blocks.js';
 import { isRecord } from './render/elements.js';
 import type { Actor, SlackAnswer, SlackSide } from './slack-side.js';
 
-export type { Conversation, Entry, EntryKind } from './conversations.js';
+export type { Conversation, Entry } from './conversations.js';
 
 export interface SessionOptions {
   slack: FakeSlack;

@@ -13,7 +13,7 @@ import { mrkdwnToHtml } from './render/mrkdwn.js';
 import { homeHtml, modalHtml } from './render/views.js';
 import type { PlaygroundSession } from './session.js';
 
-export interface ConversationSummary {
+interface ConversationSummary {
   id: string;
   name: string;
   kind: 'channel' | 'im';
@@ -64,7 +64,7 @@ function timeOf(ts: string, timeZone: string): { iso: string; text: string } {
   return { iso: new Date(ms).toISOString(), text: clockTime(ms, timeZone) };
 }
 
-export function entryHtml(
+function entryHtml(
   entry: Entry,
   ctx: RenderContext,
   userName: string,

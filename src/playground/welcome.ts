@@ -51,6 +51,7 @@ export function welcomeFacts(sim: SimApi): WelcomeFacts {
   };
 }
 
+/** @internal */
 export interface Example {
   /** The subcommand it shows. */
   topic: Subcommand;
@@ -59,13 +60,13 @@ export interface Example {
   does: string;
 }
 
-export interface ExampleGroup {
+interface ExampleGroup {
   title: string;
   examples: Example[];
 }
 
 /** Every subcommand, grouped as a newcomer would try them; the workspace-changing ones last. */
-export function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
+function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
   const summary = new Map((helpText().subcommands ?? []).map((s) => [s.name, s.summary]));
   const ex = (topic: Subcommand, command: string, does?: string): Example => ({
     topic,
@@ -157,7 +158,7 @@ export function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
   ];
 }
 
-/** Every example, in the order shown. */
+/** Every example, in the order shown. @internal */
 export function exampleCommands(f: WelcomeFacts): Example[] {
   return exampleGroups(f).flatMap((g) => g.examples);
 }

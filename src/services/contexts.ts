@@ -31,7 +31,7 @@ export const SharedMessageSchema = z.object({
 });
 
 /** `24 hours`, `30 minutes`, `7 days`: how long a context is kept, in words. */
-export function keptFor(ttlMs: number): string {
+function keptFor(ttlMs: number): string {
   const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (ttlMs < 3_600_000) return unit(Math.max(1, Math.round(ttlMs / 60_000)), 'minute');
   if (ttlMs <= 48 * 3_600_000) return unit(Math.round(ttlMs / 3_600_000), 'hour');
@@ -39,7 +39,7 @@ export function keptFor(ttlMs: number): string {
 }
 
 /** What a context store says once a context is gone. */
-export type ExpiredWords =
+type ExpiredWords =
   /** Paged results: the note's command, else `fallbackCommand`, to run again for fresh results. */
   | { kind: 'results'; fallbackCommand: string }
   /** A list or a form: the command to run again. */

@@ -17,7 +17,7 @@ export interface FairGateOptions {
   concurrency: number;
 }
 
-export const DEFAULT_FAIR_GATE: FairGateOptions = { perUser: 3, concurrency: 4 };
+const DEFAULT_FAIR_GATE: FairGateOptions = { perUser: 3, concurrency: 4 };
 
 /** A member's searches counted across instances: one seat per search waiting or running. */
 export interface SearchSeats {

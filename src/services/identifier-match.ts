@@ -67,7 +67,7 @@ export function resolveName(list: readonly KnownIdentifier[], name: string): Nam
   return { kind: 'none', suggestions: closestNames(list, wanted, 3) };
 }
 
-/** The names nearest to a typo: by edit distance to the whole name or to one of its parts. */
+/** The names nearest to a typo: by edit distance to the whole name or to one of its parts. @internal */
 export function closestNames(
   list: readonly KnownIdentifier[],
   typed: string,
@@ -88,7 +88,7 @@ export function closestNames(
 }
 
 /** Levenshtein distance, giving up (returning max + 1) once it must exceed `max`. */
-export function distance(a: string, b: string, max: number): number {
+function distance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

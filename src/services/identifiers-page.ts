@@ -7,7 +7,7 @@ import type { Repositories } from '../store/index.js';
 import type { IdentifierDirectory, KnownIdentifier } from './identifiers.js';
 import { listContexts } from './list-context.js';
 
-export const IDENTIFIERS_PER_PAGE = 10;
+const IDENTIFIERS_PER_PAGE = 10;
 
 const IdentifiersContextSchema = z.object({
   kind: z.literal('identifiers'),
@@ -36,7 +36,7 @@ export interface IdentifiersPageDeps {
 }
 
 /** The words and types back as typed: `acme type:domain,email`. */
-export function describeIdentifierFilters(words: readonly string[], kinds?: readonly string[]): string {
+function describeIdentifierFilters(words: readonly string[], kinds?: readonly string[]): string {
   const quoted = words.map((w) => (/\s/.test(w) ? `"${w.replaceAll('"', "'")}"` : w));
   return [...quoted, ...(kinds?.length ? [`type:${kinds.join(',')}`] : [])].join(' ');
 }

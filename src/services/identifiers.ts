@@ -25,11 +25,11 @@ import type { ApiAccess } from './workspace-api.js';
 export type { KnownIdentifier, NameResolution } from './identifier-match.js';
 
 /** How long a read list is trusted: identifiers change rarely, and an accepted recommendation refreshes it. */
-export const IDENTIFIER_CACHE_MS = 5 * 60_000;
+const IDENTIFIER_CACHE_MS = 5 * 60_000;
 /** A forced read reuses a list this recent: repeated clicks of "look again" read the API once. */
-export const FRESH_ENOUGH_MS = 10_000;
+const FRESH_ENOUGH_MS = 10_000;
 /** Pages read at most (10,000 identifiers); beyond that, matching says the list was cut. */
-export const MAX_IDENTIFIER_PAGES = 100;
+const MAX_IDENTIFIER_PAGES = 100;
 
 export interface IdentifierList {
   identifiers: KnownIdentifier[];

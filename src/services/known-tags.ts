@@ -8,9 +8,9 @@ import { z } from 'zod';
 import type { Repositories } from '../store/index.js';
 
 /** Tags remembered per tenant; the oldest go first. */
-export const MAX_KNOWN_TAGS = 500;
+const MAX_KNOWN_TAGS = 500;
 /** A tag longer than this is not offered (a Block Kit option's text holds 75 characters). */
-export const MAX_TAG_LENGTH = 75;
+const MAX_TAG_LENGTH = 75;
 
 const KnownTagsSchema = z.object({ tags: z.array(z.string()).max(MAX_KNOWN_TAGS) });
 

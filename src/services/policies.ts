@@ -30,7 +30,7 @@ const PoliciesContextSchema = z.object({
   first: z.number().int().positive(),
 });
 
-export const AssignmentsContextSchema = z.object({
+const AssignmentsContextSchema = z.object({
   kind: z.literal('assignments'),
   workspaceId: z.string().min(1),
   userId: z.string(),
@@ -142,11 +142,7 @@ export async function assignmentsPage(
   return { ctxId, ctx };
 }
 
-export function loadAssignments(
-  deps: ListDeps,
-  ref: string,
-  workspaceId: string,
-): Promise<AssignmentsContext> {
+function loadAssignments(deps: ListDeps, ref: string, workspaceId: string): Promise<AssignmentsContext> {
   return listContexts(deps.repos).load(
     AssignmentsContextSchema,
     ref,
@@ -156,11 +152,7 @@ export function loadAssignments(
 }
 
 /** The page after the one `ctx` shows. */
-export function nextAssignments(
-  deps: ListDeps,
-  ctx: AssignmentsContext,
-  userId: string,
-): Promise<AssignmentsPage> {
+function nextAssignments(deps: ListDeps, ctx: AssignmentsContext, userId: string): Promise<AssignmentsPage> {
   return assignmentsPage(deps, {
     workspaceId: ctx.workspaceId,
     userId,
@@ -173,7 +165,7 @@ export function nextAssignments(
 }
 
 /** The page `ctx` shows, read again (after an unassign). */
-export function reloadAssignments(deps: ListDeps, ctx: AssignmentsContext): Promise<AssignmentsPage> {
+function reloadAssignments(deps: ListDeps, ctx: AssignmentsContext): Promise<AssignmentsPage> {
   return assignmentsPage(deps, {
     workspaceId: ctx.workspaceId,
     userId: ctx.userId,

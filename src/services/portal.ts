@@ -1,7 +1,7 @@
 /** Where the threat-intel API's web portal lives, from the API host a workspace uses. */
 
 /** The production portals, also used when the API host says nothing (a simulator on loopback). */
-export const DEFAULT_PORTAL_HOSTS: readonly string[] = ['app.flare.io', 'app.eu.flare.io'];
+const DEFAULT_PORTAL_HOSTS: readonly string[] = ['app.flare.io', 'app.eu.flare.io'];
 
 /**
  * `api.flare.io` → `app.flare.io`, `api.eu.flare.io` → `app.eu.flare.io`: an event's portal link is shown

@@ -27,12 +27,7 @@ async function countIn<T>(items: readonly T[], count: (item: T) => Promise<numbe
 
 export async function readQueueDepths(repos: Repositories): Promise<QueueDepths> {
   const [digestRuns, alertEvents, alertFollowUps, exports] = await Promise.all([
-    (async () => {
-      const outboxes = await repos.digestOutboxRecords(z.unknown()).entries();
-      return countIn(outboxes, async ({ workspaceId, key }) =>
-        (await repos.digestOutbox.get(workspaceId, key))?.current ? 1 : 0,
-      );
-    })(),
+    repos.digestOutbox.runsUnderWay(),
     (async () => {
       const teams = await repos.alertSubscriptions.teams();
       return countIn(teams, async (ws) => {

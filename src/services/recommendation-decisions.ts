@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { RecommendationAction } from '../api/index.js';
-import type { Clock } from '../clock.js';
+import { type Clock, realSleep } from '../clock.js';
 import type { Lease, Repositories, Store } from '../store/index.js';
 import { ACT_LEASE_MS, whileKeptAlive } from './events/act-once.js';
 import type { IdentifierDirectory, KnownIdentifier } from './identifiers.js';
@@ -27,7 +27,7 @@ const DecisionSchema = z.object({
   by: z.string().min(1),
   at: z.number(),
 });
-export type Decision = z.infer<typeof DecisionSchema>;
+type Decision = z.infer<typeof DecisionSchema>;
 
 export interface DecisionDeps {
   api: ApiAccess;
@@ -41,7 +41,6 @@ export interface DecisionDeps {
 
 const WAIT_POLLS = 40;
 const POLL_MS = 100;
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface DecideOutcome {
   /** Ids this click decided. */
@@ -64,7 +63,7 @@ function repo(deps: Pick<DecisionDeps, 'repos'>) {
 }
 
 /** Decisions made through Vigil on these recommendations, by id. */
-export async function decisionsOf(
+async function decisionsOf(
   deps: Pick<DecisionDeps, 'repos'>,
   workspaceId: string,
   ids: readonly number[],
@@ -163,7 +162,7 @@ async function waitForDecision(
 }
 
 /** The identifiers that accepted recommendations became, by recommendation id (absent: not created yet). */
-export async function identifiersOfAccepted(
+async function identifiersOfAccepted(
   deps: Pick<DecisionDeps, 'identifiers'>,
   workspaceId: string,
   accepted: readonly DecisionTarget[],

@@ -8,8 +8,8 @@ import { RecommendationSchema } from '../api/index.js';
 import type { ListDeps } from './list-context.js';
 import { listContexts } from './list-context.js';
 
-export const RECOMMENDATIONS_SHOWN = 10;
-export const RECOMMENDATIONS_PAGE_SIZE = 100;
+const RECOMMENDATIONS_SHOWN = 10;
+const RECOMMENDATIONS_PAGE_SIZE = 100;
 const MAX_PAGES_PER_REQUEST = 5;
 
 const RecommendationsContextSchema = z.object({
@@ -36,7 +36,7 @@ export interface RecommendationsFilters {
   query?: string | undefined;
 }
 
-export function describeFilters(f: RecommendationsFilters): string {
+function describeFilters(f: RecommendationsFilters): string {
   return [
     f.types?.length ? `type:${f.types.join(',')}` : '',
     f.status ? `status:${f.status}` : '',
@@ -56,7 +56,7 @@ export interface RecommendationsPage {
 }
 
 /** A page as shown: its rows (updated in place after a decision) and where the list goes on. */
-export const ShownRecommendationsSchema = z.object({
+const ShownRecommendationsSchema = z.object({
   kind: z.literal('recommendations-shown'),
   workspaceId: z.string().min(1),
   userId: z.string(),

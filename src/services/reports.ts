@@ -4,7 +4,7 @@ import { ForbiddenError, NotFoundError, UnauthorizedError } from '../api/index.j
 import { VigilError } from '../errors.js';
 import type { ApiAccess } from './workspace-api.js';
 
-export class ReportsNotEnabledError extends VigilError {
+class ReportsNotEnabledError extends VigilError {
   constructor(cause: unknown) {
     super(
       'Reports are not enabled for this account, or this API key may not read them.',
@@ -14,7 +14,7 @@ export class ReportsNotEnabledError extends VigilError {
   }
 }
 
-export async function getReport(
+async function getReport(
   deps: { api: ApiAccess },
   workspaceId: string,
   requestUuid: string,

@@ -14,7 +14,6 @@ import { isLoopbackHost } from '../net.js';
 import type { Repositories } from '../store/index.js';
 import type { ApiAccess } from './workspace-api.js';
 
-export const DEFAULT_SANDBOX_MAX_BYTES = 100 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
 const TIMEOUT_MS = 60_000;
 
@@ -57,9 +56,9 @@ export interface SandboxResult {
 }
 
 /** A refusal: the file is over the cap (Slack said so, or the bytes did). */
-export class FileTooLargeError extends VigilError {}
+class FileTooLargeError extends VigilError {}
 
-export class SandboxNotEnabledError extends VigilError {
+class SandboxNotEnabledError extends VigilError {
   constructor(cause: unknown) {
     super(
       'The sandbox is not enabled for this account.',
@@ -69,7 +68,7 @@ export class SandboxNotEnabledError extends VigilError {
   }
 }
 
-export function formatSize(n: number): string {
+function formatSize(n: number): string {
   return n >= 1024 * 1024 ? `${Math.round((n / (1024 * 1024)) * 10) / 10} MB` : `${Math.ceil(n / 1024)} KB`;
 }
 
@@ -88,7 +87,7 @@ function tooLarge(_name: string, size: number | undefined, max: number): FileToo
 }
 
 /** The bytes from Slack are not the file Slack described: more or fewer than the size it stated. */
-export class FileSizeMismatchError extends VigilError {
+class FileSizeMismatchError extends VigilError {
   constructor(stated: number, arrived: { fewer: number } | { more: string }) {
     const what =
       'fewer' in arrived
@@ -109,7 +108,7 @@ function fetchFailed(detail: string, cause?: unknown): VigilError {
   );
 }
 
-/** Whether the bot token may go to `url`: https on an allowed host (plain http only to loopback). */
+/** Whether the bot token may go to `url`: https on an allowed host (plain http only to loopback). @internal */
 export function isSlackFileUrl(url: URL, hosts: readonly string[]): boolean {
   if (!hosts.includes(url.host) && !hosts.includes(url.hostname)) return false;
   if (url.username !== '' || url.password !== '') return false;
@@ -206,7 +205,7 @@ function isSandboxRefusal(err: unknown): boolean {
  * upload starts reading, after the API handed out an upload URL: an account without the sandbox costs no
  * download.
  */
-export async function sendToSandbox(deps: SandboxDeps, req: SandboxRequest): Promise<SandboxResult> {
+async function sendToSandbox(deps: SandboxDeps, req: SandboxRequest): Promise<SandboxResult> {
   const { file } = req;
   if (file.size !== undefined && file.size > deps.maxBytes)
     throw tooLarge(file.name, file.size, deps.maxBytes);

@@ -7,7 +7,7 @@
 import type { Store } from '../store/index.js';
 import type { SearchSeats } from './fair-gate.js';
 
-export const SEAT_LEASE_MS = 15_000;
+const SEAT_LEASE_MS = 15_000;
 const RENEW_EVERY_MS = SEAT_LEASE_MS / 3;
 
 export class StoreSearchSeats implements SearchSeats {

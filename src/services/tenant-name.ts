@@ -3,7 +3,7 @@
 /** What a tenant is called when the API gave it no name. */
 export const UNNAMED_TENANT = 'Unnamed tenant';
 /** A name is a label: a longer one is cut to this many characters (whole characters, then an ellipsis). */
-export const MAX_TENANT_NAME = 100;
+const MAX_TENANT_NAME = 100;
 
 /** The name to keep and show for an upstream tenant name; undefined when there is none. */
 export function tenantName(name: string | undefined): string | undefined {

@@ -10,18 +10,16 @@ import type { Repositories } from '../store/index.js';
 import { firstNonEmpty, type ListDeps, listContexts } from './list-context.js';
 import { tenantName, UNNAMED_TENANT } from './tenant-name.js';
 
-export { MAX_TENANT_NAME, tenantName, UNNAMED_TENANT } from './tenant-name.js';
-
-export const TENANTS_PAGE_SIZE = 25;
+const TENANTS_PAGE_SIZE = 25;
 
 /** A tenant as Vigil shows it: its id when the API gave one, and a name to show. */
-export interface TenantEntry {
+interface TenantEntry {
   id: number | undefined;
   name: string;
   description?: string | null;
 }
 
-export function tenantEntry(t: Tenant): TenantEntry {
+function tenantEntry(t: Tenant): TenantEntry {
   const entry: TenantEntry = { id: t.id, name: tenantName(t.name) ?? UNNAMED_TENANT };
   if (t.description !== undefined) entry.description = t.description;
   return entry;
@@ -46,7 +44,7 @@ export interface TenantsPage {
   nextRef: string | undefined;
 }
 
-export async function tenantsPage(
+async function tenantsPage(
   deps: ListDeps,
   req: { workspaceId: string; userId: string; ref?: string },
 ): Promise<TenantsPage> {

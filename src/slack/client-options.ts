@@ -8,7 +8,7 @@
 import type { FetchFunction, WebClientOptions } from '@slack/web-api';
 
 /** Each attempt's default bound (VIGIL_SLACK_TIMEOUT_MS). */
-export const SLACK_TIMEOUT_MS = 10_000;
+const SLACK_TIMEOUT_MS = 10_000;
 
 /**
  * Methods a lost answer makes safe to send again: reads, and writes that land the same way twice (an
@@ -20,7 +20,7 @@ const REPEATABLE =
   /(?:^auth\.test|\.info|\.list|\.history|\.replies|\.lookupByEmail|^chat\.update|^views\.update|^views\.publish|^conversations\.open)$/;
 
 /** The Web API method of a request URL (`…/api/chat.postMessage`); '' for anything else (a response_url). */
-export function methodOf(url: string | URL): string {
+function methodOf(url: string | URL): string {
   const path = new URL(String(url)).pathname;
   const i = path.lastIndexOf('/api/');
   return i < 0 ? '' : path.slice(i + '/api/'.length);

@@ -10,9 +10,9 @@ import { runTracked } from './listen.js';
 import type { Command } from './parser/index.js';
 import { parseCommand } from './parser/index.js';
 import { requesterOfCommand } from './requester.js';
-import { STILL_WORKING_MS, stillWorking } from './still-working.js';
+import { stillWorking } from './still-working.js';
 
-export const VIGIL_COMMAND = '/vigil';
+const VIGIL_COMMAND = '/vigil';
 
 /** Help acks, built once per topic and frozen, so the receiver serializes each only once. */
 const helpAcks = new Map<string, Readonly<Record<string, unknown>>>();
@@ -72,8 +72,7 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
   });
 }
 
-export { STILL_WORKING_MS };
-
+/** @internal */
 export const STILL_WORKING_TEXT =
   'Still working: the threat-intel API is slow to answer. The result will replace this message.';
 

@@ -20,7 +20,7 @@ export interface ErrorMessage {
   blocks: KnownBlock[];
 }
 
-export function newReferenceId(): string {
+function newReferenceId(): string {
   return randomBytes(4).toString('hex').toUpperCase();
 }
 
@@ -37,7 +37,7 @@ function isSlackUnanswered(err: unknown): boolean {
 }
 
 /** Pure: the message for an error. Upstream-derived text is escaped; our own words are plain. */
-export function errorMessage(err: unknown, referenceId: string): ErrorMessage {
+function errorMessage(err: unknown, referenceId: string): ErrorMessage {
   let cause: string;
   let next: string;
   // API errors are told in a sentence of their class (`told`); status, route and upstream detail stay in the log.

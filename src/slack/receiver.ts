@@ -14,15 +14,17 @@ import type { Metrics } from '../observability/metrics.js';
 import { requestKindOf } from './request-kind.js';
 import { type SignatureFailure, verifySignature } from './signature.js';
 
+/** @internal */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** @internal */
 export class BodyTooLargeError extends VigilError {
   constructor() {
     super(`request body exceeds ${MAX_BODY_BYTES} bytes`, 'Slack never sends bodies this large.');
   }
 }
 
-/** Reads a request body, rejecting as soon as it passes `limit` bytes (declared or streamed). */
+/** Reads a request body, rejecting as soon as it passes `limit` bytes (declared or streamed). @internal */
 export async function readBodyCapped(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError();
@@ -37,7 +39,7 @@ export async function readBodyCapped(req: IncomingMessage, limit = MAX_BODY_BYTE
   return Buffer.concat(chunks);
 }
 
-/** Parses Slack's two body encodings: JSON (Events API) and form (commands; interactions carry `payload`). */
+/** Parses Slack's two body encodings: JSON (Events API) and form (commands; interactions carry `payload`). @internal */
 export function parseSlackBody(contentType: string | undefined, raw: Buffer): Record<string, unknown> {
   const text = raw.toString('utf8');
   if ((contentType ?? '').includes('application/json')) return asObject(JSON.parse(text), 'body');
@@ -76,7 +78,7 @@ const INTERACTION_SHAPES: Readonly<Record<string, (p: Record<string, unknown>) =
 };
 
 /** Why an interaction payload cannot be a real one from Slack, or undefined when its shape is sound. */
-export function interactionProblem(payload: Record<string, unknown>): string | undefined {
+function interactionProblem(payload: Record<string, unknown>): string | undefined {
   const type = payload.type;
   const shape =
     typeof type === 'string' && Object.hasOwn(INTERACTION_SHAPES, type)

@@ -27,7 +27,7 @@ export interface ServedWorkspace {
 }
 
 /** A request from a workspace this installation does not serve. */
-export class ForeignWorkspaceError extends RefusalError {
+class ForeignWorkspaceError extends RefusalError {
   constructor(readonly requestTeam: string | undefined) {
     super(
       'Vigil here serves another Slack workspace, so it does not act for members of yours.',
@@ -37,7 +37,7 @@ export class ForeignWorkspaceError extends RefusalError {
 }
 
 /** OAuth mode: the request's workspace never installed Vigil (or uninstalled it). */
-export class NotInstalledError extends RefusalError {
+class NotInstalledError extends RefusalError {
   constructor(
     readonly requestTeam: string | undefined,
     options?: { cause?: unknown },
@@ -53,7 +53,7 @@ export class NotInstalledError extends RefusalError {
 type Source = AuthorizeSourceData<boolean>;
 
 /** The acting member's own team, where the payload tells it (interactions carry `user.team_id`). */
-export function memberTeamOf(body: unknown): string | undefined {
+function memberTeamOf(body: unknown): string | undefined {
   const user = (body as { user?: unknown } | undefined)?.user;
   if (typeof user !== 'object' || user === null) return undefined;
   const team = (user as { team_id?: unknown }).team_id;
@@ -68,7 +68,7 @@ function memberBelongs(memberTeam: string | undefined, ids: ServedWorkspace): bo
 }
 
 /** Pure: whether the request (Bolt's source, and the member when known) belongs to `served`. */
-export function serves(served: ServedWorkspace, source: Source, memberTeam: string | undefined): boolean {
+function serves(served: ServedWorkspace, source: Source, memberTeam: string | undefined): boolean {
   if (served.isEnterpriseInstall) {
     return served.enterpriseId !== undefined && source.enterpriseId === served.enterpriseId;
   }

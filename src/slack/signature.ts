@@ -5,10 +5,12 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/** @internal */
 export const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
 
 export type SignatureFailure = 'missing-headers' | 'bad-timestamp' | 'stale' | 'future' | 'mismatch';
 
+/** @internal */
 export function computeSignature(signingSecret: string, timestamp: string, rawBody: Buffer | string): string {
   const hmac = createHmac('sha256', signingSecret);
   hmac.update(`v0:${timestamp}:`);

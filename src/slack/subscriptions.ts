@@ -32,7 +32,7 @@ export function channelIdOf(channel: ChannelRef | undefined, typedIn: string): s
 }
 
 /** The creator's Slack time zone, else UTC. */
-export async function creatorZone(client: WebClient, userId: string): Promise<string> {
+async function creatorZone(client: WebClient, userId: string): Promise<string> {
   const res = await client.users.info({ user: userId }).catch(() => undefined);
   return canonicalTimeZone(res?.user?.tz ?? '') ?? 'UTC';
 }
@@ -68,7 +68,7 @@ async function creatorOf(read: () => Promise<{ createdBy: string }>): Promise<st
 }
 
 /** Only the creator of a subscription or an admin changes it. */
-export async function requireCreatorOrAdmin(
+async function requireCreatorOrAdmin(
   ctx: Pick<CommandContext, 'deps' | 'client' | 'teamId' | 'userId'>,
   createdBy: string | undefined,
   what: string,

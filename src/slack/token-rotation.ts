@@ -13,12 +13,12 @@ import type { Clock } from '../clock.js';
 import { type Store, workspaceKey } from '../store/index.js';
 
 /** @slack/oauth refreshes tokens expiring within this window (its `detectExpiredOrExpiringTokens`). */
-export const ROTATION_WINDOW_SECONDS = 2 * 3600;
+const ROTATION_WINDOW_SECONDS = 2 * 3600;
 
 type Query = InstallationQuery<boolean>;
 type AnyInstallation = Installation<'v1' | 'v2', boolean>;
 
-/** Whether @slack/oauth would refresh a token of this installation at `nowSeconds`. */
+/** Whether @slack/oauth would refresh a token of this installation at `nowSeconds`. @internal */
 export function rotationDue(installation: AnyInstallation, nowSeconds: number): boolean {
   const due = (who: { refreshToken?: string | undefined; expiresAt?: number | undefined } | undefined) =>
     who?.refreshToken !== undefined &&

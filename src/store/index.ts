@@ -1,12 +1,11 @@
 /** The store layer's public surface: everything outside src/store imports the store through this file. */
 export * from './backend/errors.js';
-export { STORE_FORMAT, StoreFormatError } from './backend/format.js';
-export type { HeartbeatOptions, HeartbeatTimer } from './backend/liveness.js';
-export { describeStoreUrl, type OpenStoreOptions, openStore } from './backend/open.js';
+export type { HeartbeatOptions } from './backend/liveness.js';
+export { openStore } from './backend/open.js';
 export type { StoreObserver } from './backend/outage.js';
 export { isStoreOutage } from './backend/outage.js';
-export type { BudgetWindows, SharedRateBudget } from './backend/rate-budget.js';
-export type { Lease, Namespace, Store } from './backend/store.js';
+
+export type { Lease, Store } from './backend/store.js';
 export * from './repos/alert-follow-repo.js';
 export * from './repos/alert-state-repo.js';
 export * from './repos/alert-subscription-repo.js';
@@ -19,7 +18,7 @@ export * from './repos/digest-subscription-repo.js';
 export * from './repos/event-state-repo.js';
 export { workspaceKey } from './repos/ids.js';
 export * from './repos/installation-repo.js';
-export { NAMESPACES, type NamespaceName, type NamespaceSpec } from './repos/namespaces.js';
+
 export * from './repos/repositories.js';
 export * from './repos/reseal.js';
 export * from './repos/sealing.js';

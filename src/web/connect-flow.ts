@@ -21,7 +21,7 @@ export interface VerifiedKey {
   tenants: { id: number; name: string }[];
 }
 
-/** Server-side state between the two steps, keyed by the link token. */
+/** Server-side state between the two steps, keyed by the link token. @internal */
 export interface PendingConnection {
   key?: { host: string; sealedApiKey: string; verified: VerifiedKey };
 }

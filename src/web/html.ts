@@ -1,5 +1,6 @@
 /** Minimal, safe HTML for Vigil's own pages: every interpolated value goes through `escapeHtml`. */
 
+/** @internal */
 export function escapeHtml(s: string): string {
   return s
     .replaceAll('&', '&amp;')

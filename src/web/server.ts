@@ -16,17 +16,17 @@ import {
 } from './limits.js';
 import { foreignOriginRefusal } from './origin.js';
 
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+type RouteHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export interface ConnectRoutes {
+interface ConnectRoutes {
   show(token: string): Promise<Page>;
   submit(token: string, form: URLSearchParams): Promise<Page>;
 }
 
-export type HealthCheck = () => Promise<{ ok: boolean; checks: Record<string, string> }>;
+type HealthCheck = () => Promise<{ ok: boolean; checks: Record<string, string> }>;
 
 /** `/readyz`: each named check with its status and, when failed, why. */
-export type ReadyCheck = () => Promise<{ ok: boolean; checks: Record<string, unknown> }>;
+type ReadyCheck = () => Promise<{ ok: boolean; checks: Record<string, unknown> }>;
 
 /** `/metrics` in Prometheus' text format. */
 export interface MetricsRoute {

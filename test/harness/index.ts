@@ -10,9 +10,7 @@
  *   expect(fake.allText()).not.toContain(apiKey);
  */
 export {
-  type Button,
   blocksOf,
-  blockTypes,
   buttons,
   findButton,
   getButton,
@@ -23,10 +21,7 @@ export {
 export * from './slack-payloads.js';
 export {
   createSlackSender,
-  type RawRequest,
   type SenderResponse,
   type SlackSender,
-  type SlackSenderOptions,
-  type StreamedResponse,
 } from './slack-sender.js';
 export { SLACK_SIGNATURE_EXAMPLE, signSlackRequest } from './slack-signature.js';

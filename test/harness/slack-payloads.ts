@@ -17,7 +17,7 @@ export type Json = Record<string, unknown>;
 /** The legacy verification token Slack still includes in payloads; Vigil must not rely on it. */
 export const VERIFICATION_TOKEN = 'xyzz0WbapA4vBCDEFasx0q6G';
 
-export interface Actor {
+interface Actor {
   teamId?: string;
   teamDomain?: string;
   enterpriseId?: string;
@@ -107,7 +107,7 @@ export function slashCommandBody(input: SlashCommandInput): string {
 // ── Interactions ────────────────────────────────────────────────────────────────────────────────
 
 /** A message as a block_actions payload carries it; a fake Slack StoredMessage fits. */
-export interface MessageLike {
+interface MessageLike {
   ts: string;
   text?: string;
   blocks?: unknown[] | undefined;
@@ -152,7 +152,7 @@ function clickedButton(input: BlockActionInput): Button | undefined {
 }
 
 /** A view as Slack sends it inside interaction payloads. */
-export function viewPayload(view: Json, a: ReturnType<typeof actor>, stateValues: Json = {}): Json {
+function viewPayload(view: Json, a: ReturnType<typeof actor>, stateValues: Json = {}): Json {
   const id = typeof view.id === 'string' ? view.id : 'V0FAKE0001';
   return {
     id,
@@ -331,14 +331,6 @@ export function textInputValue(value: string | null): Json {
   return { type: 'plain_text_input', value };
 }
 
-/** `state.values` entry of a static select. */
-export function staticSelectValue(value: string | null, text = value ?? ''): Json {
-  return {
-    type: 'static_select',
-    selected_option: value === null ? null : { text: { type: 'plain_text', text, emoji: true }, value },
-  };
-}
-
 /** The interaction body: the payload as JSON in the form field `payload`. */
 export function interactionBody(payload: Json): string {
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
@@ -346,7 +338,7 @@ export function interactionBody(payload: Json): string {
 
 // ── Events API ──────────────────────────────────────────────────────────────────────────────────
 
-export type EventType =
+type EventType =
   | 'app_uninstalled'
   | 'tokens_revoked'
   | 'app_home_opened'

@@ -9,7 +9,6 @@ import {
   type EventInput,
   eventEnvelope,
   interactionBody,
-  type Json,
   type SlashCommandInput,
   slashCommandBody,
   urlVerificationBody,
@@ -285,4 +284,3 @@ export function createSlackSender(options: SlackSenderOptions) {
 }
 
 export type SlackSender = ReturnType<typeof createSlackSender>;
-export type { Json };

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { measuredAlertPublisher } from '../../src/observability/alert-publisher.js';
@@ -17,6 +16,7 @@ import type { EventsContext } from '../../src/services/events/context.js';
 import { openStore } from '../../src/store/index.js';
 import { sqlite } from '../store/support/backends.js';
 import { startRedisServer } from '../store/support/redis-server.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { histogramCount, sampleSum } from '../support/prometheus.js';
 
 const BASE = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };

@@ -8,11 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/logger.js';
 import { openStore } from '../../src/store/backend/open.js';
 import { createRepositories } from '../../src/store/repos/repositories.js';
 import { encryptionKeyId, Sealer } from '../../src/store/repos/sealing.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { runVigil, waitForLine } from '../support/vigil-process.js';
 
 const WORKSPACES = 600;

@@ -8,10 +8,10 @@ import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import type { Ticker } from '../../src/services/subscriptions/ticker.js';
 import { SEEDED_CHANNELS, SEEDED_USERS } from '../../src/sim/slack/index.js';
 import { command } from '../slack/features/events/support/events-stack.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'store-0.1.0');

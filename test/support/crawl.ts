@@ -19,7 +19,7 @@ import type { Stack } from './stack.js';
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export type SurfaceKind = 'ack' | 'response_url' | 'channel' | 'ephemeral' | 'view' | 'home';
+type SurfaceKind = 'ack' | 'response_url' | 'channel' | 'ephemeral' | 'view' | 'home';
 
 export interface Surface {
   kind: SurfaceKind;

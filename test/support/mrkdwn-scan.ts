@@ -11,7 +11,7 @@ const INTENDED =
 const STRAY = /[<>]|&(?!(?:amp|lt|gt);)/g;
 
 /** Each stray control character of `text`, shown in its surroundings. */
-export function strayMarkup(text: string): string[] {
+function strayMarkup(text: string): string[] {
   const masked = text.replace(INTENDED, (m) => '\u0000'.repeat(m.length));
   const found: string[] = [];
   for (const m of masked.matchAll(STRAY)) {

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { createProxy } from 'proxy';
 
-export interface ProxiedRequest {
+interface ProxiedRequest {
   /** host:port */
   target: string;
   method: string;

@@ -45,11 +45,7 @@ export function guardSlackContract<T extends FakeSlack>(fake: T): T {
   return fake;
 }
 
-export function releaseSlackContract(fake: FakeSlack): void {
-  guarded.delete(fake);
-}
-
-export function describeRefusals(refusals: readonly ContentRefusal[]): string {
+function describeRefusals(refusals: readonly ContentRefusal[]): string {
   return refusals
     .map((r) => {
       const sent = JSON.stringify(r.body).slice(0, 600);

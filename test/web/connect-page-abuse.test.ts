@@ -5,7 +5,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
 import { SEEDED_USERS } from '../../src/sim/slack/index.js';
 import {
   formTokenOf,
@@ -18,6 +17,7 @@ import {
   simHost,
   submitKey,
 } from '../slack/e2e/support/connect.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;

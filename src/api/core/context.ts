@@ -7,7 +7,7 @@ import type { CallResult, CallSpec } from './caller.js';
 import { headerValue } from './errors.js';
 import type { Page } from './paging.js';
 
-export type SessionCall = <S extends z.ZodType | null>(
+type SessionCall = <S extends z.ZodType | null>(
   spec: CallSpec<S>,
 ) => Promise<CallResult<S extends z.ZodType ? z.output<S> : unknown>>;
 

@@ -10,7 +10,7 @@ import { VigilError } from '../../errors.js';
 import { redactText } from '../../logger.js';
 
 /** v4 validation failure (422). */
-export const ValidationErrorBodySchema = z.object({
+const ValidationErrorBodySchema = z.object({
   detail: z.array(
     z.object({
       loc: z.array(z.union([z.string(), z.number()])),
@@ -21,15 +21,14 @@ export const ValidationErrorBodySchema = z.object({
     }),
   ),
 });
-export type ValidationErrorBody = z.infer<typeof ValidationErrorBodySchema>;
 
 /** Other v4 4xx: `{error: {code, message, data}}`. */
-export const ApiErrorBodySchema = z.object({
+const ApiErrorBodySchema = z.object({
   error: z.object({ code: z.string(), message: z.string().optional(), data: z.unknown().optional() }),
 });
 
 /** v2 errors (Swagger `HttpError`): a flat `{code, message}`. */
-export const V2ErrorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
+const V2ErrorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
 
 export interface ApiErrorOptions {
   status?: number | undefined;
@@ -137,7 +136,7 @@ export class RateLimitedError extends ApiError {
   }
 }
 
-/** 5xx: the API (or a proxy in front of it) failed. */
+/** 5xx: the API (or a proxy in front of it) failed. @internal */
 export class UpstreamError extends ApiError {
   constructor(message: string, opts: ApiErrorOptions = {}) {
     super(message, { hint: 'The threat-intel API is having trouble: try again in a few minutes.', ...opts });
@@ -263,7 +262,7 @@ function safeLocation(loc: readonly (string | number)[]): string {
     .join('.');
 }
 
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date (relative to `now`). */
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date (relative to `now`). @internal */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();

@@ -4,13 +4,14 @@
  */
 import { ValidationError } from './errors.js';
 
-/** An event uid split on its first two slashes: `<index>/<source>/<id>`, where id may contain slashes. */
+/** An event uid split on its first two slashes: `<index>/<source>/<id>`, where id may contain slashes. @internal */
 export interface EventUidParts {
   index: string;
   source: string;
   id: string;
 }
 
+/** @internal */
 export function splitEventUid(uid: string): EventUidParts {
   const first = uid.indexOf('/');
   const second = first < 0 ? -1 : uid.indexOf('/', first + 1);

@@ -25,12 +25,6 @@ export interface PageStep<T, P extends Page<unknown> = Page<T>> {
   done: boolean;
 }
 
-export interface ItemStep<T> {
-  item: T;
-  /** The resume cursor of the page the item came from. */
-  cursor: string | undefined;
-}
-
 export interface PaginateOptions {
   /** Stop after this many pages (a budget for interactive use); the cursor still lets a caller resume. */
   maxPages?: number;
@@ -61,17 +55,6 @@ export async function* paginate<I extends { from?: string }, P extends Page<unkn
     }
     seen.add(page.next as string);
     from = page.next as string;
-  }
-}
-
-/** Item by item, each with the cursor of its page. */
-export async function* paginateItems<I extends { from?: string }, P extends Page<unknown>>(
-  fetchPage: (input: I) => Promise<P>,
-  input: I,
-  opts: PaginateOptions = {},
-): AsyncGenerator<ItemStep<ItemOf<P>>, void, undefined> {
-  for await (const step of paginate(fetchPage, input, opts)) {
-    for (const item of step.items) yield { item, cursor: step.cursor };
   }
 }
 

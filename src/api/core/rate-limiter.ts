@@ -11,7 +11,7 @@
  * and the server's arrival times cannot squeeze N+1 requests into the server's one-second window.
  *
  * Time is read from the injected clock and waited out with the injected sleep. A sleep that does not move
- * the clock (a ManualClock frozen for token-expiry tests, real sleeping) still counts as elapsed: after
+ * the clock (a clock frozen for token-expiry tests, real sleeping) still counts as elapsed: after
  * sleeping `ms`, the limiter's notion of now is at least the previous reading plus `ms`, so it never waits
  * forever on a clock nobody moves.
  */
@@ -29,14 +29,14 @@ export interface RateLimits {
   marginMs?: number;
 }
 
-export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
+const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
   ordinaryPerSecond: 4,
   searchPerSecond: 1,
   marginMs: 50,
 };
 
 /** One tier's budget: `limit` request starts in any window of `windowMs`. */
-export interface RateWindow {
+interface RateWindow {
   limit: number;
   windowMs: number;
 }
@@ -56,6 +56,7 @@ export interface RateBudget {
 /** Builds the shared budget for the windows the client enforces (one per tier). */
 export type RateBudgetFactory = (windows: RateWindows) => RateBudget;
 
+/** @internal */
 export function rateWindows(limits: Partial<RateLimits>): RateWindows {
   const l = { ...DEFAULT_RATE_LIMITS, ...limits };
   const window = (perSecond: number): RateWindow => {
@@ -68,7 +69,7 @@ export function rateWindows(limits: Partial<RateLimits>): RateWindows {
 }
 
 /** The budget of one process: the start times still inside each window, oldest first. */
-export class LocalRateBudget implements RateBudget {
+class LocalRateBudget implements RateBudget {
   private readonly starts = new Map<string, number[]>();
 
   constructor(private readonly windows: RateWindows) {}

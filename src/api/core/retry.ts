@@ -42,7 +42,7 @@ export interface RetryDeps {
 }
 
 /** The wait before the next attempt, or undefined when the error must not be retried. */
-export function retryDelay(
+function retryDelay(
   error: unknown,
   attempt: number,
   idempotent: boolean,

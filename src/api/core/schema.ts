@@ -59,7 +59,7 @@ function rescue(schema: z.ZodType, value: unknown): unknown {
  * A list read item by item: an item with an unexpected value where the contract allows none is kept with that
  * field left out; an item whose essentials are unreadable (no uid, say) is left out, never the page.
  */
-export const tolerantList = <T extends z.ZodType>(item: T) =>
+const tolerantList = <T extends z.ZodType>(item: T) =>
   z
     .array(z.unknown())
     .transform((raw): z.output<T>[] =>

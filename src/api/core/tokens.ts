@@ -19,9 +19,7 @@ export const TokenSchema = z.object({
   token: z.string().min(1),
   refresh_token_exp: z.number().optional(),
 });
-export type Token = z.infer<typeof TokenSchema>;
 
-export const TOKEN_LIFETIME_MS = 60 * 60_000;
 export const TOKEN_REFRESH_AFTER_MS = 45 * 60_000;
 
 /** A stable, non-reversible id of an API key, for map keys and limiter keys (never the key itself). */
@@ -51,7 +49,7 @@ export interface TokenStore {
 }
 
 /** One process's tokens. */
-export class MemoryTokenStore implements TokenStore {
+class MemoryTokenStore implements TokenStore {
   private readonly entries = new Map<string, TokenEntry>();
 
   async read(key: string): Promise<TokenEntry | undefined> {

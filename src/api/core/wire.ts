@@ -47,7 +47,7 @@ export class Problems {
 }
 
 /** Copies the defined entries of `source` for `keys`, in that order. */
-export function pick(source: Record<string, unknown>, keys: readonly string[]): Json {
+function pick(source: Record<string, unknown>, keys: readonly string[]): Json {
   const out: Json = {};
   for (const k of keys) if (source[k] !== undefined) out[k] = source[k];
   return out;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ResourceContext } from '../core/context.js';
 import { eventUidPath } from '../core/event-uid.js';
 
+/** @internal */
 export const AiAssistanceSchema = z.object({
   activity_ai_assistance: z
     .object({
@@ -12,7 +13,7 @@ export const AiAssistanceSchema = z.object({
     })
     .nullish(),
 });
-export type AiAssistance = {
+type AiAssistance = {
   /** The event uid (the requested one when the answer omits it). */
   uid: string;
   prompt?: string | undefined;

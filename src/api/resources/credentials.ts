@@ -9,7 +9,7 @@ import { dateRange, definedOnly, type Json, type Order, Problems, queryObject } 
 export const CREDENTIAL_INCLUDES = ['known_password_id', 'auth_domains', 'urls'] as const;
 export type CredentialInclude = (typeof CREDENTIAL_INCLUDES)[number];
 
-export const CredentialSourceSchema = z.object({
+const CredentialSourceSchema = z.object({
   id: z.string(),
   name: nullableString.optional(),
   description_en: nullableString.optional(),
@@ -21,7 +21,7 @@ export const CredentialSourceSchema = z.object({
   url: nullableString.optional(),
 });
 
-export const CredentialSchema = z.object({
+const CredentialSchema = z.object({
   id: z.number(),
   identity_name: z.string(),
   domain: nullableString.optional(),
@@ -37,10 +37,10 @@ export const CredentialSchema = z.object({
   urls: z.array(z.string()).optional(),
 });
 export type Credential = z.infer<typeof CredentialSchema>;
+/** @internal */
 export const CredentialPageSchema = page(CredentialSchema);
-export type CredentialPage = z.infer<typeof CredentialPageSchema>;
 
-/** The contract's five query objects (`CredentialsQueryPayload.query`). */
+/** The contract's five query objects (`CredentialsQueryPayload.query`). @internal */
 export type CredentialQuery =
   | { type: 'domain'; fqdn: string }
   | { type: 'auth_domain'; fqdn: string }
@@ -67,6 +67,7 @@ const CREDENTIAL_QUERY_FIELDS: Record<CredentialQuery['type'], readonly string[]
   secret: ['secret'],
 };
 
+/** @internal */
 export function credentialSearchBody(input: CredentialSearchInput): Json {
   const problems = new Problems();
   problems.size('size', input.size, 1, 10_000);

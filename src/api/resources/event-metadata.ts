@@ -18,7 +18,7 @@ export interface EventMetadataChange {
 }
 
 /** `TenantMetadataResponse`: the event's metadata after the change. */
-export const TenantMetadataSchema = z.object({
+const TenantMetadataSchema = z.object({
   uid: z.string().optional(),
   notes: nullableString.optional(),
   tags: z.array(z.string()).optional(),
@@ -26,7 +26,7 @@ export const TenantMetadataSchema = z.object({
 });
 export type TenantMetadata = z.infer<typeof TenantMetadataSchema>;
 
-export function eventMetadataBody(change: EventMetadataChange): Json {
+function eventMetadataBody(change: EventMetadataChange): Json {
   const problems = new Problems();
   const body: Json = {};
   if (change.tags !== undefined) {

@@ -29,9 +29,9 @@ export const EVENT_CATEGORIES = [
   'service',
   'buckets',
 ] as const;
-export type EventCategory = (typeof EVENT_CATEGORIES)[number];
+type EventCategory = (typeof EVENT_CATEGORIES)[number];
 
-/** @deprecated Use EVENT_CATEGORIES. */
+/** @deprecated Use EVENT_CATEGORIES. @alias */
 export const EVENT_TYPES = EVENT_CATEGORIES;
 /** @deprecated Use EventCategory. */
 export type EventType = EventCategory;
@@ -114,7 +114,6 @@ export const PRODUCTION_EVENT_TYPES = [
   'valid_credential',
   'whois',
 ] as const;
-export type ProductionEventType = (typeof PRODUCTION_EVENT_TYPES)[number];
 
 export const EVENT_FILTER_TYPES = [
   'attachment',

@@ -22,7 +22,7 @@ export type Severity = (typeof SEVERITIES)[number];
 export const EVENT_STATUSES = ['open', 'ignored', 'remediated'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-export const EVENT_ACTIONS = ['ignore', 'remediate', 'unignore', 'unremediate'] as const;
+const EVENT_ACTIONS = ['ignore', 'remediate', 'unignore', 'unremediate'] as const;
 export type EventActionType = (typeof EVENT_ACTIONS)[number];
 
 // ── Schemas ───────────────────────────────────────────────────────────────────────────────────────────
@@ -53,8 +53,8 @@ export const EventSchema = z.object({
   highlights: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type Event = z.infer<typeof EventSchema>;
+/** @internal */
 export const EventPageSchema = page(EventSchema);
-export type EventPage = z.infer<typeof EventPageSchema>;
 
 // ── Inputs ────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -73,8 +73,6 @@ export type EventQuery =
   | { type: 'credentials'; username: string; password: string }
   | { type: 'secret'; secret: string }
   | { type: 'azure_tenant'; tenant_id: string };
-
-export type EventQueryType = EventQuery['type'];
 
 export interface EventFilters {
   /** A single level means "that level or higher"; an array means "exactly one of these". */
@@ -111,13 +109,13 @@ export interface EventSearchInput {
   from?: string;
 }
 
-export interface EventActionInput {
+interface EventActionInput {
   action: EventActionType;
   /** Event uids; the client sends them in batches of at most 10. */
   uids: string[];
 }
 
-export interface EventActionResult {
+interface EventActionResult {
   /** Distinct uids acted on. */
   count: number;
   /** API calls made (≤10 targets each). */
@@ -144,7 +142,7 @@ const EVENT_QUERY_FIELDS: Record<EventQuery['type'], readonly string[]> = {
 };
 
 /** An event's states by its `tenant_metadata`: ignored and/or remediated, else open (also when absent). */
-export function eventStatuses(event: Pick<Event, 'tenant_metadata'>): EventStatus[] {
+function eventStatuses(event: Pick<Event, 'tenant_metadata'>): EventStatus[] {
   const out: EventStatus[] = [];
   if (event.tenant_metadata?.ignored_at) out.push('ignored');
   if (event.tenant_metadata?.remediated_at) out.push('remediated');
@@ -155,6 +153,7 @@ export function eventStatuses(event: Pick<Event, 'tenant_metadata'>): EventStatu
  * A status filter in the published contract's terms: `is_ignored: true` or `is_remediated: true` says
  * "ignored" or "remediated" alone exactly; any other set (open, or several) has no expression there, so
  * `keep` applies it to the returned items instead (an event matches when one of its states is listed).
+ * @internal
  */
 export function statusOnWire(statuses: readonly EventStatus[] | undefined): {
   wire: { is_ignored?: true; is_remediated?: true };
@@ -190,6 +189,7 @@ function eventFilters(filters: EventFilters | undefined, problems: Problems): Js
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** @internal */
 export function eventSearchBody(input: EventSearchInput): Json {
   const problems = new Problems();
   if (!Number.isSafeInteger(input.identifierId) || input.identifierId < 0) {
@@ -202,9 +202,9 @@ export function eventSearchBody(input: EventSearchInput): Json {
   return definedOnly({ query, filters, order: input.order, size: input.size, from: input.from });
 }
 
-export const MAX_ACTION_TARGETS = 10;
+const MAX_ACTION_TARGETS = 10;
 
-/** Event actions: one body per batch of at most 10 targets (the API's maxItems). */
+/** Event actions: one body per batch of at most 10 targets (the API's maxItems). @internal */
 export function eventActionBodies(action: string, uids: readonly string[]): Json[] {
   const problems = new Problems();
   uids.forEach((uid, i) => {
@@ -239,7 +239,7 @@ export interface EventsApi {
   eventAction(input: EventActionInput): Promise<EventActionResult>;
 }
 
-export type TenantEventSearchInput = Omit<EventSearchInput, 'identifierId'>;
+type TenantEventSearchInput = Omit<EventSearchInput, 'identifierId'>;
 
 /** The page with the status filter the contract could not express applied to its items; `next` unchanged,
  * so a page filtered empty is an empty page like any other, and paging goes on past it. */

@@ -9,7 +9,7 @@ import { page } from '../core/schema.js';
 import { Problems, type QueryParams } from '../core/wire.js';
 
 /** `types` of the list (the discriminator of an identifier's `data`). */
-export const IDENTIFIER_TYPES = [
+const IDENTIFIER_TYPES = [
   'bin',
   'ip',
   'keyword',
@@ -20,10 +20,10 @@ export const IDENTIFIER_TYPES = [
   'secret',
   'identity',
 ] as const;
-export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
+type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 
-export const IDENTIFIER_ORDER_BY = ['id', 'name', 'type'] as const;
-export type IdentifierOrderBy = (typeof IDENTIFIER_ORDER_BY)[number];
+const IDENTIFIER_ORDER_BY = ['id', 'name', 'type'] as const;
+type IdentifierOrderBy = (typeof IDENTIFIER_ORDER_BY)[number];
 
 export const MAX_IDENTIFIER_PAGE_SIZE = 100;
 
@@ -31,7 +31,7 @@ export const MAX_IDENTIFIER_PAGE_SIZE = 100;
  * An identifier. The contract requires many fields (categories, severities, enrichments…); only `id` and
  * `name` are needed here, so the rest is optional and `data` is kept loose (an unknown type never fails a page).
  */
-export const IdentifierSchema = z.object({
+const IdentifierSchema = z.object({
   id: z.number(),
   name: z.string(),
   tenant_id: z.number().optional(),
@@ -46,9 +46,9 @@ export const IdentifierSchema = z.object({
   updated_at: z.string().optional(),
 });
 export type Identifier = z.infer<typeof IdentifierSchema>;
-export const IdentifierPageSchema = page(IdentifierSchema);
+const IdentifierPageSchema = page(IdentifierSchema);
 
-export interface IdentifierListInput {
+interface IdentifierListInput {
   from?: string;
   /** 1–100 (the API's default is 20). */
   size?: number;
@@ -57,7 +57,7 @@ export interface IdentifierListInput {
   isDisabled?: boolean;
 }
 
-export function identifierQuery(input: IdentifierListInput): QueryParams {
+function identifierQuery(input: IdentifierListInput): QueryParams {
   const problems = new Problems();
   problems.size('size', input.size, 1, MAX_IDENTIFIER_PAGE_SIZE);
   for (const t of input.types ?? []) {

@@ -5,7 +5,7 @@ import { type Page, type PageStep, type PaginateOptions, paginate } from '../cor
 import { page } from '../core/schema.js';
 import { type Json, type PageInput, Problems, pageQuery, uuidSegment } from '../core/wire.js';
 
-export const MatchingPolicySchema = z.object({
+const MatchingPolicySchema = z.object({
   uuid: z.string(),
   name: z.string(),
   policy_type: z.string(),
@@ -15,6 +15,7 @@ export const MatchingPolicySchema = z.object({
   last_updated_at: z.string(),
 });
 export type MatchingPolicy = z.infer<typeof MatchingPolicySchema>;
+/** @internal */
 export const MatchingPolicyPageSchema = page(MatchingPolicySchema);
 
 export const PolicyAssignmentSchema = z.object({
@@ -24,17 +25,20 @@ export const PolicyAssignmentSchema = z.object({
   assigned_at: z.string(),
 });
 export type PolicyAssignment = z.infer<typeof PolicyAssignmentSchema>;
+/** @internal */
 export const PolicyAssignmentPageSchema = page(PolicyAssignmentSchema);
 
 /** `GET …/matching-policies` takes size 1–25; the assignments list has no upper bound. */
-export const MAX_POLICY_PAGE_SIZE = 25;
+const MAX_POLICY_PAGE_SIZE = 25;
 
+/** @internal */
 export interface UnassignPolicyInput {
   policyUuid: string;
   identifierIds: number[];
   cleanPastEvents: boolean;
 }
 
+/** @internal */
 export function unassignBody(input: UnassignPolicyInput): Json {
   const problems = new Problems();
   input.identifierIds.forEach((id, i) => {

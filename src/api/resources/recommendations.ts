@@ -36,9 +36,10 @@ export const RecommendationSchema = z.object({
   relevancy: z.string().optional(),
 });
 export type Recommendation = z.infer<typeof RecommendationSchema>;
+/** @internal */
 export const RecommendationPageSchema = page(RecommendationSchema);
 
-export const MAX_RECOMMENDATION_PAGE_SIZE = 100;
+const MAX_RECOMMENDATION_PAGE_SIZE = 100;
 
 export interface RecommendationListInput {
   types?: RecommendationType[];
@@ -49,6 +50,7 @@ export interface RecommendationListInput {
   size?: number;
 }
 
+/** @internal */
 export function recommendationQuery(input: RecommendationListInput): QueryParams {
   const problems = new Problems();
   problems.size('size', input.size, 1, MAX_RECOMMENDATION_PAGE_SIZE);
@@ -63,20 +65,20 @@ export function recommendationQuery(input: RecommendationListInput): QueryParams
   return q;
 }
 
-export const RECOMMENDATION_ACTIONS = ['accept', 'reject'] as const;
+const RECOMMENDATION_ACTIONS = ['accept', 'reject'] as const;
 export type RecommendationAction = (typeof RECOMMENDATION_ACTIONS)[number];
 
 /** `IdentifierRecommendationActionsBody` takes at most 100 targets. */
-export const MAX_RECOMMENDATION_TARGETS = 100;
+const MAX_RECOMMENDATION_TARGETS = 100;
 
-export interface RecommendationActionInput {
+interface RecommendationActionInput {
   action: RecommendationAction;
   /** Recommendation ids; sent in batches of at most 100. */
   ids: number[];
 }
 
 /** One body per batch of at most 100 distinct targets. */
-export function recommendationActionBodies(input: RecommendationActionInput): Json[] {
+function recommendationActionBodies(input: RecommendationActionInput): Json[] {
   const problems = new Problems();
   if (!(RECOMMENDATION_ACTIONS as readonly string[]).includes(input.action))
     problems.add('action', 'must be accept or reject');

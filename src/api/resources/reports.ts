@@ -10,11 +10,8 @@ import { ApiError } from '../core/errors.js';
 import { nullableString } from '../core/schema.js';
 import { uuidSegment } from '../core/wire.js';
 
-export const REPORT_STATUSES = ['processing', 'completed', 'error'] as const;
-export type ReportStatus = (typeof REPORT_STATUSES)[number];
-
 /** Tolerant of missing fields: lists default to empty, texts to empty strings. */
-export const ApiReportSchema = z.object({
+const ApiReportSchema = z.object({
   id: z.number().optional(),
   format_type: z.string().optional(),
   title: z.string().default(''),
@@ -29,12 +26,12 @@ export const ApiReportSchema = z.object({
 });
 export type ApiReport = z.infer<typeof ApiReportSchema>;
 
+/** @internal */
 export const ReportRequestSchema = z.object({
   // Required by the contract; an unknown status is kept as text rather than failing the call.
   status: z.string().default('processing'),
   report: ApiReportSchema.nullish(),
 });
-export type ReportRequest = z.infer<typeof ReportRequestSchema>;
 
 /**
  * The replacement endpoint's shape is unpublished: the report may come as `intel` (the likeliest, after
@@ -48,7 +45,7 @@ const IntelRequestSchema = z.looseObject({
   error: z.looseObject({ message: z.string().optional() }).nullish(),
 });
 
-export type ReportSource = 'intel' | 'reports';
+type ReportSource = 'intel' | 'reports';
 
 /** A report request, whichever endpoint answered. */
 export interface ReportRequestResult {

@@ -24,7 +24,7 @@ export interface UploadTarget {
  * The file's bytes in memory, or a stream read once (never buffered: a 100 MB file stays on disk). Give a
  * stream's `length` when known: object stores refuse a PUT without Content-Length.
  */
-export type UploadSource =
+type UploadSource =
   | { bytes: Uint8Array }
   | { stream: Readable | AsyncIterable<Uint8Array>; length?: number | undefined };
 

@@ -14,13 +14,12 @@ import {
   uploadToPresignedUrl,
 } from './sandbox-upload.js';
 
-export type { SandboxFile, UploadResult, UploadSource } from './sandbox-upload.js';
-
+/** @internal */
 export const SandboxUploadSchema = z.object({
   upload_url: z.string().url(),
   upload_fields: z.record(z.string(), z.string()).nullish(),
 });
-export type SandboxUpload = z.infer<typeof SandboxUploadSchema>;
+type SandboxUpload = z.infer<typeof SandboxUploadSchema>;
 
 export interface SandboxApi {
   createSandboxUpload(filename: string): Promise<SandboxUpload>;

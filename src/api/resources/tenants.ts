@@ -33,6 +33,7 @@ const TenantItemSchema = z.unknown().transform((raw): Tenant | undefined => {
   return tenant;
 });
 
+/** @internal */
 export const TenantPageSchema = z.object({
   items: z
     .array(TenantItemSchema)
@@ -43,11 +44,11 @@ export const TenantPageSchema = z.object({
   total_count: z.number().nullish().catch(undefined),
 });
 
-export interface TenantPage extends Page<Tenant> {
+interface TenantPage extends Page<Tenant> {
   totalCount: number | undefined;
 }
 
-export interface TenantListInput {
+interface TenantListInput {
   organizationId: number;
   from?: string;
   size?: number;

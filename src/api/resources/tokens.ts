@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { Credentials, Engine } from '../core/caller.js';
 import type { ResourceContext } from '../core/context.js';
 
+/** @internal */
 export const TokenTestSchema = z.object({
   api_key_id: z.number(),
   organization_id: z.number(),
@@ -14,7 +15,7 @@ export const TokenTestSchema = z.object({
 });
 export type TokenTest = z.infer<typeof TokenTestSchema>;
 
-export interface TokenInfo {
+interface TokenInfo {
   /** When the cached token was obtained (client clock). */
   generatedAt: number;
   /** When the client will regenerate it. */

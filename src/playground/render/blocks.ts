@@ -17,8 +17,7 @@ import { escapeHtml, safeHttpUrl } from './escape.js';
 import { mrkdwnToHtml, plainTextToHtml, textObjectString, textObjectToHtml } from './mrkdwn.js';
 import { richTextHtml } from './rich-text.js';
 
-export type { Directory, Json, RenderContext } from './elements.js';
-export { actionIdOf, blockIdOf } from './elements.js';
+export type { Json, RenderContext } from './elements.js';
 
 export interface BlockOptions {
   /** Validation messages from a `response_action: errors` answer, by block_id. */
@@ -75,12 +74,7 @@ function input(block: Json, blockId: string, ctx: RenderContext, error: string |
 }
 
 /** One block. */
-export function blockHtml(
-  block: Json,
-  index: number,
-  ctx: RenderContext,
-  options: BlockOptions = {},
-): string {
+function blockHtml(block: Json, index: number, ctx: RenderContext, options: BlockOptions = {}): string {
   const blockId = blockIdOf(block, index);
   switch (block.type) {
     case 'header':

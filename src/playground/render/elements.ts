@@ -9,7 +9,7 @@ import { plainTextToHtml, type TextContext, textObjectString, textObjectToHtml }
 
 export type Json = Record<string, unknown>;
 
-export interface Directory {
+interface Directory {
   users: { id: string; name: string }[];
   channels: { id: string; name: string }[];
 }

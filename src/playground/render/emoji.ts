@@ -205,7 +205,7 @@ const DOTS: Record<string, string> = {
   black_circle: 'black',
 };
 
-/** The shortcodes the page draws. */
+/** The shortcodes the page draws. @internal */
 export function knownShortcodes(): string[] {
   return [...Object.keys(DRAWINGS), ...Object.keys(DOTS)];
 }

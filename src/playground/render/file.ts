@@ -11,7 +11,7 @@ const PREVIEW_CELL = 60;
 /** Only the start of the file is read for the preview. */
 const PREVIEW_BYTES = 16 * 1024;
 
-/** The first `maxRows` records of CSV text (RFC 4180: quoted fields, doubled quotes, CRLF or LF). */
+/** The first `maxRows` records of CSV text (RFC 4180: quoted fields, doubled quotes, CRLF or LF). @internal */
 export function csvRows(text: string, maxRows: number): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
@@ -41,14 +41,14 @@ export function csvRows(text: string, maxRows: number): string[][] {
   return rows;
 }
 
-export function fileSize(bytes: number): string {
+function fileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** Where the page downloads a file's bytes (served by the playground from the fake Slack). */
-export function fileDownloadPath(file: Pick<SharedFile, 'id' | 'name'>): string {
+function fileDownloadPath(file: Pick<SharedFile, 'id' | 'name'>): string {
   return `/playground/files/${encodeURIComponent(file.id)}/${encodeURIComponent(file.name)}`;
 }
 

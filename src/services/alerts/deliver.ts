@@ -34,7 +34,7 @@ export interface DeliveryDeps extends AlertDeps {
 export type DeliveryOutcome = 'posted' | 'idle' | 'busy' | 'paused' | 'retry' | 'failed';
 
 /** About one message per second per channel (Slack's guidance). */
-export const CHANNEL_GAP_MS = 1000;
+const CHANNEL_GAP_MS = 1000;
 const MAX_RETRY_MS = 5 * 60_000;
 
 export async function deliverChannel(

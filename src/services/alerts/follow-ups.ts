@@ -22,15 +22,15 @@ import {
 import type { EventStateChange } from '../events/changes.js';
 import type { AlertFollower, FollowProgress } from './follow.js';
 
-/** How long a live owner keeps its follow-up before a sweep retries it (Slack failing, 429 beyond the waits). */
+/** How long a live owner keeps its follow-up before a sweep retries it (Slack failing, 429 beyond the waits). @internal */
 export const FOLLOW_UP_BOUND_MS = 60_000;
-/** How often the sweep lists the follow-ups waiting (one key listing), unless the last one was cut short. */
+/** How often the sweep lists the follow-ups waiting (one key listing), unless the last one was cut short. @internal */
 export const SWEEP_EVERY_MS = 15_000;
 /** Follow-ups a sweep takes at most (each may wait on Slack), and records it looks at at most. */
-export const SWEEP_TAKES = 10;
+const SWEEP_TAKES = 10;
 const SWEEP_LOOKS = 200;
 /** Follows that fail before the follow-up is given up (a channel that refuses every update). */
-export const MAX_FOLLOW_ATTEMPTS = 10;
+const MAX_FOLLOW_ATTEMPTS = 10;
 /** Changes recorded by this process awaiting their commit (a failed call leaves one; the oldest go first). */
 const MAX_RECORDED = 10_000;
 

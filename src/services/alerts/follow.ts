@@ -7,6 +7,7 @@
  * Across a crash or a Slack outage, follow-ups.ts records the change first and retries it with a
  * FollowProgress, so the messages already done are neither updated nor replied to again.
  */
+import { realSleep } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { AlertStateRepo } from '../../store/index.js';
 import type { EventStateChange } from '../events/changes.js';
@@ -30,7 +31,6 @@ export interface FollowDeps {
 const SHOWS_ACTOR = new Set(['ignore', 'remediate']);
 const REFRESH_ROUNDS = 3;
 const RATE_LIMIT_RETRIES = 2;
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Where a durable follow-up (follow-ups.ts) keeps count: the messages done are skipped, each one recorded. */
 export interface FollowProgress {

@@ -19,7 +19,7 @@ export function lowestThreshold(subs: readonly Pick<AlertSubscription, 'severity
 }
 
 /** When the event entered the feed (`matched_at`), when the API tells it. */
-export function materializedAt(event: Event): number | undefined {
+function materializedAt(event: Event): number | undefined {
   const ms = event.metadata.matched_at ? Date.parse(event.metadata.matched_at) : Number.NaN;
   return Number.isNaN(ms) ? undefined : ms;
 }
@@ -70,7 +70,7 @@ export function isQuiet(sub: Pick<AlertSubscription, 'quiet' | 'timeZone'>, now:
 }
 
 /** Whether quiet hours hold this alert back now. */
-export function holds(sub: AlertSubscription, critical: boolean, now: number): boolean {
+function holds(sub: AlertSubscription, critical: boolean, now: number): boolean {
   return isQuiet(sub, now) && (sub.hold === 'all' || !critical);
 }
 
@@ -80,7 +80,7 @@ export function quietText(sub: Pick<AlertSubscription, 'quiet' | 'timeZone'>): s
 }
 
 /** The most events one message carries: five with buttons and a rest behind "+N more". */
-export const MAX_BATCH = 505;
+const MAX_BATCH = 505;
 
 /**
  * What a channel posts next: every waiting event that no quiet hours hold (held ones are marked, to be

@@ -48,7 +48,7 @@ export type PollOutcome = 'polled' | 'not-due' | 'busy' | 'failed';
 export const ALERT_LEASE_MS = 2 * 60_000;
 const PAGE_SIZE = 10;
 /** Pages read per poll: a flood of 500 new events fits; more continue at the next tick. */
-export const MAX_POLL_PAGES = 60;
+const MAX_POLL_PAGES = 60;
 /** A threshold change re-reads from a little before the last poll (events arriving meanwhile). */
 const RESET_OVERLAP_MS = 5 * 60_000;
 const MAX_BACKOFF_MS = 30 * 60_000;
@@ -102,7 +102,7 @@ function refit(
  * When a new feed polls the second time: a phase of its own within the interval, so tenants whose alerts were
  * created together (an import, a restart of many) do not all poll, and post, in the same second forever.
  */
-export function phaseMs(workspaceId: string, deps: Pick<AlertDeps, 'pollMs' | 'tickMs'>): number {
+function phaseMs(workspaceId: string, deps: Pick<AlertDeps, 'pollMs' | 'tickMs'>): number {
   let hash = 2166136261;
   for (let i = 0; i < workspaceId.length; i++) hash = Math.imul(hash ^ workspaceId.charCodeAt(i), 16777619);
   const span = Math.max(1, deps.pollMs - 2 * deps.tickMs);

@@ -41,7 +41,7 @@ export interface AlertServiceDeps {
 /** Polls this much slower than asked, on the median, are reported as stretched. */
 const STRETCHED_RATIO = 1.25;
 
-export function pollHealth(feed: AlertFeed | undefined, intervalMs: number): PollHealth {
+function pollHealth(feed: AlertFeed | undefined, intervalMs: number): PollHealth {
   const gaps = [...(feed?.intervals ?? [])].sort((a, b) => a - b);
   const effectiveMs = gaps.length === 0 ? undefined : gaps[Math.floor(gaps.length / 2)];
   const failures = feed?.failures ?? 0;

@@ -12,9 +12,9 @@ import { ContextStore, PAGING_FIELDS, SharedMessageSchema } from '../contexts.js
 import { maskValue } from './mask.js';
 
 /** Rows per interactive page at most (the parser's default is 10). */
-export const MAX_CREDS_ROWS = 25;
+const MAX_CREDS_ROWS = 25;
 /** Auth domains kept per row for display; the count says how many there were. */
-export const SHOWN_AUTH_DOMAINS = 3;
+const SHOWN_AUTH_DOMAINS = 3;
 
 const StoredQuerySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('domain'), fqdn: z.string().min(1) }),
@@ -32,7 +32,7 @@ export const StoredCredsSearchSchema = z.object({
 });
 export type StoredCredsSearch = z.infer<typeof StoredCredsSearchSchema>;
 
-export const MaskedRowSchema = z.object({
+const MaskedRowSchema = z.object({
   id: z.number(),
   identity: z.string(),
   domain: z.string().optional(),
@@ -49,7 +49,7 @@ export const MaskedRowSchema = z.object({
 });
 export type MaskedRow = z.infer<typeof MaskedRowSchema>;
 
-export const QuotaSchema = z.object({
+const QuotaSchema = z.object({
   remaining: z.number().optional(),
   batchReached: z.boolean().optional(),
 });

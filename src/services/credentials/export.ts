@@ -24,21 +24,21 @@ import { type StoredCredsSearch, StoredCredsSearchSchema, searchInputOf } from '
 import { searchError } from './search.js';
 import { EncryptedSpool } from './spool.js';
 
-export const MAX_EXPORT_LIMIT = 10_000;
-export const MAX_EXPORT_PAGE = 1000;
+const MAX_EXPORT_LIMIT = 10_000;
+const MAX_EXPORT_PAGE = 1000;
 export const EXPORT_LEASE_MS = 5 * 60_000;
 /** Progress is reported on the first page and then every few, never per row. */
-export const PROGRESS_EVERY_PAGES = 3;
+const PROGRESS_EVERY_PAGES = 3;
 /** Empty pages in a row (the API may return them before more rows) tolerated before giving up. */
 const MAX_EMPTY_RUN = 20;
 
-export interface ExportLease {
+interface ExportLease {
   renew(): Promise<boolean>;
   release(): Promise<void>;
 }
 
 /** Where the requester watches an export (its progress message), so a restart can tell them. */
-export const ExportNoticeSchema = z.object({ channel: z.string().min(1), ts: z.string().min(1) });
+const ExportNoticeSchema = z.object({ channel: z.string().min(1), ts: z.string().min(1) });
 export type ExportNotice = z.infer<typeof ExportNoticeSchema>;
 
 /** An export under way, as recorded in the store until it ends. */
@@ -50,14 +50,13 @@ export const RunningExportSchema = z.object({
   limit: z.number().int(),
   notice: ExportNoticeSchema.optional(),
 });
-export type RunningExport = z.infer<typeof RunningExportSchema>;
-export type RunningExports = Pick<
+type RunningExports = Pick<
   WorkspaceRecordRepo<typeof RunningExportSchema>,
   'get' | 'set' | 'delete' | 'entries'
 >;
 
 /** Longer than any export: a record whose process died and was never settled goes eventually. */
-export const RUNNING_RECORD_TTL_MS = 24 * 60 * 60_000;
+const RUNNING_RECORD_TTL_MS = 24 * 60 * 60_000;
 
 export interface ExportDeps {
   api: Pick<ApiAccess, 'call'>;
@@ -80,13 +79,13 @@ export interface ExportRequest {
   limit: number;
 }
 
-export interface ExportProgress {
+interface ExportProgress {
   rows: number;
   pages: number;
   limit: number;
 }
 
-export interface ExportFile {
+interface ExportFile {
   /** The CSV's plaintext, streamed (and decrypted) from the spool; `bytes` long. */
   open(): Readable;
   bytes: number;
@@ -95,14 +94,14 @@ export interface ExportFile {
 }
 
 /** Where the export goes: progress updates in place, then the file (streamed from `open`). */
-export interface ExportDelivery {
+interface ExportDelivery {
   progress(p: ExportProgress): Promise<void>;
   deliver(file: ExportFile): Promise<void>;
   /** Where the requester watches it, recorded so a restart after a crash can tell them. */
   notice?: ExportNotice;
 }
 
-export interface ExportResult {
+interface ExportResult {
   rows: number;
   pages: number;
   bytes: number;
@@ -119,12 +118,13 @@ export class ExportBusyError extends VigilError {
   }
 }
 
-/** Pages of equal size (the API wants the same size on every page) that waste little of the last one. */
+/** Pages of equal size (the API wants the same size on every page) that waste little of the last one. @internal */
 export function exportPageSize(limit: number): number {
   const pages = Math.ceil(limit / MAX_EXPORT_PAGE);
   return Math.ceil(limit / pages);
 }
 
+/** @internal */
 export function validateExportLimit(limit: number): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EXPORT_LIMIT) {
     throw new VigilError(

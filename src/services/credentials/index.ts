@@ -30,15 +30,8 @@ import {
   searchCredentials,
 } from './search.js';
 
-export type { CredsContext, MaskedRow } from './context.js';
-export type {
-  ExportDelivery,
-  ExportFile,
-  ExportNotice,
-  ExportProgress,
-  ExportResult,
-  StartedExport,
-} from './export.js';
+export type { CredsContext } from './context.js';
+export type { StartedExport } from './export.js';
 export type { InterruptedExport } from './export-recovery.js';
 export type { Revealed, SavedPage } from './search.js';
 

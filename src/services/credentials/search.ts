@@ -20,9 +20,9 @@ import {
   storedSearchOf,
 } from './context.js';
 
-export const DEFAULT_CREDS_LIMIT = 1000;
+const DEFAULT_CREDS_LIMIT = 1000;
 /** Rows per page in Slack: large pages are slow upstream and long to read. */
-export const CREDS_PAGE_SIZE = 10;
+const CREDS_PAGE_SIZE = 10;
 /** Below this many searches left, results carry a warning. */
 export const LOW_QUOTA = 5;
 
@@ -94,7 +94,7 @@ export function searchError(err: unknown): unknown {
 }
 
 /** Empty pages (not the last) skipped before showing one, each costing a search. */
-export const MAX_SKIPPED_EMPTY_PAGES = 2;
+const MAX_SKIPPED_EMPTY_PAGES = 2;
 
 interface Fetched {
   page: SearchPage<Credential>;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Event } from '../../api/index.js';
 import { type EventCounts, headingFields } from '../subscriptions/summary.js';
 
-export interface DigestSubscriptionInfo {
+interface DigestSubscriptionInfo {
   id: string;
   teamId: string;
   channelId: string;

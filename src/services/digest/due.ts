@@ -29,7 +29,7 @@ export interface Due {
   late: boolean;
 }
 
-/** A digest posted more than this after its slot is marked late. */
+/** A digest posted more than this after its slot is marked late. @internal */
 export const LATE_AFTER_MS = 15 * 60_000;
 /** How far back a missed day is still caught up (one digest at most, for the latest missed day). */
 const CATCH_UP_DAYS = 7;
@@ -45,7 +45,7 @@ function isWall(dt: DateTime, hour: number, minute: number): boolean {
 }
 
 /** The one instant of `date` at `timeOfDay` in `zone` (see the DST rules above). */
-export function slotOf(date: DateTime, timeOfDay: string, zone: string): DateTime {
+function slotOf(date: DateTime, timeOfDay: string, zone: string): DateTime {
   const { hour, minute } = wallClock(timeOfDay);
   const day = { year: date.year, month: date.month, day: date.day };
   const wanted = DateTime.fromObject({ ...day, hour, minute }, { zone });

@@ -49,14 +49,16 @@ export interface DigestDeps {
   afterStep?: (step: RunStep, subscriptionId: string) => Promise<void> | void;
 }
 
+/** @internal */
 export type RunStep = 'claimed' | 'built' | 'posted' | 'recorded' | 'advanced' | 'completed';
 export type RunOutcome = 'posted' | 'skipped' | 'done' | 'busy' | 'paused' | 'retry' | 'failed';
 
-/** Longer than a run can take; a live owner is never overtaken. */
+/** Longer than a run can take; a live owner is never overtaken. @internal */
 export const LEASE_MS = 5 * 60_000;
 const BACKOFF_BASE_MS = 60_000;
 const BACKOFF_MAX_MS = 60 * 60_000;
 
+/** @internal */
 export function backoffMs(failures: number): number {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
 }

@@ -39,7 +39,7 @@ export interface RunNowReport {
 }
 
 /** Is the subscription eligible at all (not paused, not backing off)? */
-export function isActive(sub: Subscription, now: number): boolean {
+function isActive(sub: Subscription, now: number): boolean {
   return sub.paused === undefined && (sub.nextAttemptAt ?? 0) <= now;
 }
 

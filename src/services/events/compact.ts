@@ -12,7 +12,7 @@ const MAX_IDENTIFIERS = 50;
 const MAX_TAGS = 100;
 /** A note as long as the triage form can edit, plus one character to tell it was longer. */
 const MAX_NOTE = 3001;
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 function mask(text: string, secrets: readonly string[]): string {
   let out = text;

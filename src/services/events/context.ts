@@ -11,7 +11,6 @@ import type { Repositories } from '../../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
 import { AlertHeadingSchema } from '../alerts/content.js';
 import {
-  type ContextRef,
   ContextStore,
   contextRef,
   PAGING_FIELDS,
@@ -22,7 +21,7 @@ import { DigestHeadingSchema } from '../digest/content.js';
 import type { Acted } from './model.js';
 
 /** Query types whose values are secrets: never stored, only a marker of their type. */
-export const WITHHELD_QUERY_TYPES = ['secret', 'credentials'] as const;
+const WITHHELD_QUERY_TYPES = ['secret', 'credentials'] as const;
 export type WithheldQueryType = (typeof WITHHELD_QUERY_TYPES)[number];
 
 const TextQuerySchema = z
@@ -36,7 +35,7 @@ const StoredQuerySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), query: TextQuerySchema }),
   z.object({ kind: z.literal('withheld'), type: z.enum(WITHHELD_QUERY_TYPES) }),
 ]);
-export type StoredQuery = z.infer<typeof StoredQuerySchema>;
+type StoredQuery = z.infer<typeof StoredQuerySchema>;
 
 const ActedSchema = z.object({
   action: z.enum(['ignore', 'remediate', 'unignore', 'unremediate']),
@@ -50,7 +49,6 @@ const TriagedSchema = z.object({
   at: z.number(),
   fields: z.array(z.enum(['tags', 'notes', 'severity'])).min(1),
 });
-export type Triaged = z.infer<typeof TriagedSchema>;
 
 const ShownEventSchema = z.object({
   event: EventSchema,
@@ -132,8 +130,6 @@ export function storedSearchOf(
 export function eventRef(ctxId: string, index: number): string {
   return contextRef(ctxId, index);
 }
-
-export type Ref = ContextRef;
 
 /** Parses a button value; undefined for anything that is not one of ours (values are untrusted). */
 export const parseRef = parseContextRef;

@@ -31,7 +31,7 @@ export function severityRank(severity: string): number {
 // ── Order ─────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Most severe first (by effective severity); equals compare 0. */
-export function moreSevereFirst(a: Event, b: Event): number {
+function moreSevereFirst(a: Event, b: Event): number {
   return severityRank(effectiveSeverity(b)) - severityRank(effectiveSeverity(a));
 }
 

@@ -9,7 +9,7 @@ import type { Repositories } from '../../store/index.js';
 import { ContextStore } from '../contexts.js';
 
 /** The most events one message keeps behind "+N more": a flood of 500 in one poll fits. */
-export const MAX_REST_EVENTS = 500;
+const MAX_REST_EVENTS = 500;
 
 const RestSchema = z.object({
   workspaceId: z.string().min(1),
@@ -19,7 +19,7 @@ const RestSchema = z.object({
 });
 export type EventRest = z.infer<typeof RestSchema>;
 
-export const REST_TTL_MS = 7 * 24 * 3600_000;
+const REST_TTL_MS = 7 * 24 * 3600_000;
 export const REST_PAGE = 10;
 
 export class EventRestStore {

@@ -5,7 +5,7 @@
  */
 import type { Event, EventActionType, EventSearchInput, SearchPage } from '../../api/index.js';
 import { ForbiddenError, NotFoundError } from '../../api/index.js';
-import type { Clock } from '../../clock.js';
+import { type Clock, realSleep } from '../../clock.js';
 import { VigilError } from '../../errors.js';
 import type { Repositories } from '../../store/index.js';
 import { FairGate } from '../fair-gate.js';
@@ -19,7 +19,7 @@ import { type EventsContext, EventsContextStore, type ShownEvent, storedSearchOf
 import { type Acted, eventTitle, isApplicable, sortBySeverity } from './model.js';
 
 /** Extra requests made past empty pages before showing "no events on this page yet". */
-export const MAX_EXTRA_PAGES = 5;
+const MAX_EXTRA_PAGES = 5;
 /** How long a clicker who lost the race waits for the winner's result: polls, not a deadline (the clock may stand still). */
 const WAIT_POLLS = 40;
 const POLL_MS = 100;
@@ -83,8 +83,6 @@ export interface EventsServiceDeps {
   /** Where the service tells of the changes it makes (a channel nobody listens to when absent). */
   changes?: EventChanges;
 }
-
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class EventsService {
   readonly contexts: EventsContextStore;
@@ -371,7 +369,7 @@ function tenantOf(api: WorkspaceApi): string {
 }
 
 /** Errors of an event search, said in terms of what was searched. */
-export function withSearchContext(err: unknown, identifierId: number, tenant: string): unknown {
+function withSearchContext(err: unknown, identifierId: number, tenant: string): unknown {
   if (err instanceof NotFoundError) {
     return new VigilError(
       `Identifier ${identifierId} was not found in ${tenant}.`,

@@ -8,13 +8,13 @@
  */
 import { z } from 'zod';
 import type { EventMetadataChange, Severity, TenantMetadata } from '../../api/index.js';
-import type { Clock } from '../../clock.js';
+import { type Clock, realSleep } from '../../clock.js';
 import { type Lease, type Repositories, type Store, uidKey } from '../../store/index.js';
 import { KnownTags } from '../known-tags.js';
 import type { ApiAccess } from '../workspace-api.js';
 import { ACT_LEASE_MS, whileKeptAlive } from './act-once.js';
 
-export const TRIAGE_FIELDS = ['tags', 'notes', 'severity'] as const;
+const TRIAGE_FIELDS = ['tags', 'notes', 'severity'] as const;
 export type TriageField = (typeof TRIAGE_FIELDS)[number];
 
 /** A change as a person asked for it; `undefined` leaves a field alone. */
@@ -60,14 +60,13 @@ export interface TriageDeps {
 /** How long a submission that lost the race waits for the winner's record, in polls. */
 const WAIT_POLLS = 40;
 const POLL_MS = 100;
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function records(deps: Pick<TriageDeps, 'repos'>) {
   return deps.repos.eventTriage(TriageRecordSchema);
 }
 
 /** The versions a form is opened at (0 for fields Vigil never changed). */
-export async function triageVersions(
+async function triageVersions(
   deps: Pick<TriageDeps, 'repos'>,
   workspaceId: string,
   uid: string,

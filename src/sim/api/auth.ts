@@ -10,6 +10,7 @@ import { fail, type Handler, headerValue, json, type RouteContext, type Session 
 import type { TokenGenerateBody } from './requests.js';
 import type { SimState } from './state.js';
 
+/** @internal */
 export const TOKEN_TTL_MS = 3_600_000;
 const REFRESH_TTL_S = 7 * 24 * 3600;
 

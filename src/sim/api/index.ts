@@ -31,20 +31,18 @@ import { listen } from './server.js';
 import { SimState } from './state.js';
 import type { ContractViolation, FaultRule, LoggedRequest, SimKey } from './types.js';
 
-export { TOKEN_TTL_MS } from './auth.js';
-export { BULK_CREDENTIAL_COUNT, BULK_CREDENTIAL_DOMAIN, bulkCredential } from './data/credentials.js';
-export { buildSeed, DEFAULT_SEED, RECENT_EVENTS_PER_IDENTIFIER, type SeedOptions } from './data/seed.js';
-export { trickleEvent } from './data/trickle.js';
-export { type AnswerMode, HOSTILE_TEXT } from './openapi/answers.js';
-export type { Operation } from './openapi/documents.js';
+export { /** @internal */ TOKEN_TTL_MS } from './auth.js';
 export {
-  ContractValidator,
-  type RequestCheck,
-  type RequestInput,
-  type RequestToCheck,
-} from './openapi/validator.js';
-export type { AddEventInput, SimOptions } from './state.js';
-export { SimState } from './state.js';
+  /** @internal */ BULK_CREDENTIAL_COUNT,
+  /** @internal */ BULK_CREDENTIAL_DOMAIN,
+} from './data/credentials.js';
+export { /** @internal */ buildSeed, /** @internal */ RECENT_EVENTS_PER_IDENTIFIER } from './data/seed.js';
+export { trickleEvent } from './data/trickle.js';
+export { type AnswerMode, /** @internal */ HOSTILE_TEXT } from './openapi/answers.js';
+export type { /** @internal */ Operation } from './openapi/documents.js';
+export { /** @internal */ ContractValidator } from './openapi/validator.js';
+export type { /** @internal */ SimOptions } from './state.js';
+export { /** @internal */ SimState } from './state.js';
 export type * from './types.js';
 
 export interface StartSimApiOptions {

@@ -61,7 +61,7 @@ function matchesQueryString(text: string, q: string): boolean {
 
 const rank = (severity: string): number => SEVERITIES.indexOf(severity as (typeof SEVERITIES)[number]);
 
-export const effectiveSeverity = (e: SimEvent): string =>
+const effectiveSeverity = (e: SimEvent): string =>
   e.item.tenant_metadata.severity?.override ?? e.item.metadata.severity;
 
 function inRange(ms: number, range: DateRange | undefined): boolean {
@@ -79,7 +79,7 @@ function inRange(ms: number, range: DateRange | undefined): boolean {
   );
 }
 
-export function statusOf(e: SimEvent): string[] {
+function statusOf(e: SimEvent): string[] {
   const out: string[] = [];
   if (e.item.tenant_metadata.ignored_at) out.push('ignored');
   if (e.item.tenant_metadata.remediated_at) out.push('remediated');

@@ -1,6 +1,6 @@
 /**
  * Per-organization token buckets on the injected clock: about 4 requests/s for ordinary calls and 1 request/s
- * for search-tier calls, like production. A ManualClock makes the limits exact in tests.
+ * for search-tier calls, like production. A hand-moved clock makes the limits exact in tests.
  */
 import type { Clock } from '../../clock.js';
 

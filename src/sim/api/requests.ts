@@ -28,7 +28,7 @@ export type EventQueryBody =
   | { type: 'azure_tenant'; tenant_id: string };
 
 /** `FeedFilters`: no `status` (the specification's filter is not in the published contract). */
-export interface EventFilters {
+interface EventFilters {
   severity?: string | string[];
   type?: string[];
   estimated_created_at?: DateRange;

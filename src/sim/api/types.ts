@@ -95,7 +95,7 @@ export interface SimIdentifier {
 }
 
 /** The wire shape of an event search item (FeedItem of the OpenAPI document). */
-export interface SimFeedItem {
+interface SimFeedItem {
   metadata: {
     uid: string;
     estimated_created_at: string;

@@ -9,7 +9,7 @@ import { textObject } from './block-kit/composition.js';
 
 /** "You can include up to 50 blocks in each message, and 100 blocks in modals or Home tabs." */
 export const MESSAGE_MAX_BLOCKS = 50;
-export const VIEW_MAX_BLOCKS = 100;
+const VIEW_MAX_BLOCKS = 100;
 /**
  * Slack answers msg_blocks_too_long when the text in a message's blocks passes a threshold it does not
  * document: about 13,200 characters in https://github.com/slackapi/bolt-js/issues/2509 ("12,000 text characters

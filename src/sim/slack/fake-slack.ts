@@ -58,7 +58,7 @@ export interface FakeSlackOptions {
   retain?: RetainLimits;
 }
 
-export interface RetainLimits {
+interface RetainLimits {
   /** Recorded calls, response_url posts and downloads, each. */
   records: number;
   /** Files (with their bytes). */

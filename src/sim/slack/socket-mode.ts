@@ -16,7 +16,7 @@ import type { Logger } from '../../logger.js';
 import { messageContentError } from './methods/index.js';
 import type { Json } from './types.js';
 
-export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
+type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
 
 /** What a test pushes; the fake adds the envelope id and Slack's default flags. */
 export interface EnvelopeInput {

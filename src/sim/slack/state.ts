@@ -17,7 +17,7 @@ export const DEFAULT_BOT_USER_ID = 'U0BOT0001';
 export const DEFAULT_APP_ID = 'A0VIGIL01';
 export const DEFAULT_CLIENT_ID = '1111111111.2222222222';
 export const DEFAULT_CLIENT_SECRET = 'fake-client-secret';
-/** The seeded app-level token (Socket Mode's `apps.connections.open`). */
+/** The seeded app-level token (Socket Mode's `apps.connections.open`). @internal */
 export const DEFAULT_APP_TOKEN = 'xapp-1-A0VIGIL01-0001-fakeappleveltoken';
 
 /** Seeded people of the default team: an owner, an admin, a member and a deactivated account. */
@@ -34,7 +34,7 @@ export const SEEDED_CHANNELS = {
   notJoined: 'C0NOTJOIN',
 } as const;
 
-/** The trigger_id lifetime Slack allows before views.open refuses it. */
+/** The trigger_id lifetime Slack allows before views.open refuses it. @internal */
 export const TRIGGER_TTL_MS = 3_000;
 export const RESPONSE_URL_MAX_USES = 5;
 export const RESPONSE_URL_TTL_MS = 30 * 60_000;

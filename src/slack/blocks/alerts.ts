@@ -42,7 +42,7 @@ function ids(h: AlertHeading): string {
   return `alert ${shown.join(', ')}${more}`;
 }
 
-/** The top-level text: what notifications and screen readers read. */
+/** The top-level text: what notifications and screen readers read. @internal */
 export function alertText(h: AlertHeading, first: Event | undefined): string {
   const held = h.quiet === undefined ? '' : ' (held during quiet hours)';
   if (h.total === 1 && first !== undefined) {
@@ -154,7 +154,7 @@ function seconds(ms: number): string {
   return ms % 60_000 === 0 && ms >= 60_000 ? plural(ms / 60_000, 'minute') : `${Math.round(ms / 1000)} s`;
 }
 
-/** How the polls keep up: the interval, stretched when the API's budget cannot hold it, or failing. */
+/** How the polls keep up: the interval, stretched when the API's budget cannot hold it, or failing. @internal */
 export function pollLine(poll: PollHealth): string {
   if (poll.failing !== undefined) return failingText('Polling is failing', poll.failing);
   const last = poll.lastPollAt === undefined ? 'not polled yet' : `last poll ${slackDate(poll.lastPollAt)}`;
@@ -169,7 +169,7 @@ function stateText(item: AlertListItem): string {
 }
 
 /** One subscription: id in a code span, channel, filters, quiet hours, state. */
-export function alertLine(item: AlertListItem): string {
+function alertLine(item: AlertListItem): string {
   const s = item.subscription;
   const quiet = quietText(s);
   const hold = s.hold === 'all' ? 'holds every alert' : 'holds all but critical';

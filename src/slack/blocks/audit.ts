@@ -106,7 +106,7 @@ function isPermission(p: string): p is Permission {
 }
 
 /** What the entry says happened, in words, and how it ended when it did not simply succeed. */
-export function auditWords(e: AuditEntry): string {
+function auditWords(e: AuditEntry): string {
   return `${actionWords(e)}${outcomeWords(e)}`;
 }
 

@@ -18,8 +18,9 @@ import type {
 import { LIMITS, type Surface } from './limits.js';
 import { ownMrkdwn, plainText, truncate, truncatePlain } from './text.js';
 
-export { LIMITS, type Surface } from './limits.js';
-export { type PackedLines, packLines, splitLongText } from './long-text.js';
+/** @internal */
+export { LIMITS } from './limits.js';
+export { packLines, splitLongText } from './long-text.js';
 
 const EMPTY_TEXT = '\u2014';
 
@@ -42,7 +43,7 @@ function collectTextObjects(node: unknown, into: TextObject[]): TextObject[] {
   return into;
 }
 
-/** Characters of text in blocks: every text object, wherever it sits (sections, buttons, confirms…). */
+/** Characters of text in blocks: every text object, wherever it sits (sections, buttons, confirms…). @internal */
 export function blocksTextLength(blocks: readonly unknown[]): number {
   return collectTextObjects(blocks, []).reduce((n, t) => n + t.text.length, 0);
 }
@@ -76,7 +77,7 @@ function clampConfirm(c: ConfirmationDialog): ConfirmationDialog {
   return out;
 }
 
-export function clampButton(b: Button): Button {
+function clampButton(b: Button): Button {
   const out: Button = { ...b, text: clampPlain(b.text, LIMITS.buttonText) };
   if (b.value !== undefined) out.value = b.value.slice(0, LIMITS.buttonValue);
   if (b.action_id !== undefined) out.action_id = b.action_id.slice(0, LIMITS.actionId);
@@ -116,7 +117,7 @@ function clampHeader(h: HeaderBlock): HeaderBlock {
   return withBlockId({ ...h, text: clampPlain(h.text, LIMITS.headerText) });
 }
 
-/** One block within every per-element limit. Unknown kinds keep their shape; their texts are capped. */
+/** One block within every per-element limit. Unknown kinds keep their shape; their texts are capped. @internal */
 export function clampBlock(block: KnownBlock): KnownBlock {
   switch (block.type) {
     case 'section':
@@ -136,7 +137,7 @@ export function clampBlock(block: KnownBlock): KnownBlock {
 }
 
 /** Shortens the longest texts first until the blocks hold at most `budget` characters of text. */
-export function shrinkToBudget(blocks: readonly KnownBlock[], budget: number): KnownBlock[] {
+function shrinkToBudget(blocks: readonly KnownBlock[], budget: number): KnownBlock[] {
   const copy = structuredClone(blocks) as KnownBlock[];
   const texts = collectTextObjects(copy, []);
   let total = texts.reduce((n, t) => n + t.text.length, 0);

@@ -44,7 +44,7 @@ export function searchLabel(ctx: Pick<CredsContext, 'search'>): string {
 }
 
 /** The quota line, with a warning when low or when the batch limit is reached; undefined when unknown. */
-export function quotaLine(quota: CredsContext['quota']): string | undefined {
+function quotaLine(quota: CredsContext['quota']): string | undefined {
   const state = quotaState(quota);
   const left = quota?.remaining;
   switch (state) {

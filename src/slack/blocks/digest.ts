@@ -34,7 +34,7 @@ export interface DigestMessageInput extends TopEventsInput {
   heading: DigestHeading;
 }
 
-/** `2026-11-23` → `Monday 23 November 2026` (a calendar date: no time zone involved). */
+/** `2026-11-23` → `Monday 23 November 2026` (a calendar date: no time zone involved). @internal */
 export function longDate(localDate: string): string {
   const date = DateTime.fromISO(localDate, { zone: 'UTC', locale: 'en' });
   return date.isValid ? date.toFormat('cccc d LLLL yyyy') : localDate;
@@ -46,7 +46,7 @@ function summaryText(h: DigestHeading): string {
     : `${plural(h.total, 'new event')}${h.truncated ? ' (and more)' : ''}`;
 }
 
-/** The top-level text: what notifications and screen readers read. */
+/** The top-level text: what notifications and screen readers read. @internal */
 export function digestText(h: DigestHeading): string {
   const severities = [...SEVERITIES]
     .reverse()
@@ -143,7 +143,7 @@ function lastText(item: DigestListItem): string {
 }
 
 /** One subscription: id in a code span, channel, schedule, filters, last run, state. */
-export function digestLine(item: DigestListItem): string {
+function digestLine(item: DigestListItem): string {
   const s = item.subscription;
   return [
     `${codeSpan(s.id)} in <#${s.channelId}> · ${scheduleText(s)}`,

@@ -78,7 +78,7 @@ function severityLabel(s: string): string {
 export { typeLabel } from './event-types.js';
 
 /** `:large_orange_circle: *high*` or, with a tenant override, `:red_circle: *high → critical*`. */
-export function severityText(event: Event): string {
+function severityText(event: Event): string {
   const override = event.tenant_metadata?.severity?.override ?? undefined;
   const effective = effectiveSeverity(event);
   const original = event.tenant_metadata?.severity?.original ?? event.metadata.severity;
@@ -222,6 +222,7 @@ const REMEDIATE_CONFIRM = {
 /**
  * One control of an event row. `base` is the action id without the row index (EVENT_IGNORE…); the button, or
  * the overflow option standing for it, carries the row's actionRef as its value.
+ * @internal
  */
 export interface RowControl {
   label: string;
@@ -231,8 +232,8 @@ export interface RowControl {
 }
 
 /** An overflow menu holds 2 to 5 options (Block Kit overflow menu element). */
-export const MENU_MIN = 2;
-export const MENU_MAX = 5;
+const MENU_MIN = 2;
+const MENU_MAX = 5;
 
 function menuOption(c: RowControl, index: number, ref: string): PlainTextOption {
   return {
@@ -245,7 +246,7 @@ function menuOption(c: RowControl, index: number, ref: string): PlainTextOption 
  * Triage controls, after the others: Tags…, Note…, Severity… when the menu has room for the three, else one
  * option that opens the form with all three fields.
  */
-export function triageControls(room: number): RowControl[] {
+function triageControls(room: number): RowControl[] {
   if (room >= 3) {
     return [
       { label: 'Tags…', base: EVENT_TAGS },
@@ -265,7 +266,7 @@ function controlButton(c: RowControl, index: number, ref: string): Button {
  * rarer actions, in order of importance, shown in an overflow menu only when there are at least two (Slack's
  * minimum); a lone one shows as a button, and any beyond five (Slack's maximum) as buttons after the menu.
  */
-export function rowControls(
+function rowControls(
   event: Event,
   opts: Pick<EventGroupOptions, 'state' | 'canAct'>,
 ): { buttons: RowControl[]; menu: RowControl[] } {
@@ -294,6 +295,7 @@ export function rowControls(
 /**
  * A row's controls as actions-block elements: the buttons, then the menu as an overflow when it holds at least
  * two options (its first five; any more follow as buttons), else its lone item as a button.
+ * @internal
  */
 export function controlElements(
   controls: { buttons: readonly RowControl[]; menu: readonly RowControl[] },

@@ -84,11 +84,6 @@ const LABELS: Readonly<Record<string, string>> = {
   sdo_vulnerability: 'Vulnerability',
 };
 
-/** Whether the name has a label of its own (as opposed to the generic one). */
-export function isKnownEventType(type: string): boolean {
-  return Object.hasOwn(LABELS, type);
-}
-
 /** "Stealer log" for `stealer_log`; a name not known yet gets the generic "Other event (crypto wallet)". */
 export function typeLabel(type: string): string {
   if (Object.hasOwn(LABELS, type)) return LABELS[type] as string;

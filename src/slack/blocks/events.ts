@@ -21,6 +21,7 @@ export type { RenderedMessage } from './kit.js';
 
 // ── Result pages ──────────────────────────────────────────────────────────────────────────────────────
 
+/** @internal */
 export interface EventResultsInput {
   events: readonly Event[];
   /** The searched identifier: its id, and its name when an event tells it. Shown verbatim, to copy. */
@@ -165,7 +166,7 @@ function emptyResults(input: EventResultsInput): RenderedMessage {
   return { text: r.text, blocks: r.blocks };
 }
 
-/** One page of event results: a header stating the slice, one row per event, then Next page / Ignore / Share. */
+/** One page of event results: a header stating the slice, one row per event, then Next page / Ignore / Share. @internal */
 export function renderEventResults(input: EventResultsInput): RenderedResults {
   if (input.events.length === 0) return { ...emptyResults(input), includedEvents: 0, omittedEvents: 0 };
   const { label, plainLabel, summary, plainSummary } = searched(input);
@@ -214,7 +215,7 @@ export function renderEventResults(input: EventResultsInput): RenderedResults {
 // ── From a stored search context ──────────────────────────────────────────────────────────────────────
 
 /** The searched identifier, with its name when an event of the page tells it. */
-export function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>): {
+function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>): {
   id: number;
   name?: string;
 } {
@@ -226,7 +227,7 @@ export function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>
 }
 
 /** The filters as typed, from the stored command text: `/vigil events 42 severity:high` → `severity:high`. */
-export function querySummary(ctx: Pick<EventsContext, 'commandText' | 'identifierId'>): string {
+function querySummary(ctx: Pick<EventsContext, 'commandText' | 'identifierId'>): string {
   const prefix = new RegExp(`^/vigil events (?:${ctx.identifierId}|all)(?=\\s|$)\\s*`, 'i');
   const rest = ctx.commandText.replace(prefix, '');
   if (rest === 'secret') return 'a secret (not shown)';

@@ -1,14 +1,9 @@
 import { renderBudgeted } from './budget.js';
 import { context, type RenderedMessage, section } from './kit.js';
-import { markdownChunks, markdownToMrkdwn } from './markdown.js';
+import { markdownChunks } from './markdown.js';
 import { codeSpan, slackDate } from './text.js';
 
 // ── AI assistance ─────────────────────────────────────────────────────────────────────────────────────
-
-/** AI text (Markdown, maybe with some HTML) → safe mrkdwn with its formatting and links: see markdown.ts. */
-export function aiTextToMrkdwn(text: string): string {
-  return markdownToMrkdwn(text);
-}
 
 export interface ExplainInput {
   uid: string;

@@ -5,6 +5,7 @@ import { helpText, toMrkdwn } from '../parser/index.js';
 import { renderBudgeted } from './budget.js';
 import { ownContext, ownSection, type RenderedMessage } from './kit.js';
 
+/** @internal */
 export function renderHelp(help: HelpText): RenderedMessage {
   const head: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: help.title } },

@@ -125,7 +125,7 @@ function adminActions(input: HomeInput): KnownBlock[] {
 }
 
 /** What people can do, one line per command (`/vigil help` has the details). */
-export const HOME_COMMANDS: readonly string[] = [
+const HOME_COMMANDS: readonly string[] = [
   '`/vigil events <identifier-id>`: events matching an identifier, with buttons to act on them',
   '`/vigil events <name>` or `/vigil events all`: events by identifier name, or of every identifier; each event’s menu sets tags, a note and a severity override',
   '`/vigil identifiers [words] [type:…]`: find identifiers by name, with their ids',

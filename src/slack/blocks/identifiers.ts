@@ -16,7 +16,7 @@ export const EVENTS_PICK = 'events_pick';
 export const IDENTIFIERS_NEXT = 'identifiers_next';
 /** Opens the private form of a secret search (value: `<identifierId>:<secret|credentials>`). */
 export const EVENTS_SECRET_FORM = 'events_secret_form';
-export const IDENTIFIERS_SHOWN = 10;
+const IDENTIFIERS_SHOWN = 10;
 
 const KIND_LABELS: Readonly<Record<string, string>> = {
   domain: 'Domain',
@@ -34,7 +34,7 @@ const KIND_LABELS: Readonly<Record<string, string>> = {
 };
 
 /** `Domain`; an identity by its attribute (`E-mail`), several attributes joined; unknown types generic. */
-export function identifierKindLabel(i: Pick<KnownIdentifier, 'type' | 'kinds'>): string {
+function identifierKindLabel(i: Pick<KnownIdentifier, 'type' | 'kinds'>): string {
   const kinds = i.type === 'identity' && i.kinds.length > 1 ? i.kinds.slice(1) : [i.type];
   const labels = kinds.map((k) => KIND_LABELS[k] ?? 'Other identifier');
   return [...new Set(labels)].join(', ');

@@ -293,8 +293,3 @@ export function markdownChunks(md: string, max: number = LIMITS.sectionText): st
   }
   return chunks;
 }
-
-/** The whole AI text as one mrkdwn string (for tests and short texts). */
-export function markdownToMrkdwn(md: string): string {
-  return markdownChunks(md, Number.MAX_SAFE_INTEGER).join('\n\n');
-}

@@ -42,7 +42,7 @@ const VALUE_LABELS: Record<string, string> = {
 
 const MAX_LIST = 20;
 
-export function policyTypeLabel(type: string): string {
+function policyTypeLabel(type: string): string {
   return TYPE_LABELS[type] ?? humanize(type);
 }
 
@@ -59,7 +59,7 @@ function renderValue(value: unknown, depth = 0): string {
 }
 
 /** Every field of a policy value, labelled: known fields by name, unknown ones generically. */
-export function policyValueLines(value: Record<string, unknown>): string[] {
+function policyValueLines(value: Record<string, unknown>): string[] {
   return Object.entries(value).map(
     ([key, v]) => `${VALUE_LABELS[key] ?? escapeMrkdwn(humanize(key))}: ${renderValue(v)}`,
   );
@@ -225,7 +225,7 @@ export interface UnassignTarget {
 }
 
 /** The question the form asks; the status views repeat it. */
-export function unassignHeadline(t: UnassignTarget): string {
+function unassignHeadline(t: UnassignTarget): string {
   return `Unassign policy ${policyLabel(t)} from identifier ${identifierLabel(t)}?`;
 }
 
@@ -285,7 +285,7 @@ export function renderUnassignStatus(headline: string | undefined, status: strin
   };
 }
 
-/** A field of a 422 in plain words: `body.identifier_ids.0` → `identifier ids (item 1)`. */
+/** A field of a 422 in plain words: `body.identifier_ids.0` → `identifier ids (item 1)`. @internal */
 export function plainField(field: string): string {
   const parts = field.split('.').filter((p) => p !== '' && p !== 'body' && p !== 'query');
   const words: string[] = [];

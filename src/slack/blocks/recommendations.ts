@@ -27,13 +27,13 @@ const TYPES: Record<string, { label: string; field: string }> = {
 };
 
 /** The type, also when the API left out its defaulted `type` discriminator. */
-export function recommendationType(data: Record<string, unknown>): string | undefined {
+function recommendationType(data: Record<string, unknown>): string | undefined {
   if (typeof data.type === 'string' && data.type !== '') return data.type;
   return Object.entries(TYPES).find(([, t]) => typeof data[t.field] === 'string')?.[0];
 }
 
 /** `Domain · `acme.example``; unknown types list their fields generically. */
-export function recommendationValue(data: Record<string, unknown>): string {
+function recommendationValue(data: Record<string, unknown>): string {
   const type = recommendationType(data);
   const known = type === undefined ? undefined : TYPES[type];
   const value = known ? data[known.field] : undefined;
@@ -51,7 +51,7 @@ export function recommendationValue(data: Record<string, unknown>): string {
 }
 
 /** Who decided a recommendation through Vigil. */
-export interface DecisionShown {
+interface DecisionShown {
   action: 'accept' | 'reject';
   by: string;
   at: number;

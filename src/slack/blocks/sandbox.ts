@@ -9,7 +9,7 @@ export const UPLOAD_FILE = { block: 'sandbox_file', action: 'file' } as const;
 /** The message shortcut "Send to sandbox" (manifest.yml). */
 export const SEND_TO_SANDBOX_SHORTCUT = 'send_to_sandbox';
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   const units = ['KB', 'MB', 'GB'];
   let v = n / 1024;

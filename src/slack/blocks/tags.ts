@@ -5,7 +5,7 @@
  */
 import type { InputBlock, PlainTextOption } from '@slack/types';
 
-export const MAX_TAG_OPTIONS = 100;
+const MAX_TAG_OPTIONS = 100;
 const MAX_OPTION_TEXT = 75;
 
 export interface TagFieldIds {

@@ -9,9 +9,9 @@
 
 import { truncateEscaped, truncatePlain } from './truncate.js';
 
-export { mrkdwnUnits, truncate, truncateEscaped, truncatePlain } from './truncate.js';
+export { mrkdwnUnits, truncate, truncatePlain } from './truncate.js';
 
-export const DEFAULT_PORTAL_HOSTS: readonly string[] = ['app.flare.io', 'app.eu.flare.io'];
+const DEFAULT_PORTAL_HOSTS: readonly string[] = ['app.flare.io', 'app.eu.flare.io'];
 
 /** Private-use sentinels that mark bold spans while text is being sanitised (highlight `<mark>`). */
 const BOLD_OPEN = '\uE000';
@@ -85,7 +85,7 @@ function fromCodePoint(cp: number): string {
   return valid ? String.fromCodePoint(cp) : '\uFFFD';
 }
 
-/** Decodes named and numeric HTML entities, once (`&amp;lt;` becomes the text `&lt;`). */
+/** Decodes named and numeric HTML entities, once (`&amp;lt;` becomes the text `&lt;`). @internal */
 export function decodeEntities(s: string): string {
   return s.replace(
     ENTITY,
@@ -126,7 +126,7 @@ const HOSTLIKE =
 const FORMAT_SENTINELS = /[\uE000-\uE01F]/g;
 
 /** `https://evil.com/x` → `hxxps://evil[.]com/x`, `a@evil.com` → `a@evil[.]com`: nothing Slack can link. */
-export function defang(s: string): string {
+function defang(s: string): string {
   return s
     .replace(SCHEME, (_whole, scheme: string) => {
       const lower = scheme.toLowerCase();
@@ -378,6 +378,7 @@ export function slackDate(
 
 /**
  * The URL, ready to go inside `<url|label>`, only when it is https on an allowed portal host; else undefined.
+ * @internal
  */
 export function safePortalUrl(
   url: string,

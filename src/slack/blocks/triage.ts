@@ -18,7 +18,7 @@ export const NO_OVERRIDE = 'original';
 /** Slack's plain_text_input holds at most 3000 characters. */
 export const MAX_NOTE = 3000;
 
-export type TriageFormField = 'tags' | 'notes' | 'severity';
+type TriageFormField = 'tags' | 'notes' | 'severity';
 
 export interface TriageFormInput {
   fields: readonly TriageFormField[];

@@ -15,7 +15,7 @@ import { clockTime, parseAddArgs, subscriptionIdOf } from './subscriptions.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
-export const ALERTS_ACTIONS = ['add', 'list', 'remove', 'pause', 'resume'] as const;
+const ALERTS_ACTIONS = ['add', 'list', 'remove', 'pause', 'resume'] as const;
 const ADD_KEYS = ['identifiers', 'severity', 'type', 'quiet', 'tz', 'hold'] as const;
 const HOLDS = ['all', 'noncritical'] as const;
 

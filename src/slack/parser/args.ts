@@ -4,7 +4,7 @@ import { suggest } from './suggest.js';
 import type { Token } from './tokenize.js';
 
 /** Keys that would carry a secret in the clear; refused everywhere with a pointer to the safe way. */
-export const SECRET_KEYS = [
+const SECRET_KEYS = [
   'secret',
   'credentials',
   'credential',
@@ -34,7 +34,7 @@ function sampleOf(key: string, example: string): string {
 }
 
 /** The value of a `key:value` token, which must not be empty. */
-export function requiredValue(token: Token, example: string): string {
+function requiredValue(token: Token, example: string): string {
   if (token.value.trim() === '' && !token.quoted) {
     fail(`\`${token.key}:\` needs a value, like \`${sampleOf(token.key ?? '', example)}\`.`, { example });
   }

@@ -19,8 +19,8 @@ import { boundsOutOfOrder, parseTimeBound } from './time.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
-export const CREDS_TYPES = ['domain', 'email', 'keyword', 'authdomain'] as const;
-export const CREDS_FILTER_KEYS = ['since', 'until', 'limit', 'include', 'order'] as const;
+const CREDS_TYPES = ['domain', 'email', 'keyword', 'authdomain'] as const;
+const CREDS_FILTER_KEYS = ['since', 'until', 'limit', 'include', 'order'] as const;
 
 const TYPE_OF: Record<string, CredsQueryType> = {
   domain: 'domain',

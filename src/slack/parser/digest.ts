@@ -14,7 +14,7 @@ import { clockTime, parseAddArgs, subscriptionIdOf } from './subscriptions.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
-export const DIGEST_ACTIONS = ['add', 'list', 'remove', 'preview'] as const;
+const DIGEST_ACTIONS = ['add', 'list', 'remove', 'preview'] as const;
 const ADD_KEYS = ['identifiers', 'severity', 'type', 'tag', 'at', 'tz'] as const;
 const ADD_WORDS = ['weekdays', 'always'] as const;
 const DEFAULT_TIME = '09:00';

@@ -13,7 +13,7 @@ export interface HelpExample {
   description: string;
 }
 
-export interface HelpSection {
+interface HelpSection {
   title: string;
   lines: string[];
 }
@@ -380,7 +380,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
   },
 };
 
-export const TOP_USAGE = `${COMMAND} <subcommand> [arguments]`;
+const TOP_USAGE = `${COMMAND} <subcommand> [arguments]`;
 
 export function usageOf(topic?: Subcommand): string {
   return topic ? ENTRIES[topic].usage : TOP_USAGE;

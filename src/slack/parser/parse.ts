@@ -64,7 +64,7 @@ function pageOptions(
 }
 
 /** A stray extra word, quoted unless it might be a secret. */
-export function alsoGot(extra: Token): string {
+function alsoGot(extra: Token): string {
   return mayEcho(extra.text) ? `\`${echo(extra.text)}\`` : `another word ${NOT_REPEATED}`;
 }
 
@@ -357,6 +357,7 @@ function secretField(text: string): string | undefined {
 }
 
 /** What a bug in the parser looks like to the user; tests assert it never happens. */
+/** @internal */
 export const INTERNAL_ERROR_MESSAGE = 'Vigil could not read that command.';
 
 export function parseCommand(text: string): ParseResult {

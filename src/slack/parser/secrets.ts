@@ -116,6 +116,7 @@ export function detectSecret(text: string): SecretKind | undefined {
   return undefined;
 }
 
+/** @internal */
 export function looksLikeSecret(text: string): boolean {
   return detectSecret(text) !== undefined;
 }

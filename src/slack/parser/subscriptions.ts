@@ -42,7 +42,7 @@ export function clockTime(value: string, refusal: (typed: string) => string, exa
   return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
 }
 
-export function identifiersOf(token: Token, example: string): number[] | 'all' {
+function identifiersOf(token: Token, example: string): number[] | 'all' {
   const parts = partsOf(token, example);
   if (parts.length === 1 && parts[0]?.toLowerCase() === 'all') return 'all';
   const ids: number[] = [];

@@ -4,6 +4,7 @@
  * Optimal-string-alignment distance (Damerau-Levenshtein restricted to adjacent transpositions, the typo
  * people make: `evnets`). Stops early once the distance must exceed `max`, so a 4000-character token costs
  * nothing against a short candidate.
+ * @internal
  */
 export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;

@@ -53,7 +53,7 @@ export function parseTimeBound(value: string, key: 'since' | 'until', example: s
   );
 }
 
-export function relativeMs(bound: { amount: number; unit: 'm' | 'h' | 'd' | 'w' }): number {
+function relativeMs(bound: { amount: number; unit: 'm' | 'h' | 'd' | 'w' }): number {
   return bound.amount * UNIT_MS[bound.unit];
 }
 

@@ -13,6 +13,7 @@
  */
 import { echo, mayEcho, NOT_REPEATED } from './errors.js';
 
+/** @internal */
 export type SlackRef =
   | { type: 'channel'; id: string; name?: string }
   | { type: 'user'; id: string; name?: string }
@@ -69,7 +70,7 @@ const ENTITIES: ReadonlyArray<readonly [string, string]> = [
 const KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 /** The text of a reference, as a person would have typed it. */
-export function refText(ref: SlackRef): string {
+function refText(ref: SlackRef): string {
   switch (ref.type) {
     case 'channel':
       return `#${ref.name || ref.id}`;
@@ -93,7 +94,7 @@ function withName<T extends object>(base: T, name: string | undefined): T & { na
   return name ? { ...base, name } : base;
 }
 
-/** Parses the inside of `<…>`; undefined when it is not a reference Slack produces. */
+/** Parses the inside of `<…>`; undefined when it is not a reference Slack produces. @internal */
 export function parseRef(inner: string): SlackRef | undefined {
   const bar = inner.indexOf('|');
   const head = bar === -1 ? inner : inner.slice(0, bar);

@@ -7,10 +7,10 @@ import { eventTypeFilterValues } from '../../api/index.js';
 import type { Command, EventsSearchSpec } from './command.js';
 import { endOfDayExclusive, endOfDayInclusive, startOf } from './time.js';
 
-export const DEFAULT_EVENT_PAGE_SIZE = 10;
+const DEFAULT_EVENT_PAGE_SIZE = 10;
 /** Rows per page shown in Slack; large pages are slow upstream and do not fit a message. */
-export const MAX_INTERACTIVE_CREDS_PAGE = 25;
-export const DEFAULT_INTERACTIVE_CREDS_PAGE = 10;
+const MAX_INTERACTIVE_CREDS_PAGE = 25;
+const DEFAULT_INTERACTIVE_CREDS_PAGE = 10;
 
 /** An events search with its identifier (0 for the tenant feed, which takes the same body). */
 type EventsCommand = EventsSearchSpec & { identifierId: number };
@@ -46,6 +46,7 @@ export function toEventSearchInput(cmd: EventsCommand, now: Date): EventSearchIn
 /**
  * The page size for showing credentials in Slack: the user's total `limit` when it is small, else a page
  * that renders quickly. The total stays with the caller, which stops paging once it has shown `limit` rows.
+ * @internal
  */
 export function interactivePageSize(limit?: number): number {
   const wanted = limit ?? DEFAULT_INTERACTIVE_CREDS_PAGE;

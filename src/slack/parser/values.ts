@@ -40,7 +40,7 @@ export function uuid(text: string, what: string, example?: string): string {
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /** Whether text is a fully qualified domain name; returns its ASCII, lower-case form or undefined. */
-export function asFqdn(text: string): string | undefined {
+function asFqdn(text: string): string | undefined {
   const trimmed = text.trim().replace(/\.$/, '');
   const ascii = /^[\x21-\x7e]*$/.test(trimmed) ? trimmed.toLowerCase() : domainToASCII(trimmed);
   const labels = ascii.split('.');

@@ -8,6 +8,7 @@ import { VIGIL_VERSION } from '../../version.js';
 import { StoreError } from './errors.js';
 import type { Store } from './store.js';
 
+/** @internal */
 export const STORE_FORMAT = 2;
 const META = 'meta';
 const STAMP_KEY = 'format';
@@ -18,6 +19,7 @@ interface Stamp {
   release: string;
 }
 
+/** @internal */
 export class StoreFormatError extends StoreError {
   constructor(
     readonly found: Stamp,

@@ -14,8 +14,6 @@ export interface LeaseHolder {
   isAlive(id: string): boolean;
 }
 
-/** A host name as it may appear in a holder id (no `/`, no `#`, which separate its parts). */
-export const HOLDER_HOST = /^[A-Za-z0-9._-]{1,100}$/;
 const HOLDER_ID = /^([^/#]+)\/(\d+)(?:\/([A-Za-z0-9_-]+))?$/;
 
 export interface ParsedHolder {

@@ -10,12 +10,13 @@ import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { StoreBackend } from './store.js';
 
+/** @internal */
 export interface HeartbeatTimer {
   /** Calls `fn` every `ms`; `fn` never rejects. */
   every(ms: number, fn: () => Promise<void>): { cancel(): void };
 }
 
-export const realHeartbeatTimer: HeartbeatTimer = {
+const realHeartbeatTimer: HeartbeatTimer = {
   every(ms, fn) {
     const handle = setInterval(() => void fn(), ms);
     handle.unref();
@@ -31,11 +32,11 @@ export interface HeartbeatOptions {
 }
 
 export const HEARTBEAT_TTL_MS = 5_000;
-export const HEARTBEAT_EVERY_MS = 1_500;
+const HEARTBEAT_EVERY_MS = 1_500;
 
 type Claims = Pick<StoreBackend, 'tryClaim' | 'renewClaim' | 'releaseClaim' | 'claimOwner'>;
 
-export const heartbeatKey = (holderId: string): string => `alive:${holderId}`;
+const heartbeatKey = (holderId: string): string => `alive:${holderId}`;
 
 /** Whether `holderId`'s heartbeat stands at `now`. */
 export async function heartbeatStands(claims: Claims, holderId: string, now: number): Promise<boolean> {

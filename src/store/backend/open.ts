@@ -97,7 +97,7 @@ async function assemble(
   return store;
 }
 
-/** The URL without credentials, for messages and logs. */
+/** The URL without credentials, for messages and logs. @internal */
 export function describeStoreUrl(url: string): string {
   if (!URL.canParse(url)) return url.replace(/\/\/[^@/]*@/, '//***@');
   const parsed = new URL(url);

@@ -15,8 +15,8 @@ import type { RedisClientConnectionType } from '@keyv/redis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '../../logger.js';
 
-export type BudgetTier = 'ordinary' | 'search';
-export type BudgetPriority = 'interactive' | 'background';
+type BudgetTier = 'ordinary' | 'search';
+type BudgetPriority = 'interactive' | 'background';
 /** Per tier: `limit` request starts in any window of `windowMs` (the API client's numbers). */
 export type BudgetWindows = Record<BudgetTier, { limit: number; windowMs: number }>;
 
@@ -26,7 +26,7 @@ export interface SharedRateBudget {
   take(key: string, tier: BudgetTier, priority: BudgetPriority, now: number): Promise<number>;
 }
 
-export const RATE_KEY_PREFIX = 'vigil:rl';
+const RATE_KEY_PREFIX = 'vigil:rl';
 
 /** rate-limiter-flexible's increment script with the window in milliseconds instead of whole seconds. */
 function incrementScript(windowMs: number): string {

@@ -103,7 +103,7 @@ export interface StoreBackend {
   close(): Promise<void>;
 }
 
-export const KEY_PREFIX = 'vigil';
+const KEY_PREFIX = 'vigil';
 /**
  * Backends keep data past its logical expiry by this much before dropping it themselves, so a clock running
  * ahead of the backend's own never loses a live record.

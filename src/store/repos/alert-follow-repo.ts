@@ -12,9 +12,9 @@ import { openNamespace } from './namespaces.js';
 import { checkRecord, readRecord } from './records.js';
 
 /** A follow-up nobody completes (a channel that refuses every update) goes after a day. */
-export const FOLLOW_UP_TTL_MS = 24 * 60 * 60 * 1000;
+const FOLLOW_UP_TTL_MS = 24 * 60 * 60 * 1000;
 
-export const FollowUpSchema = z.object({
+const FollowUpSchema = z.object({
   uid: z.string().min(1),
   action: z.enum(['ignore', 'remediate', 'unignore', 'unremediate']),
   by: z.string().min(1),

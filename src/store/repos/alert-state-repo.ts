@@ -17,9 +17,9 @@ import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
 /** Uids remembered by the feed (a resumed cursor repeats a page) and by each channel (posted once). */
 export const MAX_FEED_SEEN = 2000;
-export const MAX_CHANNEL_KNOWN = 5000;
+const MAX_CHANNEL_KNOWN = 5000;
 /** Events waiting in one channel; beyond it the oldest go (counted in `dropped`). */
-export const MAX_PENDING = 1000;
+const MAX_PENDING = 1000;
 const MAX_INTERVALS = 6;
 const MAX_MESSAGES_PER_EVENT = 20;
 

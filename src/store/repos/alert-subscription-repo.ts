@@ -13,7 +13,7 @@ import {
 } from './subscription-repo.js';
 import type { UnreadableRecords } from './unreadable.js';
 
-export const AlertSubscriptionSchema = z.object({
+const AlertSubscriptionSchema = z.object({
   ...subscriptionFields,
   /** Quiet hours, local to `timeZone` (`from` > `to` spans midnight). */
   quiet: z.object({ from: z.string().regex(HHMM), to: z.string().regex(HHMM) }).optional(),
@@ -24,7 +24,6 @@ export const AlertSubscriptionSchema = z.object({
 });
 export type AlertSubscription = z.infer<typeof AlertSubscriptionSchema>;
 export type NewAlertSubscription = Omit<AlertSubscription, 'id' | 'createdAt' | 'paused'>;
-export type AlertSubscriptionChange = SubscriptionChangeOf<AlertSubscription>;
 
 export class AlertSubscriptionRepo extends SubscriptionRepo<AlertSubscription, NewAlertSubscription> {
   constructor(store: Store, clock: Clock, unreadable?: UnreadableRecords) {

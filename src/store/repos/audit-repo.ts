@@ -9,6 +9,7 @@ import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { parseRecord, readRecord } from './records.js';
 
+/** @internal */
 export const AUDIT_RETENTION = 10_000;
 const MAX_TARGETS = 100;
 /** Entries read at once from the store (an export reads the whole ring). */
@@ -16,7 +17,7 @@ const READ_BATCH = 500;
 const MAX_DETAIL = 1000;
 const MAX_TITLE = 300;
 
-export const AuditEntrySchema = z.object({
+const AuditEntrySchema = z.object({
   at: z.number(),
   teamId: z.string().min(1),
   userId: z.string().min(1),

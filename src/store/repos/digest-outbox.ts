@@ -15,7 +15,7 @@ import type { Store } from '../backend/store.js';
 import { randomId } from './ids.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
-export const CursorEntrySchema = z.object({
+const CursorEntrySchema = z.object({
   /** ISO time: the fixed lower bound of this identifier's search (the first run looked back 24 h). */
   since: z.string().min(1),
   /** The last non-null `next`; absent until a page gave one. */
@@ -83,6 +83,15 @@ export class DigestOutboxRepo {
 
   async get(teamId: string, subscriptionId: string): Promise<DigestOutbox | undefined> {
     return this.outbox.get(teamId, subscriptionId);
+  }
+
+  /** How many runs are claimed and not yet finished, over every workspace (a queue depth for metrics). */
+  async runsUnderWay(): Promise<number> {
+    let n = 0;
+    for (const { workspaceId, key } of await this.outbox.entries()) {
+      if ((await this.outbox.get(workspaceId, key).catch(() => undefined))?.current) n++;
+    }
+    return n;
   }
 
   /**

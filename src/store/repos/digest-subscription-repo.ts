@@ -10,7 +10,7 @@ import {
 } from './subscription-repo.js';
 import type { UnreadableRecords } from './unreadable.js';
 
-export const SubscriptionSchema = z.object({
+const SubscriptionSchema = z.object({
   ...subscriptionFields,
   /** Events with one of these tags only; absent or empty means any. */
   tags: z.array(z.string().min(1)).max(20).optional(),

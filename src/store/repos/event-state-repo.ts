@@ -11,7 +11,7 @@ import { openNamespace } from './namespaces.js';
 
 export const EVENT_STATE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
-export type EventActionName = 'ignore' | 'remediate' | 'unignore' | 'unremediate';
+type EventActionName = 'ignore' | 'remediate' | 'unignore' | 'unremediate';
 
 const ActedSchema = z.object({
   action: z.enum(['ignore', 'remediate', 'unignore', 'unremediate']),

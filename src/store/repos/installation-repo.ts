@@ -49,6 +49,7 @@ const ContentSchema = z.object({
 });
 type Content = z.infer<typeof ContentSchema>;
 
+/** @internal */
 export class InstallationNotFoundError extends Error {
   constructor(key: string) {
     super(`no installation found for workspace ${key}`);

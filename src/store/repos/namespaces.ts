@@ -7,6 +7,7 @@
 import { StoreError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 
+/** @internal */
 export interface NamespaceSpec {
   /**
    * `workspace`: keys are `<workspaceId>` or start with `<workspaceId>:`. `owned`: records are written through
@@ -23,6 +24,7 @@ export interface NamespaceSpec {
   readonly format?: number;
 }
 
+/** @internal */
 export const NAMESPACES = {
   workspace: { scope: 'workspace' },
   installation: { scope: 'workspace', deletedWith: 'installation' },
@@ -40,7 +42,6 @@ export const NAMESPACES = {
   'subscription-teams': { scope: 'shared' },
   'digest-outbox': { scope: 'workspace' },
   'digest-cursor': { scope: 'workspace' },
-  'reveal-grant': { scope: 'workspace' },
   /** Real-time alerts: subscriptions (like digests'), the tenant feed, channel outboxes, posted messages. */
   alert: { scope: 'owned' },
   'alert-team': { scope: 'workspace' },

@@ -67,12 +67,6 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
       new SearchContextRepo(store, clock, schema),
     /** The digest outbox and cursors, one record each per subscription (digest-outbox.ts). */
     digestOutbox: new DigestOutboxRepo(store, clock),
-    /** Raw access to the digest namespaces and the reveal-grant namespace, by the caller's schema. */
-    digestOutboxRecords: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'digest-outbox', schema),
-    digestCursorRecords: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'digest-cursor', schema),
-    revealGrants: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'reveal-grant', schema),
     /** Real-time alert subscriptions (alert-subscription-repo.ts). */
     alertSubscriptions,
     /** The alerts' feed, outboxes and posted messages (alert-state-repo.ts). */

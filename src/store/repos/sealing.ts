@@ -11,6 +11,7 @@ const VERSION = 'v1';
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** @internal */
 export const ENCRYPTION_KEY_FILE = 'encryption.key';
 
 export class SealError extends Error {
@@ -20,7 +21,7 @@ export class SealError extends Error {
   }
 }
 
-/** Identifies an encryption key without revealing it: the first 8 hex digits of its SHA-256. */
+/** Identifies an encryption key without revealing it: the first 8 hex digits of its SHA-256. @internal */
 export function encryptionKeyId(key: Buffer): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 8);
 }

@@ -6,11 +6,12 @@ import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { readRecord, updateRecord } from './records.js';
 
-export const ActorsSchema = z.union([
+const ActorsSchema = z.union([
   z.literal('everyone'),
   z.literal('admins'),
   z.strictObject({ usergroup: z.string().min(1) }),
 ]);
+
 export type { Actors } from '../../permission-rules.js';
 
 const PermissionsSchema = z.object({
@@ -37,6 +38,7 @@ export interface Settings {
   updatedAt?: number;
 }
 
+/** @internal */
 export function defaultSettings(): Settings {
   return { permissions: { ...DEFAULT_PERMISSIONS } };
 }

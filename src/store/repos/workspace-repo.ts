@@ -13,7 +13,7 @@ import type { Sealer } from './sealing.js';
 
 const MAX_ERROR_MESSAGE = 500;
 
-export const ConnectionSchema = z.object({
+const ConnectionSchema = z.object({
   teamId: z.string().min(1),
   enterpriseId: z.string().min(1).optional(),
   /** e.g. api.flare.io; the key is only ever sent there. */

@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../../src/api/core/rate-limiter.js';
-import { ManualClock } from '../../../src/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { recordingSleep, testClient } from '../support/client.js';
 import { contractProblems, fromRecorded } from '../support/openapi.js';
 import { json, startServer, type TestServer } from '../support/server.js';

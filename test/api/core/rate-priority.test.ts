@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Priority, RateLimiter } from '../../../src/api/core/rate-limiter.js';
-import { ManualClock } from '../../../src/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { testClient } from '../support/client.js';
 import { json, startServer } from '../support/server.js';
 

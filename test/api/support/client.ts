@@ -1,5 +1,5 @@
 import { type ApiClientOptions, createApiClient } from '../../../src/api/client.js';
-import { ManualClock } from '../../../src/clock.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 /** A sleep that records the delays asked for and moves the manual clock instead of waiting. */
 export function recordingSleep(clock: ManualClock) {

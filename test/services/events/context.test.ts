@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import { ExpiredError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/logger.js';
 import {
@@ -17,6 +16,7 @@ import {
   storedSearchOf,
 } from '../../../src/services/events/context.js';
 import { createRepositories, openStore, Sealer, type Store } from '../../../src/store/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { event } from '../support/event.js';
 
 function baseContext(over: Partial<EventsContext> = {}): EventsContext {

@@ -1,6 +1,7 @@
 /** Plain-fetch helpers for driving the simulated API in tests (deliberately not the project's client). */
-import { ManualClock } from '../../../src/clock.js';
+
 import { type SimApi, type StartSimApiOptions, startSimApi } from '../../../src/sim/api/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 export interface Harness {
   sim: SimApi;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import { RateLimiter } from '../../../src/sim/api/rate-limit.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 describe('simulated API rate limit', () => {
   it('admits a burst of four ordinary requests, then refills at four per second', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import { type FakeSlack, RESPONSE_URL_TTL_MS, startFakeSlack } from '../../../src/sim/slack/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 
 const clock = new ManualClock();
 const fake: FakeSlack = await startFakeSlack({ clock });

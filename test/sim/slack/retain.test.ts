@@ -3,13 +3,13 @@
  * recorded, and `retain` bounds what is kept, oldest first. Without `retain` nothing is forgotten.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import {
   type RecordedCall,
   SEEDED_CHANNELS,
   SEEDED_USERS,
   startFakeSlack,
 } from '../../../src/sim/slack/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { callJson } from './helpers.js';
 
 const clock = new ManualClock();

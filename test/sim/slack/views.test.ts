@@ -1,11 +1,11 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import {
   type FakeSlack,
   SEEDED_USERS,
   startFakeSlack,
   TRIGGER_TTL_MS,
 } from '../../../src/sim/slack/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { callForm, callJson, section } from './helpers.js';
 
 const clock = new ManualClock();

@@ -7,7 +7,6 @@ import {
 } from '../../../src/slack/blocks/event-row.js';
 import {
   ACTION_IDS,
-  aiTextToMrkdwn,
   EVENT_EXPLAIN,
   EVENT_IGNORE,
   EVENT_MORE,
@@ -24,7 +23,6 @@ import {
   eventBlockId,
   overflowValue,
   parseActionId,
-  parseEventBlockId,
   parseOverflowValue,
   renderEventGroup,
   renderEventResults,
@@ -32,7 +30,9 @@ import {
   SHARE_IN_CHANNEL,
 } from '../../../src/slack/blocks/events.js';
 import { makeEvent, NOW } from './fixtures.js';
+import { aiTextToMrkdwn } from './support/ai-text.js';
 import { checkBlockKitLimits } from './support/block-kit-limits.js';
+import { parseEventBlockId } from './support/event-block-id.js';
 
 const body = (blocks: KnownBlock[]) => (blocks[0] as SectionBlock).text?.text ?? '';
 const actions = (blocks: KnownBlock[]) => blocks.find((b): b is ActionsBlock => b.type === 'actions');

@@ -4,8 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aiTextToMrkdwn, renderExplain } from '../../../src/slack/blocks/explain.js';
+import { renderExplain } from '../../../src/slack/blocks/explain.js';
 import { NOW } from './fixtures.js';
+import { aiTextToMrkdwn } from './support/ai-text.js';
 import { hostileText } from './support/arbitraries.js';
 import { checkBlockKitLimits } from './support/block-kit-limits.js';
 import { inertMarkdownProblems } from './support/markdown-safety.js';

@@ -4,10 +4,10 @@
  * POST on Vigil's port, the simulated API checking the key, the fake Slack receiving the confirmation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import type { SimKey } from '../../../src/sim/api/index.js';
 import { SEEDED_USERS } from '../../../src/sim/slack/index.js';
 import { buttons, textOf } from '../../harness/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { type Stack, startStack } from '../../support/stack.js';
 import {
   getPage,

@@ -8,9 +8,9 @@
  * (VIGIL_SLACK_TIMEOUT_MS=300) and wait only for the answers, never for a clock to expire.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import { SEEDED_USERS } from '../../../src/sim/slack/index.js';
 import { textOf } from '../../harness/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { type Stack, startStack } from '../../support/stack.js';
 import { click, command, IDENTIFIER, waitPostTo } from '../features/events/support/events-stack.js';
 

@@ -6,9 +6,9 @@
  * repeated only when the API certainly did not act (503), never after an outcome Vigil cannot know (500).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import { SEEDED_USERS } from '../../../src/sim/slack/index.js';
 import { textOf } from '../../harness/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { ManualTimers } from '../../support/manual-timers.js';
 import { type Stack, startStack } from '../../support/stack.js';
 import { until } from '../../support/until.js';

@@ -5,10 +5,10 @@
  * click says nothing more; a click that opened a modal tells its progress there, not in a notice.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import { SEEDED_USERS } from '../../../src/sim/slack/index.js';
 import { STILL_WORKING_MS } from '../../../src/slack/still-working.js';
 import { textOf } from '../../harness/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { ManualTimers } from '../../support/manual-timers.js';
 import { type Stack, startStack } from '../../support/stack.js';
 import { until } from '../../support/until.js';

@@ -7,10 +7,10 @@
 import { createClient } from '@keyv/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimiter, rateWindows } from '../../../src/api/core/rate-limiter.js';
-import { ManualClock } from '../../../src/clock.js';
 import { silentLogger } from '../../../src/logger.js';
 import { openStore } from '../../../src/store/backend/open.js';
 import type { Store } from '../../../src/store/backend/store.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { useStoreFixture } from '../support/backends.js';
 import { type RedisServer, startRedisServer } from '../support/redis-server.js';
 

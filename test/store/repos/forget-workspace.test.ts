@@ -123,7 +123,6 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   }));
   await repos.digestOutboxRecords(Anything).set(ws, 'sub1:2026-11-23', { note: 'posted' });
   await repos.digestCursorRecords(Anything).set(ws, 'sub1', { note: 'cursor' });
-  await repos.revealGrants(Anything).set(ws, 'U1', { note: 'grant' }, 60_000);
   await repos.policyUnassigns(Anything).set(ws, 'policy:9', { note: 'unassigned' }, 60_000);
   await repos.runningExports(Anything).set(ws, 'U1', { note: 'export under way' }, 60_000);
   await repos.unassignIntents(Anything).set(ws, 'policy:9', { note: 'unassign called' }, 60_000);

@@ -5,11 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import { createLogger } from '../../../src/logger.js';
 import type { NewSubscription } from '../../../src/store/repos/digest-subscription-repo.js';
 import { createRepositories } from '../../../src/store/repos/repositories.js';
 import { Sealer } from '../../../src/store/repos/sealing.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { useStoreFixture, writeRaw } from '../support/backends.js';
 
 const digest = (teamId: string): NewSubscription => ({

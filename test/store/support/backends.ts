@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { ManualClock } from '../../../src/clock.js';
 import { silentLogger } from '../../../src/logger.js';
 import { openStore } from '../../../src/store/backend/open.js';
 import type { Store } from '../../../src/store/backend/store.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 export type BackendKind = 'sqlite' | 'redis';

@@ -23,8 +23,7 @@ const CORPORATE_DOMAINS = [
 const AUTH_HOSTS = ['login.microsoftonline.com', 'github.com', 'vpn.acme.example', 'slack.com', 'okta.com'];
 
 /** `2026-11-02T10:11:12+00:00`, the Python isoformat the real API uses (offset, no Z). */
-export const isoWithOffset = (ms: number): string =>
-  new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+const isoWithOffset = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
 function sourceOf(index: number, baseMs: number): SimCredentialSource {
   const s = SOURCES[index % SOURCES.length] ?? SOURCES[0];

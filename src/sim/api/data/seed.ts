@@ -129,7 +129,7 @@ export interface SeedOptions {
   recentEvents?: boolean;
 }
 
-/** Events per identifier moved into the last day by `recentEvents`. */
+/** Events per identifier moved into the last day by `recentEvents`. @internal */
 export const RECENT_EVENTS_PER_IDENTIFIER = 3;
 
 export function buildSeed(seed: number, nowMs: number, options: SeedOptions = {}): SeedData {

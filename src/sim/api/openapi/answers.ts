@@ -51,6 +51,7 @@ const LONG = new Set([
   'prompt',
 ]);
 
+/** @internal */
 export const HOSTILE_TEXT =
   ' <!channel> <!here|here> <!subteam^S0SEC|@security> <@U0ADMIN> <#C0GENERAL> *bold* _italic_ ~strike~ `code` ```block``` ' +
   '<https://evil.example/phish|click here> http://evil.example/x?a=1&b=2 &amp; &lt;b&gt; <b>html</b> <script>alert(1)</script> ' +
@@ -60,7 +61,7 @@ export const HOSTILE_TEXT =
 const LONG_LENGTH = 5000;
 
 /** The hostile version of a free-text value (the seeded text stays at the front, so rows can be found). */
-export function hostile(seed: string, name: string): string {
+function hostile(seed: string, name: string): string {
   const text = `${seed}${HOSTILE_TEXT}`;
   if (!LONG.has(name)) return text;
   let out = text;

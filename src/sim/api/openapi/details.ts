@@ -24,7 +24,7 @@ interface Walk {
 const quote = (v: unknown): string => `'${String(v)}'`;
 
 /** `'a'`, `'a' or 'b'`, `'a', 'b' or 'c'`: how pydantic lists expected values. */
-export function expectedList(values: readonly unknown[]): string {
+function expectedList(values: readonly unknown[]): string {
   const q = values.map(quote);
   return q.length <= 1 ? (q[0] ?? '') : `${q.slice(0, -1).join(', ')} or ${q.at(-1)}`;
 }

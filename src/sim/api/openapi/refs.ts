@@ -76,7 +76,7 @@ export function typesOf(docs: Docs, schema: Schema, seen = new Set<Schema>()): S
 }
 
 /** JSON Schema's name for the type of a JSON value. */
-export function jsonType(v: unknown): string {
+function jsonType(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';

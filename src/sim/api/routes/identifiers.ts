@@ -17,7 +17,7 @@ import { arraySequence, paginate } from '../paging.js';
 import type { SimIdentifier } from '../types.js';
 
 /** The contract's `data` of an identifier (discriminated by `type`). */
-export function identifierData(i: SimIdentifier): Record<string, unknown> {
+function identifierData(i: SimIdentifier): Record<string, unknown> {
   switch (i.kind) {
     case 'domain':
       return { type: 'domain', fqdn: i.name };

@@ -68,7 +68,7 @@ export interface OptionRules {
  * https://docs.slack.dev/reference/block-kit/composition-objects/option-object: text ≤ 75 (required), value
  * ≤ 150 (required), description ≤ 75, url ≤ 3000 (overflow menus only).
  */
-export function optionObject(p: Problems, value: unknown, pointer: string, rules: OptionRules): void {
+function optionObject(p: Problems, value: unknown, pointer: string, rules: OptionRules): void {
   if (!isRecord(value)) {
     p.add('must be an object', pointer);
     return;

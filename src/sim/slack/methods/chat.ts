@@ -11,7 +11,7 @@ import {
   str,
 } from './common.js';
 
-export function messageJson(state: SlackState, team: FakeTeam, m: StoredMessage, withMetadata = false): Json {
+function messageJson(state: SlackState, team: FakeTeam, m: StoredMessage, withMetadata = false): Json {
   return {
     type: 'message',
     user: m.user,

@@ -20,7 +20,7 @@ export interface ClientContext {
   clientSecret: string;
 }
 
-export interface BotContext extends ClientContext {
+interface BotContext extends ClientContext {
   team: FakeTeam;
   token: string;
 }

@@ -6,7 +6,7 @@ import { fileMethods } from './files.js';
 import { installBotMethods, installClientMethods } from './install.js';
 import { viewMethods } from './views.js';
 
-export type { BotContext, BotMethod, ClientContext, ClientMethod } from './common.js';
+export type { BotMethod, ClientMethod } from './common.js';
 export { messageContentError } from './common.js';
 
 /** Methods called with a bot token. */

@@ -27,9 +27,7 @@ function quietOf(text: string): { from: string; to: string } | undefined | 'bad'
 }
 
 /** The form's values, or the errors to show beside its fields. */
-export function readAlertForm(
-  view: ViewOutput,
-): { input: AlertAddInput } | { errors: Record<string, string> } {
+function readAlertForm(view: ViewOutput): { input: AlertAddInput } | { errors: Record<string, string> } {
   const common = readCommonFields(view, { severity: 'high', what: 'alerts' });
   const { field, errors } = common;
   const types = listField(field('types')).map((t) => t.toLowerCase());

@@ -21,7 +21,7 @@ function bound(b: TimeBound): string {
 }
 
 /** The command back as text people can paste; relative times stay relative. */
-export function credsCommandText(cmd: CredsCommand): string {
+function credsCommandText(cmd: CredsCommand): string {
   const parts = [COMMAND, 'creds', TYPE_WORDS[cmd.query.type], cmd.query.value];
   const f = cmd.filters;
   if (f.since) parts.push(`since:${bound(f.since)}`);

@@ -16,11 +16,11 @@ import type { SlackDeps } from '../../context.js';
 import { onView } from '../../listen.js';
 import { ephemeralPoster } from '../../respond.js';
 
-export const CREDS_PASSWORD_CALLBACK = 'creds_password_search';
+const CREDS_PASSWORD_CALLBACK = 'creds_password_search';
 const MAX_PASSWORD = 1000;
 const MetadataSchema = z.object({ c: z.string() });
 
-export function passwordSearchView(channelId: string): View {
+function passwordSearchView(channelId: string): View {
   return {
     type: 'modal',
     callback_id: CREDS_PASSWORD_CALLBACK,

@@ -17,7 +17,7 @@ import { renderDigestMessage } from '../../blocks/digest.js';
 import type { BotClients, BotClientsDeps } from '../../bot-clients.js';
 import { postRunMessage, runMessageFinder } from '../../subscriptions.js';
 
-export const DIGEST_EVENT_TYPE = 'vigil_digest';
+const DIGEST_EVENT_TYPE = 'vigil_digest';
 /** At most this many events are kept behind "+N more" (the rest store's own bound). */
 const MAX_REST = 200;
 
@@ -33,7 +33,7 @@ export interface PublisherDeps {
   outbound?: BotClientsDeps['outbound'];
 }
 
-export function headingOf(
+function headingOf(
   content: DigestContent,
   sub: { severity: string | string[]; types: string[] },
   moreRef?: string,

@@ -24,7 +24,7 @@ export const digestAddModalCommand: CommandHandler<'digest-add-modal'> = {
 };
 
 /** The form's values, or the errors to show beside its fields. */
-export function readForm(view: ViewOutput): { input: AddInput } | { errors: Record<string, string> } {
+function readForm(view: ViewOutput): { input: AddInput } | { errors: Record<string, string> } {
   const common = readCommonFields(view, { severity: 'info', what: 'digest' });
   const { field, errors } = common;
   const types = listField(field('types'));

@@ -175,7 +175,7 @@ function secretFieldError(field: string, kind: SecretKind): string {
 }
 
 /** The change the form asks for, or the errors to show beside its fields. */
-export function readTriageForm(
+function readTriageForm(
   view: Pick<ViewOutput, 'state' | 'blocks'>,
 ): { change: TriageChange } | { errors: Record<string, string> } {
   const values = view.state.values as Values;
@@ -224,7 +224,7 @@ function appliedWords(field: TriageField, change: TriageChange): string {
     : 'severity override removed';
 }
 
-export function outcomeText(outcome: TriageOutcome, change: TriageChange): string {
+function outcomeText(outcome: TriageOutcome, change: TriageChange): string {
   const lines: string[] = [];
   if (outcome.applied.length > 0) {
     const words = outcome.applied.map((a) => appliedWords(a.field, change));

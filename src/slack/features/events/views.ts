@@ -51,7 +51,7 @@ function fieldValue(values: StateValues, blockId: string): string {
   return (values[blockId]?.value?.value ?? '').trim();
 }
 
-/** The query from the submitted fields, or the errors to show next to them. */
+/** The query from the submitted fields, or the errors to show next to them. @internal */
 export function submittedQuery(
   queryType: WithheldQueryType,
   values: StateValues,

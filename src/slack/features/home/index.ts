@@ -17,7 +17,7 @@ import type { Feature, SlackDeps } from '../../context.js';
 import { type Click, onAction, onView } from '../../listen.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../requester.js';
 
-export async function publishHome(
+async function publishHome(
   deps: SlackDeps,
   client: WebClient,
   ids: { workspaceId: string; teamId: string; userId: string },

@@ -5,7 +5,6 @@
  * "stop using one, start another" and two instances are two calls.
  */
 import { randomBytes } from 'node:crypto';
-import { ManualClock } from '../../../../src/clock.js';
 import { type Logger, silentLogger } from '../../../../src/logger.js';
 import { AlertFollower } from '../../../../src/services/alerts/follow.js';
 import { AlertFollowUps } from '../../../../src/services/alerts/follow-ups.js';
@@ -29,17 +28,17 @@ import {
 import { BotClients } from '../../../../src/slack/bot-clients.js';
 import { createAlertPublisher } from '../../../../src/slack/features/alerts/publisher.js';
 import {
-  type AlertSubscription,
   createRepositories,
   type NewAlertSubscription,
   Sealer,
   type Store,
 } from '../../../../src/store/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 
 export const TEAM = DEFAULT_TEAM_ID;
 export const CHANNEL = SEEDED_CHANNELS.general;
 export const OTHER_CHANNEL = SEEDED_CHANNELS.security;
-export const IDENTIFIER = 3001;
+const IDENTIFIER = 3001;
 export const POLL_MS = 60_000;
 export const TICK_MS = 5_000;
 
@@ -262,5 +261,3 @@ export function alertsIn(slack: FakeSlack, channel: string = CHANNEL): PostedAle
       uids: [...JSON.stringify(m.blocks ?? []).matchAll(/ID `([^`\\"]+)`/g)].map((x) => x[1] ?? ''),
     }));
 }
-
-export type { AlertSubscription };

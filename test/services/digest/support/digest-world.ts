@@ -4,7 +4,6 @@
  * process would (its own store connection and owner id), so a crash is "stop using one, start another".
  */
 import { randomBytes } from 'node:crypto';
-import { ManualClock } from '../../../../src/clock.js';
 import { type Logger, silentLogger } from '../../../../src/logger.js';
 import type { RunStep } from '../../../../src/services/digest/run.js';
 import { DigestScheduler } from '../../../../src/services/digest/scheduler.js';
@@ -29,6 +28,7 @@ import {
   Sealer,
   type Store,
 } from '../../../../src/store/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import { guardSlackContract } from '../../../support/slack-contract.js';
 
 export const TEAM = DEFAULT_TEAM_ID;

@@ -173,7 +173,7 @@ export function checkBlockKitLimits(payload: unknown, surface: CheckedSurface): 
 }
 
 /** What the simulated Slack says of the payload: its problems, or its bare error code when it gives none. */
-export function slackRefusal(payload: Obj, surface: CheckedSurface): string[] {
+function slackRefusal(payload: Obj, surface: CheckedSurface): string[] {
   if (surface !== 'message') {
     const view = payload.type === undefined ? { ...payload, type: surface } : payload;
     return viewProblems(view).map((p) => `slack: ${p}`);

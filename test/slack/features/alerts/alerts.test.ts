@@ -5,9 +5,9 @@
  * from the alert itself.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { DEFAULT_TEAM_ID } from '../../../../src/sim/slack/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import { type Stack, startStack } from '../../../support/stack.js';
 import {
   actionCalls,

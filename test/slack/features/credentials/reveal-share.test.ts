@@ -6,9 +6,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import { SEEDED_CHANNELS, SEEDED_USERS } from '../../../../src/sim/slack/index.js';
 import { textOf } from '../../../harness/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
 import { click, command, waitPostTo } from '../events/support/events-stack.js';
 import { addCredential, credsBodies, startCredsStack } from './support/creds-stack.js';

@@ -4,9 +4,9 @@
  * paging, and the API's 403 quota exhausted and 429 answered clearly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import { contractProblems, fromSimLog } from '../../../api/support/openapi.js';
 import { buttons, textOf } from '../../../harness/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
 import { click, command, waitPostTo } from '../events/support/events-stack.js';
 import { addCredential, credsBodies, startCredsStack } from './support/creds-stack.js';

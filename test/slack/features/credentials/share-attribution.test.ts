@@ -4,9 +4,9 @@
  * re-render it; lines meant for the requester alone (the search quota, search tips) stay out of shared copies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import { SEEDED_CHANNELS, SEEDED_USERS } from '../../../../src/sim/slack/index.js';
 import { getButton, textOf } from '../../../harness/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
 import { click, command, IDENTIFIER, waitPostTo } from '../events/support/events-stack.js';
 import { addCredential, startCredsStack } from './support/creds-stack.js';

@@ -3,8 +3,8 @@
  * the tenant's tags seen so far, plus new ones), and in the digest's searches.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import { DEFAULT_TEAM_ID } from '../../../../src/sim/slack/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
 import { command, SEEDED_CHANNELS, startEventsStack } from '../events/support/events-stack.js';
 

@@ -3,8 +3,8 @@
  * (ticked by hand with a hand-moved clock), posts in the fake Slack, and clicks on a posted digest.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import { DEFAULT_TEAM_ID } from '../../../../src/sim/slack/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
 import {
   click,

@@ -4,9 +4,9 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import { DEFAULT_TEAM_ID } from '../../../../src/sim/slack/index.js';
 import { sqlite } from '../../../store/support/backends.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
 import { command, SEEDED_USERS, startEventsStack } from '../events/support/events-stack.js';
 

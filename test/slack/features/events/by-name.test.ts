@@ -5,11 +5,11 @@
  * Every v4 request must validate against the published document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import { silentLogger } from '../../../../src/logger.js';
 import { startVigil } from '../../../../src/start.js';
 import { contractProblems, fromSimLog } from '../../../api/support/openapi.js';
 import { buttons, createSlackSender, textOf } from '../../../harness/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
 import { SIGNING_SECRET, startStack } from '../../../support/stack.js';
 import { click, command, IDENTIFIER, waitPostTo } from './support/events-stack.js';

@@ -1,7 +1,7 @@
 /** Paging across empty pages, expired contexts, sharing in a channel, and the secret-query modal. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import { buttons, getButton, textOf } from '../../../harness/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
 import {
   actionCalls,

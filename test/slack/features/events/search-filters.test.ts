@@ -1,7 +1,7 @@
 /** `/vigil events <id> [filters]`: the exact search body each filter produces, and how results read. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import { buttons, menuOptions, textOf } from '../../../harness/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
 import { command, IDENTIFIER, searchBodies, startEventsStack } from './support/events-stack.js';
 

@@ -4,10 +4,10 @@
  * updated in place, audited, and "Search its events" once the accepted identifier exists.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../../src/clock.js';
 import { SEEDED_USERS } from '../../../../src/sim/slack/index.js';
 import { contractProblems, fromSimLog } from '../../../api/support/openapi.js';
 import { buttons, textOf } from '../../../harness/index.js';
+import { ManualClock } from '../../../support/manual-clock.js';
 import { type Stack, startStack } from '../../../support/stack.js';
 import { apiCalls, click, command, waitPostTo } from './support.js';
 

@@ -125,10 +125,6 @@ async function choose(
   return { responseUrl, status: res.status };
 }
 
-export function postsTo(stack: Stack, responseUrl: string): ResponseUrlPost[] {
-  return stack.slack.postsTo(responseUrl);
-}
-
 export function waitPostTo(stack: Stack, responseUrl: string, n = 1): Promise<ResponseUrlPost> {
   let seen = 0;
   return stack.slack.waitForPost((p) => `${stack.slack.url}${p.path}` === responseUrl && ++seen >= n);
@@ -140,11 +136,6 @@ export function searchBodies(stack: Stack): unknown[] {
 
 export function actionCalls(stack: Stack): LoggedRequest[] {
   return stack.sim.log.entries.filter((e) => e.path.endsWith('/v4/events/actions'));
-}
-
-/** Everything Vigil sent to Slack, to search for what must never be there. */
-export function everythingSent(stack: Stack): string {
-  return stack.slack.allText();
 }
 
 let added = 0;
