@@ -36,7 +36,13 @@ import { createSlackSide } from './slack-side.js';
 import { welcomeFacts, welcomeMessage } from './welcome.js';
 
 /** What the playground takes from the environment; the Slack, API and store settings are its own. */
-const PASSED_THROUGH = ['PORT', 'LOG_LEVEL', 'VIGIL_PLAYGROUND_HOST', 'VIGIL_PUBLIC_URL'] as const;
+const PASSED_THROUGH = [
+  'PORT',
+  'LOG_LEVEL',
+  'LOG_FORMAT',
+  'VIGIL_PLAYGROUND_HOST',
+  'VIGIL_PUBLIC_URL',
+] as const;
 
 /**
  * What the fake Slack keeps in a long session: enough for every page of the session to work, bounded so an

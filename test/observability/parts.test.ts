@@ -19,7 +19,11 @@ import { startRedisServer } from '../store/support/redis-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { histogramCount, sampleSum } from '../support/prometheus.js';
 
-const BASE = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+const BASE = {
+  SLACK_BOT_TOKEN: 'xoxb-1',
+  SLACK_SIGNING_SECRET: 's',
+  VIGIL_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+};
 
 describe('the metrics variables', () => {
   it('leave metrics off by default', () => {

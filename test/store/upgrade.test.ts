@@ -82,7 +82,7 @@ describe('the store written by release 0.1.0', () => {
     expect(textOf(shown.post)).toMatch(/[Rr]eveal[^"]*everyone/);
 
     const audit = await command(stack, 'audit', { userId: SEEDED_USERS.admin });
-    expect(textOf(audit.post)).toContain('digest.add');
+    expect(textOf(audit.post)).toContain('subscribed a channel to the daily digest');
 
     const state = await stack.vigil.deps.repos.eventStates.get(manifest.workspaceId, manifest.ignored);
     expect(state).toMatchObject({ generation: 1, last: { action: 'ignore', by: SEEDED_USERS.member } });

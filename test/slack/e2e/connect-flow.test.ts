@@ -100,7 +100,7 @@ describe('the connect flow as a new admin', () => {
     const page = await submitKey(pageUrl, wrong, simHost(stack));
     expect(page.status).toBe(400);
     expect(page.html).toContain(
-      '<p class="error" role="alert">That key did not work: The API rejected the credentials (401',
+      '<p class="error" role="alert">That key did not work: The threat-intel API rejected Vigil’s API key.',
     );
     expect(page.html).toContain('name="api_key"');
     expect(page.html).not.toContain(wrong);

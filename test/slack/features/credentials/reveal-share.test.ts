@@ -112,7 +112,7 @@ describe('the value goes nowhere else', () => {
     const res = await stack.sender.event({ type: 'app_home_opened', userId: SEEDED_USERS.admin });
     expect(res.status).toBe(200);
     const home = await stack.slack.waitFor('views.publish');
-    expect(JSON.stringify(home.body)).toContain('credential.reveal');
+    expect(JSON.stringify(home.body)).toContain('revealed the value of leaked credential');
     expect(JSON.stringify(home.body)).not.toContain(VALUE);
   });
 

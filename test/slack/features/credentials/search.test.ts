@@ -95,7 +95,7 @@ describe('query kinds and filters', () => {
       responseUrl: stack.slack.responseUrl(),
     });
     const body = JSON.stringify(res.body);
-    expect(body).toContain('Never type a password in Slack');
+    expect(body).toContain('Never paste API keys or passwords in Slack');
     expect(body).not.toContain('hunter2');
   });
 });
