@@ -275,12 +275,19 @@ describe('digest commands and posts', () => {
     expect((await stack.vigil.deps.repos.digestSubscriptions.get(sub?.id ?? ''))?.paused?.by).toBe(
       SEEDED_USERS.member,
     );
-    // Another member may not remove it; the refusal is logged (App Home has no response_url) and nothing changes.
+    // Another member may not remove it; the refusal is logged and told in their DM with Vigil (App Home has
+    // no response_url), and nothing changes.
     stack.slack.addUser({ id: 'U0OTHER99', name: 'otto' });
     await press('digest_remove', 'U0OTHER99');
     await expect
       .poll(() => stack.logs.some((l) => l.includes('digest_remove') && l.includes('Only workspace admins')))
       .toBe(true);
+    const told = await stack.slack.waitFor(
+      (c) => c.method === 'chat.postMessage' && c.body.channel === 'U0OTHER99',
+    );
+    expect(JSON.stringify(told.body)).toContain(
+      'Only workspace admins can change a digest someone else created',
+    );
     expect(await stack.vigil.deps.repos.digestSubscriptions.get(sub?.id ?? '')).toBeDefined();
     const resumed = await press('digest_resume', SEEDED_USERS.admin);
     await stack.slack.waitFor(
