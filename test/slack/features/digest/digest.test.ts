@@ -157,9 +157,9 @@ describe('digest commands and posts', () => {
     expect(digestMessages(stack)).toHaveLength(0);
     const list = await command(stack, 'digest list');
     const text = textOf(list.post);
-    expect(text).toContain('*Failing* since <!date^' + failedAt / 1000);
+    expect(text).toContain(`*Failing* since <!date^${failedAt / 1000}`);
     expect(text).toMatch(/1 attempt in a row\): [A-Z]/);
-    expect(text).toContain('next try <!date^' + (failedAt + 60_000) / 1000);
+    expect(text).toContain(`next try <!date^${(failedAt + 60_000) / 1000}`);
     expect(text).not.toContain('Active');
     clock.advance(60_000);
     await stack.vigil.runDigestsNow();
