@@ -213,6 +213,20 @@ export class IdentifierDirectory {
     return list.identifiers.find((i) => i.name.trim().toLowerCase() === wanted);
   }
 
+  /**
+   * Which of `ids` the tenant does not have: the kept list first, read again before calling one missing
+   * (it may have been created since). A list cut at MAX_IDENTIFIER_PAGES cannot tell: nothing is called missing.
+   */
+  async missing(workspaceId: string, ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const absent = (list: IdentifierList) => {
+      const have = new Set(list.identifiers.map((i) => i.id));
+      return list.complete ? ids.filter((id) => !have.has(id)) : [];
+    };
+    const first = absent(await this.list(workspaceId));
+    return first.length === 0 ? first : absent(await this.list(workspaceId, { fresh: true }));
+  }
+
   private read(workspaceId: string): Promise<IdentifierList> {
     return this.deps.api.call(workspaceId, async ({ session }) => {
       const identifiers: KnownIdentifier[] = [];

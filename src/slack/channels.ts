@@ -11,7 +11,7 @@ import { slackErrorCode } from './respond.js';
 export type { ChannelCheck } from './blocks/channel.js';
 
 /** Time a form's channel check may take before its ack (Slack waits 3 s for the ack). */
-const FORM_CHECK_MS = 1_500;
+export const FORM_CHECK_MS = 1_500;
 
 async function checkChannel(client: WebClient, channelId: string): Promise<ChannelCheck> {
   let info: { is_member?: boolean; is_archived?: boolean; name?: string } | undefined;

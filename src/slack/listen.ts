@@ -19,6 +19,7 @@ import { type AuditSurface, onSurface } from '../services/audit.js';
 import type { Requester, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
 import { requesterOfAction } from './requester.js';
+import { ephemeralPoster } from './respond.js';
 import { type ActionConstraint, routeAction, routeView } from './router.js';
 import { CLICK_STILL_WORKING_TEXT, type ClickNotice, withClickNotice } from './still-working.js';
 
@@ -56,7 +57,13 @@ function runClick(
   deps: SlackDeps,
   args: { respond: RespondFn; client: WebClient; action: ButtonAction | undefined; who: Requester },
   clicked: (replies: { respond: RespondFn; client: WebClient }) => Promise<unknown>,
-  opts: { quiet?: boolean; notice?: ClickNotice; context: Record<string, unknown>; surface: AuditSurface },
+  opts: {
+    quiet?: boolean;
+    notice?: ClickNotice;
+    inDm?: boolean;
+    context: Record<string, unknown>;
+    surface: AuditSurface;
+  },
 ): void {
   const { who } = args;
   const handler = (replies: { respond: RespondFn; client: WebClient }) =>
@@ -64,7 +71,12 @@ function runClick(
   const context = { ...opts.context, team: who.workspaceId, user: who.userId };
   // Bolt gives no respond to a click without a response_url (a button in a modal or App Home).
   if (opts.quiet || typeof args.respond !== 'function') {
-    runTracked(deps, () => handler(args), opts.quiet ? undefined : args.respond, context);
+    const answer = opts.inDm
+      ? ephemeralPoster(args.client, '', who.userId)
+      : opts.quiet
+        ? undefined
+        : args.respond;
+    runTracked(deps, () => handler(args), answer, context);
     return;
   }
   const text = (args.action && opts.notice?.(args.action)) || CLICK_STILL_WORKING_TEXT;
@@ -74,15 +86,16 @@ function runClick(
 
 /**
  * A button: acked at once, then `handler` runs tracked. Errors answer the clicker ephemerally unless
- * `quiet` (surfaces without a response_url, such as App Home, only log them); a click still running after a
- * few seconds tells the clicker so once (`notice` words it), unless `quiet`.
+ * `quiet` (no progress notice); `inDm` answers them in the clicker's DM with Vigil instead (App Home has no
+ * response_url, and a refusal must not be silent); a click still running after a few seconds tells the
+ * clicker so once (`notice` words it), unless `quiet`.
  */
 export function onAction(
   app: App,
   deps: SlackDeps,
   constraint: ActionConstraint | string,
   handler: (click: Click) => Promise<unknown>,
-  opts: { quiet?: boolean; notice?: ClickNotice } = {},
+  opts: { quiet?: boolean; notice?: ClickNotice; inDm?: boolean } = {},
 ): void {
   const constraints = typeof constraint === 'string' ? { action_id: constraint } : constraint;
   routeAction(app, constraints, async (args) => {

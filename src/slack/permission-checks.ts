@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import { NotAllowedError } from '../errors.js';
 import { type Actors, PERMISSION_WORDS, type Permission } from '../permission-rules.js';
 import type { SettingsRepo } from '../store/index.js';
+import { slackErrorCode } from './respond.js';
 
 const CACHE_MS = 5 * 60 * 1000;
 
@@ -35,7 +36,15 @@ export class Authz {
     const key = `${teamId}:${userId}`;
     const hit = this.fresh(this.admins.get(key));
     if (hit !== undefined) return hit;
-    const res = await client.users.info({ user: userId });
+    const res = await client.users.info({ user: userId }).catch((err: unknown) => {
+      // Slack does not know the person (deleted, or from another organization): say so, not "went wrong".
+      if (slackErrorCode(err) === 'user_not_found' || slackErrorCode(err) === 'user_not_visible')
+        throw new NotAllowedError(
+          'Slack does not know your user in this workspace, so Vigil cannot tell what you may do.',
+          'Ask a workspace admin to check your account.',
+        );
+      throw err;
+    });
     const u = res.user;
     const admin = Boolean(u && !u.deleted && (u.is_admin || u.is_owner || u.is_primary_owner));
     this.admins.set(key, { value: admin, at: this.deps.clock.now() });

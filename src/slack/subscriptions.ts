@@ -13,10 +13,11 @@ import type { RunMessageFinder } from '../services/subscriptions/posting.js';
 import { StoreCorruptionError } from '../store/index.js';
 import { channelFieldError } from './blocks/channel.js';
 import { type BotClients, findByRunId, slackFailure } from './bot-clients.js';
-import { channelRefusal, checkChannelWithin } from './channels.js';
+import { channelRefusal, checkChannelWithin, FORM_CHECK_MS } from './channels.js';
 import type { CommandContext, SlackDeps } from './context.js';
 import { onAction, onView } from './listen.js';
 import { type ChannelRef, canonicalTimeZone } from './parser/index.js';
+import { MAX_SUBSCRIPTION_IDENTIFIERS } from './parser/subscriptions.js';
 import { ephemeralPoster } from './respond.js';
 import { showRestPage } from './rest-pages.js';
 
@@ -39,16 +40,36 @@ async function creatorZone(client: WebClient, userId: string): Promise<string> {
 
 type Creator = Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>;
 
+/** Slack's shape of a channel id: anything else (mention text, a name) never reaches an API call. */
+const CHANNEL_ID = /^[CG][A-Z0-9]{8,20}$/;
+
+/** What to say when some of `ids` are not identifiers of the workspace's tenant, else undefined. */
+async function identifierRefusal(
+  deps: Pick<SlackDeps, 'identifiers'>,
+  workspaceId: string,
+  ids: number[] | 'all',
+): Promise<string | undefined> {
+  if (ids === 'all') return undefined;
+  const missing = await deps.identifiers.missing(workspaceId, ids);
+  if (missing.length === 0) return undefined;
+  const [one] = missing;
+  return missing.length === 1
+    ? `Identifier ${one} does not exist in this tenant; \`/vigil identifiers\` lists them.`
+    : `Identifiers ${missing.join(', ')} do not exist in this tenant; \`/vigil identifiers\` lists them.`;
+}
+
 /**
- * Creates a subscription after the checks (the workspace is connected, Vigil can post in the channel), in the
- * creator's time zone unless one is given; a refusal to say instead when Vigil cannot post there.
+ * Creates a subscription after the checks (the workspace is connected, its identifiers exist, Vigil can post
+ * in the channel), in the creator's time zone unless one is given; a refusal to say instead.
  */
 export async function createSubscription<S>(
   ctx: Creator,
-  input: { channelId: string; timeZone?: string | undefined },
+  input: { channelId: string; identifierIds?: number[] | 'all' | undefined; timeZone?: string | undefined },
   add: (timeZone: string) => Promise<S>,
 ): Promise<{ sub: S } | { refusal: string }> {
   await ctx.deps.connection.tenantOf(ctx.workspaceId); // not connected: say so before anything else
+  const unknown = await identifierRefusal(ctx.deps, ctx.workspaceId, input.identifierIds ?? 'all');
+  if (unknown !== undefined) return { refusal: unknown };
   const refusal = await channelRefusal(ctx.client, input.channelId);
   if (refusal !== undefined) return { refusal };
   return { sub: await add(input.timeZone ?? (await creatorZone(ctx.client, ctx.userId))) };
@@ -111,7 +132,7 @@ export interface FormField {
 /** The fields both add forms have (channel, identifiers, severity, time zone), and the errors beside them. */
 export function readCommonFields(
   view: ViewOutput,
-  defaults: { severity: Severity; what: string },
+  defaults: { severity: Severity; what: string; options: readonly string[] },
 ): {
   field: (block: string) => FormField;
   errors: Record<string, string>;
@@ -125,7 +146,7 @@ export function readCommonFields(
   const errors: Record<string, string> = {};
 
   const channelId = field('channel').selected_conversation ?? '';
-  if (channelId === '') errors.channel = `Pick the channel the ${defaults.what} posts in.`;
+  if (!CHANNEL_ID.test(channelId)) errors.channel = `Pick the channel the ${defaults.what} posts in.`;
 
   const idsText = (field('identifiers').value ?? '').trim();
   let identifierIds: number[] | 'all' = 'all';
@@ -135,12 +156,18 @@ export function readCommonFields(
       errors.identifiers =
         'Identifier ids are whole numbers, separated by commas (or leave it empty for all).';
     } else identifierIds = [...new Set(parts.map(Number))];
+    if (identifierIds !== 'all' && identifierIds.length > MAX_SUBSCRIPTION_IDENTIFIERS)
+      errors.identifiers = `At most ${MAX_SUBSCRIPTION_IDENTIFIERS} identifiers (or leave it empty for all).`;
   }
 
   const severityValue = field('severity').selected_option?.value ?? defaults.severity;
-  const severity: Severity = (SEVERITIES as readonly string[]).includes(severityValue)
-    ? (severityValue as Severity)
-    : defaults.severity;
+  const known = (SEVERITIES as readonly string[]).includes(severityValue);
+  if (!known) errors.severity = 'Pick a severity from the list.';
+  const severity: Severity = known ? (severityValue as Severity) : defaults.severity;
+
+  const chosen = (field('options').selected_options ?? []).map((o) => o.value ?? '');
+  if (chosen.some((o) => !defaults.options.includes(o))) errors.options = 'Pick options from the list.';
+  if (listField(field('types')).length > MAX_TYPES) errors.types = `At most ${MAX_TYPES} event types.`;
 
   const tzText = (field('tz').value ?? '').trim();
   const timeZone = tzText === '' ? undefined : canonicalTimeZone(tzText);
@@ -149,10 +176,29 @@ export function readCommonFields(
   return { field, errors, channelId, identifierIds, severity, timeZone };
 }
 
+/** Event types a form takes at most (more than there are: anything beyond is not from the form). */
+const MAX_TYPES = 30;
+
 /** A comma or space separated list of a text input, empty for "all". */
 export function listField(field: FormField): string[] {
   const text = (field.value ?? '').trim();
   return text === '' || text.toLowerCase() === 'all' ? [] : text.split(/[\s,]+/).filter((t) => t);
+}
+
+/**
+ * `check` within the time a form may take before its ack; undefined when it fails or runs out of time (the
+ * work after the ack checks again).
+ */
+async function within<T>(check: Promise<T>, ms = FORM_CHECK_MS): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([check.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The channel an add form was opened in (its private metadata), where the person is. */
@@ -166,7 +212,7 @@ function formOrigin(view: ViewOutput): string | undefined {
  * in refused beside the channel field, the form still open (a check without an answer in time is made again
  * by `add`); then `add` runs after the ack and its answer goes where the person opened the form.
  */
-export function onSubscriptionForm<I extends { channelId: string }>(
+export function onSubscriptionForm<I extends { channelId: string; identifierIds: number[] | 'all' }>(
   app: App,
   deps: SlackDeps,
   callbackId: string,
@@ -180,6 +226,9 @@ export function onSubscriptionForm<I extends { channelId: string }>(
     if (check && !check.ok) {
       return { ack: { response_action: 'errors', errors: { channel: channelFieldError(check) } } };
     }
+    const unknown = await within(identifierRefusal(deps, who.workspaceId, form.input.identifierIds));
+    if (unknown !== undefined)
+      return { ack: { response_action: 'errors', errors: { identifiers: unknown } } };
     const respond = ephemeralPoster(client, formOrigin(view) ?? form.input.channelId, who.userId);
     return {
       respond,

@@ -4,7 +4,7 @@
  * Items a resumed cursor repeats are dropped by uid. Nothing is stored here: the caller saves the new
  * cursor state only once the digest is posted.
  */
-import type { Event, EventFilters, Severity } from '../../api/index.js';
+import { type Event, type EventFilters, NotFoundError, type Severity } from '../../api/index.js';
 import type { CursorState } from '../../store/index.js';
 import type { EventSource } from '../subscriptions/source.js';
 
@@ -22,6 +22,8 @@ export interface Collected {
   events: Event[];
   next: CursorState;
   truncated: boolean;
+  /** Identifiers the API no longer has (404 on their search): skipped, the others still read. */
+  missing: number[];
 }
 
 const FIRST_WINDOW_MS = 24 * 3600_000;
@@ -50,6 +52,7 @@ export async function collectEvents(
   const events: Event[] = [];
   let truncated = false;
   let requests = 0;
+  const missing: number[] = [];
   const targets: (number | 'all')[] = input.identifierIds === 'all' ? ['all'] : input.identifierIds;
   for (const target of targets) {
     const key = String(target);
@@ -66,7 +69,14 @@ export async function collectEvents(
         input.teamId,
         target,
         cursor === undefined ? base : { ...base, from: cursor },
-      );
+      ).catch((err: unknown) => {
+        if (target !== 'all' && err instanceof NotFoundError) return undefined;
+        throw err;
+      });
+      if (result === undefined) {
+        missing.push(target as number);
+        break;
+      }
       for (const event of result.items) {
         const uid = event.metadata.uid;
         if (seen.has(uid)) continue;
@@ -80,5 +90,5 @@ export async function collectEvents(
     next.identifiers[key] = cursor === undefined ? { since: entry.since } : { since: entry.since, cursor };
   }
   if (next.seen.length > MAX_SEEN) next.seen = next.seen.slice(-MAX_SEEN);
-  return { events, next, truncated };
+  return { events, next, truncated, missing };
 }

@@ -25,6 +25,8 @@ export interface DigestContent {
   counts: EventCounts;
   /** More events were waiting than one run reads: the next digest continues from there. */
   truncated: boolean;
+  /** Identifiers of the subscription that no longer exist (skipped: the digest holds the others). */
+  missing: number[];
 }
 
 /**
@@ -38,5 +40,7 @@ export const DigestHeadingSchema = z.object({
   late: z.boolean(),
   total: z.number().int().nonnegative(),
   truncated: z.boolean(),
+  /** Identifiers the run skipped because they no longer exist. */
+  missing: z.array(z.number().int()).optional(),
 });
 export type DigestHeading = z.infer<typeof DigestHeadingSchema>;

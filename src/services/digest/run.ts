@@ -72,6 +72,7 @@ export function contentOf(
   run: Pick<DigestRun, 'runId' | 'localDate' | 'late'>,
   events: DigestContent['events'],
   truncated: boolean,
+  missing: number[] = [],
 ): DigestContent {
   const sorted = [...events].sort(bySeverity);
   return {
@@ -88,6 +89,7 @@ export function contentOf(
     events: sorted,
     counts: countEvents(sorted),
     truncated,
+    missing,
   };
 }
 
@@ -112,8 +114,10 @@ export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): 
     if (run.ts === undefined) {
       const state = await deps.outbox.cursorState(sub.teamId, sub.id);
       const collected = await collectEvents(deps.events, sub, state, deps.clock.now());
-      const content = contentOf(sub, run, collected.events, collected.truncated);
-      const skipped = content.events.length === 0 && sub.skipEmpty;
+      const content = contentOf(sub, run, collected.events, collected.truncated, collected.missing);
+      await noteMissing(deps, sub, collected.missing);
+      // A digest naming a gone identifier posts even when empty: that is how the channel hears of it.
+      const skipped = content.events.length === 0 && sub.skipEmpty && content.missing.length === 0;
       run = await save(deps, sub, run, {
         state: 'built',
         next: collected.next,
@@ -147,6 +151,7 @@ export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): 
       failures: 0,
       lastError: undefined,
       nextAttemptAt: undefined,
+      failingSince: undefined,
     });
     deps.logger.info('digest run complete', {
       subscription: sub.id,
@@ -159,6 +164,15 @@ export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): 
   } catch (err) {
     return failed(deps, sub, run, err);
   }
+}
+
+/** Records on the subscription which identifiers no longer exist (the list and App Home show them). */
+async function noteMissing(deps: DigestDeps, sub: Subscription, missing: number[]): Promise<void> {
+  const before = sub.missingIdentifiers ?? [];
+  if (before.length === missing.length && before.every((id, i) => id === missing[i])) return;
+  await deps.subscriptions.update(sub.id, { missingIdentifiers: missing.length > 0 ? missing : undefined });
+  if (missing.length > 0)
+    deps.logger.warn('digest identifiers no longer exist', { subscription: sub.id, identifiers: missing });
 }
 
 async function save(
@@ -202,6 +216,7 @@ async function failed(
     failures,
     nextAttemptAt: now + backoffMs(failures),
     lastError: describeFailure(err),
+    failingSince: sub.failingSince ?? now,
   };
   // Release the lease so the next attempt (after the backoff) need not wait for it.
   await deps.outbox.advance(sub.teamId, sub.id, deps.owner, { leaseUntil: now }).catch(() => false);

@@ -1,12 +1,11 @@
 /**
  * Digest subscriptions: what every subscription has (subscriptions/service.ts), and what a digest adds: its
- * list with the last run, the next slot and whether it is failing, and a preview of the next digest.
+ * list with the last run, the next slot and whether it is failing (from the first failed run, since when), and a preview of the next digest.
  */
 import { DateTime } from 'luxon';
 import type { Clock } from '../../clock.js';
 import type { DigestLast, NewSubscription, Repositories, Subscription } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
-import { REPORT_AFTER_FAILURES } from '../subscriptions/posting.js';
 import { SubscriptionService } from '../subscriptions/service.js';
 import type { EventSource } from '../subscriptions/source.js';
 import { collectEvents } from './collect.js';
@@ -22,7 +21,7 @@ export interface DigestListItem {
   state:
     | { kind: 'active' }
     | { kind: 'paused'; reason: string }
-    | { kind: 'failing'; error: string; failures: number };
+    | { kind: 'failing'; error: string; failures: number; since: number; retryAt: number | undefined };
 }
 
 export interface DigestServiceDeps {
@@ -41,7 +40,12 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
         nouns: 'digests',
         command: 'digest',
         // The next digest covers everything since the last one (the cursors were kept).
-        resumed: () => ({ failures: undefined, nextAttemptAt: undefined, lastError: undefined }),
+        resumed: () => ({
+          failures: undefined,
+          nextAttemptAt: undefined,
+          lastError: undefined,
+          failingSince: undefined,
+        }),
       },
       deps,
     );
@@ -61,8 +65,14 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
         const state: DigestListItem['state'] =
           subscription.paused !== undefined
             ? { kind: 'paused', reason: subscription.paused.reason }
-            : failures >= REPORT_AFTER_FAILURES
-              ? { kind: 'failing', error: subscription.lastError ?? 'unknown error', failures }
+            : failures > 0
+              ? {
+                  kind: 'failing',
+                  error: subscription.lastError ?? 'unknown error',
+                  failures,
+                  since: subscription.failingSince ?? now,
+                  retryAt: subscription.nextAttemptAt,
+                }
               : { kind: 'active' };
         return {
           subscription,
@@ -90,6 +100,7 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
       { runId: `preview-${randomId(6)}`, localDate, late: false },
       collected.events,
       collected.truncated,
+      collected.missing,
     );
   }
 }

@@ -84,6 +84,8 @@ function headBlocks(h: DigestHeading): KnownBlock[] {
   }
   if (h.truncated)
     lines.push('_More events were waiting than one digest reads; the next digest continues from here._');
+  const missing = missingText(h.missing);
+  if (missing !== undefined) lines.push(missing);
   const counts: SectionBlock = {
     type: 'section',
     block_id: 'digest:counts',
@@ -133,6 +135,14 @@ function stateText(item: DigestListItem): string {
   }
 }
 
+/** The identifiers a subscription's last run found gone, to be removed from it. */
+function missingText(ids: readonly number[] | undefined): string | undefined {
+  if (!ids?.length) return undefined;
+  return ids.length === 1
+    ? `:warning: identifier ${ids[0]} no longer exists: remove it (\`/vigil digest remove\` and add the digest again without it).`
+    : `:warning: identifiers ${ids.join(', ')} no longer exist: remove them (\`/vigil digest remove\` and add the digest again without them).`;
+}
+
 function lastText(item: DigestListItem): string {
   const last = item.last;
   if (last === undefined) return 'Last run: none yet';
@@ -149,7 +159,10 @@ function digestLine(item: DigestListItem): string {
     `${codeSpan(s.id)} in <#${s.channelId}> · ${scheduleText(s)}`,
     scopeLine(s),
     `${lastText(item)} · ${stateText(item)}`,
-  ].join('\n');
+    missingText(s.missingIdentifiers),
+  ]
+    .filter((line) => line !== undefined)
+    .join('\n');
 }
 
 export function renderDigestList(items: readonly DigestListItem[]): RenderedMessage {

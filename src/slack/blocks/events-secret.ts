@@ -8,12 +8,12 @@ import type { WithheldQueryType } from '../../services/events/context.js';
 import { privateMetadata, viewButton, viewTitle } from './budget.js';
 
 export const SECRET_SEARCH_CALLBACK = 'events_secret_search';
-const MAX_SECRET = 1000;
+export const MAX_SECRET = 1000;
 
 export const SecretSearchMetadataSchema = z.object({
   i: z.number().int().positive(),
   q: z.enum(['secret', 'credentials']),
-  c: z.string(),
+  c: z.string().regex(/^[CDG][A-Z0-9]{2,30}$/),
 });
 type Metadata = z.infer<typeof SecretSearchMetadataSchema>;
 

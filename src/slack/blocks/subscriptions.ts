@@ -10,7 +10,7 @@ import { renderBudgeted } from './budget.js';
 import { type ActedState, renderEventGroup, SEVERITY_EMOJI, typeLabel } from './event-row.js';
 import type { RenderedMessage } from './kit.js';
 import { plural } from './kit.js';
-import { escapeMrkdwn, truncate } from './text.js';
+import { escapeMrkdwn, slackDate, truncate } from './text.js';
 
 /**
  * A list of subscriptions: a count (and what the kind adds under it), then one line per subscription, within
@@ -75,8 +75,13 @@ export function pausedText(reason: string): string {
 }
 
 /** Failing attempts in a row (digest runs, alert polls), with the last error. */
-export function failingText(what: string, failing: { failures: number; error: string }): string {
-  return `:warning: *${what}* (${failing.failures} attempts in a row): ${escapeMrkdwn(failing.error)}`;
+export function failingText(
+  what: string,
+  failing: { failures: number; error: string; since?: number; retryAt?: number | undefined },
+): string {
+  const since = failing.since === undefined ? '' : ` since ${slackDate(failing.since)}`;
+  const retry = failing.retryAt === undefined ? '' : ` · next try ${slackDate(failing.retryAt)}`;
+  return `:warning: *${what}*${since} (${plural(failing.failures, 'attempt')} in a row): ${escapeMrkdwn(failing.error)}${retry}`;
 }
 
 export function severityCounts(counts: Record<string, number>): string {

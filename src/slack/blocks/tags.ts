@@ -7,6 +7,10 @@ import type { InputBlock, PlainTextOption } from '@slack/types';
 
 const MAX_TAG_OPTIONS = 100;
 const MAX_OPTION_TEXT = 75;
+/** The typed field's own limit (its `max_length`). */
+const MAX_TYPED = 1000;
+/** Tags kept on one event or one digest: a bound of Vigil's, far above what people use. */
+const MAX_TAGS = 20;
 
 export interface TagFieldIds {
   /** The block of the multi-select. */
@@ -66,7 +70,7 @@ export function tagFields(
     element: {
       type: 'plain_text_input',
       action_id: 'value',
-      max_length: 1000,
+      max_length: MAX_TYPED,
       placeholder: { type: 'plain_text', text: 'vip, needs review' },
     },
   });
@@ -80,7 +84,13 @@ export function readTags(values: StateValues, ids: TagFieldIds): { tags: string[
   const known = values[ids.known]?.value as { selected_options?: { value?: string }[] | null } | undefined;
   const typed = values[ids.added]?.value as { value?: string | null } | undefined;
   const out: string[] = [];
-  for (const o of known?.selected_options ?? []) {
+  const picked = known?.selected_options ?? [];
+  // What the form offers: at most MAX_TAG_OPTIONS options of MAX_OPTION_TEXT, a typed field of MAX_TYPED.
+  if (picked.length > MAX_TAG_OPTIONS || picked.some((o) => String(o.value ?? '').length > MAX_OPTION_TEXT))
+    return { tags: [], error: 'Pick tags from the list.' };
+  if ((typed?.value ?? '').length > MAX_TYPED)
+    return { tags: [], error: `Type at most ${MAX_TYPED} characters of tags.` };
+  for (const o of picked) {
     if (typeof o.value === 'string' && o.value.trim() !== '') out.push(o.value.trim());
   }
   for (const raw of (typed?.value ?? '').split(',')) {
@@ -90,5 +100,7 @@ export function readTags(values: StateValues, ids: TagFieldIds): { tags: string[
       return { tags: [], error: `A tag is longer than ${MAX_OPTION_TEXT} characters.` };
     out.push(tag);
   }
-  return { tags: [...new Set(out)] };
+  const tags = [...new Set(out)];
+  if (tags.length > MAX_TAGS) return { tags: [], error: `At most ${MAX_TAGS} tags on one event or digest.` };
+  return { tags };
 }

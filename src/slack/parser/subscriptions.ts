@@ -42,6 +42,9 @@ export function clockTime(value: string, refusal: (typed: string) => string, exa
   return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
 }
 
+/** Identifiers one subscription follows at most (each is one search per run); more is `all`'s job. */
+export const MAX_SUBSCRIPTION_IDENTIFIERS = 100;
+
 function identifiersOf(token: Token, example: string): number[] | 'all' {
   const parts = partsOf(token, example);
   if (parts.length === 1 && parts[0]?.toLowerCase() === 'all') return 'all';
@@ -52,6 +55,13 @@ function identifiersOf(token: Token, example: string): number[] | 'all' {
     if (ids.includes(id)) fail(`\`${id}\` is listed twice in \`identifiers:\`.`, { example });
     ids.push(id);
   }
+  if (ids.length > MAX_SUBSCRIPTION_IDENTIFIERS)
+    fail(
+      `A subscription follows at most ${MAX_SUBSCRIPTION_IDENTIFIERS} identifiers; use \`identifiers:all\`.`,
+      {
+        example,
+      },
+    );
   return ids;
 }
 

@@ -29,12 +29,25 @@ const SubscriptionSchema = z.object({
   /** No run before this instant (backoff after a failure). */
   nextAttemptAt: z.number().optional(),
   lastError: z.string().optional(),
+  /** Since when runs fail (the first of the failures in a row). */
+  failingSince: z.number().optional(),
+  /** Identifiers the last run found gone (the API's 404): skipped until someone removes them. */
+  missingIdentifiers: z.array(z.number().int()).optional(),
 });
 /** A digest subscription. */
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 export type NewSubscription = Omit<
   Subscription,
-  'id' | 'createdAt' | 'cursor' | 'lastPostedDay' | 'paused' | 'failures' | 'nextAttemptAt' | 'lastError'
+  | 'id'
+  | 'createdAt'
+  | 'cursor'
+  | 'lastPostedDay'
+  | 'paused'
+  | 'failures'
+  | 'nextAttemptAt'
+  | 'lastError'
+  | 'failingSince'
+  | 'missingIdentifiers'
 >;
 /** What a digest run records. `undefined` clears a field. */
 export type SubscriptionChange = SubscriptionChangeOf<Subscription>;

@@ -59,7 +59,8 @@ describe('digest failures', () => {
     world.sim.faults.add({
       path: /\/events\/identifiers\//,
       times: 10,
-      response: { status: 404, body: { error: { code: 'NOT_FOUND', message: 'no' } } },
+      // Not a 404: that one says the identifier is gone, and the digest skips it.
+      response: { status: 403, body: { error: { code: 'FORBIDDEN', message: 'no' } } },
     });
     world.clock.set(DUE);
     for (let failures = 1; failures <= REPORT_AFTER_FAILURES; failures++) {
@@ -75,11 +76,31 @@ describe('digest failures', () => {
       clock: world.clock,
     });
     const [item] = await service.list(TEAM);
-    expect(item?.state).toMatchObject({ kind: 'failing', failures: REPORT_AFTER_FAILURES });
+    expect(item?.state).toMatchObject({ kind: 'failing', failures: REPORT_AFTER_FAILURES, since: DUE });
     expect(item?.subscription.id).toBe(sub.id);
     world.sim.faults.clear();
     expect((await p.scheduler.tick()).outcomes.posted).toBe(1);
     expect((await service.list(TEAM))[0]?.state).toEqual({ kind: 'active' });
+  });
+
+  it('retries after 1, 2, 4… minutes, at most an hour', () => {
+    expect([1, 2, 3, 4, 6, 7, 20].map(backoffMs)).toEqual(
+      [1, 2, 4, 8, 32, 60, 60].map((minutes) => minutes * 60_000),
+    );
+  });
+
+  it('skips an identifier that no longer exists, posts the others and says which', async () => {
+    const sub = await p.repos.digestSubscriptions.add(newSubscription({ identifierIds: [IDENTIFIER, 9999] }));
+    addEvent('leak/kept/1');
+    world.clock.set(DUE);
+    expect((await p.scheduler.tick()).outcomes.posted).toBe(1);
+    const [digest] = digestsIn(world.slack);
+    expect(digest?.uids).toEqual(['leak/kept/1']);
+    const blocks = JSON.stringify(world.slack.messages(CHANNEL).at(-1)?.blocks);
+    expect(blocks).toContain('identifier 9999 no longer exists: remove it');
+    const stored = await p.repos.digestSubscriptions.get(sub.id);
+    expect(stored?.missingIdentifiers).toEqual([9999]);
+    expect(stored?.failures ?? 0).toBe(0);
   });
 
   it('leaves a paused subscription alone and catches up once resumed', async () => {

@@ -28,11 +28,11 @@ function quietOf(text: string): { from: string; to: string } | undefined | 'bad'
 
 /** The form's values, or the errors to show beside its fields. */
 function readAlertForm(view: ViewOutput): { input: AlertAddInput } | { errors: Record<string, string> } {
-  const common = readCommonFields(view, { severity: 'high', what: 'alerts' });
+  const common = readCommonFields(view, { severity: 'high', what: 'alerts', options: ['hold_all'] });
   const { field, errors } = common;
   const types = listField(field('types')).map((t) => t.toLowerCase());
   const unknown = types.filter((t) => !ALERT_TYPES.includes(t));
-  if (unknown.length > 0)
+  if (unknown.length > 0 && errors.types === undefined)
     errors.types = `Not event type names: ${unknown.join(', ')}. Try stealer_log, leaked_credential, ransomleak…`;
   const quiet = quietOf(field('quiet').value ?? '');
   if (quiet === 'bad')

@@ -18,7 +18,7 @@ import { ephemeralPoster } from '../../respond.js';
 
 const CREDS_PASSWORD_CALLBACK = 'creds_password_search';
 const MAX_PASSWORD = 1000;
-const MetadataSchema = z.object({ c: z.string() });
+const MetadataSchema = z.object({ c: z.string().regex(/^[CDG][A-Z0-9]{2,30}$/) });
 
 function passwordSearchView(channelId: string): View {
   return {
@@ -83,6 +83,11 @@ export function registerPasswordModal(app: App, deps: SlackDeps): void {
     if (secret === '') {
       return {
         ack: { response_action: 'errors', errors: { password: 'Enter the password or hash to search for.' } },
+      };
+    }
+    if (secret.length > MAX_PASSWORD) {
+      return {
+        ack: { response_action: 'errors', errors: { password: `At most ${MAX_PASSWORD} characters.` } },
       };
     }
     registerSecret(secret);

@@ -49,6 +49,7 @@ function headingOf(
     truncated: content.truncated,
   };
   if (moreRef !== undefined) heading.moreRef = moreRef;
+  if (content.missing.length > 0) heading.missing = [...content.missing];
   return heading;
 }
 

@@ -25,16 +25,21 @@ export const digestAddModalCommand: CommandHandler<'digest-add-modal'> = {
 
 /** The form's values, or the errors to show beside its fields. */
 function readForm(view: ViewOutput): { input: AddInput } | { errors: Record<string, string> } {
-  const common = readCommonFields(view, { severity: 'info', what: 'digest' });
+  const common = readCommonFields(view, {
+    severity: 'info',
+    what: 'digest',
+    options: ['weekdays', 'always'],
+  });
   const { field, errors } = common;
   const types = listField(field('types'));
   const unknown = types.filter((t) => !isEventFilterType(t.toLowerCase()));
-  if (unknown.length > 0)
+  if (unknown.length > 0 && errors.types === undefined)
     errors.types = `Not event types: ${unknown.join(', ')}. Try leak, paste, forum_content…`;
   const tagged = readTags(view.state.values as never, DIGEST_TAG_FIELDS);
   if (tagged.error) errors[DIGEST_TAG_FIELDS.added] = tagged.error;
   else if (tagged.tags.length > 20) errors[DIGEST_TAG_FIELDS.added] = 'A digest filters on at most 20 tags.';
   const timeOfDay = field('time').selected_time ?? '09:00';
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(timeOfDay)) errors.time = 'Pick a time of day.';
   const options = (field('options').selected_options ?? []).map((o) => o.value);
   if (Object.keys(errors).length > 0) return { errors };
   return {

@@ -11,6 +11,7 @@ import { registerSecret } from '../../../logger.js';
 import type { WithheldQueryType } from '../../../services/events/context.js';
 import { type RenderedMessage, renderPage } from '../../blocks/events.js';
 import {
+  MAX_SECRET,
   SECRET_SEARCH_CALLBACK,
   SecretSearchMetadataSchema,
   secretSearchView,
@@ -51,6 +52,8 @@ function fieldValue(values: StateValues, blockId: string): string {
   return (values[blockId]?.value?.value ?? '').trim();
 }
 
+const tooLong = `At most ${MAX_SECRET} characters.`;
+
 /** The query from the submitted fields, or the errors to show next to them. @internal */
 export function submittedQuery(
   queryType: WithheldQueryType,
@@ -59,6 +62,7 @@ export function submittedQuery(
   if (queryType === 'secret') {
     const secret = fieldValue(values, 'secret');
     if (secret === '') return { errors: { secret: 'Enter the secret to search for.' } };
+    if (secret.length > MAX_SECRET) return { errors: { secret: tooLong } };
     return { query: { type: 'secret', secret } };
   }
   const username = fieldValue(values, 'username');
@@ -66,6 +70,8 @@ export function submittedQuery(
   const errors: Record<string, string> = {};
   if (username === '') errors.username = 'Enter the username.';
   if (password === '') errors.password = 'Enter the password.';
+  if (username.length > MAX_SECRET) errors.username = tooLong;
+  if (password.length > MAX_SECRET) errors.password = tooLong;
   if (Object.keys(errors).length > 0) return { errors };
   return { query: { type: 'credentials', username, password } };
 }

@@ -38,7 +38,7 @@ function register(app: App, deps: SlackDeps): void {
     });
   });
 
-  // App Home has no response_url: failures are logged with their reference (quiet).
+  // App Home has no response_url: refusals and failures are answered in the person's DM with Vigil.
   onAction(
     app,
     deps,
@@ -52,7 +52,7 @@ function register(app: App, deps: SlackDeps): void {
         view: renderConnectModal(link.url, link.expiresAt),
       });
     },
-    { quiet: true },
+    { quiet: true, inDm: true },
   );
 
   onAction(
@@ -65,7 +65,7 @@ function register(app: App, deps: SlackDeps): void {
       if (!connection) throw new NotConnectedError();
       await client.views.open({ trigger_id: body.trigger_id, view: renderDisconnectModal(connection) });
     },
-    { quiet: true },
+    { quiet: true, inDm: true },
   );
 
   onView(app, deps, HOME_DISCONNECT_VIEW, ({ who, view, client }) => ({
@@ -114,9 +114,9 @@ function registerRowButtons(
     await service[what](who.workspaceId, id, who.userId);
     await publishHome(deps, client, who);
   };
-  onAction(app, deps, ids.pause, change('pause'), { quiet: true });
-  onAction(app, deps, ids.resume, change('resume'), { quiet: true });
-  onAction(app, deps, ids.remove, change('remove'), { quiet: true });
+  onAction(app, deps, ids.pause, change('pause'), { quiet: true, inDm: true });
+  onAction(app, deps, ids.resume, change('resume'), { quiet: true, inDm: true });
+  onAction(app, deps, ids.remove, change('remove'), { quiet: true, inDm: true });
 }
 
 export const homeFeature: Feature = {

@@ -105,7 +105,11 @@ const upload: CommandHandler<'upload'> = {
   },
 };
 
-const SubmittedFilesSchema = z.array(z.looseObject({ id: z.string() })).min(1);
+// One file of Slack's id shape: what the form's file input gives (anything else is not from it).
+const SubmittedFilesSchema = z
+  .array(z.looseObject({ id: z.string().regex(/^F[A-Z0-9]{2,30}$/) }))
+  .min(1)
+  .max(1);
 
 function registerUploadForm(app: App, deps: SlackDeps): void {
   onView(app, deps, UPLOAD_VIEW, ({ who, view, client }) => {

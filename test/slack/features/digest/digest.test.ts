@@ -120,6 +120,53 @@ describe('digest commands and posts', () => {
     expect(digestMessages(stack)).toHaveLength(0);
   });
 
+  it('skips an identifier that no longer exists, posts the others and says which, in the message and the list', async () => {
+    const tenantId = stack.sim.keys[0]?.defaultTenantId ?? 0;
+    const extra = stack.sim.state.addIdentifier(tenantId, 'gone.example', 'domain');
+    await command(stack, `digest add identifiers:3001,${extra.id} tz:UTC at:09:00 always`);
+    expect(await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).toHaveLength(1);
+    stack.sim.state.identifiers.splice(stack.sim.state.identifiers.indexOf(extra), 1);
+    clock.set(START + 10 * DAY);
+    stack.sim.state.addEvent({
+      tenantId,
+      identifierIds: [3001],
+      createdAt: clock.now() - 3600_000,
+      uid: 'leak/kept/1',
+    });
+    clock.set(Date.UTC(2026, 5, 20, 9, 0));
+    await stack.vigil.runDigestsNow();
+    const [message] = digestMessages(stack);
+    const body = JSON.stringify(message?.blocks);
+    expect(body).toContain('leak/kept/1');
+    expect(body).toContain(`identifier ${extra.id} no longer exists: remove it`);
+    const list = await command(stack, 'digest list');
+    expect(textOf(list.post)).toContain(`identifier ${extra.id} no longer exists: remove it`);
+    expect(textOf(list.post)).toContain('Active');
+  });
+
+  it('lists a failing digest as failing from its first failed run, since when and why, and retries it', async () => {
+    await command(stack, 'digest add identifiers:3001 tz:UTC at:09:00 always');
+    stack.sim.faults.add({
+      path: /\/events\/identifiers\//,
+      times: 1,
+      response: { status: 403, body: { error: { code: 'FORBIDDEN', message: 'no' } } },
+    });
+    const failedAt = Date.UTC(2026, 5, 11, 9, 0);
+    clock.set(failedAt);
+    await stack.vigil.runDigestsNow();
+    expect(digestMessages(stack)).toHaveLength(0);
+    const list = await command(stack, 'digest list');
+    const text = textOf(list.post);
+    expect(text).toContain(`*Failing* since <!date^${failedAt / 1000}`);
+    expect(text).toMatch(/1 attempt in a row\): [A-Z]/);
+    expect(text).toContain(`next try <!date^${(failedAt + 60_000) / 1000}`);
+    expect(text).not.toContain('Active');
+    clock.advance(60_000);
+    await stack.vigil.runDigestsNow();
+    expect(digestMessages(stack)).toHaveLength(1);
+    expect(textOf((await command(stack, 'digest list')).post)).toContain('Active');
+  });
+
   it('previews privately and removes', async () => {
     await command(stack, 'digest add identifiers:3001 tz:UTC');
     const [sub] = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
@@ -253,12 +300,19 @@ describe('digest commands and posts', () => {
     expect((await stack.vigil.deps.repos.digestSubscriptions.get(sub?.id ?? ''))?.paused?.by).toBe(
       SEEDED_USERS.member,
     );
-    // Another member may not remove it; the refusal is logged (App Home has no response_url) and nothing changes.
+    // Another member may not remove it; the refusal is logged and told in their DM with Vigil (App Home has
+    // no response_url), and nothing changes.
     stack.slack.addUser({ id: 'U0OTHER99', name: 'otto' });
     await press('digest_remove', 'U0OTHER99');
     await expect
       .poll(() => stack.logs.some((l) => l.includes('digest_remove') && l.includes('Only workspace admins')))
       .toBe(true);
+    const told = await stack.slack.waitFor(
+      (c) => c.method === 'chat.postMessage' && c.body.channel === 'U0OTHER99',
+    );
+    expect(JSON.stringify(told.body)).toContain(
+      'Only workspace admins can change a digest someone else created',
+    );
     expect(await stack.vigil.deps.repos.digestSubscriptions.get(sub?.id ?? '')).toBeDefined();
     const resumed = await press('digest_resume', SEEDED_USERS.admin);
     await stack.slack.waitFor(

@@ -150,6 +150,29 @@ describe('tags', () => {
     expect(contractProblems(stack.sim.log.entries.map(fromSimLog))).toEqual([]);
   });
 
+  it('refuses forged tags (1,000 of them, a 10 KB one, a picked one no list offers) beside the field, with no PATCH', async () => {
+    const page = await results();
+    const forgeries = [
+      tagValues([], Array.from({ length: 345 }, (_, i) => `t${i}`).join(',')),
+      tagValues(Array.from({ length: 1000 }, (_, i) => `tag${i}`)),
+      tagValues([], 'x'.repeat(10_000)),
+      tagValues(['y'.repeat(500)]),
+    ];
+    for (const values of forgeries) {
+      const form = await openForm(page, 'event_tags:0');
+      stack.sim.log.clear();
+      const before = stack.slack.calls.length;
+      const res = await submit(form, values);
+      expect(res.status).toBe(200);
+      const body = res.body as { response_action?: string; errors?: Record<string, string> };
+      expect(body.response_action).toBe('errors');
+      expect(body.errors?.triage_tags_new).toBeTruthy();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(patches()).toEqual([]);
+      expect(stack.slack.calls.slice(before).filter((c) => c.method.startsWith('chat.'))).toEqual([]);
+    }
+  });
+
   it('does nothing when nothing changed', async () => {
     const page = await results();
     const uid = uidOf(page.blocks, 2);

@@ -162,6 +162,33 @@ describe('/vigil upload', () => {
     },
   );
 
+  it("refuses forged files (two of them, an id not of Slack's shape) beside the field, with no call", async () => {
+    const forgeries = [[{ id: 'F0AAAAAA1' }, { id: 'F0AAAAAA2' }], [{ id: '<!channel>' }]];
+    for (const files of forgeries) {
+      const triggerId = stack.slack.triggerId();
+      await stack.sender.slashCommand({ text: 'upload', responseUrl: stack.slack.responseUrl(), triggerId });
+      const opened = await stack.slack.waitFor(
+        (c) => c.method === 'views.open' && c.body.trigger_id === triggerId,
+      );
+      const view = opened.body.view as Json;
+      stack.sim.log.clear();
+      const before = stack.slack.calls.length;
+      const ack = await stack.sender.viewSubmission({
+        callbackId: String(view.callback_id),
+        view,
+        viewId: String((opened.response.view as Json).id),
+        userId: SEEDED_USERS.member,
+        values: { sandbox_file: { file: { type: 'file_input', files } } },
+      });
+      const body = ack.body as { response_action?: string; errors?: Record<string, string> };
+      expect(body.response_action).toBe('errors');
+      expect(body.errors?.sandbox_file).toBe('Pick a file to send.');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(stack.sim.log.entries).toEqual([]);
+      expect(stack.slack.calls.slice(before).map((c) => c.method)).toEqual([]);
+    }
+  });
+
   it('says the sandbox is not enabled when the API answers 403 or 401', async () => {
     for (const status of [403, 401]) {
       stack.sim.faults.add({
