@@ -3,7 +3,8 @@
  * A bad value stops start-up with one clear line per problem (`ConfigError.lines`).
  */
 import { z } from 'zod';
-import { isLoopbackHost, normalizeNoProxy, type ProxySettings } from './net.js';
+import { isLoopbackHost, type ProxySettings } from './net.js';
+import { proxySettings } from './proxy-variables.js';
 
 // Kept exported here for existing importers; the definition lives in the kernel so src/api can share it.
 export { isLoopbackHost };
@@ -197,46 +198,6 @@ const EnvSchema = z.object({
     z.enum(LOG_FORMATS, { message: `must be one of ${LOG_FORMATS.join(', ')}` }).default('text'),
   ),
 });
-
-/** The value of a proxy variable: the lower-case name first, as curl and undici read them. */
-function proxyVariable(
-  env: Record<string, string | undefined>,
-  upper: 'HTTPS_PROXY' | 'HTTP_PROXY' | 'NO_PROXY',
-): { name: string; value: string } | undefined {
-  for (const name of [upper.toLowerCase(), upper]) {
-    const value = env[name]?.trim();
-    if (value) return { name, value };
-  }
-  return undefined;
-}
-
-/** A proxy URL; `host:port` alone means http:// as with curl. Problems never quote it (it may hold a password). */
-function proxyUrl(variable: { name: string; value: string } | undefined, problems: string[]): string {
-  if (!variable) return '';
-  const { name, value } = variable;
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
-  const url = URL.canParse(withScheme) ? new URL(withScheme) : undefined;
-  if (!url || url.hostname === '') {
-    problems.push(`${name}: must be a proxy URL such as http://proxy.example:3128`);
-    return '';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    problems.push(`${name}: must be an http:// or https:// proxy (not ${url.protocol.slice(0, -1)})`);
-    return '';
-  }
-  return url.toString();
-}
-
-/** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case); undefined when no proxy is set. */
-function proxySettings(
-  env: Record<string, string | undefined>,
-  problems: string[],
-): ProxySettings | undefined {
-  const httpsProxy = proxyUrl(proxyVariable(env, 'HTTPS_PROXY'), problems);
-  const httpProxy = proxyUrl(proxyVariable(env, 'HTTP_PROXY'), problems);
-  if (!httpsProxy && !httpProxy) return undefined;
-  return { httpsProxy, httpProxy, noProxy: normalizeNoProxy(proxyVariable(env, 'NO_PROXY')?.value ?? '') };
-}
 
 /** Cross-field rules, checked on the raw environment so they are reported together with field errors. */
 function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
