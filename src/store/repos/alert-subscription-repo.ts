@@ -5,12 +5,7 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../backend/store.js';
-import {
-  HHMM,
-  type SubscriptionChangeOf,
-  SubscriptionRepo,
-  subscriptionFields,
-} from './subscription-repo.js';
+import { HHMM, SubscriptionRepo, subscriptionFields } from './subscription-repo.js';
 import type { UnreadableRecords } from './unreadable.js';
 
 const AlertSubscriptionSchema = z.object({
