@@ -18,6 +18,12 @@ const urlString = () =>
     .trim()
     .refine((v) => URL.canParse(v), { message: 'must be an absolute URL' });
 
+const portNumber = () =>
+  z.coerce
+    .number({ message: 'must be a port number (0-65535)' })
+    .int('must be a port number (0-65535)')
+    .min(0, 'must be a port number (0-65535)')
+    .max(65535, 'must be a port number (0-65535)');
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 const MAKE_KEY =
@@ -49,15 +55,7 @@ const EnvSchema = z.object({
   SLACK_CLIENT_SECRET: optionalString,
   SLACK_STATE_SECRET: optionalString,
   SLACK_API_URL: z.preprocess(emptyToUndefined, urlString().default('https://slack.com/api/')),
-  PORT: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: 'must be a port number (0-65535)' })
-      .int('must be a port number (0-65535)')
-      .min(0, 'must be a port number (0-65535)')
-      .max(65535, 'must be a port number (0-65535)')
-      .default(3000),
-  ),
+  PORT: z.preprocess(emptyToUndefined, portNumber().default(3000)),
   VIGIL_PUBLIC_URL: z.preprocess(emptyToUndefined, urlString().optional()),
   VIGIL_STORE: z.preprocess(
     emptyToUndefined,
@@ -179,15 +177,7 @@ const EnvSchema = z.object({
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z.enum(['1', '0', 'true', 'false'], { message: 'must be 1 or 0' }).default('0'),
   ),
-  VIGIL_METRICS_PORT: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: 'must be a port number (0-65535)' })
-      .int('must be a port number (0-65535)')
-      .min(0, 'must be a port number (0-65535)')
-      .max(65535, 'must be a port number (0-65535)')
-      .optional(),
-  ),
+  VIGIL_METRICS_PORT: z.preprocess(emptyToUndefined, portNumber().optional()),
   VIGIL_METRICS_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
