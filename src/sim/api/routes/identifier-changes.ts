@@ -19,7 +19,7 @@ interface IdentifierBody {
 }
 
 /** The value a person typed, and the simulator's kind, from the contract's `data`. */
-function valueOf(data: IdentifierBody['data']): { value: string; kind: IdentifierKind } {
+function watchedValue(data: IdentifierBody['data']): { value: string; kind: IdentifierKind } {
   const first = data.attributes?.[0];
   switch (data.type) {
     case 'domain':
@@ -70,7 +70,7 @@ export const createIdentifier: Handler = (ctx) => {
   const session = requireSession(ctx);
   const body = ctx.input.body as IdentifierBody;
   refuseDuplicate(ctx, session.tenantId, body.data);
-  const { value, kind } = valueOf(body.data);
+  const { value, kind } = watchedValue(body.data);
   const id = Math.max(0, ...ctx.state.identifiers.map((i) => i.id)) + 1;
   const name = body.name?.trim() ? body.name : value;
   const identifier: SimIdentifier = { id, tenantId: session.tenantId, name, kind };
