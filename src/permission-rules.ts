@@ -2,7 +2,7 @@
  * What a workspace decides about who may do what through Vigil. Shared by the store (settings), the
  * parser (`/vigil settings <permission> …`) and the authorizer.
  */
-export const PERMISSIONS = ['act', 'reveal', 'export', 'unassign', 'recommend'] as const;
+export const PERMISSIONS = ['act', 'reveal', 'export', 'unassign', 'recommend', 'watch'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Everyone, workspace admins (and VIGIL_ADMINS), or the members of one user group. */
@@ -14,6 +14,7 @@ export const DEFAULT_PERMISSIONS: Readonly<Record<Permission, Actors>> = Object.
   export: 'admins',
   unassign: 'admins',
   recommend: 'admins',
+  watch: 'admins',
 });
 
 /** What each permission allows, in words: "ignore, remediate or triage events". */
@@ -23,4 +24,5 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = Object.fre
   export: 'export leaked credentials as CSV',
   unassign: 'unassign identifiers from matching policies',
   recommend: 'accept or reject identifier recommendations',
+  watch: 'add, remove, disable or enable identifiers',
 });

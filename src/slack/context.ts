@@ -21,6 +21,7 @@ import type { TriageService } from '../services/events/triage.js';
 import type { HomeService } from '../services/home.js';
 import type { IdentifierDirectory } from '../services/identifiers.js';
 import type { IdentifierSearch } from '../services/identifiers-page.js';
+import type { IntelService } from '../services/intel.js';
 import type { KnownTags } from '../services/known-tags.js';
 import type { ListContexts } from '../services/list-context.js';
 import type { PoliciesService } from '../services/policies.js';
@@ -29,6 +30,7 @@ import type { ReportsService } from '../services/reports.js';
 import type { SandboxService } from '../services/sandbox.js';
 import type { SettingsService } from '../services/settings.js';
 import type { TenantsService } from '../services/tenants.js';
+import type { WatchService } from '../services/watch.js';
 import type { WorkTracker } from '../work-tracker.js';
 import type { Command, CommandKind } from './parser/index.js';
 import type { Authz } from './permission-checks.js';
@@ -57,6 +59,10 @@ export interface SlackDeps {
   policies: PoliciesService;
   recommendations: RecommendationsService;
   reports: ReportsService;
+  /** Adding, removing, disabling and enabling identifiers. */
+  watch: WatchService;
+  /** Questions asked of Threat Flow, followed until their report is posted. */
+  intel: IntelService;
   sandbox: SandboxService;
   triage: TriageService;
   /** Tags used before in the tenant, offered in the triage and digest forms. */

@@ -20,6 +20,7 @@ import { FairGate, type FairGateOptions } from '../services/fair-gate.js';
 import { HomeService } from '../services/home.js';
 import { IdentifierDirectory } from '../services/identifiers.js';
 import { IdentifierSearch } from '../services/identifiers-page.js';
+import { IntelService } from '../services/intel.js';
 import { KnownTags } from '../services/known-tags.js';
 import { listContexts } from '../services/list-context.js';
 import { PoliciesService } from '../services/policies.js';
@@ -30,6 +31,7 @@ import { StoreSearchSeats } from '../services/search-seats.js';
 import { SettingsService } from '../services/settings.js';
 import { eventSourceOf } from '../services/subscriptions/source.js';
 import { TenantsService } from '../services/tenants.js';
+import { WatchService } from '../services/watch.js';
 import { ApiAccess, ApiClientPool } from '../services/workspace-api.js';
 import type { SlackDeps } from '../slack/context.js';
 import { Authz } from '../slack/permission-checks.js';
@@ -117,6 +119,14 @@ export function buildServices(
     policies: new PoliciesService({ api, store, repos, clock, logger, ...sleep }),
     recommendations: new RecommendationsService({ api, store, repos, clock, identifiers }),
     reports: new ReportsService({ api }),
+    watch: new WatchService({ api, repos, identifiers }),
+    intel: new IntelService({
+      api,
+      repos,
+      clock,
+      logger: logger.child({ component: 'intel' }),
+      leases: store,
+    }),
     sandbox: new SandboxService({
       api,
       repos,

@@ -38,6 +38,8 @@ export interface StackOptions {
   alertTicker?: Ticker;
   /** Drives the digest scheduler by hand (`vigil.runDigestsNow()`) instead of a real interval. */
   digestTicker?: Ticker;
+  /** Drives the follower of report requests by hand (`vigil.runIntelNow()`) instead of a real interval. */
+  intelTicker?: Ticker;
 }
 
 export interface Stack {
@@ -80,6 +82,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
       ...(opts.alertTicker ? { alertTicker: opts.alertTicker } : {}),
       ...(opts.digestTicker ? { digestTicker: opts.digestTicker } : {}),
+      ...(opts.intelTicker ? { intelTicker: opts.intelTicker } : {}),
     });
   } catch (err) {
     await Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);

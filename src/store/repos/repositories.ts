@@ -95,6 +95,9 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Recommendation decisions made through Vigil, by recommendation id. */
     recommendationDecisions: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'recommendation-decision', schema),
+    /** Report requests followed until their report is posted; the intel service defines the shape. */
+    intelRequests: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'intel-request', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,
