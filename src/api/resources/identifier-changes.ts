@@ -66,6 +66,43 @@ export function identifierDataOf(type: WatchType, value: string): Json {
   }
 }
 
+/** The fields each `data` type has in the contract: what is sent back (the API refuses any other). */
+const DATA_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  domain: ['fqdn'],
+  keyword: ['keyword'],
+  ip: ['ip'],
+  bin: ['bin'],
+  azure_tenant: ['tenant_id'],
+  search_query: ['search_query'],
+  secret: ['secret'],
+  github_repository: ['repo_owner', 'repo_name'],
+  identity: ['attributes'],
+};
+const ATTRIBUTE_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  email: ['email'],
+  username: ['username'],
+  name: ['first_name', 'last_name', 'is_strict'],
+};
+
+function only(source: Record<string, unknown>, type: string, fields: readonly string[] | undefined): Json {
+  if (fields === undefined) return { ...source };
+  const out: Json = { type };
+  for (const f of fields) if (source[f] !== undefined) out[f] = source[f];
+  return out;
+}
+
+/** An identifier's `data` as read, reduced to what the contract declares for its type. */
+function dataToSend(data: IdentifierDetail['data']): Json {
+  const out = only(data, data.type, DATA_FIELDS[data.type]);
+  if (data.type === 'identity' && Array.isArray(out.attributes)) {
+    out.attributes = (out.attributes as Array<Record<string, unknown>>).map((a) => {
+      const type = typeof a.type === 'string' ? a.type : '';
+      return only(a, type, ATTRIBUTE_FIELDS[type]);
+    });
+  }
+  return out;
+}
+
 function checkNew(input: NewIdentifierInput): void {
   const problems = new Problems();
   if (!(WATCH_TYPES as readonly string[]).includes(input.type))
@@ -126,7 +163,7 @@ export function identifierChangesResource({ call, v4 }: ResourceContext): Identi
     async setIdentifierDisabled(id, disabled) {
       const current = await getIdentifier(id);
       const body: Json = {
-        data: current.data as Json,
+        data: dataToSend(current.data),
         name: current.name,
         categories: current.categories,
         emerging_categories: current.emerging_categories,

@@ -50,6 +50,8 @@ function watchValue(type: WatchType, raw: string): string {
   switch (type) {
     case 'domain':
       return v.fqdn(value, 'A domain', example);
+    case 'email':
+      return v.email(value, 'An email', example);
     case 'ip':
       return v.ip(value, 'An ip', example);
     case 'bin':
