@@ -130,9 +130,8 @@ describe('intel', () => {
         await restarted?.runIntelNow();
         const report = posts().at(-1);
         const text = `${String(report?.body.text)}\n${textOf(report?.body)}`;
-        const markdown = (report?.body.blocks as Array<{ type: string; text?: unknown }>).find(
-          (b) => b.type === 'markdown',
-        );
+        const blocks = (report?.body.blocks ?? []) as Array<{ type: string; text?: unknown }>;
+        const markdown = blocks.find((b) => b.type === 'markdown');
         if (mode === 'lean') {
           // The contract does not require the report in the answer: lean answers leave it out.
           expect(text).toContain('Threat Flow finished, but the API returned no report.');
