@@ -200,3 +200,54 @@ describe('lean and rich answers of the contract', () => {
     });
   }
 });
+
+describe('Watch it, on an accepted recommendation that did not become an identifier', () => {
+  it('creates its identifier (permission watch), audits where it came from, and offers its events', async () => {
+    const { post: list } = await command(stack, 'recommendations status:recommended type:domain', {
+      userId: admin,
+    });
+    const id = Number(/ID: `(\d+)`/.exec(textOf(list.body))?.[1]);
+    const value = String(stack.sim.state.recommendations.find((r) => r.id === id)?.data.fqdn);
+    stack.sim.state.options.createIdentifierOnAccept = false;
+    let accepted: Awaited<ReturnType<typeof waitPostTo>>;
+    try {
+      const clicked = await click(stack, list.body, 'recommendation_accept:0', { userId: admin });
+      accepted = await waitPostTo(stack, clicked.responseUrl);
+    } finally {
+      stack.sim.state.options.createIdentifierOnAccept = true;
+    }
+    const watch = buttons(accepted.body).find((b) => b.action_id === 'recommendation_watch:0');
+    expect(watch?.text).toBe('Watch it');
+
+    const refused = await click(stack, accepted.body, 'recommendation_watch:0', { userId: member });
+    expect(textOf((await waitPostTo(stack, refused.responseUrl)).body)).toContain(
+      'may add, remove, disable or enable identifiers',
+    );
+    expect(byName(value)).toBeUndefined();
+
+    const clicked = await click(stack, accepted.body, 'recommendation_watch:0', { userId: admin });
+    const redrawn = await waitPostTo(stack, clicked.responseUrl);
+    const created = byName(value);
+    expect(created?.data).toEqual({ type: 'domain', fqdn: value });
+    const search = buttons(redrawn.body).find((b) => b.action_id === 'identifier_events:0');
+    expect(search?.value).toBe(String(created?.id));
+    expect(buttons(redrawn.body).map((b) => b.action_id)).not.toContain('recommendation_watch:0');
+    expect(await lastAudit()).toMatchObject({
+      action: 'identifier.add',
+      target: String(created?.id),
+      detail: `recommendation ${id}`,
+    });
+  });
+});
+
+describe('the audit trail', () => {
+  it('says what was watched, paused, resumed and removed, in words', async () => {
+    const { post } = await command(stack, 'audit 40', { userId: admin });
+    const text = textOf(post.body);
+    expect(text).toContain('started watching identifier `');
+    expect(text).toContain('(Acme shop)');
+    expect(text).toMatch(/disabled identifier `\d+`/);
+    expect(text).toMatch(/enabled identifier `\d+`/);
+    expect(text).toMatch(/removed identifier `\d+`/);
+  });
+});
