@@ -4,6 +4,7 @@
  */
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import { helpMessage, renderUsageError } from './blocks/help.js';
+import { COMMAND_ACCESS } from './command-access.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
 import { runTracked } from './listen.js';
 import type { Command } from './parser/index.js';
@@ -62,7 +63,14 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
       client,
       deps,
     };
-    const run = () => handler.run(ctx as never).finally(() => notice?.cancel());
+    const run = async () => {
+      try {
+        await deps.authz.requireAccess(client, requester, COMMAND_ACCESS[cmd.kind]);
+        await handler.run(ctx as never);
+      } finally {
+        notice?.cancel();
+      }
+    };
     runTracked(deps, run, replies.error, {
       command: cmd.kind,
       team: requester.workspaceId,

@@ -177,7 +177,7 @@ export function onSubscriptionForm<I extends { channelId: string }>(
         await respond({ text });
       },
     };
-  });
+  }, 'subscribe');
 }
 
 /** The "+N more" button of a digest or grouped alert: the rest of its events, privately, ten at a time. */

@@ -79,9 +79,10 @@ function registerDisconnectButtons(app: App, deps: SlackDeps): void {
     await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
     await deps.connection.disconnect(who.workspaceId, who.userId);
     await respond(ephemeral(renderDisconnected(who.userId, deps.clock.now()), true));
-  });
+  }, { access: 'admin' });
   onAction(app, deps, DISCONNECT_CANCEL, ({ respond }) => respond({ delete_original: true }), {
     quiet: true,
+    access: 'member',
   });
   // The link button opens the browser; Slack still sends an action, which needs only an ack.
   app.action('connection_open_link', async ({ ack }) => {

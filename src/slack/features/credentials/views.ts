@@ -105,7 +105,7 @@ export function registerPasswordModal(app: App, deps: SlackDeps): void {
         });
       },
     };
-  });
+  }, 'creds');
 }
 
 function safeJson(s: string): unknown {

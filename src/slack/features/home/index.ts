@@ -10,6 +10,7 @@ import {
   HOME_DISCONNECT_VIEW,
   renderConnectModal,
   renderDisconnectModal,
+  renderClosedHome,
   renderHome,
   renderNoticeModal,
 } from '../../blocks/home.js';
@@ -22,7 +23,12 @@ export async function publishHome(
   client: WebClient,
   ids: { workspaceId: string; teamId: string; userId: string },
 ): Promise<void> {
-  const overview = await deps.home.overview(ids.workspaceId, () =>
+  if (!(await deps.authz.may(client, ids, 'use'))) {
+    // A guest (or a member outside the group `use` is open to) sees only how to get in.
+    await client.views.publish({ user_id: ids.userId, view: renderClosedHome() });
+    return;
+  }
+  const overview = await deps.home.overview(ids.workspaceId, ids.userId, () =>
     deps.authz.isAdmin(client, ids.teamId, ids.userId),
   );
   await client.views.publish({ user_id: ids.userId, view: renderHome(overview) });
@@ -52,7 +58,7 @@ function register(app: App, deps: SlackDeps): void {
         view: renderConnectModal(link.url, link.expiresAt),
       });
     },
-    { quiet: true },
+    { quiet: true, access: 'admin' },
   );
 
   onAction(
@@ -65,7 +71,7 @@ function register(app: App, deps: SlackDeps): void {
       if (!connection) throw new NotConnectedError();
       await client.views.open({ trigger_id: body.trigger_id, view: renderDisconnectModal(connection) });
     },
-    { quiet: true },
+    { quiet: true, access: 'admin' },
   );
 
   onView(app, deps, HOME_DISCONNECT_VIEW, ({ who, view, client }) => ({
@@ -87,7 +93,7 @@ function register(app: App, deps: SlackDeps): void {
       });
       await publishHome(deps, client, who);
     },
-  }));
+  }), 'admin');
 }
 
 /** What a row's buttons change: digest and alert subscriptions answer alike. */
@@ -114,9 +120,10 @@ function registerRowButtons(
     await service[what](who.workspaceId, id, who.userId);
     await publishHome(deps, client, who);
   };
-  onAction(app, deps, ids.pause, change('pause'), { quiet: true });
-  onAction(app, deps, ids.resume, change('resume'), { quiet: true });
-  onAction(app, deps, ids.remove, change('remove'), { quiet: true });
+  const opts = { quiet: true, access: 'subscribe' } as const;
+  onAction(app, deps, ids.pause, change('pause'), opts);
+  onAction(app, deps, ids.resume, change('resume'), opts);
+  onAction(app, deps, ids.remove, change('remove'), opts);
 }
 
 export const homeFeature: Feature = {
