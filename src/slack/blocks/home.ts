@@ -1,9 +1,9 @@
 /** Pure Block Kit for App Home. Upstream and user-provided text is escaped. */
 import type { KnownBlock, View } from '@slack/types';
+import { PERMISSION_WORDS, type Permission } from '../../permission-rules.js';
 import type { AlertList } from '../../services/alerts/subscriptions.js';
 import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
-import { type Permission, PERMISSION_WORDS } from '../../permission-rules.js';
 import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
 import { describeActors, permissionLines } from './admin.js';
 import { alertHomeGroups } from './alerts.js';

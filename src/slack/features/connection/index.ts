@@ -75,11 +75,17 @@ const tenant: CommandHandler<'tenant'> = {
 };
 
 function registerDisconnectButtons(app: App, deps: SlackDeps): void {
-  onAction(app, deps, DISCONNECT_CONFIRM, async ({ who, respond, client }) => {
-    await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
-    await deps.connection.disconnect(who.workspaceId, who.userId);
-    await respond(ephemeral(renderDisconnected(who.userId, deps.clock.now()), true));
-  }, { access: 'admin' });
+  onAction(
+    app,
+    deps,
+    DISCONNECT_CONFIRM,
+    async ({ who, respond, client }) => {
+      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
+      await deps.connection.disconnect(who.workspaceId, who.userId);
+      await respond(ephemeral(renderDisconnected(who.userId, deps.clock.now()), true));
+    },
+    { access: 'admin' },
+  );
   onAction(app, deps, DISCONNECT_CANCEL, ({ respond }) => respond({ delete_original: true }), {
     quiet: true,
     access: 'member',

@@ -8,9 +8,9 @@ import {
   HOME_CONNECT,
   HOME_DISCONNECT,
   HOME_DISCONNECT_VIEW,
+  renderClosedHome,
   renderConnectModal,
   renderDisconnectModal,
-  renderClosedHome,
   renderHome,
   renderNoticeModal,
 } from '../../blocks/home.js';
@@ -74,26 +74,35 @@ function register(app: App, deps: SlackDeps): void {
     { quiet: true, access: 'admin' },
   );
 
-  onView(app, deps, HOME_DISCONNECT_VIEW, ({ who, view, client }) => ({
-    // Ack at once with a progress view; the check and the deletion follow, then the modal says how it went.
-    ack: { response_action: 'update', view: renderNoticeModal('Disconnecting', 'Disconnecting Vigil…') },
-    async work() {
-      // Checked again on submission: the modal may have been opened before a role change.
-      if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
+  onView(
+    app,
+    deps,
+    HOME_DISCONNECT_VIEW,
+    ({ who, view, client }) => ({
+      // Ack at once with a progress view; the check and the deletion follow, then the modal says how it went.
+      ack: { response_action: 'update', view: renderNoticeModal('Disconnecting', 'Disconnecting Vigil…') },
+      async work() {
+        // Checked again on submission: the modal may have been opened before a role change.
+        if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
+          await client.views.update({
+            view_id: view.id,
+            view: renderNoticeModal('Not allowed', 'Only workspace admins can disconnect Vigil.'),
+          });
+          return;
+        }
+        await deps.connection.disconnect(who.workspaceId, who.userId, 'App Home');
         await client.views.update({
           view_id: view.id,
-          view: renderNoticeModal('Not allowed', 'Only workspace admins can disconnect Vigil.'),
+          view: renderNoticeModal(
+            'Disconnected',
+            'Vigil is disconnected: the API key is deleted from Vigil.',
+          ),
         });
-        return;
-      }
-      await deps.connection.disconnect(who.workspaceId, who.userId, 'App Home');
-      await client.views.update({
-        view_id: view.id,
-        view: renderNoticeModal('Disconnected', 'Vigil is disconnected: the API key is deleted from Vigil.'),
-      });
-      await publishHome(deps, client, who);
-    },
-  }), 'admin');
+        await publishHome(deps, client, who);
+      },
+    }),
+    'admin',
+  );
 }
 
 /** What a row's buttons change: digest and alert subscriptions answer alike. */
