@@ -106,7 +106,7 @@ export class StateSync {
       owner: deps.owner,
       leaseMs: LEASE_MS,
       now,
-      intervalMs: deps.intervalMs,
+      intervalMs: this.dueEvery(),
     });
     if (claim.kind !== 'claimed') return;
     report.workspaces++;
@@ -146,8 +146,7 @@ export class StateSync {
     } finally {
       report.calls += calls;
       report.changed += changed;
-      // Due a tick early: a change is shown within the interval, not one tick after it.
-      const nextAt = now + Math.max(deps.tickMs, deps.intervalMs - deps.tickMs);
+      const nextAt = now + this.dueEvery();
       await deps.followed.finish(ws, deps.owner, { drop, nextAt, calls });
     }
     if (changed > 0 || drop.size > 0)
@@ -158,6 +157,11 @@ export class StateSync {
         changed,
         stopped: drop.size,
       });
+  }
+
+  /** Due a tick early: a change is shown within the interval, not one tick after it. */
+  private dueEvery(): number {
+    return Math.max(this.deps.tickMs, this.deps.intervalMs - this.deps.tickMs);
   }
 
   /** The followed events as the API tells them now, by uid (an event it no longer gives back is absent). */

@@ -69,14 +69,15 @@ export class MessageSyncRepo {
         (current.leaseUntil ?? 0) > opts.now &&
         (await this.store.isHolderAlive(current.owner));
       if (held) return undefined;
-      // A workspace's first message: its events were read a moment ago, by the poll or the digest.
-      if (current.nextAt === undefined) {
-        result = { kind: 'not-due' };
-        return { ...current, nextAt: opts.now + opts.intervalMs };
-      }
-      if (current.nextAt > opts.now) {
+      if (current.live.length === 0) {
         result = { kind: 'not-due' };
         return undefined;
+      }
+      // A workspace's first messages: their events were read when they were posted.
+      const nextAt = current.nextAt ?? Math.min(...current.live.map((m) => m.postedAt)) + opts.intervalMs;
+      if (nextAt > opts.now) {
+        result = { kind: 'not-due' };
+        return current.nextAt === undefined ? { ...current, nextAt } : undefined;
       }
       const sync = {
         ...current,
