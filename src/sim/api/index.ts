@@ -41,7 +41,7 @@ export { trickleEvent } from './data/trickle.js';
 export { type AnswerMode, /** @internal */ HOSTILE_TEXT } from './openapi/answers.js';
 export type { /** @internal */ Operation } from './openapi/documents.js';
 export { /** @internal */ ContractValidator } from './openapi/validator.js';
-export type { PortalChange, /** @internal */ SimOptions } from './state.js';
+export type { /** @internal */ SimOptions } from './state.js';
 export { /** @internal */ SimState } from './state.js';
 export type * from './types.js';
 

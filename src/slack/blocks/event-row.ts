@@ -99,7 +99,7 @@ export interface ActedState {
 }
 
 /** A status change made outside Vigil (the portal, the API, another tool): no actor is known, none is shown. */
-export interface ElsewhereState {
+interface ElsewhereState {
   action: EventActionType;
   at: number;
   elsewhere: true;
