@@ -193,4 +193,43 @@ describe.each(['sqlite', 'redis'] as const)('state from anywhere (%s)', (backend
       expect(replies(world, ts)).toHaveLength(1);
     }
   });
+
+  it('stops following a message once every event in it is closed, and every message after 7 days', async () => {
+    const p = await world.instance();
+    // An event from before the alert: the digest shows it too, the alert does not.
+    world.addEvent('leak/sync/earlier', { severity: 'high' });
+    world.clock.advance(1000);
+    const posted = await postBoth(world, [p]);
+    const alertBlocks = () =>
+      JSON.stringify(world.slack.messages(CHANNEL).find((m) => m.ts === posted.alert)?.blocks);
+    world.sim.state.changeEvent(UID, { remediated: true }, world.clock.now());
+    await until(world, [p], () => alertBlocks().includes('Remediated in Flare'), SYNC_MS);
+    // Its only event is closed: the alert no longer follows changes made elsewhere.
+    world.sim.state.changeEvent(UID, { remediated: false }, world.clock.now());
+    for (let i = 0; i < 2 * (SYNC_MS / TICK_MS); i++) {
+      world.clock.advance(TICK_MS);
+      await p.scheduler.tick();
+    }
+    expect(alertBlocks()).toContain('Remediated in Flare');
+    expect(replies(world, posted.alert)).toHaveLength(1);
+
+    // The digest shows other events, still open: it keeps following, alone.
+    expect((await p.repos.alertState.followed.get(TEAM))?.live.map((m) => m.ts)).toEqual([posted.digest]);
+    // A week after it was posted, the digest stops following too, and its events are not read again.
+    world.clock.advance(7 * 24 * 3600_000);
+    world.sim.state.changeEvent(UID, { ignored: true }, world.clock.now());
+    const before = world.sim.log.entries.length;
+    for (let i = 0; i < 2 * (SYNC_MS / TICK_MS); i++) {
+      world.clock.advance(TICK_MS);
+      await p.scheduler.tick();
+    }
+    const digestBlocks = JSON.stringify(
+      world.slack.messages(CHANNEL).find((m) => m.ts === posted.digest)?.blocks,
+    );
+    expect(digestBlocks).not.toContain('Ignored in Flare');
+    expect(
+      world.sim.log.entries.slice(before).filter((e) => e.path.includes('/events/identifiers/')),
+    ).toHaveLength(0);
+    expect(await p.repos.alertState.followed.get(TEAM)).toBeUndefined();
+  });
 });
