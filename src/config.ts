@@ -128,6 +128,15 @@ const EnvSchema = z.object({
       .max(3_600_000, 'must be at most 3600000 ms (an hour)')
       .default(60_000),
   ),
+  VIGIL_STATE_SYNC_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be milliseconds between re-reads of posted events (1000 to 86400000)' })
+      .int('must be a whole number of milliseconds')
+      .min(1000, 'must be at least 1000 ms')
+      .max(86_400_000, 'must be at most 86400000 ms (a day)')
+      .default(300_000),
+  ),
   VIGIL_AUDIT_RETENTION: z.preprocess(
     emptyToUndefined,
     z.coerce
@@ -339,7 +348,10 @@ export interface Config {
   /** How often the digest scheduler looks for due digests (a minute; tests shorten it). */
   digest: { tickMs: number };
   /** How often each workspace's feed is polled for real-time alerts (a minute; tests shorten it). */
-  alerts: { pollMs: number };
+  alerts: {
+    pollMs: number /** How often posted alerts and digests re-read their events' state. */;
+    syncMs: number;
+  };
   logLevel: LogLevel;
   /** `text` for a person reading a terminal; `json`: one JSON object a line, for a log pipeline. */
   logFormat: LogFormat;
@@ -412,7 +424,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     preconnect: e.VIGIL_API_KEY ? { apiKey: e.VIGIL_API_KEY, tenantId: e.VIGIL_TENANT_ID } : undefined,
     admins: splitList(e.VIGIL_ADMINS),
     digest: { tickMs: e.VIGIL_DIGEST_TICK_MS },
-    alerts: { pollMs: e.VIGIL_ALERT_POLL_MS },
+    alerts: { pollMs: e.VIGIL_ALERT_POLL_MS, syncMs: e.VIGIL_STATE_SYNC_MS },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     proxy,

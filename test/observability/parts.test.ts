@@ -120,6 +120,7 @@ describe('alert delays', () => {
     findByRunId: async () => undefined,
     refresh: async () => {},
     reply: async () => {},
+    replyUpstream: async () => {},
   };
   const event = (uid: string, matchedAt?: string) => ({
     event: {

@@ -58,6 +58,10 @@ const ShownEventSchema = z.object({
   acted: ActedSchema.optional(),
   /** Set once someone changed its tags, note or severity from this message. */
   triaged: TriagedSchema.optional(),
+  /** A status change Vigil did not make, seen in a fresh read ("Ignored in Flare · date"); no actor is known. */
+  elsewhere: z
+    .object({ action: z.enum(['ignore', 'remediate', 'unignore', 'unremediate']), at: z.number() })
+    .optional(),
 });
 export type ShownEvent = z.infer<typeof ShownEventSchema>;
 

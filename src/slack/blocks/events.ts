@@ -10,7 +10,7 @@ import { renderAlertMessage } from './alerts.js';
 import { renderBudgeted } from './budget.js';
 import { renderDigestMessage } from './digest.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
-import { type ActedState, type EventGroupOptions, renderEventGroup, type TriagedState } from './event-row.js';
+import { type EventGroupOptions, type RowState, renderEventGroup, type TriagedState } from './event-row.js';
 import { button, context, plural, type RenderedMessage, section, sliceRange } from './kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from './text.js';
 
@@ -37,7 +37,7 @@ export interface EventResultsInput {
   ignorePageRef?: string;
   shareRef?: string;
   /** Acted states by event uid. */
-  states?: ReadonlyMap<string, ActedState>;
+  states?: ReadonlyMap<string, RowState>;
   /** Who last triaged each event from this message, by uid. */
   triaged?: ReadonlyMap<string, TriagedState>;
   pageNumber: number;
@@ -242,10 +242,11 @@ export function renderPage(
   now: number,
   opts: { inChannel?: boolean; sharedBy?: string } = {},
 ): RenderedResults {
-  const states = new Map<string, ActedState>();
+  const states = new Map<string, RowState>();
   const triaged = new Map<string, TriagedState>();
   for (const shown of ctx.events) {
     if (shown.acted) states.set(shown.event.metadata.uid, shown.acted);
+    else if (shown.elsewhere) states.set(shown.event.metadata.uid, { ...shown.elsewhere, elsewhere: true });
     if (shown.triaged) triaged.set(shown.event.metadata.uid, shown.triaged);
   }
   if (ctx.alert !== undefined) {

@@ -7,7 +7,7 @@ import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import { type Event, SEVERITIES, type Severity } from '../../api/index.js';
 import { filtersOf, scopeOf } from '../../services/subscriptions/summary.js';
 import { renderBudgeted } from './budget.js';
-import { type ActedState, renderEventGroup, SEVERITY_EMOJI, typeLabel } from './event-row.js';
+import { type RowState, renderEventGroup, SEVERITY_EMOJI, typeLabel } from './event-row.js';
 import type { RenderedMessage } from './kit.js';
 import { plural } from './kit.js';
 import { codeSpan, escapeMrkdwn, slackDate, truncate } from './text.js';
@@ -260,7 +260,7 @@ export interface TopEventsInput {
   events: readonly Event[];
   now: number;
   refs: (index: number) => string;
-  states?: ReadonlyMap<string, ActedState>;
+  states?: ReadonlyMap<string, RowState>;
   portalHosts?: readonly string[];
 }
 

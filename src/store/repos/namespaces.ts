@@ -52,6 +52,8 @@ export const NAMESPACES = {
   'alert-event': { scope: 'workspace' },
   /** Changes to events alert messages show, recorded before the commit until the messages follow them. */
   'alert-follow': { scope: 'workspace' },
+  /** Posted messages that follow their events' state (alerts, digests), and the lease of who re-reads them. */
+  'message-sync': { scope: 'workspace' },
   /** Unassigns done through Vigil (who, when), so a repeated submission does not call the API again. */
   'policy-unassign': { scope: 'workspace' },
   /** Unassigns called but not yet recorded (who asked, what), settled after a crash by looking upstream. */

@@ -66,6 +66,7 @@ const postMessage: BotMethod = ({ state, team, body }) => {
     user: team.botUserId,
     bot_id: team.botId,
     thread_ts: threadTs,
+    ...(threadTs !== undefined && String(body.reply_broadcast) === 'true' ? { reply_broadcast: true } : {}),
     edited: undefined,
     metadata,
   };

@@ -4,10 +4,12 @@
  * re-renders a posted alert in place, and records a change of state in its thread. Posts use the
  * workspace's bot token; Slack's channel errors and 429 become the services' own errors.
  */
+
+import type { KnownBlock } from '@slack/types';
 import type { Clock } from '../../../clock.js';
 import { ALERT_EVENT_TYPE } from '../../../services/alerts/content.js';
-import type { AlertPublisher } from '../../../services/alerts/ports.js';
-import { renderStateReply } from '../../blocks/alerts.js';
+import type { AlertMessageRef, AlertPublisher } from '../../../services/alerts/ports.js';
+import { renderStateReply, renderUpstreamReply } from '../../blocks/alerts.js';
 import { renderPage } from '../../blocks/events.js';
 import { type BotClients, slackFailure } from '../../bot-clients.js';
 import { postRunMessage, runMessageFinder } from '../../subscriptions.js';
@@ -38,21 +40,29 @@ export function createAlertPublisher(clients: BotClients, clock: Clock): AlertPu
       }
     },
 
-    async reply(ref, change) {
-      const message = renderStateReply(change);
-      const client = await clients.forWorkspace(ref.workspaceId);
-      try {
-        await client.chat.postMessage({
-          channel: ref.channelId,
-          thread_ts: ref.ts,
-          text: message.text,
-          blocks: message.blocks,
-          unfurl_links: false,
-          unfurl_media: false,
-        });
-      } catch (err) {
-        throw slackFailure(err);
-      }
-    },
+    reply: (ref, change) => inThread(clients, ref, renderStateReply(change), false),
+    replyUpstream: (ref, reply) => inThread(clients, ref, renderUpstreamReply(reply), reply.broadcast),
   };
+}
+
+async function inThread(
+  clients: BotClients,
+  ref: AlertMessageRef,
+  message: { text: string; blocks: KnownBlock[] },
+  broadcast: boolean,
+): Promise<void> {
+  const client = await clients.forWorkspace(ref.workspaceId);
+  try {
+    await client.chat.postMessage({
+      channel: ref.channelId,
+      thread_ts: ref.ts,
+      text: message.text,
+      blocks: message.blocks,
+      reply_broadcast: broadcast,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+  } catch (err) {
+    throw slackFailure(err);
+  }
 }

@@ -8,6 +8,7 @@
 import type { Event } from '../../../api/index.js';
 import type { Clock } from '../../../clock.js';
 import type { Logger } from '../../../logger.js';
+import { ALERT_CONTEXT_TTL_MS } from '../../../services/alerts/content.js';
 import type { DigestContent, DigestHeading } from '../../../services/digest/content.js';
 import type { DigestPublisher } from '../../../services/digest/run.js';
 import { compactEvent } from '../../../services/events/compact.js';
@@ -59,6 +60,7 @@ export async function saveDigestContext(
   content: DigestContent,
   sub: { severity: string | string[]; types: string[] },
   userId: string,
+  ttlMs?: number,
 ): Promise<{ ctxId: string; ctx: EventsContext }> {
   const ws = content.subscription.teamId;
   const top = content.events.slice(0, TOP_EVENTS);
@@ -83,7 +85,7 @@ export async function saveDigestContext(
     ),
     digest: headingOf(content, sub, moreRef),
   };
-  return { ctxId: await deps.contexts.save(ctx), ctx };
+  return { ctxId: await deps.contexts.save(ctx, ttlMs), ctx };
 }
 
 export function createDigestPublisher(
@@ -94,14 +96,15 @@ export function createDigestPublisher(
   return {
     async post(content) {
       const sub = (await subscriptionOf(content.subscription.id)) ?? { severity: 'info', types: [] };
-      const { ctxId, ctx } = await saveDigestContext(deps, content, sub, 'digest');
+      // Kept as long as an alert's: the message follows its events' state for days.
+      const { ctxId, ctx } = await saveDigestContext(deps, content, sub, 'digest', ALERT_CONTEXT_TTL_MS);
       const message = renderDigestMessage({
         heading: ctx.digest as DigestHeading,
         events: ctx.events.map((e) => e.event),
         now: deps.clock.now(),
         refs: (i) => eventRef(ctxId, i),
       });
-      return postRunMessage(clients, content.subscription.teamId, {
+      const posted = await postRunMessage(clients, content.subscription.teamId, {
         channelId: content.subscription.channelId,
         message,
         eventType: DIGEST_EVENT_TYPE,
@@ -111,6 +114,7 @@ export function createDigestPublisher(
           local_date: content.localDate,
         },
       });
+      return { ...posted, followed: { ctxId, shown: ctx.events.map((e) => e.event.metadata.uid) } };
     },
     ...runMessageFinder(clients, DIGEST_EVENT_TYPE),
   };
