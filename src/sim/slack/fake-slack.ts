@@ -84,6 +84,7 @@ const CONTENT_ERRORS = new Set([
   'msg_too_long',
   'no_text',
   'invalid_arguments',
+  'invalid_metadata',
 ]);
 const RESPONSE_URL_PATH = /^\/(commands|actions)\/[^/]+\/[^/]+\/[^/]+$/;
 /** The one method that takes an app-level token. */
@@ -416,7 +417,12 @@ export class FakeSlack {
   private trim(): void {
     const limits = this.options.retain;
     if (limits === undefined) return;
-    for (const list of [this.calls, this.responseUrlPosts, this.downloads] as unknown[][]) {
+    for (const list of [
+      this.calls,
+      this.responseUrlPosts,
+      this.downloads,
+      this.state.workObjects,
+    ] as unknown[][]) {
       if (list.length > limits.records) list.splice(0, list.length - limits.records);
     }
     const { state } = this;
