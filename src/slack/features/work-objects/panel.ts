@@ -239,6 +239,16 @@ function registerEdits(app: App, deps: SlackDeps): void {
       }
       change.tags = tags;
     }
+    const edited = severityValue !== undefined ? ENTITY_EDIT_FIELDS.severity : ENTITY_EDIT_FIELDS.tags;
+    if (!(await may(deps, client, v, 'act'))) {
+      await ack({
+        response_action: 'errors',
+        errors: {
+          [edited]: 'You may not change events in this workspace: ask an admin (/vigil settings act).',
+        },
+      });
+      return;
+    }
     await ack();
     const uid = view.external_ref?.id ?? '';
     runTracked(
@@ -246,7 +256,6 @@ function registerEdits(app: App, deps: SlackDeps): void {
       async () => {
         const found = await deps.workObjects.resolveUid(v.workspaceId, uid);
         if (found.kind === 'event' && (change.severity !== undefined || change.tags !== undefined)) {
-          await deps.authz.requireActor(client, v.workspaceId, v.teamId, v.userId);
           await deps.workObjects.edit({ workspaceId: v.workspaceId, resolved: found, by: v.userId, change });
         }
         const now = await deps.workObjects.resolveUid(v.workspaceId, uid);
