@@ -57,6 +57,16 @@ export class WorkObjectsService {
     return this.deps.links.remember(workspaceId, tenantId, events);
   }
 
+  /**
+   * The same for events posted from the workspace's current tenant (alerts, digests): their messages carry
+   * entities, and opening one's panel finds the event here. Never fails the post it follows.
+   */
+  async rememberPosted(workspaceId: string, events: readonly Event[]): Promise<void> {
+    const tenant = await this.currentTenant(workspaceId).catch(() => 'not-connected' as const);
+    if (tenant !== 'not-connected')
+      await this.deps.links.remember(workspaceId, tenant, events).catch(() => {});
+  }
+
   /** Whether Vigil unfurls `url` at all (a portal host); says nothing about the event. */
   isPortalLink(url: string): boolean {
     return parsePortalUrl(url, this.deps.links.hosts) !== undefined;

@@ -170,6 +170,31 @@ export function eventEntity(event: Event, opts: { url: string; appUnfurlUrl?: st
   };
 }
 
+/** Entities a message may carry: one per event (their cards open the same side panel). */
+const MAX_MESSAGE_ENTITIES = 10;
+
+/**
+ * The entities of a message Vigil posts about `events` (alerts, digests): each event whose portal link is
+ * https on one of `hosts`; the others carry none rather than a link Vigil would not show.
+ */
+export function messageEntities(events: readonly Event[], hosts: readonly string[]): EntityMetadata[] {
+  const out: EntityMetadata[] = [];
+  for (const event of events) {
+    const raw = event.metadata.flare_url;
+    let url: URL | undefined;
+    try {
+      url = raw === undefined ? undefined : new URL(raw);
+    } catch {
+      url = undefined;
+    }
+    if (!url || url.protocol !== 'https:' || url.username || url.password) continue;
+    if (!hosts.includes(url.hostname.toLowerCase())) continue;
+    out.push(eventEntity(event, { url: url.href }));
+    if (out.length === MAX_MESSAGE_ENTITIES) break;
+  }
+  return out;
+}
+
 /** What one person may do from the panel (checked again on every click). */
 export interface Viewer {
   mayAct: boolean;

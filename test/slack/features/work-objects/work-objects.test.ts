@@ -34,7 +34,6 @@ afterAll(async () => {
 });
 
 const unfurls = () => stack.slack.callsTo('chat.unfurl');
-const panels = () => stack.slack.callsTo('entity.presentDetails');
 const asJson = (v: unknown): Json => (typeof v === 'string' ? (JSON.parse(v) as Json) : (v as Json));
 
 async function share(url: string, extra: Json = {}) {
