@@ -127,7 +127,10 @@ function tagsField(event: Event, editable: boolean, known: readonly string[] = [
 }
 
 /** What everyone sees: the card of an unfurled link or of a message Vigil posts. */
-export function eventEntity(event: Event, opts: { url: string; appUnfurlUrl?: string }): EntityMetadata {
+export function eventEntity(
+  event: Event,
+  opts: { url: string; appUnfurlUrl?: string; reveal?: boolean },
+): EntityMetadata {
   const created = seconds(event.metadata.estimated_created_at);
   const matched = seconds(event.metadata.matched_at);
   const custom: EntityCustomField[] = [
@@ -146,7 +149,10 @@ export function eventEntity(event: Event, opts: { url: string; appUnfurlUrl?: st
     external_ref: { id: event.metadata.uid, type: EXTERNAL_REF_TYPE },
     entity_payload: {
       attributes: {
-        title: { text: upstream(eventTitle(event), 255) || 'Untitled event' },
+        // The card is seen by the whole conversation: a secret-looking word of the title stays masked.
+        title: {
+          text: upstream(masked(eventTitle(event), opts.reveal === true).text, 255) || 'Untitled event',
+        },
         display_type: 'Threat-intel event',
         display_id: upstream(event.metadata.uid, 200),
         product_name: 'Vigil',
@@ -303,9 +309,10 @@ export function flexpaneEntity(
   viewer: Viewer,
   opts: { url: string; extraOverflow?: EntityActionButton[] },
 ): EntityMetadata {
-  const base = eventEntity(resolved.event, { url: opts.url });
+  const base = eventEntity(resolved.event, { url: opts.url, reveal: viewer.revealed });
   const event = resolved.event;
   const highlights = highlightsText(event, viewer.revealed);
+  const titleHidden = masked(eventTitle(event), false).hidden;
   const custom: EntityCustomField[] = [
     {
       key: 'event_type',
@@ -391,7 +398,7 @@ export function flexpaneEntity(
         'date_created',
         'date_updated',
       ],
-      actions: panelActions(resolved, viewer, highlights.hidden, opts.extraOverflow ?? []),
+      actions: panelActions(resolved, viewer, highlights.hidden || titleHidden, opts.extraOverflow ?? []),
     },
   };
 }

@@ -327,3 +327,64 @@ describe('the side panel', () => {
     expect(customKeys(asJson(call.body.metadata))).toContain('ai_assistance');
   });
 });
+
+describe('masked values', () => {
+  it('masks a password in the card and the panel; Reveal is offered to who may reveal, shows it to them alone, audited', async () => {
+    const secret = 'Tr0ub4dor&3xyz!';
+    stack.sim.state.addEvent({
+      tenantId: 2001,
+      identifierIds: [IDENTIFIER.domain],
+      createdAt: Date.now(),
+      severity: 'high',
+      type: 'paste',
+      title: `Paste lists admin login acme with ${secret}`,
+      uid: 'paste/wobj/secret-1',
+    });
+    await command(stack, `events ${IDENTIFIER.domain} since:1h size:10`);
+    const url = `https://app.flare.io/#/feed/2001/event/${encodeURIComponent('paste/wobj/secret-1')}`;
+    const before = await share(url);
+    const card = await stack.slack.waitFor((c) => c.method === 'chat.unfurl' && unfurls().length > before);
+    expect(JSON.stringify(card.body)).not.toContain(secret);
+
+    const open = async (userId: string) => {
+      const triggerId = stack.slack.triggerId();
+      await stack.sender.event({
+        type: 'entity_details_requested',
+        userId,
+        fields: {
+          user: userId,
+          trigger_id: triggerId,
+          link: { url, domain: 'app.flare.io' },
+          entity_url: url,
+          user_locale: 'en-US',
+          external_ref: { id: 'paste/wobj/secret-1', type: 'flare_event' },
+        },
+      });
+      return stack.slack.waitFor(
+        (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
+      );
+    };
+    const member = await open(SEEDED_USERS.member);
+    expect(JSON.stringify(member.body)).not.toContain(secret);
+    expect(actionIds(asJson(member.body.metadata))).not.toContain('vigil_entity_reveal');
+    const admin = await open(SEEDED_USERS.admin);
+    expect(JSON.stringify(admin.body)).not.toContain(secret);
+    expect(actionIds(asJson(admin.body.metadata))).toContain('vigil_entity_reveal');
+
+    const triggerId = stack.slack.triggerId();
+    await stack.sender.blockAction({
+      actionId: 'vigil_entity_reveal',
+      value: 'paste/wobj/secret-1',
+      container: 'view',
+      view: { id: 'V0ENTITY02', type: 'entity_detail', blocks: [] },
+      userId: SEEDED_USERS.admin,
+      triggerId,
+    });
+    const revealed = await stack.slack.waitFor(
+      (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
+    );
+    expect(JSON.stringify(revealed.body)).toContain('Tr0ub4dor');
+    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 5);
+    expect(audit.some((e) => e.action === 'event.reveal' && e.target === 'paste/wobj/secret-1')).toBe(true);
+  });
+});
