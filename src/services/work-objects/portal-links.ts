@@ -28,7 +28,7 @@ export type SeenEvent = z.infer<typeof SeenEventSchema>;
 const LinkSchema = z.object({ uid: z.string().min(1) });
 
 /** What a portal link itself says: the event uid and the tenant, when it carries them. */
-export interface PortalLinkParts {
+interface PortalLinkParts {
   uid: string | undefined;
   tenantId: number | undefined;
 }
@@ -62,7 +62,7 @@ export function portalLinkParts(url: URL): PortalLinkParts {
 }
 
 /** The same link however it was typed: scheme and host lower-cased, no default port, no trailing slash. */
-export function linkKey(url: URL): string {
+function linkKey(url: URL): string {
   const path = url.pathname.replace(/\/+$/, '');
   const normalized = `${url.protocol}//${url.hostname.toLowerCase()}${path}${url.search}${url.hash}`;
   return `link:${createHash('sha256').update(normalized).digest('base64url').slice(0, 32)}`;

@@ -14,7 +14,7 @@ import type { ApiAccess } from '../workspace-api.js';
 import { type PortalLinks, parsePortalUrl, portalLinkParts, type SeenEvent } from './portal-links.js';
 
 /** Why a link shows no event: each is told as such, and none carries any event data. */
-export type Unresolved =
+type Unresolved =
   /** Not a link to Vigil's portal hosts: not Vigil's to unfurl. */
   | { kind: 'not-portal' }
   /** The workspace has no API connection. */
@@ -40,7 +40,7 @@ export interface ResolvedEvent {
 
 export type Resolution = ResolvedEvent | Unresolved;
 
-export interface WorkObjectsDeps {
+interface WorkObjectsDeps {
   links: PortalLinks;
   api: ApiAccess;
   repos: Pick<Repositories, 'eventStates' | 'eventTriage'>;

@@ -417,12 +417,7 @@ export class FakeSlack {
   private trim(): void {
     const limits = this.options.retain;
     if (limits === undefined) return;
-    for (const list of [
-      this.calls,
-      this.responseUrlPosts,
-      this.downloads,
-      this.state.workObjects,
-    ] as unknown[][]) {
+    for (const list of [this.calls, this.responseUrlPosts, this.downloads] as unknown[][]) {
       if (list.length > limits.records) list.splice(0, list.length - limits.records);
     }
     const { state } = this;

@@ -1,7 +1,6 @@
 /** Everything the fake Slack knows: workspaces and their tokens, people, channels, messages, views, files. */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { Presented } from './methods/entities.js';
 import type {
   FakeChannel,
   FakeTeam,
@@ -75,8 +74,6 @@ export class SlackState {
   readonly refreshTokens = new Map<string, { teamId: string; used: boolean }>();
   readonly responseUrls = new Map<string, ResponseUrlState>();
   readonly triggers = new Map<string, TriggerState>();
-  /** Work Object unfurls and side panels presented (chat.unfurl, entity.presentDetails), oldest first. */
-  readonly workObjects: Presented[] = [];
   private counter = 0;
 
   constructor(
@@ -159,7 +156,6 @@ export class SlackState {
     }
     this.revokedTokens.clear();
     this.appTokens.clear();
-    this.workObjects.length = 0;
     this.counter = 0;
   }
 

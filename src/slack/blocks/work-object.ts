@@ -26,7 +26,7 @@ import { detectSecret } from '../parser/secrets.js';
 import { typeLabel } from './event-types.js';
 import { escapeMrkdwn, parseIsoDate, plainText } from './text.js';
 
-export const INCIDENT_ENTITY = 'slack#/entities/incident';
+const INCIDENT_ENTITY = 'slack#/entities/incident';
 /** What the entity's external reference names: an event, by its uid (no secret, no tenant). */
 const EXTERNAL_REF_TYPE = 'flare_event';
 

@@ -4,9 +4,9 @@
  * `ChatUnfurlArguments` (https://github.com/slackapi/node-slack-sdk, packages/types/src/message-metadata.ts
  * and packages/web-api/src/types/request/chat.ts, entity.ts) and the entity.presentDetails reference
  * (https://docs.slack.dev/reference/methods/entity.presentDetails). A payload off those shapes is refused
- * with `invalid_metadata` (or `invalid_arguments`) and the json-pointer of each problem.
+ * with `invalid_metadata` (or `invalid_arguments`) and the json-pointer of each problem; what was sent is in
+ * the fake's recorded calls.
  */
-import type { SlackState } from '../state.js';
 import type { Json } from '../types.js';
 import { type BotMethod, fail, failWithMessages, str } from './common.js';
 
@@ -138,7 +138,7 @@ function customField(f: unknown, at: string, problems: string[]): void {
 }
 
 /** Problems of one entity, as `EntityMetadata` declares it. */
-export function entityProblems(entity: unknown, at: string, opts: { unfurl: boolean }): string[] {
+function entityProblems(entity: unknown, at: string, opts: { unfurl: boolean }): string[] {
   const problems: string[] = [];
   if (!isObject(entity)) return [`${at} must be an object`];
   for (const key of Object.keys(entity))
@@ -222,23 +222,6 @@ export function entitiesProblems(metadata: Json, opts: { unfurl: boolean }): str
   return entities.flatMap((e, i) => entityProblems(e, `/metadata/entities/${i}`, opts));
 }
 
-/** What the fake shows of unfurls and panels (the playground draws them; tests read them). */
-export interface Presented {
-  kind: 'unfurl' | 'details';
-  at: number;
-  /** Unfurls: where; details: the trigger it answered. */
-  channel?: string;
-  ts?: string;
-  unfurlId?: string;
-  triggerId?: string;
-  entities?: Json[];
-  error?: Json;
-}
-
-function remember(state: SlackState, item: Presented): void {
-  state.workObjects.push(item);
-}
-
 const unfurl: BotMethod = ({ state, body }) => {
   const channel = str(body, 'channel');
   const ts = str(body, 'ts');
@@ -259,12 +242,6 @@ const unfurl: BotMethod = ({ state, body }) => {
       ? []
       : (entitiesProblems(metadata, { unfurl: true }) ?? ['/metadata/entities is required']);
   if (problems.length > 0) return failWithMessages('invalid_metadata', problems);
-  remember(state, {
-    kind: 'unfurl',
-    at: state.clock.now(),
-    ...(byMessage ? { channel, ts } : { unfurlId: unfurlId ?? '' }),
-    entities: (metadata?.entities ?? []) as Json[],
-  });
   return { ok: true };
 };
 
@@ -283,12 +260,10 @@ const presentDetails: BotMethod = ({ state, body }) => {
       return failWithMessages('invalid_arguments', [
         `/error/status must be one of ${[...ERROR_STATUSES].join(', ')}`,
       ]);
-    remember(state, { kind: 'details', at: state.clock.now(), triggerId, error });
     return { ok: true };
   }
   const problems = entityProblems(metadata, '/metadata', { unfurl: false });
   if (problems.length > 0) return failWithMessages('invalid_metadata', problems);
-  remember(state, { kind: 'details', at: state.clock.now(), triggerId, entities: [metadata as Json] });
   return { ok: true };
 };
 
