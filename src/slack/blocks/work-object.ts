@@ -193,7 +193,7 @@ export function messageEntities(events: readonly Event[], hosts: readonly string
     } catch {
       url = undefined;
     }
-    if (!url || url.protocol !== 'https:' || url.username || url.password) continue;
+    if (url?.protocol !== 'https:' || url.username || url.password) continue;
     if (!hosts.includes(url.hostname.toLowerCase())) continue;
     out.push(eventEntity(event, { url: url.href }));
     if (out.length === MAX_MESSAGE_ENTITIES) break;
