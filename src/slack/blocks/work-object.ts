@@ -411,7 +411,7 @@ export function severityChoice(value: string | undefined): ReturnType<typeof sev
 
 /** The error panel: never any event data, only why. */
 export function entityError(
-  kind: 'not-connected' | 'other-tenant' | 'unknown' | 'other-workspace' | 'failed',
+  kind: 'not-connected' | 'other-tenant' | 'unknown' | 'other-workspace' | 'not-allowed',
 ): { status: string; custom_title?: string; custom_message?: string } {
   switch (kind) {
     case 'not-connected':
@@ -438,7 +438,11 @@ export function entityError(
         custom_title: 'Not available to you',
         custom_message: 'This event belongs to another workspace’s threat-intel tenant.',
       };
-    case 'failed':
-      return { status: 'internal_error' };
+    case 'not-allowed':
+      return {
+        status: 'restricted',
+        custom_title: 'Not available to you',
+        custom_message: 'An admin decides who may use Vigil in this workspace (/vigil settings use).',
+      };
   }
 }

@@ -9,7 +9,6 @@ import type { App } from '@slack/bolt';
 import type { SlackEvent } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { EventActionType, Severity } from '../../../api/index.js';
-import { NotAllowedError } from '../../../errors.js';
 import type { Permission } from '../../../permission-rules.js';
 import type { Resolution } from '../../../services/work-objects/service.js';
 import {
@@ -35,15 +34,8 @@ interface Viewer {
   userId: string;
 }
 
-async function may(deps: SlackDeps, client: WebClient, v: Viewer, permission: Permission): Promise<boolean> {
-  try {
-    await deps.authz.requirePermission(client, v.workspaceId, v.teamId, v.userId, permission);
-    return true;
-  } catch (err) {
-    if (err instanceof NotAllowedError) return false;
-    throw err;
-  }
-}
+const may = (deps: SlackDeps, client: WebClient, v: Viewer, permission: Permission): Promise<boolean> =>
+  deps.authz.may(client, v, permission);
 
 /** Whether the person is a member of the workspace Vigil serves here (a Slack Connect partner is not). */
 async function isMember(client: WebClient, v: Viewer): Promise<boolean> {
@@ -109,6 +101,14 @@ function registerDetails(app: App, deps: SlackDeps): void {
           await client.entity.presentDetails({
             trigger_id: asked.trigger_id,
             error: entityError('other-workspace'),
+          });
+          return;
+        }
+        // Who may not use Vigil here (a guest no group lets in, or `use` kept for some) sees no event data.
+        if (!(await may(deps, client, v, 'use'))) {
+          await client.entity.presentDetails({
+            trigger_id: asked.trigger_id,
+            error: entityError('not-allowed'),
           });
           return;
         }

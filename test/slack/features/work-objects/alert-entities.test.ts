@@ -16,7 +16,7 @@ let clock: ManualClock;
 
 beforeAll(async () => {
   clock = new ManualClock(START);
-  stack = await startStack({ sim: { emptyPageEvery: 0 }, clock, alertTicker: manual });
+  stack = await startStack({ sim: { emptyPageEvery: 0 }, clock, alertTicker: manual, open: ['subscribe'] });
 });
 afterAll(async () => {
   await stack?.close();

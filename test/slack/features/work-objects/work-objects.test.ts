@@ -219,6 +219,27 @@ describe('the side panel', () => {
     expect(panel.error?.status).toBe('restricted');
   });
 
+  it('gives someone who may not use Vigil here an error panel, not data', async () => {
+    await stack.vigil.deps.repos.settings.setPermission(
+      stack.workspaceId,
+      'use',
+      'admins',
+      SEEDED_USERS.admin,
+    );
+    try {
+      const panel = await openPanel(SEEDED_USERS.member);
+      expect(panel.metadata).toBeUndefined();
+      expect(panel.error).toMatchObject({ status: 'restricted', custom_title: 'Not available to you' });
+    } finally {
+      await stack.vigil.deps.repos.settings.setPermission(
+        stack.workspaceId,
+        'use',
+        'everyone',
+        SEEDED_USERS.admin,
+      );
+    }
+  });
+
   it('ignores from the panel through act-once, audited, and presents the panel again with Undo and who acted', async () => {
     const before = stack.sim.log.entries.filter((e) => e.path.endsWith('/v4/events/actions')).length;
     const triggerId = stack.slack.triggerId();
