@@ -29,6 +29,7 @@ import type { ReportsService } from '../services/reports.js';
 import type { SandboxService } from '../services/sandbox.js';
 import type { SettingsService } from '../services/settings.js';
 import type { TenantsService } from '../services/tenants.js';
+import type { WorkObjectsService } from '../services/work-objects/service.js';
 import type { WorkTracker } from '../work-tracker.js';
 import type { Command, CommandKind } from './parser/index.js';
 import type { Authz } from './permission-checks.js';
@@ -59,6 +60,8 @@ export interface SlackDeps {
   reports: ReportsService;
   sandbox: SandboxService;
   triage: TriageService;
+  /** Portal links unfurled as Work Objects, and their side panel. */
+  workObjects: WorkObjectsService;
   /** Tags used before in the tenant, offered in the triage and digest forms. */
   knownTags: KnownTags;
   /** Short-lived contexts behind list buttons and pending forms. */

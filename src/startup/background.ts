@@ -117,7 +117,7 @@ function createDigestScheduler(
 function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker | undefined): AlertScheduler {
   const logger = core.logger.child({ component: 'alerts' });
   const publisher = measuredAlertPublisher(
-    createAlertPublisher(bots, core.clock),
+    createAlertPublisher(bots, core.clock, (ws, events) => core.slack.workObjects.rememberPosted(ws, events)),
     core.monitoring.metrics,
     core.clock,
   );

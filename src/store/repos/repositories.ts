@@ -95,6 +95,8 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Recommendation decisions made through Vigil, by recommendation id. */
     recommendationDecisions: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'recommendation-decision', schema),
+    /** Portal links of the events Vigil has seen and those events; the Work Objects service defines the shape. */
+    portalEvents: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'portal-event', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,

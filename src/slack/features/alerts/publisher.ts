@@ -6,23 +6,40 @@
  */
 
 import type { KnownBlock } from '@slack/types';
+import type { Event } from '../../../api/index.js';
 import type { Clock } from '../../../clock.js';
 import { ALERT_EVENT_TYPE } from '../../../services/alerts/content.js';
 import type { AlertMessageRef, AlertPublisher } from '../../../services/alerts/ports.js';
+import { portalHostsOf } from '../../../services/portal.js';
 import { renderStateReply, renderUpstreamReply } from '../../blocks/alerts.js';
 import { renderPage } from '../../blocks/events.js';
+import { messageEntities } from '../../blocks/work-object.js';
 import { type BotClients, slackFailure } from '../../bot-clients.js';
 import { postRunMessage, runMessageFinder } from '../../subscriptions.js';
 
-export function createAlertPublisher(clients: BotClients, clock: Clock): AlertPublisher {
+export function createAlertPublisher(
+  clients: BotClients,
+  clock: Clock,
+  /** Told of the events each alert shows (Work Objects find them when their card is opened). */
+  posted?: (workspaceId: string, events: Event[]) => Promise<void>,
+): AlertPublisher {
   return {
-    post: ({ workspaceId, channelId, runId, ctx, ctxId, queuedAt }) =>
-      postRunMessage(clients, workspaceId, {
+    post: async ({ workspaceId, channelId, runId, ctx, ctxId, queuedAt }) => {
+      await posted?.(
+        workspaceId,
+        ctx.events.map((e) => e.event),
+      );
+      return postRunMessage(clients, workspaceId, {
         channelId,
         message: renderPage(ctx, ctxId, clock.now()),
         eventType: ALERT_EVENT_TYPE,
         payload: { run_id: runId, events: ctx.alert?.total ?? ctx.events.length, queued_at: queuedAt },
-      }),
+        entities: messageEntities(
+          ctx.events.map((e) => e.event),
+          portalHostsOf(ctx.apiHost ?? ''),
+        ),
+      });
+    },
     ...runMessageFinder(clients, ALERT_EVENT_TYPE),
 
     async refresh(ref, ctx, ctxId) {

@@ -13,8 +13,10 @@ import type { DigestContent, DigestHeading } from '../../../services/digest/cont
 import type { DigestPublisher } from '../../../services/digest/run.js';
 import { compactEvent } from '../../../services/events/compact.js';
 import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events/context.js';
+import { portalHostsOf } from '../../../services/portal.js';
 import { filtersOf, scopeOf, TOP_EVENTS } from '../../../services/subscriptions/summary.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
+import { messageEntities } from '../../blocks/work-object.js';
 import type { BotClients, BotClientsDeps } from '../../bot-clients.js';
 import { postRunMessage, runMessageFinder } from '../../subscriptions.js';
 
@@ -32,6 +34,8 @@ export interface PublisherDeps {
   logger: Logger;
   /** The outbound proxy's fetch, when one is set (for its BotClients). */
   outbound?: BotClientsDeps['outbound'];
+  /** Told of the events a digest shows (Work Objects find them when their card is opened). */
+  shown?: (workspaceId: string, events: Event[]) => Promise<void>;
 }
 
 function headingOf(
@@ -85,6 +89,10 @@ export async function saveDigestContext(
     ),
     digest: headingOf(content, sub, moreRef),
   };
+  await deps.shown?.(
+    ws,
+    ctx.events.map((e) => e.event),
+  );
   return { ctxId: await deps.contexts.save(ctx, ttlMs), ctx };
 }
 
@@ -113,6 +121,10 @@ export function createDigestPublisher(
           subscription_id: content.subscription.id,
           local_date: content.localDate,
         },
+        entities: messageEntities(
+          ctx.events.map((e) => e.event),
+          portalHostsOf(ctx.apiHost ?? ''),
+        ),
       });
       return { ...posted, followed: { ctxId, shown: ctx.events.map((e) => e.event.metadata.uid) } };
     },
