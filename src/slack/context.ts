@@ -28,6 +28,7 @@ import type { RecommendationsService } from '../services/recommendation-decision
 import type { ReportsService } from '../services/reports.js';
 import type { SandboxService } from '../services/sandbox.js';
 import type { SettingsService } from '../services/settings.js';
+import type { SnoozeService } from '../services/snoozes/service.js';
 import type { TenantsService } from '../services/tenants.js';
 import type { WorkTracker } from '../work-tracker.js';
 import type { Command, CommandKind } from './parser/index.js';
@@ -59,6 +60,8 @@ export interface SlackDeps {
   reports: ReportsService;
   sandbox: SandboxService;
   triage: TriageService;
+  /** What the workspace quiets in alerts and digests until a given time. */
+  snoozes: SnoozeService;
   /** Tags used before in the tenant, offered in the triage and digest forms. */
   knownTags: KnownTags;
   /** Short-lived contexts behind list buttons and pending forms. */

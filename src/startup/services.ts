@@ -28,6 +28,7 @@ import { ReportsService } from '../services/reports.js';
 import { SandboxService } from '../services/sandbox.js';
 import { StoreSearchSeats } from '../services/search-seats.js';
 import { SettingsService } from '../services/settings.js';
+import { SnoozeService } from '../services/snoozes/service.js';
 import { eventSourceOf } from '../services/subscriptions/source.js';
 import { TenantsService } from '../services/tenants.js';
 import { ApiAccess, ApiClientPool } from '../services/workspace-api.js';
@@ -127,6 +128,7 @@ export function buildServices(
       dispatcher: base.outbound.dispatcher,
     }),
     triage: new TriageService({ api, store, repos, clock }),
+    snoozes: new SnoozeService({ repos, clock }),
     knownTags: new KnownTags(repos),
     lists: listContexts(repos),
     authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
