@@ -86,6 +86,7 @@ export function buildServices(
   const digests = new DigestService({ repos, events: eventSourceOf(api), clock });
   const alerts = new AlertService({ repos, clock, pollMs: config.alerts.pollMs });
   const identifiers = new IdentifierDirectory({ api, clock, repos });
+  const snoozes = new SnoozeService({ repos, clock });
   const slack: SlackDeps = {
     logger,
     clock,
@@ -114,7 +115,7 @@ export function buildServices(
     tenants: new TenantsService({ api, repos }),
     settings: new SettingsService({ repos }),
     audit: new AuditTrail({ repos }),
-    home: new HomeService({ repos, digests, alerts, connection }),
+    home: new HomeService({ repos, digests, alerts, connection, snoozes }),
     policies: new PoliciesService({ api, store, repos, clock, logger, ...sleep }),
     recommendations: new RecommendationsService({ api, store, repos, clock, identifiers }),
     reports: new ReportsService({ api }),
@@ -128,7 +129,7 @@ export function buildServices(
       dispatcher: base.outbound.dispatcher,
     }),
     triage: new TriageService({ api, store, repos, clock }),
-    snoozes: new SnoozeService({ repos, clock }),
+    snoozes,
     knownTags: new KnownTags(repos),
     lists: listContexts(repos),
     authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),

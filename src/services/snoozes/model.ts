@@ -22,9 +22,9 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** When a snooze of `length` ends, or why it cannot be: a day in the past, or too far ahead. */
 export function snoozeEnd(length: SnoozeLength, now: number): { until: number } | { problem: string } {
-  const until =
-    length.kind === 'for' ? now + length.hours * HOUR_MS : Date.parse(`${length.date}T00:00:00Z`);
-  if (Number.isNaN(until)) return { problem: `\`${length.kind === 'until' ? length.date : ''}\` is not a day.` };
+  const until = length.kind === 'for' ? now + length.hours * HOUR_MS : Date.parse(`${length.date}T00:00:00Z`);
+  if (Number.isNaN(until))
+    return { problem: `\`${length.kind === 'until' ? length.date : ''}\` is not a day.` };
   if (until <= now) return { problem: 'That day has already begun (in UTC): pick a later one.' };
   if (until - now > MAX_SNOOZE_DAYS * DAY_MS)
     return { problem: `A snooze lasts at most ${MAX_SNOOZE_DAYS} days.` };

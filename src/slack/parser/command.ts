@@ -35,6 +35,8 @@ export const SUBCOMMANDS = [
   'alerts',
   'audit',
   'settings',
+  'snooze',
+  'snoozes',
 ] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
@@ -88,6 +90,15 @@ export interface EventsSearchSpec {
   /** `sort:severity`: each page's most severe events first. */
   sort?: 'severity';
 }
+
+/** What a snooze quiets: one event, every event of an identifier, or every event of a source. */
+export type SnoozeTargetSpec =
+  | { kind: 'event'; uid: string }
+  | { kind: 'identifier'; id: number }
+  | { kind: 'source'; source: string };
+
+/** How long: some hours from now, or until 00:00 UTC of a day (`YYYY-MM-DD`). */
+export type SnoozeLengthSpec = { kind: 'for'; hours: number } | { kind: 'until'; date: string };
 
 export type Command =
   | { kind: 'help'; topic?: Subcommand }
@@ -176,7 +187,10 @@ export type Command =
   | { kind: 'audit'; limit: number }
   | { kind: 'audit-export' }
   | { kind: 'settings' }
-  | { kind: 'settings-actors'; permission: Permission; actors: Actors };
+  | { kind: 'settings-actors'; permission: Permission; actors: Actors }
+  | { kind: 'snooze'; target: SnoozeTargetSpec; length: SnoozeLengthSpec }
+  | { kind: 'snoozes' }
+  | { kind: 'snoozes-end'; snoozeId: string };
 
 export type CommandKind = Command['kind'];
 
