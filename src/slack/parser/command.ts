@@ -177,6 +177,8 @@ export type Command =
       timeZone?: string;
       /** What quiet hours hold back. */
       hold: 'all' | 'noncritical';
+      /** Who each alert mentions (ids as Slack sent them; checked with Slack before they are kept). */
+      mention?: { users: string[]; groups: string[]; on: 'critical' | 'all' };
     }
   /** `alerts add` with nothing after it: the form. */
   | { kind: 'alerts-add-modal' }

@@ -118,7 +118,10 @@ describe('renderEventGroup', () => {
   });
 
   it('shows a running snooze with who set it and Unsnooze, and offers no Snooze… then', () => {
-    const blocks = renderEventGroup(makeEvent(), { ...opts, snoozed: { until: 1795200000000, by: 'U0ALICE' } });
+    const blocks = renderEventGroup(makeEvent(), {
+      ...opts,
+      snoozed: { until: 1795200000000, by: 'U0ALICE' },
+    });
     const state = blocks.find((b) => b.block_id === 'event:0:state') as ContextBlock;
     expect(JSON.stringify(state.elements)).toContain(
       'Snoozed until <!date^1795200000^{date_short_pretty} {time}|2026-11-20 18:40 UTC> by <@U0ALICE>',
