@@ -30,7 +30,12 @@ describe('snoozes and mentions through Slack', () => {
 
   beforeEach(async () => {
     clock = new ManualClock(START);
-    stack = await startStack({ sim: { emptyPageEvery: 0 }, clock, alertTicker: manual });
+    stack = await startStack({
+      sim: { emptyPageEvery: 0 },
+      clock,
+      alertTicker: manual,
+      open: ['use', 'subscribe', 'act'],
+    });
   });
   afterEach(async () => {
     await stack.close();
