@@ -20,7 +20,7 @@ const LENGTHS: Readonly<Record<string, number>> = { '1h': 1, '1d': 24, '7d': 24 
 const EVENT_UID = /^[^/\s]+\/[^/\s]+\/\S+$/;
 const SOURCE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 const SNOOZE_ID = /^[A-Za-z0-9_-]{4,20}$/;
-const LENGTH_HINT = 'Give how long: `1h`, `1d`, `7d` or `until:YYYY-MM-DD` (ends at 00:00 UTC that day).';
+const LENGTH_HINT = 'Valid values: `1h`, `1d`, `7d` or `until:YYYY-MM-DD` (ends at 00:00 UTC that day).';
 
 /** A typed word, quoted back only when it cannot be a secret. */
 function shown(token: Token): string {
