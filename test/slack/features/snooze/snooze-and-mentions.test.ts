@@ -144,6 +144,15 @@ describe('snoozes and mentions through Slack', () => {
     expect(JSON.stringify(list.post.body)).toContain('1 snooze running');
     expect(JSON.stringify(list.post.body)).toContain(`\`${snooze?.id}\``);
 
+    // App Home lists it with End.
+    const before = stack.slack.callsTo('views.publish').length;
+    await stack.sender.event({ type: 'app_home_opened', userId: SEEDED_USERS.member });
+    const home = await stack.slack.waitFor(
+      (c) => c.method === 'views.publish' && stack.slack.callsTo('views.publish').indexOf(c) >= before,
+    );
+    expect(allText(home.body)).toContain('event `leak/e2e/9`');
+    expect(JSON.stringify(home.body)).toContain('home_snooze_end');
+
     const past = await command(stack, 'snooze source lumma until:2026-11-01');
     expect(JSON.stringify(past.post.body)).toContain('That day has already begun');
 
