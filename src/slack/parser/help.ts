@@ -327,6 +327,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
           'channel: this one · identifiers: all · severity: high and critical · type: all · no quiet hours · `tz:` your Slack time zone',
           '`type:` takes the type names shown on event rows (`stealer_log`, `leaked_credential`, `ransomleak`, `paste`…)',
           '`quiet:` holds alerts during those hours (all but critical ones, or all with `hold:all`) and posts them as one message when the hours end',
+          '`mention:@group` or `mention:@person` (pick with @, one per `mention:`) mentions them on critical alerts, or on every alert with `mention-on:all`; Slack confirms each before it is kept',
           'An alert starts with what appears after it is created; searches and digests cover what came before. Vigil must be a member of the channel.',
         ],
       },
