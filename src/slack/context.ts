@@ -30,6 +30,7 @@ import type { SandboxService } from '../services/sandbox.js';
 import type { SettingsService } from '../services/settings.js';
 import type { SnoozeService } from '../services/snoozes/service.js';
 import type { TenantsService } from '../services/tenants.js';
+import type { WorkObjectsService } from '../services/work-objects/service.js';
 import type { WorkTracker } from '../work-tracker.js';
 import type { Command, CommandKind } from './parser/index.js';
 import type { Authz } from './permission-checks.js';
@@ -62,6 +63,8 @@ export interface SlackDeps {
   triage: TriageService;
   /** What the workspace quiets in alerts and digests until a given time. */
   snoozes: SnoozeService;
+  /** Portal links unfurled as Work Objects, and their side panel. */
+  workObjects: WorkObjectsService;
   /** Tags used before in the tenant, offered in the triage and digest forms. */
   knownTags: KnownTags;
   /** Short-lived contexts behind list buttons and pending forms. */

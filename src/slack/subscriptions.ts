@@ -4,7 +4,7 @@
  * "+N more" button of their messages, and changes made only by the creator or an admin.
  */
 import type { App, ViewOutput } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
+import type { EntityMetadata, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { SEVERITIES, type Severity } from '../api/index.js';
 import { VigilError } from '../errors.js';
@@ -284,6 +284,8 @@ export async function postRunMessage(
     message: { text: string; blocks: KnownBlock[] };
     eventType: string;
     payload: Record<string, string | number>;
+    /** Work Object entities of the events shown, so their cards open the side panel. */
+    entities?: EntityMetadata[];
   },
 ): Promise<{ ts: string }> {
   const client = await clients.forWorkspace(workspaceId);
@@ -294,7 +296,11 @@ export async function postRunMessage(
       blocks: post.message.blocks,
       unfurl_links: false,
       unfurl_media: false,
-      metadata: { event_type: post.eventType, event_payload: post.payload },
+      metadata: {
+        event_type: post.eventType,
+        event_payload: post.payload,
+        ...(post.entities?.length ? { entities: post.entities } : {}),
+      },
     });
     if (!res.ts) throw new Error('chat.postMessage answered without a ts');
     return { ts: res.ts };

@@ -10,6 +10,7 @@ import type { Clock } from '../../clock.js';
 import { NotConnectedError, VigilError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type {
+  AlertStateRepo,
   DigestOutboxRepo,
   DigestRun,
   DigestSubscriptionRepo,
@@ -33,8 +34,11 @@ import type { Due } from './due.js';
 
 /** Posting is Slack's business: the service only sees this port. */
 export interface DigestPublisher extends RunMessageFinder {
-  /** Posts the digest in the subscription's channel with the run id in its metadata; returns the ts. */
-  post(content: DigestContent): Promise<{ ts: string }>;
+  /**
+   * Posts the digest in the subscription's channel with the run id in its metadata; returns the ts, and the
+   * context its buttons point at with the events it shows (so the message can follow their state).
+   */
+  post(content: DigestContent): Promise<{ ts: string; followed?: { ctxId: string; shown: string[] } }>;
 }
 
 export interface DigestDeps {
@@ -42,6 +46,8 @@ export interface DigestDeps {
   outbox: DigestOutboxRepo;
   events: EventSource;
   publisher: DigestPublisher;
+  /** Where posted messages are recorded to follow their events' state (as alerts are). */
+  messages?: Pick<AlertStateRepo, 'recordMessage'>;
   clock: Clock;
   logger: Logger;
   /** Identifies this instance in leases. */
@@ -130,7 +136,18 @@ export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): 
       });
       await step(deps, 'built', sub);
       if (!skipped) {
-        const { ts } = await deps.publisher.post(content);
+        const { ts, followed } = await deps.publisher.post(content);
+        if (followed !== undefined) {
+          const { ctxId, shown } = followed;
+          const postedAt = deps.clock.now();
+          await deps.messages?.recordMessage(sub.teamId, sub.channelId, ts, {
+            ctxId,
+            shown,
+            rest: [],
+            postedAt,
+            kind: 'digest',
+          });
+        }
         await step(deps, 'posted', sub);
         run = await save(deps, sub, run, { state: 'posted', ts });
         await step(deps, 'recorded', sub);

@@ -60,6 +60,10 @@ const ShownEventSchema = z.object({
   triaged: TriagedSchema.optional(),
   /** A running snooze of the event when the message was last drawn ("Snoozed until … by @user"). */
   snoozed: z.object({ until: z.number(), by: z.string().min(1) }).optional(),
+  /** A status change Vigil did not make, seen in a fresh read ("Ignored in Flare · date"); no actor is known. */
+  elsewhere: z
+    .object({ action: z.enum(['ignore', 'remediate', 'unignore', 'unremediate']), at: z.number() })
+    .optional(),
 });
 export type ShownEvent = z.infer<typeof ShownEventSchema>;
 

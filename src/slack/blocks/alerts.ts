@@ -8,6 +8,7 @@ import type { ContextBlock, KnownBlock, SectionBlock, View } from '@slack/types'
 import type { Event, EventActionType } from '../../api/index.js';
 import type { AlertHeading } from '../../services/alerts/content.js';
 import { quietText } from '../../services/alerts/match.js';
+import type { UpstreamReply } from '../../services/alerts/ports.js';
 import type { AlertList, AlertListItem, PollHealth } from '../../services/alerts/subscriptions.js';
 import { effectiveSeverity, eventTitle } from '../../services/events/model.js';
 import { renderBudgeted } from './budget.js';
@@ -160,6 +161,41 @@ export function renderStateReply(change: {
     text: `${who} ${DONE[change.action]} ${codeSpan(change.uid, 300)}`,
     blocks: [
       { type: 'section', block_id: 'alert:state', text: { type: 'mrkdwn', text: line, verbatim: true } },
+    ],
+  };
+}
+
+const DONE_ELSEWHERE: Record<EventActionType, string> = {
+  ignore: 'Ignored',
+  remediate: 'Remediated',
+  unignore: 'Unignored',
+  unremediate: 'Unremediated',
+};
+
+/** The thread reply for a change seen in a fresh read: "Ignored in Flare · date", a severity risen. */
+export function renderUpstreamReply(reply: UpstreamReply): { text: string; blocks: KnownBlock[] } {
+  const id = codeSpan(reply.uid, 300);
+  const title = reply.title ? ` — ${truncate(escapeMrkdwn(reply.title), 200)}` : '';
+  const lines = reply.status.map((s) => `${DONE_ELSEWHERE[s.action]} in Flare · ${slackDate(s.at)}`);
+  if (reply.severity) {
+    const { from, to } = reply.severity;
+    const icon = to === 'critical' ? ':rotating_light:' : ':arrow_up:';
+    lines.push(
+      `${icon} Severity rose to *${escapeMrkdwn(to)}* (was ${escapeMrkdwn(from)}) · ${slackDate(reply.at)}`,
+    );
+  }
+  const plain = [
+    ...reply.status.map((s) => `${DONE_ELSEWHERE[s.action]} in Flare`),
+    ...(reply.severity ? [`severity rose to ${escapeMrkdwn(reply.severity.to)}`] : []),
+  ];
+  return {
+    text: `${plain.join(', ')}: ${id}`,
+    blocks: [
+      {
+        type: 'section',
+        block_id: 'alert:upstream',
+        text: { type: 'mrkdwn', text: `${lines.join('\n')}\n${id}${title}`, verbatim: true },
+      },
     ],
   };
 }

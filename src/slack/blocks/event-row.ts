@@ -100,6 +100,18 @@ export interface ActedState {
   at: number;
 }
 
+/** A status change made outside Vigil (the portal, the API, another tool): no actor is known, none is shown. */
+interface ElsewhereState {
+  action: EventActionType;
+  at: number;
+  elsewhere: true;
+}
+
+export type RowState = ActedState | ElsewhereState;
+
+const isElsewhere = (state: RowState | undefined): state is ElsewhereState =>
+  state !== undefined && 'elsewhere' in state;
+
 /** Who last changed an event's tags, note or severity from this message. */
 export interface TriagedState {
   by: string;
@@ -125,7 +137,7 @@ export interface EventGroupOptions {
   actionRef: string;
   /** Position of the event in its message: suffixes action ids and block ids. */
   index?: number;
-  state?: ActedState;
+  state?: RowState;
   /** "Tags and note set by @user · date". */
   triaged?: TriagedState;
   snoozed?: SnoozedState;
@@ -284,9 +296,11 @@ function rowControls(
   const menu: RowControl[] = [];
   const status = eventStatus(event);
   const open =
-    opts.state === undefined && status.ignoredAt === undefined && status.remediatedAt === undefined;
+    (opts.state === undefined || isElsewhere(opts.state)) &&
+    status.ignoredAt === undefined &&
+    status.remediatedAt === undefined;
   if (opts.canAct !== false) {
-    if (opts.state !== undefined) {
+    if (opts.state !== undefined && !isElsewhere(opts.state)) {
       // Just acted: Undo is the one thing the clicker is likely to want next, so it stays in sight.
       buttons.push({ label: 'Undo', base: EVENT_UNDO });
     } else if (status.ignoredAt === undefined && status.remediatedAt === undefined) {
@@ -335,7 +349,7 @@ export function controlElements(
 }
 
 function stateContext(
-  state: ActedState | undefined,
+  state: RowState | undefined,
   triaged: TriagedState | undefined,
   index: number,
   snoozed?: SnoozedState,
@@ -347,7 +361,8 @@ function stateContext(
       `:zzz: Snoozed until ${slackDate(snoozed.until)} by ${who}: alerts and digests skip it until then`,
     );
   }
-  if (state !== undefined) {
+  if (isElsewhere(state)) lines.push(`${ACTED_LABELS[state.action]} in Flare · ${slackDate(state.at)}`);
+  else if (state !== undefined) {
     const who = userMention(state.by) ?? 'a teammate';
     lines.push(`${ACTED_LABELS[state.action]} by ${who} · ${slackDate(state.at)}`);
   }

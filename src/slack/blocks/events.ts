@@ -11,8 +11,8 @@ import { renderBudgeted } from './budget.js';
 import { renderDigestMessage } from './digest.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
 import {
-  type ActedState,
   type EventGroupOptions,
+  type RowState,
   renderEventGroup,
   type SnoozedState,
   type TriagedState,
@@ -43,7 +43,7 @@ export interface EventResultsInput {
   ignorePageRef?: string;
   shareRef?: string;
   /** Acted states by event uid. */
-  states?: ReadonlyMap<string, ActedState>;
+  states?: ReadonlyMap<string, RowState>;
   /** Who last triaged each event from this message, by uid. */
   triaged?: ReadonlyMap<string, TriagedState>;
   /** Running snoozes by event uid. */
@@ -252,11 +252,12 @@ export function renderPage(
   now: number,
   opts: { inChannel?: boolean; sharedBy?: string } = {},
 ): RenderedResults {
-  const states = new Map<string, ActedState>();
+  const states = new Map<string, RowState>();
   const triaged = new Map<string, TriagedState>();
   const snoozed = new Map<string, SnoozedState>();
   for (const shown of ctx.events) {
     if (shown.acted) states.set(shown.event.metadata.uid, shown.acted);
+    else if (shown.elsewhere) states.set(shown.event.metadata.uid, { ...shown.elsewhere, elsewhere: true });
     if (shown.triaged) triaged.set(shown.event.metadata.uid, shown.triaged);
     // A snooze shows while it runs; past its end the row is as before.
     if (shown.snoozed && shown.snoozed.until > now) snoozed.set(shown.event.metadata.uid, shown.snoozed);

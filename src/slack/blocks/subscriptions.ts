@@ -8,7 +8,7 @@ import { type Event, SEVERITIES, type Severity } from '../../api/index.js';
 import { filtersOf, scopeOf } from '../../services/subscriptions/summary.js';
 import { renderBudgeted } from './budget.js';
 import {
-  type ActedState,
+  type RowState,
   renderEventGroup,
   SEVERITY_EMOJI,
   type SnoozedState,
@@ -266,7 +266,7 @@ export interface TopEventsInput {
   events: readonly Event[];
   now: number;
   refs: (index: number) => string;
-  states?: ReadonlyMap<string, ActedState>;
+  states?: ReadonlyMap<string, RowState>;
   /** Running snoozes by event uid. */
   snoozed?: ReadonlyMap<string, SnoozedState>;
   portalHosts?: readonly string[];

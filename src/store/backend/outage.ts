@@ -23,7 +23,7 @@ export interface AnswerBound {
   sleep: Sleep;
 }
 
-export const STORE_ANSWER_BOUND: AnswerBound = { ms: 5_000, sleep: realSleep };
+const STORE_ANSWER_BOUND: AnswerBound = { ms: 5_000, sleep: realSleep };
 
 class NoAnswer extends Error {
   constructor(ms: number) {

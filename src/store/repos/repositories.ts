@@ -98,6 +98,8 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
       new WorkspaceRecordRepo(store, 'recommendation-decision', schema),
     /** What the workspace snoozed in its alerts and digests (snooze-repo.ts). */
     snoozes: new SnoozeRepo(store),
+    /** Portal links of the events Vigil has seen and those events; the Work Objects service defines the shape. */
+    portalEvents: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'portal-event', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,
