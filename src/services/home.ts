@@ -1,6 +1,6 @@
 /** What App Home shows a member: connection health, settings, subscriptions, and for admins the audit log. */
 import { type Permission, TIGHTENED_PERMISSIONS } from '../permission-rules.js';
-import type { AuditEntry, Connection, Repositories, Settings, Subscription } from '../store/index.js';
+import type { AuditEntry, Connection, Repositories, Settings, Snooze, Subscription } from '../store/index.js';
 import type { AlertList, AlertService } from './alerts/subscriptions.js';
 import type { ConnectionService, EnvironmentOverview } from './connection.js';
 import type { DigestListItem, DigestService } from './digest/subscriptions.js';
@@ -16,6 +16,7 @@ export interface HomeOverview {
   subscriptions: Subscription[];
   digests: DigestListItem[];
   alerts: AlertList;
+  snoozes?: Snooze[];
   audit: AuditEntry[];
   /** For an admin not yet told: the permissions this workspace never set, which took stricter defaults. */
   defaultsNotice?: Permission[];
@@ -26,6 +27,8 @@ export interface HomeDeps {
   digests: Pick<DigestService, 'list'>;
   alerts: Pick<AlertService, 'list'>;
   connection: Pick<ConnectionService, 'fromEnvironment' | 'environment'>;
+  /** The running snoozes; App Home shows none when absent. */
+  snoozes?: { list(workspaceId: string): Promise<Snooze[]> };
 }
 
 export class HomeService {
@@ -49,6 +52,7 @@ export class HomeService {
     ]);
     const digests = await this.deps.digests.list(workspaceId);
     const alerts = await this.deps.alerts.list(workspaceId);
+    const snoozes = await this.deps.snoozes?.list(workspaceId);
     const audit = admin ? await repos.audit.recent(workspaceId, HOME_AUDIT_ENTRIES) : [];
     const environment = link.fromEnvironment ? await link.environment(workspaceId) : undefined;
     const unset = TIGHTENED_PERMISSIONS.filter((p) => !settings.chosen.includes(p));
@@ -64,6 +68,7 @@ export class HomeService {
       subscriptions,
       digests,
       alerts,
+      ...(snoozes === undefined ? {} : { snoozes }),
       audit,
     };
   }

@@ -36,6 +36,10 @@ export const COMMAND_ACCESS: Readonly<Record<CommandKind, Access>> = Object.free
   'alerts-remove': 'subscribe',
   'alerts-pause': 'subscribe',
   'alerts-resume': 'subscribe',
+  // Seeing what is snoozed is using Vigil; snoozing and ending a snooze act on events.
+  snoozes: 'use',
+  snooze: 'act',
+  'snoozes-end': 'act',
   audit: 'admin',
   'audit-export': 'admin',
   connect: 'admin',

@@ -104,6 +104,7 @@ function createDigestScheduler(
     // The instance's holder id: a run left by an instance that is gone (a stopped process of this host, or
     // one whose heartbeat lapsed on any host) is taken over at once; a live owner keeps its run.
     owner: core.store.holderId,
+    unsnoozed: (workspaceId, events) => core.snoozes.unsnoozed(workspaceId, events),
     intervalMs: core.config.digest.tickMs,
     ...(ticker ? { ticker } : {}),
   });
@@ -147,6 +148,7 @@ function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker 
     clock: core.clock,
     logger,
     owner: core.store.holderId,
+    snoozed: (workspaceId) => core.snoozes.matcher(workspaceId),
     followUps,
     sync,
     pollMs,

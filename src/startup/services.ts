@@ -28,6 +28,7 @@ import { ReportsService } from '../services/reports.js';
 import { SandboxService } from '../services/sandbox.js';
 import { StoreSearchSeats } from '../services/search-seats.js';
 import { SettingsService } from '../services/settings.js';
+import { SnoozeService } from '../services/snoozes/service.js';
 import { eventSourceOf } from '../services/subscriptions/source.js';
 import { TenantsService } from '../services/tenants.js';
 import { PortalLinks } from '../services/work-objects/portal-links.js';
@@ -98,6 +99,7 @@ export function buildServices(
   });
   const triage = new TriageService({ api, store, repos, clock });
   const audit = new AuditTrail({ repos });
+  const snoozes = new SnoozeService({ repos, clock });
   const slack: SlackDeps = {
     logger,
     clock,
@@ -117,7 +119,7 @@ export function buildServices(
     tenants: new TenantsService({ api, repos }),
     settings: new SettingsService({ repos }),
     audit,
-    home: new HomeService({ repos, digests, alerts, connection }),
+    home: new HomeService({ repos, digests, alerts, connection, snoozes }),
     policies: new PoliciesService({ api, store, repos, clock, logger, ...sleep }),
     recommendations: new RecommendationsService({ api, store, repos, clock, identifiers }),
     reports: new ReportsService({ api }),
@@ -131,6 +133,7 @@ export function buildServices(
       dispatcher: base.outbound.dispatcher,
     }),
     triage,
+    snoozes,
     workObjects: new WorkObjectsService({ links: portalLinks, api, repos, events, triage, audit }),
     knownTags: new KnownTags(repos),
     lists: listContexts(repos),

@@ -24,6 +24,7 @@ export * from './repos/reseal.js';
 export * from './repos/sealing.js';
 export * from './repos/search-context-repo.js';
 export * from './repos/settings-repo.js';
+export * from './repos/snooze-repo.js';
 export * from './repos/subscription-repo.js';
 export * from './repos/team-indexed-repo.js';
 export * from './repos/unreadable.js';

@@ -5,6 +5,7 @@
  * run over where it stopped; a run that may already be posted is first looked for by its run id in the
  * channel's recent history, so it is never posted twice.
  */
+import type { Event } from '../../api/index.js';
 import type { Clock } from '../../clock.js';
 import { NotConnectedError, VigilError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
@@ -51,6 +52,8 @@ export interface DigestDeps {
   logger: Logger;
   /** Identifies this instance in leases. */
   owner: string;
+  /** The events no snooze quiets now (services/snoozes); every event when absent. */
+  unsnoozed?: (workspaceId: string, events: Event[]) => Promise<Event[]>;
   /** Test hook: called after each outbox step (a crash test throws from it). */
   afterStep?: (step: RunStep, subscriptionId: string) => Promise<void> | void;
 }
@@ -120,7 +123,8 @@ export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): 
     if (run.ts === undefined) {
       const state = await deps.outbox.cursorState(sub.teamId, sub.id);
       const collected = await collectEvents(deps.events, sub, state, deps.clock.now());
-      const content = contentOf(sub, run, collected.events, collected.truncated, collected.missing);
+      const events = deps.unsnoozed ? await deps.unsnoozed(sub.teamId, collected.events) : collected.events;
+      const content = contentOf(sub, run, events, collected.truncated, collected.missing);
       await noteMissing(deps, sub, collected.missing);
       // A digest naming a gone identifier posts even when empty: that is how the channel hears of it.
       const skipped = content.events.length === 0 && sub.skipEmpty && content.missing.length === 0;

@@ -84,6 +84,13 @@ function headBlocks(h: AlertHeading): KnownBlock[] {
     blocks.push(summary);
   }
   blocks.push(about);
+  const mention = mentionText(h);
+  if (mention !== '')
+    blocks.unshift({
+      type: 'section',
+      block_id: 'alert:mention',
+      text: { type: 'mrkdwn', text: `:bell: ${mention}` },
+    });
   const notes: string[] = [];
   if (h.quiet !== undefined)
     notes.push(`:crescent_moon: Held during quiet hours (${escapeMrkdwn(h.quiet)}), posted as they ended.`);
@@ -101,12 +108,25 @@ function headBlocks(h: AlertHeading): KnownBlock[] {
   return blocks;
 }
 
+/**
+ * Vigil's own mention of the subscription's people: built only from ids of the shape Slack gives (confirmed
+ * when the subscription was made), never from upstream text. Empty when nobody is to be told.
+ */
+export function mentionText(h: AlertHeading): string {
+  const groups = (h.mention?.groups ?? [])
+    .filter((g) => /^S[A-Z0-9]{2,30}$/.test(g))
+    .map((g) => `<!subteam^${g}>`);
+  const users = (h.mention?.users ?? []).flatMap((u) => userMention(u) ?? []);
+  return [...groups, ...users].join(' ');
+}
+
 /** The alert message: at most 50 blocks and within the text budget, whatever the events. */
 export function renderAlertMessage(input: AlertMessageInput): RenderedMessage {
   const h = input.heading;
   const groups = topEventGroups(input);
+  const mention = mentionText(h);
   const r = renderBudgeted({
-    text: escapeMrkdwn(alertText(h, input.events[0])),
+    text: `${mention === '' ? '' : `${mention} `}${escapeMrkdwn(alertText(h, input.events[0]))}`,
     head: headBlocks(h),
     groups,
     tail: moreBlock('alert:more', ALERT_MORE, h.total - input.events.length, h.moreRef),
@@ -291,6 +311,31 @@ export function renderAlertAddModal(channelId: string): View {
               value: 'hold_all',
             },
           ],
+        },
+        true,
+      ),
+      formInput(
+        'mention_users',
+        'Mention people',
+        { type: 'multi_users_select', max_selected_items: 10 },
+        true,
+      ),
+      formInput(
+        'mention_groups',
+        'Mention user groups',
+        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'e.g. @secops, @oncall' } },
+        true,
+      ),
+      formInput(
+        'mention_on',
+        'Mention on',
+        {
+          type: 'radio_buttons',
+          options: [
+            { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
+            { text: { type: 'plain_text', text: 'Every alert' }, value: 'all' },
+          ],
+          initial_option: { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
         },
         true,
       ),

@@ -29,11 +29,13 @@ import {
   EVENT_NOTE,
   EVENT_REMEDIATE,
   EVENT_SEVERITY,
+  EVENT_SNOOZE,
   EVENT_TAGS,
   EVENT_TRIAGE,
   EVENT_UNDO,
   EVENT_UNIGNORE,
   EVENT_UNREMEDIATE,
+  EVENT_UNSNOOZE,
   eventActionId,
   eventBlockId,
   overflowValue,
@@ -117,6 +119,13 @@ export interface TriagedState {
   fields: readonly ('tags' | 'notes' | 'severity')[];
 }
 
+/** A running snooze that quiets the event in alerts and digests: "Snoozed until … by @user", with Unsnooze. */
+export interface SnoozedState {
+  /** Milliseconds since the epoch. */
+  until: number;
+  by: string;
+}
+
 const TRIAGED_WORDS: Readonly<Record<string, string>> = { tags: 'tags', notes: 'note', severity: 'severity' };
 
 // ── The row ───────────────────────────────────────────────────────────────────────────────────────────
@@ -131,6 +140,7 @@ export interface EventGroupOptions {
   state?: RowState;
   /** "Tags and note set by @user · date". */
   triaged?: TriagedState;
+  snoozed?: SnoozedState;
   /** False hides the action buttons (Explain stays); authorization is still checked on click. */
   canAct?: boolean;
   /** Hosts of the API's web portal: `metadata.flare_url` is linked only when it points there. */
@@ -280,12 +290,16 @@ function controlButton(c: RowControl, index: number, ref: string): Button {
  */
 function rowControls(
   event: Event,
-  opts: Pick<EventGroupOptions, 'state' | 'canAct'>,
+  opts: Pick<EventGroupOptions, 'state' | 'canAct' | 'snoozed'>,
 ): { buttons: RowControl[]; menu: RowControl[] } {
   const buttons: RowControl[] = [];
   const menu: RowControl[] = [];
+  const status = eventStatus(event);
+  const open =
+    (opts.state === undefined || isElsewhere(opts.state)) &&
+    status.ignoredAt === undefined &&
+    status.remediatedAt === undefined;
   if (opts.canAct !== false) {
-    const status = eventStatus(event);
     if (opts.state !== undefined && !isElsewhere(opts.state)) {
       // Just acted: Undo is the one thing the clicker is likely to want next, so it stays in sight.
       buttons.push({ label: 'Undo', base: EVENT_UNDO });
@@ -299,7 +313,12 @@ function rowControls(
       if (status.remediatedAt !== undefined) menu.push({ label: 'Unremediate', base: EVENT_UNREMEDIATE });
     }
   }
+  if (opts.canAct !== false && opts.snoozed !== undefined)
+    buttons.push({ label: 'Unsnooze', base: EVENT_UNSNOOZE });
   menu.push({ label: 'Explain (AI)', base: EVENT_EXPLAIN });
+  // Only an open event is worth quieting; a handled one is quiet already.
+  if (opts.canAct !== false && open && opts.snoozed === undefined)
+    menu.push({ label: 'Snooze…', base: EVENT_SNOOZE });
   if (opts.canAct !== false) menu.push(...triageControls(MENU_MAX - menu.length));
   return { buttons, menu };
 }
@@ -333,8 +352,15 @@ function stateContext(
   state: RowState | undefined,
   triaged: TriagedState | undefined,
   index: number,
+  snoozed?: SnoozedState,
 ): ContextBlock | undefined {
   const lines: string[] = [];
+  if (snoozed !== undefined) {
+    const who = userMention(snoozed.by) ?? 'a teammate';
+    lines.push(
+      `:zzz: Snoozed until ${slackDate(snoozed.until)} by ${who}: alerts and digests skip it until then`,
+    );
+  }
   if (isElsewhere(state)) lines.push(`${ACTED_LABELS[state.action]} in Flare · ${slackDate(state.at)}`);
   else if (state !== undefined) {
     const who = userMention(state.by) ?? 'a teammate';
@@ -359,7 +385,7 @@ function stateContext(
 export function renderEventGroup(event: Event, opts: EventGroupOptions): KnownBlock[] {
   const index = opts.index ?? 0;
   const blocks: KnownBlock[] = [eventSection(event, opts, index)];
-  const stateBlock = stateContext(opts.state, opts.triaged, index);
+  const stateBlock = stateContext(opts.state, opts.triaged, index, opts.snoozed);
   if (stateBlock !== undefined) blocks.push(stateBlock);
   const actions: ActionsBlock = {
     type: 'actions',

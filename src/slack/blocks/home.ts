@@ -4,7 +4,7 @@ import { PERMISSION_WORDS, type Permission } from '../../permission-rules.js';
 import type { AlertList } from '../../services/alerts/subscriptions.js';
 import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
-import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
+import type { AuditEntry, Connection, Settings, Snooze, Subscription } from '../../store/index.js';
 import { describeActors, permissionLines } from './admin.js';
 import { alertHomeGroups } from './alerts.js';
 import { auditLine } from './audit.js';
@@ -12,6 +12,7 @@ import { renderBudgeted, viewTitle } from './budget.js';
 import { organizationLabel, quotaLine, tenantLabel } from './connection.js';
 import { digestHomeGroups } from './digest.js';
 import { ownContext, ownSection } from './kit.js';
+import { snoozeHomeGroups } from './snoozes.js';
 import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
 
 export const HOME_CONNECT = 'home_connect';
@@ -30,6 +31,8 @@ export interface HomeInput {
   digests?: DigestListItem[];
   /** The real-time alert subscriptions, with how the polls keep up. */
   alerts?: AlertList;
+  /** The running snoozes, each with End. */
+  snoozes?: readonly Snooze[];
   audit: AuditEntry[];
   /** Shown once to an admin: these permissions were never set and now hold stricter defaults. */
   defaultsNotice?: Permission[];
@@ -207,6 +210,7 @@ export function renderHome(input: HomeInput): View {
     ]);
     groups.push(...alertHomeGroups(input.alerts));
   }
+  if (input.snoozes !== undefined) groups.push(...snoozeHomeGroups(input.snoozes));
   if (input.isAdmin && input.audit.length > 0) {
     const lines = input.audit.map((e) => auditLine(e));
     groups.push([{ type: 'divider' }, ownSection(`*Latest actions*\n${lines.join('\n')}`)]);

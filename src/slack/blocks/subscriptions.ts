@@ -7,7 +7,13 @@ import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import { type Event, SEVERITIES, type Severity } from '../../api/index.js';
 import { filtersOf, scopeOf } from '../../services/subscriptions/summary.js';
 import { renderBudgeted } from './budget.js';
-import { type RowState, renderEventGroup, SEVERITY_EMOJI, typeLabel } from './event-row.js';
+import {
+  type RowState,
+  renderEventGroup,
+  SEVERITY_EMOJI,
+  type SnoozedState,
+  typeLabel,
+} from './event-row.js';
 import type { RenderedMessage } from './kit.js';
 import { plural } from './kit.js';
 import { codeSpan, escapeMrkdwn, slackDate, truncate } from './text.js';
@@ -261,17 +267,21 @@ export interface TopEventsInput {
   now: number;
   refs: (index: number) => string;
   states?: ReadonlyMap<string, RowState>;
+  /** Running snoozes by event uid. */
+  snoozed?: ReadonlyMap<string, SnoozedState>;
   portalHosts?: readonly string[];
 }
 
 export function topEventGroups(input: TopEventsInput): KnownBlock[][] {
   return input.events.map((event, i) => {
     const state = input.states?.get(event.metadata.uid);
+    const snoozed = input.snoozed?.get(event.metadata.uid);
     return renderEventGroup(event, {
       now: input.now,
       actionRef: input.refs(i),
       index: i,
       ...(state !== undefined ? { state } : {}),
+      ...(snoozed !== undefined ? { snoozed } : {}),
       ...(input.portalHosts !== undefined ? { portalHosts: input.portalHosts } : {}),
     });
   });

@@ -13,6 +13,7 @@ import { policiesFeature } from './policies/index.js';
 import { recommendationsFeature } from './recommendations/index.js';
 import { reportsFeature } from './reports/index.js';
 import { sandboxFeature } from './sandbox/index.js';
+import { snoozeFeature } from './snooze/index.js';
 import { workObjectsFeature } from './work-objects/index.js';
 
 export const ALL_FEATURES: readonly Feature[] = [
@@ -29,5 +30,6 @@ export const ALL_FEATURES: readonly Feature[] = [
   recommendationsFeature,
   reportsFeature,
   sandboxFeature,
+  snoozeFeature,
   workObjectsFeature,
 ];

@@ -328,6 +328,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
           'channel: this one · identifiers: all · severity: high and critical · type: all · no quiet hours · `tz:` your Slack time zone',
           '`type:` takes the type names shown on event rows (`stealer_log`, `leaked_credential`, `ransomleak`, `paste`…)',
           '`quiet:` holds alerts during those hours (all but critical ones, or all with `hold:all`) and posts them as one message when the hours end',
+          '`mention:@group` or `mention:@person` (pick with @, one per `mention:`) mentions them on critical alerts, or on every alert with `mention-on:all`; Slack confirms each before it is kept',
           'An alert starts with what appears after it is created; searches and digests cover what came before. Vigil must be a member of the channel.',
           'Posted alerts and digests follow their events wherever they change (the portal, the API, another tool), within 5 minutes by default: the row shows it ("Ignored in Flare · date") and the thread gets one reply; an alerted event whose severity rises to the alert\'s threshold gets one reply (also sent to the channel when it becomes critical). A message stops following after 7 days, or once every event in it is ignored or remediated.',
         ],
@@ -382,6 +383,24 @@ const ENTRIES: Record<Subcommand, Entry> = {
       ex('settings export everyone', 'everyone may export credentials'),
       ex('settings recommend everyone', 'everyone may accept or reject recommendations (default: admins)'),
     ],
+  },
+  snooze: {
+    usage: `${COMMAND} snooze <event-uid>|identifier <id>|source <name> 1h|1d|7d|until:YYYY-MM-DD`,
+    summary: 'quiet an event, an identifier or a source in alerts and digests for a while',
+    description:
+      "Alerts and digests skip what is snoozed until the snooze ends, then include it as before (events that appear meanwhile are not posted later). Also from the Snooze… option of an event's menu. A source is the middle part of an event uid (`<index>/<source>/<id>`). `until:` ends at 00:00 UTC that day; a snooze lasts at most a year. Snoozing again replaces the running snooze. Needs the `act` permission; audited.",
+    examples: [
+      ex(`snooze ${EXAMPLE.event} 1d`, 'this event, for a day'),
+      ex(`snooze identifier ${EXAMPLE.identifier} 7d`, 'every event of an identifier, for a week'),
+      ex('snooze source lumma until:2026-12-31', 'every event from one source, until 31 December (UTC)'),
+    ],
+  },
+  snoozes: {
+    usage: `${COMMAND} snoozes [end <id>]`,
+    summary: 'the running snoozes, with End',
+    description:
+      'Lists what is snoozed, until when and by whom, each with an End button; `snoozes end <id>` ends one. App Home shows them too.',
+    examples: [ex('snoozes', 'what is snoozed now')],
   },
 };
 

@@ -31,6 +31,7 @@ import { parseEvents } from './events.js';
 import { EXAMPLE } from './examples.js';
 import { exampleOf, usageOf } from './help.js';
 import { describeSecret, detectSecret } from './secrets.js';
+import { parseSnooze, parseSnoozes } from './snooze.js';
 import { suggest } from './suggest.js';
 import { type Token, tokenize } from './tokenize.js';
 import * as v from './values.js';
@@ -295,6 +296,10 @@ function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
     }
     case 'settings':
       return parseSettings(args);
+    case 'snooze':
+      return parseSnooze(args);
+    case 'snoozes':
+      return parseSnoozes(args);
   }
 }
 

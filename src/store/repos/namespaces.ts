@@ -72,6 +72,8 @@ export const NAMESPACES = {
   'identifier-list': { scope: 'workspace' },
   /** Recommendations accepted or rejected through Vigil (who, when), so a repeated click acts once. */
   'recommendation-decision': { scope: 'workspace' },
+  /** What a workspace snoozed in its alerts and digests (one record each, shared by every instance). */
+  snooze: { scope: 'workspace' },
   /** Portal links of events Vigil has seen, by link and by uid, with what the event looked like (Work Objects). */
   'portal-event': { scope: 'workspace' },
   /** The store's format stamp (backend/format.ts), one record for the whole store. */

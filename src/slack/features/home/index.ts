@@ -14,6 +14,7 @@ import {
   renderHome,
   renderNoticeModal,
 } from '../../blocks/home.js';
+import { HOME_SNOOZE_END } from '../../blocks/snoozes.js';
 import type { Feature, SlackDeps } from '../../context.js';
 import { type Click, onAction, onView } from '../../listen.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../requester.js';
@@ -72,6 +73,19 @@ function register(app: App, deps: SlackDeps): void {
       await client.views.open({ trigger_id: body.trigger_id, view: renderDisconnectModal(connection) });
     },
     { quiet: true, inDm: true, access: 'admin' },
+  );
+
+  // End on a snooze: the `act` permission, audited by the service; the Home shows the rest.
+  onAction(
+    app,
+    deps,
+    HOME_SNOOZE_END,
+    async ({ who, client, action }) => {
+      await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
+      await deps.snoozes.end(who.workspaceId, action.value ?? '', who.userId);
+      await publishHome(deps, client, who);
+    },
+    { quiet: true, inDm: true },
   );
 
   onView(
