@@ -179,7 +179,7 @@ async function buildMessage(
  * Who the message mentions: each subscription's people when one of its events is critical (or on every
  * alert with `mention-on:all`); undefined when nobody.
  */
-export function mentionOf(
+function mentionOf(
   items: readonly AlertItem[],
   subsById: ReadonlyMap<string, AlertSubscription>,
 ): { users: string[]; groups: string[] } | undefined {

@@ -8,15 +8,8 @@ import type { Snooze, SnoozeTarget } from '../../store/index.js';
 /** How long a snooze lasts: a few hours or days from now, or until 00:00 UTC of a calendar day. */
 export type SnoozeLength = { kind: 'for'; hours: number } | { kind: 'until'; date: string };
 
-/** The durations offered in the form and the command. */
-export const SNOOZE_CHOICES = [
-  { word: '1h', hours: 1, label: '1 hour' },
-  { word: '1d', hours: 24, label: '1 day' },
-  { word: '7d', hours: 24 * 7, label: '7 days' },
-] as const;
-
 /** The longest snooze: a quieted source must come back some day. */
-export const MAX_SNOOZE_DAYS = 365;
+const MAX_SNOOZE_DAYS = 365;
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -38,7 +31,7 @@ export function sourceOf(uid: string): string | undefined {
 }
 
 /** Whether `target` covers `event`. */
-export function covers(target: SnoozeTarget, event: Event): boolean {
+function covers(target: SnoozeTarget, event: Event): boolean {
   switch (target.kind) {
     case 'event':
       return target.uid === event.metadata.uid;

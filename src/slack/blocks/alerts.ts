@@ -112,7 +112,7 @@ function headBlocks(h: AlertHeading): KnownBlock[] {
  * Vigil's own mention of the subscription's people: built only from ids of the shape Slack gives (confirmed
  * when the subscription was made), never from upstream text. Empty when nobody is to be told.
  */
-export function mentionText(h: AlertHeading): string {
+function mentionText(h: AlertHeading): string {
   const groups = (h.mention?.groups ?? [])
     .filter((g) => /^S[A-Z0-9]{2,30}$/.test(g))
     .map((g) => `<!subteam^${g}>`);

@@ -30,7 +30,7 @@ const option = (value: string, text: string): PlainTextOption => ({
 });
 
 /** `this event`, `identifier acme.example (3001)`, `source lumma`: in mrkdwn. */
-export function targetText(target: SnoozeTarget, label?: string): string {
+function targetText(target: SnoozeTarget, label?: string): string {
   switch (target.kind) {
     case 'event':
       return `event ${codeSpan(target.uid, 200)}${label ? ` (${escapeMrkdwn(truncate(label, 80))})` : ''}`;
@@ -125,7 +125,7 @@ function snoozeLine(s: Snooze): string {
 }
 
 /** Rows of running snoozes, each with End (for the list message and App Home). */
-export function snoozeRows(snoozes: readonly Snooze[], max: number, endId = SNOOZE_END): KnownBlock[] {
+function snoozeRows(snoozes: readonly Snooze[], max: number, endId = SNOOZE_END): KnownBlock[] {
   return snoozes.slice(0, max).map((s) => ({
     ...section(snoozeLine(s), `snooze:${s.id}`),
     accessory: button('End', endId, s.id),

@@ -9,7 +9,7 @@ import { EXAMPLE } from './examples.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
-export const SNOOZE_EXAMPLES = {
+const SNOOZE_EXAMPLES = {
   event: `/vigil snooze ${EXAMPLE.event} 1d`,
   identifier: `/vigil snooze identifier ${EXAMPLE.identifier} 7d`,
   source: '/vigil snooze source lumma until:2026-12-31',

@@ -10,9 +10,9 @@ import { randomId } from './ids.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
 /** Snoozes a workspace keeps at once: enough for a busy team, small enough to read on every poll. */
-export const MAX_SNOOZES = 200;
+const MAX_SNOOZES = 200;
 
-export const SnoozeTargetSchema = z.discriminatedUnion('kind', [
+const SnoozeTargetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('event'), uid: z.string().min(1).max(400) }),
   z.object({ kind: z.literal('identifier'), id: z.number().int().positive() }),
   /** The source segment of event uids (`<index>/<source>/<id>`). */
@@ -37,14 +37,14 @@ const SnoozeListSchema = z.object({ snoozes: z.array(SnoozeSchema) });
 
 const KEY = 'all';
 
-export class SnoozeLimitError extends StoreError {
+class SnoozeLimitError extends StoreError {
   constructor(readonly limit: number) {
     super(`a workspace can keep at most ${limit} snoozes`);
     this.name = 'SnoozeLimitError';
   }
 }
 
-export function sameTarget(a: SnoozeTarget, b: SnoozeTarget): boolean {
+function sameTarget(a: SnoozeTarget, b: SnoozeTarget): boolean {
   if (a.kind === 'event' && b.kind === 'event') return a.uid === b.uid;
   if (a.kind === 'identifier' && b.kind === 'identifier') return a.id === b.id;
   if (a.kind === 'source' && b.kind === 'source') return a.source === b.source;

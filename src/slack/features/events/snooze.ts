@@ -53,7 +53,7 @@ function gone(): ExpiredError {
 }
 
 /** The rows of a context with the snoozes running now ("Snoozed until … by @user", or nothing). */
-export function withSnoozes(ctx: EventsContext, match: SnoozeMatcher): EventsContext {
+function withSnoozes(ctx: EventsContext, match: SnoozeMatcher): EventsContext {
   return {
     ...ctx,
     events: ctx.events.map((shown) => {
