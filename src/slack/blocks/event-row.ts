@@ -91,7 +91,7 @@ function severityText(event: Event): string {
 
 // ── State ─────────────────────────────────────────────────────────────────────────────────────────────
 
-/** What a click just did, shown in place of the buttons until it is undone. */
+/** What a click just did, shown in place of the buttons until it is undone. @internal */
 export interface ActedState {
   action: EventActionType;
   /** Slack user id from the verified payload. */
