@@ -110,6 +110,13 @@ const EnvSchema = z.object({
     z.coerce.number({ message: 'must be a tenant id (a positive integer)' }).int().positive().optional(),
   ),
   VIGIL_ADMINS: z.preprocess(emptyToUndefined, z.string().optional()),
+  VIGIL_PORTAL_HOSTS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9.-]+(,\s*[a-z0-9.-]+)*$/i, 'must be host names, comma-separated (app.flare.io)')
+      .default('app.flare.io,app.eu.flare.io'),
+  ),
   VIGIL_DIGEST_TICK_MS: z.preprocess(
     emptyToUndefined,
     z.coerce
@@ -127,6 +134,15 @@ const EnvSchema = z.object({
       .min(1000, 'must be at least 1000 ms')
       .max(3_600_000, 'must be at most 3600000 ms (an hour)')
       .default(60_000),
+  ),
+  VIGIL_STATE_SYNC_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ message: 'must be milliseconds between re-reads of posted events (1000 to 86400000)' })
+      .int('must be a whole number of milliseconds')
+      .min(1000, 'must be at least 1000 ms')
+      .max(86_400_000, 'must be at most 86400000 ms (a day)')
+      .default(300_000),
   ),
   VIGIL_AUDIT_RETENTION: z.preprocess(
     emptyToUndefined,
@@ -336,10 +352,15 @@ export interface Config {
   };
   preconnect: { apiKey: string; tenantId: number | undefined } | undefined;
   admins: string[];
+  /** Hosts of the threat-intel portal whose event links unfurl as Work Objects (VIGIL_PORTAL_HOSTS). */
+  portalHosts: string[];
   /** How often the digest scheduler looks for due digests (a minute; tests shorten it). */
   digest: { tickMs: number };
   /** How often each workspace's feed is polled for real-time alerts (a minute; tests shorten it). */
-  alerts: { pollMs: number };
+  alerts: {
+    pollMs: number /** How often posted alerts and digests re-read their events' state. */;
+    syncMs: number;
+  };
   logLevel: LogLevel;
   /** `text` for a person reading a terminal; `json`: one JSON object a line, for a log pipeline. */
   logFormat: LogFormat;
@@ -411,8 +432,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     api: { baseUrl: e.VIGIL_API_URL.replace(/\/+$/, ''), family: e.VIGIL_API_FAMILY, allowedHosts },
     preconnect: e.VIGIL_API_KEY ? { apiKey: e.VIGIL_API_KEY, tenantId: e.VIGIL_TENANT_ID } : undefined,
     admins: splitList(e.VIGIL_ADMINS),
+    portalHosts: splitList(e.VIGIL_PORTAL_HOSTS).map((h) => h.toLowerCase()),
     digest: { tickMs: e.VIGIL_DIGEST_TICK_MS },
-    alerts: { pollMs: e.VIGIL_ALERT_POLL_MS },
+    alerts: { pollMs: e.VIGIL_ALERT_POLL_MS, syncMs: e.VIGIL_STATE_SYNC_MS },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     proxy,

@@ -8,7 +8,7 @@ import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { Monitoring } from './observability/monitoring.js';
+import { openMonitoring } from './observability/monitoring.js';
 import { createOutbound } from './outbound.js';
 import { auditLogLine, currentSurface } from './services/audit.js';
 import type { RunNowReport } from './services/digest/scheduler.js';
@@ -78,7 +78,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const { logger } = opts;
   const clock = opts.clock ?? systemClock;
   const outbound = createOutbound(config.proxy);
-  const monitoring = new Monitoring(config, clock, logger);
+  const monitoring = await openMonitoring(config, clock, logger);
   const store = await openStore(config.store.url, {
     logger,
     clock,

@@ -26,6 +26,7 @@ export function measuredAlertPublisher(
     },
     findByRunId: (...args) => publisher.findByRunId(...args),
     refresh: (...args) => publisher.refresh(...args),
+    replyUpstream: (...args) => publisher.replyUpstream(...args),
     async reply(message, change) {
       await publisher.reply(message, change);
       metrics.alertFollowed(clock.now() - change.at);

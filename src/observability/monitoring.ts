@@ -11,7 +11,8 @@ import type { Logger } from '../logger.js';
 import type { Repositories, Store } from '../store/index.js';
 import { createMetricsServer } from '../web/metrics-server.js';
 import { closeServer, listen, type MetricsRoute } from '../web/server.js';
-import { type Metrics, noopMetrics, PrometheusMetrics } from './metrics.js';
+import { type Metrics, noopMetrics } from './metrics.js';
+import type { PrometheusMetrics } from './prometheus.js';
 import {
   ApiReachability,
   bothObservers,
@@ -22,12 +23,25 @@ import {
   reasonOf,
 } from './readiness.js';
 
+/** Monitoring for `config`; prom-client is loaded only when metrics are enabled. */
+export async function openMonitoring(
+  config: Pick<Config, 'metrics'>,
+  clock: Clock,
+  logger: Logger,
+): Promise<Monitoring> {
+  const { onMainPort, port } = config.metrics;
+  const prometheus =
+    onMainPort || port !== undefined
+      ? new (await import('./prometheus.js')).PrometheusMetrics(clock)
+      : undefined;
+  return new Monitoring(config, clock, logger, prometheus);
+}
+
 export class Monitoring {
   readonly metrics: Metrics;
   /** `/metrics` on `PORT` (VIGIL_METRICS=1); undefined otherwise. */
   readonly mainPortMetrics: MetricsRoute | undefined;
   readonly heartbeats: Heartbeats;
-  private readonly prometheus: PrometheusMetrics | undefined;
   private readonly reachability: ApiReachability;
   private server: Server | undefined;
 
@@ -35,11 +49,10 @@ export class Monitoring {
     private readonly config: Pick<Config, 'metrics'>,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly prometheus: PrometheusMetrics | undefined,
   ) {
-    const { onMainPort, port } = config.metrics;
-    this.prometheus = onMainPort || port !== undefined ? new PrometheusMetrics(clock) : undefined;
-    this.metrics = this.prometheus ?? noopMetrics;
-    this.mainPortMetrics = onMainPort ? this.prometheus : undefined;
+    this.metrics = prometheus ?? noopMetrics;
+    this.mainPortMetrics = config.metrics.onMainPort ? prometheus : undefined;
     this.reachability = new ApiReachability(clock);
     this.heartbeats = new Heartbeats(clock);
   }

@@ -134,6 +134,8 @@ function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
       examples: [
         ex('alerts', 'alerts add severity:high', 'new high and critical events posted here within a minute'),
         ex('alerts', 'alerts list', "the workspace's alerts, and how often they poll"),
+        ex('snooze', 'snooze identifier 3001 1d', 'quiet one identifier in alerts and digests for a day'),
+        ex('snoozes', 'snoozes', 'what is snoozed, with End'),
       ],
     },
     {

@@ -1,5 +1,6 @@
 /** What App Home shows a member: connection health, settings, subscriptions, and for admins the audit log. */
-import type { AuditEntry, Connection, Repositories, Settings, Subscription } from '../store/index.js';
+import { type Permission, TIGHTENED_PERMISSIONS } from '../permission-rules.js';
+import type { AuditEntry, Connection, Repositories, Settings, Snooze, Subscription } from '../store/index.js';
 import type { AlertList, AlertService } from './alerts/subscriptions.js';
 import type { ConnectionService, EnvironmentOverview } from './connection.js';
 import type { DigestListItem, DigestService } from './digest/subscriptions.js';
@@ -15,7 +16,10 @@ export interface HomeOverview {
   subscriptions: Subscription[];
   digests: DigestListItem[];
   alerts: AlertList;
+  snoozes?: Snooze[];
   audit: AuditEntry[];
+  /** For an admin not yet told: the permissions this workspace never set, which took stricter defaults. */
+  defaultsNotice?: Permission[];
 }
 
 export interface HomeDeps {
@@ -23,13 +27,22 @@ export interface HomeDeps {
   digests: Pick<DigestService, 'list'>;
   alerts: Pick<AlertService, 'list'>;
   connection: Pick<ConnectionService, 'fromEnvironment' | 'environment'>;
+  /** The running snoozes; App Home shows none when absent. */
+  snoozes?: { list(workspaceId: string): Promise<Snooze[]> };
 }
 
 export class HomeService {
   constructor(private readonly deps: HomeDeps) {}
 
-  /** `isAdmin` is asked alongside the reads (Slack answers it); the audit log is read for admins only. */
-  async overview(workspaceId: string, isAdmin: () => Promise<boolean>): Promise<HomeOverview> {
+  /**
+   * `isAdmin` is asked alongside the reads (Slack answers it); the audit log is read for admins only. An
+   * admin is told once (remembered per admin) which permissions hold the stricter defaults.
+   */
+  async overview(
+    workspaceId: string,
+    userId: string,
+    isAdmin: () => Promise<boolean>,
+  ): Promise<HomeOverview> {
     const { repos, connection: link } = this.deps;
     const [connection, admin, settings, subscriptions] = await Promise.all([
       repos.workspaces.get(workspaceId),
@@ -39,9 +52,14 @@ export class HomeService {
     ]);
     const digests = await this.deps.digests.list(workspaceId);
     const alerts = await this.deps.alerts.list(workspaceId);
+    const snoozes = await this.deps.snoozes?.list(workspaceId);
     const audit = admin ? await repos.audit.recent(workspaceId, HOME_AUDIT_ENTRIES) : [];
     const environment = link.fromEnvironment ? await link.environment(workspaceId) : undefined;
+    const unset = TIGHTENED_PERMISSIONS.filter((p) => !settings.chosen.includes(p));
+    const notice = admin && unset.length > 0 && !settings.defaultsNoticeSeenBy.includes(userId);
+    if (notice) await repos.settings.markDefaultsNoticeSeen(workspaceId, userId);
     return {
+      ...(notice ? { defaultsNotice: unset } : {}),
       connection,
       fromEnvironment: link.fromEnvironment,
       ...(environment ? { environment } : {}),
@@ -50,6 +68,7 @@ export class HomeService {
       subscriptions,
       digests,
       alerts,
+      ...(snoozes === undefined ? {} : { snoozes }),
       audit,
     };
   }

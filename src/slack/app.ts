@@ -36,6 +36,8 @@ export const BOT_SCOPES = [
   'channels:history',
   'groups:history',
   'files:read',
+  'links:read',
+  'links:write',
 ];
 
 export interface SlackApp {

@@ -29,8 +29,10 @@ import type { RecommendationsService } from '../services/recommendation-decision
 import type { ReportsService } from '../services/reports.js';
 import type { SandboxService } from '../services/sandbox.js';
 import type { SettingsService } from '../services/settings.js';
+import type { SnoozeService } from '../services/snoozes/service.js';
 import type { TenantsService } from '../services/tenants.js';
 import type { WatchService } from '../services/watch.js';
+import type { WorkObjectsService } from '../services/work-objects/service.js';
 import type { WorkTracker } from '../work-tracker.js';
 import type { Command, CommandKind } from './parser/index.js';
 import type { Authz } from './permission-checks.js';
@@ -65,6 +67,10 @@ export interface SlackDeps {
   intel: IntelService;
   sandbox: SandboxService;
   triage: TriageService;
+  /** What the workspace quiets in alerts and digests until a given time. */
+  snoozes: SnoozeService;
+  /** Portal links unfurled as Work Objects, and their side panel. */
+  workObjects: WorkObjectsService;
   /** Tags used before in the tenant, offered in the triage and digest forms. */
   knownTags: KnownTags;
   /** Short-lived contexts behind list buttons and pending forms. */

@@ -59,6 +59,13 @@ export function routeAction(
   });
 }
 
+/**
+ * Where edits made in a Work Object's side panel go: Slack submits them as a view carrying the entity
+ * (`view.external_ref`) rather than one of Vigil's modals, so they are routed by that when no callback id of
+ * Vigil's matches.
+ */
+export const ENTITY_EDIT_VIEW = '(work object edit)';
+
 /** Registers `listener` for submissions of the modal with `callbackId`. */
 export function routeView(app: App, callbackId: string, listener: (args: ViewArgs) => Promise<void>) {
   const routes = routesOf(app);
@@ -66,7 +73,9 @@ export function routeView(app: App, callbackId: string, listener: (args: ViewArg
   if (routes.viewsRouted) return;
   routes.viewsRouted = true;
   app.view<ViewSubmitAction>({ type: 'view_submission' }, async (args) => {
-    const listeners = routes.views.get(args.view.callback_id) ?? [];
+    const own = routes.views.get(args.view.callback_id);
+    const entity = args.view.external_ref ? routes.views.get(ENTITY_EDIT_VIEW) : undefined;
+    const listeners = own ?? entity ?? [];
     await Promise.all(listeners.map((listener) => listener(args)));
   });
 }

@@ -4,7 +4,7 @@
  * "+N more" button of their messages, and changes made only by the creator or an admin.
  */
 import type { App, ViewOutput } from '@slack/bolt';
-import type { KnownBlock } from '@slack/types';
+import type { EntityMetadata, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { SEVERITIES, type Severity } from '../api/index.js';
 import { VigilError } from '../errors.js';
@@ -219,28 +219,34 @@ export function onSubscriptionForm<I extends { channelId: string; identifierIds:
   read: (view: ViewOutput) => { input: I } | { errors: Record<string, string> },
   add: (ctx: Creator, input: I) => Promise<string>,
 ): void {
-  onView(app, deps, callbackId, async ({ who, view, client }) => {
-    const form = read(view);
-    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
-    const check = await checkChannelWithin(client, form.input.channelId);
-    if (check && !check.ok) {
-      return { ack: { response_action: 'errors', errors: { channel: channelFieldError(check) } } };
-    }
-    const unknown = await within(identifierRefusal(deps, who.workspaceId, form.input.identifierIds));
-    if (unknown !== undefined)
-      return { ack: { response_action: 'errors', errors: { identifiers: unknown } } };
-    const respond = ephemeralPoster(client, formOrigin(view) ?? form.input.channelId, who.userId);
-    return {
-      respond,
-      async work() {
-        const text = await add(
-          { deps, client, workspaceId: who.workspaceId, userId: who.userId },
-          form.input,
-        );
-        await respond({ text });
-      },
-    };
-  });
+  onView(
+    app,
+    deps,
+    callbackId,
+    async ({ who, view, client }) => {
+      const form = read(view);
+      if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
+      const check = await checkChannelWithin(client, form.input.channelId);
+      if (check && !check.ok) {
+        return { ack: { response_action: 'errors', errors: { channel: channelFieldError(check) } } };
+      }
+      const unknown = await within(identifierRefusal(deps, who.workspaceId, form.input.identifierIds));
+      if (unknown !== undefined)
+        return { ack: { response_action: 'errors', errors: { identifiers: unknown } } };
+      const respond = ephemeralPoster(client, formOrigin(view) ?? form.input.channelId, who.userId);
+      return {
+        respond,
+        async work() {
+          const text = await add(
+            { deps, client, workspaceId: who.workspaceId, userId: who.userId },
+            form.input,
+          );
+          await respond({ text });
+        },
+      };
+    },
+    'subscribe',
+  );
 }
 
 /** The "+N more" button of a digest or grouped alert: the rest of its events, privately, ten at a time. */
@@ -278,6 +284,8 @@ export async function postRunMessage(
     message: { text: string; blocks: KnownBlock[] };
     eventType: string;
     payload: Record<string, string | number>;
+    /** Work Object entities of the events shown, so their cards open the side panel. */
+    entities?: EntityMetadata[];
   },
 ): Promise<{ ts: string }> {
   const client = await clients.forWorkspace(workspaceId);
@@ -288,7 +296,11 @@ export async function postRunMessage(
       blocks: post.message.blocks,
       unfurl_links: false,
       unfurl_media: false,
-      metadata: { event_type: post.eventType, event_payload: post.payload },
+      metadata: {
+        event_type: post.eventType,
+        event_payload: post.payload,
+        ...(post.entities?.length ? { entities: post.entities } : {}),
+      },
     });
     if (!res.ts) throw new Error('chat.postMessage answered without a ts');
     return { ts: res.ts };

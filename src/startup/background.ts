@@ -9,6 +9,7 @@ import { AlertFollower } from '../services/alerts/follow.js';
 import { AlertFollowUps } from '../services/alerts/follow-ups.js';
 import { feedSourceOf } from '../services/alerts/ports.js';
 import { AlertScheduler, tickMsFor } from '../services/alerts/scheduler.js';
+import { StateSync } from '../services/alerts/sync.js';
 import { DigestScheduler, type RunNowReport } from '../services/digest/scheduler.js';
 import { IntelFollower } from '../services/intel.js';
 import { eventSourceOf } from '../services/subscriptions/source.js';
@@ -110,11 +111,13 @@ function createDigestScheduler(
     outbox: core.repos.digestOutbox,
     events: eventSourceOf(core.api, 'background'),
     publisher,
+    messages: core.repos.alertState,
     clock: core.clock,
     logger: core.logger.child({ component: 'digest' }),
     // The instance's holder id: a run left by an instance that is gone (a stopped process of this host, or
     // one whose heartbeat lapsed on any host) is taken over at once; a live owner keeps its run.
     owner: core.store.holderId,
+    unsnoozed: (workspaceId, events) => core.snoozes.unsnoozed(workspaceId, events),
     intervalMs: core.config.digest.tickMs,
     ...(ticker ? { ticker } : {}),
   });
@@ -128,12 +131,25 @@ function createDigestScheduler(
 function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker | undefined): AlertScheduler {
   const logger = core.logger.child({ component: 'alerts' });
   const publisher = measuredAlertPublisher(
-    createAlertPublisher(bots, core.clock),
+    createAlertPublisher(bots, core.clock, (ws, events) => core.slack.workObjects.rememberPosted(ws, events)),
     core.monitoring.metrics,
     core.clock,
   );
   const followUps = alertFollowUps(core, publisher, logger);
-  const pollMs = core.config.alerts.pollMs;
+  const { pollMs, syncMs } = core.config.alerts;
+  const tickMs = tickMsFor(pollMs);
+  const sync = new StateSync({
+    followed: core.repos.alertState.followed,
+    state: core.repos.alertState,
+    contexts: core.events.contexts,
+    source: eventSourceOf(core.api, 'background'),
+    changes: core.events.changes,
+    clock: core.clock,
+    logger: core.logger.child({ component: 'state-sync' }),
+    owner: core.store.holderId,
+    intervalMs: syncMs,
+    tickMs,
+  });
   return new AlertScheduler({
     subscriptions: core.repos.alertSubscriptions,
     state: core.repos.alertState,
@@ -145,9 +161,11 @@ function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker 
     clock: core.clock,
     logger,
     owner: core.store.holderId,
+    snoozed: (workspaceId) => core.snoozes.matcher(workspaceId),
     followUps,
+    sync,
     pollMs,
-    tickMs: tickMsFor(pollMs),
+    tickMs,
     ...(ticker ? { ticker } : {}),
   });
 }
@@ -159,10 +177,14 @@ function alertFollowUps(
 ): AlertFollowUps {
   const follower = new AlertFollower({
     state: core.repos.alertState,
+    eventStates: core.repos.eventStates,
+    subscriptions: core.repos.alertSubscriptions,
     contexts: core.events.contexts,
     publisher,
     logger,
   });
+  // Changes made anywhere, seen when the state sync reads the events again: the same messages, one home.
+  core.events.changes.onUpstream((read) => follower.followUpstream(read));
   const followUps = new AlertFollowUps({
     records: core.repos.alertFollowUps,
     state: core.repos.alertState,

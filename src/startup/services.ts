@@ -29,9 +29,12 @@ import { ReportsService } from '../services/reports.js';
 import { SandboxService } from '../services/sandbox.js';
 import { StoreSearchSeats } from '../services/search-seats.js';
 import { SettingsService } from '../services/settings.js';
+import { SnoozeService } from '../services/snoozes/service.js';
 import { eventSourceOf } from '../services/subscriptions/source.js';
 import { TenantsService } from '../services/tenants.js';
 import { WatchService } from '../services/watch.js';
+import { PortalLinks } from '../services/work-objects/portal-links.js';
+import { WorkObjectsService } from '../services/work-objects/service.js';
 import { ApiAccess, ApiClientPool } from '../services/workspace-api.js';
 import type { SlackDeps } from '../slack/context.js';
 import { Authz } from '../slack/permission-checks.js';
@@ -87,19 +90,22 @@ export function buildServices(
   const digests = new DigestService({ repos, events: eventSourceOf(api), clock });
   const alerts = new AlertService({ repos, clock, pollMs: config.alerts.pollMs });
   const identifiers = new IdentifierDirectory({ api, clock, repos });
+  const portalLinks = new PortalLinks({ repos, clock, hosts: config.portalHosts });
+  const events = new EventsService({
+    api,
+    repos,
+    clock,
+    // On Redis a member's bound on searches holds across every instance.
+    gate: new FairGate(opts.searchGate, store.backend === 'redis' ? new StoreSearchSeats(store) : undefined),
+    portalLinks,
+  });
+  const triage = new TriageService({ api, store, repos, clock });
+  const audit = new AuditTrail({ repos });
+  const snoozes = new SnoozeService({ repos, clock });
   const slack: SlackDeps = {
     logger,
     clock,
-    events: new EventsService({
-      api,
-      repos,
-      clock,
-      // On Redis a member's bound on searches holds across every instance.
-      gate: new FairGate(
-        opts.searchGate,
-        store.backend === 'redis' ? new StoreSearchSeats(store) : undefined,
-      ),
-    }),
+    events,
     credentials: new CredentialsService({
       api,
       repos,
@@ -114,8 +120,8 @@ export function buildServices(
     connection,
     tenants: new TenantsService({ api, repos }),
     settings: new SettingsService({ repos }),
-    audit: new AuditTrail({ repos }),
-    home: new HomeService({ repos, digests, alerts, connection }),
+    audit,
+    home: new HomeService({ repos, digests, alerts, connection, snoozes }),
     policies: new PoliciesService({ api, store, repos, clock, logger, ...sleep }),
     recommendations: new RecommendationsService({ api, store, repos, clock, identifiers }),
     reports: new ReportsService({ api }),
@@ -136,7 +142,9 @@ export function buildServices(
       slackFileHosts: ['files.slack.com', 'files.slack-gov.com', new URL(config.slack.apiUrl).host],
       dispatcher: base.outbound.dispatcher,
     }),
-    triage: new TriageService({ api, store, repos, clock }),
+    triage,
+    snoozes,
+    workObjects: new WorkObjectsService({ links: portalLinks, api, repos, events, triage, audit }),
     knownTags: new KnownTags(repos),
     lists: listContexts(repos),
     authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),

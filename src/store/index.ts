@@ -18,12 +18,13 @@ export * from './repos/digest-subscription-repo.js';
 export * from './repos/event-state-repo.js';
 export { workspaceKey } from './repos/ids.js';
 export * from './repos/installation-repo.js';
-
+export * from './repos/message-sync-repo.js';
 export * from './repos/repositories.js';
 export * from './repos/reseal.js';
 export * from './repos/sealing.js';
 export * from './repos/search-context-repo.js';
 export * from './repos/settings-repo.js';
+export * from './repos/snooze-repo.js';
 export * from './repos/subscription-repo.js';
 export * from './repos/team-indexed-repo.js';
 export * from './repos/unreadable.js';

@@ -174,6 +174,12 @@ function viewPayload(view: Json, a: ReturnType<typeof actor>, stateValues: Json 
     external_id: view.external_id ?? '',
     app_installed_team_id: a.teamId,
     bot_id: view.bot_id ?? 'B0001',
+    // A Work Object's side panel submits its edits as a view carrying the entity.
+    ...Object.fromEntries(
+      ['entity_url', 'external_ref', 'app_unfurl_url', 'message_ts', 'thread_ts', 'channel']
+        .filter((k) => view[k] !== undefined)
+        .map((k) => [k, view[k]]),
+    ),
   };
 }
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { measuredAlertPublisher } from '../../src/observability/alert-publisher.js';
-import { PrometheusMetrics } from '../../src/observability/metrics.js';
+import { PrometheusMetrics } from '../../src/observability/prometheus.js';
 import type { AlertPublisher } from '../../src/services/alerts/ports.js';
 import type { EventsContext } from '../../src/services/events/context.js';
 import { openStore } from '../../src/store/index.js';
@@ -120,6 +120,7 @@ describe('alert delays', () => {
     findByRunId: async () => undefined,
     refresh: async () => {},
     reply: async () => {},
+    replyUpstream: async () => {},
   };
   const event = (uid: string, matchedAt?: string) => ({
     event: {

@@ -16,6 +16,8 @@ export const AlertHeadingSchema = z.object({
   quiet: z.string().max(200).optional(),
   /** Events that waited too long in a full queue and were let go before this message. */
   dropped: z.number().int().nonnegative().optional(),
+  /** Who the message mentions (ids from the subscriptions, which Slack confirmed), when any. */
+  mention: z.object({ users: z.array(z.string()).max(30), groups: z.array(z.string()).max(15) }).optional(),
 });
 export type AlertHeading = z.infer<typeof AlertHeadingSchema>;
 

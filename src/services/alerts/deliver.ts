@@ -148,6 +148,8 @@ async function buildMessage(
     });
   }
   if ((dropped ?? 0) > 0) heading.dropped = dropped;
+  const mention = mentionOf(items, subsById);
+  if (mention !== undefined) heading.mention = mention;
   const firstId =
     first?.identifierIds === 'all' || first === undefined
       ? top[0]?.identifiers?.[0]?.id
@@ -171,6 +173,28 @@ async function buildMessage(
   };
   const ctxId = await deps.contexts.save(ctx, ALERT_CONTEXT_TTL_MS);
   return { ctx, ctxId, shown: top.map((e) => e.metadata.uid) };
+}
+
+/**
+ * Who the message mentions: each subscription's people when one of its events is critical (or on every
+ * alert with `mention-on:all`); undefined when nobody.
+ */
+function mentionOf(
+  items: readonly AlertItem[],
+  subsById: ReadonlyMap<string, AlertSubscription>,
+): { users: string[]; groups: string[] } | undefined {
+  const users = new Set<string>();
+  const groups = new Set<string>();
+  for (const item of items) {
+    for (const id of item.subs) {
+      const mention = subsById.get(id)?.mention;
+      if (mention === undefined || (mention.on === 'critical' && !item.critical)) continue;
+      for (const u of mention.users) users.add(u);
+      for (const g of mention.groups) groups.add(g);
+    }
+  }
+  if (users.size === 0 && groups.size === 0) return undefined;
+  return { users: [...users].slice(0, 30), groups: [...groups].slice(0, 15) };
 }
 
 async function failed(

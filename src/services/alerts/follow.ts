@@ -6,20 +6,41 @@
  * message never lose each other; the re-render shows the latest context, whichever change finished last.
  * Across a crash or a Slack outage, follow-ups.ts records the change first and retries it with a
  * FollowProgress, so the messages already done are neither updated nor replied to again.
+ *
+ * Changes made anywhere else reach the same messages through `followUpstream`: the state sync reads the
+ * events again, and each message showing one whose state moved is brought up to date under its record's
+ * lock (so two instances, or a click meanwhile, never show or reply twice), then replied to: once per status
+ * move ("Ignored in Flare · date"), once when an alerted event's severity rises to its subscription's
+ * threshold (sent to the channel too when it becomes critical); a tag or note change updates in place only.
  */
 import { realSleep } from '../../clock.js';
 import type { Logger } from '../../logger.js';
-import type { AlertStateRepo } from '../../store/index.js';
-import type { EventStateChange } from '../events/changes.js';
-import type { EventsContext, EventsContextStore } from '../events/context.js';
+import type { AlertStateRepo, AlertSubscriptionRepo, EventStateRepo } from '../../store/index.js';
+import type { EventStateChange, UpstreamRead } from '../events/changes.js';
+import type { EventsContext, EventsContextStore, ShownEvent } from '../events/context.js';
 import { withEventChanged } from '../events/context.js';
-import { applyAction } from '../events/model.js';
+import { applyAction, eventTitle, isHandled, severityRank } from '../events/model.js';
+import {
+  severityRose,
+  statusChangedAt,
+  type UpstreamDiff,
+  upstreamDiff,
+  withUpstreamState,
+} from '../events/upstream.js';
 import { SlackRateLimitedError } from '../posting-errors.js';
 import { ALERT_CONTEXT_TTL_MS } from './content.js';
-import type { AlertMessageRef, AlertPublisher } from './ports.js';
+import { lowestThreshold } from './match.js';
+import type { AlertMessageRef, AlertPublisher, UpstreamReply } from './ports.js';
+
+/** How long a posted message follows changes made elsewhere. */
+export const FOLLOW_FOR_MS = 7 * 24 * 3600_000;
 
 export interface FollowDeps {
   state: AlertStateRepo;
+  /** Vigil's own changes (a click's change not shown yet is left to its follow-up, which names the actor). */
+  eventStates?: Pick<EventStateRepo, 'get'>;
+  /** The alert subscriptions a message came from: their threshold decides a severity reply. */
+  subscriptions?: Pick<AlertSubscriptionRepo, 'get'>;
   contexts: EventsContextStore;
   publisher: AlertPublisher;
   logger: Logger;
@@ -74,6 +95,87 @@ export class AlertFollower {
     return complete;
   }
 
+  /**
+   * Brings every message showing the event read again up to date with it, replying in threads as the
+   * change deserves (see the top of this file); failures are logged, never thrown.
+   */
+  async followUpstream(read: UpstreamRead): Promise<void> {
+    const { deps } = this;
+    const { workspaceId, uid } = read;
+    const messages = await deps.state.messagesOf(workspaceId, uid);
+    if (messages.length === 0) return;
+    const vigil = (await deps.eventStates?.get(workspaceId, uid))?.generation ?? 0;
+    for (const { channel, ts } of messages) {
+      const ref: AlertMessageRef = { workspaceId, channelId: channel, ts };
+      try {
+        let seen: { ctx: EventsContext; diff: UpstreamDiff; shown: ShownEvent } | undefined;
+        await deps.state.updateMessage(workspaceId, channel, ts, async (current) => {
+          seen = undefined;
+          if (current.ctxId === undefined || current.settled === true) return undefined;
+          if (read.at - current.postedAt > FOLLOW_FOR_MS || !current.shown.includes(uid)) return undefined;
+          const ctx = await this.context(current.ctxId, workspaceId);
+          const index = ctx?.events.findIndex((e) => e.event.metadata.uid === uid) ?? -1;
+          const shown = ctx?.events[index];
+          if (ctx === undefined || shown === undefined || shown.generation < vigil) return undefined;
+          const diff = upstreamDiff(shown.event, read.event);
+          if (diff === undefined) return undefined;
+          const next = withUpstream(ctx, index, shown, read, diff);
+          seen = { ctx: next, diff, shown };
+          const ctxId = await deps.contexts.save(next, ALERT_CONTEXT_TTL_MS);
+          const settled = next.events.every((e) => isHandled(e.event));
+          return { ...current, ctxId, ...(settled ? { settled } : {}) };
+        });
+        const done = seen as { ctx: EventsContext; diff: UpstreamDiff; shown: ShownEvent } | undefined;
+        if (done === undefined) continue;
+        await this.patiently(() => this.refresh(ref));
+        const reply = await this.upstreamReply(done.ctx, done.diff, done.shown, read);
+        if (reply !== undefined) await this.patiently(() => deps.publisher.replyUpstream(ref, reply));
+      } catch (err) {
+        deps.logger.warn('a message could not follow a change made elsewhere', { channel, ts, err });
+      }
+    }
+  }
+
+  /** The reply a change seen upstream deserves in this message's thread, if any. */
+  private async upstreamReply(
+    ctx: EventsContext,
+    diff: UpstreamDiff,
+    shown: ShownEvent,
+    read: UpstreamRead,
+  ): Promise<UpstreamReply | undefined> {
+    const status = diff.status.map((action) => ({
+      action,
+      at: statusChangedAt(read.event, action, read.at),
+    }));
+    const severity =
+      diff.severity !== undefined &&
+      severityRose(diff.severity) &&
+      (await this.reaches(ctx, diff.severity.to))
+        ? diff.severity
+        : undefined;
+    if (status.length === 0 && severity === undefined) return undefined;
+    const title = eventTitle(shown.event);
+    return {
+      uid: read.uid,
+      ...(title ? { title } : {}),
+      status,
+      ...(severity ? { severity } : {}),
+      at: read.at,
+      broadcast: severity?.to === 'critical',
+    };
+  }
+
+  /** Whether `level` reaches the threshold of an alert's subscriptions (digests re-notify nothing). */
+  private async reaches(ctx: EventsContext, level: string): Promise<boolean> {
+    const ids = ctx.alert?.subscriptionIds ?? [];
+    const subs = [];
+    for (const id of ids) {
+      const sub = await this.deps.subscriptions?.get(id);
+      if (sub !== undefined && sub.teamId === ctx.workspaceId) subs.push(sub);
+    }
+    return subs.length > 0 && severityRank(level) >= severityRank(lowestThreshold(subs));
+  }
+
   /** Runs `fn`, waiting out Slack's 429 a couple of times (a person's click should show, if late). */
   private async patiently(fn: () => Promise<void>): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -119,4 +221,22 @@ function changed(ctx: EventsContext, change: EventStateChange): EventsContext | 
     generation: change.generation,
     ...(SHOWS_ACTOR.has(change.action) ? { acted } : {}),
   });
+}
+
+/** The context with the event as read again: its state, and who changed its status (Flare, unnamed). */
+function withUpstream(
+  ctx: EventsContext,
+  index: number,
+  shown: ShownEvent,
+  read: UpstreamRead,
+  diff: UpstreamDiff,
+): EventsContext {
+  const last = diff.status.at(-1);
+  const next: ShownEvent = { ...shown, event: withUpstreamState(shown.event, read.event) };
+  if (last !== undefined) {
+    // What this message said Vigil did no longer holds: the change elsewhere is shown instead.
+    delete next.acted;
+    next.elsewhere = { action: last, at: statusChangedAt(read.event, last, read.at) };
+  }
+  return { ...ctx, events: ctx.events.map((e, i) => (i === index ? next : e)) };
 }

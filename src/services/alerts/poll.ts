@@ -35,6 +35,8 @@ export interface AlertDeps {
   pollMs: number;
   /** How often the scheduler looks (a poll is due this much early, so polls stay within `pollMs`). */
   tickMs: number;
+  /** Whether a snooze quiets an event now (services/snoozes): read once per poll; none when absent. */
+  snoozed?: (workspaceId: string) => Promise<(event: Event) => unknown>;
   /** True once the scheduler is stopping: a poll gives up between pages (its lease lets a successor go on). */
   stopping?: () => boolean;
   /** Test hook: called after each step (a crash test throws from it or never returns). */
@@ -228,8 +230,9 @@ async function fanOut(
   now: number,
 ): Promise<string[]> {
   const byChannel = new Map<string, AlertItem[]>();
+  const snoozed = events.length === 0 ? undefined : await deps.snoozed?.(workspaceId);
   for (const event of events) {
-    if (isHandled(event)) continue;
+    if (isHandled(event) || snoozed?.(event)) continue;
     const perChannel = new Map<string, string[]>();
     for (const sub of subs) {
       if (!takes(sub, event, now)) continue;

@@ -2,6 +2,7 @@
  * What the alert workflows need from outside, as ports: the tenant feed (over a background API session) and
  * Slack (implemented in the Slack layer). Services never see Slack itself.
  */
+import type { EventActionType } from '../../api/index.js';
 import type { EventStateChange } from '../events/changes.js';
 import type { EventsContext } from '../events/context.js';
 import type { EventPage, EventPageInput, RunMessageFinder } from '../subscriptions/posting.js';
@@ -50,4 +51,20 @@ export interface AlertPublisher extends RunMessageFinder {
   refresh(message: AlertMessageRef, ctx: EventsContext, ctxId: string): Promise<void>;
   /** Records a change of one of its events in the alert's thread. */
   reply(message: AlertMessageRef, change: EventStateChange): Promise<void>;
+  /** Records in the thread a change made outside Vigil, or a rise of severity, seen in a fresh read. */
+  replyUpstream(message: AlertMessageRef, reply: UpstreamReply): Promise<void>;
+}
+
+/** What a thread reply says of an event read again: nobody is named, since the API does not say who. */
+export interface UpstreamReply {
+  uid: string;
+  title?: string;
+  /** Status moves Vigil did not make, each with when it happened. */
+  status: { action: EventActionType; at: number }[];
+  /** The severity that counts rose to the subscription's threshold. */
+  severity?: { from: string; to: string };
+  /** When the change was seen. */
+  at: number;
+  /** Also sent to the channel: the event became critical. */
+  broadcast: boolean;
 }

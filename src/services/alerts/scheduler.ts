@@ -12,18 +12,22 @@ import { realTicker, type Ticker } from '../subscriptions/ticker.js';
 import { type DeliveryDeps, type DeliveryOutcome, deliverChannel } from './deliver.js';
 import type { SweepReport } from './follow-ups.js';
 import { type PollOutcome, pollFeed } from './poll.js';
+import type { SyncReport } from './sync.js';
 
 export interface AlertSchedulerDeps extends DeliveryDeps {
   ticker?: Ticker;
   concurrency?: number;
   /** Alert messages that have not caught up with their events yet (follow-ups.ts), completed on each tick. */
   followUps?: { sweep(): Promise<SweepReport> };
+  /** Posted messages re-reading their events' state (sync.ts): each workspace when it is due. */
+  sync?: { tick(): Promise<SyncReport>; settled(): Promise<unknown> };
 }
 
 export interface AlertTickReport {
   polls: Record<PollOutcome, number>;
   posts: Record<DeliveryOutcome, number>;
   followUps: SweepReport;
+  sync: SyncReport;
 }
 
 const DEFAULT_CONCURRENCY = 16;
@@ -70,9 +74,10 @@ export class AlertScheduler {
       polls: { polled: 0, 'not-due': 0, busy: 0, failed: 0 },
       posts: { posted: 0, idle: 0, busy: 0, paused: 0, retry: 0, failed: 0 },
       followUps: { followed: 0, dropped: 0, failed: 0 },
+      sync: { workspaces: 0, calls: 0, changed: 0 },
     };
     if (this.stopped) return report;
-    const started: Promise<void>[] = [this.sweep(report)];
+    const started: Promise<void>[] = [this.sweep(report), this.syncStates(report)];
     const teams = await this.deps.subscriptions.teams();
     for (const workspaceId of teams) {
       const busy = this.inFlight.get(workspaceId);
@@ -106,7 +111,8 @@ export class AlertScheduler {
       timer = setTimeout(resolve, waitMs);
       timer.unref();
     });
-    await Promise.race([Promise.allSettled([...this.inFlight.values(), this.sweeping]), waited]);
+    const syncing = this.deps.sync?.settled();
+    await Promise.race([Promise.allSettled([...this.inFlight.values(), this.sweeping, syncing]), waited]);
     clearTimeout(timer);
   }
 
@@ -127,6 +133,17 @@ export class AlertScheduler {
         this.sweeping = undefined;
       });
     return this.sweeping;
+  }
+
+  /** The state sync, beside the workspaces' work (it keeps its own pace per workspace). */
+  private async syncStates(report: AlertTickReport): Promise<void> {
+    try {
+      const done = await this.deps.sync?.tick();
+      if (done !== undefined) report.sync = done;
+    } catch (err) {
+      if (this.stopped || isStoreOutage(err)) return;
+      this.deps.logger.error('state sync failed', { err });
+    }
   }
 
   private async workspace(workspaceId: string, report: AlertTickReport): Promise<void> {

@@ -5,10 +5,12 @@
  * run over where it stopped; a run that may already be posted is first looked for by its run id in the
  * channel's recent history, so it is never posted twice.
  */
+import type { Event } from '../../api/index.js';
 import type { Clock } from '../../clock.js';
 import { NotConnectedError, VigilError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type {
+  AlertStateRepo,
   DigestOutboxRepo,
   DigestRun,
   DigestSubscriptionRepo,
@@ -32,8 +34,11 @@ import type { Due } from './due.js';
 
 /** Posting is Slack's business: the service only sees this port. */
 export interface DigestPublisher extends RunMessageFinder {
-  /** Posts the digest in the subscription's channel with the run id in its metadata; returns the ts. */
-  post(content: DigestContent): Promise<{ ts: string }>;
+  /**
+   * Posts the digest in the subscription's channel with the run id in its metadata; returns the ts, and the
+   * context its buttons point at with the events it shows (so the message can follow their state).
+   */
+  post(content: DigestContent): Promise<{ ts: string; followed?: { ctxId: string; shown: string[] } }>;
 }
 
 export interface DigestDeps {
@@ -41,10 +46,14 @@ export interface DigestDeps {
   outbox: DigestOutboxRepo;
   events: EventSource;
   publisher: DigestPublisher;
+  /** Where posted messages are recorded to follow their events' state (as alerts are). */
+  messages?: Pick<AlertStateRepo, 'recordMessage'>;
   clock: Clock;
   logger: Logger;
   /** Identifies this instance in leases. */
   owner: string;
+  /** The events no snooze quiets now (services/snoozes); every event when absent. */
+  unsnoozed?: (workspaceId: string, events: Event[]) => Promise<Event[]>;
   /** Test hook: called after each outbox step (a crash test throws from it). */
   afterStep?: (step: RunStep, subscriptionId: string) => Promise<void> | void;
 }
@@ -114,7 +123,8 @@ export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): 
     if (run.ts === undefined) {
       const state = await deps.outbox.cursorState(sub.teamId, sub.id);
       const collected = await collectEvents(deps.events, sub, state, deps.clock.now());
-      const content = contentOf(sub, run, collected.events, collected.truncated, collected.missing);
+      const events = deps.unsnoozed ? await deps.unsnoozed(sub.teamId, collected.events) : collected.events;
+      const content = contentOf(sub, run, events, collected.truncated, collected.missing);
       await noteMissing(deps, sub, collected.missing);
       // A digest naming a gone identifier posts even when empty: that is how the channel hears of it.
       const skipped = content.events.length === 0 && sub.skipEmpty && content.missing.length === 0;
@@ -126,7 +136,18 @@ export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): 
       });
       await step(deps, 'built', sub);
       if (!skipped) {
-        const { ts } = await deps.publisher.post(content);
+        const { ts, followed } = await deps.publisher.post(content);
+        if (followed !== undefined) {
+          const { ctxId, shown } = followed;
+          const postedAt = deps.clock.now();
+          await deps.messages?.recordMessage(sub.teamId, sub.channelId, ts, {
+            ctxId,
+            shown,
+            rest: [],
+            postedAt,
+            kind: 'digest',
+          });
+        }
         await step(deps, 'posted', sub);
         run = await save(deps, sub, run, { state: 'posted', ts });
         await step(deps, 'recorded', sub);

@@ -3,7 +3,7 @@
  * their events): a small typed channel, created by the composition root and passed to the service, so the
  * listeners are wired in one place and the service knows nothing of who listens.
  */
-import type { EventActionType } from '../../api/index.js';
+import type { Event, EventActionType } from '../../api/index.js';
 
 /** An event whose state Vigil changed (someone clicked), wherever the click came from. */
 export interface EventStateChange {
@@ -18,9 +18,20 @@ export interface EventStateChange {
   title?: string;
 }
 
+/** An event as a fresh read from the API tells it (any change made anywhere: the portal, the API, Vigil). */
+export interface UpstreamRead {
+  workspaceId: string;
+  uid: string;
+  /** The event as read (compact). */
+  event: Event;
+  /** When it was read. */
+  at: number;
+}
+
 export class EventChanges {
   private readonly before: ((change: EventStateChange) => Promise<void>)[] = [];
   private readonly after: ((change: EventStateChange) => void)[] = [];
+  private readonly reads: ((read: UpstreamRead) => Promise<void>)[] = [];
 
   /**
    * Awaits `hook` before each change is made (under the click's lease, before the API call), so what must
@@ -47,5 +58,15 @@ export class EventChanges {
   /** The service, once `change` is made and recorded. */
   made(change: EventStateChange): void {
     for (const listener of this.after) listener(change);
+  }
+
+  /** Awaits `listener` for every event read again whose state differs from what a message shows. */
+  onUpstream(listener: (read: UpstreamRead) => Promise<void>): void {
+    this.reads.push(listener);
+  }
+
+  /** The state sync, after reading an event again; resolves once every listener has done its part. */
+  async upstream(read: UpstreamRead): Promise<void> {
+    for (const listener of this.reads) await listener(read);
   }
 }

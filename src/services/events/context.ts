@@ -58,6 +58,12 @@ const ShownEventSchema = z.object({
   acted: ActedSchema.optional(),
   /** Set once someone changed its tags, note or severity from this message. */
   triaged: TriagedSchema.optional(),
+  /** A running snooze of the event when the message was last drawn ("Snoozed until … by @user"). */
+  snoozed: z.object({ until: z.number(), by: z.string().min(1) }).optional(),
+  /** A status change Vigil did not make, seen in a fresh read ("Ignored in Flare · date"); no actor is known. */
+  elsewhere: z
+    .object({ action: z.enum(['ignore', 'remediate', 'unignore', 'unremediate']), at: z.number() })
+    .optional(),
 });
 export type ShownEvent = z.infer<typeof ShownEventSchema>;
 

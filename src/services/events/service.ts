@@ -11,6 +11,7 @@ import type { Repositories } from '../../store/index.js';
 import { FairGate } from '../fair-gate.js';
 import { KnownTags } from '../known-tags.js';
 import { skipEmptyPages } from '../pages.js';
+import type { PortalLinks } from '../work-objects/portal-links.js';
 import type { ApiAccess, WorkspaceApi } from '../workspace-api.js';
 import { ACT_LEASE_MS, actOnce, whileKeptAlive } from './act-once.js';
 import { EventChanges, type EventStateChange } from './changes.js';
@@ -82,6 +83,8 @@ export interface EventsServiceDeps {
   gate?: FairGate;
   /** Where the service tells of the changes it makes (a channel nobody listens to when absent). */
   changes?: EventChanges;
+  /** Where the portal links of the events shown are remembered (Work Objects); none when absent. */
+  portalLinks?: PortalLinks;
 }
 
 export class EventsService {
@@ -149,6 +152,11 @@ export class EventsService {
       page.events.flatMap((e) => e.tenant_metadata?.tags ?? []),
     );
     const shown = await this.shownEvents(req.workspaceId, page.events, req.secrets);
+    await this.deps.portalLinks?.remember(
+      req.workspaceId,
+      page.tenantId,
+      shown.map((s) => s.event),
+    );
     const events = req.sort === 'severity' ? sortBySeverity(shown, (s) => s.event) : shown;
     const ctx: EventsContext = {
       v: 1,

@@ -220,6 +220,11 @@ export class TriageService {
     return triageVersions(this.deps, workspaceId, uid);
   }
 
+  /** Who last changed `field` of the event through Vigil, and when. */
+  async lastChange(workspaceId: string, uid: string, field: TriageField) {
+    return (await records(this.deps).get(workspaceId, `${uidKey(uid)}:${field}`))?.last;
+  }
+
   apply(req: Parameters<typeof triageEvent>[1]) {
     return triageEvent(this.deps, req);
   }

@@ -68,6 +68,18 @@ export interface AddEventInput {
   notes?: string | null;
 }
 
+/** A change made to an event in the portal (or by another tool): each field left out stays as it is. */
+export interface PortalChange {
+  ignored?: boolean;
+  remediated?: boolean;
+  /** The event's own severity, as the analysis re-rates it. */
+  severity?: string;
+  /** The tenant's override; null removes it. */
+  override?: string | null;
+  tags?: string[];
+  notes?: string | null;
+}
+
 export class SimState {
   readonly family: string;
   readonly options: SimOptions;
@@ -189,6 +201,28 @@ export class SimState {
     };
     this.keys.push(key);
     return { key, tenant, identifier };
+  }
+
+  /** Changes an event as a person does in the portal, outside any API client (`at`: when, in ms). */
+  changeEvent(uid: string, change: PortalChange, at: number): SimEvent {
+    const event = this.byUid.get(uid);
+    if (!event) throw new Error(`changeEvent: no event ${uid}`);
+    const meta = event.item.tenant_metadata;
+    const when = isoFromMs(at);
+    if (change.ignored !== undefined) meta.ignored_at = change.ignored ? (meta.ignored_at ?? when) : null;
+    if (change.remediated !== undefined)
+      meta.remediated_at = change.remediated ? (meta.remediated_at ?? when) : null;
+    if (change.severity !== undefined) {
+      event.item.metadata.severity = change.severity;
+      if (meta.severity) meta.severity = { ...meta.severity, original: change.severity };
+    }
+    if (change.override !== undefined) {
+      const original = event.item.metadata.severity;
+      meta.severity = change.override === null ? null : { original, override: change.override };
+    }
+    if (change.tags !== undefined) meta.tags = [...new Set(change.tags)];
+    if (change.notes !== undefined) meta.notes = change.notes;
+    return event;
   }
 
   /** Adds an event (e.g. one that "arrives" after a cursor was stored). */

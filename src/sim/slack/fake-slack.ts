@@ -84,6 +84,7 @@ const CONTENT_ERRORS = new Set([
   'msg_too_long',
   'no_text',
   'invalid_arguments',
+  'invalid_metadata',
 ]);
 const RESPONSE_URL_PATH = /^\/(commands|actions)\/[^/]+\/[^/]+\/[^/]+$/;
 /** The one method that takes an app-level token. */

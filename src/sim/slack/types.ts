@@ -127,6 +127,8 @@ export interface StoredMessage {
   user: string;
   bot_id: string | undefined;
   thread_ts: string | undefined;
+  /** A thread reply also shown in the channel. */
+  reply_broadcast?: boolean;
   edited: { user: string; ts: string } | undefined;
   /** Message metadata (`{event_type, event_payload}`), returned by conversations.history on request. */
   metadata?: Json | undefined;

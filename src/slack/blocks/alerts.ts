@@ -8,6 +8,7 @@ import type { ContextBlock, KnownBlock, SectionBlock, View } from '@slack/types'
 import type { Event, EventActionType } from '../../api/index.js';
 import type { AlertHeading } from '../../services/alerts/content.js';
 import { quietText } from '../../services/alerts/match.js';
+import type { UpstreamReply } from '../../services/alerts/ports.js';
 import type { AlertList, AlertListItem, PollHealth } from '../../services/alerts/subscriptions.js';
 import { effectiveSeverity, eventTitle } from '../../services/events/model.js';
 import { renderBudgeted } from './budget.js';
@@ -83,6 +84,13 @@ function headBlocks(h: AlertHeading): KnownBlock[] {
     blocks.push(summary);
   }
   blocks.push(about);
+  const mention = mentionText(h);
+  if (mention !== '')
+    blocks.unshift({
+      type: 'section',
+      block_id: 'alert:mention',
+      text: { type: 'mrkdwn', text: `:bell: ${mention}` },
+    });
   const notes: string[] = [];
   if (h.quiet !== undefined)
     notes.push(`:crescent_moon: Held during quiet hours (${escapeMrkdwn(h.quiet)}), posted as they ended.`);
@@ -100,12 +108,25 @@ function headBlocks(h: AlertHeading): KnownBlock[] {
   return blocks;
 }
 
+/**
+ * Vigil's own mention of the subscription's people: built only from ids of the shape Slack gives (confirmed
+ * when the subscription was made), never from upstream text. Empty when nobody is to be told.
+ */
+function mentionText(h: AlertHeading): string {
+  const groups = (h.mention?.groups ?? [])
+    .filter((g) => /^S[A-Z0-9]{2,30}$/.test(g))
+    .map((g) => `<!subteam^${g}>`);
+  const users = (h.mention?.users ?? []).flatMap((u) => userMention(u) ?? []);
+  return [...groups, ...users].join(' ');
+}
+
 /** The alert message: at most 50 blocks and within the text budget, whatever the events. */
 export function renderAlertMessage(input: AlertMessageInput): RenderedMessage {
   const h = input.heading;
   const groups = topEventGroups(input);
+  const mention = mentionText(h);
   const r = renderBudgeted({
-    text: escapeMrkdwn(alertText(h, input.events[0])),
+    text: `${mention === '' ? '' : `${mention} `}${escapeMrkdwn(alertText(h, input.events[0]))}`,
     head: headBlocks(h),
     groups,
     tail: moreBlock('alert:more', ALERT_MORE, h.total - input.events.length, h.moreRef),
@@ -140,6 +161,41 @@ export function renderStateReply(change: {
     text: `${who} ${DONE[change.action]} ${codeSpan(change.uid, 300)}`,
     blocks: [
       { type: 'section', block_id: 'alert:state', text: { type: 'mrkdwn', text: line, verbatim: true } },
+    ],
+  };
+}
+
+const DONE_ELSEWHERE: Record<EventActionType, string> = {
+  ignore: 'Ignored',
+  remediate: 'Remediated',
+  unignore: 'Unignored',
+  unremediate: 'Unremediated',
+};
+
+/** The thread reply for a change seen in a fresh read: "Ignored in Flare · date", a severity risen. */
+export function renderUpstreamReply(reply: UpstreamReply): { text: string; blocks: KnownBlock[] } {
+  const id = codeSpan(reply.uid, 300);
+  const title = reply.title ? ` — ${truncate(escapeMrkdwn(reply.title), 200)}` : '';
+  const lines = reply.status.map((s) => `${DONE_ELSEWHERE[s.action]} in Flare · ${slackDate(s.at)}`);
+  if (reply.severity) {
+    const { from, to } = reply.severity;
+    const icon = to === 'critical' ? ':rotating_light:' : ':arrow_up:';
+    lines.push(
+      `${icon} Severity rose to *${escapeMrkdwn(to)}* (was ${escapeMrkdwn(from)}) · ${slackDate(reply.at)}`,
+    );
+  }
+  const plain = [
+    ...reply.status.map((s) => `${DONE_ELSEWHERE[s.action]} in Flare`),
+    ...(reply.severity ? [`severity rose to ${escapeMrkdwn(reply.severity.to)}`] : []),
+  ];
+  return {
+    text: `${plain.join(', ')}: ${id}`,
+    blocks: [
+      {
+        type: 'section',
+        block_id: 'alert:upstream',
+        text: { type: 'mrkdwn', text: `${lines.join('\n')}\n${id}${title}`, verbatim: true },
+      },
     ],
   };
 }
@@ -180,9 +236,10 @@ function alertLine(item: AlertListItem): string {
   ].join('\n');
 }
 
-export function renderAlertList(list: AlertList): RenderedMessage {
+export function renderAlertList(list: AlertList, unreadable: readonly string[] = []): RenderedMessage {
   return renderSubscriptionList({
     noun: 'alert subscription',
+    unreadable: { ids: unreadable, command: 'alerts' },
     empty: 'No alert subscriptions in this workspace yet. `/vigil alerts add` in a channel creates one.',
     blockIds: { head: 'alerts:head', item: 'alert' },
     note: pollLine(list.poll),
@@ -254,6 +311,31 @@ export function renderAlertAddModal(channelId: string): View {
               value: 'hold_all',
             },
           ],
+        },
+        true,
+      ),
+      formInput(
+        'mention_users',
+        'Mention people',
+        { type: 'multi_users_select', max_selected_items: 10 },
+        true,
+      ),
+      formInput(
+        'mention_groups',
+        'Mention user groups',
+        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'e.g. @secops, @oncall' } },
+        true,
+      ),
+      formInput(
+        'mention_on',
+        'Mention on',
+        {
+          type: 'radio_buttons',
+          options: [
+            { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
+            { text: { type: 'plain_text', text: 'Every alert' }, value: 'all' },
+          ],
+          initial_option: { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
         },
         true,
       ),

@@ -11,6 +11,9 @@ export const EVENT_TAGS = 'event_tags';
 export const EVENT_NOTE = 'event_note';
 export const EVENT_SEVERITY = 'event_severity';
 export const EVENT_TRIAGE = 'event_triage';
+/** Snooze… (a form: this event, its identifier or its source, for how long) and Unsnooze on a snoozed row. */
+export const EVENT_SNOOZE = 'event_snooze';
+export const EVENT_UNSNOOZE = 'event_unsnooze';
 /** The overflow menu of an event; each option's value names the action it stands for. */
 export const EVENT_MORE = 'event_more';
 export const EVENTS_NEXT_PAGE = 'events_next_page';
@@ -28,6 +31,8 @@ export const ACTION_IDS = {
   note: EVENT_NOTE,
   severity: EVENT_SEVERITY,
   triage: EVENT_TRIAGE,
+  snooze: EVENT_SNOOZE,
+  unsnooze: EVENT_UNSNOOZE,
   more: EVENT_MORE,
   nextPage: EVENTS_NEXT_PAGE,
   ignorePage: EVENTS_IGNORE_PAGE,

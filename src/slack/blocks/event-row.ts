@@ -29,11 +29,13 @@ import {
   EVENT_NOTE,
   EVENT_REMEDIATE,
   EVENT_SEVERITY,
+  EVENT_SNOOZE,
   EVENT_TAGS,
   EVENT_TRIAGE,
   EVENT_UNDO,
   EVENT_UNIGNORE,
   EVENT_UNREMEDIATE,
+  EVENT_UNSNOOZE,
   eventActionId,
   eventBlockId,
   overflowValue,
@@ -89,7 +91,7 @@ function severityText(event: Event): string {
 
 // ── State ─────────────────────────────────────────────────────────────────────────────────────────────
 
-/** What a click just did, shown in place of the buttons until it is undone. */
+/** What a click just did, shown in place of the buttons until it is undone. @internal */
 export interface ActedState {
   action: EventActionType;
   /** Slack user id from the verified payload. */
@@ -98,11 +100,30 @@ export interface ActedState {
   at: number;
 }
 
+/** A status change made outside Vigil (the portal, the API, another tool): no actor is known, none is shown. */
+interface ElsewhereState {
+  action: EventActionType;
+  at: number;
+  elsewhere: true;
+}
+
+export type RowState = ActedState | ElsewhereState;
+
+const isElsewhere = (state: RowState | undefined): state is ElsewhereState =>
+  state !== undefined && 'elsewhere' in state;
+
 /** Who last changed an event's tags, note or severity from this message. */
 export interface TriagedState {
   by: string;
   at: number;
   fields: readonly ('tags' | 'notes' | 'severity')[];
+}
+
+/** A running snooze that quiets the event in alerts and digests: "Snoozed until … by @user", with Unsnooze. */
+export interface SnoozedState {
+  /** Milliseconds since the epoch. */
+  until: number;
+  by: string;
 }
 
 const TRIAGED_WORDS: Readonly<Record<string, string>> = { tags: 'tags', notes: 'note', severity: 'severity' };
@@ -116,9 +137,10 @@ export interface EventGroupOptions {
   actionRef: string;
   /** Position of the event in its message: suffixes action ids and block ids. */
   index?: number;
-  state?: ActedState;
+  state?: RowState;
   /** "Tags and note set by @user · date". */
   triaged?: TriagedState;
+  snoozed?: SnoozedState;
   /** False hides the action buttons (Explain stays); authorization is still checked on click. */
   canAct?: boolean;
   /** Hosts of the API's web portal: `metadata.flare_url` is linked only when it points there. */
@@ -268,13 +290,17 @@ function controlButton(c: RowControl, index: number, ref: string): Button {
  */
 function rowControls(
   event: Event,
-  opts: Pick<EventGroupOptions, 'state' | 'canAct'>,
+  opts: Pick<EventGroupOptions, 'state' | 'canAct' | 'snoozed'>,
 ): { buttons: RowControl[]; menu: RowControl[] } {
   const buttons: RowControl[] = [];
   const menu: RowControl[] = [];
+  const status = eventStatus(event);
+  const open =
+    (opts.state === undefined || isElsewhere(opts.state)) &&
+    status.ignoredAt === undefined &&
+    status.remediatedAt === undefined;
   if (opts.canAct !== false) {
-    const status = eventStatus(event);
-    if (opts.state !== undefined) {
+    if (opts.state !== undefined && !isElsewhere(opts.state)) {
       // Just acted: Undo is the one thing the clicker is likely to want next, so it stays in sight.
       buttons.push({ label: 'Undo', base: EVENT_UNDO });
     } else if (status.ignoredAt === undefined && status.remediatedAt === undefined) {
@@ -287,7 +313,12 @@ function rowControls(
       if (status.remediatedAt !== undefined) menu.push({ label: 'Unremediate', base: EVENT_UNREMEDIATE });
     }
   }
+  if (opts.canAct !== false && opts.snoozed !== undefined)
+    buttons.push({ label: 'Unsnooze', base: EVENT_UNSNOOZE });
   menu.push({ label: 'Explain (AI)', base: EVENT_EXPLAIN });
+  // Only an open event is worth quieting; a handled one is quiet already.
+  if (opts.canAct !== false && open && opts.snoozed === undefined)
+    menu.push({ label: 'Snooze…', base: EVENT_SNOOZE });
   if (opts.canAct !== false) menu.push(...triageControls(MENU_MAX - menu.length));
   return { buttons, menu };
 }
@@ -318,12 +349,20 @@ export function controlElements(
 }
 
 function stateContext(
-  state: ActedState | undefined,
+  state: RowState | undefined,
   triaged: TriagedState | undefined,
   index: number,
+  snoozed?: SnoozedState,
 ): ContextBlock | undefined {
   const lines: string[] = [];
-  if (state !== undefined) {
+  if (snoozed !== undefined) {
+    const who = userMention(snoozed.by) ?? 'a teammate';
+    lines.push(
+      `:zzz: Snoozed until ${slackDate(snoozed.until)} by ${who}: alerts and digests skip it until then`,
+    );
+  }
+  if (isElsewhere(state)) lines.push(`${ACTED_LABELS[state.action]} in Flare · ${slackDate(state.at)}`);
+  else if (state !== undefined) {
     const who = userMention(state.by) ?? 'a teammate';
     lines.push(`${ACTED_LABELS[state.action]} by ${who} · ${slackDate(state.at)}`);
   }
@@ -346,7 +385,7 @@ function stateContext(
 export function renderEventGroup(event: Event, opts: EventGroupOptions): KnownBlock[] {
   const index = opts.index ?? 0;
   const blocks: KnownBlock[] = [eventSection(event, opts, index)];
-  const stateBlock = stateContext(opts.state, opts.triaged, index);
+  const stateBlock = stateContext(opts.state, opts.triaged, index, opts.snoozed);
   if (stateBlock !== undefined) blocks.push(stateBlock);
   const actions: ActionsBlock = {
     type: 'actions',

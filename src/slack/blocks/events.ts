@@ -10,7 +10,13 @@ import { renderAlertMessage } from './alerts.js';
 import { renderBudgeted } from './budget.js';
 import { renderDigestMessage } from './digest.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './event-ids.js';
-import { type ActedState, type EventGroupOptions, renderEventGroup, type TriagedState } from './event-row.js';
+import {
+  type EventGroupOptions,
+  type RowState,
+  renderEventGroup,
+  type SnoozedState,
+  type TriagedState,
+} from './event-row.js';
 import { button, context, plural, type RenderedMessage, section, sliceRange } from './kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from './text.js';
 
@@ -37,9 +43,11 @@ export interface EventResultsInput {
   ignorePageRef?: string;
   shareRef?: string;
   /** Acted states by event uid. */
-  states?: ReadonlyMap<string, ActedState>;
+  states?: ReadonlyMap<string, RowState>;
   /** Who last triaged each event from this message, by uid. */
   triaged?: ReadonlyMap<string, TriagedState>;
+  /** Running snoozes by event uid. */
+  snoozed?: ReadonlyMap<string, SnoozedState>;
   pageNumber: number;
   /** Events shown on the pages before this one: this page starts at offset + 1. */
   offset?: number;
@@ -181,6 +189,8 @@ export function renderEventResults(input: EventResultsInput): RenderedResults {
     if (state !== undefined) opts.state = state;
     const triaged = input.triaged?.get(event.metadata.uid);
     if (triaged !== undefined) opts.triaged = triaged;
+    const snoozed = input.snoozed?.get(event.metadata.uid);
+    if (snoozed !== undefined) opts.snoozed = snoozed;
     if (input.canAct !== undefined) opts.canAct = input.canAct;
     if (input.portalHosts !== undefined) opts.portalHosts = input.portalHosts;
     return renderEventGroup(event, opts);
@@ -242,11 +252,15 @@ export function renderPage(
   now: number,
   opts: { inChannel?: boolean; sharedBy?: string } = {},
 ): RenderedResults {
-  const states = new Map<string, ActedState>();
+  const states = new Map<string, RowState>();
   const triaged = new Map<string, TriagedState>();
+  const snoozed = new Map<string, SnoozedState>();
   for (const shown of ctx.events) {
     if (shown.acted) states.set(shown.event.metadata.uid, shown.acted);
+    else if (shown.elsewhere) states.set(shown.event.metadata.uid, { ...shown.elsewhere, elsewhere: true });
     if (shown.triaged) triaged.set(shown.event.metadata.uid, shown.triaged);
+    // A snooze shows while it runs; past its end the row is as before.
+    if (shown.snoozed && shown.snoozed.until > now) snoozed.set(shown.event.metadata.uid, shown.snoozed);
   }
   if (ctx.alert !== undefined) {
     // An alert stays an alert after a click: its heading, the new states, "+N more".
@@ -256,6 +270,7 @@ export function renderPage(
       now,
       refs: (i) => eventRef(ctxId, i),
       states,
+      snoozed,
     });
     return { ...alert, includedEvents: ctx.events.length, omittedEvents: 0 };
   }
@@ -267,6 +282,7 @@ export function renderPage(
       now,
       refs: (i) => eventRef(ctxId, i),
       states,
+      snoozed,
     });
     return { ...digest, includedEvents: ctx.events.length, omittedEvents: 0 };
   }
@@ -283,6 +299,7 @@ export function renderPage(
     ...(inChannel ? { shared: { by: opts.sharedBy ?? ctx.message?.sharedBy } } : { shareRef: ctxId }),
     states,
     triaged,
+    snoozed,
     pageNumber: ctx.pageNumber,
     offset: ctx.offset ?? 0,
     more: ctx.cursor !== undefined,

@@ -14,6 +14,8 @@ import { policiesFeature } from './policies/index.js';
 import { recommendationsFeature } from './recommendations/index.js';
 import { reportsFeature } from './reports/index.js';
 import { sandboxFeature } from './sandbox/index.js';
+import { snoozeFeature } from './snooze/index.js';
+import { workObjectsFeature } from './work-objects/index.js';
 
 export const ALL_FEATURES: readonly Feature[] = [
   connectionFeature,
@@ -30,4 +32,6 @@ export const ALL_FEATURES: readonly Feature[] = [
   reportsFeature,
   intelFeature,
   sandboxFeature,
+  snoozeFeature,
+  workObjectsFeature,
 ];

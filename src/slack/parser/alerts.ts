@@ -16,7 +16,9 @@ import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
 const ALERTS_ACTIONS = ['add', 'list', 'remove', 'pause', 'resume'] as const;
-const ADD_KEYS = ['identifiers', 'severity', 'type', 'quiet', 'tz', 'hold'] as const;
+const ADD_KEYS = ['identifiers', 'severity', 'type', 'quiet', 'tz', 'hold', 'mention', 'mention-on'] as const;
+const MENTION_ON = ['critical', 'all'] as const;
+const MAX_MENTIONS = 10;
 const HOLDS = ['all', 'noncritical'] as const;
 
 const EX = {
@@ -27,6 +29,7 @@ const EX = {
   quiet: '/vigil alerts add quiet:22:00-07:00 tz:Europe/Paris',
   tz: '/vigil alerts add quiet:22:00-07:00 tz:Europe/Paris',
   hold: '/vigil alerts add quiet:22:00-07:00 hold:all',
+  mention: `/vigil alerts add severity:high mention:@secops mention-on:critical`,
   // Subscription ids are the workspace's own: the list shows them.
   remove: '/vigil alerts list',
   pause: '/vigil alerts list',
@@ -80,8 +83,29 @@ function quietOf(token: Token): { from: string; to: string } {
   return range;
 }
 
+/** One `mention:` value: a user or user group picked with @ (Slack sends its id), or the bare id. */
+function mentionOf(token: Token): { user: string } | { group: string } {
+  const ref = token.ref;
+  if (ref?.type === 'user') return { user: ref.id };
+  if (ref?.type === 'usergroup') return { group: ref.id };
+  const value = singleValueOf(token, EX.mention).trim();
+  if (/^S[A-Z0-9]{2,30}$/.test(value)) return { group: value };
+  if (/^[UW][A-Z0-9]{2,30}$/.test(value)) return { user: value };
+  fail(`\`mention:\` takes a user or a user group picked with @, not \`${echo(value)}\`.`, {
+    hint: 'Type @ and pick the person or group from the list, so Slack sends its id; one per `mention:`.',
+    example: EX.mention,
+  });
+}
+
 function parseAdd(tokens: readonly Token[]): Command {
   let types: string[] | undefined;
+  const users: string[] = [];
+  const groups: string[] = [];
+  let mentionOn: 'critical' | 'all' | undefined;
+  const takeMentionOn = (value: string) => {
+    if (mentionOn !== undefined) fail('`mention-on:` is given twice.', { example: EX.mention });
+    mentionOn = v.oneOf(value.trim().toLowerCase(), MENTION_ON, 'mention-on', EX.mention);
+  };
   let quiet: { from: string; to: string } | undefined;
   let hold: 'all' | 'noncritical' | undefined;
 
@@ -91,9 +115,25 @@ function parseAdd(tokens: readonly Token[]): Command {
     keys: ADD_KEYS,
     words: [],
     examples: EX,
-    word: () => false,
+    // `mention-on:` has a hyphen, which keys do not take: it arrives as a word.
+    word: (word) => {
+      if (!word.startsWith('mention-on:')) return false;
+      takeMentionOn(word.slice('mention-on:'.length));
+      return true;
+    },
     key(token) {
       switch (token.key) {
+        case 'mention': {
+          const who = mentionOf(token);
+          if ('user' in who) users.push(who.user);
+          else groups.push(who.group);
+          if (users.length + groups.length > MAX_MENTIONS)
+            fail(`An alert mentions at most ${MAX_MENTIONS} people and groups.`, { example: EX.mention });
+          return true;
+        }
+        case 'mention_on':
+          takeMentionOn(singleValueOf(token, EX.mention));
+          return true;
         case 'type':
           once(types, token, EX.type);
           types = typesOf(token);
@@ -111,6 +151,8 @@ function parseAdd(tokens: readonly Token[]): Command {
       }
     },
   });
+  if (mentionOn !== undefined && users.length + groups.length === 0)
+    fail('`mention-on:` says when to mention; say who with `mention:@group` too.', { example: EX.mention });
   if (hold !== undefined && quiet === undefined)
     fail('`hold:` says what quiet hours hold back; give the hours with `quiet:` too.', { example: EX.hold });
 
@@ -124,6 +166,12 @@ function parseAdd(tokens: readonly Token[]): Command {
   if (common.channel) command.channel = common.channel;
   if (quiet) command.quiet = quiet;
   if (common.timeZone) command.timeZone = common.timeZone;
+  if (users.length + groups.length > 0)
+    command.mention = {
+      users: [...new Set(users)],
+      groups: [...new Set(groups)],
+      on: mentionOn ?? 'critical',
+    };
   return command;
 }
 

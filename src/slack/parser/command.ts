@@ -37,6 +37,8 @@ export const SUBCOMMANDS = [
   'alerts',
   'audit',
   'settings',
+  'snooze',
+  'snoozes',
 ] as const;
 export type Subcommand = (typeof SUBCOMMANDS)[number];
 
@@ -90,6 +92,15 @@ export interface EventsSearchSpec {
   /** `sort:severity`: each page's most severe events first. */
   sort?: 'severity';
 }
+
+/** What a snooze quiets: one event, every event of an identifier, or every event of a source. */
+export type SnoozeTargetSpec =
+  | { kind: 'event'; uid: string }
+  | { kind: 'identifier'; id: number }
+  | { kind: 'source'; source: string };
+
+/** How long: some hours from now, or until 00:00 UTC of a day (`YYYY-MM-DD`). */
+export type SnoozeLengthSpec = { kind: 'for'; hours: number } | { kind: 'until'; date: string };
 
 export type Command =
   | { kind: 'help'; topic?: Subcommand }
@@ -181,6 +192,8 @@ export type Command =
       timeZone?: string;
       /** What quiet hours hold back. */
       hold: 'all' | 'noncritical';
+      /** Who each alert mentions (ids as Slack sent them; checked with Slack before they are kept). */
+      mention?: { users: string[]; groups: string[]; on: 'critical' | 'all' };
     }
   /** `alerts add` with nothing after it: the form. */
   | { kind: 'alerts-add-modal' }
@@ -191,7 +204,10 @@ export type Command =
   | { kind: 'audit'; limit: number }
   | { kind: 'audit-export' }
   | { kind: 'settings' }
-  | { kind: 'settings-actors'; permission: Permission; actors: Actors };
+  | { kind: 'settings-actors'; permission: Permission; actors: Actors }
+  | { kind: 'snooze'; target: SnoozeTargetSpec; length: SnoozeLengthSpec }
+  | { kind: 'snoozes' }
+  | { kind: 'snoozes-end'; snoozeId: string };
 
 export type CommandKind = Command['kind'];
 

@@ -309,6 +309,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
         lines: [
           'channel: this one · identifiers: all · severity and type: all · `at:` 09:00 · `tz:` your Slack time zone',
           '`weekdays` posts Monday to Friday only · `always` posts even when there is nothing new (by default an empty day is skipped)',
+          'A posted digest follows the state of the events it shows for 7 days, wherever they change (a reply in its thread for each ignore or remediate), until every one of them is closed.',
         ],
       },
     ],
@@ -349,7 +350,9 @@ const ENTRIES: Record<Subcommand, Entry> = {
           'channel: this one · identifiers: all · severity: high and critical · type: all · no quiet hours · `tz:` your Slack time zone',
           '`type:` takes the type names shown on event rows (`stealer_log`, `leaked_credential`, `ransomleak`, `paste`…)',
           '`quiet:` holds alerts during those hours (all but critical ones, or all with `hold:all`) and posts them as one message when the hours end',
+          '`mention:@group` or `mention:@person` (pick with @, one per `mention:`) mentions them on critical alerts, or on every alert with `mention-on:all`; Slack confirms each before it is kept',
           'An alert starts with what appears after it is created; searches and digests cover what came before. Vigil must be a member of the channel.',
+          'Posted alerts and digests follow their events wherever they change (the portal, the API, another tool), within 5 minutes by default: the row shows it ("Ignored in Flare · date") and the thread gets one reply; an alerted event whose severity rises to the alert\'s threshold gets one reply (also sent to the channel when it becomes critical). A message stops following after 7 days, or once every event in it is ignored or remediated.',
         ],
       },
     ],
@@ -386,20 +389,41 @@ const ENTRIES: Record<Subcommand, Entry> = {
     ],
   },
   settings: {
-    usage: `${COMMAND} settings [act|reveal|export|unassign|recommend|watch everyone|admins|group:<usergroup>]`,
+    usage: `${COMMAND} settings [<permission> everyone|admins|group:<usergroup>]`,
     summary:
-      'who may act on events, reveal or export credentials, unassign, decide recommendations, watch assets',
+      'who may search, subscribe, act on events, see credentials, unassign, decide recommendations, watch assets',
     description:
-      'Shows the settings, or sets who may do what: `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations), `watch` (add, remove, disable or enable identifiers). Each is everyone, workspace admins, or one user group.',
+      'Shows the settings, or sets who may do what: `use` (search events, lists and explanations; default every full member), `creds` (search leaked credentials; default admins), `subscribe` (create and change digests and alerts; default admins), `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too; default admins), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations), `watch` (add, remove, disable or enable identifiers; default admins). Each is everyone (every full member), workspace admins, or one user group. Guests (single- and multi-channel) may do nothing unless a permission is opened to a user group they are in.',
     adminOnly: true,
     examples: [
       ex('settings', 'show the settings'),
-      ex('settings actors admins', 'only admins act on events'),
+      ex('settings use admins', 'only admins use Vigil at all'),
+      ex(`settings creds group:${EXAMPLE.usergroup}`, 'members of one user group search credentials'),
+      ex('settings subscribe everyone', 'every full member may create digests and alerts'),
+      ex('settings actors admins', 'only admins act on events (default)'),
       ex(`settings act group:${EXAMPLE.usergroup}`, 'members of one user group act on events'),
       ex('settings reveal admins', 'only admins reveal credentials (default)'),
       ex('settings export everyone', 'everyone may export credentials'),
       ex('settings recommend everyone', 'everyone may accept or reject recommendations (default: admins)'),
     ],
+  },
+  snooze: {
+    usage: `${COMMAND} snooze <event-uid>|identifier <id>|source <name> 1h|1d|7d|until:YYYY-MM-DD`,
+    summary: 'quiet an event, an identifier or a source in alerts and digests for a while',
+    description:
+      "Alerts and digests skip what is snoozed until the snooze ends, then include it as before (events that appear meanwhile are not posted later). Also from the Snooze… option of an event's menu. A source is the middle part of an event uid (`<index>/<source>/<id>`). `until:` ends at 00:00 UTC that day; a snooze lasts at most a year. Snoozing again replaces the running snooze. Needs the `act` permission; audited.",
+    examples: [
+      ex(`snooze ${EXAMPLE.event} 1d`, 'this event, for a day'),
+      ex(`snooze identifier ${EXAMPLE.identifier} 7d`, 'every event of an identifier, for a week'),
+      ex('snooze source lumma until:2026-12-31', 'every event from one source, until 31 December (UTC)'),
+    ],
+  },
+  snoozes: {
+    usage: `${COMMAND} snoozes [end <id>]`,
+    summary: 'the running snoozes, with End',
+    description:
+      'Lists what is snoozed, until when and by whom, each with an End button; `snoozes end <id>` ends one. App Home shows them too.',
+    examples: [ex('snoozes', 'what is snoozed now')],
   },
 };
 

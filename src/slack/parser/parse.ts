@@ -32,6 +32,7 @@ import { EXAMPLE } from './examples.js';
 import { exampleOf, usageOf } from './help.js';
 import { parseIntel } from './intel.js';
 import { describeSecret, detectSecret } from './secrets.js';
+import { parseSnooze, parseSnoozes } from './snooze.js';
 import { suggest } from './suggest.js';
 import { type Token, tokenize } from './tokenize.js';
 import * as v from './values.js';
@@ -302,6 +303,10 @@ function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
     }
     case 'settings':
       return parseSettings(args);
+    case 'snooze':
+      return parseSnooze(args);
+    case 'snoozes':
+      return parseSnoozes(args);
   }
 }
 

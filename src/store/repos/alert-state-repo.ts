@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import type { Store } from '../backend/store.js';
 import { EVENT_STATE_TTL_MS, uidKey } from './event-state-repo.js';
+import { MessageSyncRepo } from './message-sync-repo.js';
 import { SUBSCRIPTION_SEVERITIES } from './subscription-repo.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
@@ -96,6 +97,10 @@ const MessageSchema = z.object({
   shown: z.array(z.string()),
   rest: z.array(z.string()),
   postedAt: z.number(),
+  /** A digest message (alerts have none): it follows its events' state the same way. */
+  kind: z.literal('digest').optional(),
+  /** Every event it shows is closed: fresh reads leave it alone (changes made through Vigil still show). */
+  settled: z.boolean().optional(),
 });
 export type AlertMessage = z.infer<typeof MessageSchema>;
 
@@ -134,7 +139,11 @@ export class AlertStateRepo {
   private readonly messages: WorkspaceRecordRepo<typeof MessageSchema>;
   private readonly byEvent: WorkspaceRecordRepo<typeof EventMessagesSchema>;
 
+  /** The messages whose events are read again (state from anywhere), and who reads them. */
+  readonly followed: MessageSyncRepo;
+
   constructor(private readonly store: Store) {
+    this.followed = new MessageSyncRepo(store);
     this.feeds = new WorkspaceRecordRepo(store, 'alert-feed', AlertFeedSchema);
     this.outboxes = new WorkspaceRecordRepo(store, 'alert-outbox', OutboxSchema);
     this.messages = new WorkspaceRecordRepo(store, 'alert-message', MessageSchema);
@@ -386,9 +395,13 @@ export class AlertStateRepo {
 
   // ── Posted messages, by event ───────────────────────────────────────────────────────────────────────
 
-  /** Records a posted alert message and indexes it under every uid it shows or keeps behind "+N more". */
+  /**
+   * Records a posted alert (or digest) message, indexes it under every uid it shows or keeps behind "+N more",
+   * and follows its events' state from then.
+   */
   async recordMessage(ws: string, channelId: string, ts: string, message: AlertMessage): Promise<void> {
     await this.messages.set(ws, `${channelId}:${ts}`, message, EVENT_STATE_TTL_MS);
+    await this.followed.add(ws, { channel: channelId, ts, postedAt: message.postedAt });
     for (const uid of [...message.shown, ...message.rest]) {
       await this.byEvent.update(
         ws,

@@ -16,9 +16,21 @@ const AlertSubscriptionSchema = z.object({
   hold: z.enum(['noncritical', 'all']),
   /** Events that entered the feed before this instant are not alerted (creation, or the last resume). */
   startAt: z.number(),
+  /**
+   * Who each alert mentions: user and user group ids Slack confirmed when the subscription was made, on
+   * critical alerts only or on all. Optional, so a record written before mentions existed reads as none.
+   */
+  mention: z
+    .object({
+      users: z.array(z.string().regex(/^[UW][A-Z0-9]{2,30}$/)).max(10),
+      groups: z.array(z.string().regex(/^S[A-Z0-9]{2,30}$/)).max(5),
+      on: z.enum(['critical', 'all']),
+    })
+    .optional(),
 });
 export type AlertSubscription = z.infer<typeof AlertSubscriptionSchema>;
 export type NewAlertSubscription = Omit<AlertSubscription, 'id' | 'createdAt' | 'paused'>;
+export type AlertMention = NonNullable<AlertSubscription['mention']>;
 
 export class AlertSubscriptionRepo extends SubscriptionRepo<AlertSubscription, NewAlertSubscription> {
   constructor(store: Store, clock: Clock, unreadable?: UnreadableRecords) {

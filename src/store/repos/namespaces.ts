@@ -52,6 +52,8 @@ export const NAMESPACES = {
   'alert-event': { scope: 'workspace' },
   /** Changes to events alert messages show, recorded before the commit until the messages follow them. */
   'alert-follow': { scope: 'workspace' },
+  /** Posted messages that follow their events' state (alerts, digests), and the lease of who re-reads them. */
+  'message-sync': { scope: 'workspace' },
   /** Unassigns done through Vigil (who, when), so a repeated submission does not call the API again. */
   'policy-unassign': { scope: 'workspace' },
   /** Unassigns called but not yet recorded (who asked, what), settled after a crash by looking upstream. */
@@ -70,6 +72,10 @@ export const NAMESPACES = {
   'identifier-list': { scope: 'workspace' },
   /** Recommendations accepted or rejected through Vigil (who, when), so a repeated click acts once. */
   'recommendation-decision': { scope: 'workspace' },
+  /** What a workspace snoozed in its alerts and digests (one record each, shared by every instance). */
+  snooze: { scope: 'workspace' },
+  /** Portal links of events Vigil has seen, by link and by uid, with what the event looked like (Work Objects). */
+  'portal-event': { scope: 'workspace' },
   /** Report requests asked through Vigil and not yet delivered to their requester, by request uuid. */
   'intel-request': { scope: 'workspace' },
   /** The store's format stamp (backend/format.ts), one record for the whole store. */

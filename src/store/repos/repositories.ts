@@ -17,6 +17,7 @@ import { InstallationRepo } from './installation-repo.js';
 import type { Sealer } from './sealing.js';
 import { SearchContextRepo } from './search-context-repo.js';
 import { SettingsRepo } from './settings-repo.js';
+import { SnoozeRepo } from './snooze-repo.js';
 import { UnreadableRecords } from './unreadable.js';
 import { makeDeleteWorkspaceData } from './workspace-data.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
@@ -95,6 +96,10 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Recommendation decisions made through Vigil, by recommendation id. */
     recommendationDecisions: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'recommendation-decision', schema),
+    /** What the workspace snoozed in its alerts and digests (snooze-repo.ts). */
+    snoozes: new SnoozeRepo(store),
+    /** Portal links of the events Vigil has seen and those events; the Work Objects service defines the shape. */
+    portalEvents: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'portal-event', schema),
     /** Report requests followed until their report is posted; the intel service defines the shape. */
     intelRequests: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'intel-request', schema),

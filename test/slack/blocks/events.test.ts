@@ -60,6 +60,8 @@ describe('action and block ids', () => {
       note: 'event_note',
       severity: 'event_severity',
       triage: 'event_triage',
+      snooze: 'event_snooze',
+      unsnooze: 'event_unsnooze',
       more: 'event_more',
       nextPage: 'events_next_page',
       ignorePage: 'events_ignore_page',
@@ -101,7 +103,7 @@ describe('renderEventGroup', () => {
     expect(blocks).toMatchSnapshot();
     expect(controls(blocks)).toEqual({
       buttons: [`${EVENT_IGNORE}:0`, `${EVENT_REMEDIATE}:0`],
-      more: [`${EVENT_EXPLAIN}:0`, ...TRIAGE],
+      more: [`${EVENT_EXPLAIN}:0`, 'event_snooze:0', ...TRIAGE],
       menu: expect.objectContaining({ action_id: `${EVENT_MORE}:0` }),
     });
     const remediate = actions(blocks)?.elements[1] as Button;
@@ -113,6 +115,22 @@ describe('renderEventGroup', () => {
       style: 'danger',
     });
     expect(remediate.confirm?.text.text).toMatch(/Unremediate undoes it/);
+  });
+
+  it('shows a running snooze with who set it and Unsnooze, and offers no Snooze… then', () => {
+    const blocks = renderEventGroup(makeEvent(), {
+      ...opts,
+      snoozed: { until: 1795200000000, by: 'U0ALICE' },
+    });
+    const state = blocks.find((b) => b.block_id === 'event:0:state') as ContextBlock;
+    expect(JSON.stringify(state.elements)).toContain(
+      'Snoozed until <!date^1795200000^{date_short_pretty} {time}|2026-11-20 18:40 UTC> by <@U0ALICE>',
+    );
+    expect(controls(blocks)).toEqual({
+      buttons: [`${EVENT_IGNORE}:0`, `${EVENT_REMEDIATE}:0`, 'event_unsnooze:0'],
+      more: [`${EVENT_EXPLAIN}:0`, ...TRIAGE],
+      menu: expect.objectContaining({ action_id: `${EVENT_MORE}:0` }),
+    });
   });
 
   it('is compact: severity, type and title; identifiers, dates and link; the id to copy', () => {

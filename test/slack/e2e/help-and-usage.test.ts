@@ -50,6 +50,8 @@ const INVALID: Record<Subcommand, [input: string, says: string]> = {
   alerts: ['alerts foo', '`foo` is not an `alerts` action'],
   audit: ['audit 0', 'The number of entries must be from 1 to 100, not `0`'],
   settings: ['settings actors nobody', '`nobody` is not who may ignore, remediate or triage events'],
+  snooze: ['snooze identifier 3001 forever', '`forever` is not a snooze length'],
+  snoozes: ['snoozes all', '`snoozes` alone lists them'],
 };
 
 describe('help', () => {

@@ -136,6 +136,12 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await repos.tenantTags(Anything).set(ws, 'tenant-3', { note: 'vip' });
   await repos.recommendationDecisions(Anything).set(ws, '40001', { note: 'accepted' }, 60_000);
   await repos.identifierLists(Anything).set(ws, 'stamp', { note: 'read' }, 60_000);
+  await repos.snoozes.put(
+    ws,
+    { target: { kind: 'identifier', id: 3001 }, until: store.clock.now() + 60_000, by: 'U1', at: 0 },
+    store.clock.now(),
+  );
+  await repos.portalEvents(Anything).set(ws, 'link:abc', { note: 'seen' }, 60_000);
   await repos.intelRequests(Anything).set(ws, 'request-uuid', { note: 'asked' }, 60_000);
   // The generic act-once primitive of the services leases by workspace too.
   expect(await store.lease(`${ws}:policy-unassign:9`, 60_000)).toBeDefined();

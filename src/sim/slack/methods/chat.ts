@@ -6,10 +6,12 @@ import {
   bool,
   botProfile,
   fail,
+  failWithMessages,
   messageContentError,
   resolveChannel,
   str,
 } from './common.js';
+import { entitiesProblems } from './entities.js';
 
 function messageJson(state: SlackState, team: FakeTeam, m: StoredMessage, withMetadata = false): Json {
   return {
@@ -44,7 +46,12 @@ function metadataOf(body: Json): Json | undefined | 'invalid' {
   if (typeof m.event_type !== 'string' || typeof m.event_payload !== 'object' || m.event_payload === null) {
     return 'invalid';
   }
-  return { event_type: m.event_type, event_payload: m.event_payload };
+  // Work Object entities may ride along (ChatPostMessageMetadata); entitiesProblems checks them.
+  return {
+    event_type: m.event_type,
+    event_payload: m.event_payload,
+    ...(m.entities === undefined ? {} : { entities: m.entities }),
+  };
 }
 
 const postMessage: BotMethod = ({ state, team, body }) => {
@@ -58,6 +65,9 @@ const postMessage: BotMethod = ({ state, team, body }) => {
   }
   const metadata = metadataOf(body);
   if (metadata === 'invalid') return fail('invalid_metadata_format');
+  const entityProblems = metadata === undefined ? undefined : entitiesProblems(metadata, { unfurl: false });
+  if (entityProblems !== undefined && entityProblems.length > 0)
+    return failWithMessages('invalid_metadata', entityProblems);
   const message: StoredMessage = {
     channel: resolved.channel.id,
     ts: state.nextTs(),
@@ -66,6 +76,7 @@ const postMessage: BotMethod = ({ state, team, body }) => {
     user: team.botUserId,
     bot_id: team.botId,
     thread_ts: threadTs,
+    ...(threadTs !== undefined && String(body.reply_broadcast) === 'true' ? { reply_broadcast: true } : {}),
     edited: undefined,
     metadata,
   };

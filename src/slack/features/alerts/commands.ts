@@ -5,6 +5,7 @@ import { renderAlertList } from '../../blocks/alerts.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { changeSubscription, channelIdOf, createSubscription } from '../../subscriptions.js';
+import { confirmMention, mentionWords } from './mention.js';
 
 export type AlertAddInput = Omit<NewAlertSubscription, 'teamId' | 'createdBy' | 'timeZone' | 'startAt'> & {
   timeZone?: string | undefined;
@@ -20,6 +21,11 @@ export async function addAlerts(
   input: AlertAddInput,
 ): Promise<string> {
   const { deps } = ctx;
+  if (input.mention !== undefined) {
+    const confirmed = await confirmMention(deps, ctx.client, input.mention);
+    if ('refusal' in confirmed) return confirmed.refusal;
+    input = { ...input, mention: confirmed.mention };
+  }
   const created = await createSubscription(ctx, input, (timeZone) =>
     deps.alerts.add({ ...input, timeZone, teamId: ctx.workspaceId, createdBy: ctx.userId }),
   );
@@ -32,6 +38,7 @@ export async function addAlerts(
     quiet === undefined
       ? ''
       : ` Quiet hours ${quiet} hold ${sub.hold === 'all' ? 'every alert' : 'all but critical alerts'} until they end.`,
+    sub.mention === undefined ? '' : mentionWords(sub.mention),
     ' What appeared before now is not alerted: `/vigil events &lt;identifier-id&gt; since:1d` shows it.',
   ].join('');
 }
@@ -47,6 +54,7 @@ export const alertsAddCommand: CommandHandler<'alerts-add'> = {
       types: command.types,
       hold: command.hold,
       ...(command.quiet ? { quiet: command.quiet } : {}),
+      ...(command.mention ? { mention: command.mention } : {}),
       timeZone: command.timeZone,
     });
     await ctx.respond(ephemeral({ text }, true));
@@ -55,8 +63,11 @@ export const alertsAddCommand: CommandHandler<'alerts-add'> = {
 
 export const alertsListCommand: CommandHandler<'alerts-list'> = {
   async run(ctx) {
-    const list = await ctx.deps.alerts.list(ctx.workspaceId);
-    await ctx.respond(ephemeral(renderAlertList(list), true));
+    const [list, unreadable] = await Promise.all([
+      ctx.deps.alerts.list(ctx.workspaceId),
+      ctx.deps.alerts.unreadable(ctx.workspaceId),
+    ]);
+    await ctx.respond(ephemeral(renderAlertList(list, unreadable), true));
   },
 };
 

@@ -4,23 +4,42 @@
  * re-renders a posted alert in place, and records a change of state in its thread. Posts use the
  * workspace's bot token; Slack's channel errors and 429 become the services' own errors.
  */
+
+import type { KnownBlock } from '@slack/types';
+import type { Event } from '../../../api/index.js';
 import type { Clock } from '../../../clock.js';
 import { ALERT_EVENT_TYPE } from '../../../services/alerts/content.js';
-import type { AlertPublisher } from '../../../services/alerts/ports.js';
-import { renderStateReply } from '../../blocks/alerts.js';
+import type { AlertMessageRef, AlertPublisher } from '../../../services/alerts/ports.js';
+import { portalHostsOf } from '../../../services/portal.js';
+import { renderStateReply, renderUpstreamReply } from '../../blocks/alerts.js';
 import { renderPage } from '../../blocks/events.js';
+import { messageEntities } from '../../blocks/work-object.js';
 import { type BotClients, slackFailure } from '../../bot-clients.js';
 import { postRunMessage, runMessageFinder } from '../../subscriptions.js';
 
-export function createAlertPublisher(clients: BotClients, clock: Clock): AlertPublisher {
+export function createAlertPublisher(
+  clients: BotClients,
+  clock: Clock,
+  /** Told of the events each alert shows (Work Objects find them when their card is opened). */
+  posted?: (workspaceId: string, events: Event[]) => Promise<void>,
+): AlertPublisher {
   return {
-    post: ({ workspaceId, channelId, runId, ctx, ctxId, queuedAt }) =>
-      postRunMessage(clients, workspaceId, {
+    post: async ({ workspaceId, channelId, runId, ctx, ctxId, queuedAt }) => {
+      await posted?.(
+        workspaceId,
+        ctx.events.map((e) => e.event),
+      );
+      return postRunMessage(clients, workspaceId, {
         channelId,
         message: renderPage(ctx, ctxId, clock.now()),
         eventType: ALERT_EVENT_TYPE,
         payload: { run_id: runId, events: ctx.alert?.total ?? ctx.events.length, queued_at: queuedAt },
-      }),
+        entities: messageEntities(
+          ctx.events.map((e) => e.event),
+          portalHostsOf(ctx.apiHost ?? ''),
+        ),
+      });
+    },
     ...runMessageFinder(clients, ALERT_EVENT_TYPE),
 
     async refresh(ref, ctx, ctxId) {
@@ -38,21 +57,29 @@ export function createAlertPublisher(clients: BotClients, clock: Clock): AlertPu
       }
     },
 
-    async reply(ref, change) {
-      const message = renderStateReply(change);
-      const client = await clients.forWorkspace(ref.workspaceId);
-      try {
-        await client.chat.postMessage({
-          channel: ref.channelId,
-          thread_ts: ref.ts,
-          text: message.text,
-          blocks: message.blocks,
-          unfurl_links: false,
-          unfurl_media: false,
-        });
-      } catch (err) {
-        throw slackFailure(err);
-      }
-    },
+    reply: (ref, change) => inThread(clients, ref, renderStateReply(change), false),
+    replyUpstream: (ref, reply) => inThread(clients, ref, renderUpstreamReply(reply), reply.broadcast),
   };
+}
+
+async function inThread(
+  clients: BotClients,
+  ref: AlertMessageRef,
+  message: { text: string; blocks: KnownBlock[] },
+  broadcast: boolean,
+): Promise<void> {
+  const client = await clients.forWorkspace(ref.workspaceId);
+  try {
+    await client.chat.postMessage({
+      channel: ref.channelId,
+      thread_ts: ref.ts,
+      text: message.text,
+      blocks: message.blocks,
+      reply_broadcast: broadcast,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+  } catch (err) {
+    throw slackFailure(err);
+  }
 }

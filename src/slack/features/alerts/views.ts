@@ -6,7 +6,7 @@ import type { App, ViewOutput } from '@slack/bolt';
 import { ALERT_ADD_VIEW, renderAlertAddModal } from '../../blocks/alerts.js';
 import type { CommandHandler, SlackDeps } from '../../context.js';
 import { ALERT_TYPES } from '../../parser/alerts.js';
-import { listField, onSubscriptionForm, readCommonFields } from '../../subscriptions.js';
+import { type FormField, listField, onSubscriptionForm, readCommonFields } from '../../subscriptions.js';
 import { type AlertAddInput, addAlerts } from './commands.js';
 
 export const alertsAddModalCommand: CommandHandler<'alerts-add-modal'> = {
@@ -26,6 +26,21 @@ function quietOf(text: string): { from: string; to: string } | undefined | 'bad'
   return range.from === range.to ? 'bad' : range;
 }
 
+/** Who the form mentions: picked users (ids) and group handles, confirmed with Slack after the ack. */
+function mentionOfForm(
+  field: (block: string) => FormField & { selected_users?: string[] | null },
+  errors: Record<string, string>,
+): AlertAddInput['mention'] {
+  const users = (field('mention_users').selected_users ?? []).filter((u) => /^[UW][A-Z0-9]{2,30}$/.test(u));
+  const handles = (field('mention_groups').value ?? '').split(/[\s,]+/).filter((h) => h !== '');
+  if (handles.some((h) => !/^@?[a-z0-9][a-z0-9._-]{0,79}$/i.test(h)))
+    errors.mention_groups = 'Give user group handles like @secops, separated by commas.';
+  if (handles.length > 5) errors.mention_groups = 'At most 5 user groups.';
+  const on = field('mention_on').selected_option?.value === 'all' ? 'all' : 'critical';
+  if (users.length + handles.length === 0) return undefined;
+  return { users, groups: handles.map((h) => (h.startsWith('@') ? h : `@${h}`)), on };
+}
+
 /** The form's values, or the errors to show beside its fields. */
 function readAlertForm(view: ViewOutput): { input: AlertAddInput } | { errors: Record<string, string> } {
   const common = readCommonFields(view, { severity: 'high', what: 'alerts', options: ['hold_all'] });
@@ -38,6 +53,7 @@ function readAlertForm(view: ViewOutput): { input: AlertAddInput } | { errors: R
   if (quiet === 'bad')
     errors.quiet = 'Give two different 24-hour times, like 22:00-07:00, or leave it empty.';
   const holdAll = (field('options').selected_options ?? []).some((o) => o.value === 'hold_all');
+  const mention = mentionOfForm(field, errors);
   if (Object.keys(errors).length > 0 || quiet === 'bad') return { errors };
   return {
     input: {
@@ -47,6 +63,7 @@ function readAlertForm(view: ViewOutput): { input: AlertAddInput } | { errors: R
       types: [...new Set(types)],
       hold: holdAll ? 'all' : 'noncritical',
       ...(quiet === undefined ? {} : { quiet }),
+      ...(mention === undefined ? {} : { mention }),
       timeZone: common.timeZone,
     },
   };

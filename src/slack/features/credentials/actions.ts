@@ -142,10 +142,13 @@ async function share(click: Click): Promise<void> {
 
 // ── Registration ────────────────────────────────────────────────────────────────────────────────────
 
+/** Every button of a credentials search needs `creds` (Reveal and Export their own permission too). */
+const CREDS = { access: 'creds' } as const;
+
 export function registerCredsActions(app: App, deps: SlackDeps): void {
-  onAction(app, deps, { action_id: CREDS_REVEAL, block_id: /^creds:row:\d{1,2}$/ }, reveal);
+  onAction(app, deps, { action_id: CREDS_REVEAL, block_id: /^creds:row:\d{1,2}$/ }, reveal, CREDS);
   // The page buttons sit in the `creds:tail` block.
-  onAction(app, deps, { action_id: CREDS_NEXT_PAGE, block_id: 'creds:tail' }, nextPage);
-  onAction(app, deps, { action_id: CREDS_EXPORT, block_id: 'creds:tail' }, exportCsv);
-  onAction(app, deps, { action_id: CREDS_SHARE, block_id: 'creds:tail' }, share);
+  onAction(app, deps, { action_id: CREDS_NEXT_PAGE, block_id: 'creds:tail' }, nextPage, CREDS);
+  onAction(app, deps, { action_id: CREDS_EXPORT, block_id: 'creds:tail' }, exportCsv, CREDS);
+  onAction(app, deps, { action_id: CREDS_SHARE, block_id: 'creds:tail' }, share, CREDS);
 }

@@ -15,6 +15,7 @@ export function publisherDepsOf(deps: SlackDeps): PublisherDeps {
       clock: deps.clock,
       logger: deps.logger,
       outbound: deps.outbound,
+      shown: (ws, events) => deps.workObjects.rememberPosted(ws, events),
     };
     cache.set(deps, built);
   }

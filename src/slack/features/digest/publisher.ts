@@ -8,12 +8,15 @@
 import type { Event } from '../../../api/index.js';
 import type { Clock } from '../../../clock.js';
 import type { Logger } from '../../../logger.js';
+import { ALERT_CONTEXT_TTL_MS } from '../../../services/alerts/content.js';
 import type { DigestContent, DigestHeading } from '../../../services/digest/content.js';
 import type { DigestPublisher } from '../../../services/digest/run.js';
 import { compactEvent } from '../../../services/events/compact.js';
 import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events/context.js';
+import { portalHostsOf } from '../../../services/portal.js';
 import { filtersOf, scopeOf, TOP_EVENTS } from '../../../services/subscriptions/summary.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
+import { messageEntities } from '../../blocks/work-object.js';
 import type { BotClients, BotClientsDeps } from '../../bot-clients.js';
 import { postRunMessage, runMessageFinder } from '../../subscriptions.js';
 
@@ -31,6 +34,8 @@ export interface PublisherDeps {
   logger: Logger;
   /** The outbound proxy's fetch, when one is set (for its BotClients). */
   outbound?: BotClientsDeps['outbound'];
+  /** Told of the events a digest shows (Work Objects find them when their card is opened). */
+  shown?: (workspaceId: string, events: Event[]) => Promise<void>;
 }
 
 function headingOf(
@@ -59,6 +64,7 @@ export async function saveDigestContext(
   content: DigestContent,
   sub: { severity: string | string[]; types: string[] },
   userId: string,
+  ttlMs?: number,
 ): Promise<{ ctxId: string; ctx: EventsContext }> {
   const ws = content.subscription.teamId;
   const top = content.events.slice(0, TOP_EVENTS);
@@ -83,7 +89,11 @@ export async function saveDigestContext(
     ),
     digest: headingOf(content, sub, moreRef),
   };
-  return { ctxId: await deps.contexts.save(ctx), ctx };
+  await deps.shown?.(
+    ws,
+    ctx.events.map((e) => e.event),
+  );
+  return { ctxId: await deps.contexts.save(ctx, ttlMs), ctx };
 }
 
 export function createDigestPublisher(
@@ -94,14 +104,15 @@ export function createDigestPublisher(
   return {
     async post(content) {
       const sub = (await subscriptionOf(content.subscription.id)) ?? { severity: 'info', types: [] };
-      const { ctxId, ctx } = await saveDigestContext(deps, content, sub, 'digest');
+      // Kept as long as an alert's: the message follows its events' state for days.
+      const { ctxId, ctx } = await saveDigestContext(deps, content, sub, 'digest', ALERT_CONTEXT_TTL_MS);
       const message = renderDigestMessage({
         heading: ctx.digest as DigestHeading,
         events: ctx.events.map((e) => e.event),
         now: deps.clock.now(),
         refs: (i) => eventRef(ctxId, i),
       });
-      return postRunMessage(clients, content.subscription.teamId, {
+      const posted = await postRunMessage(clients, content.subscription.teamId, {
         channelId: content.subscription.channelId,
         message,
         eventType: DIGEST_EVENT_TYPE,
@@ -110,7 +121,12 @@ export function createDigestPublisher(
           subscription_id: content.subscription.id,
           local_date: content.localDate,
         },
+        entities: messageEntities(
+          ctx.events.map((e) => e.event),
+          portalHostsOf(ctx.apiHost ?? ''),
+        ),
       });
+      return { ...posted, followed: { ctxId, shown: ctx.events.map((e) => e.event.metadata.uid) } };
     },
     ...runMessageFinder(clients, DIGEST_EVENT_TYPE),
   };

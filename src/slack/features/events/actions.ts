@@ -25,6 +25,7 @@ import { type Click, onAction, onMenu } from '../../listen.js';
 import { clickTarget, type MessageTarget, shareInChannel } from '../../respond.js';
 import { intendedAction } from './intended.js';
 import { showContext } from './message.js';
+import { openSnooze, unsnooze } from './snooze.js';
 import { openTriage } from './triage.js';
 import { openSecretModal, sendExplain } from './views.js';
 
@@ -310,6 +311,8 @@ const MENU_HANDLERS: Readonly<Record<string, (click: Click) => Promise<void>>> =
   [ACTION_IDS.note]: openTriage,
   [ACTION_IDS.severity]: openTriage,
   [ACTION_IDS.triage]: openTriage,
+  [ACTION_IDS.snooze]: openSnooze,
+  [ACTION_IDS.unsnooze]: unsnooze,
 };
 
 export function registerEventActions(app: App, deps: SlackDeps): void {
@@ -324,6 +327,9 @@ export function registerEventActions(app: App, deps: SlackDeps): void {
   onAction(app, deps, { action_id: /^event_explain:\d{1,6}$/, block_id: eventBlock }, explain, {
     notice: noticeOf,
   });
+  onAction(app, deps, { action_id: /^event_(?:unsnooze|snooze):\d{1,6}$/, block_id: eventBlock }, (click) =>
+    parseActionId(click.action.action_id).base === ACTION_IDS.snooze ? openSnooze(click) : unsnooze(click),
+  );
   // An event's overflow menu: the chosen option is handled exactly like the button it stands for.
   onMenu(
     app,

@@ -245,10 +245,10 @@ function outcomeText(outcome: TriageOutcome, change: TriageChange): string {
   return lines.join('\n');
 }
 
-/** Where the row lives, from the pending form. */
-function targetOf(
+/** Where the row lives, from a pending form (triage, snooze). */
+export function targetOf(
   client: WebClient,
-  pending: PendingTriage,
+  pending: Pick<PendingTriage, 'message' | 'responseUrl'>,
   dispatcher: Dispatcher,
 ): MessageTarget | undefined {
   if (pending.message)

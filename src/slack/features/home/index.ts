@@ -8,11 +8,13 @@ import {
   HOME_CONNECT,
   HOME_DISCONNECT,
   HOME_DISCONNECT_VIEW,
+  renderClosedHome,
   renderConnectModal,
   renderDisconnectModal,
   renderHome,
   renderNoticeModal,
 } from '../../blocks/home.js';
+import { HOME_SNOOZE_END } from '../../blocks/snoozes.js';
 import type { Feature, SlackDeps } from '../../context.js';
 import { type Click, onAction, onView } from '../../listen.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../requester.js';
@@ -22,7 +24,12 @@ async function publishHome(
   client: WebClient,
   ids: { workspaceId: string; teamId: string; userId: string },
 ): Promise<void> {
-  const overview = await deps.home.overview(ids.workspaceId, () =>
+  if (!(await deps.authz.may(client, ids, 'use'))) {
+    // A guest (or a member outside the group `use` is open to) sees only how to get in.
+    await client.views.publish({ user_id: ids.userId, view: renderClosedHome() });
+    return;
+  }
+  const overview = await deps.home.overview(ids.workspaceId, ids.userId, () =>
     deps.authz.isAdmin(client, ids.teamId, ids.userId),
   );
   await client.views.publish({ user_id: ids.userId, view: renderHome(overview) });
@@ -52,7 +59,7 @@ function register(app: App, deps: SlackDeps): void {
         view: renderConnectModal(link.url, link.expiresAt),
       });
     },
-    { quiet: true, inDm: true },
+    { quiet: true, inDm: true, access: 'admin' },
   );
 
   onAction(
@@ -65,29 +72,51 @@ function register(app: App, deps: SlackDeps): void {
       if (!connection) throw new NotConnectedError();
       await client.views.open({ trigger_id: body.trigger_id, view: renderDisconnectModal(connection) });
     },
+    { quiet: true, inDm: true, access: 'admin' },
+  );
+
+  // End on a snooze: the `act` permission, audited by the service; the Home shows the rest.
+  onAction(
+    app,
+    deps,
+    HOME_SNOOZE_END,
+    async ({ who, client, action }) => {
+      await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
+      await deps.snoozes.end(who.workspaceId, action.value ?? '', who.userId);
+      await publishHome(deps, client, who);
+    },
     { quiet: true, inDm: true },
   );
 
-  onView(app, deps, HOME_DISCONNECT_VIEW, ({ who, view, client }) => ({
-    // Ack at once with a progress view; the check and the deletion follow, then the modal says how it went.
-    ack: { response_action: 'update', view: renderNoticeModal('Disconnecting', 'Disconnecting Vigil…') },
-    async work() {
-      // Checked again on submission: the modal may have been opened before a role change.
-      if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
+  onView(
+    app,
+    deps,
+    HOME_DISCONNECT_VIEW,
+    ({ who, view, client }) => ({
+      // Ack at once with a progress view; the check and the deletion follow, then the modal says how it went.
+      ack: { response_action: 'update', view: renderNoticeModal('Disconnecting', 'Disconnecting Vigil…') },
+      async work() {
+        // Checked again on submission: the modal may have been opened before a role change.
+        if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
+          await client.views.update({
+            view_id: view.id,
+            view: renderNoticeModal('Not allowed', 'Only workspace admins can disconnect Vigil.'),
+          });
+          return;
+        }
+        await deps.connection.disconnect(who.workspaceId, who.userId, 'App Home');
         await client.views.update({
           view_id: view.id,
-          view: renderNoticeModal('Not allowed', 'Only workspace admins can disconnect Vigil.'),
+          view: renderNoticeModal(
+            'Disconnected',
+            'Vigil is disconnected: the API key is deleted from Vigil.',
+          ),
         });
-        return;
-      }
-      await deps.connection.disconnect(who.workspaceId, who.userId, 'App Home');
-      await client.views.update({
-        view_id: view.id,
-        view: renderNoticeModal('Disconnected', 'Vigil is disconnected: the API key is deleted from Vigil.'),
-      });
-      await publishHome(deps, client, who);
-    },
-  }));
+        await publishHome(deps, client, who);
+      },
+    }),
+    'admin',
+  );
 }
 
 /** What a row's buttons change: digest and alert subscriptions answer alike. */
@@ -114,9 +143,10 @@ function registerRowButtons(
     await service[what](who.workspaceId, id, who.userId);
     await publishHome(deps, client, who);
   };
-  onAction(app, deps, ids.pause, change('pause'), { quiet: true, inDm: true });
-  onAction(app, deps, ids.resume, change('resume'), { quiet: true, inDm: true });
-  onAction(app, deps, ids.remove, change('remove'), { quiet: true, inDm: true });
+  const opts = { quiet: true, inDm: true, access: 'subscribe' } as const;
+  onAction(app, deps, ids.pause, change('pause'), opts);
+  onAction(app, deps, ids.resume, change('resume'), opts);
+  onAction(app, deps, ids.remove, change('remove'), opts);
 }
 
 export const homeFeature: Feature = {

@@ -12,9 +12,12 @@ import type { AlertStep } from '../../../../src/services/alerts/poll.js';
 import { feedSourceOf } from '../../../../src/services/alerts/ports.js';
 import { AlertScheduler } from '../../../../src/services/alerts/scheduler.js';
 import { AlertService } from '../../../../src/services/alerts/subscriptions.js';
+import { StateSync } from '../../../../src/services/alerts/sync.js';
+import { DigestScheduler } from '../../../../src/services/digest/scheduler.js';
 import { EventsContextStore } from '../../../../src/services/events/context.js';
 import { EventRestStore } from '../../../../src/services/events/rest.js';
 import { EventsService } from '../../../../src/services/events/service.js';
+import { eventSourceOf } from '../../../../src/services/subscriptions/source.js';
 import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';
 import { type SimApi, startSimApi } from '../../../../src/sim/api/index.js';
@@ -27,6 +30,7 @@ import {
 } from '../../../../src/sim/slack/index.js';
 import { BotClients } from '../../../../src/slack/bot-clients.js';
 import { createAlertPublisher } from '../../../../src/slack/features/alerts/publisher.js';
+import { createDigestPublisher } from '../../../../src/slack/features/digest/publisher.js';
 import {
   createRepositories,
   type NewAlertSubscription,
@@ -41,6 +45,8 @@ export const OTHER_CHANNEL = SEEDED_CHANNELS.security;
 const IDENTIFIER = 3001;
 export const POLL_MS = 60_000;
 export const TICK_MS = 5_000;
+/** VIGIL_STATE_SYNC_MS's default. */
+export const SYNC_MS = 300_000;
 
 export interface World {
   clock: ManualClock;
@@ -85,6 +91,10 @@ export interface Instance {
   contexts: EventsContextStore;
   /** The waits the follower asked for (Slack's Retry-After). */
   waited: number[];
+  /** Posted messages re-reading their events (also run by each scheduler tick). */
+  sync: StateSync;
+  /** Daily digests, posted as Vigil posts them (their messages follow their events too). */
+  digests: DigestScheduler;
 }
 
 const manualTicker: Ticker = { every: () => ({ cancel() {} }) };
@@ -146,6 +156,8 @@ export async function startWorld(opts: {
       const waited: number[] = [];
       const follower = new AlertFollower({
         state: repos.alertState,
+        eventStates: repos.eventStates,
+        subscriptions: repos.alertSubscriptions,
         contexts,
         publisher,
         logger,
@@ -170,6 +182,37 @@ export async function startWorld(opts: {
       const followed: Promise<void>[] = [];
       events.changes.beforeEach((change) => followUps.record(change));
       if (o.follows !== false) events.changes.afterEach((change) => followed.push(followUps.follow(change)));
+      events.changes.onUpstream((read) => follower.followUpstream(read));
+      const sync = new StateSync({
+        followed: repos.alertState.followed,
+        state: repos.alertState,
+        contexts,
+        source: eventSourceOf(api, 'background'),
+        changes: events.changes,
+        clock,
+        logger,
+        owner: o.holderOwned ? store.holderId : owner,
+        intervalMs: SYNC_MS,
+        tickMs: TICK_MS,
+      });
+      const digestDeps = {
+        contexts,
+        generationOf: async (ws: string, uid: string) => (await repos.eventStates.get(ws, uid)).generation,
+        saveRest: async () => 'rest',
+        clock,
+        logger,
+      };
+      const digests = new DigestScheduler({
+        subscriptions: repos.digestSubscriptions,
+        outbox: repos.digestOutbox,
+        events: eventSourceOf(api, 'background'),
+        publisher: createDigestPublisher(digestDeps, clients, (id) => repos.digestSubscriptions.get(id)),
+        messages: repos.alertState,
+        clock,
+        logger,
+        owner,
+        ticker: manualTicker,
+      });
       const scheduler = new AlertScheduler({
         subscriptions: repos.alertSubscriptions,
         state: repos.alertState,
@@ -182,13 +225,27 @@ export async function startWorld(opts: {
         logger,
         owner,
         followUps,
+        sync,
         pollMs: POLL_MS,
         tickMs: TICK_MS,
         ticker: manualTicker,
         ...(o.afterStep ? { afterStep: o.afterStep } : {}),
       });
       schedulers.push(scheduler);
-      return { store, repos, scheduler, service, follower, events, followUps, followed, contexts, waited };
+      return {
+        store,
+        repos,
+        scheduler,
+        service,
+        follower,
+        events,
+        followUps,
+        followed,
+        contexts,
+        waited,
+        sync,
+        digests,
+      };
     },
     async connectTo(instance, tenantId) {
       await instance.repos.workspaces.put(TEAM, {

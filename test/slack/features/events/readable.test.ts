@@ -75,7 +75,7 @@ describe('compact rows', () => {
     const labels = buttons(page).map((b) => `${b.text}${b.style ? `:${b.style}` : ''}`);
     expect(labels.filter((l) => l === 'Ignore')).toHaveLength(2);
     expect(labels.filter((l) => l === 'Remediate:danger')).toHaveLength(2);
-    const menu = ['Explain (AI)', 'Tags…', 'Note…', 'Severity…'];
+    const menu = ['Explain (AI)', 'Snooze…', 'Tags…', 'Note…', 'Severity…'];
     expect(menuOptions(page).map((o) => o.text)).toEqual([...menu, ...menu]);
     // Two blocks per event: its text and its controls.
     expect(

@@ -1,0 +1,210 @@
+/**
+ * Work Objects as a workflow, with no Slack in it: which event a pasted portal link stands for in a
+ * workspace (never another tenant's), what the side panel shows about it (state and who changed it, AI
+ * assistance), and the changes made from the panel, through the same act-once and triage paths as buttons.
+ */
+import type { Event, EventActionType, Severity } from '../../api/index.js';
+import { NotConnectedError } from '../../errors.js';
+import type { Repositories } from '../../store/index.js';
+import type { AuditTrail } from '../audit.js';
+import { type Acted, applyAction, effectiveSeverity, eventTitle } from '../events/model.js';
+import type { EventActOutcome, EventsService } from '../events/service.js';
+import { changedFields, type TriageOutcome, type TriageService } from '../events/triage.js';
+import type { ApiAccess } from '../workspace-api.js';
+import { type PortalLinks, parsePortalUrl, portalLinkParts, type SeenEvent } from './portal-links.js';
+
+/** Why a link shows no event: each is told as such, and none carries any event data. */
+type Unresolved =
+  /** Not a link to Vigil's portal hosts: not Vigil's to unfurl. */
+  | { kind: 'not-portal' }
+  /** The workspace has no API connection. */
+  | { kind: 'not-connected' }
+  /** The link names another tenant, or the event was seen under a tenant the workspace no longer uses. */
+  | { kind: 'other-tenant' }
+  /** A portal link to an event Vigil has not seen in this workspace. */
+  | { kind: 'unknown' };
+
+export interface ResolvedEvent {
+  kind: 'event';
+  uid: string;
+  event: Event;
+  flareUrl: string;
+  /** When Vigil last saw the event upstream (epoch ms). */
+  seenAt: number;
+  /** The act-once generation Ignore/Remediate act on, and who last acted through Vigil. */
+  generation: number;
+  last: Acted | undefined;
+  /** Who last changed each triage field through Vigil. */
+  triaged: { field: 'tags' | 'notes' | 'severity'; by: string; at: number }[];
+}
+
+export type Resolution = ResolvedEvent | Unresolved;
+
+interface WorkObjectsDeps {
+  links: PortalLinks;
+  api: ApiAccess;
+  repos: Pick<Repositories, 'eventStates' | 'eventTriage'>;
+  events: EventsService;
+  triage: TriageService;
+  audit: AuditTrail;
+}
+
+export class WorkObjectsService {
+  constructor(private readonly deps: WorkObjectsDeps) {}
+
+  /** Remembers events shown to a workspace by their portal links (where events pass through services). */
+  remember(workspaceId: string, tenantId: number | undefined, events: readonly Event[]): Promise<void> {
+    return this.deps.links.remember(workspaceId, tenantId, events);
+  }
+
+  /**
+   * The same for events posted from the workspace's current tenant (alerts, digests): their messages carry
+   * entities, and opening one's panel finds the event here. Never fails the post it follows.
+   */
+  async rememberPosted(workspaceId: string, events: readonly Event[]): Promise<void> {
+    const tenant = await this.currentTenant(workspaceId).catch(() => 'not-connected' as const);
+    if (tenant !== 'not-connected')
+      await this.deps.links.remember(workspaceId, tenant, events).catch(() => {});
+  }
+
+  /** Whether Vigil unfurls `url` at all (a portal host); says nothing about the event. */
+  isPortalLink(url: string): boolean {
+    return parsePortalUrl(url, this.deps.links.hosts) !== undefined;
+  }
+
+  /** The event a link stands for in this workspace's current tenant, or why there is none. */
+  async resolveLink(workspaceId: string, raw: string): Promise<Resolution> {
+    const url = parsePortalUrl(raw, this.deps.links.hosts);
+    if (url === undefined) return { kind: 'not-portal' };
+    const tenant = await this.currentTenant(workspaceId);
+    if (tenant === 'not-connected') return { kind: 'not-connected' };
+    const named = portalLinkParts(url).tenantId;
+    if (named !== undefined && tenant !== undefined && named !== tenant) return { kind: 'other-tenant' };
+    return this.checked(workspaceId, tenant, await this.deps.links.find(workspaceId, url));
+  }
+
+  /** The same by uid (the entity's external reference), still checked against the current tenant. */
+  async resolveUid(workspaceId: string, uid: string): Promise<Resolution> {
+    const tenant = await this.currentTenant(workspaceId);
+    if (tenant === 'not-connected') return { kind: 'not-connected' };
+    return this.checked(workspaceId, tenant, await this.deps.links.byUid(workspaceId, uid));
+  }
+
+  /** The AI assistance text, or undefined when the API has none or refuses (the panel says so). */
+  async explain(workspaceId: string, uid: string): Promise<string | undefined> {
+    return this.deps.events.explain(workspaceId, uid).catch(() => undefined);
+  }
+
+  /** Ignore, Remediate or their undo from the panel: act-once at the generation the panel showed. */
+  async act(req: {
+    workspaceId: string;
+    resolved: ResolvedEvent;
+    action: EventActionType;
+    by: string;
+  }): Promise<EventActOutcome> {
+    const { workspaceId, resolved, action } = req;
+    const outcome = await this.deps.events.actOnEvent({
+      workspaceId,
+      uid: resolved.uid,
+      from: resolved.generation,
+      action,
+      by: req.by,
+      detail: 'from the side panel of a portal link',
+      title: eventTitle(resolved.event),
+    });
+    if (outcome.kind === 'acted') {
+      const at = new Date(outcome.acted.at).toISOString();
+      await this.deps.links.update(workspaceId, resolved.uid, (e) => applyAction(e, action, at));
+    }
+    return outcome;
+  }
+
+  /** Severity override and tags edited in the panel, through triage (versions as they are now), audited. */
+  async edit(req: {
+    workspaceId: string;
+    resolved: ResolvedEvent;
+    by: string;
+    change: { severity?: Severity | null; tags?: string[] };
+  }): Promise<TriageOutcome> {
+    const { workspaceId, resolved, change } = req;
+    const meta = resolved.event.tenant_metadata;
+    const fields = changedFields(change, {
+      tags: meta?.tags ?? [],
+      notes: meta?.notes ?? null,
+      severity: (meta?.severity?.override as Severity | null | undefined) ?? null,
+    });
+    const tenant = await this.currentTenant(workspaceId);
+    const outcome = await this.deps.triage.apply({
+      workspaceId,
+      uid: resolved.uid,
+      by: req.by,
+      versions: await this.deps.triage.versions(workspaceId, resolved.uid),
+      change,
+      fields,
+      title: eventTitle(resolved.event),
+      severityBefore: effectiveSeverity(resolved.event),
+      tenantId: tenant === 'not-connected' ? undefined : tenant,
+    });
+    const m = outcome.metadata;
+    if (m !== undefined) {
+      await this.deps.links.update(workspaceId, resolved.uid, (e) => {
+        const meta = { ...(e.tenant_metadata ?? {}) };
+        if (m.tags !== undefined) meta.tags = [...m.tags];
+        if (m.notes !== undefined) meta.notes = m.notes;
+        if (m.severity !== undefined) {
+          const original = meta.severity?.original ?? e.metadata.severity;
+          meta.severity = m.severity === null ? null : { original, override: m.severity };
+        }
+        return { ...e, tenant_metadata: meta };
+      });
+    }
+    return outcome;
+  }
+
+  /** A masked value shown in full to one person in the panel: audited like a credential reveal. */
+  async recordReveal(workspaceId: string, resolved: ResolvedEvent, by: string): Promise<void> {
+    await this.deps.audit.record({
+      teamId: workspaceId,
+      userId: by,
+      action: 'event.reveal',
+      target: resolved.uid,
+      detail: 'masked values of the side panel',
+      title: eventTitle(resolved.event),
+    });
+  }
+
+  private async currentTenant(workspaceId: string): Promise<number | undefined | 'not-connected'> {
+    try {
+      return (await this.deps.api.forWorkspace(workspaceId)).session.tenantId;
+    } catch (err) {
+      if (err instanceof NotConnectedError) return 'not-connected';
+      throw err;
+    }
+  }
+
+  private async checked(
+    workspaceId: string,
+    tenant: number | undefined,
+    seen: SeenEvent | undefined,
+  ): Promise<Resolution> {
+    if (seen === undefined) return { kind: 'unknown' };
+    // Seen under another tenant than the one the workspace uses now: that tenant's data stays out.
+    if ((seen.tenantId ?? undefined) !== tenant) return { kind: 'other-tenant' };
+    const state = await this.deps.repos.eventStates.get(workspaceId, seen.uid);
+    const triaged: ResolvedEvent['triaged'] = [];
+    for (const field of ['severity', 'tags', 'notes'] as const) {
+      const last = await this.deps.triage.lastChange(workspaceId, seen.uid, field);
+      if (last) triaged.push({ field, ...last });
+    }
+    return {
+      kind: 'event',
+      uid: seen.uid,
+      event: seen.event,
+      flareUrl: seen.flareUrl,
+      seenAt: seen.seenAt,
+      generation: state.generation,
+      last: state.last,
+      triaged,
+    };
+  }
+}

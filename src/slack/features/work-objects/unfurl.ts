@@ -1,0 +1,49 @@
+/**
+ * `link_shared`: a portal link to an event, pasted in a message or still in the composer, becomes the
+ * event's card (`chat.unfurl` with `metadata.entities`). A link Vigil cannot stand behind (the workspace is
+ * not connected, the event is another tenant's, or Vigil has not seen it here) gets no card at all: the
+ * card is seen by everyone in the conversation, so it must never hold what this workspace may not see.
+ */
+import type { App } from '@slack/bolt';
+import type { EntityMetadata, LinkSharedEvent } from '@slack/types';
+import { eventEntity } from '../../blocks/work-object.js';
+import type { SlackDeps } from '../../context.js';
+import { runTracked } from '../../listen.js';
+import { type EnvelopeIds, workspaceOfEnvelope } from '../../requester.js';
+
+/** Slack sends at most a handful of links per message; more would be someone pasting a list. */
+const MAX_LINKS = 10;
+
+export function registerUnfurls(app: App, deps: SlackDeps): void {
+  app.event('link_shared', async ({ event, body, client }) => {
+    const shared = event as unknown as LinkSharedEvent;
+    const workspaceId = workspaceOfEnvelope(body as EnvelopeIds);
+    const links = (shared.links ?? [])
+      .filter((l) => deps.workObjects.isPortalLink(l.url))
+      .slice(0, MAX_LINKS);
+    if (links.length === 0) return;
+    runTracked(
+      deps,
+      async () => {
+        const entities: EntityMetadata[] = [];
+        for (const link of links) {
+          const found = await deps.workObjects.resolveLink(workspaceId, link.url);
+          if (found.kind !== 'event') {
+            deps.logger.info('portal link not unfurled', { workspaceId, reason: found.kind });
+            continue;
+          }
+          entities.push(eventEntity(found.event, { url: found.flareUrl, appUnfurlUrl: link.url }));
+        }
+        if (entities.length === 0) return;
+        // A link still in the composer is unfurled by its unfurl id; a sent one by its message.
+        const source = shared.source;
+        const metadata = { entities };
+        if (shared.unfurl_id && (source === 'composer' || source === 'conversations_history'))
+          await client.chat.unfurl({ unfurl_id: shared.unfurl_id, source, metadata });
+        else await client.chat.unfurl({ channel: shared.channel, ts: shared.message_ts, metadata });
+      },
+      undefined,
+      { event: 'link_shared', team: workspaceId },
+    );
+  });
+}
