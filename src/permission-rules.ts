@@ -11,6 +11,7 @@ export const PERMISSIONS = [
   'export',
   'unassign',
   'recommend',
+  'watch',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -30,6 +31,7 @@ export const DEFAULT_PERMISSIONS: Readonly<Record<Permission, Actors>> = Object.
   export: 'admins',
   unassign: 'admins',
   recommend: 'admins',
+  watch: 'admins',
 });
 
 /** The permissions whose defaults were tightened; a workspace that never set them is told once. */
@@ -45,4 +47,5 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = Object.fre
   export: 'export leaked credentials as CSV',
   unassign: 'unassign identifiers from matching policies',
   recommend: 'accept or reject identifier recommendations',
+  watch: 'add, remove, disable or enable identifiers',
 });

@@ -43,6 +43,8 @@ export interface StartOptions {
   digestTicker?: Ticker;
   /** Drives the alert scheduler's ticks (tests tick by hand); a real interval otherwise. */
   alertTicker?: Ticker;
+  /** Drives the follower of report requests (tests tick by hand); a real interval otherwise. */
+  intelTicker?: Ticker;
   /** Seconds clock of the request-signature check (tests freeze it). */
   slackNow?: () => number;
   /** Pages served besides Vigil's own (the playground). */
@@ -66,6 +68,8 @@ export interface RunningVigil {
   runChannelDigestsNow(workspaceId: string, channelId: string): Promise<RunNowReport[]>;
   /** Runs one alert tick now (tests, the playground): polls the feeds that are due, posts what waits. */
   runAlertsNow(): Promise<void>;
+  /** Looks at the report requests being followed now (tests): posts the finished ones. */
+  runIntelNow(): Promise<void>;
 }
 
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
@@ -114,6 +118,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     const background = startBackgroundWork(core, {
       digest: monitoring.heartbeats.watch('digest', opts.digestTicker ?? realTicker),
       alert: monitoring.heartbeats.watch('alerts', opts.alertTicker ?? realTicker),
+      intel: opts.intelTicker ?? realTicker,
     });
     logger.info('vigil started', {
       port,
@@ -130,6 +135,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       runDigestsNow: background.runDigestsNow,
       runChannelDigestsNow: background.runChannelDigestsNow,
       runAlertsNow: background.runAlertsNow,
+      runIntelNow: background.runIntelNow,
     };
   } catch (err) {
     await monitoring.close().catch(() => {});

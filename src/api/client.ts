@@ -23,6 +23,7 @@ import { type ActivitiesApi, activitiesResource } from './resources/activities.j
 import { type CredentialsApi, credentialsResource } from './resources/credentials.js';
 import { type EventMetadataApi, eventMetadataResource } from './resources/event-metadata.js';
 import { type EventsApi, eventsResource } from './resources/events.js';
+import { type IdentifierChangesApi, identifierChangesResource } from './resources/identifier-changes.js';
 import { type IdentifiersApi, identifiersResource } from './resources/identifiers.js';
 import { type PoliciesApi, policiesResource } from './resources/policies.js';
 import { type RecommendationsApi, recommendationsResource } from './resources/recommendations.js';
@@ -75,6 +76,7 @@ export interface ApiSession
     EventsApi,
     EventMetadataApi,
     IdentifiersApi,
+    IdentifierChangesApi,
     CredentialsApi,
     PoliciesApi,
     RecommendationsApi,
@@ -161,6 +163,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       ...eventsResource(ctx),
       ...eventMetadataResource(ctx),
       ...identifiersResource(ctx),
+      ...identifierChangesResource(ctx),
       ...credentialsResource(ctx),
       ...policiesResource(ctx),
       ...recommendationsResource(ctx),

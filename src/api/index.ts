@@ -61,6 +61,13 @@ export {
   type Severity,
 } from './resources/events.js';
 export {
+  type IdentifierDetail,
+  identifierDataOf,
+  type NewIdentifierInput,
+  WATCH_TYPES,
+  type WatchType,
+} from './resources/identifier-changes.js';
+export {
   IDENTIFIER_KINDS,
   type Identifier,
   type IdentifierKind,
@@ -87,6 +94,7 @@ export {
 } from './resources/recommendations.js';
 export {
   type ApiReport,
+  type ReportRequestInput,
   /** @internal */ ReportRequestSchema,
 } from './resources/reports.js';
 export { /** @internal */ SandboxUploadSchema } from './resources/sandbox.js';

@@ -21,6 +21,7 @@ import type { TriageService } from '../services/events/triage.js';
 import type { HomeService } from '../services/home.js';
 import type { IdentifierDirectory } from '../services/identifiers.js';
 import type { IdentifierSearch } from '../services/identifiers-page.js';
+import type { IntelService } from '../services/intel.js';
 import type { KnownTags } from '../services/known-tags.js';
 import type { ListContexts } from '../services/list-context.js';
 import type { PoliciesService } from '../services/policies.js';
@@ -30,6 +31,7 @@ import type { SandboxService } from '../services/sandbox.js';
 import type { SettingsService } from '../services/settings.js';
 import type { SnoozeService } from '../services/snoozes/service.js';
 import type { TenantsService } from '../services/tenants.js';
+import type { WatchService } from '../services/watch.js';
 import type { WorkObjectsService } from '../services/work-objects/service.js';
 import type { WorkTracker } from '../work-tracker.js';
 import type { Command, CommandKind } from './parser/index.js';
@@ -59,6 +61,10 @@ export interface SlackDeps {
   policies: PoliciesService;
   recommendations: RecommendationsService;
   reports: ReportsService;
+  /** Adding, removing, disabling and enabling identifiers. */
+  watch: WatchService;
+  /** Questions asked of Threat Flow, followed until their report is posted. */
+  intel: IntelService;
   sandbox: SandboxService;
   triage: TriageService;
   /** What the workspace quiets in alerts and digests until a given time. */

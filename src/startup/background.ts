@@ -11,6 +11,7 @@ import { feedSourceOf } from '../services/alerts/ports.js';
 import { AlertScheduler, tickMsFor } from '../services/alerts/scheduler.js';
 import { StateSync } from '../services/alerts/sync.js';
 import { DigestScheduler, type RunNowReport } from '../services/digest/scheduler.js';
+import { IntelFollower } from '../services/intel.js';
 import { eventSourceOf } from '../services/subscriptions/source.js';
 import type { Ticker } from '../services/subscriptions/ticker.js';
 import { BotClients } from '../slack/bot-clients.js';
@@ -18,6 +19,7 @@ import { createAlertPublisher } from '../slack/features/alerts/publisher.js';
 import { announceInterruptedExports } from '../slack/features/credentials/export-delivery.js';
 import { createDigestPublisher } from '../slack/features/digest/publisher.js';
 import { publisherDepsOf } from '../slack/features/digest/publisher-deps.js';
+import { createIntelPoster } from '../slack/features/intel/publisher.js';
 import { HEARTBEAT_TTL_MS } from '../store/backend/liveness.js';
 import type { VigilCore } from './services.js';
 
@@ -30,11 +32,13 @@ export interface BackgroundWork {
   runChannelDigestsNow(workspaceId: string, channelId: string): Promise<RunNowReport[]>;
   /** One alert tick now (tests, the playground): polls the feeds that are due, posts what waits. */
   runAlertsNow(): Promise<void>;
+  /** One look at the report requests being followed now (tests): posts the finished ones. */
+  runIntelNow(): Promise<void>;
 }
 
 export function startBackgroundWork(
   core: VigilCore,
-  tickers: { digest?: Ticker | undefined; alert?: Ticker | undefined },
+  tickers: { digest?: Ticker | undefined; alert?: Ticker | undefined; intel: Ticker },
 ): BackgroundWork {
   const bots = new BotClients(core);
   const digests = createDigestScheduler(core, bots, tickers.digest);
@@ -42,11 +46,20 @@ export function startBackgroundWork(
   settleInterruptedWork(core, bots);
   const alerts = createAlertScheduler(core, bots, tickers.alert);
   alerts.start();
+  const intel = new IntelFollower({
+    intel: core.intel,
+    poster: createIntelPoster(bots),
+    ticker: tickers.intel,
+    logger: core.logger.child({ component: 'intel' }),
+  });
+  intel.start();
   return {
     async stop() {
       await digests.stop();
       await alerts.stop();
+      await intel.stop();
     },
+    runIntelNow: () => intel.tick(),
     runDigestsNow: async () => {
       await digests.tick();
     },

@@ -20,6 +20,7 @@ import { FairGate, type FairGateOptions } from '../services/fair-gate.js';
 import { HomeService } from '../services/home.js';
 import { IdentifierDirectory } from '../services/identifiers.js';
 import { IdentifierSearch } from '../services/identifiers-page.js';
+import { IntelService } from '../services/intel.js';
 import { KnownTags } from '../services/known-tags.js';
 import { listContexts } from '../services/list-context.js';
 import { PoliciesService } from '../services/policies.js';
@@ -31,6 +32,7 @@ import { SettingsService } from '../services/settings.js';
 import { SnoozeService } from '../services/snoozes/service.js';
 import { eventSourceOf } from '../services/subscriptions/source.js';
 import { TenantsService } from '../services/tenants.js';
+import { WatchService } from '../services/watch.js';
 import { PortalLinks } from '../services/work-objects/portal-links.js';
 import { WorkObjectsService } from '../services/work-objects/service.js';
 import { ApiAccess, ApiClientPool } from '../services/workspace-api.js';
@@ -123,6 +125,14 @@ export function buildServices(
     policies: new PoliciesService({ api, store, repos, clock, logger, ...sleep }),
     recommendations: new RecommendationsService({ api, store, repos, clock, identifiers }),
     reports: new ReportsService({ api }),
+    watch: new WatchService({ api, repos, identifiers }),
+    intel: new IntelService({
+      api,
+      repos,
+      clock,
+      logger: logger.child({ component: 'intel' }),
+      leases: store,
+    }),
     sandbox: new SandboxService({
       api,
       repos,

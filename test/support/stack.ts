@@ -44,6 +44,8 @@ export interface StackOptions {
    * that act as a plain member on what the defaults keep for admins (creds, subscribe, act).
    */
   open?: Permission[];
+  /** Drives the follower of report requests by hand (`vigil.runIntelNow()`) instead of a real interval. */
+  intelTicker?: Ticker;
 }
 
 export interface Stack {
@@ -86,6 +88,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
       ...(opts.alertTicker ? { alertTicker: opts.alertTicker } : {}),
       ...(opts.digestTicker ? { digestTicker: opts.digestTicker } : {}),
+      ...(opts.intelTicker ? { intelTicker: opts.intelTicker } : {}),
     });
   } catch (err) {
     await Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);

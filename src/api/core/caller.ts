@@ -37,7 +37,7 @@ export interface Credentials {
 }
 
 export interface CallSpec<S extends z.ZodType | null> {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Absolute path below the base URL, already encoded. */
   path: string;
   /** The path as a template (`…/requests/{id}`) for metrics: required when `path` carries an id. */

@@ -65,8 +65,23 @@ export interface ReportEndpointMemory {
 /** Statuses from the replacement path that mean "not here" rather than "this request failed". */
 const ABSENT_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 405]);
 
+/** A question for Threat Flow (`POST …/v4/threat_flow/reports/requests`). */
+export interface ReportRequestInput {
+  title: string;
+  question: string;
+  /** ISO instants; with `from`, the report covers that range (else all time). */
+  from?: string;
+  to?: string;
+  includedKeywords?: string[];
+  excludedKeywords?: string[];
+}
+
+const ReportRequestCreatedSchema = z.object({ request_id: z.string() });
+
 export interface ReportsApi {
   getReportRequest(requestUuid: string): Promise<ReportRequestResult>;
+  /** Asks for a report; the answer is the request's uuid, to follow with `getReportRequest`. */
+  requestReport(input: ReportRequestInput): Promise<string>;
 }
 
 export function reportsResource({ call, v4 }: ResourceContext, memory: ReportEndpointMemory): ReportsApi {
@@ -101,6 +116,28 @@ export function reportsResource({ call, v4 }: ResourceContext, memory: ReportEnd
   };
 
   return {
+    async requestReport(input) {
+      const body: Record<string, unknown> = { report_title: input.title, question: input.question };
+      if (input.from !== undefined) {
+        body.time_range_type = 'range';
+        body.time_range_from = input.from;
+        if (input.to !== undefined) body.time_range_to = input.to;
+      }
+      if (input.includedKeywords?.length) body.included_keywords = input.includedKeywords;
+      if (input.excludedKeywords?.length) body.excluded_keywords = input.excludedKeywords;
+      const { data } = await call({
+        method: 'POST',
+        path: `${v4}/threat_flow/reports/requests`,
+        body,
+        tier: 'ordinary',
+        // A repeat would ask (and pay) for a second report.
+        idempotent: false,
+        auth: 'token',
+        feature: 'reports',
+        schema: ReportRequestCreatedSchema,
+      });
+      return uuidSegment(data.request_id, 'request_id');
+    },
     async getReportRequest(requestUuid) {
       const id = uuidSegment(requestUuid, 'requestUuid');
       if (memory.intelAbsent) return fromReports(id);

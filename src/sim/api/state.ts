@@ -47,6 +47,8 @@ export interface SimOptions {
    * text, unknown extra fields). See openapi/answers.ts.
    */
   answers: AnswerMode;
+  /** How long a report asked through the API takes to be ready (default 90 s of the clock). */
+  reportReadyMs?: number;
   /** Accepting a recommendation creates its identifier at once (default); false: it never appears. */
   createIdentifierOnAccept?: boolean;
 }

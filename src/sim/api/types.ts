@@ -92,6 +92,14 @@ export interface SimIdentifier {
   tenantId: number;
   name: string;
   kind: IdentifierKind;
+  /** As created or updated through the API; the seed's are derived from `kind` and `name`. */
+  data?: Record<string, unknown>;
+  categories?: string[];
+  emergingCategories?: string[];
+  severities?: string[];
+  disabled?: boolean;
+  /** ms; the seed's date when absent. */
+  updatedAt?: number;
 }
 
 /** The wire shape of an event search item (FeedItem of the OpenAPI document). */
@@ -202,6 +210,10 @@ export interface SimReportRequest {
   created_at: string;
   updated_at: string;
   error_message: string | null;
+  /** Asked through the API: the question, and when (ms) the report is ready. */
+  question?: string;
+  includedKeywords?: string[];
+  readyAt?: number;
 }
 
 export interface SimUpload {

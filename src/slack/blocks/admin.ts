@@ -35,7 +35,7 @@ export function renderSettings(permissions: Readonly<Record<Permission, Actors>>
     blocks: [
       ownSection(lines.join('\n')),
       ownContext(
-        'Admins change them with `/vigil settings <act|reveal|export|unassign|recommend> everyone|admins|group:<usergroup-id>`.',
+        'Admins change them with `/vigil settings <act|reveal|export|unassign|recommend|watch> everyone|admins|group:<usergroup-id>`.',
       ),
     ],
   };

@@ -101,6 +101,13 @@ function outcomeWords(e: AuditEntry): string {
   return e.outcome === undefined || e.outcome === 'done' ? '' : ` — ${escaped(e.outcome, 40)}`;
 }
 
+const IDENTIFIER_VERBS: Readonly<Record<string, string>> = {
+  'identifier.add': 'started watching',
+  'identifier.remove': 'removed',
+  'identifier.disable': 'disabled',
+  'identifier.enable': 'enabled',
+};
+
 function isPermission(p: string): p is Permission {
   return (PERMISSIONS as readonly string[]).includes(p);
 }
@@ -136,6 +143,13 @@ function actionWords(e: AuditEntry): string {
       return `uploaded ${codeSpan(e.target)} to the sandbox${e.detail ? ` (${escaped(e.detail)})` : ''}`;
     case 'audit.export':
       return `exported the audit log as CSV${e.detail ? ` (${escaped(e.detail)})` : ''}`;
+    case 'identifier.add':
+    case 'identifier.remove':
+    case 'identifier.disable':
+    case 'identifier.enable':
+      return `${IDENTIFIER_VERBS[e.action]} identifier ${codeSpan(e.target)}${e.title ? ` (${escaped(e.title)})` : ''}${e.detail && e.action === 'identifier.add' ? ` from ${escaped(e.detail)}` : ''}`;
+    case 'intel.request':
+      return `asked Threat Flow for a report (request ${codeSpan(e.target)})`;
     case 'settings.actors':
       return `changed who may ${PERMISSION_WORDS.act} to ${codeSpan(e.target)}`;
   }

@@ -15,6 +15,8 @@ export const RECOMMENDATION_ACCEPT = 'recommendation_accept';
 export const RECOMMENDATION_REJECT = 'recommendation_reject';
 /** An accepted row whose identifier was not there yet: look again. */
 export const RECOMMENDATION_RECHECK = 'recommendation_recheck';
+/** An accepted row whose identifier is still missing: create it (permission `watch`). */
+export const RECOMMENDATION_WATCH = 'recommendation_watch';
 /** Page buttons, value `<shownRef>`. */
 export const RECOMMENDATIONS_ACCEPT_PAGE = 'recommendations_accept_page';
 export const RECOMMENDATIONS_REJECT_PAGE = 'recommendations_reject_page';
@@ -73,6 +75,7 @@ function rowActions(
       identifier
         ? button('Search its events', id(IDENTIFIER_EVENTS), String(identifier.id), { style: 'primary' })
         : button('Look for its identifier', id(RECOMMENDATION_RECHECK), value),
+      ...(identifier ? [] : [button('Watch it', id(RECOMMENDATION_WATCH), value)]),
       button('Reject', id(RECOMMENDATION_REJECT), value),
     );
   } else if (r.status === 'rejected') {
@@ -93,7 +96,7 @@ function decisionLine(r: Recommendation, d: DecisionShown | undefined, identifie
     parts.push(`${d.action === 'accept' ? 'Accepted' : 'Rejected'} by ${who} · ${slackDate(d.at)}`);
   }
   if (r.status === 'accepted' && identifierMissing)
-    parts.push('its identifier is not created yet: look again in a minute');
+    parts.push('its identifier is not created yet: look again in a minute, or watch it yourself');
   return parts.join(' · ');
 }
 

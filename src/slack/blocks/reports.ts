@@ -32,7 +32,8 @@ const STATUS: Record<string, string> = {
   error: ':x: *Failed*: the report could not be generated.',
 };
 
-function relatedGroup(uid: string, index: number): KnownBlock[] {
+/** A related event, with its Explain button. */
+export function relatedGroup(uid: string, index: number): KnownBlock[] {
   return [
     {
       type: 'section',

@@ -145,6 +145,11 @@ function defang(s: string): string {
     });
 }
 
+/** Upstream prose for a `markdown` block: stray characters gone, and nothing in it Slack can link. */
+export function cleanAndDefang(s: string): string {
+  return defang(cleanChars(s));
+}
+
 /**
  * Whether Slack could link this dotted run, or any prefix of it (messages get cut): some label after the
  * first looks like a TLD (two or more characters, a letter), or it starts like an IPv4 address.

@@ -8,6 +8,7 @@ import { digestFeature } from './digest/index.js';
 import { eventsFeature } from './events/index.js';
 import { homeFeature } from './home/index.js';
 import { identifiersFeature } from './identifiers/index.js';
+import { intelFeature } from './intel/index.js';
 import { lifecycleFeature } from './lifecycle/index.js';
 import { policiesFeature } from './policies/index.js';
 import { recommendationsFeature } from './recommendations/index.js';
@@ -29,6 +30,7 @@ export const ALL_FEATURES: readonly Feature[] = [
   policiesFeature,
   recommendationsFeature,
   reportsFeature,
+  intelFeature,
   sandboxFeature,
   snoozeFeature,
   workObjectsFeature,

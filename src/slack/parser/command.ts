@@ -12,6 +12,7 @@ import type {
   RecommendationStatus,
   RecommendationType,
   Severity,
+  WatchType,
 } from '../../api/index.js';
 
 /** Subcommands, in the order help lists them. */
@@ -31,6 +32,7 @@ export const SUBCOMMANDS = [
   'explain',
   'upload',
   'report',
+  'intel',
   'digest',
   'alerts',
   'audit',
@@ -139,6 +141,19 @@ export type Command =
   | { kind: 'explain'; eventUid: string }
   | { kind: 'upload' }
   | { kind: 'report'; requestUuid: string }
+  /** `intel <question> [since:] [keywords:] [exclude:]`: a report asked of Threat Flow. */
+  | {
+      kind: 'intel';
+      question: string;
+      since?: TimeBound;
+      keywords?: string[];
+      exclude?: string[];
+    }
+  /** `identifiers add <type> <value> [name:"…"]`: watch a new asset. */
+  | { kind: 'identifiers-add'; type: WatchType; value: string; name?: string }
+  | { kind: 'identifiers-remove'; identifierId: number }
+  | { kind: 'identifiers-disable'; identifierId: number }
+  | { kind: 'identifiers-enable'; identifierId: number }
   | {
       kind: 'digest-add';
       /** Absent: the channel the command was typed in. */

@@ -184,15 +184,27 @@ const ENTRIES: Record<Subcommand, Entry> = {
     examples: Object.values(EVENTS_KEY_EXAMPLES),
   },
   identifiers: {
-    usage: `${COMMAND} identifiers [words] [type:domain,email,…]`,
-    summary: 'find identifiers by name, with their ids and an Events button',
+    usage: `${COMMAND} identifiers [words] [type:domain,email,…] · identifiers add <type> <value> [name:"…"] · identifiers remove|disable|enable <id>`,
+    summary: 'find identifiers by name; watch new assets, stop or pause watching them',
     description:
       'Lists the identifiers of the tenant whose name holds every word (any case), with their type and id. `type:` takes domain, email, username, name, keyword, ip, bin, azure_tenant, github_repository, search_query, secret, identity (comma-separated). The list is read from the API at most every few minutes.',
+    sections: [
+      {
+        title: 'Watch from Slack',
+        lines: [
+          '`identifiers add <type> <value> [name:"…"]`: type is domain, keyword, email, username, ip, bin, github_repository (`owner/repo`) or azure_tenant',
+          '`identifiers remove <id>` asks first · `identifiers disable <id>` pauses an identifier, `enable <id>` resumes it',
+          'Who may: workspace admins unless an admin opens it (`/vigil settings watch …`). Every change is in `/vigil audit`.',
+        ],
+      },
+    ],
     examples: [
       ex('identifiers', 'every identifier'),
       ex('identifiers acme', 'names holding “acme”'),
       ex('identifiers type:email', 'e-mail identities'),
       ex('identifiers nightjar type:keyword', 'a keyword identifier'),
+      ex('identifiers add domain shop.acme.example name:"Acme shop"', 'watch a new domain'),
+      ex('identifiers disable 3001', 'pause identifier 3001'),
     ],
   },
   creds: {
@@ -268,6 +280,16 @@ const ENTRIES: Record<Subcommand, Entry> = {
     summary: 'status and content of a report request',
     description: 'Shows the status of a report request and its content once completed.',
     examples: [ex(`report ${EXAMPLE.report}`, 'one report request')],
+  },
+  intel: {
+    usage: `${COMMAND} intel <question> [since:…] [keywords:a,b] [exclude:c]`,
+    summary: 'ask Threat Flow a question; the report is posted to you when ready',
+    description:
+      'Asks Threat Flow for a report on your question and answers at once with the request id. Vigil follows the request (a restart does not lose it) and posts the report in your direct messages with Vigil, in the thread of the request, with its related events. `/vigil report <request-uuid>` shows it too. `since:` limits the period (`30d`, `2026-11-01`); `keywords:` and `exclude:` take comma-separated words.',
+    examples: [
+      ex('intel "Who sells access to acme.example?" since:30d', 'a question about the last 30 days'),
+      ex('intel ransomware groups naming Acme keywords:acme,lockbit exclude:test', 'with keywords'),
+    ],
   },
   digest: {
     usage: `${COMMAND} digest add|list|remove|preview …`,
@@ -368,9 +390,10 @@ const ENTRIES: Record<Subcommand, Entry> = {
   },
   settings: {
     usage: `${COMMAND} settings [<permission> everyone|admins|group:<usergroup>]`,
-    summary: 'who may search, subscribe, act on events, see credentials, unassign, decide recommendations',
+    summary:
+      'who may search, subscribe, act on events, see credentials, unassign, decide recommendations, watch assets',
     description:
-      'Shows the settings, or sets who may do what: `use` (search events, lists and explanations; default every full member), `creds` (search leaked credentials; default admins), `subscribe` (create and change digests and alerts; default admins), `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too; default admins), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations). Each is everyone (every full member), workspace admins, or one user group. Guests (single- and multi-channel) may do nothing unless a permission is opened to a user group they are in.',
+      'Shows the settings, or sets who may do what: `use` (search events, lists and explanations; default every full member), `creds` (search leaked credentials; default admins), `subscribe` (create and change digests and alerts; default admins), `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too; default admins), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations), `watch` (add, remove, disable or enable identifiers; default admins). Each is everyone (every full member), workspace admins, or one user group. Guests (single- and multi-channel) may do nothing unless a permission is opened to a user group they are in.',
     adminOnly: true,
     examples: [
       ex('settings', 'show the settings'),

@@ -30,11 +30,13 @@ import { echo, fail, mayEcho, NOT_REPEATED, ParseFailure } from './errors.js';
 import { parseEvents } from './events.js';
 import { EXAMPLE } from './examples.js';
 import { exampleOf, usageOf } from './help.js';
+import { parseIntel } from './intel.js';
 import { describeSecret, detectSecret } from './secrets.js';
 import { parseSnooze, parseSnoozes } from './snooze.js';
 import { suggest } from './suggest.js';
 import { type Token, tokenize } from './tokenize.js';
 import * as v from './values.js';
+import { parseWatch, WATCH_VERBS, type WatchVerb } from './watch.js';
 
 const AUDIT_DEFAULT = 20;
 const AUDIT_MAX = 100;
@@ -125,6 +127,9 @@ const KIND_ALIASES: Readonly<Record<string, string>> = {
 
 /** `identifiers [words] [type:domain,email]`: words match names (every word, any case). */
 function parseIdentifiers(tokens: readonly Token[]): Command {
+  const [first, ...rest] = tokens;
+  const verb = first && first.key === undefined && !first.quoted ? first.value.toLowerCase() : '';
+  if ((WATCH_VERBS as readonly string[]).includes(verb)) return parseWatch(verb as WatchVerb, rest);
   const words: string[] = [];
   let kinds: Extract<Command, { kind: 'identifiers' }>['kinds'];
   const example = '/vigil identifiers acme type:domain,email';
@@ -279,6 +284,8 @@ function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
           'The report request id',
         ),
       };
+    case 'intel':
+      return parseIntel(args);
     case 'digest':
       return parseDigest(args);
     case 'alerts':

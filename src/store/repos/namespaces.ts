@@ -76,6 +76,8 @@ export const NAMESPACES = {
   snooze: { scope: 'workspace' },
   /** Portal links of events Vigil has seen, by link and by uid, with what the event looked like (Work Objects). */
   'portal-event': { scope: 'workspace' },
+  /** Report requests asked through Vigil and not yet delivered to their requester, by request uuid. */
+  'intel-request': { scope: 'workspace' },
   /** The store's format stamp (backend/format.ts), one record for the whole store. */
   meta: { scope: 'shared' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */

@@ -100,6 +100,9 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     snoozes: new SnoozeRepo(store),
     /** Portal links of the events Vigil has seen and those events; the Work Objects service defines the shape. */
     portalEvents: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'portal-event', schema),
+    /** Report requests followed until their report is posted; the intel service defines the shape. */
+    intelRequests: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'intel-request', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,

@@ -23,6 +23,7 @@ const PermissionsSchema = z.object({
   export: ActorsSchema.optional(),
   unassign: ActorsSchema.optional(),
   recommend: ActorsSchema.optional(),
+  watch: ActorsSchema.optional(),
 });
 
 /** As stored: `actors` is the `act` permission of records written before the other permissions existed. */

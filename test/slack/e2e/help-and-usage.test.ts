@@ -45,6 +45,7 @@ const INVALID: Record<Subcommand, [input: string, says: string]> = {
   explain: ['explain', '`explain` needs an event uid'],
   upload: ['upload now', '`upload` takes no arguments'],
   report: ['report notauuid', 'The report request id must be a UUID'],
+  intel: ['intel since:7d', '`intel` needs a question for Threat Flow'],
   digest: ['digest foo', '`foo` is not a `digest` action'],
   alerts: ['alerts foo', '`foo` is not an `alerts` action'],
   audit: ['audit 0', 'The number of entries must be from 1 to 100, not `0`'],

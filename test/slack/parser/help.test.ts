@@ -24,6 +24,7 @@ function topicOf(command: Command): Subcommand {
   if (kind.startsWith('alerts')) return 'alerts';
   if (kind.startsWith('settings')) return 'settings';
   if (kind.startsWith('audit')) return 'audit';
+  if (kind.startsWith('identifiers')) return 'identifiers';
   return kind as Subcommand;
 }
 

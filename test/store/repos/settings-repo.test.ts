@@ -16,6 +16,7 @@ describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
     export: 'admins',
     unassign: 'admins',
     recommend: 'admins',
+    watch: 'admins',
   };
 
   it('defaults to everyone acting and admins for the rest, then stores admins or a user group with who changed it', async () => {

@@ -11,13 +11,14 @@ import { requireSession } from '../auth.js';
 import { SEVERITIES } from '../contract.js';
 import { queryDigest } from '../cursors.js';
 import { isoFromMs } from '../data/seed.js';
-import type { Handler } from '../http.js';
+import type { Handler, RouteContext } from '../http.js';
 import { json } from '../http.js';
 import { arraySequence, paginate } from '../paging.js';
 import type { SimIdentifier } from '../types.js';
 
 /** The contract's `data` of an identifier (discriminated by `type`). */
 function identifierData(i: SimIdentifier): Record<string, unknown> {
+  if (i.data !== undefined) return i.data;
   switch (i.kind) {
     case 'domain':
       return { type: 'domain', fqdn: i.name };
@@ -70,9 +71,9 @@ export const listIdentifiers: Handler = (ctx) => {
     .identifiersOf(session.tenantId)
     .map((i) => ({ i, data: identifierData(i) }))
     .filter((r) => !types || types.length === 0 || types.includes(String(r.data.type)))
-    // No identifier of the seed is in a group, and none is disabled.
+    // No identifier is in a group.
     .filter(() => groupId === undefined)
-    .filter(() => disabled !== true);
+    .filter((r) => disabled === undefined || (r.i.disabled === true) === disabled);
   const keyOf = (r: (typeof rows)[number]): [number, string | number] => {
     if (orderBy === 'id') return [r.i.id, 0];
     const by = orderBy === 'name' ? r.i.name.toLowerCase() : String(r.data.type);
@@ -101,27 +102,46 @@ export const listIdentifiers: Handler = (ctx) => {
     emptyPageEvery: ctx.state.options.emptyPageEvery,
     shortPageEvery: ctx.state.options.shortPageEvery,
   });
-  const updatedAt = isoFromMs(ctx.state.seededAt);
   return json(200, {
-    items: page.items.map(({ i, data }) => ({
-      id: i.id,
-      name: i.name,
-      tenant_id: i.tenantId,
-      data,
-      categories: [],
-      emerging_categories: [],
-      severities: [...SEVERITIES],
-      group_id: null,
-      enrichments: {
-        domain_reachable_at: null,
-        domain_resolves_at: null,
-        usage_count: 0,
-        event_count: ctx.state.eventsOf(i.id).length,
-        authorization_status: null,
-      },
-      is_disabled: false,
-      updated_at: updatedAt,
-    })),
+    items: page.items.map(({ i }) => identifierAnswer(ctx, i)),
     next: page.next,
   });
 };
+
+/** An identifier as `PublicIdentifierResponse`. */
+export function identifierAnswer(ctx: RouteContext, i: SimIdentifier): Record<string, unknown> {
+  return {
+    id: i.id,
+    name: i.name,
+    tenant_id: i.tenantId,
+    data: identifierData(i),
+    categories: i.categories ?? [],
+    emerging_categories: i.emergingCategories ?? [],
+    severities: i.severities ?? [...SEVERITIES],
+    group_id: null,
+    enrichments: {
+      domain_reachable_at: null,
+      domain_resolves_at: null,
+      usage_count: 0,
+      event_count: ctx.state.eventsOf(i.id).length,
+      authorization_status: null,
+    },
+    is_disabled: i.disabled === true,
+    updated_at: isoFromMs(i.updatedAt ?? ctx.state.seededAt),
+  };
+}
+
+/** A value as text with every object's keys sorted, lower-cased: two equal watches read the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${k}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null).toLowerCase();
+}
+
+/** Whether an identifier watches what `data` describes. */
+export function sameData(a: SimIdentifier, data: Record<string, unknown>): boolean {
+  return canonical(identifierData(a)) === canonical(data);
+}

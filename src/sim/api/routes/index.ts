@@ -7,10 +7,11 @@ import { aiAssistance } from './activities.js';
 import { searchCredentials } from './credentials.js';
 import { updateTenantMetadata } from './event-metadata.js';
 import { eventActions, searchEvents, searchTenantEvents } from './events.js';
+import { createIdentifier, deleteIdentifier, getIdentifier, updateIdentifier } from './identifier-changes.js';
 import { listIdentifiers } from './identifiers.js';
 import { listAssignments, listPolicies, unassignPolicy } from './policies.js';
 import { listRecommendations, recommendationActions, redirectToSlash } from './recommendations.js';
-import { getIntelRequest, getReportRequest } from './reports.js';
+import { createReportRequest, getIntelRequest, getReportRequest } from './reports.js';
 import { createUpload, postUpload, putUpload } from './sandbox.js';
 import { listTenants } from './tenants.js';
 
@@ -56,9 +57,14 @@ export function buildRoutes(family: string, tokens: TokenStore): Route[] {
     r('PATCH', `${f}/v4/events/tenant/metadata`, updateTenantMetadata),
     r('GET', `${f}/v4/identifiers/`, listIdentifiers),
     r('GET', `${f}/v4/identifiers`, redirectToSlash, { auth: 'none' }),
+    r('POST', `${f}/v4/identifiers/`, createIdentifier),
+    r('GET', `${f}/v4/identifiers/${seg}`, getIdentifier),
+    r('PUT', `${f}/v4/identifiers/${seg}`, updateIdentifier),
+    r('DELETE', `${f}/v4/identifiers/${seg}`, deleteIdentifier),
     r('POST', `${f}/v4/sandbox/uploads`, createUpload),
     r('GET', `${f}/v2/activities/${seg}/${seg}/(.+)/ai_assistance`, aiAssistance),
     r('GET', `${f}/v2/organizations/${seg}/tenants`, listTenants),
+    r('POST', `${f}/v4/threat_flow/reports/requests`, createReportRequest),
     r('GET', `${f}/v4/threat_flow/reports/requests/${seg}`, getReportRequest),
     r('GET', `${f}/v4/threat_flow/intel/requests/${seg}`, getIntelRequest, {
       enabled: (state) => state.options.intelRequestsPublished,

@@ -88,8 +88,17 @@ function divider(p: Problems, b: Json, at: string): void {
   p.unknownFields(b, ['type', 'block_id'], at);
 }
 
+// https://docs.slack.dev/reference/block-kit/blocks/markdown-block: `text` is standard Markdown, 12,000
+// characters at most ("the cumulative limit for all markdown blocks in a single payload is 12,000").
+function markdown(p: Problems, b: Json, at: string): void {
+  p.string(b.text, `${at}/text`, MARKDOWN_LIMIT, { min: 1, required: true });
+  p.unknownFields(b, ['type', 'block_id', 'text'], at);
+}
+const MARKDOWN_LIMIT = 12_000;
+
 const CHECKS: Readonly<Record<string, (p: Problems, b: Json, at: string) => void>> = {
   section,
+  markdown,
   header,
   context,
   actions,
@@ -99,7 +108,7 @@ const CHECKS: Readonly<Record<string, (p: Problems, b: Json, at: string) => void
 };
 
 /** Block types Slack knows (https://docs.slack.dev/reference/block-kit/blocks) that Vigil does not build. */
-const OTHER_TYPES = ['rich_text', 'markdown', 'file', 'video', 'table', 'context_actions'];
+const OTHER_TYPES = ['rich_text', 'file', 'video', 'table', 'context_actions'];
 
 function block(p: Problems, b: unknown, at: string): void {
   if (!isRecord(b)) {
@@ -127,12 +136,19 @@ export function blockListProblems(blocks: unknown, maxBlocks: number, pointer: s
   }
   p.array(blocks, pointer, maxBlocks);
   const seen = new Set<string>();
+  let markdownChars = 0;
   blocks.forEach((b, i) => {
     block(p, b, `${pointer}/${i}`);
+    if (isRecord(b) && b.type === 'markdown' && typeof b.text === 'string') markdownChars += b.text.length;
     if (isRecord(b) && typeof b.block_id === 'string') {
       if (seen.has(b.block_id)) p.add('duplicate block_id', `${pointer}/${i}/block_id`);
       seen.add(b.block_id);
     }
   });
+  if (markdownChars > MARKDOWN_LIMIT)
+    p.add(
+      `markdown blocks hold ${markdownChars} characters, over the ${MARKDOWN_LIMIT} of one message`,
+      pointer,
+    );
   return p.list;
 }

@@ -2,6 +2,7 @@ import { IDENTIFIERS_NEXT, renderIdentifiers } from '../../blocks/identifiers.js
 import type { CommandHandler, Feature } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { onAction } from '../../listen.js';
+import { registerWatchActions, watchCommands } from './watch.js';
 
 const identifiers: CommandHandler<'identifiers'> = {
   progress: () => 'Looking up identifiers…',
@@ -17,8 +18,9 @@ const identifiers: CommandHandler<'identifiers'> = {
 };
 
 export const identifiersFeature: Feature = {
-  commands: { identifiers },
+  commands: { identifiers, ...watchCommands },
   register(app, deps) {
+    registerWatchActions(app, deps);
     onAction(app, deps, IDENTIFIERS_NEXT, async ({ who, action, respond }) => {
       const page = await deps.identifierSearch.page({
         workspaceId: who.workspaceId,

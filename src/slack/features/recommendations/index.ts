@@ -5,20 +5,24 @@
  * identifier exists (else "Look for its identifier").
  */
 import type { Recommendation, RecommendationAction } from '../../../api/index.js';
-import { ExpiredError } from '../../../errors.js';
+import { WATCH_TYPES, type WatchType } from '../../../api/index.js';
+import { ExpiredError, VigilError } from '../../../errors.js';
 import { parseRowRef } from '../../../services/list-context.js';
 import type { DecideOutcome } from '../../../services/recommendation-decisions.js';
 import { recommendedValue, type ShownRecommendations } from '../../../services/recommendations.js';
+import { IdentifierRefusedError } from '../../../services/watch.js';
 import {
   RECOMMENDATION_ACCEPT,
   RECOMMENDATION_RECHECK,
   RECOMMENDATION_REJECT,
+  RECOMMENDATION_WATCH,
   RECOMMENDATIONS_ACCEPT_PAGE,
   RECOMMENDATIONS_NEXT,
   RECOMMENDATIONS_REJECT_PAGE,
   renderRecommendations,
 } from '../../blocks/recommendations.js';
 import { listCodeSpan, slackDate, userMention } from '../../blocks/text.js';
+import { renderWatchRefused } from '../../blocks/watch.js';
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { type Click, onAction } from '../../listen.js';
@@ -186,6 +190,43 @@ async function recheck(click: Click): Promise<void> {
   }
 }
 
+/**
+ * "Watch it": an accepted recommendation that did not become an identifier is created as one (permission
+ * `watch`, checked on the click), then the page is drawn again with its events button.
+ */
+async function watchIt(click: Click): Promise<void> {
+  const { deps, who } = click;
+  const ref = parseRowRef(click.action.value);
+  const shown = ref ? await deps.recommendations.loadShown(ref.ctxId, who.workspaceId) : undefined;
+  const row = ref && shown ? shown.items[ref.index] : undefined;
+  if (!ref || !shown || !row) {
+    throw new ExpiredError('This list has expired.', 'Run `/vigil recommendations` again.');
+  }
+  await deps.authz.requirePermission(click.client, who.workspaceId, who.teamId, who.userId, 'watch');
+  const type = String(row.data.type);
+  const value = recommendedValue(row);
+  if (!(WATCH_TYPES as readonly string[]).includes(type) || value === '') {
+    throw new VigilError(
+      'Vigil cannot watch this kind of recommendation from Slack.',
+      'Add it in the portal, or with `/vigil identifiers add <type> <value>`.',
+    );
+  }
+  try {
+    await deps.watch.add({
+      workspaceId: who.workspaceId,
+      userId: who.userId,
+      type: type as WatchType,
+      value,
+      origin: `recommendation ${row.id}`,
+    });
+  } catch (err) {
+    if (!(err instanceof IdentifierRefusedError)) throw err;
+    await click.respond(ephemeral(renderWatchRefused({ type, value }, err.problems), false));
+    return;
+  }
+  await click.respond(ephemeral(await renderShown(deps, who.workspaceId, shown, ref.ctxId), true));
+}
+
 export const recommendationsFeature: Feature = {
   commands: { recommendations },
   register(app, deps) {
@@ -202,6 +243,7 @@ export const recommendationsFeature: Feature = {
     onAction(app, deps, row(RECOMMENDATION_ACCEPT), (click) => decide(click, 'accept', false));
     onAction(app, deps, row(RECOMMENDATION_REJECT), (click) => decide(click, 'reject', false));
     onAction(app, deps, row(RECOMMENDATION_RECHECK), recheck);
+    onAction(app, deps, row(RECOMMENDATION_WATCH), watchIt);
     onAction(app, deps, RECOMMENDATIONS_ACCEPT_PAGE, (click) => decide(click, 'accept', true));
     onAction(app, deps, RECOMMENDATIONS_REJECT_PAGE, (click) => decide(click, 'reject', true));
   },
