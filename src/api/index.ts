@@ -62,8 +62,6 @@ export {
 } from './resources/events.js';
 export {
   type IdentifierDetail,
-  identifierDataOf,
-  type NewIdentifierInput,
   WATCH_TYPES,
   type WatchType,
 } from './resources/identifier-changes.js';
@@ -94,7 +92,6 @@ export {
 } from './resources/recommendations.js';
 export {
   type ApiReport,
-  type ReportRequestInput,
   /** @internal */ ReportRequestSchema,
 } from './resources/reports.js';
 export { /** @internal */ SandboxUploadSchema } from './resources/sandbox.js';

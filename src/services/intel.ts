@@ -19,7 +19,7 @@ const MAX_WAIT_MS = 5 * 60_000;
 /** A request still processing after this long is given up, and the requester told. */
 const GIVE_UP_MS = 24 * 60 * 60_000;
 /** How often the follower looks for due requests. */
-export const INTEL_TICK_MS = 15_000;
+const INTEL_TICK_MS = 15_000;
 const LEASE_KEY = 'intel-follow';
 const LEASE_MS = 2 * 60_000;
 /** Records outlive the give-up time by a margin, so a stopped deployment still finds them. */

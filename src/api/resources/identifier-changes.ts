@@ -35,7 +35,7 @@ const IdentifierDetailSchema = z.object({
 });
 export type IdentifierDetail = z.infer<typeof IdentifierDetailSchema>;
 
-export interface NewIdentifierInput {
+interface NewIdentifierInput {
   type: WatchType;
   value: string;
   /** Absent: the API names it after its value. */
@@ -43,7 +43,7 @@ export interface NewIdentifierInput {
 }
 
 /** The contract's `data` for a value of `type`; e-mails and usernames are identities of one attribute. */
-export function identifierDataOf(type: WatchType, value: string): Json {
+function identifierDataOf(type: WatchType, value: string): Json {
   switch (type) {
     case 'domain':
       return { type, fqdn: value };

@@ -66,7 +66,7 @@ export interface ReportEndpointMemory {
 const ABSENT_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 405]);
 
 /** A question for Threat Flow (`POST …/v4/threat_flow/reports/requests`). */
-export interface ReportRequestInput {
+interface ReportRequestInput {
   title: string;
   question: string;
   /** ISO instants; with `from`, the report covers that range (else all time). */

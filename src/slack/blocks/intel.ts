@@ -12,14 +12,15 @@ import { context, plural, type RenderedMessage, section } from './kit.js';
 import { relatedGroup } from './reports.js';
 import { cleanAndDefang, escapeMrkdwn, listCodeSpan, plainText, slackDate, truncate } from './text.js';
 
-/** Slack's budget for all `markdown` blocks of one message. */
-export const MARKDOWN_BUDGET = 12_000;
-/** What the report's text may take of it, leaving room for the rest of the message's text. */
+/**
+ * What the report's text may take of Slack's 12,000-character budget for the `markdown` blocks of one message,
+ * leaving room for the rest of the message's text.
+ */
 const REPORT_TEXT_MAX = 10_000;
 const MAX_RELATED = 10;
 
 /** Upstream Markdown that formats but cannot link, mention, embed or pose as Slack syntax. */
-export function safeMarkdown(markdown: string): string {
+function safeMarkdown(markdown: string): string {
   return cleanAndDefang(
     markdown
       .replace(/[\uE000-\uF8FF]/g, '')
