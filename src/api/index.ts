@@ -26,8 +26,10 @@ export { /** @internal */ TokenSchema } from './core/tokens.js';
 export type { DateRange, Order } from './core/wire.js';
 export { /** @internal */ AiAssistanceSchema } from './resources/activities.js';
 export {
+  CREDENTIAL_ACTIONS,
   CREDENTIAL_INCLUDES,
   type Credential,
+  type CredentialActionType,
   type CredentialInclude,
   /** @internal */ CredentialPageSchema,
   /** @internal */ type CredentialQuery,
@@ -90,5 +92,13 @@ export {
   /** @internal */ ReportRequestSchema,
 } from './resources/reports.js';
 export { /** @internal */ SandboxUploadSchema } from './resources/sandbox.js';
+export {
+  EXPANDABLE_FIELDS,
+  type ExpandableField,
+  type InfectedEvent,
+  MAX_EXPAND_PAGE,
+  type StealerLogCookie,
+  type StealerLogCredential,
+} from './resources/stealer-logs.js';
 export { type Tenant, /** @internal */ TenantPageSchema } from './resources/tenants.js';
 export { type TokenTest, /** @internal */ TokenTestSchema } from './resources/tokens.js';
