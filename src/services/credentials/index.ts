@@ -6,6 +6,7 @@ import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { Repositories, Store } from '../../store/index.js';
 import type { ApiAccess } from '../workspace-api.js';
+import { CredentialActions } from './actions.js';
 import { type CredsContext, CredsContextStore } from './context.js';
 import {
   type ExportDeps,
@@ -30,6 +31,12 @@ import {
   searchCredentials,
 } from './search.js';
 
+export type {
+  CredentialActOutcome,
+  CredentialMark,
+  CredentialRowState,
+  CredentialTarget,
+} from './actions.js';
 export type { CredsContext } from './context.js';
 export type { StartedExport } from './export.js';
 export type { InterruptedExport } from './export-recovery.js';
@@ -47,11 +54,19 @@ export interface CredentialsServiceDeps {
 
 export class CredentialsService {
   readonly contexts: CredsContextStore;
+  /** Remediate, Ignore and their reverses, once per click, audited. */
+  readonly actions: CredentialActions;
   private readonly searchDeps: CredsDeps;
   private readonly exportDeps: ExportDeps;
 
   constructor(deps: CredentialsServiceDeps) {
     this.contexts = new CredsContextStore(deps.repos);
+    this.actions = new CredentialActions({
+      api: deps.api,
+      store: deps.store,
+      repos: deps.repos,
+      clock: deps.clock,
+    });
     const common = { api: deps.api, audit: deps.repos.audit, clock: deps.clock, logger: deps.logger };
     this.searchDeps = { ...common, contexts: this.contexts };
     this.exportDeps = {

@@ -70,6 +70,8 @@ export const NAMESPACES = {
   'identifier-list': { scope: 'workspace' },
   /** Recommendations accepted or rejected through Vigil (who, when), so a repeated click acts once. */
   'recommendation-decision': { scope: 'workspace' },
+  /** Leaked credentials remediated or ignored through Vigil (who, when), by pair or identity digest. */
+  'credential-state': { scope: 'workspace' },
   /** The store's format stamp (backend/format.ts), one record for the whole store. */
   meta: { scope: 'shared' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */

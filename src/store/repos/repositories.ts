@@ -95,6 +95,9 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Recommendation decisions made through Vigil, by recommendation id. */
     recommendationDecisions: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'recommendation-decision', schema),
+    /** What was done to leaked credentials through Vigil, by pair or identity; the service defines the shape. */
+    credentialStates: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'credential-state', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,

@@ -22,6 +22,8 @@ const IDENTITY = new Set([
   'id',
   'next',
   'event_uid',
+  // The target of credential actions.
+  'credential_hash',
   'related_activity_uids',
   'source_id',
   'token',
@@ -35,6 +37,9 @@ const IDENTITY = new Set([
  * the request is still processing): rich answers leave them out when the seeded data does.
  */
 const FLOW = new Set(['upload_fields', 'report', 'intel']);
+
+/** Nullable required fields lean answers still fill from the seed: the paging cursor, an action's target. */
+const LEAN_KEEPS = new Set(['next', 'credential_hash']);
 
 /** Free text that rich answers make 5,000 characters long. */
 const LONG = new Set([
@@ -160,7 +165,7 @@ function shapeObject(env: Env, s: Schema, value: Record<string, unknown>): Recor
     const defaulted = 'default' in sub || 'default' in deref(env.docs, sub);
     if (env.mode === 'lean') {
       if (!required.has(key) && !defaulted) continue;
-      if (required.has(key) && key !== 'next' && allowsNull(env.docs, sub)) out[key] = null;
+      if (required.has(key) && !LEAN_KEEPS.has(key) && allowsNull(env.docs, sub)) out[key] = null;
       else if (has) out[key] = shape(inner, sub, value[key], key);
       else out[key] = 'default' in sub ? sub.default : generate(inner, sub, key);
     } else if (has) out[key] = shape(inner, sub, value[key], key);
