@@ -11,6 +11,7 @@ import { type CredsContext, CredsContextStore } from './context.js';
 import {
   type ExportDeps,
   type ExportRequest,
+  exportCost,
   RunningExportSchema,
   type StartedExport,
   startExport,
@@ -59,7 +60,10 @@ export class CredentialsService {
   private readonly searchDeps: CredsDeps;
   private readonly exportDeps: ExportDeps;
 
+  private readonly repos: Repositories;
+
   constructor(deps: CredentialsServiceDeps) {
+    this.repos = deps.repos;
     this.contexts = new CredsContextStore(deps.repos);
     this.actions = new CredentialActions({
       api: deps.api,
@@ -105,6 +109,23 @@ export class CredentialsService {
     opts: WatchOptions,
   ): Promise<void> {
     return watchInterruptedExports(this.exportDeps, announce, opts);
+  }
+
+  /**
+   * What an export of `limit` rows would draw from the global-search quota, when that is more than a tenth of
+   * what is left (the latest figure the API reported for the workspace, else the page's): the requester is
+   * asked first. Undefined when it is not, or nothing is known of the quota.
+   */
+  async exportNeedsAsking(
+    workspaceId: string,
+    limit: number,
+    pageQuota: CredsContext['quota'],
+  ): Promise<{ cost: number; remaining: number } | undefined> {
+    const recorded = (await this.repos.workspaces.get(workspaceId))?.quota?.remaining;
+    const remaining = recorded ?? pageQuota?.remaining;
+    if (remaining === undefined || remaining === null) return undefined;
+    const cost = exportCost(limit);
+    return cost > remaining / 10 ? { cost, remaining } : undefined;
   }
 
   /** Takes the user's export slot (ExportBusyError when taken); check the `export` permission first. */

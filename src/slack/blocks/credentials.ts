@@ -16,6 +16,8 @@ export const CREDS_REVEAL = 'creds_reveal';
 export const CREDS_NEXT_PAGE = 'creds_next_page';
 export const CREDS_EXPORT = 'creds_export';
 export const CREDS_SHARE = 'creds_share';
+/** "Export anyway", after Vigil asked about the quota (block `creds:export-ask`). */
+export const CREDS_EXPORT_CONFIRMED = 'creds_export_confirmed';
 /** Credential actions on one row (block `creds:act:<i>`) and on the whole page (block `creds:tail`). */
 export const CREDS_REMEDIATE = 'creds_remediate';
 export const CREDS_UNREMEDIATE = 'creds_unremediate';
@@ -247,6 +249,30 @@ export function renderRevealed(row: MaskedRow, value: string): RenderedMessage {
     blocks: [
       section(`${listCodeSpan(row.identity)}: ${listCodeSpan(value, 2000)}`, 'creds:revealed'),
       context('Only you can see this. The reveal was recorded in the audit log.', 'creds:revealed-note'),
+    ],
+  };
+}
+
+/** Asked before an export that would draw more than a tenth of the global searches left. */
+export function renderExportAsk(
+  p: { limit: number; cost: number; remaining: number },
+  ref: string,
+): RenderedMessage {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const text = `Exporting up to ${plural(p.limit, 'row', { grouped: true })} uses about ${n(p.cost)} global search${p.cost === 1 ? '' : 'es'} of the ${n(p.remaining)} your organization has left this month, more than a tenth.`;
+  return {
+    text,
+    blocks: [
+      section(`:warning: ${text}`, 'creds:export-ask:text'),
+      context(
+        'A smaller `limit:` costs less (one search per 100 rows); repeating a search within 10 minutes is free.',
+        'creds:export-ask:hint',
+      ),
+      {
+        type: 'actions',
+        block_id: 'creds:export-ask',
+        elements: [button('Export anyway', CREDS_EXPORT_CONFIRMED, ref, { style: 'primary' })],
+      },
     ],
   };
 }

@@ -11,9 +11,11 @@ import type { CredsContext } from '../../../services/credentials/context.js';
 import { ExportBusyError, type StartedExport } from '../../../services/credentials/export.js';
 import {
   CREDS_EXPORT,
+  CREDS_EXPORT_CONFIRMED,
   CREDS_NEXT_PAGE,
   CREDS_REVEAL,
   CREDS_SHARE,
+  renderExportAsk,
   renderExportStarted,
   renderRevealed,
 } from '../../blocks/credentials.js';
@@ -86,6 +88,15 @@ async function exportCsv(click: Click): Promise<void> {
     );
   }
   await permit(click, 'export');
+  if (click.action.action_id !== CREDS_EXPORT_CONFIRMED) {
+    const ask = await deps.credentials.exportNeedsAsking(who.workspaceId, ctx.limit, ctx.quota);
+    if (ask !== undefined) {
+      await click.respond(
+        ephemeral(renderExportAsk({ ...ask, limit: ctx.limit }, click.action.value ?? ''), false),
+      );
+      return;
+    }
+  }
   let started: StartedExport;
   try {
     started = await deps.credentials.startExport({
@@ -148,6 +159,7 @@ export function registerCredsActions(app: App, deps: SlackDeps): void {
   // The page buttons sit in the `creds:tail` block.
   onAction(app, deps, { action_id: CREDS_NEXT_PAGE, block_id: 'creds:tail' }, nextPage);
   onAction(app, deps, { action_id: CREDS_EXPORT, block_id: 'creds:tail' }, exportCsv);
+  onAction(app, deps, { action_id: CREDS_EXPORT_CONFIRMED, block_id: 'creds:export-ask' }, exportCsv);
   onAction(app, deps, { action_id: CREDS_SHARE, block_id: 'creds:tail' }, share);
   for (const id of Object.keys(ROW_ACTIONS))
     onAction(app, deps, { action_id: id, block_id: /^creds:act:\d{1,2}$/ }, actOnCredentials);
