@@ -101,6 +101,7 @@ export function buildServices(
     credentials: new CredentialsService({
       api,
       repos,
+      identifiers,
       store,
       clock,
       logger: logger.child({ component: 'creds' }),

@@ -5,6 +5,7 @@
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { Repositories, Store } from '../../store/index.js';
+import type { IdentifierDirectory } from '../identifiers.js';
 import type { ApiAccess } from '../workspace-api.js';
 import { CredentialActions } from './actions.js';
 import { type CredsContext, CredsContextStore } from './context.js';
@@ -31,6 +32,7 @@ import {
   type SavedPage,
   searchCredentials,
 } from './search.js';
+import { StealerLogs } from './stealer-log.js';
 
 export type {
   CredentialActOutcome,
@@ -42,6 +44,7 @@ export type { CredsContext } from './context.js';
 export type { StartedExport } from './export.js';
 export type { InterruptedExport } from './export-recovery.js';
 export type { Revealed, SavedPage } from './search.js';
+export type { StealerLogEntry, StealerLogView } from './stealer-log.js';
 
 export interface CredentialsServiceDeps {
   api: ApiAccess;
@@ -49,6 +52,8 @@ export interface CredentialsServiceDeps {
   store: Pick<Store, 'lease'>;
   clock: Clock;
   logger: Logger;
+  /** The tenant's identifiers: a stealer log shows the hosts on its domains first. */
+  identifiers?: Pick<IdentifierDirectory, 'list'>;
   /** Where exports write their temporary file; the OS default unless a test or bench says otherwise. */
   tmpDir?: string;
 }
@@ -57,6 +62,8 @@ export class CredentialsService {
   readonly contexts: CredsContextStore;
   /** Remediate, Ignore and their reverses, once per click, audited. */
   readonly actions: CredentialActions;
+  /** An infected device's logins and cookies, masked; reveal audited. */
+  readonly stealerLogs: StealerLogs;
   private readonly searchDeps: CredsDeps;
   private readonly exportDeps: ExportDeps;
 
@@ -70,6 +77,12 @@ export class CredentialsService {
       store: deps.store,
       repos: deps.repos,
       clock: deps.clock,
+    });
+    this.stealerLogs = new StealerLogs({
+      api: deps.api,
+      repos: deps.repos,
+      audit: deps.repos.audit,
+      ...(deps.identifiers === undefined ? {} : { identifiers: deps.identifiers }),
     });
     const common = { api: deps.api, audit: deps.repos.audit, clock: deps.clock, logger: deps.logger };
     this.searchDeps = { ...common, contexts: this.contexts };

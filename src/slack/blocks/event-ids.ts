@@ -11,6 +11,8 @@ export const EVENT_TAGS = 'event_tags';
 export const EVENT_NOTE = 'event_note';
 export const EVENT_SEVERITY = 'event_severity';
 export const EVENT_TRIAGE = 'event_triage';
+/** "Open stealer log", in the menu of an infected device's event. */
+export const EVENT_STEALER_LOG = 'event_stealer_log';
 /** The overflow menu of an event; each option's value names the action it stands for. */
 export const EVENT_MORE = 'event_more';
 export const EVENTS_NEXT_PAGE = 'events_next_page';
@@ -28,6 +30,7 @@ export const ACTION_IDS = {
   note: EVENT_NOTE,
   severity: EVENT_SEVERITY,
   triage: EVENT_TRIAGE,
+  stealerLog: EVENT_STEALER_LOG,
   more: EVENT_MORE,
   nextPage: EVENTS_NEXT_PAGE,
   ignorePage: EVENTS_IGNORE_PAGE,

@@ -18,6 +18,7 @@ import {
   type EventStatus,
   effectiveSeverity,
   eventStatus,
+  isInfectedDevice,
   isSeverity,
   joinTitle,
   titleFragments,
@@ -29,6 +30,7 @@ import {
   EVENT_NOTE,
   EVENT_REMEDIATE,
   EVENT_SEVERITY,
+  EVENT_STEALER_LOG,
   EVENT_TAGS,
   EVENT_TRIAGE,
   EVENT_UNDO,
@@ -288,6 +290,7 @@ function rowControls(
     }
   }
   menu.push({ label: 'Explain (AI)', base: EVENT_EXPLAIN });
+  if (isInfectedDevice(event)) menu.push({ label: 'Open stealer log', base: EVENT_STEALER_LOG });
   if (opts.canAct !== false) menu.push(...triageControls(MENU_MAX - menu.length));
   return { buttons, menu };
 }

@@ -108,22 +108,37 @@ const union = (s: Schema): Schema[] | undefined => {
 
 const allowsNull = (docs: Docs, schema: Schema): boolean => typesOf(docs, schema).has('null');
 
+/**
+ * How well an object schema describes `obj`: its constant tags and required fields, and (one level down) those
+ * of the first element of each list, so pages of different items (`_expand`'s logins or cookies) are told apart.
+ */
+function objectScore(docs: Docs, b: Schema, obj: Record<string, unknown>, depth = 0): number {
+  const { properties, required } = objectView(docs, b);
+  let s = 0;
+  for (const [k, p] of Object.entries(properties)) {
+    const c = isSchema(p) ? deref(docs, p).const : undefined;
+    if (c !== undefined) s += obj[k] === c ? 10 : k in obj ? -100 : 0;
+    const items = isSchema(p) ? deref(docs, p).items : undefined;
+    const first = Array.isArray(obj[k]) ? (obj[k] as unknown[])[0] : undefined;
+    if (
+      depth === 0 &&
+      isSchema(items) &&
+      typeof first === 'object' &&
+      first !== null &&
+      !Array.isArray(first)
+    )
+      s += objectScore(docs, items, first as Record<string, unknown>, 1);
+  }
+  for (const r of required) s += r in obj ? 1 : -5;
+  return s;
+}
+
 /** The branch of a union that describes `value`: its type, then its constant tags and required fields. */
 function branchFor(docs: Docs, branches: Schema[], value: unknown): Schema | undefined {
   const typed = branches.filter((b) => hasType(value, typesOf(docs, b)) || typesOf(docs, b).size === 0);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return typed[0];
   const obj = value as Record<string, unknown>;
-  const score = (b: Schema): number => {
-    const { properties, required } = objectView(docs, b);
-    let s = 0;
-    for (const [k, p] of Object.entries(properties)) {
-      const c = isSchema(p) ? deref(docs, p).const : undefined;
-      if (c !== undefined) s += obj[k] === c ? 10 : k in obj ? -100 : 0;
-    }
-    for (const r of required) s += r in obj ? 1 : -5;
-    return s;
-  };
-  return [...typed].sort((a, b) => score(b) - score(a))[0];
+  return [...typed].sort((a, b) => objectScore(docs, b, obj) - objectScore(docs, a, obj))[0];
 }
 
 function shape(env: Env, schema: Schema, value: unknown, name: string): unknown {

@@ -25,6 +25,7 @@ import { type Click, onAction, onMenu } from '../../listen.js';
 import { clickTarget, type MessageTarget, shareInChannel } from '../../respond.js';
 import { intendedAction } from './intended.js';
 import { showContext } from './message.js';
+import { openStealerLog } from './stealer-log.js';
 import { openTriage } from './triage.js';
 import { openSecretModal, sendExplain } from './views.js';
 
@@ -310,6 +311,7 @@ const MENU_HANDLERS: Readonly<Record<string, (click: Click) => Promise<void>>> =
   [ACTION_IDS.note]: openTriage,
   [ACTION_IDS.severity]: openTriage,
   [ACTION_IDS.triage]: openTriage,
+  [ACTION_IDS.stealerLog]: openStealerLog,
 };
 
 export function registerEventActions(app: App, deps: SlackDeps): void {

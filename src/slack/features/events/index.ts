@@ -7,6 +7,7 @@ import { registerEventActions } from './actions.js';
 import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './by-name.js';
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
 import { eventsSecretByNameCommand, registerSecretByName } from './secret-by-name.js';
+import { registerStealerLog } from './stealer-log.js';
 import { registerTriageForm } from './triage.js';
 import { registerSecretModal } from './views.js';
 
@@ -25,5 +26,6 @@ export const eventsFeature: Feature = {
     registerByNameActions(app, deps);
     registerSecretByName(app, deps);
     registerTriageForm(app, deps);
+    registerStealerLog(app, deps);
   },
 };
