@@ -60,6 +60,7 @@ describe('action and block ids', () => {
       note: 'event_note',
       severity: 'event_severity',
       triage: 'event_triage',
+      stealerLog: 'event_stealer_log',
       more: 'event_more',
       nextPage: 'events_next_page',
       ignorePage: 'events_ignore_page',
