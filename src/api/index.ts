@@ -26,7 +26,6 @@ export { /** @internal */ TokenSchema } from './core/tokens.js';
 export type { DateRange, Order } from './core/wire.js';
 export { /** @internal */ AiAssistanceSchema } from './resources/activities.js';
 export {
-  CREDENTIAL_ACTIONS,
   CREDENTIAL_INCLUDES,
   type Credential,
   type CredentialActionType,
@@ -93,8 +92,6 @@ export {
 } from './resources/reports.js';
 export { /** @internal */ SandboxUploadSchema } from './resources/sandbox.js';
 export {
-  EXPANDABLE_FIELDS,
-  type ExpandableField,
   type InfectedEvent,
   MAX_EXPAND_PAGE,
   type StealerLogCookie,

@@ -90,14 +90,14 @@ export function credentialSearchBody(input: CredentialSearchInput): Json {
 }
 
 /** `LeakedCredentialsBulkActionType`: remediate covers identical pairs to come; ignore, every pair of the identity. */
-export const CREDENTIAL_ACTIONS = ['remediate', 'unremediate', 'ignore', 'unignore'] as const;
+const CREDENTIAL_ACTIONS = ['remediate', 'unremediate', 'ignore', 'unignore'] as const;
 export type CredentialActionType = (typeof CREDENTIAL_ACTIONS)[number];
 
 /** The contract's `maxItems` of `CredentialActionRequestBody.targets`. */
 const MAX_CREDENTIAL_TARGETS = 100;
 
-/** One body per batch of at most 100 distinct `credential_hash` targets. @internal */
-export function credentialActionBodies(action: CredentialActionType, hashes: readonly string[]): Json[] {
+/** One body per batch of at most 100 distinct `credential_hash` targets. */
+function credentialActionBodies(action: CredentialActionType, hashes: readonly string[]): Json[] {
   const problems = new Problems();
   if (!(CREDENTIAL_ACTIONS as readonly string[]).includes(action))
     problems.add('action', `unknown value ${JSON.stringify(action)}`);

@@ -8,8 +8,8 @@ import type { ResourceContext } from '../core/context.js';
 import { nullableString, page } from '../core/schema.js';
 import { Problems, type QueryParams } from '../core/wire.js';
 
-export const EXPANDABLE_FIELDS = ['credentials', 'cookies'] as const;
-export type ExpandableField = (typeof EXPANDABLE_FIELDS)[number];
+const EXPANDABLE_FIELDS = ['credentials', 'cookies'] as const;
+type ExpandableField = (typeof EXPANDABLE_FIELDS)[number];
 
 /** The contract's `size` bound for `_expand`. */
 export const MAX_EXPAND_PAGE = 20;
@@ -64,7 +64,7 @@ const InfectedEventSchema = z.object({
 });
 export type InfectedEvent = z.infer<typeof InfectedEventSchema>;
 
-export interface ExpandInput {
+interface ExpandInput {
   uid: string;
   field: ExpandableField;
   from?: string;
@@ -72,8 +72,7 @@ export interface ExpandInput {
   size?: number;
 }
 
-/** @internal */
-export function expandQuery(input: ExpandInput): QueryParams {
+function expandQuery(input: ExpandInput): QueryParams {
   const problems = new Problems();
   if (typeof input.uid !== 'string' || input.uid.length === 0) problems.add('uid', 'is required');
   if (!(EXPANDABLE_FIELDS as readonly string[]).includes(input.field))

@@ -36,8 +36,6 @@ import { StealerLogs } from './stealer-log.js';
 
 export type {
   CredentialActOutcome,
-  CredentialMark,
-  CredentialRowState,
   CredentialTarget,
 } from './actions.js';
 export type { CredsContext } from './context.js';

@@ -19,7 +19,7 @@ import { maskValue } from './mask.js';
 /** Pages of each field read when the log is opened (100 entries each at most). */
 const MAX_PAGES = 5;
 /** Entries of each field shown in the message. */
-export const SHOWN_PER_FIELD = 10;
+const SHOWN_PER_FIELD = 10;
 
 const EntrySchema = z.object({
   field: z.enum(['credentials', 'cookies']),
