@@ -13,6 +13,7 @@ import {
   DEFAULT_BOT_TOKEN,
   type FakeSlack,
   SEEDED_CHANNELS,
+  SEEDED_USERS,
   startFakeSlack,
 } from '../src/sim/slack/index.js';
 import { createSlackSender, getButton } from './harness/index.js';
@@ -70,6 +71,8 @@ const apiCalls = (pathPart: string) => sim.log.entries.filter((e) => e.path.incl
 describe('two Vigil processes on one Redis', () => {
   it('answer a burst of 24 searches with one token generation and no 429', async () => {
     const members = Array.from({ length: 8 }, (_, i) => `U0MEMBER${i}`);
+    // Full members Slack knows: Vigil looks each one up once (is it a guest?) before searching.
+    for (const id of members) slack.addUser({ id });
     const asks: Promise<unknown>[] = [];
     for (let i = 0; i < 24; i++) {
       const node = nodes[i % 2];
@@ -102,6 +105,7 @@ describe('two Vigil processes on one Redis', () => {
     await createSlackSender({ receiverUrl: a.url, signingSecret: SECRET }).slashCommand({
       text: 'events 3001',
       responseUrl: searchUrl,
+      userId: SEEDED_USERS.admin,
     });
     const results = await slack.waitForPost((p) => `${slack.url}${p.path}` === searchUrl, 30_000);
     const ignore = getButton(results.body, 'Ignore');
@@ -114,6 +118,7 @@ describe('two Vigil processes on one Redis', () => {
         ...(ignore.block_id !== undefined ? { blockId: ignore.block_id } : {}),
         container: 'ephemeral',
         responseUrl,
+        userId: SEEDED_USERS.admin, // `act` is for admins by default
         channelId: SEEDED_CHANNELS.general,
         message: { ts: '1700000000.000100', blocks: (results.body.blocks as unknown[]) ?? [] },
       });

@@ -1,4 +1,5 @@
 /** What App Home shows a member: connection health, settings, subscriptions, and for admins the audit log. */
+import { type Permission, TIGHTENED_PERMISSIONS } from '../permission-rules.js';
 import type { AuditEntry, Connection, Repositories, Settings, Subscription } from '../store/index.js';
 import type { AlertList, AlertService } from './alerts/subscriptions.js';
 import type { ConnectionService, EnvironmentOverview } from './connection.js';
@@ -16,6 +17,8 @@ export interface HomeOverview {
   digests: DigestListItem[];
   alerts: AlertList;
   audit: AuditEntry[];
+  /** For an admin not yet told: the permissions this workspace never set, which took stricter defaults. */
+  defaultsNotice?: Permission[];
 }
 
 export interface HomeDeps {
@@ -28,8 +31,15 @@ export interface HomeDeps {
 export class HomeService {
   constructor(private readonly deps: HomeDeps) {}
 
-  /** `isAdmin` is asked alongside the reads (Slack answers it); the audit log is read for admins only. */
-  async overview(workspaceId: string, isAdmin: () => Promise<boolean>): Promise<HomeOverview> {
+  /**
+   * `isAdmin` is asked alongside the reads (Slack answers it); the audit log is read for admins only. An
+   * admin is told once (remembered per admin) which permissions hold the stricter defaults.
+   */
+  async overview(
+    workspaceId: string,
+    userId: string,
+    isAdmin: () => Promise<boolean>,
+  ): Promise<HomeOverview> {
     const { repos, connection: link } = this.deps;
     const [connection, admin, settings, subscriptions] = await Promise.all([
       repos.workspaces.get(workspaceId),
@@ -41,7 +51,11 @@ export class HomeService {
     const alerts = await this.deps.alerts.list(workspaceId);
     const audit = admin ? await repos.audit.recent(workspaceId, HOME_AUDIT_ENTRIES) : [];
     const environment = link.fromEnvironment ? await link.environment(workspaceId) : undefined;
+    const unset = TIGHTENED_PERMISSIONS.filter((p) => !settings.chosen.includes(p));
+    const notice = admin && unset.length > 0 && !settings.defaultsNoticeSeenBy.includes(userId);
+    if (notice) await repos.settings.markDefaultsNoticeSeen(workspaceId, userId);
     return {
+      ...(notice ? { defaultsNotice: unset } : {}),
       connection,
       fromEnvironment: link.fromEnvironment,
       ...(environment ? { environment } : {}),

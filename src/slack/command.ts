@@ -5,6 +5,7 @@
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import { onSurface } from '../services/audit.js';
 import { helpMessage, renderUsageError } from './blocks/help.js';
+import { COMMAND_ACCESS } from './command-access.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
 import { runTracked } from './listen.js';
 import type { Command } from './parser/index.js';
@@ -63,7 +64,14 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
       client,
       deps,
     };
-    const run = () => onSurface('command', () => handler.run(ctx as never)).finally(() => notice?.cancel());
+    const run = async () => {
+      try {
+        await deps.authz.requireAccess(client, requester, COMMAND_ACCESS[cmd.kind]);
+        await onSurface('command', () => handler.run(ctx as never));
+      } finally {
+        notice?.cancel();
+      }
+    };
     runTracked(deps, run, replies.error, {
       command: cmd.kind,
       team: requester.workspaceId,

@@ -17,7 +17,8 @@ import type { WebClient } from '@slack/web-api';
 import { ExpiredError } from '../errors.js';
 import { type AuditSurface, onSurface } from '../services/audit.js';
 import type { Requester, SlackDeps } from './context.js';
-import { reportError } from './error-reply.js';
+import { answerFor, refusalMessage, refusalView, reportError } from './error-reply.js';
+import type { Access } from './permission-checks.js';
 import { requesterOfAction } from './requester.js';
 import { ephemeralPoster } from './respond.js';
 import { type ActionConstraint, routeAction, routeView } from './router.js';
@@ -61,13 +62,17 @@ function runClick(
     quiet?: boolean;
     notice?: ClickNotice;
     inDm?: boolean;
+    access?: Access;
     context: Record<string, unknown>;
     surface: AuditSurface;
   },
 ): void {
   const { who } = args;
-  const handler = (replies: { respond: RespondFn; client: WebClient }) =>
-    onSurface(opts.surface, () => clicked(replies));
+  const access = opts.access ?? 'use';
+  const handler = async (replies: { respond: RespondFn; client: WebClient }) => {
+    await deps.authz.requireAccess(replies.client, who, access);
+    return onSurface(opts.surface, () => clicked(replies));
+  };
   const context = { ...opts.context, team: who.workspaceId, user: who.userId };
   // Bolt gives no respond to a click without a response_url (a button in a modal or App Home).
   if (opts.quiet || typeof args.respond !== 'function') {
@@ -85,7 +90,8 @@ function runClick(
 }
 
 /**
- * A button: acked at once, then `handler` runs tracked. Errors answer the clicker ephemerally unless
+ * A button: acked at once, then `handler` runs tracked once the clicker passes `access` (`use` unless
+ * given). Errors answer the clicker ephemerally unless
  * `quiet` (no progress notice); `inDm` answers them in the clicker's DM with Vigil instead (App Home has no
  * response_url, and a refusal must not be silent); a click still running after a few seconds tells the
  * clicker so once (`notice` words it), unless `quiet`.
@@ -95,7 +101,7 @@ export function onAction(
   deps: SlackDeps,
   constraint: ActionConstraint | string,
   handler: (click: Click) => Promise<unknown>,
-  opts: { quiet?: boolean; notice?: ClickNotice; inDm?: boolean } = {},
+  opts: { quiet?: boolean; notice?: ClickNotice; inDm?: boolean; access?: Access } = {},
 ): void {
   const constraints = typeof constraint === 'string' ? { action_id: constraint } : constraint;
   routeAction(app, constraints, async (args) => {
@@ -126,7 +132,7 @@ export function onMenu(
     menuActionId: string,
   ) => { action_id: string; value: string } | undefined,
   handler: (click: Click) => Promise<unknown>,
-  opts: { notice?: ClickNotice } = {},
+  opts: { notice?: ClickNotice; access?: Access } = {},
 ): void {
   routeAction(app, constraint, async (args) => {
     const body = args.body as BlockAction<OverflowAction>;
@@ -180,7 +186,8 @@ export interface ViewOutcome {
 }
 
 /**
- * A modal submission: `check` answers the ack from the submitted values (field errors, a progress view, or
+ * A modal submission, refused in its ack unless the submitter passes `access` (`use` unless given):
+ * `check` answers the ack from the submitted values (field errors, a progress view, or
  * nothing to close); when it returns `work`, that runs tracked after the ack. A check that asks Slack
  * something first (is Vigil in the picked channel?) must bound its own wait well inside Slack's 3 seconds.
  */
@@ -189,9 +196,21 @@ export function onView(
   deps: SlackDeps,
   callbackId: string,
   check: (submission: Submission) => ViewOutcome | Promise<ViewOutcome>,
+  access: Access = 'use',
 ): void {
   routeView(app, callbackId, async ({ ack, body, view, client }) => {
     const who = requesterOfAction(body as never);
+    const refused = await deps.authz.requireAccess(client, who, access).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    if (refused !== undefined) {
+      const answer = answerFor(refused);
+      if (!answer) throw refused;
+      deps.logger.info('request refused', { refusal: answer.name, reason: answer.message, view: callbackId });
+      await ack({ response_action: 'update', view: refusalView(refusalMessage(answer)) });
+      return;
+    }
     const outcome = await check({ deps, who, view, client });
     await ack(outcome.ack);
     const { work, scrub } = outcome;

@@ -219,28 +219,34 @@ export function onSubscriptionForm<I extends { channelId: string; identifierIds:
   read: (view: ViewOutput) => { input: I } | { errors: Record<string, string> },
   add: (ctx: Creator, input: I) => Promise<string>,
 ): void {
-  onView(app, deps, callbackId, async ({ who, view, client }) => {
-    const form = read(view);
-    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
-    const check = await checkChannelWithin(client, form.input.channelId);
-    if (check && !check.ok) {
-      return { ack: { response_action: 'errors', errors: { channel: channelFieldError(check) } } };
-    }
-    const unknown = await within(identifierRefusal(deps, who.workspaceId, form.input.identifierIds));
-    if (unknown !== undefined)
-      return { ack: { response_action: 'errors', errors: { identifiers: unknown } } };
-    const respond = ephemeralPoster(client, formOrigin(view) ?? form.input.channelId, who.userId);
-    return {
-      respond,
-      async work() {
-        const text = await add(
-          { deps, client, workspaceId: who.workspaceId, userId: who.userId },
-          form.input,
-        );
-        await respond({ text });
-      },
-    };
-  });
+  onView(
+    app,
+    deps,
+    callbackId,
+    async ({ who, view, client }) => {
+      const form = read(view);
+      if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
+      const check = await checkChannelWithin(client, form.input.channelId);
+      if (check && !check.ok) {
+        return { ack: { response_action: 'errors', errors: { channel: channelFieldError(check) } } };
+      }
+      const unknown = await within(identifierRefusal(deps, who.workspaceId, form.input.identifierIds));
+      if (unknown !== undefined)
+        return { ack: { response_action: 'errors', errors: { identifiers: unknown } } };
+      const respond = ephemeralPoster(client, formOrigin(view) ?? form.input.channelId, who.userId);
+      return {
+        respond,
+        async work() {
+          const text = await add(
+            { deps, client, workspaceId: who.workspaceId, userId: who.userId },
+            form.input,
+          );
+          await respond({ text });
+        },
+      };
+    },
+    'subscribe',
+  );
 }
 
 /** The "+N more" button of a digest or grouped alert: the rest of its events, privately, ten at a time. */

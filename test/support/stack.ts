@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Clock, Sleep } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
+import type { Permission } from '../../src/permission-rules.js';
 import type { Ticker } from '../../src/services/subscriptions/ticker.js';
 import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
 import {
@@ -38,6 +39,11 @@ export interface StackOptions {
   alertTicker?: Ticker;
   /** Drives the digest scheduler by hand (`vigil.runDigestsNow()`) instead of a real interval. */
   digestTicker?: Ticker;
+  /**
+   * Permissions an admin opens to every member before the test (`/vigil settings <p> everyone`), for tests
+   * that act as a plain member on what the defaults keep for admins (creds, subscribe, act).
+   */
+  open?: Permission[];
 }
 
 export interface Stack {
@@ -100,6 +106,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       scopes: key.scopes,
       connectedBy: SEEDED_USERS.admin,
     });
+  }
+  for (const p of opts.open ?? []) {
+    await vigil.deps.repos.settings.setPermission(workspaceId, p, 'everyone', SEEDED_USERS.admin);
   }
   const sender = createSlackSender({
     receiverUrl: `${vigil.url}/slack/events`,

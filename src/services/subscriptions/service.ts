@@ -14,6 +14,8 @@ export interface SubscriptionStore<S extends SubscriptionBase, N> {
   add(input: N): Promise<S>;
   get(id: string): Promise<S | undefined>;
   list(workspaceId: string): Promise<S[]>;
+  /** Ids of the workspace's records that cannot be read (set aside by `list`). */
+  unreadableIds(workspaceId: string): Promise<string[]>;
   remove(workspaceId: string, id: string): Promise<boolean>;
   update(id: string, change: SubscriptionChangeOf<S>): Promise<S | undefined>;
 }
@@ -66,6 +68,11 @@ export class SubscriptionService<
       }
       throw err;
     }
+  }
+
+  /** The workspace's subscriptions whose stored record is damaged: skipped by runs, removable by an admin. */
+  unreadable(workspaceId: string): Promise<string[]> {
+    return this.store.unreadableIds(workspaceId);
   }
 
   async get(workspaceId: string, id: string): Promise<S> {

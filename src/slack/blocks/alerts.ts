@@ -180,9 +180,10 @@ function alertLine(item: AlertListItem): string {
   ].join('\n');
 }
 
-export function renderAlertList(list: AlertList): RenderedMessage {
+export function renderAlertList(list: AlertList, unreadable: readonly string[] = []): RenderedMessage {
   return renderSubscriptionList({
     noun: 'alert subscription',
+    unreadable: { ids: unreadable, command: 'alerts' },
     empty: 'No alert subscriptions in this workspace yet. `/vigil alerts add` in a channel creates one.',
     blockIds: { head: 'alerts:head', item: 'alert' },
     note: pollLine(list.poll),

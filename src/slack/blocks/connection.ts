@@ -246,3 +246,50 @@ export function renderTenants(input: TenantsPageInput): RenderedMessage {
   });
   return { text: r.text, blocks: r.blocks };
 }
+
+export const TENANT_SWITCH_CONFIRM = 'tenant_switch_confirm';
+export const TENANT_SWITCH_CANCEL = 'tenant_switch_cancel';
+
+/**
+ * Before `tenant <id>` re-points the workspace: what follows the workspace's tenant (every digest and alert
+ * today), named with their channels, and a confirmation.
+ */
+export function renderTenantSwitchPrompt(input: {
+  tenantId: number;
+  current: number;
+  digestChannels: readonly string[];
+  alertChannels: readonly string[];
+}): RenderedMessage {
+  const where = (channels: readonly string[]) =>
+    [...new Set(channels)].map((c) => `<#${c.replace(/[^A-Z0-9]/gi, '')}>`).join(', ');
+  const d = input.digestChannels.length;
+  const a = input.alertChannels.length;
+  const parts = [
+    d > 0 ? `${plural(d, 'digest')} (in ${where(input.digestChannels)})` : undefined,
+    a > 0 ? `${plural(a, 'alert subscription')} (in ${where(input.alertChannels)})` : undefined,
+  ].filter((p): p is string => p !== undefined);
+  const text = `Switch this workspace from tenant ${input.current} to tenant ${input.tenantId}? ${parts.join(' and ')} will then show tenant ${input.tenantId}'s events.`;
+  return {
+    text,
+    blocks: [
+      ownSection(`:warning: ${text}`),
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: TENANT_SWITCH_CONFIRM,
+            style: 'danger',
+            value: String(input.tenantId),
+            text: { type: 'plain_text', text: `Switch to tenant ${input.tenantId}` },
+          },
+          {
+            type: 'button',
+            action_id: TENANT_SWITCH_CANCEL,
+            text: { type: 'plain_text', text: 'Cancel' },
+          },
+        ],
+      },
+    ],
+  };
+}

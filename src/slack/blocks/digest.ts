@@ -165,9 +165,13 @@ function digestLine(item: DigestListItem): string {
     .join('\n');
 }
 
-export function renderDigestList(items: readonly DigestListItem[]): RenderedMessage {
+export function renderDigestList(
+  items: readonly DigestListItem[],
+  unreadable: readonly string[] = [],
+): RenderedMessage {
   return renderSubscriptionList({
     noun: 'digest',
+    unreadable: { ids: unreadable, command: 'digest' },
     empty: 'No digests in this workspace yet. `/vigil digest add` in a channel creates one.',
     blockIds: { head: 'digests:head', item: 'digest' },
     lines: items.map(digestLine),

@@ -32,7 +32,11 @@ export function renderHelp(help: HelpText): RenderedMessage {
   }
   const tail = help.topic
     ? []
-    : [ownContext('`/vigil help <subcommand>` shows the details and examples of one subcommand.')];
+    : [
+        ownContext(
+          '`/vigil help <subcommand>` shows the details and examples of one subcommand. What you may use is set by the workspace (`/vigil settings`): searching events is open to full members, credentials, digests, alerts and actions to admins unless an admin opens them; guests only through a user group an admin opens.',
+        ),
+      ];
   const rendered = renderBudgeted({ text: toMrkdwn(`${help.title}: ${help.usage}`), head, groups, tail });
   return { text: rendered.text, blocks: rendered.blocks };
 }

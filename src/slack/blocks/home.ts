@@ -1,10 +1,11 @@
 /** Pure Block Kit for App Home. Upstream and user-provided text is escaped. */
 import type { KnownBlock, View } from '@slack/types';
+import { PERMISSION_WORDS, type Permission } from '../../permission-rules.js';
 import type { AlertList } from '../../services/alerts/subscriptions.js';
 import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
 import type { AuditEntry, Connection, Settings, Subscription } from '../../store/index.js';
-import { permissionLines } from './admin.js';
+import { describeActors, permissionLines } from './admin.js';
 import { alertHomeGroups } from './alerts.js';
 import { auditLine } from './audit.js';
 import { renderBudgeted, viewTitle } from './budget.js';
@@ -30,6 +31,8 @@ export interface HomeInput {
   /** The real-time alert subscriptions, with how the polls keep up. */
   alerts?: AlertList;
   audit: AuditEntry[];
+  /** Shown once to an admin: these permissions were never set and now hold stricter defaults. */
+  defaultsNotice?: Permission[];
 }
 
 const when = (ms: number) => slackDate(ms);
@@ -118,10 +121,37 @@ function adminActions(input: HomeInput): KnownBlock[] {
   elements.push({ type: 'actions', elements: buttons });
   elements.push(
     ownContext(
-      'Switch tenant with `/vigil tenant <id>` (see `/vigil tenants`); change who may act with `/vigil settings actors …`.',
+      'Switch tenant with `/vigil tenant <id>` (see `/vigil tenants`); change who may do what with `/vigil settings <permission> everyone|admins|group:<usergroup-id>`.',
     ),
   );
   return elements;
+}
+
+/** Once per admin: which permissions took the stricter defaults because the workspace never set them. */
+function defaultsNotice(input: HomeInput): KnownBlock[] {
+  const unset = input.defaultsNotice;
+  if (!unset || unset.length === 0) return [];
+  const lines = unset.map(
+    (p) => `• ${codeSpan(p)}: ${describeActors(input.settings.permissions[p])} may ${PERMISSION_WORDS[p]}`,
+  );
+  return [
+    ownSection(
+      `:information_source: *New defaults.* This workspace never chose these permissions, so they now take Vigil's stricter defaults:\n${lines.join('\n')}\nGuests may do nothing unless you open a permission to a user group they are in. Open one with \`/vigil settings <permission> everyone|admins|group:<usergroup-id>\`; this notice is shown once.`,
+    ),
+  ];
+}
+
+/** What App Home shows someone `use` is not open to (a guest, by default): how to get in, nothing else. */
+export function renderClosedHome(): View {
+  return {
+    type: 'home',
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: 'Vigil' } },
+      ownSection(
+        `Vigil is not open to you in this workspace: it lets full members ${PERMISSION_WORDS.use} unless an admin decides otherwise. An admin can open it to a user group you are in with \`/vigil settings use group:<usergroup-id>\`.`,
+      ),
+    ],
+  };
 }
 
 /** What people can do, one line per command (`/vigil help` has the details). */
@@ -144,6 +174,7 @@ export function renderHome(input: HomeInput): View {
     { type: 'header', text: { type: 'plain_text', text: 'Vigil' } },
     ...health(input),
     ...adminActions(input),
+    ...defaultsNotice(input),
     { type: 'divider' },
     ownSection(permissionLines(input.settings.permissions).join('\n')),
     { type: 'divider' },

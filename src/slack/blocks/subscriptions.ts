@@ -10,7 +10,7 @@ import { renderBudgeted } from './budget.js';
 import { type ActedState, renderEventGroup, SEVERITY_EMOJI, typeLabel } from './event-row.js';
 import type { RenderedMessage } from './kit.js';
 import { plural } from './kit.js';
-import { escapeMrkdwn, slackDate, truncate } from './text.js';
+import { codeSpan, escapeMrkdwn, slackDate, truncate } from './text.js';
 
 /**
  * A list of subscriptions: a count (and what the kind adds under it), then one line per subscription, within
@@ -26,9 +26,15 @@ export function renderSubscriptionList(list: {
   /** A line under the count (how the polls keep up). */
   note?: string;
   lines: readonly string[];
+  /** Subscriptions whose stored record cannot be read, and the command that removes one (`digest`). */
+  unreadable?: { ids: readonly string[]; command: string };
 }): RenderedMessage {
+  const damaged = unreadableBlock(list);
   if (list.lines.length === 0) {
-    return { text: list.empty, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: list.empty } }] };
+    return {
+      text: list.empty,
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: list.empty } }, ...damaged],
+    };
   }
   const count = plural(list.lines.length, list.noun);
   const r = renderBudgeted({
@@ -42,6 +48,7 @@ export function renderSubscriptionList(list: {
           text: `*${count}* in this workspace${list.note === undefined ? '' : `\n${list.note}`}`,
         },
       },
+      ...damaged,
     ],
     groups: list.lines.map((line, i) => [
       {
@@ -268,4 +275,30 @@ export function topEventGroups(input: TopEventsInput): KnownBlock[][] {
       ...(input.portalHosts !== undefined ? { portalHosts: input.portalHosts } : {}),
     });
   });
+}
+
+/** Damaged records are said, never hidden: they are skipped until an admin removes them. */
+function unreadableBlock(list: {
+  noun: string;
+  unreadable?: { ids: readonly string[]; command: string };
+}): KnownBlock[] {
+  const ids = list.unreadable?.ids ?? [];
+  if (ids.length === 0 || list.unreadable === undefined) return [];
+  const shown = ids.slice(0, 20).map((id) => codeSpan(id));
+  const more = ids.length > shown.length ? ` and ${ids.length - shown.length} more` : '';
+  const one = ids.length === 1;
+  return [
+    {
+      type: 'section',
+      block_id: 'subscriptions:unreadable',
+      text: {
+        type: 'mrkdwn',
+        text:
+          `:warning: ${plural(ids.length, list.noun)} could not be read (${one ? 'its' : 'their'} stored record is damaged) and ${one ? 'is' : 'are'} skipped: ${shown.join(', ')}${more}. ` +
+          (one
+            ? `An admin removes it with \`/vigil ${list.unreadable.command} remove ${ids[0]}\`.`
+            : `An admin removes each with \`/vigil ${list.unreadable.command} remove\` and its id.`),
+      },
+    },
+  ];
 }

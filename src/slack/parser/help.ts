@@ -371,14 +371,17 @@ const ENTRIES: Record<Subcommand, Entry> = {
     ],
   },
   settings: {
-    usage: `${COMMAND} settings [act|reveal|export|unassign|recommend everyone|admins|group:<usergroup>]`,
-    summary: 'who may act on events, reveal or export credentials, unassign, decide recommendations',
+    usage: `${COMMAND} settings [<permission> everyone|admins|group:<usergroup>]`,
+    summary: 'who may search, subscribe, act on events, see credentials, unassign, decide recommendations',
     description:
-      'Shows the settings, or sets who may do what: `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations). Each is everyone, workspace admins, or one user group.',
+      'Shows the settings, or sets who may do what: `use` (search events, lists and explanations; default every full member), `creds` (search leaked credentials; default admins), `subscribe` (create and change digests and alerts; default admins), `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too; default admins), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations). Each is everyone (every full member), workspace admins, or one user group. Guests (single- and multi-channel) may do nothing unless a permission is opened to a user group they are in.',
     adminOnly: true,
     examples: [
       ex('settings', 'show the settings'),
-      ex('settings actors admins', 'only admins act on events'),
+      ex('settings use admins', 'only admins use Vigil at all'),
+      ex(`settings creds group:${EXAMPLE.usergroup}`, 'members of one user group search credentials'),
+      ex('settings subscribe everyone', 'every full member may create digests and alerts'),
+      ex('settings actors admins', 'only admins act on events (default)'),
       ex(`settings act group:${EXAMPLE.usergroup}`, 'members of one user group act on events'),
       ex('settings reveal admins', 'only admins reveal credentials (default)'),
       ex('settings export everyone', 'everyone may export credentials'),

@@ -8,7 +8,7 @@ import { StoreError } from './errors.js';
 import { checkStoreFormat } from './format.js';
 import { type LeaseHolder, newBootId, processHolder } from './holder.js';
 import { Heartbeat, type HeartbeatOptions } from './liveness.js';
-import type { StoreObserver } from './outage.js';
+import type { AnswerBound, StoreObserver } from './outage.js';
 import { KeyvStore, type Store, type StoreBackend } from './store.js';
 
 export interface OpenStoreOptions {
@@ -30,6 +30,8 @@ export interface OpenStoreOptions {
   heartbeat?: HeartbeatOptions;
   /** Told of each failed operation (metrics). */
   observer?: StoreObserver;
+  /** How long an operation may go unanswered before it fails as an outage (5 s of real time by default). */
+  answerBound?: AnswerBound;
 }
 
 export async function openStore(url: string, options: OpenStoreOptions): Promise<Store> {
@@ -87,7 +89,16 @@ async function assemble(
     await backend.close().catch(() => {});
     throw error;
   }
-  const store = new KeyvStore(backend, dataDir, clock, logger, holder, heartbeat, options.observer);
+  const store = new KeyvStore(
+    backend,
+    dataDir,
+    clock,
+    logger,
+    holder,
+    heartbeat,
+    options.observer,
+    options.answerBound,
+  );
   try {
     await checkStoreFormat(store, where);
   } catch (error) {

@@ -5,12 +5,32 @@
  * StoreError); the store's own errors pass through untouched. Whoever catches one (a scheduler's tick, a
  * sweep) asks `isStoreOutage` and says nothing more: the outage is this log's to tell.
  */
+import { realSleep, type Sleep } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { StoreError, StoreUnavailableError } from './errors.js';
 import type { StoreBackend } from './store.js';
 
 /** How often a long outage is reported again, with the count of operations it failed. */
 const REMIND_EVERY_MS = 60_000;
+
+/**
+ * How long one operation may go unanswered before it fails as an outage: a frozen backend (Redis stopped
+ * with its connections open, a stalled disk) must fail /healthz and people's requests like a dead one,
+ * not hang them.
+ */
+export interface AnswerBound {
+  ms: number;
+  sleep: Sleep;
+}
+
+export const STORE_ANSWER_BOUND: AnswerBound = { ms: 5_000, sleep: realSleep };
+
+class NoAnswer extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+    this.name = 'NoAnswer';
+  }
+}
 
 /** Whether `err` is (or was caused by) the store being unavailable: already logged, once, by the OutageLog. */
 export function isStoreOutage(err: unknown): boolean {
@@ -37,16 +57,25 @@ export class OutageLog {
     private readonly logger: Logger,
     private readonly now: () => number,
     private readonly observer?: StoreObserver,
+    private readonly bound: AnswerBound = STORE_ANSWER_BOUND,
   ) {}
 
   /** Runs one backend operation; `passThrough` names errors that are not the backend failing. */
   async run<T>(op: () => Promise<T>, passThrough?: (err: unknown) => boolean): Promise<T> {
     let result: T;
+    const answered = new AbortController();
+    const late = this.bound.sleep(this.bound.ms, answered.signal).then(
+      () => Promise.reject(new NoAnswer(this.bound.ms)),
+      // Answered in time: the bound is dropped and never settles the race.
+      () => new Promise<never>(() => {}),
+    );
     try {
-      result = await op();
+      result = await Promise.race([op(), late]);
     } catch (err) {
       if (err instanceof StoreError || passThrough?.(err)) throw err;
       throw this.failed(err);
+    } finally {
+      answered.abort();
     }
     this.recovered();
     return result;

@@ -11,7 +11,7 @@ import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js'
 import { type LeaseHolder, parseHolderId, processHolder } from './holder.js';
 import { type Heartbeat, heartbeatStands } from './liveness.js';
 import { LockManager } from './lock.js';
-import { guardBackend, OutageLog, type StoreObserver } from './outage.js';
+import { type AnswerBound, guardBackend, OutageLog, type StoreObserver } from './outage.js';
 import type { BudgetWindows, SharedRateBudget } from './rate-budget.js';
 
 /** One repository's slice of the key space. Values are JSON; reads return `unknown` for the repo to validate. */
@@ -180,9 +180,10 @@ export class KeyvStore implements Store {
     private readonly holder: LeaseHolder = processHolder(),
     private readonly heartbeat?: Heartbeat,
     private readonly observer?: StoreObserver,
+    answerBound?: AnswerBound,
   ) {
     // Outages are logged in real time (how long storage was gone), whatever clock expiries use.
-    this.outage = new OutageLog(logger, () => systemClock.now(), observer);
+    this.outage = new OutageLog(logger, () => systemClock.now(), observer, answerBound);
     this.impl = guardBackend(backend, this.outage);
     this.locks = new LockManager(this.impl, clock, logger, {
       id: holder.id,

@@ -15,6 +15,9 @@ const ActorsSchema = z.union([
 export type { Actors } from '../../permission-rules.js';
 
 const PermissionsSchema = z.object({
+  use: ActorsSchema.optional(),
+  creds: ActorsSchema.optional(),
+  subscribe: ActorsSchema.optional(),
   act: ActorsSchema.optional(),
   reveal: ActorsSchema.optional(),
   export: ActorsSchema.optional(),
@@ -28,30 +31,37 @@ const StoredSettingsSchema = z.object({
   permissions: PermissionsSchema.optional(),
   updatedBy: z.string().optional(),
   updatedAt: z.number().optional(),
+  /** Admins already told (in App Home) that the permissions this workspace never set took new defaults. */
+  defaultsNoticeSeenBy: z.array(z.string()).optional(),
 });
 type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 
 export interface Settings {
   /** Who may do what; every permission has a value (the default when never set). */
   permissions: Record<Permission, Actors>;
+  /** The permissions the workspace chose; the others hold their defaults. */
+  chosen: Permission[];
+  defaultsNoticeSeenBy: string[];
   updatedBy?: string;
   updatedAt?: number;
 }
 
 /** @internal */
 export function defaultSettings(): Settings {
-  return { permissions: { ...DEFAULT_PERMISSIONS } };
+  return { permissions: { ...DEFAULT_PERMISSIONS }, chosen: [], defaultsNoticeSeenBy: [] };
 }
 
 function resolve(stored: StoredSettings | undefined): Settings {
   if (!stored) return defaultSettings();
   const permissions = { ...DEFAULT_PERMISSIONS };
+  const chosen: Permission[] = [];
   if (stored.actors) permissions.act = stored.actors;
   for (const p of PERMISSIONS) {
     const value = stored.permissions?.[p];
     if (value !== undefined) permissions[p] = value;
+    if (value !== undefined || (p === 'act' && stored.actors)) chosen.push(p);
   }
-  const out: Settings = { permissions };
+  const out: Settings = { permissions, chosen, defaultsNoticeSeenBy: stored.defaultsNoticeSeenBy ?? [] };
   if (stored.updatedBy !== undefined) out.updatedBy = stored.updatedBy;
   if (stored.updatedAt !== undefined) out.updatedAt = stored.updatedAt;
   return out;
@@ -90,6 +100,14 @@ export class SettingsRepo {
   /** Who may ignore, remediate or triage events (the `act` permission). */
   setActors(workspaceId: string, actors: Actors, updatedBy: string): Promise<Settings> {
     return this.setPermission(workspaceId, 'act', actors, updatedBy);
+  }
+
+  /** Remembers that `userId` was told of the new defaults, so App Home says so once. */
+  async markDefaultsNoticeSeen(workspaceId: string, userId: string): Promise<void> {
+    await updateRecord(this.store, this.ns, workspaceId, StoredSettingsSchema, (current) => {
+      const seen = current?.defaultsNoticeSeenBy ?? [];
+      return { ...current, defaultsNoticeSeenBy: seen.includes(userId) ? seen : [...seen, userId] };
+    });
   }
 
   async delete(workspaceId: string): Promise<boolean> {

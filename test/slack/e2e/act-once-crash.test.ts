@@ -14,6 +14,7 @@ import {
   DEFAULT_BOT_TOKEN,
   type FakeSlack,
   SEEDED_CHANNELS,
+  SEEDED_USERS,
   startFakeSlack,
 } from '../../../src/sim/slack/index.js';
 import { createSlackSender, getButton } from '../../harness/index.js';
@@ -73,6 +74,7 @@ describe('an Ignore click whose process died mid-call', () => {
           value: ignore.value ?? '',
           ...(ignore.block_id !== undefined ? { blockId: ignore.block_id } : {}),
           container: 'ephemeral',
+          userId: SEEDED_USERS.admin, // `act` is for admins by default
           responseUrl,
           channelId: SEEDED_CHANNELS.general,
           message: { ts: '1700000000.000100', blocks: (results.body.blocks as unknown[]) ?? [] },

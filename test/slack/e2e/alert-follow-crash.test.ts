@@ -83,7 +83,11 @@ describe('an alert whose follow was cut short by a crash', () => {
     const first = await startVigil(env);
     const sender = createSlackSender({ receiverUrl: `${first.url}/slack/events`, signingSecret: SECRET });
     const added = slack.responseUrl();
-    await sender.slashCommand({ text: 'alerts add identifiers:3001 severity:critical', responseUrl: added });
+    await sender.slashCommand({
+      text: 'alerts add identifiers:3001 severity:critical',
+      responseUrl: added,
+      userId: SEEDED_USERS.admin, // `subscribe` is for admins by default
+    });
     expect(
       JSON.stringify((await slack.waitForPost((p) => `${slack.url}${p.path}` === added)).body),
     ).toContain('created');
@@ -115,7 +119,7 @@ describe('an alert whose follow was cut short by a crash', () => {
       container: 'ephemeral',
       responseUrl: slack.responseUrl(),
       channelId: GENERAL,
-      userId: SEEDED_USERS.member,
+      userId: SEEDED_USERS.admin, // `act` is for admins by default
       message: { ts: '1700000000.000100', blocks },
     });
     await held.arrived;
@@ -129,7 +133,7 @@ describe('an alert whose follow was cut short by a crash', () => {
     // The restarted Vigil completes the follow the dead one left.
     const second = await startVigil(env);
     await until('the alert to show the ignore', () =>
-      shown().includes(`Ignored by <@${SEEDED_USERS.member}>`),
+      shown().includes(`Ignored by <@${SEEDED_USERS.admin}>`),
     );
     expect(shown()).toContain('event_undo:0');
     expect(shown()).not.toContain('event_ignore:0');
@@ -138,7 +142,7 @@ describe('an alert whose follow was cut short by a crash', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     expect(repliesTo(alert.ts)).toHaveLength(1);
     expect(JSON.stringify(repliesTo(alert.ts)[0]?.blocks)).toContain(
-      `<@${SEEDED_USERS.member}> ignored \`${UID}\``,
+      `<@${SEEDED_USERS.admin}> ignored \`${UID}\``,
     );
     expect(actionCalls()).toHaveLength(1);
     second.child.kill('SIGTERM');

@@ -156,13 +156,15 @@ describe('audit and settings', () => {
 
   it('shows anyone who may act on events', async () => {
     const { post } = await run('settings', member);
-    expect(post.body.text).toBe('Who may ignore, remediate or triage events: every member of the workspace.');
+    // `act` defaults to admins since issue 25.
+    expect(post.body.text).toBe('Who may ignore, remediate or triage events: workspace admins only.');
   });
 
   it('refuses a member changing it', async () => {
-    const { post } = await run('settings actors admins', member);
+    // The default is admins now: the member tries to open it, and it stays admins.
+    const { post } = await run('settings actors everyone', member);
     expectRefused(post, 'change who may ignore, remediate or triage events');
-    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('everyone');
+    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('admins');
   });
 
   it('refuses a user group id that names no group of the workspace, changing nothing', async () => {
@@ -171,7 +173,7 @@ describe('audit and settings', () => {
     expect(String(post.body.text)).toContain('No user group `S0SECOPZ1` in this workspace');
     expect(textOf(post)).toContain('Security Operations');
     expect(JSON.stringify(post.body)).not.toMatch(/Reference|\(ref /);
-    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('everyone');
+    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('admins');
     expect(await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).toEqual(before);
     expect(stack.slack.callsTo('usergroups.list').length).toBeGreaterThan(0);
   });

@@ -118,7 +118,7 @@ const NOTHING = {
   installation: false,
   connection: undefined,
   apiKey: undefined,
-  actors: 'everyone',
+  actors: 'admins', // the default, back once the settings are gone (issue 25: `act` defaults to admins)
   subscriptions: [],
 };
 

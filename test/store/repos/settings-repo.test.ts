@@ -6,8 +6,12 @@ import { reposFor } from '../support/repos.js';
 describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
   const fixture = useStoreFixture(kind);
 
+  // Since issue 25: only `use` is open to every member by default.
   const DEFAULTS = {
-    act: 'everyone',
+    use: 'everyone',
+    creds: 'admins',
+    subscribe: 'admins',
+    act: 'admins',
     reveal: 'admins',
     export: 'admins',
     unassign: 'admins',
@@ -17,16 +21,26 @@ describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
   it('defaults to everyone acting and admins for the rest, then stores admins or a user group with who changed it', async () => {
     const store = await fixture.open();
     const { repos, clock } = reposFor(store);
-    expect(await repos.settings.get('T0001')).toEqual({ permissions: DEFAULTS });
+    expect(await repos.settings.get('T0001')).toEqual({
+      permissions: DEFAULTS,
+      chosen: [],
+      defaultsNoticeSeenBy: [],
+    });
     await repos.settings.setActors('T0001', 'admins', 'U0ADMIN');
     expect(await repos.settings.get('T0001')).toEqual({
       permissions: { ...DEFAULTS, act: 'admins' },
+      chosen: ['act'],
+      defaultsNoticeSeenBy: [],
       updatedBy: 'U0ADMIN',
       updatedAt: clock.now(),
     });
     await repos.settings.setActors('T0001', { usergroup: 'S0SEC' }, 'U0ADMIN');
     expect((await repos.settings.get('T0001')).permissions.act).toEqual({ usergroup: 'S0SEC' });
-    expect(await repos.settings.get('T0002')).toEqual({ permissions: DEFAULTS });
+    expect(await repos.settings.get('T0002')).toEqual({
+      permissions: DEFAULTS,
+      chosen: [],
+      defaultsNoticeSeenBy: [],
+    });
   });
 
   it('sets each permission on its own, keeping the others', async () => {
@@ -60,7 +74,25 @@ describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
     await repos.settings.setActors('T0001', 'admins', 'U0ADMIN');
     expect(await repos.settings.delete('T0001')).toBe(true);
     expect(await repos.settings.delete('T0001')).toBe(false);
-    expect(await repos.settings.get('T0001')).toEqual({ permissions: DEFAULTS });
+    expect(await repos.settings.get('T0001')).toEqual({
+      permissions: DEFAULTS,
+      chosen: [],
+      defaultsNoticeSeenBy: [],
+    });
+  });
+
+  it('keeps what a workspace chose before the defaults changed, and remembers who saw the notice', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    await store.namespace('settings').set('T0001', { actors: 'everyone', updatedBy: 'U0OLD' });
+    const read = await repos.settings.get('T0001');
+    expect(read.permissions).toEqual({ ...DEFAULTS, act: 'everyone' });
+    expect(read.chosen).toEqual(['act']);
+    await repos.settings.markDefaultsNoticeSeen('T0001', 'U0ADMIN');
+    await repos.settings.markDefaultsNoticeSeen('T0001', 'U0ADMIN');
+    const after = await repos.settings.get('T0001');
+    expect(after.defaultsNoticeSeenBy).toEqual(['U0ADMIN']);
+    expect(after.permissions.act).toBe('everyone');
   });
 
   it('an unknown actors value is corruption, not a silent default', async () => {

@@ -27,7 +27,8 @@ describe.each(BACKENDS)('deleteWorkspaceData on %s', (kind) => {
       scopes: [],
       connectedBy: 'U0ADMIN',
     });
-    await repos.settings.setActors('T0001', 'admins', 'U0ADMIN');
+    // Not the default (admins), so that its deletion shows.
+    await repos.settings.setActors('T0001', 'everyone', 'U0ADMIN');
     for (const channelId of ['C1', 'C2']) {
       await repos.digestSubscriptions.add({
         teamId: 'T0001',
@@ -50,7 +51,7 @@ describe.each(BACKENDS)('deleteWorkspaceData on %s', (kind) => {
       target: '3',
     });
     // Another workspace that must be left alone.
-    await repos.settings.setActors('T0002', 'admins', 'U0OTHER');
+    await repos.settings.setActors('T0002', 'everyone', 'U0OTHER');
     return repos;
   }
 
@@ -64,12 +65,12 @@ describe.each(BACKENDS)('deleteWorkspaceData on %s', (kind) => {
       installation: false,
     });
     expect(await repos.workspaces.get('T0001')).toBeUndefined();
-    expect((await repos.settings.get('T0001')).permissions.act).toBe('everyone');
+    expect((await repos.settings.get('T0001')).permissions.act).toBe('admins');
     expect(await repos.digestSubscriptions.list('T0001')).toEqual([]);
     expect(await repos.digestSubscriptions.listAll()).toEqual([]);
     expect((await repos.installations.fetchInstallation(query)).bot?.token).toBe('xoxb-1-2-deletetest');
     expect(await repos.audit.recent('T0001')).toHaveLength(1);
-    expect((await repos.settings.get('T0002')).permissions.act).toBe('admins');
+    expect((await repos.settings.get('T0002')).permissions.act).toBe('everyone');
   });
 
   it('is idempotent and safe to run concurrently, with installation and audit when asked', async () => {

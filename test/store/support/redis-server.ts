@@ -9,6 +9,10 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port after `stop` (empty: nothing is persisted). */
   restart(): Promise<void>;
+  /** Stops the process (SIGSTOP) with its connections open: it accepts commands and never answers. */
+  freeze(): void;
+  /** Lets a frozen server run again (SIGCONT). */
+  thaw(): void;
 }
 
 async function freePort(): Promise<number> {
@@ -77,9 +81,16 @@ export async function startRedisServer(): Promise<RedisServer> {
     return {
       url: `redis://127.0.0.1:${port}`,
       port,
+      freeze() {
+        child.kill('SIGSTOP');
+      },
+      thaw() {
+        child.kill('SIGCONT');
+      },
       async stop() {
-        if (child.exitCode !== null || child.signalCode !== null) return;
+        if (child.exitCode !== null || (child.signalCode !== null && child.signalCode !== 'SIGSTOP')) return;
         const exited = once(child, 'exit');
+        child.kill('SIGCONT');
         child.kill('SIGTERM');
         await exited;
       },

@@ -55,8 +55,11 @@ export const alertsAddCommand: CommandHandler<'alerts-add'> = {
 
 export const alertsListCommand: CommandHandler<'alerts-list'> = {
   async run(ctx) {
-    const list = await ctx.deps.alerts.list(ctx.workspaceId);
-    await ctx.respond(ephemeral(renderAlertList(list), true));
+    const [list, unreadable] = await Promise.all([
+      ctx.deps.alerts.list(ctx.workspaceId),
+      ctx.deps.alerts.unreadable(ctx.workspaceId),
+    ]);
+    await ctx.respond(ephemeral(renderAlertList(list, unreadable), true));
   },
 };
 

@@ -10,10 +10,13 @@ import {
   renderDisconnected,
   renderDisconnectPrompt,
   renderStatus,
+  renderTenantSwitchPrompt,
   renderTenants,
+  TENANT_SWITCH_CANCEL,
+  TENANT_SWITCH_CONFIRM,
   TENANTS_NEXT,
 } from '../../blocks/connection.js';
-import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
+import type { CommandContext, CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { onAction } from '../../listen.js';
 
@@ -62,26 +65,81 @@ const tenant: CommandHandler<'tenant'> = {
     const { deps, command } = ctx;
     await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'switch the tenant');
     deps.connection.requireManagedInSlack('Set VIGIL_TENANT_ID instead.');
-    const tenantName = await deps.tenants.switchTo({
-      workspaceId: ctx.workspaceId,
-      userId: ctx.userId,
-      tenantId: command.tenantId,
-    });
-    const label = tenantName ? `${tenantName} (id ${command.tenantId})` : `id ${command.tenantId}`;
-    await ctx.respond(
-      ephemeral({ text: `This workspace now uses tenant ${label.replace(/[<>&]/g, '')}.` }, true),
-    );
+    // Digests and alerts follow the workspace's tenant: name them and ask first when there are any.
+    const [current, digests, alerts] = await Promise.all([
+      deps.connection.tenantOf(ctx.workspaceId),
+      deps.digests.list(ctx.workspaceId),
+      deps.alerts.list(ctx.workspaceId),
+    ]);
+    if (current !== command.tenantId && (digests.length > 0 || alerts.items.length > 0)) {
+      const prompt = renderTenantSwitchPrompt({
+        tenantId: command.tenantId,
+        current: current ?? 0,
+        digestChannels: digests.map((d) => d.subscription.channelId),
+        alertChannels: alerts.items.map((a) => a.subscription.channelId),
+      });
+      await ctx.respond(ephemeral(prompt, true));
+      return;
+    }
+    await switchTenant(ctx, command.tenantId);
   },
 };
 
-function registerDisconnectButtons(app: App, deps: SlackDeps): void {
-  onAction(app, deps, DISCONNECT_CONFIRM, async ({ who, respond, client }) => {
-    await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
-    await deps.connection.disconnect(who.workspaceId, who.userId);
-    await respond(ephemeral(renderDisconnected(who.userId, deps.clock.now()), true));
+/** Switches (audited by the service) and says so, replacing the prompt or the progress text. */
+async function switchTenant(
+  ctx: Pick<CommandContext, 'deps' | 'workspaceId' | 'userId' | 'respond'>,
+  tenantId: number,
+): Promise<void> {
+  const tenantName = await ctx.deps.tenants.switchTo({
+    workspaceId: ctx.workspaceId,
+    userId: ctx.userId,
+    tenantId,
   });
+  const label = tenantName ? `${tenantName} (id ${tenantId})` : `id ${tenantId}`;
+  await ctx.respond(
+    ephemeral({ text: `This workspace now uses tenant ${label.replace(/[<>&]/g, '')}.` }, true),
+  );
+}
+
+function registerTenantSwitchButtons(app: App, deps: SlackDeps): void {
+  onAction(
+    app,
+    deps,
+    TENANT_SWITCH_CONFIRM,
+    async ({ who, action, respond, client }) => {
+      // Checked again on the click: the prompt may have been shown before a role change.
+      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'switch the tenant');
+      deps.connection.requireManagedInSlack('Set VIGIL_TENANT_ID instead.');
+      const tenantId = Number(action.value);
+      if (!Number.isSafeInteger(tenantId) || tenantId <= 0) {
+        await respond({ delete_original: true });
+        return;
+      }
+      await switchTenant({ deps, workspaceId: who.workspaceId, userId: who.userId, respond }, tenantId);
+    },
+    { access: 'admin' },
+  );
+  onAction(app, deps, TENANT_SWITCH_CANCEL, ({ respond }) => respond({ delete_original: true }), {
+    quiet: true,
+    access: 'member',
+  });
+}
+
+function registerDisconnectButtons(app: App, deps: SlackDeps): void {
+  onAction(
+    app,
+    deps,
+    DISCONNECT_CONFIRM,
+    async ({ who, respond, client }) => {
+      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
+      await deps.connection.disconnect(who.workspaceId, who.userId);
+      await respond(ephemeral(renderDisconnected(who.userId, deps.clock.now()), true));
+    },
+    { access: 'admin' },
+  );
   onAction(app, deps, DISCONNECT_CANCEL, ({ respond }) => respond({ delete_original: true }), {
     quiet: true,
+    access: 'member',
   });
   // The link button opens the browser; Slack still sends an action, which needs only an ack.
   app.action('connection_open_link', async ({ ack }) => {
@@ -106,6 +164,7 @@ export const connectionFeature: Feature = {
   commands: { connect, disconnect, status, tenants, tenant },
   register(app, deps) {
     registerDisconnectButtons(app, deps);
+    registerTenantSwitchButtons(app, deps);
     registerTenantsPaging(app, deps);
   },
 };

@@ -154,15 +154,18 @@ async function share(click: Click): Promise<void> {
 
 // ── Registration ────────────────────────────────────────────────────────────────────────────────────
 
+/** Every button of a credentials search needs `creds` (Reveal and Export their own permission too). */
+const CREDS = { access: 'creds' } as const;
+
 export function registerCredsActions(app: App, deps: SlackDeps): void {
-  onAction(app, deps, { action_id: CREDS_REVEAL, block_id: /^creds:row:\d{1,2}$/ }, reveal);
+  onAction(app, deps, { action_id: CREDS_REVEAL, block_id: /^creds:row:\d{1,2}$/ }, reveal, CREDS);
   // The page buttons sit in the `creds:tail` block.
-  onAction(app, deps, { action_id: CREDS_NEXT_PAGE, block_id: 'creds:tail' }, nextPage);
-  onAction(app, deps, { action_id: CREDS_EXPORT, block_id: 'creds:tail' }, exportCsv);
-  onAction(app, deps, { action_id: CREDS_EXPORT_CONFIRMED, block_id: 'creds:export-ask' }, exportCsv);
-  onAction(app, deps, { action_id: CREDS_SHARE, block_id: 'creds:tail' }, share);
+  onAction(app, deps, { action_id: CREDS_NEXT_PAGE, block_id: 'creds:tail' }, nextPage, CREDS);
+  onAction(app, deps, { action_id: CREDS_EXPORT, block_id: 'creds:tail' }, exportCsv, CREDS);
+  onAction(app, deps, { action_id: CREDS_SHARE, block_id: 'creds:tail' }, share, CREDS);
+  onAction(app, deps, { action_id: CREDS_EXPORT_CONFIRMED, block_id: 'creds:export-ask' }, exportCsv, CREDS);
   for (const id of Object.keys(ROW_ACTIONS))
-    onAction(app, deps, { action_id: id, block_id: /^creds:act:\d{1,2}$/ }, actOnCredentials);
+    onAction(app, deps, { action_id: id, block_id: /^creds:act:\d{1,2}$/ }, actOnCredentials, CREDS);
   for (const id of Object.keys(PAGE_ACTIONS))
-    onAction(app, deps, { action_id: id, block_id: 'creds:tail' }, actOnCredentials);
+    onAction(app, deps, { action_id: id, block_id: 'creds:tail' }, actOnCredentials, CREDS);
 }

@@ -74,42 +74,51 @@ function scrub(err: unknown, secret: string): unknown {
 }
 
 export function registerPasswordModal(app: App, deps: SlackDeps): void {
-  onView(app, deps, CREDS_PASSWORD_CALLBACK, ({ who, view, client }) => {
-    const meta = MetadataSchema.safeParse(safeJson(view.private_metadata));
-    if (!meta.success) return {};
-    const values = view.state.values as StateValues;
-    const secret = (values.password?.value?.value ?? '').trim();
-    if (secret === '') {
+  onView(
+    app,
+    deps,
+    CREDS_PASSWORD_CALLBACK,
+    ({ who, view, client }) => {
+      const meta = MetadataSchema.safeParse(safeJson(view.private_metadata));
+      if (!meta.success) return {};
+      const values = view.state.values as StateValues;
+      const secret = (values.password?.value?.value ?? '').trim();
+      if (secret === '') {
+        return {
+          ack: {
+            response_action: 'errors',
+            errors: { password: 'Enter the password or hash to search for.' },
+          },
+        };
+      }
+      if (secret.length > MAX_PASSWORD) {
+        return {
+          ack: { response_action: 'errors', errors: { password: `At most ${MAX_PASSWORD} characters.` } },
+        };
+      }
+      registerSecret(secret);
+      const respond = ephemeralPoster(client, meta.data.c, who.userId);
       return {
-        ack: { response_action: 'errors', errors: { password: 'Enter the password or hash to search for.' } },
+        respond,
+        scrub: (err) => scrub(err, secret),
+        work: async () => {
+          const { ctx, ctxId } = await deps.credentials.search({
+            workspaceId: who.workspaceId,
+            userId: who.userId,
+            channelId: meta.data.c,
+            commandText: '/vigil creds password',
+            input: { query: { type: 'secret', secret }, size: 10 },
+            limit: 10,
+          });
+          await respond({
+            response_type: 'ephemeral',
+            ...(await credsPage(deps, ctx, ctxId)),
+          });
+        },
       };
-    }
-    if (secret.length > MAX_PASSWORD) {
-      return {
-        ack: { response_action: 'errors', errors: { password: `At most ${MAX_PASSWORD} characters.` } },
-      };
-    }
-    registerSecret(secret);
-    const respond = ephemeralPoster(client, meta.data.c, who.userId);
-    return {
-      respond,
-      scrub: (err) => scrub(err, secret),
-      work: async () => {
-        const { ctx, ctxId } = await deps.credentials.search({
-          workspaceId: who.workspaceId,
-          userId: who.userId,
-          channelId: meta.data.c,
-          commandText: '/vigil creds password',
-          input: { query: { type: 'secret', secret }, size: 10 },
-          limit: 10,
-        });
-        await respond({
-          response_type: 'ephemeral',
-          ...(await credsPage(deps, ctx, ctxId)),
-        });
-      },
-    };
-  });
+    },
+    'creds',
+  );
 }
 
 function safeJson(s: string): unknown {

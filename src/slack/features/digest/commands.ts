@@ -53,8 +53,11 @@ export const digestAddCommand: CommandHandler<'digest-add'> = {
 
 export const digestListCommand: CommandHandler<'digest-list'> = {
   async run(ctx) {
-    const items = await ctx.deps.digests.list(ctx.workspaceId);
-    await ctx.respond(ephemeral(renderDigestList(items), true));
+    const [items, unreadable] = await Promise.all([
+      ctx.deps.digests.list(ctx.workspaceId),
+      ctx.deps.digests.unreadable(ctx.workspaceId),
+    ]);
+    await ctx.respond(ephemeral(renderDigestList(items, unreadable), true));
   },
 };
 

@@ -8,6 +8,7 @@ import {
   HOME_CONNECT,
   HOME_DISCONNECT,
   HOME_DISCONNECT_VIEW,
+  renderClosedHome,
   renderConnectModal,
   renderDisconnectModal,
   renderHome,
@@ -22,7 +23,12 @@ async function publishHome(
   client: WebClient,
   ids: { workspaceId: string; teamId: string; userId: string },
 ): Promise<void> {
-  const overview = await deps.home.overview(ids.workspaceId, () =>
+  if (!(await deps.authz.may(client, ids, 'use'))) {
+    // A guest (or a member outside the group `use` is open to) sees only how to get in.
+    await client.views.publish({ user_id: ids.userId, view: renderClosedHome() });
+    return;
+  }
+  const overview = await deps.home.overview(ids.workspaceId, ids.userId, () =>
     deps.authz.isAdmin(client, ids.teamId, ids.userId),
   );
   await client.views.publish({ user_id: ids.userId, view: renderHome(overview) });
@@ -52,7 +58,7 @@ function register(app: App, deps: SlackDeps): void {
         view: renderConnectModal(link.url, link.expiresAt),
       });
     },
-    { quiet: true, inDm: true },
+    { quiet: true, inDm: true, access: 'admin' },
   );
 
   onAction(
@@ -65,29 +71,38 @@ function register(app: App, deps: SlackDeps): void {
       if (!connection) throw new NotConnectedError();
       await client.views.open({ trigger_id: body.trigger_id, view: renderDisconnectModal(connection) });
     },
-    { quiet: true, inDm: true },
+    { quiet: true, inDm: true, access: 'admin' },
   );
 
-  onView(app, deps, HOME_DISCONNECT_VIEW, ({ who, view, client }) => ({
-    // Ack at once with a progress view; the check and the deletion follow, then the modal says how it went.
-    ack: { response_action: 'update', view: renderNoticeModal('Disconnecting', 'Disconnecting Vigil…') },
-    async work() {
-      // Checked again on submission: the modal may have been opened before a role change.
-      if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
+  onView(
+    app,
+    deps,
+    HOME_DISCONNECT_VIEW,
+    ({ who, view, client }) => ({
+      // Ack at once with a progress view; the check and the deletion follow, then the modal says how it went.
+      ack: { response_action: 'update', view: renderNoticeModal('Disconnecting', 'Disconnecting Vigil…') },
+      async work() {
+        // Checked again on submission: the modal may have been opened before a role change.
+        if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
+          await client.views.update({
+            view_id: view.id,
+            view: renderNoticeModal('Not allowed', 'Only workspace admins can disconnect Vigil.'),
+          });
+          return;
+        }
+        await deps.connection.disconnect(who.workspaceId, who.userId, 'App Home');
         await client.views.update({
           view_id: view.id,
-          view: renderNoticeModal('Not allowed', 'Only workspace admins can disconnect Vigil.'),
+          view: renderNoticeModal(
+            'Disconnected',
+            'Vigil is disconnected: the API key is deleted from Vigil.',
+          ),
         });
-        return;
-      }
-      await deps.connection.disconnect(who.workspaceId, who.userId, 'App Home');
-      await client.views.update({
-        view_id: view.id,
-        view: renderNoticeModal('Disconnected', 'Vigil is disconnected: the API key is deleted from Vigil.'),
-      });
-      await publishHome(deps, client, who);
-    },
-  }));
+        await publishHome(deps, client, who);
+      },
+    }),
+    'admin',
+  );
 }
 
 /** What a row's buttons change: digest and alert subscriptions answer alike. */
@@ -114,9 +129,10 @@ function registerRowButtons(
     await service[what](who.workspaceId, id, who.userId);
     await publishHome(deps, client, who);
   };
-  onAction(app, deps, ids.pause, change('pause'), { quiet: true, inDm: true });
-  onAction(app, deps, ids.resume, change('resume'), { quiet: true, inDm: true });
-  onAction(app, deps, ids.remove, change('remove'), { quiet: true, inDm: true });
+  const opts = { quiet: true, inDm: true, access: 'subscribe' } as const;
+  onAction(app, deps, ids.pause, change('pause'), opts);
+  onAction(app, deps, ids.resume, change('resume'), opts);
+  onAction(app, deps, ids.remove, change('remove'), opts);
 }
 
 export const homeFeature: Feature = {

@@ -156,6 +156,8 @@ function registerShortcut(app: App, deps: SlackDeps): void {
       runTracked(
         deps,
         async () => {
+          // A shortcut is no listener of listen.ts: it checks `use` itself, before any API call.
+          await deps.authz.requireAccess(client, who, 'use');
           if (ids.length === 0) {
             await respond(
               ephemeral(

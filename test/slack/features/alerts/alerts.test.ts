@@ -40,7 +40,13 @@ describe('alerts through Slack', () => {
 
   beforeEach(async () => {
     clock = new ManualClock(START);
-    stack = await startStack({ sim: { emptyPageEvery: 0 }, clock, alertTicker: manual });
+    stack = await startStack({
+      sim: { emptyPageEvery: 0 },
+      clock,
+      alertTicker: manual,
+      // The tests subscribe and act as a plain member: opened to everyone, as an admin would.
+      open: ['subscribe', 'act'],
+    });
   });
   afterEach(async () => {
     await stack.close();

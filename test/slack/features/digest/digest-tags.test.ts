@@ -16,7 +16,7 @@ describe('digest tag filter', () => {
   let clock: ManualClock;
   beforeEach(async () => {
     clock = new ManualClock(START);
-    stack = await startEventsStack({ clock });
+    stack = await startEventsStack({ clock, open: ['act', 'subscribe'] }); // members subscribe, as an admin allowed
   });
   afterEach(async () => {
     await stack.close();

@@ -34,7 +34,7 @@ describe('digest commands and posts', () => {
 
   beforeEach(async () => {
     clock = new ManualClock(START);
-    stack = await startEventsStack({ clock });
+    stack = await startEventsStack({ clock, open: ['act', 'subscribe'] }); // members subscribe, as an admin allowed
   });
   afterEach(async () => {
     await stack.close();

@@ -11,6 +11,7 @@ import type { Stack } from '../../../support/stack.js';
 import { command, SEEDED_USERS, startEventsStack } from '../events/support/events-stack.js';
 
 const START = Date.UTC(2026, 5, 10, 6, 0);
+const admin = { userId: SEEDED_USERS.admin };
 const textOf = (post: { body: unknown }) => JSON.stringify(post.body);
 
 describe('an unreadable digest record', () => {
@@ -24,9 +25,9 @@ describe('an unreadable digest record', () => {
   });
 
   it('harms only itself: the rest lists and runs, and an admin removes it', async () => {
-    await command(stack, 'digest add identifiers:3001 tz:UTC at:09:00 always');
-    await command(stack, 'digest add identifiers:3002 tz:UTC at:10:00 always');
-    await command(stack, 'alerts add identifiers:3001');
+    await command(stack, 'digest add identifiers:3001 tz:UTC at:09:00 always', admin);
+    await command(stack, 'digest add identifiers:3002 tz:UTC at:10:00 always', admin);
+    await command(stack, 'alerts add identifiers:3001', admin);
     const [good, bad] = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     if (!good || !bad) throw new Error('digests not created');
     await sqlite(join(stack.dataDir, 'vigil.sqlite'), 'UPDATE keyv SET value = ? WHERE key = ?', [
@@ -37,6 +38,11 @@ describe('an unreadable digest record', () => {
     const list = await command(stack, 'digest list');
     expect(textOf(list.post)).toContain(`\`${good.id}\``);
     expect(textOf(list.post)).not.toMatch(/could not reach its storage|Reference/);
+    // Said, not hidden: the damaged one is named with the command that removes it.
+    expect(textOf(list.post)).toContain(
+      `could not be read (its stored record is damaged) and is skipped: \`${bad.id}\``,
+    );
+    expect(textOf(list.post)).toContain(`/vigil digest remove ${bad.id}`);
     const alerts = await command(stack, 'alerts list');
     expect(textOf(alerts.post)).toContain('identifier 3001');
 
@@ -45,6 +51,8 @@ describe('an unreadable digest record', () => {
     const removed = await command(stack, `digest remove ${bad.id}`, { userId: SEEDED_USERS.admin });
     expect(textOf(removed.post)).toContain(`Digest \`${bad.id}\` removed`);
     expect(await stack.vigil.deps.repos.digestSubscriptions.unreadableIds(DEFAULT_TEAM_ID)).toEqual([]);
+    const after = await command(stack, 'digest list');
+    expect(textOf(after.post)).not.toContain('could not be read');
     expect(stack.logs.filter((l) => l.includes('unreadable record set aside'))).toHaveLength(1);
   });
 });

@@ -124,7 +124,7 @@ describe('permission', () => {
       const post = await waitPostTo(stack, refused.responseUrl);
       expect(post.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
       expect(String(post.body.text)).toContain(
-        'In this workspace only workspace admins may ignore, remediate or triage events.',
+        'In this workspace only workspace admins may ignore, remediate or triage events (the `act` permission).',
       );
       expect(actionCalls(stack)).toHaveLength(0);
 

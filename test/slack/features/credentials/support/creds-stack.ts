@@ -10,6 +10,8 @@ export function startCredsStack(opts: { clock?: Clock; emptyPageEvery?: number; 
       ...(opts.quota === undefined ? {} : { initialSearchQuota: opts.quota }),
     },
     ...(opts.clock ? { clock: opts.clock } : {}),
+    // The tests search as a plain member: `creds` is opened to everyone, as an admin would.
+    open: ['creds'],
   });
 }
 

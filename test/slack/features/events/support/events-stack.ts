@@ -2,7 +2,9 @@
  * The shared end-to-end stack (test/support/stack.ts), plus the steps every events test takes: run a
  * command, click a button, read what reached Slack and the simulated API.
  */
+
 import type { Clock } from '../../../../../src/clock.js';
+import type { Permission } from '../../../../../src/permission-rules.js';
 import type { LoggedRequest, SimOptions } from '../../../../../src/sim/api/index.js';
 import { type ResponseUrlPost, SEEDED_CHANNELS, SEEDED_USERS } from '../../../../../src/sim/slack/index.js';
 import { findButton, getButton, type MenuOption, menuOptions } from '../../../../harness/index.js';
@@ -14,6 +16,8 @@ export interface EventsStackOptions {
   sim?: Partial<SimOptions> & { emptyPageEvery?: number };
   clock?: Clock;
   connect?: boolean;
+  /** Permissions opened to everyone before the test (default `act`). */
+  open?: Permission[];
 }
 
 /** The shared stack, with no empty pages unless a test asks for them. */
@@ -22,6 +26,8 @@ export function startEventsStack(opts: EventsStackOptions = {}): Promise<Stack> 
     sim: { emptyPageEvery: opts.sim?.emptyPageEvery ?? 0 },
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.connect === undefined ? {} : { connect: opts.connect }),
+    // The tests act on events as a plain member: `act` is opened to everyone, as an admin would.
+    open: opts.open ?? ['act'],
   });
 }
 
