@@ -29,6 +29,7 @@ import { type PoliciesApi, policiesResource } from './resources/policies.js';
 import { type RecommendationsApi, recommendationsResource } from './resources/recommendations.js';
 import { type ReportEndpointMemory, type ReportsApi, reportsResource } from './resources/reports.js';
 import { type SandboxApi, sandboxResource } from './resources/sandbox.js';
+import { type StealerLogsApi, stealerLogsResource } from './resources/stealer-logs.js';
 import { type TenantsApi, tenantsResource } from './resources/tenants.js';
 import { type TokensApi, tokensResource } from './resources/tokens.js';
 
@@ -83,7 +84,8 @@ export interface ApiSession
     SandboxApi,
     ActivitiesApi,
     TenantsApi,
-    ReportsApi {
+    ReportsApi,
+    StealerLogsApi {
   readonly tenantId: number | undefined;
 }
 
@@ -171,6 +173,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       ...activitiesResource(ctx),
       ...tenantsResource(ctx),
       ...reportsResource(ctx, reportEndpoints),
+      ...stealerLogsResource(ctx),
     };
   }
 

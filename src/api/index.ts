@@ -28,6 +28,7 @@ export { /** @internal */ AiAssistanceSchema } from './resources/activities.js';
 export {
   CREDENTIAL_INCLUDES,
   type Credential,
+  type CredentialActionType,
   type CredentialInclude,
   /** @internal */ CredentialPageSchema,
   /** @internal */ type CredentialQuery,
@@ -95,5 +96,11 @@ export {
   /** @internal */ ReportRequestSchema,
 } from './resources/reports.js';
 export { /** @internal */ SandboxUploadSchema } from './resources/sandbox.js';
+export {
+  type InfectedEvent,
+  MAX_EXPAND_PAGE,
+  type StealerLogCookie,
+  type StealerLogCredential,
+} from './resources/stealer-logs.js';
 export { type Tenant, /** @internal */ TenantPageSchema } from './resources/tenants.js';
 export { type TokenTest, /** @internal */ TokenTestSchema } from './resources/tokens.js';

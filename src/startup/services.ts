@@ -109,6 +109,7 @@ export function buildServices(
     credentials: new CredentialsService({
       api,
       repos,
+      identifiers,
       store,
       clock,
       logger: logger.child({ component: 'creds' }),

@@ -89,8 +89,41 @@ export function credentialSearchBody(input: CredentialSearchInput): Json {
   });
 }
 
+/** `LeakedCredentialsBulkActionType`: remediate covers identical pairs to come; ignore, every pair of the identity. */
+const CREDENTIAL_ACTIONS = ['remediate', 'unremediate', 'ignore', 'unignore'] as const;
+export type CredentialActionType = (typeof CREDENTIAL_ACTIONS)[number];
+
+/** The contract's `maxItems` of `CredentialActionRequestBody.targets`. */
+const MAX_CREDENTIAL_TARGETS = 100;
+
+/** One body per batch of at most 100 distinct `credential_hash` targets. */
+function credentialActionBodies(action: CredentialActionType, hashes: readonly string[]): Json[] {
+  const problems = new Problems();
+  if (!(CREDENTIAL_ACTIONS as readonly string[]).includes(action))
+    problems.add('action', `unknown value ${JSON.stringify(action)}`);
+  hashes.forEach((h, i) => {
+    if (typeof h !== 'string' || h.length === 0)
+      problems.add(`hashes.${i}`, 'must be a non-empty credential hash');
+  });
+  problems.throwIfAny('credential action');
+  const unique = [...new Set(hashes)];
+  const bodies: Json[] = [];
+  for (let i = 0; i < unique.length; i += MAX_CREDENTIAL_TARGETS) {
+    bodies.push({
+      targets: unique.slice(i, i + MAX_CREDENTIAL_TARGETS).map((credential_hash) => ({ credential_hash })),
+      action: { type: action },
+    });
+  }
+  return bodies;
+}
+
 export interface CredentialsApi {
   searchCredentials(input: CredentialSearchInput): Promise<SearchPage<Credential>>;
+  /**
+   * `POST …/credentials/actions`, in batches of ≤100 targets; not repeated after an unknown outcome (the
+   * caller's act-once record decides). Returns the number of calls made.
+   */
+  credentialAction(input: { action: CredentialActionType; hashes: readonly string[] }): Promise<number>;
   iterateCredentials(
     input: CredentialSearchInput,
     opts?: PaginateOptions,
@@ -110,5 +143,28 @@ export function credentialsResource({ call, v4 }: ResourceContext): CredentialsA
     });
     return { ...res.data, quota: quotaFrom(res.headers) };
   };
-  return { searchCredentials, iterateCredentials: (input, o) => paginate(searchCredentials, input, o) };
+  const credentialAction = async (input: {
+    action: CredentialActionType;
+    hashes: readonly string[];
+  }): Promise<number> => {
+    let calls = 0;
+    for (const body of credentialActionBodies(input.action, input.hashes)) {
+      await call({
+        method: 'POST',
+        path: `${v4}/credentials/actions`,
+        body,
+        tier: 'ordinary',
+        idempotent: false,
+        auth: 'token',
+        schema: null,
+      });
+      calls++;
+    }
+    return calls;
+  };
+  return {
+    searchCredentials,
+    credentialAction,
+    iterateCredentials: (input, o) => paginate(searchCredentials, input, o),
+  };
 }

@@ -46,6 +46,11 @@ const MaskedRowSchema = z.object({
   masked: z.string(),
   authDomains: z.object({ count: z.number().int().nonnegative(), first: z.array(z.string()) }).optional(),
   knownPasswordId: z.number().nullable().optional(),
+  /**
+   * The API's id of the identity and password pair, which credential actions target. Kept with the row
+   * (like the event uids of event results) so acting costs no search.
+   */
+  credentialHash: z.string().min(1).max(200).optional(),
 });
 export type MaskedRow = z.infer<typeof MaskedRowSchema>;
 
@@ -117,6 +122,8 @@ export function maskedRowOf(c: Credential): MaskedRow {
   if (c.auth_domains !== undefined)
     row.authDomains = { count: c.auth_domains.length, first: c.auth_domains.slice(0, SHOWN_AUTH_DOMAINS) };
   if (c.known_password_id !== undefined) row.knownPasswordId = c.known_password_id;
+  if (defined(c.credential_hash) && c.credential_hash !== '' && c.credential_hash.length <= 200)
+    row.credentialHash = c.credential_hash;
   return row;
 }
 

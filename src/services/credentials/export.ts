@@ -124,6 +124,12 @@ export function exportPageSize(limit: number): number {
   return Math.ceil(limit / pages);
 }
 
+/** Global searches an export of `limit` rows draws: each page costs one per 100 rows it asks for. */
+export function exportCost(limit: number): number {
+  const size = exportPageSize(limit);
+  return Math.ceil(limit / size) * Math.ceil(size / 100);
+}
+
 /** @internal */
 export function validateExportLimit(limit: number): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EXPORT_LIMIT) {

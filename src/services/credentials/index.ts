@@ -5,11 +5,14 @@
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import type { Repositories, Store } from '../../store/index.js';
+import type { IdentifierDirectory } from '../identifiers.js';
 import type { ApiAccess } from '../workspace-api.js';
+import { CredentialActions } from './actions.js';
 import { type CredsContext, CredsContextStore } from './context.js';
 import {
   type ExportDeps,
   type ExportRequest,
+  exportCost,
   RunningExportSchema,
   type StartedExport,
   startExport,
@@ -29,11 +32,17 @@ import {
   type SavedPage,
   searchCredentials,
 } from './search.js';
+import { StealerLogs } from './stealer-log.js';
 
+export type {
+  CredentialActOutcome,
+  CredentialTarget,
+} from './actions.js';
 export type { CredsContext } from './context.js';
 export type { StartedExport } from './export.js';
 export type { InterruptedExport } from './export-recovery.js';
 export type { Revealed, SavedPage } from './search.js';
+export type { StealerLogEntry, StealerLogView } from './stealer-log.js';
 
 export interface CredentialsServiceDeps {
   api: ApiAccess;
@@ -41,17 +50,38 @@ export interface CredentialsServiceDeps {
   store: Pick<Store, 'lease'>;
   clock: Clock;
   logger: Logger;
+  /** The tenant's identifiers: a stealer log shows the hosts on its domains first. */
+  identifiers?: Pick<IdentifierDirectory, 'list'>;
   /** Where exports write their temporary file; the OS default unless a test or bench says otherwise. */
   tmpDir?: string;
 }
 
 export class CredentialsService {
   readonly contexts: CredsContextStore;
+  /** Remediate, Ignore and their reverses, once per click, audited. */
+  readonly actions: CredentialActions;
+  /** An infected device's logins and cookies, masked; reveal audited. */
+  readonly stealerLogs: StealerLogs;
   private readonly searchDeps: CredsDeps;
   private readonly exportDeps: ExportDeps;
 
+  private readonly repos: Repositories;
+
   constructor(deps: CredentialsServiceDeps) {
+    this.repos = deps.repos;
     this.contexts = new CredsContextStore(deps.repos);
+    this.actions = new CredentialActions({
+      api: deps.api,
+      store: deps.store,
+      repos: deps.repos,
+      clock: deps.clock,
+    });
+    this.stealerLogs = new StealerLogs({
+      api: deps.api,
+      repos: deps.repos,
+      audit: deps.repos.audit,
+      ...(deps.identifiers === undefined ? {} : { identifiers: deps.identifiers }),
+    });
     const common = { api: deps.api, audit: deps.repos.audit, clock: deps.clock, logger: deps.logger };
     this.searchDeps = { ...common, contexts: this.contexts };
     this.exportDeps = {
@@ -90,6 +120,23 @@ export class CredentialsService {
     opts: WatchOptions,
   ): Promise<void> {
     return watchInterruptedExports(this.exportDeps, announce, opts);
+  }
+
+  /**
+   * What an export of `limit` rows would draw from the global-search quota, when that is more than a tenth of
+   * what is left (the latest figure the API reported for the workspace, else the page's): the requester is
+   * asked first. Undefined when it is not, or nothing is known of the quota.
+   */
+  async exportNeedsAsking(
+    workspaceId: string,
+    limit: number,
+    pageQuota: CredsContext['quota'],
+  ): Promise<{ cost: number; remaining: number } | undefined> {
+    const recorded = (await this.repos.workspaces.get(workspaceId))?.quota?.remaining;
+    const remaining = recorded ?? pageQuota?.remaining;
+    if (remaining === undefined || remaining === null) return undefined;
+    const cost = exportCost(limit);
+    return cost > remaining / 10 ? { cost, remaining } : undefined;
   }
 
   /** Takes the user's export slot (ExportBusyError when taken); check the `export` permission first. */

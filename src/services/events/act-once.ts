@@ -67,3 +67,56 @@ export async function whileKeptAlive<T>(
     clearInterval(timer);
   }
 }
+
+export interface ActOnceAllSteps<K, T> {
+  /** Wins the lease for one key, or undefined when another caller holds it. */
+  acquire(key: K): Promise<Lease | undefined>;
+  /** Whether the change is still to be made for this key; asked before and again after its lease is won. */
+  stillDue(key: K): Promise<boolean>;
+  /** One upstream call for every key won, and the record of each, run while their leases are kept alive. */
+  act(won: readonly K[]): Promise<T>;
+}
+
+export interface ActOnceAllOutcome<K, T> {
+  /** Keys this caller changed (empty: nothing was called), with what `act` returned. */
+  won: K[];
+  value: T | undefined;
+  /** Keys no longer due: someone made the change, or the state moved on. */
+  stale: K[];
+  /** Keys someone else is changing right now. */
+  busy: K[];
+}
+
+/**
+ * Act once for several keys in one upstream call (a page of rows): each key is won or left as `actOnce`
+ * would, then the keys won are changed together, or not at all.
+ */
+export async function actOnceAll<K, T>(
+  keys: readonly K[],
+  steps: ActOnceAllSteps<K, T>,
+  opts: { renewEveryMs?: number } = {},
+): Promise<ActOnceAllOutcome<K, T>> {
+  const out: ActOnceAllOutcome<K, T> = { won: [], value: undefined, stale: [], busy: [] };
+  const leases: Lease[] = [];
+  try {
+    for (const key of keys) {
+      if (!(await steps.stillDue(key))) {
+        out.stale.push(key);
+        continue;
+      }
+      const lease = await steps.acquire(key);
+      if (!lease) {
+        out.busy.push(key);
+        continue;
+      }
+      leases.push(lease);
+      if (await steps.stillDue(key)) out.won.push(key);
+      else out.stale.push(key);
+    }
+    if (out.won.length > 0)
+      out.value = await whileKeptAlive(leases, () => steps.act(out.won), opts.renewEveryMs);
+    return out;
+  } finally {
+    await Promise.all(leases.map((l) => l.release()));
+  }
+}

@@ -150,3 +150,8 @@ export function isApplicable(event: Event, action: EventActionType): boolean {
       return Boolean(remediatedAt);
   }
 }
+
+/** Events of an infected machine (a stealer log, or a bot listing that sells one): their log can be opened. */
+const INFECTED_DEVICE_TYPES: ReadonlySet<string> = new Set(['stealer_log', 'bot']);
+export const isInfectedDevice = (event: Pick<Event, 'metadata'>): boolean =>
+  INFECTED_DEVICE_TYPES.has(event.metadata.type);

@@ -69,6 +69,12 @@ export interface CredentialSearchBody {
   order: 'asc' | 'desc';
 }
 
+/** `CredentialActionRequestBody`: at most 100 targets. */
+export interface CredentialActionsBody {
+  targets: { credential_hash: string }[];
+  action: { type: 'remediate' | 'unremediate' | 'ignore' | 'unignore' };
+}
+
 /** `PolicyAssignmentsBody`, `clean_past_events` defaulting to false. */
 export interface UnassignBody {
   identifier_ids: number[];

@@ -99,6 +99,11 @@ export class SimState {
   readonly pendingUploads = new Map<string, SimPendingUpload>();
   readonly unassignments: SimUnassignment[] = [];
   readonly searchQuotas = new Map<number, SimSearchQuota>();
+  /** `POST …/credentials/actions` as received, in order, by tenant. */
+  readonly credentialActions: { tenantId: number; action: string; hashes: string[]; at: number }[] = [];
+  /** Per tenant: remediated pairs by `credential_hash`, ignored identities by name (lower case). */
+  readonly remediatedCredentials = new Map<number, Set<string>>();
+  readonly ignoredIdentities = new Map<number, Set<string>>();
   private readonly byUid = new Map<string, SimEvent>();
   private addedEvents = 0;
 

@@ -91,6 +91,17 @@ function credentialWords(e: AuditEntry): string | undefined {
       return `shared leaked credentials (${escaped(e.target)} search, values masked) in a channel${detail}`;
     case 'credentials.export':
       return `exported leaked credentials of ${codeSpan(e.target)} as CSV${detail}`;
+    case 'credential.remediate':
+    case 'credential.unremediate':
+    case 'credential.ignore':
+    case 'credential.unignore': {
+      const verb = `${e.action.slice('credential.'.length)}d`;
+      const what =
+        e.count === undefined ? `leaked credential ${codeSpan(e.target)}` : `${e.count} leaked credentials`;
+      return `${verb} ${what}${detail}`;
+    }
+    case 'stealer-log.reveal':
+      return `revealed a value of the stealer log of event ${codeSpan(e.target)}${detail}`;
     default:
       return undefined;
   }

@@ -5,6 +5,7 @@
  * ephemeral to the clicker; nothing else here ever sees it.
  */
 import type { Button, KnownBlock } from '@slack/types';
+import type { CredentialMark, CredentialRowState } from '../../services/credentials/actions.js';
 import type { CredsContext, MaskedRow } from '../../services/credentials/context.js';
 import { LOW_QUOTA, quotaState } from '../../services/credentials/search.js';
 import { renderBudgeted } from './budget.js';
@@ -15,6 +16,77 @@ export const CREDS_REVEAL = 'creds_reveal';
 export const CREDS_NEXT_PAGE = 'creds_next_page';
 export const CREDS_EXPORT = 'creds_export';
 export const CREDS_SHARE = 'creds_share';
+/** "Export anyway", after Vigil asked about the quota (block `creds:export-ask`). */
+export const CREDS_EXPORT_CONFIRMED = 'creds_export_confirmed';
+/** Credential actions on one row (block `creds:act:<i>`) and on the whole page (block `creds:tail`). */
+export const CREDS_REMEDIATE = 'creds_remediate';
+export const CREDS_UNREMEDIATE = 'creds_unremediate';
+export const CREDS_IGNORE = 'creds_ignore';
+export const CREDS_UNIGNORE = 'creds_unignore';
+export const CREDS_REMEDIATE_PAGE = 'creds_remediate_page';
+export const CREDS_IGNORE_PAGE = 'creds_ignore_page';
+
+const confirm = (title: string, text: string, yes: string): NonNullable<Button['confirm']> => ({
+  title: { type: 'plain_text', text: title },
+  text: { type: 'plain_text', text },
+  confirm: { type: 'plain_text', text: yes },
+  deny: { type: 'plain_text', text: 'Cancel' },
+  style: 'danger',
+});
+
+/** What the API does with each action, said before it is done. */
+const REMEDIATE_CONFIRM = confirm(
+  'Remediate this credential?',
+  'The threat-intel API marks this identity and password pair as remediated for your tenant, and the identical pairs it finds later too. Unremediate undoes it.',
+  'Remediate',
+);
+const IGNORE_CONFIRM = confirm(
+  'Ignore this identity?',
+  'The threat-intel API ignores every leaked pair of this identity for your tenant, not only this row. Unignore undoes it.',
+  'Ignore',
+);
+const REMEDIATE_PAGE_CONFIRM = confirm(
+  'Remediate this page?',
+  'Every identity and password pair on this page is marked as remediated for your tenant, with the identical pairs found later. Unremediate undoes each.',
+  'Remediate all',
+);
+const IGNORE_PAGE_CONFIRM = confirm(
+  'Ignore this page?',
+  'Every identity on this page is ignored for your tenant, with all of its leaked pairs. Unignore undoes each.',
+  'Ignore all',
+);
+
+const MARK_WORDS: Record<CredentialMark['action'], string> = {
+  remediate: 'Remediated',
+  unremediate: 'Unremediated',
+  ignore: 'Identity ignored',
+  unignore: 'Identity unignored',
+};
+
+const isSet = (m: CredentialMark | undefined) => m?.action === 'remediate' || m?.action === 'ignore';
+
+/** "Remediated by @alice · date" and "Identity ignored by @bob · date", newest last. */
+function stateLine(state: CredentialRowState | undefined): string | undefined {
+  const marks = [state?.pair, state?.identity].filter((m): m is CredentialMark => m !== undefined);
+  if (marks.length === 0) return undefined;
+  return marks
+    .sort((a, b) => a.at - b.at)
+    .map((m) => `${MARK_WORDS[m.action]} by ${userMention(m.by) ?? 'a teammate'} · ${slackDate(m.at)}`)
+    .join(' · ');
+}
+
+/** The row's actions, each or its reverse by the row's state; none without the API's pair id. */
+function rowActions(row: MaskedRow, state: CredentialRowState | undefined, ref: string): Button[] {
+  if (row.credentialHash === undefined) return [];
+  return [
+    isSet(state?.pair)
+      ? button('Unremediate', CREDS_UNREMEDIATE, ref)
+      : button('Remediate', CREDS_REMEDIATE, ref, { style: 'danger', confirm: REMEDIATE_CONFIRM }),
+    isSet(state?.identity)
+      ? button('Unignore', CREDS_UNIGNORE, ref)
+      : button('Ignore', CREDS_IGNORE, ref, { confirm: IGNORE_CONFIRM }),
+  ];
+}
 
 /** Sharing shows employees' addresses to the whole channel: Slack asks the clicker to confirm first. */
 const SHARE_CONFIRM: NonNullable<Button['confirm']> = {
@@ -99,6 +171,8 @@ export interface CredsPageOptions {
   sharedBy?: string;
   /** Button value for the row at `index` and for page-wide buttons. */
   ref: (index?: number) => string;
+  /** What was done to each row through Vigil (by index); shown with the reverse action. */
+  states?: readonly (CredentialRowState | undefined)[];
 }
 
 /** One page of credentials: summary and quota, a group per row, then Next page / Export CSV / Share. */
@@ -115,20 +189,34 @@ export function renderCredsPage(ctx: CredsContext, opts: CredsPageOptions): Rend
   const head: KnownBlock[] = [section(`*${summary}*`, 'creds:summary')];
   // The quota is the requester's business: a shared copy leaves it out.
   const quota = opts.inChannel === true ? undefined : quotaLine(ctx.quota);
-  if (quota !== undefined) head.push(context(quota, 'creds:quota'));
   const sharer =
     opts.inChannel === true ? userMention(opts.sharedBy ?? ctx.message?.sharedBy ?? '') : undefined;
   const canReveal = opts.inChannel !== true && ctx.search !== undefined;
   const groups = ctx.rows.map((row, i): KnownBlock[] => {
     const s = section(rowText(row, ctx.offset + i + 1), `creds:row:${i}`);
     if (canReveal && row.masked !== '') s.accessory = button('Reveal', CREDS_REVEAL, opts.ref(i));
-    return [s];
+    const group: KnownBlock[] = [s];
+    const state = opts.states?.[i];
+    const line = stateLine(state);
+    if (line !== undefined) group.push(context(line, `creds:state:${i}`));
+    const acts = opts.inChannel === true ? [] : rowActions(row, state, opts.ref(i));
+    if (acts.length > 0) group.push({ type: 'actions', block_id: `creds:act:${i}`, elements: acts });
+    return group;
   });
+  const actionable = opts.inChannel !== true && ctx.rows.some((r) => r.credentialHash !== undefined);
   const buttons: Button[] = [];
   if (more && ctx.search !== undefined)
     buttons.push(button('Next page', CREDS_NEXT_PAGE, opts.ref(), { style: 'primary' }));
   if (opts.inChannel !== true && ctx.search !== undefined && ctx.rows.length > 0)
     buttons.push(button('Export CSV', CREDS_EXPORT, opts.ref()));
+  if (actionable && ctx.rows.length > 1) {
+    buttons.push(
+      button('Remediate all on this page', CREDS_REMEDIATE_PAGE, opts.ref(), {
+        confirm: REMEDIATE_PAGE_CONFIRM,
+      }),
+      button('Ignore all on this page', CREDS_IGNORE_PAGE, opts.ref(), { confirm: IGNORE_PAGE_CONFIRM }),
+    );
+  }
   if (opts.inChannel !== true && ctx.message === undefined && ctx.rows.length > 0)
     buttons.push({ ...button('Share in channel', CREDS_SHARE, opts.ref()), confirm: SHARE_CONFIRM });
   const tail: KnownBlock[] = [];
@@ -139,6 +227,7 @@ export function renderCredsPage(ctx: CredsContext, opts: CredsPageOptions): Rend
   if (buttons.length > 0) tail.push({ type: 'actions', block_id: 'creds:tail', elements: buttons });
   if (opts.inChannel !== true)
     tail.push(context('Values are masked. Reveal shows one to you alone, and is audited.', 'creds:private'));
+  if (quota !== undefined) tail.push(context(quota, 'creds:quota'));
   else if (sharer !== undefined) tail.push(context(`Shared by ${sharer} · values masked`, 'creds:shared'));
   const plainSummary = `${summary.replaceAll('`', '')}${sharer === undefined ? '' : ` · shared by ${sharer}`}`;
   const r = renderBudgeted({
@@ -160,6 +249,30 @@ export function renderRevealed(row: MaskedRow, value: string): RenderedMessage {
     blocks: [
       section(`${listCodeSpan(row.identity)}: ${listCodeSpan(value, 2000)}`, 'creds:revealed'),
       context('Only you can see this. The reveal was recorded in the audit log.', 'creds:revealed-note'),
+    ],
+  };
+}
+
+/** Asked before an export that would draw more than a tenth of the global searches left. */
+export function renderExportAsk(
+  p: { limit: number; cost: number; remaining: number },
+  ref: string,
+): RenderedMessage {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const text = `Exporting up to ${plural(p.limit, 'row', { grouped: true })} uses about ${n(p.cost)} global search${p.cost === 1 ? '' : 'es'} of the ${n(p.remaining)} your organization has left this month, more than a tenth.`;
+  return {
+    text,
+    blocks: [
+      section(`:warning: ${text}`, 'creds:export-ask:text'),
+      context(
+        'A smaller `limit:` costs less (one search per 100 rows); repeating a search within 10 minutes is free.',
+        'creds:export-ask:hint',
+      ),
+      {
+        type: 'actions',
+        block_id: 'creds:export-ask',
+        elements: [button('Export anyway', CREDS_EXPORT_CONFIRMED, ref, { style: 'primary' })],
+      },
     ],
   };
 }

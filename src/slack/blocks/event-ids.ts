@@ -14,6 +14,8 @@ export const EVENT_TRIAGE = 'event_triage';
 /** Snooze… (a form: this event, its identifier or its source, for how long) and Unsnooze on a snoozed row. */
 export const EVENT_SNOOZE = 'event_snooze';
 export const EVENT_UNSNOOZE = 'event_unsnooze';
+/** "Open stealer log", in the menu of an infected device's event. */
+export const EVENT_STEALER_LOG = 'event_stealer_log';
 /** The overflow menu of an event; each option's value names the action it stands for. */
 export const EVENT_MORE = 'event_more';
 export const EVENTS_NEXT_PAGE = 'events_next_page';
@@ -33,6 +35,7 @@ export const ACTION_IDS = {
   triage: EVENT_TRIAGE,
   snooze: EVENT_SNOOZE,
   unsnooze: EVENT_UNSNOOZE,
+  stealerLog: EVENT_STEALER_LOG,
   more: EVENT_MORE,
   nextPage: EVENTS_NEXT_PAGE,
   ignorePage: EVENTS_IGNORE_PAGE,

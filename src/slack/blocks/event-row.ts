@@ -18,6 +18,7 @@ import {
   type EventStatus,
   effectiveSeverity,
   eventStatus,
+  isInfectedDevice,
   isSeverity,
   joinTitle,
   titleFragments,
@@ -30,6 +31,7 @@ import {
   EVENT_REMEDIATE,
   EVENT_SEVERITY,
   EVENT_SNOOZE,
+  EVENT_STEALER_LOG,
   EVENT_TAGS,
   EVENT_TRIAGE,
   EVENT_UNDO,
@@ -319,6 +321,7 @@ function rowControls(
   // Only an open event is worth quieting; a handled one is quiet already.
   if (opts.canAct !== false && open && opts.snoozed === undefined)
     menu.push({ label: 'Snooze…', base: EVENT_SNOOZE });
+  if (isInfectedDevice(event)) menu.push({ label: 'Open stealer log', base: EVENT_STEALER_LOG });
   if (opts.canAct !== false) menu.push(...triageControls(MENU_MAX - menu.length));
   return { buttons, menu };
 }

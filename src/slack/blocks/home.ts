@@ -163,6 +163,8 @@ const HOME_COMMANDS: readonly string[] = [
   '`/vigil events <name>` or `/vigil events all`: events by identifier name, or of every identifier; each event’s menu sets tags, a note and a severity override',
   '`/vigil identifiers [words] [type:…]`: find identifiers by name, with their ids',
   '`/vigil identifiers add <type> <value>`, `identifiers remove|disable|enable <id>`: watch assets from Slack',
+  '`/vigil creds domain <domain>`: leaked credentials (values masked), with Remediate and Ignore on each row and for a page, Reveal, Export CSV (asked first when it would use more than a tenth of the searches left)',
+  'An infected device’s event (stealer log) has *Open stealer log* in its menu: its logins and cookies, your domains first, values masked, Reveal audited',
   '`/vigil policies`: matching policies; `/vigil assignments <policy-id>`: where one is assigned, with Unassign',
   '`/vigil recommendations [type:…] [status:…]`: identifiers worth monitoring, with Accept and Reject',
   '`/vigil upload`, or the message shortcut *Send to sandbox*: send a file to the sandbox',

@@ -159,7 +159,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
     usage: `${COMMAND} events <identifier-id|name|all> [query] [filters]`,
     summary: 'events matching an identifier (by id or name), or all of them',
     description:
-      'Searches the events of one identifier, newest first: give its id, its name (`/vigil identifiers` finds it), or `all` for the whole tenant. Add at most one query and any filters; values are comma-separated and may be quoted. Each event’s menu sets its tags, a note and a severity override.',
+      'Searches the events of one identifier, newest first: give its id, its name (`/vigil identifiers` finds it), or `all` for the whole tenant. Add at most one query and any filters; values are comma-separated and may be quoted. Each event’s menu sets its tags, a note and a severity override; an infected device’s event (stealer log) also has Open stealer log: its saved logins and cookies, shown to you alone, your domains first, values masked (Reveal: `/vigil settings reveal`).',
     sections: [
       {
         title: 'Query (at most one)',
@@ -213,6 +213,13 @@ const ENTRIES: Record<Subcommand, Entry> = {
     description:
       'Searches leaked credentials by email domain, exact email, username (`keyword`) or the domain of the service logged in to (`authdomain`). To search by a password, use `/vigil creds password`: it opens a private form. Values are masked; Reveal shows one to you alone and Export CSV sends up to `limit` rows to your DM, where the workspace allows you (`/vigil settings`).',
     sections: [
+      {
+        title: 'Acting on results',
+        lines: [
+          'Remediate (asks first): the API marks the identity and password pair remediated for your tenant, and the identical pairs it finds later. Ignore: every pair of that identity. Each has its reverse (Unremediate, Unignore) on the row, which says who did it; "Remediate all" and "Ignore all" act on the page. Who may: `/vigil settings act`.',
+          'The footer shows the global searches left this month; an export that would use more than a tenth of them asks first (one search per 100 rows).',
+        ],
+      },
       {
         title: 'Filters',
         lines: [

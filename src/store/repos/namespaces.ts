@@ -78,6 +78,8 @@ export const NAMESPACES = {
   'portal-event': { scope: 'workspace' },
   /** Report requests asked through Vigil and not yet delivered to their requester, by request uuid. */
   'intel-request': { scope: 'workspace' },
+  /** Leaked credentials remediated or ignored through Vigil (who, when), by pair or identity digest. */
+  'credential-state': { scope: 'workspace' },
   /** The store's format stamp (backend/format.ts), one record for the whole store. */
   meta: { scope: 'shared' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */

@@ -103,6 +103,9 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Report requests followed until their report is posted; the intel service defines the shape. */
     intelRequests: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'intel-request', schema),
+    /** What was done to leaked credentials through Vigil, by pair or identity; the service defines the shape. */
+    credentialStates: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'credential-state', schema),
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,

@@ -62,6 +62,7 @@ describe('action and block ids', () => {
       triage: 'event_triage',
       snooze: 'event_snooze',
       unsnooze: 'event_unsnooze',
+      stealerLog: 'event_stealer_log',
       more: 'event_more',
       nextPage: 'events_next_page',
       ignorePage: 'events_ignore_page',

@@ -135,6 +135,7 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await repos.eventTriage(Anything).set(ws, 'uidkey:tags', { note: 'tagged' }, 60_000);
   await repos.tenantTags(Anything).set(ws, 'tenant-3', { note: 'vip' });
   await repos.recommendationDecisions(Anything).set(ws, '40001', { note: 'accepted' }, 60_000);
+  await repos.credentialStates(Anything).set(ws, 'pair:abc', { note: 'remediated' }, 60_000);
   await repos.identifierLists(Anything).set(ws, 'stamp', { note: 'read' }, 60_000);
   await repos.snoozes.put(
     ws,

@@ -22,6 +22,8 @@ const IDENTITY = new Set([
   'id',
   'next',
   'event_uid',
+  // The target of credential actions.
+  'credential_hash',
   'related_activity_uids',
   'source_id',
   'token',
@@ -35,6 +37,9 @@ const IDENTITY = new Set([
  * the request is still processing): rich answers leave them out when the seeded data does.
  */
 const FLOW = new Set(['upload_fields', 'report', 'intel']);
+
+/** Nullable required fields lean answers still fill from the seed: the paging cursor, an action's target. */
+const LEAN_KEEPS = new Set(['next', 'credential_hash']);
 
 /** Free text that rich answers make 5,000 characters long. */
 const LONG = new Set([
@@ -103,22 +108,37 @@ const union = (s: Schema): Schema[] | undefined => {
 
 const allowsNull = (docs: Docs, schema: Schema): boolean => typesOf(docs, schema).has('null');
 
+/**
+ * How well an object schema describes `obj`: its constant tags and required fields, and (one level down) those
+ * of the first element of each list, so pages of different items (`_expand`'s logins or cookies) are told apart.
+ */
+function objectScore(docs: Docs, b: Schema, obj: Record<string, unknown>, depth = 0): number {
+  const { properties, required } = objectView(docs, b);
+  let s = 0;
+  for (const [k, p] of Object.entries(properties)) {
+    const c = isSchema(p) ? deref(docs, p).const : undefined;
+    if (c !== undefined) s += obj[k] === c ? 10 : k in obj ? -100 : 0;
+    const items = isSchema(p) ? deref(docs, p).items : undefined;
+    const first = Array.isArray(obj[k]) ? (obj[k] as unknown[])[0] : undefined;
+    if (
+      depth === 0 &&
+      isSchema(items) &&
+      typeof first === 'object' &&
+      first !== null &&
+      !Array.isArray(first)
+    )
+      s += objectScore(docs, items, first as Record<string, unknown>, 1);
+  }
+  for (const r of required) s += r in obj ? 1 : -5;
+  return s;
+}
+
 /** The branch of a union that describes `value`: its type, then its constant tags and required fields. */
 function branchFor(docs: Docs, branches: Schema[], value: unknown): Schema | undefined {
   const typed = branches.filter((b) => hasType(value, typesOf(docs, b)) || typesOf(docs, b).size === 0);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return typed[0];
   const obj = value as Record<string, unknown>;
-  const score = (b: Schema): number => {
-    const { properties, required } = objectView(docs, b);
-    let s = 0;
-    for (const [k, p] of Object.entries(properties)) {
-      const c = isSchema(p) ? deref(docs, p).const : undefined;
-      if (c !== undefined) s += obj[k] === c ? 10 : k in obj ? -100 : 0;
-    }
-    for (const r of required) s += r in obj ? 1 : -5;
-    return s;
-  };
-  return [...typed].sort((a, b) => score(b) - score(a))[0];
+  return [...typed].sort((a, b) => objectScore(docs, b, obj) - objectScore(docs, a, obj))[0];
 }
 
 function shape(env: Env, schema: Schema, value: unknown, name: string): unknown {
@@ -160,7 +180,7 @@ function shapeObject(env: Env, s: Schema, value: Record<string, unknown>): Recor
     const defaulted = 'default' in sub || 'default' in deref(env.docs, sub);
     if (env.mode === 'lean') {
       if (!required.has(key) && !defaulted) continue;
-      if (required.has(key) && key !== 'next' && allowsNull(env.docs, sub)) out[key] = null;
+      if (required.has(key) && !LEAN_KEEPS.has(key) && allowsNull(env.docs, sub)) out[key] = null;
       else if (has) out[key] = shape(inner, sub, value[key], key);
       else out[key] = 'default' in sub ? sub.default : generate(inner, sub, key);
     } else if (has) out[key] = shape(inner, sub, value[key], key);

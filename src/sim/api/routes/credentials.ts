@@ -14,9 +14,9 @@ import {
   bulkCredential,
   bulkImportedMs,
 } from '../data/credentials.js';
-import { errorResponse, type Handler, HttpError, json } from '../http.js';
+import { errorResponse, fail, type Handler, HttpError, json, jsonNull } from '../http.js';
 import { arraySequence, compareKeys, paginate, type Sequence } from '../paging.js';
-import type { CredentialQueryBody, CredentialSearchBody } from '../requests.js';
+import type { CredentialActionsBody, CredentialQueryBody, CredentialSearchBody } from '../requests.js';
 import type { SimCredential } from '../types.js';
 import { parseIsoMs } from '../validation.js';
 
@@ -50,6 +50,67 @@ export const searchCredentials: Handler = (ctx) => {
   const include = new Set(body.include ?? []);
   return json(200, { items: page.items.map((c) => present(c, include)), next: page.next }, quotaHeaders);
 };
+
+/**
+ * `POST /{family}/v4/credentials/actions`: remediating marks the pair (`credential_hash`), which covers the
+ * identical pairs found later; ignoring marks every pair of that identity. Every target must be a credential
+ * the search returns, else nothing changes and the answer is 404 `CREDENTIAL_NOT_FOUND` with the unknown
+ * hashes (the simulator's choice: all or nothing, so a retry is safe). Success is 200 with JSON `null`.
+ */
+export const credentialActions: Handler = (ctx) => {
+  const session = requireSession(ctx);
+  const body = ctx.input.body as CredentialActionsBody;
+  const hashes = body.targets.map((t) => t.credential_hash);
+  const found = hashes.map((h) => credentialByHash(ctx.state.credentials, ctx.state.seededAt, h));
+  const unknown = hashes.filter((_, i) => found[i] === undefined);
+  if (unknown.length > 0)
+    return fail(404, 'CREDENTIAL_NOT_FOUND', 'Unknown credential hash', { credential_hashes: unknown });
+  const tenant = session.tenantId;
+  const pairs = setOf(ctx.state.remediatedCredentials, tenant);
+  const identities = setOf(ctx.state.ignoredIdentities, tenant);
+  for (const c of found) {
+    if (c === undefined || c.credential_hash === null) continue;
+    const identity = c.identity_name.toLowerCase();
+    if (body.action.type === 'remediate') pairs.add(c.credential_hash);
+    else if (body.action.type === 'unremediate') pairs.delete(c.credential_hash);
+    else if (body.action.type === 'ignore') identities.add(identity);
+    else identities.delete(identity);
+  }
+  ctx.state.credentialActions.push({
+    tenantId: tenant,
+    action: body.action.type,
+    hashes,
+    at: ctx.clock.now(),
+  });
+  return jsonNull();
+};
+
+function setOf<K>(map: Map<K, Set<string>>, key: K): Set<string> {
+  let set = map.get(key);
+  if (set === undefined) {
+    set = new Set();
+    map.set(key, set);
+  }
+  return set;
+}
+
+/** Bulk rows are built on demand: their hashes are indexed once, on the first action. */
+let bulkHashes: { seededAt: number; index: Map<string, number> } | undefined;
+
+function credentialByHash(all: SimCredential[], seededAt: number, hash: string): SimCredential | undefined {
+  const seeded = all.find((c) => c.credential_hash === hash);
+  if (seeded !== undefined) return seeded;
+  if (bulkHashes?.seededAt !== seededAt) {
+    const index = new Map<string, number>();
+    for (let i = 0; i < BULK_CREDENTIAL_COUNT; i++) {
+      const h = bulkCredential(i, seededAt).credential_hash;
+      if (h !== null) index.set(h, i);
+    }
+    bulkHashes = { seededAt, index };
+  }
+  const i = bulkHashes.index.get(hash);
+  return i === undefined ? undefined : bulkCredential(i, seededAt);
+}
 
 function chargeQuota(
   quota: { remaining: number; recent: Map<string, number> },

@@ -4,7 +4,7 @@ import type { Handler } from '../http.js';
 import type { Tier } from '../rate-limit.js';
 import type { SimState } from '../state.js';
 import { aiAssistance } from './activities.js';
-import { searchCredentials } from './credentials.js';
+import { credentialActions, searchCredentials } from './credentials.js';
 import { updateTenantMetadata } from './event-metadata.js';
 import { eventActions, searchEvents, searchTenantEvents } from './events.js';
 import { createIdentifier, deleteIdentifier, getIdentifier, updateIdentifier } from './identifier-changes.js';
@@ -13,6 +13,7 @@ import { listAssignments, listPolicies, unassignPolicy } from './policies.js';
 import { listRecommendations, recommendationActions, redirectToSlash } from './recommendations.js';
 import { createReportRequest, getIntelRequest, getReportRequest } from './reports.js';
 import { createUpload, postUpload, putUpload } from './sandbox.js';
+import { expandEvent, getEvent } from './stealer-logs.js';
 import { listTenants } from './tenants.js';
 
 export interface Route {
@@ -48,6 +49,9 @@ export function buildRoutes(family: string, tokens: TokenStore): Route[] {
     r('POST', `${f}/v4/events/actions`, eventActions),
     r('POST', `${f}/v4/events/tenant/_search`, searchTenantEvents),
     r('POST', `${f}/v4/credentials/global/_search`, searchCredentials, { tier: 'search' }),
+    r('POST', `${f}/v4/credentials/actions`, credentialActions),
+    r('GET', `${f}/v4/events/`, getEvent),
+    r('GET', `${f}/v4/events/_expand`, expandEvent),
     r('GET', `${f}/v4/matching-policies`, listPolicies),
     r('GET', `${f}/v4/matching-policies/${seg}/assignments`, listAssignments),
     r('DELETE', `${f}/v4/matching-policies/${seg}/assignments`, unassignPolicy),

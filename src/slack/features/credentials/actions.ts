@@ -6,22 +6,25 @@
  */
 import type { App } from '@slack/bolt';
 import { ExpiredError, VigilError } from '../../../errors.js';
-import { contextRef, parseContextRef } from '../../../services/contexts.js';
+import { parseContextRef } from '../../../services/contexts.js';
 import type { CredsContext } from '../../../services/credentials/context.js';
 import { ExportBusyError, type StartedExport } from '../../../services/credentials/export.js';
 import {
   CREDS_EXPORT,
+  CREDS_EXPORT_CONFIRMED,
   CREDS_NEXT_PAGE,
   CREDS_REVEAL,
   CREDS_SHARE,
-  renderCredsPage,
+  renderExportAsk,
   renderExportStarted,
   renderRevealed,
 } from '../../blocks/credentials.js';
 import { ephemeral, type SlackDeps } from '../../context.js';
 import { type Click, onAction } from '../../listen.js';
 import { clickTarget, replaceMessage, shareInChannel } from '../../respond.js';
+import { actOnCredentials, PAGE_ACTIONS, ROW_ACTIONS } from './act.js';
 import { exportToDm } from './export-delivery.js';
+import { credsPage } from './page.js';
 
 function gone(): ExpiredError {
   return new ExpiredError(
@@ -43,7 +46,7 @@ const tell = (click: Click, text: string) => click.respond(ephemeral({ text }, f
 async function showPage(click: Click, ctx: CredsContext, ctxId: string): Promise<void> {
   const target = clickTarget(click.body.container, click.respond, click.client, ctx.message);
   const inChannel = target.kind === 'channel';
-  await replaceMessage(target, renderCredsPage(ctx, { inChannel, ref: (i) => contextRef(ctxId, i) }));
+  await replaceMessage(target, await credsPage(click.deps, ctx, ctxId, { inChannel }));
 }
 
 const permit = (click: Click, permission: 'reveal' | 'export') =>
@@ -85,6 +88,15 @@ async function exportCsv(click: Click): Promise<void> {
     );
   }
   await permit(click, 'export');
+  if (click.action.action_id !== CREDS_EXPORT_CONFIRMED) {
+    const ask = await deps.credentials.exportNeedsAsking(who.workspaceId, ctx.limit, ctx.quota);
+    if (ask !== undefined) {
+      await click.respond(
+        ephemeral(renderExportAsk({ ...ask, limit: ctx.limit }, click.action.value ?? ''), false),
+      );
+      return;
+    }
+  }
   let started: StartedExport;
   try {
     started = await deps.credentials.startExport({
@@ -117,7 +129,7 @@ async function share(click: Click): Promise<void> {
   const posted = await shareInChannel(
     click.client,
     channel,
-    renderCredsPage(ctx, { inChannel: true, sharedBy: who.userId, ref: (i) => contextRef(draftId, i) }),
+    await credsPage(deps, ctx, draftId, { inChannel: true, sharedBy: who.userId }),
   );
   if (posted.ts) {
     const shared: CredsContext = {
@@ -125,7 +137,7 @@ async function share(click: Click): Promise<void> {
       message: { channel: posted.channel ?? channel, ts: posted.ts, sharedBy: who.userId },
     };
     const id = await contexts.save(shared);
-    const page = renderCredsPage(shared, { inChannel: true, ref: (i) => contextRef(id, i) });
+    const page = await credsPage(deps, shared, id, { inChannel: true });
     await click.client.chat
       .update({ channel: shared.message?.channel ?? channel, ts: posted.ts, ...page })
       .catch((err: unknown) => deps.logger.warn('could not point a shared message at its context', { err }));
@@ -151,4 +163,9 @@ export function registerCredsActions(app: App, deps: SlackDeps): void {
   onAction(app, deps, { action_id: CREDS_NEXT_PAGE, block_id: 'creds:tail' }, nextPage, CREDS);
   onAction(app, deps, { action_id: CREDS_EXPORT, block_id: 'creds:tail' }, exportCsv, CREDS);
   onAction(app, deps, { action_id: CREDS_SHARE, block_id: 'creds:tail' }, share, CREDS);
+  onAction(app, deps, { action_id: CREDS_EXPORT_CONFIRMED, block_id: 'creds:export-ask' }, exportCsv, CREDS);
+  for (const id of Object.keys(ROW_ACTIONS))
+    onAction(app, deps, { action_id: id, block_id: /^creds:act:\d{1,2}$/ }, actOnCredentials, CREDS);
+  for (const id of Object.keys(PAGE_ACTIONS))
+    onAction(app, deps, { action_id: id, block_id: 'creds:tail' }, actOnCredentials, CREDS);
 }

@@ -1,10 +1,9 @@
 /** `/vigil creds <domain|email|keyword|authdomain> <value> [filters]` and `/vigil creds password`. */
-import { contextRef } from '../../../services/contexts.js';
-import { renderCredsPage } from '../../blocks/credentials.js';
 import type { CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import type { Command, TimeBound } from '../../parser/index.js';
 import { COMMAND, toCredentialSearchInput } from '../../parser/index.js';
+import { credsPage } from './page.js';
 import { openPasswordModal } from './views.js';
 
 type CredsCommand = Extract<Command, { kind: 'creds' }>;
@@ -45,7 +44,7 @@ export const credsCommand: CommandHandler<'creds'> = {
       input,
       ...(command.filters.limit === undefined ? {} : { limit: command.filters.limit }),
     });
-    await ctx.respond(ephemeral(renderCredsPage(page, { ref: (i) => contextRef(ctxId, i) }), true));
+    await ctx.respond(ephemeral(await credsPage(deps, page, ctxId), true));
   },
 };
 

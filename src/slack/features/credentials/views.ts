@@ -9,12 +9,11 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { VigilError } from '../../../errors.js';
 import { registerSecret } from '../../../logger.js';
-import { contextRef } from '../../../services/contexts.js';
 import { privateMetadata, viewButton, viewTitle } from '../../blocks/budget.js';
-import { renderCredsPage } from '../../blocks/credentials.js';
 import type { SlackDeps } from '../../context.js';
 import { onView } from '../../listen.js';
 import { ephemeralPoster } from '../../respond.js';
+import { credsPage } from './page.js';
 
 const CREDS_PASSWORD_CALLBACK = 'creds_password_search';
 const MAX_PASSWORD = 1000;
@@ -113,7 +112,7 @@ export function registerPasswordModal(app: App, deps: SlackDeps): void {
           });
           await respond({
             response_type: 'ephemeral',
-            ...renderCredsPage(ctx, { ref: (i) => contextRef(ctxId, i) }),
+            ...(await credsPage(deps, ctx, ctxId)),
           });
         },
       };

@@ -26,6 +26,7 @@ import { clickTarget, type MessageTarget, shareInChannel } from '../../respond.j
 import { intendedAction } from './intended.js';
 import { showContext } from './message.js';
 import { openSnooze, unsnooze } from './snooze.js';
+import { openStealerLog } from './stealer-log.js';
 import { openTriage } from './triage.js';
 import { openSecretModal, sendExplain } from './views.js';
 
@@ -313,6 +314,7 @@ const MENU_HANDLERS: Readonly<Record<string, (click: Click) => Promise<void>>> =
   [ACTION_IDS.triage]: openTriage,
   [ACTION_IDS.snooze]: openSnooze,
   [ACTION_IDS.unsnooze]: unsnooze,
+  [ACTION_IDS.stealerLog]: openStealerLog,
 };
 
 export function registerEventActions(app: App, deps: SlackDeps): void {

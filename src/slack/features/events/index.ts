@@ -8,6 +8,7 @@ import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
 import { eventsSecretByNameCommand, registerSecretByName } from './secret-by-name.js';
 import { registerSnoozeForm } from './snooze.js';
+import { registerStealerLog } from './stealer-log.js';
 import { registerTriageForm } from './triage.js';
 import { registerSecretModal } from './views.js';
 
@@ -27,5 +28,6 @@ export const eventsFeature: Feature = {
     registerSecretByName(app, deps);
     registerTriageForm(app, deps);
     registerSnoozeForm(app, deps);
+    registerStealerLog(app, deps);
   },
 };
