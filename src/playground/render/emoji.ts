@@ -53,6 +53,12 @@ const DRAWINGS: Record<string, string> = {
   hourglass_flowing_sand: svg(
     `<path d="M5 2h10M5 18h10" stroke="${K}" stroke-width="1.6" stroke-linecap="round"/><path d="M6 2.8h8c0 4-4 5.2-4 7.2s4 3.2 4 7.2H6c0-4 4-5.2 4-7.2S6 6.8 6 2.8z" fill="#e8f1f8" stroke="${K}" stroke-width="1"/><path d="M7.6 5.4h4.8c-.5 1.5-2.4 2.4-2.4 3.2 0-.8-1.9-1.7-2.4-3.2zM10 10v4M7.4 16.4h5.2c-.4-1.3-2.6-1.9-2.6-2.5 0 .6-2.2 1.2-2.6 2.5z" fill="#f4a335" stroke="#f4a335" stroke-width=".6"/>`,
   ),
+  zzz: svg(
+    `<text x="3" y="16" font-family="Arial,Helvetica,sans-serif" font-weight="bold" font-size="9" fill="${B}">z</text><text x="8" y="11" font-family="Arial,Helvetica,sans-serif" font-weight="bold" font-size="7" fill="${B}">z</text><text x="13" y="6.5" font-family="Arial,Helvetica,sans-serif" font-weight="bold" font-size="5.5" fill="${B}">z</text>`,
+  ),
+  office: svg(
+    `<rect x="4" y="3" width="12" height="15" fill="#c8ccd0" stroke="${K}" stroke-width=".8"/><path d="M6.5 5.5h2v2h-2zM11.5 5.5h2v2h-2zM6.5 9.5h2v2h-2zM11.5 9.5h2v2h-2z" fill="${B}"/><rect x="8.5" y="13.5" width="3" height="4.5" fill="${K}"/>`,
+  ),
   new: svg(box(B, glyph('NEW', W, 6.4))),
   free: svg(box(B, glyph('FREE', W, 5.4))),
   mag: svg(
