@@ -96,6 +96,11 @@ function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
         ex('events', `events ${id} secret`, 'a private form to search by a secret'),
         ...(f.eventUid ? [ex('explain', `explain ${f.eventUid}`, 'AI assistance for one event')] : []),
         ex('report', f.reportUuid ? `report ${f.reportUuid}` : 'help report'),
+        ex(
+          'intel',
+          'intel "who is selling access to acme.example?" since:30d',
+          'ask Threat Flow for a report; it is posted in your DM when ready',
+        ),
         ex('upload', 'upload', 'send a file to the sandbox (pick any file)'),
       ],
     },

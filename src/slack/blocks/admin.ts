@@ -11,14 +11,26 @@ export function describeActors(actors: Actors): string {
   return `members of the user group <!subteam^${actors.usergroup.replace(/[^A-Z0-9]/gi, '')}>`;
 }
 
+const SECTION_MAX = 3000;
+
 export function renderAudit(entries: AuditEntry[]): RenderedMessage {
   if (entries.length === 0)
     return { text: 'No actions recorded yet.', blocks: [ownSection('No actions recorded yet.')] };
-  const lines = entries.map(auditLine);
+  // Lines packed into sections within Slack's 3,000 characters each (a line alone is far shorter).
   const blocks: KnownBlock[] = [];
-  for (let i = 0; i < lines.length && blocks.length < 45; i += 10)
-    blocks.push(ownSection(lines.slice(i, i + 10).join('\n')));
-  return { text: auditSummary(entries.length), blocks };
+  let section: string[] = [];
+  let size = 0;
+  for (const line of entries.map(auditLine)) {
+    if (section.length > 0 && size + 1 + line.length > SECTION_MAX) {
+      blocks.push(ownSection(section.join('\n')));
+      section = [];
+      size = 0;
+    }
+    section.push(line);
+    size += (size === 0 ? 0 : 1) + line.length;
+  }
+  if (section.length > 0) blocks.push(ownSection(section.join('\n')));
+  return { text: auditSummary(entries.length), blocks: blocks.slice(0, 45) };
 }
 
 /** One line per permission: who may do it. */
@@ -35,7 +47,7 @@ export function renderSettings(permissions: Readonly<Record<Permission, Actors>>
     blocks: [
       ownSection(lines.join('\n')),
       ownContext(
-        'Admins change them with `/vigil settings <act|reveal|export|unassign|recommend|watch> everyone|admins|group:<usergroup-id>`.',
+        `Admins change them with \`/vigil settings <${PERMISSIONS.join('|')}> everyone|admins|group:<usergroup-id>\`.`,
       ),
     ],
   };
