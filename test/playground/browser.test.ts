@@ -287,10 +287,19 @@ describe('the playground in a browser', () => {
     await page.locator('.msg-welcome').waitFor();
   });
 
-  it('switches tenant, and back', async () => {
-    await send('/vigil tenant 2002', /now uses tenant Acme Subsidiaries/);
+  it('switches tenant, and back, confirming when digests or alerts follow the switch', async () => {
+    const switchTo = async (id: number, done: RegExp) => {
+      await send(`/vigil tenant ${id}`, /Switch this workspace from tenant|now uses tenant/);
+      const confirm = page.getByRole('button', { name: `Switch to tenant ${id}` }).last();
+      if ((await confirm.count()) > 0) {
+        await shot(`10-tenant-${id}-asks.png`);
+        await confirm.click();
+      }
+      await page.locator('#timeline .msg', { hasText: done }).last().waitFor({ timeout: 20_000 });
+    };
+    await switchTo(2002, /now uses tenant Acme Subsidiaries/);
     await shot('10-tenant.png');
-    await send('/vigil tenant 2001', /now uses tenant Acme Production/);
+    await switchTo(2001, /now uses tenant Acme Production/);
   });
 
   it('sends a picked file to the sandbox from the upload form', async () => {
