@@ -13,6 +13,7 @@ import { AlertService } from '../services/alerts/subscriptions.js';
 import { AuditTrail } from '../services/audit.js';
 import { ConnectionService } from '../services/connection.js';
 import { CredentialsService } from '../services/credentials/index.js';
+import { DigestOnDemand } from '../services/digest/on-demand.js';
 import { DigestService } from '../services/digest/subscriptions.js';
 import { EventsService } from '../services/events/service.js';
 import { TriageService } from '../services/events/triage.js';
@@ -30,6 +31,7 @@ import { StoreSearchSeats } from '../services/search-seats.js';
 import { SettingsService } from '../services/settings.js';
 import { eventSourceOf } from '../services/subscriptions/source.js';
 import { TenantsService } from '../services/tenants.js';
+import { StepRuns } from '../services/workflow-steps.js';
 import { ApiAccess, ApiClientPool } from '../services/workspace-api.js';
 import type { SlackDeps } from '../slack/context.js';
 import { Authz } from '../slack/permission-checks.js';
@@ -106,6 +108,8 @@ export function buildServices(
       logger: logger.child({ component: 'creds' }),
     }),
     digests,
+    digestNow: new DigestOnDemand({ repos }),
+    steps: new StepRuns({ repos, clock }),
     identifiers,
     identifierSearch: new IdentifierSearch({ identifiers, repos }),
     alerts,

@@ -4,6 +4,7 @@ export {
   FakeSlack,
   startFakeSlack,
 } from './fake-slack.js';
+export type { FunctionDeclarations, FunctionExecution } from './functions.js';
 export { /** @internal */ messageContentError } from './methods/index.js';
 export type { /** @internal */ SocketAck } from './socket-mode.js';
 export {

@@ -13,6 +13,7 @@ import { policiesFeature } from './policies/index.js';
 import { recommendationsFeature } from './recommendations/index.js';
 import { reportsFeature } from './reports/index.js';
 import { sandboxFeature } from './sandbox/index.js';
+import { workflowStepsFeature } from './workflow-steps/index.js';
 
 export const ALL_FEATURES: readonly Feature[] = [
   connectionFeature,
@@ -28,4 +29,5 @@ export const ALL_FEATURES: readonly Feature[] = [
   recommendationsFeature,
   reportsFeature,
   sandboxFeature,
+  workflowStepsFeature,
 ];

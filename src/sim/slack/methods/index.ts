@@ -3,6 +3,7 @@ import { chatMethods } from './chat.js';
 import type { BotMethod, ClientMethod } from './common.js';
 import { directoryMethods } from './directory.js';
 import { fileMethods } from './files.js';
+import { functionMethods } from './functions.js';
 import { installBotMethods, installClientMethods } from './install.js';
 import { viewMethods } from './views.js';
 
@@ -16,6 +17,7 @@ export const botMethods: Record<string, BotMethod> = {
   ...viewMethods,
   ...directoryMethods,
   ...fileMethods,
+  ...functionMethods,
 };
 
 /** Methods called with the app's client credentials instead of a token. */
