@@ -196,6 +196,22 @@ describe('Workflow Builder steps over HTTP', () => {
     }
   });
 
+  it('a step run from a workspace this Vigil does not serve is refused by the workspace gate', async () => {
+    const before = stack.sim.log.entries.length;
+    const { execution, event } = stack.slack.startFunction({
+      callbackId: 'search_events',
+      inputs: { identifier: '3001' },
+      teamId: 'T0OTHER01',
+    });
+    const res = await stack.sender.event({ type: 'function_executed', fields: event, teamId: 'T0OTHER01' });
+    expect(res.status).toBe(200);
+    await until('the refusal is logged', () =>
+      stack.logs.some((l) => l.includes('request refused') && l.includes('T0OTHER01')),
+    );
+    expect(stack.sim.log.entries.length).toBe(before);
+    expect(completionsOf(execution)).toEqual([]);
+  });
+
   it('an unknown identifier completes with an error naming the input to fix', async () => {
     const { execution } = await runStep('search_events', { identifier: 'no such thing anywhere' });
     await completion(execution);
