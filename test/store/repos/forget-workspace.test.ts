@@ -136,6 +136,7 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await repos.tenantTags(Anything).set(ws, 'tenant-3', { note: 'vip' });
   await repos.recommendationDecisions(Anything).set(ws, '40001', { note: 'accepted' }, 60_000);
   await repos.identifierLists(Anything).set(ws, 'stamp', { note: 'read' }, 60_000);
+  await repos.workflowSteps(Anything).set(ws, 'Fx0001', { note: 'step run' }, 60_000);
   // The generic act-once primitive of the services leases by workspace too.
   expect(await store.lease(`${ws}:policy-unassign:9`, 60_000)).toBeDefined();
   expect(await store.lease(`${ws}:triage:uidkey:tags:0`, 60_000)).toBeDefined();
