@@ -8,7 +8,7 @@ import { button, context, plural, type RenderedMessage, section } from './kit.js
 import { codeSpan, escapeMrkdwn, plainText, slackDate, userMention } from './text.js';
 
 /** The decision buttons' action ids: `step_decision_<decision>`. */
-export const DECISIONS = ['ignore', 'remediate', 'escalate'] as const;
+const DECISIONS = ['ignore', 'remediate', 'escalate'] as const;
 export type Decision = (typeof DECISIONS)[number];
 export const DECISION_ACTION = /^step_decision_(ignore|remediate|escalate)$/;
 const DECISION_LABELS: Record<Decision, string> = {
