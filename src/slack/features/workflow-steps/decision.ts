@@ -6,6 +6,7 @@
 import type { App } from '@slack/bolt';
 import { NotAllowedError } from '../../../errors.js';
 import { onSurface } from '../../../services/audit.js';
+import { userMention } from '../../blocks/text.js';
 import {
   DECISION_ACTION,
   type Decision,
@@ -54,11 +55,16 @@ export function registerDecisionButtons(app: App, deps: SlackDeps): void {
             'Its workflow has finished or was stopped.',
           );
         const decider = typeof data?.inputs?.decider === 'string' ? data.inputs.decider : undefined;
-        if (who.userId !== decider)
-          throw new NotAllowedError(
-            `Only <@${decider ?? 'the person asked'}> can answer this question.`,
-            'The workflow waits for their decision.',
+        if (who.userId !== decider) {
+          const asked = (decider && userMention(decider)) ?? 'the person asked';
+          await args.respond(
+            ephemeral(
+              { text: `Only ${asked} can answer this question; the workflow waits for them.` },
+              false,
+            ),
           );
+          return;
+        }
         const workflowRun = await deps.steps.decide(who.workspaceId, executionId);
         if (workflowRun === undefined) {
           await args.respond(ephemeral({ text: 'This question was already answered.' }, false));
