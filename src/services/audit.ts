@@ -8,8 +8,18 @@ import type { Logger } from '../logger.js';
 import type { AuditEntry, NewAuditEntry, Repositories } from '../store/index.js';
 import { neutralise } from './credentials/csv.js';
 
-/** Where people act: a slash command, a button, a form (modal), App Home, a workflow step, Vigil's own pages. */
-export type AuditSurface = 'command' | 'button' | 'form' | 'home' | 'workflow' | 'page';
+/**
+ * Where people act: a slash command, a button, a form (modal), App Home, a workflow step (`via workflow <run>`,
+ * Slack's events name the run, not the workflow), Vigil's own pages.
+ */
+export type AuditSurface =
+  | 'command'
+  | 'button'
+  | 'form'
+  | 'home'
+  | 'workflow'
+  | `via workflow ${string}`
+  | 'page';
 
 const surfaces = new AsyncLocalStorage<AuditSurface>();
 

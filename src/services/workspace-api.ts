@@ -3,6 +3,7 @@
  * or, in a single-workspace deployment, the key given in the environment. Records each call's outcome on
  * the connection, for `status` and App Home.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ApiClient, ApiClientOptions, ApiSession, Priority, SearchQuota } from '../api/index.js';
 import { ApiError, createApiClient, ForbiddenError, UnauthorizedError } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
@@ -12,6 +13,16 @@ import type { Logger } from '../logger.js';
 import { registerSecret } from '../logger.js';
 import type { Connection, Repositories } from '../store/index.js';
 import { EnvironmentHealth } from './environment-health.js';
+
+const chosenTenant = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `work` (and everything it awaits) against `tenantId` instead of the workspace's own tenant: a workflow
+ * step's Tenant input. The API refuses a tenant the key may not use; undefined keeps the workspace's own.
+ */
+export function inTenant<T>(tenantId: number | undefined, work: () => T): T {
+  return tenantId === undefined ? work() : chosenTenant.run(tenantId, work);
+}
 
 /** One API client per host: regions (api.flare.io, api.eu.flare.io) are separate origins. */
 export class ApiClientPool {
@@ -114,14 +125,16 @@ export class ApiAccess {
   async forWorkspace(workspaceId: string, opts: CallOptions = {}): Promise<WorkspaceApi> {
     const priority = opts.priority === undefined ? {} : { priority: opts.priority };
     const env = this.deps.environment;
+    const chosen = chosenTenant.getStore();
     if (env) {
       const host = this.deps.pool.defaultHost;
+      const tenantId = chosen ?? env.tenantId;
       const session = this.deps.pool
         .clientFor(host)
         .session(
-          env.tenantId === undefined
+          tenantId === undefined
             ? { apiKey: env.apiKey, ...priority }
-            : { apiKey: env.apiKey, tenantId: env.tenantId, ...priority },
+            : { apiKey: env.apiKey, tenantId, ...priority },
         );
       return { session, host, connection: undefined, fromEnvironment: true };
     }
@@ -132,7 +145,7 @@ export class ApiAccess {
     // The connection knows the key's organization: its rate budget applies from the first call.
     const session = this.deps.pool.clientFor(connection.apiHost).session({
       apiKey,
-      tenantId: connection.tenantId,
+      tenantId: chosen ?? connection.tenantId,
       organizationId: connection.organizationId,
       ...priority,
     });

@@ -15,6 +15,7 @@ import type { AlertService } from '../services/alerts/subscriptions.js';
 import type { AuditTrail } from '../services/audit.js';
 import type { ConnectionService } from '../services/connection.js';
 import type { CredentialsService } from '../services/credentials/index.js';
+import type { DigestOnDemand } from '../services/digest/on-demand.js';
 import type { DigestService } from '../services/digest/subscriptions.js';
 import type { EventsService } from '../services/events/service.js';
 import type { TriageService } from '../services/events/triage.js';
@@ -33,6 +34,7 @@ import type { SnoozeService } from '../services/snoozes/service.js';
 import type { TenantsService } from '../services/tenants.js';
 import type { WatchService } from '../services/watch.js';
 import type { WorkObjectsService } from '../services/work-objects/service.js';
+import type { StepRuns } from '../services/workflow-steps.js';
 import type { WorkTracker } from '../work-tracker.js';
 import type { Command, CommandKind } from './parser/index.js';
 import type { Authz } from './permission-checks.js';
@@ -45,6 +47,10 @@ export interface SlackDeps {
   credentials: CredentialsService;
   /** Digest subscriptions (add, list, pause, preview…). */
   digests: DigestService;
+  /** One subscription's digest posted now (the "Post a digest now" workflow step). */
+  digestNow: DigestOnDemand;
+  /** Runs of Vigil's workflow steps: each completes once however often Slack delivers it. */
+  steps: StepRuns;
   /** The workspace's identifiers by name (a short-lived cache of the API's list). */
   identifiers: IdentifierDirectory;
   identifierSearch: IdentifierSearch;

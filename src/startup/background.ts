@@ -42,6 +42,7 @@ export function startBackgroundWork(
 ): BackgroundWork {
   const bots = new BotClients(core);
   const digests = createDigestScheduler(core, bots, tickers.digest);
+  core.digestNow.attach(digests);
   digests.start();
   settleInterruptedWork(core, bots);
   const alerts = createAlertScheduler(core, bots, tickers.alert);

@@ -13,6 +13,7 @@ import { AlertService } from '../services/alerts/subscriptions.js';
 import { AuditTrail } from '../services/audit.js';
 import { ConnectionService } from '../services/connection.js';
 import { CredentialsService } from '../services/credentials/index.js';
+import { DigestOnDemand } from '../services/digest/on-demand.js';
 import { DigestService } from '../services/digest/subscriptions.js';
 import { EventsService } from '../services/events/service.js';
 import { TriageService } from '../services/events/triage.js';
@@ -35,6 +36,7 @@ import { TenantsService } from '../services/tenants.js';
 import { WatchService } from '../services/watch.js';
 import { PortalLinks } from '../services/work-objects/portal-links.js';
 import { WorkObjectsService } from '../services/work-objects/service.js';
+import { StepRuns } from '../services/workflow-steps.js';
 import { ApiAccess, ApiClientPool } from '../services/workspace-api.js';
 import type { SlackDeps } from '../slack/context.js';
 import { Authz } from '../slack/permission-checks.js';
@@ -115,6 +117,8 @@ export function buildServices(
       logger: logger.child({ component: 'creds' }),
     }),
     digests,
+    digestNow: new DigestOnDemand({ repos }),
+    steps: new StepRuns({ repos, clock }),
     identifiers,
     identifierSearch: new IdentifierSearch({ identifiers, repos }),
     alerts,

@@ -138,6 +138,8 @@ export interface BlockActionInput extends Actor {
   stateValues?: Json;
   /** An overflow menu choice: the action is sent as Slack sends one (`type: 'overflow'`). */
   selectedOption?: { text: string; value: string };
+  /** A button a workflow step posted: the step's run, as Slack adds it (`function_data`, its token). */
+  functionRun?: { executionId: string; callbackId: string; inputs: Json; token: string };
 }
 
 function viewBlocks(view: Json | undefined): unknown[] {
@@ -216,6 +218,15 @@ export function blockActionPayload(input: BlockActionInput, nowSec: number): Jso
     api_app_id: input.apiAppId ?? DEFAULT_APP_ID,
     token: input.token ?? VERIFICATION_TOKEN,
   };
+  const run = input.functionRun;
+  if (run !== undefined) {
+    payload.function_data = {
+      execution_id: run.executionId,
+      function: { callback_id: run.callbackId },
+      inputs: run.inputs,
+    };
+    payload.bot_access_token = run.token;
+  }
   if (input.container === 'view') {
     const view = viewPayload(input.view ?? {}, a, input.stateValues);
     payload.container = { type: 'view', view_id: view.id };
@@ -349,6 +360,7 @@ type EventType =
   | 'tokens_revoked'
   | 'app_home_opened'
   | 'member_joined_channel'
+  | 'function_executed'
   | (string & {});
 
 export interface EventInput extends Actor {
@@ -368,6 +380,9 @@ function innerEvent(input: EventInput, a: ReturnType<typeof actor>, botUserId: s
       return { type: 'app_uninstalled', event_ts: eventTs };
     case 'tokens_revoked':
       return { type: 'tokens_revoked', tokens: { oauth: [], bot: [botUserId] }, event_ts: eventTs };
+    case 'function_executed':
+      // The step's run is in `fields` (FakeSlack.startFunction gives the whole inner event).
+      return { type: 'function_executed', event_ts: eventTs };
     case 'app_home_opened':
       return {
         type: 'app_home_opened',

@@ -22,6 +22,7 @@ import {
 } from '../../src/sim/slack/index.js';
 import { type RunningVigil, startVigil } from '../../src/start.js';
 import { createSlackSender, type SlackSender } from '../harness/index.js';
+import { manifestFunctions } from './manifest.js';
 import { guardSlackContract } from './slack-contract.js';
 
 export const SIGNING_SECRET = 'e2e-signing-secret-0123456789abcdef';
@@ -63,7 +64,8 @@ export interface Stack {
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const sim = await startSimApi({ ...(opts.clock ? { clock: opts.clock } : {}), ...opts.sim });
-  const slack = guardSlackContract(await startFakeSlack());
+  // Slack checks a step's outputs against the manifest's declaration: so does the fake.
+  const slack = guardSlackContract(await startFakeSlack({ functions: manifestFunctions() }));
   const dataDir = await mkdtemp(join(tmpdir(), 'vigil-e2e-'));
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });

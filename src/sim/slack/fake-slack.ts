@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../../clock.js';
 import { type Logger, silentLogger } from '../../logger.js';
+import { type FunctionDeclarations, type FunctionExecution, parameterList } from './functions.js';
 import { fileJson, filePath } from './methods/files.js';
 import { botMethods, clientMethods, messageContentError } from './methods/index.js';
 import { flatHeaders, parseRequest, readRaw } from './request-body.js';
@@ -56,6 +57,11 @@ export interface FakeSlackOptions {
    * trigger ids past their lifetime. Unbounded by default: tests read everything that was recorded.
    */
   retain?: RetainLimits;
+  /**
+   * The manifest's `functions` (workflow steps): functions.completeSuccess refuses outputs that do not match
+   * their declaration, as Slack does. Without it, outputs are not checked.
+   */
+  functions?: FunctionDeclarations;
 }
 
 interface RetainLimits {
@@ -229,6 +235,59 @@ export class FakeSlack {
     };
     this.state.files.set(file.fileId, file);
     return fileJson(this.state, team, file, this.baseUrl);
+  }
+
+  /**
+   * A run of the workflow step `callbackId` in `teamId`: a fresh execution with its own workflow token, and
+   * the `function_executed` event Slack sends for it (the inner event: wrap it in an envelope to deliver).
+   */
+  startFunction(input: { callbackId: string; inputs: Json; teamId?: string }): {
+    execution: FunctionExecution;
+    event: Json;
+  } {
+    const teamId = input.teamId ?? DEFAULT_TEAM_ID;
+    const declared = this.state.functionDeclarations?.[input.callbackId];
+    if (this.state.functionDeclarations !== undefined && declared === undefined)
+      throw new Error(`fake slack: the manifest declares no function ${input.callbackId}`);
+    const execution: FunctionExecution = {
+      id: this.state.nextId('Fx'),
+      callbackId: input.callbackId,
+      teamId,
+      token: `xwfp-${teamId.slice(1)}-${this.state.randomKey(12)}`,
+      workflowExecutionId: this.state.nextId('Wx'),
+      inputs: input.inputs,
+      state: 'running',
+    };
+    this.state.functionExecutions.set(execution.id, execution);
+    this.state.tokens.set(execution.token, teamId);
+    const now = Math.floor(this.state.clock.now() / 1000);
+    const event: Json = {
+      type: 'function_executed',
+      function: {
+        id: this.state.nextId('Fn'),
+        callback_id: input.callbackId,
+        title: declared?.title ?? input.callbackId,
+        ...(declared?.description === undefined ? {} : { description: declared.description }),
+        type: 'app',
+        input_parameters: parameterList(declared?.input_parameters),
+        output_parameters: parameterList(declared?.output_parameters),
+        app_id: this.appId,
+        date_created: now,
+        date_updated: now,
+        date_deleted: 0,
+      },
+      inputs: input.inputs,
+      function_execution_id: execution.id,
+      workflow_execution_id: execution.workflowExecutionId,
+      event_ts: this.state.nextTs(),
+      bot_access_token: execution.token,
+    };
+    return { execution, event };
+  }
+
+  /** A run of a workflow step started with `startFunction`, as it stands. */
+  functionExecution(id: string): FunctionExecution | undefined {
+    return this.state.functionExecutions.get(id);
   }
 
   /** Registers an app-level token (`xapp-…`) for apps.connections.open. */
@@ -441,6 +500,7 @@ export class FakeSlack {
 
   private seedState(): void {
     if (this.options.seed !== false) this.state.seed();
+    this.state.functionDeclarations = this.options.functions;
     for (const token of this.options.appTokens ?? []) this.state.appTokens.add(token);
   }
 

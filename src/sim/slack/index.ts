@@ -4,6 +4,10 @@ export {
   FakeSlack,
   startFakeSlack,
 } from './fake-slack.js';
+export type {
+  /** @internal */ FunctionDeclarations,
+  /** @internal */ FunctionExecution,
+} from './functions.js';
 export { /** @internal */ messageContentError } from './methods/index.js';
 export type { /** @internal */ SocketAck } from './socket-mode.js';
 export {

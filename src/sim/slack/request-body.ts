@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Json } from './types.js';
 
 /** Fields Slack takes as JSON even inside a form body; decoded so tests read them the same either way. */
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'files', 'metadata']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'files', 'metadata', 'outputs']);
 
 export interface ParsedRequest {
   contentType: string;

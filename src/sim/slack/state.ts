@@ -1,6 +1,7 @@
 /** Everything the fake Slack knows: workspaces and their tokens, people, channels, messages, views, files. */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
+import type { FunctionDeclarations, FunctionExecution } from './functions.js';
 import type {
   FakeChannel,
   FakeTeam,
@@ -74,6 +75,9 @@ export class SlackState {
   readonly refreshTokens = new Map<string, { teamId: string; used: boolean }>();
   readonly responseUrls = new Map<string, ResponseUrlState>();
   readonly triggers = new Map<string, TriggerState>();
+  /** Workflow steps: the manifest's declarations (none: outputs are not checked) and each run of a step. */
+  functionDeclarations: FunctionDeclarations | undefined;
+  readonly functionExecutions = new Map<string, FunctionExecution>();
   private counter = 0;
 
   constructor(
@@ -151,6 +155,7 @@ export class SlackState {
       this.refreshTokens,
       this.responseUrls,
       this.triggers,
+      this.functionExecutions,
     ]) {
       m.clear();
     }

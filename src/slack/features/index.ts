@@ -16,6 +16,7 @@ import { reportsFeature } from './reports/index.js';
 import { sandboxFeature } from './sandbox/index.js';
 import { snoozeFeature } from './snooze/index.js';
 import { workObjectsFeature } from './work-objects/index.js';
+import { workflowStepsFeature } from './workflow-steps/index.js';
 
 export const ALL_FEATURES: readonly Feature[] = [
   connectionFeature,
@@ -34,4 +35,5 @@ export const ALL_FEATURES: readonly Feature[] = [
   sandboxFeature,
   snoozeFeature,
   workObjectsFeature,
+  workflowStepsFeature,
 ];

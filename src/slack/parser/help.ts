@@ -464,7 +464,14 @@ export function helpText(topic?: Subcommand): HelpText {
     description:
       'Threat-intelligence monitoring in Slack: search events and leaked credentials, act on events, get daily digests and real-time alerts. Results are visible only to you unless you share them.',
     adminOnly: false,
-    sections: [],
+    sections: [
+      {
+        title: 'In Workflow Builder',
+        lines: [
+          'Add Vigil’s steps to a workflow: search leaked credentials, search events, act on an event, post a digest now, ask a person to decide. They need Vigil installed for the whole organization (see the README, “Workflow Builder steps”).',
+        ],
+      },
+    ],
     examples: [
       ex(
         `events ${EXAMPLE.identifier} severity:high since:7d`,

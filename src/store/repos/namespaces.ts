@@ -60,6 +60,8 @@ export const NAMESPACES = {
   'unassign-intent': { scope: 'workspace' },
   /** Credentials exports under way (spool folder, where progress is shown), settled after a crash. */
   'export-running': { scope: 'workspace' },
+  /** Runs of Vigil's workflow steps by execution id: a redelivered run completes once, on any instance. */
+  'workflow-step': { scope: 'workspace' },
   /** API tokens by API key fingerprint and tenant, sealed, expiring with the token (one hour). */
   'api-token': { scope: 'shared' },
   /** Each API key's organization by key fingerprint, for the shared rate budget. */

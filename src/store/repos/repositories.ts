@@ -83,6 +83,9 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** Credentials exports under way, by `<userId>`; the export service defines the shape. */
     runningExports: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'export-running', schema),
+    /** Runs of workflow steps, by function execution id; the steps service defines the shape. */
+    workflowSteps: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'workflow-step', schema),
     /** The API client's tokens and organization ids, shared by every instance on this store. */
     apiTokens: new ApiTokenRepo(store, clock, sealer, unreadable),
     apiOrganizations: new ApiOrganizationRepo(store),

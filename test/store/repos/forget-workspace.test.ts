@@ -144,6 +144,7 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   );
   await repos.portalEvents(Anything).set(ws, 'link:abc', { note: 'seen' }, 60_000);
   await repos.intelRequests(Anything).set(ws, 'request-uuid', { note: 'asked' }, 60_000);
+  await repos.workflowSteps(Anything).set(ws, 'Fx0001', { note: 'step run' }, 60_000);
   // The generic act-once primitive of the services leases by workspace too.
   expect(await store.lease(`${ws}:policy-unassign:9`, 60_000)).toBeDefined();
   expect(await store.lease(`${ws}:triage:uidkey:tags:0`, 60_000)).toBeDefined();

@@ -4,6 +4,7 @@ import type { BotMethod, ClientMethod } from './common.js';
 import { directoryMethods } from './directory.js';
 import { entityMethods } from './entities.js';
 import { fileMethods } from './files.js';
+import { functionMethods } from './functions.js';
 import { installBotMethods, installClientMethods } from './install.js';
 import { viewMethods } from './views.js';
 
@@ -18,6 +19,7 @@ export const botMethods: Record<string, BotMethod> = {
   ...directoryMethods,
   ...fileMethods,
   ...entityMethods,
+  ...functionMethods,
 };
 
 /** Methods called with the app's client credentials instead of a token. */

@@ -1,0 +1,299 @@
+/**
+ * Vigil's Workflow Builder steps through the real HTTP stack: signed `function_executed` events into the
+ * receiver, the fake Slack running each step's execution (workflow token, outputs checked against
+ * manifest.yml's declared types, as Slack does), the simulated API behind. Each step completes with outputs
+ * of its declared types, errors complete with completeError and a message an author can act on, the decision
+ * step completes on the click and not before, and a redelivery completes once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FunctionExecution,
+  type RecordedCall,
+  SEEDED_CHANNELS,
+  SEEDED_USERS,
+} from '../../../src/sim/slack/index.js';
+import { buttons } from '../../harness/index.js';
+import { type Stack, startStack } from '../../support/stack.js';
+import { until } from '../../support/until.js';
+import { addCredential } from '../features/credentials/support/creds-stack.js';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ sim: { emptyPageEvery: 0 } });
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** The interactivity input Slack fills with the person who ran the workflow. */
+function ranBy(userId: string) {
+  return { interactivity_pointer: '1234.5678.abcd', interactor: { id: userId, secret: 'c2VjcmV0' } };
+}
+
+/** Starts a run of the step in the fake Slack and delivers its `function_executed` event, signed. */
+async function runStep(
+  callbackId: string,
+  inputs: Record<string, unknown>,
+  opts: { retryNum?: number } = {},
+): Promise<{ execution: FunctionExecution; deliver: (retryNum?: number) => Promise<number> }> {
+  const { execution, event } = stack.slack.startFunction({ callbackId, inputs });
+  const deliver = async (retryNum?: number) => {
+    const res = await stack.sender.event({
+      type: 'function_executed',
+      fields: event,
+      ...(retryNum === undefined ? {} : { retryNum }),
+    });
+    return res.status;
+  };
+  expect(await deliver(opts.retryNum)).toBe(200);
+  return { execution, deliver };
+}
+
+function isCompletion(call: RecordedCall, executionId: string): boolean {
+  return (
+    (call.method === 'functions.completeSuccess' || call.method === 'functions.completeError') &&
+    call.body.function_execution_id === executionId
+  );
+}
+
+/** The accepted completion of the execution (the fake refuses outputs that break the manifest). */
+async function completion(execution: FunctionExecution): Promise<RecordedCall> {
+  const call = await stack.slack.waitFor((c) => isCompletion(c, execution.id) && c.response.ok === true);
+  return call;
+}
+
+function completionsOf(execution: FunctionExecution): RecordedCall[] {
+  return stack.slack.calls.filter((c) => isCompletion(c, execution.id));
+}
+
+describe('Workflow Builder steps over HTTP', () => {
+  it('search_events is acked at once and completes with the declared outputs, most severe first', async () => {
+    // Completion held back: the event's HTTP answer (the ack) does not wait for the step's work.
+    const held = stack.slack.hold('functions.completeSuccess');
+    const { execution } = await runStep('search_events', { identifier: '3001', since: '90d' });
+    await held.arrived;
+    expect(execution.state).toBe('running');
+    held.release();
+    const call = await completion(execution);
+    expect(call.method).toBe('functions.completeSuccess');
+    expect(execution.state).toBe('completed');
+    const out = execution.outputs as Record<string, unknown>;
+    expect(Number.isInteger(out.count)).toBe(true);
+    expect(out.count).toBeGreaterThan(0);
+    expect(['critical', 'high', 'medium', 'low', 'info']).toContain(out.highest_severity);
+    const uids = stack.sim.state.eventsOf(3001).map((e) => e.item.metadata.uid);
+    expect(uids).toContain(out.first_event_uid);
+    expect(String(out.summary)).toContain('found for identifier');
+    // Nothing of the step went to a channel.
+    expect(stack.slack.callsTo('chat.postMessage').filter((c) => c.token === execution.token)).toEqual([]);
+  });
+
+  it('search_events in another tenant chosen in the step (its Tenant menu lists the tenants)', async () => {
+    // The menu's step answers before its ack, as Slack wants for dynamic options.
+    const menu = await runStep('tenant_options', {});
+    expect(completionsOf(menu.execution)).toHaveLength(1);
+    await completion(menu.execution);
+    const options = (menu.execution.outputs as { options: { value: string; text: { text: string } }[] })
+      .options;
+    expect(options.map((o) => o.value)).toEqual(expect.arrayContaining(['2001', '2002', '2003']));
+    expect(options.find((o) => o.value === '2002')?.text.text).toContain('Acme Subsidiaries');
+
+    const { execution } = await runStep('search_events', {
+      identifier: '3004',
+      since: '90d',
+      tenant: '2002',
+    });
+    await completion(execution);
+    expect(execution.state).toBe('completed');
+    const out = execution.outputs as Record<string, unknown>;
+    expect(out.count).toBeGreaterThan(0);
+    const uids = stack.sim.state.eventsOf(3004).map((e) => e.item.metadata.uid);
+    expect(uids).toContain(out.first_event_uid);
+  });
+
+  it('search_credentials posts a masked summary and outputs typed values; the secret goes nowhere', async () => {
+    const secret = 'Wf-Step-Secret-Value-0042';
+    addCredential(stack, { identity_name: 'jo@steps.example', domain: 'steps.example', hash: secret });
+    const { execution } = await runStep('search_credentials', {
+      query: 'steps.example',
+      channel: SEEDED_CHANNELS.security,
+    });
+    await completion(execution);
+    expect(execution.state).toBe('completed');
+    const out = execution.outputs as Record<string, unknown>;
+    expect(out.count).toBe(1);
+    expect(Number.isInteger(out.newest_import)).toBe(true);
+    // Upstream text is defanged, as in every message Vigil writes.
+    expect(String(out.summary)).toContain('jo@steps[.]example');
+    const posted = stack.slack
+      .messages(SEEDED_CHANNELS.security)
+      .filter((m) => m.text.includes('steps.example'));
+    expect(posted).toHaveLength(1);
+    expect(stack.slack.allText()).not.toContain(secret);
+    expect(JSON.stringify(execution.outputs)).not.toContain(secret);
+  });
+
+  it('act_on_event acts as the person who ran the workflow, once, audited via the workflow', async () => {
+    const [event] = stack.sim.state.eventsOf(3002);
+    const uid = event?.item.metadata.uid ?? '';
+    const before = stack.sim.log.entries.filter((e) => e.path.endsWith('/events/actions')).length;
+    const { execution, deliver } = await runStep('act_on_event', {
+      event_uid: uid,
+      action: 'ignore',
+      interactivity: ranBy(SEEDED_USERS.member),
+    });
+    await completion(execution);
+    expect(execution.outputs).toEqual({ state: 'ignored' });
+    // Slack delivers it again (a retry): nothing more is done or completed.
+    expect(await deliver(1)).toBe(200);
+    expect(await deliver(2)).toBe(200);
+    await until('both redeliveries are turned away', () =>
+      stack.logs.filter((l) => l.includes('delivered again') && l.includes(execution.id)).length === 2
+        ? true
+        : undefined,
+    );
+    const actions = stack.sim.log.entries.filter((e) => e.path.endsWith('/events/actions'));
+    expect(actions.length - before).toBe(1);
+    expect(completionsOf(execution)).toHaveLength(1);
+    const [entry] = await stack.vigil.deps.audit.recent(stack.workspaceId, 1);
+    expect(entry).toMatchObject({ userId: SEEDED_USERS.member, action: 'event.ignore', target: uid });
+    expect(entry?.surface).toBe(`via workflow ${execution.workflowExecutionId}`);
+  });
+
+  it('a step nobody may act through (no person: a scheduled workflow) completes with a clear error', async () => {
+    const [event] = stack.sim.state.eventsOf(3002);
+    const before = stack.sim.log.entries.filter((e) => e.path.endsWith('/events/actions')).length;
+    const { execution } = await runStep('act_on_event', {
+      event_uid: event?.item.metadata.uid,
+      action: 'remediate',
+    });
+    const call = await completion(execution);
+    expect(call.method).toBe('functions.completeError');
+    expect(execution.error).toContain('person who ran the workflow');
+    expect(execution.error).not.toMatch(/at .*\.ts:\d+/);
+    expect(stack.sim.log.entries.filter((e) => e.path.endsWith('/events/actions')).length).toBe(before);
+  });
+
+  it('act_on_event is refused to a person the workspace does not let act', async () => {
+    await stack.vigil.deps.repos.settings.setPermission(
+      stack.workspaceId,
+      'act',
+      'admins',
+      SEEDED_USERS.admin,
+    );
+    try {
+      const [event] = stack.sim.state.eventsOf(3003);
+      const { execution } = await runStep('act_on_event', {
+        event_uid: event?.item.metadata.uid,
+        action: 'ignore',
+        interactivity: ranBy(SEEDED_USERS.member),
+      });
+      const call = await completion(execution);
+      expect(call.method).toBe('functions.completeError');
+      expect(execution.error).toContain('only workspace admins may');
+    } finally {
+      await stack.vigil.deps.repos.settings.setPermission(
+        stack.workspaceId,
+        'act',
+        'everyone',
+        SEEDED_USERS.admin,
+      );
+    }
+  });
+
+  it('a step run from a workspace this Vigil does not serve is refused by the workspace gate', async () => {
+    const before = stack.sim.log.entries.length;
+    const { execution, event } = stack.slack.startFunction({
+      callbackId: 'search_events',
+      inputs: { identifier: '3001' },
+      teamId: 'T0OTHER01',
+    });
+    const res = await stack.sender.event({ type: 'function_executed', fields: event, teamId: 'T0OTHER01' });
+    expect(res.status).toBe(200);
+    await until('the refusal is logged', () =>
+      stack.logs.some((l) => l.includes('request refused') && l.includes('T0OTHER01')),
+    );
+    expect(stack.sim.log.entries.length).toBe(before);
+    expect(completionsOf(execution)).toEqual([]);
+  });
+
+  it('an unknown identifier completes with an error naming the input to fix', async () => {
+    const { execution } = await runStep('search_events', { identifier: 'no such thing anywhere' });
+    await completion(execution);
+    expect(execution.state).toBe('failed');
+    expect(execution.error).toContain('Identifier');
+  });
+
+  it('ask_decision waits for the person asked, completes on their click only, once', async () => {
+    const [event] = stack.sim.state.eventsOf(3001);
+    const uid = event?.item.metadata.uid ?? '';
+    const inputs = { event_uid: uid, decider: SEEDED_USERS.admin, channel: SEEDED_CHANNELS.security };
+    const { execution } = await runStep('ask_decision', inputs);
+    const post = await stack.slack.waitFor(
+      (c) => c.method === 'chat.postMessage' && c.token === execution.token && c.response.ok === true,
+    );
+    const ts = String((post.response as { ts?: string }).ts);
+    // A copy: the stored message loses its buttons when updated, and a late click still carries them.
+    const message = structuredClone(stack.slack.messages(SEEDED_CHANNELS.security).find((m) => m.ts === ts));
+    expect(buttons(message?.blocks ?? []).map((b) => b.text)).toEqual(['Ignore', 'Remediate', 'Escalate']);
+    expect(execution.state).toBe('running');
+    expect(completionsOf(execution)).toEqual([]);
+
+    const click = (userId: string, actionId: string) =>
+      stack.sender.blockAction({
+        actionId,
+        container: 'message',
+        channelId: SEEDED_CHANNELS.security,
+        responseUrl: stack.slack.responseUrl(),
+        userId,
+        ...(message ? { message } : {}),
+        functionRun: {
+          executionId: execution.id,
+          callbackId: 'ask_decision',
+          inputs,
+          token: execution.token,
+        },
+      });
+    // Someone else's click is refused and leaves the step waiting.
+    expect((await click(SEEDED_USERS.member, 'step_decision_ignore')).status).toBe(200);
+    await stack.slack.waitForPost((p) => JSON.stringify(p.body).includes('Only'));
+    expect(execution.state).toBe('running');
+
+    expect((await click(SEEDED_USERS.admin, 'step_decision_escalate')).status).toBe(200);
+    await completion(execution);
+    expect(execution.outputs).toEqual({ decision: 'escalate', decided_by: SEEDED_USERS.admin });
+    const update = await stack.slack.waitFor((c) => c.method === 'chat.update' && c.body.ts === ts);
+    expect(buttons(update.body.blocks ?? [])).toEqual([]);
+    expect(JSON.stringify(update.body.blocks)).toContain('Escalate');
+
+    // A late second click (sent before the message lost its buttons) completes nothing more.
+    expect((await click(SEEDED_USERS.admin, 'step_decision_ignore')).status).toBe(200);
+    await stack.slack.waitForPost((p) => JSON.stringify(p.body).includes('already answered'));
+    expect(completionsOf(execution)).toHaveLength(1);
+  });
+
+  it('post_digest posts the subscription’s digest now and outputs a link to it', async () => {
+    const sub = await stack.vigil.deps.digests.add({
+      teamId: stack.workspaceId,
+      channelId: SEEDED_CHANNELS.security,
+      createdBy: SEEDED_USERS.member,
+      identifierIds: [3001],
+      severity: 'info',
+      types: [],
+      timeOfDay: '09:00',
+      timeZone: 'UTC',
+      weekdaysOnly: false,
+      skipEmpty: false,
+    });
+    const { execution } = await runStep('post_digest', {
+      subscription_id: sub.id,
+      interactivity: ranBy(SEEDED_USERS.member),
+    });
+    const call = await completion(execution);
+    expect(call.method).toBe('functions.completeSuccess');
+    const link = String((execution.outputs as { message_link?: unknown }).message_link);
+    expect(link).toContain(SEEDED_CHANNELS.security);
+  });
+});
