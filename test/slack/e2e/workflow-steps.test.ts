@@ -20,7 +20,8 @@ import { addCredential } from '../features/credentials/support/creds-stack.js';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ sim: { emptyPageEvery: 0 } });
+  // An admin opened `act` to members (admins only by default): the workflows here are run by a plain member.
+  stack = await startStack({ sim: { emptyPageEvery: 0 }, open: ['act'] });
 });
 
 afterAll(async () => {
