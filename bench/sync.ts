@@ -15,13 +15,13 @@ import { parseArgs } from 'node:util';
 import type { Event } from '../src/api/index.js';
 import { systemClock } from '../src/clock.js';
 import { silentLogger } from '../src/logger.js';
-import { ALERT_CONTEXT_TTL_MS } from '../src/services/alerts/content.js';
 import { AlertFollower } from '../src/services/alerts/follow.js';
 import { StateSync } from '../src/services/alerts/sync.js';
 import { EventChanges } from '../src/services/events/changes.js';
 import { compactEvent } from '../src/services/events/compact.js';
 import { type EventsContext, EventsContextStore } from '../src/services/events/context.js';
 import { isHandled } from '../src/services/events/model.js';
+import { POSTED_CONTEXT_TTL_MS } from '../src/services/subscriptions/posting.js';
 import { eventSourceOf } from '../src/services/subscriptions/source.js';
 import { countEvents } from '../src/services/subscriptions/summary.js';
 import { ApiAccess, ApiClientPool } from '../src/services/workspace-api.js';
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
             filters: 'severity ≥ high',
           },
         };
-        const ctxId = await contexts.save(ctx, ALERT_CONTEXT_TTL_MS);
+        const ctxId = await contexts.save(ctx, POSTED_CONTEXT_TTL_MS);
         const { ts } = await publisher.post({
           workspaceId: teamId,
           channelId,

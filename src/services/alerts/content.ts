@@ -21,6 +21,4 @@ export const AlertHeadingSchema = z.object({
 });
 export type AlertHeading = z.infer<typeof AlertHeadingSchema>;
 
-/** Alert messages stay clickable as long as Vigil remembers the events' states. */
-export const ALERT_CONTEXT_TTL_MS = 30 * 24 * 3600_000;
 export const ALERT_EVENT_TYPE = 'vigil_alert';

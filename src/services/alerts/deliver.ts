@@ -16,9 +16,15 @@ import type { EventsContext, EventsContextStore } from '../events/context.js';
 import { bySeverity } from '../events/model.js';
 import type { EventRestStore } from '../events/rest.js';
 import { ChannelUnavailableError, SlackRateLimitedError } from '../posting-errors.js';
-import { channelPause, describeFailure, HISTORY_SLACK_MS, LeaseLostError } from '../subscriptions/posting.js';
+import {
+  channelPause,
+  describeFailure,
+  HISTORY_SLACK_MS,
+  LeaseLostError,
+  POSTED_CONTEXT_TTL_MS,
+} from '../subscriptions/posting.js';
 import { countEvents, filtersOf, scopeOf, TOP_EVENTS } from '../subscriptions/summary.js';
-import { ALERT_CONTEXT_TTL_MS, type AlertHeading } from './content.js';
+import type { AlertHeading } from './content.js';
 import { chooseBatch, quietText } from './match.js';
 import { ALERT_LEASE_MS, type AlertDeps, step } from './poll.js';
 import type { AlertPublisher } from './ports.js';
@@ -171,7 +177,7 @@ async function buildMessage(
     ),
     alert: heading,
   };
-  const ctxId = await deps.contexts.save(ctx, ALERT_CONTEXT_TTL_MS);
+  const ctxId = await deps.contexts.save(ctx, POSTED_CONTEXT_TTL_MS);
   return { ctx, ctxId, shown: top.map((e) => e.metadata.uid) };
 }
 

@@ -28,7 +28,7 @@ import {
   withUpstreamState,
 } from '../events/upstream.js';
 import { SlackRateLimitedError } from '../posting-errors.js';
-import { ALERT_CONTEXT_TTL_MS } from './content.js';
+import { POSTED_CONTEXT_TTL_MS } from '../subscriptions/posting.js';
 import { lowestThreshold } from './match.js';
 import type { AlertMessageRef, AlertPublisher, UpstreamReply } from './ports.js';
 
@@ -82,7 +82,7 @@ export class AlertFollower {
           const ctx = await this.context(current.ctxId, change.workspaceId);
           const next = ctx === undefined ? undefined : changed(ctx, change);
           if (next === undefined) return undefined;
-          return { ...current, ctxId: await deps.contexts.save(next, ALERT_CONTEXT_TTL_MS) };
+          return { ...current, ctxId: await deps.contexts.save(next, POSTED_CONTEXT_TTL_MS) };
         });
         if (record?.shown.includes(change.uid)) await this.patiently(() => this.refresh(ref));
         await this.patiently(() => deps.publisher.reply(ref, change));
@@ -121,7 +121,7 @@ export class AlertFollower {
           if (diff === undefined) return undefined;
           const next = withUpstream(ctx, index, shown, read, diff);
           seen = { ctx: next, diff, shown };
-          const ctxId = await deps.contexts.save(next, ALERT_CONTEXT_TTL_MS);
+          const ctxId = await deps.contexts.save(next, POSTED_CONTEXT_TTL_MS);
           const settled = next.events.every((e) => isHandled(e.event));
           return { ...current, ctxId, ...(settled ? { settled } : {}) };
         });

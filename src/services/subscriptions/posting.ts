@@ -7,6 +7,12 @@ import type { Event, EventFilters } from '../../api/index.js';
 import { VigilError } from '../../errors.js';
 import type { ChannelUnavailableError } from '../posting-errors.js';
 
+/**
+ * Posted alert and digest messages stay clickable, and are followed, as long as Vigil remembers the events'
+ * states: their buttons' contexts are kept this long.
+ */
+export const POSTED_CONTEXT_TTL_MS = 30 * 24 * 3600_000;
+
 /** Consecutive failed attempts (digest runs, alert polls) after which the lists say "failing". */
 export const REPORT_AFTER_FAILURES = 3;
 /** A run's message is looked for in the history from a little before its claim (clock skew between instances). */

@@ -13,7 +13,7 @@ import type { Command, CredsFilterSpec, CredsQueryType } from './command.js';
 import { echo, fail, listOf, mayEcho, NOT_REPEATED } from './errors.js';
 import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS } from './events.js';
 import { EXAMPLE } from './examples.js';
-import { CREDS_KEY_EXAMPLES } from './help.js';
+import { CREDS_KEY_EXAMPLES } from './key-examples.js';
 import { suggest } from './suggest.js';
 import { boundsOutOfOrder, parseTimeBound } from './time.js';
 import type { Token } from './tokenize.js';

@@ -14,7 +14,7 @@ import type { Command, EventFilterSpec, EventsSearchSpec, TextEventQuery } from 
 import { echo, fail } from './errors.js';
 import { ACCEPTED_EVENT_TYPES, isAcceptedEventType } from './event-types.js';
 import { EXAMPLE } from './examples.js';
-import { EVENTS_KEY_EXAMPLES } from './help.js';
+import { EVENTS_KEY_EXAMPLES } from './key-examples.js';
 import { suggest } from './suggest.js';
 import { boundsOutOfOrder, parseTimeBound } from './time.js';
 import type { Token } from './tokenize.js';

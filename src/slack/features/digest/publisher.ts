@@ -8,12 +8,12 @@
 import type { Event } from '../../../api/index.js';
 import type { Clock } from '../../../clock.js';
 import type { Logger } from '../../../logger.js';
-import { ALERT_CONTEXT_TTL_MS } from '../../../services/alerts/content.js';
 import type { DigestContent, DigestHeading } from '../../../services/digest/content.js';
 import type { DigestPublisher } from '../../../services/digest/run.js';
 import { compactEvent } from '../../../services/events/compact.js';
 import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events/context.js';
 import { portalHostsOf } from '../../../services/portal.js';
+import { POSTED_CONTEXT_TTL_MS } from '../../../services/subscriptions/posting.js';
 import { filtersOf, scopeOf, TOP_EVENTS } from '../../../services/subscriptions/summary.js';
 import { renderDigestMessage } from '../../blocks/digest.js';
 import { messageEntities } from '../../blocks/work-object.js';
@@ -105,7 +105,7 @@ export function createDigestPublisher(
     async post(content) {
       const sub = (await subscriptionOf(content.subscription.id)) ?? { severity: 'info', types: [] };
       // Kept as long as an alert's: the message follows its events' state for days.
-      const { ctxId, ctx } = await saveDigestContext(deps, content, sub, 'digest', ALERT_CONTEXT_TTL_MS);
+      const { ctxId, ctx } = await saveDigestContext(deps, content, sub, 'digest', POSTED_CONTEXT_TTL_MS);
       const message = renderDigestMessage({
         heading: ctx.digest as DigestHeading,
         events: ctx.events.map((e) => e.event),

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../../../src/sim/slack/index.js';
-import { EVENTS_KEY_EXAMPLES, helpText } from '../../../../src/slack/parser/help.js';
+import { helpText } from '../../../../src/slack/parser/help.js';
+import { EVENTS_KEY_EXAMPLES } from '../../../../src/slack/parser/key-examples.js';
 import { textOf } from '../../../harness/index.js';
 import type { Stack } from '../../../support/stack.js';
 import { command, startEventsStack } from './support/events-stack.js';
