@@ -90,7 +90,8 @@ async function tenantsPage(
 }
 
 export interface TenantsDeps extends ListDeps {
-  repos: ListDeps['repos'] & Pick<Repositories, 'workspaces' | 'audit'>;
+  repos: ListDeps['repos'] &
+    Pick<Repositories, 'workspaces' | 'audit' | 'digestSubscriptions' | 'alertSubscriptions'>;
 }
 
 /** The organization's tenants, and switching the workspace to another of them (audited). */
@@ -138,6 +139,7 @@ export class TenantsService {
       name = tenantName(step.items.find((t) => t.id === tenantId)?.name);
       if (name) break;
     }
+    await this.keepTenants(workspaceId, current.connection.tenantId);
     await repos.workspaces.switchTenant(
       workspaceId,
       name === undefined ? { tenantId } : { tenantId, tenantName: name },
@@ -150,5 +152,18 @@ export class TenantsService {
       detail: `from ${current.connection.tenantId}`,
     });
     return name;
+  }
+
+  /**
+   * Subscriptions written before they kept a tenant follow the workspace's: before it changes, they keep
+   * the one they were made for.
+   */
+  private async keepTenants(workspaceId: string, tenantId: number): Promise<void> {
+    const { digestSubscriptions, alertSubscriptions } = this.deps.repos;
+    for (const repo of [digestSubscriptions, alertSubscriptions] as const) {
+      for (const sub of await repo.list(workspaceId)) {
+        if (sub.tenantId === undefined) await repo.update(sub.id, { tenantId });
+      }
+    }
   }
 }

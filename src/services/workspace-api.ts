@@ -119,6 +119,15 @@ export class ApiAccess {
   }
 
   /**
+   * The workspace's own tenant (never one chosen by `inTenant`): what a new subscription is made for.
+   * Undefined when not connected, or when the key's default tenant is used.
+   */
+  async ownTenant(workspaceId: string): Promise<number | undefined> {
+    if (this.deps.environment) return this.deps.environment.tenantId;
+    return (await this.deps.repos.workspaces.get(workspaceId))?.tenantId;
+  }
+
+  /**
    * The workspace's API session; throws NotConnectedError when it has none. A `background` session (the
    * alert poller) yields to people's searches in the rate limiter.
    */

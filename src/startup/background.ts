@@ -119,6 +119,7 @@ function createDigestScheduler(
     // one whose heartbeat lapsed on any host) is taken over at once; a live owner keeps its run.
     owner: core.store.holderId,
     unsnoozed: (workspaceId, events) => core.snoozes.unsnoozed(workspaceId, events),
+    tenantOf: (workspaceId) => core.api.ownTenant(workspaceId),
     intervalMs: core.config.digest.tickMs,
     ...(ticker ? { ticker } : {}),
   });

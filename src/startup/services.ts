@@ -89,8 +89,9 @@ export function buildServices(
     logger,
     publicUrl: () => config.publicUrl,
   });
-  const digests = new DigestService({ repos, events: eventSourceOf(api), clock });
-  const alerts = new AlertService({ repos, clock, pollMs: config.alerts.pollMs });
+  const tenantOf = (workspaceId: string) => api.ownTenant(workspaceId);
+  const digests = new DigestService({ repos, events: eventSourceOf(api), clock, tenantOf });
+  const alerts = new AlertService({ repos, clock, pollMs: config.alerts.pollMs, tenantOf });
   const identifiers = new IdentifierDirectory({ api, clock, repos });
   const portalLinks = new PortalLinks({ repos, clock, hosts: config.portalHosts });
   const events = new EventsService({

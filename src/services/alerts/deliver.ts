@@ -56,7 +56,7 @@ export async function deliverChannel(
     leaseMs: ALERT_LEASE_MS,
     now,
     runId: randomId(9),
-    choose: (pending) => chooseBatch(pending, subsById, now),
+    choose: (pending) => oneTenant(chooseBatch(pending, subsById, now), pending),
   });
   if (claim.kind === 'busy') return 'busy';
   if (claim.kind === 'idle') return 'idle';
@@ -177,8 +177,18 @@ async function buildMessage(
     ),
     alert: heading,
   };
+  // Its buttons act in the tenant of its events (one tenant a message: see oneTenant).
+  const tenantId = items[0]?.tenantId;
+  if (tenantId !== undefined) ctx.tenantId = tenantId;
   const ctxId = await deps.contexts.save(ctx, POSTED_CONTEXT_TTL_MS);
   return { ctx, ctxId, shown: top.map((e) => e.metadata.uid) };
+}
+
+/** One message shows one tenant's events (its buttons act in one): the others wait for the next message. */
+function oneTenant<B extends { uids: string[] }>(batch: B, pending: readonly AlertItem[]): B {
+  const tenantOf = new Map(pending.map((item) => [item.uid, item.tenantId]));
+  const first = tenantOf.get(batch.uids[0] ?? '');
+  return { ...batch, uids: batch.uids.filter((uid) => tenantOf.get(uid) === first) };
 }
 
 /**

@@ -20,6 +20,7 @@ import { MAX_FEED_SEEN } from '../../store/index.js';
 import { compactEvent } from '../events/compact.js';
 import { isHandled } from '../events/model.js';
 import { describeFailure } from '../subscriptions/posting.js';
+import { inTenant } from '../workspace-api.js';
 import { isCritical, lowestThreshold, takes } from './match.js';
 import type { AlertFeedSource } from './ports.js';
 
@@ -129,20 +130,30 @@ export async function pollFeed(
     await failedWithoutClaim(deps, workspaceId, subs, err, now);
     return 'failed';
   }
+  // Subscriptions keep the tenant they were made for: the feed reads the workspace's own, a window each other.
+  const own = subs.filter((s) => s.tenantId === undefined || s.tenantId === tenantId);
+  const others = byTenant(subs.filter((s) => !own.includes(s)));
+  const before = await deps.state.feed(workspaceId);
+  const fitting = own.length > 0 ? own : subs;
   const claim = await deps.state.claimFeed(workspaceId, {
     owner: deps.owner,
     leaseMs: ALERT_LEASE_MS,
     now,
-    init: () => newFeed(tenantId, subs, now),
-    reset: (feed) => refit(feed, tenantId, subs, now),
+    init: () => newFeed(tenantId, fitting, now),
+    reset: (feed) => refit(feed, tenantId, fitting, now),
   });
   if (claim.kind !== 'claimed') return claim.kind;
   const feed = claim.feed;
   try {
-    const read = await readFeed(deps, workspaceId, feed);
+    const read = own.length > 0 ? await readFeed(deps, workspaceId, feed) : { ...unread(feed), requests: 0 };
+    const sides = await readTenantWindows(deps, workspaceId, { others, before, tenantId, now });
     await step(deps, 'polled', workspaceId);
-    const channels = await fanOut(deps, workspaceId, subs, read.fresh, now);
-    if (channels.length > 0) await deps.state.markPending(workspaceId, channels);
+    const channels = new Set(await fanOut(deps, workspaceId, own, read.fresh, now, tenantId));
+    for (const side of sides) {
+      for (const c of await fanOut(deps, workspaceId, side.subs, side.fresh, now, side.tenantId))
+        channels.add(c);
+    }
+    if (channels.size > 0) await deps.state.markPending(workspaceId, [...channels]);
     await step(deps, 'queued', workspaceId);
     const intervals =
       feed.lastPollStartedAt === undefined
@@ -154,14 +165,15 @@ export async function pollFeed(
         seen: read.seen,
         lastPollStartedAt: now,
         lastPollAt: deps.clock.now(),
-        nextPollAt: read.truncated
-          ? now // cut short: it goes on at the next tick
-          : current.polls === undefined
-            ? now + phaseMs(workspaceId, deps) // the first: each tenant gets its own phase
-            : now + deps.pollMs - deps.tickMs,
+        nextPollAt:
+          read.truncated || sides.some((side) => side.truncated)
+            ? now // cut short: it goes on at the next tick
+            : current.polls === undefined
+              ? now + phaseMs(workspaceId, deps) // the first: each tenant gets its own phase
+              : now + deps.pollMs - deps.tickMs,
         intervals,
         polls: (current.polls ?? 0) + 1,
-        requests: (current.requests ?? 0) + read.requests,
+        requests: sides.reduce((n, side) => n + side.requests, (current.requests ?? 0) + read.requests),
       };
       if (read.cursor === undefined) delete next.cursor;
       else next.cursor = read.cursor;
@@ -175,6 +187,79 @@ export async function pollFeed(
     await recordFailure(deps, workspaceId, feed, err, now);
     return 'failed';
   }
+}
+
+function byTenant(subs: AlertSubscription[]): Map<number, AlertSubscription[]> {
+  const groups = new Map<number, AlertSubscription[]>();
+  for (const sub of subs) {
+    if (sub.tenantId !== undefined) groups.set(sub.tenantId, [...(groups.get(sub.tenantId) ?? []), sub]);
+  }
+  return groups;
+}
+
+/** The feed as it stands, read no further (no subscription of the workspace's own tenant wants it). */
+function unread(feed: AlertFeed): {
+  fresh: Event[];
+  seen: string[];
+  cursor: string | undefined;
+  truncated: boolean;
+} {
+  return { fresh: [], seen: feed.seen, cursor: feed.cursor, truncated: false };
+}
+
+interface SideRead {
+  tenantId: number;
+  subs: AlertSubscription[];
+  fresh: Event[];
+  truncated: boolean;
+  requests: number;
+}
+
+/**
+ * Reads, under the feed's lease, each other tenant's window in that tenant and records where it stopped. A
+ * tenant the feed itself read until the workspace switched away takes the feed's window over, so what it
+ * had read is not read again; the window of the tenant the workspace is back on goes (the feed reads it).
+ */
+async function readTenantWindows(
+  deps: AlertDeps,
+  workspaceId: string,
+  at: {
+    others: Map<number, AlertSubscription[]>;
+    before: AlertFeed | undefined;
+    tenantId: number | undefined;
+    now: number;
+  },
+): Promise<SideRead[]> {
+  const { before, tenantId, now } = at;
+  if (before !== undefined && before.tenantId !== tenantId && tenantId !== undefined)
+    await deps.state.dropTenantWindow(workspaceId, tenantId);
+  const reads: SideRead[] = [];
+  for (const [side, subs] of at.others) {
+    const stored =
+      (await deps.state.tenantWindow(workspaceId, side)) ??
+      (before?.tenantId === side ? before : newFeed(side, subs, now));
+    const window = refit(stored, side, subs, now);
+    const read = await inTenant(side, () => readFeed(deps, workspaceId, window));
+    const next: AlertFeed = {
+      ...window,
+      seen: read.seen,
+      lastPollStartedAt: now,
+      intervals: [],
+      pendingChannels: [],
+    };
+    for (const field of ['cursor', 'owner', 'leaseUntil', 'nextPollAt', 'failures', 'lastError'] as const)
+      delete next[field];
+    if (read.cursor !== undefined) next.cursor = read.cursor;
+    await deps.state.saveTenantWindow(workspaceId, side, next);
+    reads.push({
+      tenantId: side,
+      subs,
+      fresh: read.fresh,
+      truncated: read.truncated,
+      requests: read.requests,
+    });
+  }
+  return reads;
 }
 
 async function readFeed(
@@ -228,6 +313,7 @@ async function fanOut(
   subs: AlertSubscription[],
   events: Event[],
   now: number,
+  tenantId: number | undefined,
 ): Promise<string[]> {
   const byChannel = new Map<string, AlertItem[]>();
   const snoozed = events.length === 0 ? undefined : await deps.snoozed?.(workspaceId);
@@ -247,6 +333,7 @@ async function fanOut(
         subs: ids,
         queuedAt: now,
         critical: isCritical(event),
+        ...(tenantId === undefined ? {} : { tenantId }),
       };
       byChannel.set(channelId, [...(byChannel.get(channelId) ?? []), item]);
     }

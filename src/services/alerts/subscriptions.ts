@@ -7,7 +7,7 @@
 import type { Clock } from '../../clock.js';
 import type { AlertFeed, AlertSubscription, NewAlertSubscription, Repositories } from '../../store/index.js';
 import { REPORT_AFTER_FAILURES } from '../subscriptions/posting.js';
-import { SubscriptionService } from '../subscriptions/service.js';
+import { SubscriptionService, type SubscriptionServiceDeps } from '../subscriptions/service.js';
 import { isQuiet } from './match.js';
 
 export interface PollHealth {
@@ -25,6 +25,8 @@ export interface PollHealth {
 export interface AlertListItem {
   subscription: AlertSubscription;
   state: { kind: 'active'; quietNow: boolean } | { kind: 'paused'; reason: string };
+  /** The tenant it keeps, when not the workspace's own now (it was made before a switch of tenant). */
+  otherTenant?: number;
 }
 
 export interface AlertList {
@@ -32,7 +34,7 @@ export interface AlertList {
   poll: PollHealth;
 }
 
-export interface AlertServiceDeps {
+export interface AlertServiceDeps extends Pick<SubscriptionServiceDeps, 'tenantOf'> {
   repos: Pick<Repositories, 'alertSubscriptions' | 'alertState' | 'audit' | 'searchContexts'>;
   clock: Clock;
   pollMs: number;
@@ -83,18 +85,24 @@ export class AlertService extends SubscriptionService<AlertSubscription, NewAler
 
   async list(workspaceId: string): Promise<AlertList> {
     const now = this.deps.clock.now();
-    const [subs, feed] = await Promise.all([
+    const [subs, feed, own] = await Promise.all([
       this.deps.repos.alertSubscriptions.list(workspaceId),
       this.deps.repos.alertState.feed(workspaceId),
+      this.deps.tenantOf?.(workspaceId),
     ]);
     return {
-      items: subs.map((subscription) => ({
-        subscription,
-        state:
-          subscription.paused !== undefined
-            ? { kind: 'paused', reason: subscription.paused.reason }
-            : { kind: 'active', quietNow: isQuiet(subscription, now) },
-      })),
+      items: subs.map((subscription) => {
+        const item: AlertListItem = {
+          subscription,
+          state:
+            subscription.paused !== undefined
+              ? { kind: 'paused', reason: subscription.paused.reason }
+              : { kind: 'active', quietNow: isQuiet(subscription, now) },
+        };
+        const tenant = subscription.tenantId;
+        if (tenant !== undefined && tenant !== own) item.otherTenant = tenant;
+        return item;
+      }),
       poll: pollHealth(feed, this.deps.pollMs),
     };
   }

@@ -18,6 +18,7 @@ import { compactEvent } from '../events/compact.js';
 import type { EventsContextStore } from '../events/context.js';
 import { upstreamDiff } from '../events/upstream.js';
 import type { EventSource } from '../subscriptions/source.js';
+import { inTenant } from '../workspace-api.js';
 import { FOLLOW_FOR_MS } from './follow.js';
 
 export interface StateSyncDeps {
@@ -60,6 +61,8 @@ interface Followed {
   createdMs: number;
   createdIso: string;
   target: number | 'all';
+  /** The tenant of the messages showing it (a subscription's, kept on its message); undefined: the workspace's. */
+  tenantId: number | undefined;
   /** The copies messages show. */
   copies: Event[];
 }
@@ -124,7 +127,7 @@ export class StateSync {
         drop.add(key);
         continue;
       }
-      for (const { event } of ctx.events) note(events, event);
+      for (const { event } of ctx.events) note(events, event, ctx.tenantId);
     }
     let calls = 0;
     let changed = 0;
@@ -171,16 +174,23 @@ export class StateSync {
     counted: () => void,
   ): Promise<Map<string, Event>> {
     const found = new Map<string, Event>();
-    const byTarget = new Map<number | 'all', Followed[]>();
-    for (const f of followed) byTarget.set(f.target, [...(byTarget.get(f.target) ?? []), f]);
-    for (const [target, group] of byTarget) {
+    // Each tenant's events are read in that tenant.
+    const groups = new Map<string, Followed[]>();
+    for (const f of followed) {
+      const key = `${f.tenantId ?? ''}:${f.target}`;
+      groups.set(key, [...(groups.get(key) ?? []), f]);
+    }
+    for (const group of groups.values()) {
+      const { target, tenantId } = group[0] as Followed;
       group.sort((a, b) => a.createdMs - b.createdMs);
-      for (let i = 0; i < group.length; i += WINDOW_EVENTS) {
-        const window = group.slice(i, i + WINDOW_EVENTS);
-        await this.search(ws, target, window, WINDOW_PAGES, found, counted);
-        for (const alone of window.filter((f) => !found.has(f.uid)))
-          await this.search(ws, target, [alone], ALONE_PAGES, found, counted);
-      }
+      await inTenant(tenantId, async () => {
+        for (let i = 0; i < group.length; i += WINDOW_EVENTS) {
+          const window = group.slice(i, i + WINDOW_EVENTS);
+          await this.search(ws, target, window, WINDOW_PAGES, found, counted);
+          for (const alone of window.filter((f) => !found.has(f.uid)))
+            await this.search(ws, target, [alone], ALONE_PAGES, found, counted);
+        }
+      });
     }
     return found;
   }
@@ -232,7 +242,7 @@ export class StateSync {
 }
 
 /** Adds a shown copy of an event to what is read again (an event whose creation date is not one is not). */
-function note(events: Map<string, Followed>, event: Event): void {
+function note(events: Map<string, Followed>, event: Event, tenantId: number | undefined): void {
   const uid = event.metadata.uid;
   const known = events.get(uid);
   if (known !== undefined) {
@@ -247,6 +257,7 @@ function note(events: Map<string, Followed>, event: Event): void {
     createdMs,
     createdIso: new Date(createdMs).toISOString(),
     target: identifier ?? 'all',
+    tenantId,
     copies: [event],
   });
 }

@@ -12,6 +12,8 @@ interface DigestSubscriptionInfo {
   channelId: string;
   identifierIds: number[] | 'all';
   timeZone: string;
+  /** The tenant the digest's events are in (its buttons act there). */
+  tenantId?: number | undefined;
 }
 
 export interface DigestContent {

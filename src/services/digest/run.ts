@@ -28,6 +28,7 @@ import {
 } from '../subscriptions/posting.js';
 import type { EventSource } from '../subscriptions/source.js';
 import { countEvents } from '../subscriptions/summary.js';
+import { inTenant } from '../workspace-api.js';
 import { collectEvents } from './collect.js';
 import type { DigestContent } from './content.js';
 import type { Due } from './due.js';
@@ -54,6 +55,8 @@ export interface DigestDeps {
   owner: string;
   /** The events no snooze quiets now (services/snoozes); every event when absent. */
   unsnoozed?: (workspaceId: string, events: Event[]) => Promise<Event[]>;
+  /** The workspace's own tenant, for a subscription written before subscriptions kept theirs. */
+  tenantOf?: (workspaceId: string) => Promise<number | undefined>;
   /** Test hook: called after each outbox step (a crash test throws from it). */
   afterStep?: (step: RunStep, subscriptionId: string) => Promise<void> | void;
 }
@@ -92,6 +95,7 @@ export function contentOf(
       channelId: sub.channelId,
       identifierIds: sub.identifierIds,
       timeZone: sub.timeZone,
+      ...(sub.tenantId === undefined ? {} : { tenantId: sub.tenantId }),
     },
     localDate: run.localDate,
     late: run.late,
@@ -102,8 +106,17 @@ export function contentOf(
   };
 }
 
-/** Runs the digest of `sub` for `due`; never throws for an expected failure (it is recorded instead). */
-export async function runDigest(deps: DigestDeps, sub: Subscription, due: Due): Promise<RunOutcome> {
+/**
+ * Runs the digest of `sub` for `due` in the subscription's tenant (a record without one: the workspace's
+ * now, kept on the message so its buttons act there); never throws for an expected failure (it is recorded).
+ */
+export async function runDigest(deps: DigestDeps, given: Subscription, due: Due): Promise<RunOutcome> {
+  const tenantId = given.tenantId ?? (await deps.tenantOf?.(given.teamId).catch(() => undefined));
+  const sub = tenantId === undefined ? given : { ...given, tenantId };
+  return inTenant(tenantId, () => runInTenant(deps, sub, due));
+}
+
+async function runInTenant(deps: DigestDeps, sub: Subscription, due: Due): Promise<RunOutcome> {
   const claim = await deps.outbox.claim(sub.teamId, sub.id, due, deps.owner, LEASE_MS);
   if (claim.kind === 'busy') return 'busy';
   if (claim.kind === 'done') {

@@ -6,8 +6,9 @@ import { DateTime } from 'luxon';
 import type { Clock } from '../../clock.js';
 import type { DigestLast, NewSubscription, Repositories, Subscription } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
-import { SubscriptionService } from '../subscriptions/service.js';
+import { SubscriptionService, type SubscriptionServiceDeps } from '../subscriptions/service.js';
 import type { EventSource } from '../subscriptions/source.js';
+import { inTenant } from '../workspace-api.js';
 import { collectEvents } from './collect.js';
 import type { DigestContent } from './content.js';
 import { nextSlot } from './due.js';
@@ -16,6 +17,8 @@ import { contentOf } from './run.js';
 export interface DigestListItem {
   subscription: Subscription;
   last: DigestLast | undefined;
+  /** The tenant it keeps, when not the workspace's own now (it was made before a switch of tenant). */
+  otherTenant?: number;
   /** Milliseconds of the next scheduled digest; undefined while paused. */
   next: number | undefined;
   state:
@@ -24,7 +27,7 @@ export interface DigestListItem {
     | { kind: 'failing'; error: string; failures: number; since: number; retryAt: number | undefined };
 }
 
-export interface DigestServiceDeps {
+export interface DigestServiceDeps extends Pick<SubscriptionServiceDeps, 'tenantOf'> {
   repos: Pick<Repositories, 'digestSubscriptions' | 'digestOutbox' | 'audit' | 'searchContexts'>;
   events: EventSource;
   clock: Clock;
@@ -57,7 +60,10 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
 
   async list(workspaceId: string): Promise<DigestListItem[]> {
     const now = this.deps.clock.now();
-    const subs = await this.deps.repos.digestSubscriptions.list(workspaceId);
+    const [subs, own] = await Promise.all([
+      this.deps.repos.digestSubscriptions.list(workspaceId),
+      this.deps.tenantOf?.(workspaceId),
+    ]);
     return Promise.all(
       subs.map(async (subscription) => {
         const last = (await this.deps.repos.digestOutbox.get(workspaceId, subscription.id))?.last;
@@ -74,12 +80,15 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
                   retryAt: subscription.nextAttemptAt,
                 }
               : { kind: 'active' };
-        return {
+        const item: DigestListItem = {
           subscription,
           last,
           next: subscription.paused === undefined ? nextSlot(subscription, now) : undefined,
           state,
         };
+        const tenant = subscription.tenantId;
+        if (tenant !== undefined && tenant !== own) item.otherTenant = tenant;
+        return item;
       }),
     );
   }
@@ -93,7 +102,7 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
     const sub = await this.get(workspaceId, id);
     const now = this.deps.clock.now();
     const state = await this.deps.repos.digestOutbox.cursorState(workspaceId, id);
-    const collected = await collectEvents(this.deps.events, sub, state, now);
+    const collected = await inTenant(sub.tenantId, () => collectEvents(this.deps.events, sub, state, now));
     const localDate = DateTime.fromMillis(now, { zone: sub.timeZone }).toISODate() ?? '';
     return contentOf(
       sub,

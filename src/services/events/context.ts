@@ -86,6 +86,8 @@ export const EventsContextSchema = z.object({
   sort: z.literal('severity').optional(),
   /** The API host the search went to: its portal is the only one linked. */
   apiHost: z.string().optional(),
+  /** The tenant its events are in: its buttons act there, whatever the workspace's tenant is by then. */
+  tenantId: z.number().int().positive().optional(),
   /** The page was empty although more pages follow. */
   emptyButMore: z.boolean().optional(),
   events: z.array(ShownEventSchema).max(10),

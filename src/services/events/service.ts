@@ -170,6 +170,7 @@ export class EventsService {
       apiHost: page.host,
       events,
     };
+    if (page.tenantId !== undefined) ctx.tenantId = page.tenantId;
     if (req.sort !== undefined) ctx.sort = req.sort;
     if (req.scope !== undefined) ctx.scope = req.scope;
     if (page.next !== null) ctx.cursor = page.next;

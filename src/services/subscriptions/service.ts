@@ -35,11 +35,13 @@ export interface SubscriptionKind<S> {
 export interface SubscriptionServiceDeps {
   repos: Pick<Repositories, 'audit' | 'searchContexts'>;
   clock: Clock;
+  /** The workspace's own tenant, kept by each new subscription; none kept when absent. */
+  tenantOf?: (workspaceId: string) => Promise<number | undefined>;
 }
 
 export class SubscriptionService<
   S extends SubscriptionBase,
-  N extends { teamId: string; createdBy: string; channelId: string },
+  N extends { teamId: string; createdBy: string; channelId: string; tenantId?: number | undefined },
 > {
   /** The events behind a message's "+N more". */
   readonly rest: EventRestStore;
@@ -56,7 +58,9 @@ export class SubscriptionService<
 
   protected async create(input: N): Promise<S> {
     try {
-      const sub = await this.store.add(input);
+      // Made for the workspace's tenant now: a later switch of the workspace's tenant leaves it there.
+      const tenantId = input.tenantId ?? (await this.base.tenantOf?.(input.teamId));
+      const sub = await this.store.add(tenantId === undefined ? input : { ...input, tenantId });
       await this.audit(input.teamId, input.createdBy, 'add', sub.id, `channel ${input.channelId}`);
       return sub;
     } catch (err) {

@@ -25,6 +25,7 @@ import {
   subscriptionInputs,
   subscriptionRows,
   type TopEventsInput,
+  tenantNote,
   timeZoneInput,
   topEventGroups,
   typeCounts,
@@ -230,7 +231,7 @@ function alertLine(item: AlertListItem): string {
   const quiet = quietText(s);
   const hold = s.hold === 'all' ? 'holds every alert' : 'holds all but critical';
   return [
-    `${codeSpan(s.id)} in <#${s.channelId}>`,
+    `${codeSpan(s.id)} in <#${s.channelId}>${tenantNote(item.otherTenant)}`,
     scopeLine(s),
     `${quiet === undefined ? 'no quiet hours' : `quiet ${escapeMrkdwn(quiet)} (${hold})`} · ${stateText(item)}`,
   ].join('\n');

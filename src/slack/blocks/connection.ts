@@ -268,7 +268,8 @@ export function renderTenantSwitchPrompt(input: {
     d > 0 ? `${plural(d, 'digest')} (in ${where(input.digestChannels)})` : undefined,
     a > 0 ? `${plural(a, 'alert subscription')} (in ${where(input.alertChannels)})` : undefined,
   ].filter((p): p is string => p !== undefined);
-  const text = `Switch this workspace from tenant ${input.current} to tenant ${input.tenantId}? ${parts.join(' and ')} will then show tenant ${input.tenantId}'s events.`;
+  const keep = d + a === 1 ? 'keeps the tenant it was made for' : 'keep the tenant they were made for';
+  const text = `Switch this workspace from tenant ${input.current} to tenant ${input.tenantId}? ${parts.join(' and ')} ${keep}; searches and new subscriptions will use tenant ${input.tenantId}.`;
   return {
     text,
     blocks: [

@@ -21,6 +21,7 @@ import {
   subscriptionInputs,
   subscriptionRows,
   type TopEventsInput,
+  tenantNote,
   timeZoneInput,
   topEventGroups,
   typeCounts,
@@ -156,7 +157,7 @@ function lastText(item: DigestListItem): string {
 function digestLine(item: DigestListItem): string {
   const s = item.subscription;
   return [
-    `${codeSpan(s.id)} in <#${s.channelId}> · ${scheduleText(s)}`,
+    `${codeSpan(s.id)} in <#${s.channelId}>${tenantNote(item.otherTenant)} · ${scheduleText(s)}`,
     scopeLine(s),
     `${lastText(item)} · ${stateText(item)}`,
     missingText(s.missingIdentifiers),

@@ -83,6 +83,11 @@ export function scopeLine(sub: {
 }
 
 /** A subscription paused by a person or by Vigil, with the reason. */
+/** Said of a subscription that keeps a tenant the workspace no longer uses (made before a switch). */
+export function tenantNote(tenantId: number | undefined): string {
+  return tenantId === undefined ? '' : ` · tenant ${tenantId}`;
+}
+
 export function pausedText(reason: string): string {
   return `:double_vertical_bar: *Paused*: ${escapeMrkdwn(reason)}`;
 }

@@ -54,6 +54,8 @@ const AlertItemSchema = z.object({
   uid: z.string().min(1),
   /** The event as it will be shown (compact); the service validates it with the client's schema. */
   event: z.looseObject({ metadata: z.looseObject({ uid: z.string() }) }),
+  /** The tenant it is in; absent in items queued before subscriptions kept a tenant (the workspace's). */
+  tenantId: z.number().int().positive().optional(),
   /** The subscriptions of this channel it matched. */
   subs: z.array(z.string()).min(1),
   queuedAt: z.number(),
@@ -131,6 +133,7 @@ export type ChooseBatch = (pending: readonly AlertItem[]) => {
 };
 
 const FEED_KEY = 'feed';
+const windowKey = (tenantId: number) => `tenant:${tenantId}`;
 const channelKey = (channelId: string) => `channel:${channelId}`;
 
 export class AlertStateRepo {
@@ -230,9 +233,25 @@ export class AlertStateRepo {
     });
   }
 
-  /** Forgets the feed (the last subscription went): the next one starts from its own creation. */
+  /**
+   * The window of a tenant other than the workspace's own, read for the subscriptions that keep it: its
+   * threshold, bound, cursor and uids seen. Written only by the holder of the feed's lease.
+   */
+  tenantWindow(ws: string, tenantId: number): Promise<AlertFeed | undefined> {
+    return this.feeds.get(ws, windowKey(tenantId));
+  }
+
+  async saveTenantWindow(ws: string, tenantId: number, window: AlertFeed): Promise<void> {
+    await this.feeds.set(ws, windowKey(tenantId), window);
+  }
+
+  async dropTenantWindow(ws: string, tenantId: number): Promise<void> {
+    await this.feeds.delete(ws, windowKey(tenantId));
+  }
+
+  /** Forgets the feed and its tenant windows (the last subscription went): the next one starts afresh. */
   async dropFeed(ws: string): Promise<void> {
-    await this.feeds.delete(ws, FEED_KEY);
+    for (const key of await this.feeds.keys(ws)) await this.feeds.delete(ws, key);
   }
 
   // ── Channel outboxes ────────────────────────────────────────────────────────────────────────────────

@@ -48,6 +48,11 @@ export const subscriptionFields = {
   createdAt: z.number(),
   /** Set while paused: by a person (resume clears it) or by Vigil when the channel cannot take posts. */
   paused: z.object({ reason: z.string(), at: z.number(), by: z.string() }).optional(),
+  /**
+   * The tenant it was made for: its runs and its messages' buttons use it, whatever the workspace's tenant
+   * becomes. Absent in records written before tenants were kept: those follow the workspace's tenant.
+   */
+  tenantId: z.number().int().positive().optional(),
 };
 
 const BaseSchema = z.object(subscriptionFields);

@@ -65,7 +65,7 @@ const tenant: CommandHandler<'tenant'> = {
     const { deps, command } = ctx;
     await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'switch the tenant');
     deps.connection.requireManagedInSlack('Set VIGIL_TENANT_ID instead.');
-    // Digests and alerts follow the workspace's tenant: name them and ask first when there are any.
+    // Digests and alerts keep their tenant: name them and ask first, so nobody expects them to follow.
     const [current, digests, alerts] = await Promise.all([
       deps.connection.tenantOf(ctx.workspaceId),
       deps.digests.list(ctx.workspaceId),

@@ -89,6 +89,7 @@ export async function saveDigestContext(
     ),
     digest: headingOf(content, sub, moreRef),
   };
+  if (content.subscription.tenantId !== undefined) ctx.tenantId = content.subscription.tenantId;
   await deps.shown?.(
     ws,
     ctx.events.map((e) => e.event),

@@ -10,6 +10,7 @@ import type { EventsContext } from '../../../services/events/context.js';
 import { parseRef, searchInputOf, withEventChanged } from '../../../services/events/context.js';
 import type { Acted } from '../../../services/events/model.js';
 import { applyAction, eventTitle } from '../../../services/events/model.js';
+import { inTenant } from '../../../services/workspace-api.js';
 import {
   ACTION_IDS,
   EVENTS_SECRET_AGAIN,
@@ -59,6 +60,19 @@ async function load(click: Click): Promise<{ ctx: EventsContext; ctxId: string; 
   if (!ref) throw gone();
   const ctx = await click.deps.events.contexts.load(ref.ctxId, click.who.workspaceId);
   return { ctx, ctxId: ref.ctxId, index: ref.index };
+}
+
+/**
+ * Runs a click's work in the tenant of the message's events: a digest's or alert's keeps its
+ * subscription's, a search's the one searched, whatever the workspace's tenant is by then.
+ */
+async function inItsTenant(click: Click, handler: (click: Click) => Promise<void>): Promise<void> {
+  const ref = parseRef(click.action.value);
+  const ctx =
+    ref === undefined
+      ? undefined
+      : await click.deps.events.contexts.load(ref.ctxId, click.who.workspaceId).catch(() => undefined);
+  return inTenant(ctx?.tenantId, () => handler(click));
 }
 
 function tell(click: Click, text: string): Promise<unknown> {
@@ -323,12 +337,16 @@ export function registerEventActions(app: App, deps: SlackDeps): void {
     app,
     deps,
     { action_id: /^event_(?:ignore|remediate|unignore|unremediate|undo):\d{1,6}$/, block_id: eventBlock },
-    actOnEvent,
+    (click) => inItsTenant(click, actOnEvent),
     { notice: noticeOf },
   );
-  onAction(app, deps, { action_id: /^event_explain:\d{1,6}$/, block_id: eventBlock }, explain, {
-    notice: noticeOf,
-  });
+  onAction(
+    app,
+    deps,
+    { action_id: /^event_explain:\d{1,6}$/, block_id: eventBlock },
+    (click) => inItsTenant(click, explain),
+    { notice: noticeOf },
+  );
   onAction(app, deps, { action_id: /^event_(?:unsnooze|snooze):\d{1,6}$/, block_id: eventBlock }, (click) =>
     parseActionId(click.action.action_id).base === ACTION_IDS.snooze ? openSnooze(click) : unsnooze(click),
   );
@@ -347,15 +365,21 @@ export function registerEventActions(app: App, deps: SlackDeps): void {
     (click) => {
       const handler = MENU_HANDLERS[parseActionId(click.action.action_id).base];
       if (handler === undefined) throw gone();
-      return handler(click);
+      return inItsTenant(click, handler);
     },
     { notice: noticeOf },
   );
   // The page buttons sit in the `events:tail` block: other features may reuse the same action ids.
-  onAction(app, deps, { action_id: ACTION_IDS.nextPage, block_id: 'events:tail' }, nextPage);
-  onAction(app, deps, { action_id: ACTION_IDS.ignorePage, block_id: 'events:tail' }, ignorePage, {
-    notice: noticeOf,
-  });
+  onAction(app, deps, { action_id: ACTION_IDS.nextPage, block_id: 'events:tail' }, (click) =>
+    inItsTenant(click, nextPage),
+  );
+  onAction(
+    app,
+    deps,
+    { action_id: ACTION_IDS.ignorePage, block_id: 'events:tail' },
+    (click) => inItsTenant(click, ignorePage),
+    { notice: noticeOf },
+  );
   onAction(app, deps, { action_id: ACTION_IDS.share, block_id: 'events:tail' }, share);
   onAction(app, deps, EVENTS_SECRET_AGAIN, secretAgain);
 }

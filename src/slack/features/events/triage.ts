@@ -25,6 +25,7 @@ import {
   type TriageField,
   type TriageOutcome,
 } from '../../../services/events/triage.js';
+import { inTenant } from '../../../services/workspace-api.js';
 import { ACTION_IDS, parseActionId, plainTitle } from '../../blocks/events.js';
 import { readTags } from '../../blocks/tags.js';
 import { escapeMrkdwn, slackDate, userMention } from '../../blocks/text.js';
@@ -302,17 +303,20 @@ async function submit(
       await show('Nothing changed, so Vigil did nothing.');
       return;
     }
-    const outcome = await deps.triage.apply({
-      workspaceId: who.workspaceId,
-      uid: pending.uid,
-      by: who.userId,
-      versions: pending.versions,
-      change,
-      fields,
-      title: eventTitle(shown.event),
-      severityBefore: effectiveSeverity(shown.event),
-      tenantId: await deps.connection.tenantOf(who.workspaceId),
-    });
+    // In the tenant of the message's events (a subscription's), not the workspace's of now.
+    const outcome = await inTenant(ctx.tenantId, async () =>
+      deps.triage.apply({
+        workspaceId: who.workspaceId,
+        uid: pending.uid,
+        by: who.userId,
+        versions: pending.versions,
+        change,
+        fields,
+        title: eventTitle(shown.event),
+        severityBefore: effectiveSeverity(shown.event),
+        tenantId: await deps.connection.tenantOf(who.workspaceId),
+      }),
+    );
     await show(outcomeText(outcome, change));
     const target = targetOf(client, pending, deps.outbound.dispatcher);
     if (outcome.applied.length > 0 && target) {

@@ -23,7 +23,7 @@ describe('tenant switch with subscriptions', () => {
     const { post } = await command(stack, 'tenant 2003', { userId: admin });
     expect(post.body.replace_original).toBe(true);
     expect(String(post.body.text)).toBe(
-      `Switch this workspace from tenant 2001 to tenant 2003? 1 digest (in <#${SEEDED_CHANNELS.general}>) and 1 alert subscription (in <#${SEEDED_CHANNELS.security}>) will then show tenant 2003's events.`,
+      `Switch this workspace from tenant 2001 to tenant 2003? 1 digest (in <#${SEEDED_CHANNELS.general}>) and 1 alert subscription (in <#${SEEDED_CHANNELS.security}>) keep the tenant they were made for; searches and new subscriptions will use tenant 2003.`,
     );
     expect(await tenantNow()).toBe(2001);
 
