@@ -141,6 +141,7 @@ async function handle(
       },
       check,
       arrivedAt,
+      entry,
     );
     response = shaped(deps, response, check?.operation);
     if (/^\/[^/]+\/v2\//.test(url.pathname)) response = v2Style(response);
@@ -204,6 +205,7 @@ async function dispatch(
   ctx: RouteContext,
   check: RequestCheck | undefined,
   arrivedAt: number,
+  entry: LoggedRequest,
 ): Promise<SimResponse> {
   try {
     const match = matchRoute(deps.routes, deps.state, ctx.method, ctx.path);
@@ -212,6 +214,7 @@ async function dispatch(
     const { route, params } = match;
     const session =
       route.auth === 'bearer' ? deps.tokens.verify(headerValue(ctx, 'authorization')) : undefined;
+    if (session) entry.tenantId = session.tenantId;
     if (
       session &&
       deps.state.options.enforceRateLimits &&

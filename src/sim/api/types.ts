@@ -39,6 +39,8 @@ export interface LoggedRequest {
   status: number;
   /** Clock time the request arrived (ms since the epoch). */
   at: number;
+  /** The tenant of the bearer token, for a call that carried a valid one. */
+  tenantId?: number;
 }
 
 /** A request that broke the published contract, with FastAPI's account of what was wrong. */
