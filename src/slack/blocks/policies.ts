@@ -225,7 +225,7 @@ export interface UnassignTarget {
 }
 
 /** The question the form asks; the status views repeat it. */
-function unassignHeadline(t: UnassignTarget): string {
+export function unassignHeadline(t: UnassignTarget): string {
   return `Unassign policy ${policyLabel(t)} from identifier ${identifierLabel(t)}?`;
 }
 

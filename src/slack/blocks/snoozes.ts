@@ -50,12 +50,13 @@ export interface SnoozeFormInput {
   pendingId: string;
 }
 
-const SHOWN_IDENTIFIERS = 3;
+/** The identifiers of the event the form offers to snooze (the first ones): no other is taken back. */
+export const SNOOZE_SHOWN_IDENTIFIERS = 3;
 
 export function renderSnoozeModal(input: SnoozeFormInput): View {
   const thisEvent = option('event', 'This event');
   const what: PlainTextOption[] = [thisEvent];
-  for (const i of input.identifiers.slice(0, SHOWN_IDENTIFIERS))
+  for (const i of input.identifiers.slice(0, SNOOZE_SHOWN_IDENTIFIERS))
     what.push(option(`identifier:${i.id}`, `Every event of identifier ${i.name} (${i.id})`));
   if (input.source !== undefined) what.push(option('source', `Every event from source ${input.source}`));
   const whatField: InputBlock = {

@@ -8,7 +8,7 @@ import type { App, ViewOutput } from '@slack/bolt';
 import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
-import { ExpiredError, RefusalError } from '../../../errors.js';
+import { ExpiredError, RefusalError, VigilError } from '../../../errors.js';
 import { type EventsContext, parseRef } from '../../../services/events/context.js';
 import { eventTitle } from '../../../services/events/model.js';
 import { type SnoozeLength, sourceOf } from '../../../services/snoozes/model.js';
@@ -20,6 +20,7 @@ import {
   renderSnoozeStatus,
   SNOOZE_FOR_BLOCK,
   SNOOZE_FORM_LENGTHS,
+  SNOOZE_SHOWN_IDENTIFIERS,
   SNOOZE_UNTIL_BLOCK,
   SNOOZE_VIEW,
   SNOOZE_WHAT_BLOCK,
@@ -160,8 +161,14 @@ function targetFrom(
   }
   if (what.startsWith('identifier:')) {
     const id = Number(what.slice('identifier:'.length));
-    const identifier = event.identifiers?.find((i) => i.id === id);
-    if (identifier === undefined) throw gone();
+    // Only an identifier the form offered: the first few of the event's.
+    const offered = (event.identifiers ?? []).slice(0, SNOOZE_SHOWN_IDENTIFIERS);
+    const identifier = offered.find((i) => i.id === id);
+    if (identifier === undefined)
+      throw new VigilError(
+        `Identifier ${id} is not one this form offered for this event, so nothing was snoozed.`,
+        'Open Snooze… on the event again and pick from the list.',
+      );
     return { target: { kind: 'identifier', id }, label: identifier.name };
   }
   return { target: { kind: 'event', uid: event.metadata.uid }, label: eventTitle(event) };

@@ -13,8 +13,8 @@ import {
   identifierLabel,
   renderUnassignStatus,
   UNASSIGN_CLEAN,
-  UNASSIGN_HEADLINE,
   UNASSIGN_VIEW,
+  unassignHeadline,
 } from '../../blocks/policies.js';
 import { slackDate, userMention } from '../../blocks/text.js';
 import type { Requester, SlackDeps } from '../../context.js';
@@ -26,19 +26,19 @@ import { PendingUnassignSchema } from './actions.js';
 import { renderAssignmentsPage } from './commands.js';
 import { requireUnassign } from './permission.js';
 
-/** The form's question, from the submitted view itself (Vigil rendered it), so the ack needs no lookup. */
-function headlineOf(view: ViewOutput): string | undefined {
-  const block = view.blocks.find((b) => (b as { block_id?: string }).block_id === UNASSIGN_HEADLINE) as
-    | { text?: { text?: string } }
-    | undefined;
-  return block?.text?.text;
-}
-
-function cleanChosen(view: ViewOutput): boolean {
+/**
+ * Whether "Also clean past events" was ticked; undefined when the submission holds a value the form did not
+ * offer (its one checkbox, at most once), which is refused before any call.
+ */
+function cleanChosen(view: ViewOutput): boolean | undefined {
   const state = view.state.values[UNASSIGN_CLEAN.block]?.[UNASSIGN_CLEAN.action] as
-    | { selected_options?: { value?: string }[] }
+    | { selected_options?: unknown }
     | undefined;
-  return (state?.selected_options ?? []).some((o) => o.value === UNASSIGN_CLEAN.value);
+  const picked = state?.selected_options ?? [];
+  if (!Array.isArray(picked) || picked.length > 1) return undefined;
+  const values = picked.map((o) => (o as { value?: unknown } | null)?.value);
+  if (values.some((v) => v !== UNASSIGN_CLEAN.value)) return undefined;
+  return values.length === 1;
 }
 
 function who(userId: string): string {
@@ -56,8 +56,15 @@ function outcomeText(outcome: UnassignOutcome, name: string): string {
   }
 }
 
-async function submit(deps: SlackDeps, client: WebClient, requester: Requester, view: ViewOutput) {
-  const headline = headlineOf(view);
+async function submit(
+  deps: SlackDeps,
+  client: WebClient,
+  requester: Requester,
+  view: ViewOutput,
+  clean: boolean,
+) {
+  // The question is said again from what Vigil stored, never from the submitted view's text.
+  let headline: string | undefined;
   const show = (status: string) =>
     client.views.update({ view_id: view.id, view: renderUnassignStatus(headline, status) });
   try {
@@ -74,6 +81,11 @@ async function submit(deps: SlackDeps, client: WebClient, requester: Requester, 
         'This assignment is no longer listed.',
         'Run `/vigil assignments <policy-id>` again.',
       );
+    headline = unassignHeadline({
+      policyUuid: ctx.policyUuid,
+      identifierId: row.identifier_id,
+      identifierName: row.identifier_name,
+    });
     await requireUnassign(deps, client, requester);
     const outcome = await deps.policies.unassign({
       workspaceId: requester.workspaceId,
@@ -81,7 +93,7 @@ async function submit(deps: SlackDeps, client: WebClient, requester: Requester, 
       policyUuid: ctx.policyUuid,
       identifierId: row.identifier_id,
       identifierName: row.identifier_name,
-      cleanPastEvents: cleanChosen(view),
+      cleanPastEvents: clean,
     });
     const name = identifierLabel({ identifierId: row.identifier_id, identifierName: row.identifier_name });
     await show(outcomeText(outcome, name));
@@ -117,11 +129,21 @@ async function submit(deps: SlackDeps, client: WebClient, requester: Requester, 
 }
 
 export function registerUnassignForm(app: App, deps: SlackDeps): void {
-  onView(app, deps, UNASSIGN_VIEW, ({ who: requester, view, client }) => ({
-    ack: {
-      response_action: 'update',
-      view: renderUnassignStatus(headlineOf(view), ':hourglass_flowing_sand: Unassigning…'),
-    },
-    work: () => submit(deps, client, requester, view),
-  }));
+  onView(app, deps, UNASSIGN_VIEW, ({ who: requester, view, client }) => {
+    const clean = cleanChosen(view);
+    if (clean === undefined)
+      return {
+        ack: {
+          response_action: 'errors',
+          errors: { [UNASSIGN_CLEAN.block]: 'Choose only the option this form offers.' },
+        },
+      };
+    return {
+      ack: {
+        response_action: 'update',
+        view: renderUnassignStatus(undefined, ':hourglass_flowing_sand: Unassigning…'),
+      },
+      work: () => submit(deps, client, requester, view, clean),
+    };
+  });
 }
