@@ -15,7 +15,7 @@ import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS } from './events.js';
 import { EXAMPLE } from './examples.js';
 import { CREDS_KEY_EXAMPLES } from './key-examples.js';
 import { suggest } from './suggest.js';
-import { boundsOutOfOrder, parseTimeBound } from './time.js';
+import { parseTimeBound, refuseReversedBounds } from './time.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
@@ -145,12 +145,7 @@ function credsFilters(filterTokens: readonly Token[]): CredsFilterSpec {
         unknownKey(token, 'creds', CREDS_FILTER_KEYS);
     }
   }
-  if (filters.since && filters.until && boundsOutOfOrder(filters.since, filters.until)) {
-    fail('`since:` is not before `until:`.', {
-      hint: 'Swap them, or widen the range.',
-      example: exampleFor('until'),
-    });
-  }
+  refuseReversedBounds(filters, exampleFor('until'));
   return filters;
 }
 

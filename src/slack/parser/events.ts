@@ -16,7 +16,7 @@ import { ACCEPTED_EVENT_TYPES, isAcceptedEventType } from './event-types.js';
 import { EXAMPLE } from './examples.js';
 import { EVENTS_KEY_EXAMPLES } from './key-examples.js';
 import { suggest } from './suggest.js';
-import { boundsOutOfOrder, parseTimeBound } from './time.js';
+import { parseTimeBound, refuseReversedBounds } from './time.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
@@ -375,12 +375,7 @@ function finishSpec(draft: SpecDraft): EventsSearchSpec {
     }
     query = { ...query, is_strict: true };
   }
-  if (filters.since && filters.until && boundsOutOfOrder(filters.since, filters.until)) {
-    fail('`since:` is not before `until:`.', {
-      hint: 'Swap them, or widen the range.',
-      example: exampleFor('until'),
-    });
-  }
+  refuseReversedBounds(filters, exampleFor('until'));
   const spec: EventsSearchSpec = { filters };
   if (query) spec.query = query;
   if (draft.order) spec.order = draft.order;

@@ -95,3 +95,13 @@ export function boundsOutOfOrder(since: TimeBound, until: TimeBound): boolean {
   const to = until.kind === 'date' ? Date.parse(endOfDayExclusive(until.date)) : Date.parse(until.iso);
   return from >= to;
 }
+
+/** Refuses a `since:` that is not before its `until:`, when both were given. */
+export function refuseReversedBounds(
+  bounds: { since?: TimeBound; until?: TimeBound },
+  example: string,
+): void {
+  if (bounds.since && bounds.until && boundsOutOfOrder(bounds.since, bounds.until)) {
+    fail('`since:` is not before `until:`.', { hint: 'Swap them, or widen the range.', example });
+  }
+}
