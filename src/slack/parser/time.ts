@@ -88,7 +88,7 @@ export function endOfDayInclusive(date: string): string {
  * Whether `since` is not before `until`, for the pairs that can be compared without knowing `now` (both
  * relative or both absolute); a day on the until side counts up to its end. Mixed pairs pass.
  */
-export function boundsOutOfOrder(since: TimeBound, until: TimeBound): boolean {
+function boundsOutOfOrder(since: TimeBound, until: TimeBound): boolean {
   if (since.kind === 'relative' && until.kind === 'relative') return relativeMs(since) < relativeMs(until);
   if (since.kind === 'relative' || until.kind === 'relative') return false;
   const from = Date.parse(since.kind === 'date' ? `${since.date}T00:00:00Z` : since.iso);
