@@ -204,20 +204,37 @@ describe('Workflow Builder steps over HTTP', () => {
     }
   });
 
-  it('a step run from a workspace this Vigil does not serve is refused by the workspace gate', async () => {
+  it('a step run from a workspace this Vigil does not serve is refused by the workspace gate, completed once with why', async () => {
     const before = stack.sim.log.entries.length;
+    // Another workspace, where another Vigil is installed, runs a workflow with the step.
+    stack.slack.addTeam({ teamId: 'T0OTHER01', botToken: 'xoxb-other-vigil', botUserId: 'U0BOTOTHER' });
     const { execution, event } = stack.slack.startFunction({
       callbackId: 'search_events',
       inputs: { identifier: '3001' },
       teamId: 'T0OTHER01',
     });
-    const res = await stack.sender.event({ type: 'function_executed', fields: event, teamId: 'T0OTHER01' });
-    expect(res.status).toBe(200);
-    await until('the refusal is logged', () =>
-      stack.logs.some((l) => l.includes('request refused') && l.includes('T0OTHER01')),
+    // The completion is held back: the ack does not wait for it.
+    const held = stack.slack.hold('functions.completeError');
+    const deliver = () =>
+      stack.sender.event({ type: 'function_executed', fields: event, teamId: 'T0OTHER01' });
+    expect((await deliver()).status).toBe(200);
+    await held.arrived;
+    expect(execution.state).toBe('running');
+    held.release();
+    const call = await completion(execution);
+    // With the execution's own token: Vigil holds no token for that workspace.
+    expect(call.token).toBe(execution.token);
+    expect(execution.state).toBe('failed');
+    expect(execution.error).toContain('Vigil did not run this step');
+    expect(execution.error).toContain('serves another Slack workspace');
+    expect(execution.error).toContain('install it there');
+    // Slack delivers it again: refused again, completed no more.
+    expect((await deliver()).status).toBe(200);
+    await until('the redelivery is turned away', () =>
+      stack.logs.some((l) => l.includes('delivered again') && l.includes(execution.id)) ? true : undefined,
     );
+    expect(completionsOf(execution)).toHaveLength(1);
     expect(stack.sim.log.entries.length).toBe(before);
-    expect(completionsOf(execution)).toEqual([]);
   });
 
   it('an unknown identifier completes with an error naming the input to fix', async () => {
