@@ -33,13 +33,22 @@ function ranBy(userId: string) {
   return { interactivity_pointer: '1234.5678.abcd', interactor: { id: userId, secret: 'c2VjcmV0' } };
 }
 
+/** The user_context input Slack fills with the person who ran the workflow (`run_as`). */
+function person(userId: string) {
+  return { id: userId, secret: 'c2VjcmV0' };
+}
+
 /** Starts a run of the step in the fake Slack and delivers its `function_executed` event, signed. */
 async function runStep(
   callbackId: string,
   inputs: Record<string, unknown>,
-  opts: { retryNum?: number } = {},
+  opts: { retryNum?: number; unchecked?: boolean } = {},
 ): Promise<{ execution: FunctionExecution; deliver: (retryNum?: number) => Promise<number> }> {
-  const { execution, event } = stack.slack.startFunction({ callbackId, inputs });
+  const { execution, event } = stack.slack.startFunction({
+    callbackId,
+    inputs,
+    ...(opts.unchecked ? { unchecked: true } : {}),
+  });
   const deliver = async (retryNum?: number) => {
     const res = await stack.sender.event({
       type: 'function_executed',
@@ -120,6 +129,8 @@ describe('Workflow Builder steps over HTTP', () => {
     const { execution } = await runStep('search_credentials', {
       query: 'steps.example',
       channel: SEEDED_CHANNELS.security,
+      // `creds` is for admins by default: an admin ran this workflow.
+      run_as: person(SEEDED_USERS.admin),
     });
     await completion(execution);
     expect(execution.state).toBe('completed');
@@ -134,6 +145,63 @@ describe('Workflow Builder steps over HTTP', () => {
     expect(posted).toHaveLength(1);
     expect(stack.slack.allText()).not.toContain(secret);
     expect(JSON.stringify(execution.outputs)).not.toContain(secret);
+    // Shared in a channel, as from `/vigil creds`: audited, as the person, via the workflow.
+    const [entry] = await stack.vigil.deps.audit.recent(stack.workspaceId, 1);
+    expect(entry).toMatchObject({
+      userId: SEEDED_USERS.admin,
+      action: 'credentials.share',
+      target: 'domain',
+    });
+    expect(entry?.surface).toBe(`via workflow ${execution.workflowExecutionId}`);
+  });
+
+  it('search_credentials needs a person allowed `creds`: without one it says which permission and how to open it', async () => {
+    const searches = () => stack.sim.log.entries.filter((e) => e.path.includes('credentials')).length;
+    const before = searches();
+    // Nobody ran it (a scheduled workflow) while `creds` is for admins.
+    const nobody = await runStep('search_credentials', { query: 'steps.example' });
+    expect((await completion(nobody.execution)).method).toBe('functions.completeError');
+    expect(nobody.execution.error).toContain('`creds` permission');
+    expect(nobody.execution.error).toContain('Person running the workflow');
+    expect(nobody.execution.error).toContain('/vigil settings creds everyone');
+    // A member ran it: refused as `/vigil creds` refuses them.
+    const member = await runStep('search_credentials', {
+      query: 'steps.example',
+      run_as: person(SEEDED_USERS.member),
+    });
+    await completion(member.execution);
+    expect(member.execution.state).toBe('failed');
+    expect(member.execution.error).toContain('only workspace admins may search leaked credentials');
+    expect(member.execution.error).toContain('/vigil settings creds everyone');
+    expect(searches()).toBe(before);
+  });
+
+  it('search_events without a person runs only while `use` is open to every member', async () => {
+    const setUse = (actors: 'admins' | 'everyone') =>
+      stack.vigil.deps.repos.settings.setPermission(stack.workspaceId, 'use', actors, SEEDED_USERS.admin);
+    await setUse('admins');
+    try {
+      const nobody = await runStep('search_events', { identifier: '3001', since: '90d' });
+      await completion(nobody.execution);
+      expect(nobody.execution.state).toBe('failed');
+      expect(nobody.execution.error).toContain('`use` permission');
+      expect(nobody.execution.error).toContain('/vigil settings use everyone');
+      const member = await runStep('search_events', {
+        identifier: '3001',
+        run_as: person(SEEDED_USERS.member),
+      });
+      await completion(member.execution);
+      expect(member.execution.error).toContain('only workspace admins may search events');
+      const admin = await runStep('search_events', {
+        identifier: '3001',
+        since: '90d',
+        run_as: person(SEEDED_USERS.admin),
+      });
+      await completion(admin.execution);
+      expect(admin.execution.state).toBe('completed');
+    } finally {
+      await setUse('everyone');
+    }
   });
 
   it('act_on_event acts as the person who ran the workflow, once, audited via the workflow', async () => {
@@ -166,10 +234,13 @@ describe('Workflow Builder steps over HTTP', () => {
   it('a step nobody may act through (no person: a scheduled workflow) completes with a clear error', async () => {
     const [event] = stack.sim.state.eventsOf(3002);
     const before = stack.sim.log.entries.filter((e) => e.path.endsWith('/events/actions')).length;
-    const { execution } = await runStep('act_on_event', {
-      event_uid: event?.item.metadata.uid,
-      action: 'remediate',
-    });
+    // Workflow Builder publishes no workflow that leaves the required Person acting empty; should Slack
+    // deliver one anyway, Vigil still refuses it.
+    const { execution } = await runStep(
+      'act_on_event',
+      { event_uid: event?.item.metadata.uid, action: 'remediate' },
+      { unchecked: true },
+    );
     const call = await completion(execution);
     expect(call.method).toBe('functions.completeError');
     expect(execution.error).toContain('person who ran the workflow');
