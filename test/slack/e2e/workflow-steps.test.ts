@@ -229,6 +229,7 @@ describe('Workflow Builder steps over HTTP', () => {
     const [entry] = await stack.vigil.deps.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: SEEDED_USERS.member, action: 'event.ignore', target: uid });
     expect(entry?.surface).toBe(`via workflow ${execution.workflowExecutionId}`);
+    expect(entry?.detail).toBe('workflow step Act on an event');
   });
 
   it('a step nobody may act through (no person: a scheduled workflow) completes with a clear error', async () => {
