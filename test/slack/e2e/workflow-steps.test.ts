@@ -319,7 +319,14 @@ describe('Workflow Builder steps over HTTP', () => {
   it('ask_decision waits for the person asked, completes on their click only, once', async () => {
     const [event] = stack.sim.state.eventsOf(3001);
     const uid = event?.item.metadata.uid ?? '';
-    const inputs = { event_uid: uid, decider: SEEDED_USERS.admin, channel: SEEDED_CHANNELS.security };
+    // Details mapped by the author (a search step's summary, here with a broadcast slipped in).
+    const details = `*HIGH* · Combo list <!here> · \`${uid}\``;
+    const inputs = {
+      event_uid: uid,
+      decider: SEEDED_USERS.admin,
+      channel: SEEDED_CHANNELS.security,
+      details,
+    };
     const { execution } = await runStep('ask_decision', inputs);
     const post = await stack.slack.waitFor(
       (c) => c.method === 'chat.postMessage' && c.token === execution.token && c.response.ok === true,
@@ -328,6 +335,9 @@ describe('Workflow Builder steps over HTTP', () => {
     // A copy: the stored message loses its buttons when updated, and a late click still carries them.
     const message = structuredClone(stack.slack.messages(SEEDED_CHANNELS.security).find((m) => m.ts === ts));
     expect(buttons(message?.blocks ?? []).map((b) => b.text)).toEqual(['Ignore', 'Remediate', 'Escalate']);
+    const shown = JSON.stringify(message?.blocks);
+    expect(shown).toContain('Combo list &lt;!here&gt;');
+    expect(shown).not.toContain('<!here>');
     expect(execution.state).toBe('running');
     expect(completionsOf(execution)).toEqual([]);
 
@@ -357,6 +367,7 @@ describe('Workflow Builder steps over HTTP', () => {
     const update = await stack.slack.waitFor((c) => c.method === 'chat.update' && c.body.ts === ts);
     expect(buttons(update.body.blocks ?? [])).toEqual([]);
     expect(JSON.stringify(update.body.blocks)).toContain('Escalate');
+    expect(JSON.stringify(update.body.blocks)).toContain('Combo list');
 
     // A late second click (sent before the message lost its buttons) completes nothing more.
     expect((await click(SEEDED_USERS.admin, 'step_decision_ignore')).status).toBe(200);
