@@ -398,3 +398,30 @@ describe('Workflow Builder steps over HTTP', () => {
     expect(link).toContain(SEEDED_CHANNELS.security);
   });
 });
+
+describe('Workflow Builder steps in a workspace not connected yet', () => {
+  let fresh: Stack;
+
+  beforeAll(async () => {
+    fresh = await startStack({ connect: false });
+  });
+
+  afterAll(async () => {
+    await fresh?.close();
+  });
+
+  it('a step completes with an error that says how to connect, instead of timing out', async () => {
+    const { execution, event } = fresh.slack.startFunction({
+      callbackId: 'search_events',
+      inputs: { identifier: '3001' },
+    });
+    expect((await fresh.sender.event({ type: 'function_executed', fields: event })).status).toBe(200);
+    await fresh.slack.waitFor(
+      (c) => c.method === 'functions.completeError' && c.body.function_execution_id === execution.id,
+    );
+    expect(execution.state).toBe('failed');
+    expect(execution.error).toContain('not connected');
+    expect(execution.error).toContain('/vigil connect');
+    expect(fresh.sim.log.entries).toEqual([]);
+  });
+});
