@@ -54,6 +54,8 @@ export class RefusedSteps {
     const context = { step: step.callbackId, execution: step.executionId, team: step.workspaceId };
     this.deps.tracker.run(
       async () => {
+        // Bolt acks a refused request once its error handler returns: the ack leaves before this call.
+        await new Promise((resolve) => setImmediate(resolve));
         if (!(await this.once(step))) {
           this.deps.logger.info('refused workflow step delivered again: already completed', context);
           return;
