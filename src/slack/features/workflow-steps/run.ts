@@ -83,7 +83,7 @@ export function actorOf(inputs: Record<string, unknown>): string {
  * the person who used the workflow (a builder cannot type it), so Slack vouches for the id. Undefined for a
  * workflow nobody started (a schedule, an event) unless a step of it set the person.
  */
-export function personOf(inputs: Record<string, unknown>): string | undefined {
+function personOf(inputs: Record<string, unknown>): string | undefined {
   const id = (inputs.run_as as { id?: unknown } | undefined)?.id;
   return typeof id === 'string' && /^[UW][A-Z0-9]+$/.test(id) ? id : undefined;
 }
