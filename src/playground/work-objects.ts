@@ -20,7 +20,7 @@ const LINK = /https?:\/\/[^\s<>"]+/g;
 const MAX_PENDING = 50;
 
 /** The side panel as Vigil presented it: an entity, or the error saying why there is none. */
-export interface Panel {
+interface Panel {
   entity: Json | undefined;
   error: Json | undefined;
   /** Where the card was opened from, for the panel's buttons. */
@@ -28,7 +28,7 @@ export interface Panel {
   ts: string;
 }
 
-export interface PlaygroundWorkObjectsOptions {
+interface PlaygroundWorkObjectsOptions {
   slack: FakeSlack;
   side: SlackSide;
   actor: Actor;
