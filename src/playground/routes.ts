@@ -133,7 +133,7 @@ async function runCommand(
     if (o.workObjects && c.kind === 'channel' && /https?:\/\//.test(raw))
       return o.workObjects.share(c.id, raw);
     session.note(
-      'Only the /vigil command and messages with links work in the playground: try /vigil help.',
+      'Only the /vigil command works in the playground (and, in a channel, a message with a link): try /vigil help.',
       c.id,
     );
     return { ok: true };
