@@ -17,6 +17,7 @@ import { DigestScheduler } from '../../../../src/services/digest/scheduler.js';
 import { EventsContextStore } from '../../../../src/services/events/context.js';
 import { EventRestStore } from '../../../../src/services/events/rest.js';
 import { EventsService } from '../../../../src/services/events/service.js';
+import { SnoozeService } from '../../../../src/services/snoozes/service.js';
 import { eventSourceOf } from '../../../../src/services/subscriptions/source.js';
 import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';
@@ -95,6 +96,8 @@ export interface Instance {
   sync: StateSync;
   /** Daily digests, posted as Vigil posts them (their messages follow their events too). */
   digests: DigestScheduler;
+  /** Snoozes, asked by the polls and the deliveries as Vigil asks them. */
+  snoozes: SnoozeService;
 }
 
 const manualTicker: Ticker = { every: () => ({ cancel() {} }) };
@@ -195,6 +198,7 @@ export async function startWorld(opts: {
         intervalMs: SYNC_MS,
         tickMs: TICK_MS,
       });
+      const snoozes = new SnoozeService({ repos, clock });
       const digestDeps = {
         contexts,
         generationOf: async (ws: string, uid: string) => (await repos.eventStates.get(ws, uid)).generation,
@@ -224,6 +228,7 @@ export async function startWorld(opts: {
         clock,
         logger,
         owner,
+        snoozed: (ws) => snoozes.matcher(ws),
         followUps,
         sync,
         pollMs: POLL_MS,
@@ -245,6 +250,7 @@ export async function startWorld(opts: {
         waited,
         sync,
         digests,
+        snoozes,
       };
     },
     async connectTo(instance, tenantId) {
