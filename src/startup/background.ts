@@ -136,7 +136,7 @@ function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker 
     core.monitoring.metrics,
     core.clock,
   );
-  const followUps = alertFollowUps(core, publisher, logger);
+  const { followUps, follower } = alertFollowUps(core, publisher, logger);
   const { pollMs, syncMs } = core.config.alerts;
   const tickMs = tickMsFor(pollMs);
   const sync = new StateSync({
@@ -145,6 +145,7 @@ function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker 
     contexts: core.events.contexts,
     source: eventSourceOf(core.api, 'background'),
     changes: core.events.changes,
+    catchUp: (ref) => follower.catchUp(ref),
     clock: core.clock,
     logger: core.logger.child({ component: 'state-sync' }),
     owner: core.store.holderId,
@@ -175,7 +176,7 @@ function alertFollowUps(
   core: VigilCore,
   publisher: ReturnType<typeof createAlertPublisher>,
   logger: VigilCore['logger'],
-): AlertFollowUps {
+): { followUps: AlertFollowUps; follower: AlertFollower } {
   const follower = new AlertFollower({
     state: core.repos.alertState,
     eventStates: core.repos.eventStates,
@@ -207,5 +208,5 @@ function alertFollowUps(
     () => followUps.sweep(),
     (err) => logger.warn('could not complete the alert follow-ups left behind', { err }),
   );
-  return followUps;
+  return { followUps, follower };
 }

@@ -192,6 +192,7 @@ export async function startWorld(opts: {
         contexts,
         source: eventSourceOf(api, 'background'),
         changes: events.changes,
+        catchUp: (ref) => follower.catchUp(ref),
         clock,
         logger,
         owner: o.holderOwned ? store.holderId : owner,
