@@ -187,6 +187,8 @@ function alertFollowUps(
   });
   // Changes made anywhere, seen when the state sync reads the events again: the same messages, one home.
   core.events.changes.onUpstream((read) => follower.followUpstream(read));
+  // A snooze made or ended: the followed messages show it, through the same records.
+  core.events.changes.onSnoozes((ws, match) => follower.showSnoozes(ws, match));
   const followUps = new AlertFollowUps({
     records: core.repos.alertFollowUps,
     state: core.repos.alertState,

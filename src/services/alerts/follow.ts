@@ -21,7 +21,7 @@ import type {
   AlertSubscriptionRepo,
   EventStateRepo,
 } from '../../store/index.js';
-import type { EventStateChange, UpstreamRead } from '../events/changes.js';
+import type { EventStateChange, SnoozeMatch, UpstreamRead } from '../events/changes.js';
 import type { EventsContext, EventsContextStore, ShownEvent } from '../events/context.js';
 import { withEventChanged } from '../events/context.js';
 import { applyAction, eventTitle, isHandled, severityRank } from '../events/model.js';
@@ -33,6 +33,7 @@ import {
   withUpstreamState,
 } from '../events/upstream.js';
 import { SlackRateLimitedError } from '../posting-errors.js';
+import { withSnoozes } from '../snoozes/model.js';
 import { POSTED_CONTEXT_TTL_MS } from '../subscriptions/posting.js';
 import { lowestThreshold } from './match.js';
 import type { AlertMessageRef, AlertPublisher, UpstreamReply } from './ports.js';
@@ -135,6 +136,40 @@ export class AlertFollower {
         deps.logger.warn('a message could not follow a change made elsewhere', { channel, ts, err });
       }
     }
+  }
+
+  /**
+   * The workspace's followed messages drawn with the snoozes running now ("Snoozed until … by @user", or
+   * nothing once ended): each whose rows change is updated once, through its record (marked behind, so a
+   * Slack failure is retried by the state sync). Returns every followed message looked at (`channel:ts`).
+   */
+  async showSnoozes(workspaceId: string, match: SnoozeMatch): Promise<string[]> {
+    const { state, contexts, logger } = this.deps;
+    const looked: string[] = [];
+    for (const { channel, ts } of (await state.followed.get(workspaceId))?.live ?? []) {
+      try {
+        let moved = false;
+        const record = await state.updateMessage(workspaceId, channel, ts, async (current) => {
+          moved = false;
+          if (current.ctxId === undefined) return undefined;
+          const ctx = await this.context(current.ctxId, workspaceId);
+          if (ctx === undefined) return undefined;
+          const next = withSnoozes(ctx, match);
+          const same = next.events.every(
+            (e, i) => JSON.stringify(e.snoozed) === JSON.stringify(ctx.events[i]?.snoozed),
+          );
+          if (same) return undefined;
+          moved = true;
+          return { ...current, ctxId: await contexts.save(next, POSTED_CONTEXT_TTL_MS), behind: true };
+        });
+        if (record === undefined) continue;
+        looked.push(`${channel}:${ts}`);
+        if (moved) await this.catchUp({ workspaceId, channelId: channel, ts });
+      } catch (err) {
+        logger.warn('a message could not show a snooze', { channel, ts, err });
+      }
+    }
+    return looked;
   }
 
   /**

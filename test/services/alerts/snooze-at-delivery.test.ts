@@ -62,3 +62,54 @@ describe('snoozes at delivery', () => {
     expect(posted[0]?.uids).toEqual(['leak/after/2']);
   });
 });
+
+describe('snoozes shown in followed messages', () => {
+  const fixture = useStoreFixture('sqlite');
+  let world: World;
+
+  beforeEach(async () => {
+    world = await startWorld({ openStore: () => fixture.open(), start: START });
+  });
+  afterEach(async () => {
+    await world.close();
+  });
+
+  it('redraws the alert showing a snoozed event once when the snooze is made, and once when it ends', async () => {
+    const instance = await world.instance();
+    await instance.service.add(newAlert({ severity: 'high' }));
+    await instance.scheduler.tick();
+    world.addEvent('leak/shown/1', { severity: 'critical' });
+    world.clock.advance(POLL_MS);
+    await instance.scheduler.tick();
+    const alert = alertsIn(world.slack, CHANNEL)[0];
+    if (!alert) throw new Error('no alert');
+    const updates = () => world.slack.calls.filter((c) => c.method === 'chat.update').length;
+    const blocks = () =>
+      JSON.stringify(world.slack.messages(CHANNEL).find((m) => m.ts === alert.ts)?.blocks ?? []);
+    const before = updates();
+
+    // Made elsewhere (the command line): the alert shows it at once, in one update.
+    const { redrawn } = await instance.snoozes.snooze({
+      workspaceId: TEAM,
+      target: { kind: 'identifier', id: 3001 },
+      length: { kind: 'for', hours: 24 },
+      by: 'U0ANALYST',
+    });
+    expect(redrawn.has(`${CHANNEL}:${alert.ts}`)).toBe(true);
+    expect(blocks()).toContain('Snoozed until');
+    expect(blocks()).toContain('U0ANALYST');
+    expect(updates()).toBe(before + 1);
+
+    // The record holds it: a later redraw (the state sync, a click) keeps showing it.
+    const record = await instance.repos.alertState.message(TEAM, CHANNEL, alert.ts);
+    expect(record?.behind).toBeUndefined();
+    const ctx = await instance.contexts.load(record?.ctxId ?? '', TEAM);
+    expect(ctx.events[0]?.snoozed?.by).toBe('U0ANALYST');
+
+    // Ended: shown once more, without it.
+    const running = await instance.snoozes.list(TEAM);
+    await instance.snoozes.end(TEAM, running[0]?.id ?? '', 'U0ANALYST');
+    expect(blocks()).not.toContain('Snoozed until');
+    expect(updates()).toBe(before + 2);
+  });
+});

@@ -186,6 +186,7 @@ export async function startWorld(opts: {
       events.changes.beforeEach((change) => followUps.record(change));
       if (o.follows !== false) events.changes.afterEach((change) => followed.push(followUps.follow(change)));
       events.changes.onUpstream((read) => follower.followUpstream(read));
+      events.changes.onSnoozes((ws, match) => follower.showSnoozes(ws, match));
       const sync = new StateSync({
         followed: repos.alertState.followed,
         state: repos.alertState,
@@ -199,7 +200,7 @@ export async function startWorld(opts: {
         intervalMs: SYNC_MS,
         tickMs: TICK_MS,
       });
-      const snoozes = new SnoozeService({ repos, clock });
+      const snoozes = new SnoozeService({ repos, clock, changes: events.changes });
       const digestDeps = {
         contexts,
         generationOf: async (ws: string, uid: string) => (await repos.eventStates.get(ws, uid)).generation,
