@@ -240,6 +240,7 @@ async function main(): Promise<void> {
       contexts,
       source: eventSourceOf(api, 'background'),
       changes,
+      catchUp: (ref) => follower.catchUp(ref),
       clock: systemClock,
       logger,
       owner: store.holderId,

@@ -137,7 +137,7 @@ function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker 
     core.monitoring.metrics,
     core.clock,
   );
-  const followUps = alertFollowUps(core, publisher, logger);
+  const { followUps, follower } = alertFollowUps(core, publisher, logger);
   const { pollMs, syncMs } = core.config.alerts;
   const tickMs = tickMsFor(pollMs);
   const sync = new StateSync({
@@ -146,6 +146,7 @@ function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker 
     contexts: core.events.contexts,
     source: eventSourceOf(core.api, 'background'),
     changes: core.events.changes,
+    catchUp: (ref) => follower.catchUp(ref),
     clock: core.clock,
     logger: core.logger.child({ component: 'state-sync' }),
     owner: core.store.holderId,
@@ -176,7 +177,7 @@ function alertFollowUps(
   core: VigilCore,
   publisher: ReturnType<typeof createAlertPublisher>,
   logger: VigilCore['logger'],
-): AlertFollowUps {
+): { followUps: AlertFollowUps; follower: AlertFollower } {
   const follower = new AlertFollower({
     state: core.repos.alertState,
     eventStates: core.repos.eventStates,
@@ -187,6 +188,8 @@ function alertFollowUps(
   });
   // Changes made anywhere, seen when the state sync reads the events again: the same messages, one home.
   core.events.changes.onUpstream((read) => follower.followUpstream(read));
+  // A snooze made or ended: the followed messages show it, through the same records.
+  core.events.changes.onSnoozes((ws, match) => follower.showSnoozes(ws, match));
   const followUps = new AlertFollowUps({
     records: core.repos.alertFollowUps,
     state: core.repos.alertState,
@@ -208,5 +211,5 @@ function alertFollowUps(
     () => followUps.sweep(),
     (err) => logger.warn('could not complete the alert follow-ups left behind', { err }),
   );
-  return followUps;
+  return { followUps, follower };
 }

@@ -104,7 +104,7 @@ export function buildServices(
   });
   const triage = new TriageService({ api, store, repos, clock });
   const audit = new AuditTrail({ repos });
-  const snoozes = new SnoozeService({ repos, clock });
+  const snoozes = new SnoozeService({ repos, clock, changes: events.changes });
   const slack: SlackDeps = {
     logger,
     clock,

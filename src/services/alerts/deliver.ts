@@ -10,7 +10,7 @@
 
 import type { Event } from '../../api/index.js';
 import { EventSchema } from '../../api/index.js';
-import type { AlertItem, AlertSending, AlertSubscription } from '../../store/index.js';
+import type { AlertItem, AlertSending, AlertSubscription, ChooseBatch } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
 import type { EventsContext, EventsContextStore } from '../events/context.js';
 import { bySeverity } from '../events/model.js';
@@ -51,12 +51,15 @@ export async function deliverChannel(
 ): Promise<DeliveryOutcome> {
   const now = deps.clock.now();
   const subsById = new Map(subs.map((s) => [s.id, s]));
+  // Snoozes are asked again at delivery: one made after an event was queued still keeps it out.
+  const snoozed = await deps.snoozed?.(workspaceId);
   const claim = await deps.state.claimDelivery(workspaceId, channelId, {
     owner: deps.owner,
     leaseMs: ALERT_LEASE_MS,
     now,
     runId: randomId(9),
-    choose: (pending) => oneTenant(chooseBatch(pending, subsById, now), pending),
+    choose: (pending) =>
+      withoutSnoozed(pending, snoozed, (rest) => oneTenant(chooseBatch(rest, subsById, now), rest)),
   });
   if (claim.kind === 'busy') return 'busy';
   if (claim.kind === 'idle') return 'idle';
@@ -117,6 +120,22 @@ export async function deliverChannel(
   } catch (err) {
     return failed(deps, workspaceId, channelId, subs, err);
   }
+}
+
+/** The batch chosen from the events no snooze quiets now; the snoozed ones leave the queue. */
+function withoutSnoozed(
+  pending: readonly AlertItem[],
+  snoozed: ((event: Event) => unknown) | undefined,
+  choose: ChooseBatch,
+): ReturnType<ChooseBatch> {
+  if (snoozed === undefined) return choose(pending);
+  const quieted = new Set<string>();
+  for (const item of pending) {
+    const event = EventSchema.safeParse(item.event);
+    if (event.success && snoozed(event.data)) quieted.add(item.uid);
+  }
+  const batch = choose(pending.filter((item) => !quieted.has(item.uid)));
+  return { ...batch, drop: [...batch.drop, ...quieted] };
 }
 
 /** The context behind the message's buttons (saved), with the heading: top events, counts, "+N more". */

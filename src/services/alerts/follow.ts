@@ -15,8 +15,13 @@
  */
 import { realSleep } from '../../clock.js';
 import type { Logger } from '../../logger.js';
-import type { AlertStateRepo, AlertSubscriptionRepo, EventStateRepo } from '../../store/index.js';
-import type { EventStateChange, UpstreamRead } from '../events/changes.js';
+import type {
+  AlertMessage,
+  AlertStateRepo,
+  AlertSubscriptionRepo,
+  EventStateRepo,
+} from '../../store/index.js';
+import type { EventStateChange, SnoozeMatch, UpstreamRead } from '../events/changes.js';
 import type { EventsContext, EventsContextStore, ShownEvent } from '../events/context.js';
 import { withEventChanged } from '../events/context.js';
 import { applyAction, eventTitle, isHandled, severityRank } from '../events/model.js';
@@ -28,6 +33,7 @@ import {
   withUpstreamState,
 } from '../events/upstream.js';
 import { SlackRateLimitedError } from '../posting-errors.js';
+import { withSnoozes } from '../snoozes/model.js';
 import { POSTED_CONTEXT_TTL_MS } from '../subscriptions/posting.js';
 import { lowestThreshold } from './match.js';
 import type { AlertMessageRef, AlertPublisher, UpstreamReply } from './ports.js';
@@ -108,9 +114,8 @@ export class AlertFollower {
     for (const { channel, ts } of messages) {
       const ref: AlertMessageRef = { workspaceId, channelId: channel, ts };
       try {
-        let seen: { ctx: EventsContext; diff: UpstreamDiff; shown: ShownEvent } | undefined;
+        // The record moves first, marked behind with its reply to send: a Slack failure is retried later.
         await deps.state.updateMessage(workspaceId, channel, ts, async (current) => {
-          seen = undefined;
           if (current.ctxId === undefined || current.settled === true) return undefined;
           if (read.at - current.postedAt > FOLLOW_FOR_MS || !current.shown.includes(uid)) return undefined;
           const ctx = await this.context(current.ctxId, workspaceId);
@@ -120,18 +125,84 @@ export class AlertFollower {
           const diff = upstreamDiff(shown.event, read.event);
           if (diff === undefined) return undefined;
           const next = withUpstream(ctx, index, shown, read, diff);
-          seen = { ctx: next, diff, shown };
+          const reply = await this.upstreamReply(next, diff, shown, read);
           const ctxId = await deps.contexts.save(next, POSTED_CONTEXT_TTL_MS);
           const settled = next.events.every((e) => isHandled(e.event));
-          return { ...current, ctxId, ...(settled ? { settled } : {}) };
+          const replies = [...(current.replies ?? []), ...(reply === undefined ? [] : [stored(reply)])];
+          return { ...current, ctxId, ...(settled ? { settled } : {}), behind: true, replies };
         });
-        const done = seen as { ctx: EventsContext; diff: UpstreamDiff; shown: ShownEvent } | undefined;
-        if (done === undefined) continue;
-        await this.patiently(() => this.refresh(ref));
-        const reply = await this.upstreamReply(done.ctx, done.diff, done.shown, read);
-        if (reply !== undefined) await this.patiently(() => deps.publisher.replyUpstream(ref, reply));
+        await this.catchUp(ref);
       } catch (err) {
         deps.logger.warn('a message could not follow a change made elsewhere', { channel, ts, err });
+      }
+    }
+  }
+
+  /**
+   * The workspace's followed messages drawn with the snoozes running now ("Snoozed until … by @user", or
+   * nothing once ended): each whose rows change is updated once, through its record (marked behind, so a
+   * Slack failure is retried by the state sync). Returns every followed message looked at (`channel:ts`).
+   */
+  async showSnoozes(workspaceId: string, match: SnoozeMatch): Promise<string[]> {
+    const { state, contexts, logger } = this.deps;
+    const looked: string[] = [];
+    for (const { channel, ts } of (await state.followed.get(workspaceId))?.live ?? []) {
+      try {
+        let moved = false;
+        const record = await state.updateMessage(workspaceId, channel, ts, async (current) => {
+          moved = false;
+          if (current.ctxId === undefined) return undefined;
+          const ctx = await this.context(current.ctxId, workspaceId);
+          if (ctx === undefined) return undefined;
+          const next = withSnoozes(ctx, match);
+          const same = next.events.every(
+            (e, i) => JSON.stringify(e.snoozed) === JSON.stringify(ctx.events[i]?.snoozed),
+          );
+          if (same) return undefined;
+          moved = true;
+          return { ...current, ctxId: await contexts.save(next, POSTED_CONTEXT_TTL_MS), behind: true };
+        });
+        if (record === undefined) continue;
+        looked.push(`${channel}:${ts}`);
+        if (moved) await this.catchUp({ workspaceId, channelId: channel, ts });
+      } catch (err) {
+        logger.warn('a message could not show a snooze', { channel, ts, err });
+      }
+    }
+    return looked;
+  }
+
+  /**
+   * Shows what the message's record says and Slack does not yet: redraws it when behind, then sends its
+   * pending thread replies, each taken off the record before it is sent (never twice; put back if Slack
+   * refuses it, for the next try). Throws when Slack fails: the state sync tries again next interval.
+   */
+  async catchUp(ref: AlertMessageRef): Promise<void> {
+    const { state, publisher } = this.deps;
+    const record = await state.message(ref.workspaceId, ref.channelId, ref.ts);
+    if (record === undefined) return;
+    if (record.behind === true) await this.patiently(() => this.refresh(ref));
+    for (;;) {
+      let taken: UpstreamReply | undefined;
+      await state.updateMessage(ref.workspaceId, ref.channelId, ref.ts, async (current) => {
+        taken = undefined;
+        const [first, ...rest] = current.replies ?? [];
+        if (first === undefined) return undefined;
+        taken = first as unknown as UpstreamReply;
+        const next: AlertMessage = { ...current, replies: rest };
+        if (rest.length === 0) delete next.replies;
+        return next;
+      });
+      const reply = taken as UpstreamReply | undefined;
+      if (reply === undefined) return;
+      try {
+        await this.patiently(() => publisher.replyUpstream(ref, reply));
+      } catch (err) {
+        await state.updateMessage(ref.workspaceId, ref.channelId, ref.ts, async (current) => ({
+          ...current,
+          replies: [stored(reply), ...(current.replies ?? [])].slice(0, 20),
+        }));
+        throw err;
       }
     }
   }
@@ -196,8 +267,19 @@ export class AlertFollower {
       const ctx = ctxId === undefined ? undefined : await this.context(ctxId, ref.workspaceId);
       if (ctxId === undefined || ctx === undefined) return;
       await this.deps.publisher.refresh(ref, ctx, ctxId);
-      const after = await this.deps.state.message(ref.workspaceId, ref.channelId, ref.ts);
-      if (after?.ctxId === ctxId) return;
+      // Shown: no longer behind, unless another change moved the context meanwhile (drawn next round).
+      const after = await this.deps.state.updateMessage(
+        ref.workspaceId,
+        ref.channelId,
+        ref.ts,
+        async (current) => {
+          if (current.ctxId !== ctxId || current.behind !== true) return undefined;
+          const next = { ...current };
+          delete next.behind;
+          return next;
+        },
+      );
+      if (after === undefined || after.ctxId === ctxId) return;
     }
   }
 
@@ -240,3 +322,6 @@ function withUpstream(
   }
   return { ...ctx, events: ctx.events.map((e, i) => (i === index ? next : e)) };
 }
+
+/** A reply as the message record keeps it (plain data). */
+const stored = (reply: UpstreamReply) => ({ ...reply }) as NonNullable<AlertMessage['replies']>[number];

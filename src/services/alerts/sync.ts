@@ -12,7 +12,12 @@ import type { Event } from '../../api/index.js';
 import type { Clock } from '../../clock.js';
 import { NotConnectedError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { type AlertStateRepo, isStoreOutage, type MessageSyncRepo } from '../../store/index.js';
+import {
+  type AlertStateRepo,
+  isStoreOutage,
+  type LiveMessage,
+  type MessageSyncRepo,
+} from '../../store/index.js';
 import type { EventChanges } from '../events/changes.js';
 import { compactEvent } from '../events/compact.js';
 import type { EventsContextStore } from '../events/context.js';
@@ -28,6 +33,8 @@ export interface StateSyncDeps {
   /** Background searches (eventSourceOf(api, 'background')). */
   source: EventSource;
   changes: Pick<EventChanges, 'upstream'>;
+  /** Shows what a message's record says and Slack does not yet (follow.ts `catchUp`): retried each interval. */
+  catchUp?: (ref: { workspaceId: string; channelId: string; ts: string }) => Promise<void>;
   clock: Clock;
   logger: Logger;
   /** This instance in leases. */
@@ -115,16 +122,20 @@ export class StateSync {
     report.workspaces++;
     const drop = new Set<string>();
     const events = new Map<string, Followed>();
+    const lagging: LiveMessage[] = [];
     for (const live of claim.sync.live) {
       const key = `${live.channel}:${live.ts}`;
       const record =
         now - live.postedAt > FOLLOW_FOR_MS ? undefined : await deps.state.message(ws, live.channel, live.ts);
+      // A message Slack did not update (or whose reply it refused) is tried again, settled or not.
+      const behind = record?.behind === true || (record?.replies?.length ?? 0) > 0;
+      if (behind) lagging.push(live);
       const ctx =
         record?.ctxId === undefined || record.settled === true
           ? undefined
           : await deps.contexts.load(record.ctxId, ws).catch(() => undefined);
       if (ctx === undefined) {
-        drop.add(key);
+        if (!behind) drop.add(key);
         continue;
       }
       for (const { event } of ctx.events) note(events, event, ctx.tenantId);
@@ -147,6 +158,12 @@ export class StateSync {
       if (err instanceof NotConnectedError) deps.logger.debug('state sync: workspace not connected', { ws });
       else deps.logger.warn('state sync could not read events again', { workspaceId: ws, err });
     } finally {
+      for (const { channel, ts } of lagging)
+        await deps
+          .catchUp?.({ workspaceId: ws, channelId: channel, ts })
+          .catch((err: unknown) =>
+            deps.logger.warn('a message could not catch up with its record', { channel, ts, err }),
+          );
       report.calls += calls;
       report.changed += changed;
       const nextAt = now + this.dueEvery();

@@ -5,6 +5,9 @@
  */
 import type { Event, EventActionType } from '../../api/index.js';
 
+/** Which running snooze quiets an event (until when, by whom), as rows show it. */
+export type SnoozeMatch = (event: Event) => { until: number; by: string } | undefined;
+
 /** An event whose state Vigil changed (someone clicked), wherever the click came from. */
 export interface EventStateChange {
   workspaceId: string;
@@ -32,6 +35,7 @@ export class EventChanges {
   private readonly before: ((change: EventStateChange) => Promise<void>)[] = [];
   private readonly after: ((change: EventStateChange) => void)[] = [];
   private readonly reads: ((read: UpstreamRead) => Promise<void>)[] = [];
+  private readonly snoozeListeners: ((workspaceId: string, match: SnoozeMatch) => Promise<string[]>)[] = [];
 
   /**
    * Awaits `hook` before each change is made (under the click's lease, before the API call), so what must
@@ -68,5 +72,18 @@ export class EventChanges {
   /** The state sync, after reading an event again; resolves once every listener has done its part. */
   async upstream(read: UpstreamRead): Promise<void> {
     for (const listener of this.reads) await listener(read);
+  }
+
+  /** Awaits `listener` when a workspace's snoozes change; it returns the messages (`channel:ts`) it keeps. */
+  onSnoozes(listener: (workspaceId: string, match: SnoozeMatch) => Promise<string[]>): void {
+    this.snoozeListeners.push(listener);
+  }
+
+  /** The snoozes, after one was made or ended: the followed messages redrawn with them (`channel:ts`). */
+  async snoozesChanged(workspaceId: string, match: SnoozeMatch): Promise<Set<string>> {
+    const kept = new Set<string>();
+    for (const listener of this.snoozeListeners)
+      for (const message of await listener(workspaceId, match)) kept.add(message);
+    return kept;
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { Event } from '../../api/index.js';
 import type { Snooze, SnoozeTarget } from '../../store/index.js';
+import type { EventsContext } from '../events/context.js';
 
 /** How long a snooze lasts: a few hours or days from now, or until 00:00 UTC of a calendar day. */
 export type SnoozeLength = { kind: 'for'; hours: number } | { kind: 'until'; date: string };
@@ -62,4 +63,19 @@ export function targetKey(target: SnoozeTarget): string {
     case 'source':
       return `source ${target.source}`;
   }
+}
+
+/** Which running snooze quiets an event, as a row shows it ("Snoozed until … by @user"). */
+export type SnoozeShown = (event: Event) => { until: number; by: string } | undefined;
+
+/** The rows of a context with the snoozes running now, or nothing where none runs. */
+export function withSnoozes(ctx: EventsContext, match: SnoozeShown): EventsContext {
+  return {
+    ...ctx,
+    events: ctx.events.map((shown) => {
+      const { snoozed: _, ...rest } = shown;
+      const s = match(shown.event);
+      return s === undefined ? rest : { ...rest, snoozed: { until: s.until, by: s.by } };
+    }),
+  };
 }

@@ -7,11 +7,14 @@ import type { Event } from '../../api/index.js';
 import type { Clock } from '../../clock.js';
 import { VigilError } from '../../errors.js';
 import type { Repositories, Snooze, SnoozeTarget } from '../../store/index.js';
+import type { EventChanges } from '../events/changes.js';
 import { type SnoozeLength, snoozeEnd, snoozeOf, targetKey } from './model.js';
 
 export interface SnoozeServiceDeps {
   repos: Pick<Repositories, 'snoozes' | 'audit'>;
   clock: Clock;
+  /** Where a change of snoozes is told: the followed messages showing the events are redrawn once. */
+  changes?: Pick<EventChanges, 'snoozesChanged'>;
 }
 
 export interface SnoozeInput {
@@ -31,7 +34,9 @@ export class SnoozeService {
   constructor(private readonly deps: SnoozeServiceDeps) {}
 
   /** Snoozes the target (replacing a running snooze of it); refuses a length that is not in the future. */
-  async snooze(input: SnoozeInput): Promise<{ snooze: Snooze; replaced: Snooze | undefined }> {
+  async snooze(
+    input: SnoozeInput,
+  ): Promise<{ snooze: Snooze; replaced: Snooze | undefined; redrawn: ReadonlySet<string> }> {
     const now = this.deps.clock.now();
     const end = snoozeEnd(input.length, now);
     if ('problem' in end) throw new VigilError(end.problem, 'Use `1h`, `1d`, `7d` or `until:YYYY-MM-DD`.');
@@ -55,7 +60,7 @@ export class SnoozeService {
       detail: `until ${new Date(end.until).toISOString()}${result.replaced ? ' (replacing a running snooze)' : ''}`,
       ...(label ? { title: label } : {}),
     });
-    return result;
+    return { ...result, redrawn: await this.redraw(input.workspaceId) };
   }
 
   /** The running snoozes, soonest to end first. */
@@ -65,13 +70,27 @@ export class SnoozeService {
 
   /** Ends a running snooze by its id; undefined when none has it (ended or expired already). */
   async end(workspaceId: string, id: string, by: string): Promise<Snooze | undefined> {
-    return (await this.ended(workspaceId, by, (s) => s.id === id))[0];
+    return (await this.ended(workspaceId, by, (s) => s.id === id)).ended[0];
   }
 
-  /** Ends every running snooze that quiets `event` (Unsnooze on its row): it is alerted again. */
-  endFor(workspaceId: string, event: Event, by: string): Promise<Snooze[]> {
+  /**
+   * Ends every running snooze that quiets `event` (Unsnooze on its row): it is alerted again. `redrawn`: the
+   * followed messages (`channel:ts`) already redrawn.
+   */
+  endFor(
+    workspaceId: string,
+    event: Event,
+    by: string,
+  ): Promise<{ ended: Snooze[]; redrawn: ReadonlySet<string> }> {
     const now = this.deps.clock.now();
     return this.ended(workspaceId, by, (s) => snoozeOf([s], event, now) !== undefined);
+  }
+
+  /** The followed messages redrawn with the running snooze (a failure is retried by the state sync). */
+  private async redraw(workspaceId: string): Promise<ReadonlySet<string>> {
+    const changes = this.deps.changes;
+    if (changes === undefined) return new Set();
+    return changes.snoozesChanged(workspaceId, await this.matcher(workspaceId));
   }
 
   /** What quiets which event now: read once, asked for every event of a poll or a run. */
@@ -88,7 +107,11 @@ export class SnoozeService {
     return events.filter((e) => match(e) === undefined);
   }
 
-  private async ended(workspaceId: string, by: string, pick: (s: Snooze) => boolean): Promise<Snooze[]> {
+  private async ended(
+    workspaceId: string,
+    by: string,
+    pick: (s: Snooze) => boolean,
+  ): Promise<{ ended: Snooze[]; redrawn: ReadonlySet<string> }> {
     const all = await this.deps.repos.snoozes.end(workspaceId, this.deps.clock.now(), pick);
     for (const ended of all) {
       await this.deps.repos.audit.append({
@@ -100,6 +123,6 @@ export class SnoozeService {
         ...(ended.label ? { title: ended.label } : {}),
       });
     }
-    return all;
+    return { ended: all, redrawn: all.length === 0 ? new Set() : await this.redraw(workspaceId) };
   }
 }

@@ -239,7 +239,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
         lines: [
           'channel: this one · identifiers: all · severity and type: all · `at:` 09:00 · `tz:` your Slack time zone',
           '`weekdays` posts Monday to Friday only · `always` posts even when there is nothing new (by default an empty day is skipped)',
-          'A posted digest follows the state of the events it shows for 7 days, wherever they change (a reply in its thread for each ignore or remediate), until every one of them is closed.',
+          'A posted digest follows the state of the events it shows for 7 days, wherever they change (a reply in its thread for each ignore or remediate), until every one of them is closed. Only the rows with buttons are followed: the counts and the events behind "+N more" stay as they were when it was posted.',
         ],
       },
     ],
@@ -282,7 +282,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
           '`quiet:` holds alerts during those hours (all but critical ones, or all with `hold:all`) and posts them as one message when the hours end',
           '`mention:@group` or `mention:@person` (pick with @, one per `mention:`) mentions them on critical alerts, or on every alert with `mention-on:all`; Slack confirms each before it is kept',
           'An alert starts with what appears after it is created; searches and digests cover what came before. Vigil must be a member of the channel.',
-          'Posted alerts and digests follow their events wherever they change (the portal, the API, another tool), within 5 minutes by default: the row shows it ("Ignored in Flare · date") and the thread gets one reply; an alerted event whose severity rises to the alert\'s threshold gets one reply (also sent to the channel when it becomes critical). A message stops following after 7 days, or once every event in it is ignored or remediated.',
+          'Posted alerts and digests follow their events wherever they change (the portal, the API, another tool), within 5 minutes by default: the row shows it ("Ignored in Flare · date") and the thread gets one reply; an alerted event whose severity rises to the alert\'s threshold gets one reply (also sent to the channel when it becomes critical). A message stops following after 7 days, or once every event in it is ignored or remediated. Only the rows with buttons are followed: the counts and the events behind "+N more" stay as they were when it was posted.',
         ],
       },
     ],

@@ -103,6 +103,13 @@ const MessageSchema = z.object({
   kind: z.literal('digest').optional(),
   /** Every event it shows is closed: fresh reads leave it alone (changes made through Vigil still show). */
   settled: z.boolean().optional(),
+  /** Slack may not show this context yet (an update failed): redrawn on the next re-read. */
+  behind: z.boolean().optional(),
+  /** Thread replies not sent yet (the follower defines their shape), sent once each in order. */
+  replies: z
+    .array(z.looseObject({ uid: z.string() }))
+    .max(20)
+    .optional(),
 });
 export type AlertMessage = z.infer<typeof MessageSchema>;
 

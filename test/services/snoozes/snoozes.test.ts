@@ -96,10 +96,9 @@ describe.each(BACKENDS)('snoozes on %s', (backend) => {
       length: { kind: 'for', hours: 24 },
       by: 'U0ALICE',
     });
-    expect((await a.endFor(WS, event('leak/src/1', [7]), 'U0BOB')).map((s) => s.target.kind).sort()).toEqual([
-      'event',
-      'identifier',
-    ]);
+    expect(
+      (await a.endFor(WS, event('leak/src/1', [7]), 'U0BOB')).ended.map((s) => s.target.kind).sort(),
+    ).toEqual(['event', 'identifier']);
     expect(await a.end(WS, snooze.id, 'U0BOB')).toBeUndefined();
     await expect(
       a.snooze({

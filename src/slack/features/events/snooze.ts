@@ -11,8 +11,7 @@ import { z } from 'zod';
 import { ExpiredError, RefusalError, VigilError } from '../../../errors.js';
 import { type EventsContext, parseRef } from '../../../services/events/context.js';
 import { eventTitle } from '../../../services/events/model.js';
-import { type SnoozeLength, sourceOf } from '../../../services/snoozes/model.js';
-import type { SnoozeMatcher } from '../../../services/snoozes/service.js';
+import { type SnoozeLength, sourceOf, withSnoozes } from '../../../services/snoozes/model.js';
 import type { SnoozeTarget } from '../../../store/index.js';
 import { plainTitle } from '../../blocks/events.js';
 import {
@@ -51,18 +50,6 @@ type PendingSnooze = z.infer<typeof PendingSnoozeSchema>;
 
 function gone(): ExpiredError {
   return new ExpiredError('This menu no longer points at an event Vigil knows.', 'Run the search again.');
-}
-
-/** The rows of a context with the snoozes running now ("Snoozed until … by @user", or nothing). */
-function withSnoozes(ctx: EventsContext, match: SnoozeMatcher): EventsContext {
-  return {
-    ...ctx,
-    events: ctx.events.map((shown) => {
-      const { snoozed: _, ...rest } = shown;
-      const s = match(shown.event);
-      return s === undefined ? rest : { ...rest, snoozed: { until: s.until, by: s.by } };
-    }),
-  };
 }
 
 /** The menu option: a "checking" modal at once (the trigger id lives 3 s), then the form once allowed. */
@@ -179,8 +166,11 @@ async function redraw(
   ctx: EventsContext,
   workspaceId: string,
   target: MessageTarget | undefined,
+  redrawn: ReadonlySet<string>,
 ) {
-  if (target === undefined) return;
+  // A followed alert or digest was redrawn already, from its own record.
+  if (target === undefined || (target.kind === 'channel' && redrawn.has(`${target.channel}:${target.ts}`)))
+    return;
   const next = withSnoozes(ctx, await deps.snoozes.matcher(workspaceId));
   await showContext(deps, next, target).catch((err: unknown) =>
     deps.logger.warn('could not update the event rows after a snooze', { err }),
@@ -208,7 +198,7 @@ async function submit(
     const ctx = await deps.events.contexts.load(pending.ctxId, who.workspaceId);
     if (ctx.events[pending.index]?.event.metadata.uid !== pending.uid) throw gone();
     const { target, label } = targetFrom(form.what, ctx, pending.index);
-    const { snooze, replaced } = await deps.snoozes.snooze({
+    const { snooze, replaced, redrawn } = await deps.snoozes.snooze({
       workspaceId: who.workspaceId,
       target,
       length: form.length,
@@ -216,7 +206,8 @@ async function submit(
       label,
     });
     await show(snoozedText(snooze, replaced !== undefined));
-    await redraw(deps, ctx, who.workspaceId, targetOf(client, pending, deps.outbound.dispatcher));
+    const into = targetOf(client, pending, deps.outbound.dispatcher);
+    await redraw(deps, ctx, who.workspaceId, into, redrawn);
   } catch (err) {
     if (isExpected(err)) {
       // A refusal or a bad day is an answer, not an incident.
@@ -239,12 +230,13 @@ export async function unsnooze(click: Click): Promise<void> {
   const ctx = await deps.events.contexts.load(ref.ctxId, who.workspaceId);
   const shown = ctx.events[ref.index];
   if (!shown) throw gone();
-  const ended = await deps.snoozes.endFor(who.workspaceId, shown.event, who.userId);
+  const { ended, redrawn } = await deps.snoozes.endFor(who.workspaceId, shown.event, who.userId);
   await redraw(
     deps,
     ctx,
     who.workspaceId,
     clickTarget(click.body.container, click.respond, click.client, ctx.message),
+    redrawn,
   );
   if (ended.length === 0) {
     await click.respond(

@@ -17,6 +17,7 @@ import { DigestScheduler } from '../../../../src/services/digest/scheduler.js';
 import { EventsContextStore } from '../../../../src/services/events/context.js';
 import { EventRestStore } from '../../../../src/services/events/rest.js';
 import { EventsService } from '../../../../src/services/events/service.js';
+import { SnoozeService } from '../../../../src/services/snoozes/service.js';
 import { eventSourceOf } from '../../../../src/services/subscriptions/source.js';
 import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/services/workspace-api.js';
@@ -95,6 +96,8 @@ export interface Instance {
   sync: StateSync;
   /** Daily digests, posted as Vigil posts them (their messages follow their events too). */
   digests: DigestScheduler;
+  /** Snoozes, asked by the polls and the deliveries as Vigil asks them. */
+  snoozes: SnoozeService;
 }
 
 const manualTicker: Ticker = { every: () => ({ cancel() {} }) };
@@ -183,18 +186,21 @@ export async function startWorld(opts: {
       events.changes.beforeEach((change) => followUps.record(change));
       if (o.follows !== false) events.changes.afterEach((change) => followed.push(followUps.follow(change)));
       events.changes.onUpstream((read) => follower.followUpstream(read));
+      events.changes.onSnoozes((ws, match) => follower.showSnoozes(ws, match));
       const sync = new StateSync({
         followed: repos.alertState.followed,
         state: repos.alertState,
         contexts,
         source: eventSourceOf(api, 'background'),
         changes: events.changes,
+        catchUp: (ref) => follower.catchUp(ref),
         clock,
         logger,
         owner: o.holderOwned ? store.holderId : owner,
         intervalMs: SYNC_MS,
         tickMs: TICK_MS,
       });
+      const snoozes = new SnoozeService({ repos, clock, changes: events.changes });
       const digestDeps = {
         contexts,
         generationOf: async (ws: string, uid: string) => (await repos.eventStates.get(ws, uid)).generation,
@@ -224,6 +230,7 @@ export async function startWorld(opts: {
         clock,
         logger,
         owner,
+        snoozed: (ws) => snoozes.matcher(ws),
         followUps,
         sync,
         pollMs: POLL_MS,
@@ -245,6 +252,7 @@ export async function startWorld(opts: {
         waited,
         sync,
         digests,
+        snoozes,
       };
     },
     async connectTo(instance, tenantId) {
