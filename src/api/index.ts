@@ -62,8 +62,12 @@ export {
   type Severity,
 } from './resources/events.js';
 export {
+  DEFAULT_WATCH_CATEGORIES,
   type IdentifierDetail,
+  SEARCH_TYPES,
+  type SearchType,
   WATCH_TYPES,
+  type WatchSeverity,
   type WatchType,
 } from './resources/identifier-changes.js';
 export {

@@ -3,6 +3,8 @@
  * then handed to the poster (Slack) for the requester. Each request is a record in the store from the moment
  * the API accepts it, so a restart loses none: the follower, on the injected clock, looks at the records that
  * are due and, through a lease, runs on one instance at a time. A record goes once its report is posted.
+ * Posting is exactly-once across a crash: the record is marked `posting` before the post, and a record found
+ * so marked is first looked for in its conversation (the post names its request) before being posted again.
  */
 import { z } from 'zod';
 import { ForbiddenError, NotFoundError, type ReportRequestResult, UnauthorizedError } from '../api/index.js';
@@ -35,6 +37,8 @@ const IntelRecordSchema = z.object({
   /** Where the report goes: the requester's DM with Vigil, under the "requested" message when there is one. */
   channelId: z.string().optional(),
   threadTs: z.string().optional(),
+  /** Set just before the post: a crash after it leaves the record so, and the next look checks Slack first. */
+  posting: z.boolean().optional(),
 });
 export type IntelRecord = z.infer<typeof IntelRecordSchema>;
 
@@ -48,11 +52,14 @@ export interface IntelQuestion {
 
 /** Where and how a finished (or failed, or abandoned) request reaches its requester. */
 export interface IntelPoster {
+  /** Posts it, naming the request in the message so that `alreadyPosted` can find it. */
   deliver(
     workspaceId: string,
     record: IntelRecord,
     outcome: { result: ReportRequestResult } | { abandoned: true },
   ): Promise<void>;
+  /** Whether a message naming this request is already in its conversation (a post before a crash). */
+  alreadyPosted(workspaceId: string, record: IntelRecord): Promise<boolean>;
 }
 
 class IntelNotEnabledError extends RefusalError {
@@ -194,6 +201,12 @@ export class IntelService {
       await this.later(workspaceId, record, now);
       return;
     }
+    if (record.posting === true && (await poster.alreadyPosted(workspaceId, record))) {
+      await this.records.delete(workspaceId, key);
+      return;
+    }
+    if (record.posting !== true)
+      await this.records.set(workspaceId, key, { ...record, posting: true }, RECORD_TTL_MS);
     await poster.deliver(
       workspaceId,
       record,

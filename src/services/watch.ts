@@ -7,7 +7,9 @@ import {
   type ApiSession,
   type IdentifierDetail,
   NotFoundError,
+  type SearchType,
   ValidationError,
+  type WatchSeverity,
   type WatchType,
 } from '../api/index.js';
 import { RefusalError, VigilError } from '../errors.js';
@@ -16,7 +18,7 @@ import type { IdentifierDirectory } from './identifiers.js';
 import type { ApiAccess } from './workspace-api.js';
 
 /** What a person typed, as the refusal names it. */
-export type WatchField = 'type' | 'value' | 'name';
+export type WatchField = 'type' | 'value' | 'name' | 'categories' | 'severities';
 
 /** The API (or Vigil, before sending) refused the identifier: which field, and why, for each problem. */
 export class IdentifierRefusedError extends RefusalError {
@@ -34,6 +36,8 @@ export class IdentifierRefusedError extends RefusalError {
 function fieldOf(location: string): WatchField {
   if (/(^|\.)name$/.test(location) && !location.includes('data')) return 'name';
   if (location === 'type') return 'type';
+  if (/(^|\.)categories(\.|$)/.test(location)) return 'categories';
+  if (/(^|\.)severities(\.|$)/.test(location)) return 'severities';
   return 'value';
 }
 
@@ -81,6 +85,9 @@ export class WatchService {
     type: WatchType;
     value: string;
     name?: string | undefined;
+    /** Absent: every published category; absent severities: every severity. */
+    categories?: readonly SearchType[] | undefined;
+    severities?: readonly WatchSeverity[] | undefined;
     origin?: string;
   }): Promise<WatchedIdentifier> {
     const created = await this.change(req.workspaceId, undefined, (session) =>
@@ -88,6 +95,8 @@ export class WatchService {
         type: req.type,
         value: req.value,
         ...(req.name === undefined ? {} : { name: req.name }),
+        ...(req.categories === undefined ? {} : { categories: req.categories }),
+        ...(req.severities === undefined ? {} : { severities: req.severities }),
       }),
     );
     await this.audit(req.workspaceId, req.userId, 'identifier.add', created, req.origin ?? req.type);

@@ -39,6 +39,7 @@ export const BOT_SCOPES = [
   'files:read',
   'links:read',
   'links:write',
+  'im:history',
 ];
 
 export interface SlackApp {

@@ -21,6 +21,79 @@ export const WATCH_TYPES = [
 export type WatchType = (typeof WATCH_TYPES)[number];
 
 const SEVERITY_LEVELS = ['info', 'low', 'medium', 'high', 'critical'] as const;
+export type WatchSeverity = (typeof SEVERITY_LEVELS)[number];
+
+/**
+ * The contract's `SearchType`: what an identifier's `categories` may hold. An identifier is matched only in
+ * the categories it lists; the contract gives no meaning to an empty list, so Vigil never sends one.
+ */
+export const SEARCH_TYPES = [
+  'attachment',
+  'listing',
+  'ransomleak',
+  'forum_post',
+  'forum_topic',
+  'forum_profile',
+  'blog_post',
+  'seller',
+  'paste',
+  'leak',
+  'chat_message',
+  'domain',
+  'bot',
+  'stealer_log',
+  'infected_devices',
+  'driller',
+  'driller_forum_topic',
+  'driller_forum_post',
+  'driller_profile',
+  'cc',
+  'ccbin',
+  'financial_data',
+  'leaked_data',
+  'leaked_file',
+  'document',
+  'account',
+  'actor',
+  'forum_content',
+  'blog_content',
+  'profile',
+  'leaked_credential',
+  'valid_credential',
+  'invalid_credential',
+  'mitigated_credential',
+  'illicit_networks',
+  'open_web',
+  'domains',
+  'intelligence_object',
+  'leaks',
+  'social_media_account',
+  'social_media',
+  'source_code',
+  'source_code_secrets_np',
+  'source_code_secrets',
+  'source_code_files',
+  'docker',
+  'stack_exchange',
+  'google',
+  'service',
+  'driller_host',
+  'buckets',
+  'bucket',
+  'bucket_object',
+  'whois',
+  'ad',
+  'ads',
+  'cookie',
+  'pii',
+  'experimental',
+] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];
+
+/** A new identifier watches every published category (but the experimental one) at every severity. */
+export const DEFAULT_WATCH_CATEGORIES: readonly SearchType[] = SEARCH_TYPES.filter(
+  (t) => t !== 'experimental',
+);
 
 /** As the API answers; only what Vigil shows or sends back is required. */
 const IdentifierDetailSchema = z.object({
@@ -40,6 +113,10 @@ interface NewIdentifierInput {
   value: string;
   /** Absent: the API names it after its value. */
   name?: string;
+  /** Absent: `DEFAULT_WATCH_CATEGORIES`. */
+  categories?: readonly SearchType[];
+  /** Absent: every severity. */
+  severities?: readonly WatchSeverity[];
 }
 
 /** The contract's `data` for a value of `type`; e-mails and usernames are identities of one attribute. */
@@ -110,6 +187,19 @@ function checkNew(input: NewIdentifierInput): void {
   if (input.value.trim() === '') problems.add('value', 'is empty');
   if (input.type === 'github_repository' && !/^[^/\s]+\/[^/\s]+$/.test(input.value))
     problems.add('value', 'is not <owner>/<repository>');
+  // An identifier watching no category or no severity would never produce an event.
+  if (input.categories !== undefined) {
+    if (input.categories.length === 0) problems.add('categories', 'is empty');
+    for (const c of input.categories)
+      if (!(SEARCH_TYPES as readonly string[]).includes(c))
+        problems.add('categories', `unknown category ${c}`);
+  }
+  if (input.severities !== undefined) {
+    if (input.severities.length === 0) problems.add('severities', 'is empty');
+    for (const s of input.severities)
+      if (!(SEVERITY_LEVELS as readonly string[]).includes(s))
+        problems.add('severities', `unknown severity ${s}`);
+  }
   problems.throwIfAny('identifier');
 }
 
@@ -141,10 +231,9 @@ export function identifierChangesResource({ call, v4 }: ResourceContext): Identi
       checkNew(input);
       const body: Json = {
         data: identifierDataOf(input.type, input.value.trim()),
-        // Every category and severity: the same watch the portal sets up by default for a new identifier.
-        categories: [],
+        categories: [...new Set(input.categories ?? DEFAULT_WATCH_CATEGORIES)],
         emerging_categories: [],
-        severities: [...SEVERITY_LEVELS],
+        severities: [...new Set(input.severities ?? SEVERITY_LEVELS)],
       };
       if (input.name !== undefined) body.name = input.name;
       const { data } = await call({

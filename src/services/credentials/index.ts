@@ -42,7 +42,7 @@ export type { CredsContext } from './context.js';
 export type { StartedExport } from './export.js';
 export type { InterruptedExport } from './export-recovery.js';
 export type { Revealed, SavedPage } from './search.js';
-export type { StealerLogEntry, StealerLogView } from './stealer-log.js';
+export { STEALER_LOG_PAGE, type StealerLogEntry, type StealerLogView } from './stealer-log.js';
 
 export interface CredentialsServiceDeps {
   api: ApiAccess;

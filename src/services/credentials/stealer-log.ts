@@ -18,8 +18,8 @@ import { maskValue } from './mask.js';
 
 /** Pages of each field read when the log is opened (100 entries each at most). */
 const MAX_PAGES = 5;
-/** Entries of each field shown in the message. */
-const SHOWN_PER_FIELD = 10;
+/** Entries of each field shown on one page of the message (Next/Previous move through what was read). */
+export const STEALER_LOG_PAGE = 10;
 
 const EntrySchema = z.object({
   field: z.enum(['credentials', 'cookies']),
@@ -55,8 +55,8 @@ const StealerLogViewSchema = z.object({
   country: z.string().max(10).optional(),
   credentials: FieldSummarySchema,
   cookies: FieldSummarySchema,
-  /** Credentials first, then cookies; a Reveal button names its index here. */
-  entries: z.array(EntrySchema).max(SHOWN_PER_FIELD * 2),
+  /** Everything read, credentials first, then cookies, own hosts first in each; Reveal names an index here. */
+  entries: z.array(EntrySchema).max(MAX_PAGES * MAX_EXPAND_PAGE * 2),
 });
 export type StealerLogView = z.infer<typeof StealerLogViewSchema>;
 
@@ -173,7 +173,7 @@ export class StealerLogs {
       }));
       // The company's own logins first: those are the ones to reset.
       const sorted = [...all.filter((e) => e.own), ...all.filter((e) => !e.own)];
-      return { shown: sorted.slice(0, SHOWN_PER_FIELD), own: all.filter((e) => e.own).length };
+      return { shown: sorted, own: all.filter((e) => e.own).length };
     };
     const creds = pick(read.creds.rows, credentialEntry);
     const cookies = pick(read.cookies.rows, cookieEntry);

@@ -4,12 +4,32 @@
  * MASKED with a Reveal button each. The revealed value has its own message, for the clicker alone.
  */
 import type { KnownBlock } from '@slack/types';
-import type { StealerLogEntry, StealerLogView } from '../../services/credentials/index.js';
+import {
+  STEALER_LOG_PAGE,
+  type StealerLogEntry,
+  type StealerLogView,
+} from '../../services/credentials/index.js';
 import { renderBudgeted } from './budget.js';
 import { button, context, type RenderedMessage, section } from './kit.js';
 import { escapeMrkdwn, listCodeSpan, parseIsoDate, slackDate, truncate } from './text.js';
 
 export const STEALER_REVEAL = 'stealer_reveal';
+export const STEALER_PREVIOUS = 'stealer_page_previous';
+export const STEALER_NEXT = 'stealer_page_next';
+
+/** Which page of each list is shown (from 0). */
+export interface StealerLogPages {
+  credentials: number;
+  cookies: number;
+}
+
+/** Both pages in one number, what a Next/Previous button carries. */
+export function encodePages(p: StealerLogPages): number {
+  return p.credentials * 100 + p.cookies;
+}
+export function decodePages(n: number): StealerLogPages {
+  return { credentials: Math.floor(n / 100), cookies: n % 100 };
+}
 
 function when(iso: string | undefined): string | undefined {
   if (iso === undefined) return undefined;
@@ -37,15 +57,29 @@ function entryText(entry: StealerLogEntry, now: number): string {
   return `${own}${listCodeSpan(entry.host, 120)} · cookie ${listCodeSpan(entry.label, 80)} ${value}${expiry(entry, now)}`;
 }
 
-function fieldHeading(what: string, s: StealerLogView['credentials'], shown: number): string {
+function fieldHeading(what: string, s: StealerLogView['credentials'], first: number, last: number): string {
   const read = `${s.read}${s.more ? '+' : ''}`;
   const own = s.own > 0 ? ` · *${s.own} on your domains*` : '';
-  return `*${what}*: ${shown} of ${read} shown${own}`;
+  return `*${what}*: ${first}–${last} of ${read}${own}`;
+}
+
+/** Page `page` of one list (clamped), as indices into `view.entries`. */
+function pageOf(indices: number[], page: number): { shown: number[]; page: number; pages: number } {
+  const pages = Math.max(1, Math.ceil(indices.length / STEALER_LOG_PAGE));
+  const p = Math.min(Math.max(0, page), pages - 1);
+  return { shown: indices.slice(p * STEALER_LOG_PAGE, (p + 1) * STEALER_LOG_PAGE), page: p, pages };
 }
 
 export function renderStealerLog(
   view: StealerLogView,
-  opts: { now: number; ref: (i: number) => string },
+  opts: {
+    now: number;
+    ref: (i: number) => string;
+    /** Absent: the first page of each list. */
+    pages?: StealerLogPages;
+    /** The value of a Next/Previous button showing these pages. */
+    pageRef?: (pages: StealerLogPages) => string;
+  },
 ): RenderedMessage {
   const facts = [
     view.malwareFamily === undefined
@@ -60,19 +94,43 @@ export function renderStealerLog(
   ];
   if (facts.length > 0) head.push(context(facts.join(' · '), 'stealer:facts'));
   const groups: KnownBlock[][] = [];
-  const creds = view.entries.filter((e) => e.field === 'credentials').length;
-  const cookies = view.entries.length - creds;
-  view.entries.forEach((entry, i) => {
-    const group: KnownBlock[] = [];
-    if (i === 0 && creds > 0)
-      group.push(section(fieldHeading('Saved logins', view.credentials, creds), 'stealer:logins'));
-    if (i === creds && cookies > 0)
-      group.push(section(fieldHeading('Cookies', view.cookies, cookies), 'stealer:cookies'));
-    const s = section(entryText(entry, opts.now), `stealer:row:${i}`);
-    if (entry.masked !== '') s.accessory = button('Reveal', STEALER_REVEAL, opts.ref(i));
-    group.push(s);
-    groups.push(group);
-  });
+  const indices = (field: StealerLogEntry['field']) =>
+    view.entries.flatMap((e, i) => (e.field === field ? [i] : []));
+  const wanted = opts.pages ?? { credentials: 0, cookies: 0 };
+  const creds = pageOf(indices('credentials'), wanted.credentials);
+  const cookies = pageOf(indices('cookies'), wanted.cookies);
+  const pages = { credentials: creds.page, cookies: cookies.page };
+  const list = (
+    field: StealerLogEntry['field'],
+    what: string,
+    p: ReturnType<typeof pageOf>,
+    summary: StealerLogView['credentials'],
+  ) => {
+    p.shown.forEach((index, k) => {
+      const group: KnownBlock[] = [];
+      if (k === 0) {
+        const first = p.page * STEALER_LOG_PAGE + 1;
+        group.push(
+          section(fieldHeading(what, summary, first, first + p.shown.length - 1), `stealer:${field}`),
+        );
+      }
+      const entry = view.entries[index] as StealerLogEntry;
+      const s = section(entryText(entry, opts.now), `stealer:row:${index}`);
+      if (entry.masked !== '') s.accessory = button('Reveal', STEALER_REVEAL, opts.ref(index));
+      group.push(s);
+      if (k === p.shown.length - 1 && p.pages > 1 && opts.pageRef !== undefined) {
+        const ref = opts.pageRef;
+        const to = (n: number) => ref({ ...pages, [field]: n });
+        const elements = [];
+        if (p.page > 0) elements.push(button('Previous', STEALER_PREVIOUS, to(p.page - 1)));
+        if (p.page < p.pages - 1) elements.push(button('Next', STEALER_NEXT, to(p.page + 1)));
+        group.push({ type: 'actions', block_id: `stealer:pager:${field}`, elements });
+      }
+      groups.push(group);
+    });
+  };
+  list('credentials', 'Saved logins', creds, view.credentials);
+  list('cookies', 'Cookies', cookies, view.cookies);
   const tail: KnownBlock[] = [];
   if (view.entries.length === 0)
     tail.push(context('The API holds no logins or cookies for this machine.', 'stealer:empty'));

@@ -70,17 +70,32 @@ export function renderRemoveQuestion(identifier: WatchedShown): RenderedMessage 
   };
 }
 
-const FIELD_LABEL = { type: 'Type', value: 'Value', name: 'Name' } as const;
+const FIELD_LABEL = {
+  type: 'Type',
+  value: 'Value',
+  name: 'Name',
+  categories: 'Categories',
+  severities: 'Severities',
+} as const;
+type Field = keyof typeof FIELD_LABEL;
 
 /** The API refused: each field as typed, with the reason beside it. */
 export function renderWatchRefused(
-  typed: { type: string; value: string; name?: string | undefined },
-  problems: ReadonlyArray<{ field: 'type' | 'value' | 'name'; reason: string }>,
+  typed: {
+    type: string;
+    value: string;
+    name?: string | undefined;
+    categories?: readonly string[] | undefined;
+    severities?: readonly string[] | undefined;
+  },
+  problems: ReadonlyArray<{ field: Field; reason: string }>,
 ): RenderedMessage {
-  const shown: Record<'type' | 'value' | 'name', string | undefined> = {
+  const shown: Record<Field, string | undefined> = {
     type: typed.type,
     value: typed.value,
     name: typed.name,
+    categories: typed.categories?.join(','),
+    severities: typed.severities?.join(','),
   };
   const lines = problems.map((p) => {
     const value = shown[p.field];

@@ -11,6 +11,7 @@ import type {
   Order,
   RecommendationStatus,
   RecommendationType,
+  SearchType,
   Severity,
   WatchType,
 } from '../../api/index.js';
@@ -149,8 +150,17 @@ export type Command =
       keywords?: string[];
       exclude?: string[];
     }
-  /** `identifiers add <type> <value> [name:"…"]`: watch a new asset. */
-  | { kind: 'identifiers-add'; type: WatchType; value: string; name?: string }
+  /** `identifiers add <type> <value> [name:"…"] [categories:…] [severity:…]`: watch a new asset. */
+  | {
+      kind: 'identifiers-add';
+      type: WatchType;
+      value: string;
+      name?: string;
+      /** Absent: every published category. */
+      categories?: SearchType[];
+      /** Absent: every severity. */
+      severities?: Severity[];
+    }
   | { kind: 'identifiers-remove'; identifierId: number }
   | { kind: 'identifiers-disable'; identifierId: number }
   | { kind: 'identifiers-enable'; identifierId: number }

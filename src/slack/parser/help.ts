@@ -116,6 +116,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
         title: 'Watch from Slack',
         lines: [
           '`identifiers add <type> <value> [name:"…"]`: type is domain, keyword, email, username, ip, bin, github_repository (`owner/repo`) or azure_tenant',
+          '`categories:leak,stealer_log,…` matches it only in those categories (the API’s search types; default: every published one) · `severity:high` only at that severity or higher (`severity:low,high` exactly those; default: every severity)',
           '`identifiers remove <id>` asks first · `identifiers disable <id>` pauses an identifier, `enable <id>` resumes it',
           'Who may: workspace admins unless an admin opens it (`/vigil settings watch …`). Every change is in `/vigil audit`.',
         ],
@@ -127,6 +128,10 @@ const ENTRIES: Record<Subcommand, Entry> = {
       ex('identifiers type:email', 'e-mail identities'),
       ex('identifiers nightjar type:keyword', 'a keyword identifier'),
       ex('identifiers add domain shop.acme.example name:"Acme shop"', 'watch a new domain'),
+      ex(
+        'identifiers add email ceo@acme.example categories:leak,stealer_log severity:high',
+        'leaks and stealer logs of high severity or more',
+      ),
       ex('identifiers disable 3001', 'pause identifier 3001'),
     ],
   },

@@ -3,8 +3,8 @@
  * Slack. Values are checked only as far as their shape needs (the API judges the rest and its refusal is
  * shown beside the value); secrets never get here (the whole text is screened first).
  */
-import { WATCH_TYPES, type WatchType } from '../../api/index.js';
-import { once, refuseSecretKey, singleValueOf, unknownKey } from './args.js';
+import { SEARCH_TYPES, SEVERITIES, type Severity, WATCH_TYPES, type WatchType } from '../../api/index.js';
+import { once, partsOf, refuseSecretKey, singleValueOf, unknownKey } from './args.js';
 import type { Command } from './command.js';
 import { echo, fail, listOf, mayEcho, NOT_REPEATED } from './errors.js';
 import { suggest } from './suggest.js';
@@ -98,11 +98,40 @@ function parseAdd(tokens: readonly Token[]): Command {
         { hint: 'Quote a value with spaces, like `"Project Nightjar"`.', example: ADD_EXAMPLE },
       );
     refuseSecretKey(token);
-    if (token.key !== 'name') unknownKey(token, 'identifiers add', ['name']);
-    once(command.name, token, ADD_EXAMPLE);
-    command.name = v.text(singleValueOf(token, ADD_EXAMPLE), '`name:`', MAX_NAME, ADD_EXAMPLE);
+    switch (token.key) {
+      case 'name':
+        once(command.name, token, ADD_EXAMPLE);
+        command.name = v.text(singleValueOf(token, ADD_EXAMPLE), '`name:`', MAX_NAME, ADD_EXAMPLE);
+        break;
+      case 'categories':
+      case 'category':
+        once(command.categories, token, ADD_EXAMPLE);
+        command.categories = v.listOfEnum(
+          partsOf(token, ADD_EXAMPLE),
+          SEARCH_TYPES,
+          'category',
+          token.key,
+          ADD_EXAMPLE,
+        );
+        break;
+      case 'severity':
+        once(command.severities, token, ADD_EXAMPLE);
+        command.severities = severitiesOf(
+          v.listOfEnum(partsOf(token, ADD_EXAMPLE), SEVERITIES, 'severity', 'severity', ADD_EXAMPLE),
+        );
+        break;
+      default:
+        unknownKey(token, 'identifiers add', ['name', 'categories', 'severity']);
+    }
   }
   return command;
+}
+
+/** As for event searches: one level means that level or higher; a list means exactly those. */
+function severitiesOf(levels: Severity[]): Severity[] {
+  const [only] = levels;
+  if (levels.length !== 1 || only === undefined) return levels;
+  return SEVERITIES.slice(SEVERITIES.indexOf(only));
 }
 
 export function parseWatch(verb: WatchVerb, tokens: readonly Token[]): Command {

@@ -80,4 +80,43 @@ describe('trickleEvent', () => {
     expect(first?.item.highlights.title?.[0]).toContain(first?.item.identifiers[0]?.name ?? '?');
     expect(trickleEvent(state, 999, NOW, 1)).toBeUndefined();
   });
+
+  it('gives events only to identifiers that watch their category and severity (an empty list watches nothing)', () => {
+    const state = new SimState({
+      family: 'firework',
+      seed: 1,
+      nowMs: NOW,
+      options: {
+        emptyPageEvery: 0,
+        shortPageEvery: 0,
+        enforceRateLimits: false,
+        uploadShape: 'put',
+        intelRequestsPublished: false,
+        cursorOverlap: false,
+        initialSearchQuota: 10,
+        uploadUrlTtlMs: 60_000,
+        answers: 'seeded',
+      },
+    });
+    for (const i of state.identifiersOf(2001)) {
+      i.categories = [];
+      i.severities = ['info', 'low', 'medium', 'high', 'critical'];
+    }
+    expect([1, 2, 3, 4, 5, 6].map((n) => trickleEvent(state, 2001, NOW, n))).toEqual(
+      Array(6).fill(undefined),
+    );
+    const [one] = state.identifiersOf(2001);
+    if (!one) throw new Error('no identifier');
+    one.categories = ['infected_devices'];
+    one.severities = ['high', 'critical'];
+    const added = Array.from({ length: 120 }, (_, k) => trickleEvent(state, 2001, NOW, k + 1)).filter(
+      (e) => e !== undefined,
+    );
+    expect(added.length).toBeGreaterThan(0);
+    for (const e of added) {
+      expect(e.item.identifiers[0]?.id).toBe(one.id);
+      expect(e.item.metadata.type).toBe('stealer_log');
+      expect(['high', 'critical']).toContain(e.item.metadata.severity);
+    }
+  });
 });

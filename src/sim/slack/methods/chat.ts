@@ -163,8 +163,30 @@ const history: BotMethod = ({ state, team, body }) => {
   };
 };
 
+/** A thread: its parent then its replies, oldest first, cursor paging; metadata only with include_all_metadata. */
+const replies: BotMethod = ({ state, team, body }) => {
+  const resolved = resolveChannel(state, team, str(body, 'channel'));
+  if ('error' in resolved) return fail(resolved.error);
+  const ts = str(body, 'ts');
+  if (ts === undefined) return fail('invalid_arguments');
+  const limit = Math.min(Math.max(Number(str(body, 'limit') ?? '1000') || 1000, 1), 1000);
+  const offset = Number(str(body, 'cursor') ?? '0') || 0;
+  const withMetadata = bool(body, 'include_all_metadata');
+  const all = state.channelMessages(resolved.channel.id).filter((m) => m.ts === ts || m.thread_ts === ts);
+  if (!all.some((m) => m.ts === ts)) return fail('thread_not_found');
+  const page = all.slice(offset, offset + limit);
+  const more = offset + limit < all.length;
+  return {
+    ok: true,
+    messages: page.map((m) => messageJson(state, team, m, withMetadata)),
+    has_more: more,
+    response_metadata: { next_cursor: more ? String(offset + limit) : '' },
+  };
+};
+
 export const chatMethods: Record<string, BotMethod> = {
   'conversations.history': history,
+  'conversations.replies': replies,
   'chat.postMessage': postMessage,
   'chat.postEphemeral': postEphemeral,
   'chat.update': update,

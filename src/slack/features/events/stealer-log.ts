@@ -8,7 +8,16 @@ import { ExpiredError } from '../../../errors.js';
 import { contextRef, parseContextRef } from '../../../services/contexts.js';
 import { parseRef } from '../../../services/events/context.js';
 import { isInfectedDevice } from '../../../services/events/model.js';
-import { renderStealerLog, renderStealerRevealed, STEALER_REVEAL } from '../../blocks/stealer-log.js';
+import {
+  decodePages,
+  encodePages,
+  renderStealerLog,
+  renderStealerRevealed,
+  STEALER_NEXT,
+  STEALER_PREVIOUS,
+  STEALER_REVEAL,
+  type StealerLogPages,
+} from '../../blocks/stealer-log.js';
 import { ephemeral, type SlackDeps } from '../../context.js';
 import { type Click, onAction } from '../../listen.js';
 
@@ -34,14 +43,36 @@ export async function openStealerLog(click: Click): Promise<void> {
     uid: shown.event.metadata.uid,
   });
   // Never in place of the event's message, and only to the clicker.
-  await click.respond(
-    ephemeral(renderStealerLog(view, { now: deps.clock.now(), ref: (i) => contextRef(id, i) }), false),
-  );
+  await click.respond(ephemeral(render(click, view, id), false));
+}
+
+function render(
+  click: Click,
+  view: Parameters<typeof renderStealerLog>[0],
+  id: string,
+  pages?: StealerLogPages,
+) {
+  return renderStealerLog(view, {
+    now: click.deps.clock.now(),
+    ref: (i) => contextRef(id, i),
+    pageRef: (p) => contextRef(id, encodePages(p)),
+    ...(pages === undefined ? {} : { pages }),
+  });
+}
+
+/** Next/Previous of one list: the same private message, another page of what was read (still masked). */
+async function page(click: Click): Promise<void> {
+  const { deps, who } = click;
+  await deps.authz.requireAccess(click.client, who, 'creds');
+  const ref = parseContextRef(click.action.value, 3);
+  if (!ref || ref.index === undefined) throw gone();
+  const view = await deps.credentials.stealerLogs.contexts.load(ref.ctxId, who.workspaceId);
+  await click.respond(ephemeral(render(click, view, ref.ctxId, decodePages(ref.index)), true));
 }
 
 async function reveal(click: Click): Promise<void> {
   const { deps, who } = click;
-  const ref = parseContextRef(click.action.value);
+  const ref = parseContextRef(click.action.value, 3);
   if (!ref || ref.index === undefined) throw gone();
   const view = await deps.credentials.stealerLogs.contexts.load(ref.ctxId, who.workspaceId);
   await deps.authz.requirePermission(click.client, who.workspaceId, who.teamId, who.userId, 'reveal');
@@ -50,5 +81,7 @@ async function reveal(click: Click): Promise<void> {
 }
 
 export function registerStealerLog(app: App, deps: SlackDeps): void {
-  onAction(app, deps, { action_id: STEALER_REVEAL, block_id: /^stealer:row:\d{1,2}$/ }, reveal);
+  onAction(app, deps, { action_id: STEALER_REVEAL, block_id: /^stealer:row:\d{1,3}$/ }, reveal);
+  for (const action_id of [STEALER_PREVIOUS, STEALER_NEXT])
+    onAction(app, deps, { action_id, block_id: /^stealer:pager:(credentials|cookies)$/ }, page);
 }

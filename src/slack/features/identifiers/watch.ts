@@ -24,7 +24,7 @@ const add: CommandHandler<'identifiers-add'> = {
   progress: () => 'Adding the identifier…',
   async run(ctx) {
     await mayWatch(ctx.deps, ctx.client, ctx);
-    const { type, value, name } = ctx.command;
+    const { type, value, name, categories, severities } = ctx.command;
     try {
       const added = await ctx.deps.watch.add({
         workspaceId: ctx.workspaceId,
@@ -32,11 +32,15 @@ const add: CommandHandler<'identifiers-add'> = {
         type,
         value,
         name,
+        categories,
+        severities,
       });
       await ctx.respond(ephemeral(renderWatchDone('add', added, ctx.userId), true));
     } catch (err) {
       if (!(err instanceof IdentifierRefusedError)) throw err;
-      await ctx.respond(ephemeral(renderWatchRefused({ type, value, name }, err.problems), true));
+      await ctx.respond(
+        ephemeral(renderWatchRefused({ type, value, name, categories, severities }, err.problems), true),
+      );
     }
   },
 };

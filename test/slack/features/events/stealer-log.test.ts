@@ -65,6 +65,35 @@ describe.each<AnswerMode>(['lean', 'rich'])('stealer logs (%s answers)', (answer
     expect(JSON.stringify(answer.body)).not.toMatch(/(Summer|Winter|Acme|Passw0rd)\d{4}!/);
   });
 
+  it('pages through each list with Next and Previous, privately, masked, from what was read', async () => {
+    stack.sim.log.clear();
+    const rowsOf = (body: unknown) =>
+      (((body as { blocks?: unknown[] }).blocks ?? []) as Block[])
+        .filter((b) => b.block_id?.startsWith('stealer:row:'))
+        .map((b) => b.block_id);
+    const clicked = await click(stack, log, 'Next', { userId: SEEDED_USERS.admin });
+    const next = await waitPostTo(stack, clicked.responseUrl);
+    expect(next.body).toMatchObject({ response_type: 'ephemeral', replace_original: true });
+    const text = textOf(next.body);
+    expect(text).toMatch(/\*Saved logins\*: 11–\d+ of \d+/);
+    expect(text).toMatch(/\*Cookies\*: 1–10 of \d+/);
+    const first = rowsOf(log);
+    const second = rowsOf(next.body);
+    expect(second.filter((r) => first.includes(r)).length).toBe(10); // the cookies' first page stays
+    expect(second.filter((r) => !first.includes(r)).length).toBeGreaterThan(0);
+    expect(JSON.stringify(next.body)).not.toMatch(/(Summer|Winter|Acme|Passw0rd)\d{4}!/);
+    // Paging reads nothing again from the API.
+    expect(stack.sim.log.entries).toEqual([]);
+    const back = await click(stack, next.body as { blocks?: unknown[] }, 'Previous', {
+      userId: SEEDED_USERS.admin,
+    });
+    const previous = await waitPostTo(stack, back.responseUrl);
+    expect(rowsOf(previous.body)).toEqual(first);
+    // A member may not page a log either (the creds permission).
+    const refused = await click(stack, log, 'Next', { userId: SEEDED_USERS.member });
+    expect(textOf((await waitPostTo(stack, refused.responseUrl)).body)).toContain('the `creds` permission');
+  });
+
   it('is refused to a member, as searching leaked credentials is (the creds permission), with no API call', async () => {
     stack.sim.log.clear();
     const clicked = await click(stack, results, 'Open stealer log', { userId: SEEDED_USERS.member });

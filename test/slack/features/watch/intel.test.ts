@@ -6,8 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/logger.js';
+import type { IntelPoster } from '../../../../src/services/intel.js';
 import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { SEEDED_USERS } from '../../../../src/sim/slack/index.js';
+import { BotClients } from '../../../../src/slack/bot-clients.js';
+import { createIntelPoster } from '../../../../src/slack/features/intel/publisher.js';
 import { type RunningVigil, startVigil } from '../../../../src/start.js';
 import { contractProblems, fromSimLog } from '../../../api/support/openapi.js';
 import { buttons, createSlackSender, textOf } from '../../../harness/index.js';
@@ -146,6 +149,61 @@ describe('intel', () => {
         stack.sim.state.options.answers = 'seeded';
       }
     }
+  });
+
+  it('posts a report exactly once across a crash between the post and the record’s deletion', async () => {
+    const vigil = restarted as RunningVigil;
+    const real = createIntelPoster(new BotClients(vigil.deps));
+    const reports = () => posts().filter((p) => String(p.body.text).startsWith('Threat Flow report'));
+
+    // Killed right after chat.postMessage: the report is in the thread, the record still there, marked.
+    const { post } = await command(peer(), 'intel crash after posting', { userId: member });
+    const uuid = UUID.exec(textOf(post.body))?.[1];
+    clock.advance(10 * 60_000);
+    const killedAfterPost: IntelPoster = {
+      alreadyPosted: (w, r) => real.alreadyPosted(w, r),
+      async deliver(w, r, o) {
+        await real.deliver(w, r, o);
+        throw new Error('killed between the post and the deletion');
+      },
+    };
+    const before = reports().length;
+    await vigil.deps.intel.followDue(killedAfterPost);
+    expect(reports()).toHaveLength(before + 1);
+    const posted = posts().at(-1);
+    expect(posted?.body.metadata).toEqual({
+      event_type: 'vigil_intel_report',
+      event_payload: { request_uuid: uuid },
+    });
+    expect((await records(vigil)).map((r) => [r.requestUuid, r.posting])).toEqual([[uuid, true]]);
+    // Recovery finds the message in the thread by its metadata, and posts nothing again.
+    const looked = stack.slack.callsTo('conversations.replies').length;
+    await vigil.runIntelNow();
+    expect(stack.slack.callsTo('conversations.replies').length).toBe(looked + 1);
+    expect(reports()).toHaveLength(before + 1);
+    expect(await records(vigil)).toEqual([]);
+
+    // Killed after the mark but before the post: recovery finds nothing, and posts it once.
+    const second = await command(peer(), 'intel crash before posting', { userId: member });
+    const secondUuid = UUID.exec(textOf(second.post.body))?.[1];
+    clock.advance(10 * 60_000);
+    await vigil.deps.intel.followDue({
+      alreadyPosted: (w, r) => real.alreadyPosted(w, r),
+      async deliver() {
+        throw new Error('killed before the post');
+      },
+    });
+    expect(reports()).toHaveLength(before + 1);
+    expect((await records(vigil)).map((r) => r.posting)).toEqual([true]);
+    await vigil.runIntelNow();
+    expect(reports()).toHaveLength(before + 2);
+    expect(posts().at(-1)?.body.metadata).toEqual({
+      event_type: 'vigil_intel_report',
+      event_payload: { request_uuid: secondUuid },
+    });
+    expect(await records(vigil)).toEqual([]);
+    await vigil.runIntelNow();
+    expect(reports()).toHaveLength(before + 2);
   });
 });
 

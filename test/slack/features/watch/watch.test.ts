@@ -4,6 +4,9 @@
  * API's 422 answered beside the value, every change audited and the shared identifier list read again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_WATCH_CATEGORIES } from '../../../../src/api/index.js';
+import { trickleEvent } from '../../../../src/sim/api/index.js';
+import { watches } from '../../../../src/sim/api/watching.js';
 import { SEEDED_USERS } from '../../../../src/sim/slack/index.js';
 import { contractProblems, fromSimLog } from '../../../api/support/openapi.js';
 import { buttons, textOf } from '../../../harness/index.js';
@@ -55,6 +58,63 @@ describe('identifiers add', () => {
     // …but a change made through Vigil is seen by the next lookup, on any instance (the stamp is in the store).
     const after = await command(stack, 'identifiers shop', { userId: admin });
     expect(textOf(after.post.body)).toContain('Acme shop');
+  });
+
+  it('sends every published category and severity by default, so the new identifier produces events', async () => {
+    stack.sim.log.clear();
+    await command(stack, 'identifiers add keyword "Operation Kestrel"', { userId: admin });
+    const [call] = apiCalls(stack, '/v4/identifiers/', 'POST');
+    const body = call?.body as { categories: string[]; severities: string[] };
+    expect(body.categories).toEqual([...DEFAULT_WATCH_CATEGORIES]);
+    expect(body.categories).toContain('stealer_log');
+    expect(body.severities).toEqual(['info', 'low', 'medium', 'high', 'critical']);
+    const created = byName('Operation Kestrel');
+    if (!created) throw new Error('not created');
+    // The simulated API, like production, matches an identifier only in the categories and severities it lists.
+    expect(watches(created, 'stealer_log', 'info')).toBe(true);
+    expect(watches(created, 'forum_post', 'critical')).toBe(true);
+    const arrived = Array.from({ length: 60 }, (_, k) =>
+      trickleEvent(stack.sim.state, TENANT, clock.now(), 900 + k),
+    );
+    expect(arrived.some((e) => e?.item.identifiers.some((i) => i.id === created.id))).toBe(true);
+  });
+
+  it('narrows what an identifier watches with `categories:` and `severity:` (that level or higher)', async () => {
+    stack.sim.log.clear();
+    const { post } = await command(
+      stack,
+      'identifiers add email cfo@acme-watch.example categories:leak,stealer_log severity:high',
+      { userId: admin },
+    );
+    expect(textOf(post.body)).toContain('is now watched');
+    const [call] = apiCalls(stack, '/v4/identifiers/', 'POST');
+    expect(call?.body).toMatchObject({
+      categories: ['leak', 'stealer_log'],
+      severities: ['high', 'critical'],
+    });
+    const created = byName('cfo@acme-watch.example');
+    if (!created) throw new Error('not created');
+    expect(watches(created, 'stealer_log', 'critical')).toBe(true);
+    expect(watches(created, 'leaked_credential', 'high')).toBe(true);
+    expect(watches(created, 'stealer_log', 'medium')).toBe(false);
+    expect(watches(created, 'forum_post', 'critical')).toBe(false);
+    const exact = await command(stack, 'identifiers add keyword "Kestrel two" severity:low,critical', {
+      userId: admin,
+    });
+    expect(textOf(exact.post.body)).toContain('is now watched');
+    expect(byName('Kestrel two')?.severities).toEqual(['low', 'critical']);
+  });
+
+  it('refuses an unknown category in the parser, naming the close one, before any API call', async () => {
+    stack.sim.log.clear();
+    const res = await stack.sender.slashCommand({
+      text: 'identifiers add keyword kestrel-three categories:stealer_logs',
+      userId: admin,
+      responseUrl: stack.slack.responseUrl(),
+    });
+    expect(textOf(res.body)).toContain('`stealer_logs` is not a valid category');
+    expect(textOf(res.body)).toContain('Did you mean `stealer_log`?');
+    expect(apiCalls(stack, '/v4/identifiers/', 'POST')).toEqual([]);
   });
 
   it('files an e-mail as an identity with one attribute, named after its value', async () => {
