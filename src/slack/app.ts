@@ -14,6 +14,7 @@ import { registerVigilCommand } from './command.js';
 import type { CommandHandlers, Feature, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
 import { VigilHttpReceiver } from './receiver.js';
+import { RefusedSteps, refusedStepError } from './refused-steps.js';
 import {
   answerGateRefusal,
   authorizationAnswer,
@@ -132,22 +133,31 @@ function handleErrors(
   app: App,
   deps: SlackDeps,
   receiver: VigilHttpReceiver | AnsweringSocketModeReceiver,
+  steps: RefusedSteps,
 ): void {
   app.error(async (args) => {
     const { error, body } = args as unknown as { error: unknown; body?: { type?: string } };
     const answer = authorizationAnswer(error);
     if (answer) {
       await answerGateRefusal(deps, answer, body, receiver);
+      // A workflow step the gate refused completes with the refusal instead of waiting for Slack's timeout.
+      steps.complete(body, refusedStepError(answer));
       return;
     }
     if ((error as { code?: unknown }).code === ErrorCode.AuthorizationError) {
       // A request from a workspace without an installation: expected after an uninstall, not a bug.
       deps.logger.warn('request from a workspace Vigil has no installation for', { type: body?.type });
+      steps.complete(body, NO_INSTALLATION);
       return;
     }
-    await reportError(deps, error, undefined, { type: body?.type });
+    const reference = await reportError(deps, error, undefined, { type: body?.type });
+    steps.complete(body, `Vigil could not run this step (reference ${reference}). ${RETRY}`);
   });
 }
+
+const RETRY = 'Run the workflow again; if it keeps failing, give the reference to whoever runs Vigil.';
+const NO_INSTALLATION =
+  'Vigil did not run this step: it has no installation for this workspace. An admin of the workspace can install Vigil, then run the workflow again.';
 
 export function createSlackApp(opts: SlackAppOptions): SlackApp {
   const { deps, config, features } = opts;
@@ -182,7 +192,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
   const commands: CommandHandlers = Object.assign({}, ...features.map((f) => f.commands));
   registerVigilCommand(app, deps, commands);
   for (const feature of features) feature.register?.(app, deps);
-  handleErrors(app, deps, receiver);
+  handleErrors(app, deps, receiver, new RefusedSteps(deps, new WebClient(undefined, clientOptions)));
   return {
     app,
     httpReceiver: receiver instanceof VigilHttpReceiver ? receiver : undefined,
