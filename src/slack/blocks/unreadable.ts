@@ -14,7 +14,7 @@ export const UNREADABLE_REMOVE = 'unreadable_remove';
 const HOME_ROWS = 10;
 
 /** The value of a Remove button, and back. */
-export const unreadableValue = (kind: string, key: string) => `${kind}:${key}`;
+const unreadableValue = (kind: string, key: string) => `${kind}:${key}`;
 export function parseUnreadableValue(value: string): { kind: string; key: string } | undefined {
   const cut = value.indexOf(':');
   return cut > 0 && cut < value.length - 1

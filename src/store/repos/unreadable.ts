@@ -40,7 +40,7 @@ const MEANWHILE: Readonly<Record<string, string>> = {
 /** Notes listed for one workspace at most (App Home shows a few; the rest are counted). */
 const MAX_LISTED = 200;
 
-export interface UnreadableOptions {
+interface UnreadableOptions {
   logger?: Logger;
   /** Where notes are kept for admins; without it records are only logged and counted. */
   store?: Store;
@@ -50,7 +50,7 @@ export interface UnreadableOptions {
 }
 
 /** Removes a record of a workspace by key; true when it was there. */
-export type RecordRemover = (workspaceId: string, key: string) => Promise<boolean>;
+type RecordRemover = (workspaceId: string, key: string) => Promise<boolean>;
 
 export class UnreadableRecords {
   private readonly seen = new Map<string, string>();
