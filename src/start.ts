@@ -96,6 +96,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       auditRetention: config.audit.retention,
       auditSurface: currentSurface,
       onAudit: auditLogLine(logger),
+      onSetAside: (kind) => monitoring.metrics.recordSetAside(kind),
     });
     const core = buildServices({ config, logger, clock, store, repos, sealer, outbound, monitoring }, opts);
     const slack = createSlackApp({

@@ -40,6 +40,8 @@ export interface Metrics extends Required<ApiObserver>, StoreObserver {
   alertFollowed(ms: number): void;
   /** Where the queue depths are read from on each scrape. */
   depthsFrom(read: () => Promise<QueueDepths>): void;
+  /** A record newly set aside as unreadable, by its kind (a namespace name: a bounded set). */
+  recordSetAside(kind: string): void;
 }
 
 /** The text Prometheus scrapes. */
@@ -60,4 +62,5 @@ export const noopMetrics: Metrics = {
   alertPosted() {},
   alertFollowed() {},
   depthsFrom() {},
+  recordSetAside() {},
 };

@@ -49,6 +49,7 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
   private readonly alertDelay: Histogram;
   private readonly followDelay: Histogram;
   private readonly storeErrors: Counter<'kind'>;
+  private readonly setAside: Counter<'kind'>;
   private readDepths: (() => Promise<QueueDepths>) | undefined;
 
   constructor(private readonly clock: Clock) {
@@ -122,6 +123,12 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
       labelNames: ['kind'],
       registers,
     });
+    this.setAside = new Counter({
+      name: 'vigil_records_set_aside_total',
+      help: 'Records found unreadable and set aside (each once per process), by kind of record.',
+      labelNames: ['kind'],
+      registers,
+    });
     const self = this;
     new Gauge({
       name: 'vigil_queue_depth',
@@ -187,6 +194,11 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
 
   storeError(kind: 'unavailable' | 'unreadable'): void {
     this.storeErrors.inc({ kind });
+  }
+
+  recordSetAside(kind: string): void {
+    // Namespace names are a fixed set; anything else is one bucket (labels stay bounded).
+    this.setAside.inc({ kind: /^[a-z][a-z0-9-]{0,39}$/.test(kind) ? kind : 'other' });
   }
 
   alertPosted(ms: number): void {

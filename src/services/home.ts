@@ -1,6 +1,14 @@
 /** What App Home shows a member: connection health, settings, subscriptions, and for admins the audit log. */
 import { type Permission, TIGHTENED_PERMISSIONS } from '../permission-rules.js';
-import type { AuditEntry, Connection, Repositories, Settings, Snooze, Subscription } from '../store/index.js';
+import type {
+  AuditEntry,
+  Connection,
+  Repositories,
+  Settings,
+  Snooze,
+  Subscription,
+  UnreadableRecord,
+} from '../store/index.js';
 import type { AlertList, AlertService } from './alerts/subscriptions.js';
 import type { ConnectionService, EnvironmentOverview } from './connection.js';
 import type { DigestListItem, DigestService } from './digest/subscriptions.js';
@@ -18,12 +26,16 @@ export interface HomeOverview {
   alerts: AlertList;
   snoozes?: Snooze[];
   audit: AuditEntry[];
+  /** Admins only: records set aside as unreadable. */
+  unreadable?: UnreadableRecord[];
   /** For an admin not yet told: the permissions this workspace never set, which took stricter defaults. */
   defaultsNotice?: Permission[];
 }
 
 export interface HomeDeps {
-  repos: Pick<Repositories, 'workspaces' | 'settings' | 'digestSubscriptions' | 'audit'>;
+  repos: Pick<Repositories, 'workspaces' | 'settings' | 'digestSubscriptions' | 'audit'> & {
+    unreadable?: Repositories['unreadable'];
+  };
   digests: Pick<DigestService, 'list'>;
   alerts: Pick<AlertService, 'list'>;
   connection: Pick<ConnectionService, 'fromEnvironment' | 'environment'>;
@@ -54,6 +66,7 @@ export class HomeService {
     const alerts = await this.deps.alerts.list(workspaceId);
     const snoozes = await this.deps.snoozes?.list(workspaceId);
     const audit = admin ? await repos.audit.recent(workspaceId, HOME_AUDIT_ENTRIES) : [];
+    const unreadable = admin ? await repos.unreadable?.list(workspaceId) : undefined;
     const environment = link.fromEnvironment ? await link.environment(workspaceId) : undefined;
     const unset = TIGHTENED_PERMISSIONS.filter((p) => !settings.chosen.includes(p));
     const notice = admin && unset.length > 0 && !settings.defaultsNoticeSeenBy.includes(userId);
@@ -70,6 +83,23 @@ export class HomeService {
       alerts,
       ...(snoozes === undefined ? {} : { snoozes }),
       audit,
+      ...(unreadable === undefined ? {} : { unreadable }),
     };
+  }
+
+  /**
+   * Removes a record the workspace's admins were shown as unreadable (the caller checked the admin); audited.
+   * False when it is not one of the workspace's (already removed, or another's).
+   */
+  async removeUnreadable(workspaceId: string, kind: string, key: string, userId: string): Promise<boolean> {
+    const { repos } = this.deps;
+    if (!(await repos.unreadable?.remove(workspaceId, kind, key))) return false;
+    await repos.audit.append({
+      teamId: workspaceId,
+      userId,
+      action: 'record.remove-unreadable',
+      target: `${kind}:${key}`.slice(0, 300),
+    });
+    return true;
   }
 }

@@ -11,7 +11,7 @@ import { ForbiddenError, NotFoundError, type ReportRequestResult, UnauthorizedEr
 import type { Clock } from '../clock.js';
 import { RefusalError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { Repositories } from '../store/index.js';
+import { type Repositories, StoreCorruptionError } from '../store/index.js';
 import type { Ticker } from './subscriptions/ticker.js';
 import type { ApiAccess } from './workspace-api.js';
 
@@ -169,9 +169,11 @@ export class IntelService {
     if (lease === undefined) return;
     try {
       for (const { workspaceId, key } of await this.records.entries()) {
-        await this.followOne(workspaceId, key, poster).catch((err: unknown) =>
-          this.deps.logger.warn('could not follow a report request', { err, workspace: workspaceId }),
-        );
+        await this.followOne(workspaceId, key, poster).catch((err: unknown) => {
+          // An unreadable request is set aside (logged once by the store); the others are followed.
+          if (err instanceof StoreCorruptionError) return;
+          this.deps.logger.warn('could not follow a report request', { err, workspace: workspaceId });
+        });
       }
     } finally {
       await lease.release();

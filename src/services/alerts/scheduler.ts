@@ -7,7 +7,7 @@
  * feeds is cheap, so an idle tick costs one store read per workspace. `stop` cancels the timer and waits
  * for the work in flight, so the store can close after it.
  */
-import { type AlertSubscription, isStoreOutage } from '../../store/index.js';
+import { type AlertSubscription, isStoreOutage, StoreCorruptionError } from '../../store/index.js';
 import { realTicker, type Ticker } from '../subscriptions/ticker.js';
 import { type DeliveryDeps, type DeliveryOutcome, deliverChannel } from './deliver.js';
 import type { SweepReport } from './follow-ups.js';
@@ -91,6 +91,9 @@ export class AlertScheduler {
           if (this.stopped) this.deps.logger.info('alert work cut short by shutdown', { workspaceId });
           else if (isStoreOutage(err))
             this.deps.logger.debug('alert work skipped: store unavailable', { workspaceId });
+          // An unreadable feed is set aside (logged once by the store): the workspace's polls wait for an admin.
+          else if (err instanceof StoreCorruptionError)
+            this.deps.logger.debug('alert work skipped: a record is unreadable', { workspaceId });
           else this.deps.logger.error('alert work for a workspace crashed', { workspaceId, err });
         })
         .finally(() => this.inFlight.delete(workspaceId));

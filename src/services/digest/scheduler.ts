@@ -5,7 +5,7 @@
  * `stop` cancels the timer and waits for the tick in flight, so the store can close after it.
  */
 import { DateTime } from 'luxon';
-import { StoreUnavailableError, type Subscription } from '../../store/index.js';
+import { StoreCorruptionError, StoreUnavailableError, type Subscription } from '../../store/index.js';
 import { realTicker, type Ticker } from '../subscriptions/ticker.js';
 import { type Due, dueAt, nextSlot } from './due.js';
 import { type DigestDeps, type RunOutcome, runDigest } from './run.js';
@@ -151,7 +151,10 @@ export class DigestScheduler {
         for (const { sub, due } of queue) {
           if (this.stopped) break;
           const outcome = await runDigest(deps, sub, due).catch((err: unknown) => {
-            deps.logger.error('digest run crashed', { subscription: sub.id, err });
+            // An unreadable outbox or cursor is set aside (logged once by the store): skipped, not a crash.
+            if (err instanceof StoreCorruptionError)
+              deps.logger.debug('digest skipped: a record of it is unreadable', { subscription: sub.id });
+            else deps.logger.error('digest run crashed', { subscription: sub.id, err });
             return 'failed' as const;
           });
           outcomes[outcome]++;

@@ -4,7 +4,14 @@ import { PERMISSION_WORDS, type Permission } from '../../permission-rules.js';
 import type { AlertList } from '../../services/alerts/subscriptions.js';
 import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
-import type { AuditEntry, Connection, Settings, Snooze, Subscription } from '../../store/index.js';
+import type {
+  AuditEntry,
+  Connection,
+  Settings,
+  Snooze,
+  Subscription,
+  UnreadableRecord,
+} from '../../store/index.js';
 import { describeActors, permissionLines } from './admin.js';
 import { alertHomeGroups } from './alerts.js';
 import { auditLine } from './audit.js';
@@ -14,6 +21,7 @@ import { digestHomeGroups } from './digest.js';
 import { ownContext, ownSection } from './kit.js';
 import { snoozeHomeGroups } from './snoozes.js';
 import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
+import { unreadableHomeGroups } from './unreadable.js';
 
 export const HOME_CONNECT = 'home_connect';
 export const HOME_DISCONNECT = 'home_disconnect';
@@ -34,6 +42,8 @@ export interface HomeInput {
   /** The running snoozes, each with End. */
   snoozes?: readonly Snooze[];
   audit: AuditEntry[];
+  /** Admins only: records set aside as unreadable, each removable. */
+  unreadable?: readonly UnreadableRecord[];
   /** Shown once to an admin: these permissions were never set and now hold stricter defaults. */
   defaultsNotice?: Permission[];
 }
@@ -215,6 +225,7 @@ export function renderHome(input: HomeInput): View {
     groups.push(...alertHomeGroups(input.alerts));
   }
   if (input.snoozes !== undefined) groups.push(...snoozeHomeGroups(input.snoozes));
+  if (input.isAdmin && input.unreadable !== undefined) groups.push(...unreadableHomeGroups(input.unreadable));
   if (input.isAdmin && input.audit.length > 0) {
     const lines = input.audit.map((e) => auditLine(e));
     groups.push([{ type: 'divider' }, ownSection(`*Latest actions*\n${lines.join('\n')}`)]);

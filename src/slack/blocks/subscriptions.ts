@@ -17,6 +17,7 @@ import {
 import type { RenderedMessage } from './kit.js';
 import { plural } from './kit.js';
 import { codeSpan, escapeMrkdwn, slackDate, truncate } from './text.js';
+import { unreadableRemoveButton } from './unreadable.js';
 
 /**
  * A list of subscriptions: a count (and what the kind adds under it), then one line per subscription, within
@@ -302,6 +303,12 @@ function unreadableBlock(list: {
   const shown = ids.slice(0, 20).map((id) => codeSpan(id));
   const more = ids.length > shown.length ? ` and ${ids.length - shown.length} more` : '';
   const one = ids.length === 1;
+  const kind = list.unreadable.command === 'alerts' ? 'alert' : 'subscription';
+  // Remove buttons (admins only: checked on click), as many as one actions block holds.
+  const buttons = ids.slice(0, 5).map((id) => ({
+    ...unreadableRemoveButton(kind, id),
+    text: { type: 'plain_text' as const, text: `Remove ${id}`.slice(0, 75) },
+  }));
   return [
     {
       type: 'section',
@@ -315,5 +322,6 @@ function unreadableBlock(list: {
             : `An admin removes each with \`/vigil ${list.unreadable.command} remove\` and its id.`),
       },
     },
+    { type: 'actions', block_id: 'subscriptions:unreadable-remove', elements: buttons },
   ];
 }

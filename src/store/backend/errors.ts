@@ -13,11 +13,18 @@ export class StoreCorruptionError extends StoreError {
     readonly namespace: string,
     readonly key: string,
     readonly problems: string[],
-    options?: { cause?: unknown },
+    options?: {
+      cause?: unknown;
+      /** A fingerprint of the value that failed its schema, so a record written since is told apart. */
+      digest?: string;
+    },
   ) {
     super(`corrupt record ${namespace}:${key}: ${problems.join('; ')}`, options);
     this.name = 'StoreCorruptionError';
+    this.digest = options?.digest;
   }
+
+  readonly digest: string | undefined;
 }
 
 export class StoreClosedError extends StoreError {

@@ -3,7 +3,7 @@
  * locks), implemented natively by each backend. Every expiry is decided by the injected clock; the backends
  * are also given a longer physical ttl so that abandoned data is cleaned up eventually.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { DeserializedData, Keyv } from 'keyv';
 import { type Clock, systemClock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
@@ -34,6 +34,11 @@ export interface Namespace {
   keys(prefix: string): Promise<string[]>;
   /** Deletes every record whose key starts with `prefix`; returns how many there were. */
   deletePrefix(prefix: string): Promise<number>;
+  /**
+   * The error for a record its repository's schema cannot read (`value` as read): counted and told like one
+   * the store itself cannot read.
+   */
+  corrupt(key: string, problems: string[], value?: unknown): StoreCorruptionError;
 }
 
 /** Held by one owner until released or ttlMs after its last renewal (injected clock), across processes. */
@@ -74,6 +79,8 @@ export interface Store {
    * instance keeps its own.
    */
   sharedRateBudget(windows: BudgetWindows): SharedRateBudget | undefined;
+  /** Told of every record found unreadable, by the store or by a repository's schema (`Namespace.corrupt`). */
+  onUnreadable(listener: (error: StoreCorruptionError) => void): void;
   /** Resolves when the backend answers; for /healthz. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -115,6 +122,14 @@ const RESERVED_NAMESPACES = new Set(['claim', 'lease', 'lock', 'alive', 'rl']);
 
 /** Thrown by the keyv deserializer; turned into a StoreCorruptionError naming the record by `Namespace.get`. */
 class UnreadableRecord extends Error {}
+
+/** A short fingerprint of a record's value (never the value): tells a record rewritten since apart. */
+export function valueDigest(value: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(value) ?? '')
+    .digest('hex')
+    .slice(0, 16);
+}
 
 /**
  * A record as kept: its value, its logical expiry if any, and the format its namespace wrote it in (`f`), so a
@@ -171,6 +186,7 @@ export class KeyvStore implements Store {
   private readonly impl: StoreBackend;
   /** Backend failures logged once per outage, surfaced as StoreUnavailableError. */
   private readonly outage: OutageLog;
+  private readonly unreadableListeners: ((error: StoreCorruptionError) => void)[] = [];
 
   constructor(
     backend: StoreBackend,
@@ -194,6 +210,23 @@ export class KeyvStore implements Store {
   /** A keyv call through the outage log; an unreadable record is the record's problem, not the backend's. */
   private io<T>(op: () => Promise<T>): Promise<T> {
     return this.outage.run(op, (err) => err instanceof UnreadableRecord);
+  }
+
+  onUnreadable(listener: (error: StoreCorruptionError) => void): void {
+    this.unreadableListeners.push(listener);
+  }
+
+  /** Counts an unreadable record and tells the listeners; returns the error to throw. */
+  private unreadable(error: StoreCorruptionError): StoreCorruptionError {
+    this.observer?.storeError('unreadable');
+    for (const listener of this.unreadableListeners) {
+      try {
+        listener(error);
+      } catch (err) {
+        this.logger.warn('a listener of unreadable records failed', { err });
+      }
+    }
+    return error;
   }
 
   get holderId(): string {
@@ -231,24 +264,31 @@ export class KeyvStore implements Store {
     const { keyv } = this.impl;
     const base = `${KEY_PREFIX}:${name}:`;
     const full = (key: string) => `${base}${key}`;
+    const corrupt = (key: string, problems: string[], value?: unknown) =>
+      this.unreadable(
+        new StoreCorruptionError(
+          name,
+          key,
+          problems,
+          value === undefined ? {} : { digest: valueDigest(value) },
+        ),
+      );
     return {
       name,
       format,
+      corrupt,
       get: async (key) => {
         this.assertOpen();
         let stored: unknown;
         try {
           stored = await this.io(() => keyv.get(full(key)));
         } catch (error) {
-          if (error instanceof UnreadableRecord) {
-            this.observer?.storeError('unreadable');
-            throw new StoreCorruptionError(name, key, [error.message]);
-          }
+          if (error instanceof UnreadableRecord) throw corrupt(key, [error.message]);
           throw error;
         }
         if (!(stored instanceof Stored)) return stored;
         if (stored.format > format) {
-          throw new StoreCorruptionError(name, key, [
+          throw corrupt(key, [
             `written by a newer release (record format ${stored.format}; this build reads up to ${format})`,
           ]);
         }
@@ -269,12 +309,10 @@ export class KeyvStore implements Store {
       rewrite: async (key, change) => {
         this.assertOpen();
         const stored = await this.io(() => keyv.get(full(key))).catch((error: unknown) => {
-          throw error instanceof UnreadableRecord
-            ? new StoreCorruptionError(name, key, [error.message])
-            : error;
+          throw error instanceof UnreadableRecord ? corrupt(key, [error.message]) : error;
         });
         if (!(stored instanceof Stored)) return false;
-        if (stored.format > format) throw new StoreCorruptionError(name, key, ['written by a newer release']);
+        if (stored.format > format) throw corrupt(key, ['written by a newer release']);
         const now = this.clock.now();
         if (stored.expiresAt !== undefined && stored.expiresAt <= now) return false;
         const next = change(stored.value);

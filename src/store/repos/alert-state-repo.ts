@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { Store } from '../backend/store.js';
 import { EVENT_STATE_TTL_MS, uidKey } from './event-state-repo.js';
 import { MessageSyncRepo } from './message-sync-repo.js';
+import { unlessUnreadable } from './records.js';
 import { SUBSCRIPTION_SEVERITIES } from './subscription-repo.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
@@ -233,7 +234,9 @@ export class AlertStateRepo {
       const drained: string[] = [];
       for (const channel of channels) {
         if (!feed.pendingChannels.includes(channel)) continue;
-        if (((await this.outbox(ws, channel))?.pending.length ?? 0) === 0) drained.push(channel);
+        // An unreadable outbox is set aside: nothing of it waits until an admin removes it.
+        const box = await unlessUnreadable(this.outbox(ws, channel), undefined);
+        if ((box?.pending.length ?? 0) === 0) drained.push(channel);
       }
       if (drained.length === 0) return undefined;
       return { ...feed, pendingChannels: feed.pendingChannels.filter((c) => !drained.includes(c)) };
@@ -267,10 +270,13 @@ export class AlertStateRepo {
     return this.outboxes.get(ws, channelKey(channelId));
   }
 
-  /** Queues events not queued in this channel before; returns how many were new. */
+  /**
+   * Queues events not queued in this channel before; returns how many were new. A channel whose outbox is
+   * unreadable takes none (set aside), and the other channels still get theirs.
+   */
   async enqueue(ws: string, channelId: string, items: readonly AlertItem[]): Promise<number> {
     let added = 0;
-    await this.outboxes.update(ws, channelKey(channelId), (current) => {
+    const queued = this.outboxes.update(ws, channelKey(channelId), (current) => {
       const box: AlertOutbox = current ?? { pending: [], known: [] };
       const known = new Set(box.known);
       const fresh = items.filter((item) => {
@@ -290,6 +296,7 @@ export class AlertStateRepo {
       if (over > 0) next.dropped = (box.dropped ?? 0) + over;
       return next;
     });
+    await unlessUnreadable(queued, undefined);
     return added;
   }
 
@@ -303,7 +310,8 @@ export class AlertStateRepo {
     opts: { owner: string; leaseMs: number; now: number; runId: string; choose: ChooseBatch },
   ): Promise<DeliveryClaim> {
     let result: DeliveryClaim = { kind: 'idle' };
-    await this.outboxes.update(ws, channelKey(channelId), async (box) => {
+    // An unreadable outbox is set aside: the channel is idle until an admin removes it.
+    const claimed = this.outboxes.update(ws, channelKey(channelId), async (box) => {
       if (box === undefined) return undefined;
       const { now, owner } = opts;
       const current = box.sending;
@@ -349,6 +357,7 @@ export class AlertStateRepo {
       result = { kind: 'claimed', outbox: { ...box, pending }, sending };
       return { ...box, pending, sending };
     });
+    await unlessUnreadable(claimed, undefined);
     return result;
   }
 
@@ -429,7 +438,8 @@ export class AlertStateRepo {
     await this.messages.set(ws, `${channelId}:${ts}`, message, EVENT_STATE_TTL_MS);
     await this.followed.add(ws, { channel: channelId, ts, postedAt: message.postedAt });
     for (const uid of [...message.shown, ...message.rest]) {
-      await this.byEvent.update(
+      // An unreadable index of one event is set aside: the message follows its other events.
+      const indexed = this.byEvent.update(
         ws,
         uidKey(uid),
         (current) => {
@@ -439,20 +449,23 @@ export class AlertStateRepo {
         },
         EVENT_STATE_TTL_MS,
       );
+      await unlessUnreadable(indexed, undefined);
     }
   }
 
+  /** The messages showing the event; none when their index is unreadable (set aside). */
   async messagesOf(ws: string, uid: string): Promise<{ channel: string; ts: string }[]> {
-    return (await this.byEvent.get(ws, uidKey(uid)))?.messages ?? [];
+    return (await unlessUnreadable(this.byEvent.get(ws, uidKey(uid)), undefined))?.messages ?? [];
   }
 
+  /** The posted message's record; undefined when gone or unreadable (set aside: it no longer follows). */
   message(ws: string, channelId: string, ts: string): Promise<AlertMessage | undefined> {
-    return this.messages.get(ws, `${channelId}:${ts}`);
+    return unlessUnreadable(this.messages.get(ws, `${channelId}:${ts}`), undefined);
   }
 
   /**
    * Read-modify-write of one message record under the store's lock (its buttons' context moves on); `change`
-   * may use the store, nothing slower.
+   * may use the store, nothing slower. Undefined when the record is gone or unreadable (set aside).
    */
   async updateMessage(
     ws: string,
@@ -460,12 +473,13 @@ export class AlertStateRepo {
     ts: string,
     change: (current: AlertMessage) => Promise<AlertMessage | undefined>,
   ): Promise<AlertMessage | undefined> {
-    return this.messages.update(
+    const updated = this.messages.update(
       ws,
       `${channelId}:${ts}`,
       (current) => (current === undefined ? undefined : change(current)),
       EVENT_STATE_TTL_MS,
     );
+    return unlessUnreadable(updated, undefined);
   }
 
   /** Everything of the workspace's alerts but the subscriptions (the last one was removed). */

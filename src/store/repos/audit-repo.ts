@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
-import { parseRecord, readRecord } from './records.js';
+import { parseRecord, readRecord, unlessUnreadable } from './records.js';
 
 /** @internal */
 export const AUDIT_RETENTION = 10_000;
@@ -83,7 +83,7 @@ export class AuditRepo {
     if (stored.targets === undefined) delete stored.targets;
     const teamId = entry.teamId;
     await this.store.withLock(`${this.ns.name}:${teamId}`, async () => {
-      const head = (await readRecord(this.ns, headKey(teamId), HeadSchema)) ?? { next: 0 };
+      const head = (await this.head(teamId)) ?? { next: 0 };
       const seq = head.next;
       // Slot first: a crash in between leaves the head behind, and the slot is simply overwritten next time.
       await this.ns.set(this.slotKey(teamId, seq), { ...stored, seq });
@@ -93,9 +93,9 @@ export class AuditRepo {
     return stored;
   }
 
-  /** The latest `n` entries of the workspace, newest first. */
+  /** The latest `n` entries of the workspace, newest first; an unreadable one is left out (set aside). */
   async recent(teamId: string, n = 20): Promise<AuditEntry[]> {
-    const head = await readRecord(this.ns, headKey(teamId), HeadSchema);
+    const head = await this.head(teamId);
     if (!head) return [];
     const count = Math.max(0, Math.min(Math.floor(n), this.retention, head.next));
     const out: AuditEntry[] = [];
@@ -107,8 +107,10 @@ export class AuditRepo {
       const slots = await Promise.all(
         seqs.map(async (seq) => {
           const key = this.slotKey(teamId, seq);
-          const raw = await this.ns.get(key);
-          return raw === undefined ? undefined : parseRecord(this.ns, key, SlotSchema, raw);
+          const read = this.ns
+            .get(key)
+            .then((raw) => (raw === undefined ? undefined : parseRecord(this.ns, key, SlotSchema, raw)));
+          return unlessUnreadable(read, undefined);
         }),
       );
       slots.forEach((slot, i) => {
@@ -123,12 +125,28 @@ export class AuditRepo {
 
   async delete(teamId: string): Promise<void> {
     await this.store.withLock(`${this.ns.name}:${teamId}`, async () => {
-      const head = await readRecord(this.ns, headKey(teamId), HeadSchema);
+      const head = await this.head(teamId);
       if (!head) return;
       const used = Math.min(head.next, this.retention);
       for (let slot = 0; slot < used; slot++) await this.ns.delete(`${teamId}:${slot}`);
       await this.ns.delete(headKey(teamId));
     });
+  }
+
+  /**
+   * Where the ring stands. An unreadable head (set aside by the store) is found again from the slots, so the
+   * trail goes on after the latest entry instead of every audited action failing.
+   */
+  private async head(teamId: string): Promise<z.infer<typeof HeadSchema> | undefined> {
+    const head = await unlessUnreadable(readRecord(this.ns, headKey(teamId), HeadSchema), null);
+    if (head !== null) return head;
+    let next = 0;
+    for (const key of await this.ns.keys(`${teamId}:`)) {
+      if (key === headKey(teamId)) continue;
+      const slot = await unlessUnreadable(readRecord(this.ns, key, SlotSchema), undefined);
+      if (slot !== undefined) next = Math.max(next, slot.seq + 1);
+    }
+    return { next };
   }
 
   private slotKey(teamId: string, seq: number): string {

@@ -3,8 +3,10 @@
  * told which command to run again. Keyed by the context's short id.
  */
 import { z } from 'zod';
+import { StoreCorruptionError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace, setOwned } from './namespaces.js';
+import { readRecord } from './records.js';
 
 /** @internal */
 export const COMMAND_NOTE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -27,7 +29,10 @@ export class CommandNoteRepo {
 
   /** The note, or undefined when gone or unreadable (a hint, never worth failing a click over). */
   async get(contextId: string): Promise<CommandNote | undefined> {
-    const parsed = NoteSchema.safeParse(await this.ns.get(contextId));
-    return parsed.success ? parsed.data : undefined;
+    // An unreadable note is told by the store (logged once, counted) and read as gone.
+    return readRecord(this.ns, contextId, NoteSchema).catch((error: unknown) => {
+      if (error instanceof StoreCorruptionError) return undefined;
+      throw error;
+    });
   }
 }

@@ -11,7 +11,7 @@ import type { Clock } from '../../clock.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { randomId, sha256Hex } from './ids.js';
 import { openNamespace, setOwned } from './namespaces.js';
-import { readRecord } from './records.js';
+import { readRecord, unlessUnreadable } from './records.js';
 import type { Sealer } from './sealing.js';
 
 /** @internal */
@@ -161,7 +161,7 @@ export class ConnectLinkRepo {
     const stored = await this.read(token);
     if (!stored) return false;
     const key = sha256Hex(formToken);
-    const issued = await readRecord(this.forms, key, FormTokenSchema);
+    const issued = await unlessUnreadable(readRecord(this.forms, key, FormTokenSchema), undefined);
     if (!issued || issued.link !== sha256Hex(token)) return false;
     if (!(await this.store.claim(`${stored.teamId}:connect-form:${key}`, this.claimMs(stored)))) return false;
     await this.forms.delete(key);
@@ -184,7 +184,7 @@ export class ConnectLinkRepo {
 
   async pendingKey(token: string): Promise<PendingConnectKey | undefined> {
     if (!(await this.read(token))) return undefined;
-    return readRecord(this.pending, sha256Hex(token), PendingKeySchema);
+    return unlessUnreadable(readRecord(this.pending, sha256Hex(token), PendingKeySchema), undefined);
   }
 
   async deletePendingKey(token: string): Promise<void> {
@@ -193,7 +193,8 @@ export class ConnectLinkRepo {
 
   private async read(token: string): Promise<z.infer<typeof StoredLinkSchema> | undefined> {
     if (!TOKEN.test(token)) return undefined;
-    const link = await readRecord(this.ns, sha256Hex(token), StoredLinkSchema);
+    // An unreadable link (set aside by the store) is no link: the page says to ask for a new one.
+    const link = await unlessUnreadable(readRecord(this.ns, sha256Hex(token), StoredLinkSchema), undefined);
     return link && link.expiresAt > this.clock.now() ? link : undefined;
   }
 

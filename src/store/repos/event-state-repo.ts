@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Lease, Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
+import { readRecord, unlessUnreadable } from './records.js';
 
 export const EVENT_STATE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -56,9 +57,10 @@ export class EventStateRepo {
 
   /** The event's state; `{generation: 0}` when Vigil never acted on it (or the record is unreadable). */
   async get(workspaceId: string, uid: string): Promise<EventState> {
-    const parsed = StateSchema.safeParse(await this.states.get(stateKey(workspaceId, uid)));
-    if (!parsed.success) return { generation: 0 };
-    const { generation, last } = parsed.data;
+    const read = readRecord(this.states, stateKey(workspaceId, uid), StateSchema);
+    const state = await unlessUnreadable(read, undefined);
+    if (state === undefined) return { generation: 0 };
+    const { generation, last } = state;
     return last === undefined ? { generation } : { generation, last };
   }
 
@@ -96,8 +98,8 @@ export class EventStateRepo {
 
   /** Who is acting on this generation now: the marker of a live lease only. */
   async actingNow(workspaceId: string, uid: string, generation: number): Promise<Acted | undefined> {
-    const parsed = ActedSchema.safeParse(await this.acting.get(actingKey(workspaceId, uid, generation)));
-    return parsed.success ? parsed.data : undefined;
+    const read = readRecord(this.acting, actingKey(workspaceId, uid, generation), ActedSchema);
+    return unlessUnreadable(read, undefined);
   }
 
   /** Records the next generation; then the caller releases the lease. */

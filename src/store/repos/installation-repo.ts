@@ -6,7 +6,6 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
-import { StoreCorruptionError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { workspaceKey } from './ids.js';
 import { openNamespace } from './namespaces.js';
@@ -89,7 +88,7 @@ export class InstallationRepo implements InstallationStore {
     const key = queryKey(query);
     const record = await readRecord(this.ns, key, SealedRecordSchema);
     if (!record) throw new InstallationNotFoundError(key);
-    const content = this.open(key, record.sealed);
+    const content = this.open(key, record);
     if (this.sealer.isStale(record.sealed)) await this.change(key, (current) => current);
     const installation = structuredClone(content.latest);
     if (query.userId && installation.user.id !== query.userId) {
@@ -120,15 +119,16 @@ export class InstallationRepo implements InstallationStore {
     return this.store.withLock(`${this.ns.name}:${workspaceId}`, () => this.ns.delete(workspaceId));
   }
 
-  private open(key: string, sealed: string): Content {
+  /** The sealed record opened; its fingerprint, if unreadable, is the sealed record's, never the content's. */
+  private open(key: string, record: { sealed: string }): Content {
     let opened: unknown;
     try {
-      opened = JSON.parse(this.sealer.open(sealed, key, PURPOSE));
+      opened = JSON.parse(this.sealer.open(record.sealed, key, PURPOSE));
     } catch (error) {
       if (!(error instanceof SyntaxError)) throw error;
-      throw new StoreCorruptionError(this.ns.name, key, ['sealed installation is not JSON']);
+      throw this.ns.corrupt(key, ['sealed installation is not JSON'], record);
     }
-    return parseRecord(this.ns, key, ContentSchema, opened);
+    return parseRecord(this.ns, key, ContentSchema, opened, record);
   }
 
   private async change(
@@ -136,7 +136,7 @@ export class InstallationRepo implements InstallationStore {
     fn: (content: Content | undefined) => Content | undefined,
   ): Promise<void> {
     await updateRecord(this.store, this.ns, key, SealedRecordSchema, (record) => {
-      const current = record ? this.open(key, record.sealed) : undefined;
+      const current = record ? this.open(key, record) : undefined;
       const next = fn(current);
       if (next === undefined) return undefined;
       return { sealed: this.sealer.seal(JSON.stringify(next), key, PURPOSE), updatedAt: this.clock.now() };

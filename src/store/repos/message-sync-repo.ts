@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Store } from '../backend/store.js';
+import { unlessUnreadable } from './records.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
 /** Messages followed per workspace at most; beyond it the oldest stop being followed. */
@@ -36,15 +37,16 @@ export class MessageSyncRepo {
 
   /** A posted message starts being followed (the workspace's re-reads keep their pace). */
   async add(ws: string, message: LiveMessage): Promise<void> {
-    await this.records.update(ws, KEY, (current) => {
+    const added = this.records.update(ws, KEY, (current) => {
       const live = current?.live ?? [];
       if (live.some((m) => m.channel === message.channel && m.ts === message.ts)) return undefined;
       return { ...(current ?? {}), live: [...live, message].slice(-MAX_LIVE) };
     });
+    await unlessUnreadable(added, undefined);
   }
 
   get(ws: string): Promise<MessageSync | undefined> {
-    return this.records.get(ws, KEY);
+    return unlessUnreadable(this.records.get(ws, KEY), undefined);
   }
 
   /** Workspaces with messages to follow. */
@@ -58,7 +60,7 @@ export class MessageSyncRepo {
     opts: { owner: string; leaseMs: number; now: number; intervalMs: number },
   ): Promise<SyncClaim> {
     let result: SyncClaim = { kind: 'busy' };
-    await this.records.update(ws, KEY, async (current) => {
+    const claimed = this.records.update(ws, KEY, async (current) => {
       if (current === undefined) {
         result = { kind: 'not-due' };
         return undefined;
@@ -88,6 +90,7 @@ export class MessageSyncRepo {
       result = { kind: 'claimed', sync };
       return sync;
     });
+    if ((await unlessUnreadable(claimed, null)) === null) return { kind: 'not-due' };
     return result;
   }
 
@@ -120,7 +123,7 @@ export class MessageSyncRepo {
   }
 
   private async dropIfEmpty(ws: string): Promise<void> {
-    const current = await this.records.get(ws, KEY);
+    const current = await this.get(ws);
     if (current !== undefined && current.live.length === 0 && current.owner === undefined) {
       await this.store.withLock(`message-sync:${ws}:${KEY}`, async () => {
         const again = await this.records.get(ws, KEY);

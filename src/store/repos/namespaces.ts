@@ -82,6 +82,8 @@ export const NAMESPACES = {
   'intel-request': { scope: 'workspace' },
   /** Leaked credentials remediated or ignored through Vigil (who, when), by pair or identity digest. */
   'credential-state': { scope: 'workspace' },
+  /** Records found unreadable and set aside, by `<workspaceId>:<namespace>:<key>`, shown to admins. */
+  unreadable: { scope: 'workspace' },
   /** The store's format stamp (backend/format.ts), one record for the whole store. */
   meta: { scope: 'shared' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */

@@ -3,18 +3,23 @@ import type { z } from 'zod';
 import { StoreCorruptionError, StoreError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 
+/**
+ * `raw` checked by the schema; a record that fails it is corrupt (counted and told by the store). `whole` is
+ * the stored value when `raw` is only a part of it (an envelope's content, a sealed record opened).
+ */
 export function parseRecord<S extends z.ZodType>(
   ns: Namespace,
   key: string,
   schema: S,
   raw: unknown,
+  whole: unknown = raw,
 ): z.output<S> {
   const result = schema.safeParse(raw);
   if (!result.success) {
-    throw new StoreCorruptionError(
-      ns.name,
+    throw ns.corrupt(
       key,
       result.error.issues.map((issue) => `${issue.path.join('.') || '(record)'}: ${issue.message}`),
+      whole,
     );
   }
   return result.data;
@@ -48,7 +53,8 @@ export async function readRecord<S extends z.ZodType>(
 
 /**
  * Read-modify-write of one record under the store's lock. `change` returns the new record, or undefined to
- * leave the record as it is; the record now stored is returned.
+ * leave the record as it is; the record now stored is returned. With `replaceUnreadable`, a record that cannot
+ * be read is given to `change` as absent (and so replaced) instead of failing.
  */
 export async function updateRecord<S extends z.ZodType>(
   store: Store,
@@ -57,9 +63,13 @@ export async function updateRecord<S extends z.ZodType>(
   schema: S,
   change: (current: z.output<S> | undefined) => z.output<S> | undefined | Promise<z.output<S> | undefined>,
   ttlMs?: number,
+  replaceUnreadable = false,
 ): Promise<z.output<S> | undefined> {
   return store.withLock(`${ns.name}:${key}`, async () => {
-    const current = await readRecord(ns, key, schema);
+    const current = await readRecord(ns, key, schema).catch((error: unknown) => {
+      if (replaceUnreadable && error instanceof StoreCorruptionError) return undefined;
+      throw error;
+    });
     const next = await change(current);
     if (next === undefined) return current;
     // Round-tripped so the caller gets exactly what a later read returns (no keys holding undefined).
@@ -67,4 +77,18 @@ export async function updateRecord<S extends z.ZodType>(
     await ns.set(key, checked, ttlMs);
     return checked;
   });
+}
+
+/**
+ * What `read` gives, or `fallback` when it meets a record that cannot be read: the record is set aside (the
+ * store has logged it once, counted it and noted it for the workspace's admins) and its reader goes on
+ * without it.
+ */
+export async function unlessUnreadable<T>(read: Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof StoreCorruptionError) return fallback;
+    throw error;
+  }
 }

@@ -34,6 +34,8 @@ export interface RepositoryDeps {
   auditSurface?: () => string | undefined;
   /** Told of every audit entry stored (the structured audit log line). */
   onAudit?: (entry: AuditEntry) => void;
+  /** Told once per record newly set aside as unreadable, with its namespace (metrics). */
+  onSetAside?: (kind: string) => void;
 }
 
 export function createRepositories(store: Store, deps: RepositoryDeps) {
@@ -47,9 +49,19 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     ...(deps.onAudit === undefined ? {} : { onAppend: deps.onAudit }),
   });
   const connectLinks = new ConnectLinkRepo(store, clock, sealer);
-  const unreadable = new UnreadableRecords(deps.logger);
+  const unreadable = new UnreadableRecords({
+    store,
+    now: () => clock.now(),
+    ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+    ...(deps.onSetAside === undefined ? {} : { onSetAside: deps.onSetAside }),
+  });
+  // Every unreadable record, whoever meets it: logged once, counted, noted for the workspace's admins.
+  store.onUnreadable((error) => unreadable.note(error));
   const digestSubscriptions = new DigestSubscriptionRepo(store, clock, unreadable);
   const alertSubscriptions = new AlertSubscriptionRepo(store, clock, unreadable);
+  // Removed through their repositories, which keep the indexes of subscriptions in step.
+  unreadable.removeWith('subscription', (ws, id) => digestSubscriptions.remove(ws, id));
+  unreadable.removeWith('alert', (ws, id) => alertSubscriptions.remove(ws, id));
   return {
     /** Records set aside because they cannot be read (logged once each, counted). */
     unreadable,

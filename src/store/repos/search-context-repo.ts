@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
+import { StoreCorruptionError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { randomId } from './ids.js';
 import { openNamespace, setOwned } from './namespaces.js';
@@ -43,15 +44,23 @@ export class SearchContextRepo<S extends z.ZodType<{ workspaceId: string }>> {
     return id;
   }
 
-  /** The context, or undefined when unknown, expired, or the id is not one of ours (button values are untrusted). */
+  /**
+   * The context, or undefined when unknown, expired, unreadable (set aside: told by the store, and the click
+   * answers as for an expired one), or the id is not one of ours (button values are untrusted).
+   */
   async get(shortId: string): Promise<z.output<S> | undefined> {
     if (!SHORT_ID.test(shortId)) return undefined;
-    const envelope = await readRecord(this.ns, shortId, EnvelopeSchema);
-    if (envelope === undefined) return undefined;
-    if (envelope.expiresAt <= this.clock.now()) {
-      await this.ns.delete(shortId);
-      return undefined;
+    try {
+      const envelope = await readRecord(this.ns, shortId, EnvelopeSchema);
+      if (envelope === undefined) return undefined;
+      if (envelope.expiresAt <= this.clock.now()) {
+        await this.ns.delete(shortId);
+        return undefined;
+      }
+      return parseRecord(this.ns, shortId, this.schema, envelope.ctx, envelope);
+    } catch (error) {
+      if (error instanceof StoreCorruptionError) return undefined;
+      throw error;
     }
-    return parseRecord(this.ns, shortId, this.schema, envelope.ctx);
   }
 }

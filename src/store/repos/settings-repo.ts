@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { type Actors, DEFAULT_PERMISSIONS, PERMISSIONS, type Permission } from '../../permission-rules.js';
+import { StoreCorruptionError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { readRecord, updateRecord } from './records.js';
@@ -45,11 +46,23 @@ export interface Settings {
   defaultsNoticeSeenBy: string[];
   updatedBy?: string;
   updatedAt?: number;
+  /** The stored settings cannot be read: every permission is admins only until an admin sets or removes them. */
+  unreadable?: true;
 }
 
 /** @internal */
 export function defaultSettings(): Settings {
   return { permissions: { ...DEFAULT_PERMISSIONS }, chosen: [], defaultsNoticeSeenBy: [] };
+}
+
+/**
+ * What unreadable settings give: nothing is known of what the workspace chose, so nothing is open beyond its
+ * admins (not even the defaults that are open to members, which it may have narrowed). Admins are not told
+ * of the new defaults meanwhile (`defaultsNoticeSeenBy` is unknown too).
+ */
+function unreadableSettings(): Settings {
+  const permissions = Object.fromEntries(PERMISSIONS.map((p) => [p, 'admins'])) as Record<Permission, Actors>;
+  return { permissions, chosen: [...PERMISSIONS], defaultsNoticeSeenBy: [], unreadable: true };
 }
 
 function resolve(stored: StoredSettings | undefined): Settings {
@@ -78,9 +91,17 @@ export class SettingsRepo {
     this.ns = openNamespace(store, 'settings');
   }
 
-  /** The workspace's settings, the defaults filling what it never set. */
+  /**
+   * The workspace's settings, the defaults filling what it never set. Unreadable ones (set aside: logged once
+   * and shown to admins by the store's registry) open nothing to anyone but admins.
+   */
   async get(workspaceId: string): Promise<Settings> {
-    return resolve(await readRecord(this.ns, workspaceId, StoredSettingsSchema));
+    try {
+      return resolve(await readRecord(this.ns, workspaceId, StoredSettingsSchema));
+    } catch (error) {
+      if (error instanceof StoreCorruptionError) return unreadableSettings();
+      throw error;
+    }
   }
 
   async setPermission(
@@ -90,11 +111,20 @@ export class SettingsRepo {
     updatedBy: string,
   ): Promise<Settings> {
     const at = this.clock.now();
-    const stored = await updateRecord(this.store, this.ns, workspaceId, StoredSettingsSchema, (current) => {
-      const { actors: legacy, ...rest } = current ?? {};
-      const permissions = { ...(legacy ? { act: legacy } : {}), ...rest.permissions, [permission]: actors };
-      return { ...rest, permissions, updatedBy, updatedAt: at };
-    });
+    const stored = await updateRecord(
+      this.store,
+      this.ns,
+      workspaceId,
+      StoredSettingsSchema,
+      (current) => {
+        const { actors: legacy, ...rest } = current ?? {};
+        const permissions = { ...(legacy ? { act: legacy } : {}), ...rest.permissions, [permission]: actors };
+        return { ...rest, permissions, updatedBy, updatedAt: at };
+        // An admin's choice replaces unreadable settings: the permissions it did not name take their defaults.
+      },
+      undefined,
+      true,
+    );
     return resolve(stored);
   }
 
@@ -108,6 +138,9 @@ export class SettingsRepo {
     await updateRecord(this.store, this.ns, workspaceId, StoredSettingsSchema, (current) => {
       const seen = current?.defaultsNoticeSeenBy ?? [];
       return { ...current, defaultsNoticeSeenBy: seen.includes(userId) ? seen : [...seen, userId] };
+    }).catch((error: unknown) => {
+      // Unreadable settings are left for an admin to set or remove, not overwritten by a notice.
+      if (!(error instanceof StoreCorruptionError)) throw error;
     });
   }
 

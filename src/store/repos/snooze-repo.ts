@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { StoreError } from '../backend/errors.js';
 import type { Store } from '../backend/store.js';
 import { randomId } from './ids.js';
+import { unlessUnreadable } from './records.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
 /** Snoozes a workspace keeps at once: enough for a busy team, small enough to read on every poll. */
@@ -58,9 +59,12 @@ export class SnoozeRepo {
     this.records = new WorkspaceRecordRepo(store, 'snooze', SnoozeListSchema);
   }
 
-  /** The snoozes still running at `now`, soonest to end first. */
+  /**
+   * The snoozes still running at `now`, soonest to end first. None when their record cannot be read (set
+   * aside): alerts and digests go on, unsnoozed, until an admin removes it.
+   */
   async active(workspaceId: string, now: number): Promise<Snooze[]> {
-    const record = await this.records.get(workspaceId, KEY);
+    const record = await unlessUnreadable(this.records.get(workspaceId, KEY), undefined);
     return (record?.snoozes ?? []).filter((s) => s.until > now).sort((a, b) => a.until - b.until);
   }
 

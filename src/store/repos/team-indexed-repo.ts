@@ -80,7 +80,7 @@ export class TeamIndexedRepo<T extends TeamIndexedRecord> {
   async list(teamId: string): Promise<T[]> {
     const index = await this.readIndex(teamId);
     if (!index) return [];
-    const found: (T | undefined)[] = await Promise.all(index.ids.map((id) => this.readable(id)));
+    const found: (T | undefined)[] = await Promise.all(index.ids.map((id) => this.readable(id, teamId)));
     return found
       .filter((s): s is T => s !== undefined && s.teamId === teamId)
       .sort((a, b) => a.createdAt - b.createdAt);
@@ -99,9 +99,9 @@ export class TeamIndexedRepo<T extends TeamIndexedRecord> {
     return ids;
   }
 
-  private async readable(id: string): Promise<T | undefined> {
+  private async readable(id: string, teamId: string): Promise<T | undefined> {
     const sink = this.options.unreadable ?? new UnreadableRecords();
-    return this.get(id).catch((error: unknown) => sink.setAside(error));
+    return this.get(id).catch((error: unknown) => sink.setAside(error, teamId));
   }
 
   /** A workspace's index that cannot be read is set aside too: its records are then invisible, not fatal. */
@@ -112,9 +112,22 @@ export class TeamIndexedRepo<T extends TeamIndexedRecord> {
     );
   }
 
-  /** The workspaces that have any record. */
+  /**
+   * The workspaces that have any record. An unreadable index of workspaces (set aside) is rebuilt from the
+   * per-workspace indexes, so one bad record does not stop every workspace's schedule.
+   */
   async teams(): Promise<string[]> {
-    return (await readRecord(this.allTeams, ALL_TEAMS_KEY, AllTeamsSchema))?.teamIds ?? [];
+    try {
+      return (await readRecord(this.allTeams, ALL_TEAMS_KEY, AllTeamsSchema))?.teamIds ?? [];
+    } catch (error) {
+      if (!(error instanceof StoreCorruptionError)) throw error;
+      return this.teamsFromIndexes();
+    }
+  }
+
+  private async teamsFromIndexes(): Promise<string[]> {
+    const teams = await this.teamIndex.keys('');
+    return teams.filter((teamId) => !teamId.includes(':')).sort();
   }
 
   /** Every record of every workspace, for a scheduler. */
@@ -171,12 +184,20 @@ export class TeamIndexedRepo<T extends TeamIndexedRecord> {
   }
 
   private async changeAllTeams(change: (teamIds: string[]) => string[]): Promise<void> {
-    await updateRecord(this.store, this.allTeams, ALL_TEAMS_KEY, AllTeamsSchema, (all) => {
-      const before = all?.teamIds ?? [];
-      const after = change(before);
-      return after.length === before.length && after.every((t, i) => t === before[i])
-        ? undefined
-        : { teamIds: after };
-    });
+    await updateRecord(
+      this.store,
+      this.allTeams,
+      ALL_TEAMS_KEY,
+      AllTeamsSchema,
+      async (all) => {
+        // Absent, or unreadable (given as absent here): written again from the per-workspace indexes.
+        const before = all?.teamIds ?? (await this.teamsFromIndexes());
+        const after = change(before);
+        const same = after.length === before.length && after.every((t, i) => t === before[i]);
+        return same && (all !== undefined || after.length === 0) ? undefined : { teamIds: after };
+      },
+      undefined,
+      true,
+    );
   }
 }

@@ -8,7 +8,7 @@ import type { Clock } from '../../clock.js';
 import { redactText, registerSecret } from '../../logger.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
-import { checkRecord, readRecord, updateRecord } from './records.js';
+import { checkRecord, readRecord, unlessUnreadable, updateRecord } from './records.js';
 import type { Sealer } from './sealing.js';
 
 const MAX_ERROR_MESSAGE = 500;
@@ -56,8 +56,12 @@ export class WorkspaceRepo {
     this.ns = openNamespace(store, 'workspace');
   }
 
+  /**
+   * The connection; undefined when not connected, or when its record cannot be read (set aside: the workspace
+   * reads as not connected until an admin connects again or removes the record).
+   */
   async get(workspaceId: string): Promise<Connection | undefined> {
-    return readRecord(this.ns, workspaceId, ConnectionSchema);
+    return unlessUnreadable(readRecord(this.ns, workspaceId, ConnectionSchema), undefined);
   }
 
   /** The id of every connected workspace (keys only: no record is read). */

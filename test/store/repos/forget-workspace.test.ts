@@ -145,6 +145,10 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await repos.portalEvents(Anything).set(ws, 'link:abc', { note: 'seen' }, 60_000);
   await repos.intelRequests(Anything).set(ws, 'request-uuid', { note: 'asked' }, 60_000);
   await repos.workflowSteps(Anything).set(ws, 'Fx0001', { note: 'step run' }, 60_000);
+  // A record set aside as unreadable, noted for the workspace's admins.
+  await store
+    .namespace('unreadable')
+    .set(`${ws}:snooze:${ws}:all`, { kind: 'snooze', key: `${ws}:all`, at: 0 });
   // The generic act-once primitive of the services leases by workspace too.
   expect(await store.lease(`${ws}:policy-unassign:9`, 60_000)).toBeDefined();
   expect(await store.lease(`${ws}:triage:uidkey:tags:0`, 60_000)).toBeDefined();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { StoreCorruptionError, StoreError } from '../../../src/store/backend/errors.js';
+import { StoreError } from '../../../src/store/backend/errors.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../../../src/store/repos/search-context-repo.js';
 import { BACKENDS, useStoreFixture } from '../support/backends.js';
 import { reposFor } from '../support/repos.js';
@@ -65,12 +65,15 @@ describe.each(BACKENDS)('SearchContextRepo on %s', (kind) => {
     await expect(contexts.save({ ...context, identifierId: 'seven' } as never)).rejects.toThrow(StoreError);
   });
 
-  it('a stored context of another shape is a StoreCorruptionError', async () => {
+  it('a stored context of another shape is set aside: it reads as expired', async () => {
     const store = await fixture.open();
     const { repos } = reposFor(store);
     const id = await repos
       .searchContexts(z.object({ workspaceId: z.string(), other: z.string() }))
       .save({ workspaceId: 'T1', other: 'x' });
-    await expect(repos.searchContexts(ContextSchema).get(id)).rejects.toThrow(StoreCorruptionError);
+    expect(await repos.searchContexts(ContextSchema).get(id)).toBeUndefined();
+    expect(await repos.unreadable.list('T1')).toEqual([
+      { kind: 'search-context', key: id, at: expect.any(Number) },
+    ]);
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { StoreCorruptionError } from '../../../src/store/backend/errors.js';
 import { BACKENDS, useStoreFixture } from '../support/backends.js';
 import { reposFor } from '../support/repos.js';
 
@@ -96,10 +95,17 @@ describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
     expect(after.permissions.act).toBe('everyone');
   });
 
-  it('an unknown actors value is corruption, not a silent default', async () => {
+  it('an unknown actors value is corruption: nothing is open beyond admins, never a silent default', async () => {
     const store = await fixture.open();
     const { repos } = reposFor(store);
     await store.namespace('settings').set('T0001', { actors: 'anyone-at-all' });
-    await expect(repos.settings.get('T0001')).rejects.toThrow(StoreCorruptionError);
+    const settings = await repos.settings.get('T0001');
+    expect(settings.unreadable).toBe(true);
+    expect(new Set(Object.values(settings.permissions))).toEqual(new Set(['admins']));
+    // An admin's choice replaces the unreadable record; the rest take their defaults.
+    const set = await repos.settings.setPermission('T0001', 'act', 'everyone', 'U0ADMIN');
+    expect(set.unreadable).toBeUndefined();
+    expect(set.permissions.act).toBe('everyone');
+    expect(set.permissions.creds).toBe('admins');
   });
 });

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
-import { StoreCorruptionError } from '../../../src/store/backend/errors.js';
 import { SealError, Sealer } from '../../../src/store/repos/sealing.js';
 import type { NewConnection } from '../../../src/store/repos/workspace-repo.js';
 import { BACKENDS, storedBytes, useStoreFixture } from '../support/backends.js';
@@ -162,12 +161,14 @@ describe.each(BACKENDS)('WorkspaceRepo on %s', (kind) => {
     expect(await repos.workspaces.get('T0001')).toBeUndefined();
   });
 
-  it('a record of the wrong shape is a StoreCorruptionError, not a crash later', async () => {
+  it('a record of the wrong shape is set aside: the workspace reads as not connected, not a crash later', async () => {
     const store = await fixture.open();
     const { repos } = reposFor(store);
     await store.namespace('workspace').set('T0001', { teamId: 'T0001', tenantId: 'not a number' });
-    const error = await repos.workspaces.get('T0001').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreCorruptionError);
-    expect((error as Error).message).toMatch(/corrupt record workspace:T0001: .*tenantId/);
+    expect(await repos.workspaces.get('T0001')).toBeUndefined();
+    expect(repos.unreadable.count).toBe(1);
+    expect(await repos.unreadable.list('T0001')).toEqual([
+      { kind: 'workspace', key: 'T0001', at: expect.any(Number) },
+    ]);
   });
 });

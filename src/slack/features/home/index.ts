@@ -15,6 +15,7 @@ import {
   renderNoticeModal,
 } from '../../blocks/home.js';
 import { HOME_SNOOZE_END } from '../../blocks/snoozes.js';
+import { parseUnreadableValue, UNREADABLE_REMOVE } from '../../blocks/unreadable.js';
 import type { Feature, SlackDeps } from '../../context.js';
 import { type Click, onAction, onView } from '../../listen.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../requester.js';
@@ -71,6 +72,31 @@ function register(app: App, deps: SlackDeps): void {
       const connection = await deps.connection.get(who.workspaceId);
       if (!connection) throw new NotConnectedError();
       await client.views.open({ trigger_id: body.trigger_id, view: renderDisconnectModal(connection) });
+    },
+    { quiet: true, inDm: true, access: 'admin' },
+  );
+
+  // Remove on an unreadable record (App Home, digest and alert lists): admins only, asked first, audited.
+  onAction(
+    app,
+    deps,
+    UNREADABLE_REMOVE,
+    async ({ who, client, action, respond, body }) => {
+      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'remove unreadable records');
+      const record = parseUnreadableValue(action.value ?? '');
+      const removed =
+        record !== undefined &&
+        (await deps.home.removeUnreadable(who.workspaceId, record.kind, record.key, who.userId));
+      const inHome = (body as { view?: { type?: string } }).view?.type === 'home';
+      if (!inHome) {
+        const what = record === undefined ? 'That record' : `\`${record.kind}\` \`${record.key}\``;
+        await respond({
+          response_type: 'ephemeral',
+          replace_original: false,
+          text: removed ? `${what} removed.` : `${what} was already removed.`,
+        });
+      }
+      await publishHome(deps, client, who);
     },
     { quiet: true, inDm: true, access: 'admin' },
   );
