@@ -16,8 +16,6 @@ import type { FairGateOptions } from './services/fair-gate.js';
 import { realTicker, type Ticker } from './services/subscriptions/ticker.js';
 import { createSlackApp } from './slack/app.js';
 import type { Feature } from './slack/context.js';
-import { ALL_FEATURES } from './slack/features/index.js';
-import { startBackgroundWork } from './startup/background.js';
 import { createHttpServer } from './startup/http.js';
 import { buildServices, type VigilCore } from './startup/services.js';
 import { shutdownOf } from './startup/shutdown.js';
@@ -72,7 +70,10 @@ export interface RunningVigil {
   runIntelNow(): Promise<void>;
 }
 
+const loadFeatures = async () => (await import('./slack/features/index.js')).ALL_FEATURES;
+
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
+  const { features } = opts;
   // A copy: the public URL is completed once the real port is known.
   const config: Config = { ...opts.config };
   const { logger } = opts;
@@ -104,7 +105,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       installations: repos.installations,
       locks: store,
       clock,
-      features: opts.features ?? ALL_FEATURES,
+      features: features ? async () => features : loadFeatures,
       ...(opts.slackNow ? { now: opts.slackNow } : {}),
     });
     const server = createHttpServer(core, slack, opts.extraRoutes);
@@ -113,7 +114,13 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     const port = await listen(server, config.port, opts.host);
     const metricsPort = await monitoring.listen();
     if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
-    await slack.app.start();
+    // What /healthz does not need is loaded now it answers: the listeners (requests wait for them) and the
+    // background work with its Slack publishers.
+    const [{ startBackgroundWork }] = await Promise.all([
+      import('./startup/background.js'),
+      slack.registerListeners(),
+      slack.app.start(),
+    ]);
     // The readiness check knows each scheduler is alive by its ticks.
     const background = startBackgroundWork(core, {
       digest: monitoring.heartbeats.watch('digest', opts.digestTicker ?? realTicker),

@@ -1,6 +1,7 @@
 /**
  * Builds the Bolt app: transport (HTTP receiver or Socket Mode), workspace authorization (one bot token,
- * or OAuth installations from the store) and the features' listeners. No I/O happens here.
+ * or OAuth installations from the store) and the features' listeners (loaded once the web server listens).
+ * No I/O happens here.
  */
 import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
@@ -10,8 +11,7 @@ import type { Config } from '../config.js';
 import type { Repositories, Store } from '../store/index.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { interactiveClientOptions } from './client-options.js';
-import { registerVigilCommand } from './command.js';
-import type { CommandHandlers, Feature, SlackDeps } from './context.js';
+import type { Feature, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
 import { VigilHttpReceiver } from './receiver.js';
 import {
@@ -48,6 +48,8 @@ export interface SlackApp {
   installer: InstallProvider | undefined;
   /** Bolt's init, and in single-workspace mode the bot token's check (auth.test) before traffic. */
   init(): Promise<void>;
+  /** Loads the features and registers every listener, once; a request that comes first waits for it. */
+  registerListeners(): Promise<void>;
 }
 
 const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
@@ -64,7 +66,8 @@ export interface SlackAppOptions {
   installations: Repositories['installations'];
   locks: Pick<Store, 'withLock'>;
   clock: Clock;
-  features: readonly Feature[];
+  /** Every feature, loaded when the listeners are registered. */
+  features: () => Promise<readonly Feature[]>;
   /** Seconds clock of the request-signature check (tests freeze it). */
   now?: () => number;
 }
@@ -179,9 +182,21 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     ignoreSelf: false,
     convoStore: false,
   });
-  const commands: CommandHandlers = Object.assign({}, ...features.map((f) => f.commands));
-  registerVigilCommand(app, deps, commands);
-  for (const feature of features) feature.register?.(app, deps);
+  // Why lazy: the features' handlers and Block Kit builders are half of Vigil's modules, and loading them
+  // doubled the time to a first /healthz. Start-up loads them right after the web server listens; a request
+  // that comes before waits here (Bolt reads its listeners only after the global middleware). A failed load
+  // fails the start, and any request that waited on it gets the house's error reply (app.error below).
+  let registered: Promise<void> | undefined;
+  const registerListeners = () => {
+    registered ??= Promise.all([import('./listeners.js'), features()]).then(([listeners, loaded]) =>
+      listeners.registerListeners(app, deps, loaded),
+    );
+    return registered;
+  };
+  app.use(async ({ next }) => {
+    await registerListeners();
+    await next();
+  });
   handleErrors(app, deps, receiver);
   return {
     app,
@@ -191,5 +206,6 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
       await app.init();
       await gate?.init();
     },
+    registerListeners,
   };
 }
