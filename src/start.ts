@@ -16,8 +16,9 @@ import type { FairGateOptions } from './services/fair-gate.js';
 import { realTicker, type Ticker } from './services/subscriptions/ticker.js';
 import { createSlackApp } from './slack/app.js';
 import type { Feature } from './slack/context.js';
+import { buildBase } from './startup/base.js';
 import { createHttpServer } from './startup/http.js';
-import { buildServices, type VigilCore } from './startup/services.js';
+import type { VigilCore } from './startup/services.js';
 import { shutdownOf } from './startup/shutdown.js';
 import { createRepositories, type HeartbeatOptions, loadSealer, openStore } from './store/index.js';
 import { listen, type WebServerOptions } from './web/server.js';
@@ -71,6 +72,7 @@ export interface RunningVigil {
 }
 
 const loadFeatures = async () => (await import('./slack/features/index.js')).ALL_FEATURES;
+const loadServices = async () => (await import('./startup/services.js')).buildServices;
 
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const { features } = opts;
@@ -98,26 +100,37 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       auditSurface: currentSurface,
       onAudit: auditLogLine(logger),
     });
-    const core = buildServices({ config, logger, clock, store, repos, sealer, outbound, monitoring }, opts);
+    const base = buildBase({ config, logger, clock, store, repos, sealer, outbound, monitoring }, opts);
+    // The services and the features load once the web server listens (createSlackApp says why), or at the
+    // first request if it comes before.
+    let services: Promise<VigilCore> | undefined;
+    const built = () => {
+      services ??= loadServices().then((buildServices) => buildServices(base, opts));
+      return services;
+    };
     const slack = createSlackApp({
-      deps: core.slack,
+      base: { logger, outbound, metrics: monitoring.metrics },
+      load: async () => {
+        const [core, loaded] = await Promise.all([built(), features ? features : loadFeatures()]);
+        return { deps: core.slack, features: loaded };
+      },
       config,
       installations: repos.installations,
       locks: store,
       clock,
-      features: features ? async () => features : loadFeatures,
       ...(opts.slackNow ? { now: opts.slackNow } : {}),
     });
-    const server = createHttpServer(core, slack, opts.extraRoutes);
+    const server = createHttpServer(base, slack, opts.extraRoutes);
     // Single-workspace mode checks the bot token (auth.test) before taking traffic.
     await slack.init();
     const port = await listen(server, config.port, opts.host);
     const metricsPort = await monitoring.listen();
     if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
-    // What /healthz does not need is loaded now it answers: the listeners (requests wait for them) and the
-    // background work with its Slack publishers.
-    const [{ startBackgroundWork }] = await Promise.all([
+    // What /healthz does not need is loaded now it answers: the services and the listeners (requests wait
+    // for them), and the background work with its Slack publishers.
+    const [{ startBackgroundWork }, core] = await Promise.all([
       import('./startup/background.js'),
+      built(),
       slack.registerListeners(),
       slack.app.start(),
     ]);

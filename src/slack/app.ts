@@ -60,21 +60,22 @@ const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
 };
 
 export interface SlackAppOptions {
-  deps: SlackDeps;
+  /** What the transport and the last-resort error reply use from the start. */
+  base: Pick<SlackDeps, 'logger' | 'outbound' | 'metrics'>;
+  /** The services and every feature, loaded when the listeners are registered. */
+  load: () => Promise<{ deps: SlackDeps; features: readonly Feature[] }>;
   config: Config;
   /** OAuth installations, and the store lock their token rotation refreshes under. */
   installations: Repositories['installations'];
   locks: Pick<Store, 'withLock'>;
   clock: Clock;
-  /** Every feature, loaded when the listeners are registered. */
-  features: () => Promise<readonly Feature[]>;
   /** Seconds clock of the request-signature check (tests freeze it). */
   now?: () => number;
 }
 
 type BoltClientOptions = ReturnType<typeof boltClientOptions>;
 
-function boltClientOptions(deps: SlackDeps, config: Config) {
+function boltClientOptions(deps: SlackAppOptions['base'], config: Config) {
   const logger = toBoltLogger(deps.logger.child({ component: 'bolt' }), BOLT_LOG_LEVELS[config.logLevel]);
   return {
     slackApiUrl: config.slack.apiUrl,
@@ -115,25 +116,25 @@ function createReceiver(
     return new AnsweringSocketModeReceiver(
       new SocketModeReceiver({
         appToken: config.slack.appToken,
-        dispatcher: opts.deps.outbound.dispatcher,
+        dispatcher: opts.base.outbound.dispatcher,
         logger: clientOptions.logger,
         installerOptions: { clientOptions },
       }),
-      opts.deps.metrics,
+      opts.base.metrics,
     );
   }
   return new VigilHttpReceiver({
     signingSecret: config.slack.signingSecret ?? '',
-    logger: opts.deps.logger.child({ component: 'receiver' }),
+    logger: opts.base.logger.child({ component: 'receiver' }),
     ...(opts.now ? { now: opts.now } : {}),
-    ...(opts.deps.metrics ? { metrics: opts.deps.metrics } : {}),
+    ...(opts.base.metrics ? { metrics: opts.base.metrics } : {}),
   });
 }
 
 /** Last resort for errors thrown inside listeners (the features report their own to the user). */
 function handleErrors(
   app: App,
-  deps: SlackDeps,
+  deps: SlackAppOptions['base'],
   receiver: VigilHttpReceiver | AnsweringSocketModeReceiver,
 ): void {
   app.error(async (args) => {
@@ -153,8 +154,8 @@ function handleErrors(
 }
 
 export function createSlackApp(opts: SlackAppOptions): SlackApp {
-  const { deps, config, features } = opts;
-  const clientOptions = boltClientOptions(deps, config);
+  const { base, config } = opts;
+  const clientOptions = boltClientOptions(base, config);
   // Token rotation refreshes under a store lock, so two instances never refresh one installation at once.
   const rotation = rotationSafeAuthorization({
     installations: opts.installations,
@@ -182,14 +183,15 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     ignoreSelf: false,
     convoStore: false,
   });
-  // Why lazy: the features' handlers and Block Kit builders are half of Vigil's modules, and loading them
-  // doubled the time to a first /healthz. Start-up loads them right after the web server listens; a request
-  // that comes before waits here (Bolt reads its listeners only after the global middleware). A failed load
-  // fails the start, and any request that waited on it gets the house's error reply (app.error below).
+  // Why lazy: the services, the features' handlers and their Block Kit builders are most of Vigil's modules,
+  // and loading them doubled the time to a first /healthz. Start-up loads them right after the web server
+  // listens; a request that comes before waits here (Bolt reads its listeners only after the global
+  // middleware). A failed load fails the start, and a request that waited on it gets the house's error reply
+  // (app.error below).
   let registered: Promise<void> | undefined;
   const registerListeners = () => {
-    registered ??= Promise.all([import('./listeners.js'), features()]).then(([listeners, loaded]) =>
-      listeners.registerListeners(app, deps, loaded),
+    registered ??= Promise.all([import('./listeners.js'), opts.load()]).then(([listeners, loaded]) =>
+      listeners.registerListeners(app, loaded.deps, loaded.features),
     );
     return registered;
   };
@@ -197,7 +199,7 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     await registerListeners();
     await next();
   });
-  handleErrors(app, deps, receiver);
+  handleErrors(app, base, receiver);
   return {
     app,
     httpReceiver: receiver instanceof VigilHttpReceiver ? receiver : undefined,
