@@ -72,6 +72,7 @@ export interface RunningVigil {
 }
 
 const loadFeatures = async () => (await import('./slack/features/index.js')).ALL_FEATURES;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const loadServices = async () => (await import('./startup/services.js')).buildServices;
 
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
@@ -126,14 +127,15 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     const port = await listen(server, config.port, opts.host);
     const metricsPort = await monitoring.listen();
     if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
-    // What /healthz does not need is loaded now it answers: the services and the listeners (requests wait
-    // for them), and the background work with its Slack publishers.
-    const [{ startBackgroundWork }, core] = await Promise.all([
-      import('./startup/background.js'),
-      built(),
-      slack.registerListeners(),
-      slack.app.start(),
-    ]);
+    // What /healthz does not need is loaded now it answers, a part at a time so that requests are answered
+    // between them: the services and the listeners (Slack's requests wait for them), then the background
+    // work with its Slack publishers.
+    await slack.app.start();
+    const core = await built();
+    await nextTurn();
+    await slack.registerListeners();
+    await nextTurn();
+    const { startBackgroundWork } = await import('./startup/background.js');
     // The readiness check knows each scheduler is alive by its ticks.
     const background = startBackgroundWork(core, {
       digest: monitoring.heartbeats.watch('digest', opts.digestTicker ?? realTicker),
