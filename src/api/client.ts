@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../clock.js';
 import { type Logger, silentLogger } from '../logger.js';
 import type { ProxySettings } from '../net.js';
-import { validateBaseUrl, validateFamily } from './core/base-url.js';
+import { type ApiBase, validateBaseUrl, validateFamily } from './core/base-url.js';
 import { type Credentials, Engine, type OrganizationMemory } from './core/caller.js';
 import type { ResourceContext } from './core/context.js';
 import { ConfigurationError } from './core/errors.js';
@@ -103,25 +103,71 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   const base = validateBaseUrl(opts.baseUrl, opts.allowedHosts);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
   const ownDispatcher = opts.dispatcher ? undefined : createDispatcher(timeouts, opts.proxy);
-  const dispatcher = opts.dispatcher ?? (ownDispatcher as Dispatcher);
-  const clock = opts.clock ?? systemClock;
-  const sleep = opts.sleep ?? realSleep;
-  const random = opts.random ?? Math.random;
   const retry = { ...DEFAULT_RETRY, ...opts.retry };
   if (!(retry.maxAttempts >= 1)) throw new ConfigurationError('retry.maxAttempts must be at least 1');
-  const maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const refreshAfterMs = opts.tokenRefreshAfterMs ?? TOKEN_REFRESH_AFTER_MS;
-  const httpTimeouts = {
-    headersMs: timeouts.headersMs,
-    bodyMs: timeouts.bodyMs,
-    attemptMs: timeouts.attemptMs,
+  const wire: Wire = {
+    dispatcher: opts.dispatcher ?? (ownDispatcher as Dispatcher),
+    clock: opts.clock ?? systemClock,
+    sleep: opts.sleep ?? realSleep,
+    random: opts.random ?? Math.random,
+    retry,
+    timeouts: { headersMs: timeouts.headersMs, bodyMs: timeouts.bodyMs, attemptMs: timeouts.attemptMs },
+    maxResponseBytes: opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   };
-  const engine = new Engine({
+  const refreshAfterMs = opts.tokenRefreshAfterMs ?? TOKEN_REFRESH_AFTER_MS;
+  const engine = createEngine(opts, base, wire, refreshAfterMs);
+  // One client talks to one host: what it learns about that host's endpoints holds for every session.
+  const reportEndpoints: ReportEndpointMemory = { intelAbsent: false };
+
+  return {
+    family,
+    baseUrl: `${base.origin}${base.prefix}`,
+    session(creds: Credentials): ApiSession {
+      const c = checkedCredentials(creds);
+      const ctx: ResourceContext = {
+        call: (spec) => engine.call(c, spec),
+        v4: `/${family}/v4`,
+        v2: `/${family}/v2`,
+      };
+      return {
+        tenantId: c.tenantId,
+        ...tokensResource(ctx, { engine, creds: c, clock: wire.clock, refreshAfterMs }),
+        ...eventsResource(ctx),
+        ...eventMetadataResource(ctx),
+        ...identifiersResource(ctx),
+        ...identifierChangesResource(ctx),
+        ...credentialsResource(ctx),
+        ...policiesResource(ctx),
+        ...recommendationsResource(ctx),
+        ...sandboxResource(ctx, wire),
+        ...activitiesResource(ctx),
+        ...tenantsResource(ctx),
+        ...reportsResource(ctx, reportEndpoints),
+        ...stealerLogsResource(ctx),
+      };
+    },
+    async close() {
+      await ownDispatcher?.close();
+    },
+  };
+}
+
+/** How this client sends: shared by the request engine and the sandbox's uploads. */
+interface Wire {
+  dispatcher: Dispatcher;
+  clock: Clock;
+  sleep: Sleep;
+  random: () => number;
+  retry: RetryPolicy;
+  timeouts: { headersMs: number; bodyMs: number; attemptMs: number };
+  maxResponseBytes: number;
+}
+
+function createEngine(opts: ApiClientOptions, base: ApiBase, wire: Wire, refreshAfterMs: number): Engine {
+  const { clock, sleep } = wire;
+  return new Engine({
+    ...wire,
     base,
-    dispatcher,
-    clock,
-    sleep,
-    random,
     logger: (opts.logger ?? silentLogger).child({ component: 'api' }),
     limiter: new RateLimiter(opts.rateLimits ?? {}, {
       clock,
@@ -131,58 +177,23 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     }),
     tokens: new TokenCache(clock, refreshAfterMs, opts.tokenStore),
     ...(opts.organizations ? { organizations: opts.organizations } : {}),
-    retry,
-    timeouts: httpTimeouts,
     timer: opts.timer ?? realSleep,
-    maxResponseBytes,
     ...(opts.observer ? { observer: opts.observer } : {}),
   });
-  const uploadDeps = { dispatcher, clock, sleep, random, retry, timeouts: httpTimeouts, maxResponseBytes };
-  // One client talks to one host: what it learns about that host's endpoints holds for every session.
-  const reportEndpoints: ReportEndpointMemory = { intelAbsent: false };
+}
 
-  function session(creds: Credentials): ApiSession {
-    if (typeof creds.apiKey !== 'string' || creds.apiKey.trim() === '' || /[\r\n]/.test(creds.apiKey)) {
-      throw new ConfigurationError('An API key is required');
-    }
-    if (creds.tenantId !== undefined && !Number.isSafeInteger(creds.tenantId)) {
-      throw new ConfigurationError('The tenant id must be an integer');
-    }
-    const c: Credentials = {
-      apiKey: creds.apiKey,
-      tenantId: creds.tenantId,
-      organizationId: creds.organizationId,
-      priority: creds.priority,
-    };
-    const ctx: ResourceContext = {
-      call: (spec) => engine.call(c, spec),
-      v4: `/${family}/v4`,
-      v2: `/${family}/v2`,
-    };
-    return {
-      tenantId: c.tenantId,
-      ...tokensResource(ctx, { engine, creds: c, clock, refreshAfterMs }),
-      ...eventsResource(ctx),
-      ...eventMetadataResource(ctx),
-      ...identifiersResource(ctx),
-      ...identifierChangesResource(ctx),
-      ...credentialsResource(ctx),
-      ...policiesResource(ctx),
-      ...recommendationsResource(ctx),
-      ...sandboxResource(ctx, uploadDeps),
-      ...activitiesResource(ctx),
-      ...tenantsResource(ctx),
-      ...reportsResource(ctx, reportEndpoints),
-      ...stealerLogsResource(ctx),
-    };
+/** A copy of the caller's credentials, refused before any call when they cannot be sent. */
+function checkedCredentials(creds: Credentials): Credentials {
+  if (typeof creds.apiKey !== 'string' || creds.apiKey.trim() === '' || /[\r\n]/.test(creds.apiKey)) {
+    throw new ConfigurationError('An API key is required');
   }
-
+  if (creds.tenantId !== undefined && !Number.isSafeInteger(creds.tenantId)) {
+    throw new ConfigurationError('The tenant id must be an integer');
+  }
   return {
-    family,
-    baseUrl: `${base.origin}${base.prefix}`,
-    session,
-    async close() {
-      await ownDispatcher?.close();
-    },
+    apiKey: creds.apiKey,
+    tenantId: creds.tenantId,
+    organizationId: creds.organizationId,
+    priority: creds.priority,
   };
 }

@@ -4,7 +4,8 @@
  * latest entries only: a long session holds a bounded amount, like a Slack client that pages history.
  */
 
-type EntryKind = 'channel' | 'ephemeral' | 'command' | 'note' | 'welcome' | 'file';
+/** `message`: what the person wrote in a channel (a pasted link), with the cards its links unfurled to. */
+type EntryKind = 'channel' | 'ephemeral' | 'command' | 'note' | 'welcome' | 'file' | 'message';
 
 /** A file shared in a conversation (an export in the DM), as the page shows it. */
 export interface SharedFile {
@@ -26,6 +27,8 @@ export interface Entry {
   /** The version of the last change to this entry. */
   rev: number;
   file?: SharedFile;
+  /** Work Object cards the message's links unfurled to (`chat.unfurl`'s `metadata.entities`). */
+  entities?: unknown[];
 }
 
 export interface Conversation {
@@ -102,7 +105,7 @@ export class Timeline {
     return c && entry ? { entry, conversation: c } : undefined;
   }
 
-  update(entry: Entry, change: Partial<Pick<Entry, 'text' | 'blocks' | 'edited'>>): void {
+  update(entry: Entry, change: Partial<Pick<Entry, 'text' | 'blocks' | 'edited' | 'entities'>>): void {
     Object.assign(entry, change);
     entry.rev = this.bump();
   }

@@ -109,6 +109,7 @@ export function pageHtml(f: PageFacts): string {
       <div class="home" id="home"><p class="home-empty">Opening the App Home…</p></div>
     </section>
   </main>
+  <aside class="flexpane" id="flexpane" aria-label="Side panel" hidden></aside>
 </div>
 <div class="overlay" id="overlay" hidden></div>
 </body>

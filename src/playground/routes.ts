@@ -16,6 +16,7 @@ import { validTimeZone } from './render/dates.js';
 import type { Outcome, PlaygroundSession } from './session.js';
 import type { Actor } from './slack-side.js';
 import { stateSince } from './timeline.js';
+import type { PlaygroundWorkObjects } from './work-objects.js';
 
 export interface PlaygroundRouteOptions {
   session: PlaygroundSession;
@@ -33,6 +34,8 @@ export interface PlaygroundRouteOptions {
   runDigestsNow?: (workspaceId: string, channelId: string) => Promise<RunNowReport[]>;
   /** The simulated API's keys, told to whoever runs `/vigil connect` (the connect page asks for one). */
   simKeys: { apiKey: string; organization: string; tenantIds: number[] }[];
+  /** Messages with links, their unfurled cards and side panels; without it only `/vigil` is taken. */
+  workObjects?: PlaygroundWorkObjects;
 }
 
 const BODY_LIMIT = 64 * 1024;
@@ -126,7 +129,13 @@ async function runCommand(
   const raw = text(body.text, MAX_COMMAND).trim();
   const match = /^\/vigil(?:\s+|$)([\s\S]*)$/.exec(raw);
   if (!match) {
-    session.note('Only the /vigil command works in the playground: try /vigil help.', c.id);
+    // A message with a link (a portal link to an event) is posted as the person's, and unfurled by Vigil.
+    if (o.workObjects && c.kind === 'channel' && /https?:\/\//.test(raw))
+      return o.workObjects.share(c.id, raw);
+    session.note(
+      'Only the /vigil command works in the playground (and, in a channel, a message with a link): try /vigil help.',
+      c.id,
+    );
     return { ok: true };
   }
   const typed = match[1]?.trim() ?? '';
@@ -174,6 +183,17 @@ async function api(
       return session.openHome();
     case 'digests':
       return runDigests(o, body);
+    case 'entity': {
+      const index = Number(body.index);
+      if (!o.workObjects || !Number.isInteger(index)) return { ok: false, message: 'Which card?' };
+      return o.workObjects.open(text(body.entryId), index);
+    }
+    case 'entityaction':
+      if (!o.workObjects) return { ok: false, message: 'No side panel is open.' };
+      return o.workObjects.act(text(body.actionId, 255), text(body.value, 2000));
+    case 'entityclose':
+      o.workObjects?.close();
+      return { ok: true };
     default:
       return { ok: false, message: 'Unknown request.' };
   }
@@ -230,6 +250,8 @@ function download(o: PlaygroundRouteOptions, res: ServerResponse, fileId: string
 }
 
 /** What changed since the page's last poll. */
+const panelOf = (w: PlaygroundWorkObjects) => () => ({ rev: w.panelRev, open: w.panel });
+
 function sendState(o: PlaygroundRouteOptions, url: URL, res: ServerResponse): void {
   const since = Number(url.searchParams.get('since') ?? '0');
   const state = stateSince(
@@ -238,6 +260,7 @@ function sendState(o: PlaygroundRouteOptions, url: URL, res: ServerResponse): vo
       userName: o.page.userName,
       views: o.slack.views,
       fileBytes: (id) => o.slack.files.get(id)?.bytes,
+      ...(o.workObjects ? { panel: panelOf(o.workObjects) } : {}),
     },
     o.context(validTimeZone(url.searchParams.get('tz') ?? undefined)),
     Number.isFinite(since) ? since : 0,

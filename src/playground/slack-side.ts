@@ -1,6 +1,6 @@
 /**
  * Slack's side of the conversation, for the playground: the bodies Slack sends (slash commands,
- * block_actions, view_submission, view_closed, app_home_opened), signed with the app's signing secret and
+ * block_actions, view_submission, view_closed, app_home_opened, link_shared, entity_details_requested), signed with the app's signing secret and
  * POSTed to Vigil's `/slack/events` like Slack would. Vigil cannot tell the playground from Slack.
  */
 import { createHmac, randomBytes } from 'node:crypto';
@@ -78,7 +78,32 @@ export function createSlackSide(options: SlackSideOptions) {
     viewClosed: (a: Actor, view: Json) => interaction(viewClosedPayload(a, view)),
     appHomeOpened: (a: Actor, botUserId: string) =>
       postSigned(options, appHomeOpenedBody(a, botUserId, nowSec()), 'application/json'),
+    /** Any other event of the Events API (`link_shared`, `entity_details_requested`), as Slack wraps it. */
+    event: (a: Actor, botUserId: string, event: Json) =>
+      postSigned(options, eventCallbackBody(a, botUserId, event, nowSec()), 'application/json'),
   };
+}
+
+function eventCallbackBody(a: Actor, botUserId: string, event: Json, now: number): string {
+  return JSON.stringify({
+    token: 'playground',
+    team_id: a.teamId,
+    api_app_id: a.appId,
+    event: { ...event, event_ts: `${now}.000100` },
+    type: 'event_callback',
+    event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
+    event_time: now,
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: a.teamId,
+        user_id: botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
+    is_ext_shared_channel: false,
+  });
 }
 
 function slashCommandFields(
@@ -119,7 +144,9 @@ function blockActionPayload(
           message: Json | undefined;
           responseUrl: string;
         }
-      | { kind: 'view'; view: Json; stateValues: Json };
+      | { kind: 'view'; view: Json; stateValues: Json }
+      /** A button of a Work Object's side panel: the entity it shows and the message it was opened from. */
+      | { kind: 'entity'; channelId: string; ts: string; entity: Json };
   },
 ) {
   const base: Json = {
@@ -134,6 +161,20 @@ function blockActionPayload(
     actions: [{ ...input.action, action_ts: `${nowSec}.${randomBytes(3).readUIntBE(0, 3)}` }],
   };
   const c = input.container;
+  if (c.kind === 'entity') {
+    const e = c.entity;
+    return {
+      ...base,
+      container: {
+        type: 'entity_detail',
+        message_ts: c.ts,
+        channel_id: c.channelId,
+        external_ref: e.external_ref,
+        entity_url: e.url,
+        ...(e.app_unfurl_url === undefined ? {} : { app_unfurl_url: e.app_unfurl_url }),
+      },
+    };
+  }
   if (c.kind === 'view') {
     return {
       ...base,

@@ -34,6 +34,7 @@ import { createPlaygroundRoutes } from './routes.js';
 import { PlaygroundSession, type SessionOptions } from './session.js';
 import { createSlackSide } from './slack-side.js';
 import { welcomeFacts, welcomeMessage } from './welcome.js';
+import { PlaygroundWorkObjects } from './work-objects.js';
 
 /** What the playground takes from the environment; the Slack, API and store settings are its own. */
 const PASSED_THROUGH = [
@@ -113,8 +114,10 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
   const slack = await startFakeSlack({ clock, retain: SLACK_RETAIN });
   const dataDir = await mkdtemp(join(tmpdir(), 'vigil-playground-'));
   let session: PlaygroundSession | undefined;
+  let stopWorkObjects = () => {};
   const cleanup = () => {
     session?.stop();
+    stopWorkObjects();
     return Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);
   };
   try {
@@ -155,6 +158,14 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       welcome: welcomeMessage(welcomeFacts(sim)),
     });
     session = live;
+    const workObjects = new PlaygroundWorkObjects({
+      slack,
+      side,
+      actor,
+      timeline: live.timeline,
+      botUserId: DEFAULT_BOT_USER_ID,
+    });
+    stopWorkObjects = () => workObjects.stop();
     const context = (timeZone: string): RenderContext => ({
       timeZone,
       nowMs: clock.now(),
@@ -190,6 +201,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
         ? undefined
         : new Set(['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host]),
       runDigestsNow,
+      workObjects,
       simKeys: sim.keys.map((k) => ({
         apiKey: k.apiKey,
         organization: sim.state.organizations.find((o) => o.id === k.organizationId)?.name ?? '',

@@ -5,8 +5,9 @@
  * so a poll costs what changed, not the length of the session.
  */
 import type { Conversation, Entry } from './conversations.js';
-import { messageBodyHtml, type RenderContext } from './render/blocks.js';
+import { type Json, messageBodyHtml, type RenderContext } from './render/blocks.js';
 import { clockTime, dayKey } from './render/dates.js';
+import { entityCardHtml, flexpaneHtml } from './render/entity.js';
 import { escapeHtml } from './render/escape.js';
 import { fileCardHtml } from './render/file.js';
 import { mrkdwnToHtml } from './render/mrkdwn.js';
@@ -36,6 +37,8 @@ export interface StateAnswer {
   /** Present when it changed; '' when no modal is open. */
   modal?: string;
   home?: string;
+  /** Present when it changed; '' when no side panel is open. */
+  panel?: string;
   conversations?: ConversationSummary[];
 }
 
@@ -45,11 +48,14 @@ export interface StateSources {
   views: Map<string, { view: Record<string, unknown> }>;
   /** A shared file's bytes, while the fake Slack keeps them. */
   fileBytes(fileId: string): Buffer | undefined;
+  /** The Work Object side panel open for this person, and the version of its last change. */
+  panel?: () => { rev: number; open: Parameters<typeof flexpaneHtml>[0] | undefined };
 }
 
 function author(entry: Entry, userName: string): { name: string; avatar: string; app: boolean } {
   switch (entry.kind) {
     case 'command':
+    case 'message':
       return { name: userName, avatar: userName.slice(0, 1).toUpperCase(), app: false };
     case 'note':
     case 'welcome':
@@ -78,6 +84,12 @@ function entryHtml(
   } else if (entry.kind === 'note') {
     // The playground's own words, in mrkdwn like Vigil's (the renderer escapes everything).
     body = `<div class="bk-text note-text">${mrkdwnToHtml(entry.text, ctx)}</div>`;
+  } else if (entry.kind === 'message') {
+    // What the person typed, as text; the cards its links unfurled to below it.
+    const cards = (entry.entities ?? [])
+      .map((e, i) => (typeof e === 'object' && e !== null ? entityCardHtml(e as Json, entry.id, i, ctx) : ''))
+      .join('');
+    body = `<div class="bk-text">${escapeHtml(entry.text)}</div>${cards}`;
   } else if (entry.kind === 'file' && entry.file) {
     const comment = entry.text ? messageBodyHtml({ text: entry.text }, ctx) : '';
     body = `${comment}${fileCardHtml(entry.file, fileBytes(entry.file.id))}`;
@@ -162,6 +174,8 @@ export function stateSince(
         ? modalHtml(top, view.view, ctx, { errors: session.viewErrors.get(top) ?? {} })
         : '';
   }
+  const panel = s.panel?.();
+  if (panel && newer(panel.rev)) answer.panel = panel.open ? flexpaneHtml(panel.open, ctx) : '';
   if (newer(session.homeRev)) {
     const homeId = session.homeViewId();
     const home = homeId === undefined ? undefined : s.views.get(homeId);

@@ -205,6 +205,15 @@ export function welcomeMessage(f: WelcomeFacts): { text: string; blocks: unknown
       },
       ...groups,
       {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text:
+            '*Links to events*\nPaste the portal link of an event Vigil showed you (its *Open in portal* link) in ' +
+            '#general and send it: it unfurls to the event’s card. Click the card for your side panel.',
+        },
+      },
+      {
         type: 'context',
         elements: [
           {

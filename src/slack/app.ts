@@ -14,6 +14,7 @@ import { interactiveClientOptions } from './client-options.js';
 import type { Feature, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
 import { VigilHttpReceiver } from './receiver.js';
+import { RefusedSteps, refusedStepError } from './refused-steps.js';
 import {
   answerGateRefusal,
   authorizationAnswer,
@@ -136,22 +137,39 @@ function handleErrors(
   app: App,
   deps: SlackAppOptions['base'],
   receiver: VigilHttpReceiver | AnsweringSocketModeReceiver,
+  // The services are loaded after start-up listens (see createSlackApp); a refusal may come first.
+  refusedSteps: () => Promise<RefusedSteps>,
 ): void {
+  const steps = {
+    complete: (...args: Parameters<RefusedSteps['complete']>) =>
+      void refusedSteps().then(
+        (refused) => refused.complete(...args),
+        (err: unknown) => deps.logger.error('could not complete a refused workflow step', { err }),
+      ),
+  };
   app.error(async (args) => {
     const { error, body } = args as unknown as { error: unknown; body?: { type?: string } };
     const answer = authorizationAnswer(error);
     if (answer) {
       await answerGateRefusal(deps, answer, body, receiver);
+      // A workflow step the gate refused completes with the refusal instead of waiting for Slack's timeout.
+      steps.complete(body, refusedStepError(answer));
       return;
     }
     if ((error as { code?: unknown }).code === ErrorCode.AuthorizationError) {
       // A request from a workspace without an installation: expected after an uninstall, not a bug.
       deps.logger.warn('request from a workspace Vigil has no installation for', { type: body?.type });
+      steps.complete(body, NO_INSTALLATION);
       return;
     }
-    await reportError(deps, error, undefined, { type: body?.type });
+    const reference = await reportError(deps, error, undefined, { type: body?.type });
+    steps.complete(body, `Vigil could not run this step (reference ${reference}). ${RETRY}`);
   });
 }
+
+const RETRY = 'Run the workflow again; if it keeps failing, give the reference to whoever runs Vigil.';
+const NO_INSTALLATION =
+  'Vigil did not run this step: it has no installation for this workspace. An admin of the workspace can install Vigil, then run the workflow again.';
 
 export function createSlackApp(opts: SlackAppOptions): SlackApp {
   const { base, config } = opts;
@@ -188,18 +206,28 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
   // listens; a request that comes before waits here (Bolt reads its listeners only after the global
   // middleware). A failed load fails the start, and a request that waited on it gets the house's error reply
   // (app.error below).
+  let loading: ReturnType<SlackAppOptions['load']> | undefined;
+  const load = () => {
+    loading ??= opts.load();
+    return loading;
+  };
   let registered: Promise<void> | undefined;
   const registerListeners = () => {
-    registered ??= Promise.all([import('./listeners.js'), opts.load()]).then(([listeners, loaded]) =>
+    registered ??= Promise.all([import('./listeners.js'), load()]).then(([listeners, loaded]) =>
       listeners.registerListeners(app, loaded.deps, loaded.features),
     );
     return registered;
+  };
+  let refused: Promise<RefusedSteps> | undefined;
+  const refusedSteps = () => {
+    refused ??= load().then(({ deps }) => new RefusedSteps(deps, new WebClient(undefined, clientOptions)));
+    return refused;
   };
   app.use(async ({ next }) => {
     await registerListeners();
     await next();
   });
-  handleErrors(app, base, receiver);
+  handleErrors(app, base, receiver, refusedSteps);
   return {
     app,
     httpReceiver: receiver instanceof VigilHttpReceiver ? receiver : undefined,

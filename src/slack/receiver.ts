@@ -170,24 +170,42 @@ export class VigilHttpReceiver implements Receiver {
   async stop(): Promise<void> {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { logger } = this.opts;
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST' }).end();
       return;
     }
+    const body = await this.verifiedBody(req, res);
+    if (body === undefined) return;
+    if (body.ssl_check === '1') {
+      res.writeHead(200).end();
+      return;
+    }
+    if (body.type === 'url_verification') {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ challenge: body.challenge }));
+      return;
+    }
+    await this.process(req, res, body);
+  }
+
+  /** The body of a request Slack signed, or undefined once a refusal has been answered. */
+  private async verifiedBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<Record<string, unknown> | undefined> {
+    const { logger } = this.opts;
     let raw: Buffer;
     try {
       raw = await readBodyCapped(req);
     } catch (err) {
-      if (err instanceof BodyTooLargeError) {
-        this.refused('too-large');
-        logger.warn('slack request refused: body too large');
-        // Close the connection so the rest of an oversized upload is never read.
-        res.writeHead(413, { connection: 'close' }).end();
-        res.on('finish', () => req.destroy());
-        return;
-      }
-      throw err;
+      if (!(err instanceof BodyTooLargeError)) throw err;
+      this.refused('too-large');
+      logger.warn('slack request refused: body too large');
+      // Close the connection so the rest of an oversized upload is never read.
+      res.writeHead(413, { connection: 'close' }).end();
+      res.on('finish', () => req.destroy());
+      return undefined;
     }
     const failure = verifySignature({
       signingSecret: this.opts.signingSecret,
@@ -200,29 +218,23 @@ export class VigilHttpReceiver implements Receiver {
       this.refused(failure);
       logger.warn('slack request refused: signature check failed', { reason: failure });
       res.writeHead(401).end();
-      return;
+      return undefined;
     }
-    let body: Record<string, unknown>;
     try {
-      body = parseSlackBody(header(req, 'content-type'), raw);
+      return parseSlackBody(header(req, 'content-type'), raw);
     } catch (err) {
       this.refused('malformed');
       // A JSON syntax error quotes the body: name the problem without it.
       const problem = err instanceof SyntaxError ? 'not JSON' : (err as Error).message;
       logger.warn('slack request refused: malformed body', { problem });
       res.writeHead(400).end();
-      return;
+      return undefined;
     }
-    if (body.ssl_check === '1') {
-      res.writeHead(200).end();
-      return;
-    }
-    if (body.type === 'url_verification') {
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ challenge: body.challenge }));
-      return;
-    }
+  }
+
+  /** Hands the request to Bolt; answers 500 on a failure and 404 when nothing acked it in time. */
+  private async process(req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>) {
+    const { logger } = this.opts;
     const ack = httpAck(res);
     const watch = this.opts.metrics?.slackRequest(requestKindOf(body));
     const event: ReceiverEvent = {

@@ -121,7 +121,9 @@ export interface BlockActionInput extends Actor {
   /** Defaults to the value of the button with this action_id in the message or view. */
   value?: string;
   blockId?: string;
-  container: 'message' | 'ephemeral' | 'view';
+  container: 'message' | 'ephemeral' | 'view' | 'entity_detail';
+  /** An entity action in a Work Object's side panel: the entity the panel shows (entity_detail container). */
+  entity?: { externalRef: { id: string; type?: string }; entityUrl?: string; appUnfurlUrl?: string };
   channelId?: string;
   channelName?: string;
   /** Required for message/ephemeral containers: Slack always sends one there. */
@@ -236,6 +238,30 @@ export function blockActionPayload(input: BlockActionInput, nowSec: number): Jso
       enterprise: enterpriseObject(a),
       is_enterprise_install: a.isEnterpriseInstall,
       view,
+      actions: [action],
+    });
+    return payload;
+  }
+  if (input.container === 'entity_detail') {
+    // A button of a Work Object's side panel: no view, no response_url; the container names the entity and
+    // the message it was opened from (HubSpot/slack-client EntityDetailContainerIF, a production Slack
+    // client's model of this payload: type `entity_detail`, message_ts, channel_id, external_ref,
+    // entity_url, app_unfurl_url).
+    const e = input.entity;
+    if (e === undefined) throw new Error('blockAction: an entity_detail container needs its entity');
+    payload.container = {
+      type: 'entity_detail',
+      message_ts: input.messageTs ?? `${nowSec}.000100`,
+      channel_id: input.channelId ?? SEEDED_CHANNELS.general,
+      external_ref: e.externalRef,
+      ...(e.entityUrl !== undefined ? { entity_url: e.entityUrl } : {}),
+      ...(e.appUnfurlUrl !== undefined ? { app_unfurl_url: e.appUnfurlUrl } : {}),
+    };
+    Object.assign(payload, {
+      trigger_id: input.triggerId ?? newTriggerId(),
+      team: teamObject(a),
+      enterprise: enterpriseObject(a),
+      is_enterprise_install: a.isEnterpriseInstall,
       actions: [action],
     });
     return payload;

@@ -86,6 +86,20 @@ export interface EngineDeps {
 
 const RAW_TEXT_CAP = 2000;
 
+/** What one call keeps across its attempts. */
+interface CallRun {
+  url: URL;
+  /** The path as a template, for metrics. */
+  route: string;
+  body: string | undefined;
+  /** When the call's deadline falls; each attempt moves it to what the retry policy leaves. */
+  deadline: number;
+  /** A 401 is answered by regenerating the token once per call, not once per attempt. */
+  reauthenticated: boolean;
+  /** Errors raised by token generation were already retried by that call: do not multiply attempts. */
+  fromTokenGeneration: WeakSet<object>;
+}
+
 /** An abort signal that fires after `ms` of `timer` time, and `done` to drop the timer once answered. */
 function boundedAttempt(timer: Sleep, ms: number): { signal: AbortSignal; done: () => void } {
   const expiry = new AbortController();
@@ -146,125 +160,23 @@ export class Engine {
     spec: CallSpec<S>,
   ): Promise<CallResult<S extends z.ZodType ? z.output<S> : unknown>> {
     const { deps } = this;
-    const url = apiUrl(deps.base, spec.path, encodeQuery(spec.query ?? []));
-    const label = { method: spec.method, path: spec.path };
-    const route = spec.route ?? spec.path;
-    const cacheKey = this.tokenKey(creds);
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    // Errors raised by token generation were already retried by that call: do not multiply attempts.
-    const fromTokenGeneration = new WeakSet<object>();
-    let reauthenticated = false;
-
-    /**
-     * When the call's deadline falls, as a time: an attempt is bounded by its own limit or by what is left
-     * then, measured when it is sent (waiting for the rate budget or the organization's key counts).
-     */
-    let callDeadline = deps.clock.now() + deps.retry.deadlineMs;
-
-    const send = async (authorization: string): Promise<HttpResponse> => {
-      await deps.limiter.acquire(
-        await this.orgs.limiterKey(creds),
-        spec.tier,
-        creds.priority ?? 'interactive',
-      );
-      const left = Math.max(1, callDeadline - deps.clock.now());
-      const bound = boundedAttempt(deps.timer, Math.min(deps.timeouts.attemptMs, left));
-      const headers: Record<string, string> = {
-        accept: 'application/json',
-        authorization,
-        'user-agent': 'vigil-slack-app',
-      };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const started = deps.clock.now();
-      const observe = (status: number | undefined) =>
-        deps.observer?.exchange?.({
-          origin: deps.base.origin,
-          method: spec.method,
-          route,
-          status,
-          ms: deps.clock.now() - started,
-        });
-      const res = await sendHttp(deps.dispatcher, {
-        url,
-        method: spec.method,
-        headers,
-        body: body as HttpBody | undefined,
-        headersTimeoutMs: deps.timeouts.headersMs,
-        bodyTimeoutMs: deps.timeouts.bodyMs,
-        maxResponseBytes: deps.maxResponseBytes,
-        label,
-        signal: bound.signal,
-      })
-        .catch((err: unknown) => {
-          observe(undefined);
-          throw err;
-        })
-        .finally(bound.done);
-      observe(res.status);
-      deps.logger.debug('api call', {
-        method: spec.method,
-        path: spec.path,
-        status: res.status,
-        ms: deps.clock.now() - started,
-      });
-      return res;
+    const run: CallRun = {
+      url: apiUrl(deps.base, spec.path, encodeQuery(spec.query ?? [])),
+      route: spec.route ?? spec.path,
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      deadline: deps.clock.now() + deps.retry.deadlineMs,
+      reauthenticated: false,
+      fromTokenGeneration: new WeakSet<object>(),
     };
-
-    const bearer = async (renewFrom?: string): Promise<string> => {
-      try {
-        const token =
-          renewFrom === undefined
-            ? await this.token(creds)
-            : await deps.tokens.replace(cacheKey, renewFrom, () => this.generateToken(creds));
-        return token;
-      } catch (err) {
-        if (typeof err === 'object' && err !== null) fromTokenGeneration.add(err);
-        throw err;
-      }
-    };
-
-    const attempt = async (_n: number, remainingMs: number): Promise<CallResult<unknown>> => {
-      callDeadline = deps.clock.now() + remainingMs;
-      let token: string | undefined;
-      let res: HttpResponse;
-      if (spec.auth === 'key') {
-        res = await send(creds.apiKey);
-      } else {
-        token = await bearer();
-        res = await send(`Bearer ${token}`);
-        if (res.status === 401 && !reauthenticated) {
-          reauthenticated = true;
-          deps.logger.info('api token rejected; regenerating once', { path: spec.path });
-          token = await bearer(token);
-          res = await send(`Bearer ${token}`);
-        }
-      }
-      if (res.status >= 200 && res.status < 300) {
-        return { data: this.parse(res, spec), headers: res.headers, status: res.status };
-      }
-      throw errorFromResponse(
-        { status: res.status, headers: res.headers, text: res.body.toString('utf8') },
-        {
-          method: spec.method,
-          path: spec.path,
-          feature: spec.feature,
-          now: deps.clock.now(),
-          secrets: token === undefined ? [creds.apiKey] : [creds.apiKey, token],
-          // What the API quotes back of the request (a searched password or hash) is masked too.
-          sent: sentValues(spec.body, spec.query),
-        },
-      );
-    };
-
-    const result = await withRetry(attempt, {
+    const result = await withRetry((_n, remainingMs) => this.attempt(creds, spec, run, remainingMs), {
       idempotent: spec.idempotent,
       policy: deps.retry,
       clock: deps.clock,
       sleep: deps.sleep,
       random: deps.random,
-      shouldRetry: (err) => !(typeof err === 'object' && err !== null && fromTokenGeneration.has(err)),
+      shouldRetry: (err) => !(typeof err === 'object' && err !== null && run.fromTokenGeneration.has(err)),
       onRetry: ({ attempt: n, delayMs, error }) => {
-        deps.observer?.retry?.({ method: spec.method, route, status: error.status });
+        deps.observer?.retry?.({ method: spec.method, route: run.route, status: error.status });
         deps.logger.warn('api call failed; retrying', {
           method: spec.method,
           path: spec.path,
@@ -276,6 +188,113 @@ export class Engine {
       },
     });
     return result as CallResult<S extends z.ZodType ? z.output<S> : unknown>;
+  }
+
+  /** One attempt: a token (regenerated once on a 401), the exchange, and success or the API's error. */
+  private async attempt(
+    creds: Credentials,
+    spec: CallSpec<z.ZodType | null>,
+    run: CallRun,
+    remainingMs: number,
+  ): Promise<CallResult<unknown>> {
+    const { deps } = this;
+    run.deadline = deps.clock.now() + remainingMs;
+    let token: string | undefined;
+    let res: HttpResponse;
+    if (spec.auth === 'key') {
+      res = await this.send(creds, spec, run, creds.apiKey);
+    } else {
+      token = await this.bearer(creds, run);
+      res = await this.send(creds, spec, run, `Bearer ${token}`);
+      if (res.status === 401 && !run.reauthenticated) {
+        run.reauthenticated = true;
+        deps.logger.info('api token rejected; regenerating once', { path: spec.path });
+        token = await this.bearer(creds, run, token);
+        res = await this.send(creds, spec, run, `Bearer ${token}`);
+      }
+    }
+    if (res.status >= 200 && res.status < 300) {
+      return { data: this.parse(res, spec), headers: res.headers, status: res.status };
+    }
+    throw errorFromResponse(
+      { status: res.status, headers: res.headers, text: res.body.toString('utf8') },
+      {
+        method: spec.method,
+        path: spec.path,
+        feature: spec.feature,
+        now: deps.clock.now(),
+        secrets: token === undefined ? [creds.apiKey] : [creds.apiKey, token],
+        // What the API quotes back of the request (a searched password or hash) is masked too.
+        sent: sentValues(spec.body, spec.query),
+      },
+    );
+  }
+
+  /** The cached token, or a replacement for `renewFrom`; its errors were already retried, so marked. */
+  private async bearer(creds: Credentials, run: CallRun, renewFrom?: string): Promise<string> {
+    try {
+      return renewFrom === undefined
+        ? await this.token(creds)
+        : await this.deps.tokens.replace(this.tokenKey(creds), renewFrom, () => this.generateToken(creds));
+    } catch (err) {
+      if (typeof err === 'object' && err !== null) run.fromTokenGeneration.add(err);
+      throw err;
+    }
+  }
+
+  /**
+   * One exchange after the organization's rate budget allows it, bounded by its own limit or by what is
+   * left of the call's deadline, measured when it is sent (waiting for the budget counts).
+   */
+  private async send(
+    creds: Credentials,
+    spec: CallSpec<z.ZodType | null>,
+    run: CallRun,
+    authorization: string,
+  ): Promise<HttpResponse> {
+    const { deps } = this;
+    await deps.limiter.acquire(await this.orgs.limiterKey(creds), spec.tier, creds.priority ?? 'interactive');
+    const left = Math.max(1, run.deadline - deps.clock.now());
+    const bound = boundedAttempt(deps.timer, Math.min(deps.timeouts.attemptMs, left));
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization,
+      'user-agent': 'vigil-slack-app',
+    };
+    if (run.body !== undefined) headers['content-type'] = 'application/json';
+    const started = deps.clock.now();
+    const observe = (status: number | undefined) =>
+      deps.observer?.exchange?.({
+        origin: deps.base.origin,
+        method: spec.method,
+        route: run.route,
+        status,
+        ms: deps.clock.now() - started,
+      });
+    const res = await sendHttp(deps.dispatcher, {
+      url: run.url,
+      method: spec.method,
+      headers,
+      body: run.body as HttpBody | undefined,
+      headersTimeoutMs: deps.timeouts.headersMs,
+      bodyTimeoutMs: deps.timeouts.bodyMs,
+      maxResponseBytes: deps.maxResponseBytes,
+      label: { method: spec.method, path: spec.path },
+      signal: bound.signal,
+    })
+      .catch((err: unknown) => {
+        observe(undefined);
+        throw err;
+      })
+      .finally(bound.done);
+    observe(res.status);
+    deps.logger.debug('api call', {
+      method: spec.method,
+      path: spec.path,
+      status: res.status,
+      ms: deps.clock.now() - started,
+    });
+    return res;
   }
 
   private parse(res: HttpResponse, spec: CallSpec<z.ZodType | null>): unknown {

@@ -7,6 +7,7 @@
   const $ = (id) => document.getElementById(id);
   const timeline = $('timeline');
   const overlay = $('overlay');
+  const flexpane = $('flexpane');
   const home = $('home');
   const input = $('composer-input');
   const completion = $('completion');
@@ -81,6 +82,10 @@
     if (state.conversation === conversation) applyEntries(state);
     if (state.modal !== undefined) applyModal(state.modal);
     if (state.home !== undefined && state.home) home.innerHTML = state.home;
+    if (state.panel !== undefined) {
+      flexpane.innerHTML = state.panel;
+      flexpane.hidden = state.panel === '';
+    }
   }
 
   function applyConversations(list) {
@@ -278,7 +283,9 @@
     // Sending brings the reader back to the newest message, as in Slack.
     stick = true;
     toBottom();
-    await post('command', { text: text.startsWith('/') ? text : `/vigil ${text}`, conversation });
+    // A message with a link is sent as written (Vigil unfurls its links); other text is a command.
+    const message = !text.startsWith('/') && /https?:\/\//.test(text);
+    await post('command', { text: message || text.startsWith('/') ? text : `/vigil ${text}`, conversation });
   }
 
   function showConversation(id) {
@@ -415,6 +422,24 @@
       void post('submit', { viewId: view.dataset.viewId, inputs: collectInputs(view) }).then(() => {
         if (submit.isConnected) submit.disabled = false;
       });
+      return;
+    }
+    // Work Objects: a card opens its side panel; the panel's buttons and its close go to Vigil's side.
+    const card = target.closest('[data-entity-entry]');
+    if (card) {
+      void post('entity', { entryId: card.dataset.entityEntry, index: Number(card.dataset.entityIndex) });
+      return;
+    }
+    const entityAction = target.closest('[data-entity-action]');
+    if (entityAction) {
+      void post('entityaction', {
+        actionId: entityAction.dataset.entityAction,
+        value: entityAction.dataset.value,
+      });
+      return;
+    }
+    if (target.closest('[data-flexpane-close]')) {
+      void post('entityclose', {});
       return;
     }
     const control = target.closest('button[data-action-id], a[data-action-id]');

@@ -34,7 +34,7 @@ const TriageRecordSchema = z.object({
   last: WhoSchema.optional(),
 });
 type TriageRecord = z.infer<typeof TriageRecordSchema>;
-export type TriageVersions = Partial<Record<TriageField, number>>;
+type TriageVersions = Partial<Record<TriageField, number>>;
 
 export interface TriageOutcome {
   /** Fields this submission changed, each with its new version. */
@@ -95,99 +95,124 @@ export function changedFields(
   return out;
 }
 
-export async function triageEvent(
-  deps: TriageDeps,
-  req: {
-    workspaceId: string;
-    uid: string;
-    by: string;
-    /** The versions the form was opened at. */
-    versions: TriageVersions;
-    change: TriageChange;
-    /** Only these fields of `change` are applied (the ones that differ from what the form showed). */
-    fields: readonly TriageField[];
-    /** For the audit log: the event's title, and the severity it had before. */
-    title?: string;
-    severityBefore?: string;
-    tenantId?: number | undefined;
-  },
-): Promise<TriageOutcome> {
-  const { workspaceId, uid, by } = req;
-  const at = deps.clock.now();
-  const repo = records(deps);
-  const key = uidKey(uid);
-  const recordKey = (field: TriageField) => `${key}:${field}`;
-  const outcome: TriageOutcome = { applied: [], stale: [], busy: [], at };
-  const won: { field: TriageField; from: number; lease: Lease }[] = [];
+interface TriageRequest {
+  workspaceId: string;
+  uid: string;
+  by: string;
+  /** The versions the form was opened at. */
+  versions: TriageVersions;
+  change: TriageChange;
+  /** Only these fields of `change` are applied (the ones that differ from what the form showed). */
+  fields: readonly TriageField[];
+  /** For the audit log: the event's title, and the severity it had before. */
+  title?: string;
+  severityBefore?: string;
+  tenantId?: number | undefined;
+}
+
+/** A field this submission may change: nobody changed it since the form, and its lease is held. */
+interface WonField {
+  field: TriageField;
+  from: number;
+  lease: Lease;
+}
+
+export async function triageEvent(deps: TriageDeps, req: TriageRequest): Promise<TriageOutcome> {
+  const outcome: TriageOutcome = { applied: [], stale: [], busy: [], at: deps.clock.now() };
+  const won: WonField[] = [];
   for (const field of req.fields) {
-    const from = req.versions[field] ?? 0;
-    const current = async (): Promise<TriageRecord> =>
-      (await repo.get(workspaceId, recordKey(field))) ?? { version: 0 };
-    let now = await current();
-    if (now.version === from) {
-      // Keyed by workspace first, so forgetting the workspace drops it.
-      const lease = await deps.store.lease(`${workspaceId}:triage:${key}:${field}:${from}`, ACT_LEASE_MS);
-      if (!lease) {
-        // Someone is changing this field now: their record says who, once it lands.
-        const moved = await waitForChange(deps, current, from);
-        if (moved)
-          outcome.stale.push({ field, by: moved.last?.by, at: moved.last?.at, version: moved.version });
-        else outcome.busy.push(field);
-        continue;
-      }
-      // The previous holder may have committed and released between the first read and the lease.
-      now = await current();
-      if (now.version === from) {
-        won.push({ field, from, lease });
-        continue;
-      }
-      await lease.release();
-    }
-    outcome.stale.push({ field, by: now.last?.by, at: now.last?.at, version: now.version });
+    const claimed = await claimField(deps, req, field, outcome);
+    if (claimed) won.push(claimed);
   }
   if (won.length === 0) return outcome;
   try {
-    const change: EventMetadataChange = {};
-    for (const { field } of won) {
-      if (field === 'tags') change.tags = [...new Set(req.change.tags ?? [])];
-      if (field === 'notes') change.notes = req.change.notes ? req.change.notes : null;
-      if (field === 'severity') change.severity = req.change.severity ?? null;
-    }
-    outcome.metadata = await whileKeptAlive(
-      won.map((w) => w.lease),
-      async () => {
-        const metadata = await deps.api.call(workspaceId, ({ session }) =>
-          session.updateEventMetadata(uid, change),
-        );
-        for (const w of won) {
-          await repo.set(
-            workspaceId,
-            recordKey(w.field),
-            { version: w.from + 1, last: { by, at } },
-            TRIAGE_TTL_MS,
-          );
-          outcome.applied.push({ field: w.field, version: w.from + 1 });
-        }
-        return metadata;
-      },
-    );
-    for (const { field } of won) {
-      await deps.repos.audit.append({
-        teamId: workspaceId,
-        userId: by,
-        action: `event.${field}`,
-        target: uid,
-        detail: auditDetail(field, change, req.severityBefore),
-        ...(req.title ? { title: req.title } : {}),
-      });
-    }
-    if (change.tags && change.tags.length > 0) {
-      await new KnownTags(deps.repos).remember(workspaceId, req.tenantId, change.tags);
-    }
+    await applyFields(deps, req, won, outcome);
   } finally {
     await Promise.all(won.map((w) => w.lease.release()));
   }
   return outcome;
+}
+
+/** The field's lease when it is still at the form's version; else says in `outcome` who moved it. */
+async function claimField(
+  deps: TriageDeps,
+  req: TriageRequest,
+  field: TriageField,
+  outcome: TriageOutcome,
+): Promise<WonField | undefined> {
+  const { workspaceId } = req;
+  const key = uidKey(req.uid);
+  const from = req.versions[field] ?? 0;
+  const current = async (): Promise<TriageRecord> =>
+    (await records(deps).get(workspaceId, `${key}:${field}`)) ?? { version: 0 };
+  let now = await current();
+  if (now.version === from) {
+    // Keyed by workspace first, so forgetting the workspace drops it.
+    const lease = await deps.store.lease(`${workspaceId}:triage:${key}:${field}:${from}`, ACT_LEASE_MS);
+    if (!lease) {
+      // Someone is changing this field now: their record says who, once it lands.
+      const moved = await waitForChange(deps, current, from);
+      if (moved)
+        outcome.stale.push({ field, by: moved.last?.by, at: moved.last?.at, version: moved.version });
+      else outcome.busy.push(field);
+      return undefined;
+    }
+    // The previous holder may have committed and released between the first read and the lease.
+    now = await current();
+    if (now.version === from) return { field, from, lease };
+    await lease.release();
+  }
+  outcome.stale.push({ field, by: now.last?.by, at: now.last?.at, version: now.version });
+  return undefined;
+}
+
+/** Sends the won fields in one call, moves their versions on, and audits each. */
+async function applyFields(
+  deps: TriageDeps,
+  req: TriageRequest,
+  won: WonField[],
+  outcome: TriageOutcome,
+): Promise<void> {
+  const { workspaceId, uid, by } = req;
+  const { at } = outcome;
+  const key = uidKey(uid);
+  const change: EventMetadataChange = {};
+  for (const { field } of won) {
+    if (field === 'tags') change.tags = [...new Set(req.change.tags ?? [])];
+    if (field === 'notes') change.notes = req.change.notes ? req.change.notes : null;
+    if (field === 'severity') change.severity = req.change.severity ?? null;
+  }
+  outcome.metadata = await whileKeptAlive(
+    won.map((w) => w.lease),
+    async () => {
+      const metadata = await deps.api.call(workspaceId, ({ session }) =>
+        session.updateEventMetadata(uid, change),
+      );
+      for (const w of won) {
+        await records(deps).set(
+          workspaceId,
+          `${key}:${w.field}`,
+          { version: w.from + 1, last: { by, at } },
+          TRIAGE_TTL_MS,
+        );
+        outcome.applied.push({ field: w.field, version: w.from + 1 });
+      }
+      return metadata;
+    },
+  );
+  for (const { field } of won) {
+    await deps.repos.audit.append({
+      teamId: workspaceId,
+      userId: by,
+      action: `event.${field}`,
+      target: uid,
+      detail: auditDetail(field, change, req.severityBefore),
+      ...(req.title ? { title: req.title } : {}),
+    });
+  }
+  if (change.tags && change.tags.length > 0) {
+    await new KnownTags(deps.repos).remember(workspaceId, req.tenantId, change.tags);
+  }
 }
 
 async function waitForChange(

@@ -7,7 +7,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../../clock.js';
 import { type Logger, silentLogger } from '../../logger.js';
-import { type FunctionDeclarations, type FunctionExecution, parameterList } from './functions.js';
+import {
+  type FunctionDeclarations,
+  type FunctionExecution,
+  inputProblems,
+  parameterList,
+} from './functions.js';
 import { fileJson, filePath } from './methods/files.js';
 import { botMethods, clientMethods, messageContentError } from './methods/index.js';
 import { flatHeaders, parseRequest, readRaw } from './request-body.js';
@@ -241,7 +246,13 @@ export class FakeSlack {
    * A run of the workflow step `callbackId` in `teamId`: a fresh execution with its own workflow token, and
    * the `function_executed` event Slack sends for it (the inner event: wrap it in an envelope to deliver).
    */
-  startFunction(input: { callbackId: string; inputs: Json; teamId?: string }): {
+  startFunction(input: {
+    callbackId: string;
+    inputs: Json;
+    teamId?: string;
+    /** Deliver inputs Slack would refuse to publish (a required one missing…): the app's own checks. */
+    unchecked?: boolean;
+  }): {
     execution: FunctionExecution;
     event: Json;
   } {
@@ -249,6 +260,9 @@ export class FakeSlack {
     const declared = this.state.functionDeclarations?.[input.callbackId];
     if (this.state.functionDeclarations !== undefined && declared === undefined)
       throw new Error(`fake slack: the manifest declares no function ${input.callbackId}`);
+    const problems = declared && input.unchecked !== true ? inputProblems(declared, input.inputs) : [];
+    if (problems.length > 0)
+      throw new Error(`fake slack: Slack would not run ${input.callbackId} with ${problems.join('; ')}`);
     const execution: FunctionExecution = {
       id: this.state.nextId('Fx'),
       callbackId: input.callbackId,

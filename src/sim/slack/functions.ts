@@ -81,6 +81,19 @@ function typeProblem(type: string, value: unknown, items?: { type: string }): st
       const bad = value.findIndex((v) => typeProblem(items.type, v) !== undefined);
       return bad < 0 ? undefined : `item ${bad} ${typeProblem(items.type, value[bad])}`;
     }
+    case 'slack#/types/user_context':
+      // The person Slack vouches for; `secret` lets Slack check the id, apps ignore it.
+      return isPlainObject(value) &&
+        typeof value.secret === 'string' &&
+        typeProblem('slack#/types/user_id', value.id) === undefined
+        ? undefined
+        : 'is not a user_context ({id: user_id, secret})';
+    case 'slack#/types/interactivity':
+      return isPlainObject(value) &&
+        typeof value.interactivity_pointer === 'string' &&
+        typeProblem('slack#/types/user_context', value.interactor) === undefined
+        ? undefined
+        : 'is not an interactivity ({interactivity_pointer, interactor: user_context})';
     case 'slack#/types/options_select':
       return Array.isArray(value) && value.every(isSelectOption)
         ? undefined
@@ -106,6 +119,31 @@ export function outputProblems(declared: DeclaredFunction, outputs: unknown): st
   }
   for (const name of Object.keys(outputs)) {
     if (!(name in params)) problems.push(`output ${name} is not declared`);
+  }
+  return problems;
+}
+
+/**
+ * What Slack would never deliver in a step's `inputs`: Workflow Builder publishes a workflow only when every
+ * required input of its steps is filled, each of its declared type (one of `enum` when it has one).
+ */
+export function inputProblems(declared: DeclaredFunction, inputs: unknown): string[] {
+  if (!isPlainObject(inputs)) return ['inputs must be an object'];
+  const params = declared.input_parameters ?? {};
+  const problems: string[] = [];
+  for (const [name, param] of Object.entries(params)) {
+    const value = inputs[name];
+    if (value === undefined || value === null) {
+      if (param.is_required === true) problems.push(`input ${name} is required`);
+      continue;
+    }
+    const problem = typeProblem(param.type, value, param.items);
+    if (problem !== undefined) problems.push(`input ${name} ${problem}`);
+    else if (Array.isArray(param.enum) && !param.enum.includes(value))
+      problems.push(`input ${name} is not one of ${param.enum.join(', ')}`);
+  }
+  for (const name of Object.keys(inputs)) {
+    if (!(name in params)) problems.push(`input ${name} is not declared`);
   }
   return problems;
 }

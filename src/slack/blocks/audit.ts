@@ -125,7 +125,13 @@ function isPermission(p: string): p is Permission {
 
 /** What the entry says happened, in words, and how it ended when it did not simply succeed. */
 function auditWords(e: AuditEntry): string {
-  return `${actionWords(e)}${outcomeWords(e)}`;
+  return `${actionWords(e)}${outcomeWords(e)}${workflowWords(e)}`;
+}
+
+/** " (via workflow run `Wx…`)": Slack names a step's run to the app, not its workflow. */
+function workflowWords(e: AuditEntry): string {
+  const run = /^via workflow ([A-Za-z0-9]{1,27})$/.exec(e.surface ?? '')?.[1];
+  return run === undefined ? '' : ` (via workflow run ${codeSpan(run)})`;
 }
 
 function actionWords(e: AuditEntry): string {
@@ -159,6 +165,8 @@ function actionWords(e: AuditEntry): string {
     case 'identifier.disable':
     case 'identifier.enable':
       return `${IDENTIFIER_VERBS[e.action]} identifier ${codeSpan(e.target)}${e.title ? ` (${escaped(e.title)})` : ''}${e.detail && e.action === 'identifier.add' ? ` from ${escaped(e.detail)}` : ''}`;
+    case 'workflow.decision':
+      return `decided “${escaped(e.detail ?? '', 20)}” on event ${codeSpan(e.target)} (Ask a person to decide)`;
     case 'intel.request':
       return `asked Threat Flow for a report (request ${codeSpan(e.target)})`;
     case 'settings.actors':

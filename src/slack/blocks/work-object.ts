@@ -301,13 +301,13 @@ function panelActions(
 }
 
 /**
- * The panel for one person. `extraOverflow` is where further entity actions plug in (Snooze, once snoozing
- * exists); their handlers check permission themselves like the others.
+ * The panel for one person. `extraOverflow` and `extraFields` are where further entity actions and their
+ * fields plug in (Snooze); their handlers check permission themselves like the others.
  */
 export function flexpaneEntity(
   resolved: ResolvedEvent,
   viewer: Viewer,
-  opts: { url: string; extraOverflow?: EntityActionButton[] },
+  opts: { url: string; extraOverflow?: EntityActionButton[]; extraFields?: EntityCustomField[] },
 ): EntityMetadata {
   const base = eventEntity(resolved.event, { url: opts.url, reveal: viewer.revealed });
   const event = resolved.event;
@@ -335,6 +335,7 @@ export function flexpaneEntity(
         ]
       : []),
     ...actedFields(resolved.last, resolved.triaged),
+    ...(opts.extraFields ?? []),
     ...(viewer.explanation === undefined
       ? []
       : [

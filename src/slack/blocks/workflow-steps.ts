@@ -5,7 +5,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import { button, context, plural, type RenderedMessage, section } from './kit.js';
-import { codeSpan, escapeMrkdwn, plainText, slackDate, userMention } from './text.js';
+import { codeSpan, escapeMrkdwn, ownMrkdwn, plainText, slackDate, userMention } from './text.js';
 
 /** The decision buttons' action ids: `step_decision_<decision>`. */
 const DECISIONS = ['ignore', 'remediate', 'escalate'] as const;
@@ -79,10 +79,14 @@ export function renderDecisionRequest(input: {
   uid: string;
   decider: string;
   blockId: string;
+  /** What the workflow says about the event (its _Details_ input, e.g. a search step's summary). */
+  details?: string | undefined;
 }): RenderedMessage {
   const who = userMention(input.decider) ?? 'Someone';
   const blocks: KnownBlock[] = [
     section(`${who}, a workflow asks you to decide on event ${codeSpan(input.uid)}.`),
+    // Mapped by the workflow's author: kept as mrkdwn (a summary's code spans), never a broadcast or stray markup.
+    ...(input.details ? [section(ownMrkdwn(input.details.slice(0, 2900)))] : []),
     {
       type: 'actions',
       block_id: input.blockId,
@@ -101,12 +105,14 @@ export function renderDecided(input: {
   decision: Decision;
   by: string;
   at: number;
+  details?: string | undefined;
 }): RenderedMessage {
   const who = userMention(input.by) ?? 'Someone';
   return {
     text: `${DECISION_LABELS[input.decision]}: decided on event ${input.uid}`,
     blocks: [
       section(`A workflow asked for a decision on event ${codeSpan(input.uid)}.`),
+      ...(input.details ? [section(ownMrkdwn(input.details.slice(0, 2900)))] : []),
       context(`*${DECISION_LABELS[input.decision]}* · decided by ${who} · ${slackDate(input.at)}`),
     ],
   };

@@ -15,7 +15,7 @@ import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS } from './events.js';
 import { EXAMPLE } from './examples.js';
 import { CREDS_KEY_EXAMPLES } from './key-examples.js';
 import { suggest } from './suggest.js';
-import { boundsOutOfOrder, parseTimeBound } from './time.js';
+import { parseTimeBound, refuseReversedBounds } from './time.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
@@ -77,20 +77,9 @@ export function parseCreds(tokens: readonly Token[]): Command {
     }
     return { kind: 'creds-password-modal' };
   }
-
-  let type: CredsQueryType;
+  const type = queryTypeOf(first, firstWord);
   let value: string;
   let filterTokens: readonly Token[];
-  const typed = TYPE_OF[firstWord];
-  if (typed === undefined) {
-    const guess = suggest(firstWord, CREDS_TYPES);
-    const word = first.key ?? first.text;
-    const shown = mayEcho(word) ? `\`${echo(word)}\`` : `that word ${NOT_REPEATED}`;
-    fail(`\`creds\` searches by ${listOf(CREDS_TYPES)}, not ${shown}.`, {
-      hint: guess ? `Did you mean \`${guess}\`?` : 'Type `/vigil help creds` for examples.',
-    });
-  }
-  type = typed;
   if (first.key !== undefined) {
     // `creds domain:example.com` reads the same as `creds domain example.com`.
     value = singleValueOf(first, EXAMPLES[type]);
@@ -105,8 +94,22 @@ export function parseCreds(tokens: readonly Token[]): Command {
     value = valueToken.value;
     filterTokens = rest.slice(1);
   }
-  value = queryValue(type, value);
+  const query = { type, value: queryValue(type, value) };
+  return { kind: 'creds', query, filters: credsFilters(filterTokens) };
+}
 
+function queryTypeOf(first: Token, firstWord: string): CredsQueryType {
+  const typed = TYPE_OF[firstWord];
+  if (typed !== undefined) return typed;
+  const guess = suggest(firstWord, CREDS_TYPES);
+  const word = first.key ?? first.text;
+  const shown = mayEcho(word) ? `\`${echo(word)}\`` : `that word ${NOT_REPEATED}`;
+  fail(`\`creds\` searches by ${listOf(CREDS_TYPES)}, not ${shown}.`, {
+    hint: guess ? `Did you mean \`${guess}\`?` : 'Type `/vigil help creds` for examples.',
+  });
+}
+
+function credsFilters(filterTokens: readonly Token[]): CredsFilterSpec {
   const filters: CredsFilterSpec = {};
   for (const token of filterTokens) {
     const key = token.key;
@@ -138,22 +141,22 @@ export function parseCreds(tokens: readonly Token[]): Command {
         filters.order = v.order(singleValueOf(token, example).trim(), example);
         break;
       default:
-        if (
-          (key !== 'size' && (EVENT_FILTER_KEYS as readonly string[]).includes(key)) ||
-          (EVENT_QUERY_KEYS as readonly string[]).includes(key)
-        ) {
-          fail(`\`${key}:\` is a filter of \`events\`, not of \`creds\`.`, {
-            hint: `Filters of \`creds\`: ${listOf(CREDS_FILTER_KEYS.map((k) => `${k}:`))}.`,
-          });
-        }
+        refuseEventsKey(key);
         unknownKey(token, 'creds', CREDS_FILTER_KEYS);
     }
   }
-  if (filters.since && filters.until && boundsOutOfOrder(filters.since, filters.until)) {
-    fail('`since:` is not before `until:`.', {
-      hint: 'Swap them, or widen the range.',
-      example: exampleFor('until'),
+  refuseReversedBounds(filters, exampleFor('until'));
+  return filters;
+}
+
+/** A key of `events` given to `creds`: said as such rather than as an unknown key. */
+function refuseEventsKey(key: string): void {
+  if (
+    (key !== 'size' && (EVENT_FILTER_KEYS as readonly string[]).includes(key)) ||
+    (EVENT_QUERY_KEYS as readonly string[]).includes(key)
+  ) {
+    fail(`\`${key}:\` is a filter of \`events\`, not of \`creds\`.`, {
+      hint: `Filters of \`creds\`: ${listOf(CREDS_FILTER_KEYS.map((k) => `${k}:`))}.`,
     });
   }
-  return { kind: 'creds', query: { type, value }, filters };
 }

@@ -16,7 +16,7 @@ import { ACCEPTED_EVENT_TYPES, isAcceptedEventType } from './event-types.js';
 import { EXAMPLE } from './examples.js';
 import { EVENTS_KEY_EXAMPLES } from './key-examples.js';
 import { suggest } from './suggest.js';
-import { boundsOutOfOrder, parseTimeBound } from './time.js';
+import { parseTimeBound, refuseReversedBounds } from './time.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
@@ -260,111 +260,126 @@ function parseIdentifierEvents(idToken: Token, rest: readonly Token[]): Command 
   return { kind: 'events', identifierId, ...parseSearchSpec(rest, String(identifierId)) };
 }
 
+/** What a search's words have set so far. */
+interface SpecDraft {
+  query?: TextEventQuery;
+  queryKey?: string;
+  strict: boolean;
+  filters: EventFilterSpec;
+  order?: Order;
+  size?: number;
+  sort?: (typeof SORTS)[number];
+}
+
 /** The query and filters after the identifier (its id, name or `all`, as `target`). */
 function parseSearchSpec(rest: readonly Token[], target: string): EventsSearchSpec {
-  let query: TextEventQuery | undefined;
-  let queryKey: string | undefined;
-  let strict = false;
-  const filters: EventFilterSpec = {};
-  let order: Order | undefined;
-  let size: number | undefined;
-  let sort: (typeof SORTS)[number] | undefined;
-
+  const draft: SpecDraft = { strict: false, filters: {} };
   for (const token of rest) {
     const key = token.key;
     if (key === undefined) {
-      const word = token.quoted ? '' : token.value.toLowerCase();
-      if (word === 'strict') {
-        if (strict) fail('`strict` is given twice.', { example: exampleFor('name') });
-        strict = true;
-        continue;
-      }
-      if ((MODAL_WORDS as readonly string[]).includes(word)) {
-        fail(
-          `\`${word}\` must come right after the identifier id: \`/vigil events ${/^\d+$/.test(target) ? target : '<identifier-id>'} ${word}\`.`,
-          {
-            hint: 'It opens a private form and takes no filters.',
-            example: exampleFor('secret'),
-          },
-        );
-      }
-      unexpectedWord(token, 'events', ALL_KEYS, ['strict'], exampleFor);
-    }
-    refuseSecretKey(token);
-    const example = exampleFor(key);
-    if ((EVENT_QUERY_KEYS as readonly string[]).includes(key)) {
-      if (queryKey !== undefined) {
-        fail(`Only one query per search: \`${queryKey}:\` and \`${key}:\` were both given.`, {
-          hint: 'Keep one query; filters like `severity:` or `since:` can be combined freely.',
-          example,
-        });
-      }
-      query = queryOf(key as QueryKey, token);
-      queryKey = key;
+      bareWord(token, draft, target);
       continue;
     }
-    switch (key) {
-      case 'severity': {
-        once(filters.severity, token, example);
-        const parts = partsOf(token, example);
-        const levels: Severity[] = v.listOfEnum(parts, SEVERITIES, 'severity', 'severity', example);
-        const [only] = levels;
-        filters.severity = levels.length === 1 && only ? only : levels;
-        break;
+    refuseSecretKey(token);
+    if ((EVENT_QUERY_KEYS as readonly string[]).includes(key)) {
+      if (draft.queryKey !== undefined) {
+        fail(`Only one query per search: \`${draft.queryKey}:\` and \`${key}:\` were both given.`, {
+          hint: 'Keep one query; filters like `severity:` or `since:` can be combined freely.',
+          example: exampleFor(key),
+        });
       }
-      case 'type':
-        filters.types = merge(filters.types, typesOf(token, example), 'type', example);
-        break;
-      case 'sort':
-        once(sort, token, example);
-        sort = v.oneOf(singleValueOf(token, example).trim(), SORTS, 'sort', example);
-        break;
-      case 'status':
-        filters.statuses = merge(
-          filters.statuses,
-          v.listOfEnum(partsOf(token, example), EVENT_STATUSES, 'status', 'status', example),
-          'status',
-          example,
-        );
-        break;
-      case 'tag':
-        filters.tags = merge(filters.tags, tagsOf(token), 'tag', example);
-        break;
-      case 'since':
-      case 'until':
-        once(filters[key], token, example);
-        filters[key] = parseTimeBound(singleValueOf(token, example), key, example);
-        break;
-      case 'order':
-        once(order, token, example);
-        order = v.order(singleValueOf(token, example).trim(), example);
-        break;
-      case 'size':
-        once(size, token, example);
-        size = v.intInRange(singleValueOf(token, example).trim(), '`size:`', 1, 10, example);
-        break;
-      default:
-        unknownKey(token, 'events', ALL_KEYS);
+      draft.query = queryOf(key as QueryKey, token);
+      draft.queryKey = key;
+      continue;
     }
+    applyFilter(token, key, draft);
   }
+  return finishSpec(draft);
+}
 
-  if (strict) {
+/** A word without a key: `strict`, or a mistake said with what was meant. */
+function bareWord(token: Token, draft: SpecDraft, target: string): void {
+  const word = token.quoted ? '' : token.value.toLowerCase();
+  if (word === 'strict') {
+    if (draft.strict) fail('`strict` is given twice.', { example: exampleFor('name') });
+    draft.strict = true;
+    return;
+  }
+  if ((MODAL_WORDS as readonly string[]).includes(word)) {
+    fail(
+      `\`${word}\` must come right after the identifier id: \`/vigil events ${/^\d+$/.test(target) ? target : '<identifier-id>'} ${word}\`.`,
+      {
+        hint: 'It opens a private form and takes no filters.',
+        example: exampleFor('secret'),
+      },
+    );
+  }
+  unexpectedWord(token, 'events', ALL_KEYS, ['strict'], exampleFor);
+}
+
+function applyFilter(token: Token, key: string, draft: SpecDraft): void {
+  const { filters } = draft;
+  const example = exampleFor(key);
+  switch (key) {
+    case 'severity': {
+      once(filters.severity, token, example);
+      const parts = partsOf(token, example);
+      const levels: Severity[] = v.listOfEnum(parts, SEVERITIES, 'severity', 'severity', example);
+      const [only] = levels;
+      filters.severity = levels.length === 1 && only ? only : levels;
+      return;
+    }
+    case 'type':
+      filters.types = merge(filters.types, typesOf(token, example), 'type', example);
+      return;
+    case 'sort':
+      once(draft.sort, token, example);
+      draft.sort = v.oneOf(singleValueOf(token, example).trim(), SORTS, 'sort', example);
+      return;
+    case 'status':
+      filters.statuses = merge(
+        filters.statuses,
+        v.listOfEnum(partsOf(token, example), EVENT_STATUSES, 'status', 'status', example),
+        'status',
+        example,
+      );
+      return;
+    case 'tag':
+      filters.tags = merge(filters.tags, tagsOf(token), 'tag', example);
+      return;
+    case 'since':
+    case 'until':
+      once(filters[key], token, example);
+      filters[key] = parseTimeBound(singleValueOf(token, example), key, example);
+      return;
+    case 'order':
+      once(draft.order, token, example);
+      draft.order = v.order(singleValueOf(token, example).trim(), example);
+      return;
+    case 'size':
+      once(draft.size, token, example);
+      draft.size = v.intInRange(singleValueOf(token, example).trim(), '`size:`', 1, 10, example);
+      return;
+    default:
+      unknownKey(token, 'events', ALL_KEYS);
+  }
+}
+
+/** Checks what only the whole search shows, then the spec with only what was given. */
+function finishSpec(draft: SpecDraft): EventsSearchSpec {
+  const { filters } = draft;
+  let query = draft.query;
+  if (draft.strict) {
     if (query?.type !== 'name') {
       fail('`strict` only applies to a `name:` query.', { example: exampleFor('name') });
     }
     query = { ...query, is_strict: true };
   }
-  if (filters.since && filters.until && boundsOutOfOrder(filters.since, filters.until)) {
-    fail('`since:` is not before `until:`.', {
-      hint: 'Swap them, or widen the range.',
-      example: exampleFor('until'),
-    });
-  }
-
+  refuseReversedBounds(filters, exampleFor('until'));
   const spec: EventsSearchSpec = { filters };
   if (query) spec.query = query;
-  if (order) spec.order = order;
-  if (size !== undefined) spec.size = size;
-  if (sort !== undefined) spec.sort = sort;
+  if (draft.order) spec.order = draft.order;
+  if (draft.size !== undefined) spec.size = draft.size;
+  if (draft.sort !== undefined) spec.sort = draft.sort;
   return spec;
 }

@@ -227,6 +227,33 @@ function parseHelp(tokens: readonly Token[]): Command {
   });
 }
 
+function parseAssignments(args: readonly Token[]): Command {
+  const [id, ...rest] = args;
+  if (!id || id.key !== undefined) fail('`assignments` needs a policy id first (see `/vigil policies`).');
+  return {
+    kind: 'assignments',
+    policyUuid: v.uuid(id.value, 'The policy id'),
+    ...pageOptions(rest, 'assignments'),
+  };
+}
+
+function parseExplain(args: readonly Token[]): Command {
+  const uid = onlyArgument(args, 'explain', 'an event uid, like `leak/breach_source/8f3a2c`').value.trim();
+  if (!EVENT_UID.test(uid)) {
+    fail(`\`${echo(uid)}\` is not an event uid; it looks like \`<index>/<source>/<id>\`.`);
+  }
+  return { kind: 'explain', eventUid: uid };
+}
+
+function parseAudit(args: readonly Token[]): Command {
+  const [n, extra] = args;
+  if (extra) fail(`\`audit\` takes at most one number; got also ${alsoGot(extra)}.`);
+  if (!n) return { kind: 'audit', limit: AUDIT_DEFAULT };
+  if (n.key === undefined && !n.quoted && n.value.toLowerCase() === 'export') return { kind: 'audit-export' };
+  if (n.key !== undefined) fail(`\`audit\` takes a number of entries, not \`${echo(n.text)}\`.`);
+  return { kind: 'audit', limit: v.intInRange(n.value, 'The number of entries', 1, AUDIT_MAX) };
+}
+
 function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
   switch (subcommand) {
     case 'help':
@@ -254,28 +281,12 @@ function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
       return parseCreds(args);
     case 'policies':
       return { kind: 'policies', ...pageOptions(args, 'policies') };
-    case 'assignments': {
-      const [id, ...rest] = args;
-      if (!id || id.key !== undefined) fail('`assignments` needs a policy id first (see `/vigil policies`).');
-      return {
-        kind: 'assignments',
-        policyUuid: v.uuid(id.value, 'The policy id'),
-        ...pageOptions(rest, 'assignments'),
-      };
-    }
+    case 'assignments':
+      return parseAssignments(args);
     case 'recommendations':
       return parseRecommendations(args);
-    case 'explain': {
-      const uid = onlyArgument(
-        args,
-        'explain',
-        'an event uid, like `leak/breach_source/8f3a2c`',
-      ).value.trim();
-      if (!EVENT_UID.test(uid)) {
-        fail(`\`${echo(uid)}\` is not an event uid; it looks like \`<index>/<source>/<id>\`.`);
-      }
-      return { kind: 'explain', eventUid: uid };
-    }
+    case 'explain':
+      return parseExplain(args);
     case 'report':
       return {
         kind: 'report',
@@ -290,17 +301,8 @@ function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
       return parseDigest(args);
     case 'alerts':
       return parseAlerts(args);
-    case 'audit': {
-      const [n, extra] = args;
-      if (extra) fail(`\`audit\` takes at most one number; got also ${alsoGot(extra)}.`);
-      if (!n) return { kind: 'audit', limit: AUDIT_DEFAULT };
-      if (n.key === undefined && !n.quoted && n.value.toLowerCase() === 'export') {
-        if (extra) fail(`\`audit export\` takes nothing else; got also ${alsoGot(extra)}.`);
-        return { kind: 'audit-export' };
-      }
-      if (n.key !== undefined) fail(`\`audit\` takes a number of entries, not \`${echo(n.text)}\`.`);
-      return { kind: 'audit', limit: v.intInRange(n.value, 'The number of entries', 1, AUDIT_MAX) };
-    }
+    case 'audit':
+      return parseAudit(args);
     case 'settings':
       return parseSettings(args);
     case 'snooze':

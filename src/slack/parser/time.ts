@@ -88,10 +88,20 @@ export function endOfDayInclusive(date: string): string {
  * Whether `since` is not before `until`, for the pairs that can be compared without knowing `now` (both
  * relative or both absolute); a day on the until side counts up to its end. Mixed pairs pass.
  */
-export function boundsOutOfOrder(since: TimeBound, until: TimeBound): boolean {
+function boundsOutOfOrder(since: TimeBound, until: TimeBound): boolean {
   if (since.kind === 'relative' && until.kind === 'relative') return relativeMs(since) < relativeMs(until);
   if (since.kind === 'relative' || until.kind === 'relative') return false;
   const from = Date.parse(since.kind === 'date' ? `${since.date}T00:00:00Z` : since.iso);
   const to = until.kind === 'date' ? Date.parse(endOfDayExclusive(until.date)) : Date.parse(until.iso);
   return from >= to;
+}
+
+/** Refuses a `since:` that is not before its `until:`, when both were given. */
+export function refuseReversedBounds(
+  bounds: { since?: TimeBound; until?: TimeBound },
+  example: string,
+): void {
+  if (bounds.since && bounds.until && boundsOutOfOrder(bounds.since, bounds.until)) {
+    fail('`since:` is not before `until:`.', { hint: 'Swap them, or widen the range.', example });
+  }
 }

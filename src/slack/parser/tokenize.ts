@@ -158,90 +158,119 @@ export function tokenize(text: string): TokenizeResult {
       i++;
       continue;
     }
-    let key: string | undefined;
-    let part = '';
-    let value = '';
-    let typed = '';
-    const parts: string[] = [];
-    const refs: SlackRef[] = [];
-    let quoted = false;
-    let partStart = true;
-    let keyCandidate = true;
-    while (i < units.length) {
-      const u = units[i];
-      if (!u || isSpace(u)) break;
-      i++;
-      if (u.ref) {
-        refs.push(u.ref);
-        part += u.ch;
-        value += u.ch;
-        typed += u.ch;
-        partStart = false;
-        keyCandidate = false;
-        continue;
-      }
-      const quote = u.ch === '"' || u.ch === "'" ? u.ch : undefined;
-      if (quote && partStart) {
-        const close = findClosing(units, i, quote);
-        if (close === -1) {
-          const shown = `${typed}${quote}${units
-            .slice(i)
-            .map((x) => x.ch)
-            .join('')}`;
-          return {
-            ok: false,
-            error: {
-              message: mayEcho(shown)
-                ? `Unclosed quote at character ${u.pos + 1}: \`${echo(shown)}\`.`
-                : `Unclosed quote at character ${u.pos + 1} ${NOT_REPEATED}.`,
-              position: u.pos,
-            },
-          };
-        }
-        for (let k = i; k < close; k++) {
-          const inner = units[k];
-          if (!inner) continue;
-          if (inner.ref) refs.push(inner.ref);
-          part += inner.ch;
-          value += inner.ch;
-        }
-        typed += `${quote}${units
-          .slice(i, close)
-          .map((x) => x.ch)
-          .join('')}${quote}`;
-        i = close + 1;
-        quoted = true;
-        partStart = false;
-        keyCandidate = false;
-        continue;
-      }
-      typed += u.ch;
-      if (u.ch === ':' && keyCandidate && key === undefined && KEY.test(part)) {
-        key = part.toLowerCase();
-        part = '';
-        value = '';
-        partStart = true;
-        keyCandidate = false;
-        continue;
-      }
-      if (u.ch === ',') {
-        parts.push(part);
-        part = '';
-        value += ',';
-        partStart = true;
-        continue;
-      }
-      part += u.ch;
-      value += u.ch;
-      partStart = false;
-    }
-    parts.push(part);
-    const token: Token = { value, parts, quoted, text: typed, start: first.pos };
-    if (key !== undefined) token.key = key;
-    if (refs.length === 1 && refs[0] && value === refText(refs[0]) && parts.length === 1) token.ref = refs[0];
-    tokens.push(token);
+    const read = readToken(units, i);
+    if ('error' in read) return { ok: false, error: read.error };
+    tokens.push(read.token);
+    i = read.next;
   }
   return { ok: true, tokens };
+}
+
+type TokenizeError = Extract<TokenizeResult, { ok: false }>['error'];
+
+/** One token from `units[from]` up to the next space outside quotes, or the unclosed quote that stops it. */
+function readToken(units: Unit[], from: number): { token: Token; next: number } | { error: TokenizeError } {
+  const draft = new TokenDraft();
+  let i = from;
+  while (i < units.length) {
+    const u = units[i];
+    if (!u || isSpace(u)) break;
+    i++;
+    if (u.ref) {
+      draft.reference(u);
+      continue;
+    }
+    const quote = u.ch === '"' || u.ch === "'" ? u.ch : undefined;
+    if (quote && draft.partStart) {
+      const close = findClosing(units, i, quote);
+      if (close === -1) return { error: unclosedQuote(units, i, u, `${draft.typed}${quote}`) };
+      draft.quotedRun(units.slice(i, close), quote);
+      i = close + 1;
+      continue;
+    }
+    draft.character(u.ch);
+  }
+  return { token: draft.token(units[from]?.pos ?? 0), next: i };
+}
+
+function unclosedQuote(units: Unit[], from: number, quote: Unit, typed: string): TokenizeError {
+  const shown = `${typed}${units
+    .slice(from)
+    .map((x) => x.ch)
+    .join('')}`;
+  return {
+    message: mayEcho(shown)
+      ? `Unclosed quote at character ${quote.pos + 1}: \`${echo(shown)}\`.`
+      : `Unclosed quote at character ${quote.pos + 1} ${NOT_REPEATED}.`,
+    position: quote.pos,
+  };
+}
+
+/** A token as it is read: its key once a `key:` is seen, its comma-separated parts, what was typed. */
+class TokenDraft {
+  key: string | undefined;
+  part = '';
+  value = '';
+  typed = '';
+  readonly parts: string[] = [];
+  readonly refs: SlackRef[] = [];
+  quoted = false;
+  /** A quote opens only here: at the start of the token or of a part. */
+  partStart = true;
+  keyCandidate = true;
+
+  reference(u: Unit): void {
+    if (u.ref) this.refs.push(u.ref);
+    this.part += u.ch;
+    this.value += u.ch;
+    this.typed += u.ch;
+    this.partStart = false;
+    this.keyCandidate = false;
+  }
+
+  quotedRun(inner: Unit[], quote: string): void {
+    for (const unit of inner) {
+      if (unit.ref) this.refs.push(unit.ref);
+      this.part += unit.ch;
+      this.value += unit.ch;
+    }
+    this.typed += `${quote}${inner.map((x) => x.ch).join('')}${quote}`;
+    this.quoted = true;
+    this.partStart = false;
+    this.keyCandidate = false;
+  }
+
+  character(ch: string): void {
+    this.typed += ch;
+    if (ch === ':' && this.keyCandidate && this.key === undefined && KEY.test(this.part)) {
+      this.key = this.part.toLowerCase();
+      this.part = '';
+      this.value = '';
+      this.partStart = true;
+      this.keyCandidate = false;
+      return;
+    }
+    if (ch === ',') {
+      this.parts.push(this.part);
+      this.part = '';
+      this.value += ',';
+      this.partStart = true;
+      return;
+    }
+    this.part += ch;
+    this.value += ch;
+    this.partStart = false;
+  }
+
+  token(start: number): Token {
+    const parts = [...this.parts, this.part];
+    const token: Token = { value: this.value, parts, quoted: this.quoted, text: this.typed, start };
+    if (this.key !== undefined) token.key = this.key;
+    const [only] = this.refs;
+    if (this.refs.length === 1 && only && this.value === refText(only) && parts.length === 1)
+      token.ref = only;
+    return token;
+  }
 }
 
 function findClosing(units: Unit[], from: number, quote: string): number {

@@ -40,35 +40,10 @@ return 0`;
 /** A SCAN MATCH pattern for keys starting with `prefix`. */
 const matchPrefix = (prefix: string) => `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
 
-export async function openRedisBackend(url: string, logger: Logger): Promise<StoreBackend> {
-  let everReady = false;
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      // Fail start-up fast on a wrong URL; once connected, keep reconnecting with capped backoff.
-      reconnectStrategy: (retries: number, cause: Error) =>
-        everReady ? Math.min(50 * 2 ** retries, 2_000) : retries >= 2 ? cause : 200,
-    },
-  });
-  // The client retries every ≤2 s while Redis is gone: the connection's loss and return are each said once.
-  let lost = false;
-  client.on('ready', () => {
-    everReady = true;
-    if (lost) logger.info('redis connection restored');
-    lost = false;
-  });
-  client.on('error', (error: unknown) => {
-    if (everReady && !lost) {
-      lost = true;
-      logger.info('redis connection lost; reconnecting', {
-        error: error instanceof Error ? error.message : String(error),
-      });
-    } else logger.debug('redis connection error', { error });
-  });
-  await client.connect();
+type RedisClient = Awaited<ReturnType<typeof connectClient>>;
 
+export async function openRedisBackend(url: string, logger: Logger): Promise<StoreBackend> {
+  const client = await connectClient(url, logger);
   const adapter = new KeyvRedis(client as unknown as RedisClientConnectionType, {
     throwOnErrors: true,
     throwOnConnectError: true,
@@ -96,11 +71,62 @@ export async function openRedisBackend(url: string, logger: Logger): Promise<Sto
       deleted += await client.unlink(keys.slice(i, i + SCAN_COUNT));
     return deleted;
   };
-  const physical = (ttlMs: number) => String(ttlMs + PHYSICAL_GRACE_MS);
 
   return {
     kind: 'redis',
     keyv,
+    ...claimScripts(client),
+    deleteClaims: (prefix) => unlinkAll(`${PREFIX}${prefix}`),
+    sharedRateBudget: (windows) =>
+      createRedisRateBudget(client as unknown as RedisClientConnectionType, windows, logger),
+    recordKeys: scan,
+    deleteRecords: unlinkAll,
+    async ping() {
+      await client.ping();
+    },
+    async close() {
+      if (client.isOpen) await client.close();
+    },
+  };
+}
+
+/** A connected client that fails start-up fast on a wrong URL and, once connected, keeps reconnecting. */
+async function connectClient(url: string, logger: Logger) {
+  let everReady = false;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      reconnectStrategy: (retries: number, cause: Error) =>
+        everReady ? Math.min(50 * 2 ** retries, 2_000) : retries >= 2 ? cause : 200,
+    },
+  });
+  // The client retries every ≤2 s while Redis is gone: the connection's loss and return are each said once.
+  let lost = false;
+  client.on('ready', () => {
+    everReady = true;
+    if (lost) logger.info('redis connection restored');
+    lost = false;
+  });
+  client.on('error', (error: unknown) => {
+    if (everReady && !lost) {
+      lost = true;
+      logger.info('redis connection lost; reconnecting', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    } else logger.debug('redis connection error', { error });
+  });
+  await client.connect();
+  return client;
+}
+
+/** Claims as Lua scripts, each one atomic on the server. */
+function claimScripts(
+  client: RedisClient,
+): Pick<StoreBackend, 'tryClaim' | 'renewClaim' | 'claimOwner' | 'releaseClaim'> {
+  const physical = (ttlMs: number) => String(ttlMs + PHYSICAL_GRACE_MS);
+  return {
     async tryClaim(key, owner, ttlMs, now) {
       const reply = await client.eval(TRY_CLAIM, {
         keys: [`${PREFIX}${key}`],
@@ -123,17 +149,6 @@ export async function openRedisBackend(url: string, logger: Logger): Promise<Sto
     async releaseClaim(key, owner) {
       if (owner === undefined) await client.del(`${PREFIX}${key}`);
       else await client.eval(RELEASE_IF_OWNER, { keys: [`${PREFIX}${key}`], arguments: [owner] });
-    },
-    deleteClaims: (prefix) => unlinkAll(`${PREFIX}${prefix}`),
-    sharedRateBudget: (windows) =>
-      createRedisRateBudget(client as unknown as RedisClientConnectionType, windows, logger),
-    recordKeys: scan,
-    deleteRecords: unlinkAll,
-    async ping() {
-      await client.ping();
-    },
-    async close() {
-      if (client.isOpen) await client.close();
     },
   };
 }

@@ -28,15 +28,10 @@ function startsWith(prefix: string): [string, string, string, string] {
   return [prefix, end, prefix, prefix];
 }
 
+type Query = (sql: string, ...params: unknown[]) => Promise<Array<Record<string, unknown>>>;
+
 export async function openSqliteBackend(file: string, clock: Clock, logger: Logger): Promise<StoreBackend> {
-  if (file !== ':memory:') {
-    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-    // Sealed secrets live here: a database we create is for the service's user only (SQLite gives its -wal
-    // and -shm files the same mode). An existing file keeps the mode its operator chose.
-    await writeFile(file, '', { mode: 0o600, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
-  }
+  if (file !== ':memory:') await createPrivateFile(file);
   const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: KEYV_TABLE, busyTimeout: 5_000 });
   const keyv = new Keyv({
     store: adapter,
@@ -48,10 +43,7 @@ export async function openSqliteBackend(file: string, clock: Clock, logger: Logg
   });
   // Errors reach the caller through throwOnErrors; the event only adds a debug trace.
   keyv.on('error', (error: unknown) => logger.debug('sqlite store error', { error }));
-  const query = adapter.query as (
-    sql: string,
-    ...params: unknown[]
-  ) => Promise<Array<Record<string, unknown>>>;
+  const query = adapter.query as Query;
 
   // Records are dropped once logically expired on the store's clock; keyv drops its own `expires` on read.
   const purgeExpired = async () => {
@@ -75,10 +67,53 @@ export async function openSqliteBackend(file: string, clock: Clock, logger: Logg
     throw error;
   }
 
-  let claimsSincePurge = 0;
   return {
     kind: 'sqlite',
     keyv,
+    ...claimsTable(query, purgeExpired),
+    async recordKeys(prefix) {
+      const rows = await query(
+        `SELECT key FROM ${KEYV_TABLE} WHERE ${STARTS_WITH} ORDER BY key`,
+        ...startsWith(prefix),
+      );
+      return rows.map((row) => String(row.key));
+    },
+    async deleteRecords(prefix) {
+      const rows = await query(
+        `DELETE FROM ${KEYV_TABLE} WHERE ${STARTS_WITH} RETURNING key`,
+        ...startsWith(prefix),
+      );
+      return rows.length;
+    },
+    async ping() {
+      await query('SELECT 1');
+    },
+    async close() {
+      await adapter.disconnect();
+    },
+  };
+}
+
+/**
+ * Sealed secrets live here: a database we create is for the service's user only (SQLite gives its -wal and
+ * -shm files the same mode). An existing file keeps the mode its operator chose.
+ */
+async function createPrivateFile(file: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await writeFile(file, '', { mode: 0o600, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+}
+
+type ClaimMethods = Pick<
+  StoreBackend,
+  'tryClaim' | 'renewClaim' | 'claimOwner' | 'releaseClaim' | 'deleteClaims'
+>;
+
+/** Claims as single statements on the claims table; expired rows purged every PURGE_EVERY claims. */
+function claimsTable(query: Query, purgeExpired: () => Promise<void>): ClaimMethods {
+  let claimsSincePurge = 0;
+  return {
     async tryClaim(key, owner, ttlMs, now) {
       // Inserts, or takes over an expired claim; a live claim makes the WHERE false and returns no row.
       const rows = await query(
@@ -125,26 +160,6 @@ export async function openSqliteBackend(file: string, clock: Clock, logger: Logg
         ...startsWith(prefix),
       );
       return rows.length;
-    },
-    async recordKeys(prefix) {
-      const rows = await query(
-        `SELECT key FROM ${KEYV_TABLE} WHERE ${STARTS_WITH} ORDER BY key`,
-        ...startsWith(prefix),
-      );
-      return rows.map((row) => String(row.key));
-    },
-    async deleteRecords(prefix) {
-      const rows = await query(
-        `DELETE FROM ${KEYV_TABLE} WHERE ${STARTS_WITH} RETURNING key`,
-        ...startsWith(prefix),
-      );
-      return rows.length;
-    },
-    async ping() {
-      await query('SELECT 1');
-    },
-    async close() {
-      await adapter.disconnect();
     },
   };
 }

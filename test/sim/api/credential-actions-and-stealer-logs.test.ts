@@ -62,10 +62,15 @@ describe('GET /v4/events/ and /v4/events/_expand', () => {
     expect(res.body.event_type).toBe('stealer_log');
     expect(res.body.data.malware_information.malware_family).toEqual(expect.any(String));
     expect(responseProblems('GET', '/firework/v4/events/', res.body)).toEqual([]);
+    // Other types are served as the published EmptyFireworkEvent (no data, no tenant): issue 30's lookup of
+    // links to events Vigil never showed reads these; a uid no event has is 404.
     const other = h.sim.state.events.find((x) => x.tenantId === tenantId && x.item.metadata.type === 'paste');
-    const missing = await get(
-      v4(h.sim, `/events/?uid=${encodeURIComponent(other?.item.metadata.uid ?? 'x')}`),
-    );
+    const paste = await get(v4(h.sim, `/events/?uid=${encodeURIComponent(other?.item.metadata.uid ?? 'x')}`));
+    expect(paste.status).toBe(200);
+    expect(paste.body).toMatchObject({ event_type: 'paste', metadata: { uid: other?.item.metadata.uid } });
+    expect(paste.body.data).toBeUndefined();
+    expect(responseProblems('GET', '/firework/v4/events/', paste.body)).toEqual([]);
+    const missing = await get(v4(h.sim, `/events/?uid=${encodeURIComponent('leak/nowhere/none')}`));
     expect(missing.status).toBe(404);
   });
 

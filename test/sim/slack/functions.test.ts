@@ -11,6 +11,15 @@ const fake: FakeSlack = await startFakeSlack({ functions: manifestFunctions() })
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
+/** Inputs Slack delivers: every required one, of its declared type. */
+const EVENTS_IN = { identifier: '3001' };
+const DECISION_IN = { event_uid: 'leak/1', decider: 'U0ADMIN01', channel: 'C0GENERAL' };
+const PERSON = { id: 'U0MEMBER1', secret: 'c2VjcmV0' };
+const DIGEST_IN = {
+  subscription_id: 's1',
+  interactivity: { interactivity_pointer: '1.2.a', interactor: PERSON },
+};
+
 const GOOD_EVENTS = { count: 2, summary: 'Two events', highest_severity: 'high', first_event_uid: 'leak/1' };
 
 describe('functions.completeSuccess and completeError', () => {
@@ -33,7 +42,7 @@ describe('functions.completeSuccess and completeError', () => {
 
   it('accepts outputs of the declared types, once (form or JSON)', async () => {
     for (const call of [callForm, callJson]) {
-      const { execution } = fake.startFunction({ callbackId: 'search_events', inputs: {} });
+      const { execution } = fake.startFunction({ callbackId: 'search_events', inputs: EVENTS_IN });
       const args = { function_execution_id: execution.id, outputs: GOOD_EVENTS };
       expect((await call(fake, 'functions.completeSuccess', args, execution.token)).body).toEqual({
         ok: true,
@@ -47,7 +56,7 @@ describe('functions.completeSuccess and completeError', () => {
   });
 
   it('refuses outputs that break the declaration: a wrong type, a missing required one, an undeclared one', async () => {
-    const { execution } = fake.startFunction({ callbackId: 'search_events', inputs: {} });
+    const { execution } = fake.startFunction({ callbackId: 'search_events', inputs: EVENTS_IN });
     const refused = async (outputs: Record<string, unknown>) =>
       (
         await callJson(
@@ -65,7 +74,7 @@ describe('functions.completeSuccess and completeError', () => {
     const { summary: _gone, ...noSummary } = GOOD_EVENTS;
     expect((await refused(noSummary)).errors).toEqual(['output summary is required']);
     expect((await refused({ ...GOOD_EVENTS, extra: 1 })).errors).toEqual(['output extra is not declared']);
-    const decision = fake.startFunction({ callbackId: 'ask_decision', inputs: {} }).execution;
+    const decision = fake.startFunction({ callbackId: 'ask_decision', inputs: DECISION_IN }).execution;
     const bad = await callJson(
       fake,
       'functions.completeSuccess',
@@ -76,8 +85,29 @@ describe('functions.completeSuccess and completeError', () => {
     expect(execution.state).toBe('running');
   });
 
+  it('runs a step only with inputs Workflow Builder would publish: required, typed, within their enum', () => {
+    const start = (callbackId: string, inputs: Record<string, unknown>) => () =>
+      fake.startFunction({ callbackId, inputs: inputs as never });
+    expect(start('search_events', {})).toThrow(/input identifier is required/);
+    expect(start('search_events', { ...EVENTS_IN, severity: 'urgent' })).toThrow(
+      /input severity is not one of info, low, medium, high, critical/,
+    );
+    expect(start('search_events', { ...EVENTS_IN, run_as: { id: 'U0MEMBER1' } })).toThrow(
+      /input run_as is not a user_context/,
+    );
+    expect(start('search_events', { ...EVENTS_IN, extra: 'x' })).toThrow(/input extra is not declared/);
+    expect(start('post_digest', { ...DIGEST_IN, interactivity: { interactor: PERSON } })).toThrow(
+      /input interactivity is not an interactivity/,
+    );
+    expect(start('search_credentials', { query: 'acme.example', run_as: PERSON })).not.toThrow();
+    // A test of the app's own checks may still deliver what Slack would not.
+    expect(() =>
+      fake.startFunction({ callbackId: 'search_events', inputs: {}, unchecked: true }),
+    ).not.toThrow();
+  });
+
   it('records an error completion; an unknown execution or step is refused', async () => {
-    const { execution } = fake.startFunction({ callbackId: 'post_digest', inputs: {} });
+    const { execution } = fake.startFunction({ callbackId: 'post_digest', inputs: DIGEST_IN });
     expect(
       (await callForm(fake, 'functions.completeError', { function_execution_id: 'Fx404', error: 'x' })).body,
     ).toEqual({ ok: false, error: 'function_execution_not_found' });

@@ -192,6 +192,22 @@ describe('OAuth install', () => {
     expect(stack.logs.some((l) => l.includes('request refused') && l.includes('T0STRANGR'))).toBe(true);
     expect(stack.sim.log.entries.length).toBe(before);
   });
+
+  it('completes a workflow step of a workspace without an installation with why, instead of letting it time out', async () => {
+    stack.slack.addTeam({ teamId: 'T0STRANG2', botToken: 'xoxb-never-installed', botUserId: 'U0BOTSTRG2' });
+    const { execution, event } = stack.slack.startFunction({
+      callbackId: 'search_events',
+      inputs: { identifier: '3001' },
+      teamId: 'T0STRANG2',
+    });
+    const res = await stack.sender.event({ type: 'function_executed', fields: event, teamId: 'T0STRANG2' });
+    expect(res.status).toBe(200);
+    await stack.slack.waitFor(
+      (c) => c.method === 'functions.completeError' && c.body.function_execution_id === execution.id,
+    );
+    expect(execution.state).toBe('failed');
+    expect(execution.error).toContain('Vigil is not installed in your Slack workspace');
+  });
 });
 
 describe('uninstall clean-up', () => {

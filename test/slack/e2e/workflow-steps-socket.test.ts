@@ -62,6 +62,28 @@ describe('Workflow Builder steps over Socket Mode', () => {
     expect(completionsOf(execution)).toHaveLength(1);
   });
 
+  it('a step of a workspace this Vigil does not serve completes with the refusal, once', async () => {
+    stack.slack.addTeam({ teamId: 'T0OTHER02', botToken: 'xoxb-other-vigil-2', botUserId: 'U0BOTOTHR2' });
+    const { execution, event } = stack.slack.startFunction({
+      callbackId: 'search_events',
+      inputs: { identifier: '3001' },
+      teamId: 'T0OTHER02',
+    });
+    const payload = eventEnvelope(
+      { type: 'function_executed', fields: event, teamId: 'T0OTHER02' },
+      Math.floor(Date.now() / 1000),
+    );
+    await stack.slack.socket.send({ type: 'events_api', payload });
+    await stack.slack.waitFor((c) => completionsOf(execution).includes(c) && c.response.ok === true);
+    expect(execution.state).toBe('failed');
+    expect(execution.error).toContain('serves another Slack workspace');
+    await stack.slack.socket.send({ type: 'events_api', payload, retryAttempt: 1, retryReason: 'timeout' });
+    await until('the redelivery is turned away', () =>
+      stack.logs.some((l) => l.includes('delivered again') && l.includes(execution.id)),
+    );
+    expect(completionsOf(execution)).toHaveLength(1);
+  });
+
   it('ask_decision completes on the decider’s click, sent over the socket', async () => {
     const [first] = stack.sim.state.eventsOf(3001);
     const inputs = {

@@ -33,13 +33,22 @@ function ranBy(userId: string) {
   return { interactivity_pointer: '1234.5678.abcd', interactor: { id: userId, secret: 'c2VjcmV0' } };
 }
 
+/** The user_context input Slack fills with the person who ran the workflow (`run_as`). */
+function person(userId: string) {
+  return { id: userId, secret: 'c2VjcmV0' };
+}
+
 /** Starts a run of the step in the fake Slack and delivers its `function_executed` event, signed. */
 async function runStep(
   callbackId: string,
   inputs: Record<string, unknown>,
-  opts: { retryNum?: number } = {},
+  opts: { retryNum?: number; unchecked?: boolean } = {},
 ): Promise<{ execution: FunctionExecution; deliver: (retryNum?: number) => Promise<number> }> {
-  const { execution, event } = stack.slack.startFunction({ callbackId, inputs });
+  const { execution, event } = stack.slack.startFunction({
+    callbackId,
+    inputs,
+    ...(opts.unchecked ? { unchecked: true } : {}),
+  });
   const deliver = async (retryNum?: number) => {
     const res = await stack.sender.event({
       type: 'function_executed',
@@ -120,6 +129,8 @@ describe('Workflow Builder steps over HTTP', () => {
     const { execution } = await runStep('search_credentials', {
       query: 'steps.example',
       channel: SEEDED_CHANNELS.security,
+      // `creds` is for admins by default: an admin ran this workflow.
+      run_as: person(SEEDED_USERS.admin),
     });
     await completion(execution);
     expect(execution.state).toBe('completed');
@@ -134,6 +145,63 @@ describe('Workflow Builder steps over HTTP', () => {
     expect(posted).toHaveLength(1);
     expect(stack.slack.allText()).not.toContain(secret);
     expect(JSON.stringify(execution.outputs)).not.toContain(secret);
+    // Shared in a channel, as from `/vigil creds`: audited, as the person, via the workflow.
+    const [entry] = await stack.vigil.deps.audit.recent(stack.workspaceId, 1);
+    expect(entry).toMatchObject({
+      userId: SEEDED_USERS.admin,
+      action: 'credentials.share',
+      target: 'domain',
+    });
+    expect(entry?.surface).toBe(`via workflow ${execution.workflowExecutionId}`);
+  });
+
+  it('search_credentials needs a person allowed `creds`: without one it says which permission and how to open it', async () => {
+    const searches = () => stack.sim.log.entries.filter((e) => e.path.includes('credentials')).length;
+    const before = searches();
+    // Nobody ran it (a scheduled workflow) while `creds` is for admins.
+    const nobody = await runStep('search_credentials', { query: 'steps.example' });
+    expect((await completion(nobody.execution)).method).toBe('functions.completeError');
+    expect(nobody.execution.error).toContain('`creds` permission');
+    expect(nobody.execution.error).toContain('Person running the workflow');
+    expect(nobody.execution.error).toContain('/vigil settings creds everyone');
+    // A member ran it: refused as `/vigil creds` refuses them.
+    const member = await runStep('search_credentials', {
+      query: 'steps.example',
+      run_as: person(SEEDED_USERS.member),
+    });
+    await completion(member.execution);
+    expect(member.execution.state).toBe('failed');
+    expect(member.execution.error).toContain('only workspace admins may search leaked credentials');
+    expect(member.execution.error).toContain('/vigil settings creds everyone');
+    expect(searches()).toBe(before);
+  });
+
+  it('search_events without a person runs only while `use` is open to every member', async () => {
+    const setUse = (actors: 'admins' | 'everyone') =>
+      stack.vigil.deps.repos.settings.setPermission(stack.workspaceId, 'use', actors, SEEDED_USERS.admin);
+    await setUse('admins');
+    try {
+      const nobody = await runStep('search_events', { identifier: '3001', since: '90d' });
+      await completion(nobody.execution);
+      expect(nobody.execution.state).toBe('failed');
+      expect(nobody.execution.error).toContain('`use` permission');
+      expect(nobody.execution.error).toContain('/vigil settings use everyone');
+      const member = await runStep('search_events', {
+        identifier: '3001',
+        run_as: person(SEEDED_USERS.member),
+      });
+      await completion(member.execution);
+      expect(member.execution.error).toContain('only workspace admins may search events');
+      const admin = await runStep('search_events', {
+        identifier: '3001',
+        since: '90d',
+        run_as: person(SEEDED_USERS.admin),
+      });
+      await completion(admin.execution);
+      expect(admin.execution.state).toBe('completed');
+    } finally {
+      await setUse('everyone');
+    }
   });
 
   it('act_on_event acts as the person who ran the workflow, once, audited via the workflow', async () => {
@@ -161,15 +229,19 @@ describe('Workflow Builder steps over HTTP', () => {
     const [entry] = await stack.vigil.deps.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: SEEDED_USERS.member, action: 'event.ignore', target: uid });
     expect(entry?.surface).toBe(`via workflow ${execution.workflowExecutionId}`);
+    expect(entry?.detail).toBe('workflow step Act on an event');
   });
 
   it('a step nobody may act through (no person: a scheduled workflow) completes with a clear error', async () => {
     const [event] = stack.sim.state.eventsOf(3002);
     const before = stack.sim.log.entries.filter((e) => e.path.endsWith('/events/actions')).length;
-    const { execution } = await runStep('act_on_event', {
-      event_uid: event?.item.metadata.uid,
-      action: 'remediate',
-    });
+    // Workflow Builder publishes no workflow that leaves the required Person acting empty; should Slack
+    // deliver one anyway, Vigil still refuses it.
+    const { execution } = await runStep(
+      'act_on_event',
+      { event_uid: event?.item.metadata.uid, action: 'remediate' },
+      { unchecked: true },
+    );
     const call = await completion(execution);
     expect(call.method).toBe('functions.completeError');
     expect(execution.error).toContain('person who ran the workflow');
@@ -204,20 +276,37 @@ describe('Workflow Builder steps over HTTP', () => {
     }
   });
 
-  it('a step run from a workspace this Vigil does not serve is refused by the workspace gate', async () => {
+  it('a step run from a workspace this Vigil does not serve is refused by the workspace gate, completed once with why', async () => {
     const before = stack.sim.log.entries.length;
+    // Another workspace, where another Vigil is installed, runs a workflow with the step.
+    stack.slack.addTeam({ teamId: 'T0OTHER01', botToken: 'xoxb-other-vigil', botUserId: 'U0BOTOTHER' });
     const { execution, event } = stack.slack.startFunction({
       callbackId: 'search_events',
       inputs: { identifier: '3001' },
       teamId: 'T0OTHER01',
     });
-    const res = await stack.sender.event({ type: 'function_executed', fields: event, teamId: 'T0OTHER01' });
-    expect(res.status).toBe(200);
-    await until('the refusal is logged', () =>
-      stack.logs.some((l) => l.includes('request refused') && l.includes('T0OTHER01')),
+    // The completion is held back: the ack does not wait for it.
+    const held = stack.slack.hold('functions.completeError');
+    const deliver = () =>
+      stack.sender.event({ type: 'function_executed', fields: event, teamId: 'T0OTHER01' });
+    expect((await deliver()).status).toBe(200);
+    await held.arrived;
+    expect(execution.state).toBe('running');
+    held.release();
+    const call = await completion(execution);
+    // With the execution's own token: Vigil holds no token for that workspace.
+    expect(call.token).toBe(execution.token);
+    expect(execution.state).toBe('failed');
+    expect(execution.error).toContain('Vigil did not run this step');
+    expect(execution.error).toContain('serves another Slack workspace');
+    expect(execution.error).toContain('install it there');
+    // Slack delivers it again: refused again, completed no more.
+    expect((await deliver()).status).toBe(200);
+    await until('the redelivery is turned away', () =>
+      stack.logs.some((l) => l.includes('delivered again') && l.includes(execution.id)) ? true : undefined,
     );
+    expect(completionsOf(execution)).toHaveLength(1);
     expect(stack.sim.log.entries.length).toBe(before);
-    expect(completionsOf(execution)).toEqual([]);
   });
 
   it('an unknown identifier completes with an error naming the input to fix', async () => {
@@ -230,7 +319,14 @@ describe('Workflow Builder steps over HTTP', () => {
   it('ask_decision waits for the person asked, completes on their click only, once', async () => {
     const [event] = stack.sim.state.eventsOf(3001);
     const uid = event?.item.metadata.uid ?? '';
-    const inputs = { event_uid: uid, decider: SEEDED_USERS.admin, channel: SEEDED_CHANNELS.security };
+    // Details mapped by the author (a search step's summary, here with a broadcast slipped in).
+    const details = `*HIGH* · Combo list <!here> · \`${uid}\``;
+    const inputs = {
+      event_uid: uid,
+      decider: SEEDED_USERS.admin,
+      channel: SEEDED_CHANNELS.security,
+      details,
+    };
     const { execution } = await runStep('ask_decision', inputs);
     const post = await stack.slack.waitFor(
       (c) => c.method === 'chat.postMessage' && c.token === execution.token && c.response.ok === true,
@@ -239,6 +335,9 @@ describe('Workflow Builder steps over HTTP', () => {
     // A copy: the stored message loses its buttons when updated, and a late click still carries them.
     const message = structuredClone(stack.slack.messages(SEEDED_CHANNELS.security).find((m) => m.ts === ts));
     expect(buttons(message?.blocks ?? []).map((b) => b.text)).toEqual(['Ignore', 'Remediate', 'Escalate']);
+    const shown = JSON.stringify(message?.blocks);
+    expect(shown).toContain('Combo list &lt;!here&gt;');
+    expect(shown).not.toContain('<!here>');
     expect(execution.state).toBe('running');
     expect(completionsOf(execution)).toEqual([]);
 
@@ -268,6 +367,7 @@ describe('Workflow Builder steps over HTTP', () => {
     const update = await stack.slack.waitFor((c) => c.method === 'chat.update' && c.body.ts === ts);
     expect(buttons(update.body.blocks ?? [])).toEqual([]);
     expect(JSON.stringify(update.body.blocks)).toContain('Escalate');
+    expect(JSON.stringify(update.body.blocks)).toContain('Combo list');
 
     // A late second click (sent before the message lost its buttons) completes nothing more.
     expect((await click(SEEDED_USERS.admin, 'step_decision_ignore')).status).toBe(200);
@@ -296,5 +396,32 @@ describe('Workflow Builder steps over HTTP', () => {
     expect(call.method).toBe('functions.completeSuccess');
     const link = String((execution.outputs as { message_link?: unknown }).message_link);
     expect(link).toContain(SEEDED_CHANNELS.security);
+  });
+});
+
+describe('Workflow Builder steps in a workspace not connected yet', () => {
+  let fresh: Stack;
+
+  beforeAll(async () => {
+    fresh = await startStack({ connect: false });
+  });
+
+  afterAll(async () => {
+    await fresh?.close();
+  });
+
+  it('a step completes with an error that says how to connect, instead of timing out', async () => {
+    const { execution, event } = fresh.slack.startFunction({
+      callbackId: 'search_events',
+      inputs: { identifier: '3001' },
+    });
+    expect((await fresh.sender.event({ type: 'function_executed', fields: event })).status).toBe(200);
+    await fresh.slack.waitFor(
+      (c) => c.method === 'functions.completeError' && c.body.function_execution_id === execution.id,
+    );
+    expect(execution.state).toBe('failed');
+    expect(execution.error).toContain('not connected');
+    expect(execution.error).toContain('/vigil connect');
+    expect(fresh.sim.log.entries).toEqual([]);
   });
 });

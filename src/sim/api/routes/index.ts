@@ -5,6 +5,7 @@ import type { Tier } from '../rate-limit.js';
 import type { SimState } from '../state.js';
 import { aiAssistance } from './activities.js';
 import { credentialActions, searchCredentials } from './credentials.js';
+import { getAnyEvent } from './event-lookup.js';
 import { updateTenantMetadata } from './event-metadata.js';
 import { eventActions, searchEvents, searchTenantEvents } from './events.js';
 import { createIdentifier, deleteIdentifier, getIdentifier, updateIdentifier } from './identifier-changes.js';
@@ -13,7 +14,7 @@ import { listAssignments, listPolicies, unassignPolicy } from './policies.js';
 import { listRecommendations, recommendationActions, redirectToSlash } from './recommendations.js';
 import { createReportRequest, getIntelRequest, getReportRequest } from './reports.js';
 import { createUpload, postUpload, putUpload } from './sandbox.js';
-import { expandEvent, getEvent } from './stealer-logs.js';
+import { expandEvent } from './stealer-logs.js';
 import { listTenants } from './tenants.js';
 
 export interface Route {
@@ -50,7 +51,7 @@ export function buildRoutes(family: string, tokens: TokenStore): Route[] {
     r('POST', `${f}/v4/events/tenant/_search`, searchTenantEvents),
     r('POST', `${f}/v4/credentials/global/_search`, searchCredentials, { tier: 'search' }),
     r('POST', `${f}/v4/credentials/actions`, credentialActions),
-    r('GET', `${f}/v4/events/`, getEvent),
+    r('GET', `${f}/v4/events/`, getAnyEvent),
     r('GET', `${f}/v4/events/_expand`, expandEvent),
     r('GET', `${f}/v4/matching-policies`, listPolicies),
     r('GET', `${f}/v4/matching-policies/${seg}/assignments`, listAssignments),

@@ -15,7 +15,7 @@ import {
 } from '../../blocks/policies.js';
 import type { SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
-import { onAction } from '../../listen.js';
+import { type Click, onAction } from '../../listen.js';
 import { renderAssignmentsPage } from './commands.js';
 import { requireUnassign } from './permission.js';
 
@@ -71,61 +71,61 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
     await respond(ephemeral(renderAssignmentsPage(ctxId, next), true));
   });
 
-  onAction(
-    app,
-    deps,
-    { action_id: new RegExp(`^${POLICY_ACTIONS.unassign}:\\d{1,3}$`) },
-    async ({ who, body, action, client }) => {
-      // The trigger id lives 3 s: a modal opens at once saying what happens; the form itself is shown in it
-      // only once the clicker is known to be allowed, so nobody fills in (or submits) a form for nothing.
-      const opened = await client.views.open({
-        trigger_id: body.trigger_id,
-        view: renderUnassignStatus(undefined, ':hourglass_flowing_sand: Checking who may unassign…'),
-      });
-      const viewId = opened.view?.id;
-      const show = (view: View) =>
-        viewId ? client.views.update({ view_id: viewId, view }).then(() => undefined) : Promise.resolve();
-      try {
-        await requireUnassign(deps, client, who);
-        const ref = parseRowRef(action.value);
-        const ctx = ref ? await deps.policies.loadAssignments(ref.ctxId, who.workspaceId) : undefined;
-        const row = ref && ctx ? ctx.rows[ref.index] : undefined;
-        if (!ref || !ctx || !row) {
-          throw new ExpiredError(
-            'This button no longer points at an assignment Vigil knows.',
-            'Run `/vigil assignments <policy-id>` again.',
-          );
-        }
-        // Kept only as long as Slack honours the response_url it holds (30 minutes).
-        const pendingId = await deps.lists.save(
-          PendingUnassignSchema,
-          {
-            kind: 'unassign',
-            workspaceId: who.workspaceId,
-            userId: who.userId,
-            ctxId: ref.ctxId,
-            index: ref.index,
-            ...(body.response_url ? { responseUrl: body.response_url } : {}),
-          },
-          PENDING_TTL_MS,
-        );
-        const target = {
-          policyUuid: ctx.policyUuid,
-          identifierId: row.identifier_id,
-          identifierName: row.identifier_name,
-        };
-        await show(renderUnassignModal(target, pendingId));
-      } catch (err) {
-        if (err instanceof RefusalError || err instanceof ExpiredError) {
-          await show(renderUnassignStatus(undefined, `:no_entry: ${err.told} ${err.hint}`));
-          if (err instanceof RefusalError) return;
-        } else {
-          await show(renderUnassignStatus(undefined, ':warning: Vigil could not open this form.')).catch(
-            () => undefined,
-          );
-        }
-        throw err;
-      }
-    },
+  onAction(app, deps, { action_id: new RegExp(`^${POLICY_ACTIONS.unassign}:\\d{1,3}$`) }, (args) =>
+    openUnassignForm(deps, args),
   );
+}
+
+/** Unassign: a modal at once, its form shown only to someone allowed, for the row the button points at. */
+async function openUnassignForm(deps: SlackDeps, { who, body, action, client }: Click): Promise<void> {
+  // The trigger id lives 3 s: a modal opens at once saying what happens; the form itself is shown in it
+  // only once the clicker is known to be allowed, so nobody fills in (or submits) a form for nothing.
+  const opened = await client.views.open({
+    trigger_id: body.trigger_id,
+    view: renderUnassignStatus(undefined, ':hourglass_flowing_sand: Checking who may unassign…'),
+  });
+  const viewId = opened.view?.id;
+  const show = (view: View) =>
+    viewId ? client.views.update({ view_id: viewId, view }).then(() => undefined) : Promise.resolve();
+  try {
+    await requireUnassign(deps, client, who);
+    const ref = parseRowRef(action.value);
+    const ctx = ref ? await deps.policies.loadAssignments(ref.ctxId, who.workspaceId) : undefined;
+    const row = ref && ctx ? ctx.rows[ref.index] : undefined;
+    if (!ref || !ctx || !row) {
+      throw new ExpiredError(
+        'This button no longer points at an assignment Vigil knows.',
+        'Run `/vigil assignments <policy-id>` again.',
+      );
+    }
+    // Kept only as long as Slack honours the response_url it holds (30 minutes).
+    const pendingId = await deps.lists.save(
+      PendingUnassignSchema,
+      {
+        kind: 'unassign',
+        workspaceId: who.workspaceId,
+        userId: who.userId,
+        ctxId: ref.ctxId,
+        index: ref.index,
+        ...(body.response_url ? { responseUrl: body.response_url } : {}),
+      },
+      PENDING_TTL_MS,
+    );
+    const target = {
+      policyUuid: ctx.policyUuid,
+      identifierId: row.identifier_id,
+      identifierName: row.identifier_name,
+    };
+    await show(renderUnassignModal(target, pendingId));
+  } catch (err) {
+    if (err instanceof RefusalError || err instanceof ExpiredError) {
+      await show(renderUnassignStatus(undefined, `:no_entry: ${err.told} ${err.hint}`));
+      if (err instanceof RefusalError) return;
+    } else {
+      await show(renderUnassignStatus(undefined, ':warning: Vigil could not open this form.')).catch(
+        () => undefined,
+      );
+    }
+    throw err;
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * The side panel (flexpane) of an event card, per person: `entity_details_requested` → `entity.presentDetails`
- * with what that person may see and do; the panel's actions (Ignore, Remediate, Undo, Explain, Reveal) and
+ * with what that person may see and do; the panel's actions (Ignore, Remediate, Undo, Snooze, Explain, Reveal) and
  * its edits (severity override, tags: a view submission carrying the entity), each checked again
  * server-side, made through the same services as buttons and forms, audited, and the panel presented again.
  * A member of another workspace, or a workspace with no connection, gets an error panel, never data.
@@ -18,16 +18,18 @@ import {
   flexpaneEntity,
   severityChoice,
 } from '../../blocks/work-object.js';
+import { snoozeActions, snoozeFields } from '../../blocks/work-object-snooze.js';
 import type { SlackDeps } from '../../context.js';
 import { onAction, runTracked } from '../../listen.js';
 import { detectSecret } from '../../parser/index.js';
 import { type EnvelopeIds, requesterOfAction, workspaceOfEnvelope } from '../../requester.js';
 import { ENTITY_EDIT_VIEW, routeView } from '../../router.js';
+import { snoozeFromPanel } from './panel-snooze.js';
 
 type EntityDetailsRequestedEvent = Extract<SlackEvent, { type: 'entity_details_requested' }>;
 
 /** The person looking, from the verified payload. */
-interface Viewer {
+export interface Viewer {
   workspaceId: string;
   teamId: string;
   enterprise: boolean;
@@ -66,6 +68,7 @@ async function present(
   const tagOptions = mayAct
     ? await deps.connection.tenantOf(v.workspaceId).then((t) => deps.knownTags.list(v.workspaceId, t))
     : [];
+  const snoozed = (await deps.snoozes.matcher(v.workspaceId))(found.event);
   const metadata = flexpaneEntity(
     found,
     {
@@ -75,7 +78,11 @@ async function present(
       tagOptions,
       ...(extra.explanation === undefined ? {} : { explanation: extra.explanation }),
     },
-    { url: found.flareUrl },
+    {
+      url: found.flareUrl,
+      extraOverflow: mayAct ? snoozeActions(found.uid, snoozed) : [],
+      extraFields: snoozeFields(snoozed),
+    },
   );
   await client.entity.presentDetails({ trigger_id: triggerId, metadata });
 }
@@ -131,6 +138,18 @@ const ACTS: Record<string, EventActionType> = {
   [ENTITY_ACTIONS.unremediate]: 'unremediate',
 };
 
+/**
+ * The event a panel's button is about: its value (the uid Vigil set), else the entity the panel shows. A
+ * panel's click comes with an `entity_detail` container naming the entity (`external_ref`, `entity_url`,
+ * `app_unfurl_url`) and the message it was opened from, with no view and no response_url.
+ */
+function clickedUid(body: { container?: unknown }, action: { value?: string }): string {
+  if (action.value) return action.value;
+  const container = body.container as { type?: string; external_ref?: { id?: unknown } } | undefined;
+  const id = container?.type === 'entity_detail' ? container.external_ref?.id : undefined;
+  return typeof id === 'string' ? id : '';
+}
+
 function registerActions(app: App, deps: SlackDeps): void {
   onAction(
     app,
@@ -144,8 +163,11 @@ function registerActions(app: App, deps: SlackDeps): void {
         userId: who.userId,
       };
       const triggerId = body.trigger_id;
-      const found = await deps.workObjects.resolveUid(v.workspaceId, action.value ?? '');
+      const found = await deps.workObjects.resolveUid(v.workspaceId, clickedUid(body, action));
       if (found.kind !== 'event') return present(deps, client, v, triggerId, found);
+      if (await snoozeFromPanel(deps, client, v, found, action.action_id)) {
+        return present(deps, client, v, triggerId, found);
+      }
       const act = ACTS[action.action_id];
       if (act !== undefined) {
         await deps.authz.requireActor(client, v.workspaceId, v.teamId, v.userId);

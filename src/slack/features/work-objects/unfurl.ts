@@ -1,18 +1,22 @@
 /**
  * `link_shared`: a portal link to an event, pasted in a message or still in the composer, becomes the
  * event's card (`chat.unfurl` with `metadata.entities`). A link Vigil cannot stand behind (the workspace is
- * not connected, the event is another tenant's, or Vigil has not seen it here) gets no card at all: the
- * card is seen by everyone in the conversation, so it must never hold what this workspace may not see.
+ * not connected, or the event is another tenant's) gets no card at all: the card is seen by everyone in the
+ * conversation, so it must never hold what this workspace may not see. An event Vigil has not seen here
+ * but the API knows by the link's uid gets a card saying it cannot be vouched for, with none of its content.
  */
 import type { App } from '@slack/bolt';
 import type { EntityMetadata, LinkSharedEvent } from '@slack/types';
 import { eventEntity } from '../../blocks/work-object.js';
+import { unseenEventEntity } from '../../blocks/work-object-unseen.js';
 import type { SlackDeps } from '../../context.js';
 import { runTracked } from '../../listen.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../requester.js';
 
 /** Slack sends at most a handful of links per message; more would be someone pasting a list. */
 const MAX_LINKS = 10;
+/** Links of one message to events Vigil never showed that are looked up upstream (the API budget is shared). */
+const MAX_LOOKUPS = 3;
 
 export function registerUnfurls(app: App, deps: SlackDeps): void {
   app.event('link_shared', async ({ event, body, client }) => {
@@ -26,8 +30,18 @@ export function registerUnfurls(app: App, deps: SlackDeps): void {
       deps,
       async () => {
         const entities: EntityMetadata[] = [];
+        let lookups = 0;
         for (const link of links) {
           const found = await deps.workObjects.resolveLink(workspaceId, link.url);
+          if (found.kind === 'unknown' && lookups < MAX_LOOKUPS) {
+            lookups += 1;
+            const unseen = await deps.workObjects.lookUpUnseen(workspaceId, link.url);
+            if (unseen !== undefined) {
+              entities.push(unseenEventEntity(unseen, { appUnfurlUrl: link.url }));
+              deps.logger.info('portal link unfurled as not verified', { workspaceId });
+              continue;
+            }
+          }
           if (found.kind !== 'event') {
             deps.logger.info('portal link not unfurled', { workspaceId, reason: found.kind });
             continue;

@@ -5,7 +5,7 @@
  */
 import type { EventActionType } from '../../../api/index.js';
 import { VigilError } from '../../../errors.js';
-import { actorOf, requiredInput, type StepResult, type StepRun, workflowSurface } from './run.js';
+import { actorOf, requiredInput, type StepResult, type StepRun } from './run.js';
 
 const ACTIONS: readonly EventActionType[] = ['ignore', 'remediate', 'unignore', 'unremediate'];
 const STATE_AFTER: Record<EventActionType, string> = {
@@ -33,7 +33,8 @@ export async function actOnEvent(run: StepRun): Promise<StepResult> {
       from,
       action,
       by: actor,
-      detail: workflowSurface(run.workflowRun),
+      // The step by its title: Slack names the run (the audit's surface), never the workflow.
+      detail: 'workflow step Act on an event',
     });
   let outcome = await act(await deps.events.generationOf(run.workspaceId, uid));
   // Someone acted between the read and the call: act on the state they left, once.

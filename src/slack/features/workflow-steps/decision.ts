@@ -18,7 +18,14 @@ import { ephemeral } from '../../context.js';
 import { reportError } from '../../error-reply.js';
 import { requesterOfAction } from '../../requester.js';
 import { routeAction } from '../../router.js';
-import { authorMessage, requiredInput, type StepResult, type StepRun, workflowSurface } from './run.js';
+import {
+  authorMessage,
+  requiredInput,
+  type StepResult,
+  type StepRun,
+  textInput,
+  workflowSurface,
+} from './run.js';
 
 const DECISION_BLOCK = 'vigil_step_decision';
 
@@ -27,7 +34,8 @@ export async function askDecision(run: StepRun): Promise<StepResult> {
   const uid = requiredInput(inputs, 'event_uid', 'Event uid');
   const decider = requiredInput(inputs, 'decider', 'Who decides');
   const channel = requiredInput(inputs, 'channel', 'Channel');
-  const message = renderDecisionRequest({ uid, decider, blockId: DECISION_BLOCK });
+  const details = textInput(inputs, 'details');
+  const message = renderDecisionRequest({ uid, decider, blockId: DECISION_BLOCK, details });
   // Posted with the workflow's token: Slack ties the buttons to this step's run.
   await run.client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
   return 'waiting';
@@ -92,7 +100,13 @@ export function registerDecisionButtons(app: App, deps: SlackDeps): void {
           await args.client.chat.update({
             channel: who.channelId,
             ts,
-            ...renderDecided({ uid, decision, by: who.userId, at }),
+            ...renderDecided({
+              uid,
+              decision,
+              by: who.userId,
+              at,
+              details: textInput(data?.inputs ?? {}, 'details'),
+            }),
           });
       },
       (err) => reportError(deps, err, args.respond, context),

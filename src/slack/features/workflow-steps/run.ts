@@ -14,6 +14,7 @@ interface Completion {
 import type { WebClient } from '@slack/web-api';
 import { realSleep } from '../../../clock.js';
 import { NotAllowedError, VigilError } from '../../../errors.js';
+import { PERMISSION_WORDS, type Permission } from '../../../permission-rules.js';
 import { onSurface } from '../../../services/audit.js';
 import { inTenant } from '../../../services/workspace-api.js';
 import type { SlackDeps } from '../../context.js';
@@ -74,6 +75,37 @@ export function actorOf(inputs: Record<string, unknown>): string {
   throw new NotAllowedError(
     'This step acts as the person who ran the workflow, and Slack did not say who that is, so Vigil did nothing.',
     'Start the workflow from a link, a button or a shortcut, and set the step’s “Person acting” to the person who used the workflow. A scheduled or event-started workflow cannot act through Vigil.',
+  );
+}
+
+/**
+ * Who ran the workflow, from the `run_as` input (`slack#/types/user_context`): Workflow Builder fills it with
+ * the person who used the workflow (a builder cannot type it), so Slack vouches for the id. Undefined for a
+ * workflow nobody started (a schedule, an event) unless a step of it set the person.
+ */
+function personOf(inputs: Record<string, unknown>): string | undefined {
+  const id = (inputs.run_as as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && /^[UW][A-Z0-9]+$/.test(id) ? id : undefined;
+}
+
+/**
+ * A search step's permission, as for the command: the person who ran the workflow must have it. A workflow
+ * without a person searches only when the workspace opened the permission to every member. Returns the person.
+ */
+export async function requireSearcher(
+  run: StepRun,
+  permission: Extract<Permission, 'use' | 'creds'>,
+): Promise<string | undefined> {
+  const person = personOf(run.inputs);
+  if (person !== undefined) {
+    await run.deps.authz.requirePermission(run.client, run.workspaceId, run.teamId, person, permission);
+    return person;
+  }
+  const actors = (await run.deps.settings.get(run.workspaceId)).permissions[permission];
+  if (actors === 'everyone') return undefined;
+  throw new NotAllowedError(
+    `In this workspace not every member may ${PERMISSION_WORDS[permission]} (the \`${permission}\` permission), and Slack did not say who ran this workflow, so Vigil did not search.`,
+    `Start the workflow from a link, a button or a shortcut (Workflow Builder then fills the step’s “Person running the workflow”) and make sure that person may ${PERMISSION_WORDS[permission]}; or an admin can open it to every member with \`/vigil settings ${permission} everyone\`.`,
   );
 }
 

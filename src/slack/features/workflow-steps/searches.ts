@@ -12,9 +12,9 @@ import {
   toCredentialSearchInput,
   toEventSearchInput,
 } from '../../parser/index.js';
-import { requiredInput, type StepResult, type StepRun, textInput } from './run.js';
+import { requiredInput, requireSearcher, type StepResult, type StepRun, textInput } from './run.js';
 
-/** Who a search is counted against in the fair admission of searches: the run's workflow. */
+/** Who a search is counted against in the fair admission of searches without a person: the workflows. */
 const WORKFLOW_SEARCHER = 'workflow';
 
 /** A `/vigil` command built from a step's inputs, parsed as typed: the same checks, secrets refused. */
@@ -46,9 +46,11 @@ export async function searchCredentials(run: StepRun): Promise<StepResult> {
   const channel = textInput(inputs, 'channel');
   const type = query.includes('@') ? 'email' : 'domain';
   const command = parsed(`creds ${type} ${word(query)}`, ['creds']);
+  const person = await requireSearcher(run, 'creds');
+  const searcher = person ?? WORKFLOW_SEARCHER;
   const page = await deps.credentials.search({
     workspaceId: run.workspaceId,
-    userId: WORKFLOW_SEARCHER,
+    userId: searcher,
     channelId: channel ?? '',
     commandText: `/vigil creds ${type} ${query}`,
     input: toCredentialSearchInput(command, new Date(deps.clock.now())),
@@ -63,6 +65,14 @@ export async function searchCredentials(run: StepRun): Promise<StepResult> {
       ...message,
       unfurl_links: false,
       unfurl_media: false,
+    });
+    // As a search shared from `/vigil creds`: masked values in a channel, audited (via the workflow).
+    await deps.audit.record({
+      teamId: run.workspaceId,
+      userId: searcher,
+      action: 'credentials.share',
+      target: type,
+      detail: `summary (masked) in ${channel}, step search_credentials`,
     });
   }
   const newest = Math.max(...rows.map((r) => Date.parse(r.importedAt)).filter(Number.isFinite));
@@ -95,6 +105,7 @@ async function identifierId(run: StepRun, identifier: string): Promise<number> {
 export async function searchEvents(run: StepRun): Promise<StepResult> {
   const { deps, inputs } = run;
   const identifier = requiredInput(inputs, 'identifier', 'Identifier');
+  const person = await requireSearcher(run, 'use');
   const id = await identifierId(run, identifier);
   const severity = textInput(inputs, 'severity');
   const since = textInput(inputs, 'since');
@@ -104,7 +115,7 @@ export async function searchEvents(run: StepRun): Promise<StepResult> {
   const command = parsed(`events ${id} ${filters}`.trim(), ['events']);
   const context = await deps.events.searchToContext({
     workspaceId: run.workspaceId,
-    userId: WORKFLOW_SEARCHER,
+    userId: person ?? WORKFLOW_SEARCHER,
     channelId: '',
     commandText: `/vigil events ${id} ${filters}`.trim(),
     input: toEventSearchInput(command, new Date(deps.clock.now())),

@@ -115,6 +115,19 @@ const actionIds = (entity: Json | undefined) => {
     ...((actions.overflow_actions as Json[]) ?? []),
   ].map((a) => String(a.action_id));
 };
+/**
+ * Where a click in the side panel comes from, as Slack sends it: a block_actions payload whose container is
+ * `{type: 'entity_detail', message_ts, channel_id, external_ref, entity_url, app_unfurl_url}`, with no view
+ * and no response_url. Source: HubSpot/slack-client (a production Slack client), `models/interaction/
+ * EntityDetailContainerIF.java` and `Container.java` (`entity_detail` among block actions' containers),
+ * added with its Work Object flexpane actions (github.com/HubSpot/slack-client/pull/393); Slack's own SDKs
+ * type only the buttons (@slack/types `EntityActionButton`) and the edit's view (@slack/bolt `ViewOutput`
+ * with `entity_url`, `external_ref`).
+ */
+const panelClick = (uid = shown.uid) => ({
+  container: 'entity_detail' as const,
+  entity: { externalRef: { id: uid, type: 'flare_event' }, entityUrl: shown.url, appUnfurlUrl: shown.url },
+});
 const customKeys = (entity: Json | undefined) =>
   ((payloadOf(entity).custom_fields as Json[]) ?? []).map((f) => String(f.key));
 
@@ -246,8 +259,7 @@ describe('the side panel', () => {
     await stack.sender.blockAction({
       actionId: 'vigil_entity_ignore',
       value: shown.uid,
-      container: 'view',
-      view: { id: 'V0ENTITY01', type: 'entity_detail', blocks: [] },
+      ...panelClick(),
       userId: SEEDED_USERS.admin,
       triggerId,
     });
@@ -337,8 +349,7 @@ describe('the side panel', () => {
     await stack.sender.blockAction({
       actionId: 'vigil_entity_explain',
       value: shown.uid,
-      container: 'view',
-      view: { id: 'V0ENTITY01', type: 'entity_detail', blocks: [] },
+      ...panelClick(),
       userId: SEEDED_USERS.member,
       triggerId,
     });
@@ -346,6 +357,74 @@ describe('the side panel', () => {
       (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
     );
     expect(customKeys(asJson(call.body.metadata))).toContain('ai_assistance');
+  });
+});
+
+describe('snooze from the side panel', () => {
+  /** A signed click of one of the panel's buttons; the panel presented again for its trigger, if any. */
+  async function click(actionId: string, userId: string) {
+    const triggerId = stack.slack.triggerId();
+    const res = await stack.sender.blockAction({
+      actionId,
+      value: shown.uid,
+      ...panelClick(),
+      userId,
+      triggerId,
+    });
+    expect(res.status).toBe(200);
+    return triggerId;
+  }
+  const presented = (triggerId: string) =>
+    stack.slack
+      .waitFor((c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId)
+      .then((c) => asJson(c.body.metadata));
+  const running = () =>
+    stack.vigil.deps.snoozes
+      .list(stack.workspaceId)
+      .then((all) => all.filter((s) => s.target.kind === 'event' && s.target.uid === shown.uid));
+
+  it('offers Snooze to who may act; a click snoozes the event (audited) and presents the panel again with who snoozed it', async () => {
+    const before = await openPanel(SEEDED_USERS.admin);
+    expect(actionIds(before.metadata)).toEqual(
+      expect.arrayContaining(['vigil_entity_snooze_1h', 'vigil_entity_snooze_1d', 'vigil_entity_snooze_7d']),
+    );
+    const clock = stack.vigil.deps.clock;
+    const from = clock.now();
+    const entity = await presented(await click('vigil_entity_snooze_1d', SEEDED_USERS.admin));
+    const [snooze] = await running();
+    expect(snooze?.by).toBe(SEEDED_USERS.admin);
+    expect(snooze?.until).toBeGreaterThanOrEqual(from + 24 * 3600_000);
+    expect(snooze?.until).toBeLessThanOrEqual(clock.now() + 24 * 3600_000);
+    expect(customKeys(entity)).toEqual(expect.arrayContaining(['snoozed_until', 'snoozed_by']));
+    expect(actionIds(entity)).toContain('vigil_entity_unsnooze');
+    expect(actionIds(entity)).not.toContain('vigil_entity_snooze_1d');
+    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 5);
+    expect(audit.some((e) => e.action === 'snooze.add' && e.target === `event ${shown.uid}`)).toBe(true);
+
+    const after = await presented(await click('vigil_entity_unsnooze', SEEDED_USERS.admin));
+    expect(await running()).toEqual([]);
+    expect(customKeys(after)).not.toContain('snoozed_until');
+    expect(actionIds(after)).toContain('vigil_entity_snooze_1h');
+  });
+
+  it('refuses a snooze click by someone who may not act: nothing snoozed, told in their DM, no panel', async () => {
+    await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
+    try {
+      const offered = await openPanel(SEEDED_USERS.member);
+      expect(actionIds(offered.metadata).some((a) => a.startsWith('vigil_entity_snooze_'))).toBe(false);
+      const dms = () =>
+        stack.slack.callsTo('chat.postMessage').filter((c) => c.body.channel === SEEDED_USERS.member).length;
+      const dmsBefore = dms();
+      const triggerId = await click('vigil_entity_snooze_7d', SEEDED_USERS.member);
+      await until('the refusal in the DM', () => dms() > dmsBefore);
+      await stack.vigil.deps.tracker.idle();
+      expect(await running()).toEqual([]);
+      expect(stack.slack.callsTo('entity.presentDetails').some((c) => c.body.trigger_id === triggerId)).toBe(
+        false,
+      );
+    } finally {
+      await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
+    }
   });
 });
 
@@ -396,8 +475,8 @@ describe('masked values', () => {
     await stack.sender.blockAction({
       actionId: 'vigil_entity_reveal',
       value: 'paste/wobj/secret-1',
-      container: 'view',
-      view: { id: 'V0ENTITY02', type: 'entity_detail', blocks: [] },
+      container: 'entity_detail',
+      entity: { externalRef: { id: 'paste/wobj/secret-1', type: 'flare_event' } },
       userId: SEEDED_USERS.admin,
       triggerId,
     });
