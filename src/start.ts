@@ -16,10 +16,9 @@ import type { FairGateOptions } from './services/fair-gate.js';
 import { realTicker, type Ticker } from './services/subscriptions/ticker.js';
 import { createSlackApp } from './slack/app.js';
 import type { Feature } from './slack/context.js';
-import { ALL_FEATURES } from './slack/features/index.js';
-import { startBackgroundWork } from './startup/background.js';
+import { buildBase } from './startup/base.js';
 import { createHttpServer } from './startup/http.js';
-import { buildServices, type VigilCore } from './startup/services.js';
+import type { VigilCore } from './startup/services.js';
 import { shutdownOf } from './startup/shutdown.js';
 import { createRepositories, type HeartbeatOptions, loadSealer, openStore } from './store/index.js';
 import { listen, type WebServerOptions } from './web/server.js';
@@ -72,7 +71,12 @@ export interface RunningVigil {
   runIntelNow(): Promise<void>;
 }
 
+const loadFeatures = async () => (await import('./slack/features/index.js')).ALL_FEATURES;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const loadServices = async () => (await import('./startup/services.js')).buildServices;
+
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
+  const { features } = opts;
   // A copy: the public URL is completed once the real port is known.
   const config: Config = { ...opts.config };
   const { logger } = opts;
@@ -98,23 +102,41 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       onAudit: auditLogLine(logger),
       onSetAside: (kind) => monitoring.metrics.recordSetAside(kind),
     });
-    const core = buildServices({ config, logger, clock, store, repos, sealer, outbound, monitoring }, opts);
+    const base = buildBase({ config, logger, clock, store, repos, sealer, outbound, monitoring }, opts);
+    // The services and the features load once the web server listens (createSlackApp says why), or at the
+    // first request if it comes before.
+    let services: Promise<VigilCore> | undefined;
+    const built = () => {
+      services ??= loadServices().then((buildServices) => buildServices(base, opts));
+      return services;
+    };
     const slack = createSlackApp({
-      deps: core.slack,
+      base: { logger, outbound, metrics: monitoring.metrics },
+      load: async () => {
+        const [core, loaded] = await Promise.all([built(), features ? features : loadFeatures()]);
+        return { deps: core.slack, features: loaded };
+      },
       config,
       installations: repos.installations,
       locks: store,
       clock,
-      features: opts.features ?? ALL_FEATURES,
       ...(opts.slackNow ? { now: opts.slackNow } : {}),
     });
-    const server = createHttpServer(core, slack, opts.extraRoutes);
+    const server = createHttpServer(base, slack, opts.extraRoutes);
     // Single-workspace mode checks the bot token (auth.test) before taking traffic.
     await slack.init();
     const port = await listen(server, config.port, opts.host);
     const metricsPort = await monitoring.listen();
     if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
+    // What /healthz does not need is loaded now it answers, a part at a time so that requests are answered
+    // between them: the services and the listeners (Slack's requests wait for them), then the background
+    // work with its Slack publishers.
     await slack.app.start();
+    const core = await built();
+    await nextTurn();
+    await slack.registerListeners();
+    await nextTurn();
+    const { startBackgroundWork } = await import('./startup/background.js');
     // The readiness check knows each scheduler is alive by its ticks.
     const background = startBackgroundWork(core, {
       digest: monitoring.heartbeats.watch('digest', opts.digestTicker ?? realTicker),

@@ -3,10 +3,8 @@
  * carried through its async work), and the one structured log line each entry also becomes, for a SIEM.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { stringify } from 'csv-stringify/sync';
 import type { Logger } from '../logger.js';
 import type { AuditEntry, NewAuditEntry, Repositories } from '../store/index.js';
-import { neutralise } from './credentials/csv.js';
 
 /**
  * Where people act: a slash command, a button, a form (modal), App Home, a workflow step (`via workflow <run>`,
@@ -51,41 +49,6 @@ export function auditLogLine(logger: Logger): (entry: AuditEntry) => void {
       ...(e.detail === undefined ? {} : { detail: e.detail }),
       at: new Date(e.at).toISOString(),
     });
-}
-
-const CSV_COLUMNS = [
-  'time',
-  'workspace',
-  'user',
-  'action',
-  'targets',
-  'count',
-  'outcome',
-  'surface',
-  'detail',
-  'title',
-] as const;
-
-/**
- * The entries as CSV (newest first), one row each, every cell neutralised against formula injection (a
- * spreadsheet runs a cell starting with `=`, `+`, `-`, `@`): titles and details carry upstream text.
- */
-export function auditCsv(entries: readonly AuditEntry[]): string {
-  const rows = entries.map((e) =>
-    [
-      new Date(e.at).toISOString(),
-      e.teamId,
-      e.userId,
-      e.action,
-      (e.targets ?? [e.target]).join(' '),
-      e.count === undefined ? '' : String(e.count),
-      e.outcome ?? 'done',
-      e.surface ?? 'vigil',
-      e.detail ?? '',
-      e.title ?? '',
-    ].map(neutralise),
-  );
-  return stringify(rows, { header: true, columns: [...CSV_COLUMNS] });
 }
 
 /** The audit log of actions taken through Vigil, as Slack listeners see it. */

@@ -1,6 +1,7 @@
 /**
  * Builds the Bolt app: transport (HTTP receiver or Socket Mode), workspace authorization (one bot token,
- * or OAuth installations from the store) and the features' listeners. No I/O happens here.
+ * or OAuth installations from the store) and the features' listeners (loaded once the web server listens).
+ * No I/O happens here.
  */
 import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
@@ -10,8 +11,7 @@ import type { Config } from '../config.js';
 import type { Repositories, Store } from '../store/index.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { interactiveClientOptions } from './client-options.js';
-import { registerVigilCommand } from './command.js';
-import type { CommandHandlers, Feature, SlackDeps } from './context.js';
+import type { Feature, SlackDeps } from './context.js';
 import { reportError } from './error-reply.js';
 import { VigilHttpReceiver } from './receiver.js';
 import { RefusedSteps, refusedStepError } from './refused-steps.js';
@@ -50,6 +50,8 @@ export interface SlackApp {
   installer: InstallProvider | undefined;
   /** Bolt's init, and in single-workspace mode the bot token's check (auth.test) before traffic. */
   init(): Promise<void>;
+  /** Loads the features and registers every listener, once; a request that comes first waits for it. */
+  registerListeners(): Promise<void>;
 }
 
 const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
@@ -60,20 +62,22 @@ const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
 };
 
 export interface SlackAppOptions {
-  deps: SlackDeps;
+  /** What the transport and the last-resort error reply use from the start. */
+  base: Pick<SlackDeps, 'logger' | 'outbound' | 'metrics'>;
+  /** The services and every feature, loaded when the listeners are registered. */
+  load: () => Promise<{ deps: SlackDeps; features: readonly Feature[] }>;
   config: Config;
   /** OAuth installations, and the store lock their token rotation refreshes under. */
   installations: Repositories['installations'];
   locks: Pick<Store, 'withLock'>;
   clock: Clock;
-  features: readonly Feature[];
   /** Seconds clock of the request-signature check (tests freeze it). */
   now?: () => number;
 }
 
 type BoltClientOptions = ReturnType<typeof boltClientOptions>;
 
-function boltClientOptions(deps: SlackDeps, config: Config) {
+function boltClientOptions(deps: SlackAppOptions['base'], config: Config) {
   const logger = toBoltLogger(deps.logger.child({ component: 'bolt' }), BOLT_LOG_LEVELS[config.logLevel]);
   return {
     slackApiUrl: config.slack.apiUrl,
@@ -114,28 +118,36 @@ function createReceiver(
     return new AnsweringSocketModeReceiver(
       new SocketModeReceiver({
         appToken: config.slack.appToken,
-        dispatcher: opts.deps.outbound.dispatcher,
+        dispatcher: opts.base.outbound.dispatcher,
         logger: clientOptions.logger,
         installerOptions: { clientOptions },
       }),
-      opts.deps.metrics,
+      opts.base.metrics,
     );
   }
   return new VigilHttpReceiver({
     signingSecret: config.slack.signingSecret ?? '',
-    logger: opts.deps.logger.child({ component: 'receiver' }),
+    logger: opts.base.logger.child({ component: 'receiver' }),
     ...(opts.now ? { now: opts.now } : {}),
-    ...(opts.deps.metrics ? { metrics: opts.deps.metrics } : {}),
+    ...(opts.base.metrics ? { metrics: opts.base.metrics } : {}),
   });
 }
 
 /** Last resort for errors thrown inside listeners (the features report their own to the user). */
 function handleErrors(
   app: App,
-  deps: SlackDeps,
+  deps: SlackAppOptions['base'],
   receiver: VigilHttpReceiver | AnsweringSocketModeReceiver,
-  steps: RefusedSteps,
+  // The services are loaded after start-up listens (see createSlackApp); a refusal may come first.
+  refusedSteps: () => Promise<RefusedSteps>,
 ): void {
+  const steps = {
+    complete: (...args: Parameters<RefusedSteps['complete']>) =>
+      void refusedSteps().then(
+        (refused) => refused.complete(...args),
+        (err: unknown) => deps.logger.error('could not complete a refused workflow step', { err }),
+      ),
+  };
   app.error(async (args) => {
     const { error, body } = args as unknown as { error: unknown; body?: { type?: string } };
     const answer = authorizationAnswer(error);
@@ -161,8 +173,8 @@ const NO_INSTALLATION =
   'Vigil did not run this step: it has no installation for this workspace. An admin of the workspace can install Vigil, then run the workflow again.';
 
 export function createSlackApp(opts: SlackAppOptions): SlackApp {
-  const { deps, config, features } = opts;
-  const clientOptions = boltClientOptions(deps, config);
+  const { base, config } = opts;
+  const clientOptions = boltClientOptions(base, config);
   // Token rotation refreshes under a store lock, so two instances never refresh one installation at once.
   const rotation = rotationSafeAuthorization({
     installations: opts.installations,
@@ -190,10 +202,33 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     ignoreSelf: false,
     convoStore: false,
   });
-  const commands: CommandHandlers = Object.assign({}, ...features.map((f) => f.commands));
-  registerVigilCommand(app, deps, commands);
-  for (const feature of features) feature.register?.(app, deps);
-  handleErrors(app, deps, receiver, new RefusedSteps(deps, new WebClient(undefined, clientOptions)));
+  // Why lazy: the services, the features' handlers and their Block Kit builders are most of Vigil's modules,
+  // and loading them doubled the time to a first /healthz. Start-up loads them right after the web server
+  // listens; a request that comes before waits here (Bolt reads its listeners only after the global
+  // middleware). A failed load fails the start, and a request that waited on it gets the house's error reply
+  // (app.error below).
+  let loading: ReturnType<SlackAppOptions['load']> | undefined;
+  const load = () => {
+    loading ??= opts.load();
+    return loading;
+  };
+  let registered: Promise<void> | undefined;
+  const registerListeners = () => {
+    registered ??= Promise.all([import('./listeners.js'), load()]).then(([listeners, loaded]) =>
+      listeners.registerListeners(app, loaded.deps, loaded.features),
+    );
+    return registered;
+  };
+  let refused: Promise<RefusedSteps> | undefined;
+  const refusedSteps = () => {
+    refused ??= load().then(({ deps }) => new RefusedSteps(deps, new WebClient(undefined, clientOptions)));
+    return refused;
+  };
+  app.use(async ({ next }) => {
+    await registerListeners();
+    await next();
+  });
+  handleErrors(app, base, receiver, refusedSteps);
   return {
     app,
     httpReceiver: receiver instanceof VigilHttpReceiver ? receiver : undefined,
@@ -202,5 +237,6 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
       await app.init();
       await gate?.init();
     },
+    registerListeners,
   };
 }

@@ -11,10 +11,10 @@ import { slackAuthCheck } from '../slack/readiness.js';
 import { postToResponseUrl } from '../slack/respond.js';
 import { ConnectFlow } from '../web/connect-flow.js';
 import { createWebServer, type WebServerOptions } from '../web/server.js';
-import type { VigilCore } from './services.js';
+import type { VigilBase } from './base.js';
 
 export function createHttpServer(
-  core: VigilCore,
+  core: VigilBase,
   slack: SlackApp,
   extraRoutes: WebServerOptions['extraRoutes'] | undefined,
 ): Server {
@@ -54,7 +54,7 @@ export function createHttpServer(
 }
 
 /** The connect page's flow; it confirms in Slack, through the command's response_url, with the key id only. */
-function connectFlow(core: VigilCore): ConnectFlow {
+function connectFlow(core: VigilBase): ConnectFlow {
   const { ports, regions } = connectFlowPorts({
     pool: core.pool,
     repos: core.repos,

@@ -1,14 +1,9 @@
 /**
- * Building Vigil's services over an open store: the API client pool, the workflows, and what Slack listeners
- * get (`SlackDeps`: services, permission checks, clock, logger, never the store or the API client).
+ * Building Vigil's services over the store and the API client pool (startup/base.ts): the workflows, and what
+ * Slack listeners get (`SlackDeps`: services, permission checks, clock, logger, never the store or the API
+ * client). Loaded once the web server listens: a start serves /healthz without them.
  */
-import type { Dispatcher } from 'undici';
-import type { RateBudget, RateWindows } from '../api/index.js';
-import type { Clock, Sleep } from '../clock.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { Monitoring } from '../observability/monitoring.js';
-import type { Outbound } from '../outbound.js';
+import type { Sleep } from '../clock.js';
 import { AlertService } from '../services/alerts/subscriptions.js';
 import { AuditTrail } from '../services/audit.js';
 import { ConnectionService } from '../services/connection.js';
@@ -37,51 +32,26 @@ import { WatchService } from '../services/watch.js';
 import { PortalLinks } from '../services/work-objects/portal-links.js';
 import { WorkObjectsService } from '../services/work-objects/service.js';
 import { StepRuns } from '../services/workflow-steps.js';
-import { ApiAccess, ApiClientPool } from '../services/workspace-api.js';
 import type { SlackDeps } from '../slack/context.js';
 import { Authz } from '../slack/permission-checks.js';
-import type { Repositories, Sealer, Store } from '../store/index.js';
-import { WorkTracker } from '../work-tracker.js';
+import type { VigilBase } from './base.js';
 
 /**
  * Everything start-up built: the services, and the store and API client beneath them that background work,
  * the connect page and the playground use. Slack listeners get only `slack`.
  */
-export interface VigilCore extends SlackDeps {
-  config: Config;
-  store: Store;
-  repos: Repositories;
-  sealer: Sealer;
-  monitoring: Monitoring;
-  pool: ApiClientPool;
-  api: ApiAccess;
+export interface VigilCore extends VigilBase, SlackDeps {
   slack: SlackDeps;
 }
 
 export interface ServiceOptions {
   /** Fair admission of searches (per-member bound, concurrency). */
   searchGate?: Partial<FairGateOptions> | undefined;
-  apiDispatcher?: Dispatcher | undefined;
   sleep?: Sleep | undefined;
 }
 
-export function buildServices(
-  base: {
-    config: Config;
-    logger: Logger;
-    clock: Clock;
-    store: Store;
-    repos: Repositories;
-    sealer: Sealer;
-    outbound: Outbound;
-    monitoring: Monitoring;
-  },
-  opts: ServiceOptions,
-): VigilCore {
-  const { config, logger, clock, store, repos } = base;
-  const pool = apiPool(base, opts);
-  const api = new ApiAccess({ pool, repos, logger, environment: config.preconnect, clock });
-  const tracker = new WorkTracker();
+export function buildServices(base: VigilBase, opts: ServiceOptions): VigilCore {
+  const { config, logger, clock, store, repos, api, tracker } = base;
   const sleep = opts.sleep ? { sleep: opts.sleep } : {};
   const connection = new ConnectionService({
     api,
@@ -159,44 +129,5 @@ export function buildServices(
     metrics: base.monitoring.metrics,
     ...sleep,
   };
-  return { ...base, pool, api, ...slack, slack };
-}
-
-/**
- * Several instances on one Redis act as one client: one rate budget per organization, one token per workspace
- * tenant, one organization per API key. Tokens are kept in the store on SQLite too, so a restart does not
- * generate them again.
- */
-function apiPool(
-  base: {
-    config: Config;
-    logger: Logger;
-    clock: Clock;
-    store: Store;
-    repos: Repositories;
-    monitoring: Monitoring;
-  },
-  opts: ServiceOptions,
-): ApiClientPool {
-  const { config, store, repos } = base;
-  return new ApiClientPool({
-    baseUrl: config.api.baseUrl,
-    family: config.api.family,
-    allowedHosts: config.api.allowedHosts,
-    clock: base.clock,
-    logger: base.logger.child({ component: 'api' }),
-    tokenStore: repos.apiTokens,
-    organizations: repos.apiOrganizations,
-    proxy: config.proxy,
-    observer: base.monitoring.apiObserver,
-    ...(store.backend === 'redis' ? { rateBudget: (windows) => sharedBudget(store, windows) } : {}),
-    ...(opts.apiDispatcher ? { dispatcher: opts.apiDispatcher } : {}),
-    ...(opts.sleep ? { sleep: opts.sleep, timer: opts.sleep } : {}),
-  });
-}
-
-function sharedBudget(store: Store, windows: RateWindows): RateBudget {
-  const budget = store.sharedRateBudget(windows);
-  if (!budget) throw new Error(`the ${store.backend} store keeps no shared rate budget`);
-  return budget;
+  return { ...base, ...slack, slack };
 }

@@ -2,7 +2,7 @@
 
 import { Readable } from 'node:stream';
 import { PERMISSION_WORDS } from '../../../permission-rules.js';
-import { auditCsv } from '../../../services/audit.js';
+import { auditCsv } from '../../../services/audit-csv.js';
 import {
   describeActors,
   renderAudit,
