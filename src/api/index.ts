@@ -62,7 +62,7 @@ export {
   type Severity,
 } from './resources/events.js';
 export {
-  DEFAULT_WATCH_CATEGORIES,
+  /** @internal */ DEFAULT_WATCH_CATEGORIES,
   type IdentifierDetail,
   SEARCH_TYPES,
   type SearchType,

@@ -90,7 +90,7 @@ export const SEARCH_TYPES = [
 ] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
-/** A new identifier watches every published category (but the experimental one) at every severity. */
+/** A new identifier watches every published category (but the experimental one) at every severity. @internal */
 export const DEFAULT_WATCH_CATEGORIES: readonly SearchType[] = SEARCH_TYPES.filter(
   (t) => t !== 'experimental',
 );

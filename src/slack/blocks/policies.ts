@@ -17,7 +17,7 @@ export const POLICY_ACTIONS = {
   unassign: 'assignment_unassign',
 } as const;
 export const UNASSIGN_VIEW = 'assignment_unassign';
-export const UNASSIGN_HEADLINE = 'unassign_headline';
+const UNASSIGN_HEADLINE = 'unassign_headline';
 export const UNASSIGN_CLEAN = {
   block: 'unassign_clean',
   action: 'clean_past_events',

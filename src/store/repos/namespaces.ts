@@ -7,7 +7,6 @@
 import { StoreError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 
-/** @internal */
 export interface NamespaceSpec {
   /**
    * `workspace`: keys are `<workspaceId>` or start with `<workspaceId>:`. `owned`: records are written through
@@ -24,7 +23,6 @@ export interface NamespaceSpec {
   readonly format?: number;
 }
 
-/** @internal */
 export const NAMESPACES = {
   workspace: { scope: 'workspace' },
   installation: { scope: 'workspace', deletedWith: 'installation' },
