@@ -7,6 +7,7 @@ export { isStoreOutage } from './backend/outage.js';
 
 export type { Lease, Store } from './backend/store.js';
 export * from './repos/alert-follow-repo.js';
+export * from './repos/alert-state-records.js';
 export * from './repos/alert-state-repo.js';
 export * from './repos/alert-subscription-repo.js';
 export * from './repos/api-token-repo.js';
