@@ -129,7 +129,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
       ex('identifiers nightjar type:keyword', 'a keyword identifier'),
       ex('identifiers add domain shop.acme.example name:"Acme shop"', 'watch a new domain'),
       ex(
-        'identifiers add email ceo@acme.example categories:leak,stealer_log severity:high',
+        'identifiers add email ciso@acme.example categories:leak,stealer_log severity:high',
         'leaks and stealer logs of high severity or more',
       ),
       ex('identifiers disable 3001', 'pause identifier 3001'),
