@@ -16,7 +16,7 @@ import type { FairGateOptions } from './services/fair-gate.js';
 import { realTicker, type Ticker } from './services/subscriptions/ticker.js';
 import { createSlackApp } from './slack/app.js';
 import type { Feature } from './slack/context.js';
-import { buildBase } from './startup/base.js';
+import { buildBase, type VigilBase } from './startup/base.js';
 import { createHttpServer } from './startup/http.js';
 import type { VigilCore } from './startup/services.js';
 import { shutdownOf } from './startup/shutdown.js';
@@ -76,7 +76,6 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const loadServices = async () => (await import('./startup/services.js')).buildServices;
 
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
-  const { features } = opts;
   // A copy: the public URL is completed once the real port is known.
   const config: Config = { ...opts.config };
   const { logger } = opts;
@@ -103,68 +102,72 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       onSetAside: (kind) => monitoring.metrics.recordSetAside(kind),
     });
     const base = buildBase({ config, logger, clock, store, repos, sealer, outbound, monitoring }, opts);
-    // The services and the features load once the web server listens (createSlackApp says why), or at the
-    // first request if it comes before.
-    let services: Promise<VigilCore> | undefined;
-    const built = () => {
-      services ??= loadServices().then((buildServices) => buildServices(base, opts));
-      return services;
-    };
-    const slack = createSlackApp({
-      base: { logger, outbound, metrics: monitoring.metrics },
-      load: async () => {
-        const [core, loaded] = await Promise.all([built(), features ? features : loadFeatures()]);
-        return { deps: core.slack, features: loaded };
-      },
-      config,
-      installations: repos.installations,
-      locks: store,
-      clock,
-      ...(opts.slackNow ? { now: opts.slackNow } : {}),
-    });
-    const server = createHttpServer(base, slack, opts.extraRoutes);
-    // Single-workspace mode checks the bot token (auth.test) before taking traffic.
-    await slack.init();
-    const port = await listen(server, config.port, opts.host);
-    const metricsPort = await monitoring.listen();
-    if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
-    // What /healthz does not need is loaded now it answers, a part at a time so that requests are answered
-    // between them: the services and the listeners (Slack's requests wait for them), then the background
-    // work with its Slack publishers.
-    await slack.app.start();
-    const core = await built();
-    await nextTurn();
-    await slack.registerListeners();
-    await nextTurn();
-    const { startBackgroundWork } = await import('./startup/background.js');
-    // The readiness check knows each scheduler is alive by its ticks.
-    const background = startBackgroundWork(core, {
-      digest: monitoring.heartbeats.watch('digest', opts.digestTicker ?? realTicker),
-      alert: monitoring.heartbeats.watch('alerts', opts.alertTicker ?? realTicker),
-      intel: opts.intelTicker ?? realTicker,
-    });
-    logger.info('vigil started', {
-      port,
-      transport: slack.httpReceiver ? 'http' : 'socket',
-      workspaces: config.slack.mode.kind,
-      store: store.backend,
-    });
-    return {
-      port,
-      url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
-      metricsPort,
-      deps: core,
-      stop: shutdownOf(core, { server, slack, background }),
-      runDigestsNow: background.runDigestsNow,
-      runChannelDigestsNow: background.runChannelDigestsNow,
-      runAlertsNow: background.runAlertsNow,
-      runIntelNow: background.runIntelNow,
-    };
+    return await serve(base, opts);
   } catch (err) {
     await monitoring.close().catch(() => {});
     await store.close().catch(() => {});
     await outbound.close().catch(() => {});
-    await monitoring.close().catch(() => {});
     throw err;
   }
+}
+
+/**
+ * Listens as soon as `/healthz` can answer; what it does not need is loaded after, a part at a time so that
+ * requests are answered between them: the services and the listeners (Slack's requests wait for them), then
+ * the background work with its Slack publishers.
+ */
+async function serve(base: VigilBase, opts: StartOptions): Promise<RunningVigil> {
+  const { config, logger, monitoring, store } = base;
+  let services: Promise<VigilCore> | undefined;
+  const built = () => {
+    services ??= loadServices().then((buildServices) => buildServices(base, opts));
+    return services;
+  };
+  const slack = createSlackApp({
+    base: { logger, outbound: base.outbound, metrics: monitoring.metrics },
+    load: async () => {
+      const [core, loaded] = await Promise.all([built(), opts.features ?? loadFeatures()]);
+      return { deps: core.slack, features: loaded };
+    },
+    config,
+    installations: base.repos.installations,
+    locks: store,
+    clock: base.clock,
+    ...(opts.slackNow ? { now: opts.slackNow } : {}),
+  });
+  const server = createHttpServer(base, slack, opts.extraRoutes);
+  // Single-workspace mode checks the bot token (auth.test) before taking traffic.
+  await slack.init();
+  const port = await listen(server, config.port, opts.host);
+  const metricsPort = await monitoring.listen();
+  if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
+  await slack.app.start();
+  const core = await built();
+  await nextTurn();
+  await slack.registerListeners();
+  await nextTurn();
+  const { startBackgroundWork } = await import('./startup/background.js');
+  // The readiness check knows each scheduler is alive by its ticks.
+  const background = startBackgroundWork(core, {
+    digest: monitoring.heartbeats.watch('digest', opts.digestTicker ?? realTicker),
+    alert: monitoring.heartbeats.watch('alerts', opts.alertTicker ?? realTicker),
+    intel: opts.intelTicker ?? realTicker,
+  });
+  logger.info('vigil started', {
+    port,
+    transport: slack.httpReceiver ? 'http' : 'socket',
+    workspaces: config.slack.mode.kind,
+    store: store.backend,
+  });
+  return {
+    port,
+    url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+    metricsPort,
+    deps: core,
+    stop: shutdownOf(core, { server, slack, background }),
+    runDigestsNow: background.runDigestsNow,
+    runChannelDigestsNow: background.runChannelDigestsNow,
+    runAlertsNow: background.runAlertsNow,
+    runIntelNow: background.runIntelNow,
+  };
 }
