@@ -55,10 +55,21 @@ function targetOf(click: Click, ctx: EventsContext): MessageTarget {
   return clickTarget(click.body.container, click.respond, click.client, ctx.message);
 }
 
+/** A click's context, read once however many steps of the click ask for it. */
+const loadedFor = new WeakMap<Click, Promise<EventsContext>>();
+function contextOf(click: Click, ctxId: string): Promise<EventsContext> {
+  let loaded = loadedFor.get(click);
+  if (loaded === undefined) {
+    loaded = click.deps.events.contexts.load(ctxId, click.who.workspaceId);
+    loadedFor.set(click, loaded);
+  }
+  return loaded;
+}
+
 async function load(click: Click): Promise<{ ctx: EventsContext; ctxId: string; index: number | undefined }> {
   const ref = parseRef(click.action.value);
   if (!ref) throw gone();
-  const ctx = await click.deps.events.contexts.load(ref.ctxId, click.who.workspaceId);
+  const ctx = await contextOf(click, ref.ctxId);
   return { ctx, ctxId: ref.ctxId, index: ref.index };
 }
 
@@ -68,10 +79,8 @@ async function load(click: Click): Promise<{ ctx: EventsContext; ctxId: string; 
  */
 async function inItsTenant(click: Click, handler: (click: Click) => Promise<void>): Promise<void> {
   const ref = parseRef(click.action.value);
-  const ctx =
-    ref === undefined
-      ? undefined
-      : await click.deps.events.contexts.load(ref.ctxId, click.who.workspaceId).catch(() => undefined);
+  // An unreadable or expired context is the handler's to say; here it only means no tenant of its own.
+  const ctx = ref === undefined ? undefined : await contextOf(click, ref.ctxId).catch(() => undefined);
   return inTenant(ctx?.tenantId, () => handler(click));
 }
 
