@@ -12,6 +12,7 @@ import type { UpstreamReply } from '../../services/alerts/ports.js';
 import type { AlertList, AlertListItem, PollHealth } from '../../services/alerts/subscriptions.js';
 import { effectiveSeverity, eventTitle } from '../../services/events/model.js';
 import { renderBudgeted } from './budget.js';
+import { slackDate } from './dates.js';
 import { typeLabel } from './event-row.js';
 import { plural, type RenderedMessage } from './kit.js';
 import {
@@ -30,7 +31,7 @@ import {
   topEventGroups,
   typeCounts,
 } from './subscriptions.js';
-import { codeSpan, escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
+import { codeSpan, escapeMrkdwn, truncate, userMention } from './text.js';
 
 export const ALERT_MORE = 'alert_more';
 

@@ -4,8 +4,9 @@
  */
 import { PERMISSION_WORDS, PERMISSIONS, type Permission } from '../../permission-rules.js';
 import type { AuditEntry } from '../../store/index.js';
+import { slackDate } from './dates.js';
 import { plural } from './kit.js';
-import { codeSpan, escapeMrkdwn, slackDate, truncate, userMention } from './text.js';
+import { codeSpan, escapeMrkdwn, truncate, userMention } from './text.js';
 
 const EVENT_VERBS: Readonly<Record<string, string>> = {
   'event.ignore': 'ignored',

@@ -4,8 +4,9 @@ import type { TokenTest } from '../../api/index.js';
 import type { EnvironmentHealthRecord } from '../../services/environment-health.js';
 import type { Connection } from '../../store/index.js';
 import { packLines, renderBudgeted } from './budget.js';
+import { slackDate } from './dates.js';
 import { ownContext, ownSection, plural, type RenderedMessage } from './kit.js';
-import { codeSpan, escapeMrkdwn, slackDate, truncate } from './text.js';
+import { codeSpan, escapeMrkdwn, truncate } from './text.js';
 
 export const DISCONNECT_CONFIRM = 'connection_disconnect_confirm';
 export const DISCONNECT_CANCEL = 'connection_disconnect_cancel';

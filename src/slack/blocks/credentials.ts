@@ -9,8 +9,9 @@ import type { CredentialMark, CredentialRowState } from '../../services/credenti
 import type { CredsContext, MaskedRow } from '../../services/credentials/context.js';
 import { LOW_QUOTA, quotaState } from '../../services/credentials/search.js';
 import { renderBudgeted } from './budget.js';
+import { slackDate } from './dates.js';
 import { button, context, plural, type RenderedMessage, section } from './kit.js';
-import { escapeMrkdwn, listCodeSpan, slackDate, truncate, userMention } from './text.js';
+import { escapeMrkdwn, listCodeSpan, truncate, userMention } from './text.js';
 
 export const CREDS_REVEAL = 'creds_reveal';
 export const CREDS_NEXT_PAGE = 'creds_next_page';

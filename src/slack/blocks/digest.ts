@@ -9,6 +9,7 @@ import { SEVERITIES } from '../../api/index.js';
 import type { DigestHeading } from '../../services/digest/content.js';
 import type { DigestListItem } from '../../services/digest/subscriptions.js';
 import { renderBudgeted } from './budget.js';
+import { slackDate } from './dates.js';
 import { plural, type RenderedMessage } from './kit.js';
 import {
   failingText,
@@ -27,7 +28,7 @@ import {
   typeCounts,
 } from './subscriptions.js';
 import { tagFields } from './tags.js';
-import { codeSpan, escapeMrkdwn, plainText, slackDate, truncate } from './text.js';
+import { codeSpan, escapeMrkdwn, plainText, truncate } from './text.js';
 
 export const DIGEST_MORE = 'digest_more';
 

@@ -23,6 +23,7 @@ import {
   joinTitle,
   titleFragments,
 } from '../../services/events/model.js';
+import { parseIsoDate, slackDate, utcFallback } from './dates.js';
 import {
   EVENT_EXPLAIN,
   EVENT_IGNORE,
@@ -48,13 +49,10 @@ import {
   codeSpan,
   escapeMrkdwn,
   highlightToMrkdwn,
-  parseIsoDate,
   plainText,
   portalLink,
-  slackDate,
   truncate,
   userMention,
-  utcFallback,
 } from './text.js';
 
 // ── Labels ────────────────────────────────────────────────────────────────────────────────────────────

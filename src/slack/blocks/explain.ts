@@ -1,7 +1,8 @@
 import { renderBudgeted } from './budget.js';
+import { slackDate } from './dates.js';
 import { context, type RenderedMessage, section } from './kit.js';
 import { markdownChunks } from './markdown.js';
-import { codeSpan, slackDate } from './text.js';
+import { codeSpan } from './text.js';
 
 // ── AI assistance ─────────────────────────────────────────────────────────────────────────────────────
 

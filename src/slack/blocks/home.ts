@@ -17,10 +17,11 @@ import { alertHomeGroups } from './alerts.js';
 import { auditLine } from './audit.js';
 import { renderBudgeted, viewTitle } from './budget.js';
 import { organizationLabel, quotaLine, tenantLabel } from './connection.js';
+import { slackDate } from './dates.js';
 import { digestHomeGroups } from './digest.js';
 import { ownContext, ownSection } from './kit.js';
 import { snoozeHomeGroups } from './snoozes.js';
-import { codeSpan, escapeMrkdwn, slackDate } from './text.js';
+import { codeSpan, escapeMrkdwn } from './text.js';
 import { unreadableHomeGroups } from './unreadable.js';
 
 export const HOME_CONNECT = 'home_connect';

@@ -8,9 +8,10 @@
  */
 import type { KnownBlock } from '@slack/types';
 import type { ApiReport } from '../../api/index.js';
+import { slackDate } from './dates.js';
 import { context, plural, type RenderedMessage, section } from './kit.js';
 import { relatedGroup } from './reports.js';
-import { cleanAndDefang, escapeMrkdwn, listCodeSpan, plainText, slackDate, truncate } from './text.js';
+import { cleanAndDefang, escapeMrkdwn, listCodeSpan, plainText, truncate } from './text.js';
 
 /**
  * What the report's text may take of Slack's 12,000-character budget for the `markdown` blocks of one message,

@@ -5,8 +5,9 @@
 import type { Button, KnownBlock, View } from '@slack/types';
 import type { MatchingPolicy, PolicyAssignment } from '../../api/index.js';
 import { privateMetadata, renderBudgeted, viewButton, viewTitle } from './budget.js';
+import { slackDate } from './dates.js';
 import { context, humanize, plural, type RenderedMessage, section, sliceLabel } from './kit.js';
-import { escapeMrkdwn, listCodeSpan, slackDate, truncate } from './text.js';
+import { escapeMrkdwn, listCodeSpan, truncate } from './text.js';
 
 export const POLICY_ACTIONS = {
   /** One per policy, `policy_assignments:<i>`, value: the policy uuid. */

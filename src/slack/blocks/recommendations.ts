@@ -5,9 +5,10 @@
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import type { Recommendation } from '../../api/index.js';
 import { renderBudgeted } from './budget.js';
+import { slackDate } from './dates.js';
 import { IDENTIFIER_EVENTS } from './identifiers.js';
 import { button, context, humanize, plural, type RenderedMessage, section, sliceLabel } from './kit.js';
-import { escapeMrkdwn, listCodeSpan, slackDate, truncate, userMention } from './text.js';
+import { escapeMrkdwn, listCodeSpan, truncate, userMention } from './text.js';
 
 export const RECOMMENDATIONS_NEXT = 'recommendations_next';
 /** Row buttons: `<action>:<index>`, value `<shownRef>:<index>`. */

@@ -6,8 +6,9 @@
 import type { KnownBlock } from '@slack/types';
 import type { ApiReport } from '../../api/index.js';
 import { renderBudgeted, splitLongText } from './budget.js';
+import { slackDate } from './dates.js';
 import { context, plural, type RenderedMessage, section } from './kit.js';
-import { escapeMrkdwn, highlightToMrkdwn, listCodeSpan, plainText, slackDate, truncate } from './text.js';
+import { escapeMrkdwn, highlightToMrkdwn, listCodeSpan, plainText, truncate } from './text.js';
 
 /** `report_explain:<i>`, value: the event uid. */
 export const REPORT_EXPLAIN = 'report_explain';

@@ -5,8 +5,9 @@
  */
 import type { InputBlock, KnownBlock, PlainTextOption, View } from '@slack/types';
 import type { Snooze, SnoozeTarget } from '../../store/index.js';
+import { slackDate } from './dates.js';
 import { button, type RenderedMessage, section } from './kit.js';
-import { codeSpan, escapeMrkdwn, plainText, slackDate, truncate, userMention } from './text.js';
+import { codeSpan, escapeMrkdwn, plainText, truncate, userMention } from './text.js';
 
 export const SNOOZE_VIEW = 'event_snooze';
 export const SNOOZE_WHAT_BLOCK = 'snooze_what';

@@ -10,8 +10,9 @@ import {
   type StealerLogView,
 } from '../../services/credentials/index.js';
 import { renderBudgeted } from './budget.js';
+import { parseIsoDate, slackDate } from './dates.js';
 import { button, context, type RenderedMessage, section } from './kit.js';
-import { escapeMrkdwn, listCodeSpan, parseIsoDate, slackDate, truncate } from './text.js';
+import { escapeMrkdwn, listCodeSpan, truncate } from './text.js';
 
 export const STEALER_REVEAL = 'stealer_reveal';
 export const STEALER_PREVIOUS = 'stealer_page_previous';

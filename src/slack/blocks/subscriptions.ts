@@ -7,6 +7,7 @@ import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import { type Event, SEVERITIES, type Severity } from '../../api/index.js';
 import { filtersOf, scopeOf } from '../../services/subscriptions/summary.js';
 import { renderBudgeted } from './budget.js';
+import { slackDate } from './dates.js';
 import {
   type RowState,
   renderEventGroup,
@@ -16,7 +17,7 @@ import {
 } from './event-row.js';
 import type { RenderedMessage } from './kit.js';
 import { plural } from './kit.js';
-import { codeSpan, escapeMrkdwn, slackDate, truncate } from './text.js';
+import { codeSpan, escapeMrkdwn, truncate } from './text.js';
 import { unreadableRemoveButton } from './unreadable.js';
 
 /**

@@ -105,7 +105,7 @@ const CONTROL = /[^\P{Cc}\n]/gu;
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-function cleanChars(s: string): string {
+export function cleanChars(s: string): string {
   return s
     .replace(/\r\n?|[\u2028\u2029]/g, '\n')
     .replace(/\t/g, ' ')
@@ -198,7 +198,7 @@ export function guardQuoteStart(s: string): string {
   return /^[^\S\n]*(?:&gt;|＞)/.test(s) ? SOFT_HYPHEN + s : s;
 }
 
-function escapeControlChars(s: string): string {
+export function escapeControlChars(s: string): string {
   return s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
@@ -339,44 +339,6 @@ export function plainText(s: string, max: number): string {
     .replaceAll('<', `<${WORD_JOINER}`);
   // A cut between `<` and its word joiner would leave a bare `<`: drop it.
   return truncatePlain(cleaned, max).replace(/<(?=…?$)/, '');
-}
-
-// ── Dates ─────────────────────────────────────────────────────────────────────────────────────────────
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]|$)/;
-
-/** Milliseconds for an ISO-8601 date(-time), or undefined when it is not one. */
-export function parseIsoDate(iso: string): number | undefined {
-  if (!ISO_DATE.test(iso)) return undefined;
-  const ms = Date.parse(iso);
-  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
-}
-
-/** `2026-11-21 09:00 UTC`: what a client that cannot localise shows. */
-export function utcFallback(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
-
-/**
- * A `<!date^…>` token so every reader sees the date in their own time zone. Accepts an ISO string or
- * milliseconds; anything that is not a date comes back as escaped text.
- */
-export function slackDate(
-  iso: string | number,
-  format = '{date_short_pretty} {time}',
-  fallback?: string,
-): string {
-  const ms =
-    typeof iso === 'number' ? (Number.isFinite(iso) && iso >= 0 ? iso : undefined) : parseIsoDate(iso);
-  if (ms === undefined) return escapeMrkdwn(String(iso));
-  const safeFormat = format.replace(/[|<>^&\n]/g, '') || '{date_short_pretty} {time}';
-  const safeFallback = escapeControlChars(
-    cleanChars(fallback ?? utcFallback(ms))
-      .replace(/[|\n]/g, ' ')
-      .trim(),
-  );
-  return `<!date^${Math.floor(ms / 1000)}^${safeFormat}|${safeFallback || utcFallback(ms)}>`;
 }
 
 // ── Portal links ──────────────────────────────────────────────────────────────────────────────────────

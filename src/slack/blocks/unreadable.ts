@@ -4,8 +4,9 @@
  */
 import type { Button, KnownBlock } from '@slack/types';
 import type { UnreadableRecord } from '../../store/index.js';
+import { slackDate } from './dates.js';
 import { ownSection } from './kit.js';
-import { codeSpan, slackDate } from './text.js';
+import { codeSpan } from './text.js';
 
 /** Remove on an unreadable record; its value is `<kind>:<key>` (kinds hold no colon). */
 export const UNREADABLE_REMOVE = 'unreadable_remove';

@@ -23,8 +23,9 @@ import {
 } from '../../services/events/model.js';
 import type { ResolvedEvent } from '../../services/work-objects/service.js';
 import { detectSecret } from '../parser/secrets.js';
+import { parseIsoDate } from './dates.js';
 import { typeLabel } from './event-types.js';
-import { escapeMrkdwn, parseIsoDate, plainText } from './text.js';
+import { escapeMrkdwn, plainText } from './text.js';
 
 const INCIDENT_ENTITY = 'slack#/entities/incident';
 /** What the entity's external reference names: an event, by its uid (no secret, no tenant). */

@@ -4,8 +4,9 @@
  * Ignore / Remediate / Escalate buttons, then what was decided.
  */
 import type { KnownBlock } from '@slack/types';
+import { slackDate } from './dates.js';
 import { button, context, plural, type RenderedMessage, section } from './kit.js';
-import { codeSpan, escapeMrkdwn, ownMrkdwn, plainText, slackDate, userMention } from './text.js';
+import { codeSpan, escapeMrkdwn, ownMrkdwn, plainText, userMention } from './text.js';
 
 /** The decision buttons' action ids: `step_decision_<decision>`. */
 const DECISIONS = ['ignore', 'remediate', 'escalate'] as const;

@@ -11,7 +11,8 @@ import {
   viewButton,
   viewTitle,
 } from '../../../src/slack/blocks/budget.js';
-import { escapeMrkdwn, slackDate, truncate } from '../../../src/slack/blocks/text.js';
+import { slackDate } from '../../../src/slack/blocks/dates.js';
+import { escapeMrkdwn, truncate } from '../../../src/slack/blocks/text.js';
 import { checkBlockKitLimits } from './support/block-kit-limits.js';
 
 const section = (text: string, block_id?: string): SectionBlock => ({

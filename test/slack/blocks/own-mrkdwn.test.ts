@@ -6,15 +6,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderSettings } from '../../../src/slack/blocks/admin.js';
 import { renderTenants } from '../../../src/slack/blocks/connection.js';
+import { slackDate } from '../../../src/slack/blocks/dates.js';
 import { helpMessage } from '../../../src/slack/blocks/help.js';
 import { renderHome } from '../../../src/slack/blocks/home.js';
-import {
-  escapeMrkdwn,
-  ownMrkdwn,
-  portalLink,
-  slackDate,
-  userMention,
-} from '../../../src/slack/blocks/text.js';
+import { escapeMrkdwn, ownMrkdwn, portalLink, userMention } from '../../../src/slack/blocks/text.js';
 import { SUBCOMMANDS } from '../../../src/slack/parser/command.js';
 import { defaultSettings } from '../../../src/store/index.js';
 import { strayMarkupIn } from '../../support/mrkdwn-scan.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { slackDate } from '../../../src/slack/blocks/dates.js';
 import {
   decodeEntities,
   escapeMrkdwn,
@@ -6,7 +7,6 @@ import {
   plainText,
   portalLink,
   safePortalUrl,
-  slackDate,
   truncate,
   truncatePlain,
   userMention,

@@ -20,8 +20,9 @@ import {
   CREDS_UNIGNORE,
   CREDS_UNREMEDIATE,
 } from '../../blocks/credentials.js';
+import { slackDate } from '../../blocks/dates.js';
 import { plural } from '../../blocks/kit.js';
-import { listCodeSpan, slackDate, userMention } from '../../blocks/text.js';
+import { listCodeSpan, userMention } from '../../blocks/text.js';
 import { ephemeral } from '../../context.js';
 import type { Click } from '../../listen.js';
 import { clickTarget, replaceMessage } from '../../respond.js';

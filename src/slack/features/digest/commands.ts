@@ -1,8 +1,8 @@
 import { nextSlot } from '../../../services/digest/due.js';
 import { eventRef } from '../../../services/events/context.js';
 import type { NewSubscription } from '../../../store/index.js';
+import { slackDate } from '../../blocks/dates.js';
 import { renderDigestList, renderDigestMessage } from '../../blocks/digest.js';
-import { slackDate } from '../../blocks/text.js';
 import type { CommandContext, CommandHandler } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { changeSubscription, channelIdOf, createSubscription } from '../../subscriptions.js';

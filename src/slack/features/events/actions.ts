@@ -11,6 +11,7 @@ import { parseRef, searchInputOf, withEventChanged } from '../../../services/eve
 import type { Acted } from '../../../services/events/model.js';
 import { applyAction, eventTitle } from '../../../services/events/model.js';
 import { inTenant } from '../../../services/workspace-api.js';
+import { slackDate } from '../../blocks/dates.js';
 import {
   ACTION_IDS,
   EVENTS_SECRET_AGAIN,
@@ -20,7 +21,7 @@ import {
   renderPage,
   renderSecretAgain,
 } from '../../blocks/events.js';
-import { slackDate, userMention } from '../../blocks/text.js';
+import { userMention } from '../../blocks/text.js';
 import { ephemeral, type SlackDeps } from '../../context.js';
 import { type Click, onAction, onMenu } from '../../listen.js';
 import { clickTarget, type MessageTarget, shareInChannel } from '../../respond.js';

@@ -26,9 +26,10 @@ import {
   type TriageOutcome,
 } from '../../../services/events/triage.js';
 import { inTenant } from '../../../services/workspace-api.js';
+import { slackDate } from '../../blocks/dates.js';
 import { ACTION_IDS, parseActionId, plainTitle } from '../../blocks/events.js';
 import { readTags } from '../../blocks/tags.js';
-import { escapeMrkdwn, slackDate, userMention } from '../../blocks/text.js';
+import { escapeMrkdwn, userMention } from '../../blocks/text.js';
 import {
   MAX_NOTE,
   NO_OVERRIDE,

@@ -8,6 +8,7 @@ import type { WebClient } from '@slack/web-api';
 import { ValidationError } from '../../../api/index.js';
 import { ExpiredError, NotAllowedError } from '../../../errors.js';
 import type { UnassignOutcome } from '../../../services/unassign.js';
+import { slackDate } from '../../blocks/dates.js';
 import {
   fieldProblemsText,
   identifierLabel,
@@ -16,7 +17,7 @@ import {
   UNASSIGN_VIEW,
   unassignHeadline,
 } from '../../blocks/policies.js';
-import { slackDate, userMention } from '../../blocks/text.js';
+import { userMention } from '../../blocks/text.js';
 import type { Requester, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';
 import { isExpected, reportError } from '../../error-reply.js';

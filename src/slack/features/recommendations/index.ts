@@ -11,6 +11,7 @@ import { parseRowRef } from '../../../services/list-context.js';
 import type { DecideOutcome } from '../../../services/recommendation-decisions.js';
 import { recommendedValue, type ShownRecommendations } from '../../../services/recommendations.js';
 import { IdentifierRefusedError } from '../../../services/watch.js';
+import { slackDate } from '../../blocks/dates.js';
 import {
   RECOMMENDATION_ACCEPT,
   RECOMMENDATION_RECHECK,
@@ -21,7 +22,7 @@ import {
   RECOMMENDATIONS_REJECT_PAGE,
   renderRecommendations,
 } from '../../blocks/recommendations.js';
-import { listCodeSpan, slackDate, userMention } from '../../blocks/text.js';
+import { listCodeSpan, userMention } from '../../blocks/text.js';
 import { renderWatchRefused } from '../../blocks/watch.js';
 import type { CommandHandler, Feature, SlackDeps } from '../../context.js';
 import { ephemeral } from '../../context.js';

@@ -4,8 +4,8 @@
  * audits both. The form from an event's menu lives with the event rows (features/events/snooze.ts).
  */
 import { VigilError } from '../../../errors.js';
+import { slackDate } from '../../blocks/dates.js';
 import { renderSnoozeList, SNOOZE_END, snoozedText } from '../../blocks/snoozes.js';
-import { slackDate } from '../../blocks/text.js';
 import { type CommandHandler, ephemeral, type Feature } from '../../context.js';
 import { onAction } from '../../listen.js';
 
