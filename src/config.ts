@@ -6,9 +6,6 @@ import { z } from 'zod';
 import { isLoopbackHost, type ProxySettings } from './net.js';
 import { proxySettings } from './proxy-variables.js';
 
-// Kept exported here for existing importers; the definition lives in the kernel so src/api can share it.
-export { isLoopbackHost };
-
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
 

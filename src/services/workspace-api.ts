@@ -7,10 +7,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ApiClient, ApiClientOptions, ApiSession, Priority, SearchQuota } from '../api/index.js';
 import { ApiError, createApiClient, ForbiddenError, UnauthorizedError } from '../api/index.js';
 import { type Clock, systemClock } from '../clock.js';
-import { isLoopbackHost } from '../config.js';
 import { NotConnectedError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { registerSecret } from '../logger.js';
+import { isLoopbackHost } from '../net.js';
 import type { Connection, Repositories } from '../store/index.js';
 import { EnvironmentHealth } from './environment-health.js';
 
