@@ -188,12 +188,7 @@ export function messageEntities(events: readonly Event[], hosts: readonly string
   const out: EntityMetadata[] = [];
   for (const event of events) {
     const raw = event.metadata.flare_url;
-    let url: URL | undefined;
-    try {
-      url = raw === undefined ? undefined : new URL(raw);
-    } catch {
-      url = undefined;
-    }
+    const url = raw !== undefined && URL.canParse(raw) ? new URL(raw) : undefined;
     if (url?.protocol !== 'https:' || url.username || url.password) continue;
     if (!hosts.includes(url.hostname.toLowerCase())) continue;
     out.push(eventEntity(event, { url: url.href }));
