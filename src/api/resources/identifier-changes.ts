@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { ResourceContext } from '../core/context.js';
 import { integerSegment, type Json, Problems } from '../core/wire.js';
+import { EVENT_FILTER_TYPES, type EventFilterType } from './event-types.js';
 
 /** The kinds of value a person can watch from Slack, and the contract's `data` each becomes. */
 export const WATCH_TYPES = [
@@ -25,70 +26,11 @@ export type WatchSeverity = (typeof SEVERITY_LEVELS)[number];
 
 /**
  * The contract's `SearchType`: what an identifier's `categories` may hold. An identifier is matched only in
- * the categories it lists; the contract gives no meaning to an empty list, so Vigil never sends one.
+ * the categories it lists; the contract gives no meaning to an empty list, so Vigil never sends one. The same
+ * enum as the events' `type` filter.
  */
-export const SEARCH_TYPES = [
-  'attachment',
-  'listing',
-  'ransomleak',
-  'forum_post',
-  'forum_topic',
-  'forum_profile',
-  'blog_post',
-  'seller',
-  'paste',
-  'leak',
-  'chat_message',
-  'domain',
-  'bot',
-  'stealer_log',
-  'infected_devices',
-  'driller',
-  'driller_forum_topic',
-  'driller_forum_post',
-  'driller_profile',
-  'cc',
-  'ccbin',
-  'financial_data',
-  'leaked_data',
-  'leaked_file',
-  'document',
-  'account',
-  'actor',
-  'forum_content',
-  'blog_content',
-  'profile',
-  'leaked_credential',
-  'valid_credential',
-  'invalid_credential',
-  'mitigated_credential',
-  'illicit_networks',
-  'open_web',
-  'domains',
-  'intelligence_object',
-  'leaks',
-  'social_media_account',
-  'social_media',
-  'source_code',
-  'source_code_secrets_np',
-  'source_code_secrets',
-  'source_code_files',
-  'docker',
-  'stack_exchange',
-  'google',
-  'service',
-  'driller_host',
-  'buckets',
-  'bucket',
-  'bucket_object',
-  'whois',
-  'ad',
-  'ads',
-  'cookie',
-  'pii',
-  'experimental',
-] as const;
-export type SearchType = (typeof SEARCH_TYPES)[number];
+export const SEARCH_TYPES = EVENT_FILTER_TYPES;
+export type SearchType = EventFilterType;
 
 /** A new identifier watches every published category (but the experimental one) at every severity. @internal */
 export const DEFAULT_WATCH_CATEGORIES: readonly SearchType[] = SEARCH_TYPES.filter(
