@@ -88,6 +88,8 @@ function eventCallbackBody(a: Actor, botUserId: string, event: Json, now: number
   return JSON.stringify({
     token: 'playground',
     team_id: a.teamId,
+    context_team_id: a.teamId,
+    context_enterprise_id: null,
     api_app_id: a.appId,
     event: { ...event, event_ts: `${now}.000100` },
     type: 'event_callback',
@@ -223,33 +225,12 @@ function viewClosedPayload(a: Actor, view: Json): Json {
 }
 
 function appHomeOpenedBody(a: Actor, botUserId: string, now: number): string {
-  return JSON.stringify({
-    token: 'playground',
-    team_id: a.teamId,
-    context_team_id: a.teamId,
-    context_enterprise_id: null,
-    api_app_id: a.appId,
-    event: {
-      type: 'app_home_opened',
-      user: a.userId,
-      channel: 'D0HOME0001',
-      tab: 'home',
-      event_ts: `${now}.000100`,
-    },
-    type: 'event_callback',
-    event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
-    event_time: now,
-    authorizations: [
-      {
-        enterprise_id: null,
-        team_id: a.teamId,
-        user_id: botUserId,
-        is_bot: true,
-        is_enterprise_install: false,
-      },
-    ],
-    is_ext_shared_channel: false,
-  });
+  return eventCallbackBody(
+    a,
+    botUserId,
+    { type: 'app_home_opened', user: a.userId, channel: 'D0HOME0001', tab: 'home' },
+    now,
+  );
 }
 
 export type SlackSide = ReturnType<typeof createSlackSide>;
