@@ -57,12 +57,8 @@ export interface DigestDeps {
   unsnoozed?: (workspaceId: string, events: Event[]) => Promise<Event[]>;
   /** The workspace's own tenant, for a subscription written before subscriptions kept theirs. */
   tenantOf?: (workspaceId: string) => Promise<number | undefined>;
-  /** Test hook: called after each outbox step (a crash test throws from it). */
-  afterStep?: (step: RunStep, subscriptionId: string) => Promise<void> | void;
 }
 
-/** @internal */
-export type RunStep = 'claimed' | 'built' | 'posted' | 'recorded' | 'advanced' | 'completed';
 export type RunOutcome = 'posted' | 'skipped' | 'done' | 'busy' | 'paused' | 'retry' | 'failed';
 
 /** Longer than a run can take; a live owner is never overtaken. @internal */
@@ -73,10 +69,6 @@ const BACKOFF_MAX_MS = 60 * 60_000;
 /** @internal */
 export function backoffMs(failures: number): number {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
-}
-
-async function step(deps: DigestDeps, name: RunStep, sub: Subscription): Promise<void> {
-  await deps.afterStep?.(name, sub.id);
 }
 
 export function contentOf(
@@ -126,7 +118,6 @@ async function runInTenant(deps: DigestDeps, sub: Subscription, due: Due): Promi
     return 'done';
   }
   let run = claim.run;
-  await step(deps, 'claimed', sub);
   try {
     if (run.ts === undefined && run.state !== 'claimed') {
       const oldest = run.claimedAt - HISTORY_SLACK_MS;
@@ -147,7 +138,6 @@ async function runInTenant(deps: DigestDeps, sub: Subscription, due: Due): Promi
         events: content.events.length,
         skipped,
       });
-      await step(deps, 'built', sub);
       if (!skipped) {
         const { ts, followed } = await deps.publisher.post(content);
         if (followed !== undefined) {
@@ -161,13 +151,10 @@ async function runInTenant(deps: DigestDeps, sub: Subscription, due: Due): Promi
             kind: 'digest',
           });
         }
-        await step(deps, 'posted', sub);
         run = await save(deps, sub, run, { state: 'posted', ts });
-        await step(deps, 'recorded', sub);
       }
     }
     if (run.next !== undefined) await deps.outbox.setCursorState(sub.teamId, sub.id, run.next);
-    await step(deps, 'advanced', sub);
     const at = deps.clock.now();
     const last = {
       runId: run.runId,
@@ -179,7 +166,6 @@ async function runInTenant(deps: DigestDeps, sub: Subscription, due: Due): Promi
       ...(run.ts !== undefined ? { ts: run.ts } : {}),
     };
     await deps.outbox.complete(sub.teamId, sub.id, run.runId, last);
-    await step(deps, 'completed', sub);
     await deps.subscriptions.update(sub.id, {
       lastPostedDay: run.localDate,
       failures: 0,

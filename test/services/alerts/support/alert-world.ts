@@ -8,9 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { type Logger, silentLogger } from '../../../../src/logger.js';
 import { AlertFollower } from '../../../../src/services/alerts/follow.js';
 import { AlertFollowUps } from '../../../../src/services/alerts/follow-ups.js';
-import type { AlertStep } from '../../../../src/services/alerts/poll.js';
 import { feedSourceOf } from '../../../../src/services/alerts/ports.js';
-import { AlertScheduler } from '../../../../src/services/alerts/scheduler.js';
+import { AlertScheduler, type AlertSchedulerDeps } from '../../../../src/services/alerts/scheduler.js';
 import { AlertService } from '../../../../src/services/alerts/subscriptions.js';
 import { StateSync } from '../../../../src/services/alerts/sync.js';
 import { DigestScheduler } from '../../../../src/services/digest/scheduler.js';
@@ -55,7 +54,8 @@ export interface World {
   slack: FakeSlack;
   tenantId: number;
   instance(opts?: {
-    afterStep?: (step: AlertStep, where: string) => Promise<void> | void;
+    /** The scheduler's ports as the test wraps them (a crash right after one call: test/support/crash.ts). */
+    wrap?: (deps: AlertSchedulerDeps) => AlertSchedulerDeps;
     /** Connect the workspace in the store (switch tenants with `connectTo`) instead of the environment. */
     stored?: boolean;
     /** This instance's own store connection (one that keeps a heartbeat, to die by stopping it). */
@@ -219,7 +219,7 @@ export async function startWorld(opts: {
         owner,
         ticker: manualTicker,
       });
-      const scheduler = new AlertScheduler({
+      const deps: AlertSchedulerDeps = {
         subscriptions: repos.alertSubscriptions,
         state: repos.alertState,
         source: feedSourceOf(api),
@@ -236,8 +236,8 @@ export async function startWorld(opts: {
         pollMs: POLL_MS,
         tickMs: TICK_MS,
         ticker: manualTicker,
-        ...(o.afterStep ? { afterStep: o.afterStep } : {}),
-      });
+      };
+      const scheduler = new AlertScheduler(o.wrap ? o.wrap(deps) : deps);
       schedulers.push(scheduler);
       return {
         store,
