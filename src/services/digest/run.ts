@@ -31,7 +31,7 @@ import { countEvents } from '../subscriptions/summary.js';
 import { inTenant } from '../workspace-api.js';
 import { collectEvents } from './collect.js';
 import type { DigestContent } from './content.js';
-import type { Due } from './due.js';
+import { backoffMs, type Due } from './due.js';
 
 /** Posting is Slack's business: the service only sees this port. */
 export interface DigestPublisher extends RunMessageFinder {
@@ -61,15 +61,8 @@ export interface DigestDeps {
 
 export type RunOutcome = 'posted' | 'skipped' | 'done' | 'busy' | 'paused' | 'retry' | 'failed';
 
-/** Longer than a run can take; a live owner is never overtaken. @internal */
-export const LEASE_MS = 5 * 60_000;
-const BACKOFF_BASE_MS = 60_000;
-const BACKOFF_MAX_MS = 60 * 60_000;
-
-/** @internal */
-export function backoffMs(failures: number): number {
-  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
-}
+/** Longer than a run can take; a live owner is never overtaken. */
+const LEASE_MS = 5 * 60_000;
 
 export function contentOf(
   sub: Subscription,

@@ -4,7 +4,6 @@
  * one post and no event lost or repeated in the next digest.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LEASE_MS } from '../../../src/services/digest/run.js';
 import type { SchedulerDeps } from '../../../src/services/digest/scheduler.js';
 import { BACKENDS, useStoreFixture } from '../../store/support/backends.js';
 import { Crash } from '../../support/crash.js';
@@ -13,6 +12,8 @@ import { digestsIn, IDENTIFIER, newSubscription, startWorld, type World } from '
 const START = Date.UTC(2026, 5, 10, 6, 0); // the simulated API seeds its events before this
 const DAY1 = Date.UTC(2026, 5, 20, 7, 0); // 09:00 in Berlin (summer time)
 const DAY2 = Date.UTC(2026, 5, 21, 7, 0);
+/** A run's lease (five minutes): a dead owner's run is taken over once it has run out. */
+const LEASE_MS = 5 * 60_000;
 /** Each step of a run, by the port call that ends it: the process dies once that call has done its work. */
 const STEPS: [string, (deps: SchedulerDeps, crash: Crash) => SchedulerDeps][] = [
   [
