@@ -43,7 +43,6 @@ export interface World {
   scheduler(opts?: {
     /** The scheduler's ports as the test wraps them (a crash right after one call: test/support/crash.ts). */
     wrap?: (deps: SchedulerDeps) => SchedulerDeps;
-    concurrency?: number;
   }): Promise<Process>;
   close(): Promise<void>;
 }
@@ -125,7 +124,6 @@ export async function startWorld(opts: {
         logger,
         owner: randomBytes(6).toString('hex'),
         ticker: manualTicker,
-        ...(o.concurrency ? { concurrency: o.concurrency } : {}),
       };
       const scheduler = new DigestScheduler(o.wrap ? o.wrap(deps) : deps);
       return { store, repos, outbox, scheduler };
