@@ -239,6 +239,7 @@ async function main(): Promise<void> {
       state: repos.alertState,
       contexts,
       source: eventSourceOf(api, 'background'),
+      homeOf: (ws) => api.home(ws),
       changes,
       catchUp: (ref) => follower.catchUp(ref),
       clock: systemClock,

@@ -192,6 +192,7 @@ export async function startWorld(opts: {
         state: repos.alertState,
         contexts,
         source: eventSourceOf(api, 'background'),
+        homeOf: (ws) => api.home(ws),
         changes: events.changes,
         catchUp: (ref) => follower.catchUp(ref),
         clock,
