@@ -157,6 +157,7 @@ async function buildAndPost(deps: DigestDeps, sub: Subscription, claimed: Digest
       rest: [],
       postedAt,
       kind: 'digest',
+      ...(sub.tenantId === undefined ? {} : { tenantId: sub.tenantId }),
     });
   }
   return save(deps, sub, run, { state: 'posted', ts });
