@@ -14,10 +14,10 @@ import type { OpenedFrom, Resolution } from '../../../services/work-objects/serv
 import {
   ENTITY_ACTIONS,
   ENTITY_EDIT_FIELDS,
-  entityError,
   flexpaneEntity,
   severityChoice,
 } from '../../blocks/work-object.js';
+import { entityError } from '../../blocks/work-object-error.js';
 import { snoozeActions, snoozeFields } from '../../blocks/work-object-snooze.js';
 import type { SlackDeps } from '../../context.js';
 import { onAction, runTracked } from '../../listen.js';
