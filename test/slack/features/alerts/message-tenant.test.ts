@@ -2,7 +2,7 @@
  * What is opened from a posted alert reads the alert's tenant, not the workspace's by then (issue 25, item
  * 5), end to end through the running receiver: an alert of tenant 2001 posted, then `tenant 2002` confirmed;
  * the row's "Open stealer log", its paging and its Reveal, and the side panel of the alert's card (its
- * buttons and its edits) all read tenant 2001 (the simulated API records the tenant of each call). What names
+ * buttons and its edits), and of a card of a digest of 2001, all read tenant 2001 (the simulated API records the tenant of each call). What names
  * the tenant is Vigil's own record of the message, never a value the click carries: a forged value or a card
  * opened as if from another message reads nothing of tenant 2001.
  */
@@ -22,6 +22,7 @@ import {
 
 type Json = Record<string, unknown>;
 const START = Date.UTC(2026, 10, 23, 9, 0);
+const DAY = 24 * 3600_000;
 const POLL_MS = 60_000;
 const manual: Ticker = { every: () => ({ cancel() {} }) };
 const admin = SEEDED_USERS.admin;
@@ -68,6 +69,8 @@ describe('opened from an alert after a tenant switch', () => {
     const [posted] = alertsIn(SEEDED_CHANNELS.security);
     if (posted === undefined) throw new Error('no alert was posted');
     alert = posted;
+    // A daily digest of tenant 2001 in #general too, made before the switch.
+    await command(stack, `digest add identifiers:${OF_2001} tz:UTC at:09:00 always`, { userId: admin });
     await switchTenant(2002);
   });
   afterEach(async () => {
@@ -218,6 +221,38 @@ describe('opened from an alert after a tenant switch', () => {
     expect(res.status).toBe(200);
     await stack.slack.waitFor((c) => c.method === 'entity.presentDetails' && c.body.trigger_id === edited);
     expect(tenantsOf('/v4/events/tenant/metadata', before)).toEqual([2001]);
+  });
+
+  it('opens the side panel of a digest’s card in the digest’s tenant, and its Ignore acts there', async () => {
+    clock.set(START + DAY);
+    await stack.vigil.runDigestsNow();
+    const digest = stack.slack
+      .messages(SEEDED_CHANNELS.general)
+      .find(
+        (m) => (m.metadata as Json | undefined)?.event_type !== 'vigil_alert' && m.metadata !== undefined,
+      );
+    if (digest === undefined) throw new Error('no digest was posted');
+    const entity = ((digest.metadata as Json).entities as Json[]).find(
+      (e) => (e.external_ref as Json).id === UID,
+    );
+    if (entity === undefined) throw new Error('the digest shows no card of the event');
+    const panel = await openPanel(entity, SEEDED_CHANNELS.general, digest.ts);
+    expect(panel.error).toBeUndefined();
+    expect(((panel.metadata as Json).external_ref as Json).id).toBe(UID);
+    const triggerId = stack.slack.triggerId();
+    await stack.sender.blockAction({
+      actionId: 'vigil_entity_ignore',
+      value: UID,
+      container: 'entity_detail',
+      entity: { externalRef: { id: UID, type: 'flare_event' }, entityUrl: String(entity.url) },
+      channelId: SEEDED_CHANNELS.general,
+      messageTs: digest.ts,
+      userId: admin,
+      triggerId,
+    });
+    await stack.slack.waitFor((c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId);
+    await expect.poll(() => actionCalls(stack).length).toBe(1);
+    expect(actionCalls(stack)[0]?.tenantId).toBe(2001);
   });
 
   it('a card opened as if from another message (one that does not show the event) reads nothing of tenant 2001', async () => {
