@@ -138,9 +138,9 @@ export class WorkObjectsService {
 
   /**
    * The tenant a card is read in. Only Vigil's own record of the message names another tenant than the
-   * workspace's: the message must be one Vigil posted here and must show this event, and the tenant is
-   * that of the context its buttons point at; anything else (a pasted link, a message it does not show,
-   * an expired context) reads the workspace's current tenant.
+   * workspace's: the message must be one Vigil posted here and must show this event, and the tenant is the
+   * one the record names; anything else (a pasted link, a message it does not show) reads the workspace's
+   * current tenant.
    */
   private async tenantOf(
     workspaceId: string,
@@ -150,8 +150,13 @@ export class WorkObjectsService {
     const current = await this.currentTenant(workspaceId);
     if (current === 'not-connected' || from?.channel === undefined || from.ts === undefined) return current;
     const message = await this.deps.repos.alertState.message(workspaceId, from.channel, from.ts);
-    if (message?.ctxId === undefined || ![...message.shown, ...message.rest].includes(uid)) return current;
-    const ctx = await this.deps.events.contexts.load(message.ctxId, workspaceId).catch(() => undefined);
+    if (message === undefined || ![...message.shown, ...message.rest].includes(uid)) return current;
+    if (message.tenantId !== undefined) return message.tenantId;
+    // A record written before messages kept their tenant: its buttons' context names it.
+    const ctx =
+      message.ctxId === undefined
+        ? undefined
+        : await this.deps.events.contexts.load(message.ctxId, workspaceId).catch(() => undefined);
     return ctx?.tenantId ?? current;
   }
 

@@ -144,6 +144,15 @@ describe('opened from an alert after a tenant switch', () => {
     const panel = await openPanel(entity, SEEDED_CHANNELS.security, alert.ts);
     expect(panel.error).toBeUndefined();
     expect(((panel.metadata as Json).external_ref as Json).id).toBe(UID);
+    // A message record written before records kept their tenant: its buttons' context names it.
+    const record = await stack.vigil.deps.repos.alertState.updateMessage(
+      stack.workspaceId,
+      SEEDED_CHANNELS.security,
+      alert.ts,
+      async ({ tenantId: _dropped, ...older }) => older,
+    );
+    expect(record?.tenantId).toBeUndefined();
+    expect((await openPanel(entity, SEEDED_CHANNELS.security, alert.ts)).error).toBeUndefined();
 
     // An alert the subscription posts after the switch is of tenant 2001 too, and so is its card.
     clock.advance(5_000);
