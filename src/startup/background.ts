@@ -133,7 +133,9 @@ function createDigestScheduler(
 function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker | undefined): AlertScheduler {
   const logger = core.logger.child({ component: 'alerts' });
   const publisher = measuredAlertPublisher(
-    createAlertPublisher(bots, core.clock, (ws, events) => core.slack.workObjects.rememberPosted(ws, events)),
+    createAlertPublisher(bots, core.clock, (ws, events, tenantId) =>
+      core.slack.workObjects.rememberPosted(ws, events, tenantId),
+    ),
     core.monitoring.metrics,
     core.clock,
   );

@@ -1,9 +1,9 @@
 /**
  * An infected device's stealer log, with no Slack in it: the event's malware family and infection date, and
  * the machine's saved logins and cookies read from `_expand` (pages of 20, a bounded number), the hosts on
- * the tenant's own domains first, values MASKED. The view is kept as a context so Reveal can name a row; a
- * reveal reads that row's page again (the value only ever lives in an API response) and is audited, like
- * a leaked credential's.
+ * the tenant's own domains first, values MASKED. The view is kept as a context, with the tenant it was read
+ * in, so Reveal can name a row; a reveal reads that row's page again in that tenant (the value only ever
+ * lives in an API response) and is audited, like a leaked credential's.
  */
 import { z } from 'zod';
 import type { InfectedEvent, StealerLogCookie, StealerLogCredential } from '../../api/index.js';
@@ -13,7 +13,7 @@ import type { NewAuditEntry, Repositories } from '../../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
 import { ContextStore } from '../contexts.js';
 import type { IdentifierDirectory } from '../identifiers.js';
-import type { ApiAccess } from '../workspace-api.js';
+import { type ApiAccess, inTenant } from '../workspace-api.js';
 import { maskValue } from './mask.js';
 
 /** Pages of each field read when the log is opened (100 entries each at most). */
@@ -49,6 +49,8 @@ const StealerLogViewSchema = z.object({
   workspaceId: z.string().min(1),
   userId: z.string().min(1),
   uid: z.string().min(1).max(1000),
+  /** The tenant it was read in (the message's it was opened from): Reveal reads there again. */
+  tenantId: z.number().int().positive().optional(),
   malwareFamily: z.string().max(200).optional(),
   infectedAt: z.string().max(100).optional(),
   os: z.string().max(200).optional(),
@@ -151,7 +153,7 @@ export class StealerLogs {
         const cookies = await readPages((from) =>
           session.expandCookies({ uid: req.uid, size: MAX_EXPAND_PAGE, ...from }),
         );
-        return { event, creds, cookies };
+        return { event, creds, cookies, tenantId: session.tenantId };
       })
       .catch((err: unknown) => {
         if (err instanceof NotFoundError)
@@ -181,6 +183,7 @@ export class StealerLogs {
       workspaceId: req.workspaceId,
       userId: req.userId,
       uid: req.uid,
+      ...(read.tenantId === undefined ? {} : { tenantId: read.tenantId }),
       ...eventFacts(read.event),
       credentials: { read: read.creds.rows.length, own: creds.own, more: read.creds.more },
       cookies: { read: read.cookies.rows.length, own: cookies.own, more: read.cookies.more },
@@ -198,24 +201,8 @@ export class StealerLogs {
     const entry = view.entries[index];
     if (entry === undefined)
       throw new ExpiredError('This row is not part of this stealer log.', 'Open it again.');
-    const from = entry.from === undefined ? {} : { from: entry.from };
-    const value = await this.deps.api.call(view.workspaceId, async ({ session }) => {
-      const input = { uid: view.uid, size: MAX_EXPAND_PAGE, ...from };
-      if (entry.field === 'credentials') {
-        const item = (await session.expandCredentials(input)).items[entry.position];
-        return item !== undefined &&
-          hostOf(item.url).startsWith(entry.host) &&
-          item.username.startsWith(entry.label)
-          ? item.password
-          : undefined;
-      }
-      const item = (await session.expandCookies(input)).items[entry.position];
-      return item !== undefined &&
-        cookieHost(item.host_key).startsWith(entry.host) &&
-        item.name.startsWith(entry.label)
-        ? item.value
-        : undefined;
-    });
+    // In the tenant it was read in, whatever the workspace's is by now (a log kept before: the workspace's).
+    const value = await inTenant(view.tenantId, () => this.readValue(view, entry));
     if (value === undefined)
       throw new ExpiredError(
         'This entry is no longer where the stealer log had it.',
@@ -233,6 +220,28 @@ export class StealerLogs {
         ),
     });
     return { entry, value };
+  }
+
+  /** The full value of `entry`, read again from its page; undefined when it is no longer there. */
+  private readValue(view: StealerLogView, entry: StealerLogEntry): Promise<string | undefined> {
+    const from = entry.from === undefined ? {} : { from: entry.from };
+    return this.deps.api.call(view.workspaceId, async ({ session }) => {
+      const input = { uid: view.uid, size: MAX_EXPAND_PAGE, ...from };
+      if (entry.field === 'credentials') {
+        const item = (await session.expandCredentials(input)).items[entry.position];
+        return item !== undefined &&
+          hostOf(item.url).startsWith(entry.host) &&
+          item.username.startsWith(entry.label)
+          ? item.password
+          : undefined;
+      }
+      const item = (await session.expandCookies(input)).items[entry.position];
+      return item !== undefined &&
+        cookieHost(item.host_key).startsWith(entry.host) &&
+        item.name.startsWith(entry.label)
+        ? item.value
+        : undefined;
+    });
   }
 }
 

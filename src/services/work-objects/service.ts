@@ -1,6 +1,6 @@
 /**
  * Work Objects as a workflow, with no Slack in it: which event a pasted portal link stands for in a
- * workspace (never another tenant's), what the side panel shows about it (state and who changed it, AI
+ * workspace (never another tenant's; a card of Vigil's own alert or digest, its message's), what the side panel shows about it (state and who changed it, AI
  * assistance), and the changes made from the panel, through the same act-once and triage paths as buttons.
  */
 import { ApiError, type Event, type EventActionType, type Severity } from '../../api/index.js';
@@ -10,7 +10,7 @@ import type { AuditTrail } from '../audit.js';
 import { type Acted, applyAction, effectiveSeverity, eventTitle } from '../events/model.js';
 import type { EventActOutcome, EventsService } from '../events/service.js';
 import { changedFields, type TriageOutcome, type TriageService } from '../events/triage.js';
-import type { ApiAccess } from '../workspace-api.js';
+import { type ApiAccess, inTenant } from '../workspace-api.js';
 import { type PortalLinks, parsePortalUrl, portalLinkParts, type SeenEvent } from './portal-links.js';
 
 /** Why a link shows no event: each is told as such, and none carries any event data. */
@@ -36,6 +36,14 @@ export interface ResolvedEvent {
   last: Acted | undefined;
   /** Who last changed each triage field through Vigil. */
   triaged: { field: 'tags' | 'notes' | 'severity'; by: string; at: number }[];
+  /** The tenant it was resolved in (undefined: the key's default), where the panel's changes are made. */
+  tenantId: number | undefined;
+}
+
+/** The message a card was opened from, as Slack names it (a panel's event, click or edit carries it). */
+export interface OpenedFrom {
+  channel: string | undefined;
+  ts: string | undefined;
 }
 
 export type Resolution = ResolvedEvent | Unresolved;
@@ -50,7 +58,7 @@ export interface UnseenEvent {
 interface WorkObjectsDeps {
   links: PortalLinks;
   api: ApiAccess;
-  repos: Pick<Repositories, 'eventStates' | 'eventTriage'>;
+  repos: Pick<Repositories, 'eventStates' | 'eventTriage' | 'alertState'>;
   events: EventsService;
   triage: TriageService;
   audit: AuditTrail;
@@ -65,11 +73,16 @@ export class WorkObjectsService {
   }
 
   /**
-   * The same for events posted from the workspace's current tenant (alerts, digests): their messages carry
+   * The same for the events of a posted alert or digest, under the tenant they were read in (the
+   * subscription's; the workspace's current one when the message names none): their messages carry
    * entities, and opening one's panel finds the event here. Never fails the post it follows.
    */
-  async rememberPosted(workspaceId: string, events: readonly Event[]): Promise<void> {
-    const tenant = await this.currentTenant(workspaceId).catch(() => 'not-connected' as const);
+  async rememberPosted(
+    workspaceId: string,
+    events: readonly Event[],
+    tenantId: number | undefined,
+  ): Promise<void> {
+    const tenant = tenantId ?? (await this.currentTenant(workspaceId).catch(() => 'not-connected' as const));
     if (tenant !== 'not-connected')
       await this.deps.links.remember(workspaceId, tenant, events).catch(() => {});
   }
@@ -113,16 +126,45 @@ export class WorkObjectsService {
     }
   }
 
-  /** The same by uid (the entity's external reference), still checked against the current tenant. */
-  async resolveUid(workspaceId: string, uid: string): Promise<Resolution> {
-    const tenant = await this.currentTenant(workspaceId);
+  /**
+   * The same by uid (the entity's external reference), checked against the tenant of the message the card
+   * was opened from (an alert's or digest's keeps its subscription's), else the workspace's current tenant.
+   */
+  async resolveUid(workspaceId: string, uid: string, from?: OpenedFrom): Promise<Resolution> {
+    const tenant = await this.tenantOf(workspaceId, uid, from);
     if (tenant === 'not-connected') return { kind: 'not-connected' };
     return this.checked(workspaceId, tenant, await this.deps.links.byUid(workspaceId, uid));
   }
 
+  /**
+   * The tenant a card is read in. Only Vigil's own record of the message names another tenant than the
+   * workspace's: the message must be one Vigil posted here and must show this event, and the tenant is the
+   * one the record names; anything else (a pasted link, a message it does not show) reads the workspace's
+   * current tenant.
+   */
+  private async tenantOf(
+    workspaceId: string,
+    uid: string,
+    from: OpenedFrom | undefined,
+  ): Promise<number | undefined | 'not-connected'> {
+    const current = await this.currentTenant(workspaceId);
+    if (current === 'not-connected' || from?.channel === undefined || from.ts === undefined) return current;
+    const message = await this.deps.repos.alertState.message(workspaceId, from.channel, from.ts);
+    if (message === undefined || ![...message.shown, ...message.rest].includes(uid)) return current;
+    if (message.tenantId !== undefined) return message.tenantId;
+    // A record written before messages kept their tenant: its buttons' context names it.
+    const ctx =
+      message.ctxId === undefined
+        ? undefined
+        : await this.deps.events.contexts.load(message.ctxId, workspaceId).catch(() => undefined);
+    return ctx?.tenantId ?? current;
+  }
+
   /** The AI assistance text, or undefined when the API has none or refuses (the panel says so). */
-  async explain(workspaceId: string, uid: string): Promise<string | undefined> {
-    return this.deps.events.explain(workspaceId, uid).catch(() => undefined);
+  async explain(workspaceId: string, resolved: ResolvedEvent): Promise<string | undefined> {
+    return inTenant(resolved.tenantId, () => this.deps.events.explain(workspaceId, resolved.uid)).catch(
+      () => undefined,
+    );
   }
 
   /** Ignore, Remediate or their undo from the panel: act-once at the generation the panel showed. */
@@ -133,15 +175,17 @@ export class WorkObjectsService {
     by: string;
   }): Promise<EventActOutcome> {
     const { workspaceId, resolved, action } = req;
-    const outcome = await this.deps.events.actOnEvent({
-      workspaceId,
-      uid: resolved.uid,
-      from: resolved.generation,
-      action,
-      by: req.by,
-      detail: 'from the side panel of a portal link',
-      title: eventTitle(resolved.event),
-    });
+    const outcome = await inTenant(resolved.tenantId, () =>
+      this.deps.events.actOnEvent({
+        workspaceId,
+        uid: resolved.uid,
+        from: resolved.generation,
+        action,
+        by: req.by,
+        detail: 'from the side panel of a portal link',
+        title: eventTitle(resolved.event),
+      }),
+    );
     if (outcome.kind === 'acted') {
       const at = new Date(outcome.acted.at).toISOString();
       await this.deps.links.update(workspaceId, resolved.uid, (e) => applyAction(e, action, at));
@@ -163,18 +207,19 @@ export class WorkObjectsService {
       notes: meta?.notes ?? null,
       severity: (meta?.severity?.override as Severity | null | undefined) ?? null,
     });
-    const tenant = await this.currentTenant(workspaceId);
-    const outcome = await this.deps.triage.apply({
-      workspaceId,
-      uid: resolved.uid,
-      by: req.by,
-      versions: await this.deps.triage.versions(workspaceId, resolved.uid),
-      change,
-      fields,
-      title: eventTitle(resolved.event),
-      severityBefore: effectiveSeverity(resolved.event),
-      tenantId: tenant === 'not-connected' ? undefined : tenant,
-    });
+    const outcome = await inTenant(resolved.tenantId, async () =>
+      this.deps.triage.apply({
+        workspaceId,
+        uid: resolved.uid,
+        by: req.by,
+        versions: await this.deps.triage.versions(workspaceId, resolved.uid),
+        change,
+        fields,
+        title: eventTitle(resolved.event),
+        severityBefore: effectiveSeverity(resolved.event),
+        tenantId: resolved.tenantId,
+      }),
+    );
     const m = outcome.metadata;
     if (m !== undefined) {
       await this.deps.links.update(workspaceId, resolved.uid, (e) => {
@@ -235,6 +280,7 @@ export class WorkObjectsService {
       generation: state.generation,
       last: state.last,
       triaged,
+      tenantId: tenant,
     };
   }
 }

@@ -296,6 +296,86 @@ function panelActions(
   };
 }
 
+/** The identifiers an event matched, as the panel's list field; none when it names none. */
+function identifiersField(event: Event): EntityCustomField[] {
+  if (!event.identifiers?.length) return [];
+  return [
+    {
+      key: 'identifiers',
+      label: 'Identifiers',
+      type: 'array',
+      item_type: 'string',
+      value: event.identifiers.slice(0, 20).map((i) => ({ value: upstream(i.name, 200), type: 'string' })),
+    },
+  ];
+}
+
+/** The AI assistance, once asked for (null: the API has none); nothing before. */
+function explanationField(explanation: string | null | undefined): EntityCustomField[] {
+  if (explanation === undefined) return [];
+  return [
+    {
+      key: 'ai_assistance',
+      label: 'AI assistance',
+      type: 'string',
+      long: true,
+      value:
+        explanation === null
+          ? 'No AI assistance is available for this event.'
+          : upstreamLong(explanation, MAX_LONG),
+    },
+  ];
+}
+
+/** The panel's own fields, in the order shown: type, tags, identifiers, who changed it, the extras. */
+function panelCustomFields(
+  resolved: ResolvedEvent,
+  viewer: Viewer,
+  extraFields: EntityCustomField[],
+): EntityCustomField[] {
+  const event = resolved.event;
+  return [
+    {
+      key: 'event_type',
+      label: 'Type',
+      type: 'string',
+      value: upstream(typeLabel(event.metadata.type), 200),
+    },
+    tagsField(event, viewer.mayAct, viewer.tagOptions),
+    ...identifiersField(event),
+    ...actedFields(resolved.last, resolved.triaged),
+    ...extraFields,
+    ...explanationField(viewer.explanation),
+    {
+      key: 'seen_at',
+      label: 'Last seen by Vigil',
+      type: 'slack#/types/timestamp',
+      value: Math.floor(resolved.seenAt / 1000),
+    },
+  ];
+}
+
+/** The severity, with the override editable by who may act ("No override" or a level). */
+function priorityField(event: Event, mayAct: boolean) {
+  if (!mayAct) return severityField(event);
+  return {
+    ...severityField(event),
+    edit: {
+      enabled: true,
+      select: {
+        current_value: severityOverride(event) ?? 'none',
+        static_options: [
+          { text: { type: 'plain_text' as const, text: 'No override' }, value: 'none' },
+          ...Object.entries(SEVERITY_LABEL).map(([value, text]) => ({
+            text: { type: 'plain_text' as const, text },
+            value,
+          })),
+        ],
+      },
+    },
+  };
+}
+
 /**
  * The panel for one person. `extraOverflow` and `extraFields` are where further entity actions and their
  * fields plug in (Snooze); their handlers check permission themselves like the others.
@@ -309,76 +389,13 @@ export function flexpaneEntity(
   const event = resolved.event;
   const highlights = highlightsText(event, viewer.revealed);
   const titleHidden = masked(eventTitle(event), false).hidden;
-  const custom: EntityCustomField[] = [
-    {
-      key: 'event_type',
-      label: 'Type',
-      type: 'string',
-      value: upstream(typeLabel(event.metadata.type), 200),
-    },
-    tagsField(event, viewer.mayAct, viewer.tagOptions),
-    ...(event.identifiers?.length
-      ? [
-          {
-            key: 'identifiers',
-            label: 'Identifiers',
-            type: 'array',
-            item_type: 'string',
-            value: event.identifiers
-              .slice(0, 20)
-              .map((i) => ({ value: upstream(i.name, 200), type: 'string' })),
-          },
-        ]
-      : []),
-    ...actedFields(resolved.last, resolved.triaged),
-    ...(opts.extraFields ?? []),
-    ...(viewer.explanation === undefined
-      ? []
-      : [
-          {
-            key: 'ai_assistance',
-            label: 'AI assistance',
-            type: 'string',
-            long: true,
-            value:
-              viewer.explanation === null
-                ? 'No AI assistance is available for this event.'
-                : upstreamLong(viewer.explanation, MAX_LONG),
-          },
-        ]),
-    {
-      key: 'seen_at',
-      label: 'Last seen by Vigil',
-      type: 'slack#/types/timestamp',
-      value: Math.floor(resolved.seenAt / 1000),
-    },
-  ];
-  const override = severityOverride(event);
+  const custom = panelCustomFields(resolved, viewer, opts.extraFields ?? []);
   const fields = {
     ...base.entity_payload.fields,
     ...(highlights.text
       ? { description: { value: upstreamLong(highlights.text, MAX_FIELD), long: true } }
       : {}),
-    priority: {
-      ...severityField(event),
-      ...(viewer.mayAct
-        ? {
-            edit: {
-              enabled: true,
-              select: {
-                current_value: override ?? 'none',
-                static_options: [
-                  { text: { type: 'plain_text' as const, text: 'No override' }, value: 'none' },
-                  ...Object.entries(SEVERITY_LABEL).map(([value, text]) => ({
-                    text: { type: 'plain_text' as const, text },
-                    value,
-                  })),
-                ],
-              },
-            },
-          }
-        : {}),
-    },
+    priority: priorityField(event, viewer.mayAct),
   };
   return {
     ...base,
@@ -404,42 +421,4 @@ export function flexpaneEntity(
 export function severityChoice(value: string | undefined): ReturnType<typeof severityOverride> | undefined {
   if (value === 'none') return null;
   return isSeverity(value) ? value : undefined;
-}
-
-/** The error panel: never any event data, only why. */
-export function entityError(
-  kind: 'not-connected' | 'other-tenant' | 'unknown' | 'other-workspace' | 'not-allowed',
-): { status: string; custom_title?: string; custom_message?: string } {
-  switch (kind) {
-    case 'not-connected':
-      return {
-        status: 'custom',
-        custom_title: 'Vigil is not connected here',
-        custom_message: 'This workspace has no threat-intel connection. An admin runs /vigil connect.',
-      };
-    case 'other-tenant':
-      return {
-        status: 'restricted',
-        custom_title: 'Another tenant’s event',
-        custom_message: 'This link belongs to a tenant this workspace is not connected to.',
-      };
-    case 'unknown':
-      return {
-        status: 'not_found',
-        custom_title: 'Event not known to Vigil',
-        custom_message: 'Vigil has not shown this event in this workspace. Search for it with /vigil events.',
-      };
-    case 'other-workspace':
-      return {
-        status: 'restricted',
-        custom_title: 'Not available to you',
-        custom_message: 'This event belongs to another workspace’s threat-intel tenant.',
-      };
-    case 'not-allowed':
-      return {
-        status: 'restricted',
-        custom_title: 'Not available to you',
-        custom_message: 'An admin decides who may use Vigil in this workspace (/vigil settings use).',
-      };
-  }
 }

@@ -20,14 +20,15 @@ import { postRunMessage, runMessageFinder } from '../../subscriptions.js';
 export function createAlertPublisher(
   clients: BotClients,
   clock: Clock,
-  /** Told of the events each alert shows (Work Objects find them when their card is opened). */
-  posted?: (workspaceId: string, events: Event[]) => Promise<void>,
+  /** Told of the events each alert shows and their tenant (Work Objects find them when their card is opened). */
+  posted?: (workspaceId: string, events: Event[], tenantId: number | undefined) => Promise<void>,
 ): AlertPublisher {
   return {
     post: async ({ workspaceId, channelId, runId, ctx, ctxId, queuedAt }) => {
       await posted?.(
         workspaceId,
         ctx.events.map((e) => e.event),
+        ctx.tenantId,
       );
       return postRunMessage(clients, workspaceId, {
         channelId,

@@ -15,7 +15,7 @@ export function publisherDepsOf(deps: SlackDeps): PublisherDeps {
       clock: deps.clock,
       logger: deps.logger,
       outbound: deps.outbound,
-      shown: (ws, events) => deps.workObjects.rememberPosted(ws, events),
+      shown: (ws, events, tenantId) => deps.workObjects.rememberPosted(ws, events, tenantId),
     };
     cache.set(deps, built);
   }

@@ -35,7 +35,7 @@ export interface PublisherDeps {
   /** The outbound proxy's fetch, when one is set (for its BotClients). */
   outbound?: BotClientsDeps['outbound'];
   /** Told of the events a digest shows (Work Objects find them when their card is opened). */
-  shown?: (workspaceId: string, events: Event[]) => Promise<void>;
+  shown?: (workspaceId: string, events: Event[], tenantId: number | undefined) => Promise<void>;
 }
 
 function headingOf(
@@ -93,6 +93,7 @@ export async function saveDigestContext(
   await deps.shown?.(
     ws,
     ctx.events.map((e) => e.event),
+    ctx.tenantId,
   );
   return { ctxId: await deps.contexts.save(ctx, ttlMs), ctx };
 }

@@ -1,7 +1,9 @@
 /**
  * "Open stealer log" in an infected device's event menu: the machine's logins and cookies, privately to the
  * clicker (hosts on the tenant's domains first, values masked), and Reveal on each, checked against the
- * `reveal` permission on every click and audited, as for leaked credentials.
+ * `reveal` permission on every click and audited, as for leaked credentials. It is read in the tenant of the
+ * message it is opened from (the menu runs in it), and its Reveal reads that tenant again: the kept log names
+ * it, never the button.
  */
 import type { App } from '@slack/bolt';
 import { ExpiredError } from '../../../errors.js';

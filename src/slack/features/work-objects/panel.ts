@@ -10,14 +10,14 @@ import type { SlackEvent } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { EventActionType, Severity } from '../../../api/index.js';
 import type { Permission } from '../../../permission-rules.js';
-import type { Resolution } from '../../../services/work-objects/service.js';
+import type { OpenedFrom, Resolution } from '../../../services/work-objects/service.js';
 import {
   ENTITY_ACTIONS,
   ENTITY_EDIT_FIELDS,
-  entityError,
   flexpaneEntity,
   severityChoice,
 } from '../../blocks/work-object.js';
+import { entityError } from '../../blocks/work-object-error.js';
 import { snoozeActions, snoozeFields } from '../../blocks/work-object-snooze.js';
 import type { SlackDeps } from '../../context.js';
 import { onAction, runTracked } from '../../listen.js';
@@ -65,9 +65,7 @@ async function present(
     may(deps, client, v, 'act'),
     may(deps, client, v, 'reveal'),
   ]);
-  const tagOptions = mayAct
-    ? await deps.connection.tenantOf(v.workspaceId).then((t) => deps.knownTags.list(v.workspaceId, t))
-    : [];
+  const tagOptions = mayAct ? await deps.knownTags.list(v.workspaceId, found.tenantId) : [];
   const snoozed = (await deps.snoozes.matcher(v.workspaceId))(found.event);
   const metadata = flexpaneEntity(
     found,
@@ -120,8 +118,9 @@ function registerDetails(app: App, deps: SlackDeps): void {
           return;
         }
         const uid = asked.external_ref?.id;
+        const from = { channel: asked.channel, ts: asked.message_ts };
         const found = uid
-          ? await deps.workObjects.resolveUid(v.workspaceId, uid)
+          ? await deps.workObjects.resolveUid(v.workspaceId, uid, from)
           : await deps.workObjects.resolveLink(v.workspaceId, asked.app_unfurl_url ?? asked.link.url);
         await present(deps, client, v, asked.trigger_id, found);
       },
@@ -138,16 +137,31 @@ const ACTS: Record<string, EventActionType> = {
   [ENTITY_ACTIONS.unremediate]: 'unremediate',
 };
 
+type EntityDetailContainer = {
+  type?: string;
+  external_ref?: { id?: unknown };
+  channel_id?: unknown;
+  message_ts?: unknown;
+};
+
 /**
- * The event a panel's button is about: its value (the uid Vigil set), else the entity the panel shows. A
- * panel's click comes with an `entity_detail` container naming the entity (`external_ref`, `entity_url`,
- * `app_unfurl_url`) and the message it was opened from, with no view and no response_url.
+ * The event a panel's button is about (its value, the uid Vigil set, else the entity the panel shows) and
+ * the message the panel was opened from. A panel's click comes with an `entity_detail` container naming
+ * the entity (`external_ref`, `entity_url`, `app_unfurl_url`) and that message (`channel_id`,
+ * `message_ts`), with no view and no response_url.
  */
-function clickedUid(body: { container?: unknown }, action: { value?: string }): string {
-  if (action.value) return action.value;
-  const container = body.container as { type?: string; external_ref?: { id?: unknown } } | undefined;
-  const id = container?.type === 'entity_detail' ? container.external_ref?.id : undefined;
-  return typeof id === 'string' ? id : '';
+function clicked(
+  body: { container?: unknown },
+  action: { value?: string },
+): { uid: string; from: OpenedFrom } {
+  const c = body.container as EntityDetailContainer | undefined;
+  const panel = c?.type === 'entity_detail' ? c : undefined;
+  const id = panel?.external_ref?.id;
+  const text = (x: unknown) => (typeof x === 'string' ? x : undefined);
+  return {
+    uid: action.value || (text(id) ?? ''),
+    from: { channel: text(panel?.channel_id), ts: text(panel?.message_ts) },
+  };
 }
 
 function registerActions(app: App, deps: SlackDeps): void {
@@ -163,7 +177,8 @@ function registerActions(app: App, deps: SlackDeps): void {
         userId: who.userId,
       };
       const triggerId = body.trigger_id;
-      const found = await deps.workObjects.resolveUid(v.workspaceId, clickedUid(body, action));
+      const { uid, from } = clicked(body, action);
+      const found = await deps.workObjects.resolveUid(v.workspaceId, uid, from);
       if (found.kind !== 'event') return present(deps, client, v, triggerId, found);
       if (await snoozeFromPanel(deps, client, v, found, action.action_id)) {
         return present(deps, client, v, triggerId, found);
@@ -182,7 +197,7 @@ function registerActions(app: App, deps: SlackDeps): void {
           client,
           v,
           triggerId,
-          await deps.workObjects.resolveUid(v.workspaceId, found.uid),
+          await deps.workObjects.resolveUid(v.workspaceId, found.uid, from),
         );
       }
       if (action.action_id === ENTITY_ACTIONS.reveal) {
@@ -191,7 +206,7 @@ function registerActions(app: App, deps: SlackDeps): void {
         return present(deps, client, v, triggerId, found, { revealed: true });
       }
       if (action.action_id === ENTITY_ACTIONS.explain) {
-        const explanation = (await deps.workObjects.explain(v.workspaceId, found.uid)) ?? null;
+        const explanation = (await deps.workObjects.explain(v.workspaceId, found)) ?? null;
         return present(deps, client, v, triggerId, found, { explanation });
       }
       return undefined;
@@ -273,14 +288,15 @@ function registerEdits(app: App, deps: SlackDeps): void {
     }
     await ack();
     const uid = view.external_ref?.id ?? '';
+    const from = { channel: view.channel, ts: view.message_ts };
     runTracked(
       deps,
       async () => {
-        const found = await deps.workObjects.resolveUid(v.workspaceId, uid);
+        const found = await deps.workObjects.resolveUid(v.workspaceId, uid, from);
         if (found.kind === 'event' && (change.severity !== undefined || change.tags !== undefined)) {
           await deps.workObjects.edit({ workspaceId: v.workspaceId, resolved: found, by: v.userId, change });
         }
-        const now = await deps.workObjects.resolveUid(v.workspaceId, uid);
+        const now = await deps.workObjects.resolveUid(v.workspaceId, uid, from);
         await present(deps, client, v, body.trigger_id, now);
       },
       undefined,
