@@ -114,39 +114,49 @@ function subscriptionRepos(store: Store, clock: Clock, unreadable: UnreadableRec
   };
 }
 
-/** Records of a workspace whose shape the service that keeps them defines (by schema). */
+/** Caches and marks learned again when unreadable: read as absent and replaced by the next write. */
+const ABSENT = { unreadable: 'absent' } as const;
+
+/**
+ * Records of a workspace whose shape the service that keeps them defines (by schema). An unreadable one fails
+ * only what reads it (a workflow run, an unassign being settled, a report request skipped by its follower),
+ * unless it is a cache or a mark (ABSENT).
+ */
 function serviceRecordRepos(store: Store) {
   return {
     /** Policy unassigns done through Vigil, by `<policy>:<identifier>`; the service defines the shape. */
     policyUnassigns: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'policy-unassign', schema),
+      new WorkspaceRecordRepo(store, 'policy-unassign', schema, ABSENT),
     /** Unassigns called but not yet recorded, by `<policy>:<identifier>`; the service defines the shape. */
     unassignIntents: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'unassign-intent', schema),
     /** Credentials exports under way, by `<userId>`; the export service defines the shape. */
     runningExports: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'export-running', schema),
+      new WorkspaceRecordRepo(store, 'export-running', schema, ABSENT),
     /** Runs of workflow steps, by function execution id; the steps service defines the shape. */
     workflowSteps: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'workflow-step', schema),
     /** Triage changes (tags, note, severity) per event and field; the service defines the shape. */
-    eventTriage: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'event-triage', schema),
+    eventTriage: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'event-triage', schema, ABSENT),
     /** The tenant's known tags, by tenant id; the service defines the shape. */
-    tenantTags: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'tenant-tags', schema),
+    tenantTags: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'tenant-tags', schema, ABSENT),
     /** The identifier list read from the API and its stamp; the identifiers service defines the shapes. */
     identifierLists: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'identifier-list', schema),
+      new WorkspaceRecordRepo(store, 'identifier-list', schema, ABSENT),
     /** Recommendation decisions made through Vigil, by recommendation id. */
     recommendationDecisions: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'recommendation-decision', schema),
+      new WorkspaceRecordRepo(store, 'recommendation-decision', schema, ABSENT),
     /** Portal links of the events Vigil has seen and those events; the Work Objects service defines the shape. */
-    portalEvents: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'portal-event', schema),
+    portalEvents: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'portal-event', schema, ABSENT),
     /** Report requests followed until their report is posted; the intel service defines the shape. */
     intelRequests: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'intel-request', schema),
     /** What was done to leaked credentials through Vigil, by pair or identity; the service defines the shape. */
     credentialStates: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'credential-state', schema),
+      new WorkspaceRecordRepo(store, 'credential-state', schema, ABSENT),
   };
 }
 
