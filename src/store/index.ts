@@ -20,6 +20,7 @@ export * from './repos/event-state-repo.js';
 export { workspaceKey } from './repos/ids.js';
 export * from './repos/installation-repo.js';
 export * from './repos/message-sync-repo.js';
+export { unlessUnreadable } from './repos/records.js';
 export * from './repos/repositories.js';
 export * from './repos/reseal.js';
 export * from './repos/sealing.js';

@@ -137,9 +137,9 @@ export class AlertFollowUps {
         report[outcome]++;
         if (outcome === 'dropped') this.recorded.delete(idOf(ref));
       } catch (err) {
-        // One unreadable record must not stop the others (nor come back every sweep).
+        // One unreadable record must not stop the others (nor come back every sweep); the store logged it.
         if (err instanceof StoreCorruptionError) await deps.records.delete(ref);
-        if (!isStoreOutage(err))
+        else if (!isStoreOutage(err))
           deps.logger.warn('an alert follow-up could not be completed', {
             workspaceId: ref.workspaceId,
             err,

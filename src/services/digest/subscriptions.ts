@@ -4,7 +4,13 @@
  */
 import { DateTime } from 'luxon';
 import type { Clock } from '../../clock.js';
-import type { DigestLast, NewSubscription, Repositories, Subscription } from '../../store/index.js';
+import {
+  type DigestLast,
+  type NewSubscription,
+  type Repositories,
+  type Subscription,
+  unlessUnreadable,
+} from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
 import { SubscriptionService, type SubscriptionServiceDeps } from '../subscriptions/service.js';
 import type { EventSource } from '../subscriptions/source.js';
@@ -66,7 +72,9 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
     ]);
     return Promise.all(
       subs.map(async (subscription) => {
-        const last = (await this.deps.repos.digestOutbox.get(workspaceId, subscription.id))?.last;
+        // An unreadable outbox (set aside) only loses the line's last post.
+        const outbox = this.deps.repos.digestOutbox.get(workspaceId, subscription.id);
+        const last = (await unlessUnreadable(outbox, undefined))?.last;
         const failures = subscription.failures ?? 0;
         const state: DigestListItem['state'] =
           subscription.paused !== undefined

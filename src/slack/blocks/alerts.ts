@@ -16,9 +16,11 @@ import { slackDate } from './dates.js';
 import { typeLabel } from './event-row.js';
 import { plural, type RenderedMessage } from './kit.js';
 import {
+  type Damaged,
   failingText,
   formInput,
   moreBlock,
+  NONE_DAMAGED,
   pausedText,
   renderSubscriptionList,
   scopeLine,
@@ -238,10 +240,10 @@ function alertLine(item: AlertListItem): string {
   ].join('\n');
 }
 
-export function renderAlertList(list: AlertList, unreadable: readonly string[] = []): RenderedMessage {
+export function renderAlertList(list: AlertList, unreadable: Damaged = NONE_DAMAGED): RenderedMessage {
   return renderSubscriptionList({
     noun: 'alert subscription',
-    unreadable: { ids: unreadable, command: 'alerts' },
+    unreadable: { ...unreadable, command: 'alerts' },
     empty: 'No alert subscriptions in this workspace yet. `/vigil alerts add` in a channel creates one.',
     blockIds: { head: 'alerts:head', item: 'alert' },
     note: pollLine(list.poll),

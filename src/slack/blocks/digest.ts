@@ -12,9 +12,11 @@ import { renderBudgeted } from './budget.js';
 import { slackDate } from './dates.js';
 import { plural, type RenderedMessage } from './kit.js';
 import {
+  type Damaged,
   failingText,
   formInput,
   moreBlock,
+  NONE_DAMAGED,
   pausedText,
   renderSubscriptionList,
   scopeLine,
@@ -169,11 +171,11 @@ function digestLine(item: DigestListItem): string {
 
 export function renderDigestList(
   items: readonly DigestListItem[],
-  unreadable: readonly string[] = [],
+  unreadable: Damaged = NONE_DAMAGED,
 ): RenderedMessage {
   return renderSubscriptionList({
     noun: 'digest',
-    unreadable: { ids: unreadable, command: 'digest' },
+    unreadable: { ...unreadable, command: 'digest' },
     empty: 'No digests in this workspace yet. `/vigil digest add` in a channel creates one.',
     blockIds: { head: 'digests:head', item: 'digest' },
     lines: items.map(digestLine),

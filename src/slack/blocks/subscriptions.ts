@@ -34,8 +34,11 @@ export function renderSubscriptionList(list: {
   /** A line under the count (how the polls keep up). */
   note?: string;
   lines: readonly string[];
-  /** Subscriptions whose stored record cannot be read, and the command that removes one (`digest`). */
-  unreadable?: { ids: readonly string[]; command: string };
+  /**
+   * Subscriptions whose stored record cannot be read, the command that removes one (`digest`), and whether
+   * the reader may remove them (Remove buttons shown).
+   */
+  unreadable?: Damaged & { command: string };
 }): RenderedMessage {
   const damaged = unreadableBlock(list);
   if (list.lines.length === 0) {
@@ -294,19 +297,25 @@ export function topEventGroups(input: TopEventsInput): KnownBlock[][] {
   });
 }
 
+/** Subscriptions whose record cannot be read, and whether the reader may remove them. */
+export interface Damaged {
+  ids: readonly string[];
+  removable: boolean;
+}
+
+export const NONE_DAMAGED: Damaged = { ids: [], removable: false };
+
 /** Damaged records are said, never hidden: they are skipped until an admin removes them. */
-function unreadableBlock(list: {
-  noun: string;
-  unreadable?: { ids: readonly string[]; command: string };
-}): KnownBlock[] {
+function unreadableBlock(list: { noun: string; unreadable?: Damaged & { command: string } }): KnownBlock[] {
   const ids = list.unreadable?.ids ?? [];
   if (ids.length === 0 || list.unreadable === undefined) return [];
   const shown = ids.slice(0, 20).map((id) => codeSpan(id));
   const more = ids.length > shown.length ? ` and ${ids.length - shown.length} more` : '';
   const one = ids.length === 1;
   const kind = list.unreadable.command === 'alerts' ? 'alert' : 'subscription';
-  // Remove buttons (admins only: checked on click), as many as one actions block holds.
-  const buttons = ids.slice(0, 5).map((id) => ({
+  // Remove buttons for whoever may remove (checked again on click), as many as one actions block holds.
+  const buttons = list.unreadable.removable ? ids.slice(0, 5) : [];
+  const removes = buttons.map((id) => ({
     ...unreadableRemoveButton(kind, id),
     text: { type: 'plain_text' as const, text: `Remove ${id}`.slice(0, 75) },
   }));
@@ -323,6 +332,8 @@ function unreadableBlock(list: {
             : `An admin removes each with \`/vigil ${list.unreadable.command} remove\` and its id.`),
       },
     },
-    { type: 'actions', block_id: 'subscriptions:unreadable-remove', elements: buttons },
+    ...(removes.length === 0
+      ? []
+      : [{ type: 'actions' as const, block_id: 'subscriptions:unreadable-remove', elements: removes }]),
   ];
 }

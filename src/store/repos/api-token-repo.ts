@@ -13,7 +13,7 @@ import type { Logger } from '../../logger.js';
 import { StoreCorruptionError, StoreLockTimeoutError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
-import { readRecord } from './records.js';
+import { readRecord, unlessUnreadable } from './records.js';
 import { SealError, type Sealer } from './sealing.js';
 import { UnreadableRecords } from './unreadable.js';
 
@@ -103,7 +103,9 @@ export class ApiOrganizationRepo {
   }
 
   async get(keyFingerprint: string): Promise<number | undefined> {
-    return (await readRecord(this.ns, keyFingerprint, OrganizationSchema))?.organizationId;
+    // Unreadable: set aside and learned again, as on first use.
+    const read = readRecord(this.ns, keyFingerprint, OrganizationSchema);
+    return (await unlessUnreadable(read, undefined))?.organizationId;
   }
 
   async set(keyFingerprint: string, organizationId: number): Promise<void> {

@@ -43,35 +43,21 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
   const workspaces = new WorkspaceRepo(store, clock, sealer);
   const installations = new InstallationRepo(store, clock, sealer);
   const settings = new SettingsRepo(store, clock);
-  const audit = new AuditRepo(store, clock, {
-    ...(deps.auditRetention === undefined ? {} : { retention: deps.auditRetention }),
-    ...(deps.auditSurface === undefined ? {} : { surface: deps.auditSurface }),
-    ...(deps.onAudit === undefined ? {} : { onAppend: deps.onAudit }),
-  });
-  const connectLinks = new ConnectLinkRepo(store, clock, sealer);
-  const unreadable = new UnreadableRecords({
-    store,
-    now: () => clock.now(),
-    ...(deps.logger === undefined ? {} : { logger: deps.logger }),
-    ...(deps.onSetAside === undefined ? {} : { onSetAside: deps.onSetAside }),
-  });
-  // Every unreadable record, whoever meets it: logged once, counted, noted for the workspace's admins.
-  store.onUnreadable((error) => unreadable.note(error));
-  const digestSubscriptions = new DigestSubscriptionRepo(store, clock, unreadable);
-  const alertSubscriptions = new AlertSubscriptionRepo(store, clock, unreadable);
-  // Removed through their repositories, which keep the indexes of subscriptions in step.
-  unreadable.removeWith('subscription', (ws, id) => digestSubscriptions.remove(ws, id));
-  unreadable.removeWith('alert', (ws, id) => alertSubscriptions.remove(ws, id));
+  const unreadable = unreadableRegistry(store, deps);
+  const subscriptions = subscriptionRepos(store, clock, unreadable);
   return {
     /** Records set aside because they cannot be read (logged once each, counted). */
     unreadable,
     workspaces,
     installations,
     settings,
-    audit,
-    connectLinks,
-    /** Daily digest subscriptions (digest-subscription-repo.ts). */
-    digestSubscriptions,
+    audit: new AuditRepo(store, clock, {
+      ...(deps.auditRetention === undefined ? {} : { retention: deps.auditRetention }),
+      ...(deps.auditSurface === undefined ? {} : { surface: deps.auditSurface }),
+      ...(deps.onAudit === undefined ? {} : { onAppend: deps.onAudit }),
+    }),
+    connectLinks: new ConnectLinkRepo(store, clock, sealer),
+    ...subscriptions,
     eventStates: new EventStateRepo(store),
     /** The command behind each search context, kept after the context expires. */
     commandNotes: new CommandNoteRepo(store),
@@ -80,54 +66,97 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
       new SearchContextRepo(store, clock, schema),
     /** The digest outbox and cursors, one record each per subscription (digest-outbox.ts). */
     digestOutbox: new DigestOutboxRepo(store, clock),
-    /** Real-time alert subscriptions (alert-subscription-repo.ts). */
-    alertSubscriptions,
     /** The alerts' feed, outboxes and posted messages (alert-state-repo.ts). */
     alertState: new AlertStateRepo(store),
     /** Changes alert messages must still follow, recorded before each commit (alert-follow-repo.ts). */
     alertFollowUps: new AlertFollowUpRepo(store),
+    /** The API client's tokens and organization ids, shared by every instance on this store. */
+    apiTokens: new ApiTokenRepo(store, clock, sealer, unreadable),
+    apiOrganizations: new ApiOrganizationRepo(store),
+    /** What the workspace snoozed in its alerts and digests (snooze-repo.ts). */
+    snoozes: new SnoozeRepo(store),
+    ...serviceRecordRepos(store),
+    deleteWorkspaceData: makeDeleteWorkspaceData(store, {
+      workspaces,
+      settings,
+      installations,
+      ...subscriptions,
+    }),
+  };
+}
+
+/**
+ * The registry of unreadable records, told by the store of every one, whoever meets it: logged once,
+ * counted, noted for the workspace's admins.
+ */
+function unreadableRegistry(store: Store, deps: RepositoryDeps): UnreadableRecords {
+  const unreadable = new UnreadableRecords({
+    store,
+    now: () => deps.clock.now(),
+    ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+    ...(deps.onSetAside === undefined ? {} : { onSetAside: deps.onSetAside }),
+  });
+  store.onUnreadable((error) => unreadable.note(error));
+  return unreadable;
+}
+
+/** Digest and alert subscriptions; an unreadable one is removed through its repository (indexes in step). */
+function subscriptionRepos(store: Store, clock: Clock, unreadable: UnreadableRecords) {
+  const digestSubscriptions = new DigestSubscriptionRepo(store, clock, unreadable);
+  const alertSubscriptions = new AlertSubscriptionRepo(store, clock, unreadable);
+  unreadable.removeWith('subscription', (ws, id) => digestSubscriptions.remove(ws, id));
+  unreadable.removeWith('alert', (ws, id) => alertSubscriptions.remove(ws, id));
+  return {
+    /** Daily digest subscriptions (digest-subscription-repo.ts). */
+    digestSubscriptions,
+    /** Real-time alert subscriptions (alert-subscription-repo.ts). */
+    alertSubscriptions,
+  };
+}
+
+/** Caches and marks learned again when unreadable: read as absent and replaced by the next write. */
+const ABSENT = { unreadable: 'absent' } as const;
+
+/**
+ * Records of a workspace whose shape the service that keeps them defines (by schema). An unreadable one fails
+ * only what reads it (a workflow run, an unassign being settled, a report request skipped by its follower),
+ * unless it is a cache or a mark (ABSENT).
+ */
+function serviceRecordRepos(store: Store) {
+  return {
     /** Policy unassigns done through Vigil, by `<policy>:<identifier>`; the service defines the shape. */
     policyUnassigns: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'policy-unassign', schema),
+      new WorkspaceRecordRepo(store, 'policy-unassign', schema, ABSENT),
     /** Unassigns called but not yet recorded, by `<policy>:<identifier>`; the service defines the shape. */
     unassignIntents: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'unassign-intent', schema),
     /** Credentials exports under way, by `<userId>`; the export service defines the shape. */
     runningExports: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'export-running', schema),
+      new WorkspaceRecordRepo(store, 'export-running', schema, ABSENT),
     /** Runs of workflow steps, by function execution id; the steps service defines the shape. */
     workflowSteps: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'workflow-step', schema),
-    /** The API client's tokens and organization ids, shared by every instance on this store. */
-    apiTokens: new ApiTokenRepo(store, clock, sealer, unreadable),
-    apiOrganizations: new ApiOrganizationRepo(store),
     /** Triage changes (tags, note, severity) per event and field; the service defines the shape. */
-    eventTriage: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'event-triage', schema),
+    eventTriage: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'event-triage', schema, ABSENT),
     /** The tenant's known tags, by tenant id; the service defines the shape. */
-    tenantTags: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'tenant-tags', schema),
+    tenantTags: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'tenant-tags', schema, ABSENT),
     /** The identifier list read from the API and its stamp; the identifiers service defines the shapes. */
     identifierLists: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'identifier-list', schema),
+      new WorkspaceRecordRepo(store, 'identifier-list', schema, ABSENT),
     /** Recommendation decisions made through Vigil, by recommendation id. */
     recommendationDecisions: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'recommendation-decision', schema),
-    /** What the workspace snoozed in its alerts and digests (snooze-repo.ts). */
-    snoozes: new SnoozeRepo(store),
+      new WorkspaceRecordRepo(store, 'recommendation-decision', schema, ABSENT),
     /** Portal links of the events Vigil has seen and those events; the Work Objects service defines the shape. */
-    portalEvents: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'portal-event', schema),
+    portalEvents: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'portal-event', schema, ABSENT),
     /** Report requests followed until their report is posted; the intel service defines the shape. */
     intelRequests: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'intel-request', schema),
     /** What was done to leaked credentials through Vigil, by pair or identity; the service defines the shape. */
     credentialStates: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'credential-state', schema),
-    deleteWorkspaceData: makeDeleteWorkspaceData(store, {
-      workspaces,
-      settings,
-      digestSubscriptions,
-      installations,
-      alertSubscriptions,
-    }),
+      new WorkspaceRecordRepo(store, 'credential-state', schema, ABSENT),
   };
 }
 

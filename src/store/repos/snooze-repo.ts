@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { StoreError } from '../backend/errors.js';
 import type { Store } from '../backend/store.js';
 import { randomId } from './ids.js';
-import { unlessUnreadable } from './records.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
 /** Snoozes a workspace keeps at once: enough for a busy team, small enough to read on every poll. */
@@ -56,15 +55,16 @@ export class SnoozeRepo {
   private readonly records: WorkspaceRecordRepo<typeof SnoozeListSchema>;
 
   constructor(store: Store) {
-    this.records = new WorkspaceRecordRepo(store, 'snooze', SnoozeListSchema);
+    // Unreadable (set aside): read as none, and replaced by the next snooze made.
+    this.records = new WorkspaceRecordRepo(store, 'snooze', SnoozeListSchema, { unreadable: 'absent' });
   }
 
   /**
    * The snoozes still running at `now`, soonest to end first. None when their record cannot be read (set
-   * aside): alerts and digests go on, unsnoozed, until an admin removes it.
+   * aside): alerts and digests go on, unsnoozed, until an admin removes it or a snooze is made again.
    */
   async active(workspaceId: string, now: number): Promise<Snooze[]> {
-    const record = await unlessUnreadable(this.records.get(workspaceId, KEY), undefined);
+    const record = await this.records.get(workspaceId, KEY);
     return (record?.snoozes ?? []).filter((s) => s.until > now).sort((a, b) => a.until - b.until);
   }
 

@@ -61,14 +61,23 @@ export class TeamIndexedRepo<T extends TeamIndexedRecord> {
     });
     const teamId = record.teamId;
     const { limit } = this.options;
-    await updateRecord(this.store, this.teamIndex, teamId, TeamIndexSchema, async (index) => {
-      const ids = index?.ids ?? [];
-      if (ids.length >= limit) throw this.options.tooMany(limit);
-      // Record before index: an interrupted add leaves an invisible record, never a dangling id.
-      await setOwned(this.store, this.records, id, teamId, record);
-      if (ids.length === 0) await this.changeAllTeams((teamIds) => [...new Set([...teamIds, teamId])]);
-      return { ids: [...ids, id] };
-    });
+    // An unreadable index is given as absent and written again from the owner index (no record lost).
+    await updateRecord(
+      this.store,
+      this.teamIndex,
+      teamId,
+      TeamIndexSchema,
+      async (current) => {
+        const ids = current?.ids ?? (await this.idsFromOwners(teamId));
+        if (ids.length >= limit) throw this.options.tooMany(limit);
+        // Record before index: an interrupted add leaves an invisible record, never a dangling id.
+        await setOwned(this.store, this.records, id, teamId, record);
+        if (ids.length === 0) await this.changeAllTeams((teamIds) => [...new Set([...teamIds, teamId])]);
+        return { ids: [...ids, id] };
+      },
+      undefined,
+      true,
+    );
     return record;
   }
 
@@ -104,12 +113,24 @@ export class TeamIndexedRepo<T extends TeamIndexedRecord> {
     return this.get(id).catch((error: unknown) => sink.setAside(error, teamId));
   }
 
-  /** A workspace's index that cannot be read is set aside too: its records are then invisible, not fatal. */
+  /**
+   * A workspace's index; one that cannot be read is set aside and its ids are found again in the owner index
+   * (every record is written through it), so one bad index hides none of the workspace's records.
+   */
   private async readIndex(teamId: string): Promise<z.infer<typeof TeamIndexSchema> | undefined> {
     const sink = this.options.unreadable ?? new UnreadableRecords();
-    return readRecord(this.teamIndex, teamId, TeamIndexSchema).catch((error: unknown) =>
-      sink.setAside(error),
-    );
+    try {
+      return await readRecord(this.teamIndex, teamId, TeamIndexSchema);
+    } catch (error) {
+      sink.setAside(error);
+      return { ids: await this.idsFromOwners(teamId) };
+    }
+  }
+
+  /** The ids of the workspace's records as the owner index has them (a removed one may linger: absent). */
+  private async idsFromOwners(teamId: string): Promise<string[]> {
+    const prefix = `${teamId}:${this.records.name}:`;
+    return (await openNamespace(this.store, 'owned').keys(prefix)).map((key) => key.slice(prefix.length));
   }
 
   /**
@@ -152,7 +173,7 @@ export class TeamIndexedRepo<T extends TeamIndexedRecord> {
   /** Removes a record of this workspace; an id from another workspace is left alone. */
   async remove(teamId: string, id: string): Promise<boolean> {
     return this.store.withLock(`${this.teamIndex.name}:${teamId}`, async () => {
-      const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
+      const index = await this.readIndex(teamId);
       if (!index?.ids.includes(id)) return false;
       this.options.unreadable?.forget(this.records.name, id);
       const ids = index.ids.filter((other) => other !== id);
@@ -170,7 +191,7 @@ export class TeamIndexedRepo<T extends TeamIndexedRecord> {
   async removeAll(teamId: string): Promise<number> {
     let count = 0;
     await this.store.withLock(`${this.teamIndex.name}:${teamId}`, async () => {
-      const index = await readRecord(this.teamIndex, teamId, TeamIndexSchema);
+      const index = await this.readIndex(teamId);
       await this.teamIndex.delete(teamId);
       for (const id of index?.ids ?? []) {
         await this.store.withLock(`${this.records.name}:${id}`, () =>

@@ -7,21 +7,33 @@ import type { z } from 'zod';
 import { StoreError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { type NamespaceName, openNamespace } from './namespaces.js';
-import { checkRecord, readRecord, updateRecord } from './records.js';
+import { checkRecord, readRecord, unlessUnreadable, updateRecord } from './records.js';
+
+export interface WorkspaceRecordOptions {
+  /**
+   * `absent`: a record that cannot be read reads as absent and is replaced by the next update (caches and
+   * marks that can be learned again). By default it fails the read (the store has set it aside).
+   */
+  unreadable?: 'absent';
+}
 
 export class WorkspaceRecordRepo<S extends z.ZodType> {
   private readonly ns: Namespace;
+  private readonly absentWhenUnreadable: boolean;
 
   constructor(
     private readonly store: Store,
     name: NamespaceName,
     private readonly schema: S,
+    options: WorkspaceRecordOptions = {},
   ) {
     this.ns = openNamespace(store, name);
+    this.absentWhenUnreadable = options.unreadable === 'absent';
   }
 
   async get(workspaceId: string, key: string): Promise<z.output<S> | undefined> {
-    return readRecord(this.ns, recordKey(workspaceId, key), this.schema);
+    const read = readRecord(this.ns, recordKey(workspaceId, key), this.schema);
+    return this.absentWhenUnreadable ? unlessUnreadable(read, undefined) : read;
   }
 
   async set(workspaceId: string, key: string, value: z.input<S>, ttlMs?: number): Promise<z.output<S>> {
@@ -41,7 +53,8 @@ export class WorkspaceRecordRepo<S extends z.ZodType> {
     change: (current: z.output<S> | undefined) => z.output<S> | undefined | Promise<z.output<S> | undefined>,
     ttlMs?: number,
   ): Promise<z.output<S> | undefined> {
-    return updateRecord(this.store, this.ns, recordKey(workspaceId, key), this.schema, change, ttlMs);
+    const full = recordKey(workspaceId, key);
+    return updateRecord(this.store, this.ns, full, this.schema, change, ttlMs, this.absentWhenUnreadable);
   }
 
   async delete(workspaceId: string, key: string): Promise<boolean> {

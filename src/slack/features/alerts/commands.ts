@@ -67,7 +67,10 @@ export const alertsListCommand: CommandHandler<'alerts-list'> = {
       ctx.deps.alerts.list(ctx.workspaceId),
       ctx.deps.alerts.unreadable(ctx.workspaceId),
     ]);
-    await ctx.respond(ephemeral(renderAlertList(list, unreadable), true));
+    // Remove beside a damaged subscription only for whom may remove it: admins (its creator is unknown).
+    const removable =
+      unreadable.length > 0 && (await ctx.deps.authz.isAdmin(ctx.client, ctx.teamId, ctx.userId));
+    await ctx.respond(ephemeral(renderAlertList(list, { ids: unreadable, removable }), true));
   },
 };
 

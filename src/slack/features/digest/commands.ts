@@ -57,7 +57,10 @@ export const digestListCommand: CommandHandler<'digest-list'> = {
       ctx.deps.digests.list(ctx.workspaceId),
       ctx.deps.digests.unreadable(ctx.workspaceId),
     ]);
-    await ctx.respond(ephemeral(renderDigestList(items, unreadable), true));
+    // Remove beside a damaged subscription only for whom may remove it: admins (its creator is unknown).
+    const removable =
+      unreadable.length > 0 && (await ctx.deps.authz.isAdmin(ctx.client, ctx.teamId, ctx.userId));
+    await ctx.respond(ephemeral(renderDigestList(items, { ids: unreadable, removable }), true));
   },
 };
 

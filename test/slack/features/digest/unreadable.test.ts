@@ -55,4 +55,38 @@ describe('an unreadable digest record', () => {
     expect(textOf(after.post)).not.toContain('could not be read');
     expect(stack.logs.filter((l) => l.includes('unreadable record set aside'))).toHaveLength(1);
   });
+
+  it('shows Remove beside a damaged digest or alert subscription only to whom may remove it (admins)', async () => {
+    await command(stack, 'digest add identifiers:3001 tz:UTC at:09:00 always', admin);
+    await command(stack, 'alerts add identifiers:3001', admin);
+    const repos = stack.vigil.deps.repos;
+    const [bad] = await repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const [badAlert] = await repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
+    if (!bad || !badAlert) throw new Error('subscriptions not created');
+    const file = join(stack.dataDir, 'vigil.sqlite');
+    await sqlite(file, 'UPDATE keyv SET value = ? WHERE key = ?', [
+      '{"value":{"id":',
+      `vigil:subscription:${bad.id}`,
+    ]);
+    await sqlite(file, 'UPDATE keyv SET value = ? WHERE key = ?', [
+      '{"value":{"id":',
+      `vigil:alert:${badAlert.id}`,
+    ]);
+
+    for (const [list, id] of [
+      ['digest list', bad.id],
+      ['alerts list', badAlert.id],
+    ] as const) {
+      // A plain member is told of the damaged one and who removes it, without a button they may not use.
+      const asMember = await command(stack, list, { userId: SEEDED_USERS.member });
+      expect(textOf(asMember.post)).toContain(
+        `could not be read (its stored record is damaged) and is skipped: \`${id}\``,
+      );
+      expect(textOf(asMember.post)).toContain('An admin removes it');
+      expect(textOf(asMember.post)).not.toContain('unreadable_remove');
+      const asAdmin = await command(stack, list, admin);
+      expect(textOf(asAdmin.post)).toContain('unreadable_remove');
+      expect(textOf(asAdmin.post)).toContain(`Remove ${id}`);
+    }
+  });
 });
