@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExpiredError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/logger.js';
 import {
-  type EventsContext,
+  type EventsContextOf,
   EventsContextSchema,
   EventsContextStore,
   eventRef,
@@ -19,9 +19,10 @@ import { createRepositories, openStore, Sealer, type Store } from '../../../src/
 import { ManualClock } from '../../support/manual-clock.js';
 import { event } from '../support/event.js';
 
-function baseContext(over: Partial<EventsContext> = {}): EventsContext {
+function baseContext(over: Partial<EventsContextOf<'search'>> = {}): EventsContextOf<'search'> {
   return {
-    v: 1,
+    v: 2,
+    kind: 'search',
     workspaceId: 'T0001',
     userId: 'U0MEMBER1',
     channelId: 'C0GENERAL',
