@@ -148,8 +148,11 @@ function fromV1(old: z.infer<typeof V1Schema>): EventsContext {
   return { ...search, v: 2, kind: 'search' };
 }
 
-/** What is read back: today's shape, or the first one made into it. */
-export const EventsContextSchema = z.union([CurrentSchema, V1Schema.transform(fromV1)]);
+/**
+ * What is read back: today's shape, or the first one made into it; told apart by `v`, so the problems of a
+ * record that cannot be read name its fields.
+ */
+export const EventsContextSchema = z.discriminatedUnion('v', [CurrentSchema, V1Schema.transform(fromV1)]);
 
 /** The search input of a context (the query re-supplied by the caller when it was withheld). */
 export function searchInputOf(ctx: EventsContextOf<'search'>, query?: EventQuery): EventSearchInput {
