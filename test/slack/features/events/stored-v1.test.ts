@@ -95,6 +95,20 @@ describe('events contexts stored before they had kinds', () => {
     expect(await storedBehind(reply)).toMatchObject({ v: 2, kind: 'digest', heading: V1_DIGEST.digest });
   });
 
+  it('Share and Next page, which only results offer, are refused on a digest', async () => {
+    const share = await clicked(
+      await posted(V1_DIGEST, [{ actionId: 'share_in_channel' }]),
+      'share_in_channel',
+    );
+    expect(textOf(share.body)).toContain('no longer points at a search');
+    const next = await clicked(
+      await posted(V1_DIGEST, [{ actionId: 'events_next_page' }]),
+      'events_next_page',
+    );
+    expect(String(next.body.text)).toBe('This is the last page of these results.');
+    expect(await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1)).toEqual([]);
+  });
+
   it('a page of "+N more" stays a page of results', async () => {
     const reply = await clicked(
       await posted(V1_REST_PAGE, [{ actionId: 'event_ignore:0', index: 0 }]),
