@@ -106,11 +106,14 @@ export async function deliverChannel(
       await step(deps, 'posted', channelId);
     }
     const shown = run.shown ?? [];
+    // Its events are read again in their tenant (one a message), with every workspace on that tenant.
+    const tenantId = items[0]?.tenantId;
     await deps.state.recordMessage(workspaceId, channelId, run.ts as string, {
       ...(run.ctxId === undefined ? {} : { ctxId: run.ctxId }),
       shown,
       rest: run.uids.filter((uid) => !shown.includes(uid)),
       postedAt: deps.clock.now(),
+      ...(tenantId === undefined ? {} : { tenantId }),
     });
     await step(deps, 'recorded', channelId);
     await deps.state.completeDelivery(workspaceId, channelId, run.runId, deps.clock.now(), CHANNEL_GAP_MS);

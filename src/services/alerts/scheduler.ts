@@ -19,7 +19,7 @@ export interface AlertSchedulerDeps extends DeliveryDeps {
   concurrency?: number;
   /** Alert messages that have not caught up with their events yet (follow-ups.ts), completed on each tick. */
   followUps?: { sweep(): Promise<SweepReport> };
-  /** Posted messages re-reading their events' state (sync.ts): each workspace when it is due. */
+  /** Posted messages re-reading their events' state (sync.ts): each tenant when it is due. */
   sync?: { tick(): Promise<SyncReport>; settled(): Promise<unknown> };
 }
 
@@ -74,7 +74,7 @@ export class AlertScheduler {
       polls: { polled: 0, 'not-due': 0, busy: 0, failed: 0 },
       posts: { posted: 0, idle: 0, busy: 0, paused: 0, retry: 0, failed: 0 },
       followUps: { followed: 0, dropped: 0, failed: 0 },
-      sync: { workspaces: 0, calls: 0, changed: 0 },
+      sync: { tenants: 0, calls: 0, changed: 0 },
     };
     if (this.stopped) return report;
     const started: Promise<void>[] = [this.sweep(report), this.syncStates(report)];

@@ -159,6 +159,7 @@ async function runInTenant(deps: DigestDeps, sub: Subscription, due: Due): Promi
             rest: [],
             postedAt,
             kind: 'digest',
+            ...(sub.tenantId === undefined ? {} : { tenantId: sub.tenantId }),
           });
         }
         await step(deps, 'posted', sub);

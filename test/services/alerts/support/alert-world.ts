@@ -67,6 +67,8 @@ export interface World {
     holderOwned?: boolean;
     /** False: its clicks are not followed after the commit, as when the process dies right after it. */
     follows?: boolean;
+    /** Post with each workspace's installation (OAuth) instead of the single bot token. */
+    oauth?: boolean;
   }): Promise<Instance>;
   /** Connects (or switches) the workspace to a tenant of the first key, as `/vigil tenant` does. */
   connectTo(instance: Instance, tenantId: number): Promise<void>;
@@ -145,7 +147,9 @@ export async function startWorld(opts: {
       const clients = new BotClients({
         config: {
           slack: {
-            mode: { kind: 'single', botToken: DEFAULT_BOT_TOKEN },
+            mode: o.oauth
+              ? { kind: 'oauth', clientId: '1111.2222', clientSecret: 'world', stateSecret: 'world-state' }
+              : { kind: 'single', botToken: DEFAULT_BOT_TOKEN },
             apiUrl: slack.apiUrl,
             signingSecret: undefined,
             appToken: undefined,
@@ -192,6 +196,7 @@ export async function startWorld(opts: {
         state: repos.alertState,
         contexts,
         source: eventSourceOf(api, 'background'),
+        homeOf: (ws) => api.home(ws),
         changes: events.changes,
         catchUp: (ref) => follower.catchUp(ref),
         clock,
