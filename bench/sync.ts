@@ -21,7 +21,7 @@ import { AlertFollower } from '../src/services/alerts/follow.js';
 import { StateSync } from '../src/services/alerts/sync.js';
 import { EventChanges } from '../src/services/events/changes.js';
 import { compactEvent } from '../src/services/events/compact.js';
-import { type EventsContext, EventsContextStore } from '../src/services/events/context.js';
+import { type EventsContextOf, EventsContextStore } from '../src/services/events/context.js';
 import { isHandled } from '../src/services/events/model.js';
 import { POSTED_CONTEXT_TTL_MS } from '../src/services/subscriptions/posting.js';
 import { eventSourceOf } from '../src/services/subscriptions/source.js';
@@ -194,17 +194,15 @@ async function main(): Promise<void> {
         const shown = [...new Set(Array.from({ length: 1 + (c % 3) }, () => pick(alerted)))].map((e) =>
           compactEvent(e),
         );
-        const ctx: EventsContext = {
-          v: 1,
+        const ctx: EventsContextOf<'alert'> = {
+          v: 2,
+          kind: 'alert',
           workspaceId: teamId,
           userId: 'alert',
           channelId,
           commandText: '/vigil alerts list',
-          identifierId: ids[0] as number,
-          query: { kind: 'none' },
-          pageNumber: 1,
           events: shown.map((event) => ({ event, generation: 0 })),
-          alert: {
+          heading: {
             subscriptionIds: [`sub-${t}-${c}`],
             total: shown.length,
             counts: countEvents(shown),

@@ -9,14 +9,19 @@ import { z } from 'zod';
 import { ExpiredError } from '../errors.js';
 import type { Repositories } from '../store/index.js';
 
-/** Fields every paged context has (events, credentials); spread into a context's zod object. */
-export const PAGING_FIELDS = {
+/** Whose a message's context is and the command behind it; spread into a context's zod object. */
+export const MESSAGE_FIELDS = {
   workspaceId: z.string().min(1),
   /** Who ran the search: only they see the ephemeral results. */
   userId: z.string().min(1),
   channelId: z.string(),
   /** The command as typed (secret queries show only their kind), to run it again after expiry. */
   commandText: z.string().max(2000),
+} as const;
+
+/** Fields every paged context has (events, credentials); spread into a context's zod object. */
+export const PAGING_FIELDS = {
+  ...MESSAGE_FIELDS,
   /** The `from` of the next page; absent on the last page. */
   cursor: z.string().optional(),
   pageNumber: z.number().int().positive(),

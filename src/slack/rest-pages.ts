@@ -5,7 +5,7 @@
 import type { ActionsBlock } from '@slack/types';
 import { ExpiredError } from '../errors.js';
 import { parseContextRef } from '../services/contexts.js';
-import type { EventsContext } from '../services/events/context.js';
+import type { EventsContextOf } from '../services/events/context.js';
 import { type EventRestStore, REST_PAGE } from '../services/events/rest.js';
 import { renderPage } from './blocks/events.js';
 import { ephemeral } from './context.js';
@@ -35,9 +35,10 @@ export async function showRestPage(click: Click, opts: RestPagesOptions): Promis
   const firstId = events[0]?.identifiers?.[0]?.id ?? 1;
   // Headed by an identifier only when every event of the rest is of that one; else they are of several.
   const ids = new Set(rest.events.flatMap((e) => (e.identifiers ?? []).map((i) => i.id)));
-  const ctx: EventsContext = {
+  const ctx: EventsContextOf<'search'> = {
     ...(ids.size === 1 ? {} : { scope: 'tenant' as const }),
-    v: 1,
+    v: 2,
+    kind: 'search',
     workspaceId: who.workspaceId,
     userId: who.userId,
     channelId: who.channelId,

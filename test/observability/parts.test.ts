@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/logger.js';
 import { measuredAlertPublisher } from '../../src/observability/alert-publisher.js';
 import { PrometheusMetrics } from '../../src/observability/prometheus.js';
 import type { AlertPublisher } from '../../src/services/alerts/ports.js';
-import type { EventsContext } from '../../src/services/events/context.js';
+import type { EventsContextOf } from '../../src/services/events/context.js';
 import { openStore } from '../../src/store/index.js';
 import { sqlite } from '../store/support/backends.js';
 import { startRedisServer } from '../store/support/redis-server.js';
@@ -140,7 +140,7 @@ describe('alert delays', () => {
     const measured = measuredAlertPublisher(publisher, metrics, clock);
     const ctx = {
       events: [event('a/b/1', '2026-11-26T11:59:30Z'), event('a/b/2')],
-    } as unknown as EventsContext;
+    } as unknown as EventsContextOf<'alert'>;
     await measured.post({
       workspaceId: 'W',
       channelId: 'C',

@@ -2,7 +2,8 @@
  * Upgrades keep every record: the store release 0.1.0 wrote (test/fixtures/store-0.1.0, made by its own
  * script with that release's code) is opened by this build through the whole stack, and everything in it
  * still works: the sealed API key and installation open, settings apply, the digest and the alert
- * subscription list and run from their stored cursors, the audit and event state read back.
+ * subscription list and run from their stored cursors, the audit and event state read back, and the buttons
+ * of the alert, the digest and the search it posted still act.
  */
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Ticker } from '../../src/services/subscriptions/ticker.js';
 import { SEEDED_CHANNELS, SEEDED_USERS } from '../../src/sim/slack/index.js';
-import { command } from '../slack/features/events/support/events-stack.js';
+import { textOf as blocksText } from '../harness/index.js';
+import { actionCalls, click, command, waitPostTo } from '../slack/features/events/support/events-stack.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -32,6 +34,23 @@ interface Manifest {
 }
 
 const textOf = (post: { body: unknown }) => JSON.stringify(post.body);
+
+/** The contexts behind the messages the fixture's story posted (ids of its store, which never changes). */
+const POSTED = { alert: 'BnU9J6VF2ajg', digest: 'nqT-qXhMjBch', search: 'daUFvNobDQ4S' } as const;
+
+/** A message with one button pointing at a stored context, as the posted one had. */
+function withButton(actionId: string, value: string, blockId: string) {
+  const text = { type: 'plain_text', text: actionId };
+  return {
+    blocks: [
+      {
+        type: 'actions',
+        block_id: blockId,
+        elements: [{ type: 'button', action_id: actionId, text, value }],
+      },
+    ],
+  };
+}
 
 describe('the store written by release 0.1.0', () => {
   let stack: Stack;
@@ -128,5 +147,47 @@ describe('the store written by release 0.1.0', () => {
       .filter((m) => (m.metadata as { event_type?: string } | undefined)?.event_type === 'vigil_alert');
     expect(alerted.map((m) => JSON.stringify(m.blocks)).join()).toContain('leak/upgrade/alerted');
     expect(alerted.map((m) => JSON.stringify(m.blocks)).join()).not.toContain('leak/fixture/alerted');
+  });
+
+  it('acts from the buttons of the alert, the digest and the search it posted', async () => {
+    // The alert was drawn before the event was ignored: its click is told so, and the alert redrawn.
+    const late = await click(
+      stack,
+      withButton('event_ignore:0', `${POSTED.alert}:0`, 'event:0'),
+      'event_ignore:0',
+      { userId: SEEDED_USERS.admin },
+    );
+    expect(textOf(await waitPostTo(stack, late.responseUrl))).toContain('before your click');
+    const alert = await waitPostTo(stack, late.responseUrl, 2);
+    expect(textOf(alert)).toContain('"block_id":"alert:about"');
+    expect(blocksText(alert.body)).toContain(`Ignored by <@${SEEDED_USERS.member}>`);
+
+    // The digest's other event is ignored from it, and the digest drawn again as a digest.
+    stack.sim.state.addEvent({
+      tenantId: manifest.tenantId,
+      identifierIds: [3001],
+      createdAt: manifest.madeAt - 3600_000,
+      severity: 'high',
+      uid: 'leak/fixture/digested',
+    });
+    const ignore = await click(
+      stack,
+      withButton('event_ignore:1', `${POSTED.digest}:1`, 'event:1'),
+      'event_ignore:1',
+      { userId: SEEDED_USERS.admin },
+    );
+    const digest = await waitPostTo(stack, ignore.responseUrl);
+    expect(textOf(digest)).toContain('"block_id":"digest:header"');
+    expect(blocksText(digest.body)).toContain(`Ignored by <@${SEEDED_USERS.admin}>`);
+    expect(actionCalls(stack)).toHaveLength(1);
+
+    // The search is shared in the channel.
+    await click(stack, withButton('share_in_channel', POSTED.search, 'events:tail'), 'share_in_channel', {
+      userId: SEEDED_USERS.admin,
+    });
+    await expect
+      .poll(async () => (await stack.vigil.deps.repos.audit.recent(manifest.workspaceId, 1))[0]?.action)
+      .toBe('events.share');
+    expect((await stack.vigil.deps.repos.audit.recent(manifest.workspaceId, 1))[0]?.target).toBe('3001');
   });
 });

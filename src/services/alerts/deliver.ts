@@ -12,7 +12,7 @@ import type { Event } from '../../api/index.js';
 import { EventSchema } from '../../api/index.js';
 import type { AlertItem, AlertSending, AlertSubscription, ChooseBatch } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
-import type { EventsContext, EventsContextStore } from '../events/context.js';
+import type { EventsContextOf, EventsContextStore } from '../events/context.js';
 import { bySeverity } from '../events/model.js';
 import type { EventRestStore } from '../events/rest.js';
 import { ChannelUnavailableError, SlackRateLimitedError } from '../posting-errors.js';
@@ -148,7 +148,7 @@ async function buildMessage(
     subsById: ReadonlyMap<string, AlertSubscription>;
   },
   dropped: number | undefined,
-): Promise<{ ctx: EventsContext; ctxId: string; shown: string[] }> {
+): Promise<{ ctx: EventsContextOf<'alert'>; ctxId: string; shown: string[] }> {
   const { workspaceId, channelId, items, quiet, subsById } = batch;
   const events: Event[] = items.map((item) => EventSchema.parse(item.event)).sort(bySeverity);
   const top = events.slice(0, TOP_EVENTS);
@@ -174,26 +174,20 @@ async function buildMessage(
   if ((dropped ?? 0) > 0) heading.dropped = dropped;
   const mention = mentionOf(items, subsById);
   if (mention !== undefined) heading.mention = mention;
-  const firstId =
-    first?.identifierIds === 'all' || first === undefined
-      ? top[0]?.identifiers?.[0]?.id
-      : first.identifierIds[0];
-  const ctx: EventsContext = {
-    v: 1,
+  const ctx: EventsContextOf<'alert'> = {
+    v: 2,
+    kind: 'alert',
     workspaceId,
     userId: 'alert',
     channelId,
     commandText: '/vigil alerts list',
-    identifierId: firstId !== undefined && firstId > 0 ? firstId : 1,
-    query: { kind: 'none' },
-    pageNumber: 1,
     events: await Promise.all(
       top.map(async (event) => ({
         event,
         generation: await deps.generationOf(workspaceId, event.metadata.uid),
       })),
     ),
-    alert: heading,
+    heading,
   };
   // Its buttons act in the tenant of its events (one tenant a message: see oneTenant).
   const tenantId = items[0]?.tenantId;

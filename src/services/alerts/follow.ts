@@ -238,7 +238,7 @@ export class AlertFollower {
 
   /** Whether `level` reaches the threshold of an alert's subscriptions (digests re-notify nothing). */
   private async reaches(ctx: EventsContext, level: string): Promise<boolean> {
-    const ids = ctx.alert?.subscriptionIds ?? [];
+    const ids = ctx.kind === 'alert' ? ctx.heading.subscriptionIds : [];
     const subs = [];
     for (const id of ids) {
       const sub = await this.deps.subscriptions?.get(id);

@@ -4,7 +4,7 @@
  */
 import type { EventActionType } from '../../api/index.js';
 import type { EventStateChange } from '../events/changes.js';
-import type { EventsContext } from '../events/context.js';
+import type { EventsContext, EventsContextOf } from '../events/context.js';
 import type { EventPage, EventPageInput, RunMessageFinder } from '../subscriptions/posting.js';
 import { eventSourceOf } from '../subscriptions/source.js';
 import type { ApiAccess } from '../workspace-api.js';
@@ -42,7 +42,7 @@ export interface AlertPublisher extends RunMessageFinder {
     workspaceId: string;
     channelId: string;
     runId: string;
-    ctx: EventsContext;
+    ctx: EventsContextOf<'alert'>;
     ctxId: string;
     /** When the oldest of its events was queued (kept in the metadata: delivery delay is measurable). */
     queuedAt: number;

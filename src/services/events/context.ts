@@ -1,8 +1,10 @@
 /**
- * The search context behind an events message: everything a click needs (the search, the cursor, the events
- * shown and the state generation each was rendered with), stored for 24 h under a short id. Buttons carry
- * only `<ctxId>:<index>`. A small long-lived note keeps the command text after the context expires, so the
- * "this result expired" answer can still give the exact command to run again.
+ * The context behind an events message: everything a click needs (the events shown and the state generation
+ * each was rendered with, and what the message is), stored under a short id for 24 h (a posted digest's or
+ * alert's for 30 days). Buttons carry only `<ctxId>:<index>`. A message is of one kind, which says how a click
+ * draws it again: a page of results (its search and cursor), a digest or an alert (its heading). A small
+ * long-lived note keeps the command text after the context expires, so the "this result expired" answer can
+ * still give the exact command to run again.
  */
 import { z } from 'zod';
 import type { Event, EventQuery, EventSearchInput } from '../../api/index.js';
@@ -13,6 +15,7 @@ import { AlertHeadingSchema } from '../alerts/content.js';
 import {
   ContextStore,
   contextRef,
+  MESSAGE_FIELDS,
   PAGING_FIELDS,
   parseContextRef,
   SharedMessageSchema,
@@ -67,9 +70,23 @@ const ShownEventSchema = z.object({
 });
 export type ShownEvent = z.infer<typeof ShownEventSchema>;
 
-export const EventsContextSchema = z.object({
-  v: z.literal(1),
-  /** Workspace, requester, channel, command text, cursor and page number: see contexts.ts. */
+/** What every events message keeps, whatever its kind. */
+const EVENTS_MESSAGE_FIELDS = {
+  /** Workspace, requester, channel and command text: see contexts.ts. */
+  ...MESSAGE_FIELDS,
+  events: z.array(ShownEventSchema).max(10),
+  /** The API host the events came from: its portal is the only one linked. */
+  apiHost: z.string().optional(),
+  /** The tenant its events are in: its buttons act there, whatever the workspace's tenant is by then. */
+  tenantId: z.number().int().positive().optional(),
+  /** Where the message lives once in a channel; later clicks update it with chat.update. */
+  message: SharedMessageSchema.optional(),
+};
+
+/** A page of events results: a search's, or a page of a posted message's "+N more" (no query, no cursor). */
+const SEARCH_FIELDS = {
+  ...EVENTS_MESSAGE_FIELDS,
+  /** Cursor and page number: see contexts.ts. */
   ...PAGING_FIELDS,
   /** 0 for the tenant-wide feed (`scope: 'tenant'`). */
   identifierId: z.number().int().nonnegative(),
@@ -84,24 +101,61 @@ export const EventsContextSchema = z.object({
   offset: z.number().int().nonnegative().optional(),
   /** `sort:severity`: each page shows its most severe events first. */
   sort: z.literal('severity').optional(),
-  /** The API host the search went to: its portal is the only one linked. */
-  apiHost: z.string().optional(),
-  /** The tenant its events are in: its buttons act there, whatever the workspace's tenant is by then. */
-  tenantId: z.number().int().positive().optional(),
   /** The page was empty although more pages follow. */
   emptyButMore: z.boolean().optional(),
-  events: z.array(ShownEventSchema).max(10),
-  /** Where the message lives once shared in a channel; later clicks update it with chat.update. */
-  message: SharedMessageSchema.optional(),
-  /** Set for a digest message: it is re-rendered as a digest (header, counts, "+N more") after a click. */
+};
+
+/**
+ * The kind of message decides how it is drawn again after a click: a page of results (Next page, Share),
+ * a digest (header, counts, "+N more") or an alert, which also follows its events' state.
+ */
+const CurrentSchema = z.discriminatedUnion('kind', [
+  z.object({ v: z.literal(2), kind: z.literal('search'), ...SEARCH_FIELDS }),
+  z.object({
+    v: z.literal(2),
+    kind: z.literal('digest'),
+    ...EVENTS_MESSAGE_FIELDS,
+    heading: DigestHeadingSchema,
+  }),
+  z.object({
+    v: z.literal(2),
+    kind: z.literal('alert'),
+    ...EVENTS_MESSAGE_FIELDS,
+    heading: AlertHeadingSchema,
+  }),
+]);
+export type EventsContext = z.infer<typeof CurrentSchema>;
+export type EventsContextOf<K extends EventsContext['kind']> = Extract<EventsContext, { kind: K }>;
+
+/**
+ * The first shape (`v: 1`), written by releases up to 0.4.0 and kept in stores for up to 30 days after an
+ * upgrade (in the fixture store of 0.1.0 for good): every message posed as a search, a digest or an alert
+ * marked only by its optional heading, beside search fields it had no use for (an identifier it made up).
+ */
+const V1Schema = z.object({
+  ...SEARCH_FIELDS,
+  v: z.literal(1),
   digest: DigestHeadingSchema.optional(),
-  /** Set for an alert message: it is re-rendered as an alert after a click, and follows its events' state. */
   alert: AlertHeadingSchema.optional(),
 });
-export type EventsContext = z.infer<typeof EventsContextSchema>;
+
+/** A `v: 1` record as today's kind; the alert's heading first, as it was drawn first. */
+function fromV1(old: z.infer<typeof V1Schema>): EventsContext {
+  const { v: _v1, digest, alert, ...search } = old;
+  // Parsed again so that a digest or an alert keeps only its own fields (the search's are dropped).
+  if (alert !== undefined) return CurrentSchema.parse({ ...search, v: 2, kind: 'alert', heading: alert });
+  if (digest !== undefined) return CurrentSchema.parse({ ...search, v: 2, kind: 'digest', heading: digest });
+  return { ...search, v: 2, kind: 'search' };
+}
+
+/**
+ * What is read back: today's shape, or the first one made into it; told apart by `v`, so the problems of a
+ * record that cannot be read name its fields.
+ */
+export const EventsContextSchema = z.discriminatedUnion('v', [CurrentSchema, V1Schema.transform(fromV1)]);
 
 /** The search input of a context (the query re-supplied by the caller when it was withheld). */
-export function searchInputOf(ctx: EventsContext, query?: EventQuery): EventSearchInput {
+export function searchInputOf(ctx: EventsContextOf<'search'>, query?: EventQuery): EventSearchInput {
   const input: EventSearchInput = { identifierId: ctx.identifierId };
   if (query !== undefined) input.query = query;
   else if (ctx.query.kind === 'text') input.query = ctx.query.query as EventQuery;
@@ -111,10 +165,10 @@ export function searchInputOf(ctx: EventsContext, query?: EventQuery): EventSear
   return input;
 }
 
+type StoredSearch = Pick<EventsContextOf<'search'>, 'identifierId' | 'query' | 'filters' | 'order' | 'size'>;
+
 /** The stored parts of a search input: never `from`, never a secret. */
-export function storedSearchOf(
-  input: EventSearchInput,
-): Pick<EventsContext, 'identifierId' | 'query' | 'filters' | 'order' | 'size'> {
+export function storedSearchOf(input: EventSearchInput): StoredSearch {
   const q = input.query;
   const query: StoredQuery =
     q === undefined
@@ -122,7 +176,7 @@ export function storedSearchOf(
       : q.type === 'secret' || q.type === 'credentials'
         ? { kind: 'withheld', type: q.type }
         : { kind: 'text', query: { ...q } };
-  const out: Pick<EventsContext, 'identifierId' | 'query' | 'filters' | 'order' | 'size'> = {
+  const out: StoredSearch = {
     identifierId: input.identifierId,
     query,
   };

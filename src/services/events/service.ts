@@ -16,7 +16,13 @@ import type { ApiAccess, WorkspaceApi } from '../workspace-api.js';
 import { ACT_LEASE_MS, actOnce, whileKeptAlive } from './act-once.js';
 import { EventChanges, type EventStateChange } from './changes.js';
 import { compactEvent } from './compact.js';
-import { type EventsContext, EventsContextStore, type ShownEvent, storedSearchOf } from './context.js';
+import {
+  type EventsContext,
+  type EventsContextOf,
+  EventsContextStore,
+  type ShownEvent,
+  storedSearchOf,
+} from './context.js';
 import { type Acted, eventTitle, isApplicable, sortBySeverity } from './model.js';
 
 /** Extra requests made past empty pages before showing "no events on this page yet". */
@@ -139,7 +145,7 @@ export class EventsService {
   }
 
   /** A search, from its input to the context a message is rendered from (not yet saved). */
-  async searchToContext(req: SearchRequest): Promise<EventsContext> {
+  async searchToContext(req: SearchRequest): Promise<EventsContextOf<'search'>> {
     const input = req.from === undefined ? req.input : { ...req.input, from: req.from };
     // One member's burst waits its turn (or is told to wait) instead of delaying everyone's searches.
     const page = await this.gate.run(req.workspaceId, req.userId, () =>
@@ -158,8 +164,9 @@ export class EventsService {
       shown.map((s) => s.event),
     );
     const events = req.sort === 'severity' ? sortBySeverity(shown, (s) => s.event) : shown;
-    const ctx: EventsContext = {
-      v: 1,
+    const ctx: EventsContextOf<'search'> = {
+      v: 2,
+      kind: 'search',
       workspaceId: req.workspaceId,
       userId: req.userId,
       channelId: req.channelId,

@@ -4,7 +4,7 @@
  */
 import type { Button, KnownBlock } from '@slack/types';
 import type { Event } from '../../api/index.js';
-import { type EventsContext, eventRef } from '../../services/events/context.js';
+import { type EventsContext, type EventsContextOf, eventRef } from '../../services/events/context.js';
 import { portalHostsOf } from '../../services/portal.js';
 import { renderAlertMessage } from './alerts.js';
 import { renderBudgeted } from './budget.js';
@@ -225,7 +225,7 @@ export function renderEventResults(input: EventResultsInput): RenderedResults {
 // ── From a stored search context ──────────────────────────────────────────────────────────────────────
 
 /** The searched identifier, with its name when an event of the page tells it. */
-function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>): {
+function identifierOf(ctx: Pick<EventsContextOf<'search'>, 'identifierId' | 'events'>): {
   id: number;
   name?: string;
 } {
@@ -237,7 +237,7 @@ function identifierOf(ctx: Pick<EventsContext, 'identifierId' | 'events'>): {
 }
 
 /** The filters as typed, from the stored command text: `/vigil events 42 severity:high` → `severity:high`. */
-function querySummary(ctx: Pick<EventsContext, 'commandText' | 'identifierId'>): string {
+function querySummary(ctx: Pick<EventsContextOf<'search'>, 'commandText' | 'identifierId'>): string {
   const prefix = new RegExp(`^/vigil events (?:${ctx.identifierId}|all)(?=\\s|$)\\s*`, 'i');
   const rest = ctx.commandText.replace(prefix, '');
   if (rest === 'secret') return 'a secret (not shown)';
@@ -262,10 +262,10 @@ export function renderPage(
     // A snooze shows while it runs; past its end the row is as before.
     if (shown.snoozed && shown.snoozed.until > now) snoozed.set(shown.event.metadata.uid, shown.snoozed);
   }
-  if (ctx.alert !== undefined) {
+  if (ctx.kind === 'alert') {
     // An alert stays an alert after a click: its heading, the new states, "+N more".
     const alert = renderAlertMessage({
-      heading: ctx.alert,
+      heading: ctx.heading,
       events: ctx.events.map((e) => e.event),
       now,
       refs: (i) => eventRef(ctxId, i),
@@ -274,10 +274,10 @@ export function renderPage(
     });
     return { ...alert, includedEvents: ctx.events.length, omittedEvents: 0 };
   }
-  if (ctx.digest !== undefined) {
+  if (ctx.kind === 'digest') {
     // A digest message stays a digest after a click: header, counts and "+N more" with the new states.
     const digest = renderDigestMessage({
-      heading: ctx.digest,
+      heading: ctx.heading,
       events: ctx.events.map((e) => e.event),
       now,
       refs: (i) => eventRef(ctxId, i),

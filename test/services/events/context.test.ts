@@ -4,10 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ExpiredError } from '../../../src/errors.js';
 import { silentLogger } from '../../../src/logger.js';
 import {
-  type EventsContext,
+  type EventsContextOf,
   EventsContextSchema,
   EventsContextStore,
   eventRef,
@@ -18,10 +19,12 @@ import {
 import { createRepositories, openStore, Sealer, type Store } from '../../../src/store/index.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { event } from '../support/event.js';
+import { V1_ALERT, V1_ALERT_CLICKED, V1_DIGEST, V1_REST_PAGE, V1_TENANT_SEARCH } from './v1-contexts.js';
 
-function baseContext(over: Partial<EventsContext> = {}): EventsContext {
+function baseContext(over: Partial<EventsContextOf<'search'>> = {}): EventsContextOf<'search'> {
   return {
-    v: 1,
+    v: 2,
+    kind: 'search',
     workspaceId: 'T0001',
     userId: 'U0MEMBER1',
     channelId: 'C0GENERAL',
@@ -113,5 +116,60 @@ describe('stored contexts on SQLite', () => {
     );
     const unknown = await contexts.load('AAAAAAAAAAAA', 'T0001').catch((e: unknown) => e);
     expect((unknown as ExpiredError).hint).toContain('/vigil events <identifier-id>');
+  });
+});
+
+describe('contexts stored before they had kinds (v: 1)', () => {
+  let dir: string;
+  let store: Store;
+  const clock = new ManualClock();
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vigil-events-v1-'));
+    store = await openStore(`sqlite://${join(dir, 'vigil.sqlite')}`, { logger: silentLogger, clock });
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The records as they are in the store: written as they were, read back as they are. */
+  function stored() {
+    const repos = createRepositories(store, { clock, sealer: new Sealer(randomBytes(32)) });
+    const raw = repos.searchContexts(z.looseObject({ workspaceId: z.string() }));
+    return { contexts: new EventsContextStore(repos), raw };
+  }
+
+  it('reads an alert and a digest as their kind, with their heading and none of the made-up search', async () => {
+    const { contexts, raw } = stored();
+    for (const [record, kind, heading] of [
+      [V1_ALERT, 'alert', V1_ALERT.alert],
+      [V1_ALERT_CLICKED, 'alert', V1_ALERT_CLICKED.alert],
+      [V1_DIGEST, 'digest', V1_DIGEST.digest],
+    ] as const) {
+      const ctx = await contexts.load(await raw.save(record), 'T0001');
+      expect(ctx).toMatchObject({ v: 2, kind, heading, tenantId: 2001, events: record.events });
+      expect(ctx).not.toHaveProperty('identifierId');
+      expect(ctx).not.toHaveProperty('query');
+      expect(ctx).not.toHaveProperty(kind);
+    }
+    const clicked = await contexts.load(await raw.save(V1_ALERT_CLICKED), 'T0001');
+    expect(clicked.message).toEqual(V1_ALERT_CLICKED.message);
+  });
+
+  it('reads a search and a page of "+N more" as results, every field kept', async () => {
+    const { contexts, raw } = stored();
+    for (const record of [V1_TENANT_SEARCH, V1_REST_PAGE]) {
+      const ctx = await contexts.load(await raw.save(record), 'T0001');
+      expect(ctx).toEqual({ ...record, v: 2, kind: 'search' });
+    }
+  });
+
+  it("stores today's shape once a click saves it again", async () => {
+    const { contexts, raw } = stored();
+    const id = await contexts.save(await contexts.load(await raw.save(V1_DIGEST), 'T0001'));
+    const again = await raw.get(id);
+    expect(again).toMatchObject({ v: 2, kind: 'digest', heading: V1_DIGEST.digest });
+    expect(again).not.toHaveProperty('digest');
   });
 });

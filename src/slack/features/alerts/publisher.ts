@@ -34,7 +34,7 @@ export function createAlertPublisher(
         channelId,
         message: renderPage(ctx, ctxId, clock.now()),
         eventType: ALERT_EVENT_TYPE,
-        payload: { run_id: runId, events: ctx.alert?.total ?? ctx.events.length, queued_at: queuedAt },
+        payload: { run_id: runId, events: ctx.heading.total, queued_at: queuedAt },
         entities: messageEntities(
           ctx.events.map((e) => e.event),
           portalHostsOf(ctx.apiHost ?? ''),

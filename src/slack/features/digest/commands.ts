@@ -80,11 +80,7 @@ export const digestPreviewCommand: CommandHandler<'digest-preview'> = {
     const content = await deps.digests.preview(ctx.workspaceId, sub.id);
     const { ctxId, ctx: saved } = await saveDigestContext(publisherDepsOf(deps), content, sub, ctx.userId);
     const message = renderDigestMessage({
-      heading:
-        saved.digest ??
-        (() => {
-          throw new Error('digest heading missing');
-        })(),
+      heading: saved.heading,
       events: saved.events.map((e) => e.event),
       now: deps.clock.now(),
       refs: (i) => eventRef(ctxId, i),

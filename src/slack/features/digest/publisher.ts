@@ -11,7 +11,7 @@ import type { Logger } from '../../../logger.js';
 import type { DigestContent, DigestHeading } from '../../../services/digest/content.js';
 import type { DigestPublisher } from '../../../services/digest/run.js';
 import { compactEvent } from '../../../services/events/compact.js';
-import { type EventsContext, type EventsContextStore, eventRef } from '../../../services/events/context.js';
+import { type EventsContextOf, type EventsContextStore, eventRef } from '../../../services/events/context.js';
 import { portalHostsOf } from '../../../services/portal.js';
 import { POSTED_CONTEXT_TTL_MS } from '../../../services/subscriptions/posting.js';
 import { filtersOf, scopeOf, TOP_EVENTS } from '../../../services/subscriptions/summary.js';
@@ -65,29 +65,25 @@ export async function saveDigestContext(
   sub: { severity: string | string[]; types: string[] },
   userId: string,
   ttlMs?: number,
-): Promise<{ ctxId: string; ctx: EventsContext }> {
+): Promise<{ ctxId: string; ctx: EventsContextOf<'digest'> }> {
   const ws = content.subscription.teamId;
   const top = content.events.slice(0, TOP_EVENTS);
   const rest = content.events.slice(TOP_EVENTS, TOP_EVENTS + MAX_REST).map((e) => compactEvent(e));
   const moreRef = rest.length > 0 ? await deps.saveRest(ws, content.subscription.id, rest) : undefined;
-  const ids = content.subscription.identifierIds;
-  const firstId = ids === 'all' ? top[0]?.identifiers?.[0]?.id : ids[0];
-  const ctx: EventsContext = {
-    v: 1,
+  const ctx: EventsContextOf<'digest'> = {
+    v: 2,
+    kind: 'digest',
     workspaceId: ws,
     userId,
     channelId: content.subscription.channelId,
     commandText: `/vigil digest preview ${content.subscription.id}`,
-    identifierId: firstId !== undefined && firstId > 0 ? firstId : 1,
-    query: { kind: 'none' },
-    pageNumber: 1,
     events: await Promise.all(
       top.map(async (event) => ({
         event: compactEvent(event),
         generation: await deps.generationOf(ws, event.metadata.uid),
       })),
     ),
-    digest: headingOf(content, sub, moreRef),
+    heading: headingOf(content, sub, moreRef),
   };
   if (content.subscription.tenantId !== undefined) ctx.tenantId = content.subscription.tenantId;
   await deps.shown?.(
@@ -109,7 +105,7 @@ export function createDigestPublisher(
       // Kept as long as an alert's: the message follows its events' state for days.
       const { ctxId, ctx } = await saveDigestContext(deps, content, sub, 'digest', POSTED_CONTEXT_TTL_MS);
       const message = renderDigestMessage({
-        heading: ctx.digest as DigestHeading,
+        heading: ctx.heading,
         events: ctx.events.map((e) => e.event),
         now: deps.clock.now(),
         refs: (i) => eventRef(ctxId, i),

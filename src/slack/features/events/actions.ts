@@ -214,7 +214,8 @@ async function ignorePage(click: Click): Promise<void> {
 async function nextPage(click: Click): Promise<void> {
   const { deps, who } = click;
   const { ctx, ctxId } = await load(click);
-  if (ctx.cursor === undefined) {
+  // A digest or an alert is one page: only results have a next one.
+  if (ctx.kind !== 'search' || ctx.cursor === undefined) {
     await tell(click, 'This is the last page of these results.');
     return;
   }
@@ -240,7 +241,7 @@ async function nextPage(click: Click): Promise<void> {
 
 async function secretAgain(click: Click): Promise<void> {
   const { ctx } = await load(click);
-  if (ctx.query.kind !== 'withheld') throw gone();
+  if (ctx.kind !== 'search' || ctx.query.kind !== 'withheld') throw gone();
   await openSecretModal(click.client, click.body.trigger_id, {
     identifierId: ctx.identifierId,
     queryType: ctx.query.type,
@@ -253,6 +254,8 @@ async function secretAgain(click: Click): Promise<void> {
 async function share(click: Click): Promise<void> {
   const { deps, who } = click;
   const { ctx } = await load(click);
+  // Only a page of results offers Share: a digest or an alert is in its channel already.
+  if (ctx.kind !== 'search') throw gone();
   const channel = who.channelId || ctx.channelId;
   if (ctx.events.length === 0) {
     await tell(click, 'There is nothing on this page to share.');
