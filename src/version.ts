@@ -1,2 +1,2 @@
 /** This release of Vigil; package.json carries the same (a test keeps them equal). */
-export const VIGIL_VERSION = '0.4.0';
+export const VIGIL_VERSION = '0.5.0';

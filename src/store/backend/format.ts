@@ -1,14 +1,15 @@
 /**
  * The store's format, stamped in the store itself (`vigil:meta:format`) and separate from Vigil's version:
  * it moves only when what is stored changes. Format 1 is release 0.1.0's store (no stamp, records without a
- * format); format 2 stamps the store and every record. A store stamped with a format this build does not know
+ * format); format 2 stamps the store and every record; format 3 writes events contexts with a kind (records of
+ * `search-context` format 2), which 0.4.0 cannot read. A store stamped with a format this build does not know
  * was written by a newer release: start-up stops rather than misread it or write over it.
  */
 import { VIGIL_VERSION } from '../../version.js';
 import { StoreError } from './errors.js';
 import type { Store } from './store.js';
 
-const STORE_FORMAT = 2;
+const STORE_FORMAT = 3;
 const META = 'meta';
 const STAMP_KEY = 'format';
 

@@ -31,7 +31,8 @@ export const NAMESPACES = {
   'connect-link': { scope: 'owned' },
   'connect-form': { scope: 'owned' },
   'connect-pending': { scope: 'owned' },
-  'search-context': { scope: 'owned' },
+  // 2: an events context names its kind (search, digest, alert); format 1 records read as before.
+  'search-context': { scope: 'owned', format: 2 },
   'events-command': { scope: 'owned' },
   'event-state': { scope: 'workspace' },
   'event-acting': { scope: 'workspace' },

@@ -13,7 +13,7 @@ import { runVigil } from '../../support/vigil-process.js';
 import { BACKENDS, rawEntries, useStoreFixture, writeRaw } from '../support/backends.js';
 
 /** The store format this release writes (moves only with a migration, in CHANGELOG). */
-const STORE_FORMAT = 2;
+const STORE_FORMAT = 3;
 
 describe.each(BACKENDS)('store and record formats on %s', (kind) => {
   const fixture = useStoreFixture(kind);
