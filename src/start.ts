@@ -8,20 +8,22 @@ import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { openMonitoring } from './observability/monitoring.js';
+import { type Monitoring, openMonitoring } from './observability/monitoring.js';
 import { createOutbound } from './outbound.js';
 import { auditLogLine, currentSurface } from './services/audit.js';
 import type { RunNowReport } from './services/digest/scheduler.js';
 import type { FairGateOptions } from './services/fair-gate.js';
 import { realTicker, type Ticker } from './services/subscriptions/ticker.js';
-import { createSlackApp } from './slack/app.js';
+import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import type { Feature } from './slack/context.js';
-import { buildBase, type VigilBase } from './startup/base.js';
+import type { ApiParts } from './startup/api.js';
+import type { VigilBase } from './startup/base.js';
 import { createHttpServer } from './startup/http.js';
 import type { VigilCore } from './startup/services.js';
 import { shutdownOf } from './startup/shutdown.js';
 import { createRepositories, type HeartbeatOptions, loadSealer, openStore } from './store/index.js';
 import { listen, type WebServerOptions } from './web/server.js';
+import { WorkTracker } from './work-tracker.js';
 
 export interface StartOptions {
   config: Config;
@@ -75,6 +77,8 @@ const loadFeatures = async () => (await import('./slack/features/index.js')).ALL
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const loadServices = async () => (await import('./startup/services.js')).buildServices;
 
+type Storage = Pick<VigilBase, 'store' | 'sealer' | 'repos'>;
+
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   // A copy: the public URL is completed once the real port is known.
   const config: Config = { ...opts.config };
@@ -82,6 +86,64 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const clock = opts.clock ?? systemClock;
   const outbound = createOutbound(config.proxy);
   const monitoring = await openMonitoring(config, clock, logger);
+  const storage = openStorage(config, { logger, clock, monitoring }, opts);
+  const slack = createSlackApp({
+    base: { logger, outbound, metrics: monitoring.metrics },
+    load: async () => {
+      const [core, loaded] = await Promise.all([built(), opts.features ?? loadFeatures()]);
+      return { deps: core.slack, features: loaded };
+    },
+    config,
+    ...onceOpen(storage),
+    clock,
+    ...(opts.slackNow ? { now: opts.slackNow } : {}),
+  });
+  // The store opens while single-workspace mode checks the bot token (auth.test): neither waits on the other.
+  const [opened, checked] = await Promise.allSettled([storage, slack.init()]);
+  if (opened.status === 'rejected' || checked.status === 'rejected') {
+    await monitoring.close().catch(() => {});
+    if (opened.status === 'fulfilled') await opened.value.store.close().catch(() => {});
+    await outbound.close().catch(() => {});
+    // The store's failure first, as when one came after the other.
+    throw opened.status === 'rejected' ? opened.reason : (checked as PromiseRejectedResult).reason;
+  }
+  const base: VigilBase = {
+    config,
+    logger,
+    clock,
+    outbound,
+    monitoring,
+    ...opened.value,
+    tracker: new WorkTracker(),
+  };
+  let api: Promise<ApiParts> | undefined;
+  let services: Promise<VigilCore> | undefined;
+  const apiParts = () => {
+    api ??= import('./startup/api.js').then((m) => m.buildApi(base, opts));
+    return api;
+  };
+  const built = () => {
+    services ??= Promise.all([loadServices(), apiParts()]).then(([build, parts]) =>
+      build({ ...base, ...parts }, opts),
+    );
+    return services;
+  };
+  try {
+    return await serve(base, { slack, api: apiParts, services: built }, opts);
+  } catch (err) {
+    await monitoring.close().catch(() => {});
+    await base.store.close().catch(() => {});
+    await outbound.close().catch(() => {});
+    throw err;
+  }
+}
+
+async function openStorage(
+  config: Config,
+  deps: { logger: Logger; clock: Clock; monitoring: Monitoring },
+  opts: StartOptions,
+): Promise<Storage> {
+  const { logger, clock, monitoring } = deps;
   const store = await openStore(config.store.url, {
     logger,
     clock,
@@ -101,48 +163,47 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
       onAudit: auditLogLine(logger),
       onSetAside: (kind) => monitoring.metrics.recordSetAside(kind),
     });
-    const base = buildBase({ config, logger, clock, store, repos, sealer, outbound, monitoring }, opts);
-    return await serve(base, opts);
+    return { store, sealer, repos };
   } catch (err) {
-    await monitoring.close().catch(() => {});
     await store.close().catch(() => {});
-    await outbound.close().catch(() => {});
     throw err;
   }
 }
 
 /**
- * Listens as soon as `/healthz` can answer; what it does not need is loaded after, a part at a time so that
- * requests are answered between them: the services and the listeners (Slack's requests wait for them), then
- * the background work with its Slack publishers.
+ * The store's parts the Slack app reaches per request (OAuth installations, the lock of a token rotation),
+ * given before the store has opened: no request is taken before it has.
  */
-async function serve(base: VigilBase, opts: StartOptions): Promise<RunningVigil> {
-  const { config, logger, monitoring, store } = base;
-  let services: Promise<VigilCore> | undefined;
-  const built = () => {
-    services ??= loadServices().then((buildServices) => buildServices(base, opts));
-    return services;
-  };
-  const slack = createSlackApp({
-    base: { logger, outbound: base.outbound, metrics: monitoring.metrics },
-    load: async () => {
-      const [core, loaded] = await Promise.all([built(), opts.features ?? loadFeatures()]);
-      return { deps: core.slack, features: loaded };
+function onceOpen(storage: Promise<Storage>): Pick<SlackAppOptions, 'installations' | 'locks'> {
+  const repo = async () => (await storage).repos.installations;
+  return {
+    installations: {
+      storeInstallation: async (installation) => (await repo()).storeInstallation(installation),
+      fetchInstallation: async (query) => (await repo()).fetchInstallation(query),
+      deleteInstallation: async (query) => (await repo()).deleteInstallation(query),
     },
-    config,
-    installations: base.repos.installations,
-    locks: store,
-    clock: base.clock,
-    ...(opts.slackNow ? { now: opts.slackNow } : {}),
-  });
-  const server = createHttpServer(base, slack, opts.extraRoutes);
-  // Single-workspace mode checks the bot token (auth.test) before taking traffic.
-  await slack.init();
+    locks: { withLock: async (key, fn) => (await storage).store.withLock(key, fn) },
+  };
+}
+
+/**
+ * Listens as soon as `/healthz` can answer; what it does not need is loaded after, a part at a time so that
+ * requests are answered between them: the API client pool, the services and the listeners (Slack's requests
+ * wait for them), then the background work with its Slack publishers.
+ */
+async function serve(
+  base: VigilBase,
+  parts: { slack: SlackApp; api: () => Promise<ApiParts>; services: () => Promise<VigilCore> },
+  opts: StartOptions,
+): Promise<RunningVigil> {
+  const { config, logger, monitoring, store } = base;
+  const { slack } = parts;
+  const server = createHttpServer(base, slack, { api: parts.api, extraRoutes: opts.extraRoutes });
   const port = await listen(server, config.port, opts.host);
   const metricsPort = await monitoring.listen();
   if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
   await slack.app.start();
-  const core = await built();
+  const core = await parts.services();
   await nextTurn();
   await slack.registerListeners();
   await nextTurn();

@@ -3,12 +3,12 @@
  * or OAuth installations from the store) and the features' listeners (loaded once the web server listens).
  * No I/O happens here.
  */
-import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import { App, ErrorCode, type InstallationStore, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import { WebClient } from '@slack/web-api';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Repositories, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { interactiveClientOptions } from './client-options.js';
 import type { Feature, SlackDeps } from './context.js';
@@ -68,7 +68,7 @@ export interface SlackAppOptions {
   load: () => Promise<{ deps: SlackDeps; features: readonly Feature[] }>;
   config: Config;
   /** OAuth installations, and the store lock their token rotation refreshes under. */
-  installations: Repositories['installations'];
+  installations: InstallationStore;
   locks: Pick<Store, 'withLock'>;
   clock: Clock;
   /** Seconds clock of the request-signature check (tests freeze it). */

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import type { KnownBlock, View } from '@slack/types';
 import { ErrorCode as SlackErrorCode } from '@slack/web-api';
-import { ApiError, RateLimitedError } from '../api/index.js';
+import { ApiError, RateLimitedError } from '../api/errors.js';
 import { RefusalError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { StoreError, StoreUnavailableError } from '../store/index.js';
