@@ -87,7 +87,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const outbound = createOutbound(config.proxy);
   const monitoring = await openMonitoring(config, clock, logger);
   const storage = openStorage(config, { logger, clock, monitoring }, opts);
-  const slack = createSlackApp({
+  const creating = createSlackApp({
     base: { logger, outbound, metrics: monitoring.metrics },
     load: async () => {
       const [core, loaded] = await Promise.all([built(), opts.features ?? loadFeatures()]);
@@ -99,7 +99,13 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     ...(opts.slackNow ? { now: opts.slackNow } : {}),
   });
   // The store opens while single-workspace mode checks the bot token (auth.test): neither waits on the other.
-  const [opened, checked] = await Promise.allSettled([storage, slack.init()]);
+  const [opened, checked] = await Promise.allSettled([
+    storage,
+    creating.then(async (slack) => {
+      await slack.init();
+      return slack;
+    }),
+  ]);
   if (opened.status === 'rejected' || checked.status === 'rejected') {
     await monitoring.close().catch(() => {});
     if (opened.status === 'fulfilled') await opened.value.store.close().catch(() => {});
@@ -107,6 +113,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     // The store's failure first, as when one came after the other.
     throw opened.status === 'rejected' ? opened.reason : (checked as PromiseRejectedResult).reason;
   }
+  const slack = checked.value;
   const base: VigilBase = {
     config,
     logger,
