@@ -17,11 +17,11 @@ import { realTicker, type Ticker } from './services/subscriptions/ticker.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import type { Feature } from './slack/context.js';
 import type { ApiParts } from './startup/api.js';
-import type { VigilBase } from './startup/base.js';
+import type { VigilBase, VigilStart } from './startup/base.js';
 import { createHttpServer } from './startup/http.js';
 import type { VigilCore } from './startup/services.js';
 import { shutdownOf } from './startup/shutdown.js';
-import { createRepositories, type HeartbeatOptions, loadSealer, openStore } from './store/index.js';
+import { type HeartbeatOptions, loadSealer, openStore } from './store/opening.js';
 import { listen, type WebServerOptions } from './web/server.js';
 import { WorkTracker } from './work-tracker.js';
 
@@ -77,7 +77,14 @@ const loadFeatures = async () => (await import('./slack/features/index.js')).ALL
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const loadServices = async () => (await import('./startup/services.js')).buildServices;
 
-type Storage = Pick<VigilBase, 'store' | 'sealer' | 'repos'>;
+type Storage = Pick<VigilStart, 'store' | 'sealer'>;
+
+/** What start-up loads once the web server listens, each once: the repositories, the API pool, the services. */
+interface Later {
+  base: () => Promise<VigilBase>;
+  api: () => Promise<ApiParts>;
+  services: () => Promise<VigilCore>;
+}
 
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   // A copy: the public URL is completed once the real port is known.
@@ -87,14 +94,16 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const outbound = createOutbound(config.proxy);
   const monitoring = await openMonitoring(config, clock, logger);
   const storage = openStorage(config, { logger, clock, monitoring }, opts);
+  const tracker = new WorkTracker();
+  const later = loadLater(storage, { config, logger, clock, outbound, monitoring, tracker }, opts);
   const creating = createSlackApp({
     base: { logger, outbound, metrics: monitoring.metrics },
     load: async () => {
-      const [core, loaded] = await Promise.all([built(), opts.features ?? loadFeatures()]);
+      const [core, loaded] = await Promise.all([later.services(), opts.features ?? loadFeatures()]);
       return { deps: core.slack, features: loaded };
     },
     config,
-    ...onceOpen(storage),
+    ...onceOpen(storage, later),
     clock,
     ...(opts.slackNow ? { now: opts.slackNow } : {}),
   });
@@ -113,33 +122,12 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     // The store's failure first, as when one came after the other.
     throw opened.status === 'rejected' ? opened.reason : (checked as PromiseRejectedResult).reason;
   }
-  const slack = checked.value;
-  const base: VigilBase = {
-    config,
-    logger,
-    clock,
-    outbound,
-    monitoring,
-    ...opened.value,
-    tracker: new WorkTracker(),
-  };
-  let api: Promise<ApiParts> | undefined;
-  let services: Promise<VigilCore> | undefined;
-  const apiParts = () => {
-    api ??= import('./startup/api.js').then((m) => m.buildApi(base, opts));
-    return api;
-  };
-  const built = () => {
-    services ??= Promise.all([loadServices(), apiParts()]).then(([build, parts]) =>
-      build({ ...base, ...parts }, opts),
-    );
-    return services;
-  };
+  const start: VigilStart = { config, logger, clock, outbound, monitoring, ...opened.value, tracker };
   try {
-    return await serve(base, { slack, api: apiParts, services: built }, opts);
+    return await serve(start, checked.value, later, opts);
   } catch (err) {
     await monitoring.close().catch(() => {});
-    await base.store.close().catch(() => {});
+    await start.store.close().catch(() => {});
     await outbound.close().catch(() => {});
     throw err;
   }
@@ -160,29 +148,58 @@ async function openStorage(
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   try {
-    const sealer = await loadSealer({ ...config.encryption, dataDir: store.dataDir, logger });
-    const repos = createRepositories(store, {
-      clock,
-      sealer,
-      logger: logger.child({ component: 'store' }),
-      auditRetention: config.audit.retention,
-      auditSurface: currentSurface,
-      onAudit: auditLogLine(logger),
-      onSetAside: (kind) => monitoring.metrics.recordSetAside(kind),
-    });
-    return { store, sealer, repos };
+    return { store, sealer: await loadSealer({ ...config.encryption, dataDir: store.dataDir, logger }) };
   } catch (err) {
     await store.close().catch(() => {});
     throw err;
   }
 }
 
+function loadLater(
+  storage: Promise<Storage>,
+  start: Omit<VigilStart, 'store' | 'sealer'>,
+  opts: StartOptions,
+): Later {
+  let base: Promise<VigilBase> | undefined;
+  let api: Promise<ApiParts> | undefined;
+  let services: Promise<VigilCore> | undefined;
+  const later: Later = {
+    base: () => {
+      base ??= Promise.all([import('./store/index.js'), storage]).then(([{ createRepositories }, opened]) => {
+        const { config, logger, monitoring } = start;
+        const repos = createRepositories(opened.store, {
+          clock: start.clock,
+          sealer: opened.sealer,
+          logger: logger.child({ component: 'store' }),
+          auditRetention: config.audit.retention,
+          auditSurface: currentSurface,
+          onAudit: auditLogLine(logger),
+          onSetAside: (kind) => monitoring.metrics.recordSetAside(kind),
+        });
+        return { ...start, ...opened, repos };
+      });
+      return base;
+    },
+    api: () => {
+      api ??= Promise.all([import('./startup/api.js'), later.base()]).then(([m, b]) => m.buildApi(b, opts));
+      return api;
+    },
+    services: () => {
+      services ??= Promise.all([loadServices(), later.base(), later.api()]).then(([build, b, parts]) =>
+        build({ ...b, ...parts }, opts),
+      );
+      return services;
+    },
+  };
+  return later;
+}
+
 /**
  * The store's parts the Slack app reaches per request (OAuth installations, the lock of a token rotation),
  * given before the store has opened: no request is taken before it has.
  */
-function onceOpen(storage: Promise<Storage>): Pick<SlackAppOptions, 'installations' | 'locks'> {
-  const repo = async () => (await storage).repos.installations;
+function onceOpen(storage: Promise<Storage>, later: Later): Pick<SlackAppOptions, 'installations' | 'locks'> {
+  const repo = async () => (await later.base()).repos.installations;
   return {
     installations: {
       storeInstallation: async (installation) => (await repo()).storeInstallation(installation),
@@ -195,22 +212,22 @@ function onceOpen(storage: Promise<Storage>): Pick<SlackAppOptions, 'installatio
 
 /**
  * Listens as soon as `/healthz` can answer; what it does not need is loaded after, a part at a time so that
- * requests are answered between them: the API client pool, the services and the listeners (Slack's requests
- * wait for them), then the background work with its Slack publishers.
+ * requests are answered between them: the repositories, the API client pool, the services and the listeners
+ * (Slack's requests wait for them), then the background work with its Slack publishers.
  */
 async function serve(
-  base: VigilBase,
-  parts: { slack: SlackApp; api: () => Promise<ApiParts>; services: () => Promise<VigilCore> },
+  start: VigilStart,
+  slack: SlackApp,
+  later: Later,
   opts: StartOptions,
 ): Promise<RunningVigil> {
-  const { config, logger, monitoring, store } = base;
-  const { slack } = parts;
-  const server = createHttpServer(base, slack, { api: parts.api, extraRoutes: opts.extraRoutes });
+  const { config, logger, monitoring, store } = start;
+  const server = createHttpServer(start, slack, { ...later, extraRoutes: opts.extraRoutes });
   const port = await listen(server, config.port, opts.host);
   const metricsPort = await monitoring.listen();
   if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
   await slack.app.start();
-  const core = await parts.services();
+  const core = await later.services();
   await nextTurn();
   await slack.registerListeners();
   await nextTurn();

@@ -12,7 +12,7 @@ import type { KnownBlock, View } from '@slack/types';
 import { ApiError, RateLimitedError } from '../api/errors.js';
 import { RefusalError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { StoreError, StoreUnavailableError } from '../store/index.js';
+import { StoreError, StoreUnavailableError } from '../store/opening.js';
 import { escapeMrkdwn, truncate } from './blocks/text.js';
 import { ephemeral } from './context.js';
 

@@ -3,18 +3,20 @@
  * pages served besides them (the playground).
  */
 import type { Server } from 'node:http';
-import { readQueueDepths } from '../services/queue-depths.js';
+import type { Readiness } from '../observability/readiness.js';
 import { BOT_SCOPES, type SlackApp } from '../slack/app.js';
 import { slackAuthCheck } from '../slack/readiness.js';
 import type { ConnectFlow } from '../web/connect-flow.js';
 import { createWebServer, type WebServerOptions } from '../web/server.js';
 import type { ApiParts } from './api.js';
-import type { VigilBase } from './base.js';
+import type { VigilBase, VigilStart } from './base.js';
 
 export function createHttpServer(
-  core: VigilBase,
+  core: VigilStart,
   slack: SlackApp,
   parts: {
+    /** The store's repositories, loaded once for everything after start-up listens. */
+    base: () => Promise<VigilBase>;
     /** The API client pool, built once for the services and the connect page. */
     api: () => Promise<ApiParts>;
     extraRoutes: WebServerOptions['extraRoutes'] | undefined;
@@ -22,14 +24,26 @@ export function createHttpServer(
 ): Server {
   const { config, logger, store } = core;
   const installer = slack.installer;
-  core.monitoring.metrics.depthsFrom(() => readQueueDepths(core.repos));
-  const readiness = core.monitoring.readiness({
-    store,
-    repos: core.repos,
-    // The configured base URL's host: the region a workspace connected from the environment uses.
-    environmentHost: config.preconnect ? new URL(config.api.baseUrl).host : undefined,
-    slackAuth: slackAuthCheck({ config, repos: core.repos }),
+  core.monitoring.metrics.depthsFrom(async () => {
+    const [{ readQueueDepths }, base] = await Promise.all([
+      import('../services/queue-depths.js'),
+      parts.base(),
+    ]);
+    return readQueueDepths(base.repos);
   });
+  let readiness: Promise<Readiness> | undefined;
+  const ready = () => {
+    readiness ??= parts.base().then(({ repos }) =>
+      core.monitoring.readiness({
+        store,
+        repos,
+        // The configured base URL's host: the region a workspace connected from the environment uses.
+        environmentHost: config.preconnect ? new URL(config.api.baseUrl).host : undefined,
+        slackAuth: slackAuthCheck({ config, repos }),
+      }),
+    );
+    return readiness;
+  };
   return createWebServer({
     logger,
     ...(slack.httpReceiver ? { slackEvents: slack.httpReceiver.handle.bind(slack.httpReceiver) } : {}),
@@ -39,11 +53,11 @@ export function createHttpServer(
           oauthRedirect: (req, res) => installer.handleCallback(req, res),
         }
       : {}),
-    connect: lazyConnect(core, parts.api),
+    connect: lazyConnect(parts),
     publicOrigin: () => new URL(config.publicUrl).origin,
     limits: config.http,
     ...(parts.extraRoutes ? { extraRoutes: parts.extraRoutes } : {}),
-    ready: () => readiness.report(),
+    ready: async () => (await ready()).report(),
     ...(core.monitoring.mainPortMetrics ? { metrics: core.monitoring.mainPortMetrics } : {}),
     health: async () => {
       try {
@@ -57,14 +71,14 @@ export function createHttpServer(
 }
 
 /** The connect page, loaded with the API client pool by its first request; a failed load is tried again. */
-function lazyConnect(
-  core: VigilBase,
-  api: () => Promise<ApiParts>,
-): NonNullable<WebServerOptions['connect']> {
+function lazyConnect(parts: {
+  base: () => Promise<VigilBase>;
+  api: () => Promise<ApiParts>;
+}): NonNullable<WebServerOptions['connect']> {
   let loading: Promise<ConnectFlow> | undefined;
   const flow = () => {
-    loading ??= Promise.all([import('./connect.js'), api()]).then(([m, parts]) =>
-      m.connectFlow({ ...core, ...parts }),
+    loading ??= Promise.all([import('./connect.js'), parts.base(), parts.api()]).then(([m, base, api]) =>
+      m.connectFlow({ ...base, ...api }),
     );
     loading.catch(() => {
       loading = undefined;

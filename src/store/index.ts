@@ -1,4 +1,7 @@
-/** The store layer's public surface: everything outside src/store imports the store through this file. */
+/**
+ * The store layer's public surface: everything outside src/store imports the store through this file, or
+ * through opening.ts for what start-up uses before the web server listens.
+ */
 export * from './backend/errors.js';
 export type { HeartbeatOptions } from './backend/liveness.js';
 export { openStore } from './backend/open.js';
