@@ -7,4 +7,4 @@ export type { HeartbeatOptions } from './backend/liveness.js';
 export { openStore } from './backend/open.js';
 export type { Store } from './backend/store.js';
 export { workspaceKey } from './repos/ids.js';
-export { loadSealer, type Sealer } from './repos/sealing.js';
+export { loadSealer } from './repos/sealing.js';
