@@ -76,6 +76,10 @@ export interface RunningVigil {
 const loadFeatures = async () => (await import('./slack/features/index.js')).ALL_FEATURES;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const loadServices = async () => (await import('./startup/services.js')).buildServices;
+const loadRepositories = async () => {
+  const { createRepositories } = await import('./store/index.js');
+  return createRepositories;
+};
 
 type Storage = Pick<VigilStart, 'store' | 'sealer'>;
 
@@ -165,7 +169,7 @@ function loadLater(
   let services: Promise<VigilCore> | undefined;
   const later: Later = {
     base: () => {
-      base ??= Promise.all([import('./store/index.js'), storage]).then(([{ createRepositories }, opened]) => {
+      base ??= Promise.all([loadRepositories(), storage]).then(([createRepositories, opened]) => {
         const { config, logger, monitoring } = start;
         const repos = createRepositories(opened.store, {
           clock: start.clock,
