@@ -26,7 +26,6 @@ import {
   type FakeSlack,
   startFakeSlack,
 } from '../src/sim/slack/index.js';
-import { STILL_WORKING_TEXT } from '../src/slack/command.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
 import { createSlackSender } from '../test/harness/index.js';
 import { type RedisServer, startRedisServer } from '../test/store/support/redis-server.js';
@@ -244,8 +243,7 @@ async function runScale(instances: number, redis: RedisServer, slack: FakeSlack)
       });
       // A slow answer is preceded by a "Still working" notice it later replaces: the answer is what follows.
       const answer = await slack.waitForPost(
-        (p) =>
-          `${slack.url}${p.path}` === responseUrl && !JSON.stringify(p.body).includes(STILL_WORKING_TEXT),
+        (p) => `${slack.url}${p.path}` === responseUrl && !JSON.stringify(p.body).includes('Still working'),
         300_000,
       );
       latencies.push(performance.now() - sent);

@@ -5,7 +5,9 @@
  * events per tenant in the same days). Vigil's state sync, follower and Slack publisher run on the real clock
  * against the simulated API and the fake Slack; while they run, each tenant has one of its alerted events
  * ignored in the portal a minute, at a random moment. Prints the API calls per tenant per minute spent
- * following the messages, and the delay from a change to the message's update (p50/p99).
+ * following the messages, and the delay from a change to the message's update (p50/p99). `--workspaces 2`
+ * connects two Slack workspaces to each tenant instead (each with its own API key and bot, the tenant's channels
+ * spread over them): the tenant is still read once an interval.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -39,6 +41,8 @@ const { values } = parseArgs({
     organizations: { type: 'string', default: '10' },
     minutes: { type: 'string', default: '4' },
     'sync-ms': { type: 'string', default: '60000' },
+    /** Slack workspaces connected to each tenant, each with its own key and bot; the channels spread over them. */
+    workspaces: { type: 'string', default: '1' },
   },
 });
 const TENANTS = Number(values.tenants);
@@ -46,6 +50,7 @@ const CHANNELS = Number(values.channels);
 const ORGS = Number(values.organizations);
 const MINUTES = Number(values.minutes);
 const SYNC_MS = Number(values['sync-ms']);
+const WORKSPACES = Number(values.workspaces);
 const TICK_MS = Math.max(250, Math.min(5000, Math.floor(SYNC_MS / 12)));
 const ALERTED = 20;
 const OTHERS = 60;
@@ -144,28 +149,46 @@ async function main(): Promise<void> {
       }
       followed[t] = alerted.map((e) => e.metadata.uid);
 
-      const teamId = `TBS${String(t).padStart(3, '0')}`;
-      const botToken = `xoxb-bench-${t}-${randomBytes(6).toString('hex')}`;
-      slack.addTeam({ teamId, botToken, botUserId: `UBOT${t}`, name: `Bench ${t}` });
-      await repos.installations.storeInstallation({
-        team: { id: teamId },
-        enterprise: undefined,
-        isEnterpriseInstall: false,
-        user: { id: `UADMIN${t}`, token: undefined, scopes: undefined },
-        bot: { token: botToken, scopes: ['chat:write'], id: `B${t}`, userId: `UBOT${t}` },
-      } as never);
-      await repos.workspaces.put(teamId, {
-        teamId,
-        apiHost: new URL(sim.url).host,
-        apiKey: key.apiKey,
-        apiKeyId: key.apiKeyId,
-        organizationId: key.organizationId,
-        tenantId,
-        tenantName: `Bench tenant ${t}`,
-        scopes: key.scopes,
-        connectedBy: `UADMIN${t}`,
-      });
+      // The tenant's workspaces: the first on the organization's key, the others each on a key of its own.
+      const teams: string[] = [];
+      for (let w = 0; w < WORKSPACES; w++) {
+        const teamId = `TBS${String(t).padStart(3, '0')}${w === 0 ? '' : `W${w}`}`;
+        const own =
+          w === 0
+            ? key
+            : {
+                ...key,
+                apiKey: `fw_bench_${t}_${w}_${randomBytes(16).toString('hex')}`,
+                apiKeyId: 20_000 + t * 10 + w,
+                defaultTenantId: tenantId,
+                tenantIds: [tenantId],
+              };
+        if (w > 0) sim.state.keys.push(own);
+        const botToken = `xoxb-bench-${t}-${w}-${randomBytes(6).toString('hex')}`;
+        const bot = `${t}${w === 0 ? '' : `W${w}`}`;
+        slack.addTeam({ teamId, botToken, botUserId: `UBOT${bot}`, name: `Bench ${bot}` });
+        await repos.installations.storeInstallation({
+          team: { id: teamId },
+          enterprise: undefined,
+          isEnterpriseInstall: false,
+          user: { id: `UADMIN${t}`, token: undefined, scopes: undefined },
+          bot: { token: botToken, scopes: ['chat:write'], id: `B${bot}`, userId: `UBOT${bot}` },
+        } as never);
+        await repos.workspaces.put(teamId, {
+          teamId,
+          apiHost: new URL(sim.url).host,
+          apiKey: own.apiKey,
+          apiKeyId: own.apiKeyId,
+          organizationId: own.organizationId,
+          tenantId,
+          tenantName: `Bench tenant ${t}`,
+          scopes: own.scopes,
+          connectedBy: `UADMIN${t}`,
+        });
+        teams.push(teamId);
+      }
       for (let c = 0; c < CHANNELS; c++) {
+        const teamId = teams[c % WORKSPACES] as string;
         const channelId = `CS${String(t).padStart(3, '0')}X${c}`;
         slack.addChannel({ id: channelId, name: `alerts-${t}-${c}`, team_id: teamId, is_member: true });
         const shown = [...new Set(Array.from({ length: 1 + (c % 3) }, () => pick(alerted)))].map((e) =>
@@ -239,6 +262,7 @@ async function main(): Promise<void> {
       state: repos.alertState,
       contexts,
       source: eventSourceOf(api, 'background'),
+      homeOf: (ws) => api.home(ws),
       changes,
       catchUp: (ref) => follower.catchUp(ref),
       clock: systemClock,
@@ -249,7 +273,7 @@ async function main(): Promise<void> {
       concurrency: 16,
     });
     print(
-      `state sync benchmark: ${messages} live alert messages over ${TENANTS} tenants in ${ORGS} organizations, re-read every ${seconds(SYNC_MS)}, portal changes for ${MINUTES} minutes`,
+      `state sync benchmark: ${messages} live alert messages over ${TENANTS} tenants (${WORKSPACES} workspace${WORKSPACES === 1 ? '' : 's'} each) in ${ORGS} organizations, re-read every ${seconds(SYNC_MS)}, portal changes for ${MINUTES} minutes`,
     );
 
     const searchesBefore = sim.log.entries.length;

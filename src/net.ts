@@ -6,6 +6,13 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
+/** Whether a bearer token may go to `url`: one of `hosts`, no credentials in it, https (plain http only to loopback). */
+export function mayCarryToken(url: URL, hosts: readonly string[]): boolean {
+  if (!hosts.includes(url.host) && !hosts.includes(url.hostname)) return false;
+  if (url.username !== '' || url.password !== '') return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
+
 /**
  * The outbound proxy of HTTPS_PROXY / HTTP_PROXY / NO_PROXY, parsed once from the environment. `''` means
  * none: an https URL goes through `httpsProxy` (else `httpProxy`), an http URL through `httpProxy`, except

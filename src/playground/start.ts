@@ -107,127 +107,186 @@ function conversationsOf(slack: FakeSlack, userId: string): SessionOptions['conv
   ];
 }
 
+/** Vigil's configuration in the playground: the simulated Slack and API, a store in the session's folder. */
+function playgroundConfig(
+  env: PlaygroundOptions['env'],
+  sim: SimApi,
+  slack: FakeSlack,
+  dataDir: string,
+  signingSecret: string,
+) {
+  const passed = Object.fromEntries(PASSED_THROUGH.map((name) => [name, env[name]]));
+  // No VIGIL_API_KEY: the workspace is connected through the store, as an admin would connect it.
+  return loadConfig({
+    ...passed,
+    SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    VIGIL_STORE: `sqlite://${join(dataDir, 'playground.sqlite')}`,
+    VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    VIGIL_API_URL: sim.url,
+  });
+}
+
+/** The person at the page: the seeded admin. */
+function actorOf(slack: FakeSlack) {
+  return {
+    teamId: DEFAULT_TEAM_ID,
+    teamDomain: 'vigil-test',
+    userId: SEEDED_USERS.admin,
+    userName: slack.users.get(SEEDED_USERS.admin)?.name ?? 'adam',
+    appId: DEFAULT_APP_ID,
+  };
+}
+
+/** What the page's renderer asks of the fake Slack: names, and the people and channels pickers offer. */
+function renderContextOf(slack: FakeSlack, clock: Clock) {
+  return (timeZone: string): RenderContext => ({
+    timeZone,
+    nowMs: clock.now(),
+    userName: (id) => slack.users.get(id)?.name,
+    channelName: (id) => slack.channels.get(id)?.name,
+    directory: {
+      users: [...slack.users.values()].filter((u) => !u.deleted).map((u) => ({ id: u.id, name: u.name })),
+      channels: [...slack.channels.values()]
+        .filter((c) => !c.is_im && !c.is_mpim)
+        .map((c) => ({ id: c.id, name: c.name })),
+    },
+  });
+}
+
+/** Host names the page answers to: any when bound to every interface, else the loopback names and its own. */
+function allowedHostnamesOf(host: string): Set<string> | undefined {
+  if (['0.0.0.0', '::'].includes(host)) return undefined;
+  return new Set(['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host]);
+}
+
+/** The address a browser on this machine reaches Vigil at. */
+function baseUrlOf(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/** The keys the connect form offers, with the organization and tenants each opens. */
+function simKeysOf(sim: SimApi) {
+  return sim.keys.map((k) => ({
+    apiKey: k.apiKey,
+    organization: sim.state.organizations.find((o) => o.id === k.organizationId)?.name ?? '',
+    tenantIds: k.tenantIds,
+  }));
+}
+
+/** The page's side: the session that plays the Slack client, and the Work Objects it shows. */
+function openPage(slack: FakeSlack, sim: SimApi, clock: Clock, side: ReturnType<typeof createSlackSide>) {
+  const actor = actorOf(slack);
+  const conversations = conversationsOf(slack, actor.userId);
+  const session = new PlaygroundSession({
+    slack,
+    side,
+    actor,
+    conversations,
+    botUserId: DEFAULT_BOT_USER_ID,
+    nowMs: () => clock.now(),
+    welcome: welcomeMessage(welcomeFacts(sim)),
+  });
+  const workObjects = new PlaygroundWorkObjects({
+    slack,
+    side,
+    actor,
+    timeline: session.timeline,
+    botUserId: DEFAULT_BOT_USER_ID,
+  });
+  return { actor, conversations, session, workObjects };
+}
+
+/** New events arrive in the connected tenant, whichever tenant the admin switches to. */
+function trickleInto(vigil: RunningVigil, sim: SimApi, clock: Clock, ticker: Ticker) {
+  return startTrickle({
+    ticker,
+    sim,
+    clock,
+    tenantId: async () => {
+      const connection = await vigil.deps.repos.workspaces.get(DEFAULT_TEAM_ID);
+      if (!connection) throw new Error('not connected');
+      return connection.tenantId;
+    },
+  });
+}
+
+/** The page's routes, served by Vigil beside its own. */
+function routesOf(
+  parts: {
+    page: ReturnType<typeof openPage>;
+    slack: FakeSlack;
+    sim: SimApi;
+    clock: Clock;
+    host: string;
+    assets: { script: string; style: string };
+    runDigestsNow: (workspaceId: string, channelId: string) => Promise<RunNowReport[]>;
+  },
+  logger: Logger,
+) {
+  const { page, slack, sim } = parts;
+  return createPlaygroundRoutes({
+    session: page.session,
+    slack,
+    actor: page.actor,
+    logger: logger.child({ component: 'playground' }),
+    page: {
+      workspace: slack.teams.get(DEFAULT_TEAM_ID)?.name ?? 'Vigil',
+      userName: page.actor.userName,
+      conversations: page.conversations,
+      digests: true,
+    },
+    assets: parts.assets,
+    context: renderContextOf(slack, parts.clock),
+    allowedHostnames: allowedHostnamesOf(parts.host),
+    runDigestsNow: parts.runDigestsNow,
+    workObjects: page.workObjects,
+    simKeys: simKeysOf(sim),
+  });
+}
+
 export async function startPlayground(opts: PlaygroundOptions): Promise<RunningPlayground> {
   const clock = opts.clock ?? systemClock;
   const assets = await loadAssets();
   const sim = await startSimApi({ clock, recentEvents: true, logLimit: SIM_LOG_LIMIT });
   const slack = await startFakeSlack({ clock, retain: SLACK_RETAIN });
   const dataDir = await mkdtemp(join(tmpdir(), 'vigil-playground-'));
-  let session: PlaygroundSession | undefined;
-  let stopWorkObjects = () => {};
+  let page: ReturnType<typeof openPage> | undefined;
   const cleanup = () => {
-    session?.stop();
-    stopWorkObjects();
+    page?.session.stop();
+    page?.workObjects.stop();
     return Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);
   };
   try {
     const key = sim.keys[0];
     if (!key) throw new Error('the simulated API has no key');
     const signingSecret = randomBytes(24).toString('hex');
-    const passed = Object.fromEntries(PASSED_THROUGH.map((name) => [name, opts.env[name]]));
-    // No VIGIL_API_KEY: the workspace is connected through the store below, as an admin would connect it.
-    const config = loadConfig({
-      ...passed,
-      SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
-      SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_API_URL: slack.apiUrl,
-      VIGIL_STORE: `sqlite://${join(dataDir, 'playground.sqlite')}`,
-      VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      VIGIL_API_URL: sim.url,
-    });
+    const config = playgroundConfig(opts.env, sim, slack, dataDir, signingSecret);
     const logger = opts.createLogger(config);
     const host = config.playgroundHost;
-    const actor = {
-      teamId: DEFAULT_TEAM_ID,
-      teamDomain: 'vigil-test',
-      userId: SEEDED_USERS.admin,
-      userName: slack.users.get(SEEDED_USERS.admin)?.name ?? 'adam',
-      appId: DEFAULT_APP_ID,
-    };
     // The receiver URL is known once Vigil listens; the page cannot send anything before that.
     let receiverUrl = '';
     const side = createSlackSide({ receiverUrl: () => receiverUrl, signingSecret, nowMs: () => clock.now() });
-    const conversations = conversationsOf(slack, actor.userId);
-    const live = new PlaygroundSession({
-      slack,
-      side,
-      actor,
-      conversations,
-      botUserId: DEFAULT_BOT_USER_ID,
-      nowMs: () => clock.now(),
-      welcome: welcomeMessage(welcomeFacts(sim)),
-    });
-    session = live;
-    const workObjects = new PlaygroundWorkObjects({
-      slack,
-      side,
-      actor,
-      timeline: live.timeline,
-      botUserId: DEFAULT_BOT_USER_ID,
-    });
-    stopWorkObjects = () => workObjects.stop();
-    const context = (timeZone: string): RenderContext => ({
-      timeZone,
-      nowMs: clock.now(),
-      userName: (id) => slack.users.get(id)?.name,
-      channelName: (id) => slack.channels.get(id)?.name,
-      directory: {
-        users: [...slack.users.values()].filter((u) => !u.deleted).map((u) => ({ id: u.id, name: u.name })),
-        channels: [...slack.channels.values()]
-          .filter((c) => !c.is_im && !c.is_mpim)
-          .map((c) => ({ id: c.id, name: c.name })),
-      },
-    });
+    page = openPage(slack, sim, clock, side);
     // "Run digests now" runs Vigil's own scheduler, once Vigil is up (the routes are made before it).
     let running: RunningVigil | undefined;
     const runDigestsNow =
       opts.runDigestsNow ??
       (async (workspaceId: string, channelId: string) =>
         running ? running.runChannelDigestsNow(workspaceId, channelId) : []);
-    const routes = createPlaygroundRoutes({
-      session: live,
-      slack,
-      actor,
-      logger: logger.child({ component: 'playground' }),
-      page: {
-        workspace: slack.teams.get(DEFAULT_TEAM_ID)?.name ?? 'Vigil',
-        userName: actor.userName,
-        conversations,
-        digests: true,
-      },
-      assets,
-      context,
-      allowedHostnames: ['0.0.0.0', '::'].includes(host)
-        ? undefined
-        : new Set(['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host]),
-      runDigestsNow,
-      workObjects,
-      simKeys: sim.keys.map((k) => ({
-        apiKey: k.apiKey,
-        organization: sim.state.organizations.find((o) => o.id === k.organizationId)?.name ?? '',
-        tenantIds: k.tenantIds,
-      })),
-    });
+    const routes = routesOf({ page, slack, sim, clock, host, assets, runDigestsNow }, logger);
     const vigil = await startVigil({ config, logger, clock, host, extraRoutes: routes });
     running = vigil;
     await connectAsAdmin(vigil.deps, {
       workspaceId: DEFAULT_TEAM_ID,
-      userId: actor.userId,
+      userId: page.actor.userId,
       apiKey: key.apiKey,
       tenantId: key.defaultTenantId,
     });
-    const trickle = startTrickle({
-      ticker: opts.ticker ?? realTicker,
-      sim,
-      clock,
-      tenantId: async () => {
-        const connection = await vigil.deps.repos.workspaces.get(DEFAULT_TEAM_ID);
-        if (!connection) throw new Error('not connected');
-        return connection.tenantId;
-      },
-    });
-    const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-    const base = `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${vigil.port}`;
+    const trickle = trickleInto(vigil, sim, clock, opts.ticker ?? realTicker);
+    const base = baseUrlOf(host, vigil.port);
     receiverUrl = `${base}/slack/events`;
     const url = `${base}/`;
     logger.info('playground ready: open the page in a browser', {
@@ -240,7 +299,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       vigil,
       sim,
       slack,
-      session: live,
+      session: page.session,
       logger,
       stop() {
         stopping ??= (async () => {

@@ -65,45 +65,45 @@ interface ExampleGroup {
   examples: Example[];
 }
 
+type MakeExample = (topic: Subcommand, command: string, does?: string) => Example;
+
+/** The searches: the group a newcomer spends most time in, from the seeded tenant's own identifiers. */
+function eventExamples(f: WelcomeFacts, ex: MakeExample): Example[] {
+  const id = f.identifier.id;
+  return [
+    ex('events', `events ${id} severity:high since:90d`, `high and critical events of ${f.identifier.name}`),
+    ...(f.otherIdentifier
+      ? [ex('events', `events ${f.otherIdentifier.id}`, `events of ${f.otherIdentifier.name}`)]
+      : []),
+    ex('events', `events ${f.identifier.name} since:30d`, 'an identifier by its name'),
+    ex('events', 'events all severity:critical', "every identifier's events (the tenant feed)"),
+    ex('identifiers', 'identifiers acme', 'find identifiers by name, with their ids'),
+    ex('events', `events ${id} secret`, 'a private form to search by a secret'),
+    ...(f.eventUid ? [ex('explain', `explain ${f.eventUid}`, 'AI assistance for one event')] : []),
+    ex('report', f.reportUuid ? `report ${f.reportUuid}` : 'help report'),
+    ex(
+      'intel',
+      'intel "who is selling access to acme.example?" since:30d',
+      'ask Threat Flow for a report; it is posted in your DM when ready',
+    ),
+    ex('upload', 'upload', 'send a file to the sandbox (pick any file)'),
+  ];
+}
+
 /** Every subcommand, grouped as a newcomer would try them; the workspace-changing ones last. */
 function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
   const summary = new Map((helpText().subcommands ?? []).map((s) => [s.name, s.summary]));
-  const ex = (topic: Subcommand, command: string, does?: string): Example => ({
+  const ex: MakeExample = (topic, command, does) => ({
     topic,
     command,
     does: does ?? summary.get(topic) ?? '',
   });
-  const id = f.identifier.id;
   return [
     {
       title: 'Start here',
       examples: [ex('help', 'help', 'every command, with examples'), ex('status', 'status')],
     },
-    {
-      title: 'Events',
-      examples: [
-        ex(
-          'events',
-          `events ${id} severity:high since:90d`,
-          `high and critical events of ${f.identifier.name}`,
-        ),
-        ...(f.otherIdentifier
-          ? [ex('events', `events ${f.otherIdentifier.id}`, `events of ${f.otherIdentifier.name}`)]
-          : []),
-        ex('events', `events ${f.identifier.name} since:30d`, 'an identifier by its name'),
-        ex('events', 'events all severity:critical', "every identifier's events (the tenant feed)"),
-        ex('identifiers', 'identifiers acme', 'find identifiers by name, with their ids'),
-        ex('events', `events ${id} secret`, 'a private form to search by a secret'),
-        ...(f.eventUid ? [ex('explain', `explain ${f.eventUid}`, 'AI assistance for one event')] : []),
-        ex('report', f.reportUuid ? `report ${f.reportUuid}` : 'help report'),
-        ex(
-          'intel',
-          'intel "who is selling access to acme.example?" since:30d',
-          'ask Threat Flow for a report; it is posted in your DM when ready',
-        ),
-        ex('upload', 'upload', 'send a file to the sandbox (pick any file)'),
-      ],
-    },
+    { title: 'Events', examples: eventExamples(f, ex) },
     {
       title: 'Leaked credentials',
       examples: [

@@ -67,12 +67,8 @@ export function resolveName(list: readonly KnownIdentifier[], name: string): Nam
   return { kind: 'none', suggestions: closestNames(list, wanted, 3) };
 }
 
-/** The names nearest to a typo: by edit distance to the whole name or to one of its parts. @internal */
-export function closestNames(
-  list: readonly KnownIdentifier[],
-  typed: string,
-  max: number,
-): KnownIdentifier[] {
+/** The names nearest to a typo: by edit distance to the whole name or to one of its parts. */
+function closestNames(list: readonly KnownIdentifier[], typed: string, max: number): KnownIdentifier[] {
   const wanted = normalize(typed);
   if (wanted === '') return [];
   const limit = Math.max(1, Math.min(4, Math.floor(wanted.length / 3)));

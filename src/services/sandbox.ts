@@ -10,7 +10,7 @@ import { type Dispatcher, request } from 'undici';
 import { ApiError, ForbiddenError, UnauthorizedError } from '../api/index.js';
 import { VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { isLoopbackHost } from '../net.js';
+import { mayCarryToken } from '../net.js';
 import type { Repositories } from '../store/index.js';
 import type { ApiAccess } from './workspace-api.js';
 
@@ -108,13 +108,6 @@ function fetchFailed(detail: string, cause?: unknown): VigilError {
   );
 }
 
-/** Whether the bot token may go to `url`: https on an allowed host (plain http only to loopback). @internal */
-export function isSlackFileUrl(url: URL, hosts: readonly string[]): boolean {
-  if (!hosts.includes(url.host) && !hosts.includes(url.hostname)) return false;
-  if (url.username !== '' || url.password !== '') return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
-}
-
 interface Download {
   body: Readable;
   length: number | undefined;
@@ -129,7 +122,7 @@ async function openDownload(deps: SandboxDeps, file: SlackFile, token: string): 
     throw fetchFailed('the download link is not a URL', err);
   }
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    if (!isSlackFileUrl(url, deps.slackFileHosts))
+    if (!mayCarryToken(url, deps.slackFileHosts))
       throw fetchFailed(`its link points outside Slack, at \`${url.host.replace(/`/g, '')}\``);
     let res: Dispatcher.ResponseData;
     try {

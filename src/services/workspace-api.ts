@@ -128,6 +128,17 @@ export class ApiAccess {
   }
 
   /**
+   * Where the workspace's calls go: its API host and own tenant (undefined: the key's default tenant), or
+   * undefined when it is not connected. Workspaces with the same host and tenant see the same events.
+   */
+  async home(workspaceId: string): Promise<{ host: string; tenantId: number | undefined } | undefined> {
+    if (this.deps.environment)
+      return { host: this.deps.pool.defaultHost, tenantId: this.deps.environment.tenantId };
+    const connection = await this.deps.repos.workspaces.get(workspaceId);
+    return connection && { host: connection.apiHost, tenantId: connection.tenantId };
+  }
+
+  /**
    * The workspace's API session; throws NotConnectedError when it has none. A `background` session (the
    * alert poller) yields to people's searches in the rate limiter.
    */

@@ -80,8 +80,7 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
   });
 }
 
-/** @internal */
-export const STILL_WORKING_TEXT =
+const STILL_WORKING_TEXT =
   'Still working: the threat-intel API is slow to answer. The result will replace this message.';
 
 /** The progress text is replaced by the notice: a command's replies all go to its own response_url. */

@@ -14,8 +14,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { requestKindOf } from './request-kind.js';
 import { type SignatureFailure, verifySignature } from './signature.js';
 
-/** @internal */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** @internal */
 export class BodyTooLargeError extends VigilError {

@@ -5,8 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** @internal */
-export const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
+const MAX_CLOCK_SKEW_SECONDS = 5 * 60;
 
 export type SignatureFailure = 'missing-headers' | 'bad-timestamp' | 'stale' | 'future' | 'mismatch';
 

@@ -6,8 +6,8 @@ import type { ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { realSleep, type Sleep } from '../clock.js';
 
-/** After this long without an answer, the person is told Vigil is still working. @internal */
-export const STILL_WORKING_MS = 5_000;
+/** After this long without an answer, the person is told Vigil is still working. */
+const STILL_WORKING_MS = 5_000;
 
 export interface StillWorking {
   /**

@@ -145,6 +145,7 @@ function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker 
     state: core.repos.alertState,
     contexts: core.events.contexts,
     source: eventSourceOf(core.api, 'background'),
+    homeOf: (ws) => core.api.home(ws),
     changes: core.events.changes,
     catchUp: (ref) => follower.catchUp(ref),
     clock: core.clock,

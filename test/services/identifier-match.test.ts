@@ -1,11 +1,6 @@
 /** Matching identifier names locally: ranking, resolution of a typed name, close names for typos. */
 import { describe, expect, it } from 'vitest';
-import {
-  closestNames,
-  type KnownIdentifier,
-  matchIdentifiers,
-  resolveName,
-} from '../../src/services/identifier-match.js';
+import { type KnownIdentifier, matchIdentifiers, resolveName } from '../../src/services/identifier-match.js';
 
 const id = (n: number, name: string, kinds = ['domain']): KnownIdentifier => ({
   id: n,
@@ -21,6 +16,13 @@ const LIST = [
   id(4, 'acme-labs.example'),
   id(5, 'shop.acme.example'),
 ];
+
+/** The close names offered for a name that matches none (resolveName's suggestions), at most `max`. */
+function closestNames(list: readonly KnownIdentifier[], typed: string, max: number): KnownIdentifier[] {
+  const resolved = resolveName(list, typed);
+  if (resolved.kind !== 'none') throw new Error(`"${typed}" matched (${resolved.kind})`);
+  return resolved.suggestions.slice(0, max);
+}
 
 describe('matchIdentifiers', () => {
   it('keeps names holding every word (any case), best first: whole name, prefix, word start, anywhere', () => {

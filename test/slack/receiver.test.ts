@@ -10,7 +10,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import {
   BodyTooLargeError,
-  MAX_BODY_BYTES,
   parseSlackBody,
   readBodyCapped,
   VigilHttpReceiver,
@@ -22,6 +21,9 @@ import {
   type SlackSender,
   signSlackRequest,
 } from '../harness/index.js';
+
+/** The receiver's documented cap on a request body: 1 MiB. */
+const MAX_BODY_BYTES = 1024 * 1024;
 
 const EX = SLACK_SIGNATURE_EXAMPLE;
 const FORM = 'application/x-www-form-urlencoded';

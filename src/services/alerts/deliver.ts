@@ -26,7 +26,7 @@ import {
 import { countEvents, filtersOf, scopeOf, TOP_EVENTS } from '../subscriptions/summary.js';
 import type { AlertHeading } from './content.js';
 import { chooseBatch, quietText } from './match.js';
-import { ALERT_LEASE_MS, type AlertDeps, step } from './poll.js';
+import { ALERT_LEASE_MS, type AlertDeps } from './poll.js';
 import type { AlertPublisher } from './ports.js';
 
 export interface DeliveryDeps extends AlertDeps {
@@ -92,7 +92,6 @@ export async function deliverChannel(
         claim.outbox.dropped,
       );
       await save({ state: 'posting', ctxId: built.ctxId, shown: built.shown });
-      await step(deps, 'posting', channelId);
       const { ts } = await deps.publisher.post({
         workspaceId,
         channelId,
@@ -103,18 +102,18 @@ export async function deliverChannel(
       });
       // Not recorded here: a crash before the message is recorded below finds it by its run id (above).
       run = { ...run, state: 'posted', ts };
-      await step(deps, 'posted', channelId);
     }
     const shown = run.shown ?? [];
+    // Its events are read again in their tenant (one a message), with every workspace on that tenant.
+    const tenantId = items[0]?.tenantId;
     await deps.state.recordMessage(workspaceId, channelId, run.ts as string, {
       ...(run.ctxId === undefined ? {} : { ctxId: run.ctxId }),
       shown,
       rest: run.uids.filter((uid) => !shown.includes(uid)),
       postedAt: deps.clock.now(),
+      ...(tenantId === undefined ? {} : { tenantId }),
     });
-    await step(deps, 'recorded', channelId);
     await deps.state.completeDelivery(workspaceId, channelId, run.runId, deps.clock.now(), CHANNEL_GAP_MS);
-    await step(deps, 'completed', channelId);
     deps.logger.info('alert posted', { workspaceId, channelId, events: run.uids.length, quiet: run.quiet });
     return 'posted';
   } catch (err) {

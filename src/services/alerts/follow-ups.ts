@@ -22,10 +22,10 @@ import {
 import type { EventStateChange } from '../events/changes.js';
 import type { AlertFollower, FollowProgress } from './follow.js';
 
-/** How long a live owner keeps its follow-up before a sweep retries it (Slack failing, 429 beyond the waits). @internal */
-export const FOLLOW_UP_BOUND_MS = 60_000;
-/** How often the sweep lists the follow-ups waiting (one key listing), unless the last one was cut short. @internal */
-export const SWEEP_EVERY_MS = 15_000;
+/** How long a live owner keeps its follow-up before a sweep retries it (Slack failing, 429 beyond the waits). */
+const FOLLOW_UP_BOUND_MS = 60_000;
+/** How often the sweep lists the follow-ups waiting (one key listing), unless the last one was cut short. */
+const SWEEP_EVERY_MS = 15_000;
 /** Follow-ups a sweep takes at most (each may wait on Slack), and records it looks at at most. */
 const SWEEP_TAKES = 10;
 const SWEEP_LOOKS = 200;
@@ -45,7 +45,6 @@ export interface FollowUpDeps {
   owner: string;
   /** The store's liveness: false once the owner is known to be gone. */
   isAlive(owner: string): Promise<boolean>;
-  boundMs?: number;
 }
 
 export interface SweepReport {
@@ -63,11 +62,8 @@ export class AlertFollowUps {
   private readonly running = new Set<string>();
   private sweeping: Promise<SweepReport> | undefined;
   private nextScanAt = Number.NEGATIVE_INFINITY;
-  private readonly boundMs: number;
 
-  constructor(private readonly deps: FollowUpDeps) {
-    this.boundMs = deps.boundMs ?? FOLLOW_UP_BOUND_MS;
-  }
+  constructor(private readonly deps: FollowUpDeps) {}
 
   /** Before the change (EventChanges.beforeEach): records it when an alert message shows the event. */
   async record(change: EventStateChange): Promise<void> {
@@ -83,7 +79,7 @@ export class AlertFollowUps {
       generation: change.generation,
       ...(change.title ? { title: change.title } : {}),
       owner: deps.owner,
-      until: now + this.boundMs,
+      until: now + FOLLOW_UP_BOUND_MS,
       done: [],
       attempts: 0,
     };
@@ -189,7 +185,7 @@ export class AlertFollowUps {
         verdict = await decide(current, now);
         if (verdict === 'drop') return null;
         if (verdict === 'leave') return undefined;
-        return { ...current, owner: deps.owner, until: now + this.boundMs };
+        return { ...current, owner: deps.owner, until: now + FOLLOW_UP_BOUND_MS };
       });
       if (verdict === 'drop') return 'dropped';
       if (verdict === 'leave' || taken === undefined) return 'left';

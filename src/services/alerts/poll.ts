@@ -40,11 +40,8 @@ export interface AlertDeps {
   snoozed?: (workspaceId: string) => Promise<(event: Event) => unknown>;
   /** True once the scheduler is stopping: a poll gives up between pages (its lease lets a successor go on). */
   stopping?: () => boolean;
-  /** Test hook: called after each step (a crash test throws from it or never returns). */
-  afterStep?: (step: AlertStep, where: string) => Promise<void> | void;
 }
 
-export type AlertStep = 'polled' | 'queued' | 'posting' | 'posted' | 'recorded' | 'completed';
 export type PollOutcome = 'polled' | 'not-due' | 'busy' | 'failed';
 
 /** Longer than a poll or a post takes; a live owner is never overtaken. */
@@ -61,10 +58,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Vigil is shutting down: the poll stops where it is, recording nothing (it is read again next time). */
 class StoppingError extends Error {}
-
-export async function step(deps: AlertDeps, name: AlertStep, where: string): Promise<void> {
-  await deps.afterStep?.(name, where);
-}
 
 function newFeed(tenantId: number | undefined, subs: AlertSubscription[], now: number): AlertFeed {
   const since = Math.min(now, ...subs.map((s) => s.startAt));
@@ -147,14 +140,12 @@ export async function pollFeed(
   try {
     const read = own.length > 0 ? await readFeed(deps, workspaceId, feed) : { ...unread(feed), requests: 0 };
     const sides = await readTenantWindows(deps, workspaceId, { others, before, tenantId, now });
-    await step(deps, 'polled', workspaceId);
     const channels = new Set(await fanOut(deps, workspaceId, own, read.fresh, now, tenantId));
     for (const side of sides) {
       for (const c of await fanOut(deps, workspaceId, side.subs, side.fresh, now, side.tenantId))
         channels.add(c);
     }
     if (channels.size > 0) await deps.state.markPending(workspaceId, [...channels]);
-    await step(deps, 'queued', workspaceId);
     const intervals =
       feed.lastPollStartedAt === undefined
         ? feed.intervals

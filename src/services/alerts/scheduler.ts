@@ -2,10 +2,9 @@
  * The alert scheduler: every tick (a few seconds) it looks at each workspace that has alert subscriptions;
  * a workspace whose feed is due is polled once (poll.ts), and each of its channels with events waiting gets
  * its next message (deliver.ts). A workspace still busy from an earlier tick is left to finish (a slow
- * tenant never delays the others); at most `concurrency` workspaces are worked on at once, and a few channels of
- * each. Reading the
- * feeds is cheap, so an idle tick costs one store read per workspace. `stop` cancels the timer and waits
- * for the work in flight, so the store can close after it.
+ * tenant never delays the others); at most CONCURRENCY workspaces are worked on at once, and a few channels
+ * of each. Reading the feeds is cheap, so an idle tick costs one store read per workspace. `stop` cancels the
+ * timer and waits for the work in flight, so the store can close after it.
  */
 import { type AlertSubscription, isStoreOutage, StoreCorruptionError } from '../../store/index.js';
 import { realTicker, type Ticker } from '../subscriptions/ticker.js';
@@ -16,10 +15,9 @@ import type { SyncReport } from './sync.js';
 
 export interface AlertSchedulerDeps extends DeliveryDeps {
   ticker?: Ticker;
-  concurrency?: number;
   /** Alert messages that have not caught up with their events yet (follow-ups.ts), completed on each tick. */
   followUps?: { sweep(): Promise<SweepReport> };
-  /** Posted messages re-reading their events' state (sync.ts): each workspace when it is due. */
+  /** Posted messages re-reading their events' state (sync.ts): each tenant when it is due. */
   sync?: { tick(): Promise<SyncReport>; settled(): Promise<unknown> };
 }
 
@@ -30,7 +28,8 @@ export interface AlertTickReport {
   sync: SyncReport;
 }
 
-const DEFAULT_CONCURRENCY = 16;
+/** Workspaces worked on at once. */
+const CONCURRENCY = 16;
 /** The longest shutdown waits for a poll or a post in flight (a poll gives up between pages). */
 const STOP_WAIT_MS = 5_000;
 /** Channels of one workspace posted to at once. */
@@ -74,7 +73,7 @@ export class AlertScheduler {
       polls: { polled: 0, 'not-due': 0, busy: 0, failed: 0 },
       posts: { posted: 0, idle: 0, busy: 0, paused: 0, retry: 0, failed: 0 },
       followUps: { followed: 0, dropped: 0, failed: 0 },
-      sync: { workspaces: 0, calls: 0, changed: 0 },
+      sync: { tenants: 0, calls: 0, changed: 0 },
     };
     if (this.stopped) return report;
     const started: Promise<void>[] = [this.sweep(report), this.syncStates(report)];
@@ -177,8 +176,7 @@ export class AlertScheduler {
   }
 
   private async limited<T>(fn: () => Promise<T>): Promise<T> {
-    const limit = this.deps.concurrency ?? DEFAULT_CONCURRENCY;
-    if (this.running >= limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.running >= CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.running++;
     try {
       return await fn();

@@ -9,6 +9,7 @@ import { CREDENTIAL_INCLUDES } from '../../api/index.js';
 import type { Repositories } from '../../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
 import { ContextStore, PAGING_FIELDS, SharedMessageSchema } from '../contexts.js';
+import { MAX_EXPORT_LIMIT } from './export-size.js';
 import { maskValue } from './mask.js';
 
 /** Rows per interactive page at most (the parser's default is 10). */
@@ -66,7 +67,7 @@ export const CredsContextSchema = z.object({
   /** Undefined for a search made through the password form: its query was never kept. */
   search: StoredCredsSearchSchema.optional(),
   /** Total rows the user asked for (`limit:`). */
-  limit: z.number().int().min(1).max(10_000),
+  limit: z.number().int().min(1).max(MAX_EXPORT_LIMIT),
   pageSize: z.number().int().min(1).max(MAX_CREDS_ROWS),
   /** The `from` that produced this page (absent on the first): Reveal fetches this page again. */
   from: z.string().optional(),

@@ -9,8 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import type { Credential } from '../../api/index.js';
 
-/** @internal */
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   'id',
   'identity',
   'domain',
@@ -36,8 +35,7 @@ export function neutralise(cell: string): string {
 const text = (v: string | number | null | undefined): string =>
   v === null || v === undefined ? '' : String(v);
 
-/** @internal */
-export function csvRecord(c: Credential): string[] {
+function csvRecord(c: Credential): string[] {
   return [
     text(c.id),
     text(c.identity_name),

@@ -21,11 +21,10 @@ import type { Logger } from '../../logger.js';
 import type { NewAuditEntry, WorkspaceRecordRepo } from '../../store/index.js';
 import type { ApiAccess } from '../workspace-api.js';
 import { type StoredCredsSearch, StoredCredsSearchSchema, searchInputOf } from './context.js';
+import { exportPageSize, validateExportLimit } from './export-size.js';
 import { searchError } from './search.js';
 import { EncryptedSpool } from './spool.js';
 
-const MAX_EXPORT_LIMIT = 10_000;
-const MAX_EXPORT_PAGE = 1000;
 export const EXPORT_LEASE_MS = 5 * 60_000;
 /** Progress is reported on the first page and then every few, never per row. */
 const PROGRESS_EVERY_PAGES = 3;
@@ -116,29 +115,6 @@ export class ExportBusyError extends VigilError {
       'It arrives in your direct messages with Vigil when it is done; start another one after that.',
     );
   }
-}
-
-/** Pages of equal size (the API wants the same size on every page) that waste little of the last one. @internal */
-export function exportPageSize(limit: number): number {
-  const pages = Math.ceil(limit / MAX_EXPORT_PAGE);
-  return Math.ceil(limit / pages);
-}
-
-/** Global searches an export of `limit` rows draws: each page costs one per 100 rows it asks for. */
-export function exportCost(limit: number): number {
-  const size = exportPageSize(limit);
-  return Math.ceil(limit / size) * Math.ceil(size / 100);
-}
-
-/** @internal */
-export function validateExportLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EXPORT_LIMIT) {
-    throw new VigilError(
-      `An export takes 1 to ${MAX_EXPORT_LIMIT.toLocaleString('en-US')} rows, not ${limit}.`,
-      'Search again with `limit:N` (for example `limit:5000`), then export.',
-    );
-  }
-  return limit;
 }
 
 export function queryValue(search: StoredCredsSearch): string {

@@ -12,7 +12,6 @@ import { type CredsContext, CredsContextStore } from './context.js';
 import {
   type ExportDeps,
   type ExportRequest,
-  exportCost,
   RunningExportSchema,
   type StartedExport,
   startExport,
@@ -23,6 +22,7 @@ import {
   type WatchOptions,
   watchInterruptedExports,
 } from './export-recovery.js';
+import { exportCost } from './export-size.js';
 import {
   type CredsDeps,
   type CredsSearchRequest,

@@ -28,8 +28,8 @@ export interface Collected {
 
 const FIRST_WINDOW_MS = 24 * 3600_000;
 const PAGE_SIZE = 10;
-/** Pages read per identifier and run; the next run resumes where this one stopped. @internal */
-export const MAX_PAGES = 20;
+/** Pages read per identifier and run; the next run resumes where this one stopped. */
+const MAX_PAGES = 20;
 /** Requests per run in all: keeps a run far inside its lease even at the API's 4 requests/s. */
 const MAX_REQUESTS = 100;
 const MAX_SEEN = 2000;

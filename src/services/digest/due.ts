@@ -1,5 +1,5 @@
 /**
- * When a digest is due: pure, from a subscription's schedule and `now`. Local dates and weekdays are those of
+ * When a digest is due: pure, from a subscription's schedule and `now` (and, after failures, the backoff). Local dates and weekdays are those of
  * the subscription's time zone (luxon does the zone arithmetic).
  *
  * DST: a time inside the skipped hour (spring forward) runs at the first valid instant after it, the moment
@@ -29,10 +29,17 @@ export interface Due {
   late: boolean;
 }
 
-/** A digest posted more than this after its slot is marked late. @internal */
-export const LATE_AFTER_MS = 15 * 60_000;
+/** A digest posted more than this after its slot is marked late. */
+const LATE_AFTER_MS = 15 * 60_000;
 /** How far back a missed day is still caught up (one digest at most, for the latest missed day). */
 const CATCH_UP_DAYS = 7;
+const BACKOFF_BASE_MS = 60_000;
+const BACKOFF_MAX_MS = 60 * 60_000;
+
+/** How long a digest that failed `failures` times in a row waits before the next attempt. */
+export function backoffMs(failures: number): number {
+  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
+}
 
 function wallClock(timeOfDay: string): { hour: number; minute: number } {
   const m = /^(\d{2}):(\d{2})$/.exec(timeOfDay);

@@ -31,7 +31,7 @@ import { countEvents } from '../subscriptions/summary.js';
 import { inTenant } from '../workspace-api.js';
 import { collectEvents } from './collect.js';
 import type { DigestContent } from './content.js';
-import type { Due } from './due.js';
+import { backoffMs, type Due } from './due.js';
 
 /** Posting is Slack's business: the service only sees this port. */
 export interface DigestPublisher extends RunMessageFinder {
@@ -57,27 +57,12 @@ export interface DigestDeps {
   unsnoozed?: (workspaceId: string, events: Event[]) => Promise<Event[]>;
   /** The workspace's own tenant, for a subscription written before subscriptions kept theirs. */
   tenantOf?: (workspaceId: string) => Promise<number | undefined>;
-  /** Test hook: called after each outbox step (a crash test throws from it). */
-  afterStep?: (step: RunStep, subscriptionId: string) => Promise<void> | void;
 }
 
-/** @internal */
-export type RunStep = 'claimed' | 'built' | 'posted' | 'recorded' | 'advanced' | 'completed';
 export type RunOutcome = 'posted' | 'skipped' | 'done' | 'busy' | 'paused' | 'retry' | 'failed';
 
-/** Longer than a run can take; a live owner is never overtaken. @internal */
-export const LEASE_MS = 5 * 60_000;
-const BACKOFF_BASE_MS = 60_000;
-const BACKOFF_MAX_MS = 60 * 60_000;
-
-/** @internal */
-export function backoffMs(failures: number): number {
-  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, failures - 1));
-}
-
-async function step(deps: DigestDeps, name: RunStep, sub: Subscription): Promise<void> {
-  await deps.afterStep?.(name, sub.id);
-}
+/** Longer than a run can take; a live owner is never overtaken. */
+const LEASE_MS = 5 * 60_000;
 
 export function contentOf(
   sub: Subscription,
@@ -125,79 +110,88 @@ async function runInTenant(deps: DigestDeps, sub: Subscription, due: Due): Promi
       await deps.subscriptions.update(sub.id, { lastPostedDay: claim.last.localDate });
     return 'done';
   }
-  let run = claim.run;
-  await step(deps, 'claimed', sub);
+  const claimed = claim.run;
   try {
-    if (run.ts === undefined && run.state !== 'claimed') {
-      const oldest = run.claimedAt - HISTORY_SLACK_MS;
-      const ts = await deps.publisher.findByRunId(sub.teamId, sub.channelId, run.runId, oldest);
-      if (ts !== undefined) run = await save(deps, sub, run, { state: 'posted', ts });
-    }
-    if (run.ts === undefined) {
-      const state = await deps.outbox.cursorState(sub.teamId, sub.id);
-      const collected = await collectEvents(deps.events, sub, state, deps.clock.now());
-      const events = deps.unsnoozed ? await deps.unsnoozed(sub.teamId, collected.events) : collected.events;
-      const content = contentOf(sub, run, events, collected.truncated, collected.missing);
-      await noteMissing(deps, sub, collected.missing);
-      // A digest naming a gone identifier posts even when empty: that is how the channel hears of it.
-      const skipped = content.events.length === 0 && sub.skipEmpty && content.missing.length === 0;
-      run = await save(deps, sub, run, {
-        state: 'built',
-        next: collected.next,
-        events: content.events.length,
-        skipped,
-      });
-      await step(deps, 'built', sub);
-      if (!skipped) {
-        const { ts, followed } = await deps.publisher.post(content);
-        if (followed !== undefined) {
-          const { ctxId, shown } = followed;
-          const postedAt = deps.clock.now();
-          await deps.messages?.recordMessage(sub.teamId, sub.channelId, ts, {
-            ctxId,
-            shown,
-            rest: [],
-            postedAt,
-            kind: 'digest',
-          });
-        }
-        await step(deps, 'posted', sub);
-        run = await save(deps, sub, run, { state: 'posted', ts });
-        await step(deps, 'recorded', sub);
-      }
-    }
-    if (run.next !== undefined) await deps.outbox.setCursorState(sub.teamId, sub.id, run.next);
-    await step(deps, 'advanced', sub);
-    const at = deps.clock.now();
-    const last = {
-      runId: run.runId,
-      localDate: run.localDate,
-      at,
-      events: run.events ?? 0,
-      skipped: run.skipped === true,
-      late: run.late,
-      ...(run.ts !== undefined ? { ts: run.ts } : {}),
-    };
-    await deps.outbox.complete(sub.teamId, sub.id, run.runId, last);
-    await step(deps, 'completed', sub);
-    await deps.subscriptions.update(sub.id, {
-      lastPostedDay: run.localDate,
-      failures: 0,
-      lastError: undefined,
-      nextAttemptAt: undefined,
-      failingSince: undefined,
-    });
-    deps.logger.info('digest run complete', {
-      subscription: sub.id,
-      localDate: run.localDate,
-      events: last.events,
-      skipped: last.skipped,
-      late: last.late,
-    });
-    return last.skipped ? 'skipped' : 'posted';
+    let run = await foundPosted(deps, sub, claimed);
+    if (run.ts === undefined) run = await buildAndPost(deps, sub, run);
+    return await finish(deps, sub, run);
   } catch (err) {
-    return failed(deps, sub, run, err);
+    return failed(deps, sub, claimed, err);
   }
+}
+
+/** A run taken over after it was built may have been posted: looked for by its run id, recorded if so. */
+async function foundPosted(deps: DigestDeps, sub: Subscription, run: DigestRun): Promise<DigestRun> {
+  if (run.ts !== undefined || run.state === 'claimed') return run;
+  const oldest = run.claimedAt - HISTORY_SLACK_MS;
+  const ts = await deps.publisher.findByRunId(sub.teamId, sub.channelId, run.runId, oldest);
+  return ts === undefined ? run : save(deps, sub, run, { state: 'posted', ts });
+}
+
+/**
+ * Collects the window, records the run built (with the cursors it will advance to), then posts it unless it
+ * is empty and skipped, and records the ts; returns the run as recorded.
+ */
+async function buildAndPost(deps: DigestDeps, sub: Subscription, claimed: DigestRun): Promise<DigestRun> {
+  const state = await deps.outbox.cursorState(sub.teamId, sub.id);
+  const collected = await collectEvents(deps.events, sub, state, deps.clock.now());
+  const events = deps.unsnoozed ? await deps.unsnoozed(sub.teamId, collected.events) : collected.events;
+  const content = contentOf(sub, claimed, events, collected.truncated, collected.missing);
+  await noteMissing(deps, sub, collected.missing);
+  // A digest naming a gone identifier posts even when empty: that is how the channel hears of it.
+  const skipped = content.events.length === 0 && sub.skipEmpty && content.missing.length === 0;
+  const run = await save(deps, sub, claimed, {
+    state: 'built',
+    next: collected.next,
+    events: content.events.length,
+    skipped,
+  });
+  if (skipped) return run;
+  const { ts, followed } = await deps.publisher.post(content);
+  if (followed !== undefined) {
+    const { ctxId, shown } = followed;
+    const postedAt = deps.clock.now();
+    await deps.messages?.recordMessage(sub.teamId, sub.channelId, ts, {
+      ctxId,
+      shown,
+      rest: [],
+      postedAt,
+      kind: 'digest',
+      ...(sub.tenantId === undefined ? {} : { tenantId: sub.tenantId }),
+    });
+  }
+  return save(deps, sub, run, { state: 'posted', ts });
+}
+
+/** Advances the cursors and completes the run; the subscription records the day and forgets past failures. */
+async function finish(deps: DigestDeps, sub: Subscription, run: DigestRun): Promise<RunOutcome> {
+  if (run.next !== undefined) await deps.outbox.setCursorState(sub.teamId, sub.id, run.next);
+  const at = deps.clock.now();
+  const last = {
+    runId: run.runId,
+    localDate: run.localDate,
+    at,
+    events: run.events ?? 0,
+    skipped: run.skipped === true,
+    late: run.late,
+    ...(run.ts !== undefined ? { ts: run.ts } : {}),
+  };
+  await deps.outbox.complete(sub.teamId, sub.id, run.runId, last);
+  await deps.subscriptions.update(sub.id, {
+    lastPostedDay: run.localDate,
+    failures: 0,
+    lastError: undefined,
+    nextAttemptAt: undefined,
+    failingSince: undefined,
+  });
+  deps.logger.info('digest run complete', {
+    subscription: sub.id,
+    localDate: run.localDate,
+    events: last.events,
+    skipped: last.skipped,
+    late: last.late,
+  });
+  return last.skipped ? 'skipped' : 'posted';
 }
 
 /** Records on the subscription which identifiers no longer exist (the list and App Home show them). */

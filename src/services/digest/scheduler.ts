@@ -14,7 +14,6 @@ export interface SchedulerDeps extends DigestDeps {
   subscriptions: DigestDeps['subscriptions'] & { listAll(): Promise<Subscription[]> };
   ticker?: Ticker;
   intervalMs?: number;
-  concurrency?: number;
 }
 
 export interface TickReport {
@@ -24,7 +23,8 @@ export interface TickReport {
 }
 
 const DEFAULT_INTERVAL_MS = 60_000;
-const DEFAULT_CONCURRENCY = 16;
+/** Channels worked on at once. */
+const CONCURRENCY = 16;
 
 /** What "run now" did for one subscription, and when its next digest is scheduled. */
 export interface RunNowReport {
@@ -161,7 +161,7 @@ export class DigestScheduler {
         }
       }
     };
-    const workers = Math.min(deps.concurrency ?? DEFAULT_CONCURRENCY, queues.length);
+    const workers = Math.min(CONCURRENCY, queues.length);
     await Promise.all(Array.from({ length: workers }, worker));
     return { outcomes, ms: deps.clock.now() - started };
   }

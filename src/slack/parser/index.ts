@@ -13,7 +13,7 @@ export { /** @internal */ SUBCOMMANDS } from './command.js';
 export { toMrkdwn } from './errors.js';
 export type { HelpText } from './help.js';
 export { COMMAND, helpText, /** @internal */ usageOf } from './help.js';
-export { /** @internal */ INTERNAL_ERROR_MESSAGE, parseCommand } from './parse.js';
+export { parseCommand } from './parse.js';
 
 export { describeSecret, detectSecret, type SecretKind } from './secrets.js';
 export { canonicalTimeZone } from './subscriptions.js';

@@ -371,8 +371,7 @@ function secretField(text: string): string | undefined {
 }
 
 /** What a bug in the parser looks like to the user; tests assert it never happens. */
-/** @internal */
-export const INTERNAL_ERROR_MESSAGE = 'Vigil could not read that command.';
+const INTERNAL_ERROR_MESSAGE = 'Vigil could not read that command.';
 
 export function parseCommand(text: string): ParseResult {
   let subcommand: Subcommand | undefined;

@@ -8,8 +8,7 @@ import { VIGIL_VERSION } from '../../version.js';
 import { StoreError } from './errors.js';
 import type { Store } from './store.js';
 
-/** @internal */
-export const STORE_FORMAT = 2;
+const STORE_FORMAT = 2;
 const META = 'meta';
 const STAMP_KEY = 'format';
 

@@ -87,6 +87,8 @@ export const MessageSchema = z.object({
   postedAt: z.number(),
   /** A digest message (alerts have none): it follows its events' state the same way. */
   kind: z.literal('digest').optional(),
+  /** The tenant its events were read in (a subscription's); absent: the workspace's own. */
+  tenantId: z.number().int().optional(),
   /** Every event it shows is closed: fresh reads leave it alone (changes made through Vigil still show). */
   settled: z.boolean().optional(),
   /** Slack may not show this context yet (an update failed): redrawn on the next re-read. */

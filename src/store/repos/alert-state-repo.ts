@@ -328,7 +328,12 @@ export class AlertStateRepo {
    */
   async recordMessage(ws: string, channelId: string, ts: string, message: AlertMessage): Promise<void> {
     await this.messages.set(ws, `${channelId}:${ts}`, message, EVENT_STATE_TTL_MS);
-    await this.followed.add(ws, { channel: channelId, ts, postedAt: message.postedAt });
+    await this.followed.add(ws, {
+      channel: channelId,
+      ts,
+      postedAt: message.postedAt,
+      ...(message.tenantId === undefined ? {} : { tenant: message.tenantId }),
+    });
     for (const uid of [...message.shown, ...message.rest]) {
       // An unreadable index of one event is set aside: the message follows its other events.
       const indexed = this.byEvent.update(

@@ -9,8 +9,8 @@ import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { parseRecord, readRecord, unlessUnreadable } from './records.js';
 
-/** @internal */
-export const AUDIT_RETENTION = 10_000;
+/** Entries kept per workspace; older ones are dropped as new ones come. */
+const AUDIT_RETENTION = 10_000;
 const MAX_TARGETS = 100;
 /** Entries read at once from the store (an export reads the whole ring). */
 const READ_BATCH = 500;

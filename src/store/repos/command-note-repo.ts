@@ -8,8 +8,7 @@ import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace, setOwned } from './namespaces.js';
 import { readRecord } from './records.js';
 
-/** @internal */
-export const COMMAND_NOTE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const COMMAND_NOTE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 const NoteSchema = z.object({ workspaceId: z.string().min(1), commandText: z.string() });
 export type CommandNote = z.infer<typeof NoteSchema>;

@@ -14,10 +14,9 @@ import { openNamespace, setOwned } from './namespaces.js';
 import { readRecord, unlessUnreadable } from './records.js';
 import type { Sealer } from './sealing.js';
 
-/** @internal */
-export const CONNECT_LINK_TTL_MS = 10 * 60 * 1000;
-/** Key submissions a link allows, wrong ones included; then it is dead. @internal */
-export const MAX_KEY_ATTEMPTS = 5;
+const CONNECT_LINK_TTL_MS = 10 * 60 * 1000;
+/** Key submissions a link allows, wrong ones included; then it is dead. */
+const MAX_KEY_ATTEMPTS = 5;
 /** 24 random bytes: 192 bits, 32 url-safe characters. */
 const TOKEN_BYTES = 24;
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;

@@ -52,6 +52,8 @@ export const NAMESPACES = {
   'alert-follow': { scope: 'workspace' },
   /** Posted messages that follow their events' state (alerts, digests), and the lease of who re-reads them. */
   'message-sync': { scope: 'workspace' },
+  /** When each tenant's followed events are read again, and who reads them (expires on its own). */
+  'message-sync-tenant': { scope: 'shared' },
   /** Unassigns done through Vigil (who, when), so a repeated submission does not call the API again. */
   'policy-unassign': { scope: 'workspace' },
   /** Unassigns called but not yet recorded (who asked, what), settled after a crash by looking upstream. */

@@ -11,8 +11,7 @@ const VERSION = 'v1';
 const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-/** @internal */
-export const ENCRYPTION_KEY_FILE = 'encryption.key';
+const ENCRYPTION_KEY_FILE = 'encryption.key';
 
 export class SealError extends Error {
   constructor(message: string) {

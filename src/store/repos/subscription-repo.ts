@@ -13,8 +13,7 @@ import type { NamespaceName } from './namespaces.js';
 import { type RecordChange, TeamIndexedRepo } from './team-indexed-repo.js';
 import type { UnreadableRecords } from './unreadable.js';
 
-/** @internal */
-export const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
+const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
 /**
  * Severity thresholds, lowest first. The store keeps its own list instead of importing the API client; a test
  * checks that it matches the client's severities.

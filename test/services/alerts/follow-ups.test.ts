@@ -7,7 +7,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
-import { FOLLOW_UP_BOUND_MS, SWEEP_EVERY_MS } from '../../../src/services/alerts/follow-ups.js';
 import type { HeartbeatTimer } from '../../../src/store/backend/liveness.js';
 import { HEARTBEAT_TTL_MS } from '../../../src/store/backend/liveness.js';
 import { openStore } from '../../../src/store/backend/open.js';
@@ -23,6 +22,11 @@ import {
   TEAM,
   type World,
 } from './support/alert-world.js';
+
+/** How long a live owner keeps its follow-up before a sweep takes it over (one minute). */
+const FOLLOW_UP_BOUND_MS = 60_000;
+/** How often the sweep lists the follow-ups waiting (every 15 seconds). */
+const SWEEP_EVERY_MS = 15_000;
 
 const START = Date.UTC(2026, 10, 23, 10, 0);
 const UID = 'leak/follow-up/1';

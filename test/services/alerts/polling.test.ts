@@ -4,8 +4,10 @@
  * instances; what existed before a subscription is not alerted; one poll per tenant serves every channel.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALERT_LEASE_MS, type AlertStep } from '../../../src/services/alerts/poll.js';
+import { ALERT_LEASE_MS } from '../../../src/services/alerts/poll.js';
+import type { AlertSchedulerDeps } from '../../../src/services/alerts/scheduler.js';
 import { BACKENDS, useStoreFixture } from '../../store/support/backends.js';
+import { Crash } from '../../support/crash.js';
 import {
   alertsIn,
   CHANNEL,
@@ -99,42 +101,49 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
     );
   });
 
-  const CRASHES: AlertStep[] = ['queued', 'posting', 'posted', 'recorded'];
-  it.each(CRASHES)('a crash after "%s" is finished by a restart: one post, nothing lost', async (crashAt) => {
-    let died: () => void = () => {};
-    const dead = new Promise<void>((resolve) => {
-      died = resolve;
-    });
-    let armed = false;
-    const first = await world.instance({
-      afterStep: (step) => {
-        if (!armed || step !== crashAt) return undefined;
-        died();
-        return new Promise<void>(() => {});
-      },
-    });
-    await first.service.add(newAlert());
-    await first.scheduler.tick();
-    armed = true;
-    world.addEvent('leak/crash/1');
-    world.clock.advance(POLL_MS);
-    // The first process dies at `crashAt`: its tick never finishes.
-    void first.scheduler.tick();
-    await dead;
+  /** Each step, by the port call that ends it: the process dies once that call has done its work. */
+  type Crashing = (deps: AlertSchedulerDeps, crash: Crash, armed: () => boolean) => AlertSchedulerDeps;
+  const CRASHES: [string, Crashing][] = [
+    ['queued', (d, c, armed) => ({ ...d, state: c.after(d.state, 'markPending', armed) })],
+    [
+      'posting',
+      (d, c, armed) => ({
+        ...d,
+        state: c.after(d.state, 'advanceDelivery', (args) => armed() && args[3].state === 'posting'),
+      }),
+    ],
+    ['posted', (d, c, armed) => ({ ...d, publisher: c.after(d.publisher, 'post', armed) })],
+    ['recorded', (d, c, armed) => ({ ...d, state: c.after(d.state, 'recordMessage', armed) })],
+  ];
+  it.each(CRASHES)(
+    'a crash after "%s" is finished by a restart: one post, nothing lost',
+    async (_, crashAt) => {
+      const crash = new Crash();
+      let armed = false;
+      const first = await world.instance({ wrap: (deps) => crashAt(deps, crash, () => armed) });
+      await first.service.add(newAlert());
+      await first.scheduler.tick();
+      armed = true;
+      world.addEvent('leak/crash/1');
+      world.clock.advance(POLL_MS);
+      // The first process dies at `crashAt`: its tick never finishes.
+      void first.scheduler.tick();
+      await crash.dead;
 
-    const second = await world.instance();
-    world.clock.advance(ALERT_LEASE_MS + 1);
-    await second.scheduler.tick();
-    world.clock.advance(TICK_MS);
-    await second.scheduler.tick();
-    expect(alertsIn(world.slack).map((a) => a.uids)).toEqual([['leak/crash/1']]);
+      const second = await world.instance();
+      world.clock.advance(ALERT_LEASE_MS + 1);
+      await second.scheduler.tick();
+      world.clock.advance(TICK_MS);
+      await second.scheduler.tick();
+      expect(alertsIn(world.slack).map((a) => a.uids)).toEqual([['leak/crash/1']]);
 
-    // What comes next is posted once too: nothing repeated, nothing lost.
-    world.addEvent('leak/crash/2');
-    world.clock.advance(POLL_MS);
-    await second.scheduler.tick();
-    expect(alertsIn(world.slack).map((a) => a.uids)).toEqual([['leak/crash/1'], ['leak/crash/2']]);
-  });
+      // What comes next is posted once too: nothing repeated, nothing lost.
+      world.addEvent('leak/crash/2');
+      world.clock.advance(POLL_MS);
+      await second.scheduler.tick();
+      expect(alertsIn(world.slack).map((a) => a.uids)).toEqual([['leak/crash/1'], ['leak/crash/2']]);
+    },
+  );
 
   it('two instances on one store post each event once', async () => {
     const a = await world.instance();

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnoozeService } from '../../../src/services/snoozes/service.js';
 import { useStoreFixture } from '../../store/support/backends.js';
+import { afterCall } from '../../support/crash.js';
 import { alertsIn, CHANNEL, newAlert, POLL_MS, startWorld, TEAM, type World } from './support/alert-world.js';
 
 const START = Date.UTC(2026, 10, 23, 8, 50);
@@ -24,19 +25,22 @@ describe('snoozes at delivery', () => {
   it('does not post an event snoozed after it was queued; a later event goes through once it ends', async () => {
     let snoozes: SnoozeService | undefined;
     const snoozeOnQueue = new Set<string>();
+    // Between the poll queueing the events and their delivery: right after the channels are marked pending.
     const instance = await world.instance({
-      afterStep: async (step) => {
-        if (step !== 'queued') return;
-        for (const uid of snoozeOnQueue) {
-          snoozeOnQueue.delete(uid);
-          await snoozes?.snooze({
-            workspaceId: TEAM,
-            target: { kind: 'event', uid },
-            length: { kind: 'for', hours: 1 },
-            by: 'U0ANALYST',
-          });
-        }
-      },
+      wrap: (deps) => ({
+        ...deps,
+        state: afterCall(deps.state, 'markPending', async () => {
+          for (const uid of snoozeOnQueue) {
+            snoozeOnQueue.delete(uid);
+            await snoozes?.snooze({
+              workspaceId: TEAM,
+              target: { kind: 'event', uid },
+              length: { kind: 'for', hours: 1 },
+              by: 'U0ANALYST',
+            });
+          }
+        }),
+      }),
     });
     snoozes = instance.snoozes;
     await instance.service.add(newAlert({ severity: 'high' }));

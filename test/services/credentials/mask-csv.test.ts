@@ -1,7 +1,12 @@
 /** The pure parts of the credentials workflows: masking, formula neutralisation, export page sizes. */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvRecord, neutralise } from '../../../src/services/credentials/csv.js';
-import { exportPageSize, validateExportLimit } from '../../../src/services/credentials/export.js';
+import type { Credential } from '../../../src/api/index.js';
+import { neutralise, writeCredentialsCsv } from '../../../src/services/credentials/csv.js';
+import { exportPageSize, validateExportLimit } from '../../../src/services/credentials/export-size.js';
 import { maskValue } from '../../../src/services/credentials/mask.js';
 
 describe('maskValue', () => {
@@ -29,8 +34,8 @@ describe('neutralise', () => {
     expect(neutralise(cell)).toBe(cell);
   });
 
-  it('applies to every cell of a record', () => {
-    const cells = csvRecord({
+  it('applies to every cell of a record', async () => {
+    const cells = await csvRecord({
       id: 1,
       identity_name: '=x',
       domain: '+y',
@@ -49,6 +54,23 @@ describe('neutralise', () => {
     ]);
   });
 });
+
+/** The cells of `c`'s row in the file an export writes. */
+async function csvRecord(c: Credential): Promise<string[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'vigil-csv-test-'));
+  try {
+    const path = join(dir, 'out.csv');
+    async function* pages() {
+      yield [c];
+    }
+    await writeCredentialsCsv(pages(), path);
+    const [, row] = parse(await readFile(path, 'utf8')) as string[][];
+    if (row === undefined) throw new Error('no row written');
+    return row;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 describe('export page size', () => {
   it.each([

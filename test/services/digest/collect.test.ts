@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../src/api/index.js';
-import { collectEvents, MAX_PAGES } from '../../../src/services/digest/collect.js';
+import { collectEvents } from '../../../src/services/digest/collect.js';
 import type { EventSource } from '../../../src/services/subscriptions/source.js';
 
 const NOW = Date.UTC(2026, 5, 20, 7, 0);
+/** Pages a run reads per identifier; the next run resumes there. */
+const MAX_PAGES = 20;
 
 function event(uid: string): Event {
   return { metadata: { uid, type: 'leak', severity: 'high', estimated_created_at: '2026-06-20T06:00:00Z' } };

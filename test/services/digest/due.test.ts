@@ -1,8 +1,10 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { dueAt, LATE_AFTER_MS, nextSlot, type Schedule } from '../../../src/services/digest/due.js';
+import { dueAt, nextSlot, type Schedule } from '../../../src/services/digest/due.js';
 
 const MINUTE = 60_000;
+/** A digest posted more than 15 minutes after its slot is marked late. */
+const LATE_AFTER_MS = 15 * MINUTE;
 const utc = (iso: string) => Date.parse(iso);
 const created = utc('2026-01-01T00:00:00Z');
 

@@ -4,7 +4,7 @@
  * removes its subscriptions, outbox and cursors.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backoffMs } from '../../../src/services/digest/run.js';
+import { backoffMs } from '../../../src/services/digest/due.js';
 import { DigestService } from '../../../src/services/digest/subscriptions.js';
 import { REPORT_AFTER_FAILURES } from '../../../src/services/subscriptions/posting.js';
 import { useStoreFixture } from '../../store/support/backends.js';

@@ -1,17 +1,34 @@
 /**
- * The outbox, exactly once, on SQLite and on Redis: a run stopped after each step (the process "dies": its
- * step never returns) is finished by a new scheduler on the same store, with exactly one post and no event
- * lost or repeated in the next digest.
+ * The outbox, exactly once, on SQLite and on Redis: a run stopped after each step (the process "dies": the
+ * port call that ends the step never returns) is finished by a new scheduler on the same store, with exactly
+ * one post and no event lost or repeated in the next digest.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LEASE_MS, type RunStep } from '../../../src/services/digest/run.js';
+import type { SchedulerDeps } from '../../../src/services/digest/scheduler.js';
 import { BACKENDS, useStoreFixture } from '../../store/support/backends.js';
+import { Crash } from '../../support/crash.js';
 import { digestsIn, IDENTIFIER, newSubscription, startWorld, type World } from './support/digest-world.js';
 
 const START = Date.UTC(2026, 5, 10, 6, 0); // the simulated API seeds its events before this
 const DAY1 = Date.UTC(2026, 5, 20, 7, 0); // 09:00 in Berlin (summer time)
 const DAY2 = Date.UTC(2026, 5, 21, 7, 0);
-const STEPS: RunStep[] = ['claimed', 'built', 'posted', 'recorded', 'advanced', 'completed'];
+/** A run's lease (five minutes): a dead owner's run is taken over once it has run out. */
+const LEASE_MS = 5 * 60_000;
+/** Each step of a run, by the port call that ends it: the process dies once that call has done its work. */
+const STEPS: [string, (deps: SchedulerDeps, crash: Crash) => SchedulerDeps][] = [
+  [
+    'claimed',
+    (d, c) => ({ ...d, outbox: c.after(d.outbox, 'claim', (_, claim) => claim.kind === 'claimed') }),
+  ],
+  ['built', (d, c) => ({ ...d, outbox: c.after(d.outbox, 'advance', (args) => args[3].state === 'built') })],
+  ['posted', (d, c) => ({ ...d, publisher: c.after(d.publisher, 'post') })],
+  [
+    'recorded',
+    (d, c) => ({ ...d, outbox: c.after(d.outbox, 'advance', (args) => args[3].state === 'posted') }),
+  ],
+  ['advanced', (d, c) => ({ ...d, outbox: c.after(d.outbox, 'setCursorState') })],
+  ['completed', (d, c) => ({ ...d, outbox: c.after(d.outbox, 'complete') })],
+];
 
 describe.each(BACKENDS)('digest outbox on %s', (backend) => {
   const fixture = useStoreFixture(backend);
@@ -41,43 +58,37 @@ describe.each(BACKENDS)('digest outbox on %s', (backend) => {
     return p.repos.digestSubscriptions.add(newSubscription());
   }
 
-  it.each(STEPS)('a crash after "%s" is finished by a restart: one post, nothing lost', async (crashAt) => {
-    let died: () => void = () => {};
-    const dead = new Promise<void>((resolve) => {
-      died = resolve;
-    });
-    const first = await world.scheduler({
-      afterStep: (step) => {
-        if (step !== crashAt) return undefined;
-        died();
-        return new Promise<void>(() => {});
-      },
-    });
-    const sub = await subscribe(first);
-    const day1 = addEvents(3, DAY1 - 2 * 3600_000, 'a');
-    world.clock.set(DAY1);
-    // The first process dies at `crashAt`: its tick never finishes.
-    void first.scheduler.tick();
-    await dead;
+  it.each(STEPS)(
+    'a crash after "%s" is finished by a restart: one post, nothing lost',
+    async (_, crashAt) => {
+      const crash = new Crash();
+      const first = await world.scheduler({ wrap: (deps) => crashAt(deps, crash) });
+      const sub = await subscribe(first);
+      const day1 = addEvents(3, DAY1 - 2 * 3600_000, 'a');
+      world.clock.set(DAY1);
+      // The first process dies at `crashAt`: its tick never finishes.
+      void first.scheduler.tick();
+      await crash.dead;
 
-    // A new process on the same store, after the dead one's lease ran out.
-    const second = await world.scheduler();
-    world.clock.advance(LEASE_MS + 1);
-    await second.scheduler.tick();
-    await second.scheduler.tick();
-    const posted = digestsIn(world.slack);
-    expect(posted).toHaveLength(1);
-    expect(posted[0]?.uids.sort()).toEqual([...day1].sort());
-    expect((await second.repos.digestSubscriptions.get(sub.id))?.lastPostedDay).toBe('2026-06-20');
+      // A new process on the same store, after the dead one's lease ran out.
+      const second = await world.scheduler();
+      world.clock.advance(LEASE_MS + 1);
+      await second.scheduler.tick();
+      await second.scheduler.tick();
+      const posted = digestsIn(world.slack);
+      expect(posted).toHaveLength(1);
+      expect(posted[0]?.uids.sort()).toEqual([...day1].sort());
+      expect((await second.repos.digestSubscriptions.get(sub.id))?.lastPostedDay).toBe('2026-06-20');
 
-    // The next day shows only what is new: nothing lost, nothing repeated.
-    const day2 = addEvents(2, DAY1 + 3600_000, 'b');
-    world.clock.set(DAY2);
-    await second.scheduler.tick();
-    const after = digestsIn(world.slack);
-    expect(after).toHaveLength(2);
-    expect(after[1]?.uids.sort()).toEqual([...day2].sort());
-  });
+      // The next day shows only what is new: nothing lost, nothing repeated.
+      const day2 = addEvents(2, DAY1 + 3600_000, 'b');
+      world.clock.set(DAY2);
+      await second.scheduler.tick();
+      const after = digestsIn(world.slack);
+      expect(after).toHaveLength(2);
+      expect(after[1]?.uids.sort()).toEqual([...day2].sort());
+    },
+  );
 
   it('two schedulers ticking at once post once', async () => {
     const a = await world.scheduler();

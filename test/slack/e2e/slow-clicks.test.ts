@@ -6,13 +6,15 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../../src/sim/slack/index.js';
-import { STILL_WORKING_MS } from '../../../src/slack/still-working.js';
 import { textOf } from '../../harness/index.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { ManualTimers } from '../../support/manual-timers.js';
 import { type Stack, startStack } from '../../support/stack.js';
 import { until } from '../../support/until.js';
 import { actionCalls, click, IDENTIFIER, waitPostTo } from '../features/events/support/events-stack.js';
+
+/** The documented wait before "still working": five seconds. */
+const STILL_WORKING_MS = 5_000;
 
 const clock = new ManualClock(Date.UTC(2026, 10, 23, 9, 0, 0));
 const timers = new ManualTimers(clock);

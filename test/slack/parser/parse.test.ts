@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   type Command,
-  INTERNAL_ERROR_MESSAGE,
   parseCommand,
   type Subcommand,
   toMrkdwn,
   usageOf,
 } from '../../../src/slack/parser/index.js';
+
+/** What a bug in the parser looks like to the user: never what a command gets. */
+const INTERNAL_ERROR_MESSAGE = 'Vigil could not read that command.';
 
 const NEVER_PASTE =
   'Never paste API keys or passwords in Slack. Use `/vigil connect` for API keys, `/vigil creds password` to search credentials by password, or `/vigil events <identifier-id> secret` to search events by a secret.';

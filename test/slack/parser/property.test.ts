@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  INTERNAL_ERROR_MESSAGE,
   type ParseResult,
   parseCommand,
   SUBCOMMANDS,
@@ -9,6 +8,9 @@ import {
   toEventSearchInput,
   tokenize,
 } from '../../../src/slack/parser/index.js';
+
+/** What a bug in the parser looks like to the user: never what a command gets. */
+const INTERNAL_ERROR_MESSAGE = 'Vigil could not read that command.';
 
 const NOW = new Date(Date.UTC(2026, 10, 21, 9, 0, 0));
 

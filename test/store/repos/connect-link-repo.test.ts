@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CONNECT_LINK_TTL_MS, MAX_KEY_ATTEMPTS } from '../../../src/store/repos/connect-link-repo.js';
 import { BACKENDS, storedBytes, useStoreFixture } from '../support/backends.js';
 import { reposFor } from '../support/repos.js';
+
+/** A link takes five key submissions, wrong ones included. */
+const MAX_KEY_ATTEMPTS = 5;
+
+/** A connect link lives ten minutes (README: "one-time link, 10 minutes"). */
+const CONNECT_LINK_TTL_MS = 10 * 60 * 1000;
 
 describe.each(BACKENDS)('ConnectLinkRepo on %s', (kind) => {
   const fixture = useStoreFixture(kind);

@@ -109,6 +109,14 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
     rest: [],
     postedAt: 1,
   });
+  // Shared by the workspaces on one tenant: when their messages' events are read again (no workspace in it).
+  await repos.alertState.followed.claim('api.flare.io/2001', {
+    owner: 'o',
+    leaseMs: 60_000,
+    now: 1,
+    intervalMs: 60_000,
+    firstPostedAt: 1,
+  });
   // A change the alert message must still follow (recorded before its commit).
   await repos.alertFollowUps.change(repos.alertFollowUps.refOf(ws, event.metadata.uid, 1), async () => ({
     uid: event.metadata.uid,

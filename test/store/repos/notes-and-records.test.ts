@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SEVERITIES } from '../../../src/api/index.js';
 import { StoreError } from '../../../src/store/backend/errors.js';
-import { COMMAND_NOTE_TTL_MS } from '../../../src/store/repos/command-note-repo.js';
 import { SUBSCRIPTION_SEVERITIES } from '../../../src/store/repos/subscription-repo.js';
 import { BACKENDS, useStoreFixture } from '../support/backends.js';
 import { reposFor } from '../support/repos.js';
+
+/** A command's note is kept 30 days. */
+const COMMAND_NOTE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 describe.each(BACKENDS)('command notes and workspace records on %s', (kind) => {
   const fixture = useStoreFixture(kind);

@@ -4,13 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, type LogFields } from '../../../src/logger.js';
-import {
-  ENCRYPTION_KEY_FILE,
-  encryptionKeyId,
-  loadSealer,
-  SealError,
-  Sealer,
-} from '../../../src/store/repos/sealing.js';
+import { encryptionKeyId, loadSealer, SealError, Sealer } from '../../../src/store/repos/sealing.js';
+
+/** The playground's generated key, beside its store. */
+const ENCRYPTION_KEY_FILE = 'encryption.key';
 
 const API_KEY = 'fw_live_5up3r-s3cr3t-api-key';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../../src/store/backend/errors.js';
 import type { NewSubscription } from '../../../src/store/repos/digest-subscription-repo.js';
-import {
-  MAX_SUBSCRIPTIONS_PER_WORKSPACE,
-  SubscriptionLimitError,
-} from '../../../src/store/repos/subscription-repo.js';
+import { SubscriptionLimitError } from '../../../src/store/repos/subscription-repo.js';
 import { BACKENDS, useStoreFixture } from '../support/backends.js';
 import { reposFor } from '../support/repos.js';
+
+/** A workspace holds at most 100 subscriptions of a kind. */
+const MAX_SUBSCRIPTIONS_PER_WORKSPACE = 100;
 
 const subscription = (overrides: Partial<NewSubscription> = {}): NewSubscription => ({
   teamId: 'T0001',

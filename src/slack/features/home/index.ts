@@ -36,7 +36,8 @@ async function publishHome(
   await client.views.publish({ user_id: ids.userId, view: renderHome(overview) });
 }
 
-function register(app: App, deps: SlackDeps): void {
+/** Opening the Home, and connecting or disconnecting the workspace from it: admins only. */
+function registerConnection(app: App, deps: SlackDeps): void {
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home') return;
     await publishHome(deps, client, {
@@ -76,6 +77,39 @@ function register(app: App, deps: SlackDeps): void {
     { quiet: true, inDm: true, access: 'admin' },
   );
 
+  onView(
+    app,
+    deps,
+    HOME_DISCONNECT_VIEW,
+    ({ who, view, client }) => ({
+      // Ack at once with a progress view; the check and the deletion follow, then the modal says how it went.
+      ack: { response_action: 'update', view: renderNoticeModal('Disconnecting', 'Disconnecting Vigil…') },
+      async work() {
+        // Checked again on submission: the modal may have been opened before a role change.
+        if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
+          await client.views.update({
+            view_id: view.id,
+            view: renderNoticeModal('Not allowed', 'Only workspace admins can disconnect Vigil.'),
+          });
+          return;
+        }
+        await deps.connection.disconnect(who.workspaceId, who.userId, 'App Home');
+        await client.views.update({
+          view_id: view.id,
+          view: renderNoticeModal(
+            'Disconnected',
+            'Vigil is disconnected: the API key is deleted from Vigil.',
+          ),
+        });
+        await publishHome(deps, client, who);
+      },
+    }),
+    'admin',
+  );
+}
+
+/** Remove on an unreadable record and End on a snooze: what the Home lists beside the subscriptions. */
+function registerRecordButtons(app: App, deps: SlackDeps): void {
   // Remove on an unreadable record (App Home, digest and alert lists): admins only, asked first, audited.
   onAction(
     app,
@@ -113,36 +147,6 @@ function register(app: App, deps: SlackDeps): void {
     },
     { quiet: true, inDm: true },
   );
-
-  onView(
-    app,
-    deps,
-    HOME_DISCONNECT_VIEW,
-    ({ who, view, client }) => ({
-      // Ack at once with a progress view; the check and the deletion follow, then the modal says how it went.
-      ack: { response_action: 'update', view: renderNoticeModal('Disconnecting', 'Disconnecting Vigil…') },
-      async work() {
-        // Checked again on submission: the modal may have been opened before a role change.
-        if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
-          await client.views.update({
-            view_id: view.id,
-            view: renderNoticeModal('Not allowed', 'Only workspace admins can disconnect Vigil.'),
-          });
-          return;
-        }
-        await deps.connection.disconnect(who.workspaceId, who.userId, 'App Home');
-        await client.views.update({
-          view_id: view.id,
-          view: renderNoticeModal(
-            'Disconnected',
-            'Vigil is disconnected: the API key is deleted from Vigil.',
-          ),
-        });
-        await publishHome(deps, client, who);
-      },
-    }),
-    'admin',
-  );
 }
 
 /** What a row's buttons change: digest and alert subscriptions answer alike. */
@@ -178,7 +182,8 @@ function registerRowButtons(
 export const homeFeature: Feature = {
   commands: {},
   register(app, deps) {
-    register(app, deps);
+    registerConnection(app, deps);
+    registerRecordButtons(app, deps);
     registerRowButtons(
       app,
       deps,

@@ -8,9 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { type Logger, silentLogger } from '../../../../src/logger.js';
 import { AlertFollower } from '../../../../src/services/alerts/follow.js';
 import { AlertFollowUps } from '../../../../src/services/alerts/follow-ups.js';
-import type { AlertStep } from '../../../../src/services/alerts/poll.js';
 import { feedSourceOf } from '../../../../src/services/alerts/ports.js';
-import { AlertScheduler } from '../../../../src/services/alerts/scheduler.js';
+import { AlertScheduler, type AlertSchedulerDeps } from '../../../../src/services/alerts/scheduler.js';
 import { AlertService } from '../../../../src/services/alerts/subscriptions.js';
 import { StateSync } from '../../../../src/services/alerts/sync.js';
 import { DigestScheduler } from '../../../../src/services/digest/scheduler.js';
@@ -55,7 +54,8 @@ export interface World {
   slack: FakeSlack;
   tenantId: number;
   instance(opts?: {
-    afterStep?: (step: AlertStep, where: string) => Promise<void> | void;
+    /** The scheduler's ports as the test wraps them (a crash right after one call: test/support/crash.ts). */
+    wrap?: (deps: AlertSchedulerDeps) => AlertSchedulerDeps;
     /** Connect the workspace in the store (switch tenants with `connectTo`) instead of the environment. */
     stored?: boolean;
     /** This instance's own store connection (one that keeps a heartbeat, to die by stopping it). */
@@ -67,6 +67,8 @@ export interface World {
     holderOwned?: boolean;
     /** False: its clicks are not followed after the commit, as when the process dies right after it. */
     follows?: boolean;
+    /** Post with each workspace's installation (OAuth) instead of the single bot token. */
+    oauth?: boolean;
   }): Promise<Instance>;
   /** Connects (or switches) the workspace to a tenant of the first key, as `/vigil tenant` does. */
   connectTo(instance: Instance, tenantId: number): Promise<void>;
@@ -145,7 +147,9 @@ export async function startWorld(opts: {
       const clients = new BotClients({
         config: {
           slack: {
-            mode: { kind: 'single', botToken: DEFAULT_BOT_TOKEN },
+            mode: o.oauth
+              ? { kind: 'oauth', clientId: '1111.2222', clientSecret: 'world', stateSecret: 'world-state' }
+              : { kind: 'single', botToken: DEFAULT_BOT_TOKEN },
             apiUrl: slack.apiUrl,
             signingSecret: undefined,
             appToken: undefined,
@@ -192,6 +196,7 @@ export async function startWorld(opts: {
         state: repos.alertState,
         contexts,
         source: eventSourceOf(api, 'background'),
+        homeOf: (ws) => api.home(ws),
         changes: events.changes,
         catchUp: (ref) => follower.catchUp(ref),
         clock,
@@ -219,7 +224,7 @@ export async function startWorld(opts: {
         owner,
         ticker: manualTicker,
       });
-      const scheduler = new AlertScheduler({
+      const deps: AlertSchedulerDeps = {
         subscriptions: repos.alertSubscriptions,
         state: repos.alertState,
         source: feedSourceOf(api),
@@ -236,8 +241,8 @@ export async function startWorld(opts: {
         pollMs: POLL_MS,
         tickMs: TICK_MS,
         ticker: manualTicker,
-        ...(o.afterStep ? { afterStep: o.afterStep } : {}),
-      });
+      };
+      const scheduler = new AlertScheduler(o.wrap ? o.wrap(deps) : deps);
       schedulers.push(scheduler);
       return {
         store,

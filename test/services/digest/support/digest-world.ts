@@ -5,8 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Logger, silentLogger } from '../../../../src/logger.js';
-import type { RunStep } from '../../../../src/services/digest/run.js';
-import { DigestScheduler } from '../../../../src/services/digest/scheduler.js';
+import { DigestScheduler, type SchedulerDeps } from '../../../../src/services/digest/scheduler.js';
 import { EventsContextStore } from '../../../../src/services/events/context.js';
 import { eventSourceOf } from '../../../../src/services/subscriptions/source.js';
 import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
@@ -42,8 +41,8 @@ export interface World {
   tenantId: number;
   /** A scheduler as one process would run it, on its own store connection. */
   scheduler(opts?: {
-    afterStep?: (step: RunStep, id: string) => Promise<void> | void;
-    concurrency?: number;
+    /** The scheduler's ports as the test wraps them (a crash right after one call: test/support/crash.ts). */
+    wrap?: (deps: SchedulerDeps) => SchedulerDeps;
   }): Promise<Process>;
   close(): Promise<void>;
 }
@@ -116,7 +115,7 @@ export async function startWorld(opts: {
       const publisher = createDigestPublisher(publisherDeps, new BotClients(publisherDeps), (id) =>
         repos.digestSubscriptions.get(id),
       );
-      const scheduler = new DigestScheduler({
+      const deps: SchedulerDeps = {
         subscriptions: repos.digestSubscriptions,
         outbox,
         events: eventSourceOf(api),
@@ -125,9 +124,8 @@ export async function startWorld(opts: {
         logger,
         owner: randomBytes(6).toString('hex'),
         ticker: manualTicker,
-        ...(o.afterStep ? { afterStep: o.afterStep } : {}),
-        ...(o.concurrency ? { concurrency: o.concurrency } : {}),
-      });
+      };
+      const scheduler = new DigestScheduler(o.wrap ? o.wrap(deps) : deps);
       return { store, repos, outbox, scheduler };
     },
     async close() {

@@ -7,7 +7,6 @@ import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSV_COLUMNS } from '../../../../src/services/credentials/csv.js';
 import { type RecordedCall, SEEDED_CHANNELS, SEEDED_USERS } from '../../../../src/sim/slack/index.js';
 import { contractProblems, fromSimLog } from '../../../api/support/openapi.js';
 import { textOf } from '../../../harness/index.js';
@@ -15,6 +14,23 @@ import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
 import { click, command, waitPostTo } from '../events/support/events-stack.js';
 import { addCredential, credsBodies, startCredsStack } from './support/creds-stack.js';
+
+/** The export's columns, in order: the file's format as users' spreadsheets and scripts read it. */
+const CSV_COLUMNS = [
+  'id',
+  'identity',
+  'domain',
+  'value',
+  'hash_type',
+  'source_id',
+  'source_name',
+  'breached_at',
+  'leaked_at',
+  'imported_at',
+  'known_password_id',
+  'auth_domains',
+  'urls',
+] as const;
 
 const clock = new ManualClock(Date.UTC(2026, 10, 21, 9, 0, 0));
 const admin = SEEDED_USERS.admin;
