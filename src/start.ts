@@ -8,20 +8,22 @@ import type { Clock, Sleep } from './clock.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { openMonitoring } from './observability/monitoring.js';
+import { type Monitoring, openMonitoring } from './observability/monitoring.js';
 import { createOutbound } from './outbound.js';
 import { auditLogLine, currentSurface } from './services/audit.js';
 import type { RunNowReport } from './services/digest/scheduler.js';
 import type { FairGateOptions } from './services/fair-gate.js';
 import { realTicker, type Ticker } from './services/subscriptions/ticker.js';
-import { createSlackApp } from './slack/app.js';
+import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import type { Feature } from './slack/context.js';
-import { buildBase, type VigilBase } from './startup/base.js';
+import type { ApiParts } from './startup/api.js';
+import type { VigilBase, VigilStart } from './startup/base.js';
 import { createHttpServer } from './startup/http.js';
 import type { VigilCore } from './startup/services.js';
 import { shutdownOf } from './startup/shutdown.js';
-import { createRepositories, type HeartbeatOptions, loadSealer, openStore } from './store/index.js';
+import { type HeartbeatOptions, loadSealer, openStore } from './store/opening.js';
 import { listen, type WebServerOptions } from './web/server.js';
+import { WorkTracker } from './work-tracker.js';
 
 export interface StartOptions {
   config: Config;
@@ -74,6 +76,19 @@ export interface RunningVigil {
 const loadFeatures = async () => (await import('./slack/features/index.js')).ALL_FEATURES;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const loadServices = async () => (await import('./startup/services.js')).buildServices;
+const loadRepositories = async () => {
+  const { createRepositories } = await import('./store/index.js');
+  return createRepositories;
+};
+
+type Storage = Pick<VigilStart, 'store' | 'sealer'>;
+
+/** What start-up loads once the web server listens, each once: the repositories, the API pool, the services. */
+interface Later {
+  base: () => Promise<VigilBase>;
+  api: () => Promise<ApiParts>;
+  services: () => Promise<VigilCore>;
+}
 
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   // A copy: the public URL is completed once the real port is known.
@@ -82,6 +97,52 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const clock = opts.clock ?? systemClock;
   const outbound = createOutbound(config.proxy);
   const monitoring = await openMonitoring(config, clock, logger);
+  const storage = openStorage(config, { logger, clock, monitoring }, opts);
+  const tracker = new WorkTracker();
+  const later = loadLater(storage, { config, logger, clock, outbound, monitoring, tracker }, opts);
+  const creating = createSlackApp({
+    base: { logger, outbound, metrics: monitoring.metrics },
+    load: async () => {
+      const [core, loaded] = await Promise.all([later.services(), opts.features ?? loadFeatures()]);
+      return { deps: core.slack, features: loaded };
+    },
+    config,
+    ...onceOpen(storage, later),
+    clock,
+    ...(opts.slackNow ? { now: opts.slackNow } : {}),
+  });
+  // The store opens while single-workspace mode checks the bot token (auth.test): neither waits on the other.
+  const [opened, checked] = await Promise.allSettled([
+    storage,
+    creating.then(async (slack) => {
+      await slack.init();
+      return slack;
+    }),
+  ]);
+  if (opened.status === 'rejected' || checked.status === 'rejected') {
+    await monitoring.close().catch(() => {});
+    if (opened.status === 'fulfilled') await opened.value.store.close().catch(() => {});
+    await outbound.close().catch(() => {});
+    // The store's failure first, as when one came after the other.
+    throw opened.status === 'rejected' ? opened.reason : (checked as PromiseRejectedResult).reason;
+  }
+  const start: VigilStart = { config, logger, clock, outbound, monitoring, ...opened.value, tracker };
+  try {
+    return await serve(start, checked.value, later, opts);
+  } catch (err) {
+    await monitoring.close().catch(() => {});
+    await start.store.close().catch(() => {});
+    await outbound.close().catch(() => {});
+    throw err;
+  }
+}
+
+async function openStorage(
+  config: Config,
+  deps: { logger: Logger; clock: Clock; monitoring: Monitoring },
+  opts: StartOptions,
+): Promise<Storage> {
+  const { logger, clock, monitoring } = deps;
   const store = await openStore(config.store.url, {
     logger,
     clock,
@@ -91,58 +152,86 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   try {
-    const sealer = await loadSealer({ ...config.encryption, dataDir: store.dataDir, logger });
-    const repos = createRepositories(store, {
-      clock,
-      sealer,
-      logger: logger.child({ component: 'store' }),
-      auditRetention: config.audit.retention,
-      auditSurface: currentSurface,
-      onAudit: auditLogLine(logger),
-      onSetAside: (kind) => monitoring.metrics.recordSetAside(kind),
-    });
-    const base = buildBase({ config, logger, clock, store, repos, sealer, outbound, monitoring }, opts);
-    return await serve(base, opts);
+    return { store, sealer: await loadSealer({ ...config.encryption, dataDir: store.dataDir, logger }) };
   } catch (err) {
-    await monitoring.close().catch(() => {});
     await store.close().catch(() => {});
-    await outbound.close().catch(() => {});
     throw err;
   }
 }
 
+function loadLater(
+  storage: Promise<Storage>,
+  start: Omit<VigilStart, 'store' | 'sealer'>,
+  opts: StartOptions,
+): Later {
+  let base: Promise<VigilBase> | undefined;
+  let api: Promise<ApiParts> | undefined;
+  let services: Promise<VigilCore> | undefined;
+  const later: Later = {
+    base: () => {
+      base ??= Promise.all([loadRepositories(), storage]).then(([createRepositories, opened]) => {
+        const { config, logger, monitoring } = start;
+        const repos = createRepositories(opened.store, {
+          clock: start.clock,
+          sealer: opened.sealer,
+          logger: logger.child({ component: 'store' }),
+          auditRetention: config.audit.retention,
+          auditSurface: currentSurface,
+          onAudit: auditLogLine(logger),
+          onSetAside: (kind) => monitoring.metrics.recordSetAside(kind),
+        });
+        return { ...start, ...opened, repos };
+      });
+      return base;
+    },
+    api: () => {
+      api ??= Promise.all([import('./startup/api.js'), later.base()]).then(([m, b]) => m.buildApi(b, opts));
+      return api;
+    },
+    services: () => {
+      services ??= Promise.all([loadServices(), later.base(), later.api()]).then(([build, b, parts]) =>
+        build({ ...b, ...parts }, opts),
+      );
+      return services;
+    },
+  };
+  return later;
+}
+
+/**
+ * The store's parts the Slack app reaches per request (OAuth installations, the lock of a token rotation),
+ * given before the store has opened: no request is taken before it has.
+ */
+function onceOpen(storage: Promise<Storage>, later: Later): Pick<SlackAppOptions, 'installations' | 'locks'> {
+  const repo = async () => (await later.base()).repos.installations;
+  return {
+    installations: {
+      storeInstallation: async (installation) => (await repo()).storeInstallation(installation),
+      fetchInstallation: async (query) => (await repo()).fetchInstallation(query),
+      deleteInstallation: async (query) => (await repo()).deleteInstallation(query),
+    },
+    locks: { withLock: async (key, fn) => (await storage).store.withLock(key, fn) },
+  };
+}
+
 /**
  * Listens as soon as `/healthz` can answer; what it does not need is loaded after, a part at a time so that
- * requests are answered between them: the services and the listeners (Slack's requests wait for them), then
- * the background work with its Slack publishers.
+ * requests are answered between them: the repositories, the API client pool, the services and the listeners
+ * (Slack's requests wait for them), then the background work with its Slack publishers.
  */
-async function serve(base: VigilBase, opts: StartOptions): Promise<RunningVigil> {
-  const { config, logger, monitoring, store } = base;
-  let services: Promise<VigilCore> | undefined;
-  const built = () => {
-    services ??= loadServices().then((buildServices) => buildServices(base, opts));
-    return services;
-  };
-  const slack = createSlackApp({
-    base: { logger, outbound: base.outbound, metrics: monitoring.metrics },
-    load: async () => {
-      const [core, loaded] = await Promise.all([built(), opts.features ?? loadFeatures()]);
-      return { deps: core.slack, features: loaded };
-    },
-    config,
-    installations: base.repos.installations,
-    locks: store,
-    clock: base.clock,
-    ...(opts.slackNow ? { now: opts.slackNow } : {}),
-  });
-  const server = createHttpServer(base, slack, opts.extraRoutes);
-  // Single-workspace mode checks the bot token (auth.test) before taking traffic.
-  await slack.init();
+async function serve(
+  start: VigilStart,
+  slack: SlackApp,
+  later: Later,
+  opts: StartOptions,
+): Promise<RunningVigil> {
+  const { config, logger, monitoring, store } = start;
+  const server = createHttpServer(start, slack, { ...later, extraRoutes: opts.extraRoutes });
   const port = await listen(server, config.port, opts.host);
   const metricsPort = await monitoring.listen();
   if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;
   await slack.app.start();
-  const core = await built();
+  const core = await later.services();
   await nextTurn();
   await slack.registerListeners();
   await nextTurn();

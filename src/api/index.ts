@@ -1,4 +1,7 @@
-/** Public surface of the threat-intel API client. Code outside src/api imports the client only from here. */
+/**
+ * Public surface of the threat-intel API client. Code outside src/api imports the client only from here (or
+ * its error classes alone from errors.ts).
+ */
 export {
   type ApiClient,
   type ApiClientOptions,

@@ -1,14 +1,15 @@
 /**
  * Builds the Bolt app: transport (HTTP receiver or Socket Mode), workspace authorization (one bot token,
  * or OAuth installations from the store) and the features' listeners (loaded once the web server listens).
- * No I/O happens here.
+ * No I/O happens here (OAuth mode loads @slack/oauth).
  */
-import { App, ErrorCode, LogLevel, SocketModeReceiver } from '@slack/bolt';
-import { InstallProvider } from '@slack/oauth';
-import { WebClient } from '@slack/web-api';
+// The Web API client through Bolt's re-export (webApi), and @slack/oauth only in OAuth mode: Bolt has loaded
+// both already, and importing them by name from an ES module has Node parse their CommonJS exports again.
+import { App, ErrorCode, type InstallationStore, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
+import type { InstallProvider } from '@slack/oauth';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Repositories, Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { interactiveClientOptions } from './client-options.js';
 import type { Feature, SlackDeps } from './context.js';
@@ -68,7 +69,7 @@ export interface SlackAppOptions {
   load: () => Promise<{ deps: SlackDeps; features: readonly Feature[] }>;
   config: Config;
   /** OAuth installations, and the store lock their token rotation refreshes under. */
-  installations: Repositories['installations'];
+  installations: InstallationStore;
   locks: Pick<Store, 'withLock'>;
   clock: Clock;
   /** Seconds clock of the request-signature check (tests freeze it). */
@@ -88,12 +89,13 @@ function boltClientOptions(deps: SlackAppOptions['base'], config: Config) {
   };
 }
 
-function createInstaller(
+async function createInstaller(
   config: Config,
   clientOptions: BoltClientOptions,
   installationStore: InstallProvider['installationStore'],
-): InstallProvider | undefined {
+): Promise<InstallProvider | undefined> {
   if (config.slack.mode.kind !== 'oauth') return undefined;
+  const { InstallProvider } = await import('@slack/oauth');
   return new InstallProvider({
     clientId: config.slack.mode.clientId,
     clientSecret: config.slack.mode.clientSecret,
@@ -172,7 +174,7 @@ const RETRY = 'Run the workflow again; if it keeps failing, give the reference t
 const NO_INSTALLATION =
   'Vigil did not run this step: it has no installation for this workspace. An admin of the workspace can install Vigil, then run the workflow again.';
 
-export function createSlackApp(opts: SlackAppOptions): SlackApp {
+export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const { base, config } = opts;
   const clientOptions = boltClientOptions(base, config);
   // Token rotation refreshes under a store lock, so two instances never refresh one installation at once.
@@ -181,12 +183,12 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
     store: opts.locks,
     clock: opts.clock,
   });
-  const installer = createInstaller(config, clientOptions, rotation.installationStore);
+  const installer = await createInstaller(config, clientOptions, rotation.installationStore);
   const receiver = createReceiver(opts, clientOptions);
   // The workspace gate: every request is authorized for the workspace this installation serves, or refused.
   const gate =
     config.slack.mode.kind === 'single'
-      ? new SingleWorkspaceGate(new WebClient(undefined, clientOptions), config.slack.mode.botToken)
+      ? new SingleWorkspaceGate(new webApi.WebClient(undefined, clientOptions), config.slack.mode.botToken)
       : undefined;
   const app = new App({
     authorize: gate
@@ -221,7 +223,9 @@ export function createSlackApp(opts: SlackAppOptions): SlackApp {
   };
   let refused: Promise<RefusedSteps> | undefined;
   const refusedSteps = () => {
-    refused ??= load().then(({ deps }) => new RefusedSteps(deps, new WebClient(undefined, clientOptions)));
+    refused ??= load().then(
+      ({ deps }) => new RefusedSteps(deps, new webApi.WebClient(undefined, clientOptions)),
+    );
     return refused;
   };
   app.use(async ({ next }) => {

@@ -5,13 +5,14 @@
  * line without a stack.
  */
 import { randomBytes } from 'node:crypto';
-import type { RespondFn } from '@slack/bolt';
+// The Web API's error codes through Bolt's re-export: loaded before the web server listens, and importing
+// @slack/web-api by name has Node parse its CommonJS exports again.
+import { type RespondFn, webApi } from '@slack/bolt';
 import type { KnownBlock, View } from '@slack/types';
-import { ErrorCode as SlackErrorCode } from '@slack/web-api';
-import { ApiError, RateLimitedError } from '../api/index.js';
+import { ApiError, RateLimitedError } from '../api/errors.js';
 import { RefusalError, VigilError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { StoreError, StoreUnavailableError } from '../store/index.js';
+import { StoreError, StoreUnavailableError } from '../store/opening.js';
 import { escapeMrkdwn, truncate } from './blocks/text.js';
 import { ephemeral } from './context.js';
 
@@ -33,7 +34,7 @@ export function isExpected(err: unknown): err is VigilError {
 /** A Slack call that timed out, lost its connection or got a server error (see slack/client-options.ts). */
 function isSlackUnanswered(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
-  return code === SlackErrorCode.RequestError || code === SlackErrorCode.HTTPError;
+  return code === webApi.ErrorCode.RequestError || code === webApi.ErrorCode.HTTPError;
 }
 
 /** Pure: the message for an error. Upstream-derived text is escaped; our own words are plain. */

@@ -2,7 +2,9 @@
  * Slack authentication for `/readyz`: auth.test of the bot token (single workspace) or of each connected
  * workspace's installation (OAuth). Answers are cached by the readiness module, so a probe is not a call.
  */
-import { ErrorCode, WebClient } from '@slack/web-api';
+// Through Bolt's re-export: importing @slack/web-api by name has Node parse its CommonJS exports again.
+import { webApi } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
 import type { CheckResult, CheckResults, ReadinessCheck } from '../observability/readiness.js';
 import type { Repositories } from '../store/index.js';
@@ -22,7 +24,7 @@ export function slackAuthCheck(deps: SlackAuthDeps): ReadinessCheck {
   const authTest = async (token: string): Promise<CheckResult> => {
     let client = clients.get(token);
     if (!client) {
-      client = new WebClient(token, {
+      client = new webApi.WebClient(token, {
         slackApiUrl: slack.apiUrl,
         retryConfig: { retries: 0 },
         rejectRateLimitedCalls: true,
@@ -62,7 +64,8 @@ export function slackAuthCheck(deps: SlackAuthDeps): ReadinessCheck {
 /** Slack's error code or the transport's, never the token. */
 function slackReason(err: unknown): string {
   const e = err as { code?: string; data?: { error?: string } };
-  if (e.code === ErrorCode.PlatformError) return `auth.test failed: ${e.data?.error ?? 'unknown error'}`;
-  if (e.code === ErrorCode.RateLimitedError) return 'auth.test rate limited';
+  if (e.code === webApi.ErrorCode.PlatformError)
+    return `auth.test failed: ${e.data?.error ?? 'unknown error'}`;
+  if (e.code === webApi.ErrorCode.RateLimitedError) return 'auth.test rate limited';
   return `auth.test got no answer (${e.code ?? 'error'})`;
 }

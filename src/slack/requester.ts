@@ -3,7 +3,7 @@
  * an interaction, a slash command or an Events API envelope.
  */
 import type { SlackAction, SlashCommand } from '@slack/bolt';
-import { workspaceKey } from '../store/index.js';
+import { workspaceKey } from '../store/opening.js';
 import type { Requester } from './context.js';
 
 type InteractionBody = Pick<SlackAction, 'team' | 'user'> & {

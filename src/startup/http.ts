@@ -3,30 +3,47 @@
  * pages served besides them (the playground).
  */
 import type { Server } from 'node:http';
-import { connectFlowPorts } from '../services/connect.js';
-import { readQueueDepths } from '../services/queue-depths.js';
+import type { Readiness } from '../observability/readiness.js';
 import { BOT_SCOPES, type SlackApp } from '../slack/app.js';
-import { renderConnected } from '../slack/blocks/connection.js';
 import { slackAuthCheck } from '../slack/readiness.js';
-import { postToResponseUrl } from '../slack/respond.js';
-import { ConnectFlow } from '../web/connect-flow.js';
+import type { ConnectFlow } from '../web/connect-flow.js';
 import { createWebServer, type WebServerOptions } from '../web/server.js';
-import type { VigilBase } from './base.js';
+import type { ApiParts } from './api.js';
+import type { VigilBase, VigilStart } from './base.js';
 
 export function createHttpServer(
-  core: VigilBase,
+  core: VigilStart,
   slack: SlackApp,
-  extraRoutes: WebServerOptions['extraRoutes'] | undefined,
+  parts: {
+    /** The store's repositories, loaded once for everything after start-up listens. */
+    base: () => Promise<VigilBase>;
+    /** The API client pool, built once for the services and the connect page. */
+    api: () => Promise<ApiParts>;
+    extraRoutes: WebServerOptions['extraRoutes'] | undefined;
+  },
 ): Server {
   const { config, logger, store } = core;
   const installer = slack.installer;
-  core.monitoring.metrics.depthsFrom(() => readQueueDepths(core.repos));
-  const readiness = core.monitoring.readiness({
-    store,
-    repos: core.repos,
-    environmentHost: config.preconnect ? core.pool.defaultHost : undefined,
-    slackAuth: slackAuthCheck({ config, repos: core.repos }),
+  core.monitoring.metrics.depthsFrom(async () => {
+    const [{ readQueueDepths }, base] = await Promise.all([
+      import('../services/queue-depths.js'),
+      parts.base(),
+    ]);
+    return readQueueDepths(base.repos);
   });
+  let readiness: Promise<Readiness> | undefined;
+  const ready = () => {
+    readiness ??= parts.base().then(({ repos }) =>
+      core.monitoring.readiness({
+        store,
+        repos,
+        // The configured base URL's host: the region a workspace connected from the environment uses.
+        environmentHost: config.preconnect ? new URL(config.api.baseUrl).host : undefined,
+        slackAuth: slackAuthCheck({ config, repos }),
+      }),
+    );
+    return readiness;
+  };
   return createWebServer({
     logger,
     ...(slack.httpReceiver ? { slackEvents: slack.httpReceiver.handle.bind(slack.httpReceiver) } : {}),
@@ -36,11 +53,11 @@ export function createHttpServer(
           oauthRedirect: (req, res) => installer.handleCallback(req, res),
         }
       : {}),
-    connect: connectFlow(core),
+    connect: lazyConnect(parts),
     publicOrigin: () => new URL(config.publicUrl).origin,
     limits: config.http,
-    ...(extraRoutes ? { extraRoutes } : {}),
-    ready: () => readiness.report(),
+    ...(parts.extraRoutes ? { extraRoutes: parts.extraRoutes } : {}),
+    ready: async () => (await ready()).report(),
     ...(core.monitoring.mainPortMetrics ? { metrics: core.monitoring.mainPortMetrics } : {}),
     health: async () => {
       try {
@@ -53,20 +70,23 @@ export function createHttpServer(
   });
 }
 
-/** The connect page's flow; it confirms in Slack, through the command's response_url, with the key id only. */
-function connectFlow(core: VigilBase): ConnectFlow {
-  const { ports, regions } = connectFlowPorts({
-    pool: core.pool,
-    repos: core.repos,
-    sealer: core.sealer,
-    logger: core.logger.child({ component: 'connect' }),
-    now: () => core.clock.now(),
-    confirm: (responseUrl, connection, userId) =>
-      postToResponseUrl(
-        responseUrl,
-        { response_type: 'ephemeral', replace_original: true, ...renderConnected(connection, userId) },
-        core.outbound.dispatcher,
-      ),
-  });
-  return new ConnectFlow(ports, regions);
+/** The connect page, loaded with the API client pool by its first request; a failed load is tried again. */
+function lazyConnect(parts: {
+  base: () => Promise<VigilBase>;
+  api: () => Promise<ApiParts>;
+}): NonNullable<WebServerOptions['connect']> {
+  let loading: Promise<ConnectFlow> | undefined;
+  const flow = () => {
+    loading ??= Promise.all([import('./connect.js'), parts.base(), parts.api()]).then(([m, base, api]) =>
+      m.connectFlow({ ...base, ...api }),
+    );
+    loading.catch(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
+  return {
+    show: async (token) => (await flow()).show(token),
+    submit: async (token, form) => (await flow()).submit(token, form),
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * Building Vigil's services over the store and the API client pool (startup/base.ts): the workflows, and what
+ * Building Vigil's services over the store (startup/base.ts) and the API client pool (startup/api.ts): the workflows, and what
  * Slack listeners get (`SlackDeps`: services, permission checks, clock, logger, never the store or the API
  * client). Loaded once the web server listens: a start serves /healthz without them.
  */
@@ -34,13 +34,14 @@ import { WorkObjectsService } from '../services/work-objects/service.js';
 import { StepRuns } from '../services/workflow-steps.js';
 import type { SlackDeps } from '../slack/context.js';
 import { Authz } from '../slack/permission-checks.js';
+import type { ApiParts } from './api.js';
 import type { VigilBase } from './base.js';
 
 /**
  * Everything start-up built: the services, and the store and API client beneath them that background work,
  * the connect page and the playground use. Slack listeners get only `slack`.
  */
-export interface VigilCore extends VigilBase, SlackDeps {
+export interface VigilCore extends VigilBase, ApiParts, SlackDeps {
   slack: SlackDeps;
 }
 
@@ -50,20 +51,41 @@ export interface ServiceOptions {
   sleep?: Sleep | undefined;
 }
 
-export function buildServices(base: VigilBase, opts: ServiceOptions): VigilCore {
-  const { config, logger, clock, store, repos, api, tracker } = base;
+type ServiceBase = VigilBase & ApiParts;
+
+export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCore {
+  const { config, logger, clock, repos, tracker } = base;
   const sleep = opts.sleep ? { sleep: opts.sleep } : {};
-  const connection = new ConnectionService({
-    api,
-    repos,
-    logger,
-    publicUrl: () => config.publicUrl,
-  });
-  const tenantOf = (workspaceId: string) => api.ownTenant(workspaceId);
-  const digests = new DigestService({ repos, events: eventSourceOf(api), clock, tenantOf });
-  const alerts = new AlertService({ repos, clock, pollMs: config.alerts.pollMs, tenantOf });
-  const identifiers = new IdentifierDirectory({ api, clock, repos });
   const portalLinks = new PortalLinks({ repos, clock, hosts: config.portalHosts });
+  const shared = sharedServices(base, portalLinks, opts);
+  const { connection, digests, alerts, snoozes } = shared;
+  const slack: SlackDeps = {
+    logger,
+    clock,
+    ...shared,
+    ...workflowServices(base, shared, portalLinks, opts),
+    digestNow: new DigestOnDemand({ repos }),
+    steps: new StepRuns({ repos, clock }),
+    settings: new SettingsService({ repos }),
+    home: new HomeService({ repos, digests, alerts, connection, snoozes }),
+    knownTags: new KnownTags(repos),
+    lists: listContexts(repos),
+    authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
+    tracker,
+    outbound: base.outbound,
+    metrics: base.monitoring.metrics,
+    ...sleep,
+  };
+  return { ...base, ...slack, slack };
+}
+
+type SharedServices = ReturnType<typeof sharedServices>;
+
+/** The services others are built on. */
+function sharedServices(base: ServiceBase, portalLinks: PortalLinks, opts: ServiceOptions) {
+  const { config, logger, clock, store, repos, api } = base;
+  const tenantOf = (workspaceId: string) => api.ownTenant(workspaceId);
+  const identifiers = new IdentifierDirectory({ api, clock, repos });
   const events = new EventsService({
     api,
     repos,
@@ -72,13 +94,29 @@ export function buildServices(base: VigilBase, opts: ServiceOptions): VigilCore 
     gate: new FairGate(opts.searchGate, store.backend === 'redis' ? new StoreSearchSeats(store) : undefined),
     portalLinks,
   });
-  const triage = new TriageService({ api, store, repos, clock });
-  const audit = new AuditTrail({ repos });
-  const snoozes = new SnoozeService({ repos, clock, changes: events.changes });
-  const slack: SlackDeps = {
-    logger,
-    clock,
+  return {
+    connection: new ConnectionService({ api, repos, logger, publicUrl: () => config.publicUrl }),
+    digests: new DigestService({ repos, events: eventSourceOf(api), clock, tenantOf }),
+    alerts: new AlertService({ repos, clock, pollMs: config.alerts.pollMs, tenantOf }),
+    identifiers,
     events,
+    triage: new TriageService({ api, store, repos, clock }),
+    audit: new AuditTrail({ repos }),
+    snoozes: new SnoozeService({ repos, clock, changes: events.changes }),
+  };
+}
+
+/** The workflows over the API: one per part of Slack that reaches it. */
+function workflowServices(
+  base: ServiceBase,
+  shared: SharedServices,
+  portalLinks: PortalLinks,
+  opts: ServiceOptions,
+) {
+  const { config, logger, clock, store, repos, api } = base;
+  const { identifiers, events, triage, audit } = shared;
+  const sleep = opts.sleep ? { sleep: opts.sleep } : {};
+  return {
     credentials: new CredentialsService({
       api,
       repos,
@@ -87,17 +125,8 @@ export function buildServices(base: VigilBase, opts: ServiceOptions): VigilCore 
       clock,
       logger: logger.child({ component: 'creds' }),
     }),
-    digests,
-    digestNow: new DigestOnDemand({ repos }),
-    steps: new StepRuns({ repos, clock }),
-    identifiers,
     identifierSearch: new IdentifierSearch({ identifiers, repos }),
-    alerts,
-    connection,
     tenants: new TenantsService({ api, repos }),
-    settings: new SettingsService({ repos }),
-    audit,
-    home: new HomeService({ repos, digests, alerts, connection, snoozes }),
     policies: new PoliciesService({ api, store, repos, clock, logger, ...sleep }),
     recommendations: new RecommendationsService({ api, store, repos, clock, identifiers }),
     reports: new ReportsService({ api }),
@@ -118,16 +147,6 @@ export function buildServices(base: VigilBase, opts: ServiceOptions): VigilCore 
       slackFileHosts: ['files.slack.com', 'files.slack-gov.com', new URL(config.slack.apiUrl).host],
       dispatcher: base.outbound.dispatcher,
     }),
-    triage,
-    snoozes,
     workObjects: new WorkObjectsService({ links: portalLinks, api, repos, events, triage, audit }),
-    knownTags: new KnownTags(repos),
-    lists: listContexts(repos),
-    authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
-    tracker,
-    outbound: base.outbound,
-    metrics: base.monitoring.metrics,
-    ...sleep,
   };
-  return { ...base, ...slack, slack };
 }

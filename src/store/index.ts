@@ -1,11 +1,12 @@
-/** The store layer's public surface: everything outside src/store imports the store through this file. */
-export * from './backend/errors.js';
-export type { HeartbeatOptions } from './backend/liveness.js';
-export { openStore } from './backend/open.js';
+/**
+ * The store layer's public surface: everything outside src/store imports the store through this file, or
+ * through opening.ts for what start-up uses before the web server listens.
+ */
 export type { StoreObserver } from './backend/outage.js';
 export { isStoreOutage } from './backend/outage.js';
-
-export type { Lease, Store } from './backend/store.js';
+export type { Lease } from './backend/store.js';
+// What start-up uses before listening: the store's opening, errors, sealer and workspace keys.
+export * from './opening.js';
 export * from './repos/alert-follow-repo.js';
 export * from './repos/alert-state-records.js';
 export * from './repos/alert-state-repo.js';
@@ -17,7 +18,6 @@ export * from './repos/connect-link-repo.js';
 export * from './repos/digest-outbox.js';
 export * from './repos/digest-subscription-repo.js';
 export * from './repos/event-state-repo.js';
-export { workspaceKey } from './repos/ids.js';
 export * from './repos/installation-repo.js';
 export * from './repos/message-sync-repo.js';
 export { unlessUnreadable } from './repos/records.js';
