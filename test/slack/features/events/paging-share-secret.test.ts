@@ -1,5 +1,6 @@
 /** Paging across empty pages, expired contexts, sharing in a channel, and the secret-query modal. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openNamespace } from '../../../../src/store/repos/namespaces.js';
 import { buttons, getButton, textOf } from '../../../harness/index.js';
 import { ManualClock } from '../../../support/manual-clock.js';
 import type { Stack } from '../../../support/stack.js';
@@ -165,7 +166,7 @@ describe('secret queries', () => {
     expect(String(results.body.text)).toMatch(/^Events [0-9–]+ for identifier .*a secret \(not shown\)/);
     expect(searchBodies(stack)).toEqual([{ query: { type: 'secret', secret } }]);
 
-    const searchContexts = stack.vigil.deps.store.namespace('search-context');
+    const searchContexts = openNamespace(stack.vigil.deps.store, 'search-context');
     const ref = getButton(results.body, 'Share in channel').value ?? '';
     const stored = JSON.stringify(await searchContexts.get(ref));
     expect(stored).not.toContain(secret);
