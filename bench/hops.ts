@@ -37,7 +37,8 @@ async function filesRun(): Promise<string[]> {
 
 const START = Date.UTC(2026, 5, 10, 6, 0);
 const clock = new ManualClock(START);
-const stack = await startEventsStack({ clock });
+// A plain member clicks and subscribes: an admin opened `act` and `subscribe` to everyone.
+const stack = await startEventsStack({ clock, open: ['act', 'subscribe'] });
 try {
   const id = IDENTIFIER.domain;
   async function ignoreClick(): Promise<void> {
