@@ -42,10 +42,8 @@ describe('state sync retries Slack failures', () => {
     JSON.stringify(world.slack.messages(CHANNEL).find((m) => m.ts === ts)?.blocks).includes(
       'Ignored in Flare',
     );
-  const replies = (ts: string) =>
-    world.slack.messages(CHANNEL).filter((m) => m.thread_ts === ts && m.ts !== ts);
-
-  it('redraws on the next interval when chat.update failed, then replies once', async () => {
+  /** One alert subscription, one high event, its alert posted. */
+  const postedAlert = async () => {
     const instance = await world.instance();
     await instance.service.add(newAlert({ severity: 'high' }));
     await instance.scheduler.tick();
@@ -54,6 +52,13 @@ describe('state sync retries Slack failures', () => {
     await instance.scheduler.tick();
     const alert = alertsIn(world.slack)[0];
     if (!alert) throw new Error('no alert');
+    return { instance, alert };
+  };
+  const replies = (ts: string) =>
+    world.slack.messages(CHANNEL).filter((m) => m.thread_ts === ts && m.ts !== ts);
+
+  it('redraws on the next interval when chat.update failed, then replies once', async () => {
+    const { instance, alert } = await postedAlert();
 
     world.sim.state.changeEvent(UID, { ignored: true }, world.clock.now());
     world.slack.failNext('chat.update', { error: 'internal_error', times: 1 });
@@ -76,14 +81,7 @@ describe('state sync retries Slack failures', () => {
   });
 
   it('sends a refused thread reply on the next interval, once', async () => {
-    const instance = await world.instance();
-    await instance.service.add(newAlert({ severity: 'high' }));
-    await instance.scheduler.tick();
-    world.addEvent(UID, { severity: 'high' });
-    world.clock.advance(POLL_MS);
-    await instance.scheduler.tick();
-    const alert = alertsIn(world.slack)[0];
-    if (!alert) throw new Error('no alert');
+    const { instance, alert } = await postedAlert();
 
     world.sim.state.changeEvent(UID, { ignored: true }, world.clock.now());
     world.slack.failNext('chat.postMessage', { error: 'internal_error', times: 1 });
