@@ -2,25 +2,20 @@
  * The environment contract (README, "Configuration"), parsed once at start-up from an env object passed in.
  * A bad value stops start-up with one clear line per problem (`ConfigError.lines`).
  */
-import { z } from 'zod';
+import {
+  absoluteUrl,
+  matching,
+  oneOf,
+  optional,
+  readVariables,
+  text,
+  wholeNumber,
+  withDefault,
+} from './env-values.js';
 import { isLoopbackHost, type ProxySettings } from './net.js';
 import { proxySettings } from './proxy-variables.js';
 
-const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const optionalString = z.preprocess(emptyToUndefined, z.string().trim().optional());
-
-const urlString = () =>
-  z
-    .string()
-    .trim()
-    .refine((v) => URL.canParse(v), { message: 'must be an absolute URL' });
-
-const portNumber = () =>
-  z.coerce
-    .number({ message: 'must be a port number (0-65535)' })
-    .int('must be a port number (0-65535)')
-    .min(0, 'must be a port number (0-65535)')
-    .max(65535, 'must be a port number (0-65535)');
+const PORT = wholeNumber({ min: 0, max: 65535, message: 'must be a port number (0-65535)' });
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 const MAKE_KEY =
@@ -30,177 +25,91 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const LOG_FORMATS = ['text', 'json'] as const;
 type LogFormat = (typeof LOG_FORMATS)[number];
 
-const EnvSchema = z.object({
-  SLACK_SIGNING_SECRET: optionalString,
-  SLACK_BOT_TOKEN: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .trim()
-      .regex(/^xoxb-/, 'must be a bot token starting with xoxb-')
-      .optional(),
+const milliseconds = (what: string, max: number, maxSaid: string) =>
+  wholeNumber({
+    min: 1000,
+    max,
+    message: `must be milliseconds between ${what} (1000 to ${max})`,
+    tooSmall: 'must be at least 1000 ms',
+    tooLarge: `must be at most ${max} ms (${maxSaid})`,
+  });
+const limit = (message: string, min: number, max: number) => wholeNumber({ min, max, message });
+
+/** Every variable of the environment contract, each with its reader (env-values.ts), in the order checked. */
+const VARIABLES = {
+  SLACK_SIGNING_SECRET: optional(text()),
+  SLACK_BOT_TOKEN: optional(matching(/^xoxb-/, 'must be a bot token starting with xoxb-')),
+  SLACK_APP_TOKEN: optional(matching(/^xapp-/, 'must be an app-level token starting with xapp-')),
+  SLACK_CLIENT_ID: optional(text()),
+  SLACK_CLIENT_SECRET: optional(text()),
+  SLACK_STATE_SECRET: optional(text()),
+  SLACK_API_URL: withDefault(absoluteUrl, 'https://slack.com/api/'),
+  PORT: withDefault(PORT, 3000),
+  VIGIL_PUBLIC_URL: optional(absoluteUrl),
+  VIGIL_STORE: withDefault(
+    matching(/^(sqlite|redis|rediss):\/\//, 'must start with sqlite://, redis:// or rediss://'),
+    'sqlite://data/vigil.sqlite',
   ),
-  SLACK_APP_TOKEN: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .trim()
-      .regex(/^xapp-/, 'must be an app-level token starting with xapp-')
-      .optional(),
+  VIGIL_INSTANCE_NAME: optional(
+    matching(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1-100 letters, digits, dots, dashes or underscores'),
   ),
-  SLACK_CLIENT_ID: optionalString,
-  SLACK_CLIENT_SECRET: optionalString,
-  SLACK_STATE_SECRET: optionalString,
-  SLACK_API_URL: z.preprocess(emptyToUndefined, urlString().default('https://slack.com/api/')),
-  PORT: z.preprocess(emptyToUndefined, portNumber().default(3000)),
-  VIGIL_PUBLIC_URL: z.preprocess(emptyToUndefined, urlString().optional()),
-  VIGIL_STORE: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .trim()
-      .default('sqlite://data/vigil.sqlite')
-      .refine((v) => /^(sqlite|redis|rediss):\/\//.test(v), {
-        message: 'must start with sqlite://, redis:// or rediss://',
-      }),
+  VIGIL_ENCRYPTION_KEY: optional(text(isKey, `must be 32 bytes in base64 (${MAKE_KEY})`)),
+  VIGIL_ENCRYPTION_KEY_FILE: optional(text()),
+  VIGIL_ENCRYPTION_KEY_OLD: optional(
+    text(
+      (v) => splitList(v).every(isKey),
+      'must be earlier keys, each 32 bytes in base64, separated by commas',
+    ),
   ),
-  VIGIL_INSTANCE_NAME: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1-100 letters, digits, dots, dashes or underscores')
-      .optional(),
+  VIGIL_API_URL: withDefault(absoluteUrl, 'https://api.flare.io'),
+  VIGIL_API_FAMILY: withDefault(
+    matching(/^[a-z0-9_-]+$/i, 'must be a single path segment such as firework or core'),
+    'firework',
   ),
-  VIGIL_ENCRYPTION_KEY: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .trim()
-      .refine(isKey, { message: `must be 32 bytes in base64 (${MAKE_KEY})` })
-      .optional(),
+  VIGIL_API_ALLOWED_HOSTS: withDefault(text(), 'api.flare.io,api.eu.flare.io'),
+  VIGIL_API_KEY: optional(text()),
+  VIGIL_TENANT_ID: optional(wholeNumber({ min: 1, message: 'must be a tenant id (a positive integer)' })),
+  VIGIL_ADMINS: optional(text()),
+  VIGIL_PORTAL_HOSTS: withDefault(
+    matching(/^[a-z0-9.-]+(,\s*[a-z0-9.-]+)*$/i, 'must be host names, comma-separated (app.flare.io)'),
+    'app.flare.io,app.eu.flare.io',
   ),
-  VIGIL_ENCRYPTION_KEY_FILE: optionalString,
-  VIGIL_ENCRYPTION_KEY_OLD: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .trim()
-      .refine((v) => splitList(v).every(isKey), {
-        message: 'must be earlier keys, each 32 bytes in base64, separated by commas',
-      })
-      .optional(),
+  VIGIL_DIGEST_TICK_MS: withDefault(milliseconds('digest ticks', 3_600_000, 'an hour'), 60_000),
+  VIGIL_ALERT_POLL_MS: withDefault(milliseconds('alert polls', 3_600_000, 'an hour'), 60_000),
+  VIGIL_STATE_SYNC_MS: withDefault(milliseconds('re-reads of posted events', 86_400_000, 'a day'), 300_000),
+  VIGIL_AUDIT_RETENTION: withDefault(
+    wholeNumber({
+      min: 100,
+      max: 1_000_000,
+      message: 'must be a number of audit entries kept per workspace (100 to 1000000)',
+      tooSmall: 'must be at least 100 entries',
+      tooLarge: 'must be at most 1000000 entries',
+    }),
+    10_000,
   ),
-  VIGIL_API_URL: z.preprocess(emptyToUndefined, urlString().default('https://api.flare.io')),
-  VIGIL_API_FAMILY: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .trim()
-      .regex(/^[a-z0-9_-]+$/i, 'must be a single path segment such as firework or core')
-      .default('firework'),
+  VIGIL_SANDBOX_MAX_BYTES: withDefault(
+    wholeNumber({ min: 1, message: 'must be a number of bytes (a positive integer)' }),
+    100 * 1024 * 1024,
   ),
-  VIGIL_API_ALLOWED_HOSTS: z.preprocess(emptyToUndefined, z.string().default('api.flare.io,api.eu.flare.io')),
-  VIGIL_API_KEY: optionalString,
-  VIGIL_TENANT_ID: z.preprocess(
-    emptyToUndefined,
-    z.coerce.number({ message: 'must be a tenant id (a positive integer)' }).int().positive().optional(),
+  VIGIL_HTTP_BODY_TIMEOUT_MS: withDefault(
+    limit('must be a number of milliseconds (100-600000)', 100, 600_000),
+    30_000,
   ),
-  VIGIL_ADMINS: z.preprocess(emptyToUndefined, z.string().optional()),
-  VIGIL_PORTAL_HOSTS: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^[a-z0-9.-]+(,\s*[a-z0-9.-]+)*$/i, 'must be host names, comma-separated (app.flare.io)')
-      .default('app.flare.io,app.eu.flare.io'),
+  VIGIL_SLACK_TIMEOUT_MS: withDefault(
+    limit('must be a number of milliseconds (100-120000)', 100, 120_000),
+    10_000,
   ),
-  VIGIL_DIGEST_TICK_MS: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: 'must be milliseconds between digest ticks (1000 to 3600000)' })
-      .int()
-      .min(1000, 'must be at least 1000 ms')
-      .max(3_600_000, 'must be at most 3600000 ms (an hour)')
-      .default(60_000),
+  VIGIL_HTTP_MAX_CONNECTIONS: withDefault(
+    limit('must be a whole number of connections (1-100000)', 1, 100_000),
+    512,
   ),
-  VIGIL_ALERT_POLL_MS: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: 'must be milliseconds between alert polls (1000 to 3600000)' })
-      .int('must be a whole number of milliseconds')
-      .min(1000, 'must be at least 1000 ms')
-      .max(3_600_000, 'must be at most 3600000 ms (an hour)')
-      .default(60_000),
-  ),
-  VIGIL_STATE_SYNC_MS: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: 'must be milliseconds between re-reads of posted events (1000 to 86400000)' })
-      .int('must be a whole number of milliseconds')
-      .min(1000, 'must be at least 1000 ms')
-      .max(86_400_000, 'must be at most 86400000 ms (a day)')
-      .default(300_000),
-  ),
-  VIGIL_AUDIT_RETENTION: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: 'must be a number of audit entries kept per workspace (100 to 1000000)' })
-      .int('must be a whole number of entries')
-      .min(100, 'must be at least 100 entries')
-      .max(1_000_000, 'must be at most 1000000 entries')
-      .default(10_000),
-  ),
-  VIGIL_SANDBOX_MAX_BYTES: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: 'must be a number of bytes (a positive integer)' })
-      .int({ message: 'must be a number of bytes (a positive integer)' })
-      .positive({ message: 'must be a number of bytes (a positive integer)' })
-      .default(100 * 1024 * 1024),
-  ),
-  VIGIL_HTTP_BODY_TIMEOUT_MS: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: 'must be a number of milliseconds (100-600000)' })
-      .int('must be a number of milliseconds (100-600000)')
-      .min(100, 'must be a number of milliseconds (100-600000)')
-      .max(600_000, 'must be a number of milliseconds (100-600000)')
-      .default(30_000),
-  ),
-  VIGIL_SLACK_TIMEOUT_MS: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: 'must be a number of milliseconds (100-120000)' })
-      .int('must be a number of milliseconds (100-120000)')
-      .min(100, 'must be a number of milliseconds (100-120000)')
-      .max(120_000, 'must be a number of milliseconds (100-120000)')
-      .default(10_000),
-  ),
-  VIGIL_HTTP_MAX_CONNECTIONS: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ message: 'must be a whole number of connections (1-100000)' })
-      .int('must be a whole number of connections (1-100000)')
-      .min(1, 'must be a whole number of connections (1-100000)')
-      .max(100_000, 'must be a whole number of connections (1-100000)')
-      .default(512),
-  ),
-  VIGIL_PLAYGROUND_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
-  VIGIL_METRICS: z.preprocess(
-    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
-    z.enum(['1', '0', 'true', 'false'], { message: 'must be 1 or 0' }).default('0'),
-  ),
-  VIGIL_METRICS_PORT: z.preprocess(emptyToUndefined, portNumber().optional()),
-  VIGIL_METRICS_HOST: z.preprocess(emptyToUndefined, z.string().trim().default('127.0.0.1')),
-  LOG_LEVEL: z.preprocess(
-    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
-    z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-  ),
-  LOG_FORMAT: z.preprocess(
-    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
-    z.enum(LOG_FORMATS, { message: `must be one of ${LOG_FORMATS.join(', ')}` }).default('text'),
-  ),
-});
+  VIGIL_PLAYGROUND_HOST: withDefault(text(), '127.0.0.1'),
+  VIGIL_METRICS: withDefault(oneOf(['1', '0', 'true', 'false'], 'must be 1 or 0'), '0'),
+  VIGIL_METRICS_PORT: optional(PORT),
+  VIGIL_METRICS_HOST: withDefault(text(), '127.0.0.1'),
+  LOG_LEVEL: withDefault(oneOf(LOG_LEVELS), 'info'),
+  LOG_FORMAT: withDefault(oneOf(LOG_FORMATS), 'text'),
+};
 
 /** Cross-field rules, checked on the raw environment so they are reported together with field errors. */
 function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
@@ -282,22 +191,20 @@ export function loadKeyConfig(env: Record<string, string | undefined>): {
   encryption: EncryptionConfig;
   logLevel: LogLevel;
 } {
-  const schema = EnvSchema.pick({
-    VIGIL_STORE: true,
-    VIGIL_INSTANCE_NAME: true,
-    VIGIL_ENCRYPTION_KEY: true,
-    VIGIL_ENCRYPTION_KEY_FILE: true,
-    VIGIL_ENCRYPTION_KEY_OLD: true,
-    LOG_LEVEL: true,
+  const { VIGIL_STORE, VIGIL_INSTANCE_NAME, LOG_LEVEL } = VARIABLES;
+  const { VIGIL_ENCRYPTION_KEY, VIGIL_ENCRYPTION_KEY_FILE, VIGIL_ENCRYPTION_KEY_OLD } = VARIABLES;
+  const read = readVariables(env, {
+    VIGIL_STORE,
+    VIGIL_INSTANCE_NAME,
+    VIGIL_ENCRYPTION_KEY,
+    VIGIL_ENCRYPTION_KEY_FILE,
+    VIGIL_ENCRYPTION_KEY_OLD,
+    LOG_LEVEL,
   });
-  const parsed = schema.safeParse(env);
   const trimmed = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v?.trim() || undefined]));
-  const problems = [
-    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)),
-    ...keyProblems(trimmed),
-  ];
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
-  const e = parsed.data;
+  const problems = [...read.problems, ...keyProblems(trimmed)];
+  if (read.values === undefined || problems.length > 0) throw new ConfigError(problems);
+  const e = read.values;
   return {
     store: { url: e.VIGIL_STORE, instanceName: e.VIGIL_INSTANCE_NAME },
     encryption: encryptionOf(e),
@@ -391,16 +298,11 @@ const splitList = (v: string | undefined) =>
 
 /** Parses the environment; throws ConfigError listing every problem at once. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const parsed = EnvSchema.safeParse(env);
-  const problems = [
-    ...(parsed.success
-      ? []
-      : parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`)),
-    ...crossFieldProblems(env),
-  ];
+  const read = readVariables(env, VARIABLES);
+  const problems = [...read.problems, ...crossFieldProblems(env)];
   const proxy = proxySettings(env, problems);
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
-  const e = parsed.data;
+  if (read.values === undefined || problems.length > 0) throw new ConfigError(problems);
+  const e = read.values;
   const allowedHosts = splitList(e.VIGIL_API_ALLOWED_HOSTS).map((h) => h.toLowerCase());
   const mode: SlackMode =
     e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET && e.SLACK_STATE_SECRET
@@ -410,7 +312,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
           clientSecret: e.SLACK_CLIENT_SECRET,
           stateSecret: e.SLACK_STATE_SECRET,
         }
-      : // superRefine guarantees a bot token when OAuth is not configured.
+      : // crossFieldProblems guarantees a bot token when OAuth is not configured.
         { kind: 'single', botToken: e.SLACK_BOT_TOKEN ?? '' };
   return {
     slack: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, loadKeyConfig } from '../src/config.js';
 
 const KEY = Buffer.alloc(32, 9).toString('base64');
 const single = { SLACK_BOT_TOKEN: 'xoxb-1-2-abc', SLACK_SIGNING_SECRET: 'secret', VIGIL_ENCRYPTION_KEY: KEY };
@@ -194,6 +194,94 @@ describe('loadConfig', () => {
   it('refuses a tenant without a key', () => {
     expect(problems({ ...single, VIGIL_TENANT_ID: '3' })).toEqual([
       expect.stringMatching(/^VIGIL_TENANT_ID: /),
+    ]);
+  });
+});
+
+describe('reading values', () => {
+  it('reads numbers as JavaScript does, trimmed, and refuses anything but a whole number in range', () => {
+    expect(loadConfig({ ...single, PORT: ' 8080 ' }).port).toBe(8080);
+    expect(loadConfig({ ...single, VIGIL_AUDIT_RETENTION: '1e3' }).audit.retention).toBe(1000);
+    for (const bad of ['eighty', '80.5', '-1', '65536', 'Infinity', '0x']) {
+      expect(problems({ ...single, PORT: bad })).toEqual(['PORT: must be a port number (0-65535)']);
+    }
+    expect(problems({ ...single, VIGIL_TENANT_ID: '0', VIGIL_API_KEY: 'k' })).toEqual([
+      'VIGIL_TENANT_ID: must be a tenant id (a positive integer)',
+    ]);
+  });
+
+  it('says which bound a tick interval missed, and what it must be when it is no number', () => {
+    expect(loadConfig({ ...single, VIGIL_ALERT_POLL_MS: '5000' }).alerts.pollMs).toBe(5000);
+    expect(
+      problems({
+        ...single,
+        VIGIL_DIGEST_TICK_MS: '999',
+        VIGIL_ALERT_POLL_MS: '3600001',
+        VIGIL_STATE_SYNC_MS: 'hourly',
+        VIGIL_AUDIT_RETENTION: '99',
+      }),
+    ).toEqual([
+      'VIGIL_DIGEST_TICK_MS: must be at least 1000 ms',
+      'VIGIL_ALERT_POLL_MS: must be at most 3600000 ms (an hour)',
+      'VIGIL_STATE_SYNC_MS: must be milliseconds between re-reads of posted events (1000 to 86400000)',
+      'VIGIL_AUDIT_RETENTION: must be at least 100 entries',
+    ]);
+  });
+
+  it('reads choices in any case and refuses the others naming them', () => {
+    expect(loadConfig({ ...single, VIGIL_METRICS: ' TRUE ' }).metrics.onMainPort).toBe(true);
+    expect(problems({ ...single, LOG_LEVEL: 'verbose' })).toEqual([
+      'LOG_LEVEL: must be one of debug, info, warn, error',
+    ]);
+  });
+
+  it('refuses a store, an instance name, portal hosts or an API family it cannot use', () => {
+    expect(
+      problems({
+        ...single,
+        VIGIL_STORE: 'postgres://db',
+        VIGIL_INSTANCE_NAME: 'a b',
+        VIGIL_PORTAL_HOSTS: 'app.flare.io;x',
+        VIGIL_API_FAMILY: 'a/b',
+        VIGIL_PUBLIC_URL: 'vigil.example.com',
+      }),
+    ).toEqual([
+      'VIGIL_PUBLIC_URL: must be an absolute URL',
+      'VIGIL_STORE: must start with sqlite://, redis:// or rediss://',
+      'VIGIL_INSTANCE_NAME: must be 1-100 letters, digits, dots, dashes or underscores',
+      'VIGIL_API_FAMILY: must be a single path segment such as firework or core',
+      'VIGIL_PORTAL_HOSTS: must be host names, comma-separated (app.flare.io)',
+    ]);
+  });
+});
+
+describe('loadKeyConfig (rotate-key)', () => {
+  it('reads only the store and the keys, with no Slack variable', () => {
+    const old = Buffer.alloc(32, 1);
+    const c = loadKeyConfig({
+      VIGIL_STORE: 'redis://localhost:6379',
+      VIGIL_ENCRYPTION_KEY: KEY,
+      VIGIL_ENCRYPTION_KEY_OLD: old.toString('base64'),
+      LOG_LEVEL: 'warn',
+    });
+    expect(c).toEqual({
+      store: { url: 'redis://localhost:6379', instanceName: undefined },
+      encryption: { key: Buffer.from(KEY, 'base64'), keyFile: undefined, previous: [old] },
+      logLevel: 'warn',
+    });
+  });
+
+  it('lists every problem, the missing key with how to make one', () => {
+    let lines: string[] = [];
+    try {
+      loadKeyConfig({ VIGIL_STORE: 'mysql://x', LOG_LEVEL: 'loud' });
+    } catch (err) {
+      if (err instanceof ConfigError) lines = err.lines;
+    }
+    expect(lines).toEqual([
+      'VIGIL_STORE: must start with sqlite://, redis:// or rediss://',
+      'LOG_LEVEL: must be one of debug, info, warn, error',
+      expect.stringMatching(/^VIGIL_ENCRYPTION_KEY: required .*openssl rand -base64 32/),
     ]);
   });
 });

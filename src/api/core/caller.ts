@@ -10,13 +10,8 @@ import type { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Logger } from '../../logger.js';
 import { type ApiBase, apiUrl } from './base-url.js';
-import {
-  errorFromResponse,
-  headerValue,
-  safeExcerpt,
-  sentValues,
-  UnexpectedResponseError,
-} from './errors.js';
+import { errorFromResponse, headerValue, safeExcerpt, sentValues } from './error-response.js';
+import { UnexpectedResponseError } from './errors.js';
 import { AttemptTimeout, type HttpBody, type HttpResponse, sendHttp } from './http.js';
 import type { ApiObserver } from './observer.js';
 import { OrganizationKeys, type OrganizationMemory } from './org-keys.js';

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { CallResult, CallSpec } from './caller.js';
-import { headerValue } from './errors.js';
+import { headerValue } from './error-response.js';
 import type { Page } from './paging.js';
 
 type SessionCall = <S extends z.ZodType | null>(

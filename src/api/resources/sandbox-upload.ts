@@ -10,7 +10,8 @@ import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../../clock.js';
 import { isLoopbackHost } from '../../net.js';
-import { ConfigurationError, errorFromResponse, ValidationError } from '../core/errors.js';
+import { errorFromResponse } from '../core/error-response.js';
+import { ConfigurationError, ValidationError } from '../core/errors.js';
 import { type HttpBody, sendHttp } from '../core/http.js';
 import { type RetryPolicy, type Sleep, withRetry } from '../core/retry.js';
 

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { errorFromResponse, parseRetryAfter, safeExcerpt } from '../../../src/api/core/error-response.js';
 import {
   ApiError,
-  errorFromResponse,
   ForbiddenError,
   NotFoundError,
-  parseRetryAfter,
   RateLimitedError,
-  safeExcerpt,
   UnauthorizedError,
   UnexpectedResponseError,
   UpstreamError,
