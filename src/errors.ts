@@ -18,8 +18,8 @@ export class VigilError extends Error {
 }
 
 /**
- * Vigil declines on purpose (not connected, not allowed, too busy): an answer to the person, not an incident,
- * so it is told without a reference code and logged without a stack.
+ * Vigil declines on purpose (not connected, not allowed, too busy, gone): an answer to the person, not an
+ * incident, so it is told without a reference code and logged without a stack.
  */
 export class RefusalError extends VigilError {}
 
@@ -40,8 +40,11 @@ export class NotAllowedError extends RefusalError {
   }
 }
 
-/** A stored search context or link is gone (expired or already used). */
-export class ExpiredError extends VigilError {}
+/**
+ * A stored search context or link is gone (expired, already used, or set aside as unreadable): the person is
+ * told what to run again; nothing for an administrator to look into.
+ */
+export class ExpiredError extends RefusalError {}
 
 /** A member already has as many searches waiting or running as one member may. */
 export class BusyError extends RefusalError {

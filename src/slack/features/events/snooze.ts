@@ -64,12 +64,11 @@ export async function openSnooze(click: Click): Promise<void> {
   try {
     await show(await snoozeForm(click));
   } catch (err) {
-    if (err instanceof RefusalError || err instanceof ExpiredError) {
+    if (err instanceof RefusalError) {
       await show(renderSnoozeStatus(`:no_entry: ${err.told} ${err.hint}`));
-      if (err instanceof RefusalError) return;
-    } else {
-      await show(renderSnoozeStatus(':warning: Vigil could not open this form.')).catch(() => undefined);
+      return;
     }
+    await show(renderSnoozeStatus(':warning: Vigil could not open this form.')).catch(() => undefined);
     throw err;
   }
 }

@@ -95,12 +95,11 @@ export async function openTriage(click: Click): Promise<void> {
   try {
     await show(await triageForm(click));
   } catch (err) {
-    if (err instanceof RefusalError || err instanceof ExpiredError) {
+    if (err instanceof RefusalError) {
       await show(renderTriageStatus('', `:no_entry: ${err.told} ${err.hint}`));
-      if (err instanceof RefusalError) return;
-    } else {
-      await show(renderTriageStatus('', ':warning: Vigil could not open this form.')).catch(() => undefined);
+      return;
     }
+    await show(renderTriageStatus('', ':warning: Vigil could not open this form.')).catch(() => undefined);
     throw err;
   }
 }

@@ -118,14 +118,13 @@ async function openUnassignForm(deps: SlackDeps, { who, body, action, client }: 
     };
     await show(renderUnassignModal(target, pendingId));
   } catch (err) {
-    if (err instanceof RefusalError || err instanceof ExpiredError) {
+    if (err instanceof RefusalError) {
       await show(renderUnassignStatus(undefined, `:no_entry: ${err.told} ${err.hint}`));
-      if (err instanceof RefusalError) return;
-    } else {
-      await show(renderUnassignStatus(undefined, ':warning: Vigil could not open this form.')).catch(
-        () => undefined,
-      );
+      return;
     }
+    await show(renderUnassignStatus(undefined, ':warning: Vigil could not open this form.')).catch(
+      () => undefined,
+    );
     throw err;
   }
 }
