@@ -9,6 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
 import { textOf } from '../../../harness/index.js';
+import { openEntityPanel } from '../../../support/entity-panel.js';
 import { ManualClock } from '../../../support/manual-clock.js';
 import { type Stack, startStack } from '../../../support/stack.js';
 import {
@@ -326,24 +327,8 @@ describe('opened from an alert after a tenant switch', () => {
 
   /** `entity_details_requested` for the card of the message `channel`/`ts`; the panel Vigil presented. */
   async function openPanel(entity: Json, channel: string, ts: string): Promise<Json> {
-    const triggerId = stack.slack.triggerId();
-    await stack.sender.event({
-      type: 'entity_details_requested',
-      userId: admin,
-      fields: {
-        user: admin,
-        trigger_id: triggerId,
-        link: { url: entity.url, domain: 'app.flare.io' },
-        entity_url: entity.url,
-        user_locale: 'en-US',
-        external_ref: entity.external_ref,
-        channel,
-        message_ts: ts,
-      },
-    });
-    const call = await stack.slack.waitFor(
-      (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
-    );
+    const uid = String((entity.external_ref as Json).id);
+    const call = await openEntityPanel(stack, { userId: admin, url: String(entity.url), uid, channel, ts });
     const parse = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as Json) : (v as Json | undefined));
     return { metadata: parse(call.body.metadata), error: parse(call.body.error) };
   }

@@ -24,6 +24,7 @@ import { NAMESPACES, type NamespaceName, openNamespace } from '../../../../src/s
 import { getButton } from '../../../harness/block-kit.js';
 import { sqlite } from '../../../store/support/backends.js';
 import { type RedisServer, startRedisServer } from '../../../store/support/redis-server.js';
+import { openEntityPanel } from '../../../support/entity-panel.js';
 import { ManualClock } from '../../../support/manual-clock.js';
 import { type Stack, startStack } from '../../../support/stack.js';
 import { click, command, SEEDED_CHANNELS, SEEDED_USERS, waitPostTo } from '../events/support/events-stack.js';
@@ -259,27 +260,15 @@ async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefi
   expect(unfurled).toHaveLength(1);
   expect(textOf(unfurled[0]?.body)).toContain('leak/unreadable/1');
   // The side panel of the alert's card (its message record unreadable): presented, in the workspace's tenant.
-  const entity = (generalAlert.metadata as { entities?: { url: string; external_ref: unknown }[] })
-    .entities?.[0];
+  const entity = (generalAlert.metadata as { entities?: { url: string }[] }).entities?.[0];
   if (entity === undefined) throw new Error('the alert carries no card');
-  const triggerId = stack.slack.triggerId();
-  await stack.sender.event({
-    type: 'entity_details_requested',
+  const panel = await openEntityPanel(stack, {
     userId: SEEDED_USERS.admin,
-    fields: {
-      user: SEEDED_USERS.admin,
-      trigger_id: triggerId,
-      link: { url: entity.url, domain: new URL(entity.url).hostname },
-      entity_url: entity.url,
-      user_locale: 'en-US',
-      external_ref: entity.external_ref,
-      channel: SEEDED_CHANNELS.general,
-      message_ts: generalAlert.ts,
-    },
+    url: entity.url,
+    uid: 'leak/unreadable/1',
+    channel: SEEDED_CHANNELS.general,
+    ts: generalAlert.ts,
   });
-  const panel = await stack.slack.waitFor(
-    (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
-  );
   expect(panel.body.error).toBeUndefined();
   expect(textOf(panel.body.metadata)).toContain('leak/unreadable/1');
 

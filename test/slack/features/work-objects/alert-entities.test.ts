@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Ticker } from '../../../../src/services/subscriptions/ticker.js';
+import { openEntityPanel } from '../../../support/entity-panel.js';
 import { ManualClock } from '../../../support/manual-clock.js';
 import { type Stack, startStack } from '../../../support/stack.js';
 import { command, SEEDED_CHANNELS, SEEDED_USERS } from '../events/support/events-stack.js';
@@ -50,24 +51,13 @@ it('posts an alert whose metadata holds the event’s entity, and opens its pane
   });
   expect(String(entity.url)).toMatch(/^https:\/\/app\.flare\.io\//);
 
-  const triggerId = stack.slack.triggerId();
-  await stack.sender.event({
-    type: 'entity_details_requested',
+  const call = await openEntityPanel(stack, {
     userId: SEEDED_USERS.member,
-    fields: {
-      user: SEEDED_USERS.member,
-      trigger_id: triggerId,
-      link: { url: entity.url, domain: 'app.flare.io' },
-      entity_url: entity.url,
-      user_locale: 'en-US',
-      external_ref: entity.external_ref,
-      channel: SEEDED_CHANNELS.general,
-      message_ts: alert.ts,
-    },
+    url: String(entity.url),
+    uid: 'leak/wobj/1',
+    channel: SEEDED_CHANNELS.general,
+    ts: alert.ts,
   });
-  const call = await stack.slack.waitFor(
-    (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
-  );
   expect(call.response.ok).toBe(true);
   const metadata = (
     typeof call.body.metadata === 'string' ? JSON.parse(call.body.metadata) : call.body.metadata

@@ -5,6 +5,7 @@
  * and shows none of its content, whichever tenant's it is; a uid the API does not know gets no card.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEntityPanel } from '../../../support/entity-panel.js';
 import type { Stack } from '../../../support/stack.js';
 import { until } from '../../../support/until.js';
 import { IDENTIFIER, SEEDED_USERS, startEventsStack } from '../events/support/events-stack.js';
@@ -96,22 +97,11 @@ describe('links to events Vigil never showed', () => {
       foreign.item.metadata.severity === 'info' ? 'Info' : foreign.item.metadata.severity,
     );
     // Its side panel is the not-known error, never data.
-    const triggerId = stack.slack.triggerId();
-    await stack.sender.event({
-      type: 'entity_details_requested',
+    const panel = await openEntityPanel(stack, {
       userId: SEEDED_USERS.member,
-      fields: {
-        user: SEEDED_USERS.member,
-        trigger_id: triggerId,
-        link: { url: `https://app.flare.io/events/${encodeURIComponent(uid)}`, domain: 'app.flare.io' },
-        entity_url: `https://app.flare.io/events/${encodeURIComponent(uid)}`,
-        user_locale: 'en-US',
-        external_ref: { id: uid, type: 'flare_event' },
-      },
+      url: `https://app.flare.io/events/${encodeURIComponent(uid)}`,
+      uid,
     });
-    const panel = await stack.slack.waitFor(
-      (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
-    );
     expect(panel.body.metadata).toBeUndefined();
     expect(asJson(panel.body.error).status).toBe('not_found');
   });

@@ -6,6 +6,7 @@
  * nothing of another tenant reaches any unfurl.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEntityPanel } from '../../../support/entity-panel.js';
 import type { Stack } from '../../../support/stack.js';
 import { until } from '../../../support/until.js';
 import { command, IDENTIFIER, SEEDED_USERS, startEventsStack } from '../events/support/events-stack.js';
@@ -80,26 +81,14 @@ async function reconnect(): Promise<void> {
 }
 
 async function openPanel(userId: string, extra: Json = {}) {
-  const triggerId = stack.slack.triggerId();
-  await stack.sender.event({
-    type: 'entity_details_requested',
+  const call = await openEntityPanel(stack, {
     userId,
-    fields: {
-      user: userId,
-      trigger_id: triggerId,
-      link: { url: shown.url, domain: 'app.flare.io' },
-      entity_url: shown.url,
-      app_unfurl_url: shown.url,
-      user_locale: 'en-US',
-      external_ref: { id: shown.uid, type: 'flare_event' },
-      channel: 'C0GENERAL',
-      message_ts: '1764000000.000100',
-      ...extra,
-    },
+    url: shown.url,
+    uid: shown.uid,
+    channel: 'C0GENERAL',
+    ts: '1764000000.000100',
+    extra: { app_unfurl_url: shown.url, ...extra },
   });
-  const call = await stack.slack.waitFor(
-    (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
-  );
   expect(call.response.ok).toBe(true);
   return {
     metadata: call.body.metadata ? asJson(call.body.metadata) : undefined,
@@ -446,24 +435,7 @@ describe('masked values', () => {
     const card = await stack.slack.waitFor((c) => c.method === 'chat.unfurl' && unfurls().length > before);
     expect(JSON.stringify(card.body)).not.toContain(secret);
 
-    const open = async (userId: string) => {
-      const triggerId = stack.slack.triggerId();
-      await stack.sender.event({
-        type: 'entity_details_requested',
-        userId,
-        fields: {
-          user: userId,
-          trigger_id: triggerId,
-          link: { url, domain: 'app.flare.io' },
-          entity_url: url,
-          user_locale: 'en-US',
-          external_ref: { id: 'paste/wobj/secret-1', type: 'flare_event' },
-        },
-      });
-      return stack.slack.waitFor(
-        (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
-      );
-    };
+    const open = (userId: string) => openEntityPanel(stack, { userId, url, uid: 'paste/wobj/secret-1' });
     const member = await open(SEEDED_USERS.member);
     expect(JSON.stringify(member.body)).not.toContain(secret);
     expect(actionIds(asJson(member.body.metadata))).not.toContain('vigil_entity_reveal');
