@@ -23,6 +23,9 @@ function networkReason(code: string | undefined, text: string, viaProxy: boolean
   const proxy = viaProxy ? ' and HTTPS_PROXY / NO_PROXY' : '';
   if (/Proxy response \(407\)/.test(text))
     return 'the proxy asks for credentials: check the user and password in HTTPS_PROXY';
+  // Fetch refuses some ports outright (the Fetch standard's "bad ports": 1, 25, 6000…) before connecting.
+  if (/\bbad port\b/.test(text))
+    return 'the port is one fetch refuses to use (a "bad port" of the Fetch standard): use another port in the URL';
   if (/Proxy response \((\d+)\)/.test(text))
     return `the proxy refused the connection (${/Proxy response \((\d+)\)/.exec(text)?.[1]}): check HTTPS_PROXY and the proxy's rules`;
   switch (code) {

@@ -1,6 +1,7 @@
 /**
  * A failed start says which call to which host failed and what to check, not "fetch failed": Vigil started
- * for real against a Slack address where nothing listens, one that does not resolve, and a proxy that is down.
+ * for real against a Slack address where nothing listens, one that does not resolve, a port fetch refuses, and
+ * a proxy that is down.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -55,6 +56,9 @@ it('names the call, the host and what to check', async () => {
   );
   expect(await failedStart({ SLACK_API_URL: 'https://slack.vigil.invalid/api/' })).toMatch(
     /^checking the bot token \(auth\.test\) at slack\.vigil\.invalid failed: the host name does not resolve \((ENOTFOUND|EAI_AGAIN)\): check DNS/,
+  );
+  expect(await failedStart({ SLACK_API_URL: 'http://127.0.0.1:6000/api/' })).toBe(
+    'checking the bot token (auth.test) at 127.0.0.1:6000 failed: the port is one fetch refuses to use (a "bad port" of the Fetch standard): use another port in the URL',
   );
   expect(await failedStart({ HTTPS_PROXY: `http://127.0.0.1:${port}` })).toBe(
     'checking the bot token (auth.test) at slack.com through the proxy failed: nothing accepts connections there (ECONNREFUSED): check the URL and port and HTTPS_PROXY / NO_PROXY',
