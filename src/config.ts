@@ -15,7 +15,7 @@ import {
 import { isLoopbackHost, type ProxySettings } from './net.js';
 import { proxySettings } from './proxy-variables.js';
 
-const PORT = wholeNumber({ min: 0, max: 65535, message: 'must be a port number (0-65535)' });
+const portNumber = wholeNumber({ min: 0, max: 65535, message: 'must be a port number (0-65535)' });
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 const MAKE_KEY =
@@ -44,7 +44,7 @@ const VARIABLES = {
   SLACK_CLIENT_SECRET: optional(text()),
   SLACK_STATE_SECRET: optional(text()),
   SLACK_API_URL: withDefault(absoluteUrl, 'https://slack.com/api/'),
-  PORT: withDefault(PORT, 3000),
+  PORT: withDefault(portNumber, 3000),
   VIGIL_PUBLIC_URL: optional(absoluteUrl),
   VIGIL_STORE: withDefault(
     matching(/^(sqlite|redis|rediss):\/\//, 'must start with sqlite://, redis:// or rediss://'),
@@ -105,7 +105,7 @@ const VARIABLES = {
   ),
   VIGIL_PLAYGROUND_HOST: withDefault(text(), '127.0.0.1'),
   VIGIL_METRICS: withDefault(oneOf(['1', '0', 'true', 'false'], 'must be 1 or 0'), '0'),
-  VIGIL_METRICS_PORT: optional(PORT),
+  VIGIL_METRICS_PORT: optional(portNumber),
   VIGIL_METRICS_HOST: withDefault(text(), '127.0.0.1'),
   LOG_LEVEL: withDefault(oneOf(LOG_LEVELS), 'info'),
   LOG_FORMAT: withDefault(oneOf(LOG_FORMATS), 'text'),
