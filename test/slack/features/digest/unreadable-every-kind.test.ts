@@ -255,10 +255,10 @@ async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefi
     },
   });
   expect(shared.status).toBe(200);
-  await stack.vigil.deps.tracker.idle();
-  const unfurled = stack.slack.callsTo('chat.unfurl').slice(unfurlsBefore);
-  expect(unfurled).toHaveLength(1);
-  expect(textOf(unfurled[0]?.body)).toContain('leak/unreadable/1');
+  const unfurled = await stack.slack.waitFor(
+    (c) => c.method === 'chat.unfurl' && stack.slack.callsTo('chat.unfurl').indexOf(c) >= unfurlsBefore,
+  );
+  expect(textOf(unfurled.body)).toContain('leak/unreadable/1');
   // The side panel of the alert's card (its message record unreadable): presented, in the workspace's tenant.
   const entity = (generalAlert.metadata as { entities?: { url: string }[] }).entities?.[0];
   if (entity === undefined) throw new Error('the alert carries no card');
