@@ -6,9 +6,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../../../src/sim/slack/index.js';
-
-type StoredMessage = ReturnType<FakeSlack['messages']>[number];
-
 import { useStoreFixture } from '../../store/support/backends.js';
 import {
   alertsIn,
@@ -22,6 +19,8 @@ import {
   TICK_MS,
   type World,
 } from './support/alert-world.js';
+
+type StoredMessage = ReturnType<FakeSlack['messages']>[number];
 
 const START = Date.UTC(2026, 10, 23, 8, 50);
 const UID = 'leak/sync/1';
