@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { silentLogger } from '../src/logger.js';
+import { createLogger } from '../src/logger.js';
 import { startVigil } from '../src/start.js';
 import { explainStartFailure } from '../src/start-failure.js';
 
@@ -30,6 +30,10 @@ async function closedPort(): Promise<number> {
   return typeof address === 'object' && address ? address.port : 0;
 }
 
+/** Every log line of the failed starts (JSON), to check what they name. */
+const lines: string[] = [];
+const logger = createLogger({ level: 'warn', format: 'json', write: (line) => lines.push(line) });
+
 async function failedStart(env: Record<string, string>): Promise<string | undefined> {
   const config = loadConfig({
     SLACK_BOT_TOKEN: 'xoxb-1-2-start-failure',
@@ -41,7 +45,7 @@ async function failedStart(env: Record<string, string>): Promise<string | undefi
     ...env,
   });
   try {
-    const vigil = await startVigil({ config, logger: silentLogger, host: '127.0.0.1' });
+    const vigil = await startVigil({ config, logger, host: '127.0.0.1' });
     await vigil.stop();
   } catch (err) {
     return explainStartFailure(err, config);
@@ -54,6 +58,12 @@ it('names the call, the host and what to check', async () => {
   expect(await failedStart({ SLACK_API_URL: `http://127.0.0.1:${port}/api/` })).toBe(
     `checking the bot token (auth.test) at 127.0.0.1:${port} failed: nothing accepts connections there (ECONNREFUSED): check the URL and port`,
   );
+  // Before that line, the Slack web client's own warnings of its retries name the host too.
+  const retries = lines
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.component === 'bolt');
+  expect(retries.length).toBeGreaterThan(0);
+  for (const line of retries) expect(line.slackApi).toBe(`127.0.0.1:${port}`);
   expect(await failedStart({ SLACK_API_URL: 'https://slack.vigil.invalid/api/' })).toMatch(
     /^checking the bot token \(auth\.test\) at slack\.vigil\.invalid failed: the host name does not resolve \((ENOTFOUND|EAI_AGAIN)\): check DNS/,
   );

@@ -79,7 +79,15 @@ export interface SlackAppOptions {
 type BoltClientOptions = ReturnType<typeof boltClientOptions>;
 
 function boltClientOptions(deps: SlackAppOptions['base'], config: Config) {
-  const logger = toBoltLogger(deps.logger.child({ component: 'bolt' }), BOLT_LOG_LEVELS[config.logLevel]);
+  // The Slack host on every line: the web client's own retry warnings ("http request failed fetch failed")
+  // name nothing else.
+  const slackApi = URL.canParse(config.slack.apiUrl)
+    ? new URL(config.slack.apiUrl).host
+    : config.slack.apiUrl;
+  const logger = toBoltLogger(
+    deps.logger.child({ component: 'bolt', slackApi }),
+    BOLT_LOG_LEVELS[config.logLevel],
+  );
   return {
     slackApiUrl: config.slack.apiUrl,
     logger,
