@@ -179,33 +179,11 @@ describe('opened from an alert after a tenant switch', () => {
 
     // Explain in the panel: the AI assistance is asked of 2001.
     const asked = stack.sim.log.entries.length;
-    const explained = stack.slack.triggerId();
-    await stack.sender.blockAction({
-      actionId: 'vigil_entity_explain',
-      value: UID,
-      container: 'entity_detail',
-      entity: { externalRef: { id: UID, type: 'flare_event' }, entityUrl: String(entity.url) },
-      channelId: SEEDED_CHANNELS.security,
-      messageTs: alert.ts,
-      userId: admin,
-      triggerId: explained,
-    });
-    await stack.slack.waitFor((c) => c.method === 'entity.presentDetails' && c.body.trigger_id === explained);
+    await clickInPanel('vigil_entity_explain', entity, SEEDED_CHANNELS.security, alert.ts);
     expect(tenantsOf('/ai_assistance', asked)).toEqual([2001]);
 
     // Ignore in the panel: the action call goes to 2001.
-    const triggerId = stack.slack.triggerId();
-    await stack.sender.blockAction({
-      actionId: 'vigil_entity_ignore',
-      value: UID,
-      container: 'entity_detail',
-      entity: { externalRef: { id: UID, type: 'flare_event' }, entityUrl: String(entity.url) },
-      channelId: SEEDED_CHANNELS.security,
-      messageTs: alert.ts,
-      userId: admin,
-      triggerId,
-    });
-    await stack.slack.waitFor((c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId);
+    await clickInPanel('vigil_entity_ignore', entity, SEEDED_CHANNELS.security, alert.ts);
     await expect.poll(() => actionCalls(stack).length).toBe(1);
     expect(actionCalls(stack)[0]?.tenantId).toBe(2001);
     expect(stack.sim.state.eventByUid(UID)?.item.tenant_metadata.ignored_at).not.toBeNull();
@@ -249,18 +227,7 @@ describe('opened from an alert after a tenant switch', () => {
     const panel = await openPanel(entity, SEEDED_CHANNELS.general, digest.ts);
     expect(panel.error).toBeUndefined();
     expect(((panel.metadata as Json).external_ref as Json).id).toBe(UID);
-    const triggerId = stack.slack.triggerId();
-    await stack.sender.blockAction({
-      actionId: 'vigil_entity_ignore',
-      value: UID,
-      container: 'entity_detail',
-      entity: { externalRef: { id: UID, type: 'flare_event' }, entityUrl: String(entity.url) },
-      channelId: SEEDED_CHANNELS.general,
-      messageTs: digest.ts,
-      userId: admin,
-      triggerId,
-    });
-    await stack.slack.waitFor((c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId);
+    await clickInPanel('vigil_entity_ignore', entity, SEEDED_CHANNELS.general, digest.ts);
     await expect.poll(() => actionCalls(stack).length).toBe(1);
     expect(actionCalls(stack)[0]?.tenantId).toBe(2001);
   });
@@ -309,21 +276,26 @@ describe('opened from an alert after a tenant switch', () => {
       expect(JSON.stringify(panel)).not.toContain('acme.example');
     }
     // Nor does a panel click naming that other message act in 2001.
+    await clickInPanel('vigil_entity_ignore', entity, SEEDED_CHANNELS.general, other.ts);
+    expect(actionCalls(stack)).toEqual([]);
+    expect(tenantsOf('', before).filter((t) => t === 2001)).toEqual([]);
+  });
+
+  /** A button of the side panel of `entity`'s card, opened from the message `channel`/`ts`; its answer waited for. */
+  async function clickInPanel(actionId: string, entity: Json, channel: string, ts: string): Promise<void> {
     const triggerId = stack.slack.triggerId();
     await stack.sender.blockAction({
-      actionId: 'vigil_entity_ignore',
+      actionId,
       value: UID,
       container: 'entity_detail',
       entity: { externalRef: { id: UID, type: 'flare_event' }, entityUrl: String(entity.url) },
-      channelId: SEEDED_CHANNELS.general,
-      messageTs: other.ts,
+      channelId: channel,
+      messageTs: ts,
       userId: admin,
       triggerId,
     });
     await stack.slack.waitFor((c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId);
-    expect(actionCalls(stack)).toEqual([]);
-    expect(tenantsOf('', before).filter((t) => t === 2001)).toEqual([]);
-  });
+  }
 
   /** `entity_details_requested` for the card of the message `channel`/`ts`; the panel Vigil presented. */
   async function openPanel(entity: Json, channel: string, ts: string): Promise<Json> {
