@@ -179,7 +179,9 @@ describe('the store written by release 0.1.0', () => {
     const digest = await waitPostTo(stack, ignore.responseUrl);
     expect(textOf(digest)).toContain('"block_id":"digest:header"');
     expect(blocksText(digest.body)).toContain(`Ignored by <@${SEEDED_USERS.admin}>`);
-    expect(actionCalls(stack)).toHaveLength(1);
+    // The release's stored access token is still live on the store's clock, but this simulated API never issued
+    // it: the first call is refused (401) and made again once with a new token. One action took effect.
+    expect(actionCalls(stack).map((call) => call.status)).toEqual([401, 200]);
 
     // The search is shared in the channel.
     await click(stack, withButton('share_in_channel', POSTED.search, 'events:tail'), 'share_in_channel', {

@@ -176,7 +176,9 @@ export function deserializeRecord<Value>(text: string): DeserializedData<Value> 
     throw new UnreadableRecord('format version is not a positive integer');
   }
   const value = new Stored((parsed as { value: unknown }).value, f ?? 1, expiresAt);
-  return { value, expires } as unknown as DeserializedData<Value>;
+  // keyv judges `expires` by the wall clock; a record with a logical expiry is judged on the store's clock alone
+  // (the backends drop it physically after the grace), so a store read under another clock keeps its records.
+  return { value, expires: expiresAt === undefined ? expires : undefined } as unknown as DeserializedData<Value>;
 }
 
 export class KeyvStore implements Store {
