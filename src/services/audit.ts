@@ -2,34 +2,8 @@
  * The audit trail beyond the store: where each audited action was done (the surface of the request under way,
  * carried through its async work), and the one structured log line each entry also becomes, for a SIEM.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from '../logger.js';
 import type { AuditEntry, NewAuditEntry, Repositories } from '../store/index.js';
-
-/**
- * Where people act: a slash command, a button, a form (modal), App Home, a workflow step (`via workflow <run>`,
- * Slack's events name the run, not the workflow), Vigil's own pages.
- */
-export type AuditSurface =
-  | 'command'
-  | 'button'
-  | 'form'
-  | 'home'
-  | 'workflow'
-  | `via workflow ${string}`
-  | 'page';
-
-const surfaces = new AsyncLocalStorage<AuditSurface>();
-
-/** Runs `work` (and everything it awaits) as done from `surface`. */
-export function onSurface<T>(surface: AuditSurface, work: () => T): T {
-  return surfaces.run(surface, work);
-}
-
-/** The surface of the request under way; undefined for Vigil's own background work. */
-export function currentSurface(): AuditSurface | undefined {
-  return surfaces.getStore();
-}
 
 /**
  * One line per audited action, `"audit": true`: workspace, user, action, every target, outcome, surface.

@@ -3,7 +3,7 @@
  * handler in the background. Help and usage errors are answered in the ack itself.
  */
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
-import { onSurface } from '../services/audit.js';
+import { onSurface } from '../audit-surface.js';
 import { helpMessage, renderUsageError } from './blocks/help.js';
 import { COMMAND_ACCESS } from './command-access.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';

@@ -15,7 +15,7 @@ import type {
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { ExpiredError } from '../errors.js';
-import { type AuditSurface, onSurface } from '../services/audit.js';
+import { type AuditSurface, onSurface } from '../audit-surface.js';
 import type { Requester, SlackDeps } from './context.js';
 import { answerFor, refusalMessage, refusalView, reportError } from './error-reply.js';
 import type { Access } from './permission-checks.js';

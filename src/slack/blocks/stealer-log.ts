@@ -8,7 +8,7 @@ import {
   STEALER_LOG_PAGE,
   type StealerLogEntry,
   type StealerLogView,
-} from '../../services/credentials/index.js';
+} from '../../services/credentials/stealer-log.js';
 import { renderBudgeted } from './budget.js';
 import { parseIsoDate, slackDate } from './dates.js';
 import { button, context, type RenderedMessage, section } from './kit.js';

@@ -5,7 +5,7 @@
  */
 import type { App } from '@slack/bolt';
 import { NotAllowedError } from '../../../errors.js';
-import { onSurface } from '../../../services/audit.js';
+import { onSurface } from '../../../audit-surface.js';
 import { userMention } from '../../blocks/text.js';
 import {
   DECISION_ACTION,

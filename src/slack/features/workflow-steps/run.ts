@@ -15,7 +15,7 @@ import type { WebClient } from '@slack/web-api';
 import { realSleep } from '../../../clock.js';
 import { NotAllowedError, VigilError } from '../../../errors.js';
 import { PERMISSION_WORDS, type Permission } from '../../../permission-rules.js';
-import { onSurface } from '../../../services/audit.js';
+import { onSurface } from '../../../audit-surface.js';
 import { inTenant } from '../../../services/workspace-api.js';
 import type { SlackDeps } from '../../context.js';
 import { reportError } from '../../error-reply.js';
