@@ -3,9 +3,9 @@
  * the environment (as `main.ts` does), lets its alert scheduler run on the real clock for BENCH_RUN_MS, and
  * prints one JSON line with its CPU and each tenant feed's polls, requests and measured intervals.
  */
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { startVigil } from '../src/start.js';
+import { loadConfig } from '../src/app/config.js';
+import { startVigil } from '../src/app/start.js';
+import { createLogger } from '../src/kernel/logger.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);

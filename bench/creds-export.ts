@@ -9,14 +9,18 @@
  * second per page to each and hide what Vigil itself costs.
  */
 import { WebClient } from '@slack/web-api';
+import { startSimApi } from '../packages/playground/src/sim/api/index.js';
+import {
+  DEFAULT_BOT_TOKEN,
+  SEEDED_USERS,
+  startFakeSlack,
+} from '../packages/playground/src/sim/slack/index.js';
 import { type ApiSession, createApiClient } from '../src/api/index.js';
-import { systemClock } from '../src/clock.js';
-import { silentLogger } from '../src/logger.js';
-import { startExport } from '../src/services/credentials/export.js';
-import { exportPageSize } from '../src/services/credentials/export-size.js';
-import type { WorkspaceApi } from '../src/services/workspace-api.js';
-import { startSimApi } from '../src/sim/api/index.js';
-import { DEFAULT_BOT_TOKEN, SEEDED_USERS, startFakeSlack } from '../src/sim/slack/index.js';
+import { startExport } from '../src/features/credentials/export.js';
+import { exportPageSize } from '../src/features/credentials/export-size.js';
+import { systemClock } from '../src/kernel/clock.js';
+import { silentLogger } from '../src/kernel/logger.js';
+import type { WorkspaceApi } from '../src/shared/workspace-api.js';
 import { openDm, uploadFileToDm } from '../src/slack/file-upload.js';
 
 export interface CredsExportResult {

@@ -2,9 +2,9 @@
  * The Vigil side of the digest benchmark, in its own process so its CPU is measured alone: starts Vigil from
  * the environment (as `main.ts` does), runs one digest tick, and prints one JSON line with the figures.
  */
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { startVigil } from '../src/start.js';
+import { loadConfig } from '../src/app/config.js';
+import { startVigil } from '../src/app/start.js';
+import { createLogger } from '../src/kernel/logger.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);

@@ -11,9 +11,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { silentLogger } from '../src/logger.js';
-import { startSimApi } from '../src/sim/api/index.js';
-import { startFakeSlack } from '../src/sim/slack/index.js';
+import { startSimApi } from '../packages/playground/src/sim/api/index.js';
+import { startFakeSlack } from '../packages/playground/src/sim/slack/index.js';
+import { silentLogger } from '../src/kernel/logger.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
 import { ManualClock } from '../test/support/manual-clock.js';
 

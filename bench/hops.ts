@@ -12,7 +12,7 @@ import {
   IDENTIFIER,
   startEventsStack,
   waitPostTo,
-} from '../test/slack/features/events/support/events-stack.js';
+} from '../test/features/events/support/events-stack.js';
 import { ManualClock } from '../test/support/manual-clock.js';
 
 const session = new Session();

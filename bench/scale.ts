@@ -17,15 +17,15 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createClient } from '@keyv/redis';
-import { systemClock } from '../src/clock.js';
-import { silentLogger } from '../src/logger.js';
-import { type SimApi, startSimApi } from '../src/sim/api/index.js';
+import { type SimApi, startSimApi } from '../packages/playground/src/sim/api/index.js';
 import {
   DEFAULT_CLIENT_ID,
   DEFAULT_CLIENT_SECRET,
   type FakeSlack,
   startFakeSlack,
-} from '../src/sim/slack/index.js';
+} from '../packages/playground/src/sim/slack/index.js';
+import { systemClock } from '../src/kernel/clock.js';
+import { silentLogger } from '../src/kernel/logger.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
 import { createSlackSender } from '../test/harness/index.js';
 import { type RedisServer, startRedisServer } from '../test/store/support/redis-server.js';

@@ -5,7 +5,7 @@
  * baselines measured in the same run: the simulator's start, and a request's round trip.
  */
 import { performance } from 'node:perf_hooks';
-import type { SimApi } from '../src/sim/api/index.js';
+import type { SimApi } from '../packages/playground/src/sim/api/index.js';
 import { median } from './stats.js';
 
 const ROUNDS = 300;
@@ -29,7 +29,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<number> {
 async function main(): Promise<void> {
   // ajv is not part of this: it loads with the documents, on the first request.
   const t = performance.now();
-  const { startSimApi } = await import('../src/sim/api/index.js');
+  const { startSimApi } = await import('../packages/playground/src/sim/api/index.js');
   const importMs = performance.now() - t;
   let sim: SimApi | undefined;
   const startMs = await timed(async () => {

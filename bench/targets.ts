@@ -11,13 +11,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, LogLevel, type RespondArguments } from '@slack/bolt';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { type SimApi, startSimApi } from '../src/sim/api/index.js';
-import { DEFAULT_BOT_TOKEN, type FakeSlack, startFakeSlack } from '../src/sim/slack/index.js';
-import { renderHelp } from '../src/slack/blocks/help.js';
-import { helpText } from '../src/slack/parser/index.js';
-import { startVigil } from '../src/start.js';
+import { type SimApi, startSimApi } from '../packages/playground/src/sim/api/index.js';
+import {
+  DEFAULT_BOT_TOKEN,
+  type FakeSlack,
+  startFakeSlack,
+} from '../packages/playground/src/sim/slack/index.js';
+import { loadConfig } from '../src/app/config.js';
+import { startVigil } from '../src/app/start.js';
+import { createLogger } from '../src/kernel/logger.js';
+import { renderHelp } from '../src/slack/grammar/help-blocks.js';
+import { helpText } from '../src/slack/grammar/index.js';
 
 export const SIGNING_SECRET = 'bench-signing-secret-0123456789abcdef';
 const HOST = '127.0.0.1';

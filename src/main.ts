@@ -1,9 +1,10 @@
 /** Entry point: read the environment once, start Vigil, stop cleanly on SIGTERM/SIGINT within 10 s. */
-import { ConfigError, loadConfig, loadKeyConfig } from './config.js';
-import { createLogger, type Logger } from './logger.js';
-import { wantsPlayground } from './playground/mode.js';
-import { startVigil } from './start.js';
-import { explainStartFailure } from './start-failure.js';
+
+import { wantsPlayground } from '../packages/playground/src/playground/mode.js';
+import { ConfigError, loadConfig, loadKeyConfig } from './app/config.js';
+import { startVigil } from './app/start.js';
+import { createLogger, type Logger } from './kernel/logger.js';
+import { explainStartFailure } from './kernel/start-failure.js';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
@@ -21,7 +22,7 @@ class StartFailure extends Error {
 async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void> } }> {
   if (wantsPlayground(process.env, process.argv.slice(2))) {
     // Loaded only here: a production start never pays for the simulators.
-    const { startPlayground } = await import('./playground/start.js');
+    const { startPlayground } = await import('../packages/playground/src/playground/start.js');
     const playground = await startPlayground({
       env: process.env,
       createLogger: (config) => createLogger({ level: config.logLevel, format: config.logFormat }),
@@ -45,7 +46,7 @@ async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void>
 
 /** `rotate-key` (README, "Rotating the encryption key"): re-seals the store, then exits. */
 async function rotate(): Promise<void> {
-  const { rotateKey } = await import('./rotate-key.js');
+  const { rotateKey } = await import('./app/rotate-key.js');
   let code: number;
   try {
     code = await rotateKey(process.env, createLogger({ level: loadKeyConfig(process.env).logLevel }));

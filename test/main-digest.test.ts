@@ -3,15 +3,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/logger.js';
-import { type SimApi, startSimApi } from '../src/sim/api/index.js';
+import { type SimApi, startSimApi } from '../packages/playground/src/sim/api/index.js';
 import {
   DEFAULT_BOT_TOKEN,
   DEFAULT_TEAM_ID,
   type FakeSlack,
   SEEDED_CHANNELS,
   startFakeSlack,
-} from '../src/sim/slack/index.js';
+} from '../packages/playground/src/sim/slack/index.js';
+import { silentLogger } from '../src/kernel/logger.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
 import { ManualClock } from './support/manual-clock.js';
 import { guardSlackContract } from './support/slack-contract.js';

@@ -8,14 +8,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimApi, startSimApi } from '../src/sim/api/index.js';
+import { type SimApi, startSimApi } from '../packages/playground/src/sim/api/index.js';
 import {
   DEFAULT_BOT_TOKEN,
   type FakeSlack,
   SEEDED_CHANNELS,
   SEEDED_USERS,
   startFakeSlack,
-} from '../src/sim/slack/index.js';
+} from '../packages/playground/src/sim/slack/index.js';
 import { createSlackSender, getButton } from './harness/index.js';
 import { type RedisServer, startRedisServer } from './store/support/redis-server.js';
 import { runVigil, waitForLine } from './support/vigil-process.js';

@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import type AjvModule from 'ajv';
 import type addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { BOT_SCOPES } from '../src/slack/app.js';
-import { STEP_IDS } from '../src/slack/features/workflow-steps/index.js';
+import { BOT_SCOPES } from '../src/app/bolt-app.js';
+import { STEP_IDS } from '../src/features/workflow-steps/index.js';
 import { readManifest } from './support/manifest.js';
 
 const FIXTURES = new URL('./fixtures/slack-manifest-schema/', import.meta.url);

@@ -52,12 +52,12 @@ it('loads before listening only Bolt, undici and the modules /healthz needs', ()
     'src/store/index.ts',
     'src/api/index.ts',
     'src/api/client.ts',
-    'src/startup/services.ts',
-    'src/slack/features/index.ts',
-    'src/playground/start.ts',
+    'src/app/services.ts',
+    'src/app/features.ts',
+    'packages/playground/src/playground/start.ts',
   ]) {
     expect(modules.has(later), later).toBe(false);
   }
-  expect(modules.has('src/config.ts')).toBe(true);
+  expect(modules.has('src/app/config.ts')).toBe(true);
   expect(modules.has('src/store/opening.ts')).toBe(true);
 });

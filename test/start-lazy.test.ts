@@ -8,8 +8,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type SimApi, startSimApi } from '../src/sim/api/index.js';
-import { DEFAULT_BOT_TOKEN, type FakeSlack, SEEDED_USERS, startFakeSlack } from '../src/sim/slack/index.js';
+import { type SimApi, startSimApi } from '../packages/playground/src/sim/api/index.js';
+import {
+  DEFAULT_BOT_TOKEN,
+  type FakeSlack,
+  SEEDED_USERS,
+  startFakeSlack,
+} from '../packages/playground/src/sim/slack/index.js';
 import { createSlackSender, textOf } from './harness/index.js';
 import { guardSlackContract } from './support/slack-contract.js';
 import { runVigil, waitForLine } from './support/vigil-process.js';

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_BOT_TOKEN } from '../../src/sim/slack/index.js';
+import { DEFAULT_BOT_TOKEN } from '../../packages/playground/src/sim/slack/index.js';
 import { median } from '../stats.js';
 import { SIGNING_SECRET, type Upstreams } from '../targets.js';
 

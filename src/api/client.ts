@@ -7,9 +7,9 @@
  * origin, neither ever logged, put in an error message, or returned to callers; cookies are ignored.
  */
 import type { Dispatcher } from 'undici';
-import { type Clock, systemClock } from '../clock.js';
-import { type Logger, silentLogger } from '../logger.js';
-import type { ProxySettings } from '../net.js';
+import { type Clock, systemClock } from '../kernel/clock.js';
+import { type Logger, silentLogger } from '../kernel/logger.js';
+import type { ProxySettings } from '../kernel/net.js';
 import { type ApiBase, validateBaseUrl, validateFamily } from './core/base-url.js';
 import { type Credentials, Engine, type OrganizationMemory } from './core/caller.js';
 import type { ResourceContext } from './core/context.js';

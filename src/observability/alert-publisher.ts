@@ -3,8 +3,9 @@
  * each thread reply how long after the change it records. Wraps the port the alert services already use,
  * so they stay unaware of metrics.
  */
-import type { Clock } from '../clock.js';
-import type { AlertPublisher } from '../services/alerts/ports.js';
+
+import type { AlertPublisher } from '../features/alerts/ports.js';
+import type { Clock } from '../kernel/clock.js';
 import type { Metrics } from './metrics.js';
 
 export function measuredAlertPublisher(

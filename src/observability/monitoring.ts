@@ -5,9 +5,9 @@
  */
 import type { Server } from 'node:http';
 import type { ApiObserver } from '../api/index.js';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../app/config.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Logger } from '../kernel/logger.js';
 import type { Repositories, Store } from '../store/index.js';
 import { createMetricsServer } from '../web/metrics-server.js';
 import { closeServer, listen, type MetricsRoute } from '../web/server.js';

@@ -4,7 +4,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type LabelValues, Registry } from 'prom-client';
 import type { ApiExchange, RateTier } from '../api/index.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import type {
   Metrics,
   MetricsExposition,

@@ -1,6 +1,6 @@
 /** Adapts Vigil's redacting logger to the `@slack/logger` interface Bolt and the SDKs expect. */
 import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 
 const RANK: Record<LogLevel, number> = {
   [LogLevel.DEBUG]: 0,

@@ -6,15 +6,15 @@
  */
 import { LogLevel } from '@slack/bolt';
 import { ErrorCode, type WebAPICallResult, WebClient } from '@slack/web-api';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { Outbound } from '../outbound.js';
+import type { Config } from '../app/config.js';
+import type { Logger } from '../kernel/logger.js';
+import type { Outbound } from '../kernel/outbound.js';
 import {
   CHANNEL_PROBLEMS,
   type ChannelProblem,
   ChannelUnavailableError,
   SlackRateLimitedError,
-} from '../services/posting-errors.js';
+} from '../kernel/posting-errors.js';
 import type { Repositories } from '../store/index.js';
 import { toBoltLogger } from './bolt-logger.js';
 

@@ -5,10 +5,10 @@
  * 3 seconds, and a check that runs out of time is left to the work after the ack.
  */
 import type { WebClient } from '@slack/web-api';
-import { type ChannelCheck, channelRefusalText } from './blocks/channel.js';
+import { type ChannelCheck, channelRefusalText } from './kit/channel.js';
 import { slackErrorCode } from './respond.js';
 
-export type { ChannelCheck } from './blocks/channel.js';
+export type { ChannelCheck } from './kit/channel.js';
 
 /** Time a form's channel check may take before its ack (Slack waits 3 s for the ack). */
 export const FORM_CHECK_MS = 1_500;

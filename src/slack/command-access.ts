@@ -2,7 +2,7 @@
  * Who may run each `/vigil` subcommand, checked before its handler does anything (so a refusal makes no API
  * call). Every kind is listed: a new subcommand does not compile until someone decides who may run it.
  */
-import type { CommandKind } from './parser/index.js';
+import type { CommandKind } from './grammar/index.js';
 import type { Access } from './permission-checks.js';
 
 export const COMMAND_ACCESS: Readonly<Record<CommandKind, Access>> = Object.freeze({

@@ -3,13 +3,13 @@
  * handler in the background. Help and usage errors are answered in the ack itself.
  */
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
-import { onSurface } from '../audit-surface.js';
-import { helpMessage, renderUsageError } from './blocks/help.js';
+import { onSurface } from '../kernel/audit-surface.js';
 import { COMMAND_ACCESS } from './command-access.js';
 import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
+import { helpMessage, renderUsageError } from './grammar/help-blocks.js';
+import type { Command } from './grammar/index.js';
+import { parseCommand } from './grammar/index.js';
 import { runTracked } from './listen.js';
-import type { Command } from './parser/index.js';
-import { parseCommand } from './parser/index.js';
 import { requesterOfCommand } from './requester.js';
 import { stillWorking } from './still-working.js';
 

@@ -10,11 +10,11 @@ import { randomBytes } from 'node:crypto';
 import { type RespondFn, webApi } from '@slack/bolt';
 import type { KnownBlock, View } from '@slack/types';
 import { ApiError, RateLimitedError } from '../api/errors.js';
-import { RefusalError, VigilError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { RefusalError, VigilError } from '../kernel/errors.js';
+import type { Logger } from '../kernel/logger.js';
 import { StoreError, StoreUnavailableError } from '../store/opening.js';
-import { escapeMrkdwn, truncate } from './blocks/text.js';
 import { ephemeral } from './context.js';
+import { escapeMrkdwn, truncate } from './kit/text.js';
 
 export interface ErrorMessage {
   text: string;

@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import type { WebClient } from '@slack/web-api';
 import { type Dispatcher, request } from 'undici';
-import { VigilError } from '../errors.js';
+import { VigilError } from '../kernel/errors.js';
 
 const UPLOAD_TIMEOUT_MS = 120_000;
 

@@ -14,8 +14,8 @@ import type {
   ViewResponseAction,
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { ExpiredError } from '../errors.js';
-import { type AuditSurface, onSurface } from '../audit-surface.js';
+import { type AuditSurface, onSurface } from '../kernel/audit-surface.js';
+import { ExpiredError } from '../kernel/errors.js';
 import type { Requester, SlackDeps } from './context.js';
 import { answerFor, refusalMessage, refusalView, reportError } from './error-reply.js';
 import type { Access } from './permission-checks.js';

@@ -3,9 +3,9 @@
  * Slack answers are cached briefly: a click storm must not become a users.info storm.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Clock } from '../clock.js';
-import { NotAllowedError } from '../errors.js';
-import { type Actors, PERMISSION_WORDS, type Permission } from '../permission-rules.js';
+import type { Clock } from '../kernel/clock.js';
+import { NotAllowedError } from '../kernel/errors.js';
+import { type Actors, PERMISSION_WORDS, type Permission } from '../kernel/permission-rules.js';
 import type { SettingsRepo } from '../store/index.js';
 import { slackErrorCode } from './respond.js';
 

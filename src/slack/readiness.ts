@@ -5,7 +5,7 @@
 // Through Bolt's re-export: importing @slack/web-api by name has Node parse its CommonJS exports again.
 import { webApi } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Config } from '../config.js';
+import type { Config } from '../app/config.js';
 import type { CheckResult, CheckResults, ReadinessCheck } from '../observability/readiness.js';
 import type { Repositories } from '../store/index.js';
 

@@ -8,8 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import { HTTPModuleFunctions, ReceiverMultipleAckError } from '@slack/bolt';
-import { VigilError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { VigilError } from '../kernel/errors.js';
+import type { Logger } from '../kernel/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { requestKindOf } from './request-kind.js';
 import { type SignatureFailure, verifySignature } from './signature.js';

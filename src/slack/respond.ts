@@ -6,7 +6,7 @@ import type { RespondArguments, RespondFn } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { type Dispatcher, request } from 'undici';
-import { VigilError } from '../errors.js';
+import { VigilError } from '../kernel/errors.js';
 import { ephemeral } from './context.js';
 
 const RESPONSE_URL_TIMEOUT_MS = 10_000;

@@ -14,7 +14,7 @@
 import type { Authorize, AuthorizeResult, AuthorizeSourceData } from '@slack/bolt';
 import type { InstallProvider } from '@slack/oauth';
 import type { WebClient } from '@slack/web-api';
-import { RefusalError } from '../errors.js';
+import { RefusalError } from '../kernel/errors.js';
 import { ephemeral, type SlackDeps } from './context.js';
 import { answerFor, refusalMessage, refusalView, reportError } from './error-reply.js';
 import { postToResponseUrl } from './respond.js';

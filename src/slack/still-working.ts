@@ -4,7 +4,7 @@
  */
 import type { ButtonAction, RespondArguments, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { realSleep, type Sleep } from '../clock.js';
+import { realSleep, type Sleep } from '../kernel/clock.js';
 
 /** After this long without an answer, the person is told Vigil is still working. */
 const STILL_WORKING_MS = 5_000;

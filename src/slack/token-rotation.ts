@@ -9,7 +9,7 @@
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { InstallProvider } from '@slack/oauth';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import { type Store, workspaceKey } from '../store/opening.js';
 
 /** @slack/oauth refreshes tokens expiring within this window (its `detectExpiredOrExpiringTokens`). */

@@ -4,7 +4,7 @@
  * server for every route (see limits.ts), which ends the stream this reader is waiting on.
  */
 import type { IncomingMessage } from 'node:http';
-import { VigilError } from '../errors.js';
+import { VigilError } from '../kernel/errors.js';
 
 export class FormTooLargeError extends VigilError {
   constructor(readonly limitBytes: number) {

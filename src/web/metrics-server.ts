@@ -3,7 +3,7 @@
  * (VIGIL_METRICS_HOST), so only what runs beside Vigil scrapes it unless the operator opens it.
  */
 import { createServer, type Server } from 'node:http';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { type MetricsRoute, sendMetrics } from './server.js';
 
 export function createMetricsServer(metrics: MetricsRoute, logger: Logger): Server {

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { FormTooLargeError, readBody } from './body.js';
 import { PAGE_HEADERS, type Page } from './html.js';
 import {

@@ -5,11 +5,11 @@
  * violation; the request log is checked again operation by operation with the same validator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimApi, startSimApi } from '../../packages/playground/src/sim/api/index.js';
 import type { ApiSession } from '../../src/api/client.js';
 import { createApiClient } from '../../src/api/client.js';
 import type { CredentialQuery, EventQuery } from '../../src/api/index.js';
 import { EVENT_CATEGORIES, PRODUCTION_EVENT_TYPES, unfilterableEventTypes } from '../../src/api/index.js';
-import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
 import {
   contractProblems,
   fromSimLog,

@@ -1,7 +1,7 @@
 /**
  * Test harness for the Slack side: signed requests into Vigil, and reading what Vigil sent to Slack.
  *
- *   const fake = await startFakeSlack();                       // src/sim/slack
+ *   const fake = await startFakeSlack();                       // packages/playground/src/sim/slack
  *   // start Vigil with clientOptions.slackApiUrl = fake.apiUrl, signing secret S, on receiverUrl
  *   const slack = createSlackSender({ receiverUrl, signingSecret: S });
  *   await slack.slashCommand({ text: 'status', responseUrl: fake.responseUrl(), triggerId: fake.triggerId() });

@@ -9,7 +9,7 @@ import {
   DEFAULT_TEAM_ID,
   SEEDED_CHANNELS,
   SEEDED_USERS,
-} from '../../src/sim/slack/index.js';
+} from '../../packages/playground/src/sim/slack/index.js';
 import { type Button, buttons } from './block-kit.js';
 
 export type Json = Record<string, unknown>;

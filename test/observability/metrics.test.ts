@@ -5,8 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DEFAULT_TEAM_ID, SEEDED_CHANNELS, SEEDED_USERS } from '../../src/sim/slack/index.js';
-import { command } from '../slack/features/lists/support.js';
+import {
+  DEFAULT_TEAM_ID,
+  SEEDED_CHANNELS,
+  SEEDED_USERS,
+} from '../../packages/playground/src/sim/slack/index.js';
+import { command } from '../features/lists/support.js';
 import { histogramCount, labelValues, sampleSum, scrape } from '../support/prometheus.js';
 import { type Stack, startStack } from '../support/stack.js';
 

@@ -4,9 +4,9 @@
  * store closed), each with its reason. `/healthz` stays the cheap liveness check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Ticker } from '../../src/services/subscriptions/ticker.js';
-import { SEEDED_USERS } from '../../src/sim/slack/index.js';
-import { command } from '../slack/features/lists/support.js';
+import { SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
+import type { Ticker } from '../../src/shared/subscriptions/ticker.js';
+import { command } from '../features/lists/support.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type Stack, startStack } from '../support/stack.js';
 

@@ -1,6 +1,6 @@
 /** Requests that come over Socket Mode are counted and their acks timed like those over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_APP_TOKEN, SEEDED_USERS } from '../../src/sim/slack/index.js';
+import { DEFAULT_APP_TOKEN, SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
 import { slashCommandBody } from '../harness/index.js';
 import { histogramCount, sampleSum, scrape } from '../support/prometheus.js';
 import { type Stack, startStack } from '../support/stack.js';

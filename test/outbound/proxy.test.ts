@@ -7,15 +7,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createOutbound } from '../../src/outbound.js';
 import {
   DEFAULT_APP_TOKEN,
   DEFAULT_BOT_TOKEN,
   DEFAULT_CLIENT_ID,
   DEFAULT_CLIENT_SECRET,
   SEEDED_USERS,
-} from '../../src/sim/slack/index.js';
+} from '../../packages/playground/src/sim/slack/index.js';
+import { loadConfig } from '../../src/app/config.js';
+import { createOutbound } from '../../src/kernel/outbound.js';
 import { BotClients } from '../../src/slack/bot-clients.js';
 import { openDm, uploadFileToDm } from '../../src/slack/file-upload.js';
 import { postToResponseUrl } from '../../src/slack/respond.js';

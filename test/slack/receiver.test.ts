@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { type App, type ReceiverEvent, ReceiverMultipleAckError } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/kernel/logger.js';
 import {
   BodyTooLargeError,
   parseSlackBody,

@@ -5,9 +5,9 @@
  * subscription posts in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TEAM_ID } from '../../src/sim/slack/index.js';
+import { DEFAULT_TEAM_ID } from '../../packages/playground/src/sim/slack/index.js';
+import { SEEDED_CHANNELS, startEventsStack } from '../features/events/support/events-stack.js';
 import type { Stack } from '../support/stack.js';
-import { SEEDED_CHANNELS, startEventsStack } from './features/events/support/events-stack.js';
 
 let stack: Stack;
 beforeAll(async () => {

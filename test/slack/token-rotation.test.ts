@@ -6,14 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { InstallProvider } from '@slack/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
-import { silentLogger } from '../../src/logger.js';
 import {
   DEFAULT_CLIENT_ID,
   DEFAULT_CLIENT_SECRET,
   type FakeSlack,
   startFakeSlack,
-} from '../../src/sim/slack/index.js';
+} from '../../packages/playground/src/sim/slack/index.js';
+import { systemClock } from '../../src/kernel/clock.js';
+import { silentLogger } from '../../src/kernel/logger.js';
 import { toBoltLogger } from '../../src/slack/bolt-logger.js';
 import { rotationDue, rotationSafeAuthorization } from '../../src/slack/token-rotation.js';
 import { InstallationRepo, openStore, Sealer, type Store } from '../../src/store/index.js';

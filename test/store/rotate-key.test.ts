@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/kernel/logger.js';
 import { openStore } from '../../src/store/backend/open.js';
 import { createRepositories } from '../../src/store/repos/repositories.js';
 import { encryptionKeyId, Sealer } from '../../src/store/repos/sealing.js';

@@ -9,10 +9,10 @@ import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Ticker } from '../../src/services/subscriptions/ticker.js';
-import { SEEDED_CHANNELS, SEEDED_USERS } from '../../src/sim/slack/index.js';
+import { SEEDED_CHANNELS, SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
+import type { Ticker } from '../../src/shared/subscriptions/ticker.js';
+import { actionCalls, click, command, waitPostTo } from '../features/events/support/events-stack.js';
 import { textOf as blocksText } from '../harness/index.js';
-import { actionCalls, click, command, waitPostTo } from '../slack/features/events/support/events-stack.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type Stack, startStack } from '../support/stack.js';
 

@@ -12,7 +12,7 @@ import {
   type ResponseUrlPost,
   SEEDED_CHANNELS,
   SEEDED_USERS,
-} from '../../src/sim/slack/index.js';
+} from '../../packages/playground/src/sim/slack/index.js';
 import { interactionBody, newTriggerId, VERIFICATION_TOKEN } from '../harness/index.js';
 import type { Stack } from './stack.js';
 

@@ -3,7 +3,7 @@
  * sends (shape: @slack/types' EntityDetailsRequestedEvent), and the `entity.presentDetails` call Vigil answers
  * it with.
  */
-import type { RecordedCall } from '../../src/sim/slack/index.js';
+import type { RecordedCall } from '../../packages/playground/src/sim/slack/index.js';
 import type { Stack } from './stack.js';
 
 export interface PanelRequest {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { FunctionDeclarations } from '../../src/sim/slack/index.js';
+import type { FunctionDeclarations } from '../../packages/playground/src/sim/slack/index.js';
 
 const MANIFEST = fileURLToPath(new URL('../../manifest.yml', import.meta.url));
 

@@ -2,7 +2,7 @@
  * Injected waiting for tests: `sleep` registers a timer on a ManualClock, `advance` moves the clock and fires
  * the timers that fall due, in order. Nothing waits real time for something to expire.
  */
-import type { Sleep } from '../../src/clock.js';
+import type { Sleep } from '../../src/kernel/clock.js';
 import type { ManualClock } from './manual-clock.js';
 
 interface Timer {

@@ -10,7 +10,7 @@
  * Importing this module registers the check for the test file; `guardSlackContract(fake)` enrols a fake.
  */
 import { afterEach } from 'vitest';
-import type { ContentRefusal, FakeSlack } from '../../src/sim/slack/index.js';
+import type { ContentRefusal, FakeSlack } from '../../packages/playground/src/sim/slack/index.js';
 import { strayMarkupIn } from './mrkdwn-scan.js';
 
 const guarded = new Set<FakeSlack>();

@@ -7,20 +7,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock, Sleep } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import type { Permission } from '../../src/permission-rules.js';
-import type { Ticker } from '../../src/services/subscriptions/ticker.js';
-import { type SimApi, startSimApi } from '../../src/sim/api/index.js';
+import { type SimApi, startSimApi } from '../../packages/playground/src/sim/api/index.js';
 import {
   DEFAULT_BOT_TOKEN,
   DEFAULT_TEAM_ID,
   type FakeSlack,
   SEEDED_USERS,
   startFakeSlack,
-} from '../../src/sim/slack/index.js';
-import { type RunningVigil, startVigil } from '../../src/start.js';
+} from '../../packages/playground/src/sim/slack/index.js';
+import { loadConfig } from '../../src/app/config.js';
+import { type RunningVigil, startVigil } from '../../src/app/start.js';
+import type { Clock, Sleep } from '../../src/kernel/clock.js';
+import { createLogger } from '../../src/kernel/logger.js';
+import type { Permission } from '../../src/kernel/permission-rules.js';
+import type { Ticker } from '../../src/shared/subscriptions/ticker.js';
 import { createSlackSender, type SlackSender } from '../harness/index.js';
 import { manifestFunctions } from './manifest.js';
 import { guardSlackContract } from './slack-contract.js';

@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEEDED_USERS } from '../../src/sim/slack/index.js';
+import { SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
 import {
   formTokenOf,
   getPage,
@@ -16,7 +16,7 @@ import {
   SAME_ORIGIN_HEADERS,
   simHost,
   submitKey,
-} from '../slack/e2e/support/connect.js';
+} from '../e2e/support/connect.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type Stack, startStack } from '../support/stack.js';
 

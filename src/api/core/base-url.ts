@@ -2,7 +2,7 @@
  * Where the API client may talk: https only (plain http allowed to loopback for tests and the local
  * simulator), and only to a host on the allow-list. The token is only ever sent to this origin.
  */
-import { isLoopbackHost } from '../../net.js';
+import { isLoopbackHost } from '../../kernel/net.js';
 import { ConfigurationError } from './errors.js';
 
 export interface ApiBase {

@@ -7,8 +7,8 @@
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
 import { type ApiBase, apiUrl } from './base-url.js';
 import { errorFromResponse, headerValue, safeExcerpt, sentValues } from './error-response.js';
 import { UnexpectedResponseError } from './errors.js';

@@ -4,7 +4,7 @@
  * failures apart by, so that loading them does not load zod.
  */
 import { z } from 'zod';
-import { redactText } from '../../logger.js';
+import { redactText } from '../../kernel/logger.js';
 import {
   ApiError,
   type ApiErrorOptions,

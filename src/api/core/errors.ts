@@ -6,7 +6,7 @@
  * the API key, the token or raw upstream HTML.
  */
 import type { z } from 'zod';
-import { VigilError } from '../../errors.js';
+import { VigilError } from '../../kernel/errors.js';
 
 export interface ApiErrorOptions {
   status?: number | undefined;

@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
-import type { ProxySettings } from '../../net.js';
+import type { ProxySettings } from '../../kernel/net.js';
 import { ApiError, ConnectionError, TimeoutError, UnexpectedResponseError } from './errors.js';
 
 export type HttpBody = string | Buffer | Uint8Array | Readable;

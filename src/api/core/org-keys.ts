@@ -6,8 +6,8 @@
  * budget; the margin in the limiter and retries on 429 absorb that. Keys are scoped by the API origin:
  * regions are separate organizations.
  */
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
 import { keyFingerprint } from './tokens.js';
 
 /** API key fingerprint → organization id, learnt from /tokens/test and shared by every instance. */

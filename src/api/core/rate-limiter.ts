@@ -15,7 +15,7 @@
  * sleeping `ms`, the limiter's notion of now is at least the previous reading plus `ms`, so it never waits
  * forever on a clock nobody moves.
  */
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Sleep } from './retry.js';
 
 export type RateTier = 'ordinary' | 'search';

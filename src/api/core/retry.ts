@@ -7,7 +7,7 @@
  * connection never established): after an outcome Vigil cannot know, act-once leaves it unrecorded and the
  * person is told, rather than the client guessing. Reads (GET, and the search POSTs) are idempotent.
  */
-import type { Clock, Sleep } from '../../clock.js';
+import type { Clock, Sleep } from '../../kernel/clock.js';
 import { ApiError, RateLimitedError } from './errors.js';
 
 export interface RetryPolicy {
@@ -30,7 +30,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   rateLimitDelayMs: 10_000,
 };
 
-export { realSleep, type Sleep } from '../../clock.js';
+export { realSleep, type Sleep } from '../../kernel/clock.js';
 
 export interface RetryDeps {
   clock: Clock;

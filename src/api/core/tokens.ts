@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 
 /** `POST /tokens/generate` answer; the token is a secret and never leaves the client. */
 export const TokenSchema = z.object({

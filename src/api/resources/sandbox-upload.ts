@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { Clock } from '../../clock.js';
-import { isLoopbackHost } from '../../net.js';
+import type { Clock } from '../../kernel/clock.js';
+import { isLoopbackHost } from '../../kernel/net.js';
 import { errorFromResponse } from '../core/error-response.js';
 import { ConfigurationError, ValidationError } from '../core/errors.js';
 import { type HttpBody, sendHttp } from '../core/http.js';

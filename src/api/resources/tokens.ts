@@ -1,6 +1,6 @@
 /** Token generation and introspection. The token itself never leaves the client. */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Credentials, Engine } from '../core/caller.js';
 import type { ResourceContext } from '../core/context.js';
 

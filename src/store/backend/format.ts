@@ -5,7 +5,7 @@
  * `search-context` format 2), which 0.4.0 cannot read. A store stamped with a format this build does not know
  * was written by a newer release: start-up stops rather than misread it or write over it.
  */
-import { VIGIL_VERSION } from '../../version.js';
+import { VIGIL_VERSION } from '../../kernel/version.js';
 import { StoreError } from './errors.js';
 import type { Store } from './store.js';
 

@@ -6,8 +6,8 @@
  * Expiry is the store clock's, like every claim: instances must keep their clocks in step (NTP) to well
  * within the margin between the ttl and the renewal period. The timer is injected so tests beat by hand.
  */
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
 import type { StoreBackend } from './store.js';
 
 /** @internal */

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
 import { StoreLockTimeoutError } from './errors.js';
 import type { StoreBackend } from './store.js';
 

@@ -2,8 +2,8 @@
 
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { type Clock, systemClock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import { type Clock, systemClock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
 import { StoreError } from './errors.js';
 import { checkStoreFormat } from './format.js';
 import { type LeaseHolder, newBootId, processHolder } from './holder.js';

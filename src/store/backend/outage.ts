@@ -5,8 +5,8 @@
  * StoreError); the store's own errors pass through untouched. Whoever catches one (a scheduler's tick, a
  * sweep) asks `isStoreOutage` and says nothing more: the outage is this log's to tell.
  */
-import { realSleep, type Sleep } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import { realSleep, type Sleep } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
 import { StoreError, StoreUnavailableError } from './errors.js';
 import type { StoreBackend } from './store.js';
 

@@ -13,7 +13,7 @@
  */
 import type { RedisClientConnectionType } from '@keyv/redis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../kernel/logger.js';
 
 type BudgetTier = 'ordinary' | 'search';
 type BudgetPriority = 'interactive' | 'background';

@@ -6,7 +6,7 @@
  */
 import KeyvRedis, { createClient, type RedisClientConnectionType } from '@keyv/redis';
 import { Keyv } from 'keyv';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../kernel/logger.js';
 import { createRedisRateBudget } from './rate-budget.js';
 import { deserializeRecord, PHYSICAL_GRACE_MS, type StoreBackend, serializeRecord } from './store.js';
 

@@ -7,8 +7,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import { Keyv } from 'keyv';
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
 import { deserializeRecord, type StoreBackend, serializeRecord } from './store.js';
 
 const KEYV_TABLE = 'keyv';

@@ -5,8 +5,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { DeserializedData, Keyv } from 'keyv';
-import { type Clock, systemClock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import { type Clock, systemClock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
 import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js';
 import { type LeaseHolder, parseHolderId, processHolder } from './holder.js';
 import { type Heartbeat, heartbeatStands } from './liveness.js';
@@ -178,7 +178,10 @@ export function deserializeRecord<Value>(text: string): DeserializedData<Value> 
   const value = new Stored((parsed as { value: unknown }).value, f ?? 1, expiresAt);
   // keyv judges `expires` by the wall clock; a record with a logical expiry is judged on the store's clock alone
   // (the backends drop it physically after the grace), so a store read under another clock keeps its records.
-  return { value, expires: expiresAt === undefined ? expires : undefined } as unknown as DeserializedData<Value>;
+  return {
+    value,
+    expires: expiresAt === undefined ? expires : undefined,
+  } as unknown as DeserializedData<Value>;
 }
 
 export class KeyvStore implements Store {

@@ -3,7 +3,7 @@
  * what they hold, and when alerting starts. Kept like digest subscriptions, in their own namespaces.
  */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Store } from '../backend/store.js';
 import { HHMM, SubscriptionRepo, subscriptionFields } from './subscription-repo.js';
 import type { UnreadableRecords } from './unreadable.js';

@@ -8,8 +8,8 @@
  * first ran `/tokens/test`, so several keys of one organization share its rate budget everywhere.
  */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
 import { StoreCorruptionError, StoreLockTimeoutError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';

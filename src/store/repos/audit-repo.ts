@@ -4,7 +4,7 @@
  * structured log line each append also writes, through `onAppend`, is what a SIEM keeps for longer).
  */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { parseRecord, readRecord, unlessUnreadable } from './records.js';

@@ -7,7 +7,7 @@
  * processes on both backends: key attempts (a numbered slot each), form tokens (single use), the link itself.
  */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { randomId, sha256Hex } from './ids.js';
 import { openNamespace, setOwned } from './namespaces.js';

@@ -10,7 +10,7 @@
  * owner keeps it.
  */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Store } from '../backend/store.js';
 import { randomId } from './ids.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';

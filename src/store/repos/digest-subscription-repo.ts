@@ -1,6 +1,6 @@
 /** Daily digest subscriptions: the shared subscription fields, a schedule, and where the last run left off. */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Store } from '../backend/store.js';
 import {
   HHMM,

@@ -5,7 +5,7 @@
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { workspaceKey } from './ids.js';
 import { openNamespace } from './namespaces.js';

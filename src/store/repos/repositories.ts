@@ -1,7 +1,7 @@
 /** Every repository over one store, with the dependencies they share. */
 import type { z } from 'zod';
-import type { Clock } from '../../clock.js';
-import type { Logger } from '../../logger.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
 import type { Store } from '../backend/store.js';
 import { AlertFollowUpRepo } from './alert-follow-repo.js';
 import { AlertStateRepo } from './alert-state-repo.js';

@@ -5,7 +5,7 @@
  * continues where the last one stopped; re-sealing is idempotent, so what was done after the last record of
  * progress is merely checked again.
  */
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../kernel/logger.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { API_TOKEN_PURPOSE } from './api-token-repo.js';
 import { RESPONSE_URL_PURPOSE } from './connect-link-repo.js';

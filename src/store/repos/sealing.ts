@@ -5,7 +5,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../kernel/logger.js';
 
 const VERSION = 'v1';
 const KEY_BYTES = 32;

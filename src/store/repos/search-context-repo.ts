@@ -4,7 +4,7 @@
  * every context names its workspace, so forgetting the workspace forgets its contexts.
  */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import { StoreCorruptionError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { randomId } from './ids.js';

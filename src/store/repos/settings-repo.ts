@@ -1,7 +1,12 @@
 /** Per-workspace settings: who may do what through Vigil (act on events, reveal, export, unassign). */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
-import { type Actors, DEFAULT_PERMISSIONS, PERMISSIONS, type Permission } from '../../permission-rules.js';
+import type { Clock } from '../../kernel/clock.js';
+import {
+  type Actors,
+  DEFAULT_PERMISSIONS,
+  PERMISSIONS,
+  type Permission,
+} from '../../kernel/permission-rules.js';
 import { StoreCorruptionError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
@@ -13,7 +18,7 @@ const ActorsSchema = z.union([
   z.strictObject({ usergroup: z.string().min(1) }),
 ]);
 
-export type { Actors } from '../../permission-rules.js';
+export type { Actors } from '../../kernel/permission-rules.js';
 
 const PermissionsSchema = z.object({
   use: ActorsSchema.optional(),

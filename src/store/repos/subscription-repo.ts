@@ -6,7 +6,7 @@
  * adds its own fields and namespaces (digest-subscription-repo, alert-subscription-repo).
  */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import { StoreError } from '../backend/errors.js';
 import type { Store } from '../backend/store.js';
 import type { NamespaceName } from './namespaces.js';

@@ -5,7 +5,7 @@
  * so they cannot deadlock.
  */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import { StoreCorruptionError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { randomId } from './ids.js';

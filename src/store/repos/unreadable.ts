@@ -7,7 +7,7 @@
  * workspace forgets them) for its admins, who may remove them; a note whose record is gone or was written
  * again since is dropped when listed.
  */
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../kernel/logger.js';
 import { StoreCorruptionError } from '../backend/errors.js';
 import { type Namespace, type Store, valueDigest } from '../backend/store.js';
 import {

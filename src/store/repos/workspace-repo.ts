@@ -4,8 +4,8 @@
  * logger's redaction on both paths.
  */
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
-import { redactText, registerSecret } from '../../logger.js';
+import type { Clock } from '../../kernel/clock.js';
+import { redactText, registerSecret } from '../../kernel/logger.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { checkRecord, readRecord, unlessUnreadable, updateRecord } from './records.js';

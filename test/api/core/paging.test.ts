@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type SimApi, type SimKey, startSimApi } from '../../../packages/playground/src/sim/api/index.js';
 import { type ApiSession, createApiClient } from '../../../src/api/client.js';
 import type { EventSearchInput } from '../../../src/api/index.js';
 import { type Page, paginate, UnexpectedResponseError } from '../../../src/api/index.js';
-import { type SimApi, type SimKey, startSimApi } from '../../../src/sim/api/index.js';
 import { paginateItems } from '../../support/paginate-items.js';
 import { contractProblems, fromSimLog } from '../support/openapi.js';
 

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ForbiddenError, UnauthorizedError } from '../../../src/api/index.js';
-import type { LogFields, Logger } from '../../../src/logger.js';
+import type { LogFields, Logger } from '../../../src/kernel/logger.js';
 import { testClient } from '../support/client.js';
 import { contractProblems, fromRecorded } from '../support/openapi.js';
 import { json, type Recorded, startServer, type TestServer } from '../support/server.js';

@@ -3,10 +3,10 @@
  * Runs for both product families (`firework` in production, `core` in the specification).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LoggedRequest, SimApi, SimKey } from '../../../packages/playground/src/sim/api/index.js';
+import { startSimApi } from '../../../packages/playground/src/sim/api/index.js';
 import { type ApiClient, type ApiSession, createApiClient } from '../../../src/api/client.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../src/api/index.js';
-import type { LoggedRequest, SimApi, SimKey } from '../../../src/sim/api/index.js';
-import { startSimApi } from '../../../src/sim/api/index.js';
 import { contractProblems, fromSimLog } from '../support/openapi.js';
 
 for (const family of ['firework', 'core']) {

@@ -13,7 +13,10 @@ import {
 import { eventSearchBody } from '../../../src/api/resources/events.js';
 
 const doc = JSON.parse(
-  readFileSync(new URL('../../../src/sim/api/openapi/firework-v4-openapi.json', import.meta.url), 'utf8'),
+  readFileSync(
+    new URL('../../../packages/playground/src/sim/api/openapi/firework-v4-openapi.json', import.meta.url),
+    'utf8',
+  ),
 ) as { components: { schemas: Record<string, { enum?: string[]; properties?: Record<string, unknown> }> } };
 const schemas = doc.components.schemas;
 

@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSimApi } from '../../../packages/playground/src/sim/api/index.js';
 import { createApiClient } from '../../../src/api/client.js';
 import { ForbiddenError } from '../../../src/api/index.js';
-import { startSimApi } from '../../../src/sim/api/index.js';
 import { testClient } from '../support/client.js';
 import { contractProblems, fromRecorded } from '../support/openapi.js';
 import { json, startServer, type TestServer, tokenRoutes } from '../support/server.js';

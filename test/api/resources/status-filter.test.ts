@@ -4,8 +4,8 @@
  * contract can say, and both hand back only rows of the states asked for, paging past pages filtered empty.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimApi, type SimEvent, startSimApi } from '../../../packages/playground/src/sim/api/index.js';
 import { type ApiClient, type ApiSession, createApiClient } from '../../../src/api/client.js';
-import { type SimApi, type SimEvent, startSimApi } from '../../../src/sim/api/index.js';
 
 let sim: SimApi;
 let client: ApiClient;

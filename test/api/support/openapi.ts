@@ -1,9 +1,9 @@
 /**
  * Holds requests the client actually sent (to the simulator or to a recording server) to the published
- * contract, with the simulator's own validator (src/sim/api/openapi): one reading of the documents for the
+ * contract, with the simulator's own validator (packages/playground/src/sim/api/openapi): one reading of the documents for the
  * whole suite. Paths outside the API (presigned uploads) are not checked.
  */
-import { ContractValidator, type Operation } from '../../../src/sim/api/index.js';
+import { ContractValidator, type Operation } from '../../../packages/playground/src/sim/api/index.js';
 
 /** A request as seen on the wire, from whichever recorder. */
 export interface WireRequest {

@@ -6,9 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { VIGIL_VERSION } from '../../../src/kernel/version.js';
 import { StoreCorruptionError } from '../../../src/store/backend/errors.js';
 import { StoreFormatError } from '../../../src/store/backend/format.js';
-import { VIGIL_VERSION } from '../../../src/version.js';
 import { runVigil } from '../../support/vigil-process.js';
 import { BACKENDS, rawEntries, useStoreFixture, writeRaw } from '../support/backends.js';
 

@@ -4,7 +4,7 @@
  * injected timers, and the store answers again when Redis does.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/logger.js';
+import { silentLogger } from '../../../src/kernel/logger.js';
 import { StoreUnavailableError } from '../../../src/store/backend/errors.js';
 import { openStore } from '../../../src/store/backend/open.js';
 import { isStoreOutage } from '../../../src/store/backend/outage.js';

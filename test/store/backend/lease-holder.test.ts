@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/logger.js';
+import { silentLogger } from '../../../src/kernel/logger.js';
 import { type LeaseHolder, processHolder } from '../../../src/store/backend/holder.js';
 import { openStore } from '../../../src/store/backend/open.js';
 import { BACKENDS, useStoreFixture } from '../support/backends.js';

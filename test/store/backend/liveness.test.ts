@@ -4,7 +4,7 @@
  * once its heartbeat lapses (5 s) they are taken over, long before their own terms (15 s, 5 minutes).
  */
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/logger.js';
+import { silentLogger } from '../../../src/kernel/logger.js';
 import type { HeartbeatTimer } from '../../../src/store/backend/liveness.js';
 import { openStore } from '../../../src/store/backend/open.js';
 import type { Store } from '../../../src/store/backend/store.js';

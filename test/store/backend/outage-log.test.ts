@@ -3,8 +3,8 @@
  * count of operations it failed), and nothing per tick in between: no warning, no stack trace.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Ticker } from '../../../src/services/subscriptions/ticker.js';
-import { startSimApi } from '../../../src/sim/api/index.js';
+import { startSimApi } from '../../../packages/playground/src/sim/api/index.js';
+import type { Ticker } from '../../../src/shared/subscriptions/ticker.js';
 import { type Stack, startStack } from '../../support/stack.js';
 import { until } from '../../support/until.js';
 import { type RedisServer, startRedisServer } from '../support/redis-server.js';

@@ -7,7 +7,7 @@
 import { createClient } from '@keyv/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimiter, rateWindows } from '../../../src/api/core/rate-limiter.js';
-import { silentLogger } from '../../../src/logger.js';
+import { silentLogger } from '../../../src/kernel/logger.js';
 import { openStore } from '../../../src/store/backend/open.js';
 import type { Store } from '../../../src/store/backend/store.js';
 import { ManualClock } from '../../support/manual-clock.js';

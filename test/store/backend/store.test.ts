@@ -2,7 +2,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/logger.js';
+import { silentLogger } from '../../../src/kernel/logger.js';
 import {
   StoreClosedError,
   StoreCorruptionError,

@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, type LogFields } from '../../../src/logger.js';
+import { createLogger, type LogFields } from '../../../src/kernel/logger.js';
 import { encryptionKeyId, loadSealer, SealError, Sealer } from '../../../src/store/repos/sealing.js';
 
 /** The playground's generated key, beside its store. */

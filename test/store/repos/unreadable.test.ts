@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/kernel/logger.js';
 import type { NewSubscription } from '../../../src/store/repos/digest-subscription-repo.js';
 import { createRepositories } from '../../../src/store/repos/repositories.js';
 import { Sealer } from '../../../src/store/repos/sealing.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/kernel/logger.js';
 import { SealError, Sealer } from '../../../src/store/repos/sealing.js';
 import type { NewConnection } from '../../../src/store/repos/workspace-repo.js';
 import { BACKENDS, storedBytes, useStoreFixture } from '../support/backends.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { silentLogger } from '../../../src/logger.js';
+import { silentLogger } from '../../../src/kernel/logger.js';
 import { openStore } from '../../../src/store/backend/open.js';
 import type { Store } from '../../../src/store/backend/store.js';
 import { ManualClock } from '../../support/manual-clock.js';

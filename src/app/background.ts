@@ -1,0 +1,218 @@
+/**
+ * Vigil's work on its own initiative: the digest and alert schedulers posting through the Slack publishers,
+ * alert messages following their events, and what a crashed predecessor left half-done.
+ */
+
+import { AlertFollower } from '../features/alerts/follow.js';
+import { AlertFollowUps } from '../features/alerts/follow-ups.js';
+import { feedSourceOf } from '../features/alerts/ports.js';
+import { createAlertPublisher } from '../features/alerts/publisher.js';
+import { AlertScheduler, tickMsFor } from '../features/alerts/scheduler.js';
+import { StateSync } from '../features/alerts/sync.js';
+import { announceInterruptedExports } from '../features/credentials/export-delivery.js';
+import { createDigestPublisher } from '../features/digests/publisher.js';
+import { publisherDepsOf } from '../features/digests/publisher-deps.js';
+import { DigestScheduler, type RunNowReport } from '../features/digests/scheduler.js';
+import { createIntelPoster } from '../features/intel/publisher.js';
+import { IntelFollower } from '../features/intel/service.js';
+import { realSleep } from '../kernel/clock.js';
+import { measuredAlertPublisher } from '../observability/alert-publisher.js';
+import { eventSourceOf } from '../shared/subscriptions/source.js';
+import type { Ticker } from '../shared/subscriptions/ticker.js';
+import { BotClients } from '../slack/bot-clients.js';
+import { HEARTBEAT_TTL_MS } from '../store/backend/liveness.js';
+import type { VigilCore } from './services.js';
+
+export interface BackgroundWork {
+  /** Stops both schedulers (a running tick completes). */
+  stop(): Promise<void>;
+  /** One digest tick now (tests): posts whatever is due. */
+  runDigestsNow(): Promise<void>;
+  /** Today's digests of one channel at once, ahead of their time (the playground's button). */
+  runChannelDigestsNow(workspaceId: string, channelId: string): Promise<RunNowReport[]>;
+  /** One alert tick now (tests, the playground): polls the feeds that are due, posts what waits. */
+  runAlertsNow(): Promise<void>;
+  /** One look at the report requests being followed now (tests): posts the finished ones. */
+  runIntelNow(): Promise<void>;
+}
+
+export function startBackgroundWork(
+  core: VigilCore,
+  tickers: { digest?: Ticker | undefined; alert?: Ticker | undefined; intel: Ticker },
+): BackgroundWork {
+  const bots = new BotClients(core);
+  const digests = createDigestScheduler(core, bots, tickers.digest);
+  core.digestNow.attach(digests);
+  digests.start();
+  settleInterruptedWork(core, bots);
+  const alerts = createAlertScheduler(core, bots, tickers.alert);
+  alerts.start();
+  const intel = new IntelFollower({
+    intel: core.intel,
+    poster: createIntelPoster(bots),
+    ticker: tickers.intel,
+    logger: core.logger.child({ component: 'intel' }),
+  });
+  intel.start();
+  return {
+    async stop() {
+      await digests.stop();
+      await alerts.stop();
+      await intel.stop();
+    },
+    runIntelNow: () => intel.tick(),
+    runDigestsNow: async () => {
+      await digests.tick();
+    },
+    runChannelDigestsNow: (workspaceId, channelId) =>
+      digests.runNow((sub) => sub.teamId === workspaceId && sub.channelId === channelId),
+    runAlertsNow: async () => {
+      await alerts.tick();
+    },
+  };
+}
+
+/**
+ * What a crashed predecessor left half-done: exports (spools removed, requesters told in place of
+ * "Exporting…") and unassigns (looked up, then audited). In the background: start-up does not wait for them.
+ */
+function settleInterruptedWork(core: VigilCore, bots: BotClients): void {
+  core.tracker.run(
+    () => core.policies.settleInterrupted(),
+    (err) => core.logger.warn('could not settle interrupted unassigns', { err }),
+  );
+  core.tracker.run(
+    () =>
+      core.credentials.watchInterruptedExports(
+        (settled) =>
+          announceInterruptedExports(core.slack, settled, (workspaceId) => bots.forWorkspace(workspaceId)),
+        {
+          sleep: core.sleep ?? realSleep,
+          clock: core.clock,
+          // A dead holder's heartbeat lapses within its ttl: look again just after.
+          everyMs: HEARTBEAT_TTL_MS + 1000,
+          stopping: () => !core.tracker.isAccepting,
+        },
+      ),
+    (err) => core.logger.warn('could not settle interrupted exports', { err }),
+  );
+}
+
+/** The scheduler posting digests through the Slack publisher, one owner id per process. */
+function createDigestScheduler(
+  core: VigilCore,
+  bots: BotClients,
+  ticker: Ticker | undefined,
+): DigestScheduler {
+  const publisher = createDigestPublisher(publisherDepsOf(core.slack), bots, (id) =>
+    core.repos.digestSubscriptions.get(id),
+  );
+  return new DigestScheduler({
+    subscriptions: core.repos.digestSubscriptions,
+    outbox: core.repos.digestOutbox,
+    events: eventSourceOf(core.api, 'background'),
+    publisher,
+    messages: core.repos.alertState,
+    clock: core.clock,
+    logger: core.logger.child({ component: 'digest' }),
+    // The instance's holder id: a run left by an instance that is gone (a stopped process of this host, or
+    // one whose heartbeat lapsed on any host) is taken over at once; a live owner keeps its run.
+    owner: core.store.holderId,
+    unsnoozed: (workspaceId, events) => core.snoozes.unsnoozed(workspaceId, events),
+    tenantOf: (workspaceId) => core.api.ownTenant(workspaceId),
+    intervalMs: core.config.digest.tickMs,
+    ...(ticker ? { ticker } : {}),
+  });
+}
+
+/**
+ * The alert scheduler posting through the Slack publisher, and the follower that keeps posted alerts in step
+ * with their events (a click anywhere in Vigil): each change is recorded before its commit, followed after it
+ * (tracked, so shutdown drains it), and what a crash or Slack left undone is swept at start-up and every tick.
+ */
+function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker | undefined): AlertScheduler {
+  const logger = core.logger.child({ component: 'alerts' });
+  const publisher = measuredAlertPublisher(
+    createAlertPublisher(bots, core.clock, (ws, events, tenantId) =>
+      core.slack.workObjects.rememberPosted(ws, events, tenantId),
+    ),
+    core.monitoring.metrics,
+    core.clock,
+  );
+  const { followUps, follower } = alertFollowUps(core, publisher, logger);
+  const { pollMs, syncMs } = core.config.alerts;
+  const tickMs = tickMsFor(pollMs);
+  const sync = new StateSync({
+    followed: core.repos.alertState.followed,
+    state: core.repos.alertState,
+    contexts: core.events.contexts,
+    source: eventSourceOf(core.api, 'background'),
+    homeOf: (ws) => core.api.home(ws),
+    changes: core.events.changes,
+    catchUp: (ref) => follower.catchUp(ref),
+    clock: core.clock,
+    logger: core.logger.child({ component: 'state-sync' }),
+    owner: core.store.holderId,
+    intervalMs: syncMs,
+    tickMs,
+  });
+  return new AlertScheduler({
+    subscriptions: core.repos.alertSubscriptions,
+    state: core.repos.alertState,
+    source: feedSourceOf(core.api),
+    publisher,
+    contexts: core.events.contexts,
+    rest: core.alerts.rest,
+    generationOf: (ws, uid) => core.events.generationOf(ws, uid),
+    clock: core.clock,
+    logger,
+    owner: core.store.holderId,
+    snoozed: (workspaceId) => core.snoozes.matcher(workspaceId),
+    followUps,
+    sync,
+    pollMs,
+    tickMs,
+    ...(ticker ? { ticker } : {}),
+  });
+}
+
+function alertFollowUps(
+  core: VigilCore,
+  publisher: ReturnType<typeof createAlertPublisher>,
+  logger: VigilCore['logger'],
+): { followUps: AlertFollowUps; follower: AlertFollower } {
+  const follower = new AlertFollower({
+    state: core.repos.alertState,
+    eventStates: core.repos.eventStates,
+    subscriptions: core.repos.alertSubscriptions,
+    contexts: core.events.contexts,
+    publisher,
+    logger,
+  });
+  // Changes made anywhere, seen when the state sync reads the events again: the same messages, one home.
+  core.events.changes.onUpstream((read) => follower.followUpstream(read));
+  // A snooze made or ended: the followed messages show it, through the same records.
+  core.events.changes.onSnoozes((ws, match) => follower.showSnoozes(ws, match));
+  const followUps = new AlertFollowUps({
+    records: core.repos.alertFollowUps,
+    state: core.repos.alertState,
+    eventStates: core.repos.eventStates,
+    follower,
+    clock: core.clock,
+    logger,
+    owner: core.store.holderId,
+    isAlive: (owner) => core.store.isHolderAlive(owner),
+  });
+  core.events.changes.beforeEach((change) => followUps.record(change));
+  core.events.changes.afterEach((change) =>
+    core.tracker.run(
+      () => followUps.follow(change),
+      (err) => logger.warn('alert messages did not follow an event', { err }),
+    ),
+  );
+  core.tracker.run(
+    () => followUps.sweep(),
+    (err) => logger.warn('could not complete the alert follow-ups left behind', { err }),
+  );
+  return { followUps, follower };
+}

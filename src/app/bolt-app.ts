@@ -1,0 +1,254 @@
+/**
+ * Builds the Bolt app: transport (HTTP receiver or Socket Mode), workspace authorization (one bot token,
+ * or OAuth installations from the store) and the features' listeners (loaded once the web server listens).
+ * No I/O happens here (OAuth mode loads @slack/oauth).
+ */
+// The Web API client through Bolt's re-export (webApi), and @slack/oauth only in OAuth mode: Bolt has loaded
+// both already, and importing them by name from an ES module has Node parse their CommonJS exports again.
+import { App, ErrorCode, type InstallationStore, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
+import type { InstallProvider } from '@slack/oauth';
+import type { Clock } from '../kernel/clock.js';
+import { toBoltLogger } from '../slack/bolt-logger.js';
+import { interactiveClientOptions } from '../slack/client-options.js';
+import type { Feature, SlackDeps } from '../slack/context.js';
+import { reportError } from '../slack/error-reply.js';
+import { VigilHttpReceiver } from '../slack/receiver.js';
+import { RefusedSteps, refusedStepError } from '../slack/refused-steps.js';
+import {
+  answerGateRefusal,
+  authorizationAnswer,
+  installationAuthorize,
+  SingleWorkspaceGate,
+} from '../slack/served-workspaces.js';
+import { AnsweringSocketModeReceiver } from '../slack/socket-receiver.js';
+import { rotationSafeAuthorization } from '../slack/token-rotation.js';
+import type { Store } from '../store/index.js';
+import type { Config } from './config.js';
+
+/** The bot scopes of manifest.yml; the OAuth install asks for exactly these. */
+export const BOT_SCOPES = [
+  'commands',
+  'chat:write',
+  'users:read',
+  'usergroups:read',
+  'files:write',
+  'im:write',
+  'channels:read',
+  'groups:read',
+  'channels:history',
+  'groups:history',
+  'files:read',
+  'links:read',
+  'links:write',
+  'im:history',
+];
+
+export interface SlackApp {
+  app: App;
+  /** HTTP mode only: the web server routes `/slack/events` here. */
+  httpReceiver: VigilHttpReceiver | undefined;
+  /** OAuth mode only: `/slack/install` and `/slack/oauth_redirect`. */
+  installer: InstallProvider | undefined;
+  /** Bolt's init, and in single-workspace mode the bot token's check (auth.test) before traffic. */
+  init(): Promise<void>;
+  /** Loads the features and registers every listener, once; a request that comes first waits for it. */
+  registerListeners(): Promise<void>;
+}
+
+const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
+  debug: LogLevel.DEBUG,
+  info: LogLevel.INFO,
+  warn: LogLevel.WARN,
+  error: LogLevel.ERROR,
+};
+
+export interface SlackAppOptions {
+  /** What the transport and the last-resort error reply use from the start. */
+  base: Pick<SlackDeps, 'logger' | 'outbound' | 'metrics'>;
+  /** The services and every feature, loaded when the listeners are registered. */
+  load: () => Promise<{ deps: SlackDeps; features: readonly Feature[] }>;
+  config: Config;
+  /** OAuth installations, and the store lock their token rotation refreshes under. */
+  installations: InstallationStore;
+  locks: Pick<Store, 'withLock'>;
+  clock: Clock;
+  /** Seconds clock of the request-signature check (tests freeze it). */
+  now?: () => number;
+}
+
+type BoltClientOptions = ReturnType<typeof boltClientOptions>;
+
+function boltClientOptions(deps: SlackAppOptions['base'], config: Config) {
+  // The Slack host on every line: the web client's own retry warnings ("http request failed fetch failed")
+  // name nothing else.
+  const slackApi = URL.canParse(config.slack.apiUrl)
+    ? new URL(config.slack.apiUrl).host
+    : config.slack.apiUrl;
+  const logger = toBoltLogger(
+    deps.logger.child({ component: 'bolt', slackApi }),
+    BOLT_LOG_LEVELS[config.logLevel],
+  );
+  return {
+    slackApiUrl: config.slack.apiUrl,
+    logger,
+    logLevel: BOLT_LOG_LEVELS[config.logLevel],
+    // Bounded: no Slack call (nor a respond post) hangs a click, and none that may have landed is sent twice.
+    ...interactiveClientOptions(config.slack.timeoutMs, deps.outbound.fetch),
+  };
+}
+
+async function createInstaller(
+  config: Config,
+  clientOptions: BoltClientOptions,
+  installationStore: InstallProvider['installationStore'],
+): Promise<InstallProvider | undefined> {
+  if (config.slack.mode.kind !== 'oauth') return undefined;
+  const { InstallProvider } = await import('@slack/oauth');
+  return new InstallProvider({
+    clientId: config.slack.mode.clientId,
+    clientSecret: config.slack.mode.clientSecret,
+    stateSecret: config.slack.mode.stateSecret,
+    installationStore,
+    clientOptions,
+    logger: clientOptions.logger,
+    directInstall: true,
+    // Beside the Web API: https://slack.com/api/ → https://slack.com/oauth/v2/authorize, and a fake
+    // Slack (SLACK_API_URL) gets the browser step too.
+    authorizationUrl: new URL('../oauth/v2/authorize', config.slack.apiUrl).toString(),
+  });
+}
+
+/** Both answer a request refused by the workspace gate in its ack (AckAnswers). */
+function createReceiver(
+  opts: SlackAppOptions,
+  clientOptions: BoltClientOptions,
+): VigilHttpReceiver | AnsweringSocketModeReceiver {
+  const { config } = opts;
+  if (config.slack.appToken) {
+    return new AnsweringSocketModeReceiver(
+      new SocketModeReceiver({
+        appToken: config.slack.appToken,
+        dispatcher: opts.base.outbound.dispatcher,
+        logger: clientOptions.logger,
+        installerOptions: { clientOptions },
+      }),
+      opts.base.metrics,
+    );
+  }
+  return new VigilHttpReceiver({
+    signingSecret: config.slack.signingSecret ?? '',
+    logger: opts.base.logger.child({ component: 'receiver' }),
+    ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.base.metrics ? { metrics: opts.base.metrics } : {}),
+  });
+}
+
+/** Last resort for errors thrown inside listeners (the features report their own to the user). */
+function handleErrors(
+  app: App,
+  deps: SlackAppOptions['base'],
+  receiver: VigilHttpReceiver | AnsweringSocketModeReceiver,
+  // The services are loaded after start-up listens (see createSlackApp); a refusal may come first.
+  refusedSteps: () => Promise<RefusedSteps>,
+): void {
+  const steps = {
+    complete: (...args: Parameters<RefusedSteps['complete']>) =>
+      void refusedSteps().then(
+        (refused) => refused.complete(...args),
+        (err: unknown) => deps.logger.error('could not complete a refused workflow step', { err }),
+      ),
+  };
+  app.error(async (args) => {
+    const { error, body } = args as unknown as { error: unknown; body?: { type?: string } };
+    const answer = authorizationAnswer(error);
+    if (answer) {
+      await answerGateRefusal(deps, answer, body, receiver);
+      // A workflow step the gate refused completes with the refusal instead of waiting for Slack's timeout.
+      steps.complete(body, refusedStepError(answer));
+      return;
+    }
+    if ((error as { code?: unknown }).code === ErrorCode.AuthorizationError) {
+      // A request from a workspace without an installation: expected after an uninstall, not a bug.
+      deps.logger.warn('request from a workspace Vigil has no installation for', { type: body?.type });
+      steps.complete(body, NO_INSTALLATION);
+      return;
+    }
+    const reference = await reportError(deps, error, undefined, { type: body?.type });
+    steps.complete(body, `Vigil could not run this step (reference ${reference}). ${RETRY}`);
+  });
+}
+
+const RETRY = 'Run the workflow again; if it keeps failing, give the reference to whoever runs Vigil.';
+const NO_INSTALLATION =
+  'Vigil did not run this step: it has no installation for this workspace. An admin of the workspace can install Vigil, then run the workflow again.';
+
+export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
+  const { base, config } = opts;
+  const clientOptions = boltClientOptions(base, config);
+  // Token rotation refreshes under a store lock, so two instances never refresh one installation at once.
+  const rotation = rotationSafeAuthorization({
+    installations: opts.installations,
+    store: opts.locks,
+    clock: opts.clock,
+  });
+  const installer = await createInstaller(config, clientOptions, rotation.installationStore);
+  const receiver = createReceiver(opts, clientOptions);
+  // The workspace gate: every request is authorized for the workspace this installation serves, or refused.
+  const gate =
+    config.slack.mode.kind === 'single'
+      ? new SingleWorkspaceGate(new webApi.WebClient(undefined, clientOptions), config.slack.mode.botToken)
+      : undefined;
+  const app = new App({
+    authorize: gate
+      ? gate.authorize
+      : installationAuthorize(rotation.authorizeWith(installer as InstallProvider)),
+    receiver,
+    logger: clientOptions.logger,
+    clientOptions,
+    developerMode: false,
+    deferInitialization: true,
+    extendedErrorHandler: true,
+    // Neither is used (no message listeners, no conversation state); each is a middleware on every request.
+    ignoreSelf: false,
+    convoStore: false,
+  });
+  // Why lazy: the services, the features' handlers and their Block Kit builders are most of Vigil's modules,
+  // and loading them doubled the time to a first /healthz. Start-up loads them right after the web server
+  // listens; a request that comes before waits here (Bolt reads its listeners only after the global
+  // middleware). A failed load fails the start, and a request that waited on it gets the house's error reply
+  // (app.error below).
+  let loading: ReturnType<SlackAppOptions['load']> | undefined;
+  const load = () => {
+    loading ??= opts.load();
+    return loading;
+  };
+  let registered: Promise<void> | undefined;
+  const registerListeners = () => {
+    registered ??= Promise.all([import('./listeners.js'), load()]).then(([listeners, loaded]) =>
+      listeners.registerListeners(app, loaded.deps, loaded.features),
+    );
+    return registered;
+  };
+  let refused: Promise<RefusedSteps> | undefined;
+  const refusedSteps = () => {
+    refused ??= load().then(
+      ({ deps }) => new RefusedSteps(deps, new webApi.WebClient(undefined, clientOptions)),
+    );
+    return refused;
+  };
+  app.use(async ({ next }) => {
+    await registerListeners();
+    await next();
+  });
+  handleErrors(app, base, receiver, refusedSteps);
+  return {
+    app,
+    httpReceiver: receiver instanceof VigilHttpReceiver ? receiver : undefined,
+    installer,
+    async init() {
+      await app.init();
+      await gate?.init();
+    },
+    registerListeners,
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * Every listener of the app, in the order Bolt runs them: `/vigil` with its subcommands' handlers, then each
+ * feature's actions, views, events and steps. Loaded by `createSlackApp` only once the web server listens.
+ */
+import type { App } from '@slack/bolt';
+import { registerVigilCommand } from '../slack/command.js';
+import type { CommandHandlers, Feature, SlackDeps } from '../slack/context.js';
+
+export function registerListeners(app: App, deps: SlackDeps, features: readonly Feature[]): void {
+  const commands: CommandHandlers = Object.assign({}, ...features.map((f) => f.commands));
+  registerVigilCommand(app, deps, commands);
+  for (const feature of features) feature.register?.(app, deps);
+}

@@ -1,0 +1,153 @@
+/**
+ * Building Vigil's services over the store (startup/base.ts) and the API client pool (startup/api.ts): the workflows, and what
+ * Slack listeners get (`SlackDeps`: services, permission checks, clock, logger, never the store or the API
+ * client). Loaded once the web server listens: a start serves /healthz without them.
+ */
+
+import { AlertService } from '../features/alerts/subscriptions.js';
+import { ConnectionService } from '../features/connection/service.js';
+import { TenantsService } from '../features/connection/tenants.js';
+import { CredentialsService } from '../features/credentials/service.js';
+import { DigestOnDemand } from '../features/digests/on-demand.js';
+import { DigestService } from '../features/digests/subscriptions.js';
+import { EventsService } from '../features/events/service.js';
+import { HomeService } from '../features/home/service.js';
+import { IdentifierDirectory } from '../features/identifiers/directory.js';
+import { IdentifierSearch } from '../features/identifiers/search.js';
+import { IntelService } from '../features/intel/service.js';
+import { PoliciesService } from '../features/policies/service.js';
+import { RecommendationsService } from '../features/recommendations/service.js';
+import { ReportsService } from '../features/reports/service.js';
+import { SandboxService } from '../features/sandbox/service.js';
+import { SettingsService } from '../features/settings/service.js';
+import { SnoozeService } from '../features/snooze/service.js';
+import { PortalLinks } from '../features/work-objects/portal-links.js';
+import { WorkObjectsService } from '../features/work-objects/service.js';
+import { StepRuns } from '../features/workflow-steps/runs.js';
+import type { Sleep } from '../kernel/clock.js';
+import { AuditTrail } from '../shared/audit.js';
+import { KnownTags } from '../shared/events/known-tags.js';
+import { TriageService } from '../shared/events/triage.js';
+import { FairGate, type FairGateOptions } from '../shared/fair-gate.js';
+import { listContexts } from '../shared/list-context.js';
+import { StoreSearchSeats } from '../shared/search-seats.js';
+import { eventSourceOf } from '../shared/subscriptions/source.js';
+import { WatchService } from '../shared/watch-service.js';
+import type { SlackDeps } from '../slack/context.js';
+import { Authz } from '../slack/permission-checks.js';
+import type { ApiParts } from './api.js';
+import type { VigilBase } from './base.js';
+
+/**
+ * Everything start-up built: the services, and the store and API client beneath them that background work,
+ * the connect page and the playground use. Slack listeners get only `slack`.
+ */
+export interface VigilCore extends VigilBase, ApiParts, SlackDeps {
+  slack: SlackDeps;
+}
+
+export interface ServiceOptions {
+  /** Fair admission of searches (per-member bound, concurrency). */
+  searchGate?: Partial<FairGateOptions> | undefined;
+  sleep?: Sleep | undefined;
+}
+
+type ServiceBase = VigilBase & ApiParts;
+
+export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCore {
+  const { config, logger, clock, repos, tracker } = base;
+  const sleep = opts.sleep ? { sleep: opts.sleep } : {};
+  const portalLinks = new PortalLinks({ repos, clock, hosts: config.portalHosts });
+  const shared = sharedServices(base, portalLinks, opts);
+  const { connection, digests, alerts, snoozes } = shared;
+  const slack: SlackDeps = {
+    logger,
+    clock,
+    ...shared,
+    ...workflowServices(base, shared, portalLinks, opts),
+    digestNow: new DigestOnDemand({ repos }),
+    steps: new StepRuns({ repos, clock }),
+    settings: new SettingsService({ repos }),
+    home: new HomeService({ repos, digests, alerts, connection, snoozes }),
+    knownTags: new KnownTags(repos),
+    lists: listContexts(repos),
+    authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
+    tracker,
+    outbound: base.outbound,
+    metrics: base.monitoring.metrics,
+    ...sleep,
+  };
+  return { ...base, ...slack, slack };
+}
+
+type SharedServices = ReturnType<typeof sharedServices>;
+
+/** The services others are built on. */
+function sharedServices(base: ServiceBase, portalLinks: PortalLinks, opts: ServiceOptions) {
+  const { config, logger, clock, store, repos, api } = base;
+  const tenantOf = (workspaceId: string) => api.ownTenant(workspaceId);
+  const identifiers = new IdentifierDirectory({ api, clock, repos });
+  const events = new EventsService({
+    api,
+    repos,
+    clock,
+    // On Redis a member's bound on searches holds across every instance.
+    gate: new FairGate(opts.searchGate, store.backend === 'redis' ? new StoreSearchSeats(store) : undefined),
+    portalLinks,
+  });
+  return {
+    connection: new ConnectionService({ api, repos, logger, publicUrl: () => config.publicUrl }),
+    digests: new DigestService({ repos, events: eventSourceOf(api), clock, tenantOf }),
+    alerts: new AlertService({ repos, clock, pollMs: config.alerts.pollMs, tenantOf }),
+    identifiers,
+    events,
+    triage: new TriageService({ api, store, repos, clock }),
+    audit: new AuditTrail({ repos }),
+    snoozes: new SnoozeService({ repos, clock, changes: events.changes }),
+  };
+}
+
+/** The workflows over the API: one per part of Slack that reaches it. */
+function workflowServices(
+  base: ServiceBase,
+  shared: SharedServices,
+  portalLinks: PortalLinks,
+  opts: ServiceOptions,
+) {
+  const { config, logger, clock, store, repos, api } = base;
+  const { identifiers, events, triage, audit } = shared;
+  const sleep = opts.sleep ? { sleep: opts.sleep } : {};
+  return {
+    credentials: new CredentialsService({
+      api,
+      repos,
+      identifiers,
+      store,
+      clock,
+      logger: logger.child({ component: 'creds' }),
+    }),
+    identifierSearch: new IdentifierSearch({ identifiers, repos }),
+    tenants: new TenantsService({ api, repos }),
+    policies: new PoliciesService({ api, store, repos, clock, logger, ...sleep }),
+    recommendations: new RecommendationsService({ api, store, repos, clock, identifiers }),
+    reports: new ReportsService({ api }),
+    watch: new WatchService({ api, repos, identifiers }),
+    intel: new IntelService({
+      api,
+      repos,
+      clock,
+      logger: logger.child({ component: 'intel' }),
+      leases: store,
+    }),
+    sandbox: new SandboxService({
+      api,
+      repos,
+      logger: logger.child({ component: 'sandbox' }),
+      maxBytes: config.sandbox.maxBytes,
+      // The bot token goes only to Slack's file hosts and the configured Slack API host.
+      slackFileHosts: ['files.slack.com', 'files.slack-gov.com', new URL(config.slack.apiUrl).host],
+      dispatcher: base.outbound.dispatcher,
+    }),
+    workObjects: new WorkObjectsService({ links: portalLinks, api, repos, events, triage, audit }),
+  };
+}

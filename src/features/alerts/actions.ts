@@ -1,0 +1,16 @@
+/**
+ * The "+N more" button of a grouped alert: the rest of its events, ten at a time, privately, with the events'
+ * buttons (handled by the events listeners). App Home's Pause / Resume / Remove live with App Home.
+ */
+import type { App } from '@slack/bolt';
+import { ALERT_MORE } from '../../shared/subscriptions/alert-blocks.js';
+import { onMoreButton } from '../../shared/subscriptions/slack.js';
+import type { SlackDeps } from '../../slack/context.js';
+
+export function registerAlertActions(app: App, deps: SlackDeps): void {
+  onMoreButton(app, deps, ALERT_MORE, {
+    rest: deps.alerts.rest,
+    commandText: () => '/vigil alerts list',
+    what: 'alert',
+  });
+}

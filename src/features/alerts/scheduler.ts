@@ -1,0 +1,189 @@
+/**
+ * The alert scheduler: every tick (a few seconds) it looks at each workspace that has alert subscriptions;
+ * a workspace whose feed is due is polled once (poll.ts), and each of its channels with events waiting gets
+ * its next message (deliver.ts). A workspace still busy from an earlier tick is left to finish (a slow
+ * tenant never delays the others); at most CONCURRENCY workspaces are worked on at once, and a few channels
+ * of each. Reading the feeds is cheap, so an idle tick costs one store read per workspace. `stop` cancels the
+ * timer and waits for the work in flight, so the store can close after it.
+ */
+
+import { realTicker, type Ticker } from '../../shared/subscriptions/ticker.js';
+import { type AlertSubscription, isStoreOutage, StoreCorruptionError } from '../../store/index.js';
+import { type DeliveryDeps, type DeliveryOutcome, deliverChannel } from './deliver.js';
+import type { SweepReport } from './follow-ups.js';
+import { type PollOutcome, pollFeed } from './poll.js';
+import type { SyncReport } from './sync.js';
+
+export interface AlertSchedulerDeps extends DeliveryDeps {
+  ticker?: Ticker;
+  /** Alert messages that have not caught up with their events yet (follow-ups.ts), completed on each tick. */
+  followUps?: { sweep(): Promise<SweepReport> };
+  /** Posted messages re-reading their events' state (sync.ts): each tenant when it is due. */
+  sync?: { tick(): Promise<SyncReport>; settled(): Promise<unknown> };
+}
+
+export interface AlertTickReport {
+  polls: Record<PollOutcome, number>;
+  posts: Record<DeliveryOutcome, number>;
+  followUps: SweepReport;
+  sync: SyncReport;
+}
+
+/** Workspaces worked on at once. */
+const CONCURRENCY = 16;
+/** The longest shutdown waits for a poll or a post in flight (a poll gives up between pages). */
+const STOP_WAIT_MS = 5_000;
+/** Channels of one workspace posted to at once. */
+const CHANNELS_AT_ONCE = 4;
+
+/** How often the scheduler looks, for a poll interval: often enough that polls keep to their interval. */
+export function tickMsFor(pollMs: number): number {
+  return Math.max(250, Math.min(5000, Math.floor(pollMs / 12)));
+}
+
+export class AlertScheduler {
+  private timer: { cancel(): void } | undefined;
+  private stopped = false;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private running = 0;
+  private sweeping: Promise<void> | undefined;
+  private readonly waiting: (() => void)[] = [];
+
+  private readonly deps: AlertSchedulerDeps;
+
+  constructor(deps: AlertSchedulerDeps) {
+    this.deps = { ...deps, stopping: () => this.stopped };
+  }
+
+  start(): void {
+    if (this.timer || this.stopped) return;
+    const ticker = this.deps.ticker ?? realTicker;
+    this.timer = ticker.every(this.deps.tickMs, () => {
+      void this.tick().catch((err: unknown) =>
+        // The store logs its own outage once; the next tick tries again.
+        isStoreOutage(err)
+          ? this.deps.logger.debug('alert tick skipped: store unavailable')
+          : this.deps.logger.error('alert tick failed', { err }),
+      );
+    });
+  }
+
+  /** One look at every workspace now; resolves when the work it started is done (tests, the playground). */
+  async tick(): Promise<AlertTickReport> {
+    const report: AlertTickReport = {
+      polls: { polled: 0, 'not-due': 0, busy: 0, failed: 0 },
+      posts: { posted: 0, idle: 0, busy: 0, paused: 0, retry: 0, failed: 0 },
+      followUps: { followed: 0, dropped: 0, failed: 0 },
+      sync: { tenants: 0, calls: 0, changed: 0 },
+    };
+    if (this.stopped) return report;
+    const started: Promise<void>[] = [this.sweep(report), this.syncStates(report)];
+    const teams = await this.deps.subscriptions.teams();
+    for (const workspaceId of teams) {
+      const busy = this.inFlight.get(workspaceId);
+      if (busy !== undefined) {
+        started.push(busy);
+        continue;
+      }
+      const work = this.limited(() => this.workspace(workspaceId, report))
+        .catch((err: unknown) => {
+          // Cut short by shutdown (the store closing under it): taken up again after the restart.
+          if (this.stopped) this.deps.logger.info('alert work cut short by shutdown', { workspaceId });
+          else if (isStoreOutage(err))
+            this.deps.logger.debug('alert work skipped: store unavailable', { workspaceId });
+          // An unreadable feed is set aside (logged once by the store): the workspace's polls wait for an admin.
+          else if (err instanceof StoreCorruptionError)
+            this.deps.logger.debug('alert work skipped: a record is unreadable', { workspaceId });
+          else this.deps.logger.error('alert work for a workspace crashed', { workspaceId, err });
+        })
+        .finally(() => this.inFlight.delete(workspaceId));
+      this.inFlight.set(workspaceId, work);
+      started.push(work);
+    }
+    await Promise.all(started);
+    return report;
+  }
+
+  /** Stops the timer and waits for the work in flight, at most `waitMs` (what is cut short is taken up again). */
+  async stop(waitMs = STOP_WAIT_MS): Promise<void> {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+      timer.unref();
+    });
+    const syncing = this.deps.sync?.settled();
+    await Promise.race([Promise.allSettled([...this.inFlight.values(), this.sweeping, syncing]), waited]);
+    clearTimeout(timer);
+  }
+
+  /** The follow-ups' sweep, beside the workspaces' work (it may wait on Slack); one at a time. */
+  private sweep(report: AlertTickReport): Promise<void> {
+    const { followUps } = this.deps;
+    if (followUps === undefined) return Promise.resolve();
+    this.sweeping ??= followUps
+      .sweep()
+      .then((done) => {
+        report.followUps = done;
+      })
+      .catch((err: unknown) => {
+        if (this.stopped || isStoreOutage(err)) return;
+        this.deps.logger.error('alert follow-ups sweep failed', { err });
+      })
+      .finally(() => {
+        this.sweeping = undefined;
+      });
+    return this.sweeping;
+  }
+
+  /** The state sync, beside the workspaces' work (it keeps its own pace per workspace). */
+  private async syncStates(report: AlertTickReport): Promise<void> {
+    try {
+      const done = await this.deps.sync?.tick();
+      if (done !== undefined) report.sync = done;
+    } catch (err) {
+      if (this.stopped || isStoreOutage(err)) return;
+      this.deps.logger.error('state sync failed', { err });
+    }
+  }
+
+  private async workspace(workspaceId: string, report: AlertTickReport): Promise<void> {
+    const { deps } = this;
+    const now = deps.clock.now();
+    const feed = await deps.state.feed(workspaceId);
+    const due = feed === undefined || (feed.nextPollAt ?? 0) <= now;
+    if (!due && (feed?.pendingChannels.length ?? 0) === 0) {
+      report.polls['not-due']++;
+      return;
+    }
+    const subs: AlertSubscription[] = await deps.subscriptions.list(workspaceId);
+    const active = subs.filter((s) => s.paused === undefined);
+    if (due && active.length > 0) report.polls[await pollFeed(deps, workspaceId, active)]++;
+    // Channels are independent outboxes: a few post at once (Slack answers each in a fraction of a second).
+    const channels = [...((await deps.state.feed(workspaceId))?.pendingChannels ?? [])];
+    const visited: string[] = [];
+    const worker = async () => {
+      for (let channelId = channels.shift(); channelId !== undefined; channelId = channels.shift()) {
+        if (this.stopped) return;
+        report.posts[await deliverChannel(deps, workspaceId, channelId, subs)]++;
+        visited.push(channelId);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CHANNELS_AT_ONCE, channels.length) }, worker));
+    // Once for the workspace, not once a message: the channels whose outbox is empty now leave the list.
+    await deps.state.markDrained(workspaceId, visited);
+  }
+
+  private async limited<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.running >= CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      return await fn();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}

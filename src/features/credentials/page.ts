@@ -1,0 +1,16 @@
+/** A credentials page as the requester sees it: the rows with what was done to them through Vigil. */
+import { contextRef } from '../../shared/contexts.js';
+import type { SlackDeps } from '../../slack/context.js';
+import type { RenderedMessage } from '../../slack/kit/kit.js';
+import { renderCredsPage } from './blocks.js';
+import type { CredsContext } from './service.js';
+
+export async function credsPage(
+  deps: Pick<SlackDeps, 'credentials'>,
+  ctx: CredsContext,
+  ctxId: string,
+  opts: { inChannel?: boolean; sharedBy?: string } = {},
+): Promise<RenderedMessage> {
+  const states = await deps.credentials.actions.statesOf(ctx.workspaceId, ctx.rows);
+  return renderCredsPage(ctx, { ...opts, states, ref: (i) => contextRef(ctxId, i) });
+}

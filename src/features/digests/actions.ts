@@ -1,0 +1,16 @@
+/**
+ * The "+N more" button of a digest: the rest of its events, ten at a time, privately, with the events'
+ * buttons (handled by the events listeners). App Home's Pause / Resume / Remove live with App Home.
+ */
+import type { App } from '@slack/bolt';
+import { DIGEST_MORE } from '../../shared/subscriptions/digest-blocks.js';
+import { onMoreButton } from '../../shared/subscriptions/slack.js';
+import type { SlackDeps } from '../../slack/context.js';
+
+export function registerDigestActions(app: App, deps: SlackDeps): void {
+  onMoreButton(app, deps, DIGEST_MORE, {
+    rest: deps.digests.rest,
+    commandText: (id) => `/vigil digest preview ${id}`,
+    what: 'digest',
+  });
+}

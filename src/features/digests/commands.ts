@@ -1,0 +1,92 @@
+import { eventRef } from '../../shared/events/context.js';
+import { renderDigestList, renderDigestMessage } from '../../shared/subscriptions/digest-blocks.js';
+import { changeSubscription, channelIdOf, createSubscription } from '../../shared/subscriptions/slack.js';
+import type { CommandContext, CommandHandler } from '../../slack/context.js';
+import { ephemeral } from '../../slack/context.js';
+import { slackDate } from '../../slack/kit/dates.js';
+import type { NewSubscription } from '../../store/index.js';
+import { nextSlot } from './due.js';
+import { saveDigestContext } from './publisher.js';
+import { publisherDepsOf } from './publisher-deps.js';
+
+export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'> & {
+  timeZone?: string | undefined;
+};
+
+/** Creates a subscription after the checks; the answer for the creator (a refusal when Vigil cannot post). */
+export async function addDigest(
+  ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>,
+  input: AddInput,
+): Promise<string> {
+  const { deps } = ctx;
+  const created = await createSubscription(ctx, input, (timeZone) =>
+    deps.digests.add({ ...input, timeZone, teamId: ctx.workspaceId, createdBy: ctx.userId }),
+  );
+  if ('refusal' in created) return created.refusal;
+  const { sub } = created;
+  const next = nextSlot(sub, deps.clock.now());
+  return (
+    `Digest \`${sub.id}\` created: it posts in <#${sub.channelId}> at ${sub.timeOfDay} ${sub.timeZone}` +
+    `${sub.weekdaysOnly ? ' on weekdays' : ' every day'}; the first one ${slackDate(next)}. ` +
+    `\`/vigil digest preview ${sub.id}\` shows what it would hold now.`
+  );
+}
+
+export const digestAddCommand: CommandHandler<'digest-add'> = {
+  progress: () => 'Setting up the digest…',
+  async run(ctx) {
+    const { command } = ctx;
+    const text = await addDigest(ctx, {
+      channelId: channelIdOf(command.channel, ctx.channelId),
+      identifierIds: command.identifierIds,
+      severity: command.severity ?? 'info',
+      types: command.types ?? [],
+      ...(command.tags?.length ? { tags: command.tags } : {}),
+      timeOfDay: command.timeOfDay,
+      timeZone: command.timeZone,
+      weekdaysOnly: command.weekdaysOnly,
+      skipEmpty: command.skipEmpty,
+    });
+    await ctx.respond(ephemeral({ text }, true));
+  },
+};
+
+export const digestListCommand: CommandHandler<'digest-list'> = {
+  async run(ctx) {
+    const [items, unreadable] = await Promise.all([
+      ctx.deps.digests.list(ctx.workspaceId),
+      ctx.deps.digests.unreadable(ctx.workspaceId),
+    ]);
+    // Remove beside a damaged subscription only for whom may remove it: admins (its creator is unknown).
+    const removable =
+      unreadable.length > 0 && (await ctx.deps.authz.isAdmin(ctx.client, ctx.teamId, ctx.userId));
+    await ctx.respond(ephemeral(renderDigestList(items, { ids: unreadable, removable }), true));
+  },
+};
+
+export const digestRemoveCommand: CommandHandler<'digest-remove'> = {
+  async run(ctx) {
+    const id = ctx.command.subscriptionId;
+    await changeSubscription(ctx, ctx.deps.digests, 'remove', id, 'change a digest someone else created');
+    await ctx.respond(ephemeral({ text: `Digest \`${id}\` removed; Vigil will not post it again.` }, true));
+  },
+};
+
+export const digestPreviewCommand: CommandHandler<'digest-preview'> = {
+  progress: () => 'Gathering the events of the next digest…',
+  async run(ctx) {
+    const { deps } = ctx;
+    const sub = await deps.digests.get(ctx.workspaceId, ctx.command.subscriptionId);
+    const content = await deps.digests.preview(ctx.workspaceId, sub.id);
+    const { ctxId, ctx: saved } = await saveDigestContext(publisherDepsOf(deps), content, sub, ctx.userId);
+    const message = renderDigestMessage({
+      heading: saved.heading,
+      events: saved.events.map((e) => e.event),
+      now: deps.clock.now(),
+      refs: (i) => eventRef(ctxId, i),
+    });
+    await ctx.respond(
+      ephemeral({ text: `Preview (nothing was posted): ${message.text}`, blocks: message.blocks }, true),
+    );
+  },
+};

@@ -1,0 +1,24 @@
+/** Daily digests: subscribe a channel, list, remove and preview; the "+N more" button of a posted digest. */
+import type { Feature } from '../../slack/context.js';
+import { registerDigestActions } from './actions.js';
+import {
+  digestAddCommand,
+  digestListCommand,
+  digestPreviewCommand,
+  digestRemoveCommand,
+} from './commands.js';
+import { digestAddModalCommand, registerDigestViews } from './views.js';
+
+export const digestFeature: Feature = {
+  commands: {
+    'digest-add': digestAddCommand,
+    'digest-add-modal': digestAddModalCommand,
+    'digest-list': digestListCommand,
+    'digest-remove': digestRemoveCommand,
+    'digest-preview': digestPreviewCommand,
+  },
+  register(app, deps) {
+    registerDigestActions(app, deps);
+    registerDigestViews(app, deps);
+  },
+};

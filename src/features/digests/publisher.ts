@@ -1,0 +1,131 @@
+/**
+ * The digest publisher port on the Slack side: renders a digest with the events builders, saves the events
+ * context its buttons point at, and posts it with the workspace's bot token (the single token, or the
+ * installation's in OAuth mode), the run id in the message metadata. Finds a run's message again in the
+ * channel's history. Slack's channel errors and 429 become the service's own errors.
+ */
+
+import type { Event } from '../../api/index.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
+import { compactEvent } from '../../shared/events/compact.js';
+import { type EventsContextOf, type EventsContextStore, eventRef } from '../../shared/events/context.js';
+import type { DigestContent, DigestHeading } from '../../shared/events/digest-heading.js';
+import { portalHostsOf } from '../../shared/portal.js';
+import { renderDigestMessage } from '../../shared/subscriptions/digest-blocks.js';
+import { POSTED_CONTEXT_TTL_MS } from '../../shared/subscriptions/posting.js';
+import { postRunMessage, runMessageFinder } from '../../shared/subscriptions/slack.js';
+import { filtersOf, scopeOf, TOP_EVENTS } from '../../shared/subscriptions/summary.js';
+import { messageEntities } from '../../shared/work-object-entity.js';
+import type { BotClients, BotClientsDeps } from '../../slack/bot-clients.js';
+import type { DigestPublisher } from './run.js';
+
+const DIGEST_EVENT_TYPE = 'vigil_digest';
+/** At most this many events are kept behind "+N more" (the rest store's own bound). */
+const MAX_REST = 200;
+
+export interface PublisherDeps {
+  contexts: EventsContextStore;
+  /** The state generation of an event: buttons act only while it is current. */
+  generationOf(workspaceId: string, uid: string): Promise<number>;
+  /** Keeps the events beyond the top ones for "+N more"; returns the button's ref. */
+  saveRest(workspaceId: string, subscriptionId: string, events: Event[]): Promise<string>;
+  clock: Clock;
+  logger: Logger;
+  /** The outbound proxy's fetch, when one is set (for its BotClients). */
+  outbound?: BotClientsDeps['outbound'];
+  /** Told of the events a digest shows (Work Objects find them when their card is opened). */
+  shown?: (workspaceId: string, events: Event[], tenantId: number | undefined) => Promise<void>;
+}
+
+function headingOf(
+  content: DigestContent,
+  sub: { severity: string | string[]; types: string[] },
+  moreRef?: string,
+): DigestHeading {
+  const heading: DigestHeading = {
+    subscriptionId: content.subscription.id,
+    localDate: content.localDate,
+    late: content.late,
+    scope: scopeOf(content.subscription.identifierIds),
+    filters: filtersOf(sub),
+    total: content.events.length,
+    counts: content.counts,
+    truncated: content.truncated,
+  };
+  if (moreRef !== undefined) heading.moreRef = moreRef;
+  if (content.missing.length > 0) heading.missing = [...content.missing];
+  return heading;
+}
+
+/** The context behind the buttons of a digest message (or preview), saved; returns its id and heading. */
+export async function saveDigestContext(
+  deps: PublisherDeps,
+  content: DigestContent,
+  sub: { severity: string | string[]; types: string[] },
+  userId: string,
+  ttlMs?: number,
+): Promise<{ ctxId: string; ctx: EventsContextOf<'digest'> }> {
+  const ws = content.subscription.teamId;
+  const top = content.events.slice(0, TOP_EVENTS);
+  const rest = content.events.slice(TOP_EVENTS, TOP_EVENTS + MAX_REST).map((e) => compactEvent(e));
+  const moreRef = rest.length > 0 ? await deps.saveRest(ws, content.subscription.id, rest) : undefined;
+  const ctx: EventsContextOf<'digest'> = {
+    v: 2,
+    kind: 'digest',
+    workspaceId: ws,
+    userId,
+    channelId: content.subscription.channelId,
+    commandText: `/vigil digest preview ${content.subscription.id}`,
+    events: await Promise.all(
+      top.map(async (event) => ({
+        event: compactEvent(event),
+        generation: await deps.generationOf(ws, event.metadata.uid),
+      })),
+    ),
+    heading: headingOf(content, sub, moreRef),
+  };
+  if (content.subscription.tenantId !== undefined) ctx.tenantId = content.subscription.tenantId;
+  await deps.shown?.(
+    ws,
+    ctx.events.map((e) => e.event),
+    ctx.tenantId,
+  );
+  return { ctxId: await deps.contexts.save(ctx, ttlMs), ctx };
+}
+
+export function createDigestPublisher(
+  deps: PublisherDeps,
+  clients: BotClients,
+  subscriptionOf: (id: string) => Promise<{ severity: string | string[]; types: string[] } | undefined>,
+): DigestPublisher {
+  return {
+    async post(content) {
+      const sub = (await subscriptionOf(content.subscription.id)) ?? { severity: 'info', types: [] };
+      // Kept as long as an alert's: the message follows its events' state for days.
+      const { ctxId, ctx } = await saveDigestContext(deps, content, sub, 'digest', POSTED_CONTEXT_TTL_MS);
+      const message = renderDigestMessage({
+        heading: ctx.heading,
+        events: ctx.events.map((e) => e.event),
+        now: deps.clock.now(),
+        refs: (i) => eventRef(ctxId, i),
+      });
+      const posted = await postRunMessage(clients, content.subscription.teamId, {
+        channelId: content.subscription.channelId,
+        message,
+        eventType: DIGEST_EVENT_TYPE,
+        payload: {
+          run_id: content.runId,
+          subscription_id: content.subscription.id,
+          local_date: content.localDate,
+        },
+        entities: messageEntities(
+          ctx.events.map((e) => e.event),
+          portalHostsOf(ctx.apiHost ?? ''),
+        ),
+      });
+      return { ...posted, followed: { ctxId, shown: ctx.events.map((e) => e.event.metadata.uid) } };
+    },
+    ...runMessageFinder(clients, DIGEST_EVENT_TYPE),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Digest subscriptions: what every subscription has (subscriptions/service.ts), and what a digest adds: its
+ * list with the last run, the next slot and whether it is failing (from the first failed run, since when), and a preview of the next digest.
+ */
+import { DateTime } from 'luxon';
+import type { Clock } from '../../kernel/clock.js';
+import type { DigestContent } from '../../shared/events/digest-heading.js';
+import { SubscriptionService, type SubscriptionServiceDeps } from '../../shared/subscriptions/service.js';
+import type { EventSource } from '../../shared/subscriptions/source.js';
+import { inTenant } from '../../shared/workspace-api.js';
+import {
+  type DigestLast,
+  type NewSubscription,
+  type Repositories,
+  type Subscription,
+  unlessUnreadable,
+} from '../../store/index.js';
+import { randomId } from '../../store/repos/ids.js';
+import { collectEvents } from './collect.js';
+import { nextSlot } from './due.js';
+import { contentOf } from './run.js';
+
+export interface DigestListItem {
+  subscription: Subscription;
+  last: DigestLast | undefined;
+  /** The tenant it keeps, when not the workspace's own now (it was made before a switch of tenant). */
+  otherTenant?: number;
+  /** Milliseconds of the next scheduled digest; undefined while paused. */
+  next: number | undefined;
+  state:
+    | { kind: 'active' }
+    | { kind: 'paused'; reason: string }
+    | { kind: 'failing'; error: string; failures: number; since: number; retryAt: number | undefined };
+}
+
+export interface DigestServiceDeps extends Pick<SubscriptionServiceDeps, 'tenantOf'> {
+  repos: Pick<Repositories, 'digestSubscriptions' | 'digestOutbox' | 'audit' | 'searchContexts'>;
+  events: EventSource;
+  clock: Clock;
+}
+
+export class DigestService extends SubscriptionService<Subscription, NewSubscription> {
+  constructor(private readonly deps: DigestServiceDeps) {
+    super(
+      deps.repos.digestSubscriptions,
+      {
+        audit: 'digest',
+        noun: 'digest',
+        nouns: 'digests',
+        command: 'digest',
+        // The next digest covers everything since the last one (the cursors were kept).
+        resumed: () => ({
+          failures: undefined,
+          nextAttemptAt: undefined,
+          lastError: undefined,
+          failingSince: undefined,
+        }),
+      },
+      deps,
+    );
+  }
+
+  add(input: NewSubscription): Promise<Subscription> {
+    return this.create(input);
+  }
+
+  async list(workspaceId: string): Promise<DigestListItem[]> {
+    const now = this.deps.clock.now();
+    const [subs, own] = await Promise.all([
+      this.deps.repos.digestSubscriptions.list(workspaceId),
+      this.deps.tenantOf?.(workspaceId),
+    ]);
+    return Promise.all(
+      subs.map(async (subscription) => {
+        // An unreadable outbox (set aside) only loses the line's last post.
+        const outbox = this.deps.repos.digestOutbox.get(workspaceId, subscription.id);
+        const last = (await unlessUnreadable(outbox, undefined))?.last;
+        const failures = subscription.failures ?? 0;
+        const state: DigestListItem['state'] =
+          subscription.paused !== undefined
+            ? { kind: 'paused', reason: subscription.paused.reason }
+            : failures > 0
+              ? {
+                  kind: 'failing',
+                  error: subscription.lastError ?? 'unknown error',
+                  failures,
+                  since: subscription.failingSince ?? now,
+                  retryAt: subscription.nextAttemptAt,
+                }
+              : { kind: 'active' };
+        const item: DigestListItem = {
+          subscription,
+          last,
+          next: subscription.paused === undefined ? nextSlot(subscription, now) : undefined,
+          state,
+        };
+        const tenant = subscription.tenantId;
+        if (tenant !== undefined && tenant !== own) item.otherTenant = tenant;
+        return item;
+      }),
+    );
+  }
+
+  protected override async removed(workspaceId: string, id: string): Promise<void> {
+    await this.deps.repos.digestOutbox.delete(workspaceId, id);
+  }
+
+  /** What the next digest would hold now; nothing is stored and no cursor moves. */
+  async preview(workspaceId: string, id: string): Promise<DigestContent> {
+    const sub = await this.get(workspaceId, id);
+    const now = this.deps.clock.now();
+    const state = await this.deps.repos.digestOutbox.cursorState(workspaceId, id);
+    const collected = await inTenant(sub.tenantId, () => collectEvents(this.deps.events, sub, state, now));
+    const localDate = DateTime.fromMillis(now, { zone: sub.timeZone }).toISODate() ?? '';
+    return contentOf(
+      sub,
+      { runId: `preview-${randomId(6)}`, localDate, late: false },
+      collected.events,
+      collected.truncated,
+      collected.missing,
+    );
+  }
+}

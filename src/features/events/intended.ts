@@ -1,0 +1,19 @@
+/** Which action a button of an event row asks for: the Slack side's reading of its own action ids. */
+import type { EventActionType } from '../../api/index.js';
+import type { ShownEvent } from '../../shared/events/context.js';
+import { reverseOf } from '../../shared/events/model.js';
+import { ACTION_IDS } from '../../shared/events/page.js';
+
+const ACTION_OF: Readonly<Record<string, EventActionType>> = {
+  [ACTION_IDS.ignore]: 'ignore',
+  [ACTION_IDS.remediate]: 'remediate',
+  [ACTION_IDS.unignore]: 'unignore',
+  [ACTION_IDS.unremediate]: 'unremediate',
+};
+
+/** What a button means for the event it sits on: Undo reverses what this message shows was done. */
+export function intendedAction(button: string, shown: ShownEvent): EventActionType | undefined {
+  if (button === ACTION_IDS.undo)
+    return shown.acted === undefined ? undefined : reverseOf(shown.acted.action);
+  return ACTION_OF[button];
+}

@@ -1,0 +1,89 @@
+/**
+ * "Open stealer log" in an infected device's event menu: the machine's logins and cookies, privately to the
+ * clicker (hosts on the tenant's domains first, values masked), and Reveal on each, checked against the
+ * `reveal` permission on every click and audited, as for leaked credentials. It is read in the tenant of the
+ * message it is opened from (the menu runs in it), and its Reveal reads that tenant again: the kept log names
+ * it, never the button.
+ */
+import type { App } from '@slack/bolt';
+import { ExpiredError } from '../../kernel/errors.js';
+import { contextRef, parseContextRef } from '../../shared/contexts.js';
+import { parseRef } from '../../shared/events/context.js';
+import { isInfectedDevice } from '../../shared/events/model.js';
+import { ephemeral, type SlackDeps } from '../../slack/context.js';
+import { type Click, onAction } from '../../slack/listen.js';
+import {
+  decodePages,
+  encodePages,
+  renderStealerLog,
+  renderStealerRevealed,
+  STEALER_NEXT,
+  STEALER_PREVIOUS,
+  STEALER_REVEAL,
+  type StealerLogPages,
+} from './stealer-log-blocks.js';
+
+function gone(): ExpiredError {
+  return new ExpiredError(
+    'This button no longer points at an event Vigil knows.',
+    'Run the search again with `/vigil events …`.',
+  );
+}
+
+export async function openStealerLog(click: Click): Promise<void> {
+  const { deps, who } = click;
+  // A stealer log lists the logins of the company's people: the same permission as searching leaked credentials.
+  await deps.authz.requireAccess(click.client, who, 'creds');
+  const ref = parseRef(click.action.value);
+  if (!ref) throw gone();
+  const ctx = await deps.events.contexts.load(ref.ctxId, who.workspaceId);
+  const shown = ref.index === undefined ? undefined : ctx.events[ref.index];
+  if (shown === undefined || !isInfectedDevice(shown.event)) throw gone();
+  const { view, id } = await deps.credentials.stealerLogs.open({
+    workspaceId: who.workspaceId,
+    userId: who.userId,
+    uid: shown.event.metadata.uid,
+  });
+  // Never in place of the event's message, and only to the clicker.
+  await click.respond(ephemeral(render(click, view, id), false));
+}
+
+function render(
+  click: Click,
+  view: Parameters<typeof renderStealerLog>[0],
+  id: string,
+  pages?: StealerLogPages,
+) {
+  return renderStealerLog(view, {
+    now: click.deps.clock.now(),
+    ref: (i) => contextRef(id, i),
+    pageRef: (p) => contextRef(id, encodePages(p)),
+    ...(pages === undefined ? {} : { pages }),
+  });
+}
+
+/** Next/Previous of one list: the same private message, another page of what was read (still masked). */
+async function page(click: Click): Promise<void> {
+  const { deps, who } = click;
+  await deps.authz.requireAccess(click.client, who, 'creds');
+  const ref = parseContextRef(click.action.value, 3);
+  if (!ref || ref.index === undefined) throw gone();
+  const view = await deps.credentials.stealerLogs.contexts.load(ref.ctxId, who.workspaceId);
+  await click.respond(ephemeral(render(click, view, ref.ctxId, decodePages(ref.index)), true));
+}
+
+async function reveal(click: Click): Promise<void> {
+  const { deps, who } = click;
+  const ref = parseContextRef(click.action.value, 3);
+  if (!ref || ref.index === undefined) throw gone();
+  const view = await deps.credentials.stealerLogs.contexts.load(ref.ctxId, who.workspaceId);
+  await deps.authz.requirePermission(click.client, who.workspaceId, who.teamId, who.userId, 'reveal');
+  const { entry, value } = await deps.credentials.stealerLogs.reveal(view, ref.index, who);
+  await click.respond(ephemeral(renderStealerRevealed(entry, value), false));
+}
+
+export function registerStealerLog(app: App, deps: SlackDeps): void {
+  onAction(app, deps, { action_id: STEALER_REVEAL, block_id: /^stealer:row:\d{1,3}$/ }, reveal);
+  for (const action_id of [STEALER_PREVIOUS, STEALER_NEXT])
+    onAction(app, deps, { action_id, block_id: /^stealer:pager:(credentials|cookies)$/ }, page);
+}

@@ -1,0 +1,105 @@
+/** What App Home shows a member: connection health, settings, subscriptions, and for admins the audit log. */
+import { type Permission, TIGHTENED_PERMISSIONS } from '../../kernel/permission-rules.js';
+import type {
+  AuditEntry,
+  Connection,
+  Repositories,
+  Settings,
+  Snooze,
+  Subscription,
+  UnreadableRecord,
+} from '../../store/index.js';
+import type { AlertList, AlertService } from '../alerts/subscriptions.js';
+import type { ConnectionService, EnvironmentOverview } from '../connection/service.js';
+import type { DigestListItem, DigestService } from '../digests/subscriptions.js';
+
+const HOME_AUDIT_ENTRIES = 5;
+
+export interface HomeOverview {
+  connection: Connection | undefined;
+  fromEnvironment: boolean;
+  environment?: EnvironmentOverview;
+  isAdmin: boolean;
+  settings: Settings;
+  subscriptions: Subscription[];
+  digests: DigestListItem[];
+  alerts: AlertList;
+  snoozes?: Snooze[];
+  audit: AuditEntry[];
+  /** Admins only: records set aside as unreadable. */
+  unreadable?: UnreadableRecord[];
+  /** For an admin not yet told: the permissions this workspace never set, which took stricter defaults. */
+  defaultsNotice?: Permission[];
+}
+
+export interface HomeDeps {
+  repos: Pick<Repositories, 'workspaces' | 'settings' | 'digestSubscriptions' | 'audit'> & {
+    unreadable?: Repositories['unreadable'];
+  };
+  digests: Pick<DigestService, 'list'>;
+  alerts: Pick<AlertService, 'list'>;
+  connection: Pick<ConnectionService, 'fromEnvironment' | 'environment'>;
+  /** The running snoozes; App Home shows none when absent. */
+  snoozes?: { list(workspaceId: string): Promise<Snooze[]> };
+}
+
+export class HomeService {
+  constructor(private readonly deps: HomeDeps) {}
+
+  /**
+   * `isAdmin` is asked alongside the reads (Slack answers it); the audit log is read for admins only. An
+   * admin is told once (remembered per admin) which permissions hold the stricter defaults.
+   */
+  async overview(
+    workspaceId: string,
+    userId: string,
+    isAdmin: () => Promise<boolean>,
+  ): Promise<HomeOverview> {
+    const { repos, connection: link } = this.deps;
+    const [connection, admin, settings, subscriptions] = await Promise.all([
+      repos.workspaces.get(workspaceId),
+      isAdmin(),
+      repos.settings.get(workspaceId),
+      repos.digestSubscriptions.list(workspaceId),
+    ]);
+    const digests = await this.deps.digests.list(workspaceId);
+    const alerts = await this.deps.alerts.list(workspaceId);
+    const snoozes = await this.deps.snoozes?.list(workspaceId);
+    const audit = admin ? await repos.audit.recent(workspaceId, HOME_AUDIT_ENTRIES) : [];
+    const unreadable = admin ? await repos.unreadable?.list(workspaceId) : undefined;
+    const environment = link.fromEnvironment ? await link.environment(workspaceId) : undefined;
+    const unset = TIGHTENED_PERMISSIONS.filter((p) => !settings.chosen.includes(p));
+    const notice = admin && unset.length > 0 && !settings.defaultsNoticeSeenBy.includes(userId);
+    if (notice) await repos.settings.markDefaultsNoticeSeen(workspaceId, userId);
+    return {
+      ...(notice ? { defaultsNotice: unset } : {}),
+      connection,
+      fromEnvironment: link.fromEnvironment,
+      ...(environment ? { environment } : {}),
+      isAdmin: admin,
+      settings,
+      subscriptions,
+      digests,
+      alerts,
+      ...(snoozes === undefined ? {} : { snoozes }),
+      audit,
+      ...(unreadable === undefined ? {} : { unreadable }),
+    };
+  }
+
+  /**
+   * Removes a record the workspace's admins were shown as unreadable (the caller checked the admin); audited.
+   * False when it is not one of the workspace's (already removed, or another's).
+   */
+  async removeUnreadable(workspaceId: string, kind: string, key: string, userId: string): Promise<boolean> {
+    const { repos } = this.deps;
+    if (!(await repos.unreadable?.remove(workspaceId, kind, key))) return false;
+    await repos.audit.append({
+      teamId: workspaceId,
+      userId,
+      action: 'record.remove-unreadable',
+      target: `${kind}:${key}`.slice(0, 300),
+    });
+    return true;
+  }
+}

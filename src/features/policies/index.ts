@@ -1,0 +1,13 @@
+/** Matching policies and their assignments, with Unassign (permissioned, audited, once however many clicks). */
+import type { Feature } from '../../slack/context.js';
+import { registerPolicyActions } from './actions.js';
+import { assignmentsCommand, policiesCommand } from './commands.js';
+import { registerUnassignForm } from './views.js';
+
+export const policiesFeature: Feature = {
+  commands: { policies: policiesCommand, assignments: assignmentsCommand },
+  register(app, deps) {
+    registerPolicyActions(app, deps);
+    registerUnassignForm(app, deps);
+  },
+};

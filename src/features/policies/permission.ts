@@ -1,0 +1,7 @@
+/** Who may unassign a policy: the workspace's `unassign` permission (admins by default). */
+import type { WebClient } from '@slack/web-api';
+import type { Requester, SlackDeps } from '../../slack/context.js';
+
+export async function requireUnassign(deps: SlackDeps, client: WebClient, who: Requester): Promise<void> {
+  await deps.authz.requirePermission(client, who.workspaceId, who.teamId, who.userId, 'unassign');
+}

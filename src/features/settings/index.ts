@@ -1,0 +1,108 @@
+/** Admin subcommands: `audit [n]` and `settings [actors …]` (who may act on events). */
+
+import { Readable } from 'node:stream';
+import { PERMISSION_WORDS } from '../../kernel/permission-rules.js';
+import { auditCsv } from '../../shared/audit-csv.js';
+import {
+  describeActors,
+  renderAudit,
+  renderSettings,
+  renderUnknownUsergroup,
+  usergroupLabel,
+} from '../../shared/settings-blocks.js';
+import type { CommandHandler, Feature } from '../../slack/context.js';
+import { ephemeral } from '../../slack/context.js';
+import { openDm, uploadFileToDm } from '../../slack/file-upload.js';
+import type { Usergroup } from '../../slack/permission-checks.js';
+
+const audit: CommandHandler<'audit'> = {
+  async run(ctx) {
+    await ctx.deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'read the audit log');
+    const entries = await ctx.deps.audit.recent(ctx.workspaceId, ctx.command.limit);
+    await ctx.respond(ephemeral(renderAudit(entries), true));
+  },
+};
+
+/** Every kept entry as a CSV file in the admin's direct message with Vigil, never a channel. */
+const auditExport: CommandHandler<'audit-export'> = {
+  progress: () => 'Preparing the audit log as CSV…',
+  async run(ctx) {
+    const { deps } = ctx;
+    await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'export the audit log');
+    const entries = await deps.audit.all(ctx.workspaceId);
+    const csv = Buffer.from(auditCsv(entries), 'utf8');
+    const day = new Date(deps.clock.now()).toISOString().slice(0, 10);
+    const dm = await openDm(ctx.client, ctx.userId);
+    await uploadFileToDm(
+      ctx.client,
+      dm,
+      {
+        open: () => Readable.from([csv]),
+        bytes: csv.length,
+        filename: `vigil-audit-${day}.csv`,
+        title: 'Vigil audit log',
+      },
+      deps.outbound.dispatcher,
+    );
+    await deps.audit.record({
+      teamId: ctx.workspaceId,
+      userId: ctx.userId,
+      action: 'audit.export',
+      target: ctx.workspaceId,
+      detail: `${entries.length} entries`,
+    });
+    const count = entries.length === 1 ? '1 entry' : `${entries.length.toLocaleString('en-US')} entries`;
+    await ctx.respond(
+      ephemeral({ text: `The audit log (${count}) is in your direct messages with Vigil, as CSV.` }, true),
+    );
+  },
+};
+
+const settings: CommandHandler<'settings'> = {
+  async run(ctx) {
+    const current = await ctx.deps.settings.get(ctx.workspaceId);
+    await ctx.respond(ephemeral(renderSettings(current.permissions), true));
+  },
+};
+
+const settingsActors: CommandHandler<'settings-actors'> = {
+  async run(ctx) {
+    const { deps, command } = ctx;
+    const { permission } = command;
+    await deps.authz.requireAdmin(
+      ctx.client,
+      ctx.teamId,
+      ctx.userId,
+      `change who may ${PERMISSION_WORDS[permission]}`,
+    );
+    // One typo would lock everyone but admins out: the group must exist, and the answer names it.
+    let group: Usergroup | undefined;
+    if (typeof command.actors !== 'string') {
+      const wanted = command.actors.usergroup;
+      const groups = await deps.authz.usergroups(ctx.client);
+      group = groups.find((g) => g.id.toUpperCase() === wanted.toUpperCase());
+      if (!group) {
+        await ctx.respond(ephemeral(renderUnknownUsergroup(wanted, groups), true));
+        return;
+      }
+    }
+    await deps.settings.setPermission({
+      workspaceId: ctx.workspaceId,
+      permission,
+      actors: command.actors,
+      userId: ctx.userId,
+    });
+    await ctx.respond(
+      ephemeral(
+        {
+          text: `From now on, ${describeActors(command.actors)}${group ? ` (${usergroupLabel(group)})` : ''} may ${PERMISSION_WORDS[permission]}.`,
+        },
+        true,
+      ),
+    );
+  },
+};
+
+export const adminFeature: Feature = {
+  commands: { audit, 'audit-export': auditExport, settings, 'settings-actors': settingsActors },
+};

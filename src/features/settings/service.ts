@@ -1,0 +1,28 @@
+/** Who may do what through Vigil in a workspace (least privilege by default). */
+import type { Actors, Permission } from '../../kernel/permission-rules.js';
+import type { Repositories, Settings } from '../../store/index.js';
+
+export class SettingsService {
+  constructor(private readonly deps: { repos: Pick<Repositories, 'settings' | 'audit'> }) {}
+
+  get(workspaceId: string): Promise<Settings> {
+    return this.deps.repos.settings.get(workspaceId);
+  }
+
+  /** Changes who may use `permission`, audited. */
+  async setPermission(req: {
+    workspaceId: string;
+    permission: Permission;
+    actors: Actors;
+    userId: string;
+  }): Promise<void> {
+    const { workspaceId, permission, actors, userId } = req;
+    await this.deps.repos.settings.setPermission(workspaceId, permission, actors, userId);
+    await this.deps.repos.audit.append({
+      teamId: workspaceId,
+      userId,
+      action: permission === 'act' ? 'settings.actors' : `settings.${permission}`,
+      target: typeof actors === 'string' ? actors : `group:${actors.usergroup}`,
+    });
+  }
+}

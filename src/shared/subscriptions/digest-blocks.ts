@@ -1,0 +1,244 @@
+/**
+ * Block Kit for daily digests: the channel message (header with the date, counts by severity and type, the
+ * top events with the same buttons as event search, "+N more"), the subscription list and the add modal.
+ * Pure: time comes in as `now`, button values are the caller's opaque refs.
+ */
+import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock, View } from '@slack/types';
+import { DateTime } from 'luxon';
+import { SEVERITIES } from '../../api/index.js';
+import type { DigestListItem } from '../../features/digests/subscriptions.js';
+import { renderBudgeted } from '../../slack/kit/budget.js';
+import { slackDate } from '../../slack/kit/dates.js';
+import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
+import { codeSpan, escapeMrkdwn, plainText, truncate } from '../../slack/kit/text.js';
+import type { DigestHeading } from '../events/digest-heading.js';
+import { tagFields } from '../events/tags.js';
+import {
+  type Damaged,
+  failingText,
+  formInput,
+  moreBlock,
+  NONE_DAMAGED,
+  pausedText,
+  renderSubscriptionList,
+  scopeLine,
+  severityCounts,
+  subscriptionInputs,
+  subscriptionRows,
+  type TopEventsInput,
+  tenantNote,
+  timeZoneInput,
+  topEventGroups,
+  typeCounts,
+} from './blocks.js';
+
+export const DIGEST_MORE = 'digest_more';
+
+export interface DigestMessageInput extends TopEventsInput {
+  heading: DigestHeading;
+}
+
+/** `2026-11-23` → `Monday 23 November 2026` (a calendar date: no time zone involved). @internal */
+export function longDate(localDate: string): string {
+  const date = DateTime.fromISO(localDate, { zone: 'UTC', locale: 'en' });
+  return date.isValid ? date.toFormat('cccc d LLLL yyyy') : localDate;
+}
+
+function summaryText(h: DigestHeading): string {
+  return h.total === 0
+    ? 'No new events'
+    : `${plural(h.total, 'new event')}${h.truncated ? ' (and more)' : ''}`;
+}
+
+/** The top-level text: what notifications and screen readers read. @internal */
+export function digestText(h: DigestHeading): string {
+  const severities = [...SEVERITIES]
+    .reverse()
+    .filter((s) => (h.counts.severity[s] ?? 0) > 0)
+    .map((s) => `${h.counts.severity[s]} ${s}`);
+  const detail = severities.length > 0 ? ` (${severities.join(', ')})` : '';
+  return `Vigil digest for ${longDate(h.localDate)}: ${summaryText(h)}${detail}${h.late ? ' — posted late' : ''}`;
+}
+
+function headBlocks(h: DigestHeading): KnownBlock[] {
+  const header: HeaderBlock = {
+    type: 'header',
+    block_id: 'digest:header',
+    text: { type: 'plain_text', text: plainText(`Vigil digest · ${longDate(h.localDate)}`, 150) },
+  };
+  const scope = [escapeMrkdwn(h.scope), escapeMrkdwn(h.filters)].filter((s) => s !== '').join(' · ');
+  const late = h.late
+    ? ' · :hourglass: posted late: Vigil was not running at the scheduled time, this covers everything since the last digest'
+    : '';
+  const about: ContextBlock = {
+    type: 'context',
+    block_id: 'digest:about',
+    elements: [
+      {
+        type: 'mrkdwn',
+        text: truncate(`${scope}${late} · digest \`${h.subscriptionId}\``, 2000),
+        verbatim: true,
+      },
+    ],
+  };
+  const lines = [`*${summaryText(h)}*`];
+  if (h.total > 0) {
+    lines.push(`By severity: ${severityCounts(h.counts.severity)}`);
+    lines.push(`By type: ${typeCounts(h.counts.type)}`);
+  }
+  if (h.truncated)
+    lines.push('_More events were waiting than one digest reads; the next digest continues from here._');
+  const missing = missingText(h.missing);
+  if (missing !== undefined) lines.push(missing);
+  const counts: SectionBlock = {
+    type: 'section',
+    block_id: 'digest:counts',
+    text: { type: 'mrkdwn', text: truncate(lines.join('\n'), 3000), verbatim: true },
+  };
+  return [header, about, counts, { type: 'divider', block_id: 'digest:top' }];
+}
+
+/** The digest message: at most 50 blocks and within the text budget, whatever the events. */
+export function renderDigestMessage(input: DigestMessageInput): RenderedMessage {
+  const h = input.heading;
+  const groups = topEventGroups(input);
+  const r = renderBudgeted({
+    text: escapeMrkdwn(digestText(h)),
+    head: headBlocks(h),
+    groups,
+    tail: moreBlock('digest:more', DIGEST_MORE, h.total - input.events.length, h.moreRef),
+    omittedNotice: (n) => ({
+      type: 'context',
+      block_id: 'digest:omitted',
+      elements: [{ type: 'mrkdwn', text: `${plural(n, 'more top event')} did not fit in this message.` }],
+    }),
+  });
+  return { text: r.text, blocks: r.blocks };
+}
+
+// ── Subscriptions: `digest list`, App Home ────────────────────────────────────────────────────────────
+
+export const DIGEST_PAUSE = 'digest_pause';
+export const DIGEST_RESUME = 'digest_resume';
+export const DIGEST_REMOVE = 'digest_remove';
+
+function scheduleText(s: DigestListItem['subscription']): string {
+  return `${escapeMrkdwn(s.timeOfDay)} ${escapeMrkdwn(s.timeZone)}, ${s.weekdaysOnly ? 'weekdays' : 'every day'}${s.skipEmpty ? '' : ', even when empty'}`;
+}
+
+function stateText(item: DigestListItem): string {
+  switch (item.state.kind) {
+    case 'paused':
+      return pausedText(item.state.reason);
+    case 'failing':
+      return failingText('Failing', item.state);
+    default:
+      return item.next === undefined
+        ? ':white_check_mark: Active'
+        : `:white_check_mark: Active · next ${slackDate(item.next)}`;
+  }
+}
+
+/** The identifiers a subscription's last run found gone, to be removed from it. */
+function missingText(ids: readonly number[] | undefined): string | undefined {
+  if (!ids?.length) return undefined;
+  return ids.length === 1
+    ? `:warning: identifier ${ids[0]} no longer exists: remove it (\`/vigil digest remove\` and add the digest again without it).`
+    : `:warning: identifiers ${ids.join(', ')} no longer exist: remove them (\`/vigil digest remove\` and add the digest again without them).`;
+}
+
+function lastText(item: DigestListItem): string {
+  const last = item.last;
+  if (last === undefined) return 'Last run: none yet';
+  const what = last.skipped
+    ? 'skipped (no new events)'
+    : `${plural(last.events, 'event')}${last.late ? ', late' : ''}`;
+  return `Last run: ${escapeMrkdwn(last.localDate)}, ${what}`;
+}
+
+/** One subscription: id in a code span, channel, schedule, filters, last run, state. */
+function digestLine(item: DigestListItem): string {
+  const s = item.subscription;
+  return [
+    `${codeSpan(s.id)} in <#${s.channelId}>${tenantNote(item.otherTenant)} · ${scheduleText(s)}`,
+    scopeLine(s),
+    `${lastText(item)} · ${stateText(item)}`,
+    missingText(s.missingIdentifiers),
+  ]
+    .filter((line) => line !== undefined)
+    .join('\n');
+}
+
+export function renderDigestList(
+  items: readonly DigestListItem[],
+  unreadable: Damaged = NONE_DAMAGED,
+): RenderedMessage {
+  return renderSubscriptionList({
+    noun: 'digest',
+    unreadable: { ...unreadable, command: 'digest' },
+    empty: 'No digests in this workspace yet. `/vigil digest add` in a channel creates one.',
+    blockIds: { head: 'digests:head', item: 'digest' },
+    lines: items.map(digestLine),
+  });
+}
+
+/** App Home rows: the line and Pause/Resume and Remove buttons (value: the subscription id). */
+export function digestHomeGroups(items: readonly DigestListItem[]): KnownBlock[][] {
+  return subscriptionRows(
+    items.map((item) => ({
+      line: digestLine(item),
+      id: item.subscription.id,
+      paused: item.state.kind === 'paused',
+    })),
+    {
+      blockId: 'home:digest',
+      actions: { pause: DIGEST_PAUSE, resume: DIGEST_RESUME, remove: DIGEST_REMOVE },
+      confirm: { title: 'Remove this digest?', text: 'Vigil stops posting it. Its history is forgotten.' },
+    },
+  );
+}
+
+// ── The `digest add` form ─────────────────────────────────────────────────────────────────────────────
+
+export const DIGEST_ADD_VIEW = 'digest_add';
+/** The tag fields of the digest form. */
+export const DIGEST_TAG_FIELDS = { known: 'tags', added: 'tags_new' } as const;
+
+/**
+ * The form behind `/vigil digest add` with no arguments; the channel defaults to where it was typed. The
+ * tag filter offers the tenant's tags seen so far (`knownTags`), plus a field for others.
+ */
+export function renderDigestAddModal(channelId: string, knownTags: readonly string[] = []): View {
+  const input = formInput;
+  return {
+    type: 'modal',
+    callback_id: DIGEST_ADD_VIEW,
+    // Where the form was opened: the answer goes there, where the person is.
+    private_metadata: channelId,
+    title: { type: 'plain_text', text: 'New daily digest' },
+    submit: { type: 'plain_text', text: 'Create' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      ...subscriptionInputs(channelId, 'info', 'all, or e.g. leak, paste'),
+      ...tagFields(DIGEST_TAG_FIELDS, {
+        known: knownTags,
+        label: 'Tags',
+        hint: 'Only events with one of these tags; none: any event.',
+      }),
+      input('time', 'Time of day', { type: 'timepicker', initial_time: '09:00' }),
+      timeZoneInput('Time zone'),
+      input(
+        'options',
+        'Options',
+        {
+          type: 'checkboxes',
+          options: [
+            { text: { type: 'plain_text', text: 'Weekdays only' }, value: 'weekdays' },
+            { text: { type: 'plain_text', text: 'Post even when there is nothing new' }, value: 'always' },
+          ],
+        },
+        true,
+      ),
+    ],
+  } as View;
+}
