@@ -16,11 +16,11 @@ import {
   startFakeSlack,
 } from '../packages/playground/src/sim/slack/index.js';
 import { type ApiSession, createApiClient } from '../src/api/index.js';
+import type { WorkspaceApi } from '../src/domain/workspace-api.js';
 import { startExport } from '../src/features/credentials/export.js';
 import { exportPageSize } from '../src/features/credentials/export-size.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { silentLogger } from '../src/kernel/logger.js';
-import type { WorkspaceApi } from '../src/shared/workspace-api.js';
 import { openDm, uploadFileToDm } from '../src/slack/file-upload.js';
 
 export interface CredsExportResult {

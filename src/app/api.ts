@@ -5,8 +5,8 @@
  */
 import type { Dispatcher } from 'undici';
 import type { RateBudget, RateWindows } from '../api/index.js';
+import { ApiAccess, ApiClientPool } from '../domain/workspace-api.js';
 import type { Sleep } from '../kernel/clock.js';
-import { ApiAccess, ApiClientPool } from '../shared/workspace-api.js';
 import type { Store } from '../store/index.js';
 import type { VigilBase } from './base.js';
 

@@ -3,6 +3,8 @@
  * alert messages following their events, and what a crashed predecessor left half-done.
  */
 
+import { eventSourceOf } from '../domain/subscriptions/source.js';
+import type { Ticker } from '../domain/subscriptions/ticker.js';
 import { AlertFollower } from '../features/alerts/follow.js';
 import { AlertFollowUps } from '../features/alerts/follow-ups.js';
 import { feedSourceOf } from '../features/alerts/ports.js';
@@ -17,8 +19,6 @@ import { createIntelPoster } from '../features/intel/publisher.js';
 import { IntelFollower } from '../features/intel/service.js';
 import { realSleep } from '../kernel/clock.js';
 import { measuredAlertPublisher } from '../observability/alert-publisher.js';
-import { eventSourceOf } from '../shared/subscriptions/source.js';
-import type { Ticker } from '../shared/subscriptions/ticker.js';
 import { BotClients } from '../slack/bot-clients.js';
 import { HEARTBEAT_TTL_MS } from '../store/backend/liveness.js';
 import type { VigilCore } from './services.js';

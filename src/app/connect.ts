@@ -2,9 +2,10 @@
  * The connect page's flow; it confirms in Slack, through the command's response_url, with the key id only.
  * Loaded by the page's first request (startup/http.ts), with the API client pool it verifies keys with.
  */
+
+import { renderConnected } from '../domain/connection-blocks.js';
 import { connectFlowPorts } from '../features/connection/connect.js';
 import { ConnectFlow } from '../features/connection/connect-page.js';
-import { renderConnected } from '../shared/connection-blocks.js';
 import { postToResponseUrl } from '../slack/respond.js';
 import type { ApiParts } from './api.js';
 import type { VigilBase } from './base.js';

@@ -4,6 +4,14 @@
  * client). Loaded once the web server listens: a start serves /healthz without them.
  */
 
+import { AuditTrail } from '../domain/audit.js';
+import { KnownTags } from '../domain/events/known-tags.js';
+import { TriageService } from '../domain/events/triage.js';
+import { FairGate, type FairGateOptions } from '../domain/fair-gate.js';
+import { listContexts } from '../domain/list-context.js';
+import { StoreSearchSeats } from '../domain/search-seats.js';
+import { eventSourceOf } from '../domain/subscriptions/source.js';
+import { WatchService } from '../domain/watch-service.js';
 import { AlertService } from '../features/alerts/subscriptions.js';
 import { ConnectionService } from '../features/connection/service.js';
 import { TenantsService } from '../features/connection/tenants.js';
@@ -25,14 +33,6 @@ import { PortalLinks } from '../features/work-objects/portal-links.js';
 import { WorkObjectsService } from '../features/work-objects/service.js';
 import { StepRuns } from '../features/workflow-steps/runs.js';
 import type { Sleep } from '../kernel/clock.js';
-import { AuditTrail } from '../shared/audit.js';
-import { KnownTags } from '../shared/events/known-tags.js';
-import { TriageService } from '../shared/events/triage.js';
-import { FairGate, type FairGateOptions } from '../shared/fair-gate.js';
-import { listContexts } from '../shared/list-context.js';
-import { StoreSearchSeats } from '../shared/search-seats.js';
-import { eventSourceOf } from '../shared/subscriptions/source.js';
-import { WatchService } from '../shared/watch-service.js';
 import type { SlackDeps } from '../slack/context.js';
 import { Authz } from '../slack/permission-checks.js';
 import type { ApiParts } from './api.js';

@@ -4,6 +4,9 @@
  * own module under startup/.
  */
 import type { Dispatcher } from 'undici';
+import { auditLogLine } from '../domain/audit.js';
+import type { FairGateOptions } from '../domain/fair-gate.js';
+import { realTicker, type Ticker } from '../domain/subscriptions/ticker.js';
 import type { RunNowReport } from '../features/digests/scheduler.js';
 import { currentSurface } from '../kernel/audit-surface.js';
 import type { Clock, Sleep } from '../kernel/clock.js';
@@ -12,9 +15,6 @@ import type { Logger } from '../kernel/logger.js';
 import { createOutbound } from '../kernel/outbound.js';
 import { WorkTracker } from '../kernel/work-tracker.js';
 import { type Monitoring, openMonitoring } from '../observability/monitoring.js';
-import { auditLogLine } from '../shared/audit.js';
-import type { FairGateOptions } from '../shared/fair-gate.js';
-import { realTicker, type Ticker } from '../shared/subscriptions/ticker.js';
 import type { Feature } from '../slack/context.js';
 import { type HeartbeatOptions, loadSealer, openStore } from '../store/opening.js';
 import { listen, type WebServerOptions } from '../web/server.js';

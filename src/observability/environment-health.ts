@@ -5,9 +5,9 @@
  * deployment, and each figure is refreshed by the next call.
  */
 import type { ApiSession, SearchQuota, TokenTest } from '../api/index.js';
+import { tenantName } from '../domain/tenant-name.js';
 import type { Clock } from '../kernel/clock.js';
 import { redactText } from '../kernel/logger.js';
-import { tenantName } from '../shared/tenant-name.js';
 
 const NAMES_TTL_MS = 10 * 60 * 1000;
 const MAX_ERROR_MESSAGE = 500;

@@ -5,8 +5,8 @@
  * `/healthz` stays the cheap liveness check.
  */
 import type { ApiExchange, ApiObserver } from '../api/index.js';
+import type { Ticker } from '../domain/subscriptions/ticker.js';
 import type { Clock } from '../kernel/clock.js';
-import type { Ticker } from '../shared/subscriptions/ticker.js';
 
 export interface CheckResult {
   ok: boolean;

@@ -7,6 +7,11 @@
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import type { Block, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import type { AuditTrail } from '../domain/audit.js';
+import type { KnownTags } from '../domain/events/known-tags.js';
+import type { TriageService } from '../domain/events/triage.js';
+import type { ListContexts } from '../domain/list-context.js';
+import type { WatchService } from '../domain/watch-service.js';
 import type { AlertService } from '../features/alerts/subscriptions.js';
 import type { ConnectionService } from '../features/connection/service.js';
 import type { TenantsService } from '../features/connection/tenants.js';
@@ -31,11 +36,6 @@ import type { Logger } from '../kernel/logger.js';
 import type { Outbound } from '../kernel/outbound.js';
 import type { WorkTracker } from '../kernel/work-tracker.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { AuditTrail } from '../shared/audit.js';
-import type { KnownTags } from '../shared/events/known-tags.js';
-import type { TriageService } from '../shared/events/triage.js';
-import type { ListContexts } from '../shared/list-context.js';
-import type { WatchService } from '../shared/watch-service.js';
 import type { Command, CommandKind } from './grammar/index.js';
 import type { Authz } from './permission-checks.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
-import type { Ticker } from '../../src/shared/subscriptions/ticker.js';
+import type { Ticker } from '../../src/domain/subscriptions/ticker.js';
 import { command } from '../features/lists/support.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type Stack, startStack } from '../support/stack.js';

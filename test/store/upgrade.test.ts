@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEEDED_CHANNELS, SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
-import type { Ticker } from '../../src/shared/subscriptions/ticker.js';
+import type { Ticker } from '../../src/domain/subscriptions/ticker.js';
 import { actionCalls, click, command, waitPostTo } from '../features/events/support/events-stack.js';
 import { textOf as blocksText } from '../harness/index.js';
 import { ManualClock } from '../support/manual-clock.js';

@@ -17,10 +17,10 @@ import {
 } from '../../packages/playground/src/sim/slack/index.js';
 import { loadConfig } from '../../src/app/config.js';
 import { type RunningVigil, startVigil } from '../../src/app/start.js';
+import type { Ticker } from '../../src/domain/subscriptions/ticker.js';
 import type { Clock, Sleep } from '../../src/kernel/clock.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { Permission } from '../../src/kernel/permission-rules.js';
-import type { Ticker } from '../../src/shared/subscriptions/ticker.js';
 import { createSlackSender, type SlackSender } from '../harness/index.js';
 import { manifestFunctions } from './manifest.js';
 import { guardSlackContract } from './slack-contract.js';

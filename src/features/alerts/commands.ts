@@ -1,7 +1,7 @@
-import { renderAlertList } from '../../shared/subscriptions/alert-blocks.js';
-import { quietText } from '../../shared/subscriptions/alert-match.js';
-import { changeSubscription, channelIdOf, createSubscription } from '../../shared/subscriptions/slack.js';
-import { filtersOf, scopeOf } from '../../shared/subscriptions/summary.js';
+import { renderAlertList } from '../../domain/subscriptions/alert-blocks.js';
+import { quietText } from '../../domain/subscriptions/alert-match.js';
+import { changeSubscription, channelIdOf, createSubscription } from '../../domain/subscriptions/slack.js';
+import { filtersOf, scopeOf } from '../../domain/subscriptions/summary.js';
 import type { CommandContext, CommandHandler } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import type { NewAlertSubscription } from '../../store/index.js';

@@ -10,20 +10,20 @@
 
 import type { Event } from '../../api/index.js';
 import { EventSchema } from '../../api/index.js';
-import { ChannelUnavailableError, SlackRateLimitedError } from '../../kernel/posting-errors.js';
-import type { AlertHeading } from '../../shared/events/alert-heading.js';
-import type { EventsContextOf, EventsContextStore } from '../../shared/events/context.js';
-import { bySeverity } from '../../shared/events/model.js';
-import type { EventRestStore } from '../../shared/events/rest.js';
-import { chooseBatch, quietText } from '../../shared/subscriptions/alert-match.js';
+import type { AlertHeading } from '../../domain/events/alert-heading.js';
+import type { EventsContextOf, EventsContextStore } from '../../domain/events/context.js';
+import { bySeverity } from '../../domain/events/model.js';
+import type { EventRestStore } from '../../domain/events/rest.js';
+import { chooseBatch, quietText } from '../../domain/subscriptions/alert-match.js';
 import {
   channelPause,
   describeFailure,
   HISTORY_SLACK_MS,
   LeaseLostError,
   POSTED_CONTEXT_TTL_MS,
-} from '../../shared/subscriptions/posting.js';
-import { countEvents, filtersOf, scopeOf, TOP_EVENTS } from '../../shared/subscriptions/summary.js';
+} from '../../domain/subscriptions/posting.js';
+import { countEvents, filtersOf, scopeOf, TOP_EVENTS } from '../../domain/subscriptions/summary.js';
+import { ChannelUnavailableError, SlackRateLimitedError } from '../../kernel/posting-errors.js';
 import type { AlertItem, AlertSending, AlertSubscription, ChooseBatch } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
 import { ALERT_LEASE_MS, type AlertDeps } from './poll.js';

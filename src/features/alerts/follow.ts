@@ -13,22 +13,23 @@
  * move ("Ignored in Flare · date"), once when an alerted event's severity rises to its subscription's
  * threshold (sent to the channel too when it becomes critical); a tag or note change updates in place only.
  */
-import { realSleep } from '../../kernel/clock.js';
-import type { Logger } from '../../kernel/logger.js';
-import { SlackRateLimitedError } from '../../kernel/posting-errors.js';
-import type { EventsContext, EventsContextStore, ShownEvent } from '../../shared/events/context.js';
-import { withEventChanged } from '../../shared/events/context.js';
-import { applyAction, eventTitle, isHandled, severityRank } from '../../shared/events/model.js';
+
+import type { EventsContext, EventsContextStore, ShownEvent } from '../../domain/events/context.js';
+import { withEventChanged } from '../../domain/events/context.js';
+import { applyAction, eventTitle, isHandled, severityRank } from '../../domain/events/model.js';
 import {
   severityRose,
   statusChangedAt,
   type UpstreamDiff,
   upstreamDiff,
   withUpstreamState,
-} from '../../shared/events/upstream.js';
-import { withSnoozes } from '../../shared/snooze-model.js';
-import { lowestThreshold } from '../../shared/subscriptions/alert-match.js';
-import { POSTED_CONTEXT_TTL_MS } from '../../shared/subscriptions/posting.js';
+} from '../../domain/events/upstream.js';
+import { withSnoozes } from '../../domain/snooze-model.js';
+import { lowestThreshold } from '../../domain/subscriptions/alert-match.js';
+import { POSTED_CONTEXT_TTL_MS } from '../../domain/subscriptions/posting.js';
+import { realSleep } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
+import { SlackRateLimitedError } from '../../kernel/posting-errors.js';
 import type {
   AlertMessage,
   AlertStateRepo,

@@ -6,14 +6,14 @@
  * before the cursor is recorded reads the same events again, and the channel outboxes drop them as known.
  */
 import type { Event, EventFilters } from '../../api/index.js';
+import { compactEvent } from '../../domain/events/compact.js';
+import { isHandled } from '../../domain/events/model.js';
+import { isCritical, lowestThreshold, takes } from '../../domain/subscriptions/alert-match.js';
+import { describeFailure } from '../../domain/subscriptions/posting.js';
+import { inTenant } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import { NotConnectedError, VigilError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import { compactEvent } from '../../shared/events/compact.js';
-import { isHandled } from '../../shared/events/model.js';
-import { isCritical, lowestThreshold, takes } from '../../shared/subscriptions/alert-match.js';
-import { describeFailure } from '../../shared/subscriptions/posting.js';
-import { inTenant } from '../../shared/workspace-api.js';
 import type {
   AlertFeed,
   AlertItem,

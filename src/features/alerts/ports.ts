@@ -3,10 +3,10 @@
  * Slack (implemented in the Slack layer). Services never see Slack itself.
  */
 import type { EventActionType } from '../../api/index.js';
-import type { EventsContext, EventsContextOf } from '../../shared/events/context.js';
-import type { EventPage, EventPageInput, RunMessageFinder } from '../../shared/subscriptions/posting.js';
-import { eventSourceOf } from '../../shared/subscriptions/source.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
+import type { EventsContext, EventsContextOf } from '../../domain/events/context.js';
+import type { EventPage, EventPageInput, RunMessageFinder } from '../../domain/subscriptions/posting.js';
+import { eventSourceOf } from '../../domain/subscriptions/source.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { EventStateChange } from '../events/changes.js';
 
 /** The workspace's tenant feed, read in the background (people's searches are served first). */

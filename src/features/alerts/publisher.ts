@@ -7,13 +7,13 @@
 
 import type { KnownBlock } from '@slack/types';
 import type { Event } from '../../api/index.js';
+import { ALERT_EVENT_TYPE } from '../../domain/events/alert-heading.js';
+import { renderPage } from '../../domain/events/page.js';
+import { portalHostsOf } from '../../domain/portal.js';
+import { renderStateReply, renderUpstreamReply } from '../../domain/subscriptions/alert-blocks.js';
+import { postRunMessage, runMessageFinder } from '../../domain/subscriptions/slack.js';
+import { messageEntities } from '../../domain/work-object-entity.js';
 import type { Clock } from '../../kernel/clock.js';
-import { ALERT_EVENT_TYPE } from '../../shared/events/alert-heading.js';
-import { renderPage } from '../../shared/events/page.js';
-import { portalHostsOf } from '../../shared/portal.js';
-import { renderStateReply, renderUpstreamReply } from '../../shared/subscriptions/alert-blocks.js';
-import { postRunMessage, runMessageFinder } from '../../shared/subscriptions/slack.js';
-import { messageEntities } from '../../shared/work-object-entity.js';
 import { type BotClients, slackFailure } from '../../slack/bot-clients.js';
 import type { AlertMessageRef, AlertPublisher } from './ports.js';
 

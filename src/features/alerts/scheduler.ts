@@ -7,7 +7,7 @@
  * timer and waits for the work in flight, so the store can close after it.
  */
 
-import { realTicker, type Ticker } from '../../shared/subscriptions/ticker.js';
+import { realTicker, type Ticker } from '../../domain/subscriptions/ticker.js';
 import { type AlertSubscription, isStoreOutage, StoreCorruptionError } from '../../store/index.js';
 import { type DeliveryDeps, type DeliveryOutcome, deliverChannel } from './deliver.js';
 import type { SweepReport } from './follow-ups.js';

@@ -4,10 +4,11 @@
  * App Home say whether each is in quiet hours and the interval the polls really keep when the organization's
  * rate budget stretches it.
  */
+
+import { isQuiet } from '../../domain/subscriptions/alert-match.js';
+import { REPORT_AFTER_FAILURES } from '../../domain/subscriptions/posting.js';
+import { SubscriptionService, type SubscriptionServiceDeps } from '../../domain/subscriptions/service.js';
 import type { Clock } from '../../kernel/clock.js';
-import { isQuiet } from '../../shared/subscriptions/alert-match.js';
-import { REPORT_AFTER_FAILURES } from '../../shared/subscriptions/posting.js';
-import { SubscriptionService, type SubscriptionServiceDeps } from '../../shared/subscriptions/service.js';
 import type { AlertFeed, AlertSubscription, NewAlertSubscription, Repositories } from '../../store/index.js';
 
 export interface PollHealth {

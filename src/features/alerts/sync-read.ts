@@ -9,11 +9,11 @@
  * refused passes the reading on to the next workspace's.
  */
 import { type Event, ForbiddenError, UnauthorizedError } from '../../api/index.js';
+import { compactEvent } from '../../domain/events/compact.js';
+import type { EventPage, EventPageInput } from '../../domain/subscriptions/posting.js';
+import type { EventSource } from '../../domain/subscriptions/source.js';
+import { inTenant } from '../../domain/workspace-api.js';
 import { NotConnectedError } from '../../kernel/errors.js';
-import { compactEvent } from '../../shared/events/compact.js';
-import type { EventPage, EventPageInput } from '../../shared/subscriptions/posting.js';
-import type { EventSource } from '../../shared/subscriptions/source.js';
-import { inTenant } from '../../shared/workspace-api.js';
 
 const WINDOW_EVENTS = 10;
 const PAGE_SIZE = 10;

@@ -8,12 +8,12 @@
  * tenant is read with that tenant. Background calls: people's searches of the organization go first.
  */
 import type { Event } from '../../api/index.js';
+import type { EventsContextStore } from '../../domain/events/context.js';
+import { upstreamDiff } from '../../domain/events/upstream.js';
+import type { EventSource } from '../../domain/subscriptions/source.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { EventsContextStore } from '../../shared/events/context.js';
-import { upstreamDiff } from '../../shared/events/upstream.js';
-import type { EventSource } from '../../shared/subscriptions/source.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import {
   type AlertStateRepo,
   isStoreOutage,

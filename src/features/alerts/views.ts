@@ -3,13 +3,13 @@
  * cannot post in is refused beside the field), then created, and confirmed where the person opened it.
  */
 import type { App, ViewOutput } from '@slack/bolt';
-import { ALERT_ADD_VIEW, renderAlertAddModal } from '../../shared/subscriptions/alert-blocks.js';
+import { ALERT_ADD_VIEW, renderAlertAddModal } from '../../domain/subscriptions/alert-blocks.js';
 import {
   type FormField,
   listField,
   onSubscriptionForm,
   readCommonFields,
-} from '../../shared/subscriptions/slack.js';
+} from '../../domain/subscriptions/slack.js';
 import type { CommandHandler, SlackDeps } from '../../slack/context.js';
 import { ALERT_TYPES } from '../../slack/grammar/alerts.js';
 import { type AlertAddInput, addAlerts } from './commands.js';

@@ -4,10 +4,10 @@
  * told where they asked (a port: in Slack, with the key id only).
  */
 import { ForbiddenError } from '../../api/index.js';
+import { tenantName, UNNAMED_TENANT } from '../../domain/tenant-name.js';
+import type { ApiClientPool } from '../../domain/workspace-api.js';
 import type { Logger } from '../../kernel/logger.js';
 import { registerSecret } from '../../kernel/logger.js';
-import { tenantName, UNNAMED_TENANT } from '../../shared/tenant-name.js';
-import type { ApiClientPool } from '../../shared/workspace-api.js';
 import type { Repositories, Sealer } from '../../store/index.js';
 import type { CompletedConnection, ConnectFlowPorts, Region, VerifiedKey } from './connect-page.js';
 

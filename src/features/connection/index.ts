@@ -15,7 +15,7 @@ import {
   TENANT_SWITCH_CANCEL,
   TENANT_SWITCH_CONFIRM,
   TENANTS_NEXT,
-} from '../../shared/connection-blocks.js';
+} from '../../domain/connection-blocks.js';
 import type { CommandContext, CommandHandler, Feature, SlackDeps } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { onAction } from '../../slack/listen.js';

@@ -4,10 +4,10 @@
  * forgetting a workspace that uninstalled Vigil.
  */
 import type { TokenTest } from '../../api/index.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import { NotAllowedError, NotConnectedError, VigilError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { EnvironmentHealthRecord, EnvironmentNames } from '../../observability/environment-health.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import type { Connection, Repositories } from '../../store/index.js';
 
 const ENV_MANAGED =

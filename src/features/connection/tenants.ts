@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { ForbiddenError, type Tenant } from '../../api/index.js';
+import { firstNonEmpty, type ListDeps, listContexts } from '../../domain/list-context.js';
+import { tenantName, UNNAMED_TENANT } from '../../domain/tenant-name.js';
 import { NotConnectedError, VigilError } from '../../kernel/errors.js';
-import { firstNonEmpty, type ListDeps, listContexts } from '../../shared/list-context.js';
-import { tenantName, UNNAMED_TENANT } from '../../shared/tenant-name.js';
 import type { Repositories } from '../../store/index.js';
 
 const TENANTS_PAGE_SIZE = 25;

@@ -5,8 +5,8 @@
  * and the clicker is told what teammates had already done.
  */
 import type { CredentialActionType } from '../../api/index.js';
+import { parseContextRef } from '../../domain/contexts.js';
 import { ExpiredError } from '../../kernel/errors.js';
-import { parseContextRef } from '../../shared/contexts.js';
 import { ephemeral } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { plural } from '../../slack/kit/kit.js';

@@ -5,8 +5,8 @@
  * permissions on every click.
  */
 import type { App } from '@slack/bolt';
+import { parseContextRef } from '../../domain/contexts.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
-import { parseContextRef } from '../../shared/contexts.js';
 import { ephemeral, type SlackDeps } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';
 import { clickTarget, replaceMessage, shareInChannel } from '../../slack/respond.js';

@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import type { Credential, CredentialSearchInput } from '../../api/index.js';
 import { CREDENTIAL_INCLUDES } from '../../api/index.js';
-import { ContextStore, PAGING_FIELDS, SharedMessageSchema } from '../../shared/contexts.js';
-import { maskValue } from '../../shared/mask.js';
+import { ContextStore, PAGING_FIELDS, SharedMessageSchema } from '../../domain/contexts.js';
+import { maskValue } from '../../domain/mask.js';
 import type { Repositories } from '../../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../../store/index.js';
 import { MAX_EXPORT_LIMIT } from './export-size.js';

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CredentialActionType } from '../../api/index.js';
+import { ACT_LEASE_MS, actOnceAll } from '../../domain/events/act-once.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
-import { ACT_LEASE_MS, actOnceAll } from '../../shared/events/act-once.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import type { Repositories, Store } from '../../store/index.js';
 import type { MaskedRow } from './context.js';
 

@@ -15,10 +15,10 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { ApiSession, Credential } from '../../api/index.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import { VigilError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import type { NewAuditEntry, WorkspaceRecordRepo } from '../../store/index.js';
 import { type StoredCredsSearch, StoredCredsSearchSchema, searchInputOf } from './context.js';
 import { exportPageSize, validateExportLimit } from './export-size.js';
@@ -185,7 +185,7 @@ async function runExport(
       RUNNING_RECORD_TTL_MS,
     );
     // Loaded when an export runs: a start does not pay for the CSV writer.
-    const { writeCredentialsCsv } = await import('../../shared/csv.js');
+    const { writeCredentialsCsv } = await import('../../domain/csv.js');
     const written = await deps.api
       .call(req.workspaceId, ({ session }) =>
         writeCredentialsCsv(

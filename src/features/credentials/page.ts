@@ -1,5 +1,5 @@
 /** A credentials page as the requester sees it: the rows with what was done to them through Vigil. */
-import { contextRef } from '../../shared/contexts.js';
+import { contextRef } from '../../domain/contexts.js';
 import type { SlackDeps } from '../../slack/context.js';
 import type { RenderedMessage } from '../../slack/kit/kit.js';
 import { renderCredsPage } from './blocks.js';

@@ -5,10 +5,10 @@
  */
 import type { Credential, CredentialSearchInput, SearchPage, SearchQuota } from '../../api/index.js';
 import { ForbiddenError, RateLimitedError } from '../../api/index.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import type { NewAuditEntry } from '../../store/index.js';
 import type { CredsContextStore } from './context.js';
 import {

@@ -2,10 +2,11 @@
  * Credentials as a workflow, with no Slack in it: masked search pages, audited reveal, streamed CSV export
  * (one per user at a time, over a store lease). Features reach it as `deps.credentials`.
  */
+
+import { StealerLogs } from '../../domain/stealer-logs.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
-import { StealerLogs } from '../../shared/stealer-logs.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import type { Repositories, Store } from '../../store/index.js';
 import type { IdentifierDirectory } from '../identifiers/directory.js';
 import { type CredsContext, CredsContextStore } from './context.js';

@@ -3,8 +3,8 @@
  * buttons (handled by the events listeners). App Home's Pause / Resume / Remove live with App Home.
  */
 import type { App } from '@slack/bolt';
-import { DIGEST_MORE } from '../../shared/subscriptions/digest-blocks.js';
-import { onMoreButton } from '../../shared/subscriptions/slack.js';
+import { DIGEST_MORE } from '../../domain/subscriptions/digest-blocks.js';
+import { onMoreButton } from '../../domain/subscriptions/slack.js';
 import type { SlackDeps } from '../../slack/context.js';
 
 export function registerDigestActions(app: App, deps: SlackDeps): void {

@@ -5,7 +5,7 @@
  * cursor state only once the digest is posted.
  */
 import { type Event, type EventFilters, NotFoundError, type Severity } from '../../api/index.js';
-import type { EventSource } from '../../shared/subscriptions/source.js';
+import type { EventSource } from '../../domain/subscriptions/source.js';
 import type { CursorState } from '../../store/index.js';
 
 export interface CollectInput {

@@ -1,6 +1,6 @@
-import { eventRef } from '../../shared/events/context.js';
-import { renderDigestList, renderDigestMessage } from '../../shared/subscriptions/digest-blocks.js';
-import { changeSubscription, channelIdOf, createSubscription } from '../../shared/subscriptions/slack.js';
+import { eventRef } from '../../domain/events/context.js';
+import { renderDigestList, renderDigestMessage } from '../../domain/subscriptions/digest-blocks.js';
+import { changeSubscription, channelIdOf, createSubscription } from '../../domain/subscriptions/slack.js';
 import type { CommandContext, CommandHandler } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';

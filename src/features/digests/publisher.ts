@@ -6,17 +6,17 @@
  */
 
 import type { Event } from '../../api/index.js';
+import { compactEvent } from '../../domain/events/compact.js';
+import { type EventsContextOf, type EventsContextStore, eventRef } from '../../domain/events/context.js';
+import type { DigestContent, DigestHeading } from '../../domain/events/digest-heading.js';
+import { portalHostsOf } from '../../domain/portal.js';
+import { renderDigestMessage } from '../../domain/subscriptions/digest-blocks.js';
+import { POSTED_CONTEXT_TTL_MS } from '../../domain/subscriptions/posting.js';
+import { postRunMessage, runMessageFinder } from '../../domain/subscriptions/slack.js';
+import { filtersOf, scopeOf, TOP_EVENTS } from '../../domain/subscriptions/summary.js';
+import { messageEntities } from '../../domain/work-object-entity.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
-import { compactEvent } from '../../shared/events/compact.js';
-import { type EventsContextOf, type EventsContextStore, eventRef } from '../../shared/events/context.js';
-import type { DigestContent, DigestHeading } from '../../shared/events/digest-heading.js';
-import { portalHostsOf } from '../../shared/portal.js';
-import { renderDigestMessage } from '../../shared/subscriptions/digest-blocks.js';
-import { POSTED_CONTEXT_TTL_MS } from '../../shared/subscriptions/posting.js';
-import { postRunMessage, runMessageFinder } from '../../shared/subscriptions/slack.js';
-import { filtersOf, scopeOf, TOP_EVENTS } from '../../shared/subscriptions/summary.js';
-import { messageEntities } from '../../shared/work-object-entity.js';
 import type { BotClients, BotClientsDeps } from '../../slack/bot-clients.js';
 import type { DigestPublisher } from './run.js';
 

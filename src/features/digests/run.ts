@@ -6,22 +6,22 @@
  * channel's recent history, so it is never posted twice.
  */
 import type { Event } from '../../api/index.js';
-import type { Clock } from '../../kernel/clock.js';
-import { NotConnectedError, VigilError } from '../../kernel/errors.js';
-import type { Logger } from '../../kernel/logger.js';
-import { ChannelUnavailableError, SlackRateLimitedError } from '../../kernel/posting-errors.js';
-import type { DigestContent } from '../../shared/events/digest-heading.js';
-import { bySeverity } from '../../shared/events/model.js';
+import type { DigestContent } from '../../domain/events/digest-heading.js';
+import { bySeverity } from '../../domain/events/model.js';
 import {
   channelPause,
   describeFailure,
   HISTORY_SLACK_MS,
   LeaseLostError,
   type RunMessageFinder,
-} from '../../shared/subscriptions/posting.js';
-import type { EventSource } from '../../shared/subscriptions/source.js';
-import { countEvents } from '../../shared/subscriptions/summary.js';
-import { inTenant } from '../../shared/workspace-api.js';
+} from '../../domain/subscriptions/posting.js';
+import type { EventSource } from '../../domain/subscriptions/source.js';
+import { countEvents } from '../../domain/subscriptions/summary.js';
+import { inTenant } from '../../domain/workspace-api.js';
+import type { Clock } from '../../kernel/clock.js';
+import { NotConnectedError, VigilError } from '../../kernel/errors.js';
+import type { Logger } from '../../kernel/logger.js';
+import { ChannelUnavailableError, SlackRateLimitedError } from '../../kernel/posting-errors.js';
 import type {
   AlertStateRepo,
   DigestOutboxRepo,

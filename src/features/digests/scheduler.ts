@@ -5,7 +5,7 @@
  * `stop` cancels the timer and waits for the tick in flight, so the store can close after it.
  */
 import { DateTime } from 'luxon';
-import { realTicker, type Ticker } from '../../shared/subscriptions/ticker.js';
+import { realTicker, type Ticker } from '../../domain/subscriptions/ticker.js';
 import { StoreCorruptionError, StoreUnavailableError, type Subscription } from '../../store/index.js';
 import { type Due, dueAt, nextSlot } from './due.js';
 import { type DigestDeps, type RunOutcome, runDigest } from './run.js';

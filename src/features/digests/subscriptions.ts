@@ -3,11 +3,11 @@
  * list with the last run, the next slot and whether it is failing (from the first failed run, since when), and a preview of the next digest.
  */
 import { DateTime } from 'luxon';
+import type { DigestContent } from '../../domain/events/digest-heading.js';
+import { SubscriptionService, type SubscriptionServiceDeps } from '../../domain/subscriptions/service.js';
+import type { EventSource } from '../../domain/subscriptions/source.js';
+import { inTenant } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { DigestContent } from '../../shared/events/digest-heading.js';
-import { SubscriptionService, type SubscriptionServiceDeps } from '../../shared/subscriptions/service.js';
-import type { EventSource } from '../../shared/subscriptions/source.js';
-import { inTenant } from '../../shared/workspace-api.js';
 import {
   type DigestLast,
   type NewSubscription,

@@ -4,13 +4,13 @@
  */
 import type { App, ViewOutput } from '@slack/bolt';
 import { isEventFilterType } from '../../api/index.js';
-import { readTags } from '../../shared/events/tags.js';
+import { readTags } from '../../domain/events/tags.js';
 import {
   DIGEST_ADD_VIEW,
   DIGEST_TAG_FIELDS,
   renderDigestAddModal,
-} from '../../shared/subscriptions/digest-blocks.js';
-import { listField, onSubscriptionForm, readCommonFields } from '../../shared/subscriptions/slack.js';
+} from '../../domain/subscriptions/digest-blocks.js';
+import { listField, onSubscriptionForm, readCommonFields } from '../../domain/subscriptions/slack.js';
 import type { CommandHandler, SlackDeps } from '../../slack/context.js';
 import { type AddInput, addDigest } from './commands.js';
 

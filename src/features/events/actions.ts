@@ -5,12 +5,11 @@
  */
 import type { App, ButtonAction } from '@slack/bolt';
 import type { EventActionType } from '../../api/index.js';
-import { ExpiredError, VigilError } from '../../kernel/errors.js';
-import type { EventsContext } from '../../shared/events/context.js';
-import { parseRef, searchInputOf, withEventChanged } from '../../shared/events/context.js';
-import { showContext } from '../../shared/events/message.js';
-import type { Acted } from '../../shared/events/model.js';
-import { applyAction, eventTitle } from '../../shared/events/model.js';
+import type { EventsContext } from '../../domain/events/context.js';
+import { parseRef, searchInputOf, withEventChanged } from '../../domain/events/context.js';
+import { showContext } from '../../domain/events/message.js';
+import type { Acted } from '../../domain/events/model.js';
+import { applyAction, eventTitle } from '../../domain/events/model.js';
 import {
   ACTION_IDS,
   EVENTS_SECRET_AGAIN,
@@ -19,9 +18,10 @@ import {
   renderExplain,
   renderPage,
   renderSecretAgain,
-} from '../../shared/events/page.js';
-import { openTriage } from '../../shared/events/triage-listeners.js';
-import { inTenant } from '../../shared/workspace-api.js';
+} from '../../domain/events/page.js';
+import { openTriage } from '../../domain/events/triage-listeners.js';
+import { inTenant } from '../../domain/workspace-api.js';
+import { ExpiredError, VigilError } from '../../kernel/errors.js';
 import { ephemeral, type SlackDeps } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { userMention } from '../../slack/kit/text.js';

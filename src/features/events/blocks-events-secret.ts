@@ -4,7 +4,7 @@
  */
 import type { KnownBlock, View } from '@slack/types';
 import { z } from 'zod';
-import type { WithheldQueryType } from '../../shared/events/context.js';
+import type { WithheldQueryType } from '../../domain/events/context.js';
 import { privateMetadata, viewButton, viewTitle } from '../../slack/kit/budget.js';
 
 export const SECRET_SEARCH_CALLBACK = 'events_secret_search';

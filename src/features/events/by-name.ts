@@ -4,15 +4,15 @@
  * lists and recommendations. The picker's buttons carry a short ref to the stored search, never the search.
  */
 import { z } from 'zod';
-import { ExpiredError, VigilError } from '../../kernel/errors.js';
-import { renderPage } from '../../shared/events/page.js';
+import { renderPage } from '../../domain/events/page.js';
 import {
   EVENTS_PICK,
   IDENTIFIER_EVENTS,
   renderIdentifierPicker,
   renderNoIdentifier,
-} from '../../shared/identifier-blocks.js';
-import { parseRowRef } from '../../shared/list-context.js';
+} from '../../domain/identifier-blocks.js';
+import { parseRowRef } from '../../domain/list-context.js';
+import { ExpiredError, VigilError } from '../../kernel/errors.js';
 import type { CommandHandler, Requester, SlackDeps } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import type { EventsSearchSpec } from '../../slack/grammar/index.js';

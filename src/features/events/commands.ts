@@ -1,5 +1,5 @@
 /** `/vigil events …`, `/vigil events <id> secret|credentials` and `/vigil explain <uid>`. */
-import { renderExplain, renderPage } from '../../shared/events/page.js';
+import { renderExplain, renderPage } from '../../domain/events/page.js';
 import type { CommandHandler } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { toEventSearchInput } from '../../slack/grammar/index.js';

@@ -3,7 +3,7 @@
  * page through them and share them in the channel.
  */
 
-import { registerTriageForm } from '../../shared/events/triage-listeners.js';
+import { registerTriageForm } from '../../domain/events/triage-listeners.js';
 import type { Feature } from '../../slack/context.js';
 import { registerEventActions } from './actions.js';
 import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './by-name.js';

@@ -1,8 +1,8 @@
 /** Which action a button of an event row asks for: the Slack side's reading of its own action ids. */
 import type { EventActionType } from '../../api/index.js';
-import type { ShownEvent } from '../../shared/events/context.js';
-import { reverseOf } from '../../shared/events/model.js';
-import { ACTION_IDS } from '../../shared/events/page.js';
+import type { ShownEvent } from '../../domain/events/context.js';
+import { reverseOf } from '../../domain/events/model.js';
+import { ACTION_IDS } from '../../domain/events/page.js';
 
 const ACTION_OF: Readonly<Record<string, EventActionType>> = {
   [ACTION_IDS.ignore]: 'ignore',

@@ -5,12 +5,13 @@
  * answers with the identifiers it may mean, each with a button that opens the form: a click brings a fresh
  * trigger id. The secret itself is only ever typed in the form.
  */
-import { VigilError } from '../../kernel/errors.js';
+
 import {
   EVENTS_SECRET_FORM,
   parseSecretFormValue,
   renderSecretFormChoice,
-} from '../../shared/identifier-blocks.js';
+} from '../../domain/identifier-blocks.js';
+import { VigilError } from '../../kernel/errors.js';
 import type { CommandHandler, SlackDeps } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';

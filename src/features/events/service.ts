@@ -5,22 +5,22 @@
  */
 import type { Event, EventActionType, EventSearchInput, SearchPage } from '../../api/index.js';
 import { ForbiddenError, NotFoundError } from '../../api/index.js';
-import { type Clock, realSleep } from '../../kernel/clock.js';
-import { VigilError } from '../../kernel/errors.js';
-import { ACT_LEASE_MS, actOnce, whileKeptAlive } from '../../shared/events/act-once.js';
-import { compactEvent } from '../../shared/events/compact.js';
+import { ACT_LEASE_MS, actOnce, whileKeptAlive } from '../../domain/events/act-once.js';
+import { compactEvent } from '../../domain/events/compact.js';
 import {
   type EventsContext,
   type EventsContextOf,
   EventsContextStore,
   type ShownEvent,
   storedSearchOf,
-} from '../../shared/events/context.js';
-import { KnownTags } from '../../shared/events/known-tags.js';
-import { type Acted, eventTitle, isApplicable, sortBySeverity } from '../../shared/events/model.js';
-import { FairGate } from '../../shared/fair-gate.js';
-import { skipEmptyPages } from '../../shared/pages.js';
-import type { ApiAccess, WorkspaceApi } from '../../shared/workspace-api.js';
+} from '../../domain/events/context.js';
+import { KnownTags } from '../../domain/events/known-tags.js';
+import { type Acted, eventTitle, isApplicable, sortBySeverity } from '../../domain/events/model.js';
+import { FairGate } from '../../domain/fair-gate.js';
+import { skipEmptyPages } from '../../domain/pages.js';
+import type { ApiAccess, WorkspaceApi } from '../../domain/workspace-api.js';
+import { type Clock, realSleep } from '../../kernel/clock.js';
+import { VigilError } from '../../kernel/errors.js';
 import type { Repositories } from '../../store/index.js';
 import type { PortalLinks } from '../work-objects/portal-links.js';
 import { EventChanges, type EventStateChange } from './changes.js';

@@ -8,12 +8,11 @@ import type { App, ViewOutput } from '@slack/bolt';
 import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
-import { ExpiredError, RefusalError, VigilError } from '../../kernel/errors.js';
-import { type EventsContext, parseRef } from '../../shared/events/context.js';
-import { showContext } from '../../shared/events/message.js';
-import { eventTitle } from '../../shared/events/model.js';
-import { plainTitle } from '../../shared/events/page.js';
-import { targetOf } from '../../shared/events/triage-listeners.js';
+import { type EventsContext, parseRef } from '../../domain/events/context.js';
+import { showContext } from '../../domain/events/message.js';
+import { eventTitle } from '../../domain/events/model.js';
+import { plainTitle } from '../../domain/events/page.js';
+import { targetOf } from '../../domain/events/triage-listeners.js';
 import {
   renderSnoozeModal,
   renderSnoozeStatus,
@@ -24,8 +23,9 @@ import {
   SNOOZE_VIEW,
   SNOOZE_WHAT_BLOCK,
   snoozedText,
-} from '../../shared/snooze-blocks.js';
-import { type SnoozeLength, sourceOf, withSnoozes } from '../../shared/snooze-model.js';
+} from '../../domain/snooze-blocks.js';
+import { type SnoozeLength, sourceOf, withSnoozes } from '../../domain/snooze-model.js';
+import { ExpiredError, RefusalError, VigilError } from '../../kernel/errors.js';
 import { ephemeral, type Requester, type SlackDeps } from '../../slack/context.js';
 import { isExpected, reportError } from '../../slack/error-reply.js';
 import { userMention } from '../../slack/kit/text.js';

@@ -4,7 +4,7 @@
  * MASKED with a Reveal button each. The revealed value has its own message, for the clicker alone.
  */
 import type { KnownBlock } from '@slack/types';
-import { STEALER_LOG_PAGE, type StealerLogEntry, type StealerLogView } from '../../shared/stealer-logs.js';
+import { STEALER_LOG_PAGE, type StealerLogEntry, type StealerLogView } from '../../domain/stealer-logs.js';
 import { renderBudgeted } from '../../slack/kit/budget.js';
 import { parseIsoDate, slackDate } from '../../slack/kit/dates.js';
 import { button, context, type RenderedMessage, section } from '../../slack/kit/kit.js';

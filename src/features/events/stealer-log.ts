@@ -6,10 +6,10 @@
  * it, never the button.
  */
 import type { App } from '@slack/bolt';
+import { contextRef, parseContextRef } from '../../domain/contexts.js';
+import { parseRef } from '../../domain/events/context.js';
+import { isInfectedDevice } from '../../domain/events/model.js';
 import { ExpiredError } from '../../kernel/errors.js';
-import { contextRef, parseContextRef } from '../../shared/contexts.js';
-import { parseRef } from '../../shared/events/context.js';
-import { isInfectedDevice } from '../../shared/events/model.js';
 import { ephemeral, type SlackDeps } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';
 import {

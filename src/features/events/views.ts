@@ -6,10 +6,10 @@
 import type { App, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { EventQuery } from '../../api/index.js';
+import type { WithheldQueryType } from '../../domain/events/context.js';
+import { type RenderedMessage, renderPage } from '../../domain/events/page.js';
 import { VigilError } from '../../kernel/errors.js';
 import { registerSecret } from '../../kernel/logger.js';
-import type { WithheldQueryType } from '../../shared/events/context.js';
-import { type RenderedMessage, renderPage } from '../../shared/events/page.js';
 import { ephemeral, type SlackDeps } from '../../slack/context.js';
 import { onView } from '../../slack/listen.js';
 import { ephemeralPoster } from '../../slack/respond.js';

@@ -1,13 +1,13 @@
 /** Pure Block Kit for App Home. Upstream and user-provided text is escaped. */
 import type { KnownBlock, View } from '@slack/types';
+import { auditLine } from '../../domain/audit-blocks.js';
+import { organizationLabel, quotaLine, tenantLabel } from '../../domain/connection-blocks.js';
+import { describeActors, permissionLines } from '../../domain/settings-blocks.js';
+import { snoozeHomeGroups } from '../../domain/snooze-blocks.js';
+import { alertHomeGroups } from '../../domain/subscriptions/alert-blocks.js';
+import { digestHomeGroups } from '../../domain/subscriptions/digest-blocks.js';
 import { PERMISSION_WORDS, type Permission } from '../../kernel/permission-rules.js';
 import type { EnvironmentHealthRecord } from '../../observability/environment-health.js';
-import { auditLine } from '../../shared/audit-blocks.js';
-import { organizationLabel, quotaLine, tenantLabel } from '../../shared/connection-blocks.js';
-import { describeActors, permissionLines } from '../../shared/settings-blocks.js';
-import { snoozeHomeGroups } from '../../shared/snooze-blocks.js';
-import { alertHomeGroups } from '../../shared/subscriptions/alert-blocks.js';
-import { digestHomeGroups } from '../../shared/subscriptions/digest-blocks.js';
 import { renderBudgeted, viewTitle } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { ownContext, ownSection } from '../../slack/kit/kit.js';

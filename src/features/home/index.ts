@@ -1,10 +1,10 @@
 /** App Home: connection health, admin actions, digest subscriptions and the latest audited actions. */
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { HOME_SNOOZE_END } from '../../domain/snooze-blocks.js';
+import { ALERT_PAUSE, ALERT_REMOVE, ALERT_RESUME } from '../../domain/subscriptions/alert-blocks.js';
+import { DIGEST_PAUSE, DIGEST_REMOVE, DIGEST_RESUME } from '../../domain/subscriptions/digest-blocks.js';
 import { NotConnectedError } from '../../kernel/errors.js';
-import { HOME_SNOOZE_END } from '../../shared/snooze-blocks.js';
-import { ALERT_PAUSE, ALERT_REMOVE, ALERT_RESUME } from '../../shared/subscriptions/alert-blocks.js';
-import { DIGEST_PAUSE, DIGEST_REMOVE, DIGEST_RESUME } from '../../shared/subscriptions/digest-blocks.js';
 import type { Feature, SlackDeps } from '../../slack/context.js';
 import { parseUnreadableValue, UNREADABLE_REMOVE } from '../../slack/kit/unreadable.js';
 import { type Click, onAction, onView } from '../../slack/listen.js';

@@ -12,8 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type Identifier, identifierKinds, MAX_IDENTIFIER_PAGE_SIZE } from '../../api/index.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import type { Repositories } from '../../store/index.js';
 import { type KnownIdentifier, matchIdentifiers, type NameResolution, resolveName } from './match.js';
 

@@ -1,4 +1,4 @@
-import { IDENTIFIERS_NEXT, renderIdentifiers } from '../../shared/identifier-blocks.js';
+import { IDENTIFIERS_NEXT, renderIdentifiers } from '../../domain/identifier-blocks.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { onAction } from '../../slack/listen.js';

@@ -3,7 +3,7 @@
  * stores the words, the types and where it is.
  */
 import { z } from 'zod';
-import { listContexts } from '../../shared/list-context.js';
+import { listContexts } from '../../domain/list-context.js';
 import type { Repositories } from '../../store/index.js';
 import type { IdentifierDirectory, KnownIdentifier } from './directory.js';
 

@@ -10,8 +10,8 @@ import {
   renderRemoveQuestion,
   renderWatchDone,
   renderWatchRefused,
-} from '../../shared/watch-blocks.js';
-import { IdentifierRefusedError } from '../../shared/watch-service.js';
+} from '../../domain/watch-blocks.js';
+import { IdentifierRefusedError } from '../../domain/watch-service.js';
 import type { CommandHandler, CommandHandlers, Requester, SlackDeps } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';

@@ -8,7 +8,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import type { ApiReport } from '../../api/index.js';
-import { relatedGroup } from '../../shared/report-blocks.js';
+import { relatedGroup } from '../../domain/report-blocks.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { context, plural, type RenderedMessage, section } from '../../slack/kit/kit.js';
 import { cleanAndDefang, escapeMrkdwn, listCodeSpan, plainText, truncate } from '../../slack/kit/text.js';

@@ -13,11 +13,11 @@ import {
   type ReportRequestResult,
   UnauthorizedError,
 } from '../../api/index.js';
+import type { Ticker } from '../../domain/subscriptions/ticker.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import { RefusalError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { Ticker } from '../../shared/subscriptions/ticker.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import { type Repositories, StoreCorruptionError } from '../../store/index.js';
 
 /** First look after this long; then each wait doubles, up to MAX_WAIT_MS. */

@@ -5,8 +5,8 @@
 import type { App } from '@slack/bolt';
 import type { View } from '@slack/types';
 import { z } from 'zod';
+import { parseRowRef } from '../../domain/list-context.js';
 import { ExpiredError, RefusalError, VigilError } from '../../kernel/errors.js';
-import { parseRowRef } from '../../shared/list-context.js';
 import type { SlackDeps } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';

@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import type { MatchingPolicy, Order, PolicyAssignment } from '../../api/index.js';
 import { PolicyAssignmentSchema } from '../../api/index.js';
+import { firstNonEmpty, type ListDeps, listContexts } from '../../domain/list-context.js';
 import type { Logger } from '../../kernel/logger.js';
-import { firstNonEmpty, type ListDeps, listContexts } from '../../shared/list-context.js';
 import {
   settleInterruptedUnassigns,
   type UnassignDeps,
@@ -14,7 +14,7 @@ import {
   unassignOnce,
 } from './unassign.js';
 
-export type { ListDeps } from '../../shared/list-context.js';
+export type { ListDeps } from '../../domain/list-context.js';
 
 const OrderSchema = z.enum(['asc', 'desc']).optional();
 

@@ -10,10 +10,10 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../../api/index.js';
+import { ACT_LEASE_MS, actOnce } from '../../domain/events/act-once.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import { type Clock, realSleep, type Sleep } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
-import { ACT_LEASE_MS, actOnce } from '../../shared/events/act-once.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import type { Repositories, Store } from '../../store/index.js';
 
 const DONE_TTL_MS = 25 * 60 * 60 * 1000;

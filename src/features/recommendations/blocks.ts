@@ -4,7 +4,7 @@
  */
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import type { Recommendation } from '../../api/index.js';
-import { IDENTIFIER_EVENTS } from '../../shared/identifier-blocks.js';
+import { IDENTIFIER_EVENTS } from '../../domain/identifier-blocks.js';
 import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import {

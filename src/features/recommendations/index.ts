@@ -6,10 +6,10 @@
  */
 import type { Recommendation, RecommendationAction } from '../../api/index.js';
 import { WATCH_TYPES, type WatchType } from '../../api/index.js';
+import { parseRowRef } from '../../domain/list-context.js';
+import { renderWatchRefused } from '../../domain/watch-blocks.js';
+import { IdentifierRefusedError } from '../../domain/watch-service.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
-import { parseRowRef } from '../../shared/list-context.js';
-import { renderWatchRefused } from '../../shared/watch-blocks.js';
-import { IdentifierRefusedError } from '../../shared/watch-service.js';
 import type { CommandHandler, Feature, SlackDeps } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';

@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import type { Recommendation, RecommendationListInput } from '../../api/index.js';
 import { RecommendationSchema } from '../../api/index.js';
-import type { ListDeps } from '../../shared/list-context.js';
-import { listContexts } from '../../shared/list-context.js';
+import type { ListDeps } from '../../domain/list-context.js';
+import { listContexts } from '../../domain/list-context.js';
 
 const RECOMMENDATIONS_SHOWN = 10;
 const RECOMMENDATIONS_PAGE_SIZE = 100;

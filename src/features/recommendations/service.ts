@@ -7,10 +7,10 @@
  */
 import { z } from 'zod';
 import type { RecommendationAction } from '../../api/index.js';
+import { ACT_LEASE_MS, whileKeptAlive } from '../../domain/events/act-once.js';
+import type { ListDeps } from '../../domain/list-context.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import { type Clock, realSleep } from '../../kernel/clock.js';
-import { ACT_LEASE_MS, whileKeptAlive } from '../../shared/events/act-once.js';
-import type { ListDeps } from '../../shared/list-context.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import type { Lease, Repositories, Store } from '../../store/index.js';
 import type { IdentifierDirectory, KnownIdentifier } from '../identifiers/directory.js';
 import {

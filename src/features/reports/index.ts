@@ -1,8 +1,8 @@
 /** `/vigil report <request-uuid>`: status and content of a report request; Explain on each related event. */
 import type { App } from '@slack/bolt';
+import { renderExplain } from '../../domain/events/explain-blocks.js';
+import { REPORT_EXPLAIN, renderReport } from '../../domain/report-blocks.js';
 import { VigilError } from '../../kernel/errors.js';
-import { renderExplain } from '../../shared/events/explain-blocks.js';
-import { REPORT_EXPLAIN, renderReport } from '../../shared/report-blocks.js';
 import type { CommandHandler, Feature, SlackDeps } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { onAction } from '../../slack/listen.js';

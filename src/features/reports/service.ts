@@ -1,8 +1,8 @@
 /** A report request's status and content, with the API's refusals said in terms of reports. */
 import type { ReportRequestResult } from '../../api/index.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../api/index.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import { VigilError } from '../../kernel/errors.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 
 class ReportsNotEnabledError extends VigilError {
   constructor(cause: unknown) {

@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { type Dispatcher, request } from 'undici';
 import { ApiError, ForbiddenError, UnauthorizedError } from '../../api/index.js';
+import type { ApiAccess } from '../../domain/workspace-api.js';
 import { VigilError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import { mayCarryToken } from '../../kernel/net.js';
-import type { ApiAccess } from '../../shared/workspace-api.js';
 import type { Repositories } from '../../store/index.js';
 
 const MAX_REDIRECTS = 3;

@@ -1,15 +1,15 @@
 /** Admin subcommands: `audit [n]` and `settings [actors …]` (who may act on events). */
 
 import { Readable } from 'node:stream';
-import { PERMISSION_WORDS } from '../../kernel/permission-rules.js';
-import { auditCsv } from '../../shared/audit-csv.js';
+import { auditCsv } from '../../domain/audit-csv.js';
 import {
   describeActors,
   renderAudit,
   renderSettings,
   renderUnknownUsergroup,
   usergroupLabel,
-} from '../../shared/settings-blocks.js';
+} from '../../domain/settings-blocks.js';
+import { PERMISSION_WORDS } from '../../kernel/permission-rules.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { openDm, uploadFileToDm } from '../../slack/file-upload.js';

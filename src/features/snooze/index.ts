@@ -3,8 +3,9 @@
  * list, each with End) and `snoozes end <id>`. Snoozing and ending need the `act` permission; the service
  * audits both. The form from an event's menu lives with the event rows (features/events/snooze.ts).
  */
+
+import { renderSnoozeList, SNOOZE_END, snoozedText } from '../../domain/snooze-blocks.js';
 import { VigilError } from '../../kernel/errors.js';
-import { renderSnoozeList, SNOOZE_END, snoozedText } from '../../shared/snooze-blocks.js';
 import { type CommandHandler, ephemeral, type Feature } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { onAction } from '../../slack/listen.js';

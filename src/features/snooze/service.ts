@@ -4,9 +4,9 @@
  * injected clock, every change audited. Alerts and digests ask `matcher` once per poll or run.
  */
 import type { Event } from '../../api/index.js';
+import { type SnoozeLength, snoozeEnd, snoozeOf, targetKey } from '../../domain/snooze-model.js';
 import type { Clock } from '../../kernel/clock.js';
 import { VigilError } from '../../kernel/errors.js';
-import { type SnoozeLength, snoozeEnd, snoozeOf, targetKey } from '../../shared/snooze-model.js';
 import type { Repositories, Snooze, SnoozeTarget } from '../../store/index.js';
 import type { EventChanges } from '../events/changes.js';
 

@@ -4,7 +4,7 @@
  * it until when. Only for who may act; each click is checked again server-side.
  */
 import type { EntityActionButton, EntityCustomField } from '@slack/types';
-import { SNOOZE_FORM_LENGTHS } from '../../shared/snooze-blocks.js';
+import { SNOOZE_FORM_LENGTHS } from '../../domain/snooze-blocks.js';
 import type { Snooze } from '../../store/index.js';
 
 /** Entity action ids: `vigil_entity_snooze_<length>` and Unsnooze; the value is the event uid. */

@@ -5,7 +5,7 @@
  * more. Its side panel is the "not known to Vigil" error panel, as for any event Vigil has not seen here.
  */
 import type { EntityMetadata } from '@slack/types';
-import { typeLabel } from '../../shared/events/type-labels.js';
+import { typeLabel } from '../../domain/events/type-labels.js';
 import { escapeMrkdwn, plainText } from '../../slack/kit/text.js';
 import type { UnseenEvent } from './service.js';
 

@@ -5,7 +5,7 @@
  * again by the caller, showing who snoozed it until when.
  */
 import type { WebClient } from '@slack/web-api';
-import { eventTitle } from '../../shared/events/model.js';
+import { eventTitle } from '../../domain/events/model.js';
 import type { SlackDeps } from '../../slack/context.js';
 import { ENTITY_UNSNOOZE, entitySnoozeHours } from './blocks-snooze.js';
 import type { Viewer } from './panel.js';

@@ -9,13 +9,13 @@ import type { App } from '@slack/bolt';
 import type { SlackEvent } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { EventActionType, Severity } from '../../api/index.js';
-import type { Permission } from '../../kernel/permission-rules.js';
 import {
   ENTITY_ACTIONS,
   ENTITY_EDIT_FIELDS,
   flexpaneEntity,
   severityChoice,
-} from '../../shared/work-object-entity.js';
+} from '../../domain/work-object-entity.js';
+import type { Permission } from '../../kernel/permission-rules.js';
 import type { SlackDeps } from '../../slack/context.js';
 import { detectSecret } from '../../slack/grammar/index.js';
 import { onAction, runTracked } from '../../slack/listen.js';

@@ -4,11 +4,11 @@
  * assistance), and the changes made from the panel, through the same act-once and triage paths as buttons.
  */
 import { ApiError, type Event, type EventActionType, type Severity } from '../../api/index.js';
+import type { AuditTrail } from '../../domain/audit.js';
+import { type Acted, applyAction, effectiveSeverity, eventTitle } from '../../domain/events/model.js';
+import { changedFields, type TriageOutcome, type TriageService } from '../../domain/events/triage.js';
+import { type ApiAccess, inTenant } from '../../domain/workspace-api.js';
 import { NotConnectedError } from '../../kernel/errors.js';
-import type { AuditTrail } from '../../shared/audit.js';
-import { type Acted, applyAction, effectiveSeverity, eventTitle } from '../../shared/events/model.js';
-import { changedFields, type TriageOutcome, type TriageService } from '../../shared/events/triage.js';
-import { type ApiAccess, inTenant } from '../../shared/workspace-api.js';
 import type { Repositories } from '../../store/index.js';
 import type { EventActOutcome, EventsService } from '../events/service.js';
 import { type PortalLinks, parsePortalUrl, portalLinkParts, type SeenEvent } from './portal-links.js';

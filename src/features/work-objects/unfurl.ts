@@ -7,7 +7,7 @@
  */
 import type { App } from '@slack/bolt';
 import type { EntityMetadata, LinkSharedEvent } from '@slack/types';
-import { eventEntity } from '../../shared/work-object-entity.js';
+import { eventEntity } from '../../domain/work-object-entity.js';
 import type { SlackDeps } from '../../slack/context.js';
 import { runTracked } from '../../slack/listen.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';

@@ -12,11 +12,11 @@ interface Completion {
 }
 
 import type { WebClient } from '@slack/web-api';
+import { inTenant } from '../../domain/workspace-api.js';
 import { onSurface } from '../../kernel/audit-surface.js';
 import { realSleep } from '../../kernel/clock.js';
 import { NotAllowedError, VigilError } from '../../kernel/errors.js';
 import { PERMISSION_WORDS, type Permission } from '../../kernel/permission-rules.js';
-import { inTenant } from '../../shared/workspace-api.js';
 import type { SlackDeps } from '../../slack/context.js';
 import { reportError } from '../../slack/error-reply.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';

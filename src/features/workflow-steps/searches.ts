@@ -3,8 +3,9 @@
  * channel), and the events of one identifier (by id or by name). The same parser, services and masking as
  * `/vigil creds` and `/vigil events`; the same fair admission of searches and rate budget.
  */
+
+import { effectiveSeverity, eventTitle } from '../../domain/events/model.js';
 import { VigilError } from '../../kernel/errors.js';
-import { effectiveSeverity, eventTitle } from '../../shared/events/model.js';
 import {
   type Command,
   parseCommand,

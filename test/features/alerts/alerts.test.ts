@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TEAM_ID } from '../../../packages/playground/src/sim/slack/index.js';
-import type { Ticker } from '../../../src/shared/subscriptions/ticker.js';
+import type { Ticker } from '../../../src/domain/subscriptions/ticker.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { type Stack, startStack } from '../../support/stack.js';
 import {

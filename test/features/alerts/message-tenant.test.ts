@@ -7,7 +7,7 @@
  * opened as if from another message reads nothing of tenant 2001.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Ticker } from '../../../src/shared/subscriptions/ticker.js';
+import type { Ticker } from '../../../src/domain/subscriptions/ticker.js';
 import { textOf } from '../../harness/index.js';
 import { openEntityPanel } from '../../support/entity-panel.js';
 import { ManualClock } from '../../support/manual-clock.js';

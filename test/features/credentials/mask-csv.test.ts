@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { Credential } from '../../../src/api/index.js';
+import { neutralise, writeCredentialsCsv } from '../../../src/domain/csv.js';
+import { maskValue } from '../../../src/domain/mask.js';
 import { exportPageSize, validateExportLimit } from '../../../src/features/credentials/export-size.js';
-import { neutralise, writeCredentialsCsv } from '../../../src/shared/csv.js';
-import { maskValue } from '../../../src/shared/mask.js';
 
 describe('maskValue', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../src/api/index.js';
+import type { EventSource } from '../../../src/domain/subscriptions/source.js';
 import { collectEvents } from '../../../src/features/digests/collect.js';
-import type { EventSource } from '../../../src/shared/subscriptions/source.js';
 
 const NOW = Date.UTC(2026, 5, 20, 7, 0);
 /** Pages a run reads per identifier; the next run resumes there. */

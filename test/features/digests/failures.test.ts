@@ -4,9 +4,9 @@
  * removes its subscriptions, outbox and cursors.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REPORT_AFTER_FAILURES } from '../../../src/domain/subscriptions/posting.js';
 import { backoffMs } from '../../../src/features/digests/due.js';
 import { DigestService } from '../../../src/features/digests/subscriptions.js';
-import { REPORT_AFTER_FAILURES } from '../../../src/shared/subscriptions/posting.js';
 import { useStoreFixture } from '../../store/support/backends.js';
 import {
   CHANNEL,

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEAM_ID } from '../../../packages/playground/src/sim/slack/index.js';
-import type { Ticker } from '../../../src/shared/subscriptions/ticker.js';
+import type { Ticker } from '../../../src/domain/subscriptions/ticker.js';
 import { uidKey } from '../../../src/store/repos/event-state-repo.js';
 import { NAMESPACES, type NamespaceName, openNamespace } from '../../../src/store/repos/namespaces.js';
 import { getButton } from '../../harness/block-kit.js';

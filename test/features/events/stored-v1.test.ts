@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { V1_ALERT, V1_DIGEST, V1_REST_PAGE, V1_TENANT_SEARCH } from '../../domain/events/v1-contexts.js';
 import { textOf } from '../../harness/index.js';
-import { V1_ALERT, V1_DIGEST, V1_REST_PAGE, V1_TENANT_SEARCH } from '../../shared/events/v1-contexts.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import type { Stack } from '../../support/stack.js';
 import {

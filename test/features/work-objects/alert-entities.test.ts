@@ -3,7 +3,7 @@
  * same side panel as a pasted link: the real alert scheduler ticked by hand, through the fake Slack.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Ticker } from '../../../src/shared/subscriptions/ticker.js';
+import type { Ticker } from '../../../src/domain/subscriptions/ticker.js';
 import { openEntityPanel } from '../../support/entity-panel.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { type Stack, startStack } from '../../support/stack.js';

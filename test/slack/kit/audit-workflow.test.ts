@@ -3,7 +3,7 @@
  * (`Wx…`), never the workflow's name, so the line says "via workflow run `Wx…`".
  */
 import { describe, expect, it } from 'vitest';
-import { auditLine } from '../../../src/shared/audit-blocks.js';
+import { auditLine } from '../../../src/domain/audit-blocks.js';
 import type { AuditEntry } from '../../../src/store/index.js';
 
 const AT = Date.UTC(2026, 10, 26, 9, 0);

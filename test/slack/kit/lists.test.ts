@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiReport, MatchingPolicy, Recommendation } from '../../../src/api/index.js';
+import { renderReport } from '../../../src/domain/report-blocks.js';
 import {
   fieldProblemsText,
   plainField,
@@ -13,7 +14,6 @@ import {
 } from '../../../src/features/policies/blocks.js';
 import { renderRecommendations } from '../../../src/features/recommendations/blocks.js';
 import { renderUploadFailed, renderUploadModal } from '../../../src/features/sandbox/blocks.js';
-import { renderReport } from '../../../src/shared/report-blocks.js';
 import { listCodeSpan as codeSpan } from '../../../src/slack/kit/text.js';
 import { checkBlockKitLimits } from './support/block-kit-limits.js';
 

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderExplain } from '../../../src/shared/events/explain-blocks.js';
+import { renderExplain } from '../../../src/domain/events/explain-blocks.js';
 import { NOW } from './fixtures.js';
 import { aiTextToMrkdwn } from './support/ai-text.js';
 import { hostileText } from './support/arbitraries.js';

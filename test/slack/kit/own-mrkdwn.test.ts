@@ -4,9 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { renderTenants } from '../../../src/domain/connection-blocks.js';
+import { renderSettings } from '../../../src/domain/settings-blocks.js';
 import { renderHome } from '../../../src/features/home/blocks.js';
-import { renderTenants } from '../../../src/shared/connection-blocks.js';
-import { renderSettings } from '../../../src/shared/settings-blocks.js';
 import { SUBCOMMANDS } from '../../../src/slack/grammar/command.js';
 import { helpMessage } from '../../../src/slack/grammar/help-blocks.js';
 import { slackDate } from '../../../src/slack/kit/dates.js';

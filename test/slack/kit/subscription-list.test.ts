@@ -4,8 +4,8 @@
  * edge or beside a dash must not become a look-alike there (mrkdwn does not format inside a code span).
  */
 import { describe, expect, it } from 'vitest';
-import { renderAlertList } from '../../../src/shared/subscriptions/alert-blocks.js';
-import { renderDigestList } from '../../../src/shared/subscriptions/digest-blocks.js';
+import { renderAlertList } from '../../../src/domain/subscriptions/alert-blocks.js';
+import { renderDigestList } from '../../../src/domain/subscriptions/digest-blocks.js';
 import { textOf } from '../../harness/index.js';
 
 const IDS = ['_a1-_b2_', 'xY-9_', 'plain42'];

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderTenants, type TenantsPageInput } from '../../../src/shared/connection-blocks.js';
+import { renderTenants, type TenantsPageInput } from '../../../src/domain/connection-blocks.js';
 import { codeSpan, escapeMrkdwn, listCodeSpan, truncate } from '../../../src/slack/kit/text.js';
 import { mrkdwnTexts } from '../../support/mrkdwn-scan.js';
 import { checkBlockKitLimits } from './support/block-kit-limits.js';

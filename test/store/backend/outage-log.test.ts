@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSimApi } from '../../../packages/playground/src/sim/api/index.js';
-import type { Ticker } from '../../../src/shared/subscriptions/ticker.js';
+import type { Ticker } from '../../../src/domain/subscriptions/ticker.js';
 import { type Stack, startStack } from '../../support/stack.js';
 import { until } from '../../support/until.js';
 import { type RedisServer, startRedisServer } from '../support/redis-server.js';

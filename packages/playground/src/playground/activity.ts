@@ -3,9 +3,9 @@
  * and "Run digests now" tells, in words, what it posted and when each digest is next due.
  */
 import { DateTime } from 'luxon';
+import type { Ticker } from '../../../../src/domain/subscriptions/ticker.js';
 import type { RunNowReport } from '../../../../src/features/digests/scheduler.js';
 import type { Clock } from '../../../../src/kernel/clock.js';
-import type { Ticker } from '../../../../src/shared/subscriptions/ticker.js';
 import { type SimApi, trickleEvent } from '../sim/api/index.js';
 
 /** A new event every few minutes, about the workspace's current tenant. */

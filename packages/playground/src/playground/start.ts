@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../../../../src/app/config.js';
 import { type RunningVigil, startVigil } from '../../../../src/app/start.js';
+import { realTicker, type Ticker } from '../../../../src/domain/subscriptions/ticker.js';
 import type { RunNowReport } from '../../../../src/features/digests/scheduler.js';
 import type { Clock } from '../../../../src/kernel/clock.js';
 import { systemClock } from '../../../../src/kernel/clock.js';
 import type { Logger } from '../../../../src/kernel/logger.js';
-import { realTicker, type Ticker } from '../../../../src/shared/subscriptions/ticker.js';
 import { type SimApi, startSimApi } from '../sim/api/index.js';
 import {
   DEFAULT_APP_ID,

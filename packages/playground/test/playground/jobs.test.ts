@@ -6,8 +6,8 @@
  * trickle in on the injected timer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ticker } from '../../../../src/domain/subscriptions/ticker.js';
 import { createLogger } from '../../../../src/kernel/logger.js';
-import type { Ticker } from '../../../../src/shared/subscriptions/ticker.js';
 import { guardSlackContract } from '../../../../test/support/slack-contract.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
 import { DEFAULT_TEAM_ID, SEEDED_USERS } from '../../src/sim/slack/index.js';

@@ -13,6 +13,11 @@ import {
   SEEDED_CHANNELS,
   startFakeSlack,
 } from '../../../../packages/playground/src/sim/slack/index.js';
+import { EventsContextStore } from '../../../../src/domain/events/context.js';
+import { EventRestStore } from '../../../../src/domain/events/rest.js';
+import { eventSourceOf } from '../../../../src/domain/subscriptions/source.js';
+import type { Ticker } from '../../../../src/domain/subscriptions/ticker.js';
+import { ApiAccess, ApiClientPool } from '../../../../src/domain/workspace-api.js';
 import { AlertFollower } from '../../../../src/features/alerts/follow.js';
 import { AlertFollowUps } from '../../../../src/features/alerts/follow-ups.js';
 import { feedSourceOf } from '../../../../src/features/alerts/ports.js';
@@ -25,11 +30,6 @@ import { DigestScheduler } from '../../../../src/features/digests/scheduler.js';
 import { EventsService } from '../../../../src/features/events/service.js';
 import { SnoozeService } from '../../../../src/features/snooze/service.js';
 import { type Logger, silentLogger } from '../../../../src/kernel/logger.js';
-import { EventsContextStore } from '../../../../src/shared/events/context.js';
-import { EventRestStore } from '../../../../src/shared/events/rest.js';
-import { eventSourceOf } from '../../../../src/shared/subscriptions/source.js';
-import type { Ticker } from '../../../../src/shared/subscriptions/ticker.js';
-import { ApiAccess, ApiClientPool } from '../../../../src/shared/workspace-api.js';
 import { BotClients } from '../../../../src/slack/bot-clients.js';
 import {
   createRepositories,

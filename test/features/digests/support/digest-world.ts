@@ -12,13 +12,13 @@ import {
   SEEDED_CHANNELS,
   startFakeSlack,
 } from '../../../../packages/playground/src/sim/slack/index.js';
+import { EventsContextStore } from '../../../../src/domain/events/context.js';
+import { eventSourceOf } from '../../../../src/domain/subscriptions/source.js';
+import type { Ticker } from '../../../../src/domain/subscriptions/ticker.js';
+import { ApiAccess, ApiClientPool } from '../../../../src/domain/workspace-api.js';
 import { createDigestPublisher } from '../../../../src/features/digests/publisher.js';
 import { DigestScheduler, type SchedulerDeps } from '../../../../src/features/digests/scheduler.js';
 import { type Logger, silentLogger } from '../../../../src/kernel/logger.js';
-import { EventsContextStore } from '../../../../src/shared/events/context.js';
-import { eventSourceOf } from '../../../../src/shared/subscriptions/source.js';
-import type { Ticker } from '../../../../src/shared/subscriptions/ticker.js';
-import { ApiAccess, ApiClientPool } from '../../../../src/shared/workspace-api.js';
 import { BotClients } from '../../../../src/slack/bot-clients.js';
 import {
   createRepositories,

@@ -6,15 +6,15 @@
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { Recommendation } from '../../../src/api/index.js';
-import type { KnownIdentifier } from '../../../src/features/identifiers/directory.js';
-import { renderRecommendations } from '../../../src/features/recommendations/blocks.js';
-import { readTags, tagFields } from '../../../src/shared/events/tags.js';
-import { renderTriageModal } from '../../../src/shared/events/triage-blocks.js';
+import { readTags, tagFields } from '../../../src/domain/events/tags.js';
+import { renderTriageModal } from '../../../src/domain/events/triage-blocks.js';
 import {
   renderIdentifierPicker,
   renderIdentifiers,
   renderNoIdentifier,
-} from '../../../src/shared/identifier-blocks.js';
+} from '../../../src/domain/identifier-blocks.js';
+import type { KnownIdentifier } from '../../../src/features/identifiers/directory.js';
+import { renderRecommendations } from '../../../src/features/recommendations/blocks.js';
 import { checkBlockKitLimits } from '../../slack/kit/support/block-kit-limits.js';
 
 type Obj = Record<string, unknown>;

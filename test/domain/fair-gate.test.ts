@@ -1,7 +1,7 @@
 /** The fair gate in front of searches: bounded per member, round-robin between members. */
 import { describe, expect, it } from 'vitest';
+import { FairGate } from '../../src/domain/fair-gate.js';
 import { BusyError, RefusalError } from '../../src/kernel/errors.js';
-import { FairGate } from '../../src/shared/fair-gate.js';
 
 /** A task the test finishes by hand, recording when it started. */
 function controlled(started: string[], name: string) {

@@ -1,7 +1,7 @@
 /** What an action means for an event: buttons to actions, Undo, the event afterwards. */
 import { describe, expect, it } from 'vitest';
+import { applyAction, isApplicable, reverseOf } from '../../../src/domain/events/model.js';
 import { intendedAction } from '../../../src/features/events/intended.js';
-import { applyAction, isApplicable, reverseOf } from '../../../src/shared/events/model.js';
 import { event } from '../../support/services/event.js';
 
 describe('state transitions', () => {

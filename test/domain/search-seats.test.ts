@@ -4,10 +4,10 @@
  * manual clock; heartbeats are beaten by hand.
  */
 import { describe, expect, it } from 'vitest';
+import { FairGate } from '../../src/domain/fair-gate.js';
+import { StoreSearchSeats } from '../../src/domain/search-seats.js';
 import { BusyError } from '../../src/kernel/errors.js';
 import { silentLogger } from '../../src/kernel/logger.js';
-import { FairGate } from '../../src/shared/fair-gate.js';
-import { StoreSearchSeats } from '../../src/shared/search-seats.js';
 import { openStore } from '../../src/store/backend/open.js';
 import { BACKENDS, useStoreFixture } from '../store/support/backends.js';
 

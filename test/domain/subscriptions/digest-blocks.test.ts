@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { DigestHeading } from '../../../src/shared/events/digest-heading.js';
-import { bySeverity } from '../../../src/shared/events/model.js';
+import type { DigestHeading } from '../../../src/domain/events/digest-heading.js';
+import { bySeverity } from '../../../src/domain/events/model.js';
 import {
   digestText,
   longDate,
   renderDigestMessage,
-} from '../../../src/shared/subscriptions/digest-blocks.js';
-import { countEvents } from '../../../src/shared/subscriptions/summary.js';
+} from '../../../src/domain/subscriptions/digest-blocks.js';
+import { countEvents } from '../../../src/domain/subscriptions/summary.js';
 import { blocksTextLength, LIMITS } from '../../../src/slack/kit/budget.js';
 import { makeEvent, NOW } from '../../slack/kit/fixtures.js';
 import { checkBlockKitLimits } from '../../slack/kit/support/block-kit-limits.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { AlertHeading } from '../../../src/shared/events/alert-heading.js';
-import { bySeverity } from '../../../src/shared/events/model.js';
+import type { AlertHeading } from '../../../src/domain/events/alert-heading.js';
+import { bySeverity } from '../../../src/domain/events/model.js';
 import {
   alertText,
   pollLine,
   renderAlertMessage,
   renderStateReply,
-} from '../../../src/shared/subscriptions/alert-blocks.js';
-import { countEvents } from '../../../src/shared/subscriptions/summary.js';
+} from '../../../src/domain/subscriptions/alert-blocks.js';
+import { countEvents } from '../../../src/domain/subscriptions/summary.js';
 import { blocksTextLength, LIMITS } from '../../../src/slack/kit/budget.js';
 import { makeEvent, NOW } from '../../slack/kit/fixtures.js';
 import { checkBlockKitLimits } from '../../slack/kit/support/block-kit-limits.js';

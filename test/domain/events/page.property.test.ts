@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../src/api/index.js';
-import type { ActedState, RenderedMessage } from '../../../src/shared/events/page.js';
+import type { ActedState, RenderedMessage } from '../../../src/domain/events/page.js';
 import {
   parseActionId,
   parseOverflowValue,
   renderEventGroup,
   renderEventResults,
   renderExplain,
-} from '../../../src/shared/events/page.js';
+} from '../../../src/domain/events/page.js';
 import { escapeMrkdwn, highlightToMrkdwn, plainText, userMention } from '../../../src/slack/kit/text.js';
 import { NOW } from '../../slack/kit/fixtures.js';
 import { actorId, eventArb, fragment, hostileText, hugeText } from '../../slack/kit/support/arbitraries.js';

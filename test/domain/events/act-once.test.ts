@@ -5,7 +5,7 @@
  * at once when its process is known to be gone.
  */
 import { describe, expect, it } from 'vitest';
-import { ACT_LEASE_MS, actOnce } from '../../../src/shared/events/act-once.js';
+import { ACT_LEASE_MS, actOnce } from '../../../src/domain/events/act-once.js';
 import type { Store } from '../../../src/store/index.js';
 import { BACKENDS, useStoreFixture } from '../../store/support/backends.js';
 

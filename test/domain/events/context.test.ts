@@ -5,8 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ExpiredError } from '../../../src/kernel/errors.js';
-import { silentLogger } from '../../../src/kernel/logger.js';
 import {
   type EventsContextOf,
   EventsContextSchema,
@@ -15,7 +13,9 @@ import {
   parseRef,
   searchInputOf,
   storedSearchOf,
-} from '../../../src/shared/events/context.js';
+} from '../../../src/domain/events/context.js';
+import { ExpiredError } from '../../../src/kernel/errors.js';
+import { silentLogger } from '../../../src/kernel/logger.js';
 import { createRepositories, openStore, Sealer, type Store } from '../../../src/store/index.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { event } from '../../support/services/event.js';

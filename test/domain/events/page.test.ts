@@ -23,8 +23,8 @@ import {
   renderEventResults,
   renderExplain,
   SHARE_IN_CHANNEL,
-} from '../../../src/shared/events/page.js';
-import { controlElements, type EventGroupOptions, type RowControl } from '../../../src/shared/events/row.js';
+} from '../../../src/domain/events/page.js';
+import { controlElements, type EventGroupOptions, type RowControl } from '../../../src/domain/events/row.js';
 import { makeEvent, NOW } from '../../slack/kit/fixtures.js';
 import { aiTextToMrkdwn } from '../../slack/kit/support/ai-text.js';
 import { checkBlockKitLimits } from '../../slack/kit/support/block-kit-limits.js';

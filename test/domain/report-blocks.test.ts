@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiReport } from '../../src/api/index.js';
-import { renderReport } from '../../src/shared/report-blocks.js';
+import { renderReport } from '../../src/domain/report-blocks.js';
 import { buttons, textOf } from '../harness/index.js';
 import { checkBlockKitLimits } from '../slack/kit/support/block-kit-limits.js';
 

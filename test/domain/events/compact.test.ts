@@ -1,7 +1,7 @@
 /** Events as a context keeps them: bounded, with the searched secret masked. */
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../src/api/index.js';
-import { compactEvent } from '../../../src/shared/events/compact.js';
+import { compactEvent } from '../../../src/domain/events/compact.js';
 import { event } from '../../support/services/event.js';
 
 describe('compact events', () => {
