@@ -157,8 +157,6 @@ function parseIdentifiers(tokens: readonly Token[]): Command {
   return command;
 }
 
-const EVENT_UID = /^[^/\s]+\/[^/\s]+\/\S+$/;
-
 /** `actors` is the first name of the `act` permission, kept for the commands people already know. */
 const SETTING_NAMES: Readonly<Record<string, Permission>> = {
   actors: 'act',
@@ -239,10 +237,7 @@ function parseAssignments(args: readonly Token[]): Command {
 
 function parseExplain(args: readonly Token[]): Command {
   const uid = onlyArgument(args, 'explain', 'an event uid, like `leak/breach_source/8f3a2c`').value.trim();
-  if (!EVENT_UID.test(uid)) {
-    fail(`\`${echo(uid)}\` is not an event uid; it looks like \`<index>/<source>/<id>\`.`);
-  }
-  return { kind: 'explain', eventUid: uid };
+  return { kind: 'explain', eventUid: v.eventUid(uid, `\`${echo(uid)}\``) };
 }
 
 function parseAudit(args: readonly Token[]): Command {

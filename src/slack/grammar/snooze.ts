@@ -17,7 +17,6 @@ const SNOOZE_EXAMPLES = {
 } as const;
 
 const LENGTHS: Readonly<Record<string, number>> = { '1h': 1, '1d': 24, '7d': 24 * 7 };
-const EVENT_UID = /^[^/\s]+\/[^/\s]+\/\S+$/;
 const SOURCE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 const SNOOZE_ID = /^[A-Za-z0-9_-]{4,20}$/;
 const LENGTH_HINT = 'Valid values: `1h`, `1d`, `7d` or `until:YYYY-MM-DD` (ends at 00:00 UTC that day).';
@@ -73,7 +72,7 @@ function targetOf(tokens: readonly Token[]): { target: SnoozeTargetSpec; rest: T
     return { target: { kind: 'source', source: second.value }, rest: more, example };
   }
   const uid = first.value.trim();
-  if (first.key !== undefined || !EVENT_UID.test(uid)) {
+  if (first.key !== undefined || !v.isEventUid(uid)) {
     fail(
       `${shown(first)} is not an event uid (\`<index>/<source>/<id>\`), \`identifier <id>\` or \`source <name>\`.`,
       {
@@ -82,7 +81,7 @@ function targetOf(tokens: readonly Token[]): { target: SnoozeTargetSpec; rest: T
     );
   }
   return {
-    target: { kind: 'event', uid },
+    target: { kind: 'event', uid: v.eventUid(uid, shown(first), SNOOZE_EXAMPLES.event) },
     rest: second === undefined ? [] : [second, ...more],
     example: SNOOZE_EXAMPLES.event,
   };

@@ -37,6 +37,26 @@ export function uuid(text: string, what: string, example?: string): string {
   return text.toLowerCase();
 }
 
+const EVENT_UID = /^[^/\s]+\/[^/\s]+\/\S+$/;
+/** The longest event uid Vigil keeps (snoozes, contexts): longer ones are refused here, before anything is stored. */
+const MAX_EVENT_UID = 400;
+
+/** Whether text has the shape of an event uid (`<index>/<source>/<id>`), whatever its length. */
+export function isEventUid(text: string): boolean {
+  return EVENT_UID.test(text);
+}
+
+/** An event uid (`<index>/<source>/<id>`), trimmed, at most MAX_EVENT_UID characters. */
+export function eventUid(text: string, shown: string, example?: string): string {
+  const uid = text.trim();
+  const more = example ? { example } : {};
+  if (!isEventUid(uid)) fail(`${shown} is not an event uid; it looks like \`<index>/<source>/<id>\`.`, more);
+  if (uid.length > MAX_EVENT_UID) {
+    fail(`That event uid has ${uid.length} characters; an event uid has at most ${MAX_EVENT_UID}.`, more);
+  }
+  return uid;
+}
+
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /** Whether text is a fully qualified domain name; returns its ASCII, lower-case form or undefined. */

@@ -4,13 +4,15 @@
  * lock, so every instance on the same store sees the same snoozes. Expired ones are dropped on each write.
  */
 import { z } from 'zod';
-import { StoreError } from '../backend/errors.js';
+import { RefusalError } from '../../kernel/errors.js';
 import type { Store } from '../backend/store.js';
 import { randomId } from './ids.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
 
 /** Snoozes a workspace keeps at once: enough for a busy team, small enough to read on every poll. */
 const MAX_SNOOZES = 200;
+/** Snoozes one person keeps at once, so that no one member can take every slot of the workspace. */
+const MAX_SNOOZES_PER_PERSON = 20;
 
 const SnoozeTargetSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('event'), uid: z.string().min(1).max(400) }),
@@ -37,10 +39,13 @@ const SnoozeListSchema = z.object({ snoozes: z.array(SnoozeSchema) });
 
 const KEY = 'all';
 
-class SnoozeLimitError extends StoreError {
-  constructor(readonly limit: number) {
-    super(`a workspace can keep at most ${limit} snoozes`);
-    this.name = 'SnoozeLimitError';
+/** A limit reached: an answer (which limit, how to make room), not a storage failure. */
+class SnoozeLimitError extends RefusalError {
+  constructor(message: string) {
+    super(
+      message,
+      'End one with `/vigil snoozes end <id>` (`/vigil snoozes` lists them), or let one run out.',
+    );
   }
 }
 
@@ -83,7 +88,16 @@ export class SnoozeRepo {
       const running = (current?.snoozes ?? []).filter((s) => s.until > now);
       replaced = running.find((s) => sameTarget(s.target, input.target));
       const others = running.filter((s) => !sameTarget(s.target, input.target));
-      if (others.length >= MAX_SNOOZES) throw new SnoozeLimitError(MAX_SNOOZES);
+      if (others.filter((s) => s.by === input.by).length >= MAX_SNOOZES_PER_PERSON) {
+        throw new SnoozeLimitError(
+          `You already keep ${MAX_SNOOZES_PER_PERSON} running snoozes, as many as one person may.`,
+        );
+      }
+      if (others.length >= MAX_SNOOZES) {
+        throw new SnoozeLimitError(
+          `This workspace already keeps ${MAX_SNOOZES} running snoozes, as many as it may.`,
+        );
+      }
       return { snoozes: [...others, snooze] };
     });
     return { snooze, replaced };

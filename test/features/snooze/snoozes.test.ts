@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Event } from '../../../src/api/index.js';
 import { SnoozeService } from '../../../src/features/snooze/service.js';
+import { RefusalError } from '../../../src/kernel/errors.js';
 import type { Store } from '../../../src/store/index.js';
 import { BACKENDS, useStoreFixture } from '../../store/support/backends.js';
 import { reposFor } from '../../store/support/repos.js';
@@ -80,6 +81,30 @@ describe.each(BACKENDS)('snoozes on %s', (backend) => {
     expect(await a.list(WS)).toEqual([]);
     const actions = (await audits[0]?.()) ?? [];
     expect(actions.map((e) => e.action)).toEqual(['snooze.add', 'snooze.add', 'snooze.add']);
+  });
+
+  it('keeps at most 20 running snoozes a person and 200 a workspace, each limit a refusal that says so', async () => {
+    const a = await instance();
+    const snoozeAs = (by: string, source: string) =>
+      a.snooze({
+        workspaceId: WS,
+        target: { kind: 'source', source },
+        length: { kind: 'for', hours: 24 },
+        by,
+      });
+    for (let person = 0; person < 10; person++) {
+      for (let i = 0; i < 20; i++) await snoozeAs(`U0P${person}`, `p${person}-s${i}`);
+    }
+    const perPerson = await snoozeAs('U0P0', 'one-more').catch((e: unknown) => e);
+    expect(perPerson).toBeInstanceOf(RefusalError);
+    expect((perPerson as RefusalError).message).toContain('20 running snoozes, as many as one person may');
+    const perWorkspace = await snoozeAs('U0NEWCOMER', 'one-more').catch((e: unknown) => e);
+    expect(perWorkspace).toBeInstanceOf(RefusalError);
+    expect((perWorkspace as RefusalError).message).toContain('200 running snoozes, as many as it may');
+    expect(await a.list(WS)).toHaveLength(200);
+    // Once some run out, there is room again.
+    fixture.clock.advance(24 * 3600_000);
+    await expect(snoozeAs('U0NEWCOMER', 'one-more')).resolves.toMatchObject({ replaced: undefined });
   });
 
   it('ends snoozes by id or for an event, and refuses a day already begun', async () => {
