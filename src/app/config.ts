@@ -1,5 +1,5 @@
 /**
- * The environment contract (README, "Configuration"), parsed once at start-up from an env object passed in.
+ * The environment contract (docs/operator-guide.md, "Configuration"), parsed once at start-up from an env object passed in.
  * A bad value stops start-up with one clear line per problem (`ConfigError.lines`).
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * What `/vigil …` means once parsed: one variant per subcommand (README, "Commands"). Listeners switch on `kind`;
+ * What `/vigil …` means once parsed: one variant per subcommand (docs/user-guide.md). Listeners switch on `kind`;
  * nothing here needs the clock, so relative times stay relative until `translate.ts` resolves them.
  */
 import type {

@@ -396,7 +396,7 @@ export function helpText(topic?: Subcommand): HelpText {
       {
         title: 'In Workflow Builder',
         lines: [
-          'Add Vigil’s steps to a workflow: search leaked credentials, search events, act on an event, post a digest now, ask a person to decide. They need Vigil installed for the whole organization (see the README, “Workflow Builder steps”).',
+          'Add Vigil’s steps to a workflow: search leaked credentials, search events, act on an event, post a digest now, ask a person to decide. They need Vigil installed for the whole organization (see docs/user-guide.md, “Workflow Builder steps”).',
         ],
       },
     ],
