@@ -11,7 +11,8 @@ import type { ApiReport } from '../../api/index.js';
 import { relatedGroup } from '../../domain/report-blocks.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { context, plural, type RenderedMessage, section } from '../../slack/kit/kit.js';
-import { cleanAndDefang, escapeMrkdwn, listCodeSpan, plainText, truncate } from '../../slack/kit/text.js';
+import { inertMarkdown } from '../../slack/kit/inert-markdown.js';
+import { escapeMrkdwn, listCodeSpan, plainText, truncate } from '../../slack/kit/text.js';
 
 /**
  * What the report's text may take of Slack's 12,000-character budget for the `markdown` blocks of one message,
@@ -19,22 +20,6 @@ import { cleanAndDefang, escapeMrkdwn, listCodeSpan, plainText, truncate } from 
  */
 const REPORT_TEXT_MAX = 10_000;
 const MAX_RELATED = 10;
-
-/** Upstream Markdown that formats but cannot link, mention, embed or pose as Slack syntax. */
-function safeMarkdown(markdown: string): string {
-  return cleanAndDefang(
-    markdown
-      .replace(/[\uE000-\uF8FF]/g, '')
-      // Images and links keep their words only.
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')
-      .replace(/^\s{0,3}\[[^\]]+\]:\s*\S+.*$/gm, '')
-      // Autolinks and every tag: `<` never reaches Slack.
-      .replace(/</g, '‹')
-      .replace(/@(channel|here|everyone)\b/gi, '@\u200B$1'),
-  );
-}
 
 /** Cut at a line end when one is near, with a note saying where the rest is. */
 function withinBudget(markdown: string, max: number, requestUuid: string): string {
@@ -107,7 +92,7 @@ export function renderIntelReport(input: IntelReportInput): RenderedMessage {
     .filter(Boolean)
     .join('\n\n');
   const markdown = withinBudget(
-    safeMarkdown(body || '_The report has no text._'),
+    inertMarkdown(body || '_The report has no text._'),
     REPORT_TEXT_MAX,
     input.requestUuid,
   );
