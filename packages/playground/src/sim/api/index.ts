@@ -17,8 +17,8 @@
  * - Rate limits count bearer-authenticated calls only (token generation is exempt).
  */
 import type { Clock } from '../../../../../src/kernel/clock.js';
-import { systemClock } from '../../../../../src/kernel/clock.js';
-import { type Logger, silentLogger } from '../../../../../src/kernel/logger.js';
+import type { Logger } from '../../../../../src/kernel/logger.js';
+import { quietLogger, wallClock } from '../defaults.js';
 import { TokenStore } from './auth.js';
 import { DEFAULT_SEED } from './data/seed.js';
 import { FaultSet } from './faults.js';
@@ -96,7 +96,7 @@ export interface SimApi {
 }
 
 export async function startSimApi(opts: StartSimApiOptions = {}): Promise<SimApi> {
-  const clock = opts.clock ?? systemClock;
+  const clock = opts.clock ?? wallClock;
   const state = new SimState({
     family: opts.family ?? 'firework',
     seed: opts.seed ?? DEFAULT_SEED,
@@ -129,7 +129,7 @@ export async function startSimApi(opts: StartSimApiOptions = {}): Promise<SimApi
       routes: buildRoutes(state.family, tokens),
       log: entries,
       logLimit: opts.logLimit ?? 5000,
-      logger: opts.logger ?? silentLogger,
+      logger: opts.logger ?? quietLogger,
       contract: validator,
       violations,
     },

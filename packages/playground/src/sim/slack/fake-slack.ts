@@ -5,8 +5,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, systemClock } from '../../../../../src/kernel/clock.js';
-import { type Logger, silentLogger } from '../../../../../src/kernel/logger.js';
+import type { Clock } from '../../../../../src/kernel/clock.js';
+import type { Logger } from '../../../../../src/kernel/logger.js';
+import { quietLogger, wallClock } from '../defaults.js';
 import {
   type FunctionDeclarations,
   type FunctionExecution,
@@ -138,12 +139,12 @@ export class FakeSlack {
   constructor(
     private readonly options: FakeSlackOptions,
     private readonly server: Server = createServer(),
-    private readonly logger: Logger = options.logger ?? silentLogger,
+    private readonly logger: Logger = options.logger ?? quietLogger,
   ) {
     this.clientId = options.clientId ?? DEFAULT_CLIENT_ID;
     this.clientSecret = options.clientSecret ?? DEFAULT_CLIENT_SECRET;
     this.appId = options.appId ?? DEFAULT_APP_ID;
-    this.state = new SlackState(options.clock ?? systemClock, this.appId);
+    this.state = new SlackState(options.clock ?? wallClock, this.appId);
     this.seedState();
     this.socket = new FakeSocketMode({
       clock: this.state.clock,
