@@ -8,6 +8,7 @@ import type { ApiSession, SearchQuota, TokenTest } from '../api/index.js';
 import { tenantName } from '../domain/tenant-name.js';
 import type { Clock } from '../kernel/clock.js';
 import { redactText } from '../kernel/logger.js';
+import { SingleFlight } from '../kernel/single-flight.js';
 
 const NAMES_TTL_MS = 10 * 60 * 1000;
 const MAX_ERROR_MESSAGE = 500;
@@ -34,7 +35,7 @@ export interface EnvironmentHealthRecord {
 
 export class EnvironmentHealth {
   private readonly records = new Map<string, EnvironmentHealthRecord>();
-  private readonly inFlight = new Map<string, Promise<EnvironmentNames>>();
+  private readonly asking = new SingleFlight<EnvironmentNames>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -64,16 +65,11 @@ export class EnvironmentHealth {
   async names(workspaceId: string, session: ApiSession, tested?: TokenTest): Promise<EnvironmentNames> {
     const cached = this.records.get(workspaceId)?.names;
     if (cached && this.clock.now() - cached.at < NAMES_TTL_MS) return cached;
-    const pending = this.inFlight.get(workspaceId);
-    if (pending !== undefined) return pending;
-    const asked = this.ask(session, tested)
-      .then((names) => {
-        this.records.set(workspaceId, { ...this.records.get(workspaceId), names });
-        return names;
-      })
-      .finally(() => this.inFlight.delete(workspaceId));
-    this.inFlight.set(workspaceId, asked);
-    return asked;
+    return this.asking.run(workspaceId, async () => {
+      const names = await this.ask(session, tested);
+      this.records.set(workspaceId, { ...this.records.get(workspaceId), names });
+      return names;
+    });
   }
 
   private async ask(session: ApiSession, tested: TokenTest | undefined): Promise<EnvironmentNames> {

@@ -21,6 +21,7 @@ import { skipEmptyPages } from '../../domain/pages.js';
 import type { ApiAccess, WorkspaceApi } from '../../domain/workspace-api.js';
 import { type Clock, realSleep } from '../../kernel/clock.js';
 import { VigilError } from '../../kernel/errors.js';
+import { SingleFlight } from '../../kernel/single-flight.js';
 import type { Repositories } from '../../store/index.js';
 import type { PortalLinks } from '../work-objects/portal-links.js';
 import { EventChanges, type EventStateChange } from './changes.js';
@@ -96,6 +97,7 @@ export interface EventsServiceDeps {
 export class EventsService {
   readonly contexts: EventsContextStore;
   readonly gate: FairGate;
+  private readonly explaining = new SingleFlight<string>();
   private readonly sleep: (ms: number) => Promise<void>;
   /** Where the changes this service makes are told (alert messages follow their events through it). */
   readonly changes: EventChanges;
@@ -205,8 +207,15 @@ export class EventsService {
     );
   }
 
-  /** The AI assistance text of an event; a missing event or a refusal said in those terms. */
-  async explain(workspaceId: string, uid: string): Promise<string> {
+  /**
+   * The AI assistance text of an event; a missing event or a refusal said in those terms. Asked once however
+   * many people click Explain on the event at the same time (each click is answered with the same text).
+   */
+  explain(workspaceId: string, uid: string): Promise<string> {
+    return this.explaining.run(`${workspaceId}\n${uid}`, () => this.askExplanation(workspaceId, uid));
+  }
+
+  private async askExplanation(workspaceId: string, uid: string): Promise<string> {
     try {
       const ai = await this.deps.api.call(workspaceId, ({ session }) => session.getAiAssistance(uid));
       return ai.response;

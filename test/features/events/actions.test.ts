@@ -186,6 +186,18 @@ describe('explain', () => {
     expect(textOf(post.body)).toContain('AI-generated');
   });
 
+  it('asks the API once when five people click Explain on the same event at the same time', async () => {
+    const page = await openEvents();
+    // The API is slow to answer, so every click arrives while the first is still asking.
+    stack.sim.faults.add({ path: /ai_assistance$/, response: { delayMs: 300 } });
+    const before = stack.sim.log.entries.length;
+    const clicks = await Promise.all(Array.from({ length: 5 }, () => click(stack, page, 'event_explain:0')));
+    const posts = await Promise.all(clicks.map((c) => waitPostTo(stack, c.responseUrl)));
+    for (const post of posts) expect(String(post.body.text)).toMatch(/^AI assistance for event /);
+    const asked = stack.sim.log.entries.slice(before).filter((e) => e.path.endsWith('/ai_assistance'));
+    expect(asked).toHaveLength(1);
+  });
+
   it('answers the command, and splits a long text over several messages', async () => {
     const page = await openEvents(1);
     const uid = uidsOf(page.blocks)[0] ?? '';
