@@ -4,8 +4,8 @@
  * reaches the node process under npm.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 export interface NpmProcess {
@@ -37,13 +37,38 @@ function buildIsStale(): boolean {
   return sources.some((f) => statSync(f).mtimeMs > built);
 }
 
+/** Held while one test file builds: test files run in parallel, and two builds into dist/ would race. */
+const BUILD_LOCK = join('node_modules', '.cache', 'vigil-build.lock');
+
+async function holdingBuildLock(build: () => Promise<void>): Promise<void> {
+  mkdirSync(dirname(BUILD_LOCK), { recursive: true });
+  for (const deadline = Date.now() + 300_000; ; ) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    await build();
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
 /**
  * `npm run build`, the step `npm ci` runs through `prepare`, when the build is older than the sources. Not
  * rebuilding a fresh build keeps a compile burst from starving the timing-sensitive tests running alongside.
  */
 export async function buildIfStale(): Promise<void> {
   if (!buildIsStale()) return;
-  await promisify(execFile)('npm', ['run', 'build'], { cwd: process.cwd(), timeout: 240_000 });
+  await holdingBuildLock(async () => {
+    // Another test file may have built while this one waited.
+    if (!buildIsStale()) return;
+    await promisify(execFile)('npm', ['run', 'build'], { cwd: process.cwd(), timeout: 240_000 });
+  });
 }
 
 /** `npm run <script>` with only `env` (plus what a shell needs to find node, and JSON logs). */

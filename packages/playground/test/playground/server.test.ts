@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../src/app/config.js';
 import { createLogger } from '../../../../src/kernel/logger.js';
 import { guardSlackContract } from '../../../../test/support/slack-contract.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
@@ -68,16 +67,6 @@ afterAll(async () => {
 });
 
 describe('when the playground runs', () => {
-  it('takes its interface from VIGIL_PLAYGROUND_HOST, 127.0.0.1 unless told otherwise', () => {
-    const base = {
-      SLACK_BOT_TOKEN: 'xoxb-1',
-      SLACK_SIGNING_SECRET: 's',
-      VIGIL_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
-    };
-    expect(loadConfig(base).playgroundHost).toBe('127.0.0.1');
-    expect(loadConfig({ ...base, VIGIL_PLAYGROUND_HOST: ' 0.0.0.0 ' }).playgroundHost).toBe('0.0.0.0');
-  });
-
   it('listens on 127.0.0.1 by default and logs where the page is', () => {
     expect(new URL(pg.url).hostname).toBe('127.0.0.1');
     const ready = logs
