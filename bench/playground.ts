@@ -1,7 +1,7 @@
 /**
- * A long playground session: the playground runs in its own process (`src/main.ts` with nothing
- * configured, as `npm start` runs it), and a client does what the page does, command after command, polling
- * the state it has as the page polls it. After 10 and after 300 commands it measures the poll latency (the
+ * A long playground session: the playground runs in its own process (its entry,
+ * `packages/playground/src/playground/main.ts`, with nothing configured, as `npm start` runs it), and a
+ * client does what the page does, command after command, polling the state it has as the page polls it. After 10 and after 300 commands it measures the poll latency (the
  * polls that brought each of the last ten replies, and idle polls) and the process's resident memory; the
  * figures after 300 are reported as ratios of those after 10 (goal: at most 1.2×).
  *
@@ -88,10 +88,14 @@ async function collectGarbage(inspectorUrl: string): Promise<void> {
 }
 
 async function start(): Promise<{ child: ChildProcess; url: string; inspector: string }> {
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', '--import', 'tsx', 'src/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', LOG_FORMAT: 'json' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--inspect=127.0.0.1:0', '--import', 'tsx', 'packages/playground/src/playground/main.ts'],
+    {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', LOG_FORMAT: 'json' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   const collect = (d: string) => {
     out += d;

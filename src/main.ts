@@ -1,6 +1,5 @@
 /** Entry point: read the environment once, start Vigil, stop cleanly on SIGTERM/SIGINT within 10 s. */
 
-import { wantsPlayground } from '../packages/playground/src/playground/mode.js';
 import { ConfigError, loadConfig, loadKeyConfig } from './app/config.js';
 import { startVigil } from './app/start.js';
 import { createLogger, type Logger } from './kernel/logger.js';
@@ -18,22 +17,11 @@ class StartFailure extends Error {
   }
 }
 
-/** The playground when no Slack variable is set (or with --playground), else Vigil as configured. */
+/**
+ * Vigil as configured: a missing or bad setting (a Slack variable first of all) is a ConfigError, one line
+ * per problem. The playground is started elsewhere (scripts/start.js), never from here.
+ */
 async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void> } }> {
-  if (wantsPlayground(process.env, process.argv.slice(2))) {
-    // Loaded only here: a production start never pays for the simulators.
-    const { startPlayground } = await import('../packages/playground/src/playground/start.js');
-    const playground = await startPlayground({
-      env: process.env,
-      createLogger: (config) => createLogger({ level: config.logLevel, format: config.logFormat }),
-    });
-    // stdout stays log lines; the human hint goes to stderr.
-    console.error(
-      `\nVigil playground: Vigil runs for real against a simulated Slack and threat-intel API.\n` +
-        `Open ${playground.url} in a browser. To connect a real Slack app, see README.md ("Create the Slack app").\n`,
-    );
-    return { logger: playground.logger, vigil: playground };
-  }
   const config = loadConfig(process.env);
   const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   try {

@@ -2,9 +2,11 @@
  * What a start loads before it listens (docs/ARCHITECTURE.md, "Cold start"): the modules `src/main.ts` reaches
  * through static imports, as Node loads them (with verbatimModuleSyntax only `import type` is erased; a
  * dynamic `import()` loads when it runs, after listening). zod, the repositories, the API client, the services
- * and the features load only after Vigil listens; `npm run bench:cold` measures what that is worth.
+ * and the features load only after Vigil listens; `npm run bench:cold` measures what that is worth. And the
+ * rules between the product and the playground package: the product never imports it; the simulators take
+ * nothing of the product but the kernel's clock and logger.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { expect, it } from 'vitest';
@@ -54,10 +56,43 @@ it('loads before listening only Bolt, undici and the modules /healthz needs', ()
     'src/api/client.ts',
     'src/app/services.ts',
     'src/app/features.ts',
-    'packages/playground/src/playground/start.ts',
   ]) {
     expect(modules.has(later), later).toBe(false);
   }
   expect(modules.has('src/app/config.ts')).toBe(true);
   expect(modules.has('src/store/opening.ts')).toBe(true);
+});
+
+/** Every module a file names (static, type-only, re-exported or dynamic), resolved from the repository. */
+function everyImport(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  return importedFiles
+    .map((f) => f.fileName)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => relative(ROOT, join(dirname(file), s)));
+}
+
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(ROOT, dir, f));
+}
+
+it('the product imports nothing of the playground package (scripts/start.js chooses between them)', () => {
+  const offending = sourcesUnder('src').flatMap((file) =>
+    everyImport(file)
+      .filter((target) => !target.startsWith('src/'))
+      .map((target) => `${relative(ROOT, file)} -> ${target}`),
+  );
+  expect(offending).toEqual([]);
+});
+
+it("the simulators take only the kernel's clock and logger from the product, none of its schemas", () => {
+  const offending = sourcesUnder('packages/playground/src/sim').flatMap((file) =>
+    everyImport(file)
+      .filter((target) => target.startsWith('src/') && !target.startsWith('src/kernel/'))
+      .map((target) => `${relative(ROOT, file)} -> ${target}`),
+  );
+  expect(offending).toEqual([]);
 });

@@ -103,7 +103,6 @@ const VARIABLES = {
     limit('must be a whole number of connections (1-100000)', 1, 100_000),
     512,
   ),
-  VIGIL_PLAYGROUND_HOST: withDefault(text(), '127.0.0.1'),
   VIGIL_METRICS: withDefault(oneOf(['1', '0', 'true', 'false'], 'must be 1 or 0'), '0'),
   VIGIL_METRICS_PORT: optional(portNumber),
   VIGIL_METRICS_HOST: withDefault(text(), '127.0.0.1'),
@@ -274,8 +273,6 @@ export interface Config {
   sandbox: { maxBytes: number };
   /** Audit entries kept per workspace (VIGIL_AUDIT_RETENTION); the oldest go first, the log lines stay. */
   audit: { retention: number };
-  /** Interface the playground listens on (only used when no Slack variable is set). */
-  playgroundHost: string;
   /**
    * `/metrics` (Prometheus): on `PORT` when `onMainPort` (VIGIL_METRICS=1), on a port of its own when `port`
    * is set (VIGIL_METRICS_PORT, on `host`: loopback unless VIGIL_METRICS_HOST says otherwise). Off otherwise.
@@ -339,7 +336,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     proxy,
     sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
     audit: { retention: e.VIGIL_AUDIT_RETENTION },
-    playgroundHost: e.VIGIL_PLAYGROUND_HOST,
     metrics: {
       onMainPort: e.VIGIL_METRICS === '1' || e.VIGIL_METRICS === 'true',
       port: e.VIGIL_METRICS_PORT,

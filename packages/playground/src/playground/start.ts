@@ -37,13 +37,7 @@ import { welcomeFacts, welcomeMessage } from './welcome.js';
 import { PlaygroundWorkObjects } from './work-objects.js';
 
 /** What the playground takes from the environment; the Slack, API and store settings are its own. */
-const PASSED_THROUGH = [
-  'PORT',
-  'LOG_LEVEL',
-  'LOG_FORMAT',
-  'VIGIL_PLAYGROUND_HOST',
-  'VIGIL_PUBLIC_URL',
-] as const;
+const PASSED_THROUGH = ['PORT', 'LOG_LEVEL', 'LOG_FORMAT', 'VIGIL_PUBLIC_URL'] as const;
 
 /**
  * What the fake Slack keeps in a long session: enough for every page of the session to work, bounded so an
@@ -153,6 +147,11 @@ function renderContextOf(slack: FakeSlack, clock: Clock) {
         .map((c) => ({ id: c.id, name: c.name })),
     },
   });
+}
+
+/** The interface the playground listens on: its own setting, which Vigil itself does not read. */
+function playgroundHostOf(env: PlaygroundOptions['env']): string {
+  return env.VIGIL_PLAYGROUND_HOST?.trim() || '127.0.0.1';
 }
 
 /** Host names the page answers to: any when bound to every interface, else the loopback names and its own. */
@@ -265,7 +264,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
     const signingSecret = randomBytes(24).toString('hex');
     const config = playgroundConfig(opts.env, sim, slack, dataDir, signingSecret);
     const logger = opts.createLogger(config);
-    const host = config.playgroundHost;
+    const host = playgroundHostOf(opts.env);
     // The receiver URL is known once Vigil listens; the page cannot send anything before that.
     let receiverUrl = '';
     const side = createSlackSide({ receiverUrl: () => receiverUrl, signingSecret, nowMs: () => clock.now() });

@@ -1,10 +1,10 @@
 /**
  * The playground's first message: what this page is, how to connect a real Slack app, and every command
  * with an example that works as typed against the simulated API's seeded data (identifier ids, an event
- * uid, a policy and a report taken from it).
+ * uid, a policy and a report taken from it). Its words are its own, not read from Vigil's grammar: the
+ * playground drives Vigil from outside, as Slack does (examples.test.ts holds it to the grammar).
  */
 
-import { helpText, type Subcommand } from '../../../../src/slack/grammar/index.js';
 import type { SimApi } from '../sim/api/index.js';
 
 export interface WelcomeFacts {
@@ -55,7 +55,7 @@ export function welcomeFacts(sim: SimApi): WelcomeFacts {
 /** @internal */
 export interface Example {
   /** The subcommand it shows. */
-  topic: Subcommand;
+  topic: string;
   /** As typed in the composer, without `/vigil `. */
   command: string;
   does: string;
@@ -66,7 +66,7 @@ interface ExampleGroup {
   examples: Example[];
 }
 
-type MakeExample = (topic: Subcommand, command: string, does?: string) => Example;
+type MakeExample = (topic: string, command: string, does: string) => Example;
 
 /** The searches: the group a newcomer spends most time in, from the seeded tenant's own identifiers. */
 function eventExamples(f: WelcomeFacts, ex: MakeExample): Example[] {
@@ -81,7 +81,11 @@ function eventExamples(f: WelcomeFacts, ex: MakeExample): Example[] {
     ex('identifiers', 'identifiers acme', 'find identifiers by name, with their ids'),
     ex('events', `events ${id} secret`, 'a private form to search by a secret'),
     ...(f.eventUid ? [ex('explain', `explain ${f.eventUid}`, 'AI assistance for one event')] : []),
-    ex('report', f.reportUuid ? `report ${f.reportUuid}` : 'help report'),
+    ex(
+      'report',
+      f.reportUuid ? `report ${f.reportUuid}` : 'help report',
+      'status and content of a report request',
+    ),
     ex(
       'intel',
       'intel "who is selling access to acme.example?" since:30d',
@@ -93,16 +97,14 @@ function eventExamples(f: WelcomeFacts, ex: MakeExample): Example[] {
 
 /** Every subcommand, grouped as a newcomer would try them; the workspace-changing ones last. */
 function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
-  const summary = new Map((helpText().subcommands ?? []).map((s) => [s.name, s.summary]));
-  const ex: MakeExample = (topic, command, does) => ({
-    topic,
-    command,
-    does: does ?? summary.get(topic) ?? '',
-  });
+  const ex: MakeExample = (topic, command, does) => ({ topic, command, does });
   return [
     {
       title: 'Start here',
-      examples: [ex('help', 'help', 'every command, with examples'), ex('status', 'status')],
+      examples: [
+        ex('help', 'help', 'every command, with examples'),
+        ex('status', 'status', 'connection health: tenant, key id, scopes, quota'),
+      ],
     },
     { title: 'Events', examples: eventExamples(f, ex) },
     {
@@ -118,9 +120,13 @@ function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
     {
       title: 'Policies and recommendations',
       examples: [
-        ex('policies', 'policies'),
-        ex('assignments', f.policyUuid ? `assignments ${f.policyUuid}` : 'help assignments'),
-        ex('recommendations', 'recommendations'),
+        ex('policies', 'policies', 'matching policies'),
+        ex(
+          'assignments',
+          f.policyUuid ? `assignments ${f.policyUuid}` : 'help assignments',
+          'identifiers assigned to a policy, with Unassign',
+        ),
+        ex('recommendations', 'recommendations', 'identifier recommendations'),
       ],
     },
     {
@@ -147,9 +153,9 @@ function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
     {
       title: 'Workspace (you are an admin)',
       examples: [
-        ex('settings', 'settings'),
-        ex('audit', 'audit'),
-        ex('tenants', 'tenants'),
+        ex('settings', 'settings', 'who may search, subscribe, act on events, see credentials and more'),
+        ex('audit', 'audit', 'recent actions taken through Vigil'),
+        ex('tenants', 'tenants', "the organization's tenants"),
         ...(f.otherTenant
           ? [
               ex(

@@ -101,7 +101,7 @@ async function send(command: string, answer?: RegExp): Promise<void> {
   );
 }
 
-/** The process running Vigil under npm (npm → sh → node), for its memory. */
+/** The process running Vigil under npm (npm → sh → node scripts/start.js), for its memory. */
 function vigilPid(): number {
   const children = (pid: number): number[] => {
     const path = `/proc/${pid}/task/${pid}/children`;
@@ -112,7 +112,7 @@ function vigilPid(): number {
   for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
     const path = `/proc/${pid}/cmdline`;
     const argv = existsSync(path) ? readFileSync(path, 'utf8').split('\0') : [];
-    if (argv[0]?.endsWith('node') && argv.includes('dist/src/main.js')) return pid;
+    if (argv[0]?.endsWith('node') && argv.includes('scripts/start.js')) return pid;
     queue.push(...children(pid));
   }
   throw new Error('Vigil process not found');

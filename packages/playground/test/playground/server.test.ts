@@ -1,14 +1,12 @@
 /**
- * The playground's server side, in process: when it runs, what the page is served with, its JSON API
+ * The playground's server side, in process: what the page is served with, its JSON API
  * (same-origin JSON only), the signed path into Vigil, and the digest hook.
  */
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../../src/app/config.js';
 import { createLogger } from '../../../../src/kernel/logger.js';
 import { guardSlackContract } from '../../../../test/support/slack-contract.js';
-import { wantsPlayground } from '../../src/playground/mode.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
 
 interface State {
@@ -69,24 +67,6 @@ afterAll(async () => {
 });
 
 describe('when the playground runs', () => {
-  it('runs with no Slack variable at all, or when asked; any Slack variable means a real app', () => {
-    expect(wantsPlayground({ PORT: '3000', VIGIL_API_KEY: 'k' }, [])).toBe(true);
-    expect(wantsPlayground({ SLACK_BOT_TOKEN: 'xoxb-1' }, [])).toBe(false);
-    expect(wantsPlayground({ SLACK_APP_TOKEN: ' ' }, [])).toBe(true);
-    expect(wantsPlayground({ SLACK_CLIENT_ID: '1.2' }, [])).toBe(false);
-    expect(wantsPlayground({ SLACK_SIGNING_SECRET: 's' }, ['--playground'])).toBe(true);
-  });
-
-  it('takes its interface from VIGIL_PLAYGROUND_HOST, 127.0.0.1 unless told otherwise', () => {
-    const base = {
-      SLACK_BOT_TOKEN: 'xoxb-1',
-      SLACK_SIGNING_SECRET: 's',
-      VIGIL_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
-    };
-    expect(loadConfig(base).playgroundHost).toBe('127.0.0.1');
-    expect(loadConfig({ ...base, VIGIL_PLAYGROUND_HOST: ' 0.0.0.0 ' }).playgroundHost).toBe('0.0.0.0');
-  });
-
   it('listens on 127.0.0.1 by default and logs where the page is', () => {
     expect(new URL(pg.url).hostname).toBe('127.0.0.1');
     const ready = logs

@@ -1,0 +1,56 @@
+/**
+ * The playground's entry (`npm run demo`, or `npm start` with nothing set: scripts/start.js): Vigil for real
+ * against the simulated Slack and threat-intel API; stops cleanly on SIGTERM/SIGINT within 10 s.
+ */
+
+import { ConfigError } from '../../../../src/app/config.js';
+import { createLogger } from '../../../../src/kernel/logger.js';
+import { startPlayground } from './start.js';
+
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+async function main(): Promise<void> {
+  const playground = await startPlayground({
+    env: process.env,
+    createLogger: (config) => createLogger({ level: config.logLevel, format: config.logFormat }),
+  });
+  // stdout stays log lines; the human hint goes to stderr.
+  console.error(
+    `\nVigil playground: Vigil runs for real against a simulated Slack and threat-intel API.\n` +
+      `Open ${playground.url} in a browser. To connect a real Slack app, see README.md ("Create the Slack app").\n`,
+  );
+  const { logger } = playground;
+  const shutdown = (reason: string, exitCode = 0) => {
+    logger.info('stopping', { reason });
+    const deadline = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    playground.stop().then(
+      () => process.exit(exitCode),
+      (err: unknown) => {
+        logger.error('shutdown failed', { err });
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('unhandledRejection', (reason) => {
+    logger.error('unexpected failure; stopping', { err: reason });
+    shutdown('unhandledRejection', 1);
+  });
+}
+
+main().catch((err: unknown) => {
+  // PORT, LOG_LEVEL, LOG_FORMAT and the interface are read as Vigil reads them, and refused as it refuses them.
+  if (err instanceof ConfigError) {
+    console.error('The Vigil playground cannot start: the configuration has problems:');
+    for (const line of err.lines) console.error(`  - ${line}`);
+    process.exit(2);
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  console.error(`The Vigil playground failed to start: ${message}`);
+  process.exit(1);
+});
