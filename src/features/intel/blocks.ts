@@ -10,8 +10,8 @@ import type { KnownBlock } from '@slack/types';
 import type { ApiReport } from '../../api/index.js';
 import { relatedGroup } from '../../domain/report-blocks.js';
 import { slackDate } from '../../slack/kit/dates.js';
-import { context, plural, type RenderedMessage, section } from '../../slack/kit/kit.js';
 import { inertMarkdown } from '../../slack/kit/inert-markdown.js';
+import { context, plural, type RenderedMessage, section } from '../../slack/kit/kit.js';
 import { escapeMrkdwn, listCodeSpan, plainText, truncate } from '../../slack/kit/text.js';
 
 /**
