@@ -70,3 +70,11 @@ export function allResults(
           : `${others.length} of ${answers.length} not results, the first: "${excerpt(first)}"`,
   };
 }
+
+/**
+ * What Vigil says when it did not do what was asked: a refusal (🚫), an error report (⚠️, a reference), an
+ * unknown member, or the "Still working" notice that precedes a slow answer. Matches Slack text and the
+ * playground's rendered HTML alike.
+ */
+export const NOT_A_RESULT =
+  /:no_entry_sign:|:warning:|🚫|⚠️|Something went wrong|does not know your user|cannot tell what you may do|Still working/;

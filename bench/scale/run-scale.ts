@@ -49,6 +49,8 @@ export interface ScaleResult {
   notResults: number;
   /** The text of the first answer that was not a result, if any. */
   firstNotResult: string | undefined;
+  /** The first search that got no answer, and what its response_url got instead. */
+  firstUnanswered: string | undefined;
   /** Event searches that reached the simulated API in the burst. */
   searchCalls: number;
   received429: number;
@@ -78,7 +80,10 @@ const isResult = (text: string) => /Events 1/.test(text);
  */
 export function verifyScale(r: ScaleResult): void {
   verifyWork(`bench:scale (${r.instances} instance(s))`, [
-    exactly('searches answered', r.answered, r.searches),
+    {
+      ...exactly('searches answered', r.answered, r.searches),
+      got: `${r.answered}${r.firstUnanswered ? `; the first unanswered: ${r.firstUnanswered}` : ''}`,
+    },
     {
       what: 'every answer to be a page of results',
       ok: r.answered > 0 && r.notResults === 0,
@@ -276,6 +281,7 @@ async function runScale(
     const latencies: number[] = [];
     let notResults = 0;
     let firstNotResult: string | undefined;
+    let firstUnanswered: string | undefined;
     const perMember = Math.ceil(opts.searches / opts.members);
     const search = async (org: Org, userId: string) => {
       const responseUrl = slack.responseUrl(undefined, org.teamId);
@@ -287,10 +293,18 @@ async function runScale(
         responseUrl,
       });
       // A slow answer is preceded by a "Still working" notice it later replaces: the answer is what follows.
-      const answer = await slack.waitForPost(
-        (p) => `${slack.url}${p.path}` === responseUrl && !JSON.stringify(p.body).includes('Still working'),
-        300_000,
-      );
+      const answer = await slack
+        .waitForPost(
+          (p) => `${slack.url}${p.path}` === responseUrl && !JSON.stringify(p.body).includes('Still working'),
+          300_000,
+        )
+        .catch(() => undefined);
+      if (answer === undefined) {
+        // Counted (answered < searches) and described, so the run ends with what it got, not a bare timeout.
+        const posts = slack.postsTo(responseUrl).map((p) => excerpt(JSON.stringify(p.body), 160));
+        firstUnanswered ??= `${userId} in ${org.teamId}: no answer within 300 s; its response_url got [${posts.join(' | ')}]`;
+        return;
+      }
       latencies.push(performance.now() - sent);
       const text = JSON.stringify(answer.body);
       if (!isResult(text)) {
@@ -317,6 +331,7 @@ async function runScale(
     latencies.length = 0;
     notResults = 0;
     firstNotResult = undefined;
+    firstUnanswered = undefined;
     sim.log.clear();
     const started = performance.now();
     await Promise.all(Array.from({ length: opts.members }, (_, m) => member(m)));
@@ -338,6 +353,7 @@ async function runScale(
       answered: latencies.length,
       notResults,
       firstNotResult,
+      firstUnanswered,
       searchCalls: sim.log.entries.filter((e) => /\/identifiers\/\d+\//.test(e.path) && e.status === 200)
         .length,
       received429: sim.log.entries.filter((e) => e.status === 429).length,
