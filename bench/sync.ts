@@ -66,7 +66,6 @@ export interface SyncBenchResult {
 
 const OTHERS = 60;
 const DAY = 24 * 3600_000;
-const print = (text: string) => process.stdout.write(`${text}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 

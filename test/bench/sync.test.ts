@@ -17,7 +17,7 @@ describe('bench:sync smoke', () => {
       workspaces: 1,
       alerted: 1,
       slotMs: 1000,
-      graceMs: 3000,
+      graceMs: 5000,
     });
     expect(r).toMatchObject({ messages: 1, changes: 1, updates: 1, expected: 1 });
   }, 60_000);
