@@ -50,7 +50,7 @@ describe('npm run bench, smoke', () => {
       await client.close();
       await Promise.allSettled([baseline.stop(), sameBody.stop(), vigil.stop()]);
     }
-  });
+  }, 60_000);
 
   it('start-up: each start is a real one (Slack asked who the app is)', async () => {
     const r = await runStartupBench(up, 1);
@@ -60,7 +60,7 @@ describe('npm run bench, smoke', () => {
   it("fairness: the other member's searches are answered with results", async () => {
     const results = await runFairnessBench(up, 2, 1);
     expect(results.map((r) => r.label)).toEqual(['no gate (before)', 'fair gate (after)']);
-  });
+  }, 60_000);
 
   it('credentials export: every row fetched and exported, the file uploaded', async () => {
     const r = await runCredsExportBench(50, 1);
