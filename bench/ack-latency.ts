@@ -8,6 +8,7 @@ import type { LoadClient } from './load/client.js';
 import type { LoadResult } from './load/protocol.js';
 import { type Summary, summarize } from './stats.js';
 import { BASELINE_ACK_TEXT, type Target } from './targets.js';
+import { excerpt, verifyWork } from './verify.js';
 
 export interface AckBenchOptions {
   levels: readonly number[];
@@ -55,7 +56,9 @@ function checkAnswer(which: Which, body: string | undefined): void {
     (which === 'baseline'
       ? parsed.text === BASELINE_ACK_TEXT
       : Array.isArray(parsed.blocks) && parsed.blocks.length > 0 && /help/i.test(JSON.stringify(parsed)));
-  if (!ok) throw new Error(`${which} did not ack with its help message: ${String(body).slice(0, 300)}`);
+  verifyWork(`ack latency (${which})`, [
+    { what: 'an ephemeral ack with its help message', ok, got: excerpt(String(body), 300) },
+  ]);
 }
 
 export async function runAckBench(opts: AckBenchOptions, t: AckBenchTargets): Promise<AckLevelResult[]> {
@@ -71,9 +74,13 @@ export async function runAckBench(opts: AckBenchOptions, t: AckBenchTargets): Pr
       concurrency,
       count,
     });
-    if (result.failures > 0) {
-      throw new Error(`${which}: ${result.failures}/${count} requests failed, first: ${result.firstFailure}`);
-    }
+    verifyWork(`ack latency (${which})`, [
+      {
+        what: `all ${count} requests answered 200`,
+        ok: result.failures === 0,
+        got: `${result.failures} failed, the first: ${result.firstFailure}`,
+      },
+    ]);
     checkAnswer(which, result.sampleBody);
     return result;
   };

@@ -19,23 +19,33 @@ import { startFakeSlack } from '../packages/playground/src/sim/slack/index.js';
 import { silentLogger } from '../src/kernel/logger.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
 import { ManualClock } from '../test/support/manual-clock.js';
+import { isEntry } from './entry.js';
 import { percentile } from './stats.js';
+import { atLeast, exactly, verifyWork } from './verify.js';
 
-const { values } = parseArgs({
-  options: {
-    tenants: { type: 'string', default: '100' },
-    channels: { type: 'string', default: '10' },
-    organizations: { type: 'string', default: '10' },
-    minutes: { type: 'string', default: '3' },
-    'poll-ms': { type: 'string', default: '60000' },
-  },
-});
-const TENANTS = Number(values.tenants);
-const CHANNELS = Number(values.channels);
-const ORGS = Number(values.organizations);
-const MINUTES = Number(values.minutes);
-const POLL_MS = Number(values['poll-ms']);
-const print = (text: string) => process.stdout.write(`${text}\n`);
+export interface AlertsBenchOptions {
+  tenants: number;
+  /** Channels (one subscription each) per tenant's workspace. */
+  channels: number;
+  organizations: number;
+  /** Event slots: each tenant gets one new event at a random moment of each. */
+  minutes: number;
+  pollMs: number;
+  /** Length of a slot, 60,000 (a minute) unless a smoke run shortens it. */
+  slotMs?: number;
+  /** How long Vigil runs past the last slot and one poll, for the last alerts to be posted. */
+  graceMs?: number;
+  print?: (text: string) => void;
+}
+
+export interface AlertsBenchResult {
+  events: number;
+  /** Event alerts posted (one event in one channel), and how many the subscriptions called for. */
+  alerts: number;
+  expected: number;
+  feedSearches: number;
+  received429: number;
+}
 
 function peakPerSecond(times: number[]): number {
   const sorted = [...times].sort((a, b) => a - b);
@@ -50,7 +60,20 @@ function peakPerSecond(times: number[]): number {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-async function main(): Promise<void> {
+/**
+ * Seeds the subscriptions, runs Vigil in a child process on the real clock while events appear, and checks
+ * that every alert the subscriptions call for was posted (after feed searches at the API) before returning.
+ */
+export async function runAlertsBench(opts: AlertsBenchOptions): Promise<AlertsBenchResult> {
+  const {
+    tenants: TENANTS,
+    channels: CHANNELS,
+    organizations: ORGS,
+    minutes: MINUTES,
+    pollMs: POLL_MS,
+  } = opts;
+  const SLOT_MS = opts.slotMs ?? 60_000;
+  const print = opts.print ?? (() => {});
   const sim = await startSimApi({ emptyPageEvery: 0, enforceRateLimits: true });
   const slack = await startFakeSlack();
   const dir = await mkdtemp(join(tmpdir(), 'vigil-bench-alerts-'));
@@ -146,7 +169,7 @@ async function main(): Promise<void> {
       `alerts benchmark: ${subscriptions} subscriptions over ${TENANTS} tenants in ${ORGS} organizations, polling every ${seconds(POLL_MS)}, events for ${MINUTES} minutes`,
     );
 
-    const runMs = MINUTES * 60_000 + POLL_MS + 15_000;
+    const runMs = MINUTES * SLOT_MS + POLL_MS + (opts.graceMs ?? 15_000);
     const child = spawn(join(process.cwd(), 'node_modules', '.bin', 'tsx'), ['bench/alerts-worker.ts'], {
       env: {
         PATH: process.env.PATH ?? '',
@@ -187,7 +210,7 @@ async function main(): Promise<void> {
       const tenantId = 8000 + t;
       const ids = tenantIdentifiers.get(tenantId) ?? [];
       for (let m = 0; m < MINUTES; m++) {
-        const delay = m * 60_000 + Math.floor(Math.random() * 60_000);
+        const delay = m * SLOT_MS + Math.floor(Math.random() * SLOT_MS);
         const identifier = ids[Math.floor(Math.random() * ids.length)] as number;
         const critical = Math.random() < 0.3;
         const uid = `leak/bench_alert/${t}-${m}-${n++}`;
@@ -257,6 +280,15 @@ async function main(): Promise<void> {
       }
     }
     const sorted = Float64Array.from(latencies).sort();
+    verifyWork('bench:alerts', [
+      atLeast('events appeared', appeared.size, TENANTS * MINUTES),
+      exactly('event alerts posted (one per event and channel subscribed to it)', latencies.length, expected),
+      atLeast(
+        'feed searches at the API',
+        sim.log.entries.filter((e) => e.path.endsWith('/events/tenant/_search') && e.status === 200).length,
+        TENANTS,
+      ),
+    ]);
     const feedSearches = sim.log.entries.filter((e) => e.path.endsWith('/events/tenant/_search'));
     const tokens = sim.log.entries.filter((e) => e.path.endsWith('/tokens/generate'));
     const throttled = sim.log.entries.filter((e) => e.status === 429).length;
@@ -298,13 +330,38 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(1))
         .join(' / ')} on ${cpus().length} cores`,
     );
+    return {
+      events: appeared.size,
+      alerts: latencies.length,
+      expected,
+      feedSearches: feedSearches.length,
+      received429: throttled,
+    };
   } finally {
     await Promise.allSettled([sim.close(), slack.close()]);
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+if (isEntry(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      tenants: { type: 'string', default: '100' },
+      channels: { type: 'string', default: '10' },
+      organizations: { type: 'string', default: '10' },
+      minutes: { type: 'string', default: '3' },
+      'poll-ms': { type: 'string', default: '60000' },
+    },
+  });
+  runAlertsBench({
+    tenants: Number(values.tenants),
+    channels: Number(values.channels),
+    organizations: Number(values.organizations),
+    minutes: Number(values.minutes),
+    pollMs: Number(values['poll-ms']),
+    print: (text) => process.stdout.write(`${text}\n`),
+  }).catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}

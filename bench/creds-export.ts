@@ -22,6 +22,7 @@ import { exportPageSize } from '../src/features/credentials/export-size.js';
 import { systemClock } from '../src/kernel/clock.js';
 import { silentLogger } from '../src/kernel/logger.js';
 import { openDm, uploadFileToDm } from '../src/slack/file-upload.js';
+import { atLeast, exactly, verifyWork } from './verify.js';
 
 export interface CredsExportResult {
   rows: number;
@@ -127,8 +128,12 @@ export async function runCredsExportBench(rows: number, rounds: number): Promise
           },
         });
       });
-      if (a.value < rows || e.value.rows !== rows)
-        throw new Error(`expected ${rows} rows, got ${a.value}/${e.value.rows}`);
+      const uploads = slack.calls.filter((c) => c.method === 'files.completeUploadExternal' && c.response.ok);
+      verifyWork('creds export', [
+        atLeast('credential rows fetched by the baseline', a.value, rows),
+        exactly('rows exported', e.value.rows, rows),
+        exactly('file uploaded to the DM', uploads.length, 1),
+      ]);
       slack.reset();
       if (round === 0) continue;
       api.push(a.ms);

@@ -16,13 +16,28 @@ import { startFakeSlack } from '../packages/playground/src/sim/slack/index.js';
 import { silentLogger } from '../src/kernel/logger.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
 import { ManualClock } from '../test/support/manual-clock.js';
+import { isEntry } from './entry.js';
+import { atLeast, exactly, verifyWork } from './verify.js';
 
-const { values } = parseArgs({
-  options: { workspaces: { type: 'string', default: '100' }, channels: { type: 'string', default: '10' } },
-});
-const WORKSPACES = Number(values.workspaces);
-const CHANNELS = Number(values.channels);
-const print = (text: string) => process.stdout.write(`${text}\n`);
+export interface DigestBenchOptions {
+  workspaces: number;
+  /** Channels (one subscription each) per workspace. */
+  channels: number;
+  /** Where the report goes (nowhere for a smoke run). */
+  print?: (text: string) => void;
+}
+
+export interface DigestBenchResult {
+  subscriptions: number;
+  /** Digests posted (chat.postMessage answered ok, with Vigil's digest metadata). */
+  posted: number;
+  channels: number;
+  /** Event searches the digests made at the simulated API. */
+  searches: number;
+  received429: number;
+  tickMs: number;
+  cpuMs: number;
+}
 
 /** The most events in any window of `spanMs` (times sorted ascending). */
 function peak(times: number[], spanMs = 1000): number {
@@ -42,7 +57,13 @@ function groupPeak(items: { key: string; at: number }[]): number {
   return Math.max(0, ...[...by.values()].map((t) => peak(t)));
 }
 
-async function main(): Promise<void> {
+/**
+ * Seeds `workspaces` × `channels` digest subscriptions due now, runs one tick in a Vigil process, and checks
+ * that every subscription posted its digest, each after a search, before returning any figure.
+ */
+export async function runDigestBench(opts: DigestBenchOptions): Promise<DigestBenchResult> {
+  const { workspaces: WORKSPACES, channels: CHANNELS } = opts;
+  const print = opts.print ?? (() => {});
   const sim = await startSimApi({ emptyPageEvery: 0, enforceRateLimits: true });
   const slack = await startFakeSlack();
   const dir = await mkdtemp(join(tmpdir(), 'vigil-bench-digest-'));
@@ -164,6 +185,11 @@ async function main(): Promise<void> {
     }));
     const throttled = sim.log.entries.filter((e) => e.status === 429).length;
     const cpuMs = result.cpuAllMs;
+    verifyWork('bench:digest', [
+      exactly('digests posted', digests.length, total),
+      exactly('channels with a digest', channels.size, total),
+      atLeast('event searches at the API', searches.filter((e) => e.status === 200).length, total),
+    ]);
     print(
       `posted: ${digests.length}/${total} digests in ${channels.size} channels (${digests.length === total ? 'all' : 'NOT all'})`,
     );
@@ -180,13 +206,31 @@ async function main(): Promise<void> {
     print(
       `Slack: highest per-channel rate ${groupPeak(digests.map((c) => ({ key: String(c.body.channel), at: c.at })))} messages in one second (about 1 allowed); highest overall ${peak(digests.map((c) => c.at))}/s`,
     );
+    return {
+      subscriptions: total,
+      posted: digests.length,
+      channels: channels.size,
+      searches: searches.length,
+      received429: throttled,
+      tickMs: result.ms,
+      cpuMs,
+    };
   } finally {
     await Promise.allSettled([sim.close(), slack.close()]);
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+if (isEntry(import.meta.url)) {
+  const { values } = parseArgs({
+    options: { workspaces: { type: 'string', default: '100' }, channels: { type: 'string', default: '10' } },
+  });
+  runDigestBench({
+    workspaces: Number(values.workspaces),
+    channels: Number(values.channels),
+    print: (text) => process.stdout.write(`${text}\n`),
+  }).catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -17,6 +17,7 @@ import { createLogger } from '../src/kernel/logger.js';
 import { createSlackSender } from '../test/harness/index.js';
 import { median } from './stats.js';
 import { SIGNING_SECRET, type Upstreams } from './targets.js';
+import { allResults, verifyWork } from './verify.js';
 
 export interface FairnessResult {
   label: string;
@@ -29,6 +30,10 @@ export interface FairnessResult {
 }
 
 const IDENTIFIER = 3001;
+/** An answer (its JSON) that is a page of events. */
+const isResult = (answer: string) => /Events 1/.test(answer);
+/** The fair gate's answer to a member with too many searches in flight. */
+const isGateRefusal = (answer: string) => /"text":"You have/.test(answer);
 
 async function measure(
   up: Upstreams,
@@ -70,21 +75,36 @@ async function measure(
     const answered = up.slack.waitForPost((p) => p.path === path, 120_000);
     await sender.slashCommand({ text: `events ${IDENTIFIER} size:${size}`, responseUrl, userId });
     const post = await answered;
-    return { ms: performance.now() - started, text: String(post.body.text) };
+    return { ms: performance.now() - started, text: JSON.stringify(post.body) };
   };
   try {
     await search(SEEDED_USERS.admin, 1); // warm: token, tenant, SQLite
     const idle: number[] = [];
     const flooded: number[] = [];
+    const measured: string[] = [];
+    const floodAnswers: string[] = [];
     let refused = 0;
+    const timed = async () => {
+      const { ms, text } = await search(SEEDED_USERS.admin, 1);
+      measured.push(text);
+      return ms;
+    };
     for (let r = 0; r < rounds; r++) {
       await new Promise((resolve) => setTimeout(resolve, 1100)); // let the rate window empty between rounds
-      idle.push((await search(SEEDED_USERS.admin, 1)).ms);
+      idle.push(await timed());
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const floods = Array.from({ length: flood }, (_, i) => search(SEEDED_USERS.member, 1 + (i % 10)));
-      flooded.push((await search(SEEDED_USERS.admin, 1)).ms);
-      for (const f of await Promise.all(floods)) if (f.text.startsWith('You have')) refused++;
+      flooded.push(await timed());
+      for (const f of await Promise.all(floods)) {
+        if (isGateRefusal(f.text)) refused++;
+        floodAnswers.push(f.text);
+      }
     }
+    // The timed searches are results, and the flood is searches (or the gate's "wait for them"), not refusals.
+    verifyWork(`fairness (${label})`, [
+      allResults("other member's searches", measured, isResult),
+      allResults('flooding searches', floodAnswers, (t) => isResult(t) || isGateRefusal(t)),
+    ]);
     return { label, idleMs: median(idle), floodedMs: median(flooded), refused: refused / rounds };
   } finally {
     await vigil.stop();

@@ -18,6 +18,8 @@ import { percentile } from './stats.js';
 
 const p50 = (values: number[]) => percentile(Float64Array.from(values).sort(), 0.5);
 
+import { allResults, exactly, NOT_A_RESULT, verifyWork } from './verify.js';
+
 const READY_TIMEOUT_MS = 60_000;
 const CHANNEL = 'C0GENERAL';
 /** Idle polls at each measure, as often as the page polls: about 20 seconds. */
@@ -129,9 +131,19 @@ interface Poll {
   body: { version: number; unchanged?: boolean; entries?: { kind: string; html: string }[] };
 }
 
-export async function runPlaygroundSessionBench(total = 300, early = 10): Promise<PlaygroundSessionResult> {
+/**
+ * `total` commands, measured after `early` and after all; `idlePolls` idle polls at each measure (fewer for a
+ * smoke run). Every command must be answered, and not with a refusal or an error, or no figure is returned.
+ */
+export async function runPlaygroundSessionBench(
+  total = 300,
+  early = 10,
+  idlePolls = IDLE_POLLS,
+): Promise<PlaygroundSessionResult> {
   const { child, url, inspector } = await start();
   let version = 0;
+  /** Each command's reply, as rendered (or that none came). */
+  const answers: string[] = [];
   const poll = async (): Promise<Poll> => {
     const t = performance.now();
     const res = await fetch(new URL(`/playground/api/state?tz=UTC&c=${CHANNEL}&since=${version}`, url));
@@ -153,16 +165,21 @@ export async function runPlaygroundSessionBench(total = 300, early = 10): Promis
       const p = await poll();
       polls.push(p);
       const replies = (p.body.entries ?? []).filter((e) => e.kind === 'ephemeral');
-      if (replies.some((e) => !/…<\/div>/.test(e.html) || e.html.length > 900)) break;
+      const reply = replies.find((e) => !/…<\/div>/.test(e.html) || e.html.length > 900);
+      if (reply) {
+        answers.push(`/vigil ${text}: ${reply.html}`);
+        return polls;
+      }
       await new Promise((r) => setTimeout(r, 25));
     }
+    answers.push(`/vigil ${text}: no reply after ${polls.length} polls`);
     return polls;
   };
   const measure = async (commands: number, replyPolls: Poll[]): Promise<SessionPoint> => {
     // A page left open: it polls every 700 ms while nothing happens. V8 collects idle garbage then (its
     // memory reducer), so the memory measured is what the session keeps, not what it has not swept yet.
     const idle: number[] = [];
-    for (let i = 0; i < IDLE_POLLS; i++) {
+    for (let i = 0; i < idlePolls; i++) {
       idle.push((await poll()).ms);
       await new Promise((r) => setTimeout(r, IDLE_EVERY_MS));
     }
@@ -192,6 +209,10 @@ export async function runPlaygroundSessionBench(total = 300, early = 10): Promis
     }
     const at300 = await measure(total, recent);
     if (!at10) throw new Error('no early measure');
+    verifyWork('playground session', [
+      exactly('commands answered', answers.length, total),
+      allResults('replies', answers, (a) => !NOT_A_RESULT.test(a) && !/: no reply after \d+ polls$/.test(a)),
+    ]);
     return {
       at10,
       at300,

@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { median, percentile } from './stats.js';
 import { startBareBolt, startVigilTarget, type Target, type Upstreams } from './targets.js';
+import { atLeast, verifyWork } from './verify.js';
 
 export interface StartupFigures {
   runs: number;
@@ -51,6 +52,8 @@ export async function runStartupBench(up: Upstreams, runs: number): Promise<Star
   };
   for (const which of ORDER) await timeStart(starters[which]);
   const ms: Record<Which, number[]> = { baseline: [], baselineInit: [], vigil: [] };
+  const authTests = () => up.slack.calls.filter((c) => c.method === 'auth.test' && c.response.ok).length;
+  const authBefore = authTests();
   for (let i = 0; i < runs; i++) {
     // Rotate who goes first so none always follows the same neighbour.
     for (let k = 0; k < ORDER.length; k++) {
@@ -58,6 +61,10 @@ export async function runStartupBench(up: Upstreams, runs: number): Promise<Star
       ms[which].push(await timeStart(starters[which]));
     }
   }
+  // Each awaited start asked Slack who it is: a start that failed early would be fast and not a start.
+  verifyWork('startup', [
+    atLeast('auth.test calls answered (one per awaited start)', authTests() - authBefore, 2 * runs),
+  ]);
   const baseline = figures(ms.baseline);
   const baselineInit = figures(ms.baselineInit);
   const vigil = figures(ms.vigil);

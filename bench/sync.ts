@@ -32,34 +32,54 @@ import { systemClock } from '../src/kernel/clock.js';
 import { silentLogger } from '../src/kernel/logger.js';
 import { BotClients } from '../src/slack/bot-clients.js';
 import { createRepositories, openStore, Sealer } from '../src/store/index.js';
+import { isEntry } from './entry.js';
 import { percentile } from './stats.js';
+import { atLeast, exactly, verifyWork } from './verify.js';
 
-const { values } = parseArgs({
-  options: {
-    tenants: { type: 'string', default: '100' },
-    channels: { type: 'string', default: '10' },
-    organizations: { type: 'string', default: '10' },
-    minutes: { type: 'string', default: '4' },
-    'sync-ms': { type: 'string', default: '60000' },
-    /** Slack workspaces connected to each tenant, each with its own key and bot; the channels spread over them. */
-    workspaces: { type: 'string', default: '1' },
-  },
-});
-const TENANTS = Number(values.tenants);
-const CHANNELS = Number(values.channels);
-const ORGS = Number(values.organizations);
-const MINUTES = Number(values.minutes);
-const SYNC_MS = Number(values['sync-ms']);
-const WORKSPACES = Number(values.workspaces);
-const TICK_MS = Math.max(250, Math.min(5000, Math.floor(SYNC_MS / 12)));
-const ALERTED = 20;
+export interface SyncBenchOptions {
+  tenants: number;
+  /** Channels (one live message each) per tenant. */
+  channels: number;
+  organizations: number;
+  /** Change slots: each tenant has one alerted event ignored at a random moment of each. */
+  minutes: number;
+  syncMs: number;
+  /** Slack workspaces connected to each tenant, each with its own key and bot; the channels spread over them. */
+  workspaces: number;
+  /** Alerted events per tenant (20; a smoke run takes 1 so its one change is in a message). */
+  alerted?: number;
+  /** Length of a slot, 60,000 (a minute) unless a smoke run shortens it. */
+  slotMs?: number;
+  /** How long the sync runs past the last slot and one interval. */
+  graceMs?: number;
+  print?: (text: string) => void;
+}
+
+export interface SyncBenchResult {
+  messages: number;
+  changes: number;
+  /** Message updates seen, and how many the changes called for. */
+  updates: number;
+  expected: number;
+  searches: number;
+}
+
 const OTHERS = 60;
 const DAY = 24 * 3600_000;
-const print = (text: string) => process.stdout.write(`${text}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 
-async function main(): Promise<void> {
+/**
+ * Posts the live alert messages, runs the state sync on the real clock while events change in the portal,
+ * and checks that every change reached every message showing it (after searches at the API) before returning.
+ */
+export async function runSyncBench(opts: SyncBenchOptions): Promise<SyncBenchResult> {
+  const { tenants: TENANTS, channels: CHANNELS, organizations: ORGS, minutes: MINUTES } = opts;
+  const { syncMs: SYNC_MS, workspaces: WORKSPACES } = opts;
+  const TICK_MS = Math.max(250, Math.min(5000, Math.floor(SYNC_MS / 12)));
+  const ALERTED = opts.alerted ?? 20;
+  const SLOT_MS = opts.slotMs ?? 60_000;
+  const print = opts.print ?? (() => {});
   const sim = await startSimApi({ emptyPageEvery: 0, enforceRateLimits: true, logLimit: 1_000_000 });
   const slack = await startFakeSlack();
   const dir = await mkdtemp(join(tmpdir(), 'vigil-bench-sync-'));
@@ -294,13 +314,15 @@ async function main(): Promise<void> {
               sim.state.changeEvent(uid, { ignored: true }, Date.now());
               changedAt.set(uid, Date.now());
             },
-            m * 60_000 + Math.floor(Math.random() * 60_000),
+            m * SLOT_MS + Math.floor(Math.random() * SLOT_MS),
           ),
         );
       }
     }
     // Every change gets a full interval (and the work after it) to show.
-    await new Promise((resolve) => setTimeout(resolve, MINUTES * 60_000 + SYNC_MS + 15_000));
+    await new Promise((resolve) =>
+      setTimeout(resolve, MINUTES * SLOT_MS + SYNC_MS + (opts.graceMs ?? 15_000)),
+    );
     clearInterval(timer);
     for (const t of timers) clearTimeout(t);
     await sync.settled();
@@ -312,6 +334,16 @@ async function main(): Promise<void> {
     const expected = [...changedAt.keys()].reduce((n, uid) => n + (shownIn.get(uid) ?? 0), 0);
     const sorted = [...delays].sort((a, b) => a - b);
     const perTenantMinute = searches / TENANTS / (elapsed / 60_000);
+    verifyWork('bench:sync', [
+      exactly('live alert messages posted', messages, TENANTS * CHANNELS),
+      atLeast('portal changes shown in a message', expected, 1),
+      exactly('message updates (one per change and message showing it)', delays.length, expected),
+      atLeast(
+        'searches at the API',
+        requests.filter((e) => e.path.endsWith('/_search') && e.status === 200).length,
+        1,
+      ),
+    ]);
     print(
       `run: ${seconds(elapsed)}; load average ${loadavg()
         .map((l) => l.toFixed(1))
@@ -328,6 +360,7 @@ async function main(): Promise<void> {
     print(
       `change → message update: p50 ${seconds(percentile(sorted, 0.5))}, p99 ${seconds(percentile(sorted, 0.99))}, max ${seconds(sorted.at(-1) ?? Number.NaN)} (interval ${seconds(SYNC_MS)})`,
     );
+    return { messages, changes: changedAt.size, updates: delays.length, expected, searches };
   } finally {
     await pool.close();
     await store.close().catch(() => {});
@@ -336,7 +369,28 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
-  process.exit(1);
-});
+if (isEntry(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      tenants: { type: 'string', default: '100' },
+      channels: { type: 'string', default: '10' },
+      organizations: { type: 'string', default: '10' },
+      minutes: { type: 'string', default: '4' },
+      'sync-ms': { type: 'string', default: '60000' },
+      /** Slack workspaces connected to each tenant, each with its own key and bot; the channels spread over them. */
+      workspaces: { type: 'string', default: '1' },
+    },
+  });
+  runSyncBench({
+    tenants: Number(values.tenants),
+    channels: Number(values.channels),
+    organizations: Number(values.organizations),
+    minutes: Number(values.minutes),
+    syncMs: Number(values['sync-ms']),
+    workspaces: Number(values.workspaces),
+    print: (text) => process.stdout.write(`${text}\n`),
+  }).catch((err: unknown) => {
+    process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
+    process.exit(1);
+  });
+}

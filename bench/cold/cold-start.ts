@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_BOT_TOKEN } from '../../packages/playground/src/sim/slack/index.js';
 import { median } from '../stats.js';
 import { SIGNING_SECRET, type Upstreams } from '../targets.js';
+import { atLeast, verifyWork } from '../verify.js';
 
 export const VIGIL_ENTRY = join('dist', 'src', 'main.js');
 const BARE_ENTRY = join('bench', 'cold', 'bare-bolt.js');
@@ -131,6 +132,7 @@ export async function runColdStartBench(up: Upstreams, runs: number): Promise<Co
         }),
       playground: () => coldStart(VIGIL_ENTRY, { LOG_LEVEL: 'error' }),
     };
+    const authBefore = up.slack.calls.filter((c) => c.method === 'auth.test' && c.response.ok).length;
     const order = ['bare', 'vigil', 'playground'] as const;
     for (const which of order) await starters[which]();
     const samples: Record<(typeof order)[number], { ms: number; rssMiB: number }[]> = {
@@ -144,6 +146,12 @@ export async function runColdStartBench(up: Upstreams, runs: number): Promise<Co
         samples[which].push(await starters[which]());
       }
     }
+    // Each Vigil start awaited Slack's auth.test before it answered /healthz: it started as Vigil, not as
+    // the playground a missing setting would give.
+    const authTests = up.slack.calls.filter((c) => c.method === 'auth.test' && c.response.ok).length;
+    verifyWork('bench:cold', [
+      atLeast('auth.test calls answered (one per Vigil start)', authTests - authBefore, runs + 1),
+    ]);
     const bare = figures(samples.bare);
     const vigil = figures(samples.vigil);
     const playground = figures(samples.playground);
