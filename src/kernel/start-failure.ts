@@ -12,10 +12,11 @@ function codeOf(err: unknown, depth = 0): string | undefined {
   return codeOf(e.original, depth + 1) ?? codeOf(e.cause, depth + 1);
 }
 
+/** Every message and error name along the causes (an aborted fetch says why only in its name). */
 function messagesOf(err: unknown, depth = 0): string {
   if (depth > 6 || !(err instanceof Error)) return '';
   const e = err as Error & { original?: unknown };
-  return `${e.message} ${messagesOf(e.original, depth + 1)} ${messagesOf(e.cause, depth + 1)}`;
+  return `${e.name}: ${e.message} ${messagesOf(e.original, depth + 1)} ${messagesOf(e.cause, depth + 1)}`;
 }
 
 /** Why a connection failed, and what to check, from the network's error code. */
@@ -26,6 +27,9 @@ function networkReason(code: string | undefined, text: string, viaProxy: boolean
   // Fetch refuses some ports outright (the Fetch standard's "bad ports": 1, 25, 6000…) before connecting.
   if (/\bbad port\b/.test(text))
     return 'the port is one fetch refuses to use (a "bad port" of the Fetch standard): use another port in the URL';
+  // A host that accepts the connection and never answers: each attempt is cut by its own time bound.
+  if (code === undefined && /\bTimeoutError\b|aborted due to timeout/i.test(text))
+    return `no answer in time: the host accepted the connection but did not answer; check the URL${proxy}`;
   if (/Proxy response \((\d+)\)/.test(text))
     return `the proxy refused the connection (${/Proxy response \((\d+)\)/.exec(text)?.[1]}): check HTTPS_PROXY and the proxy's rules`;
   switch (code) {

@@ -1,11 +1,12 @@
 /**
  * A failed start says which call to which host failed and what to check, not "fetch failed": Vigil started
- * for real against a Slack address where nothing listens, one that does not resolve, a port fetch refuses, and
+ * for real against a Slack address where nothing listens, one that never answers, one that does not resolve, a
+ * port fetch refuses, and
  * a proxy that is down.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -70,6 +71,19 @@ it('names the call, the host and what to check', async () => {
   expect(await failedStart({ SLACK_API_URL: 'http://127.0.0.1:6000/api/' })).toBe(
     'checking the bot token (auth.test) at 127.0.0.1:6000 failed: the port is one fetch refuses to use (a "bad port" of the Fetch standard): use another port in the URL',
   );
+  // A host that takes the connection and never answers is not a DNS problem.
+  const held: Socket[] = [];
+  const silent = createServer((socket) => held.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const silentPort = (silent.address() as { port: number }).port;
+  try {
+    expect(await failedStart({ SLACK_API_URL: `http://127.0.0.1:${silentPort}/api/` })).toBe(
+      `checking the bot token (auth.test) at 127.0.0.1:${silentPort} failed: no answer in time: the host accepted the connection but did not answer; check the URL`,
+    );
+  } finally {
+    for (const socket of held) socket.destroy();
+    silent.close();
+  }
   expect(await failedStart({ HTTPS_PROXY: `http://127.0.0.1:${port}` })).toBe(
     'checking the bot token (auth.test) at slack.com through the proxy failed: nothing accepts connections there (ECONNREFUSED): check the URL and port and HTTPS_PROXY / NO_PROXY',
   );
