@@ -2,7 +2,7 @@
  * Locks for read-modify-write of one record. Callers in this process queue behind each other (no polling
  * among ourselves); the head of the queue then takes a backend claim so other processes are excluded too.
  * The claim names its holder, so a lock left by an instance known to be gone is taken over without waiting
- * out its lease.
+ * out its lease, in one compare-and-set of the holding seen (of two takers, one gets it).
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,7 +30,10 @@ export class LockManager {
   private readonly tails = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly backend: Pick<StoreBackend, 'tryClaim' | 'releaseClaim' | 'claimOwner'>,
+    private readonly backend: Pick<
+      StoreBackend,
+      'tryClaim' | 'takeOverClaim' | 'releaseClaim' | 'claimHolder'
+    >,
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly holders?: LockHolders,
@@ -69,8 +72,8 @@ export class LockManager {
     // make it spin forever, and the injected clock stays the only reader of time.
     let waited = 0;
     let delay = 5;
-    while (!(await this.backend.tryClaim(key, owner, this.timings.leaseMs, this.clock.now()))) {
-      if (await this.takeOverFromGone(key)) continue;
+    while ((await this.backend.tryClaim(key, owner, this.timings.leaseMs, this.clock.now())) === undefined) {
+      if (await this.takeOverFromGone(key, owner)) return;
       if (waited >= this.timings.waitMs) throw new StoreLockTimeoutError(key, waited);
       const pause = delay + Math.floor(Math.random() * delay);
       await sleep(pause);
@@ -79,14 +82,16 @@ export class LockManager {
     }
   }
 
-  /** Frees the lock when its holder is known to be gone; true when it did (the caller tries again at once). */
-  private async takeOverFromGone(key: string): Promise<boolean> {
+  /** Takes the lock over when its holder is known to be gone; true when this caller now holds it. */
+  private async takeOverFromGone(key: string, owner: string): Promise<boolean> {
     if (!this.holders) return false;
-    const held = await this.backend.claimOwner(key, this.clock.now());
-    const cut = held?.lastIndexOf('#') ?? -1;
+    const held = await this.backend.claimHolder(key, this.clock.now());
+    const cut = held?.owner.lastIndexOf('#') ?? -1;
     if (held === undefined || cut <= 0) return false;
-    if (await this.holders.isAlive(held.slice(0, cut))) return false;
-    await this.backend.releaseClaim(key, held);
+    if (await this.holders.isAlive(held.owner.slice(0, cut))) return false;
+    const now = this.clock.now();
+    if ((await this.backend.takeOverClaim(key, held, owner, this.timings.leaseMs, now)) === undefined)
+      return false;
     this.logger.info('lock of a stopped instance taken over', { lockKey: key });
     return true;
   }
