@@ -103,7 +103,7 @@ export interface Store {
  * it and never handed out twice, so a key's tokens only grow. A claim written before tokens existed reads as
  * token 0.
  */
-export interface ClaimHold {
+interface ClaimHold {
   readonly owner: string;
   readonly token: number;
 }
@@ -113,7 +113,7 @@ export interface ClaimHold {
  * made under. The write is done only if that claim still has exactly this owner and token, checked by the
  * backend atomically with the write (one Lua script, one SQL statement).
  */
-export interface Fence extends ClaimHold {
+interface Fence extends ClaimHold {
   readonly claim: string;
 }
 
