@@ -83,8 +83,12 @@ export interface Store {
    * whose heartbeat has lapsed (on any host). Anything else, this instance included, is taken as alive.
    */
   isHolderAlive(holderId: string): Promise<boolean>;
-  /** Runs `fn` while holding a lock on `key`, across processes; for read-modify-write of one record. */
-  withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` while holding a lock on `key`, across processes; for read-modify-write of one record. `fn` is
+   * given the lock's fence: a write presenting it (`Namespace.setFenced`) is refused once the lock was taken
+   * over from this holder (it stalled past its heartbeat).
+   */
+  withLock<T>(key: string, fn: (lock: Fence) => Promise<T>): Promise<T>;
   /**
    * The API rate budget shared by every instance using this store (Redis); undefined on SQLite, where one
    * instance keeps its own.
@@ -113,7 +117,7 @@ interface ClaimHold {
  * made under. The write is done only if that claim still has exactly this owner and token, checked by the
  * backend atomically with the write (one Lua script, one SQL statement).
  */
-interface Fence extends ClaimHold {
+export interface Fence extends ClaimHold {
   readonly claim: string;
 }
 
@@ -469,7 +473,7 @@ export class KeyvStore implements Store {
     return this.impl.sharedRateBudget?.(windows);
   }
 
-  async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  async withLock<T>(key: string, fn: (lock: Fence) => Promise<T>): Promise<T> {
     this.assertOpen();
     return this.locks.withLock(`lock:${key}`, fn);
   }

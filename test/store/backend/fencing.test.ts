@@ -7,12 +7,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { silentLogger } from '../../../src/kernel/logger.js';
-import { StoreUnavailableError } from '../../../src/store/backend/errors.js';
+import { LeaseLostError, StoreUnavailableError } from '../../../src/store/backend/errors.js';
 import { HEARTBEAT_TTL_MS, type HeartbeatTimer } from '../../../src/store/backend/liveness.js';
 import { openStore } from '../../../src/store/backend/open.js';
 import type { AnswerBound } from '../../../src/store/backend/outage.js';
 import type { Lease, Store } from '../../../src/store/backend/store.js';
+import { WorkspaceRecordRepo } from '../../../src/store/repos/workspace-record-repo.js';
 import { ManualTimers } from '../../support/manual-timers.js';
 import { until } from '../../support/until.js';
 import { BACKENDS, type StoreFixture, useStoreFixture } from '../support/backends.js';
@@ -115,6 +117,33 @@ describe.each(BACKENDS)('lease takeover and fencing on %s', (kind) => {
       lastToken = winner.token;
     }
     expect(wins.a + wins.b).toBe(ROUNDS);
+  });
+
+  it("a lock holder stalled inside a read-modify-write past its heartbeat: the successor's update stands", async () => {
+    const a = await instance(fx, 'host-a');
+    const b = await instance(fx, 'host-b');
+    const Cursor = z.object({ n: z.number(), by: z.string() });
+    const [cursorA, cursorB] = [a, b].map((i) => new WorkspaceRecordRepo(i.store, 'intel-request', Cursor));
+    if (!cursorA || !cursorB) throw new Error('two repositories');
+    await cursorA.set('T1', 'cursor', { n: 1, by: 'seed' });
+    let resume = () => {};
+    const gate = new Promise<void>((r) => (resume = r));
+    let inside = false;
+    const stalled = cursorA
+      .update('T1', 'cursor', async (current) => {
+        inside = true;
+        await gate;
+        return { n: (current?.n ?? 0) + 1, by: 'a' };
+      })
+      .catch((err: unknown) => err);
+    await until('instance a inside its update', () => inside);
+    // A stalls inside the lock past its heartbeat: B takes the lock over and moves the cursor on.
+    fx.clock.advance(HEARTBEAT_TTL_MS);
+    await b.timer.beat();
+    await cursorB.update('T1', 'cursor', (current) => ({ n: (current?.n ?? 0) + 10, by: 'b' }));
+    resume();
+    expect(await stalled).toBeInstanceOf(LeaseLostError);
+    expect(await cursorB.get('T1', 'cursor')).toEqual({ n: 11, by: 'b' });
   });
 
   it('a holder stopped (SIGSTOP) past its heartbeat resumes after its lease was taken over: its write is refused', async () => {
