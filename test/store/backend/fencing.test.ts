@@ -5,6 +5,7 @@
  * its lease, after the store froze, and both at once. Real stores: a SQLite file and a redis-server.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -17,7 +18,7 @@ import type { Lease, Store } from '../../../src/store/backend/store.js';
 import { WorkspaceRecordRepo } from '../../../src/store/repos/workspace-record-repo.js';
 import { ManualTimers } from '../../support/manual-timers.js';
 import { until } from '../../support/until.js';
-import { BACKENDS, type StoreFixture, useStoreFixture } from '../support/backends.js';
+import { BACKENDS, type StoreFixture, sqlite, useStoreFixture, writeRaw } from '../support/backends.js';
 
 const ROUNDS = 40;
 const LEASE_MS = 60_000;
@@ -117,6 +118,39 @@ describe.each(BACKENDS)('lease takeover and fencing on %s', (kind) => {
       lastToken = winner.token;
     }
     expect(wins.a + wins.b).toBe(ROUNDS);
+  });
+
+  it('reads the claims of release 0.1.0 (no token): held while their holder lives, taken over once it is gone', async () => {
+    const expiresAt = fx.clock.now() + LEASE_MS;
+    // A holder on another host (alive for all this host can tell), and one of this host whose process is gone.
+    const claims = [
+      ['vigil:lease:old-live', `${expiresAt}|host-z/1#n1`],
+      ['vigil:lease:old-gone', `${expiresAt}|host-a/2000000000#n2`],
+    ] as const;
+    if (kind === 'redis') for (const [key, raw] of claims) await writeRaw(fx, kind, key, raw);
+    else {
+      const file = join(fx.dir, 'vigil.sqlite');
+      await sqlite(
+        file,
+        'CREATE TABLE vigil_claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL)',
+      );
+      for (const [key, raw] of claims) {
+        const [exp, owner] = raw.split('|');
+        await sqlite(file, 'INSERT INTO vigil_claims VALUES (?, ?, ?)', [
+          key.slice('vigil:'.length),
+          owner,
+          Number(exp),
+        ]);
+      }
+    }
+    const a = await instance(fx, 'host-a');
+    expect(await a.store.lease('old-live', LEASE_MS)).toBeUndefined();
+    const taken = (await a.store.lease('old-gone', LEASE_MS)) as Lease;
+    expect(taken.token).toBeGreaterThan(0);
+    expect(await a.records.setFenced(taken.fence, 'result', 'taken')).toBe(true);
+    // The live holder's claim keeps its term: once that runs out it is free.
+    fx.clock.advance(LEASE_MS);
+    expect(await a.store.lease('old-live', LEASE_MS)).toBeDefined();
   });
 
   it("a lock holder stalled inside a read-modify-write past its heartbeat: the successor's update stands", async () => {
