@@ -8,7 +8,7 @@
  */
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { StoreBackend } from './store.js';
+import type { StoreBackend } from './backend-api.js';
 
 /** @internal */
 export interface HeartbeatTimer {

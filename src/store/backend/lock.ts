@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
+import type { Fence, StoreBackend } from './backend-api.js';
 import { StoreLockTimeoutError } from './errors.js';
-import type { Fence, StoreBackend } from './store.js';
 
 export interface LockTimings {
   /** How long (on the store's clock) a holder that crashed keeps others out. Operations under a lock take ms. */

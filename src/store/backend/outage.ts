@@ -7,8 +7,8 @@
  */
 import { realSleep, type Sleep } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
+import type { StoreBackend } from './backend-api.js';
 import { StoreError, StoreUnavailableError } from './errors.js';
-import type { StoreBackend } from './store.js';
 
 /** How often a long outage is reported again, with the count of operations it failed. */
 const REMIND_EVERY_MS = 60_000;

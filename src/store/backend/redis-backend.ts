@@ -7,8 +7,9 @@
 import KeyvRedis, { createClient, type RedisClientConnectionType } from '@keyv/redis';
 import { Keyv } from 'keyv';
 import type { Logger } from '../../kernel/logger.js';
+import type { StoreBackend } from './backend-api.js';
 import { createRedisRateBudget } from './rate-budget.js';
-import { deserializeRecord, PHYSICAL_GRACE_MS, type StoreBackend, serializeRecord } from './store.js';
+import { deserializeRecord, PHYSICAL_GRACE_MS, serializeRecord } from './store.js';
 
 const PREFIX = 'vigil:';
 const CONNECT_TIMEOUT_MS = 5_000;

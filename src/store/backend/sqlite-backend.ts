@@ -9,7 +9,8 @@ import KeyvSqlite from '@keyv/sqlite';
 import { Keyv } from 'keyv';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
-import { deserializeRecord, type StoreBackend, serializeRecord } from './store.js';
+import type { StoreBackend } from './backend-api.js';
+import { deserializeRecord, serializeRecord } from './store.js';
 
 const KEYV_TABLE = 'keyv';
 const CLAIMS_TABLE = 'vigil_claims';
