@@ -198,6 +198,9 @@ async function runExport(
         throw searchError(err);
       });
     spool.seal();
+    // The lease checked just before the upload (renewal is a compare-and-set on its holder): an export that
+    // stalled past its heartbeat after its last page was settled as interrupted by another instance.
+    if (!(await lease.renew())) throw lostSlot();
     await delivery.deliver({ open: () => spool.open(), bytes: written.bytes, rows: written.rows, filename });
     outcome = `${written.rows} rows delivered as ${filename}`;
     return { rows: written.rows, pages: seen.pages, bytes: written.bytes, filename };
@@ -219,6 +222,12 @@ async function runExport(
       .catch((err: unknown) => deps.logger.warn('could not audit an export', { err }));
   }
 }
+
+const lostSlot = () =>
+  new VigilError(
+    'The export lost its slot (it stalled too long and was settled as interrupted).',
+    'Start it again.',
+  );
 
 async function* pagesOf(
   session: ApiSession,
@@ -243,9 +252,7 @@ async function* pagesOf(
         'Try again later, or narrow the search with `since:`/`until:`.',
       );
     }
-    if (!(await lease.renew())) {
-      throw new VigilError('The export lost its slot (it ran too long between pages).', 'Start it again.');
-    }
+    if (!(await lease.renew())) throw lostSlot();
     if (seen.pages === 1 || seen.pages % PROGRESS_EVERY_PAGES === 0) {
       await delivery
         .progress({ rows: seen.rows, pages: seen.pages, limit: req.limit })

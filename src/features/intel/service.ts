@@ -5,6 +5,10 @@
  * are due and, through a lease, runs on one instance at a time. A record goes once its report is posted.
  * Posting is exactly-once across a crash: the record is marked `posting` before the post, and a record found
  * so marked is first looked for in its conversation (the post names its request) before being posted again.
+ *
+ * Every write of the follower is guarded by the lease's fencing token, checked by the store atomically with
+ * the write: an instance that stalled past its lease (its heartbeat lapsed, a peer took over) is refused its
+ * next write and stops, so it neither posts after the peer nor brings back a record the peer finished.
  */
 import { z } from 'zod';
 import {
@@ -18,7 +22,7 @@ import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import { RefusalError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import { type Repositories, StoreCorruptionError } from '../../store/index.js';
+import { type Lease, LeaseLostError, type Repositories, StoreCorruptionError } from '../../store/index.js';
 
 /** First look after this long; then each wait doubles, up to MAX_WAIT_MS. */
 const FIRST_WAIT_MS = 30_000;
@@ -83,12 +87,14 @@ function titleOf(question: string): string {
   return line.length <= 100 ? line : `${line.slice(0, 99)}…`;
 }
 
+type FollowLease = Pick<Lease, 'key' | 'fence' | 'release'>;
+
 export interface IntelDeps {
   api: ApiAccess;
   repos: Pick<Repositories, 'intelRequests' | 'audit'>;
   clock: Clock;
   logger: Logger;
-  leases: { lease(key: string, ttlMs: number): Promise<{ release(): Promise<void> } | undefined> };
+  leases: { lease(key: string, ttlMs: number): Promise<FollowLease | undefined> };
 }
 
 export class IntelService {
@@ -174,18 +180,38 @@ export class IntelService {
     if (lease === undefined) return;
     try {
       for (const { workspaceId, key } of await this.records.entries()) {
-        await this.followOne(workspaceId, key, poster).catch((err: unknown) => {
-          // An unreadable request is set aside (logged once by the store); the others are followed.
-          if (err instanceof StoreCorruptionError) return;
-          this.deps.logger.warn('could not follow a report request', { err, workspace: workspaceId });
-        });
+        const lost = await this.followOne(lease, workspaceId, key, poster).then(
+          () => false,
+          (err: unknown) => {
+            // Another instance has taken the lease over: it follows the requests from here.
+            if (err instanceof LeaseLostError) return true;
+            // An unreadable request is set aside (logged once by the store); the others are followed.
+            if (err instanceof StoreCorruptionError) return false;
+            this.deps.logger.warn('could not follow a report request', { err, workspace: workspaceId });
+            return false;
+          },
+        );
+        if (lost) {
+          this.deps.logger.info('report requests left to the instance that took the lease over');
+          return;
+        }
       }
     } finally {
       await lease.release();
     }
   }
 
-  private async followOne(workspaceId: string, key: string, poster: IntelPoster): Promise<void> {
+  /**
+   * The guarded writes, each refused (LeaseLostError) once `lease` is no longer current: the wait advanced
+   * (`later`), the record deleted once posted or found posted, and the `posting` mark, which is the last
+   * store step before the post and so its check: a holder fenced out by then never posts.
+   */
+  private async followOne(
+    lease: FollowLease,
+    workspaceId: string,
+    key: string,
+    poster: IntelPoster,
+  ): Promise<void> {
     const record = await this.records.get(workspaceId, key);
     const now = this.deps.clock.now();
     if (record === undefined || record.nextCheckAt > now) return;
@@ -200,31 +226,39 @@ export class IntelService {
     } catch (err) {
       // Gone upstream (or the tenant changed): nothing will ever come; anything else is tried again later.
       if (!(err instanceof NotFoundError)) {
-        await this.later(workspaceId, record, now);
+        await this.later(lease, workspaceId, record, now);
         throw err;
       }
     }
     if (result !== undefined && result.status === 'processing' && now - record.askedAt < GIVE_UP_MS) {
-      await this.later(workspaceId, record, now);
+      await this.later(lease, workspaceId, record, now);
       return;
     }
     if (record.posting === true && (await poster.alreadyPosted(workspaceId, record))) {
-      await this.records.delete(workspaceId, key);
+      await this.records.deleteFenced(lease, workspaceId, key);
       return;
     }
-    if (record.posting !== true)
-      await this.records.set(workspaceId, key, { ...record, posting: true }, RECORD_TTL_MS);
+    // Written even when already marked: the fenced write is what proves the lease still ours just before the
+    // post. (A holder that passes it and then stalls past its lease before its post lands can still post after
+    // a successor's `alreadyPosted` looked: Slack takes no token; the window is that stall, 5 s at least.)
+    await this.records.setFenced(lease, workspaceId, key, { ...record, posting: true }, RECORD_TTL_MS);
     await poster.deliver(
       workspaceId,
       record,
       result === undefined || result.status === 'processing' ? { abandoned: true } : { result },
     );
-    await this.records.delete(workspaceId, key);
+    await this.records.deleteFenced(lease, workspaceId, key);
   }
 
-  private async later(workspaceId: string, record: IntelRecord, now: number): Promise<void> {
+  private async later(
+    lease: FollowLease,
+    workspaceId: string,
+    record: IntelRecord,
+    now: number,
+  ): Promise<void> {
     const wait = Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** record.checks);
-    await this.records.set(
+    await this.records.setFenced(
+      lease,
       workspaceId,
       record.requestUuid,
       { ...record, checks: record.checks + 1, nextCheckAt: now + wait },

@@ -55,3 +55,14 @@ export class StoreUnavailableError extends StoreError {
     this.name = 'StoreUnavailableError';
   }
 }
+
+/**
+ * A write guarded by a lease was refused: the lease's fencing token is no longer current (it lapsed while its
+ * holder stalled and someone else took it, or the store lost it). The holder must stop: another may be at work.
+ */
+export class LeaseLostError extends StoreError {
+  constructor(readonly leaseKey: string) {
+    super(`lease ${leaseKey} is no longer held: a guarded write was refused`);
+    this.name = 'LeaseLostError';
+  }
+}

@@ -8,7 +8,7 @@
  */
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { StoreBackend } from './store.js';
+import type { StoreBackend } from './backend-api.js';
 
 /** @internal */
 export interface HeartbeatTimer {
@@ -34,13 +34,13 @@ export interface HeartbeatOptions {
 export const HEARTBEAT_TTL_MS = 5_000;
 const HEARTBEAT_EVERY_MS = 1_500;
 
-type Claims = Pick<StoreBackend, 'tryClaim' | 'renewClaim' | 'releaseClaim' | 'claimOwner'>;
+type Claims = Pick<StoreBackend, 'tryClaim' | 'renewClaim' | 'releaseClaim' | 'claimHolder'>;
 
 const heartbeatKey = (holderId: string): string => `alive:${holderId}`;
 
 /** Whether `holderId`'s heartbeat stands at `now`. */
 export async function heartbeatStands(claims: Claims, holderId: string, now: number): Promise<boolean> {
-  return (await claims.claimOwner(heartbeatKey(holderId), now)) !== undefined;
+  return (await claims.claimHolder(heartbeatKey(holderId), now)) !== undefined;
 }
 
 export class Heartbeat {

@@ -4,12 +4,13 @@ import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { type Clock, systemClock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
+import type { StoreBackend } from './backend-api.js';
 import { StoreError } from './errors.js';
 import { checkStoreFormat } from './format.js';
 import { type LeaseHolder, newBootId, processHolder } from './holder.js';
 import { Heartbeat, type HeartbeatOptions } from './liveness.js';
 import type { AnswerBound, StoreObserver } from './outage.js';
-import { KeyvStore, type Store, type StoreBackend } from './store.js';
+import { KeyvStore, type Store } from './store.js';
 
 export interface OpenStoreOptions {
   logger: Logger;

@@ -7,8 +7,8 @@
  */
 import { realSleep, type Sleep } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
+import type { StoreBackend } from './backend-api.js';
 import { StoreError, StoreUnavailableError } from './errors.js';
-import type { StoreBackend } from './store.js';
 
 /** How often a long outage is reported again, with the count of operations it failed. */
 const REMIND_EVERY_MS = 60_000;
@@ -119,7 +119,9 @@ export function guardBackend(impl: StoreBackend, outage: OutageLog): StoreBacken
     tryClaim: (...a) => outage.run(() => impl.tryClaim(...a)),
     renewClaim: (...a) => outage.run(() => impl.renewClaim(...a)),
     releaseClaim: (...a) => outage.run(() => impl.releaseClaim(...a)),
-    claimOwner: (...a) => outage.run(() => impl.claimOwner(...a)),
+    takeOverClaim: (...a) => outage.run(() => impl.takeOverClaim(...a)),
+    claimHolder: (...a) => outage.run(() => impl.claimHolder(...a)),
+    fencedWrite: (...a) => outage.run(() => impl.fencedWrite(...a)),
     deleteClaims: (...a) => outage.run(() => impl.deleteClaims(...a)),
     recordKeys: (...a) => outage.run(() => impl.recordKeys(...a)),
     deleteRecords: (...a) => outage.run(() => impl.deleteRecords(...a)),

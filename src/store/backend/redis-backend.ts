@@ -7,35 +7,88 @@
 import KeyvRedis, { createClient, type RedisClientConnectionType } from '@keyv/redis';
 import { Keyv } from 'keyv';
 import type { Logger } from '../../kernel/logger.js';
+import type { StoreBackend } from './backend-api.js';
 import { createRedisRateBudget } from './rate-budget.js';
-import { deserializeRecord, PHYSICAL_GRACE_MS, type StoreBackend, serializeRecord } from './store.js';
+import { deserializeRecord, PHYSICAL_GRACE_MS, serializeRecord } from './store.js';
 
 const PREFIX = 'vigil:';
 const CONNECT_TIMEOUT_MS = 5_000;
 const SCAN_COUNT = 500;
 
-/** ARGV: owner, now, expiresAt, physical ms. Takes the claim when absent or expired at `now`. */
-const TRY_CLAIM = `
+/** The one counter every claim's fencing token comes from (INCR: never handed out twice while Redis keeps it). */
+const FENCE_KEY = `${PREFIX}fence`;
+
+/**
+ * A claim's value, parsed: `<expiresAt>|<token>|<owner>`, or `<expiresAt>|<owner>` as written before fencing
+ * tokens (token 0). Owners never contain `|`, so the two read apart.
+ */
+const HOLDING = `
+local function holding(v)
+  local exp, token, owner = string.match(v, '^(%d+)|(%d+)|(.*)$')
+  if exp then return tonumber(exp), tonumber(token), owner end
+  exp, owner = string.match(v, '^(%d+)|(.*)$')
+  return tonumber(exp), 0, owner
+end
+`;
+
+/**
+ * KEYS: claim, fence counter. ARGV: owner, now, expiresAt, physical ms. Takes the claim when absent or expired
+ * at \`now\`, with a new token; returns it, or 0 when held.
+ */
+const TRY_CLAIM = `${HOLDING}
 local v = redis.call('get', KEYS[1])
 if v then
-  local exp = tonumber(string.match(v, '^(%d+)|'))
+  local exp = holding(v)
   if exp and exp > tonumber(ARGV[2]) then return 0 end
 end
-redis.call('set', KEYS[1], ARGV[3] .. '|' .. ARGV[1], 'PX', ARGV[4])
+local token = redis.call('incr', KEYS[2])
+redis.call('set', KEYS[1], ARGV[3] .. '|' .. token .. '|' .. ARGV[1], 'PX', ARGV[4])
+return token`;
+
+/**
+ * KEYS: claim, fence counter. ARGV: observed owner, observed token, owner, expiresAt, physical ms. The
+ * takeover's compare-and-set: replaces the claim only while it is exactly the holding observed.
+ */
+const TAKE_OVER = `${HOLDING}
+local v = redis.call('get', KEYS[1])
+if not v then return 0 end
+local _, token, owner = holding(v)
+if owner ~= ARGV[1] or token ~= tonumber(ARGV[2]) then return 0 end
+local next = redis.call('incr', KEYS[2])
+redis.call('set', KEYS[1], ARGV[4] .. '|' .. next .. '|' .. ARGV[3], 'PX', ARGV[5])
+return next`;
+
+/** ARGV: owner, expiresAt, physical ms. Extends the claim while \`owner\` still holds it, keeping its token. */
+const RENEW_IF_OWNER = `${HOLDING}
+local v = redis.call('get', KEYS[1])
+if not v then return 0 end
+local _, token, owner = holding(v)
+if owner ~= ARGV[1] then return 0 end
+redis.call('set', KEYS[1], ARGV[2] .. '|' .. token .. '|' .. ARGV[1], 'PX', ARGV[3])
 return 1`;
 
-/** ARGV: owner, expiresAt, physical ms. Extends the claim while `owner` still holds it. */
-const RENEW_IF_OWNER = `
+/** ARGV: owner. Deletes the claim only while \`owner\` still holds it, so a late release frees nobody else's. */
+const RELEASE_IF_OWNER = `${HOLDING}
 local v = redis.call('get', KEYS[1])
-if not v or string.match(v, '^%d+|(.*)$') ~= ARGV[1] then return 0 end
-redis.call('set', KEYS[1], ARGV[2] .. '|' .. ARGV[1], 'PX', ARGV[3])
-return 1`;
-
-/** ARGV: owner. Deletes the claim only while `owner` still holds it, so a late release frees nobody else's. */
-const RELEASE_IF_OWNER = `
-local v = redis.call('get', KEYS[1])
-if v and string.match(v, '^%d+|(.*)$') == ARGV[1] then return redis.call('del', KEYS[1]) end
+if not v then return 0 end
+local _, _, owner = holding(v)
+if owner == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0`;
+
+/**
+ * KEYS: claim, record. ARGV: owner, token, value ('' deletes), physical ms ('' for none). A guarded write:
+ * done only while the claim is exactly this holding (expired or not: nobody else has taken it), in the same
+ * script as the check. 1 when the fence held.
+ */
+const FENCED_WRITE = `${HOLDING}
+local v = redis.call('get', KEYS[1])
+if not v then return 0 end
+local _, token, owner = holding(v)
+if owner ~= ARGV[1] or token ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then redis.call('del', KEYS[2])
+elseif ARGV[4] == '' then redis.call('set', KEYS[2], ARGV[3])
+else redis.call('set', KEYS[2], ARGV[3], 'PX', ARGV[4]) end
+return 1`;
 
 /** A SCAN MATCH pattern for keys starting with `prefix`. */
 const matchPrefix = (prefix: string) => `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
@@ -124,15 +177,26 @@ async function connectClient(url: string, logger: Logger) {
 /** Claims as Lua scripts, each one atomic on the server. */
 function claimScripts(
   client: RedisClient,
-): Pick<StoreBackend, 'tryClaim' | 'renewClaim' | 'claimOwner' | 'releaseClaim'> {
+): Pick<
+  StoreBackend,
+  'tryClaim' | 'takeOverClaim' | 'renewClaim' | 'claimHolder' | 'releaseClaim' | 'fencedWrite'
+> {
   const physical = (ttlMs: number) => String(ttlMs + PHYSICAL_GRACE_MS);
+  const token = (reply: unknown) => (typeof reply === 'number' && reply > 0 ? reply : undefined);
   return {
     async tryClaim(key, owner, ttlMs, now) {
       const reply = await client.eval(TRY_CLAIM, {
-        keys: [`${PREFIX}${key}`],
+        keys: [`${PREFIX}${key}`, FENCE_KEY],
         arguments: [owner, String(now), String(now + ttlMs), physical(ttlMs)],
       });
-      return reply === 1;
+      return token(reply);
+    },
+    async takeOverClaim(key, from, owner, ttlMs, now) {
+      const reply = await client.eval(TAKE_OVER, {
+        keys: [`${PREFIX}${key}`, FENCE_KEY],
+        arguments: [from.owner, String(from.token), owner, String(now + ttlMs), physical(ttlMs)],
+      });
+      return token(reply);
     },
     async renewClaim(key, owner, ttlMs, now) {
       const reply = await client.eval(RENEW_IF_OWNER, {
@@ -141,14 +205,28 @@ function claimScripts(
       });
       return reply === 1;
     },
-    async claimOwner(key, now) {
+    async claimHolder(key, now) {
       const v = await client.get(`${PREFIX}${key}`);
-      const m = v === null ? null : /^(\d+)\|(.*)$/s.exec(v);
-      return m?.[1] !== undefined && Number(m[1]) > now ? m[2] : undefined;
+      if (v === null) return undefined;
+      const m = /^(\d+)\|(?:(\d+)\|)?(.*)$/s.exec(v);
+      if (m?.[1] === undefined || m[3] === undefined || Number(m[1]) <= now) return undefined;
+      return { owner: m[3], token: m[2] === undefined ? 0 : Number(m[2]) };
     },
     async releaseClaim(key, owner) {
       if (owner === undefined) await client.del(`${PREFIX}${key}`);
       else await client.eval(RELEASE_IF_OWNER, { keys: [`${PREFIX}${key}`], arguments: [owner] });
+    },
+    async fencedWrite(fence, key, value, physicalTtlMs) {
+      const reply = await client.eval(FENCED_WRITE, {
+        keys: [`${PREFIX}${fence.claim}`, key],
+        arguments: [
+          fence.owner,
+          String(fence.token),
+          value ?? '',
+          physicalTtlMs === undefined ? '' : String(physicalTtlMs),
+        ],
+      });
+      return reply === 1;
     },
   };
 }

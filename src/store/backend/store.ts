@@ -4,9 +4,10 @@
  * are also given a longer physical ttl so that abandoned data is cleaned up eventually.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { DeserializedData, Keyv } from 'keyv';
+import type { DeserializedData } from 'keyv';
 import { type Clock, systemClock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
+import type { Fence, StoreBackend } from './backend-api.js';
 import { StoreClosedError, StoreCorruptionError, StoreError } from './errors.js';
 import { type LeaseHolder, parseHolderId, processHolder } from './holder.js';
 import { type Heartbeat, heartbeatStands } from './liveness.js';
@@ -30,6 +31,13 @@ export interface Namespace {
   rewrite(key: string, change: (value: unknown) => unknown): Promise<boolean>;
   /** True when a record was there. */
   delete(key: string): Promise<boolean>;
+  /**
+   * `set`, done only while `fence` (a lease's) holds, checked atomically with the write; false when it no
+   * longer holds and nothing was written.
+   */
+  setFenced(fence: Fence, key: string, value: unknown, ttlMs?: number): Promise<boolean>;
+  /** `delete`, done only while `fence` holds, checked atomically; false when it no longer holds. */
+  deleteFenced(fence: Fence, key: string): Promise<boolean>;
   /** Keys (without the namespace) starting with `prefix`, expired or not. */
   keys(prefix: string): Promise<string[]>;
   /** Deletes every record whose key starts with `prefix`; returns how many there were. */
@@ -44,6 +52,10 @@ export interface Namespace {
 /** Held by one owner until released or ttlMs after its last renewal (injected clock), across processes. */
 export interface Lease {
   readonly key: string;
+  /** This holding's fencing token: greater than that of any earlier holding of the key. */
+  readonly token: number;
+  /** What the writes this lease guards present (`Namespace.setFenced`): refused once the lease is lost. */
+  readonly fence: Fence;
   /** Extends the lease by its ttl from now; false if it was lost (expired and taken by another). */
   renew(): Promise<boolean>;
   /** Gives it up, only if still ours. */
@@ -72,8 +84,12 @@ export interface Store {
    * whose heartbeat has lapsed (on any host). Anything else, this instance included, is taken as alive.
    */
   isHolderAlive(holderId: string): Promise<boolean>;
-  /** Runs `fn` while holding a lock on `key`, across processes; for read-modify-write of one record. */
-  withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` while holding a lock on `key`, across processes; for read-modify-write of one record. `fn` is
+   * given the lock's fence: a write presenting it (`Namespace.setFenced`) is refused once the lock was taken
+   * over from this holder (it stalled past its heartbeat).
+   */
+  withLock<T>(key: string, fn: (lock: Fence) => Promise<T>): Promise<T>;
   /**
    * The API rate budget shared by every instance using this store (Redis); undefined on SQLite, where one
    * instance keeps its own.
@@ -86,30 +102,6 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/**
- * What a backend provides natively. Record keys given to it are complete (`vigil:<ns>:<key>`); claim keys are
- * `claim:…`, `lease:…` or `lock:…`, placed by the backend. `now` is the store clock's.
- */
-export interface StoreBackend {
-  readonly kind: 'sqlite' | 'redis';
-  readonly keyv: Keyv;
-  /** Takes the claim when free or expired at `now`. */
-  tryClaim(key: string, owner: string, ttlMs: number, now: number): Promise<boolean>;
-  /** Moves the expiry to now + ttlMs while `owner` still holds it. */
-  renewClaim(key: string, owner: string, ttlMs: number, now: number): Promise<boolean>;
-  /** Deletes the claim; with `owner`, only when that owner still holds it. */
-  releaseClaim(key: string, owner?: string): Promise<void>;
-  /** Who holds the claim at `now`, if anyone. */
-  claimOwner(key: string, now: number): Promise<string | undefined>;
-  deleteClaims(prefix: string): Promise<number>;
-  /** Redis only: a rate budget counted in the server, shared by every instance. */
-  sharedRateBudget?(windows: BudgetWindows): SharedRateBudget;
-  recordKeys(prefix: string): Promise<string[]>;
-  deleteRecords(prefix: string): Promise<number>;
-  ping(): Promise<void>;
-  close(): Promise<void>;
-}
-
 const KEY_PREFIX = 'vigil';
 /**
  * Backends keep data past its logical expiry by this much before dropping it themselves, so a clock running
@@ -117,8 +109,11 @@ const KEY_PREFIX = 'vigil';
  */
 export const PHYSICAL_GRACE_MS = 10 * 60 * 1000;
 const NAMESPACE_NAME = /^[a-z][a-z0-9-]{0,39}$/;
-/** Redis keeps claims, leases, locks and heartbeats beside the records (`vigil:claim:…`): these names are taken. */
-const RESERVED_NAMESPACES = new Set(['claim', 'lease', 'lock', 'alive', 'rl']);
+/**
+ * Redis keeps claims, leases, locks, heartbeats and the fencing counter beside the records (`vigil:claim:…`,
+ * `vigil:fence`): these names are taken.
+ */
+const RESERVED_NAMESPACES = new Set(['claim', 'lease', 'lock', 'alive', 'rl', 'fence']);
 
 /** Thrown by the keyv deserializer; turned into a StoreCorruptionError naming the record by `Namespace.get`. */
 class UnreadableRecord extends Error {}
@@ -330,6 +325,21 @@ export class KeyvStore implements Store {
         this.assertOpen();
         return this.io(() => keyv.delete(full(key)));
       },
+      setFenced: async (fence, key, value, ttlMs) => {
+        this.assertOpen();
+        if (value === undefined) throw new StoreError(`refusing to store undefined at ${name}:${key}`);
+        if (ttlMs !== undefined) assertTtl(ttlMs, 'a record');
+        // Serialized as keyv would (no wall-clock `expires`: a logical expiry is judged on the store's clock).
+        const text = serializeRecord({
+          value: new Stored(value, format, ttlMs === undefined ? undefined : this.clock.now() + ttlMs),
+        });
+        const physical = ttlMs === undefined ? undefined : ttlMs + PHYSICAL_GRACE_MS;
+        return this.impl.fencedWrite(fence, full(key), text, physical);
+      },
+      deleteFenced: async (fence, key) => {
+        this.assertOpen();
+        return this.impl.fencedWrite(fence, full(key), undefined);
+      },
       keys: async (prefix) => {
         this.assertOpen();
         const keys = await this.impl.recordKeys(full(prefix));
@@ -345,7 +355,7 @@ export class KeyvStore implements Store {
   async claim(key: string, ttlMs: number): Promise<boolean> {
     this.assertOpen();
     assertTtl(ttlMs, 'a claim');
-    return this.impl.tryClaim(`claim:${key}`, newOwner(), ttlMs, this.clock.now());
+    return (await this.impl.tryClaim(`claim:${key}`, newOwner(), ttlMs, this.clock.now())) !== undefined;
   }
 
   async release(key: string): Promise<void> {
@@ -358,17 +368,14 @@ export class KeyvStore implements Store {
     assertTtl(ttlMs, 'a lease');
     const owner = `${this.holder.id}#${newOwner()}`;
     const stored = `lease:${key}`;
-    if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) {
-      // A lease whose holder is known to be gone (it died between an upstream call and its record, on this
-      // host or another) need not wait out its term: it is taken over once, atomically by its owner.
-      const held = await this.impl.claimOwner(stored, this.clock.now());
-      if (held === undefined || (await this.isHolderAlive(held.split('#')[0] ?? ''))) return undefined;
-      await this.impl.releaseClaim(stored, held);
-      this.logger.info('lease of a stopped process taken over', { lease: key });
-      if (!(await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now()))) return undefined;
-    }
+    const token =
+      (await this.impl.tryClaim(stored, owner, ttlMs, this.clock.now())) ??
+      (await this.takeOverFromGone(key, owner, ttlMs));
+    if (token === undefined) return undefined;
     return {
       key,
+      token,
+      fence: { claim: stored, owner, token },
       renew: async () => {
         this.assertOpen();
         return this.impl.renewClaim(stored, owner, ttlMs, this.clock.now());
@@ -378,6 +385,21 @@ export class KeyvStore implements Store {
         await this.impl.releaseClaim(stored, owner);
       },
     };
+  }
+
+  /**
+   * A lease whose holder is known to be gone (it died, or stalled past its heartbeat, between an upstream call
+   * and its record) need not wait out its term: it is taken over in one compare-and-set of the holding seen,
+   * never release-then-claim, so of two instances doing so at once exactly one gets it. The new token fences
+   * the old holder out should it only have stalled: its guarded writes are refused from then on.
+   */
+  private async takeOverFromGone(key: string, owner: string, ttlMs: number): Promise<number | undefined> {
+    const stored = `lease:${key}`;
+    const held = await this.impl.claimHolder(stored, this.clock.now());
+    if (held === undefined || (await this.isHolderAlive(held.owner.split('#')[0] ?? ''))) return undefined;
+    const token = await this.impl.takeOverClaim(stored, held, owner, ttlMs, this.clock.now());
+    if (token !== undefined) this.logger.info('lease of a stopped process taken over', { lease: key });
+    return token;
   }
 
   async dropClaims(prefix: string): Promise<number> {
@@ -390,7 +412,7 @@ export class KeyvStore implements Store {
     return this.impl.sharedRateBudget?.(windows);
   }
 
-  async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  async withLock<T>(key: string, fn: (lock: Fence) => Promise<T>): Promise<T> {
     this.assertOpen();
     return this.locks.withLock(`lock:${key}`, fn);
   }

@@ -83,15 +83,15 @@ export class EventStateRepo {
       await lease.release();
       return undefined;
     }
-    const marker = () => this.acting.set(actingKey(workspaceId, uid, generation), acted, leaseMs);
-    await marker();
+    // Under the lease's fence: a holder that stalled past its lease and lost it cannot write the marker back.
+    const marker = () =>
+      this.acting.setFenced(lease.fence, actingKey(workspaceId, uid, generation), acted, leaseMs);
+    if (!(await marker())) return undefined;
     return {
       key: lease.key,
-      renew: async () => {
-        if (!(await lease.renew())) return false;
-        await marker();
-        return true;
-      },
+      token: lease.token,
+      fence: lease.fence,
+      renew: async () => (await lease.renew()) && (await marker()),
       release: () => lease.release(),
     };
   }

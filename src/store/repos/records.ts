@@ -1,6 +1,6 @@
 /** Reading and updating validated records: every read goes through the repository's zod schema. */
 import type { z } from 'zod';
-import { StoreCorruptionError, StoreError } from '../backend/errors.js';
+import { LeaseLostError, StoreCorruptionError, StoreError } from '../backend/errors.js';
 import type { Namespace, Store } from '../backend/store.js';
 
 /**
@@ -65,7 +65,7 @@ export async function updateRecord<S extends z.ZodType>(
   ttlMs?: number,
   replaceUnreadable = false,
 ): Promise<z.output<S> | undefined> {
-  return store.withLock(`${ns.name}:${key}`, async () => {
+  return store.withLock(`${ns.name}:${key}`, async (lock) => {
     const current = await readRecord(ns, key, schema).catch((error: unknown) => {
       if (replaceUnreadable && error instanceof StoreCorruptionError) return undefined;
       throw error;
@@ -74,7 +74,10 @@ export async function updateRecord<S extends z.ZodType>(
     if (next === undefined) return current;
     // Round-tripped so the caller gets exactly what a later read returns (no keys holding undefined).
     const checked: z.output<S> = JSON.parse(JSON.stringify(checkRecord(ns, key, schema, next)));
-    await ns.set(key, checked, ttlMs);
+    // Fenced by the lock: a holder that stalled inside it past its heartbeat (the lock taken over meanwhile)
+    // would write back what it read before the new holder's write. Every record-level lease and cursor kept
+    // through update (digest runs, alert feeds and outboxes) is a compare-and-set only thanks to this.
+    if (!(await ns.setFenced(lock, key, checked, ttlMs))) throw new LeaseLostError(`lock:${ns.name}:${key}`);
     return checked;
   });
 }

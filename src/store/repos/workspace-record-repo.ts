@@ -4,8 +4,8 @@
  * reveal grants). Keys start with the workspace id, so forgetting the workspace forgets them.
  */
 import type { z } from 'zod';
-import { StoreError } from '../backend/errors.js';
-import type { Namespace, Store } from '../backend/store.js';
+import { LeaseLostError, StoreError } from '../backend/errors.js';
+import type { Lease, Namespace, Store } from '../backend/store.js';
 import { type NamespaceName, openNamespace } from './namespaces.js';
 import { checkRecord, readRecord, unlessUnreadable, updateRecord } from './records.js';
 
@@ -44,6 +44,28 @@ export class WorkspaceRecordRepo<S extends z.ZodType> {
   }
 
   /**
+   * `set` guarded by `lease`: written only while it is still the current holding (its fencing token checked
+   * atomically with the write). LeaseLostError when it is not: the holder must stop, someone else took over.
+   */
+  async setFenced(
+    lease: Pick<Lease, 'key' | 'fence'>,
+    workspaceId: string,
+    key: string,
+    value: z.input<S>,
+    ttlMs?: number,
+  ): Promise<z.output<S>> {
+    const full = recordKey(workspaceId, key);
+    const checked = checkRecord(this.ns, full, this.schema, value);
+    fenced(lease, await this.ns.setFenced(lease.fence, full, checked, ttlMs));
+    return checked;
+  }
+
+  /** `delete` guarded by `lease` like `setFenced`. */
+  async deleteFenced(lease: Pick<Lease, 'key' | 'fence'>, workspaceId: string, key: string): Promise<void> {
+    fenced(lease, await this.ns.deleteFenced(lease.fence, recordKey(workspaceId, key)));
+  }
+
+  /**
    * Read-modify-write under the store's lock; `change` returns undefined to leave the record as it is. It may
    * read the store but must not wait on anything slow (the lock keeps others out meanwhile).
    */
@@ -74,6 +96,10 @@ export class WorkspaceRecordRepo<S extends z.ZodType> {
     const prefix = recordKey(workspaceId, '');
     return (await this.ns.keys(prefix)).map((key) => key.slice(prefix.length));
   }
+}
+
+function fenced(lease: { key: string }, held: boolean): void {
+  if (!held) throw new LeaseLostError(lease.key);
 }
 
 function recordKey(workspaceId: string, key: string): string {
