@@ -21,7 +21,7 @@ interface KeyIndex {
 }
 
 /** The store holds values sealed with a key this instance is not given: it would fail every request. */
-export class MissingKeyError extends SealError {
+class MissingKeyError extends SealError {
   constructor(readonly keyId: string) {
     super(
       `the store holds secrets sealed with encryption key ${keyId}, which is not configured: set VIGIL_ENCRYPTION_KEY to the key that sealed them, or keep the new key, give that one in VIGIL_ENCRYPTION_KEY_OLD and run rotate-key (a key's id is the first 8 hex digits of its SHA-256)`,
