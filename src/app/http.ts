@@ -58,7 +58,6 @@ export function createHttpServer(
     limits: config.http,
     ...(parts.extraRoutes ? { extraRoutes: parts.extraRoutes } : {}),
     ready: async () => (await ready()).report(),
-    ...(core.monitoring.mainPortMetrics ? { metrics: core.monitoring.mainPortMetrics } : {}),
     health: async () => {
       try {
         await store.ping();

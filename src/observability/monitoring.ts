@@ -10,7 +10,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Repositories, Store } from '../store/index.js';
 import { createMetricsServer } from '../web/metrics-server.js';
-import { closeServer, listen, type MetricsRoute } from '../web/server.js';
+import { closeServer, listen } from '../web/server.js';
 import { type Metrics, noopMetrics } from './metrics.js';
 import type { PrometheusMetrics } from './prometheus.js';
 import {
@@ -29,18 +29,13 @@ export async function openMonitoring(
   clock: Clock,
   logger: Logger,
 ): Promise<Monitoring> {
-  const { onMainPort, port } = config.metrics;
   const prometheus =
-    onMainPort || port !== undefined
-      ? new (await import('./prometheus.js')).PrometheusMetrics(clock)
-      : undefined;
+    config.metrics.port !== undefined ? new (await import('./prometheus.js')).PrometheusMetrics(clock) : undefined;
   return new Monitoring(config, clock, logger, prometheus);
 }
 
 export class Monitoring {
   readonly metrics: Metrics;
-  /** `/metrics` on `PORT` (VIGIL_METRICS=1); undefined otherwise. */
-  readonly mainPortMetrics: MetricsRoute | undefined;
   readonly heartbeats: Heartbeats;
   private readonly reachability: ApiReachability;
   private server: Server | undefined;
@@ -52,7 +47,6 @@ export class Monitoring {
     private readonly prometheus: PrometheusMetrics | undefined,
   ) {
     this.metrics = prometheus ?? noopMetrics;
-    this.mainPortMetrics = config.metrics.onMainPort ? prometheus : undefined;
     this.reachability = new ApiReachability(clock);
     this.heartbeats = new Heartbeats(clock);
   }
