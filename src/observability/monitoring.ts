@@ -30,7 +30,9 @@ export async function openMonitoring(
   logger: Logger,
 ): Promise<Monitoring> {
   const prometheus =
-    config.metrics.port !== undefined ? new (await import('./prometheus.js')).PrometheusMetrics(clock) : undefined;
+    config.metrics.port !== undefined
+      ? new (await import('./prometheus.js')).PrometheusMetrics(clock)
+      : undefined;
   return new Monitoring(config, clock, logger, prometheus);
 }
 
