@@ -3,10 +3,13 @@
  * and bound to what. Rotation re-seals them (reseal.ts); a scan tells which keys sealed them (key-index.ts).
  */
 import type { Store } from '../backend/store.js';
-import { API_TOKEN_PURPOSE } from './api-token-repo.js';
-import { RESPONSE_URL_PURPOSE } from './connect-link-repo.js';
-import { INSTALLATION_PURPOSE } from './installation-repo.js';
 import { type NamespaceName, openNamespace } from './namespaces.js';
+
+// What each kind of secret is sealed for (sealing.ts's `purpose`), here rather than in the repositories so
+// that start-up checks the keys without loading their record schemas.
+export const API_TOKEN_PURPOSE = 'api-token';
+export const RESPONSE_URL_PURPOSE = 'connect-response-url';
+export const INSTALLATION_PURPOSE = 'installation';
 
 /** A sealed field of a record, and what it is bound to (workspace, purpose). */
 export interface SealedField {
