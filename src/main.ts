@@ -18,6 +18,21 @@ class StartFailure extends Error {
 }
 
 /**
+ * Why Vigil cannot start, on stderr: lines for a person, or one JSON line under LOG_FORMAT=json so that a log
+ * pipeline reads the reason like any other line. The environment is read directly: the configuration may be
+ * what failed.
+ */
+function fatal(line: string, problems?: readonly string[]): void {
+  if (process.env.LOG_FORMAT?.trim() === 'json') {
+    const write = (text: string) => process.stderr.write(`${text}\n`);
+    createLogger({ format: 'json', write }).error(line, problems ? { problems: [...problems] } : {});
+    return;
+  }
+  console.error(line);
+  for (const problem of problems ?? []) console.error(`  - ${problem}`);
+}
+
+/**
  * Vigil as configured: a missing or bad setting (a Slack variable first of all) is a ConfigError, one line
  * per problem. The playground is started elsewhere (scripts/start.js), never from here.
  */
@@ -32,7 +47,7 @@ async function start(): Promise<{ logger: Logger; vigil: { stop(): Promise<void>
   }
 }
 
-/** `rotate-key` (README, "Rotating the encryption key"): re-seals the store, then exits. */
+/** `rotate-key` (docs/operator-guide.md, "Rotating the encryption key"): re-seals the store, then exits. */
 async function rotate(): Promise<void> {
   const { rotateKey } = await import('./app/rotate-key.js');
   let code: number;
@@ -56,12 +71,11 @@ async function main(): Promise<void> {
     started = await start();
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error('Vigil cannot start: the configuration has problems:');
-      for (const line of err.lines) console.error(`  - ${line}`);
+      fatal('Vigil cannot start: the configuration has problems:', err.lines);
       process.exit(2);
     }
     if (err instanceof StartFailure) {
-      console.error(`Vigil cannot start: ${err.line}`);
+      fatal(`Vigil cannot start: ${err.line}`);
       process.exit(1);
     }
     throw err;
@@ -95,6 +109,6 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   const message = err instanceof Error ? err.message : String(err);
-  console.error(`Vigil failed to start: ${message}`);
+  fatal(`Vigil failed to start: ${message}`);
   process.exit(1);
 });

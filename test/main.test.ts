@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe('the vigil process', () => {
   it('refuses to start on bad configuration, one line per problem, no stack trace', async () => {
-    const r = runVigil({ SLACK_BOT_TOKEN: 'nope', PORT: 'x', LOG_LEVEL: 'loud' });
+    const r = runVigil({ SLACK_BOT_TOKEN: 'nope', PORT: 'x', LOG_LEVEL: 'loud', LOG_FORMAT: 'text' });
     expect(await r.exited).toBe(2);
     const err = r.stderr.join('\n');
     expect(err).toContain('configuration has problems');
@@ -53,12 +53,18 @@ describe('the vigil process', () => {
       VIGIL_STORE: `sqlite://${store}`,
     });
     expect(await r.exited).toBe(2);
-    expect(r.stderr).toEqual([
-      'Vigil cannot start: the configuration has problems:',
-      expect.stringMatching(
-        /^ {2}- VIGIL_ENCRYPTION_KEY: required \(or VIGIL_ENCRYPTION_KEY_FILE, a file holding it\), kept apart from the store; make one with: openssl rand -base64 32/,
-      ),
-    ]);
+    // LOG_FORMAT=json (runVigil's): the reason is one JSON line like every other, for a log pipeline.
+    expect(r.stderr).toHaveLength(1);
+    expect(JSON.parse(r.stderr[0] ?? '')).toEqual({
+      time: expect.any(String),
+      level: 'error',
+      msg: 'Vigil cannot start: the configuration has problems:',
+      problems: [
+        expect.stringMatching(
+          /^VIGIL_ENCRYPTION_KEY: required \(or VIGIL_ENCRYPTION_KEY_FILE, a file holding it\), kept apart from the store; make one with: openssl rand -base64 32/,
+        ),
+      ],
+    });
     await expect(stat(join(dir, 'keyless'))).rejects.toThrow();
   });
 

@@ -40,7 +40,7 @@ export function startBackgroundWork(
   core: VigilCore,
   tickers: { digest?: Ticker | undefined; alert?: Ticker | undefined; intel: Ticker },
 ): BackgroundWork {
-  const bots = new BotClients(core);
+  const bots = new BotClients({ ...core, slackCalls: core.monitoring.metrics });
   const digests = createDigestScheduler(core, bots, tickers.digest);
   core.digestNow.attach(digests);
   digests.start();
@@ -117,6 +117,7 @@ function createDigestScheduler(
     logger: core.logger.child({ component: 'digest' }),
     // The instance's holder id: a run left by an instance that is gone (a stopped process of this host, or
     // one whose heartbeat lapsed on any host) is taken over at once; a live owner keeps its run.
+    onRun: (outcome) => core.monitoring.metrics.digestRun(outcome),
     owner: core.store.holderId,
     unsnoozed: (workspaceId, events) => core.snoozes.unsnoozed(workspaceId, events),
     tenantOf: (workspaceId) => core.api.ownTenant(workspaceId),

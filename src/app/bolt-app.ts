@@ -9,6 +9,7 @@ import { App, ErrorCode, type InstallationStore, LogLevel, SocketModeReceiver, w
 import type { InstallProvider } from '@slack/oauth';
 import type { Clock } from '../kernel/clock.js';
 import { toBoltLogger } from '../slack/bolt-logger.js';
+import { observedFetch } from '../slack/call-metrics.js';
 import { interactiveClientOptions } from '../slack/client-options.js';
 import type { Feature, SlackDeps } from '../slack/context.js';
 import { reportError } from '../slack/error-reply.js';
@@ -93,7 +94,7 @@ function boltClientOptions(deps: SlackAppOptions['base'], config: Config) {
     logger,
     logLevel: BOLT_LOG_LEVELS[config.logLevel],
     // Bounded: no Slack call (nor a respond post) hangs a click, and none that may have landed is sent twice.
-    ...interactiveClientOptions(config.slack.timeoutMs, deps.outbound.fetch),
+    ...interactiveClientOptions(config.slack.timeoutMs, observedFetch(deps.outbound.fetch, deps.metrics)),
   };
 }
 

@@ -136,6 +136,13 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
     add('SLACK_SIGNING_SECRET', 'required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
   }
   if (env.VIGIL_TENANT_ID && !env.VIGIL_API_KEY) add('VIGIL_TENANT_ID', 'needs VIGIL_API_KEY');
+  // Slack's port faces the internet: metrics (workspace counts, error rates) are never served there.
+  if (['1', 'true'].includes(env.VIGIL_METRICS?.toLowerCase() ?? '') && !env.VIGIL_METRICS_PORT) {
+    add(
+      'VIGIL_METRICS',
+      '/metrics is served only on VIGIL_METRICS_PORT (on loopback unless VIGIL_METRICS_HOST says otherwise), never on PORT: set VIGIL_METRICS_PORT',
+    );
+  }
   problems.push(...keyProblems(env));
   if (env.VIGIL_API_KEY && oauthCount > 0) {
     add(
@@ -274,10 +281,10 @@ export interface Config {
   /** Audit entries kept per workspace (VIGIL_AUDIT_RETENTION); the oldest go first, the log lines stay. */
   audit: { retention: number };
   /**
-   * `/metrics` (Prometheus): on `PORT` when `onMainPort` (VIGIL_METRICS=1), on a port of its own when `port`
-   * is set (VIGIL_METRICS_PORT, on `host`: loopback unless VIGIL_METRICS_HOST says otherwise). Off otherwise.
+   * `/metrics` (Prometheus): only on a port of its own, when `port` is set (VIGIL_METRICS_PORT, on `host`:
+   * loopback unless VIGIL_METRICS_HOST says otherwise), never on Slack's `PORT`. Off otherwise.
    */
-  metrics: { onMainPort: boolean; port: number | undefined; host: string };
+  metrics: { port: number | undefined; host: string };
 }
 
 export class ConfigError extends Error {
@@ -337,7 +344,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
     audit: { retention: e.VIGIL_AUDIT_RETENTION },
     metrics: {
-      onMainPort: e.VIGIL_METRICS === '1' || e.VIGIL_METRICS === 'true',
       port: e.VIGIL_METRICS_PORT,
       host: e.VIGIL_METRICS_HOST,
     },

@@ -4,6 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { ConnectFlow } from '../features/connection/connect-page.js';
+import type { ProbeTarget } from '../observability/api-probe.js';
 import type { Readiness } from '../observability/readiness.js';
 import { slackAuthCheck } from '../slack/readiness.js';
 import { createWebServer, type WebServerOptions } from '../web/server.js';
@@ -40,6 +41,7 @@ export function createHttpServer(
         // The configured base URL's host: the region a workspace connected from the environment uses.
         environmentHost: config.preconnect ? new URL(config.api.baseUrl).host : undefined,
         slackAuth: slackAuthCheck({ config, repos }),
+        apiProbe: { probes: repos.apiProbes, targets: () => probeTargets(config, repos, parts.api) },
       }),
     );
     return readiness;
@@ -58,7 +60,6 @@ export function createHttpServer(
     limits: config.http,
     ...(parts.extraRoutes ? { extraRoutes: parts.extraRoutes } : {}),
     ready: async () => (await ready()).report(),
-    ...(core.monitoring.mainPortMetrics ? { metrics: core.monitoring.mainPortMetrics } : {}),
     health: async () => {
       try {
         await store.ping();
@@ -68,6 +69,29 @@ export function createHttpServer(
       }
     },
   });
+}
+
+/**
+ * Whom `/readyz` asks the API through: the workspace connected from the environment, else one connected
+ * workspace per API host (the token test is the same call whoever asks).
+ */
+async function probeTargets(
+  config: VigilStart['config'],
+  repos: VigilBase['repos'],
+  api: () => Promise<ApiParts>,
+): Promise<ProbeTarget[]> {
+  const access = (await api()).api;
+  const target = (host: string, workspaceId: string): ProbeTarget => ({
+    host,
+    call: async () => (await access.forWorkspace(workspaceId)).session.testToken(),
+  });
+  if (config.preconnect) return [target(new URL(config.api.baseUrl).host, '')];
+  const byHost = new Map<string, string>();
+  for (const id of await repos.workspaces.connectedIds()) {
+    const connection = await repos.workspaces.get(id).catch(() => undefined);
+    if (connection && !byHost.has(connection.apiHost)) byHost.set(connection.apiHost, id);
+  }
+  return [...byHost].map(([host, id]) => target(host, id));
 }
 
 /** The connect page, loaded with the API client pool by its first request; a failed load is tried again. */

@@ -16,7 +16,7 @@ import { createOutbound } from '../kernel/outbound.js';
 import { WorkTracker } from '../kernel/work-tracker.js';
 import { type Monitoring, openMonitoring } from '../observability/monitoring.js';
 import type { Feature } from '../slack/context.js';
-import { type HeartbeatOptions, loadSealer, openStore } from '../store/opening.js';
+import { checkSealedKeys, type HeartbeatOptions, loadSealer, openStore } from '../store/opening.js';
 import { listen, type WebServerOptions } from '../web/server.js';
 import type { ApiParts } from './api.js';
 import type { VigilBase, VigilStart } from './base.js';
@@ -153,7 +153,10 @@ async function openStorage(
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   try {
-    return { store, sealer: await loadSealer({ ...config.encryption, dataDir: store.dataDir, logger }) };
+    const sealer = await loadSealer({ ...config.encryption, dataDir: store.dataDir, logger });
+    // Before listening: a store sealed with a key this instance lacks would pass /readyz and fail every request.
+    await checkSealedKeys(store, sealer);
+    return { store, sealer };
   } catch (err) {
     await store.close().catch(() => {});
     throw err;

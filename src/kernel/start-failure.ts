@@ -82,5 +82,8 @@ export function explainStartFailure(err: unknown, config: Config): string | unde
       : config.store.url;
     return `opening the store ${store} failed: ${networkReason(code, messagesOf(err), false).replace('the URL', 'VIGIL_STORE')}`;
   }
+  // The encryption key (missing, unreadable, or not the one that sealed the store): its message says what to do.
+  if (err instanceof Error && (err.name === 'SealError' || err.name === 'MissingKeyError'))
+    return err.message;
   return undefined;
 }

@@ -5,6 +5,7 @@
  * queue names): no user, channel, team, id or secret ever becomes a label. Off unless enabled: `noopMetrics`.
  */
 import type { ApiObserver } from '../api/index.js';
+import type { SlackCallObserver } from '../slack/call-metrics.js';
 import type { StoreObserver } from '../store/index.js';
 
 /** What Slack sent: a slash command, a block action, a modal submission, an Events API event… */
@@ -30,7 +31,17 @@ export interface QueueDepths {
   exports: number;
 }
 
-export interface Metrics extends Required<ApiObserver>, StoreObserver {
+/** How a digest run ended (features/digests/run.ts's outcomes). */
+export type DigestRunOutcome = 'posted' | 'skipped' | 'done' | 'busy' | 'paused' | 'retry' | 'failed';
+/** How a workflow step's run ended: completed, failed (completed with an error), waiting for a click, or a
+ * delivery of a run already made. */
+export type StepRunOutcome = 'completed' | 'failed' | 'waiting' | 'repeated';
+
+export interface Metrics extends Required<ApiObserver>, StoreObserver, SlackCallObserver {
+  /** A digest run of a subscription (scheduled or asked now), by how it ended. */
+  digestRun(outcome: DigestRunOutcome): void;
+  /** A run of one of Vigil's workflow steps, by step and how it ended. */
+  stepRun(step: string, outcome: StepRunOutcome): void;
   slackRequest(kind: RequestKind): RequestWatch;
   /** A request refused before Bolt saw it (signature, size, malformed body). */
   slackRefused(): void;
@@ -63,4 +74,6 @@ export const noopMetrics: Metrics = {
   alertFollowed() {},
   depthsFrom() {},
   recordSetAside() {},
+  digestRun() {},
+  stepRun() {},
 };

@@ -10,7 +10,8 @@ import type { Clock } from '../kernel/clock.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Repositories, Store } from '../store/index.js';
 import { createMetricsServer } from '../web/metrics-server.js';
-import { closeServer, listen, type MetricsRoute } from '../web/server.js';
+import { closeServer, listen } from '../web/server.js';
+import { type ApiProbeDeps, apiProbeCheck } from './api-probe.js';
 import { type Metrics, noopMetrics } from './metrics.js';
 import type { PrometheusMetrics } from './prometheus.js';
 import {
@@ -29,9 +30,8 @@ export async function openMonitoring(
   clock: Clock,
   logger: Logger,
 ): Promise<Monitoring> {
-  const { onMainPort, port } = config.metrics;
   const prometheus =
-    onMainPort || port !== undefined
+    config.metrics.port !== undefined
       ? new (await import('./prometheus.js')).PrometheusMetrics(clock)
       : undefined;
   return new Monitoring(config, clock, logger, prometheus);
@@ -39,8 +39,6 @@ export async function openMonitoring(
 
 export class Monitoring {
   readonly metrics: Metrics;
-  /** `/metrics` on `PORT` (VIGIL_METRICS=1); undefined otherwise. */
-  readonly mainPortMetrics: MetricsRoute | undefined;
   readonly heartbeats: Heartbeats;
   private readonly reachability: ApiReachability;
   private server: Server | undefined;
@@ -52,7 +50,6 @@ export class Monitoring {
     private readonly prometheus: PrometheusMetrics | undefined,
   ) {
     this.metrics = prometheus ?? noopMetrics;
-    this.mainPortMetrics = config.metrics.onMainPort ? prometheus : undefined;
     this.reachability = new ApiReachability(clock);
     this.heartbeats = new Heartbeats(clock);
   }
@@ -62,15 +59,21 @@ export class Monitoring {
     return bothObservers(this.metrics, this.reachability);
   }
 
-  /** `/readyz`: the store, Slack authentication, the schedulers' heartbeats, the API per workspace. */
+  /**
+   * `/readyz`: the store, Slack authentication, the schedulers' heartbeats, the API asked by a probe (per
+   * host) and as people's calls found it (per workspace).
+   */
   readiness(parts: {
     store: Pick<Store, 'ping'>;
     repos: Pick<Repositories, 'workspaces'>;
     /** The host of a workspace connected from the environment (no stored connection). */
     environmentHost: string | undefined;
     slackAuth: ReadinessCheck;
+    /** The probe of the API (api-probe.ts): its shared record and whom to ask through. */
+    apiProbe: Pick<ApiProbeDeps, 'probes' | 'targets'>;
   }): Readiness {
     const { reachability, heartbeats } = this;
+    const probe = apiProbeCheck({ ...parts.apiProbe, clock: this.clock, reachability });
     const checks: ReadinessCheck[] = [
       {
         name: 'store',
@@ -84,8 +87,11 @@ export class Monitoring {
       {
         name: 'api',
         run: async (): Promise<CheckResults> => {
-          if (parts.environmentHost !== undefined) return { api: reachability.of(parts.environmentHost) };
-          const results: CheckResults = {};
+          // The probe first: what people's calls saw is then judged with its call among them.
+          const probed = await probe.run();
+          if (parts.environmentHost !== undefined)
+            return { ...probed, api: reachability.of(parts.environmentHost) };
+          const results: CheckResults = { ...probed };
           for (const id of await parts.repos.workspaces.connectedIds()) {
             try {
               const connection = await parts.repos.workspaces.get(id);

@@ -5,13 +5,16 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type LabelValues, Registry } from 'prom-client';
 import type { ApiExchange, RateTier } from '../api/index.js';
 import type { Clock } from '../kernel/clock.js';
+import type { SlackCall } from '../slack/call-metrics.js';
 import type {
+  DigestRunOutcome,
   Metrics,
   MetricsExposition,
   QueueDepths,
   RequestKind,
   RequestOutcome,
   RequestWatch,
+  StepRunOutcome,
 } from './metrics.js';
 
 /** A scrape never waits longer than this for the store: the depths are left out instead. */
@@ -50,6 +53,7 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
   private readonly followDelay: Histogram;
   private readonly storeErrors: Counter<'kind'>;
   private readonly setAside: Counter<'kind'>;
+  private readonly work: WorkCounters;
   private readDepths: (() => Promise<QueueDepths>) | undefined;
 
   constructor(private readonly clock: Clock) {
@@ -129,6 +133,7 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
       labelNames: ['kind'],
       registers,
     });
+    this.work = workCounters(registers);
     const self = this;
     new Gauge({
       name: 'vigil_queue_depth',
@@ -201,6 +206,22 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
     this.setAside.inc({ kind: /^[a-z][a-z0-9-]{0,39}$/.test(kind) ? kind : 'other' });
   }
 
+  slackCall(call: SlackCall): void {
+    const method = bounded(call.method, /^[a-z]+(\.[a-zA-Z]+){1,3}$/);
+    this.work.slackCalls.inc({ method });
+    if (call.status === 429) this.work.slack429.inc({ method });
+    else if (call.error !== undefined)
+      this.work.slackErrors.inc({ method, error: bounded(call.error, /^[a-z0-9_]{1,50}$/) });
+  }
+
+  digestRun(outcome: DigestRunOutcome): void {
+    this.work.digestRuns.inc({ outcome });
+  }
+
+  stepRun(step: string, outcome: StepRunOutcome): void {
+    this.work.stepRuns.inc({ step: bounded(step, /^[a-z_]{1,40}$/), outcome });
+  }
+
   alertPosted(ms: number): void {
     this.alertDelay.observe(Math.max(0, ms) / 1000);
   }
@@ -236,4 +257,51 @@ export class PrometheusMetrics implements Metrics, MetricsExposition {
   close(): void {
     this.registry.clear();
   }
+}
+
+/** A label value from a fixed shape (Slack's method names and error codes, step ids), else `other`. */
+const bounded = (value: string, shape: RegExp): string => (shape.test(value) ? value : 'other');
+
+interface WorkCounters {
+  slackCalls: Counter<'method'>;
+  slackErrors: Counter<'method' | 'error'>;
+  slack429: Counter<'method'>;
+  digestRuns: Counter<'outcome'>;
+  stepRuns: Counter<'step' | 'outcome'>;
+}
+
+/** What Vigil does on its own account: Slack Web API calls, digest runs, workflow step runs. */
+function workCounters(registers: Registry[]): WorkCounters {
+  return {
+    slackCalls: new Counter({
+      name: 'vigil_slack_api_calls_total',
+      help: 'Slack Web API calls (each attempt) by method.',
+      labelNames: ['method'],
+      registers,
+    }),
+    slackErrors: new Counter({
+      name: 'vigil_slack_api_errors_total',
+      help: "Slack Web API calls that failed (429s apart), by method and Slack's error (http_<status>, no_answer).",
+      labelNames: ['method', 'error'],
+      registers,
+    }),
+    slack429: new Counter({
+      name: 'vigil_slack_api_rate_limited_total',
+      help: 'Slack Web API calls answered 429 (rate limited), by method.',
+      labelNames: ['method'],
+      registers,
+    }),
+    digestRuns: new Counter({
+      name: 'vigil_digest_runs_total',
+      help: 'Digest runs (scheduled or asked now) by outcome: posted, skipped, done, busy, paused, retry, failed.',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    stepRuns: new Counter({
+      name: 'vigil_workflow_step_runs_total',
+      help: "Runs of Vigil's workflow steps by step and outcome: completed, failed, waiting, repeated.",
+      labelNames: ['step', 'outcome'],
+      registers,
+    }),
+  };
 }

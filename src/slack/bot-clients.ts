@@ -17,6 +17,7 @@ import {
 } from '../kernel/posting-errors.js';
 import type { Repositories } from '../store/index.js';
 import { toBoltLogger } from './bolt-logger.js';
+import { observedFetch, type SlackCallObserver } from './call-metrics.js';
 
 const HISTORY_PAGES = 5;
 const HISTORY_PAGE_SIZE = 200;
@@ -27,6 +28,8 @@ export interface BotClientsDeps {
   logger: Logger;
   /** The outbound proxy's fetch, when one is set. */
   outbound?: Pick<Outbound, 'fetch'> | undefined;
+  /** Told of every call (metrics). */
+  slackCalls?: SlackCallObserver | undefined;
 }
 
 /** One WebClient per bot token; rate-limited calls are rejected so the caller waits on the clock instead. */
@@ -45,7 +48,10 @@ export class BotClients {
         // tick, after looking for the run id in the channel's history.
         retryConfig: { retries: 0 },
         timeout: 15_000,
-        ...(this.deps.outbound ? { fetch: this.deps.outbound.fetch } : {}),
+        fetch: observedFetch(
+          this.deps.outbound?.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+          this.deps.slackCalls,
+        ),
         logger: toBoltLogger(this.deps.logger.child({ component: 'slack-poster' }), LogLevel.WARN),
       });
       this.clients.set(token, client);

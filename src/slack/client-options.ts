@@ -6,6 +6,7 @@
  * chat.postMessage whose answer was lost is sent again.
  */
 import type { FetchFunction, WebClientOptions } from '@slack/web-api';
+import { webApiMethodOf } from './call-metrics.js';
 
 /** Each attempt's default bound (VIGIL_SLACK_TIMEOUT_MS). */
 const SLACK_TIMEOUT_MS = 10_000;
@@ -18,13 +19,6 @@ const SLACK_TIMEOUT_MS = 10_000;
  */
 const REPEATABLE =
   /(?:^auth\.test|\.info|\.list|\.history|\.replies|\.lookupByEmail|^chat\.update|^views\.update|^views\.publish|^conversations\.open)$/;
-
-/** The Web API method of a request URL (`…/api/chat.postMessage`); '' for anything else (a response_url). */
-function methodOf(url: string | URL): string {
-  const path = new URL(String(url)).pathname;
-  const i = path.lastIndexOf('/api/');
-  return i < 0 ? '' : path.slice(i + '/api/'.length);
-}
 
 /** A failed attempt of a method that must not be sent again. */
 class NotRepeatable extends Error {
@@ -50,7 +44,7 @@ export function interactiveClientOptions(
   const fetch: FetchFunction = async (url, init) => {
     // The WebClient passes its own time-out signal; Bolt's respond passes none.
     const bounded = { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) };
-    const method = methodOf(url);
+    const method = webApiMethodOf(url);
     if (method === '' || REPEATABLE.test(method)) return send(url, bounded);
     let res: Response;
     try {

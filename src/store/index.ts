@@ -11,6 +11,7 @@ export * from './repos/alert-follow-repo.js';
 export * from './repos/alert-state-records.js';
 export * from './repos/alert-state-repo.js';
 export * from './repos/alert-subscription-repo.js';
+export * from './repos/api-probe-repo.js';
 export * from './repos/api-token-repo.js';
 export * from './repos/audit-repo.js';
 export * from './repos/command-note-repo.js';

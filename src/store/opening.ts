@@ -7,4 +7,5 @@ export type { HeartbeatOptions } from './backend/liveness.js';
 export { openStore } from './backend/open.js';
 export type { Store } from './backend/store.js';
 export { workspaceKey } from './repos/ids.js';
+export { checkSealedKeys } from './repos/key-index.js';
 export { loadSealer } from './repos/sealing.js';

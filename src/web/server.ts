@@ -43,8 +43,6 @@ export interface WebServerOptions {
   health: HealthCheck;
   /** `/readyz`; 404 when absent. */
   ready?: ReadyCheck;
-  /** `/metrics` on this port (VIGIL_METRICS=1); 404 when absent. */
-  metrics?: MetricsRoute;
   /** Vigil's own origin (VIGIL_PUBLIC_URL's), read per request: it may be known only once listening. */
   publicOrigin?: () => string;
   limits?: HttpLimits;
@@ -99,10 +97,6 @@ async function route(opts: WebServerOptions, req: IncomingMessage, res: ServerRe
       .writeHead(ready.ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
       .end(JSON.stringify({ status: ready.ok ? 'ready' : 'unavailable', checks: ready.checks }));
     return;
-  }
-
-  if (path === '/metrics' && opts.metrics && (method === 'GET' || method === 'HEAD')) {
-    return sendMetrics(res, opts.metrics);
   }
 
   const connect = CONNECT_PATH.exec(path);

@@ -229,7 +229,9 @@ describe('reading values', () => {
   });
 
   it('reads choices in any case and refuses the others naming them', () => {
-    expect(loadConfig({ ...single, VIGIL_METRICS: ' TRUE ' }).metrics.onMainPort).toBe(true);
+    expect(loadConfig({ ...single, VIGIL_METRICS: ' TRUE ', VIGIL_METRICS_PORT: '9464' }).metrics.port).toBe(
+      9464,
+    );
     expect(problems({ ...single, LOG_LEVEL: 'verbose' })).toEqual([
       'LOG_LEVEL: must be one of debug, info, warn, error',
     ]);

@@ -1,7 +1,7 @@
 /**
  * `/metrics` through the whole stack: signed commands into the real receiver, API calls against the simulated
- * API, scraped and parsed with Prometheus' own text-format parser. Off by default; on `PORT` with
- * VIGIL_METRICS=1, on a port of its own with VIGIL_METRICS_PORT.
+ * API, scraped and parsed with Prometheus' own text-format parser. Off by default; on a port of its own with
+ * VIGIL_METRICS_PORT (loopback), never on Slack's `PORT`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -30,11 +30,11 @@ describe('/metrics off by default', () => {
   });
 });
 
-describe('/metrics on PORT (VIGIL_METRICS=1)', () => {
+describe('/metrics (VIGIL_METRICS=1 on VIGIL_METRICS_PORT)', () => {
   let stack: Stack;
-  const url = () => `${stack.vigil.url}/metrics`;
+  const url = () => `http://127.0.0.1:${stack.vigil.metricsPort}/metrics`;
   beforeAll(async () => {
-    stack = await startStack({ env: { VIGIL_METRICS: '1' } });
+    stack = await startStack({ env: { VIGIL_METRICS: '1', VIGIL_METRICS_PORT: '0' } });
   });
   afterAll(async () => {
     await stack?.close();
@@ -43,6 +43,8 @@ describe('/metrics on PORT (VIGIL_METRICS=1)', () => {
   it('parses as Prometheus text with process metrics on a registry of its own', async () => {
     const { status, contentType, families } = await scrape(url());
     expect(status).toBe(200);
+    // Slack's port faces the internet: never there, even with VIGIL_METRICS=1.
+    expect((await fetch(`${stack.vigil.url}/metrics`)).status).toBe(404);
     expect(contentType).toContain('text/plain');
     const names = families.map((f) => f.name);
     expect(names).toContain('process_cpu_user_seconds_total');

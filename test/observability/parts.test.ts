@@ -27,15 +27,18 @@ const BASE = {
 
 describe('the metrics variables', () => {
   it('leave metrics off by default', () => {
-    expect(loadConfig(BASE).metrics).toEqual({ onMainPort: false, port: undefined, host: '127.0.0.1' });
+    expect(loadConfig(BASE).metrics).toEqual({ port: undefined, host: '127.0.0.1' });
   });
 
-  it('serve them on PORT, or on a port of their own on loopback unless told otherwise', () => {
-    expect(loadConfig({ ...BASE, VIGIL_METRICS: '1' }).metrics.onMainPort).toBe(true);
-    expect(loadConfig({ ...BASE, VIGIL_METRICS: 'true' }).metrics.onMainPort).toBe(true);
-    expect(loadConfig({ ...BASE, VIGIL_METRICS: '0' }).metrics.onMainPort).toBe(false);
+  it('serve them only on a port of their own, on loopback unless told otherwise, never on PORT', () => {
+    for (const on of ['1', 'true']) {
+      expect(() => loadConfig({ ...BASE, VIGIL_METRICS: on })).toThrow(
+        /VIGIL_METRICS: \/metrics is served only on VIGIL_METRICS_PORT .*never on PORT: set VIGIL_METRICS_PORT/,
+      );
+    }
+    expect(loadConfig({ ...BASE, VIGIL_METRICS: '0' }).metrics.port).toBeUndefined();
+    expect(loadConfig({ ...BASE, VIGIL_METRICS: '1', VIGIL_METRICS_PORT: '9464' }).metrics.port).toBe(9464);
     expect(loadConfig({ ...BASE, VIGIL_METRICS_PORT: '9464' }).metrics).toEqual({
-      onMainPort: false,
       port: 9464,
       host: '127.0.0.1',
     });

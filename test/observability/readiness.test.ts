@@ -1,7 +1,8 @@
 /**
  * `/readyz` through the whole stack: ready when every part is, and 503 naming the part that is down when one
- * is not (Slack's auth.test failing, the simulated API unreachable, a scheduler that stopped ticking, the
- * store closed), each with its reason. `/healthz` stays the cheap liveness check.
+ * is not (Slack's auth.test failing, the simulated API unreachable, found by its own probe or by people's
+ * calls, a scheduler that stopped ticking, the store closed), each with its reason. `/healthz` stays the cheap
+ * liveness check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
@@ -56,6 +57,7 @@ describe('/readyz', () => {
     expect(status).toBe(200);
     expect(body.status).toBe('ready');
     expect(Object.keys(body.checks).sort()).toEqual([
+      `api-probe:${new URL(stack.sim.url).host}`,
       `api:${stack.workspaceId}`,
       'scheduler:alerts',
       'scheduler:digest',
@@ -87,6 +89,38 @@ describe('/readyz', () => {
     expect(authTests() - before).toBe(2);
   });
 
+  it('asks the API itself, at most once per 30 s, and names it when it no longer answers', async () => {
+    const host = new URL(stack.sim.url).host;
+    const tokenTests = () => stack.sim.log.entries.filter((e) => e.path.endsWith('/tokens/test')).length;
+    clock.advance(31_000);
+    ticker.tick();
+    const before = tokenTests();
+    expect((await readyz()).status).toBe(200);
+    expect(tokenTests() - before).toBe(1);
+    // The API dies: nobody calls it, yet the next probe (30 s on) finds it and /readyz names it.
+    stack.sim.faults.add({ path: /\/tokens\/test$/, times: 1000, response: 'reset' });
+    expect((await readyz()).status).toBe(200);
+    expect(tokenTests() - before).toBe(1);
+    clock.advance(30_000);
+    ticker.tick();
+    const down = await readyz();
+    expect(down.status).toBe(503);
+    expect(failed(down.body)).toContain(`api-probe:${host}`);
+    expect(down.body.checks[`api-probe:${host}`]?.reason).toMatch(
+      new RegExp(`^${host.replace(/\./g, '\\.')} its last call got no answer .*asked by /readyz`),
+    );
+    // Every probe within the 30 s answers from that one outcome.
+    const asked = tokenTests();
+    expect((await readyz()).status).toBe(503);
+    expect(tokenTests()).toBe(asked);
+    // The API is back: the next probe says so.
+    stack.sim.faults.clear();
+    clock.advance(30_000);
+    ticker.tick();
+    const back = await readyz();
+    expect(back.status).toBe(200);
+  });
+
   it("names the workspace whose API host no longer answers, from its calls' outcomes", async () => {
     const before = stack.sim.log.entries.length;
     stack.sim.faults.add({ path: /\/tokens\/test$/, times: 10, response: 'reset' });
@@ -96,7 +130,7 @@ describe('/readyz', () => {
     expect(status).toBe(503);
     expect(failed(body)).toEqual([`api:${stack.workspaceId}`]);
     expect(body.checks[`api:${stack.workspaceId}`]?.reason).toContain('got no answer');
-    // No call of its own: a probe is answered from what Vigil's calls saw.
+    // No call of its own within the probe's 30 s: answered from what Vigil's calls saw.
     const probeCalls = stack.sim.log.entries.length;
     await readyz();
     expect(stack.sim.log.entries.length).toBe(probeCalls);

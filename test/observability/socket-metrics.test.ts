@@ -8,7 +8,7 @@ import { type Stack, startStack } from '../support/stack.js';
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({
-    env: { SLACK_APP_TOKEN: DEFAULT_APP_TOKEN, SLACK_SIGNING_SECRET: '', VIGIL_METRICS: '1' },
+    env: { SLACK_APP_TOKEN: DEFAULT_APP_TOKEN, SLACK_SIGNING_SECRET: '', VIGIL_METRICS_PORT: '0' },
   });
 });
 afterAll(async () => {
@@ -28,7 +28,7 @@ describe('metrics over Socket Mode', () => {
     );
     const ack = await stack.slack.socket.send({ type: 'slash_commands', payload });
     expect(ack.payload?.response_type).toBe('ephemeral');
-    const { text, families } = await scrape(`${stack.vigil.url}/metrics`);
+    const { text, families } = await scrape(`http://127.0.0.1:${stack.vigil.metricsPort}/metrics`);
     expect(sampleSum(families, 'vigil_slack_requests_total', { kind: 'command', outcome: 'acked' })).toBe(1);
     expect(histogramCount(text, 'vigil_slack_ack_seconds', { kind: 'command' })).toBe(1);
   });

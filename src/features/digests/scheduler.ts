@@ -14,6 +14,8 @@ export interface SchedulerDeps extends DigestDeps {
   subscriptions: DigestDeps['subscriptions'] & { listAll(): Promise<Subscription[]> };
   ticker?: Ticker;
   intervalMs?: number;
+  /** Told how each run ended (metrics). */
+  onRun?: (outcome: RunOutcome) => void;
 }
 
 export interface TickReport {
@@ -105,6 +107,7 @@ export class DigestScheduler {
       }
       const due: Due = { localDate, scheduledAt: now, late: false };
       const outcome = await runDigest(deps, sub, due);
+      deps.onRun?.(outcome);
       const after = await deps.subscriptions.get(sub.id).catch(() => undefined);
       reports.push({
         ...base,
@@ -158,6 +161,7 @@ export class DigestScheduler {
             return 'failed' as const;
           });
           outcomes[outcome]++;
+          deps.onRun?.(outcome);
         }
       }
     };

@@ -159,6 +159,7 @@ async function runOnce(
   const context = { step: callbackId, execution: run.executionId, team: run.workspaceId };
   if (!(await deps.steps.begin(run.workspaceId, run.executionId, callbackId))) {
     deps.logger.info('workflow step delivered again: already run', context);
+    deps.metrics?.stepRun(callbackId, 'repeated');
     return;
   }
   try {
@@ -168,11 +169,14 @@ async function runOnce(
     );
     if (result === 'waiting') {
       await deps.steps.waiting(run.workspaceId, run.executionId, callbackId, run.workflowRun);
+      deps.metrics?.stepRun(callbackId, 'waiting');
       return;
     }
     await slack.complete({ outputs: result.outputs });
+    deps.metrics?.stepRun(callbackId, 'completed');
   } catch (err) {
     await slack.fail({ error: await authorMessage(deps, err, context) });
+    deps.metrics?.stepRun(callbackId, 'failed');
   }
   await deps.steps.done(run.workspaceId, run.executionId, callbackId);
 }

@@ -14,10 +14,10 @@ import { StoreCorruptionError, StoreLockTimeoutError } from '../backend/errors.j
 import type { Namespace, Store } from '../backend/store.js';
 import { openNamespace } from './namespaces.js';
 import { readRecord, unlessUnreadable } from './records.js';
+import { API_TOKEN_PURPOSE } from './sealed-fields.js';
 import { SealError, type Sealer } from './sealing.js';
 import { UnreadableRecords } from './unreadable.js';
 
-export const API_TOKEN_PURPOSE = 'api-token';
 const PURPOSE = API_TOKEN_PURPOSE;
 /** Tokens live one hour upstream; the record goes when its token does. */
 const TOKEN_LIFETIME_MS = 60 * 60_000;

@@ -12,6 +12,7 @@ import type { Namespace, Store } from '../backend/store.js';
 import { randomId, sha256Hex } from './ids.js';
 import { openNamespace, setOwned } from './namespaces.js';
 import { readRecord, unlessUnreadable } from './records.js';
+import { RESPONSE_URL_PURPOSE } from './sealed-fields.js';
 import type { Sealer } from './sealing.js';
 
 const CONNECT_LINK_TTL_MS = 10 * 60 * 1000;
@@ -25,7 +26,6 @@ const FORM_TOKEN_BYTES = 16;
 const FORM_TOKEN = /^[A-Za-z0-9_-]{22}$/;
 /** Claims outlive the link's own expiry by this much, so a slot can never be reopened. */
 const CLAIM_MARGIN_MS = 60_000;
-export const RESPONSE_URL_PURPOSE = 'connect-response-url';
 
 const StoredLinkSchema = z.object({
   teamId: z.string().min(1),

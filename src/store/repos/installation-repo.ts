@@ -10,9 +10,9 @@ import type { Namespace, Store } from '../backend/store.js';
 import { workspaceKey } from './ids.js';
 import { openNamespace } from './namespaces.js';
 import { checkRecord, parseRecord, readRecord, updateRecord } from './records.js';
+import { INSTALLATION_PURPOSE } from './sealed-fields.js';
 import type { Sealer } from './sealing.js';
 
-export const INSTALLATION_PURPOSE = 'installation';
 const PURPOSE = INSTALLATION_PURPOSE;
 
 const SealedRecordSchema = z.object({

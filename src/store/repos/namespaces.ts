@@ -85,6 +85,8 @@ export const NAMESPACES = {
   'credential-state': { scope: 'workspace' },
   /** Records found unreadable and set aside, by `<workspaceId>:<namespace>:<key>`, shown to admins. */
   unreadable: { scope: 'workspace' },
+  /** What `/readyz`'s probe of the API last saw, per API host, shared by every instance (one probes). */
+  'api-probe': { scope: 'shared' },
   /** The store's format stamp (backend/format.ts), one record for the whole store. */
   meta: { scope: 'shared' },
   /** The owner index of `owned` records: `<workspaceId>:<namespace>:<key>`. */

@@ -6,6 +6,7 @@ import type { Store } from '../backend/store.js';
 import { AlertFollowUpRepo } from './alert-follow-repo.js';
 import { AlertStateRepo } from './alert-state-repo.js';
 import { AlertSubscriptionRepo } from './alert-subscription-repo.js';
+import { ApiProbeRepo } from './api-probe-repo.js';
 import { ApiOrganizationRepo, ApiTokenRepo } from './api-token-repo.js';
 import { type AuditEntry, AuditRepo } from './audit-repo.js';
 import { CommandNoteRepo } from './command-note-repo.js';
@@ -73,6 +74,8 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** The API client's tokens and organization ids, shared by every instance on this store. */
     apiTokens: new ApiTokenRepo(store, clock, sealer, unreadable),
     apiOrganizations: new ApiOrganizationRepo(store),
+    /** `/readyz`'s probe of the API: its last outcome and whose turn it is (api-probe-repo.ts). */
+    apiProbes: new ApiProbeRepo(store),
     /** What the workspace snoozed in its alerts and digests (snooze-repo.ts). */
     snoozes: new SnoozeRepo(store),
     ...serviceRecordRepos(store),

@@ -7,48 +7,10 @@
  */
 import type { Logger } from '../../kernel/logger.js';
 import type { Namespace, Store } from '../backend/store.js';
-import { API_TOKEN_PURPOSE } from './api-token-repo.js';
-import { RESPONSE_URL_PURPOSE } from './connect-link-repo.js';
-import { INSTALLATION_PURPOSE } from './installation-repo.js';
-import { type NamespaceName, openNamespace } from './namespaces.js';
+import { recordKeyIds } from './key-index.js';
+import { openNamespace } from './namespaces.js';
+import { SEALED, type SealedField, scanKeyIds, type Value } from './sealed-fields.js';
 import type { Sealer } from './sealing.js';
-
-/** A sealed field of a record, and what it is bound to (workspace, purpose). */
-interface SealedField {
-  field: string;
-  boundTo: string;
-  purpose?: string;
-}
-
-type Value = Record<string, unknown>;
-
-/** Every namespace holding sealed values, in the order a rotation goes through them. */
-const SEALED: ReadonlyArray<{
-  ns: NamespaceName;
-  fields: (key: string, value: Value, store: Store) => Promise<SealedField[]>;
-}> = [
-  { ns: 'workspace', fields: async (key) => [{ field: 'sealedApiKey', boundTo: key }] },
-  {
-    ns: 'installation',
-    fields: async (key) => [{ field: 'sealed', boundTo: key, purpose: INSTALLATION_PURPOSE }],
-  },
-  {
-    ns: 'connect-link',
-    fields: async (_key, value) =>
-      typeof value.teamId === 'string'
-        ? [{ field: 'sealedResponseUrl', boundTo: value.teamId, purpose: RESPONSE_URL_PURPOSE }]
-        : [],
-  },
-  {
-    // A key checked on the connect page is bound to its link's workspace; the link has the same key.
-    ns: 'connect-pending',
-    fields: async (key, _value, store) => {
-      const link = (await openNamespace(store, 'connect-link').get(key)) as Value | undefined;
-      return typeof link?.teamId === 'string' ? [{ field: 'sealedApiKey', boundTo: link.teamId }] : [];
-    },
-  },
-  { ns: 'api-token', fields: async (key) => [{ field: 'sealed', boundTo: key, purpose: API_TOKEN_PURPOSE }] },
-];
 
 const PROGRESS_KEY = 'reseal';
 /** Records between two records of progress. */
@@ -109,7 +71,11 @@ export async function resealAll(store: Store, sealer: Sealer, logger: Logger): P
     progress.ns = SEALED[SEALED.indexOf(kind) + 1]?.ns ?? kind.ns;
     progress.after = '';
   }
-  const stale = await countStale(store, sealer);
+  // Every sealed value was read: the index of key ids in use (key-index.ts) becomes exactly what was seen.
+  const inUse = await scanKeyIds(store);
+  await recordKeyIds(store, [...inUse.keys(), sealer.keyId], 'replace');
+  let stale = 0;
+  for (const [keyId, count] of inUse) if (keyId !== sealer.keyId) stale += count;
   // Done: the next rotation (to another key, or this one again to check) starts from the beginning.
   await meta.delete(PROGRESS_KEY);
   return { resealed: progress.resealed, unreadable: progress.unreadable, resumed, stale };
@@ -144,20 +110,4 @@ async function resealRecord(
     });
     return outcome;
   });
-}
-
-async function countStale(store: Store, sealer: Sealer): Promise<number> {
-  let stale = 0;
-  for (const kind of SEALED) {
-    const ns = openNamespace(store, kind.ns);
-    for (const key of await ns.keys('')) {
-      const value = (await ns.get(key).catch(() => undefined)) as Value | undefined;
-      if (typeof value !== 'object' || value === null) continue;
-      for (const { field } of await kind.fields(key, value, store)) {
-        const sealed = value[field];
-        if (typeof sealed === 'string' && sealer.isStale(sealed)) stale++;
-      }
-    }
-  }
-  return stale;
 }

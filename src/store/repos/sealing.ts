@@ -107,6 +107,11 @@ export class Sealer {
     }
   }
 
+  /** True when values sealed with the key of this id open (the current key or a previous one). */
+  opensWith(keyId: string): boolean {
+    return this.byId.has(keyId);
+  }
+
   /** True when `sealed` was made with a previous key and should be sealed again with the current one. */
   isStale(sealed: string): boolean {
     return sealed.split('.')[1] !== this.current.id;
@@ -177,6 +182,13 @@ async function readKeyFile(path: string, logger: Logger, optional = false): Prom
   }
   const mode = (await stat(path)).mode & 0o777;
   if ((mode & 0o077) !== 0) {
+    // A key others can read protects nothing: the configured file is refused. The one an earlier release
+    // generated beside the store only warns, so that an upgrade starts and can rotate away from it.
+    if (!optional) {
+      throw new SealError(
+        `the encryption key file ${path} is readable by other users (mode ${mode.toString(8)}): run chmod 600 on it`,
+      );
+    }
     logger.warn('the encryption key file is readable by other users; run chmod 600 on it', {
       path,
       mode: mode.toString(8),

@@ -24,7 +24,7 @@ describe('one unreadable record of each kind', () => {
 
   beforeEach(async () => {
     clock = new ManualClock(START);
-    stack = await startStack({ clock, env: { VIGIL_METRICS: '1' } });
+    stack = await startStack({ clock, env: { VIGIL_METRICS_PORT: '0' } });
   });
   afterEach(async () => {
     await stack.close();
@@ -125,7 +125,7 @@ describe('one unreadable record of each kind', () => {
     expect(stack.logs.join('\n')).not.toMatch(/\bat .*\.ts:\d+/);
 
     // Metrics count them: records set aside by kind, and unreadable reads (store and schema checks alike).
-    const { families } = await scrape(`${stack.vigil.url}/metrics`);
+    const { families } = await scrape(`http://127.0.0.1:${stack.vigil.metricsPort}/metrics`);
     const setAsideFamily = families.find((f) => f.name === 'vigil_records_set_aside_total');
     const total = (setAsideFamily?.metrics ?? []).reduce((n, m) => n + Number(m.value), 0);
     expect(total).toBe(5);

@@ -69,9 +69,11 @@ describe('a newer store at start-up', () => {
       PORT: '0',
     });
     expect(await vigil.exited).toBe(1);
-    expect(vigil.stderr).toEqual([
-      expect.stringMatching(/^Vigil failed to start: the store .* Vigil 9\.0\.0/),
-    ]);
+    expect(vigil.stderr).toHaveLength(1);
+    expect(JSON.parse(vigil.stderr[0] ?? '')).toMatchObject({
+      level: 'error',
+      msg: expect.stringMatching(/^Vigil failed to start: the store .* Vigil 9\.0\.0/),
+    });
     expect(vigil.stdout.join('\n')).not.toContain('vigil started');
   });
 });

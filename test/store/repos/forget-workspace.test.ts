@@ -140,6 +140,8 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
     obtainedAt: store.clock.now(),
   });
   await repos.apiOrganizations.set('0123abcd', 2);
+  // /readyz's probe of the API: per host, no workspace in it.
+  await repos.apiProbes.save({ at: store.clock.now(), hosts: { 'api.flare.io': { ok: true } } });
   await repos.eventTriage(Anything).set(ws, 'uidkey:tags', { note: 'tagged' }, 60_000);
   await repos.tenantTags(Anything).set(ws, 'tenant-3', { note: 'vip' });
   await repos.recommendationDecisions(Anything).set(ws, '40001', { note: 'accepted' }, 60_000);

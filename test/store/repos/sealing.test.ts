@@ -104,7 +104,7 @@ describe('loadSealer', () => {
     await expect(stat(join(dir, ENCRYPTION_KEY_FILE))).rejects.toThrow();
   });
 
-  it('reads the key from a file, warns when others can read it or it lies beside the store, refuses a bad one', async () => {
+  it('reads the key from a file, refuses it when others can read it, warns when it lies beside the store, refuses a bad one', async () => {
     const keyDir = await mkdtemp(join(tmpdir(), 'vigil-keyfile-'));
     try {
       const key = randomBytes(32);
@@ -114,8 +114,12 @@ describe('loadSealer', () => {
       expect(warnings).toEqual([]);
 
       await chmod(keyFile, 0o644);
-      await loadSealer({ keyFile, dataDir: dir, logger });
-      expect(String(warnings[0]?.msg)).toMatch(/readable by other users/);
+      await expect(loadSealer({ keyFile, dataDir: dir, logger })).rejects.toThrow(
+        /vigil\.key is readable by other users \(mode 644\): run chmod 600 on it/,
+      );
+      await chmod(keyFile, 0o640);
+      await expect(loadSealer({ keyFile, dataDir: dir, logger })).rejects.toThrow(/readable by other users/);
+      await chmod(keyFile, 0o600);
 
       const beside = join(dir, 'my.key');
       await writeFile(beside, key.toString('base64'), { mode: 0o600 });
