@@ -85,7 +85,7 @@ function settleInterruptedWork(core: VigilCore, bots: BotClients): void {
     () =>
       core.credentials.watchInterruptedExports(
         (settled) =>
-          announceInterruptedExports(core.slack, settled, (workspaceId) => bots.forWorkspace(workspaceId)),
+          announceInterruptedExports(core, settled, (workspaceId) => bots.forWorkspace(workspaceId)),
         {
           sleep: core.sleep ?? realSleep,
           clock: core.clock,
@@ -104,7 +104,7 @@ function createDigestScheduler(
   bots: BotClients,
   ticker: Ticker | undefined,
 ): DigestScheduler {
-  const publisher = createDigestPublisher(publisherDepsOf(core.slack), bots, (id) =>
+  const publisher = createDigestPublisher(publisherDepsOf(core), bots, (id) =>
     core.repos.digestSubscriptions.get(id),
   );
   return new DigestScheduler({
@@ -134,7 +134,7 @@ function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker 
   const logger = core.logger.child({ component: 'alerts' });
   const publisher = measuredAlertPublisher(
     createAlertPublisher(bots, core.clock, (ws, events, tenantId) =>
-      core.slack.workObjects.rememberPosted(ws, events, tenantId),
+      core.workObjects.rememberPosted(ws, events, tenantId),
     ),
     core.monitoring.metrics,
     core.clock,

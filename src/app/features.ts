@@ -1,10 +1,11 @@
-/** Every feature Vigil registers, in one list. */
+/** Every feature Vigil registers, in one list, each bound to the few services it declares. */
 
 import { alertsFeature } from '../features/alerts/index.js';
 import { connectionFeature } from '../features/connection/index.js';
 import { lifecycleFeature } from '../features/connection/lifecycle.js';
 import { credentialsFeature } from '../features/credentials/index.js';
 import { digestFeature } from '../features/digests/index.js';
+import { publisherDepsOf } from '../features/digests/publisher-deps.js';
 import { eventsFeature } from '../features/events/index.js';
 import { homeFeature } from '../features/home/index.js';
 import { identifiersFeature } from '../features/identifiers/index.js';
@@ -17,24 +18,107 @@ import { adminFeature } from '../features/settings/index.js';
 import { snoozeFeature } from '../features/snooze/index.js';
 import { workObjectsFeature } from '../features/work-objects/index.js';
 import { workflowStepsFeature } from '../features/workflow-steps/index.js';
-import type { Feature } from '../slack/context.js';
+import { type BoundFeature, bindFeature, type SlackBase } from '../slack/context.js';
+import type { VigilCore } from './services.js';
 
-export const ALL_FEATURES: readonly Feature[] = [
-  connectionFeature,
-  eventsFeature,
-  identifiersFeature,
-  credentialsFeature,
-  digestFeature,
-  alertsFeature,
-  adminFeature,
-  homeFeature,
-  lifecycleFeature,
-  policiesFeature,
-  recommendationsFeature,
-  reportsFeature,
-  intelFeature,
-  sandboxFeature,
-  snoozeFeature,
-  workObjectsFeature,
-  workflowStepsFeature,
-];
+/** What every listener gets from the plumbing. */
+export function listenerBase(core: VigilCore): SlackBase {
+  const { tracker, outbound, sleep } = core;
+  return {
+    logger: core.logger,
+    clock: core.clock,
+    authz: core.authz,
+    work: { tracker, outbound, ...(sleep ? { sleep } : {}) },
+  };
+}
+
+export function boundFeatures(core: VigilCore): BoundFeature[] {
+  const base = listenerBase(core);
+  const s = core;
+  const subscriptionChecks = { connection: s.connection, identifiers: s.identifiers };
+  const publishing = publisherDepsOf(core);
+  return [
+    bindFeature(connectionFeature, {
+      ...base,
+      connection: s.connection,
+      tenants: s.tenants,
+      digests: s.digests,
+      alerts: s.alerts,
+    }),
+    bindFeature(eventsFeature, {
+      ...base,
+      events: s.events,
+      credentials: s.credentials,
+      identifiers: s.identifiers,
+      audit: s.audit,
+      snoozes: s.snoozes,
+      triage: s.triage,
+      connection: s.connection,
+      knownTags: s.knownTags,
+      lists: s.lists,
+    }),
+    bindFeature(identifiersFeature, {
+      ...base,
+      identifiers: s.identifiers,
+      identifierSearch: s.identifierSearch,
+      watch: s.watch,
+    }),
+    bindFeature(credentialsFeature, {
+      ...base,
+      credentials: s.credentials,
+      identifiers: s.identifiers,
+      audit: s.audit,
+    }),
+    bindFeature(digestFeature, {
+      ...base,
+      ...subscriptionChecks,
+      digests: s.digests,
+      events: s.events,
+      publishing,
+      knownTags: s.knownTags,
+    }),
+    bindFeature(alertsFeature, { ...base, ...subscriptionChecks, alerts: s.alerts, events: s.events }),
+    bindFeature(adminFeature, { ...base, settings: s.settings, audit: s.audit }),
+    bindFeature(homeFeature, {
+      ...base,
+      home: s.home,
+      connection: s.connection,
+      digests: s.digests,
+      alerts: s.alerts,
+      snoozes: s.snoozes,
+    }),
+    bindFeature(lifecycleFeature, { ...base, connection: s.connection }),
+    bindFeature(policiesFeature, { ...base, policies: s.policies, lists: s.lists }),
+    bindFeature(recommendationsFeature, {
+      ...base,
+      recommendations: s.recommendations,
+      identifiers: s.identifiers,
+      watch: s.watch,
+    }),
+    bindFeature(reportsFeature, { ...base, reports: s.reports, events: s.events }),
+    bindFeature(intelFeature, { ...base, intel: s.intel }),
+    bindFeature(sandboxFeature, { ...base, sandbox: s.sandbox }),
+    bindFeature(snoozeFeature, { ...base, snoozes: s.snoozes, identifiers: s.identifiers }),
+    bindFeature(workObjectsFeature, {
+      ...base,
+      workObjects: s.workObjects,
+      events: s.events,
+      audit: s.audit,
+      triage: s.triage,
+      snoozes: s.snoozes,
+      knownTags: s.knownTags,
+    }),
+    bindFeature(workflowStepsFeature, {
+      ...base,
+      steps: s.steps,
+      events: s.events,
+      credentials: s.credentials,
+      digests: s.digests,
+      digestNow: s.digestNow,
+      identifiers: s.identifiers,
+      tenants: s.tenants,
+      settings: s.settings,
+      audit: s.audit,
+    }),
+  ];
+}

@@ -7,9 +7,10 @@ import {
   digestPreviewCommand,
   digestRemoveCommand,
 } from './commands.js';
+import type { DigestsDeps } from './deps.js';
 import { digestAddModalCommand, registerDigestViews } from './views.js';
 
-export const digestFeature: Feature = {
+export const digestFeature: Feature<DigestsDeps> = {
   commands: {
     'digest-add': digestAddCommand,
     'digest-add-modal': digestAddModalCommand,

@@ -8,12 +8,13 @@ import type { Feature } from '../../slack/context.js';
 import { registerEventActions } from './actions.js';
 import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './by-name.js';
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
+import type { EventsDeps } from './deps.js';
 import { eventsSecretByNameCommand, registerSecretByName } from './secret-by-name.js';
 import { registerSnoozeForm } from './snooze-form.js';
 import { registerStealerLog } from './stealer-log.js';
 import { registerSecretModal } from './views.js';
 
-export const eventsFeature: Feature = {
+export const eventsFeature: Feature<EventsDeps> = {
   commands: {
     events: eventsCommand,
     'events-name': eventsByNameCommand,

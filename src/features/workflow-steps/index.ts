@@ -4,9 +4,10 @@
  * services as the commands, under the same rules (see run.ts).
  */
 import type { App } from '@slack/bolt';
-import type { Feature, SlackDeps } from '../../slack/context.js';
+import type { Feature } from '../../slack/context.js';
 import { actOnEvent, postDigest } from './acting.js';
 import { askDecision, registerDecisionButtons } from './decision.js';
+import type { WorkflowStepsDeps } from './deps.js';
 import { onStep, type StepResult, type StepRun } from './run.js';
 import { searchCredentials, searchEvents } from './searches.js';
 import { tenantOptions } from './tenants.js';
@@ -22,10 +23,10 @@ const STEPS: Record<string, (run: StepRun) => Promise<StepResult>> = {
 /** Every step manifest.yml declares, by callback id. @internal */
 export const STEP_IDS: readonly string[] = [...Object.keys(STEPS), 'tenant_options'];
 
-function register(app: App, deps: SlackDeps): void {
+function register(app: App, deps: WorkflowStepsDeps): void {
   for (const [id, handler] of Object.entries(STEPS)) onStep(app, deps, id, handler);
   onStep(app, deps, 'tenant_options', tenantOptions, { answerInAck: true });
   registerDecisionButtons(app, deps);
 }
 
-export const workflowStepsFeature: Feature = { commands: {}, register };
+export const workflowStepsFeature: Feature<WorkflowStepsDeps> = { commands: {}, register };

@@ -17,12 +17,12 @@ import { onSurface } from '../../kernel/audit-surface.js';
 import { realSleep } from '../../kernel/clock.js';
 import { NotAllowedError, VigilError } from '../../kernel/errors.js';
 import { PERMISSION_WORDS, type Permission } from '../../kernel/permission-rules.js';
-import type { SlackDeps } from '../../slack/context.js';
 import { reportError } from '../../slack/error-reply.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';
+import type { WorkflowStepsDeps } from './deps.js';
 
 export interface StepRun {
-  deps: SlackDeps;
+  deps: WorkflowStepsDeps;
   workspaceId: string;
   teamId: string;
   executionId: string;
@@ -123,7 +123,7 @@ function tenantOf(inputs: Record<string, unknown>): number | undefined {
 
 /** The error as a workflow author reads it in Slack: what went wrong, what to do, and a reference. */
 export async function authorMessage(
-  deps: SlackDeps,
+  deps: WorkflowStepsDeps,
   err: unknown,
   context: Record<string, unknown>,
 ): Promise<string> {
@@ -183,7 +183,7 @@ async function runOnce(
  */
 export function onStep(
   app: App,
-  deps: SlackDeps,
+  deps: WorkflowStepsDeps,
   callbackId: string,
   handler: (run: StepRun) => Promise<StepResult>,
   opts: { answerInAck?: boolean } = {},
@@ -205,7 +205,7 @@ export function onStep(
     const done = new Promise<void>((resolve) => {
       settled = resolve;
     });
-    deps.tracker.run(
+    deps.work.tracker.run(
       () => runOnce(run, callbackId, handler, args).finally(settled),
       (err) =>
         deps.logger.error('workflow step could not complete', {
@@ -215,7 +215,7 @@ export function onStep(
         }),
     );
     if (answerInAck) {
-      await Promise.race([done, (deps.sleep ?? realSleep)(ANSWER_IN_ACK_MS)]);
+      await Promise.race([done, (deps.work.sleep ?? realSleep)(ANSWER_IN_ACK_MS)]);
       await (args as unknown as { ack: () => Promise<void> }).ack();
     }
   });
