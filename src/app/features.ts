@@ -4,7 +4,7 @@ import { alertsFeature } from '../features/alerts/index.js';
 import { connectionFeature } from '../features/connection/index.js';
 import { lifecycleFeature } from '../features/connection/lifecycle.js';
 import { credentialsFeature } from '../features/credentials/index.js';
-import { digestFeature } from '../features/digests/index.js';
+import { digestFeature, digestPagesFeature } from '../features/digests/index.js';
 import { publisherDepsOf } from '../features/digests/publisher-deps.js';
 import { eventsFeature } from '../features/events/index.js';
 import { homeFeature } from '../features/home/index.js';
@@ -73,10 +73,9 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       ...base,
       ...subscriptionChecks,
       digests: s.digests,
-      events: s.events,
-      publishing,
       knownTags: s.knownTags,
     }),
+    bindFeature(digestPagesFeature, { ...base, digests: s.digests, events: s.events, publishing }),
     bindFeature(alertsFeature, { ...base, ...subscriptionChecks, alerts: s.alerts, events: s.events }),
     bindFeature(adminFeature, { ...base, settings: s.settings, audit: s.audit }),
     bindFeature(homeFeature, {
@@ -102,9 +101,6 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
     bindFeature(workObjectsFeature, {
       ...base,
       workObjects: s.workObjects,
-      events: s.events,
-      audit: s.audit,
-      triage: s.triage,
       snoozes: s.snoozes,
       knownTags: s.knownTags,
     }),

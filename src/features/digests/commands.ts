@@ -5,7 +5,7 @@ import type { CommandHandler, CommandRequest } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import type { NewSubscription } from '../../store/index.js';
-import type { DigestsDeps } from './deps.js';
+import type { DigestPagesDeps, DigestsDeps } from './deps.js';
 import { nextSlot } from './due.js';
 import { saveDigestContext } from './publisher.js';
 
@@ -72,7 +72,7 @@ export const digestRemoveCommand: CommandHandler<'digest-remove', DigestsDeps> =
   },
 };
 
-export const digestPreviewCommand: CommandHandler<'digest-preview', DigestsDeps> = {
+export const digestPreviewCommand: CommandHandler<'digest-preview', DigestPagesDeps> = {
   progress: () => 'Gathering the events of the next digest…',
   async run(ctx) {
     const { deps } = ctx;

@@ -2,14 +2,20 @@
 import type { KnownTags } from '../../domain/events/known-tags.js';
 import type { RestPageDeps } from '../../domain/events/rest-pages.js';
 import type { SubscriptionDeps } from '../../domain/subscriptions/slack.js';
+import type { SlackBase } from '../../slack/context.js';
 import type { PublisherDeps } from './publisher.js';
 import type { DigestService } from './subscriptions.js';
 export interface DigestsDeps extends SubscriptionDeps {
+  digests: DigestService;
+  /** Tags used before in the tenant, offered in the form. */
+  knownTags: KnownTags;
+}
+
+/** What a digest's pages use (its preview, its "+N more" button): the subscriptions, the events as shown. */
+export interface DigestPagesDeps extends SlackBase {
   digests: DigestService;
   /** The events of the "+N more" pages, as shown. */
   events: RestPageDeps['events'];
   /** What a preview saves, as a posted digest would. */
   publishing: PublisherDeps;
-  /** Tags used before in the tenant, offered in the form. */
-  knownTags: KnownTags;
 }
