@@ -6,7 +6,14 @@ import { lifecycleFeature } from '../features/connection/lifecycle.js';
 import { credentialsFeature } from '../features/credentials/index.js';
 import { digestFeature, digestPagesFeature } from '../features/digests/index.js';
 import { publisherDepsOf } from '../features/digests/publisher-deps.js';
-import { eventsFeature } from '../features/events/index.js';
+import {
+  eventRowsFeature,
+  eventSnoozeFeature,
+  eventsFeature,
+  rowForms,
+  stealerLogFeature,
+  triageFormFeature,
+} from '../features/events/index.js';
 import { homeFeature } from '../features/home/index.js';
 import { identifiersFeature } from '../features/identifiers/index.js';
 import { intelFeature } from '../features/intel/index.js';
@@ -45,18 +52,8 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       digests: s.digests,
       alerts: s.alerts,
     }),
-    bindFeature(eventsFeature, {
-      ...base,
-      events: s.events,
-      credentials: s.credentials,
-      identifiers: s.identifiers,
-      audit: s.audit,
-      snoozes: s.snoozes,
-      triage: s.triage,
-      connection: s.connection,
-      knownTags: s.knownTags,
-      lists: s.lists,
-    }),
+    bindFeature(eventsFeature, { ...base, events: s.events, identifiers: s.identifiers, lists: s.lists }),
+    ...eventRowFeatures(core, base),
     bindFeature(identifiersFeature, {
       ...base,
       identifiers: s.identifiers,
@@ -116,5 +113,28 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       settings: s.settings,
       audit: s.audit,
     }),
+  ];
+}
+
+/** An event row's buttons and menu, and the forms it opens, each part bound to its own deps. */
+function eventRowFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
+  const triage = {
+    ...base,
+    events: s.events,
+    triage: s.triage,
+    tenant: {
+      tenantOf: (workspaceId: string) => s.connection.tenantOf(workspaceId),
+      knownTags: (workspaceId: string, tenant: number | undefined) => s.knownTags.list(workspaceId, tenant),
+    },
+    lists: s.lists,
+  };
+  const snooze = { ...base, events: s.events, lists: s.lists, snoozes: s.snoozes };
+  const stealerLog = { ...base, events: s.events, credentials: s.credentials };
+  const forms = rowForms({ triage, snooze, stealerLog });
+  return [
+    bindFeature(eventRowsFeature, { ...base, events: s.events, audit: s.audit, forms }),
+    bindFeature(triageFormFeature, triage),
+    bindFeature(eventSnoozeFeature, snooze),
+    bindFeature(stealerLogFeature, stealerLog),
   ];
 }

@@ -81,8 +81,8 @@ type PendingTriage = z.infer<typeof PendingTriageSchema>;
 export interface TriageFormDeps extends SlackBase {
   events: { contexts: Pick<EventsContextStore, 'load' | 'save'> };
   triage: Pick<TriageService, 'versions' | 'apply'>;
-  connection: { tenantOf(workspaceId: string): Promise<number | undefined> };
-  knownTags: Pick<KnownTags, 'list'>;
+  /** The workspace's tenant, and the tags used before in it (offered in the form). */
+  tenant: { tenantOf(workspaceId: string): Promise<number | undefined>; knownTags: KnownTags['list'] };
   /** Short-lived contexts behind pending forms. */
   lists: ListContexts;
 }
@@ -128,7 +128,7 @@ async function triageForm(click: Click<TriageFormDeps>): Promise<View> {
   const uid = event.metadata.uid;
   const [versions, known] = await Promise.all([
     deps.triage.versions(who.workspaceId, uid),
-    deps.connection.tenantOf(who.workspaceId).then((t) => deps.knownTags.list(who.workspaceId, t)),
+    deps.tenant.tenantOf(who.workspaceId).then((t) => deps.tenant.knownTags(who.workspaceId, t)),
   ]);
   const container = click.body.container as {
     is_ephemeral?: boolean;
@@ -322,7 +322,7 @@ async function submit(
         fields,
         title: eventTitle(shown.event),
         severityBefore: effectiveSeverity(shown.event),
-        tenantId: await deps.connection.tenantOf(who.workspaceId),
+        tenantId: await deps.tenant.tenantOf(who.workspaceId),
       }),
     );
     await show(outcomeText(outcome, change));
