@@ -24,7 +24,14 @@ import { sandboxFeature } from '../features/sandbox/index.js';
 import { adminFeature } from '../features/settings/index.js';
 import { snoozeFeature } from '../features/snooze/index.js';
 import { workObjectsFeature } from '../features/work-objects/index.js';
-import { workflowStepsFeature } from '../features/workflow-steps/index.js';
+import {
+  actStep,
+  credentialSearchStep,
+  decisionStep,
+  digestStep,
+  eventSearchStep,
+  tenantStep,
+} from '../features/workflow-steps/index.js';
 import { type BoundFeature, bindFeature, type SlackBase } from '../slack/context.js';
 import type { VigilCore } from './services.js';
 
@@ -79,9 +86,8 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       ...base,
       home: s.home,
       connection: s.connection,
-      digests: s.digests,
-      alerts: s.alerts,
       snoozes: s.snoozes,
+      subscriptions: { digests: s.digests, alerts: s.alerts },
     }),
     bindFeature(lifecycleFeature, { ...base, connection: s.connection }),
     bindFeature(policiesFeature, { ...base, policies: s.policies, lists: s.lists }),
@@ -101,18 +107,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       snoozes: s.snoozes,
       knownTags: s.knownTags,
     }),
-    bindFeature(workflowStepsFeature, {
-      ...base,
-      steps: s.steps,
-      events: s.events,
-      credentials: s.credentials,
-      digests: s.digests,
-      digestNow: s.digestNow,
-      identifiers: s.identifiers,
-      tenants: s.tenants,
-      settings: s.settings,
-      audit: s.audit,
-    }),
+    ...stepFeatures(s, base),
   ];
 }
 
@@ -136,5 +131,23 @@ function eventRowFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
     bindFeature(triageFormFeature, triage),
     bindFeature(eventSnoozeFeature, snooze),
     bindFeature(stealerLogFeature, stealerLog),
+  ];
+}
+
+/** Vigil's workflow steps, each bound to the runner's part and its own services. */
+function stepFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
+  const runner = { ...base, steps: s.steps, settings: s.settings };
+  return [
+    bindFeature(credentialSearchStep, {
+      ...runner,
+      credentials: s.credentials,
+      identifiers: s.identifiers,
+      audit: s.audit,
+    }),
+    bindFeature(eventSearchStep, { ...runner, events: s.events, identifiers: s.identifiers }),
+    bindFeature(actStep, { ...runner, events: s.events }),
+    bindFeature(digestStep, { ...runner, digests: s.digests, digestNow: s.digestNow }),
+    bindFeature(decisionStep, { ...runner, audit: s.audit }),
+    bindFeature(tenantStep, { ...runner, tenants: s.tenants }),
   ];
 }

@@ -19,7 +19,7 @@ import {
   renderHome,
   renderNoticeModal,
 } from './blocks.js';
-import type { HomeDeps } from './deps.js';
+import type { HomeDeps, RowSubscriptions } from './deps.js';
 
 async function publishHome(
   deps: HomeDeps,
@@ -150,19 +150,11 @@ function registerRecordButtons(app: App, deps: HomeDeps): void {
   );
 }
 
-/** What a row's buttons change: digest and alert subscriptions answer alike. */
-interface Subscriptions {
-  get(workspaceId: string, id: string): Promise<{ createdBy: string }>;
-  pause(workspaceId: string, id: string, userId: string): Promise<unknown>;
-  resume(workspaceId: string, id: string, userId: string): Promise<unknown>;
-  remove(workspaceId: string, id: string, userId: string): Promise<void>;
-}
-
 /** Pause / Resume / Remove on a subscription row: its creator or an admin; audited by the service. */
 function registerRowButtons(
   app: App,
   deps: HomeDeps,
-  service: Subscriptions,
+  service: RowSubscriptions,
   ids: { pause: string; resume: string; remove: string },
   refusal: string,
 ): void {
@@ -188,14 +180,14 @@ export const homeFeature: Feature<HomeDeps> = {
     registerRowButtons(
       app,
       deps,
-      deps.digests,
+      deps.subscriptions.digests,
       { pause: DIGEST_PAUSE, resume: DIGEST_RESUME, remove: DIGEST_REMOVE },
       'change a digest someone else created',
     );
     registerRowButtons(
       app,
       deps,
-      deps.alerts,
+      deps.subscriptions.alerts,
       { pause: ALERT_PAUSE, resume: ALERT_RESUME, remove: ALERT_REMOVE },
       'change alerts someone else created',
     );

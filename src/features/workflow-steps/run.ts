@@ -19,10 +19,10 @@ import { NotAllowedError, VigilError } from '../../kernel/errors.js';
 import { PERMISSION_WORDS, type Permission } from '../../kernel/permission-rules.js';
 import { reportError } from '../../slack/error-reply.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';
-import type { WorkflowStepsDeps } from './deps.js';
+import type { StepDeps } from './deps.js';
 
-export interface StepRun {
-  deps: WorkflowStepsDeps;
+export interface StepRun<D extends StepDeps = StepDeps> {
+  deps: D;
   workspaceId: string;
   teamId: string;
   executionId: string;
@@ -123,7 +123,7 @@ function tenantOf(inputs: Record<string, unknown>): number | undefined {
 
 /** The error as a workflow author reads it in Slack: what went wrong, what to do, and a reference. */
 export async function authorMessage(
-  deps: WorkflowStepsDeps,
+  deps: StepDeps,
   err: unknown,
   context: Record<string, unknown>,
 ): Promise<string> {
@@ -149,10 +149,10 @@ export async function authorMessage(
 const ANSWER_IN_ACK_MS = 2_000;
 
 /** Runs the step once per execution and completes it; never throws (failures complete with an error). */
-async function runOnce(
-  run: StepRun,
+async function runOnce<D extends StepDeps>(
+  run: StepRun<D>,
   callbackId: string,
-  handler: (run: StepRun) => Promise<StepResult>,
+  handler: (run: StepRun<D>) => Promise<StepResult>,
   slack: Completion,
 ): Promise<void> {
   const { deps } = run;
@@ -181,18 +181,18 @@ async function runOnce(
  * Registers `handler` for the step `callbackId`. `answerInAck`: the step feeds a Workflow Builder menu, which
  * Slack wants completed before the ack; the ack then waits for it, but never more than ANSWER_IN_ACK_MS.
  */
-export function onStep(
+export function onStep<D extends StepDeps>(
   app: App,
-  deps: WorkflowStepsDeps,
+  deps: D,
   callbackId: string,
-  handler: (run: StepRun) => Promise<StepResult>,
+  handler: (run: StepRun<D>) => Promise<StepResult>,
   opts: { answerInAck?: boolean } = {},
 ): void {
   const answerInAck = opts.answerInAck === true;
   app.function(callbackId, { autoAcknowledge: !answerInAck }, async (args) => {
     const e = args.event as unknown as FunctionEvent;
     const envelope = args.body as EnvelopeIds & { team_id?: string };
-    const run: StepRun = {
+    const run: StepRun<D> = {
       deps,
       workspaceId: workspaceOfEnvelope(envelope),
       teamId: envelope.team_id ?? '',
