@@ -138,12 +138,7 @@ function eventRowFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
 function stepFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
   const runner = { ...base, steps: s.steps, settings: s.settings };
   return [
-    bindFeature(credentialSearchStep, {
-      ...runner,
-      credentials: s.credentials,
-      identifiers: s.identifiers,
-      audit: s.audit,
-    }),
+    bindFeature(credentialSearchStep, { ...runner, credentials: s.credentials, audit: s.audit }),
     bindFeature(eventSearchStep, { ...runner, events: s.events, identifiers: s.identifiers }),
     bindFeature(actStep, { ...runner, events: s.events }),
     bindFeature(digestStep, { ...runner, digests: s.digests, digestNow: s.digestNow }),

@@ -18,7 +18,7 @@ export interface StepDeps extends SlackBase {
 
 export interface CredentialSearchStepDeps extends StepDeps {
   credentials: CredentialsService;
-  identifiers: IdentifierDirectory;
+  /** A summary shared in a channel is audited. */
   audit: AuditTrail;
 }
 
