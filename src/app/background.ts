@@ -23,6 +23,30 @@ import { BotClients } from '../slack/bot-clients.js';
 import { HEARTBEAT_TTL_MS } from '../store/backend/liveness.js';
 import type { VigilCore } from './services.js';
 
+/** What the schedulers, the followers and the recovery of interrupted work use: not the Slack-side services. */
+type BackgroundDeps = Pick<
+  VigilCore,
+  | 'config'
+  | 'logger'
+  | 'clock'
+  | 'repos'
+  | 'api'
+  | 'store'
+  | 'monitoring'
+  | 'tracker'
+  | 'sleep'
+  | 'outbound'
+  | 'events'
+  | 'snoozes'
+  | 'alerts'
+  | 'digests'
+  | 'digestNow'
+  | 'intel'
+  | 'policies'
+  | 'credentials'
+  | 'workObjects'
+>;
+
 export interface BackgroundWork {
   /** Stops both schedulers (a running tick completes). */
   stop(): Promise<void>;
@@ -37,7 +61,7 @@ export interface BackgroundWork {
 }
 
 export function startBackgroundWork(
-  core: VigilCore,
+  core: BackgroundDeps,
   tickers: { digest?: Ticker | undefined; alert?: Ticker | undefined; intel: Ticker },
 ): BackgroundWork {
   const bots = new BotClients({ ...core, slackCalls: core.monitoring.metrics });
@@ -76,7 +100,7 @@ export function startBackgroundWork(
  * What a crashed predecessor left half-done: exports (spools removed, requesters told in place of
  * "Exporting…") and unassigns (looked up, then audited). In the background: start-up does not wait for them.
  */
-function settleInterruptedWork(core: VigilCore, bots: BotClients): void {
+function settleInterruptedWork(core: BackgroundDeps, bots: BotClients): void {
   core.tracker.run(
     () => core.policies.settleInterrupted(),
     (err) => core.logger.warn('could not settle interrupted unassigns', { err }),
@@ -85,7 +109,7 @@ function settleInterruptedWork(core: VigilCore, bots: BotClients): void {
     () =>
       core.credentials.watchInterruptedExports(
         (settled) =>
-          announceInterruptedExports(core.slack, settled, (workspaceId) => bots.forWorkspace(workspaceId)),
+          announceInterruptedExports(core, settled, (workspaceId) => bots.forWorkspace(workspaceId)),
         {
           sleep: core.sleep ?? realSleep,
           clock: core.clock,
@@ -100,11 +124,11 @@ function settleInterruptedWork(core: VigilCore, bots: BotClients): void {
 
 /** The scheduler posting digests through the Slack publisher, one owner id per process. */
 function createDigestScheduler(
-  core: VigilCore,
+  core: BackgroundDeps,
   bots: BotClients,
   ticker: Ticker | undefined,
 ): DigestScheduler {
-  const publisher = createDigestPublisher(publisherDepsOf(core.slack), bots, (id) =>
+  const publisher = createDigestPublisher(publisherDepsOf(core), bots, (id) =>
     core.repos.digestSubscriptions.get(id),
   );
   return new DigestScheduler({
@@ -131,11 +155,15 @@ function createDigestScheduler(
  * with their events (a click anywhere in Vigil): each change is recorded before its commit, followed after it
  * (tracked, so shutdown drains it), and what a crash or Slack left undone is swept at start-up and every tick.
  */
-function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker | undefined): AlertScheduler {
+function createAlertScheduler(
+  core: BackgroundDeps,
+  bots: BotClients,
+  ticker: Ticker | undefined,
+): AlertScheduler {
   const logger = core.logger.child({ component: 'alerts' });
   const publisher = measuredAlertPublisher(
     createAlertPublisher(bots, core.clock, (ws, events, tenantId) =>
-      core.slack.workObjects.rememberPosted(ws, events, tenantId),
+      core.workObjects.rememberPosted(ws, events, tenantId),
     ),
     core.monitoring.metrics,
     core.clock,
@@ -178,9 +206,9 @@ function createAlertScheduler(core: VigilCore, bots: BotClients, ticker: Ticker 
 }
 
 function alertFollowUps(
-  core: VigilCore,
+  core: BackgroundDeps,
   publisher: ReturnType<typeof createAlertPublisher>,
-  logger: VigilCore['logger'],
+  logger: BackgroundDeps['logger'],
 ): { followUps: AlertFollowUps; follower: AlertFollower } {
   const follower = new AlertFollower({
     state: core.repos.alertState,

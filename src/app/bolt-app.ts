@@ -8,13 +8,16 @@
 import { App, ErrorCode, type InstallationStore, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { InstallProvider } from '@slack/oauth';
 import type { Clock } from '../kernel/clock.js';
+import type { Logger } from '../kernel/logger.js';
+import type { Outbound } from '../kernel/outbound.js';
+import type { Metrics } from '../observability/metrics.js';
 import { toBoltLogger } from '../slack/bolt-logger.js';
 import { observedFetch } from '../slack/call-metrics.js';
 import { interactiveClientOptions } from '../slack/client-options.js';
-import type { Feature, SlackDeps } from '../slack/context.js';
+import type { BoundFeature, SlackBase } from '../slack/context.js';
 import { reportError } from '../slack/error-reply.js';
 import { VigilHttpReceiver } from '../slack/receiver.js';
-import { RefusedSteps, refusedStepError } from '../slack/refused-steps.js';
+import { RefusedSteps, type RefusedStepsDeps, refusedStepError } from '../slack/refused-steps.js';
 import {
   answerGateRefusal,
   authorizationAnswer,
@@ -65,9 +68,12 @@ const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
 
 export interface SlackAppOptions {
   /** What the transport and the last-resort error reply use from the start. */
-  base: Pick<SlackDeps, 'logger' | 'outbound' | 'metrics'>;
-  /** The services and every feature, loaded when the listeners are registered. */
-  load: () => Promise<{ deps: SlackDeps; features: readonly Feature[] }>;
+  base: { logger: Logger; outbound: Outbound; metrics?: Metrics | undefined };
+  /**
+   * Loaded when the listeners are registered: what the dispatcher needs, every feature bound to its deps,
+   * and what completing a refused workflow step needs.
+   */
+  load: () => Promise<{ listeners: SlackBase; features: readonly BoundFeature[]; refused: RefusedStepsDeps }>;
   config: Config;
   /** OAuth installations, and the store lock their token rotation refreshes under. */
   installations: InstallationStore;
@@ -226,14 +232,14 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   let registered: Promise<void> | undefined;
   const registerListeners = () => {
     registered ??= Promise.all([import('./listeners.js'), load()]).then(([listeners, loaded]) =>
-      listeners.registerListeners(app, loaded.deps, loaded.features),
+      listeners.registerListeners(app, loaded.listeners, loaded.features),
     );
     return registered;
   };
   let refused: Promise<RefusedSteps> | undefined;
   const refusedSteps = () => {
     refused ??= load().then(
-      ({ deps }) => new RefusedSteps(deps, new webApi.WebClient(undefined, clientOptions)),
+      ({ refused: deps }) => new RefusedSteps(deps, new webApi.WebClient(undefined, clientOptions)),
     );
     return refused;
   };

@@ -1,11 +1,19 @@
-/** Every feature Vigil registers, in one list. */
+/** Every feature Vigil registers, in one list, each bound to the few services it declares. */
 
 import { alertsFeature } from '../features/alerts/index.js';
 import { connectionFeature } from '../features/connection/index.js';
 import { lifecycleFeature } from '../features/connection/lifecycle.js';
 import { credentialsFeature } from '../features/credentials/index.js';
-import { digestFeature } from '../features/digests/index.js';
-import { eventsFeature } from '../features/events/index.js';
+import { digestFeature, digestPagesFeature } from '../features/digests/index.js';
+import { publisherDepsOf } from '../features/digests/publisher-deps.js';
+import {
+  eventRowsFeature,
+  eventSnoozeFeature,
+  eventsFeature,
+  rowForms,
+  stealerLogFeature,
+  triageFormFeature,
+} from '../features/events/index.js';
 import { homeFeature } from '../features/home/index.js';
 import { identifiersFeature } from '../features/identifiers/index.js';
 import { intelFeature } from '../features/intel/index.js';
@@ -16,25 +24,125 @@ import { sandboxFeature } from '../features/sandbox/index.js';
 import { adminFeature } from '../features/settings/index.js';
 import { snoozeFeature } from '../features/snooze/index.js';
 import { workObjectsFeature } from '../features/work-objects/index.js';
-import { workflowStepsFeature } from '../features/workflow-steps/index.js';
-import type { Feature } from '../slack/context.js';
+import {
+  actStep,
+  credentialSearchStep,
+  decisionStep,
+  digestStep,
+  eventSearchStep,
+  tenantStep,
+} from '../features/workflow-steps/index.js';
+import { type BoundFeature, bindFeature, type SlackBase } from '../slack/context.js';
+import type { VigilCore } from './services.js';
 
-export const ALL_FEATURES: readonly Feature[] = [
-  connectionFeature,
-  eventsFeature,
-  identifiersFeature,
-  credentialsFeature,
-  digestFeature,
-  alertsFeature,
-  adminFeature,
-  homeFeature,
-  lifecycleFeature,
-  policiesFeature,
-  recommendationsFeature,
-  reportsFeature,
-  intelFeature,
-  sandboxFeature,
-  snoozeFeature,
-  workObjectsFeature,
-  workflowStepsFeature,
-];
+/** What every listener gets from the plumbing. */
+export function listenerBase(core: VigilCore): SlackBase {
+  const { tracker, outbound, sleep } = core;
+  return {
+    logger: core.logger,
+    clock: core.clock,
+    authz: core.authz,
+    work: { tracker, outbound, ...(sleep ? { sleep } : {}) },
+  };
+}
+
+export function boundFeatures(core: VigilCore): BoundFeature[] {
+  const base = listenerBase(core);
+  const s = core;
+  const subscriptionChecks = { connection: s.connection, identifiers: s.identifiers };
+  const publishing = publisherDepsOf(core);
+  return [
+    bindFeature(connectionFeature, {
+      ...base,
+      connection: s.connection,
+      tenants: s.tenants,
+      digests: s.digests,
+      alerts: s.alerts,
+    }),
+    bindFeature(eventsFeature, { ...base, events: s.events, identifiers: s.identifiers, lists: s.lists }),
+    ...eventRowFeatures(core, base),
+    bindFeature(identifiersFeature, {
+      ...base,
+      identifiers: s.identifiers,
+      identifierSearch: s.identifierSearch,
+      watch: s.watch,
+    }),
+    bindFeature(credentialsFeature, {
+      ...base,
+      credentials: s.credentials,
+      identifiers: s.identifiers,
+      audit: s.audit,
+    }),
+    bindFeature(digestFeature, {
+      ...base,
+      ...subscriptionChecks,
+      digests: s.digests,
+      knownTags: s.knownTags,
+    }),
+    bindFeature(digestPagesFeature, { ...base, digests: s.digests, events: s.events, publishing }),
+    bindFeature(alertsFeature, { ...base, ...subscriptionChecks, alerts: s.alerts, events: s.events }),
+    bindFeature(adminFeature, { ...base, settings: s.settings, audit: s.audit }),
+    bindFeature(homeFeature, {
+      ...base,
+      home: s.home,
+      connection: s.connection,
+      snoozes: s.snoozes,
+      subscriptions: { digests: s.digests, alerts: s.alerts },
+    }),
+    bindFeature(lifecycleFeature, { ...base, connection: s.connection }),
+    bindFeature(policiesFeature, { ...base, policies: s.policies, lists: s.lists }),
+    bindFeature(recommendationsFeature, {
+      ...base,
+      recommendations: s.recommendations,
+      identifiers: s.identifiers,
+      watch: s.watch,
+    }),
+    bindFeature(reportsFeature, { ...base, reports: s.reports, events: s.events }),
+    bindFeature(intelFeature, { ...base, intel: s.intel }),
+    bindFeature(sandboxFeature, { ...base, sandbox: s.sandbox }),
+    bindFeature(snoozeFeature, { ...base, snoozes: s.snoozes, identifiers: s.identifiers }),
+    bindFeature(workObjectsFeature, {
+      ...base,
+      workObjects: s.workObjects,
+      snoozes: s.snoozes,
+      knownTags: s.knownTags,
+    }),
+    ...stepFeatures(s, base),
+  ];
+}
+
+/** An event row's buttons and menu, and the forms it opens, each part bound to its own deps. */
+function eventRowFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
+  const triage = {
+    ...base,
+    events: s.events,
+    triage: s.triage,
+    tenant: {
+      tenantOf: (workspaceId: string) => s.connection.tenantOf(workspaceId),
+      knownTags: (workspaceId: string, tenant: number | undefined) => s.knownTags.list(workspaceId, tenant),
+    },
+    lists: s.lists,
+  };
+  const snooze = { ...base, events: s.events, lists: s.lists, snoozes: s.snoozes };
+  const stealerLog = { ...base, events: s.events, credentials: s.credentials };
+  const forms = rowForms({ triage, snooze, stealerLog });
+  return [
+    bindFeature(eventRowsFeature, { ...base, events: s.events, audit: s.audit, forms }),
+    bindFeature(triageFormFeature, triage),
+    bindFeature(eventSnoozeFeature, snooze),
+    bindFeature(stealerLogFeature, stealerLog),
+  ];
+}
+
+/** Vigil's workflow steps, each bound to the runner's part and its own services. */
+function stepFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
+  const runner = { ...base, steps: s.steps, settings: s.settings };
+  return [
+    bindFeature(credentialSearchStep, { ...runner, credentials: s.credentials, audit: s.audit }),
+    bindFeature(eventSearchStep, { ...runner, events: s.events, identifiers: s.identifiers }),
+    bindFeature(actStep, { ...runner, events: s.events }),
+    bindFeature(digestStep, { ...runner, digests: s.digests, digestNow: s.digestNow }),
+    bindFeature(decisionStep, { ...runner, audit: s.audit }),
+    bindFeature(tenantStep, { ...runner, tenants: s.tenants }),
+  ];
+}

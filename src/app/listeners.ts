@@ -4,10 +4,10 @@
  */
 import type { App } from '@slack/bolt';
 import { registerVigilCommand } from '../slack/command.js';
-import type { CommandHandlers, Feature, SlackDeps } from '../slack/context.js';
+import type { BoundFeature, SlackBase } from '../slack/context.js';
 
-export function registerListeners(app: App, deps: SlackDeps, features: readonly Feature[]): void {
-  const commands: CommandHandlers = Object.assign({}, ...features.map((f) => f.commands));
-  registerVigilCommand(app, deps, commands);
-  for (const feature of features) feature.register?.(app, deps);
+export function registerListeners(app: App, base: SlackBase, features: readonly BoundFeature[]): void {
+  const commands: BoundFeature['commands'] = Object.assign({}, ...features.map((f) => f.commands));
+  registerVigilCommand(app, base, commands);
+  for (const feature of features) feature.register(app);
 }

@@ -1,14 +1,14 @@
 /**
- * Building Vigil's services over the store (startup/base.ts) and the API client pool (startup/api.ts): the workflows, and what
- * Slack listeners get (`SlackDeps`: services, permission checks, clock, logger, never the store or the API
- * client). Loaded once the web server listens: a start serves /healthz without them.
+ * Building Vigil's services over the store (startup/base.ts) and the API client pool (startup/api.ts): the
+ * workflows the features are bound to (app/features.ts: each gets only what it declares, never the store or
+ * the API client). Loaded once the web server listens: a start serves /healthz without them.
  */
 
 import { AuditTrail } from '../domain/audit.js';
 import { KnownTags } from '../domain/events/known-tags.js';
 import { TriageService } from '../domain/events/triage.js';
 import { FairGate, type FairGateOptions } from '../domain/fair-gate.js';
-import { listContexts } from '../domain/list-context.js';
+import { type ListContexts, listContexts } from '../domain/list-context.js';
 import { StoreSearchSeats } from '../domain/search-seats.js';
 import { eventSourceOf } from '../domain/subscriptions/source.js';
 import { WatchService } from '../domain/watch-service.js';
@@ -33,17 +33,46 @@ import { PortalLinks } from '../features/work-objects/portal-links.js';
 import { WorkObjectsService } from '../features/work-objects/service.js';
 import { StepRuns } from '../features/workflow-steps/runs.js';
 import type { Sleep } from '../kernel/clock.js';
-import type { SlackDeps } from '../slack/context.js';
 import { Authz } from '../slack/permission-checks.js';
 import type { ApiParts } from './api.js';
 import type { VigilBase } from './base.js';
 
-/**
- * Everything start-up built: the services, and the store and API client beneath them that background work,
- * the connect page and the playground use. Slack listeners get only `slack`.
- */
-export interface VigilCore extends VigilBase, ApiParts, SlackDeps {
-  slack: SlackDeps;
+/** The services start-up builds; the feature list binds each feature to the few it declares. */
+export interface Services {
+  events: EventsService;
+  credentials: CredentialsService;
+  digests: DigestService;
+  /** One subscription's digest posted now (the "Post a digest now" workflow step). */
+  digestNow: DigestOnDemand;
+  /** Runs of Vigil's workflow steps: each completes once however often Slack delivers it. */
+  steps: StepRuns;
+  identifiers: IdentifierDirectory;
+  identifierSearch: IdentifierSearch;
+  alerts: AlertService;
+  connection: ConnectionService;
+  tenants: TenantsService;
+  settings: SettingsService;
+  audit: AuditTrail;
+  home: HomeService;
+  policies: PoliciesService;
+  recommendations: RecommendationsService;
+  reports: ReportsService;
+  watch: WatchService;
+  intel: IntelService;
+  sandbox: SandboxService;
+  triage: TriageService;
+  snoozes: SnoozeService;
+  workObjects: WorkObjectsService;
+  knownTags: KnownTags;
+  lists: ListContexts;
+  /** Server-side permission checks, from the verified payload's team and user. */
+  authz: Authz;
+}
+
+/** Everything start-up built: the services, and the store and API client beneath them. */
+export interface VigilCore extends VigilBase, ApiParts, Services {
+  /** Waiting ("still working" notices, export recovery); real time when absent. */
+  sleep?: Sleep;
 }
 
 export interface ServiceOptions {
@@ -55,29 +84,23 @@ export interface ServiceOptions {
 type ServiceBase = VigilBase & ApiParts;
 
 export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCore {
-  const { config, logger, clock, repos, tracker } = base;
+  const { config, clock, repos } = base;
   const sleep = opts.sleep ? { sleep: opts.sleep } : {};
   const portalLinks = new PortalLinks({ repos, clock, hosts: config.portalHosts });
   const shared = sharedServices(base, portalLinks, opts);
   const { connection, digests, alerts, snoozes } = shared;
-  const slack: SlackDeps = {
-    logger,
-    clock,
+  const services: Services = {
     ...shared,
     ...workflowServices(base, shared, portalLinks, opts),
     digestNow: new DigestOnDemand({ repos }),
-    steps: new StepRuns({ repos, clock }),
+    steps: new StepRuns({ repos, clock, metrics: base.monitoring.metrics }),
     settings: new SettingsService({ repos }),
     home: new HomeService({ repos, digests, alerts, connection, snoozes }),
     knownTags: new KnownTags(repos),
     lists: listContexts(repos),
     authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
-    tracker,
-    outbound: base.outbound,
-    metrics: base.monitoring.metrics,
-    ...sleep,
   };
-  return { ...base, ...slack, slack };
+  return { ...base, ...services, ...sleep };
 }
 
 type SharedServices = ReturnType<typeof sharedServices>;

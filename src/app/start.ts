@@ -15,7 +15,6 @@ import type { Logger } from '../kernel/logger.js';
 import { createOutbound } from '../kernel/outbound.js';
 import { WorkTracker } from '../kernel/work-tracker.js';
 import { type Monitoring, openMonitoring } from '../observability/monitoring.js';
-import type { Feature } from '../slack/context.js';
 import { checkSealedKeys, type HeartbeatOptions, loadSealer, openStore } from '../store/opening.js';
 import { listen, type WebServerOptions } from '../web/server.js';
 import type { ApiParts } from './api.js';
@@ -40,7 +39,6 @@ export interface StartOptions {
   apiDispatcher?: Dispatcher;
   /** Waiting: API retry backoff and attempt bounds, "still working" notices (tests move it with the clock). */
   sleep?: Sleep;
-  features?: readonly Feature[];
   /** Drives the digest scheduler's ticks (tests tick by hand); a real interval otherwise. */
   digestTicker?: Ticker;
   /** Drives the alert scheduler's ticks (tests tick by hand); a real interval otherwise. */
@@ -74,7 +72,7 @@ export interface RunningVigil {
   runIntelNow(): Promise<void>;
 }
 
-const loadFeatures = async () => (await import('./features.js')).ALL_FEATURES;
+const loadFeatures = async () => import('./features.js');
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const loadServices = async () => (await import('./services.js')).buildServices;
 const loadRepositories = async () => {
@@ -104,8 +102,13 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const creating = createSlackApp({
     base: { logger, outbound, metrics: monitoring.metrics },
     load: async () => {
-      const [core, loaded] = await Promise.all([later.services(), opts.features ?? loadFeatures()]);
-      return { deps: core.slack, features: loaded };
+      const [core, features] = await Promise.all([later.services(), loadFeatures()]);
+      const base = features.listenerBase(core);
+      return {
+        listeners: base,
+        features: features.boundFeatures(core),
+        refused: { logger: core.logger, tracker: core.tracker, steps: core.steps },
+      };
     },
     config,
     ...onceOpen(storage, later),

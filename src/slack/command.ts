@@ -5,7 +5,7 @@
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import { onSurface } from '../kernel/audit-surface.js';
 import { COMMAND_ACCESS } from './command-access.js';
-import type { CommandContext, CommandHandler, CommandHandlers, SlackDeps } from './context.js';
+import type { BoundHandler, CommandRequest, SlackBase } from './context.js';
 import { helpMessage, renderUsageError } from './grammar/help-blocks.js';
 import type { Command } from './grammar/index.js';
 import { parseCommand } from './grammar/index.js';
@@ -26,7 +26,11 @@ function helpAck(topic: Parameters<typeof helpMessage>[0]) {
   return ack;
 }
 
-export function registerVigilCommand(app: App, deps: SlackDeps, handlers: CommandHandlers): void {
+export function registerVigilCommand(
+  app: App,
+  deps: SlackBase,
+  handlers: Partial<Record<Command['kind'], BoundHandler>>,
+): void {
   app.command(VIGIL_COMMAND, async ({ command, ack, respond, client }) => {
     const parsed = parseCommand(command.text ?? '');
     if (!parsed.ok) {
@@ -38,7 +42,7 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
       await ack(helpAck(cmd.topic));
       return;
     }
-    const handler = handlers[cmd.kind] as CommandHandler | undefined;
+    const handler = handlers[cmd.kind];
     if (!handler) {
       await ack({
         response_type: 'ephemeral',
@@ -46,28 +50,27 @@ export function registerVigilCommand(app: App, deps: SlackDeps, handlers: Comman
       });
       return;
     }
-    if (!deps.tracker.isAccepting) {
+    if (!deps.work.tracker.isAccepting) {
       await ack({ response_type: 'ephemeral', text: 'Vigil is restarting: try again in a few seconds.' });
       return;
     }
-    const progress = handler.progress?.(cmd as never);
+    const progress = handler.progress?.(cmd);
     await ack(progress ? { response_type: 'ephemeral', text: progress } : undefined);
     const requester = requesterOfCommand(command);
-    const notice = progress ? stillWorking(deps.sleep, respond, STILL_WORKING_NOTICE) : undefined;
+    const notice = progress ? stillWorking(deps.work.sleep, respond, STILL_WORKING_NOTICE) : undefined;
     const replies = placeholderReplies(notice?.respond ?? respond, progress !== undefined);
-    const ctx: CommandContext = {
+    const request: CommandRequest = {
       ...requester,
-      command: cmd as Extract<Command, { kind: typeof cmd.kind }>,
+      command: cmd,
       triggerId: command.trigger_id,
       responseUrl: command.response_url,
       respond: replies.respond,
       client,
-      deps,
     };
     const run = async () => {
       try {
         await deps.authz.requireAccess(client, requester, COMMAND_ACCESS[cmd.kind]);
-        await onSurface('command', () => handler.run(ctx as never));
+        await onSurface('command', () => handler.run(request));
       } finally {
         notice?.cancel();
       }

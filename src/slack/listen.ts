@@ -16,7 +16,7 @@ import type {
 import type { WebClient } from '@slack/web-api';
 import { type AuditSurface, onSurface } from '../kernel/audit-surface.js';
 import { ExpiredError } from '../kernel/errors.js';
-import type { Requester, SlackDeps } from './context.js';
+import type { Requester, SlackBase } from './context.js';
 import { answerFor, refusalMessage, refusalView, reportError } from './error-reply.js';
 import type { Access } from './permission-checks.js';
 import { requesterOfAction } from './requester.js';
@@ -28,17 +28,17 @@ export type { ActionConstraint } from './router.js';
 
 /** Runs work after the ack; a failure is logged with a reference and, when `respond` is given, answered. */
 export function runTracked(
-  deps: Pick<SlackDeps, 'tracker' | 'logger'>,
+  deps: Pick<SlackBase, 'work' | 'logger'>,
   work: () => Promise<unknown>,
   respond: RespondFn | undefined,
   context: Record<string, unknown>,
 ): void {
-  deps.tracker.run(work, (err) => reportError(deps, err, respond, context));
+  deps.work.tracker.run(work, (err) => reportError(deps, err, respond, context));
 }
 
 /** What a button handler receives. */
-export interface Click {
-  deps: SlackDeps;
+export interface Click<D extends SlackBase = SlackBase> {
+  deps: D;
   who: Requester;
   body: BlockAction<ButtonAction>;
   action: ButtonAction;
@@ -55,7 +55,7 @@ function clickSurface(body: unknown): AuditSurface {
 
 /** Runs a click's handler tracked, with its notice unless `quiet` or there is nowhere to post it. */
 function runClick(
-  deps: SlackDeps,
+  deps: SlackBase,
   args: { respond: RespondFn; client: WebClient; action: ButtonAction | undefined; who: Requester },
   clicked: (replies: { respond: RespondFn; client: WebClient }) => Promise<unknown>,
   opts: {
@@ -85,7 +85,7 @@ function runClick(
     return;
   }
   const text = (args.action && opts.notice?.(args.action)) || CLICK_STILL_WORKING_TEXT;
-  const replies = withClickNotice(deps.sleep, args.respond, args.client, text);
+  const replies = withClickNotice(deps.work.sleep, args.respond, args.client, text);
   runTracked(deps, () => handler(replies).finally(replies.cancel), replies.respond, context);
 }
 
@@ -96,11 +96,11 @@ function runClick(
  * response_url, and a refusal must not be silent); a click still running after a few seconds tells the
  * clicker so once (`notice` words it), unless `quiet`.
  */
-export function onAction(
+export function onAction<D extends SlackBase>(
   app: App,
-  deps: SlackDeps,
+  deps: D,
   constraint: ActionConstraint | string,
-  handler: (click: Click) => Promise<unknown>,
+  handler: (click: Click<D>) => Promise<unknown>,
   opts: { quiet?: boolean; notice?: ClickNotice; inDm?: boolean; access?: Access } = {},
 ): void {
   const constraints = typeof constraint === 'string' ? { action_id: constraint } : constraint;
@@ -123,15 +123,15 @@ export function onAction(
  * action id) to the button it stands for, or undefined for anything that is not one of ours; `handler` then
  * runs as if that button had been clicked. Acked at once like a button, with the same notice.
  */
-export function onMenu(
+export function onMenu<D extends SlackBase>(
   app: App,
-  deps: SlackDeps,
+  deps: D,
   constraint: ActionConstraint,
   resolve: (
     value: string | undefined,
     menuActionId: string,
   ) => { action_id: string; value: string } | undefined,
-  handler: (click: Click) => Promise<unknown>,
+  handler: (click: Click<D>) => Promise<unknown>,
   opts: { notice?: ClickNotice; access?: Access } = {},
 ): void {
   routeAction(app, constraint, async (args) => {
@@ -167,8 +167,8 @@ export function onMenu(
 }
 
 /** What a modal submission handler receives. */
-export interface Submission {
-  deps: SlackDeps;
+export interface Submission<D extends SlackBase = SlackBase> {
+  deps: D;
   who: Requester;
   view: ViewOutput;
   client: WebClient;
@@ -191,11 +191,11 @@ export interface ViewOutcome {
  * nothing to close); when it returns `work`, that runs tracked after the ack. A check that asks Slack
  * something first (is Vigil in the picked channel?) must bound its own wait well inside Slack's 3 seconds.
  */
-export function onView(
+export function onView<D extends SlackBase>(
   app: App,
-  deps: SlackDeps,
+  deps: D,
   callbackId: string,
-  check: (submission: Submission) => ViewOutcome | Promise<ViewOutcome>,
+  check: (submission: Submission<D>) => ViewOutcome | Promise<ViewOutcome>,
   access: Access = 'use',
 ): void {
   routeView(app, callbackId, async ({ ack, body, view, client }) => {
@@ -215,7 +215,7 @@ export function onView(
     await ack(outcome.ack);
     const { work, scrub } = outcome;
     if (!work) return;
-    deps.tracker.run(
+    deps.work.tracker.run(
       () => onSurface('form', work),
       (err) =>
         reportError(deps, scrub ? scrub(err) : err, outcome.respond, {

@@ -6,7 +6,8 @@
  * completed once however often Slack delivers it. The work is tracked and runs after the ack.
  */
 import type { WebClient } from '@slack/web-api';
-import type { SlackDeps } from './context.js';
+import type { Logger } from '../kernel/logger.js';
+import type { WorkTracker } from '../kernel/work-tracker.js';
 import { answerFor } from './error-reply.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from './requester.js';
 
@@ -40,9 +41,19 @@ export function refusedStepError(err: unknown): string {
   return `Vigil did not run this step: ${why}`.slice(0, 1000);
 }
 
+/** What completing a refused step needs: the runs of Vigil's steps (each completes once), tracking, a log. */
+export interface RefusedStepsDeps {
+  logger: Logger;
+  tracker: WorkTracker;
+  steps: {
+    begin(workspaceId: string, executionId: string, step: string): Promise<boolean>;
+    done(workspaceId: string, executionId: string, step: string, outcome: 'failed'): Promise<void>;
+  };
+}
+
 export class RefusedSteps {
   constructor(
-    private readonly deps: Pick<SlackDeps, 'logger' | 'steps' | 'tracker'>,
+    private readonly deps: RefusedStepsDeps,
     /** A client without a token of its own: each call carries the execution's token. */
     private readonly client: WebClient,
   ) {}
@@ -65,7 +76,7 @@ export class RefusedSteps {
           function_execution_id: step.executionId,
           error,
         });
-        await this.deps.steps.done(step.workspaceId, step.executionId, step.callbackId);
+        await this.deps.steps.done(step.workspaceId, step.executionId, step.callbackId, 'failed');
         this.deps.logger.info('refused workflow step completed with an error', context);
       },
       (err) => this.deps.logger.warn('could not complete a refused workflow step', { ...context, err }),

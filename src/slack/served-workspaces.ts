@@ -15,7 +15,9 @@ import type { Authorize, AuthorizeResult, AuthorizeSourceData } from '@slack/bol
 import type { InstallProvider } from '@slack/oauth';
 import type { WebClient } from '@slack/web-api';
 import { RefusalError } from '../kernel/errors.js';
-import { ephemeral, type SlackDeps } from './context.js';
+import type { Logger } from '../kernel/logger.js';
+import type { Outbound } from '../kernel/outbound.js';
+import { ephemeral } from './context.js';
 import { answerFor, refusalMessage, refusalView, reportError } from './error-reply.js';
 import { postToResponseUrl } from './respond.js';
 
@@ -178,7 +180,7 @@ export interface AckAnswers {
  * click or message shortcut through its response_url. Events (App Home) have nobody to tell.
  */
 export async function answerGateRefusal(
-  deps: Pick<SlackDeps, 'logger' | 'outbound'>,
+  deps: { logger: Logger; outbound: Outbound },
   err: unknown,
   body: unknown,
   acks: AckAnswers | undefined,

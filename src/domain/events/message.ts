@@ -1,12 +1,12 @@
 /** Saves an events context and shows it where its message lives. */
 
-import type { SlackDeps } from '../../slack/context.js';
+import type { Clock } from '../../kernel/clock.js';
 import { type MessageTarget, replaceMessage } from '../../slack/respond.js';
-import type { EventsContext } from './context.js';
+import type { EventsContext, EventsContextStore } from './context.js';
 import { renderPage } from './page.js';
 
 export async function showContext(
-  deps: Pick<SlackDeps, 'clock' | 'events'>,
+  deps: { clock: Clock; events: { contexts: Pick<EventsContextStore, 'save'> } },
   ctx: EventsContext,
   target: MessageTarget,
 ): Promise<string> {

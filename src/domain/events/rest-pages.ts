@@ -3,11 +3,12 @@
  * privately, with the events' buttons (handled by the events listeners) and a button for the next ten.
  */
 import type { ActionsBlock } from '@slack/types';
+import type { Event } from '../../api/index.js';
 import { ExpiredError } from '../../kernel/errors.js';
-import { ephemeral } from '../../slack/context.js';
+import { ephemeral, type SlackBase } from '../../slack/context.js';
 import type { Click } from '../../slack/listen.js';
 import { parseContextRef } from '../contexts.js';
-import type { EventsContextOf } from './context.js';
+import type { EventsContextOf, EventsContextStore, ShownEvent } from './context.js';
 import { renderPage } from './page.js';
 import { type EventRestStore, REST_PAGE } from './rest.js';
 
@@ -21,12 +22,20 @@ export interface RestPagesOptions {
   expired: { message: string; hint: string };
 }
 
+/** What the rest pages use: the events as shown (snoozes, local states) and the contexts their buttons point at. */
+export interface RestPageDeps extends SlackBase {
+  events: {
+    shownEvents(workspaceId: string, events: readonly Event[]): Promise<ShownEvent[]>;
+    contexts: Pick<EventsContextStore, 'save'>;
+  };
+}
+
 function parseMore(value: string | undefined): { id: string; page: number } | undefined {
   const ref = parseContextRef(value, 3);
   return ref === undefined ? undefined : { id: ref.ctxId, page: ref.index ?? 0 };
 }
 
-export async function showRestPage(click: Click, opts: RestPagesOptions): Promise<void> {
+export async function showRestPage(click: Click<RestPageDeps>, opts: RestPagesOptions): Promise<void> {
   const { deps, who } = click;
   const ref = parseMore(click.action.value);
   const rest = ref ? await opts.rest.get(ref.id, who.workspaceId) : undefined;

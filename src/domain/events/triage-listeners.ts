@@ -12,20 +12,28 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import { type Event, SEVERITIES, ValidationError } from '../../api/index.js';
 import { ExpiredError, NotAllowedError, RefusalError } from '../../kernel/errors.js';
-import type { Requester, SlackDeps } from '../../slack/context.js';
+import type { Requester, SlackBase } from '../../slack/context.js';
 import { isExpected, reportError } from '../../slack/error-reply.js';
 import { describeSecret, detectSecret, type SecretKind } from '../../slack/grammar/index.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { escapeMrkdwn, userMention } from '../../slack/kit/text.js';
 import { type Click, onView } from '../../slack/listen.js';
 import { type MessageTarget, postToResponseUrl } from '../../slack/respond.js';
+import type { ListContexts } from '../list-context.js';
 import { inTenant } from '../workspace-api.js';
-import { parseRef } from './context.js';
+import { type EventsContextStore, parseRef } from './context.js';
+import type { KnownTags } from './known-tags.js';
 import { showContext } from './message.js';
 import { effectiveSeverity, eventTitle, isSeverity, severityOverride } from './model.js';
 import { ACTION_IDS, parseActionId, plainTitle } from './page.js';
 import { readTags } from './tags.js';
-import { changedFields, type TriageChange, type TriageField, type TriageOutcome } from './triage.js';
+import {
+  changedFields,
+  type TriageChange,
+  type TriageField,
+  type TriageOutcome,
+  type TriageService,
+} from './triage.js';
 import {
   MAX_NOTE,
   NO_OVERRIDE,
@@ -69,12 +77,22 @@ const PendingTriageSchema = z.object({
 });
 type PendingTriage = z.infer<typeof PendingTriageSchema>;
 
+/** What the triage form uses: the event rows' contexts, the triage itself, the tenant's known tags, pending forms. */
+export interface TriageFormDeps extends SlackBase {
+  events: { contexts: Pick<EventsContextStore, 'load' | 'save'> };
+  triage: Pick<TriageService, 'versions' | 'apply'>;
+  /** The workspace's tenant, and the tags used before in it (offered in the form). */
+  tenant: { tenantOf(workspaceId: string): Promise<number | undefined>; knownTags: KnownTags['list'] };
+  /** Short-lived contexts behind pending forms. */
+  lists: ListContexts;
+}
+
 /**
  * A menu option. The trigger id lives 3 s, so the modal opens at once with a "checking" status; the form is
  * shown in it only once the clicker is known to be allowed (the permission may need Slack's users.info), so
  * nobody fills in a form for nothing. A refusal, or a list that expired, is said in the modal.
  */
-export async function openTriage(click: Click): Promise<void> {
+export async function openTriage(click: Click<TriageFormDeps>): Promise<void> {
   const opened = await click.client.views.open({
     trigger_id: click.body.trigger_id,
     view: renderTriageStatus('', ':hourglass_flowing_sand: Checking who may triage events…'),
@@ -95,7 +113,7 @@ export async function openTriage(click: Click): Promise<void> {
 }
 
 /** The form for a menu option, after the permission check; what it will change is kept server-side. */
-async function triageForm(click: Click): Promise<View> {
+async function triageForm(click: Click<TriageFormDeps>): Promise<View> {
   const { deps, who } = click;
   const fields = FIELDS_OF[parseActionId(click.action.action_id).base];
   const ref = parseRef(click.action.value);
@@ -110,7 +128,7 @@ async function triageForm(click: Click): Promise<View> {
   const uid = event.metadata.uid;
   const [versions, known] = await Promise.all([
     deps.triage.versions(who.workspaceId, uid),
-    deps.connection.tenantOf(who.workspaceId).then((t) => deps.knownTags.list(who.workspaceId, t)),
+    deps.tenant.tenantOf(who.workspaceId).then((t) => deps.tenant.knownTags(who.workspaceId, t)),
   ]);
   const container = click.body.container as {
     is_ephemeral?: boolean;
@@ -265,7 +283,7 @@ function eventAfter(event: Event, outcome: TriageOutcome): Event {
 }
 
 async function submit(
-  deps: SlackDeps,
+  deps: TriageFormDeps,
   client: WebClient,
   who: Requester,
   view: ViewOutput,
@@ -304,11 +322,11 @@ async function submit(
         fields,
         title: eventTitle(shown.event),
         severityBefore: effectiveSeverity(shown.event),
-        tenantId: await deps.connection.tenantOf(who.workspaceId),
+        tenantId: await deps.tenant.tenantOf(who.workspaceId),
       }),
     );
     await show(outcomeText(outcome, change));
-    const target = targetOf(client, pending, deps.outbound.dispatcher);
+    const target = targetOf(client, pending, deps.work.outbound.dispatcher);
     if (outcome.applied.length > 0 && target) {
       const next = {
         ...ctx,
@@ -345,7 +363,7 @@ async function submit(
   }
 }
 
-export function registerTriageForm(app: App, deps: SlackDeps): void {
+export function registerTriageForm(app: App, deps: TriageFormDeps): void {
   onView(app, deps, TRIAGE_VIEW, ({ who, view, client }) => {
     const form = readTriageForm(view);
     if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };

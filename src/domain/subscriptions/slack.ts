@@ -10,7 +10,7 @@ import { SEVERITIES, type Severity } from '../../api/index.js';
 import { VigilError } from '../../kernel/errors.js';
 import { type BotClients, findByRunId, slackFailure } from '../../slack/bot-clients.js';
 import { channelRefusal, checkChannelWithin, FORM_CHECK_MS } from '../../slack/channels.js';
-import type { CommandContext, SlackDeps } from '../../slack/context.js';
+import type { CommandRequest, SlackBase } from '../../slack/context.js';
 import { type ChannelRef, canonicalTimeZone } from '../../slack/grammar/index.js';
 import { MAX_SUBSCRIPTION_IDENTIFIERS } from '../../slack/grammar/subscriptions.js';
 import { channelFieldError } from '../../slack/kit/channel.js';
@@ -18,7 +18,7 @@ import { onAction, onView } from '../../slack/listen.js';
 import { ephemeralPoster } from '../../slack/respond.js';
 import { StoreCorruptionError } from '../../store/index.js';
 import type { EventRestStore } from '../events/rest.js';
-import { showRestPage } from '../events/rest-pages.js';
+import { type RestPageDeps, showRestPage } from '../events/rest-pages.js';
 import type { RunMessageFinder } from './posting.js';
 
 /** The channel a subscription command names (picked from the list), else the one it was typed in. */
@@ -38,14 +38,25 @@ async function creatorZone(client: WebClient, userId: string): Promise<string> {
   return canonicalTimeZone(res?.user?.tz ?? '') ?? 'UTC';
 }
 
-type Creator = Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>;
+/** What the subscription commands and forms use besides the plumbing: who is connected, which identifiers exist. */
+export interface SubscriptionDeps extends SlackBase {
+  connection: { tenantOf(workspaceId: string): Promise<number | undefined> };
+  identifiers: { missing(workspaceId: string, ids: readonly number[]): Promise<number[]> };
+}
+
+type Creator<D extends SubscriptionDeps = SubscriptionDeps> = Pick<
+  CommandRequest,
+  'client' | 'workspaceId' | 'userId'
+> & {
+  deps: D;
+};
 
 /** Slack's shape of a channel id: anything else (mention text, a name) never reaches an API call. */
 const CHANNEL_ID = /^[CG][A-Z0-9]{8,20}$/;
 
 /** What to say when some of `ids` are not identifiers of the workspace's tenant, else undefined. */
 async function identifierRefusal(
-  deps: Pick<SlackDeps, 'identifiers'>,
+  deps: Pick<SubscriptionDeps, 'identifiers'>,
   workspaceId: string,
   ids: number[] | 'all',
 ): Promise<string | undefined> {
@@ -90,7 +101,7 @@ async function creatorOf(read: () => Promise<{ createdBy: string }>): Promise<st
 
 /** Only the creator of a subscription or an admin changes it. */
 async function requireCreatorOrAdmin(
-  ctx: Pick<CommandContext, 'deps' | 'client' | 'teamId' | 'userId'>,
+  ctx: Pick<CommandRequest, 'client' | 'teamId' | 'userId'> & { deps: Pick<SlackBase, 'authz'> },
   createdBy: string | undefined,
   what: string,
 ): Promise<void> {
@@ -108,7 +119,9 @@ export interface ChangeableSubscriptions {
 
 /** Pauses, resumes or removes a subscription for its creator or an admin (`refusal` says what others may not). */
 export async function changeSubscription(
-  ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'teamId' | 'userId'>,
+  ctx: Pick<CommandRequest, 'client' | 'workspaceId' | 'teamId' | 'userId'> & {
+    deps: Pick<SlackBase, 'authz'>;
+  },
   service: ChangeableSubscriptions,
   what: 'pause' | 'resume' | 'remove',
   id: string,
@@ -212,12 +225,15 @@ function formOrigin(view: ViewOutput): string | undefined {
  * in refused beside the channel field, the form still open (a check without an answer in time is made again
  * by `add`); then `add` runs after the ack and its answer goes where the person opened the form.
  */
-export function onSubscriptionForm<I extends { channelId: string; identifierIds: number[] | 'all' }>(
+export function onSubscriptionForm<
+  I extends { channelId: string; identifierIds: number[] | 'all' },
+  D extends SubscriptionDeps,
+>(
   app: App,
-  deps: SlackDeps,
+  deps: D,
   callbackId: string,
   read: (view: ViewOutput) => { input: I } | { errors: Record<string, string> },
-  add: (ctx: Creator, input: I) => Promise<string>,
+  add: (ctx: Creator<D>, input: I) => Promise<string>,
 ): void {
   onView(
     app,
@@ -252,7 +268,7 @@ export function onSubscriptionForm<I extends { channelId: string; identifierIds:
 /** The "+N more" button of a digest or grouped alert: the rest of its events, privately, ten at a time. */
 export function onMoreButton(
   app: App,
-  deps: SlackDeps,
+  deps: RestPageDeps,
   actionId: string,
   opts: { rest: EventRestStore; commandText: (subscriptionId: string) => string; what: string },
 ): void {

@@ -5,9 +5,9 @@
 import type { App } from '@slack/bolt';
 import { ALERT_MORE } from '../../domain/subscriptions/alert-blocks.js';
 import { onMoreButton } from '../../domain/subscriptions/slack.js';
-import type { SlackDeps } from '../../slack/context.js';
+import type { AlertsDeps } from './deps.js';
 
-export function registerAlertActions(app: App, deps: SlackDeps): void {
+export function registerAlertActions(app: App, deps: AlertsDeps): void {
   onMoreButton(app, deps, ALERT_MORE, {
     rest: deps.alerts.rest,
     commandText: () => '/vigil alerts list',

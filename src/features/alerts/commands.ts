@@ -2,9 +2,10 @@ import { renderAlertList } from '../../domain/subscriptions/alert-blocks.js';
 import { quietText } from '../../domain/subscriptions/alert-match.js';
 import { changeSubscription, channelIdOf, createSubscription } from '../../domain/subscriptions/slack.js';
 import { filtersOf, scopeOf } from '../../domain/subscriptions/summary.js';
-import type { CommandContext, CommandHandler } from '../../slack/context.js';
+import type { CommandHandler, CommandRequest } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import type { NewAlertSubscription } from '../../store/index.js';
+import type { AlertsDeps } from './deps.js';
 import { confirmMention, mentionWords } from './mention.js';
 
 export type AlertAddInput = Omit<NewAlertSubscription, 'teamId' | 'createdBy' | 'timeZone' | 'startAt'> & {
@@ -17,7 +18,7 @@ function every(ms: number): string {
 
 /** Creates alerts after the checks; the answer for the creator (a refusal when Vigil cannot post). */
 export async function addAlerts(
-  ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>,
+  ctx: { deps: AlertsDeps } & Pick<CommandRequest, 'client' | 'workspaceId' | 'userId'>,
   input: AlertAddInput,
 ): Promise<string> {
   const { deps } = ctx;
@@ -43,7 +44,7 @@ export async function addAlerts(
   ].join('');
 }
 
-export const alertsAddCommand: CommandHandler<'alerts-add'> = {
+export const alertsAddCommand: CommandHandler<'alerts-add', AlertsDeps> = {
   progress: () => 'Setting up the alerts…',
   async run(ctx) {
     const { command } = ctx;
@@ -61,7 +62,7 @@ export const alertsAddCommand: CommandHandler<'alerts-add'> = {
   },
 };
 
-export const alertsListCommand: CommandHandler<'alerts-list'> = {
+export const alertsListCommand: CommandHandler<'alerts-list', AlertsDeps> = {
   async run(ctx) {
     const [list, unreadable] = await Promise.all([
       ctx.deps.alerts.list(ctx.workspaceId),
@@ -81,7 +82,7 @@ const AFTER = {
   resume: 'Events that appear from now on are posted.',
 } as const;
 
-function change<W extends 'remove' | 'pause' | 'resume'>(what: W): CommandHandler<`alerts-${W}`> {
+function change<W extends 'remove' | 'pause' | 'resume'>(what: W): CommandHandler<`alerts-${W}`, AlertsDeps> {
   return {
     async run(ctx) {
       const id = (ctx.command as { subscriptionId: string }).subscriptionId;

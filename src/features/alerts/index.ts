@@ -8,9 +8,10 @@ import {
   alertsRemoveCommand,
   alertsResumeCommand,
 } from './commands.js';
+import type { AlertsDeps } from './deps.js';
 import { alertsAddModalCommand, registerAlertViews } from './views.js';
 
-export const alertsFeature: Feature = {
+export const alertsFeature: Feature<AlertsDeps> = {
   commands: {
     'alerts-add': alertsAddCommand,
     'alerts-add-modal': alertsAddModalCommand,

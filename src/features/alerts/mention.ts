@@ -4,12 +4,12 @@
  * Only the ids Slack confirmed are stored, so an alert's mention is Vigil's own, never upstream text.
  */
 import type { WebClient } from '@slack/web-api';
-import type { SlackDeps } from '../../slack/context.js';
 import type { AlertMention } from '../../store/index.js';
+import type { AlertsDeps } from './deps.js';
 
 /** The mention with every id confirmed, or what to say instead. */
 export async function confirmMention(
-  deps: Pick<SlackDeps, 'authz'>,
+  deps: Pick<AlertsDeps, 'authz'>,
   client: WebClient,
   mention: AlertMention,
 ): Promise<{ mention: AlertMention } | { refusal: string }> {

@@ -10,11 +10,12 @@ import {
   onSubscriptionForm,
   readCommonFields,
 } from '../../domain/subscriptions/slack.js';
-import type { CommandHandler, SlackDeps } from '../../slack/context.js';
+import type { CommandHandler } from '../../slack/context.js';
 import { ALERT_TYPES } from '../../slack/grammar/alerts.js';
 import { type AlertAddInput, addAlerts } from './commands.js';
+import type { AlertsDeps } from './deps.js';
 
-export const alertsAddModalCommand: CommandHandler<'alerts-add-modal'> = {
+export const alertsAddModalCommand: CommandHandler<'alerts-add-modal', AlertsDeps> = {
   async run(ctx) {
     await ctx.client.views.open({ trigger_id: ctx.triggerId, view: renderAlertAddModal(ctx.channelId) });
   },
@@ -74,6 +75,6 @@ function readAlertForm(view: ViewOutput): { input: AlertAddInput } | { errors: R
   };
 }
 
-export function registerAlertViews(app: App, deps: SlackDeps): void {
+export function registerAlertViews(app: App, deps: AlertsDeps): void {
   onSubscriptionForm(app, deps, ALERT_ADD_VIEW, readAlertForm, addAlerts);
 }

@@ -16,11 +16,12 @@ import {
   TENANT_SWITCH_CONFIRM,
   TENANTS_NEXT,
 } from '../../domain/connection-blocks.js';
-import type { CommandContext, CommandHandler, Feature, SlackDeps } from '../../slack/context.js';
+import type { CommandHandler, CommandRequest, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { onAction } from '../../slack/listen.js';
+import type { ConnectionDeps } from './deps.js';
 
-const connect: CommandHandler<'connect'> = {
+const connect: CommandHandler<'connect', ConnectionDeps> = {
   async run(ctx) {
     const { deps } = ctx;
     await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'connect Vigil');
@@ -33,7 +34,7 @@ const connect: CommandHandler<'connect'> = {
   },
 };
 
-const disconnect: CommandHandler<'disconnect'> = {
+const disconnect: CommandHandler<'disconnect', ConnectionDeps> = {
   async run(ctx) {
     const { deps } = ctx;
     await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'disconnect Vigil');
@@ -42,14 +43,14 @@ const disconnect: CommandHandler<'disconnect'> = {
   },
 };
 
-const status: CommandHandler<'status'> = {
+const status: CommandHandler<'status', ConnectionDeps> = {
   progress: () => 'Checking the connection…',
   async run(ctx) {
     await ctx.respond(ephemeral(renderStatus(await ctx.deps.connection.status(ctx.workspaceId)), true));
   },
 };
 
-const tenants: CommandHandler<'tenants'> = {
+const tenants: CommandHandler<'tenants', ConnectionDeps> = {
   progress: () => 'Listing tenants…',
   async run(ctx) {
     const { deps } = ctx;
@@ -59,7 +60,7 @@ const tenants: CommandHandler<'tenants'> = {
   },
 };
 
-const tenant: CommandHandler<'tenant'> = {
+const tenant: CommandHandler<'tenant', ConnectionDeps> = {
   progress: (cmd) => `Switching to tenant ${cmd.tenantId}…`,
   async run(ctx) {
     const { deps, command } = ctx;
@@ -87,7 +88,7 @@ const tenant: CommandHandler<'tenant'> = {
 
 /** Switches (audited by the service) and says so, replacing the prompt or the progress text. */
 async function switchTenant(
-  ctx: Pick<CommandContext, 'deps' | 'workspaceId' | 'userId' | 'respond'>,
+  ctx: { deps: ConnectionDeps } & Pick<CommandRequest, 'workspaceId' | 'userId' | 'respond'>,
   tenantId: number,
 ): Promise<void> {
   const tenantName = await ctx.deps.tenants.switchTo({
@@ -101,7 +102,7 @@ async function switchTenant(
   );
 }
 
-function registerTenantSwitchButtons(app: App, deps: SlackDeps): void {
+function registerTenantSwitchButtons(app: App, deps: ConnectionDeps): void {
   onAction(
     app,
     deps,
@@ -125,7 +126,7 @@ function registerTenantSwitchButtons(app: App, deps: SlackDeps): void {
   });
 }
 
-function registerDisconnectButtons(app: App, deps: SlackDeps): void {
+function registerDisconnectButtons(app: App, deps: ConnectionDeps): void {
   onAction(
     app,
     deps,
@@ -148,7 +149,7 @@ function registerDisconnectButtons(app: App, deps: SlackDeps): void {
 }
 
 /** Next page of `/vigil tenants`. */
-function registerTenantsPaging(app: App, deps: SlackDeps): void {
+function registerTenantsPaging(app: App, deps: ConnectionDeps): void {
   onAction(app, deps, TENANTS_NEXT, async ({ who, action, respond, client }) => {
     const page = await deps.tenants.page({
       workspaceId: who.workspaceId,
@@ -160,7 +161,7 @@ function registerTenantsPaging(app: App, deps: SlackDeps): void {
   });
 }
 
-export const connectionFeature: Feature = {
+export const connectionFeature: Feature<ConnectionDeps> = {
   commands: { connect, disconnect, status, tenants, tenant },
   register(app, deps) {
     registerDisconnectButtons(app, deps);

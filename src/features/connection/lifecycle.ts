@@ -3,15 +3,16 @@
  * settings and subscriptions. Idempotent and order-independent (Slack may send both, and retries).
  */
 import type { App } from '@slack/bolt';
-import type { Feature, SlackDeps } from '../../slack/context.js';
+import type { Feature } from '../../slack/context.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';
+import type { LifecycleDeps } from './lifecycle-deps.js';
 
-async function forget(deps: SlackDeps, workspaceId: string, reason: string): Promise<void> {
+async function forget(deps: LifecycleDeps, workspaceId: string, reason: string): Promise<void> {
   const deleted = await deps.connection.forget(workspaceId);
   deps.logger.info('workspace data deleted', { workspaceId, reason, ...deleted });
 }
 
-function register(app: App, deps: SlackDeps): void {
+function register(app: App, deps: LifecycleDeps): void {
   // Bolt acks Events API requests at once; a failed deletion is logged by the app error handler, and the
   // same clean-up runs again on the other event (or a retry), since every step is idempotent.
   app.event('app_uninstalled', async ({ body }) => {
@@ -24,4 +25,4 @@ function register(app: App, deps: SlackDeps): void {
   });
 }
 
-export const lifecycleFeature: Feature = { commands: {}, register };
+export const lifecycleFeature: Feature<LifecycleDeps> = { commands: {}, register };

@@ -21,6 +21,7 @@ import {
   CREDS_UNIGNORE,
   CREDS_UNREMEDIATE,
 } from './blocks.js';
+import type { CredentialsDeps } from './deps.js';
 import { credsPage } from './page.js';
 import type { CredentialActOutcome, CredentialTarget, CredsContext } from './service.js';
 
@@ -74,7 +75,7 @@ function notes(outcome: CredentialActOutcome, action: CredentialActionType): str
   return out;
 }
 
-export async function actOnCredentials(click: Click): Promise<void> {
+export async function actOnCredentials(click: Click<CredentialsDeps>): Promise<void> {
   const { deps, who } = click;
   const ref = parseContextRef(click.action.value);
   if (!ref) throw gone();

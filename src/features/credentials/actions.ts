@@ -7,7 +7,7 @@
 import type { App } from '@slack/bolt';
 import { parseContextRef } from '../../domain/contexts.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
-import { ephemeral, type SlackDeps } from '../../slack/context.js';
+import { ephemeral } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';
 import { clickTarget, replaceMessage, shareInChannel } from '../../slack/respond.js';
 import { actOnCredentials, PAGE_ACTIONS, ROW_ACTIONS } from './act.js';
@@ -22,6 +22,7 @@ import {
   renderRevealed,
 } from './blocks.js';
 import type { CredsContext } from './context.js';
+import type { CredentialsDeps } from './deps.js';
 import { ExportBusyError, type StartedExport } from './export.js';
 import { exportToDm } from './export-delivery.js';
 import { credsPage } from './page.js';
@@ -33,23 +34,25 @@ function gone(): ExpiredError {
   );
 }
 
-async function load(click: Click): Promise<{ ctx: CredsContext; ctxId: string; index: number | undefined }> {
+async function load(
+  click: Click<CredentialsDeps>,
+): Promise<{ ctx: CredsContext; ctxId: string; index: number | undefined }> {
   const ref = parseContextRef(click.action.value);
   if (!ref) throw gone();
   const ctx = await click.deps.credentials.contexts.load(ref.ctxId, click.who.workspaceId);
   return { ctx, ctxId: ref.ctxId, index: ref.index };
 }
 
-const tell = (click: Click, text: string) => click.respond(ephemeral({ text }, false));
+const tell = (click: Click<CredentialsDeps>, text: string) => click.respond(ephemeral({ text }, false));
 
 /** Shows a page in place: the channel copy with chat.update, the private one through the response_url. */
-async function showPage(click: Click, ctx: CredsContext, ctxId: string): Promise<void> {
+async function showPage(click: Click<CredentialsDeps>, ctx: CredsContext, ctxId: string): Promise<void> {
   const target = clickTarget(click.body.container, click.respond, click.client, ctx.message);
   const inChannel = target.kind === 'channel';
   await replaceMessage(target, await credsPage(click.deps, ctx, ctxId, { inChannel }));
 }
 
-const permit = (click: Click, permission: 'reveal' | 'export') =>
+const permit = (click: Click<CredentialsDeps>, permission: 'reveal' | 'export') =>
   click.deps.authz.requirePermission(
     click.client,
     click.who.workspaceId,
@@ -58,7 +61,7 @@ const permit = (click: Click, permission: 'reveal' | 'export') =>
     permission,
   );
 
-async function reveal(click: Click): Promise<void> {
+async function reveal(click: Click<CredentialsDeps>): Promise<void> {
   const { deps, who } = click;
   const { ctx, index } = await load(click);
   if (index === undefined || ctx.rows[index] === undefined) throw gone();
@@ -68,7 +71,7 @@ async function reveal(click: Click): Promise<void> {
   await click.respond(ephemeral(renderRevealed(row, value), false));
 }
 
-async function nextPage(click: Click): Promise<void> {
+async function nextPage(click: Click<CredentialsDeps>): Promise<void> {
   const { ctx } = await load(click);
   if (ctx.cursor === undefined) {
     await tell(click, 'This is the last page of these results.');
@@ -78,7 +81,7 @@ async function nextPage(click: Click): Promise<void> {
   await showPage(click, next.ctx, next.ctxId);
 }
 
-async function exportCsv(click: Click): Promise<void> {
+async function exportCsv(click: Click<CredentialsDeps>): Promise<void> {
   const { deps, who } = click;
   const { ctx } = await load(click);
   if (ctx.search === undefined) {
@@ -115,7 +118,7 @@ async function exportCsv(click: Click): Promise<void> {
   await exportToDm(deps, click.client, who.userId, ctx, started);
 }
 
-async function share(click: Click): Promise<void> {
+async function share(click: Click<CredentialsDeps>): Promise<void> {
   const { deps, who } = click;
   const { contexts } = deps.credentials;
   const { ctx } = await load(click);
@@ -157,7 +160,7 @@ async function share(click: Click): Promise<void> {
 /** Every button of a credentials search needs `creds` (Reveal and Export their own permission too). */
 const CREDS = { access: 'creds' } as const;
 
-export function registerCredsActions(app: App, deps: SlackDeps): void {
+export function registerCredsActions(app: App, deps: CredentialsDeps): void {
   onAction(app, deps, { action_id: CREDS_REVEAL, block_id: /^creds:row:\d{1,2}$/ }, reveal, CREDS);
   // The page buttons sit in the `creds:tail` block.
   onAction(app, deps, { action_id: CREDS_NEXT_PAGE, block_id: 'creds:tail' }, nextPage, CREDS);

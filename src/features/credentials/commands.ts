@@ -3,6 +3,7 @@ import type { CommandHandler } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import type { Command, TimeBound } from '../../slack/grammar/index.js';
 import { COMMAND, toCredentialSearchInput } from '../../slack/grammar/index.js';
+import type { CredentialsDeps } from './deps.js';
 import { credsPage } from './page.js';
 import { openPasswordModal } from './views.js';
 
@@ -31,7 +32,7 @@ function credsCommandText(cmd: CredsCommand): string {
   return parts.join(' ');
 }
 
-export const credsCommand: CommandHandler<'creds'> = {
+export const credsCommand: CommandHandler<'creds', CredentialsDeps> = {
   progress: () => 'Searching leaked credentials…',
   async run(ctx) {
     const { deps, command } = ctx;
@@ -49,7 +50,7 @@ export const credsCommand: CommandHandler<'creds'> = {
 };
 
 /** No progress text: the trigger id lives 3 s, so the modal opens before anything else. */
-export const credsPasswordModalCommand: CommandHandler<'creds-password-modal'> = {
+export const credsPasswordModalCommand: CommandHandler<'creds-password-modal', CredentialsDeps> = {
   async run(ctx) {
     await openPasswordModal(ctx.client, ctx.triggerId, ctx.channelId);
   },

@@ -3,7 +3,8 @@
  * every few pages, then the CSV file uploaded into that same DM (never a channel).
  */
 import type { WebClient } from '@slack/web-api';
-import type { SlackDeps } from '../../slack/context.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { SlackBase } from '../../slack/context.js';
 import { isExpected } from '../../slack/error-reply.js';
 import { openDm, uploadFileToDm } from '../../slack/file-upload.js';
 import type { RenderedMessage } from '../../slack/kit/kit.js';
@@ -17,7 +18,7 @@ import {
 import type { CredsContext, InterruptedExport, StartedExport } from './service.js';
 
 export async function exportToDm(
-  deps: Pick<SlackDeps, 'logger' | 'outbound'>,
+  deps: Pick<SlackBase, 'logger' | 'work'>,
   client: WebClient,
   userId: string,
   ctx: CredsContext,
@@ -58,7 +59,7 @@ export async function exportToDm(
             filename: file.filename,
             title: 'Leaked credentials export',
           },
-          deps.outbound.dispatcher,
+          deps.work.outbound.dispatcher,
         );
       },
     });
@@ -77,7 +78,7 @@ export async function exportToDm(
  * in place of its "Exporting…" message.
  */
 export async function announceInterruptedExports(
-  deps: Pick<SlackDeps, 'logger'>,
+  deps: { logger: Logger },
   interrupted: readonly InterruptedExport[],
   clientFor: (workspaceId: string) => Promise<WebClient>,
 ): Promise<void> {

@@ -1,12 +1,12 @@
 /** A credentials page as the requester sees it: the rows with what was done to them through Vigil. */
 import { contextRef } from '../../domain/contexts.js';
-import type { SlackDeps } from '../../slack/context.js';
 import type { RenderedMessage } from '../../slack/kit/kit.js';
 import { renderCredsPage } from './blocks.js';
+import type { CredentialsDeps } from './deps.js';
 import type { CredsContext } from './service.js';
 
 export async function credsPage(
-  deps: Pick<SlackDeps, 'credentials'>,
+  deps: Pick<CredentialsDeps, 'credentials'>,
   ctx: CredsContext,
   ctxId: string,
   opts: { inChannel?: boolean; sharedBy?: string } = {},

@@ -9,10 +9,10 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { VigilError } from '../../kernel/errors.js';
 import { registerSecret } from '../../kernel/logger.js';
-import type { SlackDeps } from '../../slack/context.js';
 import { privateMetadata, viewButton, viewTitle } from '../../slack/kit/budget.js';
 import { onView } from '../../slack/listen.js';
 import { ephemeralPoster } from '../../slack/respond.js';
+import type { CredentialsDeps } from './deps.js';
 import { credsPage } from './page.js';
 
 const CREDS_PASSWORD_CALLBACK = 'creds_password_search';
@@ -73,7 +73,7 @@ function scrub(err: unknown, secret: string): unknown {
   );
 }
 
-export function registerPasswordModal(app: App, deps: SlackDeps): void {
+export function registerPasswordModal(app: App, deps: CredentialsDeps): void {
   onView(
     app,
     deps,

@@ -5,9 +5,9 @@
 import type { App } from '@slack/bolt';
 import { DIGEST_MORE } from '../../domain/subscriptions/digest-blocks.js';
 import { onMoreButton } from '../../domain/subscriptions/slack.js';
-import type { SlackDeps } from '../../slack/context.js';
+import type { DigestPagesDeps } from './deps.js';
 
-export function registerDigestActions(app: App, deps: SlackDeps): void {
+export function registerDigestActions(app: App, deps: DigestPagesDeps): void {
   onMoreButton(app, deps, DIGEST_MORE, {
     rest: deps.digests.rest,
     commandText: (id) => `/vigil digest preview ${id}`,

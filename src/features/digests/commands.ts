@@ -1,13 +1,13 @@
 import { eventRef } from '../../domain/events/context.js';
 import { renderDigestList, renderDigestMessage } from '../../domain/subscriptions/digest-blocks.js';
 import { changeSubscription, channelIdOf, createSubscription } from '../../domain/subscriptions/slack.js';
-import type { CommandContext, CommandHandler } from '../../slack/context.js';
+import type { CommandHandler, CommandRequest } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import type { NewSubscription } from '../../store/index.js';
+import type { DigestPagesDeps, DigestsDeps } from './deps.js';
 import { nextSlot } from './due.js';
 import { saveDigestContext } from './publisher.js';
-import { publisherDepsOf } from './publisher-deps.js';
 
 export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'> & {
   timeZone?: string | undefined;
@@ -15,7 +15,7 @@ export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'
 
 /** Creates a subscription after the checks; the answer for the creator (a refusal when Vigil cannot post). */
 export async function addDigest(
-  ctx: Pick<CommandContext, 'deps' | 'client' | 'workspaceId' | 'userId'>,
+  ctx: { deps: DigestsDeps } & Pick<CommandRequest, 'client' | 'workspaceId' | 'userId'>,
   input: AddInput,
 ): Promise<string> {
   const { deps } = ctx;
@@ -32,7 +32,7 @@ export async function addDigest(
   );
 }
 
-export const digestAddCommand: CommandHandler<'digest-add'> = {
+export const digestAddCommand: CommandHandler<'digest-add', DigestsDeps> = {
   progress: () => 'Setting up the digest…',
   async run(ctx) {
     const { command } = ctx;
@@ -51,7 +51,7 @@ export const digestAddCommand: CommandHandler<'digest-add'> = {
   },
 };
 
-export const digestListCommand: CommandHandler<'digest-list'> = {
+export const digestListCommand: CommandHandler<'digest-list', DigestsDeps> = {
   async run(ctx) {
     const [items, unreadable] = await Promise.all([
       ctx.deps.digests.list(ctx.workspaceId),
@@ -64,7 +64,7 @@ export const digestListCommand: CommandHandler<'digest-list'> = {
   },
 };
 
-export const digestRemoveCommand: CommandHandler<'digest-remove'> = {
+export const digestRemoveCommand: CommandHandler<'digest-remove', DigestsDeps> = {
   async run(ctx) {
     const id = ctx.command.subscriptionId;
     await changeSubscription(ctx, ctx.deps.digests, 'remove', id, 'change a digest someone else created');
@@ -72,13 +72,13 @@ export const digestRemoveCommand: CommandHandler<'digest-remove'> = {
   },
 };
 
-export const digestPreviewCommand: CommandHandler<'digest-preview'> = {
+export const digestPreviewCommand: CommandHandler<'digest-preview', DigestPagesDeps> = {
   progress: () => 'Gathering the events of the next digest…',
   async run(ctx) {
     const { deps } = ctx;
     const sub = await deps.digests.get(ctx.workspaceId, ctx.command.subscriptionId);
     const content = await deps.digests.preview(ctx.workspaceId, sub.id);
-    const { ctxId, ctx: saved } = await saveDigestContext(publisherDepsOf(deps), content, sub, ctx.userId);
+    const { ctxId, ctx: saved } = await saveDigestContext(deps.publishing, content, sub, ctx.userId);
     const message = renderDigestMessage({
       heading: saved.heading,
       events: saved.events.map((e) => e.event),

@@ -7,18 +7,21 @@ import {
   digestPreviewCommand,
   digestRemoveCommand,
 } from './commands.js';
+import type { DigestPagesDeps, DigestsDeps } from './deps.js';
 import { digestAddModalCommand, registerDigestViews } from './views.js';
 
-export const digestFeature: Feature = {
+export const digestFeature: Feature<DigestsDeps> = {
   commands: {
     'digest-add': digestAddCommand,
     'digest-add-modal': digestAddModalCommand,
     'digest-list': digestListCommand,
     'digest-remove': digestRemoveCommand,
-    'digest-preview': digestPreviewCommand,
   },
-  register(app, deps) {
-    registerDigestActions(app, deps);
-    registerDigestViews(app, deps);
-  },
+  register: registerDigestViews,
+};
+
+/** A digest's pages: its preview, and the "+N more" button of a posted one. */
+export const digestPagesFeature: Feature<DigestPagesDeps> = {
+  commands: { 'digest-preview': digestPreviewCommand },
+  register: registerDigestActions,
 };

@@ -1,23 +1,30 @@
-/** The digest publisher's collaborators, from the listener dependencies (built once per SlackDeps). */
-import type { SlackDeps } from '../../slack/context.js';
+/** The digest publisher's collaborators, from the services they come from (built once at start-up). */
+import type { Clock } from '../../kernel/clock.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { Outbound } from '../../kernel/outbound.js';
+import type { EventsService } from '../events/service.js';
+import type { WorkObjectsService } from '../work-objects/service.js';
 import type { PublisherDeps } from './publisher.js';
+import type { DigestService } from './subscriptions.js';
 
-const cache = new WeakMap<SlackDeps, PublisherDeps>();
+export interface PublisherSources {
+  clock: Clock;
+  logger: Logger;
+  outbound: Outbound;
+  events: Pick<EventsService, 'contexts' | 'generationOf'>;
+  digests: Pick<DigestService, 'rest'>;
+  workObjects: Pick<WorkObjectsService, 'rememberPosted'>;
+}
 
-export function publisherDepsOf(deps: SlackDeps): PublisherDeps {
-  let built = cache.get(deps);
-  if (!built) {
-    built = {
-      contexts: deps.events.contexts,
-      generationOf: (ws, uid) => deps.events.generationOf(ws, uid),
-      saveRest: (workspaceId, subscriptionId, events) =>
-        deps.digests.rest.save({ workspaceId, subscriptionId, events }),
-      clock: deps.clock,
-      logger: deps.logger,
-      outbound: deps.outbound,
-      shown: (ws, events, tenantId) => deps.workObjects.rememberPosted(ws, events, tenantId),
-    };
-    cache.set(deps, built);
-  }
-  return built;
+export function publisherDepsOf(deps: PublisherSources): PublisherDeps {
+  return {
+    contexts: deps.events.contexts,
+    generationOf: (ws, uid) => deps.events.generationOf(ws, uid),
+    saveRest: (workspaceId, subscriptionId, events) =>
+      deps.digests.rest.save({ workspaceId, subscriptionId, events }),
+    clock: deps.clock,
+    logger: deps.logger,
+    outbound: deps.outbound,
+    shown: (ws, events, tenantId) => deps.workObjects.rememberPosted(ws, events, tenantId),
+  };
 }

@@ -11,10 +11,11 @@ import {
   renderDigestAddModal,
 } from '../../domain/subscriptions/digest-blocks.js';
 import { listField, onSubscriptionForm, readCommonFields } from '../../domain/subscriptions/slack.js';
-import type { CommandHandler, SlackDeps } from '../../slack/context.js';
+import type { CommandHandler } from '../../slack/context.js';
 import { type AddInput, addDigest } from './commands.js';
+import type { DigestsDeps } from './deps.js';
 
-export const digestAddModalCommand: CommandHandler<'digest-add-modal'> = {
+export const digestAddModalCommand: CommandHandler<'digest-add-modal', DigestsDeps> = {
   async run(ctx) {
     // Two local reads (the tenant, its known tags) before the trigger id's 3 seconds run out; a workspace
     // that is not connected still gets the form (creating the digest says so).
@@ -61,6 +62,6 @@ function readForm(view: ViewOutput): { input: AddInput } | { errors: Record<stri
   };
 }
 
-export function registerDigestViews(app: App, deps: SlackDeps): void {
+export function registerDigestViews(app: App, deps: DigestsDeps): void {
   onSubscriptionForm(app, deps, DIGEST_ADD_VIEW, readForm, addDigest);
 }

@@ -19,17 +19,15 @@ import {
   renderPage,
   renderSecretAgain,
 } from '../../domain/events/page.js';
-import { openTriage } from '../../domain/events/triage-listeners.js';
 import { inTenant } from '../../domain/workspace-api.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
-import { ephemeral, type SlackDeps } from '../../slack/context.js';
+import { ephemeral } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { userMention } from '../../slack/kit/text.js';
 import { type Click, onAction, onMenu } from '../../slack/listen.js';
 import { clickTarget, type MessageTarget, shareInChannel } from '../../slack/respond.js';
+import type { EventRowsDeps } from './deps.js';
 import { intendedAction } from './intended.js';
-import { openSnooze, unsnooze } from './snooze-form.js';
-import { openStealerLog } from './stealer-log.js';
 import { openSecretModal, sendExplain } from './views.js';
 
 const ACTED_WORDS: Record<EventActionType, string> = {
@@ -52,13 +50,13 @@ function gone(): ExpiredError {
   );
 }
 
-function targetOf(click: Click, ctx: EventsContext): MessageTarget {
+function targetOf(click: Click<EventRowsDeps>, ctx: EventsContext): MessageTarget {
   return clickTarget(click.body.container, click.respond, click.client, ctx.message);
 }
 
 /** A click's context, read once however many steps of the click ask for it. */
-const loadedFor = new WeakMap<Click, Promise<EventsContext>>();
-function contextOf(click: Click, ctxId: string): Promise<EventsContext> {
+const loadedFor = new WeakMap<Click<EventRowsDeps>, Promise<EventsContext>>();
+function contextOf(click: Click<EventRowsDeps>, ctxId: string): Promise<EventsContext> {
   let loaded = loadedFor.get(click);
   if (loaded === undefined) {
     loaded = click.deps.events.contexts.load(ctxId, click.who.workspaceId);
@@ -67,7 +65,9 @@ function contextOf(click: Click, ctxId: string): Promise<EventsContext> {
   return loaded;
 }
 
-async function load(click: Click): Promise<{ ctx: EventsContext; ctxId: string; index: number | undefined }> {
+async function load(
+  click: Click<EventRowsDeps>,
+): Promise<{ ctx: EventsContext; ctxId: string; index: number | undefined }> {
   const ref = parseRef(click.action.value);
   if (!ref) throw gone();
   const ctx = await contextOf(click, ref.ctxId);
@@ -78,14 +78,17 @@ async function load(click: Click): Promise<{ ctx: EventsContext; ctxId: string; 
  * Runs a click's work in the tenant of the message's events: a digest's or alert's keeps its
  * subscription's, a search's the one searched, whatever the workspace's tenant is by then.
  */
-async function inItsTenant(click: Click, handler: (click: Click) => Promise<void>): Promise<void> {
+async function inItsTenant(
+  click: Click<EventRowsDeps>,
+  handler: (click: Click<EventRowsDeps>) => Promise<void>,
+): Promise<void> {
   const ref = parseRef(click.action.value);
   // An unreadable or expired context is the handler's to say; here it only means no tenant of its own.
   const ctx = ref === undefined ? undefined : await contextOf(click, ref.ctxId).catch(() => undefined);
   return inTenant(ctx?.tenantId, () => handler(click));
 }
 
-function tell(click: Click, text: string): Promise<unknown> {
+function tell(click: Click<EventRowsDeps>, text: string): Promise<unknown> {
   return click.respond(ephemeral({ text }, false));
 }
 
@@ -96,7 +99,7 @@ function actedText(acted: Acted): string {
 
 // ── Ignore, Remediate, Unignore, Unremediate, Undo ───────────────────────────────────────────────────
 
-async function actOnEvent(click: Click): Promise<void> {
+async function actOnEvent(click: Click<EventRowsDeps>): Promise<void> {
   const { deps, who } = click;
   const base = parseActionId(click.action.action_id).base;
   const { ctx, index } = await load(click);
@@ -147,7 +150,7 @@ async function actOnEvent(click: Click): Promise<void> {
 
 /** A private copy of the results that is now stale is brought up to date (the channel copy the winner updates). */
 async function refreshAfterOthers(
-  click: Click,
+  click: Click<EventRowsDeps>,
   ctx: EventsContext,
   index: number,
   generation: number,
@@ -169,7 +172,7 @@ async function refreshAfterOthers(
 
 // ── Ignore all on this page ─────────────────────────────────────────────────────────────────────────
 
-async function ignorePage(click: Click): Promise<void> {
+async function ignorePage(click: Click<EventRowsDeps>): Promise<void> {
   const { deps, who } = click;
   const { ctx } = await load(click);
   await deps.authz.requireActor(click.client, who.workspaceId, who.teamId, who.userId);
@@ -211,7 +214,7 @@ async function ignorePage(click: Click): Promise<void> {
 
 // ── Next page ───────────────────────────────────────────────────────────────────────────────────────
 
-async function nextPage(click: Click): Promise<void> {
+async function nextPage(click: Click<EventRowsDeps>): Promise<void> {
   const { deps, who } = click;
   const { ctx, ctxId } = await load(click);
   // A digest or an alert is one page: only results have a next one.
@@ -239,7 +242,7 @@ async function nextPage(click: Click): Promise<void> {
   await showContext(deps, next, targetOf(click, ctx));
 }
 
-async function secretAgain(click: Click): Promise<void> {
+async function secretAgain(click: Click<EventRowsDeps>): Promise<void> {
   const { ctx } = await load(click);
   if (ctx.kind !== 'search' || ctx.query.kind !== 'withheld') throw gone();
   await openSecretModal(click.client, click.body.trigger_id, {
@@ -251,7 +254,7 @@ async function secretAgain(click: Click): Promise<void> {
 
 // ── Share in channel ────────────────────────────────────────────────────────────────────────────────
 
-async function share(click: Click): Promise<void> {
+async function share(click: Click<EventRowsDeps>): Promise<void> {
   const { deps, who } = click;
   const { ctx } = await load(click);
   // Only a page of results offers Share: a digest or an alert is in its channel already.
@@ -294,7 +297,7 @@ async function share(click: Click): Promise<void> {
 
 // ── Explain ─────────────────────────────────────────────────────────────────────────────────────────
 
-async function explain(click: Click): Promise<void> {
+async function explain(click: Click<EventRowsDeps>): Promise<void> {
   const { ctx, index } = await load(click);
   const shown = index === undefined ? undefined : ctx.events[index];
   if (shown === undefined) throw gone();
@@ -328,23 +331,23 @@ function noticeOf(action: ButtonAction): string | undefined {
 
 // ── Registration ────────────────────────────────────────────────────────────────────────────────────
 
-const MENU_HANDLERS: Readonly<Record<string, (click: Click) => Promise<void>>> = {
+const MENU_HANDLERS: Readonly<Record<string, (click: Click<EventRowsDeps>) => Promise<void>>> = {
   [ACTION_IDS.ignore]: actOnEvent,
   [ACTION_IDS.remediate]: actOnEvent,
   [ACTION_IDS.unignore]: actOnEvent,
   [ACTION_IDS.unremediate]: actOnEvent,
   [ACTION_IDS.undo]: actOnEvent,
   [ACTION_IDS.explain]: explain,
-  [ACTION_IDS.tags]: openTriage,
-  [ACTION_IDS.note]: openTriage,
-  [ACTION_IDS.severity]: openTriage,
-  [ACTION_IDS.triage]: openTriage,
-  [ACTION_IDS.snooze]: openSnooze,
-  [ACTION_IDS.unsnooze]: unsnooze,
-  [ACTION_IDS.stealerLog]: openStealerLog,
+  [ACTION_IDS.tags]: (click) => click.deps.forms.triage(click),
+  [ACTION_IDS.note]: (click) => click.deps.forms.triage(click),
+  [ACTION_IDS.severity]: (click) => click.deps.forms.triage(click),
+  [ACTION_IDS.triage]: (click) => click.deps.forms.triage(click),
+  [ACTION_IDS.snooze]: (click) => click.deps.forms.snooze(click),
+  [ACTION_IDS.unsnooze]: (click) => click.deps.forms.unsnooze(click),
+  [ACTION_IDS.stealerLog]: (click) => click.deps.forms.stealerLog(click),
 };
 
-export function registerEventActions(app: App, deps: SlackDeps): void {
+export function registerEventActions(app: App, deps: EventRowsDeps): void {
   const eventBlock = /^event:\d{1,6}$/;
   onAction(
     app,
@@ -361,7 +364,9 @@ export function registerEventActions(app: App, deps: SlackDeps): void {
     { notice: noticeOf },
   );
   onAction(app, deps, { action_id: /^event_(?:unsnooze|snooze):\d{1,6}$/, block_id: eventBlock }, (click) =>
-    parseActionId(click.action.action_id).base === ACTION_IDS.snooze ? openSnooze(click) : unsnooze(click),
+    parseActionId(click.action.action_id).base === ACTION_IDS.snooze
+      ? deps.forms.snooze(click)
+      : deps.forms.unsnooze(click),
   );
   // An event's overflow menu: the chosen option is handled exactly like the button it stands for.
   onMenu(

@@ -13,13 +13,14 @@ import {
 } from '../../domain/identifier-blocks.js';
 import { parseRowRef } from '../../domain/list-context.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
-import type { CommandHandler, Requester, SlackDeps } from '../../slack/context.js';
+import type { CommandHandler, Requester } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import type { EventsSearchSpec } from '../../slack/grammar/index.js';
 import { toEventSearchInput } from '../../slack/grammar/index.js';
 import { type Click, onAction } from '../../slack/listen.js';
 import type { KnownIdentifier } from '../identifiers/directory.js';
 import { eventsCommandText } from './command-text.js';
+import type { EventsDeps } from './deps.js';
 
 /** Candidates a picker shows. */
 const PICKER_SIZE = 10;
@@ -43,7 +44,7 @@ const PickSchema = z.object({
 
 /** The first page of one identifier's events (or the tenant feed) for `spec`, rendered. */
 async function firstPage(
-  deps: SlackDeps,
+  deps: EventsDeps,
   who: Pick<Requester, 'workspaceId' | 'userId' | 'channelId'>,
   target: number | 'all',
   spec: EventsSearchSpec,
@@ -65,7 +66,7 @@ async function firstPage(
 }
 
 function savePick(
-  deps: SlackDeps,
+  deps: EventsDeps,
   who: Pick<Requester, 'workspaceId' | 'userId'>,
   candidates: readonly KnownIdentifier[],
   spec: EventsSearchSpec,
@@ -82,7 +83,7 @@ function savePick(
 const specOf = ({ kind: _k, name: _n, ...spec }: { kind: string; name?: string } & EventsSearchSpec) =>
   spec as EventsSearchSpec;
 
-export const eventsByNameCommand: CommandHandler<'events-name'> = {
+export const eventsByNameCommand: CommandHandler<'events-name', EventsDeps> = {
   progress: () => 'Looking up the identifier by its name…',
   async run(ctx) {
     const { deps, command } = ctx;
@@ -110,7 +111,7 @@ export const eventsByNameCommand: CommandHandler<'events-name'> = {
   },
 };
 
-export const eventsAllCommand: CommandHandler<'events-all'> = {
+export const eventsAllCommand: CommandHandler<'events-all', EventsDeps> = {
   progress: () => 'Searching the events of every identifier…',
   async run(ctx) {
     const page = await firstPage(ctx.deps, ctx, 'all', specOf(ctx.command));
@@ -119,7 +120,7 @@ export const eventsAllCommand: CommandHandler<'events-all'> = {
 };
 
 /** A picker's Events: the stored search, with the chosen identifier; the picker is replaced by the results. */
-async function pick(click: Click): Promise<void> {
+async function pick(click: Click<EventsDeps>): Promise<void> {
   const { deps, who } = click;
   const ref = parseRowRef(click.action.value);
   const ctx = ref
@@ -137,7 +138,7 @@ async function pick(click: Click): Promise<void> {
 }
 
 /** An identifier's Events button (identifier lists, accepted recommendations): its recent events, in a new message. */
-async function identifierEvents(click: Click): Promise<void> {
+async function identifierEvents(click: Click<EventsDeps>): Promise<void> {
   const id = Number(click.action.value);
   if (!Number.isSafeInteger(id) || id <= 0) {
     throw new VigilError('This button does not name an identifier.', 'Run `/vigil identifiers` again.');
@@ -146,7 +147,7 @@ async function identifierEvents(click: Click): Promise<void> {
   await click.respond(ephemeral(page, false));
 }
 
-export function registerByNameActions(app: Parameters<typeof onAction>[0], deps: SlackDeps): void {
+export function registerByNameActions(app: Parameters<typeof onAction>[0], deps: EventsDeps): void {
   onAction(app, deps, { action_id: new RegExp(`^${EVENTS_PICK}:\\d{1,3}$`) }, pick);
   onAction(app, deps, { action_id: new RegExp(`^${IDENTIFIER_EVENTS}:\\d{1,3}$`) }, identifierEvents);
 }

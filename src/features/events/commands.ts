@@ -4,9 +4,10 @@ import type { CommandHandler } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { toEventSearchInput } from '../../slack/grammar/index.js';
 import { eventsCommandText } from './command-text.js';
+import type { EventsDeps } from './deps.js';
 import { openSecretModal, sendExplain } from './views.js';
 
-export const eventsCommand: CommandHandler<'events'> = {
+export const eventsCommand: CommandHandler<'events', EventsDeps> = {
   progress: (cmd) => `Searching the events of identifier ${cmd.identifierId}…`,
   async run(ctx) {
     const { deps, command } = ctx;
@@ -26,7 +27,7 @@ export const eventsCommand: CommandHandler<'events'> = {
 };
 
 /** No progress text: the trigger id lives 3 s, so the modal opens before anything else. */
-export const eventsSecretModalCommand: CommandHandler<'events-secret-modal'> = {
+export const eventsSecretModalCommand: CommandHandler<'events-secret-modal', EventsDeps> = {
   async run(ctx) {
     await openSecretModal(ctx.client, ctx.triggerId, {
       identifierId: ctx.command.identifierId,
@@ -36,7 +37,7 @@ export const eventsSecretModalCommand: CommandHandler<'events-secret-modal'> = {
   },
 };
 
-export const explainCommand: CommandHandler<'explain'> = {
+export const explainCommand: CommandHandler<'explain', EventsDeps> = {
   progress: () => 'Asking the threat-intel service for its explanation…',
   async run(ctx) {
     const { deps } = ctx;

@@ -3,17 +3,18 @@
  * page through them and share them in the channel.
  */
 
-import { registerTriageForm } from '../../domain/events/triage-listeners.js';
+import { openTriage, registerTriageForm, type TriageFormDeps } from '../../domain/events/triage-listeners.js';
 import type { Feature } from '../../slack/context.js';
 import { registerEventActions } from './actions.js';
 import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './by-name.js';
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
+import type { EventRowsDeps, EventSnoozeDeps, EventsDeps, RowForms, StealerLogDeps } from './deps.js';
 import { eventsSecretByNameCommand, registerSecretByName } from './secret-by-name.js';
-import { registerSnoozeForm } from './snooze-form.js';
-import { registerStealerLog } from './stealer-log.js';
+import { openSnooze, registerSnoozeForm, unsnooze } from './snooze-form.js';
+import { openStealerLog, registerStealerLog } from './stealer-log.js';
 import { registerSecretModal } from './views.js';
 
-export const eventsFeature: Feature = {
+export const eventsFeature: Feature<EventsDeps> = {
   commands: {
     events: eventsCommand,
     'events-name': eventsByNameCommand,
@@ -23,12 +24,34 @@ export const eventsFeature: Feature = {
     explain: explainCommand,
   },
   register(app, deps) {
-    registerEventActions(app, deps);
     registerSecretModal(app, deps);
     registerByNameActions(app, deps);
     registerSecretByName(app, deps);
-    registerTriageForm(app, deps);
-    registerSnoozeForm(app, deps);
-    registerStealerLog(app, deps);
   },
 };
+
+/** An event row's buttons and menu. */
+export const eventRowsFeature: Feature<EventRowsDeps> = { commands: {}, register: registerEventActions };
+
+/** The triage form a row's menu opens (tags, note, severity). */
+export const triageFormFeature: Feature<TriageFormDeps> = { commands: {}, register: registerTriageForm };
+
+/** The snooze form a row's menu opens. */
+export const eventSnoozeFeature: Feature<EventSnoozeDeps> = { commands: {}, register: registerSnoozeForm };
+
+/** The stealer log a row's menu opens. */
+export const stealerLogFeature: Feature<StealerLogDeps> = { commands: {}, register: registerStealerLog };
+
+/** The forms a row opens, each bound to its own part's deps. */
+export function rowForms(deps: {
+  triage: TriageFormDeps;
+  snooze: EventSnoozeDeps;
+  stealerLog: StealerLogDeps;
+}): RowForms {
+  return {
+    triage: (click) => openTriage({ ...click, deps: deps.triage }),
+    snooze: (click) => openSnooze({ ...click, deps: deps.snooze }),
+    unsnooze: (click) => unsnooze({ ...click, deps: deps.snooze }),
+    stealerLog: (click) => openStealerLog({ ...click, deps: deps.stealerLog }),
+  };
+}

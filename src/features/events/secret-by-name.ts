@@ -12,13 +12,14 @@ import {
   renderSecretFormChoice,
 } from '../../domain/identifier-blocks.js';
 import { VigilError } from '../../kernel/errors.js';
-import type { CommandHandler, SlackDeps } from '../../slack/context.js';
+import type { CommandHandler } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';
+import type { EventsDeps } from './deps.js';
 import { openSecretModal } from './views.js';
 
 /** No progress text: when the name is known, the form opens before anything else. */
-export const eventsSecretByNameCommand: CommandHandler<'events-secret-name'> = {
+export const eventsSecretByNameCommand: CommandHandler<'events-secret-name', EventsDeps> = {
   async run(ctx) {
     const { deps, command } = ctx;
     const known = await deps.identifiers.resolveKnown(ctx.workspaceId, command.name);
@@ -42,7 +43,7 @@ export const eventsSecretByNameCommand: CommandHandler<'events-secret-name'> = {
 };
 
 /** "Open the private form" on an identifier the name may mean. */
-async function openForm(click: Click): Promise<void> {
+async function openForm(click: Click<EventsDeps>): Promise<void> {
   const chosen = parseSecretFormValue(click.action.value);
   if (chosen === undefined) {
     throw new VigilError(
@@ -53,6 +54,6 @@ async function openForm(click: Click): Promise<void> {
   await openSecretModal(click.client, click.body.trigger_id, { ...chosen, channelId: click.who.channelId });
 }
 
-export function registerSecretByName(app: Parameters<typeof onAction>[0], deps: SlackDeps): void {
+export function registerSecretByName(app: Parameters<typeof onAction>[0], deps: EventsDeps): void {
   onAction(app, deps, { action_id: new RegExp(`^${EVENTS_SECRET_FORM}:\\d{1,3}$`) }, openForm);
 }

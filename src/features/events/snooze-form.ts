@@ -26,12 +26,13 @@ import {
 } from '../../domain/snooze-blocks.js';
 import { type SnoozeLength, sourceOf, withSnoozes } from '../../domain/snooze-model.js';
 import { ExpiredError, RefusalError, VigilError } from '../../kernel/errors.js';
-import { ephemeral, type Requester, type SlackDeps } from '../../slack/context.js';
+import { ephemeral, type Requester } from '../../slack/context.js';
 import { isExpected, reportError } from '../../slack/error-reply.js';
 import { userMention } from '../../slack/kit/text.js';
 import { type Click, onView } from '../../slack/listen.js';
 import { clickTarget, type MessageTarget } from '../../slack/respond.js';
 import type { SnoozeTarget } from '../../store/index.js';
+import type { EventSnoozeDeps } from './deps.js';
 
 /** A response_url works for 30 minutes: the pending form lives no longer. */
 const PENDING_TTL_MS = 30 * 60 * 1000;
@@ -53,7 +54,7 @@ function gone(): ExpiredError {
 }
 
 /** The menu option: a "checking" modal at once (the trigger id lives 3 s), then the form once allowed. */
-export async function openSnooze(click: Click): Promise<void> {
+export async function openSnooze(click: Click<EventSnoozeDeps>): Promise<void> {
   const opened = await click.client.views.open({
     trigger_id: click.body.trigger_id,
     view: renderSnoozeStatus(':hourglass_flowing_sand: Checking who may snooze events…'),
@@ -73,7 +74,7 @@ export async function openSnooze(click: Click): Promise<void> {
   }
 }
 
-async function snoozeForm(click: Click): Promise<View> {
+async function snoozeForm(click: Click<EventSnoozeDeps>): Promise<View> {
   const { deps, who } = click;
   const ref = parseRef(click.action.value);
   if (!ref || ref.index === undefined) throw gone();
@@ -161,7 +162,7 @@ function targetFrom(
 }
 
 async function redraw(
-  deps: SlackDeps,
+  deps: EventSnoozeDeps,
   ctx: EventsContext,
   workspaceId: string,
   target: MessageTarget | undefined,
@@ -177,7 +178,7 @@ async function redraw(
 }
 
 async function submit(
-  deps: SlackDeps,
+  deps: EventSnoozeDeps,
   client: WebClient,
   who: Requester,
   view: ViewOutput,
@@ -205,7 +206,7 @@ async function submit(
       label,
     });
     await show(snoozedText(snooze, replaced !== undefined));
-    const into = targetOf(client, pending, deps.outbound.dispatcher);
+    const into = targetOf(client, pending, deps.work.outbound.dispatcher);
     await redraw(deps, ctx, who.workspaceId, into, redrawn);
   } catch (err) {
     if (isExpected(err)) {
@@ -221,7 +222,7 @@ async function submit(
 }
 
 /** Unsnooze on a snoozed row: every snooze covering the event ends; the rows are redrawn in place. */
-export async function unsnooze(click: Click): Promise<void> {
+export async function unsnooze(click: Click<EventSnoozeDeps>): Promise<void> {
   const { deps, who } = click;
   const ref = parseRef(click.action.value);
   if (!ref || ref.index === undefined) throw gone();
@@ -252,7 +253,7 @@ export async function unsnooze(click: Click): Promise<void> {
   }
 }
 
-export function registerSnoozeForm(app: App, deps: SlackDeps): void {
+export function registerSnoozeForm(app: App, deps: EventSnoozeDeps): void {
   onView(app, deps, SNOOZE_VIEW, ({ who, view, client }) => {
     const form = readSnoozeForm(view);
     if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };

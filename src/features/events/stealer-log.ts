@@ -10,8 +10,9 @@ import { contextRef, parseContextRef } from '../../domain/contexts.js';
 import { parseRef } from '../../domain/events/context.js';
 import { isInfectedDevice } from '../../domain/events/model.js';
 import { ExpiredError } from '../../kernel/errors.js';
-import { ephemeral, type SlackDeps } from '../../slack/context.js';
+import { ephemeral } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';
+import type { StealerLogDeps } from './deps.js';
 import {
   decodePages,
   encodePages,
@@ -30,7 +31,7 @@ function gone(): ExpiredError {
   );
 }
 
-export async function openStealerLog(click: Click): Promise<void> {
+export async function openStealerLog(click: Click<StealerLogDeps>): Promise<void> {
   const { deps, who } = click;
   // A stealer log lists the logins of the company's people: the same permission as searching leaked credentials.
   await deps.authz.requireAccess(click.client, who, 'creds');
@@ -49,7 +50,7 @@ export async function openStealerLog(click: Click): Promise<void> {
 }
 
 function render(
-  click: Click,
+  click: Click<StealerLogDeps>,
   view: Parameters<typeof renderStealerLog>[0],
   id: string,
   pages?: StealerLogPages,
@@ -63,7 +64,7 @@ function render(
 }
 
 /** Next/Previous of one list: the same private message, another page of what was read (still masked). */
-async function page(click: Click): Promise<void> {
+async function page(click: Click<StealerLogDeps>): Promise<void> {
   const { deps, who } = click;
   await deps.authz.requireAccess(click.client, who, 'creds');
   const ref = parseContextRef(click.action.value, 3);
@@ -72,7 +73,7 @@ async function page(click: Click): Promise<void> {
   await click.respond(ephemeral(render(click, view, ref.ctxId, decodePages(ref.index)), true));
 }
 
-async function reveal(click: Click): Promise<void> {
+async function reveal(click: Click<StealerLogDeps>): Promise<void> {
   const { deps, who } = click;
   const ref = parseContextRef(click.action.value, 3);
   if (!ref || ref.index === undefined) throw gone();
@@ -82,7 +83,7 @@ async function reveal(click: Click): Promise<void> {
   await click.respond(ephemeral(renderStealerRevealed(entry, value), false));
 }
 
-export function registerStealerLog(app: App, deps: SlackDeps): void {
+export function registerStealerLog(app: App, deps: StealerLogDeps): void {
   onAction(app, deps, { action_id: STEALER_REVEAL, block_id: /^stealer:row:\d{1,3}$/ }, reveal);
   for (const action_id of [STEALER_PREVIOUS, STEALER_NEXT])
     onAction(app, deps, { action_id, block_id: /^stealer:pager:(credentials|cookies)$/ }, page);

@@ -10,7 +10,7 @@ import type { WithheldQueryType } from '../../domain/events/context.js';
 import { type RenderedMessage, renderPage } from '../../domain/events/page.js';
 import { VigilError } from '../../kernel/errors.js';
 import { registerSecret } from '../../kernel/logger.js';
-import { ephemeral, type SlackDeps } from '../../slack/context.js';
+import { ephemeral } from '../../slack/context.js';
 import { onView } from '../../slack/listen.js';
 import { ephemeralPoster } from '../../slack/respond.js';
 import {
@@ -20,6 +20,7 @@ import {
   secretSearchView,
 } from './blocks-events-secret.js';
 import { secretCommandText } from './command-text.js';
+import type { EventsDeps } from './deps.js';
 
 export async function openSecretModal(
   client: WebClient,
@@ -76,7 +77,7 @@ export function submittedQuery(
   return { query: { type: 'credentials', username, password } };
 }
 
-export function registerSecretModal(app: App, deps: SlackDeps): void {
+export function registerSecretModal(app: App, deps: EventsDeps): void {
   onView(app, deps, SECRET_SEARCH_CALLBACK, ({ who, view, client }) => {
     const meta = SecretSearchMetadataSchema.safeParse(safeJson(view.private_metadata));
     if (!meta.success) return {};

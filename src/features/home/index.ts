@@ -5,7 +5,7 @@ import { HOME_SNOOZE_END } from '../../domain/snooze-blocks.js';
 import { ALERT_PAUSE, ALERT_REMOVE, ALERT_RESUME } from '../../domain/subscriptions/alert-blocks.js';
 import { DIGEST_PAUSE, DIGEST_REMOVE, DIGEST_RESUME } from '../../domain/subscriptions/digest-blocks.js';
 import { NotConnectedError } from '../../kernel/errors.js';
-import type { Feature, SlackDeps } from '../../slack/context.js';
+import type { Feature } from '../../slack/context.js';
 import { parseUnreadableValue, UNREADABLE_REMOVE } from '../../slack/kit/unreadable.js';
 import { type Click, onAction, onView } from '../../slack/listen.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';
@@ -19,9 +19,10 @@ import {
   renderHome,
   renderNoticeModal,
 } from './blocks.js';
+import type { HomeDeps, RowSubscriptions } from './deps.js';
 
 async function publishHome(
-  deps: SlackDeps,
+  deps: HomeDeps,
   client: WebClient,
   ids: { workspaceId: string; teamId: string; userId: string },
 ): Promise<void> {
@@ -37,7 +38,7 @@ async function publishHome(
 }
 
 /** Opening the Home, and connecting or disconnecting the workspace from it: admins only. */
-function registerConnection(app: App, deps: SlackDeps): void {
+function registerConnection(app: App, deps: HomeDeps): void {
   app.event('app_home_opened', async ({ event, body, client }) => {
     if (event.tab !== 'home') return;
     await publishHome(deps, client, {
@@ -109,7 +110,7 @@ function registerConnection(app: App, deps: SlackDeps): void {
 }
 
 /** Remove on an unreadable record and End on a snooze: what the Home lists beside the subscriptions. */
-function registerRecordButtons(app: App, deps: SlackDeps): void {
+function registerRecordButtons(app: App, deps: HomeDeps): void {
   // Remove on an unreadable record (App Home, digest and alert lists): admins only, asked first, audited.
   onAction(
     app,
@@ -149,23 +150,15 @@ function registerRecordButtons(app: App, deps: SlackDeps): void {
   );
 }
 
-/** What a row's buttons change: digest and alert subscriptions answer alike. */
-interface Subscriptions {
-  get(workspaceId: string, id: string): Promise<{ createdBy: string }>;
-  pause(workspaceId: string, id: string, userId: string): Promise<unknown>;
-  resume(workspaceId: string, id: string, userId: string): Promise<unknown>;
-  remove(workspaceId: string, id: string, userId: string): Promise<void>;
-}
-
 /** Pause / Resume / Remove on a subscription row: its creator or an admin; audited by the service. */
 function registerRowButtons(
   app: App,
-  deps: SlackDeps,
-  service: Subscriptions,
+  deps: HomeDeps,
+  service: RowSubscriptions,
   ids: { pause: string; resume: string; remove: string },
   refusal: string,
 ): void {
-  const change = (what: 'pause' | 'resume' | 'remove') => async (click: Click) => {
+  const change = (what: 'pause' | 'resume' | 'remove') => async (click: Click<HomeDeps>) => {
     const { who, client } = click;
     const id = click.action.value ?? '';
     const sub = await service.get(who.workspaceId, id);
@@ -179,7 +172,7 @@ function registerRowButtons(
   onAction(app, deps, ids.remove, change('remove'), opts);
 }
 
-export const homeFeature: Feature = {
+export const homeFeature: Feature<HomeDeps> = {
   commands: {},
   register(app, deps) {
     registerConnection(app, deps);
@@ -187,14 +180,14 @@ export const homeFeature: Feature = {
     registerRowButtons(
       app,
       deps,
-      deps.digests,
+      deps.subscriptions.digests,
       { pause: DIGEST_PAUSE, resume: DIGEST_RESUME, remove: DIGEST_REMOVE },
       'change a digest someone else created',
     );
     registerRowButtons(
       app,
       deps,
-      deps.alerts,
+      deps.subscriptions.alerts,
       { pause: ALERT_PAUSE, resume: ALERT_RESUME, remove: ALERT_REMOVE },
       'change alerts someone else created',
     );

@@ -2,9 +2,10 @@ import { IDENTIFIERS_NEXT, renderIdentifiers } from '../../domain/identifier-blo
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { onAction } from '../../slack/listen.js';
+import type { IdentifiersDeps } from './deps.js';
 import { registerWatchActions, watchCommands } from './watch-listeners.js';
 
-const identifiers: CommandHandler<'identifiers'> = {
+const identifiers: CommandHandler<'identifiers', IdentifiersDeps> = {
   progress: () => 'Looking up identifiers…',
   async run(ctx) {
     const page = await ctx.deps.identifierSearch.page({
@@ -17,7 +18,7 @@ const identifiers: CommandHandler<'identifiers'> = {
   },
 };
 
-export const identifiersFeature: Feature = {
+export const identifiersFeature: Feature<IdentifiersDeps> = {
   commands: { identifiers, ...watchCommands },
   register(app, deps) {
     registerWatchActions(app, deps);

@@ -12,15 +12,16 @@ import {
   renderWatchRefused,
 } from '../../domain/watch-blocks.js';
 import { IdentifierRefusedError } from '../../domain/watch-service.js';
-import type { CommandHandler, CommandHandlers, Requester, SlackDeps } from '../../slack/context.js';
+import type { CommandHandler, CommandHandlers, Requester } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';
+import type { IdentifiersDeps } from './deps.js';
 
-function mayWatch(deps: SlackDeps, client: WebClient, who: Requester): Promise<void> {
+function mayWatch(deps: IdentifiersDeps, client: WebClient, who: Requester): Promise<void> {
   return deps.authz.requirePermission(client, who.workspaceId, who.teamId, who.userId, 'watch');
 }
 
-const add: CommandHandler<'identifiers-add'> = {
+const add: CommandHandler<'identifiers-add', IdentifiersDeps> = {
   progress: () => 'Adding the identifier…',
   async run(ctx) {
     await mayWatch(ctx.deps, ctx.client, ctx);
@@ -45,7 +46,7 @@ const add: CommandHandler<'identifiers-add'> = {
   },
 };
 
-const remove: CommandHandler<'identifiers-remove'> = {
+const remove: CommandHandler<'identifiers-remove', IdentifiersDeps> = {
   progress: () => 'Looking up the identifier…',
   async run(ctx) {
     await mayWatch(ctx.deps, ctx.client, ctx);
@@ -56,7 +57,7 @@ const remove: CommandHandler<'identifiers-remove'> = {
 
 function toggle<K extends 'identifiers-disable' | 'identifiers-enable'>(
   disabled: boolean,
-): CommandHandler<K> {
+): CommandHandler<K, IdentifiersDeps> {
   return {
     progress: () => (disabled ? 'Disabling the identifier…' : 'Enabling the identifier…'),
     async run(ctx) {
@@ -74,7 +75,7 @@ function toggle<K extends 'identifiers-disable' | 'identifiers-enable'>(
   };
 }
 
-export const watchCommands: CommandHandlers = {
+export const watchCommands: CommandHandlers<IdentifiersDeps> = {
   'identifiers-add': add,
   'identifiers-remove': remove,
   'identifiers-disable': toggle<'identifiers-disable'>(true),
@@ -82,7 +83,7 @@ export const watchCommands: CommandHandlers = {
 };
 
 /** The removal's answer: the id comes from the button, the permission from the verified click. */
-async function confirmRemove(click: Click): Promise<void> {
+async function confirmRemove(click: Click<IdentifiersDeps>): Promise<void> {
   const { deps, who } = click;
   const id = Number(click.action.value);
   if (!Number.isSafeInteger(id) || id <= 0) {
@@ -94,7 +95,7 @@ async function confirmRemove(click: Click): Promise<void> {
   await click.respond(ephemeral(renderWatchDone('remove', removed, who.userId), true));
 }
 
-export function registerWatchActions(app: App, deps: SlackDeps): void {
+export function registerWatchActions(app: App, deps: IdentifiersDeps): void {
   onAction(app, deps, IDENTIFIER_REMOVE_CONFIRM, confirmRemove);
   onAction(app, deps, IDENTIFIER_REMOVE_CANCEL, async ({ respond }) => {
     await respond(ephemeral({ text: 'Nothing was removed.' }, true));

@@ -9,8 +9,9 @@ import { ephemeral } from '../../slack/context.js';
 import { openDm } from '../../slack/file-upload.js';
 import { startOf } from '../../slack/grammar/time.js';
 import { renderIntelRequested, renderIntelThreadStart } from './blocks.js';
+import type { IntelDeps } from './deps.js';
 
-const intel: CommandHandler<'intel'> = {
+const intel: CommandHandler<'intel', IntelDeps> = {
   progress: () => 'Asking Threat Flow…',
   async run(ctx) {
     const { question, since, keywords, exclude } = ctx.command;
@@ -46,4 +47,4 @@ const intel: CommandHandler<'intel'> = {
   },
 };
 
-export const intelFeature: Feature = { commands: { intel } };
+export const intelFeature: Feature<IntelDeps> = { commands: { intel } };

@@ -7,11 +7,11 @@ import type { View } from '@slack/types';
 import { z } from 'zod';
 import { parseRowRef } from '../../domain/list-context.js';
 import { ExpiredError, RefusalError, VigilError } from '../../kernel/errors.js';
-import type { SlackDeps } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';
 import { POLICY_ACTIONS, renderPolicies, renderUnassignModal, renderUnassignStatus } from './blocks.js';
 import { renderAssignmentsPage } from './commands.js';
+import type { PoliciesDeps } from './deps.js';
 import { requireUnassign } from './permission.js';
 
 /** A response_url works for 30 minutes: the pending form lives no longer. */
@@ -29,7 +29,7 @@ export const PendingUnassignSchema = z.object({
   responseUrl: z.string().url().optional(),
 });
 
-export function registerPolicyActions(app: App, deps: SlackDeps): void {
+export function registerPolicyActions(app: App, deps: PoliciesDeps): void {
   onAction(
     app,
     deps,
@@ -72,7 +72,10 @@ export function registerPolicyActions(app: App, deps: SlackDeps): void {
 }
 
 /** Unassign: a modal at once, its form shown only to someone allowed, for the row the button points at. */
-async function openUnassignForm(deps: SlackDeps, { who, body, action, client }: Click): Promise<void> {
+async function openUnassignForm(
+  deps: PoliciesDeps,
+  { who, body, action, client }: Click<PoliciesDeps>,
+): Promise<void> {
   // The trigger id lives 3 s: a modal opens at once saying what happens; the form itself is shown in it
   // only once the clicker is known to be allowed, so nobody fills in (or submits) a form for nothing.
   const opened = await client.views.open({

@@ -3,9 +3,10 @@
 import type { CommandHandler } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { renderAssignments, renderPolicies } from './blocks.js';
+import type { PoliciesDeps } from './deps.js';
 import type { assignmentsPage } from './service.js';
 
-export const policiesCommand: CommandHandler<'policies'> = {
+export const policiesCommand: CommandHandler<'policies', PoliciesDeps> = {
   progress: () => 'Listing matching policies…',
   async run(ctx) {
     const page = await ctx.deps.policies.page({
@@ -18,7 +19,7 @@ export const policiesCommand: CommandHandler<'policies'> = {
   },
 };
 
-export const assignmentsCommand: CommandHandler<'assignments'> = {
+export const assignmentsCommand: CommandHandler<'assignments', PoliciesDeps> = {
   progress: () => 'Listing the policy’s assignments…',
   async run(ctx) {
     const { ctxId, ctx: page } = await ctx.deps.policies.assignments({

@@ -2,9 +2,10 @@
 import type { Feature } from '../../slack/context.js';
 import { registerPolicyActions } from './actions.js';
 import { assignmentsCommand, policiesCommand } from './commands.js';
+import type { PoliciesDeps } from './deps.js';
 import { registerUnassignForm } from './views.js';
 
-export const policiesFeature: Feature = {
+export const policiesFeature: Feature<PoliciesDeps> = {
   commands: { policies: policiesCommand, assignments: assignmentsCommand },
   register(app, deps) {
     registerPolicyActions(app, deps);

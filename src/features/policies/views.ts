@@ -7,7 +7,7 @@ import type { App, ViewOutput } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { ValidationError } from '../../api/index.js';
 import { ExpiredError, NotAllowedError } from '../../kernel/errors.js';
-import type { Requester, SlackDeps } from '../../slack/context.js';
+import type { Requester } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { isExpected, reportError } from '../../slack/error-reply.js';
 import { slackDate } from '../../slack/kit/dates.js';
@@ -24,6 +24,7 @@ import {
   unassignHeadline,
 } from './blocks.js';
 import { renderAssignmentsPage } from './commands.js';
+import type { PoliciesDeps } from './deps.js';
 import { requireUnassign } from './permission.js';
 import type { UnassignOutcome } from './unassign.js';
 
@@ -58,7 +59,7 @@ function outcomeText(outcome: UnassignOutcome, name: string): string {
 }
 
 async function submit(
-  deps: SlackDeps,
+  deps: PoliciesDeps,
   client: WebClient,
   requester: Requester,
   view: ViewOutput,
@@ -104,7 +105,7 @@ async function submit(
       await postToResponseUrl(
         pending.responseUrl,
         ephemeral(renderAssignmentsPage(ctxId, fresh, notice), true),
-        deps.outbound.dispatcher,
+        deps.work.outbound.dispatcher,
       ).catch((err: unknown) => deps.logger.warn('could not update the assignments list', { err }));
     }
   } catch (err) {
@@ -129,7 +130,7 @@ async function submit(
   }
 }
 
-export function registerUnassignForm(app: App, deps: SlackDeps): void {
+export function registerUnassignForm(app: App, deps: PoliciesDeps): void {
   onView(app, deps, UNASSIGN_VIEW, ({ who: requester, view, client }) => {
     const clean = cleanChosen(view);
     if (clean === undefined)

@@ -10,7 +10,7 @@ import { parseRowRef } from '../../domain/list-context.js';
 import { renderWatchRefused } from '../../domain/watch-blocks.js';
 import { IdentifierRefusedError } from '../../domain/watch-service.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
-import type { CommandHandler, Feature, SlackDeps } from '../../slack/context.js';
+import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { listCodeSpan, userMention } from '../../slack/kit/text.js';
@@ -25,6 +25,7 @@ import {
   RECOMMENDATIONS_REJECT_PAGE,
   renderRecommendations,
 } from './blocks.js';
+import type { RecommendationsDeps } from './deps.js';
 import { recommendedValue, type ShownRecommendations } from './list.js';
 import type { DecideOutcome } from './service.js';
 
@@ -36,7 +37,7 @@ const DONE_WORDS: Readonly<Record<RecommendationAction, string>> = { accept: 'ac
 
 /** The page as a message: who decided what through Vigil, and the identifiers accepted rows became. */
 async function renderShown(
-  deps: SlackDeps,
+  deps: RecommendationsDeps,
   workspaceId: string,
   shown: ShownRecommendations,
   shownRef: string,
@@ -70,7 +71,7 @@ async function renderShown(
   });
 }
 
-const recommendations: CommandHandler<'recommendations'> = {
+const recommendations: CommandHandler<'recommendations', RecommendationsDeps> = {
   progress: () => 'Listing identifier recommendations…',
   async run(ctx) {
     const { command } = ctx;
@@ -117,7 +118,11 @@ function outcomeNotice(
 }
 
 /** Accept or Reject on one row (`…:<index>`) or on the whole page. */
-async function decide(click: Click, action: RecommendationAction, wholePage: boolean): Promise<void> {
+async function decide(
+  click: Click<RecommendationsDeps>,
+  action: RecommendationAction,
+  wholePage: boolean,
+): Promise<void> {
   const { deps, who } = click;
   const ref = wholePage ? { ctxId: click.action.value ?? '', index: -1 } : parseRowRef(click.action.value);
   const shown = ref ? await deps.recommendations.loadShown(ref.ctxId, who.workspaceId) : undefined;
@@ -162,7 +167,7 @@ async function decide(click: Click, action: RecommendationAction, wholePage: boo
 }
 
 /** An accepted row whose identifier was not there: read the identifiers again and redraw the page. */
-async function recheck(click: Click): Promise<void> {
+async function recheck(click: Click<RecommendationsDeps>): Promise<void> {
   const { deps, who } = click;
   const ref = parseRowRef(click.action.value);
   const shown = ref ? await deps.recommendations.loadShown(ref.ctxId, who.workspaceId) : undefined;
@@ -195,7 +200,7 @@ async function recheck(click: Click): Promise<void> {
  * "Watch it": an accepted recommendation that did not become an identifier is created as one (permission
  * `watch`, checked on the click), then the page is drawn again with its events button.
  */
-async function watchIt(click: Click): Promise<void> {
+async function watchIt(click: Click<RecommendationsDeps>): Promise<void> {
   const { deps, who } = click;
   const ref = parseRowRef(click.action.value);
   const shown = ref ? await deps.recommendations.loadShown(ref.ctxId, who.workspaceId) : undefined;
@@ -228,7 +233,7 @@ async function watchIt(click: Click): Promise<void> {
   await click.respond(ephemeral(await renderShown(deps, who.workspaceId, shown, ref.ctxId), true));
 }
 
-export const recommendationsFeature: Feature = {
+export const recommendationsFeature: Feature<RecommendationsDeps> = {
   commands: { recommendations },
   register(app, deps) {
     onAction(app, deps, RECOMMENDATIONS_NEXT, async ({ who, action, respond }) => {

@@ -3,15 +3,16 @@ import type { App } from '@slack/bolt';
 import { renderExplain } from '../../domain/events/explain-blocks.js';
 import { REPORT_EXPLAIN, renderReport } from '../../domain/report-blocks.js';
 import { VigilError } from '../../kernel/errors.js';
-import type { CommandHandler, Feature, SlackDeps } from '../../slack/context.js';
+import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { onAction } from '../../slack/listen.js';
+import type { ReportsDeps } from './deps.js';
 
 /** A response_url takes 5 posts: a very long explanation stops there. */
 const MAX_PARTS = 4;
 const EVENT_UID = /^[^/\s]+\/[^/\s]+\/\S+$/;
 
-const report: CommandHandler<'report'> = {
+const report: CommandHandler<'report', ReportsDeps> = {
   progress: () => 'Looking up the report request…',
   async run(ctx) {
     const requestUuid = ctx.command.requestUuid;
@@ -30,7 +31,7 @@ const report: CommandHandler<'report'> = {
   },
 };
 
-function register(app: App, deps: SlackDeps): void {
+function register(app: App, deps: ReportsDeps): void {
   onAction(
     app,
     deps,
@@ -48,4 +49,4 @@ function register(app: App, deps: SlackDeps): void {
   );
 }
 
-export const reportsFeature: Feature = { commands: { report }, register };
+export const reportsFeature: Feature<ReportsDeps> = { commands: { report }, register };

@@ -7,7 +7,7 @@ import type { App, MessageShortcut, RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { VigilError } from '../../kernel/errors.js';
-import type { CommandHandler, Feature, SlackDeps } from '../../slack/context.js';
+import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { isExpected, reportError } from '../../slack/error-reply.js';
 import { onView, runTracked } from '../../slack/listen.js';
@@ -22,6 +22,7 @@ import {
   UPLOAD_FILE,
   UPLOAD_VIEW,
 } from './blocks.js';
+import type { SandboxDeps } from './deps.js';
 import type { SlackFile } from './service.js';
 
 /** A message shortcut sends at most this many files (a response_url takes 5 posts: progress, results, note). */
@@ -65,7 +66,7 @@ function botTokenOf(client: WebClient): string {
 }
 
 async function send(
-  deps: SlackDeps,
+  deps: SandboxDeps,
   client: WebClient,
   botToken: string,
   who: { workspaceId: string; userId: string },
@@ -80,7 +81,7 @@ async function send(
 }
 
 /** A failure in words for the requester: our own refusals as they are, anything else with a reference. */
-async function failure(deps: SlackDeps, err: unknown, filename: string | undefined) {
+async function failure(deps: SandboxDeps, err: unknown, filename: string | undefined) {
   if (isExpected(err)) {
     deps.logger.warn('sandbox upload refused or failed', { err });
     return renderUploadFailed(filename, err.told, err.hint);
@@ -96,7 +97,7 @@ async function failure(deps: SlackDeps, err: unknown, filename: string | undefin
 // ── /vigil upload ───────────────────────────────────────────────────────────────────────────────────
 
 /** No progress text: the trigger id lives 3 s, so the form opens before anything else. */
-const upload: CommandHandler<'upload'> = {
+const upload: CommandHandler<'upload', SandboxDeps> = {
   async run(ctx) {
     await ctx.client.views.open({
       trigger_id: ctx.triggerId,
@@ -111,7 +112,7 @@ const SubmittedFilesSchema = z
   .min(1)
   .max(1);
 
-function registerUploadForm(app: App, deps: SlackDeps): void {
+function registerUploadForm(app: App, deps: SandboxDeps): void {
   onView(app, deps, UPLOAD_VIEW, ({ who, view, client }) => {
     const state = view.state.values[UPLOAD_FILE.block]?.[UPLOAD_FILE.action] as
       | { files?: unknown }
@@ -145,7 +146,7 @@ function registerUploadForm(app: App, deps: SlackDeps): void {
 
 // ── Message shortcut ────────────────────────────────────────────────────────────────────────────────
 
-function registerShortcut(app: App, deps: SlackDeps): void {
+function registerShortcut(app: App, deps: SandboxDeps): void {
   app.shortcut<MessageShortcut>(
     { callback_id: SEND_TO_SANDBOX_SHORTCUT, type: 'message_action' },
     async ({ ack, shortcut, respond, client }) => {
@@ -189,7 +190,7 @@ function registerShortcut(app: App, deps: SlackDeps): void {
 }
 
 async function sendAll(
-  deps: SlackDeps,
+  deps: SandboxDeps,
   client: WebClient,
   botToken: string,
   who: { workspaceId: string; userId: string },
@@ -213,7 +214,7 @@ async function sendAll(
   }
 }
 
-export const sandboxFeature: Feature = {
+export const sandboxFeature: Feature<SandboxDeps> = {
   commands: { upload },
   register(app, deps) {
     registerUploadForm(app, deps);

@@ -14,8 +14,9 @@ import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { openDm, uploadFileToDm } from '../../slack/file-upload.js';
 import type { Usergroup } from '../../slack/permission-checks.js';
+import type { SettingsDeps } from './deps.js';
 
-const audit: CommandHandler<'audit'> = {
+const audit: CommandHandler<'audit', SettingsDeps> = {
   async run(ctx) {
     await ctx.deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'read the audit log');
     const entries = await ctx.deps.audit.recent(ctx.workspaceId, ctx.command.limit);
@@ -24,7 +25,7 @@ const audit: CommandHandler<'audit'> = {
 };
 
 /** Every kept entry as a CSV file in the admin's direct message with Vigil, never a channel. */
-const auditExport: CommandHandler<'audit-export'> = {
+const auditExport: CommandHandler<'audit-export', SettingsDeps> = {
   progress: () => 'Preparing the audit log as CSV…',
   async run(ctx) {
     const { deps } = ctx;
@@ -42,7 +43,7 @@ const auditExport: CommandHandler<'audit-export'> = {
         filename: `vigil-audit-${day}.csv`,
         title: 'Vigil audit log',
       },
-      deps.outbound.dispatcher,
+      deps.work.outbound.dispatcher,
     );
     await deps.audit.record({
       teamId: ctx.workspaceId,
@@ -58,14 +59,14 @@ const auditExport: CommandHandler<'audit-export'> = {
   },
 };
 
-const settings: CommandHandler<'settings'> = {
+const settings: CommandHandler<'settings', SettingsDeps> = {
   async run(ctx) {
     const current = await ctx.deps.settings.get(ctx.workspaceId);
     await ctx.respond(ephemeral(renderSettings(current.permissions), true));
   },
 };
 
-const settingsActors: CommandHandler<'settings-actors'> = {
+const settingsActors: CommandHandler<'settings-actors', SettingsDeps> = {
   async run(ctx) {
     const { deps, command } = ctx;
     const { permission } = command;
@@ -103,6 +104,6 @@ const settingsActors: CommandHandler<'settings-actors'> = {
   },
 };
 
-export const adminFeature: Feature = {
+export const adminFeature: Feature<SettingsDeps> = {
   commands: { audit, 'audit-export': auditExport, settings, 'settings-actors': settingsActors },
 };

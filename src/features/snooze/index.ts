@@ -9,8 +9,9 @@ import { VigilError } from '../../kernel/errors.js';
 import { type CommandHandler, ephemeral, type Feature } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { onAction } from '../../slack/listen.js';
+import type { SnoozeDeps } from './deps.js';
 
-const snoozeCommand: CommandHandler<'snooze'> = {
+const snoozeCommand: CommandHandler<'snooze', SnoozeDeps> = {
   progress: () => 'Snoozing…',
   async run(ctx) {
     const { deps, command } = ctx;
@@ -35,13 +36,13 @@ const snoozeCommand: CommandHandler<'snooze'> = {
   },
 };
 
-const snoozesCommand: CommandHandler<'snoozes'> = {
+const snoozesCommand: CommandHandler<'snoozes', SnoozeDeps> = {
   async run(ctx) {
     await ctx.respond(ephemeral(renderSnoozeList(await ctx.deps.snoozes.list(ctx.workspaceId)), true));
   },
 };
 
-const snoozesEndCommand: CommandHandler<'snoozes-end'> = {
+const snoozesEndCommand: CommandHandler<'snoozes-end', SnoozeDeps> = {
   async run(ctx) {
     const { deps } = ctx;
     await deps.authz.requireActor(ctx.client, ctx.workspaceId, ctx.teamId, ctx.userId);
@@ -53,7 +54,7 @@ const snoozesEndCommand: CommandHandler<'snoozes-end'> = {
   },
 };
 
-export const snoozeFeature: Feature = {
+export const snoozeFeature: Feature<SnoozeDeps> = {
   commands: { snooze: snoozeCommand, snoozes: snoozesCommand, 'snoozes-end': snoozesEndCommand },
   register(app, deps) {
     // End on the list: the list is drawn again in place with what still runs.

@@ -16,13 +16,13 @@ import {
   severityChoice,
 } from '../../domain/work-object-entity.js';
 import type { Permission } from '../../kernel/permission-rules.js';
-import type { SlackDeps } from '../../slack/context.js';
 import { detectSecret } from '../../slack/grammar/index.js';
 import { onAction, runTracked } from '../../slack/listen.js';
 import { type EnvelopeIds, requesterOfAction, workspaceOfEnvelope } from '../../slack/requester.js';
 import { ENTITY_EDIT_VIEW, routeView } from '../../slack/router.js';
 import { entityError } from './blocks-error.js';
 import { snoozeActions, snoozeFields } from './blocks-snooze.js';
+import type { WorkObjectsDeps } from './deps.js';
 import { snoozeFromPanel } from './panel-snooze.js';
 import type { OpenedFrom, Resolution } from './service.js';
 
@@ -36,7 +36,7 @@ export interface Viewer {
   userId: string;
 }
 
-const may = (deps: SlackDeps, client: WebClient, v: Viewer, permission: Permission): Promise<boolean> =>
+const may = (deps: WorkObjectsDeps, client: WebClient, v: Viewer, permission: Permission): Promise<boolean> =>
   deps.authz.may(client, v, permission);
 
 /** Whether the person is a member of the workspace Vigil serves here (a Slack Connect partner is not). */
@@ -49,7 +49,7 @@ async function isMember(client: WebClient, v: Viewer): Promise<boolean> {
 
 /** Presents the panel of `found` to one person, or the error panel saying why not. */
 async function present(
-  deps: SlackDeps,
+  deps: WorkObjectsDeps,
   client: WebClient,
   v: Viewer,
   triggerId: string,
@@ -95,7 +95,7 @@ function viewerOfEnvelope(body: EnvelopeIds, userId: string): Viewer {
   };
 }
 
-function registerDetails(app: App, deps: SlackDeps): void {
+function registerDetails(app: App, deps: WorkObjectsDeps): void {
   app.event('entity_details_requested', async ({ event, body, client }) => {
     const asked = event as unknown as EntityDetailsRequestedEvent;
     const v = viewerOfEnvelope(body as EnvelopeIds, asked.user);
@@ -164,7 +164,7 @@ function clicked(
   };
 }
 
-function registerActions(app: App, deps: SlackDeps): void {
+function registerActions(app: App, deps: WorkObjectsDeps): void {
   onAction(
     app,
     deps,
@@ -235,7 +235,7 @@ function submitted(values: Record<string, Record<string, StateValue>>, key: stri
   return undefined;
 }
 
-function registerEdits(app: App, deps: SlackDeps): void {
+function registerEdits(app: App, deps: WorkObjectsDeps): void {
   routeView(app, ENTITY_EDIT_VIEW, async ({ ack, body, view, client }) => {
     const who = requesterOfAction(body as never);
     const v: Viewer = {
@@ -305,7 +305,7 @@ function registerEdits(app: App, deps: SlackDeps): void {
   });
 }
 
-export function registerPanel(app: App, deps: SlackDeps): void {
+export function registerPanel(app: App, deps: WorkObjectsDeps): void {
   registerDetails(app, deps);
   registerActions(app, deps);
   registerEdits(app, deps);

@@ -8,17 +8,17 @@
 import type { App } from '@slack/bolt';
 import type { EntityMetadata, LinkSharedEvent } from '@slack/types';
 import { eventEntity } from '../../domain/work-object-entity.js';
-import type { SlackDeps } from '../../slack/context.js';
 import { runTracked } from '../../slack/listen.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';
 import { unseenEventEntity } from './blocks-unseen.js';
+import type { WorkObjectsDeps } from './deps.js';
 
 /** Slack sends at most a handful of links per message; more would be someone pasting a list. */
 const MAX_LINKS = 10;
 /** Links of one message to events Vigil never showed that are looked up upstream (the API budget is shared). */
 const MAX_LOOKUPS = 3;
 
-export function registerUnfurls(app: App, deps: SlackDeps): void {
+export function registerUnfurls(app: App, deps: WorkObjectsDeps): void {
   app.event('link_shared', async ({ event, body, client }) => {
     const shared = event as unknown as LinkSharedEvent;
     const workspaceId = workspaceOfEnvelope(body as EnvelopeIds);

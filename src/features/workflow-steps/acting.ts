@@ -5,6 +5,7 @@
  */
 import type { EventActionType } from '../../api/index.js';
 import { VigilError } from '../../kernel/errors.js';
+import type { ActStepDeps, DigestStepDeps } from './deps.js';
 import { actorOf, requiredInput, type StepResult, type StepRun } from './run.js';
 
 const ACTIONS: readonly EventActionType[] = ['ignore', 'remediate', 'unignore', 'unremediate'];
@@ -15,7 +16,7 @@ const STATE_AFTER: Record<EventActionType, string> = {
   unremediate: 'open',
 };
 
-export async function actOnEvent(run: StepRun): Promise<StepResult> {
+export async function actOnEvent(run: StepRun<ActStepDeps>): Promise<StepResult> {
   const { deps, inputs } = run;
   const uid = requiredInput(inputs, 'event_uid', 'Event uid');
   const action = requiredInput(inputs, 'action', 'Action') as EventActionType;
@@ -47,7 +48,7 @@ export async function actOnEvent(run: StepRun): Promise<StepResult> {
   return { outputs: { state: STATE_AFTER[action] } };
 }
 
-export async function postDigest(run: StepRun): Promise<StepResult> {
+export async function postDigest(run: StepRun<DigestStepDeps>): Promise<StepResult> {
   const { deps, inputs } = run;
   const id = requiredInput(inputs, 'subscription_id', 'Subscription id');
   const actor = actorOf(inputs);

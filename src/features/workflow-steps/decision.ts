@@ -6,13 +6,13 @@
 import type { App } from '@slack/bolt';
 import { onSurface } from '../../kernel/audit-surface.js';
 import { NotAllowedError } from '../../kernel/errors.js';
-import type { SlackDeps } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { reportError } from '../../slack/error-reply.js';
 import { userMention } from '../../slack/kit/text.js';
 import { requesterOfAction } from '../../slack/requester.js';
 import { routeAction } from '../../slack/router.js';
 import { DECISION_ACTION, type Decision, renderDecided, renderDecisionRequest } from './blocks.js';
+import type { DecisionStepDeps } from './deps.js';
 import {
   authorMessage,
   requiredInput,
@@ -24,7 +24,7 @@ import {
 
 const DECISION_BLOCK = 'vigil_step_decision';
 
-export async function askDecision(run: StepRun): Promise<StepResult> {
+export async function askDecision(run: StepRun<DecisionStepDeps>): Promise<StepResult> {
   const { inputs } = run;
   const uid = requiredInput(inputs, 'event_uid', 'Event uid');
   const decider = requiredInput(inputs, 'decider', 'Who decides');
@@ -41,7 +41,7 @@ interface FunctionData {
   inputs?: Record<string, unknown>;
 }
 
-export function registerDecisionButtons(app: App, deps: SlackDeps): void {
+export function registerDecisionButtons(app: App, deps: DecisionStepDeps): void {
   routeAction(app, { action_id: DECISION_ACTION, block_id: DECISION_BLOCK }, async (args) => {
     await args.ack();
     const body = args.body as typeof args.body & { function_data?: FunctionData };
@@ -50,7 +50,7 @@ export function registerDecisionButtons(app: App, deps: SlackDeps): void {
     const data = body.function_data;
     const executionId = data?.execution_id;
     const context = { step: 'ask_decision', execution: executionId, team: who.workspaceId };
-    deps.tracker.run(
+    deps.work.tracker.run(
       async () => {
         if (executionId === undefined || args.complete === undefined)
           throw new NotAllowedError(

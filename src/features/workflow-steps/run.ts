@@ -17,12 +17,12 @@ import { onSurface } from '../../kernel/audit-surface.js';
 import { realSleep } from '../../kernel/clock.js';
 import { NotAllowedError, VigilError } from '../../kernel/errors.js';
 import { PERMISSION_WORDS, type Permission } from '../../kernel/permission-rules.js';
-import type { SlackDeps } from '../../slack/context.js';
 import { reportError } from '../../slack/error-reply.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';
+import type { StepDeps } from './deps.js';
 
-export interface StepRun {
-  deps: SlackDeps;
+export interface StepRun<D extends StepDeps = StepDeps> {
+  deps: D;
   workspaceId: string;
   teamId: string;
   executionId: string;
@@ -123,7 +123,7 @@ function tenantOf(inputs: Record<string, unknown>): number | undefined {
 
 /** The error as a workflow author reads it in Slack: what went wrong, what to do, and a reference. */
 export async function authorMessage(
-  deps: SlackDeps,
+  deps: StepDeps,
   err: unknown,
   context: Record<string, unknown>,
 ): Promise<string> {
@@ -149,19 +149,19 @@ export async function authorMessage(
 const ANSWER_IN_ACK_MS = 2_000;
 
 /** Runs the step once per execution and completes it; never throws (failures complete with an error). */
-async function runOnce(
-  run: StepRun,
+async function runOnce<D extends StepDeps>(
+  run: StepRun<D>,
   callbackId: string,
-  handler: (run: StepRun) => Promise<StepResult>,
+  handler: (run: StepRun<D>) => Promise<StepResult>,
   slack: Completion,
 ): Promise<void> {
   const { deps } = run;
   const context = { step: callbackId, execution: run.executionId, team: run.workspaceId };
   if (!(await deps.steps.begin(run.workspaceId, run.executionId, callbackId))) {
     deps.logger.info('workflow step delivered again: already run', context);
-    deps.metrics?.stepRun(callbackId, 'repeated');
     return;
   }
+  let outcome: 'completed' | 'failed' = 'completed';
   try {
     const tenant = tenantOf(run.inputs);
     const result = await onSurface(workflowSurface(run.workflowRun), () =>
@@ -169,34 +169,32 @@ async function runOnce(
     );
     if (result === 'waiting') {
       await deps.steps.waiting(run.workspaceId, run.executionId, callbackId, run.workflowRun);
-      deps.metrics?.stepRun(callbackId, 'waiting');
       return;
     }
     await slack.complete({ outputs: result.outputs });
-    deps.metrics?.stepRun(callbackId, 'completed');
   } catch (err) {
     await slack.fail({ error: await authorMessage(deps, err, context) });
-    deps.metrics?.stepRun(callbackId, 'failed');
+    outcome = 'failed';
   }
-  await deps.steps.done(run.workspaceId, run.executionId, callbackId);
+  await deps.steps.done(run.workspaceId, run.executionId, callbackId, outcome);
 }
 
 /**
  * Registers `handler` for the step `callbackId`. `answerInAck`: the step feeds a Workflow Builder menu, which
  * Slack wants completed before the ack; the ack then waits for it, but never more than ANSWER_IN_ACK_MS.
  */
-export function onStep(
+export function onStep<D extends StepDeps>(
   app: App,
-  deps: SlackDeps,
+  deps: D,
   callbackId: string,
-  handler: (run: StepRun) => Promise<StepResult>,
+  handler: (run: StepRun<D>) => Promise<StepResult>,
   opts: { answerInAck?: boolean } = {},
 ): void {
   const answerInAck = opts.answerInAck === true;
   app.function(callbackId, { autoAcknowledge: !answerInAck }, async (args) => {
     const e = args.event as unknown as FunctionEvent;
     const envelope = args.body as EnvelopeIds & { team_id?: string };
-    const run: StepRun = {
+    const run: StepRun<D> = {
       deps,
       workspaceId: workspaceOfEnvelope(envelope),
       teamId: envelope.team_id ?? '',
@@ -209,7 +207,7 @@ export function onStep(
     const done = new Promise<void>((resolve) => {
       settled = resolve;
     });
-    deps.tracker.run(
+    deps.work.tracker.run(
       () => runOnce(run, callbackId, handler, args).finally(settled),
       (err) =>
         deps.logger.error('workflow step could not complete', {
@@ -219,7 +217,7 @@ export function onStep(
         }),
     );
     if (answerInAck) {
-      await Promise.race([done, (deps.sleep ?? realSleep)(ANSWER_IN_ACK_MS)]);
+      await Promise.race([done, (deps.work.sleep ?? realSleep)(ANSWER_IN_ACK_MS)]);
       await (args as unknown as { ack: () => Promise<void> }).ack();
     }
   });

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../../kernel/clock.js';
+import type { Metrics } from '../../observability/metrics.js';
 import type { Repositories } from '../../store/index.js';
 
 /** A run not finished by then is taken as crashed: a later delivery of it may run it again. */
@@ -24,7 +25,14 @@ const RunSchema = z.object({
 export class StepRuns {
   private readonly runs;
 
-  constructor(private readonly deps: { repos: Pick<Repositories, 'workflowSteps'>; clock: Clock }) {
+  constructor(
+    private readonly deps: {
+      repos: Pick<Repositories, 'workflowSteps'>;
+      clock: Clock;
+      /** Runs counted by outcome, when metrics are on. */
+      metrics?: Pick<Metrics, 'stepRun'>;
+    },
+  ) {
     this.runs = deps.repos.workflowSteps(RunSchema);
   }
 
@@ -42,6 +50,7 @@ export class StepRuns {
       },
       KEEP_MS,
     );
+    if (!mine) this.deps.metrics?.stepRun(step, 'repeated');
     return mine;
   }
 
@@ -53,6 +62,7 @@ export class StepRuns {
     workflowRun: string | undefined,
   ): Promise<void> {
     await this.set(workspaceId, executionId, step, 'waiting', workflowRun);
+    this.deps.metrics?.stepRun(step, 'waiting');
   }
 
   /**
@@ -75,9 +85,15 @@ export class StepRuns {
     return mine;
   }
 
-  /** The run completed (with its outputs or its error): a later delivery does nothing. */
-  async done(workspaceId: string, executionId: string, step: string): Promise<void> {
+  /** The run completed (with its outputs, or failed with its error): a later delivery does nothing. */
+  async done(
+    workspaceId: string,
+    executionId: string,
+    step: string,
+    outcome: 'completed' | 'failed',
+  ): Promise<void> {
     await this.set(workspaceId, executionId, step, 'done');
+    this.deps.metrics?.stepRun(step, outcome);
   }
 
   private async set(

@@ -12,7 +12,9 @@ import {
   toCredentialSearchInput,
   toEventSearchInput,
 } from '../../slack/grammar/index.js';
+import type { IdentifierDirectory } from '../identifiers/directory.js';
 import { credentialsSummary, eventsSummary, renderCredentialsSummary } from './blocks.js';
+import type { CredentialSearchStepDeps, EventSearchStepDeps, StepDeps } from './deps.js';
 import { requiredInput, requireSearcher, type StepResult, type StepRun, textInput } from './run.js';
 
 /** Who a search is counted against in the fair admission of searches without a person: the workflows. */
@@ -41,7 +43,7 @@ function word(value: string): string {
   return /\s/.test(clean) ? `"${clean}"` : clean;
 }
 
-export async function searchCredentials(run: StepRun): Promise<StepResult> {
+export async function searchCredentials(run: StepRun<CredentialSearchStepDeps>): Promise<StepResult> {
   const { deps, inputs } = run;
   const query = requiredInput(inputs, 'query', 'Domain or email');
   const channel = textInput(inputs, 'channel');
@@ -87,7 +89,10 @@ export async function searchCredentials(run: StepRun): Promise<StepResult> {
 }
 
 /** The identifier input: an id, or a name resolved as `/vigil events <name>` resolves it. */
-async function identifierId(run: StepRun, identifier: string): Promise<number> {
+async function identifierId(
+  run: StepRun<StepDeps & { identifiers: IdentifierDirectory }>,
+  identifier: string,
+): Promise<number> {
   if (/^\d{1,12}$/.test(identifier)) return Number(identifier);
   const { resolution } = await run.deps.identifiers.resolve(run.workspaceId, identifier);
   if (resolution.kind === 'one') return resolution.identifier.id;
@@ -103,7 +108,7 @@ async function identifierId(run: StepRun, identifier: string): Promise<number> {
   );
 }
 
-export async function searchEvents(run: StepRun): Promise<StepResult> {
+export async function searchEvents(run: StepRun<EventSearchStepDeps>): Promise<StepResult> {
   const { deps, inputs } = run;
   const identifier = requiredInput(inputs, 'identifier', 'Identifier');
   const person = await requireSearcher(run, 'use');

@@ -1,11 +1,12 @@
 /** The Tenant menu of every Vigil step (dynamic options): the tenants of the workspace's organization. */
 import { plainText } from '../../slack/kit/text.js';
+import type { TenantStepDeps } from './deps.js';
 import type { StepResult, StepRun } from './run.js';
 
 /** Slack's select menus take at most 100 options. */
 const MAX_OPTIONS = 100;
 
-export async function tenantOptions(run: StepRun): Promise<StepResult> {
+export async function tenantOptions(run: StepRun<TenantStepDeps>): Promise<StepResult> {
   const page = await run.deps.tenants.page({ workspaceId: run.workspaceId, userId: 'workflow' });
   const options = page.tenants.flatMap((t) =>
     t.id === undefined

@@ -24,7 +24,7 @@ describe.each(BACKENDS)('workflow step runs on %s', (kind) => {
     const { a, b } = await twoInstances();
     const tries = await Promise.all([a, b, a, b].map((runs) => runs.begin('T1', 'Fx1', 'search_events')));
     expect(tries.filter(Boolean)).toHaveLength(1);
-    await a.done('T1', 'Fx1', 'search_events');
+    await a.done('T1', 'Fx1', 'search_events', 'completed');
     fixture.clock.advance(10 * 60_000);
     expect(await b.begin('T1', 'Fx1', 'search_events')).toBe(false);
     // Another execution, or the same id in another workspace, is another run.

@@ -1,0 +1,46 @@
+/** What each part of the events feature uses, apart: a part's listeners get only what it declares. */
+import type { AuditTrail } from '../../domain/audit.js';
+import type { ListContexts } from '../../domain/list-context.js';
+import type { SlackBase } from '../../slack/context.js';
+import type { Click } from '../../slack/listen.js';
+import type { CredentialsService } from '../credentials/service.js';
+import type { IdentifierDirectory } from '../identifiers/directory.js';
+import type { SnoozeService } from '../snooze/service.js';
+import type { EventsService } from './service.js';
+
+/** The events commands, the secret modal, the events of an identifier by name. */
+export interface EventsDeps extends SlackBase {
+  events: EventsService;
+  identifiers: IdentifierDirectory;
+  /** Short-lived contexts behind list buttons. */
+  lists: ListContexts;
+}
+
+/** The snooze form an event's menu opens, and Unsnooze. */
+export interface EventSnoozeDeps extends SlackBase {
+  events: EventsService;
+  /** Short-lived contexts behind pending forms. */
+  lists: ListContexts;
+  snoozes: SnoozeService;
+}
+
+/** An infected device's stealer log, paged and revealed. */
+export interface StealerLogDeps extends SlackBase {
+  events: EventsService;
+  credentials: CredentialsService;
+}
+
+/** What an event row's buttons and menu open that is another part's: each bound to that part's own deps. */
+export interface RowForms {
+  triage(click: Click): Promise<void>;
+  snooze(click: Click): Promise<void>;
+  unsnooze(click: Click): Promise<void>;
+  stealerLog(click: Click): Promise<void>;
+}
+
+/** An event row's buttons and menu: acting on events, paging, sharing (audited), and the forms they open. */
+export interface EventRowsDeps extends SlackBase {
+  events: EventsService;
+  audit: AuditTrail;
+  forms: RowForms;
+}

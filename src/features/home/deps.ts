@@ -1,0 +1,21 @@
+/** What App Home and its buttons use. */
+import type { SlackBase } from '../../slack/context.js';
+import type { ConnectionService } from '../connection/service.js';
+import type { SnoozeService } from '../snooze/service.js';
+import type { HomeService } from './service.js';
+
+/** What a row's buttons change: digest and alert subscriptions answer alike. */
+export interface RowSubscriptions {
+  get(workspaceId: string, id: string): Promise<{ createdBy: string }>;
+  pause(workspaceId: string, id: string, userId: string): Promise<unknown>;
+  resume(workspaceId: string, id: string, userId: string): Promise<unknown>;
+  remove(workspaceId: string, id: string, userId: string): Promise<void>;
+}
+
+export interface HomeDeps extends SlackBase {
+  home: HomeService;
+  connection: ConnectionService;
+  snoozes: SnoozeService;
+  /** The subscriptions the Home lists, changed by its rows' Pause / Resume / Remove. */
+  subscriptions: { digests: RowSubscriptions; alerts: RowSubscriptions };
+}

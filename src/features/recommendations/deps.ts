@@ -1,0 +1,11 @@
+/** What the recommendations command and its buttons use. */
+
+import type { WatchService } from '../../domain/watch-service.js';
+import type { SlackBase } from '../../slack/context.js';
+import type { IdentifierDirectory } from '../identifiers/directory.js';
+import type { RecommendationsService } from './service.js';
+export interface RecommendationsDeps extends SlackBase {
+  recommendations: RecommendationsService;
+  identifiers: IdentifierDirectory;
+  watch: WatchService;
+}

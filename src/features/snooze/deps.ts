@@ -1,0 +1,9 @@
+/** What the snooze commands and the End button use: the snoozes, and the identifiers a snooze may name. */
+import type { SlackBase } from '../../slack/context.js';
+import type { IdentifierDirectory } from '../identifiers/directory.js';
+import type { SnoozeService } from './service.js';
+export interface SnoozeDeps extends SlackBase {
+  snoozes: SnoozeService;
+  /** Whether an identifier to snooze exists in the tenant. */
+  identifiers: Pick<IdentifierDirectory, 'missing'>;
+}

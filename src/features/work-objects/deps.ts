@@ -1,0 +1,11 @@
+/** What the unfurls and the side panel use. */
+
+import type { KnownTags } from '../../domain/events/known-tags.js';
+import type { SlackBase } from '../../slack/context.js';
+import type { SnoozeService } from '../snooze/service.js';
+import type { WorkObjectsService } from './service.js';
+export interface WorkObjectsDeps extends SlackBase {
+  workObjects: WorkObjectsService;
+  snoozes: SnoozeService;
+  knownTags: KnownTags;
+}
