@@ -51,6 +51,7 @@ import {
   isInfectedDevice,
   isSeverity,
   joinTitle,
+  overriddenFrom,
   titleFragments,
 } from './model.js';
 import { typeLabel } from './type-labels.js';
@@ -81,11 +82,10 @@ export { typeLabel } from './type-labels.js';
 
 /** `:large_orange_circle: *high*` or, with a tenant override, `:red_circle: *high → critical*`. */
 function severityText(event: Event): string {
-  const override = event.tenant_metadata?.severity?.override ?? undefined;
   const effective = effectiveSeverity(event);
-  const original = event.tenant_metadata?.severity?.original ?? event.metadata.severity;
+  const original = overriddenFrom(event);
   const emoji = isSeverity(effective) ? SEVERITY_EMOJI[effective] : ':grey_question:';
-  const was = override !== undefined && override !== original ? `${severityLabel(original)} → ` : '';
+  const was = original === undefined ? '' : `${severityLabel(original)} → `;
   return `${emoji} *${was}${severityLabel(effective)}*`;
 }
 

@@ -10,7 +10,7 @@ import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import { type Event, SEVERITIES, ValidationError } from '../../api/index.js';
+import { SEVERITIES, ValidationError } from '../../api/index.js';
 import { ExpiredError, NotAllowedError, RefusalError } from '../../kernel/errors.js';
 import type { Requester, SlackDeps } from '../../slack/context.js';
 import { isExpected, reportError } from '../../slack/error-reply.js';
@@ -22,7 +22,14 @@ import { type MessageTarget, postToResponseUrl } from '../../slack/respond.js';
 import { inTenant } from '../workspace-api.js';
 import { parseRef } from './context.js';
 import { showContext } from './message.js';
-import { effectiveSeverity, eventTitle, isSeverity, severityOverride } from './model.js';
+import {
+  applyTriage,
+  effectiveSeverity,
+  eventTitle,
+  isSeverity,
+  originalSeverity,
+  severityOverride,
+} from './model.js';
 import { ACTION_IDS, parseActionId, plainTitle } from './page.js';
 import { readTags } from './tags.js';
 import { changedFields, type TriageChange, type TriageField, type TriageOutcome } from './triage.js';
@@ -150,7 +157,7 @@ async function triageForm(click: Click): Promise<View> {
     current: {
       tags: current.tags,
       notes: current.notes,
-      original: event.tenant_metadata?.severity?.original ?? event.metadata.severity,
+      original: originalSeverity(event),
       override: current.severity,
     },
     knownTags: known,
@@ -250,20 +257,6 @@ export function targetOf(
   return { kind: 'ephemeral', respond };
 }
 
-/** The event as it is after the API's answer (all three fields, which is what the tenant now sees). */
-function eventAfter(event: Event, outcome: TriageOutcome): Event {
-  const m = outcome.metadata;
-  if (!m) return event;
-  const meta = { ...(event.tenant_metadata ?? {}) };
-  if (m.tags !== undefined) meta.tags = [...m.tags];
-  if (m.notes !== undefined) meta.notes = m.notes;
-  if (m.severity !== undefined) {
-    const original = event.tenant_metadata?.severity?.original ?? event.metadata.severity;
-    meta.severity = m.severity === null ? null : { original, override: m.severity };
-  }
-  return { ...event, tenant_metadata: meta };
-}
-
 async function submit(
   deps: SlackDeps,
   client: WebClient,
@@ -316,7 +309,7 @@ async function submit(
           i === pending.index
             ? {
                 ...e,
-                event: eventAfter(e.event, outcome),
+                event: applyTriage(e.event, outcome.metadata),
                 triaged: { by: who.userId, at: outcome.at, fields: outcome.applied.map((a) => a.field) },
               }
             : e,

@@ -12,7 +12,7 @@ import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from '../../slack/kit/text.js';
-import type { AlertHeading } from '../events/alert-heading.js';
+import type { AlertHeading } from '../events/context.js';
 import { effectiveSeverity, eventTitle } from '../events/model.js';
 import { typeLabel } from '../events/row.js';
 import { quietText } from './alert-match.js';

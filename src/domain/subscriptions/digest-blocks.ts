@@ -11,7 +11,7 @@ import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, plainText, truncate } from '../../slack/kit/text.js';
-import type { DigestHeading } from '../events/digest-heading.js';
+import type { DigestHeading } from '../events/context.js';
 import { tagFields } from '../events/tags.js';
 import {
   type Damaged,
