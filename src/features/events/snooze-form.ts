@@ -6,7 +6,6 @@
  */
 import type { App, ViewOutput } from '@slack/bolt';
 import type { View } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { type EventsContext, parseRef } from '../../domain/events/context.js';
 import { showContext } from '../../domain/events/message.js';
@@ -26,10 +25,9 @@ import {
 } from '../../domain/snooze-blocks.js';
 import { type SnoozeLength, sourceOf, withSnoozes } from '../../domain/snooze-model.js';
 import { ExpiredError, RefusalError, VigilError } from '../../kernel/errors.js';
-import { ephemeral, type Requester, type SlackDeps } from '../../slack/context.js';
-import { isExpected, reportError } from '../../slack/error-reply.js';
+import { ephemeral, type SlackDeps } from '../../slack/context.js';
 import { userMention } from '../../slack/kit/text.js';
-import { type Click, onView } from '../../slack/listen.js';
+import { type Click, onStatusForm, type StatusSubmission } from '../../slack/listen.js';
 import { clickTarget, type MessageTarget } from '../../slack/respond.js';
 import type { SnoozeTarget } from '../../store/index.js';
 
@@ -117,9 +115,12 @@ type Values = Record<
 >;
 
 /** What the form asks for (the target as the form's option value), or the errors beside its fields. */
-function readSnoozeForm(
-  view: Pick<ViewOutput, 'state'>,
-): { what: string; length: SnoozeLength } | { errors: Record<string, string> } {
+interface SnoozeForm {
+  what: string;
+  length: SnoozeLength;
+}
+
+function readSnoozeForm(view: Pick<ViewOutput, 'state'>): SnoozeForm | { errors: Record<string, string> } {
   const values = view.state.values as Values;
   const what = values[SNOOZE_WHAT_BLOCK]?.value?.selected_option?.value ?? 'event';
   if (!/^(?:event|source|identifier:\d{1,15})$/.test(what))
@@ -176,48 +177,28 @@ async function redraw(
   );
 }
 
-async function submit(
-  deps: SlackDeps,
-  client: WebClient,
-  who: Requester,
-  view: ViewOutput,
-  form: { what: string; length: SnoozeLength },
-): Promise<void> {
-  const show = (status: string) =>
-    client.views.update({ view_id: view.id, view: renderSnoozeStatus(status) });
-  try {
-    const pending = await deps.lists.load(
-      PendingSnoozeSchema,
-      view.private_metadata,
-      who.workspaceId,
-      '/vigil events …',
-      PENDING_TTL_MS,
-    );
-    await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
-    const ctx = await deps.events.contexts.load(pending.ctxId, who.workspaceId);
-    if (ctx.events[pending.index]?.event.metadata.uid !== pending.uid) throw gone();
-    const { target, label } = targetFrom(form.what, ctx, pending.index);
-    const { snooze, replaced, redrawn } = await deps.snoozes.snooze({
-      workspaceId: who.workspaceId,
-      target,
-      length: form.length,
-      by: who.userId,
-      label,
-    });
-    await show(snoozedText(snooze, replaced !== undefined));
-    const into = targetOf(client, pending, deps.outbound.dispatcher);
-    await redraw(deps, ctx, who.workspaceId, into, redrawn);
-  } catch (err) {
-    if (isExpected(err)) {
-      // A refusal or a bad day is an answer, not an incident.
-      await show(`:no_entry: ${(err as RefusalError).told} ${(err as RefusalError).hint}`);
-    } else {
-      const ref = await reportError(deps, err, undefined, { view: SNOOZE_VIEW, team: who.workspaceId });
-      await show(
-        `:warning: Something went wrong on Vigil’s side, so nothing was snoozed. Reference \`${ref}\`.`,
-      );
-    }
-  }
+async function submit({
+  deps,
+  client,
+  who,
+  form,
+  pending,
+  show,
+}: StatusSubmission<SnoozeForm, PendingSnooze>): Promise<void> {
+  await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
+  const ctx = await deps.events.contexts.load(pending.ctxId, who.workspaceId);
+  if (ctx.events[pending.index]?.event.metadata.uid !== pending.uid) throw gone();
+  const { target, label } = targetFrom(form.what, ctx, pending.index);
+  const { snooze, replaced, redrawn } = await deps.snoozes.snooze({
+    workspaceId: who.workspaceId,
+    target,
+    length: form.length,
+    by: who.userId,
+    label,
+  });
+  await show(snoozedText(snooze, replaced !== undefined));
+  const into = targetOf(client, pending, deps.outbound.dispatcher);
+  await redraw(deps, ctx, who.workspaceId, into, redrawn);
 }
 
 /** Unsnooze on a snoozed row: every snooze covering the event ends; the rows are redrawn in place. */
@@ -253,12 +234,15 @@ export async function unsnooze(click: Click): Promise<void> {
 }
 
 export function registerSnoozeForm(app: App, deps: SlackDeps): void {
-  onView(app, deps, SNOOZE_VIEW, ({ who, view, client }) => {
-    const form = readSnoozeForm(view);
-    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
-    return {
-      ack: { response_action: 'update', view: renderSnoozeStatus(':hourglass_flowing_sand: Snoozing…') },
-      work: () => submit(deps, client, who, view, form),
-    };
+  onStatusForm(app, deps, SNOOZE_VIEW, {
+    name: 'snooze',
+    read: readSnoozeForm,
+    pending: { schema: PendingSnoozeSchema, again: '/vigil events …', ttlMs: PENDING_TTL_MS },
+    status: (_, text) => renderSnoozeStatus(text),
+    progress: ':hourglass_flowing_sand: Snoozing…',
+    undone: 'nothing was snoozed',
+    // A refusal or a bad day is an answer, not an incident.
+    told: (err) => `:no_entry: ${err.told} ${err.hint}`,
+    submit,
   });
 }
