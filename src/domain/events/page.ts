@@ -262,29 +262,20 @@ export function renderPage(
     // A snooze shows while it runs; past its end the row is as before.
     if (shown.snoozed && shown.snoozed.until > now) snoozed.set(shown.event.metadata.uid, shown.snoozed);
   }
-  if (ctx.kind === 'alert') {
-    // An alert stays an alert after a click: its heading, the new states, "+N more".
-    const alert = renderAlertMessage({
-      heading: ctx.heading,
+  if (ctx.kind === 'alert' || ctx.kind === 'digest') {
+    // An alert or a digest stays one after a click: its heading, counts, the new states, "+N more".
+    const drawn = {
       events: ctx.events.map((e) => e.event),
       now,
-      refs: (i) => eventRef(ctxId, i),
+      refs: (i: number) => eventRef(ctxId, i),
       states,
       snoozed,
-    });
-    return { ...alert, includedEvents: ctx.events.length, omittedEvents: 0 };
-  }
-  if (ctx.kind === 'digest') {
-    // A digest message stays a digest after a click: header, counts and "+N more" with the new states.
-    const digest = renderDigestMessage({
-      heading: ctx.heading,
-      events: ctx.events.map((e) => e.event),
-      now,
-      refs: (i) => eventRef(ctxId, i),
-      states,
-      snoozed,
-    });
-    return { ...digest, includedEvents: ctx.events.length, omittedEvents: 0 };
+    };
+    const message =
+      ctx.kind === 'alert'
+        ? renderAlertMessage({ heading: ctx.heading, ...drawn })
+        : renderDigestMessage({ heading: ctx.heading, ...drawn });
+    return { ...message, includedEvents: ctx.events.length, omittedEvents: 0 };
   }
   const inChannel = opts.inChannel ?? ctx.message !== undefined;
   return renderEventResults({

@@ -118,12 +118,6 @@ async function triageForm(click: Click): Promise<View> {
     deps.triage.versions(who.workspaceId, uid),
     deps.connection.tenantOf(who.workspaceId).then((t) => deps.knownTags.list(who.workspaceId, t)),
   ]);
-  const container = click.body.container as {
-    is_ephemeral?: boolean;
-    channel_id?: string;
-    message_ts?: string;
-  };
-  const inChannel = container?.is_ephemeral !== true && container?.channel_id && container.message_ts;
   const current = {
     tags: [...(event.tenant_metadata?.tags ?? [])],
     notes: event.tenant_metadata?.notes ?? null,
@@ -141,11 +135,7 @@ async function triageForm(click: Click): Promise<View> {
       fields,
       versions,
       shown: current,
-      ...(inChannel
-        ? { message: { channel: container.channel_id as string, ts: container.message_ts as string } }
-        : click.body.response_url
-          ? { responseUrl: click.body.response_url }
-          : {}),
+      ...rowPlaceOf(click),
     },
     PENDING_TTL_MS,
   );
@@ -240,6 +230,19 @@ function outcomeText(outcome: TriageOutcome, change: TriageChange): string {
     );
   }
   return lines.join('\n');
+}
+
+/** Where a clicked row lives, kept with a pending form (triage, snooze): its channel message, else its response_url. */
+export function rowPlaceOf(click: Click): Pick<PendingTriage, 'message' | 'responseUrl'> {
+  const container = click.body.container as {
+    is_ephemeral?: boolean;
+    channel_id?: string;
+    message_ts?: string;
+  };
+  const inChannel = container?.is_ephemeral !== true && container?.channel_id && container.message_ts;
+  if (inChannel)
+    return { message: { channel: container.channel_id as string, ts: container.message_ts as string } };
+  return click.body.response_url ? { responseUrl: click.body.response_url } : {};
 }
 
 /** Where the row lives, from a pending form (triage, snooze). */

@@ -11,7 +11,7 @@ import { type EventsContext, parseRef } from '../../domain/events/context.js';
 import { showContext } from '../../domain/events/message.js';
 import { eventTitle } from '../../domain/events/model.js';
 import { plainTitle } from '../../domain/events/page.js';
-import { targetOf } from '../../domain/events/triage-listeners.js';
+import { rowPlaceOf, targetOf } from '../../domain/events/triage-listeners.js';
 import {
   renderSnoozeModal,
   renderSnoozeStatus,
@@ -71,7 +71,8 @@ export async function openSnooze(click: Click): Promise<void> {
   }
 }
 
-async function snoozeForm(click: Click): Promise<View> {
+/** The event a row's button points at, once the clicker is known to be allowed to act on it. */
+async function clickedEvent(click: Click) {
   const { deps, who } = click;
   const ref = parseRef(click.action.value);
   if (!ref || ref.index === undefined) throw gone();
@@ -79,13 +80,13 @@ async function snoozeForm(click: Click): Promise<View> {
   const ctx = await deps.events.contexts.load(ref.ctxId, who.workspaceId);
   const shown = ctx.events[ref.index];
   if (!shown) throw gone();
+  return { ref: { ctxId: ref.ctxId, index: ref.index }, ctx, shown };
+}
+
+async function snoozeForm(click: Click): Promise<View> {
+  const { deps, who } = click;
+  const { ref, shown } = await clickedEvent(click);
   const event = shown.event;
-  const container = click.body.container as {
-    is_ephemeral?: boolean;
-    channel_id?: string;
-    message_ts?: string;
-  };
-  const inChannel = container?.is_ephemeral !== true && container?.channel_id && container.message_ts;
   const pending: PendingSnooze = {
     kind: 'snooze',
     workspaceId: who.workspaceId,
@@ -93,11 +94,7 @@ async function snoozeForm(click: Click): Promise<View> {
     ctxId: ref.ctxId,
     index: ref.index,
     uid: event.metadata.uid,
-    ...(inChannel
-      ? { message: { channel: container.channel_id as string, ts: container.message_ts as string } }
-      : click.body.response_url
-        ? { responseUrl: click.body.response_url }
-        : {}),
+    ...rowPlaceOf(click),
   };
   const pendingId = await deps.lists.save(PendingSnoozeSchema, pending, PENDING_TTL_MS);
   return renderSnoozeModal({
@@ -204,12 +201,7 @@ async function submit({
 /** Unsnooze on a snoozed row: every snooze covering the event ends; the rows are redrawn in place. */
 export async function unsnooze(click: Click): Promise<void> {
   const { deps, who } = click;
-  const ref = parseRef(click.action.value);
-  if (!ref || ref.index === undefined) throw gone();
-  await deps.authz.requireActor(click.client, who.workspaceId, who.teamId, who.userId);
-  const ctx = await deps.events.contexts.load(ref.ctxId, who.workspaceId);
-  const shown = ctx.events[ref.index];
-  if (!shown) throw gone();
+  const { ctx, shown } = await clickedEvent(click);
   const { ended, redrawn } = await deps.snoozes.endFor(who.workspaceId, shown.event, who.userId);
   await redraw(
     deps,
