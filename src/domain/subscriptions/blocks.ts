@@ -8,7 +8,7 @@ import { type Event, SEVERITIES, type Severity } from '../../api/index.js';
 import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import type { RenderedMessage } from '../../slack/kit/kit.js';
-import { plural } from '../../slack/kit/kit.js';
+import { confirmDialog, plural } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate } from '../../slack/kit/text.js';
 import { unreadableRemoveButton } from '../../slack/kit/unreadable.js';
 import {
@@ -188,12 +188,7 @@ function subscriptionRow(row: {
     value: id,
     style: 'danger',
     text: { type: 'plain_text', text: 'Remove' },
-    confirm: {
-      title: { type: 'plain_text', text: row.confirm.title },
-      text: { type: 'plain_text', text: row.confirm.text },
-      confirm: { type: 'plain_text', text: 'Remove' },
-      deny: { type: 'plain_text', text: 'Cancel' },
-    },
+    confirm: confirmDialog({ title: row.confirm.title, text: row.confirm.text, yes: 'Remove' }),
   };
   return [
     {
