@@ -8,7 +8,6 @@ import type { ContextBlock, KnownBlock, SectionBlock, View } from '@slack/types'
 import type { Event, EventActionType } from '../../api/index.js';
 import type { UpstreamReply } from '../../features/alerts/ports.js';
 import type { AlertList, AlertListItem, PollHealth } from '../../features/alerts/subscriptions.js';
-import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from '../../slack/kit/text.js';
@@ -20,10 +19,10 @@ import {
   type Damaged,
   failingText,
   formInput,
-  moreBlock,
   NONE_DAMAGED,
   pausedText,
   renderSubscriptionList,
+  renderTopEvents,
   scopeLine,
   severityCounts,
   subscriptionInputs,
@@ -31,7 +30,6 @@ import {
   type TopEventsInput,
   tenantNote,
   timeZoneInput,
-  topEventGroups,
   typeCounts,
 } from './blocks.js';
 
@@ -127,20 +125,13 @@ function mentionText(h: AlertHeading): string {
 /** The alert message: at most 50 blocks and within the text budget, whatever the events. */
 export function renderAlertMessage(input: AlertMessageInput): RenderedMessage {
   const h = input.heading;
-  const groups = topEventGroups(input);
   const mention = mentionText(h);
-  const r = renderBudgeted({
+  return renderTopEvents('alert', input, {
     text: `${mention === '' ? '' : `${mention} `}${escapeMrkdwn(alertText(h, input.events[0]))}`,
     head: headBlocks(h),
-    groups,
-    tail: moreBlock('alert:more', ALERT_MORE, h.total - input.events.length, h.moreRef),
-    omittedNotice: (n) => ({
-      type: 'context',
-      block_id: 'alert:omitted',
-      elements: [{ type: 'mrkdwn', text: `${plural(n, 'more event')} did not fit in this message.` }],
-    }),
+    more: { actionId: ALERT_MORE, rest: h.total - input.events.length, ref: h.moreRef },
+    omitted: 'more event',
   });
-  return { text: r.text, blocks: r.blocks };
 }
 
 const DONE: Record<EventActionType, string> = {

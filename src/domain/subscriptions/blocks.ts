@@ -292,6 +292,35 @@ export function topEventGroups(input: TopEventsInput): KnownBlock[][] {
   });
 }
 
+/**
+ * An alert or digest message within Slack's budget: its head, its top events, "+N more" (the rest's
+ * button), and a line for the events that did not fit.
+ */
+export function renderTopEvents(
+  kind: 'alert' | 'digest',
+  input: TopEventsInput,
+  message: {
+    text: string;
+    head: KnownBlock[];
+    more: { actionId: string; rest: number; ref: string | undefined };
+    /** What an event that did not fit is called ("more event"). */
+    omitted: string;
+  },
+): RenderedMessage {
+  const r = renderBudgeted({
+    text: message.text,
+    head: message.head,
+    groups: topEventGroups(input),
+    tail: moreBlock(`${kind}:more`, message.more.actionId, message.more.rest, message.more.ref),
+    omittedNotice: (n) => ({
+      type: 'context',
+      block_id: `${kind}:omitted`,
+      elements: [{ type: 'mrkdwn', text: `${plural(n, message.omitted)} did not fit in this message.` }],
+    }),
+  });
+  return { text: r.text, blocks: r.blocks };
+}
+
 /** Subscriptions whose record cannot be read, and whether the reader may remove them. */
 export interface Damaged {
   ids: readonly string[];

@@ -7,7 +7,6 @@ import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock, View } from '
 import { DateTime } from 'luxon';
 import { SEVERITIES } from '../../api/index.js';
 import type { DigestListItem } from '../../features/digests/subscriptions.js';
-import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, plainText, truncate } from '../../slack/kit/text.js';
@@ -17,10 +16,10 @@ import {
   type Damaged,
   failingText,
   formInput,
-  moreBlock,
   NONE_DAMAGED,
   pausedText,
   renderSubscriptionList,
+  renderTopEvents,
   scopeLine,
   severityCounts,
   subscriptionInputs,
@@ -28,7 +27,6 @@ import {
   type TopEventsInput,
   tenantNote,
   timeZoneInput,
-  topEventGroups,
   typeCounts,
 } from './blocks.js';
 
@@ -101,19 +99,12 @@ function headBlocks(h: DigestHeading): KnownBlock[] {
 /** The digest message: at most 50 blocks and within the text budget, whatever the events. */
 export function renderDigestMessage(input: DigestMessageInput): RenderedMessage {
   const h = input.heading;
-  const groups = topEventGroups(input);
-  const r = renderBudgeted({
+  return renderTopEvents('digest', input, {
     text: escapeMrkdwn(digestText(h)),
     head: headBlocks(h),
-    groups,
-    tail: moreBlock('digest:more', DIGEST_MORE, h.total - input.events.length, h.moreRef),
-    omittedNotice: (n) => ({
-      type: 'context',
-      block_id: 'digest:omitted',
-      elements: [{ type: 'mrkdwn', text: `${plural(n, 'more top event')} did not fit in this message.` }],
-    }),
+    more: { actionId: DIGEST_MORE, rest: h.total - input.events.length, ref: h.moreRef },
+    omitted: 'more top event',
   });
-  return { text: r.text, blocks: r.blocks };
 }
 
 // ── Subscriptions: `digest list`, App Home ────────────────────────────────────────────────────────────
