@@ -124,7 +124,7 @@ export function typeCounts(counts: Record<string, number>): string {
 }
 
 /** The "+N more" button under a message's top events, when there is a rest kept behind `moreRef`. */
-export function moreBlock(
+function moreBlock(
   blockId: string,
   actionId: string,
   rest: number,
@@ -277,7 +277,7 @@ export interface TopEventsInput {
   portalHosts?: readonly string[];
 }
 
-export function topEventGroups(input: TopEventsInput): KnownBlock[][] {
+function topEventGroups(input: TopEventsInput): KnownBlock[][] {
   return input.events.map((event, i) => {
     const state = input.states?.get(event.metadata.uid);
     const snoozed = input.snoozed?.get(event.metadata.uid);

@@ -60,6 +60,7 @@ export interface ConnectFlowPorts {
   logger: Logger;
 }
 
+/** The connection the page's last step saves: the key sealed, the tenant picked. @internal */
 export interface CompletedConnection {
   host: string;
   sealedApiKey: string;
