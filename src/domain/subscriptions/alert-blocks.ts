@@ -16,6 +16,7 @@ import { effectiveSeverity, eventTitle } from '../events/model.js';
 import { typeLabel } from '../events/row.js';
 import { quietText } from './alert-match.js';
 import {
+  addModal,
   type Damaged,
   failingText,
   formInput,
@@ -278,62 +279,53 @@ export const ALERT_ADD_VIEW = 'alert_add';
 
 /** The form behind `/vigil alerts add` with no arguments; the channel defaults to where it was typed. */
 export function renderAlertAddModal(channelId: string): View {
-  return {
-    type: 'modal',
-    callback_id: ALERT_ADD_VIEW,
-    // Where the form was opened: the answer goes there, where the person is.
-    private_metadata: channelId,
-    title: { type: 'plain_text', text: 'New real-time alerts' },
-    submit: { type: 'plain_text', text: 'Create' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      ...subscriptionInputs(channelId, 'high', 'all, or e.g. stealer_log, leaked_credential'),
-      formInput(
-        'quiet',
-        'Quiet hours',
-        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'none, or e.g. 22:00-07:00' } },
-        true,
-      ),
-      timeZoneInput('Time zone of the quiet hours'),
-      formInput(
-        'options',
-        'During quiet hours',
-        {
-          type: 'checkboxes',
-          options: [
-            {
-              text: { type: 'plain_text', text: 'Hold critical alerts too' },
-              value: 'hold_all',
-            },
-          ],
-        },
-        true,
-      ),
-      formInput(
-        'mention_users',
-        'Mention people',
-        { type: 'multi_users_select', max_selected_items: 10 },
-        true,
-      ),
-      formInput(
-        'mention_groups',
-        'Mention user groups',
-        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'e.g. @secops, @oncall' } },
-        true,
-      ),
-      formInput(
-        'mention_on',
-        'Mention on',
-        {
-          type: 'radio_buttons',
-          options: [
-            { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
-            { text: { type: 'plain_text', text: 'Every alert' }, value: 'all' },
-          ],
-          initial_option: { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
-        },
-        true,
-      ),
-    ],
-  } as View;
+  return addModal(ALERT_ADD_VIEW, channelId, 'New real-time alerts', [
+    ...subscriptionInputs(channelId, 'high', 'all, or e.g. stealer_log, leaked_credential'),
+    formInput(
+      'quiet',
+      'Quiet hours',
+      { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'none, or e.g. 22:00-07:00' } },
+      true,
+    ),
+    timeZoneInput('Time zone of the quiet hours'),
+    formInput(
+      'options',
+      'During quiet hours',
+      {
+        type: 'checkboxes',
+        options: [
+          {
+            text: { type: 'plain_text', text: 'Hold critical alerts too' },
+            value: 'hold_all',
+          },
+        ],
+      },
+      true,
+    ),
+    formInput(
+      'mention_users',
+      'Mention people',
+      { type: 'multi_users_select', max_selected_items: 10 },
+      true,
+    ),
+    formInput(
+      'mention_groups',
+      'Mention user groups',
+      { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'e.g. @secops, @oncall' } },
+      true,
+    ),
+    formInput(
+      'mention_on',
+      'Mention on',
+      {
+        type: 'radio_buttons',
+        options: [
+          { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
+          { text: { type: 'plain_text', text: 'Every alert' }, value: 'all' },
+        ],
+        initial_option: { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
+      },
+      true,
+    ),
+  ]);
 }

@@ -3,7 +3,7 @@
  * rows with Pause/Resume and Remove, the line of scope and filters, counts by severity and type, the "+N
  * more" button of a message, and the inputs both add forms open with. Pure.
  */
-import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
+import type { ActionsBlock, Button, KnownBlock, View } from '@slack/types';
 import { type Event, SEVERITIES, type Severity } from '../../api/index.js';
 import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
@@ -221,6 +221,20 @@ export function formInput(
     label: { type: 'plain_text' as const, text: label },
     element: { action_id: 'value', ...element },
   };
+}
+
+/** A subscription's add form (alerts, digests), answered where it was opened. */
+export function addModal(callbackId: string, channelId: string, title: string, blocks: unknown[]): View {
+  return {
+    type: 'modal',
+    callback_id: callbackId,
+    // Where the form was opened: the answer goes there, where the person is.
+    private_metadata: channelId,
+    title: { type: 'plain_text', text: title },
+    submit: { type: 'plain_text', text: 'Create' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks,
+  } as View;
 }
 
 /** The inputs both subscription forms open with: channel, identifiers, severity, event types. */

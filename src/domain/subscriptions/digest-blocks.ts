@@ -13,6 +13,7 @@ import { codeSpan, escapeMrkdwn, plainText, truncate } from '../../slack/kit/tex
 import type { DigestHeading } from '../events/context.js';
 import { tagFields } from '../events/tags.js';
 import {
+  addModal,
   type Damaged,
   failingText,
   formInput,
@@ -201,35 +202,26 @@ export const DIGEST_TAG_FIELDS = { known: 'tags', added: 'tags_new' } as const;
  */
 export function renderDigestAddModal(channelId: string, knownTags: readonly string[] = []): View {
   const input = formInput;
-  return {
-    type: 'modal',
-    callback_id: DIGEST_ADD_VIEW,
-    // Where the form was opened: the answer goes there, where the person is.
-    private_metadata: channelId,
-    title: { type: 'plain_text', text: 'New daily digest' },
-    submit: { type: 'plain_text', text: 'Create' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      ...subscriptionInputs(channelId, 'info', 'all, or e.g. leak, paste'),
-      ...tagFields(DIGEST_TAG_FIELDS, {
-        known: knownTags,
-        label: 'Tags',
-        hint: 'Only events with one of these tags; none: any event.',
-      }),
-      input('time', 'Time of day', { type: 'timepicker', initial_time: '09:00' }),
-      timeZoneInput('Time zone'),
-      input(
-        'options',
-        'Options',
-        {
-          type: 'checkboxes',
-          options: [
-            { text: { type: 'plain_text', text: 'Weekdays only' }, value: 'weekdays' },
-            { text: { type: 'plain_text', text: 'Post even when there is nothing new' }, value: 'always' },
-          ],
-        },
-        true,
-      ),
-    ],
-  } as View;
+  return addModal(DIGEST_ADD_VIEW, channelId, 'New daily digest', [
+    ...subscriptionInputs(channelId, 'info', 'all, or e.g. leak, paste'),
+    ...tagFields(DIGEST_TAG_FIELDS, {
+      known: knownTags,
+      label: 'Tags',
+      hint: 'Only events with one of these tags; none: any event.',
+    }),
+    input('time', 'Time of day', { type: 'timepicker', initial_time: '09:00' }),
+    timeZoneInput('Time zone'),
+    input(
+      'options',
+      'Options',
+      {
+        type: 'checkboxes',
+        options: [
+          { text: { type: 'plain_text', text: 'Weekdays only' }, value: 'weekdays' },
+          { text: { type: 'plain_text', text: 'Post even when there is nothing new' }, value: 'always' },
+        ],
+      },
+      true,
+    ),
+  ]);
 }
