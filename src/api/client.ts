@@ -12,11 +12,11 @@ import { type Logger, silentLogger } from '../kernel/logger.js';
 import type { ProxySettings } from '../kernel/net.js';
 import { type ApiBase, validateBaseUrl, validateFamily } from './core/base-url.js';
 import { type Credentials, Engine, type OrganizationMemory } from './core/caller.js';
-import type { ResourceContext } from './core/context.js';
 import { ConfigurationError } from './core/errors.js';
 import { createDispatcher, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS } from './core/http.js';
 import type { ApiObserver } from './core/observer.js';
 import { type RateBudgetFactory, RateLimiter, type RateLimits } from './core/rate-limiter.js';
+import type { ResourceSession } from './core/resource-session.js';
 import { DEFAULT_RETRY, type RetryPolicy, realSleep, type Sleep } from './core/retry.js';
 import { TOKEN_REFRESH_AFTER_MS, TokenCache, type TokenStore } from './core/tokens.js';
 import { type ActivitiesApi, activitiesResource } from './resources/activities.js';
@@ -33,7 +33,7 @@ import { type StealerLogsApi, stealerLogsResource } from './resources/stealer-lo
 import { type TenantsApi, tenantsResource } from './resources/tenants.js';
 import { type TokensApi, tokensResource } from './resources/tokens.js';
 
-export type { SearchPage, SearchQuota } from './core/context.js';
+export type { SearchPage, SearchQuota } from './core/resource-session.js';
 
 export type { ReportRequestResult } from './resources/reports.js';
 
@@ -124,26 +124,26 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     baseUrl: `${base.origin}${base.prefix}`,
     session(creds: Credentials): ApiSession {
       const c = checkedCredentials(creds);
-      const ctx: ResourceContext = {
+      const bound: ResourceSession = {
         call: (spec) => engine.call(c, spec),
         v4: `/${family}/v4`,
         v2: `/${family}/v2`,
       };
       return {
         tenantId: c.tenantId,
-        ...tokensResource(ctx, { engine, creds: c, clock: wire.clock, refreshAfterMs }),
-        ...eventsResource(ctx),
-        ...eventMetadataResource(ctx),
-        ...identifiersResource(ctx),
-        ...identifierChangesResource(ctx),
-        ...credentialsResource(ctx),
-        ...policiesResource(ctx),
-        ...recommendationsResource(ctx),
-        ...sandboxResource(ctx, wire),
-        ...activitiesResource(ctx),
-        ...tenantsResource(ctx),
-        ...reportsResource(ctx, reportEndpoints),
-        ...stealerLogsResource(ctx),
+        ...tokensResource(bound, { engine, creds: c, clock: wire.clock, refreshAfterMs }),
+        ...eventsResource(bound),
+        ...eventMetadataResource(bound),
+        ...identifiersResource(bound),
+        ...identifierChangesResource(bound),
+        ...credentialsResource(bound),
+        ...policiesResource(bound),
+        ...recommendationsResource(bound),
+        ...sandboxResource(bound, wire),
+        ...activitiesResource(bound),
+        ...tenantsResource(bound),
+        ...reportsResource(bound, reportEndpoints),
+        ...stealerLogsResource(bound),
       };
     },
     async close() {

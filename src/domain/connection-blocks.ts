@@ -4,7 +4,7 @@ import type { TokenTest } from '../api/index.js';
 import type { EnvironmentHealthRecord } from '../observability/environment-health.js';
 import { packLines, renderBudgeted } from '../slack/kit/budget.js';
 import { slackDate } from '../slack/kit/dates.js';
-import { ownContext, ownSection, plural, type RenderedMessage } from '../slack/kit/kit.js';
+import { confirmDialog, ownContext, ownSection, plural, type RenderedMessage } from '../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate } from '../slack/kit/text.js';
 import type { Connection } from '../store/index.js';
 
@@ -75,16 +75,13 @@ export function renderDisconnectPrompt(c: Connection): RenderedMessage {
             style: 'danger',
             value: 'disconnect',
             text: { type: 'plain_text', text: 'Disconnect' },
-            confirm: {
-              title: { type: 'plain_text', text: 'Disconnect Vigil?' },
-              text: {
-                type: 'mrkdwn',
-                text: 'The API key is deleted. An admin must connect again to use Vigil.',
-              },
-              confirm: { type: 'plain_text', text: 'Disconnect' },
-              deny: { type: 'plain_text', text: 'Cancel' },
-              style: 'danger',
-            },
+            confirm: confirmDialog({
+              title: 'Disconnect Vigil?',
+              text: 'The API key is deleted. An admin must connect again to use Vigil.',
+              yes: 'Disconnect',
+              mrkdwn: true,
+              danger: true,
+            }),
           },
           {
             type: 'button',

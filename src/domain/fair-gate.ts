@@ -121,3 +121,12 @@ export class FairGate {
     }
   }
 }
+
+/**
+ * A plain bound on work running at once, first come first served: the gate with one lane and one member
+ * who may hold any number (background work, where there are no members to be fair between).
+ */
+export function concurrencyLimit(concurrency: number): <T>(task: () => Promise<T>) => Promise<T> {
+  const gate = new FairGate({ concurrency, perUser: Number.POSITIVE_INFINITY });
+  return (task) => gate.run('', '', task);
+}

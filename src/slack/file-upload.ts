@@ -32,7 +32,7 @@ export async function uploadFileToDm(
   client: WebClient,
   dmChannelId: string,
   file: DmFile,
-  /** The outbound proxy's (SlackDeps.outbound); undici's global one otherwise. */
+  /** The outbound proxy's (SlackBase.work.outbound); undici's global one otherwise. */
   dispatcher?: Dispatcher,
 ): Promise<{ fileId: string }> {
   const target = await client.files.getUploadURLExternal({ filename: file.filename, length: file.bytes });

@@ -13,11 +13,14 @@ import type {
   ViewOutput,
   ViewResponseAction,
 } from '@slack/bolt';
+import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import type { z } from 'zod';
+import type { ListContexts } from '../domain/list-context.js';
 import { type AuditSurface, onSurface } from '../kernel/audit-surface.js';
-import { ExpiredError } from '../kernel/errors.js';
+import { ExpiredError, NotAllowedError, type VigilError } from '../kernel/errors.js';
 import type { Requester, SlackBase } from './context.js';
-import { answerFor, refusalMessage, refusalView, reportError } from './error-reply.js';
+import { answerFor, isExpected, refusalMessage, refusalView, reportError } from './error-reply.js';
 import type { Access } from './permission-checks.js';
 import { requesterOfAction } from './requester.js';
 import { ephemeralPoster } from './respond.js';
@@ -225,4 +228,95 @@ export function onView<D extends SlackBase>(
         }),
     );
   });
+}
+
+/** A pending form's submission, once its record is loaded: `show` puts a status in its modal. */
+/** What a pending form's submission needs besides the plumbing: the record the form was opened with. */
+export interface StatusFormDeps extends SlackBase {
+  lists: Pick<ListContexts, 'load'>;
+}
+
+export interface StatusSubmission<F, P, D extends StatusFormDeps = StatusFormDeps> extends Submission<D> {
+  form: F;
+  pending: P;
+  show: (text: string) => Promise<unknown>;
+  /** The heading the modal's statuses show from now on (what the form is about, from the record). */
+  headed: (heading: string) => void;
+}
+
+type PendingSchema = z.ZodType<{ workspaceId: string; kind: string }>;
+
+export interface StatusForm<
+  F extends object,
+  S extends PendingSchema,
+  D extends StatusFormDeps = StatusFormDeps,
+> {
+  /** Named in the log of a failure ("triage failed"). */
+  name: string;
+  /** The submitted values, or the errors to say beside their fields. */
+  read: (view: ViewOutput) => F | { errors: Record<string, string> };
+  /** The record the form was opened with (its id is the view's private metadata): kept how long, run again how. */
+  pending: { schema: S; again: string; ttlMs?: number };
+  /** The modal saying `text`, under the heading the submission found (none yet at first). */
+  status: (heading: string | undefined, text: string) => View;
+  /** Said at once, while the work runs. */
+  progress: string;
+  /** What an unforeseen failure leaves undone ("nothing was changed"). */
+  undone: string;
+  /** A foreseen failure said in the form's own words; undefined leaves it to the common ones. */
+  told?: (err: VigilError) => string | undefined;
+  submit: (submission: StatusSubmission<F, z.output<S>, D>) => Promise<void>;
+}
+
+/**
+ * A pending form whose outcome is said in its own modal (triage, snooze, unassign): field errors beside
+ * their fields, else the progress at once and the work after the ack, on the record loaded for the
+ * submitter's workspace. A refusal or expiry is an answer, not an incident; another foreseen failure is
+ * logged and said; anything else is reported and its reference said.
+ */
+export function onStatusForm<F extends object, S extends PendingSchema, D extends StatusFormDeps>(
+  app: App,
+  deps: D,
+  callbackId: string,
+  spec: StatusForm<F, S, D>,
+): void {
+  onView(app, deps, callbackId, (submission) => {
+    const form = spec.read(submission.view);
+    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
+    return {
+      ack: { response_action: 'update', view: spec.status(undefined, spec.progress) },
+      work: () => runStatusForm(spec, callbackId, submission, form as F),
+    };
+  });
+}
+
+async function runStatusForm<F extends object, S extends PendingSchema, D extends StatusFormDeps>(
+  spec: StatusForm<F, S, D>,
+  callbackId: string,
+  submission: Submission<D>,
+  form: F,
+): Promise<void> {
+  const { deps, who, view, client } = submission;
+  let heading: string | undefined;
+  const show = (text: string) => client.views.update({ view_id: view.id, view: spec.status(heading, text) });
+  try {
+    const { schema, again, ttlMs } = spec.pending;
+    const pending = await deps.lists.load(schema, view.private_metadata, who.workspaceId, again, ttlMs);
+    const headed = (h: string) => {
+      heading = h;
+    };
+    await spec.submit({ ...submission, form, pending, show, headed });
+  } catch (err) {
+    const own = isExpected(err) ? spec.told?.(err) : undefined;
+    if (own !== undefined) await show(own);
+    else if (err instanceof NotAllowedError || err instanceof ExpiredError) {
+      await show(`:no_entry: ${err.told} ${err.hint}`);
+    } else if (isExpected(err)) {
+      deps.logger.warn(`${spec.name} failed`, { err });
+      await show(`:warning: ${err.told} ${err.hint}`);
+    } else {
+      const ref = await reportError(deps, err, undefined, { view: callbackId, team: who.workspaceId });
+      await show(`:warning: Something went wrong on Vigil’s side, so ${spec.undone}. Reference \`${ref}\`.`);
+    }
+  }
 }

@@ -77,7 +77,7 @@ export function slackErrorCode(err: unknown): string | undefined {
 
 /**
  * Posts to a Slack response_url where there is no Bolt `respond` (the connect page, a modal's work);
- * `dispatcher`: the outbound proxy's (SlackDeps.outbound), undici's global one otherwise.
+ * `dispatcher`: the outbound proxy's (SlackBase.work.outbound), undici's global one otherwise.
  */
 export async function postToResponseUrl(url: string, body: unknown, dispatcher?: Dispatcher): Promise<void> {
   const res = await request(url, {

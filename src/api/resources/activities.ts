@@ -1,7 +1,7 @@
 /** AI assistance on one event (v2 activities). Every field of the v2 answer is optional in its contract. */
 import { z } from 'zod';
-import type { ResourceContext } from '../core/context.js';
 import { eventUidPath } from '../core/event-uid.js';
+import type { ResourceSession } from '../core/resource-session.js';
 
 /** @internal */
 export const AiAssistanceSchema = z.object({
@@ -25,7 +25,7 @@ export interface ActivitiesApi {
   getAiAssistance(eventUid: string): Promise<AiAssistance>;
 }
 
-export function activitiesResource({ call, v2 }: ResourceContext): ActivitiesApi {
+export function activitiesResource({ call, v2 }: ResourceSession): ActivitiesApi {
   return {
     async getAiAssistance(eventUid) {
       const { data } = await call({

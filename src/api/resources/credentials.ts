@@ -1,8 +1,8 @@
 /** Credentials global search (v4, search tier: about one call per second, quota in response headers). */
 import { z } from 'zod';
-import type { ResourceContext, SearchPage } from '../core/context.js';
-import { quotaFrom } from '../core/context.js';
 import { type PageStep, type PaginateOptions, paginate } from '../core/paging.js';
+import type { ResourceSession, SearchPage } from '../core/resource-session.js';
+import { quotaFrom } from '../core/resource-session.js';
 import { nullableString, page } from '../core/schema.js';
 import { dateRange, definedOnly, type Json, type Order, Problems, queryObject } from '../core/wire.js';
 
@@ -130,7 +130,7 @@ export interface CredentialsApi {
   ): AsyncGenerator<PageStep<Credential, SearchPage<Credential>>, void, undefined>;
 }
 
-export function credentialsResource({ call, v4 }: ResourceContext): CredentialsApi {
+export function credentialsResource({ call, v4 }: ResourceSession): CredentialsApi {
   const searchCredentials = async (input: CredentialSearchInput): Promise<SearchPage<Credential>> => {
     const res = await call({
       method: 'POST',

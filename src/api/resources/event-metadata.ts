@@ -3,7 +3,7 @@
  * note and a severity override. A field left out is left as it is; `null` clears the note or the override.
  */
 import { z } from 'zod';
-import type { ResourceContext } from '../core/context.js';
+import type { ResourceSession } from '../core/resource-session.js';
 import { nullableString } from '../core/schema.js';
 import { type Json, Problems } from '../core/wire.js';
 import { SEVERITIES, type Severity } from './events.js';
@@ -51,7 +51,7 @@ export interface EventMetadataApi {
   updateEventMetadata(uid: string, change: EventMetadataChange): Promise<TenantMetadata>;
 }
 
-export function eventMetadataResource({ call, v4 }: ResourceContext): EventMetadataApi {
+export function eventMetadataResource({ call, v4 }: ResourceSession): EventMetadataApi {
   return {
     async updateEventMetadata(uid, change) {
       const problems = new Problems();

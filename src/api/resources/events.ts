@@ -1,8 +1,8 @@
 /** Identifier event search and event actions (v4). */
 import { z } from 'zod';
-import type { ResourceContext, SearchPage } from '../core/context.js';
-import { quotaFrom } from '../core/context.js';
 import { type PageStep, type PaginateOptions, paginate } from '../core/paging.js';
+import type { ResourceSession, SearchPage } from '../core/resource-session.js';
+import { quotaFrom } from '../core/resource-session.js';
 import { nullableString, page } from '../core/schema.js';
 import {
   type DateRange,
@@ -248,7 +248,7 @@ function withStatus(page: SearchPage<Event>, filters: EventFilters | undefined):
   return keep === undefined ? page : { ...page, items: page.items.filter(keep) };
 }
 
-export function eventsResource({ call, v4 }: ResourceContext): EventsApi {
+export function eventsResource({ call, v4 }: ResourceSession): EventsApi {
   const searchEvents = async (input: EventSearchInput): Promise<SearchPage<Event>> => {
     const path = `${v4}/events/identifiers/${integerSegment(input.identifierId, 'identifierId')}/_search`;
     const res = await call({

@@ -4,7 +4,7 @@
  * enabling or disabling one reads it first and sends it back with `is_disabled` changed.
  */
 import { z } from 'zod';
-import type { ResourceContext } from '../core/context.js';
+import type { ResourceSession } from '../core/resource-session.js';
 import { integerSegment, type Json, Problems } from '../core/wire.js';
 import { EVENT_FILTER_TYPES, type EventFilterType } from './event-types.js';
 
@@ -153,7 +153,7 @@ export interface IdentifierChangesApi {
   deleteIdentifier(id: number): Promise<void>;
 }
 
-export function identifierChangesResource({ call, v4 }: ResourceContext): IdentifierChangesApi {
+export function identifierChangesResource({ call, v4 }: ResourceSession): IdentifierChangesApi {
   const route = `${v4}/identifiers/{identifier_id}`;
   const one = (id: number) => `${v4}/identifiers/${integerSegment(id, 'identifierId')}`;
   const getIdentifier = async (id: number) =>

@@ -3,8 +3,8 @@
  * callers read its pages (up to 100 items each) and match names themselves.
  */
 import { z } from 'zod';
-import type { ResourceContext } from '../core/context.js';
 import { type Page, type PageStep, type PaginateOptions, paginate } from '../core/paging.js';
+import type { ResourceSession } from '../core/resource-session.js';
 import { page } from '../core/schema.js';
 import { Problems, type QueryParams } from '../core/wire.js';
 
@@ -82,7 +82,7 @@ export interface IdentifiersApi {
   ): AsyncGenerator<PageStep<Identifier>, void, undefined>;
 }
 
-export function identifiersResource({ call, v4 }: ResourceContext): IdentifiersApi {
+export function identifiersResource({ call, v4 }: ResourceSession): IdentifiersApi {
   const listIdentifiers = async (input: IdentifierListInput = {}) =>
     (
       await call({

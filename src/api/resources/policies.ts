@@ -1,7 +1,7 @@
 /** Matching policies and their identifier assignments (v4). */
 import { z } from 'zod';
-import type { ResourceContext } from '../core/context.js';
 import { type Page, type PageStep, type PaginateOptions, paginate } from '../core/paging.js';
+import type { ResourceSession } from '../core/resource-session.js';
 import { page } from '../core/schema.js';
 import { type Json, type PageInput, Problems, pageQuery, uuidSegment } from '../core/wire.js';
 
@@ -64,7 +64,7 @@ export interface PoliciesApi {
   unassignPolicy(input: UnassignPolicyInput): Promise<void>;
 }
 
-export function policiesResource({ call, v4 }: ResourceContext): PoliciesApi {
+export function policiesResource({ call, v4 }: ResourceSession): PoliciesApi {
   const assignmentsPath = (uuid: string) =>
     `${v4}/matching-policies/${uuidSegment(uuid, 'policyUuid')}/assignments`;
   const listMatchingPolicies = async (input: PageInput = {}) =>

@@ -1,7 +1,7 @@
 /** Identifier recommendations (v4). */
 import { z } from 'zod';
-import type { ResourceContext } from '../core/context.js';
 import { type Page, type PageStep, type PaginateOptions, paginate } from '../core/paging.js';
+import type { ResourceSession } from '../core/resource-session.js';
 import { page } from '../core/schema.js';
 import { type Json, Problems, type QueryParams } from '../core/wire.js';
 
@@ -107,7 +107,7 @@ export interface RecommendationsApi {
   ): AsyncGenerator<PageStep<Recommendation>, void, undefined>;
 }
 
-export function recommendationsResource({ call, v4 }: ResourceContext): RecommendationsApi {
+export function recommendationsResource({ call, v4 }: ResourceSession): RecommendationsApi {
   const listRecommendations = async (input: RecommendationListInput = {}) =>
     (
       await call({

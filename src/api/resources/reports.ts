@@ -5,8 +5,8 @@
  * documented path and is remembered for the client's host, so later reports cost one call.
  */
 import { z } from 'zod';
-import type { ResourceContext } from '../core/context.js';
 import { ApiError } from '../core/errors.js';
+import type { ResourceSession } from '../core/resource-session.js';
 import { nullableString } from '../core/schema.js';
 import { uuidSegment } from '../core/wire.js';
 
@@ -84,7 +84,7 @@ export interface ReportsApi {
   requestReport(input: ReportRequestInput): Promise<string>;
 }
 
-export function reportsResource({ call, v4 }: ResourceContext, memory: ReportEndpointMemory): ReportsApi {
+export function reportsResource({ call, v4 }: ResourceSession, memory: ReportEndpointMemory): ReportsApi {
   const spec = {
     method: 'GET',
     tier: 'ordinary',

@@ -4,8 +4,8 @@
  * enabled for the account.
  */
 import { z } from 'zod';
-import type { ResourceContext } from '../core/context.js';
 import { ValidationError } from '../core/errors.js';
+import type { ResourceSession } from '../core/resource-session.js';
 import {
   checkSandboxFile,
   type SandboxFile,
@@ -27,7 +27,7 @@ export interface SandboxApi {
   uploadToSandbox(file: SandboxFile): Promise<UploadResult>;
 }
 
-export function sandboxResource({ call, v4 }: ResourceContext, upload: UploadDeps): SandboxApi {
+export function sandboxResource({ call, v4 }: ResourceSession, upload: UploadDeps): SandboxApi {
   const createSandboxUpload = async (filename: string) => {
     if (typeof filename !== 'string' || filename.trim() === '' || filename.length > 255) {
       throw new ValidationError('A file name (1–255 characters) is required', [

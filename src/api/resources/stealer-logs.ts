@@ -4,7 +4,7 @@
  * `field` credentials or cookies, pages of at most 20).
  */
 import { z } from 'zod';
-import type { ResourceContext } from '../core/context.js';
+import type { ResourceSession } from '../core/resource-session.js';
 import { nullableString, page } from '../core/schema.js';
 import { Problems, type QueryParams } from '../core/wire.js';
 
@@ -98,7 +98,7 @@ export interface StealerLogsApi {
   ): Promise<{ items: StealerLogCookie[]; next: string | null }>;
 }
 
-export function stealerLogsResource({ call, v4 }: ResourceContext): StealerLogsApi {
+export function stealerLogsResource({ call, v4 }: ResourceSession): StealerLogsApi {
   const expand = async <S extends typeof CredentialsPageSchema | typeof CookiesPageSchema>(
     input: ExpandInput,
     schema: S,

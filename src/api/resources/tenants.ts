@@ -5,8 +5,8 @@
  * Paging parameters are undeclared upstream; `from` and `size` are the names production uses (docs/API-NOTES.md#tenants).
  */
 import { z } from 'zod';
-import type { ResourceContext } from '../core/context.js';
 import { type Page, type PageStep, type PaginateOptions, paginate } from '../core/paging.js';
+import type { ResourceSession } from '../core/resource-session.js';
 import { nextCursor } from '../core/schema.js';
 import { integerSegment, pageQuery } from '../core/wire.js';
 
@@ -62,7 +62,7 @@ export interface TenantsApi {
   ): AsyncGenerator<PageStep<Tenant, TenantPage>, void, undefined>;
 }
 
-export function tenantsResource({ call, v2 }: ResourceContext): TenantsApi {
+export function tenantsResource({ call, v2 }: ResourceSession): TenantsApi {
   const listTenants = async (input: TenantListInput): Promise<TenantPage> => {
     const { data } = await call({
       method: 'GET',

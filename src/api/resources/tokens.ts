@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Clock } from '../../kernel/clock.js';
 import type { Credentials, Engine } from '../core/caller.js';
-import type { ResourceContext } from '../core/context.js';
+import type { ResourceSession } from '../core/resource-session.js';
 
 /** @internal */
 export const TokenTestSchema = z.object({
@@ -35,7 +35,7 @@ export interface TokensDeps {
   refreshAfterMs: number;
 }
 
-export function tokensResource({ call }: ResourceContext, deps: TokensDeps): TokensApi {
+export function tokensResource({ call }: ResourceSession, deps: TokensDeps): TokensApi {
   return {
     async generateToken() {
       await deps.engine.renewToken(deps.creds);

@@ -19,8 +19,7 @@ import {
   parseContextRef,
   SharedMessageSchema,
 } from '../contexts.js';
-import { AlertHeadingSchema } from './alert-heading.js';
-import { DigestHeadingSchema } from './digest-heading.js';
+import { headingFields } from '../subscriptions/summary.js';
 import type { Acted } from './model.js';
 
 /** Query types whose values are secrets: never stored, only a marker of their type. */
@@ -104,6 +103,38 @@ const SEARCH_FIELDS = {
   /** The page was empty although more pages follow. */
   emptyButMore: z.boolean().optional(),
 };
+
+/**
+ * What a digest message shows above its events, kept with the message's events context so a click on an
+ * event's button re-renders the digest in place (not a plain results page).
+ */
+const DigestHeadingSchema = z.object({
+  ...headingFields,
+  subscriptionId: z.string().min(1),
+  localDate: z.string(),
+  late: z.boolean(),
+  total: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+  /** Identifiers the run skipped because they no longer exist. */
+  missing: z.array(z.number().int()).optional(),
+});
+export type DigestHeading = z.infer<typeof DigestHeadingSchema>;
+
+/** What an alert message shows above its events, kept with its context so a click re-renders it as an alert. */
+const AlertHeadingSchema = z.object({
+  ...headingFields,
+  /** The alert subscriptions of the channel the events matched (scope and filters: the first one's). */
+  subscriptionIds: z.array(z.string().min(1)).min(1).max(20),
+  /** Events in the message, shown and behind "+N more". */
+  total: z.number().int().positive(),
+  /** Set when the events were held by quiet hours: "22:00–07:00 Europe/Paris". */
+  quiet: z.string().max(200).optional(),
+  /** Events that waited too long in a full queue and were let go before this message. */
+  dropped: z.number().int().nonnegative().optional(),
+  /** Who the message mentions (ids from the subscriptions, which Slack confirmed), when any. */
+  mention: z.object({ users: z.array(z.string()).max(30), groups: z.array(z.string()).max(15) }).optional(),
+});
+export type AlertHeading = z.infer<typeof AlertHeadingSchema>;
 
 /**
  * The kind of message decides how it is drawn again after a click: a page of results (Next page, Share),

@@ -3,7 +3,7 @@
  * title, the status, and what an action does to an event (so a message is re-rendered without another
  * search). Every other layer asks these instead of reading `tenant_metadata` on its own.
  */
-import type { Event, EventActionType, Severity } from '../../api/index.js';
+import type { Event, EventActionType, Severity, TenantMetadata } from '../../api/index.js';
 import { SEVERITIES } from '../../api/index.js';
 
 // ── Severity ──────────────────────────────────────────────────────────────────────────────────────────
@@ -21,6 +21,18 @@ export function effectiveSeverity(event: Event): string {
 export function severityOverride(event: Event): Severity | null {
   const o = event.tenant_metadata?.severity?.override;
   return isSeverity(o) ? o : null;
+}
+
+/** The event's own severity, before any override of the tenant's. */
+export function originalSeverity(event: Event): string {
+  return event.tenant_metadata?.severity?.original ?? event.metadata.severity;
+}
+
+/** The severity an override replaced, when the tenant's override (known level or not) differs from it. */
+export function overriddenFrom(event: Event): string | undefined {
+  const override = event.tenant_metadata?.severity?.override ?? undefined;
+  const original = originalSeverity(event);
+  return override !== undefined && override !== original ? original : undefined;
 }
 
 /** info 0 … critical 4; a severity not known yet ranks below info (-1). */
@@ -133,6 +145,22 @@ export function applyAction(event: Event, action: EventActionType, atIso: string
   if (action === 'unignore') meta.ignored_at = null;
   if (action === 'remediate') meta.remediated_at ??= atIso;
   if (action === 'unremediate') meta.remediated_at = null;
+  return { ...event, tenant_metadata: meta };
+}
+
+/**
+ * The event as it is after a triage answer: the fields the API answered (all three, what the tenant now
+ * sees), the severity's original kept; no answer leaves it as it was.
+ */
+export function applyTriage(event: Event, answer: TenantMetadata | undefined): Event {
+  if (!answer) return event;
+  const meta = { ...(event.tenant_metadata ?? {}) };
+  if (answer.tags !== undefined) meta.tags = [...answer.tags];
+  if (answer.notes !== undefined) meta.notes = answer.notes;
+  if (answer.severity !== undefined) {
+    const original = originalSeverity(event);
+    meta.severity = answer.severity === null ? null : { original, override: answer.severity };
+  }
   return { ...event, tenant_metadata: meta };
 }
 

@@ -5,7 +5,15 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { Event } from '../../api/index.js';
 import { renderBudgeted } from '../../slack/kit/budget.js';
-import { button, context, plural, type RenderedMessage, section, sliceRange } from '../../slack/kit/kit.js';
+import {
+  button,
+  confirmDialog,
+  context,
+  plural,
+  type RenderedMessage,
+  section,
+  sliceRange,
+} from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from '../../slack/kit/text.js';
 import { portalHostsOf } from '../portal.js';
 import { renderAlertMessage } from '../subscriptions/alert-blocks.js';
@@ -74,15 +82,11 @@ function sharedLine(input: EventResultsInput): { blocks: KnownBlock[]; text: str
   return { blocks: [context(`Shared by ${who}`, 'events:shared')], text: ` · shared by ${who}` };
 }
 
-const SHARE_CONFIRM: NonNullable<Button['confirm']> = {
-  title: { type: 'plain_text', text: 'Share in this channel?' },
-  text: {
-    type: 'plain_text',
-    text: 'Everyone in this channel will see these events: their titles, what they matched and the search that found them. The message will say you shared it.',
-  },
-  confirm: { type: 'plain_text', text: 'Share' },
-  deny: { type: 'plain_text', text: 'Cancel' },
-};
+const SHARE_CONFIRM = confirmDialog({
+  title: 'Share in this channel?',
+  text: 'Everyone in this channel will see these events: their titles, what they matched and the search that found them. The message will say you shared it.',
+  yes: 'Share',
+});
 
 function resultsTail(input: EventResultsInput): KnownBlock[] {
   const shared = sharedLine(input).blocks;
@@ -93,17 +97,13 @@ function resultsTail(input: EventResultsInput): KnownBlock[] {
   if (input.ignorePageRef !== undefined && input.canAct !== false && input.events.length > 0) {
     buttons.push(
       button('Ignore all on this page', EVENTS_IGNORE_PAGE, input.ignorePageRef, {
-        confirm: {
-          title: { type: 'plain_text', text: 'Ignore all on this page?' },
-          text: {
-            type: 'plain_text',
-            text:
-              'Vigil will ignore every event listed in this message for your whole tenant. ' +
-              'You can unignore them one by one.',
-          },
-          confirm: { type: 'plain_text', text: 'Ignore all' },
-          deny: { type: 'plain_text', text: 'Cancel' },
-        },
+        confirm: confirmDialog({
+          title: 'Ignore all on this page?',
+          text:
+            'Vigil will ignore every event listed in this message for your whole tenant. ' +
+            'You can unignore them one by one.',
+          yes: 'Ignore all',
+        }),
       }),
     );
   }
@@ -262,29 +262,20 @@ export function renderPage(
     // A snooze shows while it runs; past its end the row is as before.
     if (shown.snoozed && shown.snoozed.until > now) snoozed.set(shown.event.metadata.uid, shown.snoozed);
   }
-  if (ctx.kind === 'alert') {
-    // An alert stays an alert after a click: its heading, the new states, "+N more".
-    const alert = renderAlertMessage({
-      heading: ctx.heading,
+  if (ctx.kind === 'alert' || ctx.kind === 'digest') {
+    // An alert or a digest stays one after a click: its heading, counts, the new states, "+N more".
+    const drawn = {
       events: ctx.events.map((e) => e.event),
       now,
-      refs: (i) => eventRef(ctxId, i),
+      refs: (i: number) => eventRef(ctxId, i),
       states,
       snoozed,
-    });
-    return { ...alert, includedEvents: ctx.events.length, omittedEvents: 0 };
-  }
-  if (ctx.kind === 'digest') {
-    // A digest message stays a digest after a click: header, counts and "+N more" with the new states.
-    const digest = renderDigestMessage({
-      heading: ctx.heading,
-      events: ctx.events.map((e) => e.event),
-      now,
-      refs: (i) => eventRef(ctxId, i),
-      states,
-      snoozed,
-    });
-    return { ...digest, includedEvents: ctx.events.length, omittedEvents: 0 };
+    };
+    const message =
+      ctx.kind === 'alert'
+        ? renderAlertMessage({ heading: ctx.heading, ...drawn })
+        : renderDigestMessage({ heading: ctx.heading, ...drawn });
+    return { ...message, includedEvents: ctx.events.length, omittedEvents: 0 };
   }
   const inChannel = opts.inChannel ?? ctx.message !== undefined;
   return renderEventResults({

@@ -15,7 +15,7 @@ import type {
 } from '@slack/types';
 import type { Event, EventActionType, Severity } from '../../api/index.js';
 import { parseIsoDate, slackDate, utcFallback } from '../../slack/kit/dates.js';
-import { button } from '../../slack/kit/kit.js';
+import { button, confirmDialog } from '../../slack/kit/kit.js';
 import {
   codeSpan,
   escapeMrkdwn,
@@ -51,6 +51,7 @@ import {
   isInfectedDevice,
   isSeverity,
   joinTitle,
+  overriddenFrom,
   titleFragments,
 } from './model.js';
 import { typeLabel } from './type-labels.js';
@@ -81,11 +82,10 @@ export { typeLabel } from './type-labels.js';
 
 /** `:large_orange_circle: *high*` or, with a tenant override, `:red_circle: *high → critical*`. */
 function severityText(event: Event): string {
-  const override = event.tenant_metadata?.severity?.override ?? undefined;
   const effective = effectiveSeverity(event);
-  const original = event.tenant_metadata?.severity?.original ?? event.metadata.severity;
+  const original = overriddenFrom(event);
   const emoji = isSeverity(effective) ? SEVERITY_EMOJI[effective] : ':grey_question:';
-  const was = override !== undefined && override !== original ? `${severityLabel(original)} → ` : '';
+  const was = original === undefined ? '' : `${severityLabel(original)} → `;
   return `${emoji} *${was}${severityLabel(effective)}*`;
 }
 
@@ -230,16 +230,12 @@ function eventSection(event: Event, opts: EventGroupOptions, index: number): Sec
   };
 }
 
-const REMEDIATE_CONFIRM = {
-  title: { type: 'plain_text', text: 'Remediate this event?' },
-  text: {
-    type: 'plain_text',
-    text: 'It leaves the open results for your whole tenant. Unremediate undoes it.',
-  },
-  confirm: { type: 'plain_text', text: 'Remediate' },
-  deny: { type: 'plain_text', text: 'Cancel' },
-  style: 'danger',
-} as const satisfies NonNullable<Button['confirm']>;
+const REMEDIATE_CONFIRM = confirmDialog({
+  title: 'Remediate this event?',
+  text: 'It leaves the open results for your whole tenant. Unremediate undoes it.',
+  yes: 'Remediate',
+  danger: true,
+});
 
 /**
  * One control of an event row. `base` is the action id without the row index (EVENT_IGNORE…); the button, or

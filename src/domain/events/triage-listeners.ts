@@ -10,21 +10,27 @@ import type { View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import { type Event, SEVERITIES, ValidationError } from '../../api/index.js';
-import { ExpiredError, NotAllowedError, RefusalError } from '../../kernel/errors.js';
-import type { Requester, SlackBase } from '../../slack/context.js';
-import { isExpected, reportError } from '../../slack/error-reply.js';
+import { SEVERITIES, ValidationError } from '../../api/index.js';
+import { ExpiredError, RefusalError } from '../../kernel/errors.js';
+import type { SlackBase } from '../../slack/context.js';
 import { describeSecret, detectSecret, type SecretKind } from '../../slack/grammar/index.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { escapeMrkdwn, userMention } from '../../slack/kit/text.js';
-import { type Click, onView } from '../../slack/listen.js';
+import { type Click, onStatusForm, type StatusSubmission } from '../../slack/listen.js';
 import { type MessageTarget, postToResponseUrl } from '../../slack/respond.js';
 import type { ListContexts } from '../list-context.js';
 import { inTenant } from '../workspace-api.js';
 import { type EventsContextStore, parseRef } from './context.js';
 import type { KnownTags } from './known-tags.js';
 import { showContext } from './message.js';
-import { effectiveSeverity, eventTitle, isSeverity, severityOverride } from './model.js';
+import {
+  applyTriage,
+  effectiveSeverity,
+  eventTitle,
+  isSeverity,
+  originalSeverity,
+  severityOverride,
+} from './model.js';
 import { ACTION_IDS, parseActionId, plainTitle } from './page.js';
 import { readTags } from './tags.js';
 import {
@@ -130,12 +136,6 @@ async function triageForm(click: Click<TriageFormDeps>): Promise<View> {
     deps.triage.versions(who.workspaceId, uid),
     deps.tenant.tenantOf(who.workspaceId).then((t) => deps.tenant.knownTags(who.workspaceId, t)),
   ]);
-  const container = click.body.container as {
-    is_ephemeral?: boolean;
-    channel_id?: string;
-    message_ts?: string;
-  };
-  const inChannel = container?.is_ephemeral !== true && container?.channel_id && container.message_ts;
   const current = {
     tags: [...(event.tenant_metadata?.tags ?? [])],
     notes: event.tenant_metadata?.notes ?? null,
@@ -153,11 +153,7 @@ async function triageForm(click: Click<TriageFormDeps>): Promise<View> {
       fields,
       versions,
       shown: current,
-      ...(inChannel
-        ? { message: { channel: container.channel_id as string, ts: container.message_ts as string } }
-        : click.body.response_url
-          ? { responseUrl: click.body.response_url }
-          : {}),
+      ...rowPlaceOf(click),
     },
     PENDING_TTL_MS,
   );
@@ -168,7 +164,7 @@ async function triageForm(click: Click<TriageFormDeps>): Promise<View> {
     current: {
       tags: current.tags,
       notes: current.notes,
-      original: event.tenant_metadata?.severity?.original ?? event.metadata.severity,
+      original: originalSeverity(event),
       override: current.severity,
     },
     knownTags: known,
@@ -254,6 +250,19 @@ function outcomeText(outcome: TriageOutcome, change: TriageChange): string {
   return lines.join('\n');
 }
 
+/** Where a clicked row lives, kept with a pending form (triage, snooze): its channel message, else its response_url. */
+export function rowPlaceOf(click: Click): Pick<PendingTriage, 'message' | 'responseUrl'> {
+  const container = click.body.container as {
+    is_ephemeral?: boolean;
+    channel_id?: string;
+    message_ts?: string;
+  };
+  const inChannel = container?.is_ephemeral !== true && container?.channel_id && container.message_ts;
+  if (inChannel)
+    return { message: { channel: container.channel_id as string, ts: container.message_ts as string } };
+  return click.body.response_url ? { responseUrl: click.body.response_url } : {};
+}
+
 /** Where the row lives, from a pending form (triage, snooze). */
 export function targetOf(
   client: WebClient,
@@ -268,108 +277,74 @@ export function targetOf(
   return { kind: 'ephemeral', respond };
 }
 
-/** The event as it is after the API's answer (all three fields, which is what the tenant now sees). */
-function eventAfter(event: Event, outcome: TriageOutcome): Event {
-  const m = outcome.metadata;
-  if (!m) return event;
-  const meta = { ...(event.tenant_metadata ?? {}) };
-  if (m.tags !== undefined) meta.tags = [...m.tags];
-  if (m.notes !== undefined) meta.notes = m.notes;
-  if (m.severity !== undefined) {
-    const original = event.tenant_metadata?.severity?.original ?? event.metadata.severity;
-    meta.severity = m.severity === null ? null : { original, override: m.severity };
+async function submit({
+  deps,
+  client,
+  who,
+  form: { change },
+  pending,
+  show,
+  headed,
+}: StatusSubmission<{ change: TriageChange }, PendingTriage, TriageFormDeps>): Promise<void> {
+  await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
+  const ctx = await deps.events.contexts.load(pending.ctxId, who.workspaceId);
+  const shown = ctx.events[pending.index];
+  if (!shown || shown.event.metadata.uid !== pending.uid)
+    throw new ExpiredError('This event is no longer in these results.', 'Run the search again.');
+  headed(plainTitle(shown.event));
+  const fields = changedFields(change, pending.shown).filter((f) => pending.fields.includes(f));
+  if (fields.length === 0) {
+    await show('Nothing changed, so Vigil did nothing.');
+    return;
   }
-  return { ...event, tenant_metadata: meta };
-}
-
-async function submit(
-  deps: TriageFormDeps,
-  client: WebClient,
-  who: Requester,
-  view: ViewOutput,
-  change: TriageChange,
-) {
-  let title = '';
-  const show = (status: string) =>
-    client.views.update({ view_id: view.id, view: renderTriageStatus(title, status) });
-  try {
-    const pending = await deps.lists.load(
-      PendingTriageSchema,
-      view.private_metadata,
-      who.workspaceId,
-      '/vigil events …',
-      PENDING_TTL_MS,
+  // In the tenant of the message's events (a subscription's), not the workspace's of now.
+  const outcome = await inTenant(ctx.tenantId, async () =>
+    deps.triage.apply({
+      workspaceId: who.workspaceId,
+      uid: pending.uid,
+      by: who.userId,
+      versions: pending.versions,
+      change,
+      fields,
+      title: eventTitle(shown.event),
+      severityBefore: effectiveSeverity(shown.event),
+      tenantId: await deps.tenant.tenantOf(who.workspaceId),
+    }),
+  );
+  await show(outcomeText(outcome, change));
+  const target = targetOf(client, pending, deps.work.outbound.dispatcher);
+  if (outcome.applied.length > 0 && target) {
+    const next = {
+      ...ctx,
+      events: ctx.events.map((e, i) =>
+        i === pending.index
+          ? {
+              ...e,
+              event: applyTriage(e.event, outcome.metadata),
+              triaged: { by: who.userId, at: outcome.at, fields: outcome.applied.map((a) => a.field) },
+            }
+          : e,
+      ),
+    };
+    await showContext(deps, next, target).catch((err: unknown) =>
+      deps.logger.warn('could not update the event row after triage', { err }),
     );
-    await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
-    const ctx = await deps.events.contexts.load(pending.ctxId, who.workspaceId);
-    const shown = ctx.events[pending.index];
-    if (!shown || shown.event.metadata.uid !== pending.uid)
-      throw new ExpiredError('This event is no longer in these results.', 'Run the search again.');
-    title = plainTitle(shown.event);
-    const fields = changedFields(change, pending.shown).filter((f) => pending.fields.includes(f));
-    if (fields.length === 0) {
-      await show('Nothing changed, so Vigil did nothing.');
-      return;
-    }
-    // In the tenant of the message's events (a subscription's), not the workspace's of now.
-    const outcome = await inTenant(ctx.tenantId, async () =>
-      deps.triage.apply({
-        workspaceId: who.workspaceId,
-        uid: pending.uid,
-        by: who.userId,
-        versions: pending.versions,
-        change,
-        fields,
-        title: eventTitle(shown.event),
-        severityBefore: effectiveSeverity(shown.event),
-        tenantId: await deps.tenant.tenantOf(who.workspaceId),
-      }),
-    );
-    await show(outcomeText(outcome, change));
-    const target = targetOf(client, pending, deps.work.outbound.dispatcher);
-    if (outcome.applied.length > 0 && target) {
-      const next = {
-        ...ctx,
-        events: ctx.events.map((e, i) =>
-          i === pending.index
-            ? {
-                ...e,
-                event: eventAfter(e.event, outcome),
-                triaged: { by: who.userId, at: outcome.at, fields: outcome.applied.map((a) => a.field) },
-              }
-            : e,
-        ),
-      };
-      await showContext(deps, next, target).catch((err: unknown) =>
-        deps.logger.warn('could not update the event row after triage', { err }),
-      );
-    }
-  } catch (err) {
-    if (err instanceof ValidationError) {
-      deps.logger.warn('triage refused by the API', { err });
-      await show(`:warning: ${escapeMrkdwn(err.told)}`);
-    } else if (err instanceof NotAllowedError || err instanceof ExpiredError) {
-      // A refusal is an answer, not an incident.
-      await show(`:no_entry: ${err.told} ${err.hint}`);
-    } else if (isExpected(err)) {
-      deps.logger.warn('triage failed', { err });
-      await show(`:warning: ${err.told} ${err.hint}`);
-    } else {
-      const ref = await reportError(deps, err, undefined, { view: TRIAGE_VIEW, team: who.workspaceId });
-      await show(
-        `:warning: Something went wrong on Vigil’s side, so nothing was changed. Reference \`${ref}\`.`,
-      );
-    }
   }
 }
 
 export function registerTriageForm(app: App, deps: TriageFormDeps): void {
-  onView(app, deps, TRIAGE_VIEW, ({ who, view, client }) => {
-    const form = readTriageForm(view);
-    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
-    return {
-      ack: { response_action: 'update', view: renderTriageStatus('', ':hourglass_flowing_sand: Saving…') },
-      work: () => submit(deps, client, who, view, form.change),
-    };
+  onStatusForm(app, deps, TRIAGE_VIEW, {
+    name: 'triage',
+    read: readTriageForm,
+    pending: { schema: PendingTriageSchema, again: '/vigil events …', ttlMs: PENDING_TTL_MS },
+    status: (title, text) => renderTriageStatus(title ?? '', text),
+    progress: ':hourglass_flowing_sand: Saving…',
+    undone: 'nothing was changed',
+    told: (err) => {
+      if (!(err instanceof ValidationError)) return undefined;
+      deps.logger.warn('triage refused by the API', { err });
+      return `:warning: ${escapeMrkdwn(err.told)}`;
+    },
+    submit,
   });
 }

@@ -8,22 +8,22 @@ import type { ContextBlock, KnownBlock, SectionBlock, View } from '@slack/types'
 import type { Event, EventActionType } from '../../api/index.js';
 import type { UpstreamReply } from '../../features/alerts/ports.js';
 import type { AlertList, AlertListItem, PollHealth } from '../../features/alerts/subscriptions.js';
-import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from '../../slack/kit/text.js';
-import type { AlertHeading } from '../events/alert-heading.js';
+import type { AlertHeading } from '../events/context.js';
 import { effectiveSeverity, eventTitle } from '../events/model.js';
 import { typeLabel } from '../events/row.js';
 import { quietText } from './alert-match.js';
 import {
+  addModal,
   type Damaged,
   failingText,
   formInput,
-  moreBlock,
   NONE_DAMAGED,
   pausedText,
   renderSubscriptionList,
+  renderTopEvents,
   scopeLine,
   severityCounts,
   subscriptionInputs,
@@ -31,7 +31,6 @@ import {
   type TopEventsInput,
   tenantNote,
   timeZoneInput,
-  topEventGroups,
   typeCounts,
 } from './blocks.js';
 
@@ -127,20 +126,13 @@ function mentionText(h: AlertHeading): string {
 /** The alert message: at most 50 blocks and within the text budget, whatever the events. */
 export function renderAlertMessage(input: AlertMessageInput): RenderedMessage {
   const h = input.heading;
-  const groups = topEventGroups(input);
   const mention = mentionText(h);
-  const r = renderBudgeted({
+  return renderTopEvents('alert', input, {
     text: `${mention === '' ? '' : `${mention} `}${escapeMrkdwn(alertText(h, input.events[0]))}`,
     head: headBlocks(h),
-    groups,
-    tail: moreBlock('alert:more', ALERT_MORE, h.total - input.events.length, h.moreRef),
-    omittedNotice: (n) => ({
-      type: 'context',
-      block_id: 'alert:omitted',
-      elements: [{ type: 'mrkdwn', text: `${plural(n, 'more event')} did not fit in this message.` }],
-    }),
+    more: { actionId: ALERT_MORE, rest: h.total - input.events.length, ref: h.moreRef },
+    omitted: 'more event',
   });
-  return { text: r.text, blocks: r.blocks };
 }
 
 const DONE: Record<EventActionType, string> = {
@@ -287,62 +279,53 @@ export const ALERT_ADD_VIEW = 'alert_add';
 
 /** The form behind `/vigil alerts add` with no arguments; the channel defaults to where it was typed. */
 export function renderAlertAddModal(channelId: string): View {
-  return {
-    type: 'modal',
-    callback_id: ALERT_ADD_VIEW,
-    // Where the form was opened: the answer goes there, where the person is.
-    private_metadata: channelId,
-    title: { type: 'plain_text', text: 'New real-time alerts' },
-    submit: { type: 'plain_text', text: 'Create' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      ...subscriptionInputs(channelId, 'high', 'all, or e.g. stealer_log, leaked_credential'),
-      formInput(
-        'quiet',
-        'Quiet hours',
-        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'none, or e.g. 22:00-07:00' } },
-        true,
-      ),
-      timeZoneInput('Time zone of the quiet hours'),
-      formInput(
-        'options',
-        'During quiet hours',
-        {
-          type: 'checkboxes',
-          options: [
-            {
-              text: { type: 'plain_text', text: 'Hold critical alerts too' },
-              value: 'hold_all',
-            },
-          ],
-        },
-        true,
-      ),
-      formInput(
-        'mention_users',
-        'Mention people',
-        { type: 'multi_users_select', max_selected_items: 10 },
-        true,
-      ),
-      formInput(
-        'mention_groups',
-        'Mention user groups',
-        { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'e.g. @secops, @oncall' } },
-        true,
-      ),
-      formInput(
-        'mention_on',
-        'Mention on',
-        {
-          type: 'radio_buttons',
-          options: [
-            { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
-            { text: { type: 'plain_text', text: 'Every alert' }, value: 'all' },
-          ],
-          initial_option: { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
-        },
-        true,
-      ),
-    ],
-  } as View;
+  return addModal(ALERT_ADD_VIEW, channelId, 'New real-time alerts', [
+    ...subscriptionInputs(channelId, 'high', 'all, or e.g. stealer_log, leaked_credential'),
+    formInput(
+      'quiet',
+      'Quiet hours',
+      { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'none, or e.g. 22:00-07:00' } },
+      true,
+    ),
+    timeZoneInput('Time zone of the quiet hours'),
+    formInput(
+      'options',
+      'During quiet hours',
+      {
+        type: 'checkboxes',
+        options: [
+          {
+            text: { type: 'plain_text', text: 'Hold critical alerts too' },
+            value: 'hold_all',
+          },
+        ],
+      },
+      true,
+    ),
+    formInput(
+      'mention_users',
+      'Mention people',
+      { type: 'multi_users_select', max_selected_items: 10 },
+      true,
+    ),
+    formInput(
+      'mention_groups',
+      'Mention user groups',
+      { type: 'plain_text_input', placeholder: { type: 'plain_text', text: 'e.g. @secops, @oncall' } },
+      true,
+    ),
+    formInput(
+      'mention_on',
+      'Mention on',
+      {
+        type: 'radio_buttons',
+        options: [
+          { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
+          { text: { type: 'plain_text', text: 'Every alert' }, value: 'all' },
+        ],
+        initial_option: { text: { type: 'plain_text', text: 'Critical alerts' }, value: 'critical' },
+      },
+      true,
+    ),
+  ]);
 }

@@ -3,12 +3,12 @@
  * rows with Pause/Resume and Remove, the line of scope and filters, counts by severity and type, the "+N
  * more" button of a message, and the inputs both add forms open with. Pure.
  */
-import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
+import type { ActionsBlock, Button, KnownBlock, View } from '@slack/types';
 import { type Event, SEVERITIES, type Severity } from '../../api/index.js';
 import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import type { RenderedMessage } from '../../slack/kit/kit.js';
-import { plural } from '../../slack/kit/kit.js';
+import { confirmDialog, plural } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate } from '../../slack/kit/text.js';
 import { unreadableRemoveButton } from '../../slack/kit/unreadable.js';
 import {
@@ -124,7 +124,7 @@ export function typeCounts(counts: Record<string, number>): string {
 }
 
 /** The "+N more" button under a message's top events, when there is a rest kept behind `moreRef`. */
-export function moreBlock(
+function moreBlock(
   blockId: string,
   actionId: string,
   rest: number,
@@ -188,12 +188,7 @@ function subscriptionRow(row: {
     value: id,
     style: 'danger',
     text: { type: 'plain_text', text: 'Remove' },
-    confirm: {
-      title: { type: 'plain_text', text: row.confirm.title },
-      text: { type: 'plain_text', text: row.confirm.text },
-      confirm: { type: 'plain_text', text: 'Remove' },
-      deny: { type: 'plain_text', text: 'Cancel' },
-    },
+    confirm: confirmDialog({ title: row.confirm.title, text: row.confirm.text, yes: 'Remove' }),
   };
   return [
     {
@@ -226,6 +221,20 @@ export function formInput(
     label: { type: 'plain_text' as const, text: label },
     element: { action_id: 'value', ...element },
   };
+}
+
+/** A subscription's add form (alerts, digests), answered where it was opened. */
+export function addModal(callbackId: string, channelId: string, title: string, blocks: unknown[]): View {
+  return {
+    type: 'modal',
+    callback_id: callbackId,
+    // Where the form was opened: the answer goes there, where the person is.
+    private_metadata: channelId,
+    title: { type: 'plain_text', text: title },
+    submit: { type: 'plain_text', text: 'Create' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks,
+  } as View;
 }
 
 /** The inputs both subscription forms open with: channel, identifiers, severity, event types. */
@@ -282,7 +291,7 @@ export interface TopEventsInput {
   portalHosts?: readonly string[];
 }
 
-export function topEventGroups(input: TopEventsInput): KnownBlock[][] {
+function topEventGroups(input: TopEventsInput): KnownBlock[][] {
   return input.events.map((event, i) => {
     const state = input.states?.get(event.metadata.uid);
     const snoozed = input.snoozed?.get(event.metadata.uid);
@@ -295,6 +304,35 @@ export function topEventGroups(input: TopEventsInput): KnownBlock[][] {
       ...(input.portalHosts !== undefined ? { portalHosts: input.portalHosts } : {}),
     });
   });
+}
+
+/**
+ * An alert or digest message within Slack's budget: its head, its top events, "+N more" (the rest's
+ * button), and a line for the events that did not fit.
+ */
+export function renderTopEvents(
+  kind: 'alert' | 'digest',
+  input: TopEventsInput,
+  message: {
+    text: string;
+    head: KnownBlock[];
+    more: { actionId: string; rest: number; ref: string | undefined };
+    /** What an event that did not fit is called ("more event"). */
+    omitted: string;
+  },
+): RenderedMessage {
+  const r = renderBudgeted({
+    text: message.text,
+    head: message.head,
+    groups: topEventGroups(input),
+    tail: moreBlock(`${kind}:more`, message.more.actionId, message.more.rest, message.more.ref),
+    omittedNotice: (n) => ({
+      type: 'context',
+      block_id: `${kind}:omitted`,
+      elements: [{ type: 'mrkdwn', text: `${plural(n, message.omitted)} did not fit in this message.` }],
+    }),
+  });
+  return { text: r.text, blocks: r.blocks };
 }
 
 /** Subscriptions whose record cannot be read, and whether the reader may remove them. */

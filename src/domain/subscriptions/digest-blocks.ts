@@ -7,20 +7,20 @@ import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock, View } from '
 import { DateTime } from 'luxon';
 import { SEVERITIES } from '../../api/index.js';
 import type { DigestListItem } from '../../features/digests/subscriptions.js';
-import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, plainText, truncate } from '../../slack/kit/text.js';
-import type { DigestHeading } from '../events/digest-heading.js';
+import type { DigestHeading } from '../events/context.js';
 import { tagFields } from '../events/tags.js';
 import {
+  addModal,
   type Damaged,
   failingText,
   formInput,
-  moreBlock,
   NONE_DAMAGED,
   pausedText,
   renderSubscriptionList,
+  renderTopEvents,
   scopeLine,
   severityCounts,
   subscriptionInputs,
@@ -28,7 +28,6 @@ import {
   type TopEventsInput,
   tenantNote,
   timeZoneInput,
-  topEventGroups,
   typeCounts,
 } from './blocks.js';
 
@@ -101,19 +100,12 @@ function headBlocks(h: DigestHeading): KnownBlock[] {
 /** The digest message: at most 50 blocks and within the text budget, whatever the events. */
 export function renderDigestMessage(input: DigestMessageInput): RenderedMessage {
   const h = input.heading;
-  const groups = topEventGroups(input);
-  const r = renderBudgeted({
+  return renderTopEvents('digest', input, {
     text: escapeMrkdwn(digestText(h)),
     head: headBlocks(h),
-    groups,
-    tail: moreBlock('digest:more', DIGEST_MORE, h.total - input.events.length, h.moreRef),
-    omittedNotice: (n) => ({
-      type: 'context',
-      block_id: 'digest:omitted',
-      elements: [{ type: 'mrkdwn', text: `${plural(n, 'more top event')} did not fit in this message.` }],
-    }),
+    more: { actionId: DIGEST_MORE, rest: h.total - input.events.length, ref: h.moreRef },
+    omitted: 'more top event',
   });
-  return { text: r.text, blocks: r.blocks };
 }
 
 // ── Subscriptions: `digest list`, App Home ────────────────────────────────────────────────────────────
@@ -210,35 +202,26 @@ export const DIGEST_TAG_FIELDS = { known: 'tags', added: 'tags_new' } as const;
  */
 export function renderDigestAddModal(channelId: string, knownTags: readonly string[] = []): View {
   const input = formInput;
-  return {
-    type: 'modal',
-    callback_id: DIGEST_ADD_VIEW,
-    // Where the form was opened: the answer goes there, where the person is.
-    private_metadata: channelId,
-    title: { type: 'plain_text', text: 'New daily digest' },
-    submit: { type: 'plain_text', text: 'Create' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      ...subscriptionInputs(channelId, 'info', 'all, or e.g. leak, paste'),
-      ...tagFields(DIGEST_TAG_FIELDS, {
-        known: knownTags,
-        label: 'Tags',
-        hint: 'Only events with one of these tags; none: any event.',
-      }),
-      input('time', 'Time of day', { type: 'timepicker', initial_time: '09:00' }),
-      timeZoneInput('Time zone'),
-      input(
-        'options',
-        'Options',
-        {
-          type: 'checkboxes',
-          options: [
-            { text: { type: 'plain_text', text: 'Weekdays only' }, value: 'weekdays' },
-            { text: { type: 'plain_text', text: 'Post even when there is nothing new' }, value: 'always' },
-          ],
-        },
-        true,
-      ),
-    ],
-  } as View;
+  return addModal(DIGEST_ADD_VIEW, channelId, 'New daily digest', [
+    ...subscriptionInputs(channelId, 'info', 'all, or e.g. leak, paste'),
+    ...tagFields(DIGEST_TAG_FIELDS, {
+      known: knownTags,
+      label: 'Tags',
+      hint: 'Only events with one of these tags; none: any event.',
+    }),
+    input('time', 'Time of day', { type: 'timepicker', initial_time: '09:00' }),
+    timeZoneInput('Time zone'),
+    input(
+      'options',
+      'Options',
+      {
+        type: 'checkboxes',
+        options: [
+          { text: { type: 'plain_text', text: 'Weekdays only' }, value: 'weekdays' },
+          { text: { type: 'plain_text', text: 'Post even when there is nothing new' }, value: 'always' },
+        ],
+      },
+      true,
+    ),
+  ]);
 }

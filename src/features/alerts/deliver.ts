@@ -10,8 +10,7 @@
 
 import type { Event } from '../../api/index.js';
 import { EventSchema } from '../../api/index.js';
-import type { AlertHeading } from '../../domain/events/alert-heading.js';
-import type { EventsContextOf, EventsContextStore } from '../../domain/events/context.js';
+import type { AlertHeading, EventsContextOf, EventsContextStore } from '../../domain/events/context.js';
 import { bySeverity } from '../../domain/events/model.js';
 import type { EventRestStore } from '../../domain/events/rest.js';
 import { chooseBatch, quietText } from '../../domain/subscriptions/alert-match.js';

@@ -7,7 +7,6 @@
 
 import type { KnownBlock } from '@slack/types';
 import type { Event } from '../../api/index.js';
-import { ALERT_EVENT_TYPE } from '../../domain/events/alert-heading.js';
 import { renderPage } from '../../domain/events/page.js';
 import { portalHostsOf } from '../../domain/portal.js';
 import { renderStateReply, renderUpstreamReply } from '../../domain/subscriptions/alert-blocks.js';
@@ -16,6 +15,9 @@ import { messageEntities } from '../../domain/work-object-entity.js';
 import type { Clock } from '../../kernel/clock.js';
 import { type BotClients, slackFailure } from '../../slack/bot-clients.js';
 import type { AlertMessageRef, AlertPublisher } from './ports.js';
+
+/** The metadata event type of an alert message, by which a run's message is found again. */
+const ALERT_EVENT_TYPE = 'vigil_alert';
 
 export function createAlertPublisher(
   clients: BotClients,

@@ -7,6 +7,7 @@
  * timer and waits for the work in flight, so the store can close after it.
  */
 
+import { concurrencyLimit } from '../../domain/fair-gate.js';
 import { realTicker, type Ticker } from '../../domain/subscriptions/ticker.js';
 import { type AlertSubscription, isStoreOutage, StoreCorruptionError } from '../../store/index.js';
 import { type DeliveryDeps, type DeliveryOutcome, deliverChannel } from './deliver.js';
@@ -45,9 +46,8 @@ export class AlertScheduler {
   private timer: { cancel(): void } | undefined;
   private stopped = false;
   private readonly inFlight = new Map<string, Promise<void>>();
-  private running = 0;
   private sweeping: Promise<void> | undefined;
-  private readonly waiting: (() => void)[] = [];
+  private readonly limited = concurrencyLimit(CONCURRENCY);
 
   private readonly deps: AlertSchedulerDeps;
 
@@ -174,16 +174,5 @@ export class AlertScheduler {
     await Promise.all(Array.from({ length: Math.min(CHANNELS_AT_ONCE, channels.length) }, worker));
     // Once for the workspace, not once a message: the channels whose outbox is empty now leave the list.
     await deps.state.markDrained(workspaceId, visited);
-  }
-
-  private async limited<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.running >= CONCURRENCY) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    try {
-      return await fn();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
   }
 }

@@ -10,6 +10,7 @@
 import type { Event } from '../../api/index.js';
 import type { EventsContextStore } from '../../domain/events/context.js';
 import { upstreamDiff } from '../../domain/events/upstream.js';
+import { concurrencyLimit } from '../../domain/fair-gate.js';
 import type { EventSource } from '../../domain/subscriptions/source.js';
 import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
@@ -80,10 +81,12 @@ interface Member {
 
 export class StateSync {
   private readonly inFlight = new Map<string, Promise<void>>();
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly deps: StateSyncDeps) {}
+  private readonly limited: <T>(task: () => Promise<T>) => Promise<T>;
+
+  constructor(private readonly deps: StateSyncDeps) {
+    this.limited = concurrencyLimit(deps.concurrency ?? DEFAULT_CONCURRENCY);
+  }
 
   /** Re-reads every tenant that is due; resolves when the work it started is done. */
   async tick(): Promise<SyncReport> {
@@ -257,17 +260,5 @@ export class StateSync {
   /** Due a tick early: a change is shown within the interval, not one tick after it. */
   private dueEvery(): number {
     return Math.max(this.deps.tickMs, this.deps.intervalMs - this.deps.tickMs);
-  }
-
-  private async limited<T>(fn: () => Promise<T>): Promise<T> {
-    const limit = this.deps.concurrency ?? DEFAULT_CONCURRENCY;
-    if (this.running >= limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    try {
-      return await fn();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
   }
 }

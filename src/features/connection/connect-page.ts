@@ -4,71 +4,8 @@
  * on the server (never in the page), and the link is consumed atomically when the connection is saved.
  */
 import { VigilError } from '../../kernel/errors.js';
-import type { Logger } from '../../kernel/logger.js';
 import { Html, html, layout, type Page } from '../../web/html.js';
-
-export interface ConnectLink {
-  teamId: string;
-  userId: string;
-  expiresAt: number;
-}
-
-export interface VerifiedKey {
-  apiKeyId: number;
-  organizationId: number;
-  defaultTenantId: number;
-  scopes: string[];
-  tenants: { id: number; name: string }[];
-}
-
-/** Server-side state between the two steps, keyed by the link token. @internal */
-export interface PendingConnection {
-  key?: { host: string; sealedApiKey: string; verified: VerifiedKey };
-}
-
-export interface ConnectFlowPorts {
-  links: {
-    peek(token: string): Promise<ConnectLink | undefined>;
-    /** Atomic: exactly one caller gets the link, with the response_url to confirm in Slack. */
-    consume(token: string): Promise<(ConnectLink & { responseUrl?: string }) | undefined>;
-    /** Atomic, before the key is checked: attempts left after this one, or undefined when none were left. */
-    recordAttempt(token: string): Promise<{ remaining: number } | undefined>;
-    /** A single-use token for one rendering of the form, bound to the link. */
-    issueFormToken(token: string): Promise<string | undefined>;
-    /** True once for a form token issued for this link. */
-    takeFormToken(token: string, formToken: string): Promise<boolean>;
-  };
-  pending: {
-    get(token: string): Promise<PendingConnection | undefined>;
-    put(token: string, value: PendingConnection, ttlMs: number): Promise<void>;
-    delete(token: string): Promise<void>;
-  };
-  /** Generates a token and tests it, then lists the organization's tenants. Throws VigilError-like errors. */
-  verifyKey(host: string, apiKey: string): Promise<VerifiedKey>;
-  /** Confirms the key can act on the tenant (token generation for it). */
-  checkTenant(host: string, apiKey: string, tenantId: number): Promise<void>;
-  seal(apiKey: string, teamId: string): string;
-  open(sealed: string, teamId: string): string;
-  /** Persists the connection, audits it and tells the admin in Slack (key id only). */
-  complete(link: ConnectLink & { responseUrl?: string }, connection: CompletedConnection): Promise<void>;
-  now(): number;
-  logger: Logger;
-}
-
-export interface CompletedConnection {
-  host: string;
-  sealedApiKey: string;
-  apiKeyId: number;
-  organizationId: number;
-  tenantId: number;
-  tenantName: string;
-  scopes: string[];
-}
-
-export interface Region {
-  host: string;
-  label: string;
-}
+import type { ConnectFlowPorts, ConnectLink, Region, VerifiedKey } from './connect.js';
 
 const MAX_KEY_LENGTH = 512;
 

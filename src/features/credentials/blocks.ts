@@ -7,7 +7,14 @@
 import type { Button, KnownBlock } from '@slack/types';
 import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
-import { button, context, plural, type RenderedMessage, section } from '../../slack/kit/kit.js';
+import {
+  button,
+  confirmDialog,
+  context,
+  plural,
+  type RenderedMessage,
+  section,
+} from '../../slack/kit/kit.js';
 import { escapeMrkdwn, listCodeSpan, truncate, userMention } from '../../slack/kit/text.js';
 import type { CredsContext, MaskedRow } from './context.js';
 import type { CredentialMark, CredentialRowState } from './credential-actions.js';
@@ -27,13 +34,8 @@ export const CREDS_UNIGNORE = 'creds_unignore';
 export const CREDS_REMEDIATE_PAGE = 'creds_remediate_page';
 export const CREDS_IGNORE_PAGE = 'creds_ignore_page';
 
-const confirm = (title: string, text: string, yes: string): NonNullable<Button['confirm']> => ({
-  title: { type: 'plain_text', text: title },
-  text: { type: 'plain_text', text },
-  confirm: { type: 'plain_text', text: yes },
-  deny: { type: 'plain_text', text: 'Cancel' },
-  style: 'danger',
-});
+const confirm = (title: string, text: string, yes: string) =>
+  confirmDialog({ title, text, yes, danger: true });
 
 /** What the API does with each action, said before it is done. */
 const REMEDIATE_CONFIRM = confirm(
@@ -90,15 +92,11 @@ function rowActions(row: MaskedRow, state: CredentialRowState | undefined, ref: 
 }
 
 /** Sharing shows employees' addresses to the whole channel: Slack asks the clicker to confirm first. */
-const SHARE_CONFIRM: NonNullable<Button['confirm']> = {
-  title: { type: 'plain_text', text: 'Share in this channel?' },
-  text: {
-    type: 'plain_text',
-    text: 'Everyone in this channel will see these leaked credentials: the e-mail addresses and usernames, their sources and dates (values stay masked). The message will say you shared it.',
-  },
-  confirm: { type: 'plain_text', text: 'Share' },
-  deny: { type: 'plain_text', text: 'Cancel' },
-};
+const SHARE_CONFIRM = confirmDialog({
+  title: 'Share in this channel?',
+  text: 'Everyone in this channel will see these leaked credentials: the e-mail addresses and usernames, their sources and dates (values stay masked). The message will say you shared it.',
+  yes: 'Share',
+});
 
 /** What was searched, e.g. "domain `acme.example`". */
 export function searchLabel(ctx: Pick<CredsContext, 'search'>): string {

@@ -7,8 +7,8 @@
 
 import type { Event } from '../../api/index.js';
 import { compactEvent } from '../../domain/events/compact.js';
+import type { DigestHeading } from '../../domain/events/context.js';
 import { type EventsContextOf, type EventsContextStore, eventRef } from '../../domain/events/context.js';
-import type { DigestContent, DigestHeading } from '../../domain/events/digest-heading.js';
 import { portalHostsOf } from '../../domain/portal.js';
 import { renderDigestMessage } from '../../domain/subscriptions/digest-blocks.js';
 import { POSTED_CONTEXT_TTL_MS } from '../../domain/subscriptions/posting.js';
@@ -18,7 +18,7 @@ import { messageEntities } from '../../domain/work-object-entity.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { BotClients, BotClientsDeps } from '../../slack/bot-clients.js';
-import type { DigestPublisher } from './run.js';
+import type { DigestContent, DigestPublisher } from './run.js';
 
 const DIGEST_EVENT_TYPE = 'vigil_digest';
 /** At most this many events are kept behind "+N more" (the rest store's own bound). */

@@ -6,7 +6,6 @@
  * channel's recent history, so it is never posted twice.
  */
 import type { Event } from '../../api/index.js';
-import type { DigestContent } from '../../domain/events/digest-heading.js';
 import { bySeverity } from '../../domain/events/model.js';
 import {
   channelPause,
@@ -16,7 +15,7 @@ import {
   type RunMessageFinder,
 } from '../../domain/subscriptions/posting.js';
 import type { EventSource } from '../../domain/subscriptions/source.js';
-import { countEvents } from '../../domain/subscriptions/summary.js';
+import { countEvents, type EventCounts } from '../../domain/subscriptions/summary.js';
 import { inTenant } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import { NotConnectedError, VigilError } from '../../kernel/errors.js';
@@ -32,6 +31,32 @@ import type {
 } from '../../store/index.js';
 import { collectEvents } from './collect.js';
 import { backoffMs, type Due } from './due.js';
+
+interface DigestSubscriptionInfo {
+  id: string;
+  teamId: string;
+  channelId: string;
+  identifierIds: number[] | 'all';
+  timeZone: string;
+  /** The tenant the digest's events are in (its buttons act there). */
+  tenantId?: number | undefined;
+}
+
+/** What a digest says, independent of Slack: the events of the window (deduplicated, most severe first) and counts by severity and type. */
+export interface DigestContent {
+  runId: string;
+  subscription: DigestSubscriptionInfo;
+  /** YYYY-MM-DD in the subscription's zone. */
+  localDate: string;
+  late: boolean;
+  /** Every event of the window, most severe first, then newest. */
+  events: Event[];
+  counts: EventCounts;
+  /** More events were waiting than one run reads: the next digest continues from there. */
+  truncated: boolean;
+  /** Identifiers of the subscription that no longer exist (skipped: the digest holds the others). */
+  missing: number[];
+}
 
 /** Posting is Slack's business: the service only sees this port. */
 export interface DigestPublisher extends RunMessageFinder {

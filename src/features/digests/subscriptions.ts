@@ -3,7 +3,6 @@
  * list with the last run, the next slot and whether it is failing (from the first failed run, since when), and a preview of the next digest.
  */
 import { DateTime } from 'luxon';
-import type { DigestContent } from '../../domain/events/digest-heading.js';
 import { SubscriptionService, type SubscriptionServiceDeps } from '../../domain/subscriptions/service.js';
 import type { EventSource } from '../../domain/subscriptions/source.js';
 import { inTenant } from '../../domain/workspace-api.js';
@@ -18,7 +17,7 @@ import {
 import { randomId } from '../../store/repos/ids.js';
 import { collectEvents } from './collect.js';
 import { nextSlot } from './due.js';
-import { contentOf } from './run.js';
+import { contentOf, type DigestContent } from './run.js';
 
 export interface DigestListItem {
   subscription: Subscription;

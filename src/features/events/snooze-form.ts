@@ -6,13 +6,12 @@
  */
 import type { App, ViewOutput } from '@slack/bolt';
 import type { View } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { type EventsContext, parseRef } from '../../domain/events/context.js';
 import { showContext } from '../../domain/events/message.js';
 import { eventTitle } from '../../domain/events/model.js';
 import { plainTitle } from '../../domain/events/page.js';
-import { targetOf } from '../../domain/events/triage-listeners.js';
+import { rowPlaceOf, targetOf } from '../../domain/events/triage-listeners.js';
 import {
   renderSnoozeModal,
   renderSnoozeStatus,
@@ -26,10 +25,9 @@ import {
 } from '../../domain/snooze-blocks.js';
 import { type SnoozeLength, sourceOf, withSnoozes } from '../../domain/snooze-model.js';
 import { ExpiredError, RefusalError, VigilError } from '../../kernel/errors.js';
-import { ephemeral, type Requester } from '../../slack/context.js';
-import { isExpected, reportError } from '../../slack/error-reply.js';
+import { ephemeral } from '../../slack/context.js';
 import { userMention } from '../../slack/kit/text.js';
-import { type Click, onView } from '../../slack/listen.js';
+import { type Click, onStatusForm, type StatusSubmission } from '../../slack/listen.js';
 import { clickTarget, type MessageTarget } from '../../slack/respond.js';
 import type { SnoozeTarget } from '../../store/index.js';
 import type { EventSnoozeDeps } from './deps.js';
@@ -74,7 +72,8 @@ export async function openSnooze(click: Click<EventSnoozeDeps>): Promise<void> {
   }
 }
 
-async function snoozeForm(click: Click<EventSnoozeDeps>): Promise<View> {
+/** The event a row's button points at, once the clicker is known to be allowed to act on it. */
+async function clickedEvent(click: Click<EventSnoozeDeps>) {
   const { deps, who } = click;
   const ref = parseRef(click.action.value);
   if (!ref || ref.index === undefined) throw gone();
@@ -82,13 +81,13 @@ async function snoozeForm(click: Click<EventSnoozeDeps>): Promise<View> {
   const ctx = await deps.events.contexts.load(ref.ctxId, who.workspaceId);
   const shown = ctx.events[ref.index];
   if (!shown) throw gone();
+  return { ref: { ctxId: ref.ctxId, index: ref.index }, ctx, shown };
+}
+
+async function snoozeForm(click: Click<EventSnoozeDeps>): Promise<View> {
+  const { deps, who } = click;
+  const { ref, shown } = await clickedEvent(click);
   const event = shown.event;
-  const container = click.body.container as {
-    is_ephemeral?: boolean;
-    channel_id?: string;
-    message_ts?: string;
-  };
-  const inChannel = container?.is_ephemeral !== true && container?.channel_id && container.message_ts;
   const pending: PendingSnooze = {
     kind: 'snooze',
     workspaceId: who.workspaceId,
@@ -96,11 +95,7 @@ async function snoozeForm(click: Click<EventSnoozeDeps>): Promise<View> {
     ctxId: ref.ctxId,
     index: ref.index,
     uid: event.metadata.uid,
-    ...(inChannel
-      ? { message: { channel: container.channel_id as string, ts: container.message_ts as string } }
-      : click.body.response_url
-        ? { responseUrl: click.body.response_url }
-        : {}),
+    ...rowPlaceOf(click),
   };
   const pendingId = await deps.lists.save(PendingSnoozeSchema, pending, PENDING_TTL_MS);
   return renderSnoozeModal({
@@ -118,9 +113,12 @@ type Values = Record<
 >;
 
 /** What the form asks for (the target as the form's option value), or the errors beside its fields. */
-function readSnoozeForm(
-  view: Pick<ViewOutput, 'state'>,
-): { what: string; length: SnoozeLength } | { errors: Record<string, string> } {
+interface SnoozeForm {
+  what: string;
+  length: SnoozeLength;
+}
+
+function readSnoozeForm(view: Pick<ViewOutput, 'state'>): SnoozeForm | { errors: Record<string, string> } {
   const values = view.state.values as Values;
   const what = values[SNOOZE_WHAT_BLOCK]?.value?.selected_option?.value ?? 'event';
   if (!/^(?:event|source|identifier:\d{1,15})$/.test(what))
@@ -177,59 +175,34 @@ async function redraw(
   );
 }
 
-async function submit(
-  deps: EventSnoozeDeps,
-  client: WebClient,
-  who: Requester,
-  view: ViewOutput,
-  form: { what: string; length: SnoozeLength },
-): Promise<void> {
-  const show = (status: string) =>
-    client.views.update({ view_id: view.id, view: renderSnoozeStatus(status) });
-  try {
-    const pending = await deps.lists.load(
-      PendingSnoozeSchema,
-      view.private_metadata,
-      who.workspaceId,
-      '/vigil events …',
-      PENDING_TTL_MS,
-    );
-    await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
-    const ctx = await deps.events.contexts.load(pending.ctxId, who.workspaceId);
-    if (ctx.events[pending.index]?.event.metadata.uid !== pending.uid) throw gone();
-    const { target, label } = targetFrom(form.what, ctx, pending.index);
-    const { snooze, replaced, redrawn } = await deps.snoozes.snooze({
-      workspaceId: who.workspaceId,
-      target,
-      length: form.length,
-      by: who.userId,
-      label,
-    });
-    await show(snoozedText(snooze, replaced !== undefined));
-    const into = targetOf(client, pending, deps.work.outbound.dispatcher);
-    await redraw(deps, ctx, who.workspaceId, into, redrawn);
-  } catch (err) {
-    if (isExpected(err)) {
-      // A refusal or a bad day is an answer, not an incident.
-      await show(`:no_entry: ${(err as RefusalError).told} ${(err as RefusalError).hint}`);
-    } else {
-      const ref = await reportError(deps, err, undefined, { view: SNOOZE_VIEW, team: who.workspaceId });
-      await show(
-        `:warning: Something went wrong on Vigil’s side, so nothing was snoozed. Reference \`${ref}\`.`,
-      );
-    }
-  }
+async function submit({
+  deps,
+  client,
+  who,
+  form,
+  pending,
+  show,
+}: StatusSubmission<SnoozeForm, PendingSnooze, EventSnoozeDeps>): Promise<void> {
+  await deps.authz.requireActor(client, who.workspaceId, who.teamId, who.userId);
+  const ctx = await deps.events.contexts.load(pending.ctxId, who.workspaceId);
+  if (ctx.events[pending.index]?.event.metadata.uid !== pending.uid) throw gone();
+  const { target, label } = targetFrom(form.what, ctx, pending.index);
+  const { snooze, replaced, redrawn } = await deps.snoozes.snooze({
+    workspaceId: who.workspaceId,
+    target,
+    length: form.length,
+    by: who.userId,
+    label,
+  });
+  await show(snoozedText(snooze, replaced !== undefined));
+  const into = targetOf(client, pending, deps.work.outbound.dispatcher);
+  await redraw(deps, ctx, who.workspaceId, into, redrawn);
 }
 
 /** Unsnooze on a snoozed row: every snooze covering the event ends; the rows are redrawn in place. */
 export async function unsnooze(click: Click<EventSnoozeDeps>): Promise<void> {
   const { deps, who } = click;
-  const ref = parseRef(click.action.value);
-  if (!ref || ref.index === undefined) throw gone();
-  await deps.authz.requireActor(click.client, who.workspaceId, who.teamId, who.userId);
-  const ctx = await deps.events.contexts.load(ref.ctxId, who.workspaceId);
-  const shown = ctx.events[ref.index];
-  if (!shown) throw gone();
+  const { ctx, shown } = await clickedEvent(click);
   const { ended, redrawn } = await deps.snoozes.endFor(who.workspaceId, shown.event, who.userId);
   await redraw(
     deps,
@@ -254,12 +227,15 @@ export async function unsnooze(click: Click<EventSnoozeDeps>): Promise<void> {
 }
 
 export function registerSnoozeForm(app: App, deps: EventSnoozeDeps): void {
-  onView(app, deps, SNOOZE_VIEW, ({ who, view, client }) => {
-    const form = readSnoozeForm(view);
-    if ('errors' in form) return { ack: { response_action: 'errors', errors: form.errors } };
-    return {
-      ack: { response_action: 'update', view: renderSnoozeStatus(':hourglass_flowing_sand: Snoozing…') },
-      work: () => submit(deps, client, who, view, form),
-    };
+  onStatusForm(app, deps, SNOOZE_VIEW, {
+    name: 'snooze',
+    read: readSnoozeForm,
+    pending: { schema: PendingSnoozeSchema, again: '/vigil events …', ttlMs: PENDING_TTL_MS },
+    status: (_, text) => renderSnoozeStatus(text),
+    progress: ':hourglass_flowing_sand: Snoozing…',
+    undone: 'nothing was snoozed',
+    // A refusal or a bad day is an answer, not an incident.
+    told: (err) => `:no_entry: ${err.told} ${err.hint}`,
+    submit,
   });
 }

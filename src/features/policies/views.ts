@@ -4,15 +4,13 @@
  * in place through its response_url.
  */
 import type { App, ViewOutput } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
+import type { z } from 'zod';
 import { ValidationError } from '../../api/index.js';
-import { ExpiredError, NotAllowedError } from '../../kernel/errors.js';
-import type { Requester } from '../../slack/context.js';
+import { ExpiredError } from '../../kernel/errors.js';
 import { ephemeral } from '../../slack/context.js';
-import { isExpected, reportError } from '../../slack/error-reply.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { userMention } from '../../slack/kit/text.js';
-import { onView } from '../../slack/listen.js';
+import { onStatusForm, type StatusSubmission } from '../../slack/listen.js';
 import { postToResponseUrl } from '../../slack/respond.js';
 import { PendingUnassignSchema } from './actions.js';
 import {
@@ -58,94 +56,72 @@ function outcomeText(outcome: UnassignOutcome, name: string): string {
   }
 }
 
-async function submit(
-  deps: PoliciesDeps,
-  client: WebClient,
-  requester: Requester,
-  view: ViewOutput,
-  clean: boolean,
-) {
-  // The question is said again from what Vigil stored, never from the submitted view's text.
-  let headline: string | undefined;
-  const show = (status: string) =>
-    client.views.update({ view_id: view.id, view: renderUnassignStatus(headline, status) });
-  try {
-    const pending = await deps.lists.load(
-      PendingUnassignSchema,
-      view.private_metadata,
-      requester.workspaceId,
-      '/vigil assignments <policy-id>',
+type PendingUnassign = z.output<typeof PendingUnassignSchema>;
+
+async function submit({
+  deps,
+  client,
+  who: requester,
+  form: { clean },
+  pending,
+  show,
+  headed,
+}: StatusSubmission<{ clean: boolean }, PendingUnassign, PoliciesDeps>): Promise<void> {
+  const ctx = await deps.policies.loadAssignments(pending.ctxId, requester.workspaceId);
+  const row = ctx.rows[pending.index];
+  if (!row)
+    throw new ExpiredError(
+      'This assignment is no longer listed.',
+      'Run `/vigil assignments <policy-id>` again.',
     );
-    const ctx = await deps.policies.loadAssignments(pending.ctxId, requester.workspaceId);
-    const row = ctx.rows[pending.index];
-    if (!row)
-      throw new ExpiredError(
-        'This assignment is no longer listed.',
-        'Run `/vigil assignments <policy-id>` again.',
-      );
-    headline = unassignHeadline({
+  // The question is said again from what Vigil stored, never from the submitted view's text.
+  headed(
+    unassignHeadline({
       policyUuid: ctx.policyUuid,
       identifierId: row.identifier_id,
       identifierName: row.identifier_name,
-    });
-    await requireUnassign(deps, client, requester);
-    const outcome = await deps.policies.unassign({
-      workspaceId: requester.workspaceId,
-      userId: requester.userId,
-      policyUuid: ctx.policyUuid,
-      identifierId: row.identifier_id,
-      identifierName: row.identifier_name,
-      cleanPastEvents: clean,
-    });
-    const name = identifierLabel({ identifierId: row.identifier_id, identifierName: row.identifier_name });
-    await show(outcomeText(outcome, name));
-    if (outcome.kind === 'done' && pending.responseUrl) {
-      const { ctxId, ctx: fresh } = await deps.policies.reloadAssignments(ctx);
-      const notice = `:white_check_mark: ${who(requester.userId)} unassigned ${name} · ${slackDate(outcome.at)}`;
-      await postToResponseUrl(
-        pending.responseUrl,
-        ephemeral(renderAssignmentsPage(ctxId, fresh, notice), true),
-        deps.work.outbound.dispatcher,
-      ).catch((err: unknown) => deps.logger.warn('could not update the assignments list', { err }));
-    }
-  } catch (err) {
-    if (err instanceof ValidationError) {
-      deps.logger.warn('unassign refused by the API', { err });
-      await show(`:warning: The threat-intel API refused the change:\n${fieldProblemsText(err.fields)}`);
-    } else if (err instanceof NotAllowedError || err instanceof ExpiredError) {
-      // A refusal is an answer, not an incident.
-      await show(`:no_entry: ${err.told} ${err.hint}`);
-    } else if (isExpected(err)) {
-      deps.logger.warn('unassign failed', { err });
-      await show(`:warning: ${err.told} ${err.hint}`);
-    } else {
-      const ref = await reportError(deps, err, undefined, {
-        view: UNASSIGN_VIEW,
-        team: requester.workspaceId,
-      });
-      await show(
-        `:warning: Something went wrong on Vigil’s side, so nothing was changed. Reference \`${ref}\`.`,
-      );
-    }
+    }),
+  );
+  await requireUnassign(deps, client, requester);
+  const outcome = await deps.policies.unassign({
+    workspaceId: requester.workspaceId,
+    userId: requester.userId,
+    policyUuid: ctx.policyUuid,
+    identifierId: row.identifier_id,
+    identifierName: row.identifier_name,
+    cleanPastEvents: clean,
+  });
+  const name = identifierLabel({ identifierId: row.identifier_id, identifierName: row.identifier_name });
+  await show(outcomeText(outcome, name));
+  if (outcome.kind === 'done' && pending.responseUrl) {
+    const { ctxId, ctx: fresh } = await deps.policies.reloadAssignments(ctx);
+    const notice = `:white_check_mark: ${who(requester.userId)} unassigned ${name} · ${slackDate(outcome.at)}`;
+    await postToResponseUrl(
+      pending.responseUrl,
+      ephemeral(renderAssignmentsPage(ctxId, fresh, notice), true),
+      deps.work.outbound.dispatcher,
+    ).catch((err: unknown) => deps.logger.warn('could not update the assignments list', { err }));
   }
 }
 
 export function registerUnassignForm(app: App, deps: PoliciesDeps): void {
-  onView(app, deps, UNASSIGN_VIEW, ({ who: requester, view, client }) => {
-    const clean = cleanChosen(view);
-    if (clean === undefined)
-      return {
-        ack: {
-          response_action: 'errors',
-          errors: { [UNASSIGN_CLEAN.block]: 'Choose only the option this form offers.' },
-        },
-      };
-    return {
-      ack: {
-        response_action: 'update',
-        view: renderUnassignStatus(undefined, ':hourglass_flowing_sand: Unassigning…'),
-      },
-      work: () => submit(deps, client, requester, view, clean),
-    };
+  onStatusForm(app, deps, UNASSIGN_VIEW, {
+    name: 'unassign',
+    read: (view) => {
+      const clean = cleanChosen(view);
+      if (clean === undefined)
+        return { errors: { [UNASSIGN_CLEAN.block]: 'Choose only the option this form offers.' } };
+      return { clean };
+    },
+    pending: { schema: PendingUnassignSchema, again: '/vigil assignments <policy-id>' },
+    status: renderUnassignStatus,
+    progress: ':hourglass_flowing_sand: Unassigning…',
+    undone: 'nothing was changed',
+    told: (err) => {
+      if (!(err instanceof ValidationError)) return undefined;
+      deps.logger.warn('unassign refused by the API', { err });
+      return `:warning: The threat-intel API refused the change:\n${fieldProblemsText(err.fields)}`;
+    },
+    submit,
   });
 }

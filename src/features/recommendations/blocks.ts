@@ -9,6 +9,7 @@ import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import {
   button,
+  confirmDialog,
   context,
   humanize,
   plural,
@@ -149,18 +150,15 @@ export interface RecommendationsPageInput {
   notice?: string | undefined;
 }
 
-const PAGE_CONFIRM = (what: string, n: number) => ({
-  title: { type: 'plain_text' as const, text: `${what} ${n === 1 ? 'this one' : `these ${n}`}?` },
-  text: {
-    type: 'plain_text' as const,
+const PAGE_CONFIRM = (what: string, n: number) =>
+  confirmDialog({
+    title: `${what} ${n === 1 ? 'this one' : `these ${n}`}?`,
     text:
       what === 'Accept'
         ? 'Each becomes an identifier of your tenant, monitored from now on.'
         : 'They leave the recommendations of your whole tenant.',
-  },
-  confirm: { type: 'plain_text' as const, text: what },
-  deny: { type: 'plain_text' as const, text: 'Cancel' },
-});
+    yes: what,
+  });
 
 export function renderRecommendations(input: RecommendationsPageInput): RenderedMessage {
   const more = input.nextRef !== undefined;

@@ -5,7 +5,13 @@
  */
 import { ApiError, type Event, type EventActionType, type Severity } from '../../api/index.js';
 import type { AuditTrail } from '../../domain/audit.js';
-import { type Acted, applyAction, effectiveSeverity, eventTitle } from '../../domain/events/model.js';
+import {
+  type Acted,
+  applyAction,
+  applyTriage,
+  effectiveSeverity,
+  eventTitle,
+} from '../../domain/events/model.js';
 import { changedFields, type TriageOutcome, type TriageService } from '../../domain/events/triage.js';
 import { type ApiAccess, inTenant } from '../../domain/workspace-api.js';
 import { NotConnectedError } from '../../kernel/errors.js';
@@ -220,19 +226,8 @@ export class WorkObjectsService {
         tenantId: resolved.tenantId,
       }),
     );
-    const m = outcome.metadata;
-    if (m !== undefined) {
-      await this.deps.links.update(workspaceId, resolved.uid, (e) => {
-        const meta = { ...(e.tenant_metadata ?? {}) };
-        if (m.tags !== undefined) meta.tags = [...m.tags];
-        if (m.notes !== undefined) meta.notes = m.notes;
-        if (m.severity !== undefined) {
-          const original = meta.severity?.original ?? e.metadata.severity;
-          meta.severity = m.severity === null ? null : { original, override: m.severity };
-        }
-        return { ...e, tenant_metadata: meta };
-      });
-    }
+    if (outcome.metadata !== undefined)
+      await this.deps.links.update(workspaceId, resolved.uid, (e) => applyTriage(e, outcome.metadata));
     return outcome;
   }
 

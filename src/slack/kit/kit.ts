@@ -51,6 +51,26 @@ export function button(text: string, actionId: string, value: string, extra: Par
   };
 }
 
+/** The dialog Slack shows before a button acts: the question, what will happen, the two answers. */
+export function confirmDialog(dialog: {
+  title: string;
+  text: string;
+  yes: string;
+  /** "Cancel" unless said. */
+  no?: string;
+  /** `text` is Vigil's own mrkdwn (upstream text in it escaped by the caller). */
+  mrkdwn?: boolean;
+  danger?: boolean;
+}): NonNullable<Button['confirm']> {
+  return {
+    title: { type: 'plain_text', text: dialog.title },
+    text: { type: dialog.mrkdwn ? 'mrkdwn' : 'plain_text', text: dialog.text },
+    confirm: { type: 'plain_text', text: dialog.yes },
+    deny: { type: 'plain_text', text: dialog.no ?? 'Cancel' },
+    ...(dialog.danger ? { style: 'danger' as const } : {}),
+  };
+}
+
 /**
  * "1 policy", "2 policies". `grouped` writes thousands with separators ("10,000 rows"), for counts that reach
  * them (credential exports).

@@ -5,7 +5,7 @@
 import type { Button, KnownBlock } from '@slack/types';
 import type { UnreadableRecord } from '../../store/index.js';
 import { slackDate } from './dates.js';
-import { ownSection } from './kit.js';
+import { confirmDialog, ownSection } from './kit.js';
 import { codeSpan } from './text.js';
 
 /** Remove on an unreadable record; its value is `<kind>:<key>` (kinds hold no colon). */
@@ -30,16 +30,14 @@ export function unreadableRemoveButton(kind: string, key: string): Button {
     style: 'danger',
     text: { type: 'plain_text', text: 'Remove' },
     value: unreadableValue(kind, key).slice(0, 2000),
-    confirm: {
-      title: { type: 'plain_text', text: 'Remove this record?' },
-      text: {
-        type: 'mrkdwn',
-        text: `The stored record ${codeSpan(`${kind} ${key}`.slice(0, 200))} cannot be read and is skipped. Removing it deletes it for good (audited).`,
-      },
-      confirm: { type: 'plain_text', text: 'Remove' },
-      deny: { type: 'plain_text', text: 'Keep' },
-      style: 'danger',
-    },
+    confirm: confirmDialog({
+      title: 'Remove this record?',
+      text: `The stored record ${codeSpan(`${kind} ${key}`.slice(0, 200))} cannot be read and is skipped. Removing it deletes it for good (audited).`,
+      yes: 'Remove',
+      no: 'Keep',
+      mrkdwn: true,
+      danger: true,
+    }),
   };
 }
 

@@ -5,11 +5,10 @@
  * The offline queue is disabled: while Redis is unreachable, operations fail instead of hanging.
  */
 import KeyvRedis, { createClient, type RedisClientConnectionType } from '@keyv/redis';
-import { Keyv } from 'keyv';
 import type { Logger } from '../../kernel/logger.js';
 import type { StoreBackend } from './backend-api.js';
 import { createRedisRateBudget } from './rate-budget.js';
-import { deserializeRecord, PHYSICAL_GRACE_MS, serializeRecord } from './store.js';
+import { PHYSICAL_GRACE_MS, recordKeyv } from './store.js';
 
 const PREFIX = 'vigil:';
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -101,14 +100,7 @@ export async function openRedisBackend(url: string, logger: Logger): Promise<Sto
     throwOnErrors: true,
     throwOnConnectError: true,
   });
-  const keyv = new Keyv({
-    store: adapter,
-    namespace: '',
-    useKeyPrefix: false,
-    throwOnErrors: true,
-    serialize: serializeRecord,
-    deserialize: deserializeRecord,
-  });
+  const keyv = recordKeyv(adapter);
   keyv.on('error', (error: unknown) => logger.debug('redis store error', { error }));
 
   const scan = async (prefix: string): Promise<string[]> => {

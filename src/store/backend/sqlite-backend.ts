@@ -6,11 +6,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
-import { Keyv } from 'keyv';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { StoreBackend } from './backend-api.js';
-import { deserializeRecord, serializeRecord } from './store.js';
+import { recordKeyv } from './store.js';
 
 const KEYV_TABLE = 'keyv';
 const CLAIMS_TABLE = 'vigil_claims';
@@ -36,14 +35,7 @@ type Query = (sql: string, ...params: unknown[]) => Promise<Array<Record<string,
 export async function openSqliteBackend(file: string, clock: Clock, logger: Logger): Promise<StoreBackend> {
   if (file !== ':memory:') await createPrivateFile(file);
   const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: KEYV_TABLE, busyTimeout: 5_000 });
-  const keyv = new Keyv({
-    store: adapter,
-    namespace: '',
-    useKeyPrefix: false,
-    throwOnErrors: true,
-    serialize: serializeRecord,
-    deserialize: deserializeRecord,
-  });
+  const keyv = recordKeyv(adapter);
   // Errors reach the caller through throwOnErrors; the event only adds a debug trace.
   keyv.on('error', (error: unknown) => logger.debug('sqlite store error', { error }));
   const query = adapter.query as Query;

@@ -4,7 +4,7 @@
  * are also given a longer physical ttl so that abandoned data is cleaned up eventually.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { DeserializedData } from 'keyv';
+import { type DeserializedData, Keyv, type KeyvStoreAdapter } from 'keyv';
 import { type Clock, systemClock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Fence, StoreBackend } from './backend-api.js';
@@ -138,7 +138,19 @@ class Stored {
   ) {}
 }
 
-export function serializeRecord(data: { value?: unknown; expires?: number | null | undefined }): string {
+/** A backend's keyv: records as Vigil writes them, under keys as given (no prefix), every error thrown. */
+export function recordKeyv(adapter: KeyvStoreAdapter): Keyv {
+  return new Keyv({
+    store: adapter,
+    namespace: '',
+    useKeyPrefix: false,
+    throwOnErrors: true,
+    serialize: serializeRecord,
+    deserialize: deserializeRecord,
+  });
+}
+
+function serializeRecord(data: { value?: unknown; expires?: number | null | undefined }): string {
   if (data.value instanceof Stored) {
     const { value, format, expiresAt } = data.value;
     return JSON.stringify(
@@ -150,7 +162,7 @@ export function serializeRecord(data: { value?: unknown; expires?: number | null
   return JSON.stringify(data);
 }
 
-export function deserializeRecord<Value>(text: string): DeserializedData<Value> {
+function deserializeRecord<Value>(text: string): DeserializedData<Value> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

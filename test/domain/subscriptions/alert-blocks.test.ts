@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AlertHeading } from '../../../src/domain/events/alert-heading.js';
+import type { AlertHeading } from '../../../src/domain/events/context.js';
 import { bySeverity } from '../../../src/domain/events/model.js';
 import {
   alertText,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DigestHeading } from '../../../src/domain/events/digest-heading.js';
+import type { DigestHeading } from '../../../src/domain/events/context.js';
 import { bySeverity } from '../../../src/domain/events/model.js';
 import {
   digestText,

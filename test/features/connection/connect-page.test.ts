@@ -3,14 +3,14 @@
  * each submission shows and stores, hostile upstream text, and the single use of a link under races.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  type CompletedConnection,
-  ConnectFlow,
-  type ConnectFlowPorts,
-  type ConnectLink,
-  type PendingConnection,
-  type VerifiedKey,
-} from '../../../src/features/connection/connect-page.js';
+import type {
+  CompletedConnection,
+  ConnectFlowPorts,
+  ConnectLink,
+  PendingConnection,
+  VerifiedKey,
+} from '../../../src/features/connection/connect.js';
+import { ConnectFlow } from '../../../src/features/connection/connect-page.js';
 import { silentLogger } from '../../../src/kernel/logger.js';
 
 const GOOD_KEY = 'fw_good_key_0123456789';

@@ -11,7 +11,7 @@ type SessionCall = <S extends z.ZodType | null>(
   spec: CallSpec<S>,
 ) => Promise<CallResult<S extends z.ZodType ? z.output<S> : unknown>>;
 
-export interface ResourceContext {
+export interface ResourceSession {
   call: SessionCall;
   /** `/<family>/v4` */
   v4: string;
