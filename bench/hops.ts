@@ -70,12 +70,12 @@ export async function runHopsBench(): Promise<HopsResult> {
 
     await command(stack, 'digest add identifiers:3001 tz:UTC at:09:00 always');
     clock.set(START + 10 * 24 * 3600_000);
-    await stack.vigil.runDigestsNow(); // warm-up run
+    await stack.runDigests(); // warm-up run
     clock.set(START + 11 * 24 * 3600_000);
     addOpenEvents(stack, id, 2);
     await filesRun(session);
     const postsBefore = digestPosts(stack.slack.calls);
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     const digestFiles = await filesRun(session);
     const answer = answers.at(-1) ?? '';
     verifyWork('hops', [

@@ -50,14 +50,8 @@ type BackgroundDeps = Pick<
 export interface BackgroundWork {
   /** Stops both schedulers (a running tick completes). */
   stop(): Promise<void>;
-  /** One digest tick now (tests): posts whatever is due. */
-  runDigestsNow(): Promise<void>;
   /** Today's digests of one channel at once, ahead of their time (the playground's button). */
   runChannelDigestsNow(workspaceId: string, channelId: string): Promise<RunNowReport[]>;
-  /** One alert tick now (tests, the playground): polls the feeds that are due, posts what waits. */
-  runAlertsNow(): Promise<void>;
-  /** One look at the report requests being followed now (tests): posts the finished ones. */
-  runIntelNow(): Promise<void>;
 }
 
 export function startBackgroundWork(
@@ -84,15 +78,8 @@ export function startBackgroundWork(
       await alerts.stop();
       await intel.stop();
     },
-    runIntelNow: () => intel.tick(),
-    runDigestsNow: async () => {
-      await digests.tick();
-    },
     runChannelDigestsNow: (workspaceId, channelId) =>
       digests.runNow((sub) => sub.teamId === workspaceId && sub.channelId === channelId),
-    runAlertsNow: async () => {
-      await alerts.tick();
-    },
   };
 }
 

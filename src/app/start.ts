@@ -62,14 +62,8 @@ export interface RunningVigil {
   metricsPort: number | undefined;
   /** Stops intake, drains in-flight work, closes the store. Idempotent. */
   stop(): Promise<void>;
-  /** Runs one digest tick now (tests): posts whatever is due. */
-  runDigestsNow(): Promise<void>;
   /** Posts today's digests of one channel at once, ahead of their time (the playground's button). */
   runChannelDigestsNow(workspaceId: string, channelId: string): Promise<RunNowReport[]>;
-  /** Runs one alert tick now (tests, the playground): polls the feeds that are due, posts what waits. */
-  runAlertsNow(): Promise<void>;
-  /** Looks at the report requests being followed now (tests): posts the finished ones. */
-  runIntelNow(): Promise<void>;
 }
 
 const loadFeatures = async () => import('./features.js');
@@ -261,9 +255,6 @@ async function serve(
     metricsPort,
     deps: core,
     stop: shutdownOf(core, { server, slack, background }),
-    runDigestsNow: background.runDigestsNow,
     runChannelDigestsNow: background.runChannelDigestsNow,
-    runAlertsNow: background.runAlertsNow,
-    runIntelNow: background.runIntelNow,
   };
 }

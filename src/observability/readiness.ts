@@ -103,7 +103,7 @@ export class Heartbeats {
         this.beats.set(name, { at: this.clock.now(), staleMs });
         return inner.every(ms, () => {
           this.beats.set(name, { at: this.clock.now(), staleMs });
-          fn();
+          return fn();
         });
       },
     };

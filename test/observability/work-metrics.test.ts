@@ -37,7 +37,7 @@ describe('/metrics of digest runs, Slack calls and workflow steps', () => {
     // Slack answers the digest's post 429: the run is retried later, and the 429 is counted apart.
     stack.slack.failNext('chat.postMessage', { error: 'ratelimited' });
     clock.set(Date.UTC(2026, 5, 10, 9, 0));
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     const limited = await families();
     expect(sampleSum(limited, 'vigil_digest_runs_total', { outcome: 'retry' })).toBe(1);
     expect(sampleSum(limited, 'vigil_slack_api_rate_limited_total', { method: 'chat.postMessage' })).toBe(1);
@@ -45,7 +45,7 @@ describe('/metrics of digest runs, Slack calls and workflow steps', () => {
 
     // Later it posts.
     clock.advance(30 * 60_000);
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     const posted = await families();
     expect(sampleSum(posted, 'vigil_digest_runs_total', { outcome: 'posted' })).toBe(1);
     expect(sampleSum(posted, 'vigil_slack_api_calls_total', { method: 'chat.postMessage' })).toBeGreaterThan(

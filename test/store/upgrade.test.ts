@@ -123,7 +123,7 @@ describe('the store written by release 0.1.0', () => {
       uid: 'leak/upgrade/new',
     });
     clock.set(manifest.madeAt + DAY);
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     const digest = stack.slack
       .messages(manifest.digestChannel)
       .filter((m) => (m.metadata as { event_type?: string } | undefined)?.event_type === 'vigil_digest');
@@ -141,7 +141,7 @@ describe('the store written by release 0.1.0', () => {
       uid: 'leak/upgrade/alerted',
     });
     clock.advance(120_000);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     const alerted = stack.slack
       .messages(SEEDED_CHANNELS.general)
       .filter((m) => (m.metadata as { event_type?: string } | undefined)?.event_type === 'vigil_alert');

@@ -17,12 +17,13 @@ import {
 } from '../../packages/playground/src/sim/slack/index.js';
 import { loadConfig } from '../../src/app/config.js';
 import { type RunningVigil, startVigil } from '../../src/app/start.js';
-import type { Ticker } from '../../src/domain/subscriptions/ticker.js';
+import { realTicker, type Ticker } from '../../src/domain/subscriptions/ticker.js';
 import type { Clock, Sleep } from '../../src/kernel/clock.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { Permission } from '../../src/kernel/permission-rules.js';
 import { createSlackSender, type SlackSender } from '../harness/index.js';
 import { manifestFunctions } from './manifest.js';
+import { ManualTicker } from './manual-ticker.js';
 import { guardSlackContract } from './slack-contract.js';
 
 export const SIGNING_SECRET = 'e2e-signing-secret-0123456789abcdef';
@@ -36,16 +37,16 @@ export interface StackOptions {
   clock?: Clock;
   /** Vigil's waiting (API retries and attempt bounds, "still working" notices); tests move it by hand. */
   sleep?: Sleep;
-  /** Drives the alert scheduler by hand (`vigil.runAlertsNow()`) instead of a real interval. */
+  /** The alert scheduler's timer (the real interval unless given); `stack.runAlerts()` ticks it by hand too. */
   alertTicker?: Ticker;
-  /** Drives the digest scheduler by hand (`vigil.runDigestsNow()`) instead of a real interval. */
+  /** The digest scheduler's timer (the real interval unless given); `stack.runDigests()` ticks it by hand too. */
   digestTicker?: Ticker;
   /**
    * Permissions an admin opens to every member before the test (`/vigil settings <p> everyone`), for tests
    * that act as a plain member on what the defaults keep for admins (creds, subscribe, act).
    */
   open?: Permission[];
-  /** Drives the follower of report requests by hand (`vigil.runIntelNow()`) instead of a real interval. */
+  /** The report follower's timer (the real interval unless given); `stack.runIntel()` ticks it by hand too. */
   intelTicker?: Ticker;
 }
 
@@ -59,6 +60,12 @@ export interface Stack {
   logs: string[];
   /** The temp folder holding the SQLite file and the generated encryption key. */
   dataDir: string;
+  /** One digest tick now: posts whatever is due, and resolves when it is done. */
+  runDigests(): Promise<void>;
+  /** One alert tick now: polls the feeds that are due, posts what waits, and resolves when it is done. */
+  runAlerts(): Promise<void>;
+  /** One look at the report requests being followed now: posts the finished ones. */
+  runIntel(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,6 +87,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     LOG_LEVEL: 'debug',
     ...opts.env,
   });
+  const tickers = {
+    alert: new ManualTicker(opts.alertTicker ?? realTicker),
+    digest: new ManualTicker(opts.digestTicker ?? realTicker),
+    intel: new ManualTicker(opts.intelTicker ?? realTicker),
+  };
   let vigil: RunningVigil;
   try {
     vigil = await startVigil({
@@ -88,9 +100,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       host: '127.0.0.1',
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
-      ...(opts.alertTicker ? { alertTicker: opts.alertTicker } : {}),
-      ...(opts.digestTicker ? { digestTicker: opts.digestTicker } : {}),
-      ...(opts.intelTicker ? { intelTicker: opts.intelTicker } : {}),
+      alertTicker: tickers.alert,
+      digestTicker: tickers.digest,
+      intelTicker: tickers.intel,
     });
   } catch (err) {
     await Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);
@@ -127,6 +139,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     workspaceId,
     logs,
     dataDir,
+    runDigests: () => tickers.digest.tick(),
+    runAlerts: () => tickers.alert.tick(),
+    runIntel: () => tickers.intel.tick(),
     async close() {
       await vigil.stop();
       await Promise.allSettled([sim.close(), slack.close()]);

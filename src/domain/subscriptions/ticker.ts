@@ -1,11 +1,15 @@
-/** The timer behind the digest and alert schedulers, injected so tests drive ticks by hand. */
+/** The timer behind the digest and alert schedulers and the intel follower, injected so tests drive ticks by hand. */
 export interface Ticker {
-  every(ms: number, fn: () => void): { cancel(): void };
+  /**
+   * Calls `fn` every `ms`. `fn` returns the tick it started (or the one still running), already settled for
+   * errors, so a driver that fires it by hand can wait for the work.
+   */
+  every(ms: number, fn: () => Promise<unknown>): { cancel(): void };
 }
 
 export const realTicker: Ticker = {
   every(ms, fn) {
-    const handle = setInterval(fn, ms);
+    const handle = setInterval(() => void fn(), ms);
     handle.unref();
     return { cancel: () => clearInterval(handle) };
   },

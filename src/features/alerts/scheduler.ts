@@ -58,14 +58,14 @@ export class AlertScheduler {
   start(): void {
     if (this.timer || this.stopped) return;
     const ticker = this.deps.ticker ?? realTicker;
-    this.timer = ticker.every(this.deps.tickMs, () => {
-      void this.tick().catch((err: unknown) =>
+    this.timer = ticker.every(this.deps.tickMs, () =>
+      this.tick().catch((err: unknown) =>
         // The store logs its own outage once; the next tick tries again.
         isStoreOutage(err)
           ? this.deps.logger.debug('alert tick skipped: store unavailable')
           : this.deps.logger.error('alert tick failed', { err }),
-      );
-    });
+      ),
+    );
   }
 
   /** One look at every workspace now; resolves when the work it started is done (tests, the playground). */

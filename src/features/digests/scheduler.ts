@@ -55,15 +55,15 @@ export class DigestScheduler {
   start(): void {
     if (this.timer || this.stopped) return;
     const ticker = this.deps.ticker ?? realTicker;
-    this.timer = ticker.every(this.deps.intervalMs ?? DEFAULT_INTERVAL_MS, () => {
-      if (this.current !== undefined) return; // the previous tick is still running: skip this one
-      void this.tick().catch((err: unknown) =>
+    this.timer = ticker.every(this.deps.intervalMs ?? DEFAULT_INTERVAL_MS, () =>
+      // A tick still running is waited for, not started again.
+      this.tick().catch((err: unknown) =>
         // The store logs its own outage once; the next tick tries again.
         err instanceof StoreUnavailableError
           ? this.deps.logger.debug('digest tick skipped: store unavailable')
           : this.deps.logger.error('digest tick failed', { err }),
-      );
-    });
+      ),
+    );
   }
 
   /** Runs one tick now (the playground's "run digests now", tests, and the timer). */

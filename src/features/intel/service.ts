@@ -282,9 +282,7 @@ export class IntelFollower {
   ) {}
 
   start(): void {
-    this.timer ??= this.deps.ticker.every(INTEL_TICK_MS, () => {
-      void this.tick();
-    });
+    this.timer ??= this.deps.ticker.every(INTEL_TICK_MS, () => this.tick());
   }
 
   tick(): Promise<void> {

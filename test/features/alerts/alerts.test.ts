@@ -112,13 +112,13 @@ describe('alerts through Slack', () => {
 
   it('posts a new event within one interval; an Ignore in a search result updates the alert and its thread; Undo works from the alert', async () => {
     await command(stack, 'alerts add identifiers:3001 severity:critical');
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     expect(alertMessages(stack)).toEqual([]);
 
     clock.advance(5_000);
     addEvent('leak/e2e/1');
     clock.advance(POLL_MS - 5_000);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     const [alert] = alertMessages(stack);
     if (!alert) throw new Error('no alert was posted');
     // Upstream text is defanged, even in the notification text.
@@ -170,7 +170,7 @@ describe('alerts through Slack', () => {
 
     // Posted once, whatever more ticks come.
     clock.advance(POLL_MS);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     expect(alertMessages(stack)).toHaveLength(1);
   });
 
@@ -228,7 +228,7 @@ describe('alerts through Slack', () => {
       userId: SEEDED_USERS.member,
     });
     const [sub] = await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     const published = async (userId: string, act: () => Promise<unknown>) => {
       const before = stack.slack.callsTo('views.publish').length;
       await act();

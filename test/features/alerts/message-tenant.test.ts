@@ -54,7 +54,7 @@ describe('opened from an alert after a tenant switch', () => {
       `alerts add <#${SEEDED_CHANNELS.security}> identifiers:${OF_2001} severity:critical`,
       { userId: admin },
     );
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     clock.advance(5_000);
     stack.sim.state.addEvent({
       tenantId: 2001,
@@ -66,7 +66,7 @@ describe('opened from an alert after a tenant switch', () => {
       uid: UID,
     });
     clock.advance(POLL_MS);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     const [posted] = alertsIn(SEEDED_CHANNELS.security);
     if (posted === undefined) throw new Error('no alert was posted');
     alert = posted;
@@ -167,7 +167,7 @@ describe('opened from an alert after a tenant switch', () => {
       uid: 'paste/tenant-2001/after',
     });
     clock.advance(POLL_MS);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     const later = alertsIn(SEEDED_CHANNELS.security).find((m) =>
       JSON.stringify(m.blocks).includes('paste/tenant-2001/after'),
     );
@@ -213,7 +213,7 @@ describe('opened from an alert after a tenant switch', () => {
 
   it('opens the side panel of a digest’s card in the digest’s tenant, and its Ignore acts there', async () => {
     clock.set(START + DAY);
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     const digest = stack.slack
       .messages(SEEDED_CHANNELS.general)
       .find(
@@ -235,7 +235,7 @@ describe('opened from an alert after a tenant switch', () => {
   it('a card opened as if from another message (one that does not show the event) reads nothing of tenant 2001', async () => {
     // A message of tenant 2002 in #general, posted after the switch.
     await command(stack, `alerts add identifiers:${OF_2002} severity:critical`, { userId: admin });
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     clock.advance(5_000);
     stack.sim.state.addEvent({
       tenantId: 2002,
@@ -257,7 +257,7 @@ describe('opened from an alert after a tenant switch', () => {
       uid: 'paste/tenant-2001/1',
     });
     clock.advance(POLL_MS);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     const [other] = alertsIn(SEEDED_CHANNELS.general);
     if (other === undefined) throw new Error('no alert of tenant 2002');
     const sibling = alertsIn(SEEDED_CHANNELS.security).find((m) => m.ts !== alert.ts);

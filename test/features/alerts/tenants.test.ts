@@ -89,7 +89,7 @@ describe('subscriptions keep their tenant', () => {
         userId: admin,
       },
     );
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
 
     const prompt = await switchTenant(2002);
     expect(prompt).toBe(
@@ -116,7 +116,7 @@ describe('subscriptions keep their tenant', () => {
     addEvent('leak/tenant-2001/1', 2001, OF_2001);
     addEvent('leak/tenant-2002/1', 2002, OF_2002);
     clock.advance(POLL_MS);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     const uidsIn = (channel: string) =>
       alertsIn(channel).map((m) => JSON.stringify(m.blocks).match(/leak\/tenant-\d+\/\d/g)?.[0]);
     expect(uidsIn(SEEDED_CHANNELS.security)).toEqual(['leak/tenant-2001/1']);
@@ -152,7 +152,7 @@ describe('subscriptions keep their tenant', () => {
     addEvent('leak/tenant-2001/digest', 2001, OF_2001);
     const before = stack.sim.log.entries.length;
     clock.set(START + DAY);
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     const [digest] = stack.slack
       .messages(SEEDED_CHANNELS.general)
       .filter((m) => JSON.stringify(m.blocks).includes('leak/tenant-2001/digest'));
@@ -175,11 +175,11 @@ describe('subscriptions keep their tenant', () => {
     // As an older release wrote it: no tenant.
     await stack.vigil.deps.repos.alertSubscriptions.update(made.id, { tenantId: undefined });
     expect((await stack.vigil.deps.repos.alertSubscriptions.get(made.id))?.tenantId).toBeUndefined();
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     clock.advance(5_000);
     addEvent('leak/tenant-2001/old', 2001, OF_2001);
     clock.advance(POLL_MS);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     expect(alertsIn(SEEDED_CHANNELS.general)).toHaveLength(1);
     expect(textOf((await command(stack, 'alerts list')).post)).not.toContain('· tenant');
 
@@ -190,7 +190,7 @@ describe('subscriptions keep their tenant', () => {
     addEvent('leak/tenant-2001/after', 2001, OF_2001);
     addEvent('leak/tenant-2002/after', 2002, OF_2002);
     clock.advance(POLL_MS);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     const shown = alertsIn(SEEDED_CHANNELS.general).map((m) => JSON.stringify(m.blocks));
     expect(shown).toHaveLength(2);
     expect(shown[1]).toContain('leak/tenant-2001/after');

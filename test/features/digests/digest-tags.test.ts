@@ -50,7 +50,7 @@ describe('digest tag filter', () => {
     });
     stack.sim.log.clear();
     clock.set(Date.UTC(2026, 5, 10, 9, 0));
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     const searches = stack.sim.log.entries
       .filter((e) => e.path.endsWith('/_search'))
       .map((e) => e.body as Json);

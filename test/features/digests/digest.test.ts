@@ -82,8 +82,8 @@ describe('digest commands and posts', () => {
       });
     }
     clock.set(Date.UTC(2026, 5, 20, 9, 0));
-    await stack.vigil.runDigestsNow();
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
+    await stack.runDigests();
     const posted = digestMessages(stack);
     expect(posted).toHaveLength(1);
     const message = posted[0];
@@ -111,12 +111,12 @@ describe('digest commands and posts', () => {
     const channel = stack.slack.channels.get(SEEDED_CHANNELS.general);
     if (channel) channel.is_archived = true;
     clock.set(Date.UTC(2026, 5, 11, 9, 0));
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     if (channel) channel.is_archived = false;
     const list = await command(stack, 'digest list');
     expect(textOf(list.post)).toContain('Paused');
     expect(textOf(list.post)).toContain('The channel is archived.');
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     expect(digestMessages(stack)).toHaveLength(0);
   });
 
@@ -134,7 +134,7 @@ describe('digest commands and posts', () => {
       uid: 'leak/kept/1',
     });
     clock.set(Date.UTC(2026, 5, 20, 9, 0));
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     const [message] = digestMessages(stack);
     const body = JSON.stringify(message?.blocks);
     expect(body).toContain('leak/kept/1');
@@ -153,7 +153,7 @@ describe('digest commands and posts', () => {
     });
     const failedAt = Date.UTC(2026, 5, 11, 9, 0);
     clock.set(failedAt);
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     expect(digestMessages(stack)).toHaveLength(0);
     const list = await command(stack, 'digest list');
     const text = textOf(list.post);
@@ -162,7 +162,7 @@ describe('digest commands and posts', () => {
     expect(text).toContain(`next try <!date^${(failedAt + 60_000) / 1000}`);
     expect(text).not.toContain('Active');
     clock.advance(60_000);
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     expect(digestMessages(stack)).toHaveLength(1);
     expect(textOf((await command(stack, 'digest list')).post)).toContain('Active');
   });
@@ -194,7 +194,7 @@ describe('digest commands and posts', () => {
       });
     }
     clock.set(Date.UTC(2026, 5, 20, 9, 0));
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     const [message] = digestMessages(stack);
     expect(JSON.stringify(message?.blocks)).toContain('+3 more');
     const clicked = await click(stack, { blocks: message?.blocks, ts: message?.ts ?? '' }, 'digest_more', {
@@ -218,7 +218,7 @@ describe('digest commands and posts', () => {
       });
     }
     clock.set(Date.UTC(2026, 5, 20, 9, 0));
-    await stack.vigil.runDigestsNow();
+    await stack.runDigests();
     const [message] = digestMessages(stack);
     expect(JSON.stringify(message?.blocks)).toMatch(/\+\d+ more/);
     const clicked = await click(stack, { blocks: message?.blocks, ts: message?.ts ?? '' }, 'digest_more', {

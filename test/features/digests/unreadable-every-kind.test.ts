@@ -145,16 +145,16 @@ async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefi
   await command(stack, 'snooze identifier 3003 7d', admin);
   await command(stack, 'settings subscribe everyone', admin);
   const searched = await command(stack, 'events 3001', admin);
-  await stack.vigil.runAlertsNow();
+  await stack.runAlerts();
   clock.advance(5_000);
   addEvent('leak/unreadable/1', 3001);
   addEvent('leak/unreadable/2', 3002);
   clock.advance(60_000);
-  await stack.vigil.runAlertsNow();
+  await stack.runAlerts();
   expect(alertPosts(SEEDED_CHANNELS.general)).toHaveLength(1);
   expect(alertPosts(SEEDED_CHANNELS.security)).toHaveLength(1);
   clock.set(Date.UTC(2026, 5, 10, 9, 0));
-  await stack.vigil.runDigestsNow();
+  await stack.runDigests();
   const [digestA, digestB, digestC] = await repos.digestSubscriptions.list(T);
   const [alertA, alertB, alertC] = await repos.alertSubscriptions.list(T);
   if (!digestA || !digestB || !digestC || !alertA || !alertB || !alertC) throw new Error('not subscribed');
@@ -279,14 +279,14 @@ async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefi
   addEvent('leak/unreadable/3', 3001);
   addEvent('leak/unreadable/3b', 3002);
   clock.advance(60_000);
-  await stack.vigil.runAlertsNow();
+  await stack.runAlerts();
   expect(alertPosts(SEEDED_CHANNELS.general)).toHaveLength(2);
   // Digests: the next day the first posts; the damaged second and third are skipped.
   const digestsBefore = digestPosts(stack).length;
   clock.set(Date.UTC(2026, 5, 11, 9, 0));
-  await stack.vigil.runDigestsNow();
+  await stack.runDigests();
   expect(digestPosts(stack).length).toBe(digestsBefore + 1);
-  await stack.vigil.runIntelNow();
+  await stack.runIntel();
 
   // Lists, status, audit, snoozes and searches answer, none with "could not reach its storage".
   const answers: string[] = [];
@@ -363,7 +363,7 @@ async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefi
   clock.advance(60_000);
   addEvent('leak/unreadable/4', 3001);
   clock.advance(60_000);
-  await stack.vigil.runAlertsNow();
+  await stack.runAlerts();
   expect(alertPosts(SEEDED_CHANNELS.general)).toHaveLength(2);
   expect((await repos.unreadable.list(T)).map((r) => `${r.kind}:${r.key}`)).toContain(`alert-feed:${T}:feed`);
   const before = stack.slack.callsTo('views.publish').length;
@@ -379,11 +379,11 @@ async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefi
   );
   expect((await repos.unreadable.list(T)).map((r) => r.kind)).not.toContain('alert-feed');
   // Polling starts again; an event that appears from now on is posted.
-  await stack.vigil.runAlertsNow();
+  await stack.runAlerts();
   clock.advance(5_000);
   addEvent('leak/unreadable/5', 3001);
   clock.advance(60_000);
-  await stack.vigil.runAlertsNow();
+  await stack.runAlerts();
   // Every damaged record met is set aside; those not met are the ones this scenario has no reason to read.
   const setAside = new Set(
     stack.logs

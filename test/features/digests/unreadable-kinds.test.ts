@@ -63,9 +63,9 @@ describe('one unreadable record of each kind', () => {
 
     // A digest posts; the alert, intel and digest schedulers go on past the damaged records.
     clock.set(Date.UTC(2026, 5, 10, 9, 0));
-    await stack.vigil.runDigestsNow();
-    await stack.vigil.runAlertsNow();
-    await stack.vigil.runIntelNow();
+    await stack.runDigests();
+    await stack.runAlerts();
+    await stack.runIntel();
     const digests = stack.slack.callsTo('chat.postMessage').filter((c) => textOf(c.body).includes('digest'));
     expect(digests.length).toBeGreaterThanOrEqual(1);
 

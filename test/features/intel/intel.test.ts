@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
 import { type RunningVigil, startVigil } from '../../../src/app/start.js';
-import type { Ticker } from '../../../src/domain/subscriptions/ticker.js';
 import { createIntelPoster } from '../../../src/features/intel/publisher.js';
 import type { IntelPoster } from '../../../src/features/intel/service.js';
 import { createLogger } from '../../../src/kernel/logger.js';
@@ -15,12 +14,13 @@ import { BotClients } from '../../../src/slack/bot-clients.js';
 import { contractProblems, fromSimLog } from '../../api/support/openapi.js';
 import { buttons, createSlackSender, textOf } from '../../harness/index.js';
 import { ManualClock } from '../../support/manual-clock.js';
+import { ManualTicker } from '../../support/manual-ticker.js';
 import { SIGNING_SECRET, type Stack, startStack } from '../../support/stack.js';
 import { apiCalls, command } from '../lists/support.js';
 
 const clock = new ManualClock(Date.UTC(2026, 10, 26, 9, 0, 0));
-/** The follower ticks only when the test says (`runIntelNow`). */
-const byHand: Ticker = { every: () => ({ cancel() {} }) };
+/** The follower ticks only when the test says (`byHand.tick()`), on whichever instance runs. */
+const byHand = new ManualTicker();
 let stack: Stack;
 let restarted: RunningVigil | undefined;
 beforeAll(async () => {
@@ -74,12 +74,12 @@ describe('intel', () => {
     expect(entry).toMatchObject({ userId: member, action: 'intel.request', target: uuid });
 
     // Not due yet: nothing asked of the API.
-    await stack.vigil.runIntelNow();
+    await stack.runIntel();
     expect(apiCalls(stack, `/v4/threat_flow/reports/requests/${uuid}`)).toEqual([]);
     // Due, still processing: asked once, nothing posted, followed later.
     clock.advance(31_000);
     const before = posts().length;
-    await stack.vigil.runIntelNow();
+    await stack.runIntel();
     expect(apiCalls(stack, `/v4/threat_flow/reports/requests/${uuid}`)).toHaveLength(1);
     expect(posts()).toHaveLength(before);
 
@@ -93,7 +93,7 @@ describe('intel', () => {
       intelTicker: byHand,
     });
     clock.advance(5 * 60_000);
-    await restarted.runIntelNow();
+    await byHand.tick();
     const report = posts().at(-1);
     expect(report?.body.channel).toBe(dm);
     expect(report?.body.thread_ts).toBe(threadTs);
@@ -113,7 +113,7 @@ describe('intel', () => {
     expect(await records(restarted)).toEqual([]);
     // Delivered once: another tick posts nothing.
     const after = posts().length;
-    await restarted.runIntelNow();
+    await byHand.tick();
     expect(posts()).toHaveLength(after);
   });
 
@@ -130,7 +130,7 @@ describe('intel', () => {
         const { post } = await command(peer(), `intel what is new about acme (${mode})`, { userId: member });
         expect(UUID.exec(textOf(post.body))?.[1]).toMatch(/^[0-9a-f-]{36}$/);
         clock.advance(10 * 60_000);
-        await restarted?.runIntelNow();
+        await byHand.tick();
         const report = posts().at(-1);
         const text = `${String(report?.body.text)}\n${textOf(report?.body)}`;
         const blocks = (report?.body.blocks ?? []) as Array<{ type: string; text?: unknown }>;
@@ -178,7 +178,7 @@ describe('intel', () => {
     expect((await records(vigil)).map((r) => [r.requestUuid, r.posting])).toEqual([[uuid, true]]);
     // Recovery finds the message in the thread by its metadata, and posts nothing again.
     const looked = stack.slack.callsTo('conversations.replies').length;
-    await vigil.runIntelNow();
+    await byHand.tick();
     expect(stack.slack.callsTo('conversations.replies').length).toBe(looked + 1);
     expect(reports()).toHaveLength(before + 1);
     expect(await records(vigil)).toEqual([]);
@@ -195,14 +195,14 @@ describe('intel', () => {
     });
     expect(reports()).toHaveLength(before + 1);
     expect((await records(vigil)).map((r) => r.posting)).toEqual([true]);
-    await vigil.runIntelNow();
+    await byHand.tick();
     expect(reports()).toHaveLength(before + 2);
     expect(posts().at(-1)?.body.metadata).toEqual({
       event_type: 'vigil_intel_report',
       event_payload: { request_uuid: secondUuid },
     });
     expect(await records(vigil)).toEqual([]);
-    await vigil.runIntelNow();
+    await byHand.tick();
     expect(reports()).toHaveLength(before + 2);
   });
 });

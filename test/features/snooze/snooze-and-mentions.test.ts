@@ -58,12 +58,12 @@ describe('snoozes and mentions through Slack', () => {
     clock.advance(5_000);
     if (uid !== undefined) addEvent(uid, severity);
     clock.advance(POLL_MS - 5_000);
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
   }
 
   it('snoozes an identifier from an alert’s menu; alerts skip it until the snooze ends, then let the next event through', async () => {
     await command(stack, 'alerts add identifiers:3001 severity:critical');
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     await nextPoll('leak/e2e/1');
     const [alert] = alertMessages(stack);
     if (!alert) throw new Error('no alert was posted');
@@ -173,7 +173,7 @@ describe('snoozes and mentions through Slack', () => {
   it('mentions the user group on critical alerts only with mention-on:critical, and on every alert with mention-on:all', async () => {
     const made = await command(stack, `alerts add identifiers:3001 severity:high mention:${GROUP}`);
     expect(JSON.stringify(made.post.body)).toContain('Each critical alert mentions <!subteam^S0SECOPS1>');
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     await nextPoll('leak/e2e/h1', 'high');
     await nextPoll('leak/e2e/c1', 'critical');
     const [high, critical] = alertMessages(stack);
@@ -188,7 +188,7 @@ describe('snoozes and mentions through Slack', () => {
       `alerts add identifiers:3001 severity:high mention:${GROUP} mention:<@${SEEDED_USERS.member}> mention-on:all`,
     );
     expect(JSON.stringify(all.post.body)).toContain('Each alert mentions');
-    await stack.vigil.runAlertsNow();
+    await stack.runAlerts();
     await nextPoll('leak/e2e/h2', 'high');
     const last = alertMessages(stack).at(-1);
     expect(last?.text).toMatch(

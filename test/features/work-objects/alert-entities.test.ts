@@ -25,7 +25,7 @@ afterAll(async () => {
 
 it('posts an alert whose metadata holds the event’s entity, and opens its panel from the card', async () => {
   await command(stack, 'alerts add identifiers:3001 severity:critical');
-  await stack.vigil.runAlertsNow();
+  await stack.runAlerts();
   clock.advance(5_000);
   stack.sim.state.addEvent({
     tenantId: stack.sim.keys[0]?.defaultTenantId ?? 0,
@@ -37,7 +37,7 @@ it('posts an alert whose metadata holds the event’s entity, and opens its pane
     uid: 'leak/wobj/1',
   });
   clock.advance(55_000);
-  await stack.vigil.runAlertsNow();
+  await stack.runAlerts();
   const alert = stack.slack
     .messages(SEEDED_CHANNELS.general)
     .find((m) => (m.metadata as Json | undefined)?.event_type === 'vigil_alert');

@@ -23,10 +23,10 @@ export function startTrickle(o: {
 }): { cancel(): void } {
   let n = 0;
   let busy = false;
-  const handle = o.ticker.every(o.intervalMs ?? TRICKLE_EVERY_MS, () => {
+  const handle = o.ticker.every(o.intervalMs ?? TRICKLE_EVERY_MS, async () => {
     if (busy || n >= MAX_TRICKLED) return;
     busy = true;
-    void o
+    await o
       .tenantId()
       .then((tenantId) => {
         n += 1;
