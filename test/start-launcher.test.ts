@@ -11,7 +11,8 @@ beforeAll(buildIfStale, 300_000);
 
 /** `npm start` with `env`: its exit code and what it wrote, once it has stopped by itself. */
 async function refused(env: Record<string, string>) {
-  const npm = runNpm('start', env);
+  // Lines for a person (under LOG_FORMAT=json the same reason is one JSON line: test/main.test.ts).
+  const npm = runNpm('start', { LOG_FORMAT: 'text', ...env });
   const code = await npm.exited;
   const output = [...npm.stdout, ...npm.stderr];
   // Never a demo: nothing of the playground started or was offered.

@@ -8,7 +8,8 @@ import KeyvRedis, { createClient, type RedisClientConnectionType } from '@keyv/r
 import type { Logger } from '../../kernel/logger.js';
 import type { StoreBackend } from './backend-api.js';
 import { createRedisRateBudget } from './rate-budget.js';
-import { PHYSICAL_GRACE_MS, recordKeyv } from './store.js';
+import { recordKeyv } from './record-keyv.js';
+import { PHYSICAL_GRACE_MS } from './store.js';
 
 const PREFIX = 'vigil:';
 const CONNECT_TIMEOUT_MS = 5_000;

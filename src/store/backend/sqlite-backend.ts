@@ -9,7 +9,7 @@ import KeyvSqlite from '@keyv/sqlite';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { StoreBackend } from './backend-api.js';
-import { recordKeyv } from './store.js';
+import { recordKeyv } from './record-keyv.js';
 
 const KEYV_TABLE = 'keyv';
 const CLAIMS_TABLE = 'vigil_claims';

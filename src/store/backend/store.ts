@@ -4,7 +4,7 @@
  * are also given a longer physical ttl so that abandoned data is cleaned up eventually.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { type DeserializedData, Keyv, type KeyvStoreAdapter } from 'keyv';
+import type { DeserializedData } from 'keyv';
 import { type Clock, systemClock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Fence, StoreBackend } from './backend-api.js';
@@ -138,19 +138,7 @@ class Stored {
   ) {}
 }
 
-/** A backend's keyv: records as Vigil writes them, under keys as given (no prefix), every error thrown. */
-export function recordKeyv(adapter: KeyvStoreAdapter): Keyv {
-  return new Keyv({
-    store: adapter,
-    namespace: '',
-    useKeyPrefix: false,
-    throwOnErrors: true,
-    serialize: serializeRecord,
-    deserialize: deserializeRecord,
-  });
-}
-
-function serializeRecord(data: { value?: unknown; expires?: number | null | undefined }): string {
+export function serializeRecord(data: { value?: unknown; expires?: number | null | undefined }): string {
   if (data.value instanceof Stored) {
     const { value, format, expiresAt } = data.value;
     return JSON.stringify(
@@ -162,7 +150,7 @@ function serializeRecord(data: { value?: unknown; expires?: number | null | unde
   return JSON.stringify(data);
 }
 
-function deserializeRecord<Value>(text: string): DeserializedData<Value> {
+export function deserializeRecord<Value>(text: string): DeserializedData<Value> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
