@@ -4,8 +4,7 @@ import { ConfigError, loadConfig, loadKeyConfig } from './app/config.js';
 import { startVigil } from './app/start.js';
 import { createLogger, type Logger } from './kernel/logger.js';
 import { explainStartFailure } from './kernel/start-failure.js';
-
-const SHUTDOWN_DEADLINE_MS = 10_000;
+import { stopOnSignals } from './kernel/stop-on-signals.js';
 
 /** A start that failed for a reason an operator can act on, said in one line. */
 class StartFailure extends Error {
@@ -82,29 +81,7 @@ async function main(): Promise<void> {
   }
   const { logger, vigil } = started;
 
-  const shutdown = (reason: string, exitCode = 0) => {
-    logger.info('stopping', { reason });
-    const deadline = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS);
-    deadline.unref();
-    vigil.stop().then(
-      () => process.exit(exitCode),
-      (err: unknown) => {
-        logger.error('shutdown failed', { err });
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  // E.g. Socket Mode refused for good on reconnect (token revoked): log one clear line, then stop so a
-  // supervisor can restart Vigil, instead of dying with a stack trace or running half-alive.
-  process.on('unhandledRejection', (reason) => {
-    logger.error('unexpected failure; stopping', { err: reason });
-    shutdown('unhandledRejection', 1);
-  });
+  stopOnSignals(logger, vigil);
 }
 
 main().catch((err: unknown) => {

@@ -5,9 +5,8 @@
 
 import { ConfigError } from '../../../../src/app/config.js';
 import { createLogger } from '../../../../src/kernel/logger.js';
+import { stopOnSignals } from '../../../../src/kernel/stop-on-signals.js';
 import { startPlayground } from './start.js';
-
-const SHUTDOWN_DEADLINE_MS = 10_000;
 
 async function main(): Promise<void> {
   const playground = await startPlayground({
@@ -20,27 +19,7 @@ async function main(): Promise<void> {
       `Open ${playground.url} in a browser. To connect a real Slack app, see README.md ("Create the Slack app").\n`,
   );
   const { logger } = playground;
-  const shutdown = (reason: string, exitCode = 0) => {
-    logger.info('stopping', { reason });
-    const deadline = setTimeout(() => {
-      logger.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS);
-    deadline.unref();
-    playground.stop().then(
-      () => process.exit(exitCode),
-      (err: unknown) => {
-        logger.error('shutdown failed', { err });
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.on('unhandledRejection', (reason) => {
-    logger.error('unexpected failure; stopping', { err: reason });
-    shutdown('unhandledRejection', 1);
-  });
+  stopOnSignals(logger, playground);
 }
 
 main().catch((err: unknown) => {
