@@ -4,10 +4,10 @@
  * match; the "did you mean" answer when none does. Pure.
  */
 import type { Button, KnownBlock } from '@slack/types';
-import type { KnownIdentifier } from '../features/identifiers/directory.js';
 import { renderBudgeted } from '../slack/kit/budget.js';
 import { context, plural, type RenderedMessage, section, sliceLabel } from '../slack/kit/kit.js';
 import { listCodeSpan } from '../slack/kit/text.js';
+import type { KnownIdentifier } from './identifiers.js';
 
 /** An identifier's Events button (value: the identifier id), from any list. */
 export const IDENTIFIER_EVENTS = 'identifier_events';

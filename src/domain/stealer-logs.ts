@@ -8,11 +8,11 @@
 import { z } from 'zod';
 import type { InfectedEvent, StealerLogCookie, StealerLogCredential } from '../api/index.js';
 import { MAX_EXPAND_PAGE, NotFoundError } from '../api/index.js';
-import type { IdentifierDirectory } from '../features/identifiers/directory.js';
 import { ExpiredError, VigilError } from '../kernel/errors.js';
 import type { NewAuditEntry, Repositories } from '../store/index.js';
 import { SEARCH_CONTEXT_TTL_MS } from '../store/index.js';
 import { ContextStore } from './contexts.js';
+import type { IdentifierDirectory } from './identifiers.js';
 import { maskValue } from './mask.js';
 import { type ApiAccess, inTenant } from './workspace-api.js';
 

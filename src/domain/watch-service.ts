@@ -12,9 +12,9 @@ import {
   type WatchSeverity,
   type WatchType,
 } from '../api/index.js';
-import type { IdentifierDirectory } from '../features/identifiers/directory.js';
 import { RefusalError, VigilError } from '../kernel/errors.js';
 import type { Repositories } from '../store/index.js';
+import type { IdentifierDirectory } from './identifiers.js';
 import type { ApiAccess } from './workspace-api.js';
 
 /** What a person typed, as the refusal names it. */

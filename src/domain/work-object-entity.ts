@@ -10,7 +10,6 @@
  */
 import type { EntityActionButton, EntityCustomField, EntityMetadata } from '@slack/types';
 import type { Event, EventActionType } from '../api/index.js';
-import type { ResolvedEvent } from '../features/work-objects/service.js';
 import { detectSecret } from '../slack/grammar/secrets.js';
 import { parseIsoDate } from '../slack/kit/dates.js';
 import { escapeMrkdwn, plainText } from '../slack/kit/text.js';
@@ -26,6 +25,23 @@ import {
 } from './events/model.js';
 import { typeLabel } from './events/type-labels.js';
 import { maskValue } from './mask.js';
+
+/** An event a portal link resolved to, with what Vigil knows of it. */
+export interface ResolvedEvent {
+  kind: 'event';
+  uid: string;
+  event: Event;
+  flareUrl: string;
+  /** When Vigil last saw the event upstream (epoch ms). */
+  seenAt: number;
+  /** The act-once generation Ignore/Remediate act on, and who last acted through Vigil. */
+  generation: number;
+  last: Acted | undefined;
+  /** Who last changed each triage field through Vigil. */
+  triaged: { field: 'tags' | 'notes' | 'severity'; by: string; at: number }[];
+  /** The tenant it was resolved in (undefined: the key's default), where the panel's changes are made. */
+  tenantId: number | undefined;
+}
 
 const INCIDENT_ENTITY = 'slack#/entities/incident';
 /** What the entity's external reference names: an event, by its uid (no secret, no tenant). */

@@ -7,7 +7,6 @@
 import type { ContextBlock, KnownBlock, SectionBlock, View } from '@slack/types';
 import type { Event, EventActionType } from '../../api/index.js';
 import type { UpstreamReply } from '../../features/alerts/ports.js';
-import type { AlertList, AlertListItem, PollHealth } from '../../features/alerts/subscriptions.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from '../../slack/kit/text.js';
@@ -15,6 +14,7 @@ import type { AlertHeading } from '../events/context.js';
 import { effectiveSeverity, eventTitle } from '../events/model.js';
 import { typeLabel } from '../events/row.js';
 import { quietText } from './alert-match.js';
+import type { AlertList, AlertListItem, PollHealth } from './alert-service.js';
 import {
   addModal,
   type Damaged,

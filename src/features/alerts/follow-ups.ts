@@ -8,6 +8,8 @@
  * never both take one) and followed if the event reached its generation, or dropped if the change never
  * committed (the call failed, or its owner died before the commit).
  */
+
+import type { EventStateChange } from '../../domain/events/changes.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import {
@@ -19,7 +21,6 @@ import {
   isStoreOutage,
   StoreCorruptionError,
 } from '../../store/index.js';
-import type { EventStateChange } from '../events/changes.js';
 import type { AlertFollower, FollowProgress } from './follow.js';
 
 /** How long a live owner keeps its follow-up before a sweep retries it (Slack failing, 429 beyond the waits). */

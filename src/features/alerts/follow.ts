@@ -14,6 +14,7 @@
  * threshold (sent to the channel too when it becomes critical); a tag or note change updates in place only.
  */
 
+import type { EventStateChange, SnoozeMatch, UpstreamRead } from '../../domain/events/changes.js';
 import type { EventsContext, EventsContextStore, ShownEvent } from '../../domain/events/context.js';
 import { withEventChanged } from '../../domain/events/context.js';
 import { applyAction, eventTitle, isHandled, severityRank } from '../../domain/events/model.js';
@@ -36,7 +37,6 @@ import type {
   AlertSubscriptionRepo,
   EventStateRepo,
 } from '../../store/index.js';
-import type { EventStateChange, SnoozeMatch, UpstreamRead } from '../events/changes.js';
 import type { AlertMessageRef, AlertPublisher, UpstreamReply } from './ports.js';
 
 /** How long a posted message follows changes made elsewhere. */

@@ -3,11 +3,11 @@
  * Slack (implemented in the Slack layer). Services never see Slack itself.
  */
 import type { EventActionType } from '../../api/index.js';
+import type { EventStateChange } from '../../domain/events/changes.js';
 import type { EventsContext, EventsContextOf } from '../../domain/events/context.js';
 import type { EventPage, EventPageInput, RunMessageFinder } from '../../domain/subscriptions/posting.js';
 import { eventSourceOf } from '../../domain/subscriptions/source.js';
 import type { ApiAccess } from '../../domain/workspace-api.js';
-import type { EventStateChange } from '../events/changes.js';
 
 /** The workspace's tenant feed, read in the background (people's searches are served first). */
 export interface AlertFeedSource {

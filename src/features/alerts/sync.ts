@@ -8,6 +8,7 @@
  * tenant is read with that tenant. Background calls: people's searches of the organization go first.
  */
 import type { Event } from '../../api/index.js';
+import type { EventChanges } from '../../domain/events/changes.js';
 import type { EventsContextStore } from '../../domain/events/context.js';
 import { upstreamDiff } from '../../domain/events/upstream.js';
 import { concurrencyLimit } from '../../domain/fair-gate.js';
@@ -21,7 +22,6 @@ import {
   type LiveMessage,
   type MessageSyncRepo,
 } from '../../store/index.js';
-import type { EventChanges } from '../events/changes.js';
 import { FOLLOW_FOR_MS } from './follow.js';
 import { type Followed, followedOf, isRefusal, TenantReader } from './sync-read.js';
 

@@ -1,6 +1,7 @@
 /** What the connection commands and buttons use: the link to the API, the tenants, and the subscriptions status counts. */
+
+import type { AlertService } from '../../domain/subscriptions/alert-service.js';
 import type { SlackBase } from '../../slack/context.js';
-import type { AlertService } from '../alerts/subscriptions.js';
 import type { DigestService } from '../digests/subscriptions.js';
 import type { ConnectionService } from './service.js';
 import type { TenantsService } from './tenants.js';

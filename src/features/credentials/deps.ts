@@ -1,8 +1,8 @@
 /** What the creds commands, pages, exports and the password modal use. */
 
 import type { AuditTrail } from '../../domain/audit.js';
+import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import type { SlackBase } from '../../slack/context.js';
-import type { IdentifierDirectory } from '../identifiers/directory.js';
 import type { CredentialsService } from './service.js';
 export interface CredentialsDeps extends SlackBase {
   credentials: CredentialsService;

@@ -3,12 +3,12 @@
  * (one per user at a time, over a store lease). Features reach it as `deps.credentials`.
  */
 
+import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import { StealerLogs } from '../../domain/stealer-logs.js';
 import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Repositories, Store } from '../../store/index.js';
-import type { IdentifierDirectory } from '../identifiers/directory.js';
 import { type CredsContext, CredsContextStore } from './context.js';
 import { CredentialActions } from './credential-actions.js';
 import {

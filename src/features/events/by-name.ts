@@ -11,6 +11,7 @@ import {
   renderIdentifierPicker,
   renderNoIdentifier,
 } from '../../domain/identifier-blocks.js';
+import type { KnownIdentifier } from '../../domain/identifiers.js';
 import { parseRowRef } from '../../domain/list-context.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
 import type { CommandHandler, Requester } from '../../slack/context.js';
@@ -18,7 +19,6 @@ import { ephemeral } from '../../slack/context.js';
 import type { EventsSearchSpec } from '../../slack/grammar/index.js';
 import { toEventSearchInput } from '../../slack/grammar/index.js';
 import { type Click, onAction } from '../../slack/listen.js';
-import type { KnownIdentifier } from '../identifiers/directory.js';
 import { eventsCommandText } from './command-text.js';
 import type { EventsDeps } from './deps.js';
 

@@ -1,10 +1,10 @@
 /** What each part of the events feature uses, apart: a part's listeners get only what it declares. */
 import type { AuditTrail } from '../../domain/audit.js';
+import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import type { ListContexts } from '../../domain/list-context.js';
 import type { SlackBase } from '../../slack/context.js';
 import type { Click } from '../../slack/listen.js';
 import type { CredentialsService } from '../credentials/service.js';
-import type { IdentifierDirectory } from '../identifiers/directory.js';
 import type { SnoozeService } from '../snooze/service.js';
 import type { EventsService } from './service.js';
 

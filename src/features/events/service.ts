@@ -6,6 +6,7 @@
 import type { Event, EventActionType, EventSearchInput, SearchPage } from '../../api/index.js';
 import { ForbiddenError, NotFoundError } from '../../api/index.js';
 import { ACT_LEASE_MS, actOnce, whileKeptAlive } from '../../domain/events/act-once.js';
+import { EventChanges, type EventStateChange } from '../../domain/events/changes.js';
 import { compactEvent } from '../../domain/events/compact.js';
 import {
   type EventsContext,
@@ -18,13 +19,12 @@ import { KnownTags } from '../../domain/events/known-tags.js';
 import { type Acted, eventTitle, isApplicable, sortBySeverity } from '../../domain/events/model.js';
 import { FairGate } from '../../domain/fair-gate.js';
 import { skipEmptyPages } from '../../domain/pages.js';
+import type { PortalLinks } from '../../domain/portal-links.js';
 import type { ApiAccess, WorkspaceApi } from '../../domain/workspace-api.js';
 import { type Clock, realSleep } from '../../kernel/clock.js';
 import { VigilError } from '../../kernel/errors.js';
 import { SingleFlight } from '../../kernel/single-flight.js';
 import type { Repositories } from '../../store/index.js';
-import type { PortalLinks } from '../work-objects/portal-links.js';
-import { EventChanges, type EventStateChange } from './changes.js';
 
 /** Extra requests made past empty pages before showing "no events on this page yet". */
 const MAX_EXTRA_PAGES = 5;

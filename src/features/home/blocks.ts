@@ -5,6 +5,7 @@ import { organizationLabel, quotaLine, tenantLabel } from '../../domain/connecti
 import { describeActors, permissionLines } from '../../domain/settings-blocks.js';
 import { snoozeHomeGroups } from '../../domain/snooze-blocks.js';
 import { alertHomeGroups } from '../../domain/subscriptions/alert-blocks.js';
+import type { AlertList } from '../../domain/subscriptions/alert-service.js';
 import { digestHomeGroups } from '../../domain/subscriptions/digest-blocks.js';
 import { PERMISSION_WORDS, type Permission } from '../../kernel/permission-rules.js';
 import type { EnvironmentHealthRecord } from '../../observability/environment-health.js';
@@ -21,7 +22,6 @@ import type {
   Subscription,
   UnreadableRecord,
 } from '../../store/index.js';
-import type { AlertList } from '../alerts/subscriptions.js';
 import type { DigestListItem } from '../digests/subscriptions.js';
 
 export const HOME_CONNECT = 'home_connect';

@@ -1,4 +1,6 @@
 /** What App Home shows a member: connection health, settings, subscriptions, and for admins the audit log. */
+
+import type { AlertList, AlertService } from '../../domain/subscriptions/alert-service.js';
 import { type Permission, TIGHTENED_PERMISSIONS } from '../../kernel/permission-rules.js';
 import type {
   AuditEntry,
@@ -9,7 +11,6 @@ import type {
   Subscription,
   UnreadableRecord,
 } from '../../store/index.js';
-import type { AlertList, AlertService } from '../alerts/subscriptions.js';
 import type { ConnectionService, EnvironmentOverview } from '../connection/service.js';
 import type { DigestListItem, DigestService } from '../digests/subscriptions.js';
 

@@ -1,8 +1,8 @@
 /** What the identifiers commands and the watch buttons use. */
 
+import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import type { WatchService } from '../../domain/watch-service.js';
 import type { SlackBase } from '../../slack/context.js';
-import type { IdentifierDirectory } from './directory.js';
 import type { IdentifierSearch } from './search.js';
 export interface IdentifiersDeps extends SlackBase {
   identifiers: IdentifierDirectory;

@@ -3,9 +3,9 @@
  * stores the words, the types and where it is.
  */
 import { z } from 'zod';
+import type { IdentifierDirectory, KnownIdentifier } from '../../domain/identifiers.js';
 import { listContexts } from '../../domain/list-context.js';
 import type { Repositories } from '../../store/index.js';
-import type { IdentifierDirectory, KnownIdentifier } from './directory.js';
 
 const IDENTIFIERS_PER_PAGE = 10;
 

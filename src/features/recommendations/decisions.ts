@@ -8,10 +8,10 @@
 import { z } from 'zod';
 import type { RecommendationAction } from '../../api/index.js';
 import { ACT_LEASE_MS, whileKeptAlive } from '../../domain/events/act-once.js';
+import type { IdentifierDirectory, KnownIdentifier } from '../../domain/identifiers.js';
 import type { ApiAccess } from '../../domain/workspace-api.js';
 import { type Clock, realSleep } from '../../kernel/clock.js';
 import type { Lease, Repositories, Store } from '../../store/index.js';
-import type { IdentifierDirectory, KnownIdentifier } from '../identifiers/directory.js';
 
 const DECISION_TTL_MS = 90 * 24 * 3600_000;
 

@@ -1,6 +1,7 @@
 /** What the snooze commands and the End button use: the snoozes, and the identifiers a snooze may name. */
+
+import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import type { SlackBase } from '../../slack/context.js';
-import type { IdentifierDirectory } from '../identifiers/directory.js';
 import type { SnoozeService } from './service.js';
 export interface SnoozeDeps extends SlackBase {
   snoozes: SnoozeService;

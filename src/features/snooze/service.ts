@@ -4,11 +4,11 @@
  * injected clock, every change audited. Alerts and digests ask `matcher` once per poll or run.
  */
 import type { Event } from '../../api/index.js';
+import type { EventChanges } from '../../domain/events/changes.js';
 import { type SnoozeLength, snoozeEnd, snoozeOf, targetKey } from '../../domain/snooze-model.js';
 import type { Clock } from '../../kernel/clock.js';
 import { VigilError } from '../../kernel/errors.js';
 import type { Repositories, Snooze, SnoozeTarget } from '../../store/index.js';
-import type { EventChanges } from '../events/changes.js';
 
 export interface SnoozeServiceDeps {
   repos: Pick<Repositories, 'snoozes' | 'audit'>;

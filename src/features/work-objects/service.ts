@@ -13,11 +13,17 @@ import {
   eventTitle,
 } from '../../domain/events/model.js';
 import { changedFields, type TriageOutcome, type TriageService } from '../../domain/events/triage.js';
+import {
+  type PortalLinks,
+  parsePortalUrl,
+  portalLinkParts,
+  type SeenEvent,
+} from '../../domain/portal-links.js';
+import type { ResolvedEvent } from '../../domain/work-object-entity.js';
 import { type ApiAccess, inTenant } from '../../domain/workspace-api.js';
 import { NotConnectedError } from '../../kernel/errors.js';
 import type { Repositories } from '../../store/index.js';
 import type { EventActOutcome, EventsService } from '../events/service.js';
-import { type PortalLinks, parsePortalUrl, portalLinkParts, type SeenEvent } from './portal-links.js';
 
 /** Why a link shows no event: each is told as such, and none carries any event data. */
 type Unresolved =
@@ -29,22 +35,6 @@ type Unresolved =
   | { kind: 'other-tenant' }
   /** A portal link to an event Vigil has not seen in this workspace. */
   | { kind: 'unknown' };
-
-export interface ResolvedEvent {
-  kind: 'event';
-  uid: string;
-  event: Event;
-  flareUrl: string;
-  /** When Vigil last saw the event upstream (epoch ms). */
-  seenAt: number;
-  /** The act-once generation Ignore/Remediate act on, and who last acted through Vigil. */
-  generation: number;
-  last: Acted | undefined;
-  /** Who last changed each triage field through Vigil. */
-  triaged: { field: 'tags' | 'notes' | 'severity'; by: string; at: number }[];
-  /** The tenant it was resolved in (undefined: the key's default), where the panel's changes are made. */
-  tenantId: number | undefined;
-}
 
 /** The message a card was opened from, as Slack names it (a panel's event, click or edit carries it). */
 export interface OpenedFrom {

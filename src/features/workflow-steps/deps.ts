@@ -1,12 +1,12 @@
 /** What each of Vigil's workflow steps uses, apart: the step runner's part, and each step's own services. */
 import type { AuditTrail } from '../../domain/audit.js';
+import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import type { SlackBase } from '../../slack/context.js';
 import type { TenantsService } from '../connection/tenants.js';
 import type { CredentialsService } from '../credentials/service.js';
 import type { DigestOnDemand } from '../digests/on-demand.js';
 import type { DigestService } from '../digests/subscriptions.js';
 import type { EventsService } from '../events/service.js';
-import type { IdentifierDirectory } from '../identifiers/directory.js';
 import type { SettingsService } from '../settings/service.js';
 import type { StepRuns } from './runs.js';
 

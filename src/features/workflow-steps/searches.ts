@@ -5,6 +5,7 @@
  */
 
 import { effectiveSeverity, eventTitle } from '../../domain/events/model.js';
+import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import { VigilError } from '../../kernel/errors.js';
 import {
   type Command,
@@ -12,7 +13,6 @@ import {
   toCredentialSearchInput,
   toEventSearchInput,
 } from '../../slack/grammar/index.js';
-import type { IdentifierDirectory } from '../identifiers/directory.js';
 import { credentialsSummary, eventsSummary, renderCredentialsSummary } from './blocks.js';
 import type { CredentialSearchStepDeps, EventSearchStepDeps, StepDeps } from './deps.js';
 import { requiredInput, requireSearcher, type StepResult, type StepRun, textInput } from './run.js';

@@ -13,7 +13,7 @@ import {
   renderIdentifiers,
   renderNoIdentifier,
 } from '../../../src/domain/identifier-blocks.js';
-import type { KnownIdentifier } from '../../../src/features/identifiers/directory.js';
+import type { KnownIdentifier } from '../../../src/domain/identifiers.js';
 import { renderRecommendations } from '../../../src/features/recommendations/blocks.js';
 import { checkBlockKitLimits } from '../../slack/kit/support/block-kit-limits.js';
 

@@ -15,6 +15,7 @@ import {
 } from '../../../../packages/playground/src/sim/slack/index.js';
 import { EventsContextStore } from '../../../../src/domain/events/context.js';
 import { EventRestStore } from '../../../../src/domain/events/rest.js';
+import { AlertService } from '../../../../src/domain/subscriptions/alert-service.js';
 import { eventSourceOf } from '../../../../src/domain/subscriptions/source.js';
 import type { Ticker } from '../../../../src/domain/subscriptions/ticker.js';
 import { ApiAccess, ApiClientPool } from '../../../../src/domain/workspace-api.js';
@@ -23,7 +24,6 @@ import { AlertFollowUps } from '../../../../src/features/alerts/follow-ups.js';
 import { feedSourceOf } from '../../../../src/features/alerts/ports.js';
 import { createAlertPublisher } from '../../../../src/features/alerts/publisher.js';
 import { AlertScheduler, type AlertSchedulerDeps } from '../../../../src/features/alerts/scheduler.js';
-import { AlertService } from '../../../../src/features/alerts/subscriptions.js';
 import { StateSync } from '../../../../src/features/alerts/sync.js';
 import { createDigestPublisher } from '../../../../src/features/digests/publisher.js';
 import { DigestScheduler } from '../../../../src/features/digests/scheduler.js';

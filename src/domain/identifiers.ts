@@ -11,13 +11,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { type Identifier, identifierKinds, MAX_IDENTIFIER_PAGE_SIZE } from '../../api/index.js';
-import type { ApiAccess } from '../../domain/workspace-api.js';
-import type { Clock } from '../../kernel/clock.js';
-import type { Repositories } from '../../store/index.js';
-import { type KnownIdentifier, matchIdentifiers, type NameResolution, resolveName } from './match.js';
+import { type Identifier, identifierKinds, MAX_IDENTIFIER_PAGE_SIZE } from '../api/index.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Repositories } from '../store/index.js';
+import {
+  type KnownIdentifier,
+  matchIdentifiers,
+  type NameResolution,
+  resolveName,
+} from './identifier-match.js';
+import type { ApiAccess } from './workspace-api.js';
 
-export type { KnownIdentifier, NameResolution } from './match.js';
+export type { KnownIdentifier, NameResolution } from './identifier-match.js';
 
 /** How long a read list is trusted: identifiers change rarely, and an accepted recommendation refreshes it. */
 const IDENTIFIER_CACHE_MS = 5 * 60_000;

@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { type Event, EventSchema } from '../../api/index.js';
-import type { Clock } from '../../kernel/clock.js';
-import { type Repositories, uidKey } from '../../store/index.js';
+import { type Event, EventSchema } from '../api/index.js';
+import type { Clock } from '../kernel/clock.js';
+import { type Repositories, uidKey } from '../store/index.js';
 
 /** An event unseen for this long is forgotten; searching, a digest or an alert that shows it again renews it. */
 const PORTAL_EVENT_TTL_MS = 90 * 24 * 3600_000;

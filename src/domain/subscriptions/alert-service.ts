@@ -5,11 +5,11 @@
  * rate budget stretches it.
  */
 
-import { isQuiet } from '../../domain/subscriptions/alert-match.js';
-import { REPORT_AFTER_FAILURES } from '../../domain/subscriptions/posting.js';
-import { SubscriptionService, type SubscriptionServiceDeps } from '../../domain/subscriptions/service.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { AlertFeed, AlertSubscription, NewAlertSubscription, Repositories } from '../../store/index.js';
+import { isQuiet } from './alert-match.js';
+import { REPORT_AFTER_FAILURES } from './posting.js';
+import { SubscriptionService, type SubscriptionServiceDeps } from './service.js';
 
 export interface PollHealth {
   /** VIGIL_ALERT_POLL_MS. */

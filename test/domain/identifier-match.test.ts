@@ -1,10 +1,6 @@
 /** Matching identifier names locally: ranking, resolution of a typed name, close names for typos. */
 import { describe, expect, it } from 'vitest';
-import {
-  type KnownIdentifier,
-  matchIdentifiers,
-  resolveName,
-} from '../../../src/features/identifiers/match.js';
+import { type KnownIdentifier, matchIdentifiers, resolveName } from '../../src/domain/identifier-match.js';
 
 const id = (n: number, name: string, kinds = ['domain']): KnownIdentifier => ({
   id: n,
