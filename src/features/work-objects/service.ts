@@ -5,13 +5,7 @@
  */
 import { ApiError, type Event, type EventActionType, type Severity } from '../../api/index.js';
 import type { AuditTrail } from '../../domain/audit.js';
-import {
-  type Acted,
-  applyAction,
-  applyTriage,
-  effectiveSeverity,
-  eventTitle,
-} from '../../domain/events/model.js';
+import { applyAction, applyTriage, effectiveSeverity, eventTitle } from '../../domain/events/model.js';
 import { changedFields, type TriageOutcome, type TriageService } from '../../domain/events/triage.js';
 import {
   type PortalLinks,
