@@ -12,7 +12,7 @@ import type { Repositories, Store } from '../../store/index.js';
 import { DECISIONS } from './blocks.js';
 
 /** A run not finished by then is taken as crashed: a later delivery of it may run it again. */
-const RUNNING_MS = 2 * 60_000;
+export const RUNNING_MS = 2 * 60_000;
 /** Slack gives up on a step long before; the record only has to outlive its redeliveries and clicks. */
 const KEEP_MS = 14 * 24 * 60 * 60_000;
 /** One instance at a time settles what crashed runs left. */
@@ -152,13 +152,20 @@ export class StepRuns {
     this.deps.metrics?.stepRun(step, outcome);
   }
 
+  /** A step refused before it ran (a workspace Vigil does not serve): counted, nothing stored. */
+  refused(step: string): void {
+    this.deps.metrics?.stepRun(step, 'failed');
+  }
+
   /**
    * Completes, through `complete`, each run left running by a process that is gone (or running past
-   * RUNNING_MS); each is marked done first, so it is completed once whoever settles. One instance settles at
-   * a time. Returns how many were settled and how many were left to a holder still taken as alive.
+   * RUNNING_MS) and begun before `before` (this instance's start: its own runs are in flight); each is marked
+   * done first, so it is completed once whoever settles. One instance settles at a time. Returns how many were
+   * settled and how many were left to a holder still taken as alive.
    */
   async settleInterrupted(
     complete: (run: InterruptedRun) => Promise<void>,
+    before: number,
   ): Promise<{ settled: number; held: number }> {
     const lease = await this.deps.store.lease(SETTLE_LEASE, SETTLE_LEASE_MS);
     // Another instance is settling them now.
@@ -168,7 +175,8 @@ export class StepRuns {
     try {
       for (const { workspaceId, key } of await this.runs.entries()) {
         const run = await this.runs.get(workspaceId, key).catch(() => undefined);
-        if (run?.state !== 'running') continue;
+        if (run?.state !== 'running' || run.at >= before || run.holder === this.deps.store.holderId)
+          continue;
         if (await this.live(run)) {
           held++;
           continue;

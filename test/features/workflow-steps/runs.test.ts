@@ -67,9 +67,12 @@ describe.each(BACKENDS)('workflow step runs on %s', (kind) => {
       completed.push(`${run.executionId}:${run.token}`);
     };
     // Its holder (this process) is alive and the run young: left alone.
-    expect(await b.settleInterrupted(complete)).toEqual({ settled: 0, held: 1 });
+    const now = fixture.clock.now() + 1;
+    expect(await b.settleInterrupted(complete, now)).toEqual({ settled: 0, held: 1 });
     fixture.clock.advance(3 * 60_000);
-    const settles = await Promise.all([a, b, a].map((runs) => runs.settleInterrupted(complete)));
+    // Runs begun after an instance started are its own, in flight.
+    expect(await b.settleInterrupted(complete, now - 1)).toEqual({ settled: 0, held: 0 });
+    const settles = await Promise.all([a, b, b].map((runs) => runs.settleInterrupted(complete, now)));
     expect(settles.reduce((n, s) => n + s.settled, 0)).toBe(1);
     expect(completed).toEqual(['Fx5:xwfp-secret-1']);
     // Settled is done: a late delivery does not run it again.
