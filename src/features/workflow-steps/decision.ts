@@ -70,13 +70,19 @@ export function registerDecisionButtons(app: App, deps: DecisionStepDeps): void 
         if (who.userId !== asked.decider) {
           const mention = userMention(asked.decider) ?? 'the person asked';
           await args.respond(
-            ephemeral({ text: `Only ${mention} can answer this question; the workflow waits for them.` }, false),
+            ephemeral(
+              { text: `Only ${mention} can answer this question; the workflow waits for them.` },
+              false,
+            ),
           );
           return;
         }
         const decision = chosen(asked.decisions, (args.action as { value?: unknown }).value);
         if (decision === undefined)
-          throw new NotAllowedError('That is not one of the answers this question offers.', 'Click one of its buttons.');
+          throw new NotAllowedError(
+            'That is not one of the answers this question offers.',
+            'Click one of its buttons.',
+          );
         const decided = await deps.steps.decide(who.workspaceId, executionId);
         if (decided === undefined) {
           await args.respond(ephemeral({ text: 'This question was already answered.' }, false));

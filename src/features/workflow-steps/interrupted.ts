@@ -8,7 +8,7 @@ import type { Clock, Sleep } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { InterruptedRun, StepRuns } from './runs.js';
 
-export const INTERRUPTED_STEP_ERROR =
+const INTERRUPTED_STEP_ERROR =
   'Vigil stopped (it was restarted) while running this step, so the step did not finish; part of its work may have been done. Look at what it was doing, then run the workflow again.';
 
 export interface InterruptedStepsDeps {

@@ -148,7 +148,12 @@ export class StepRuns {
     step: string,
     outcome: 'completed' | 'failed',
   ): Promise<void> {
-    await this.runs.set(workspaceId, executionId, { step, state: 'done', at: this.deps.clock.now() }, KEEP_MS);
+    await this.runs.set(
+      workspaceId,
+      executionId,
+      { step, state: 'done', at: this.deps.clock.now() },
+      KEEP_MS,
+    );
     this.deps.metrics?.stepRun(step, outcome);
   }
 
@@ -175,8 +180,7 @@ export class StepRuns {
     try {
       for (const { workspaceId, key } of await this.runs.entries()) {
         const run = await this.runs.get(workspaceId, key).catch(() => undefined);
-        if (run?.state !== 'running' || run.at >= before || run.holder === this.deps.store.holderId)
-          continue;
+        if (run?.state !== 'running' || run.at >= before || run.holder === this.deps.store.holderId) continue;
         if (await this.live(run)) {
           held++;
           continue;
