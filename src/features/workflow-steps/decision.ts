@@ -31,7 +31,12 @@ export async function askDecision(run: StepRun<DecisionStepDeps>): Promise<StepR
   const decider = requiredInput(inputs, 'decider', 'Who decides');
   const channel = requiredInput(inputs, 'channel', 'Channel');
   const details = textInput(inputs, 'details');
-  const question = { decider, uid, decisions: [...DECISIONS], ...(details ? { details } : {}) };
+  const question = {
+    decider,
+    uid,
+    decisions: [...DECISIONS],
+    ...(details ? { details: details.slice(0, 2900) } : {}),
+  };
   const message = renderDecisionRequest({ ...question, blockId: DECISION_BLOCK });
   // Posted with the workflow's token: Slack ties the buttons to this step's run.
   await run.client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });

@@ -180,7 +180,7 @@ export class StepRuns {
     try {
       for (const { workspaceId, key } of await this.runs.entries()) {
         const run = await this.runs.get(workspaceId, key).catch(() => undefined);
-        if (run?.state !== 'running' || run.at >= before || run.holder === this.deps.store.holderId) continue;
+        if (run?.state !== 'running' || run.at >= before) continue;
         if (await this.live(run)) {
           held++;
           continue;
