@@ -190,7 +190,13 @@ export class StepRuns {
         settled++;
         this.deps.metrics?.stepRun(run.step, 'failed');
         if (taken.sealedToken === undefined) continue;
-        const token = this.deps.repos.stepTokens.open(workspaceId, taken.sealedToken);
+        let token: string;
+        try {
+          token = this.deps.repos.stepTokens.open(workspaceId, taken.sealedToken);
+        } catch {
+          // Sealed with a key Vigil no longer has: Slack's own timeout ends that step.
+          continue;
+        }
         await complete({ workspaceId, executionId: key, step: run.step, token });
         await lease.renew();
       }
