@@ -17,6 +17,8 @@ import { publisherDepsOf } from '../features/digests/publisher-deps.js';
 import { DigestScheduler, type RunNowReport } from '../features/digests/scheduler.js';
 import { createIntelPoster } from '../features/intel/publisher.js';
 import { IntelFollower } from '../features/intel/service.js';
+import { settleInterruptedSteps } from '../features/workflow-steps/interrupted.js';
+import { RUNNING_MS } from '../features/workflow-steps/runs.js';
 import { realSleep } from '../kernel/clock.js';
 import { measuredAlertPublisher } from '../observability/alert-publisher.js';
 import { BotClients } from '../slack/bot-clients.js';
@@ -45,6 +47,7 @@ type BackgroundDeps = Pick<
   | 'policies'
   | 'credentials'
   | 'workObjects'
+  | 'steps'
 >;
 
 export interface BackgroundWork {
@@ -85,7 +88,8 @@ export function startBackgroundWork(
 
 /**
  * What a crashed predecessor left half-done: exports (spools removed, requesters told in place of
- * "Exporting…") and unassigns (looked up, then audited). In the background: start-up does not wait for them.
+ * "Exporting…"), unassigns (looked up, then audited) and workflow steps (completed with an error). In the
+ * background: start-up does not wait for them.
  */
 function settleInterruptedWork(core: BackgroundDeps, bots: BotClients): void {
   core.tracker.run(
@@ -106,6 +110,20 @@ function settleInterruptedWork(core: BackgroundDeps, bots: BotClients): void {
         },
       ),
     (err) => core.logger.warn('could not settle interrupted exports', { err }),
+  );
+  core.tracker.run(
+    () =>
+      settleInterruptedSteps({
+        steps: core.steps,
+        logger: core.logger,
+        clock: core.clock,
+        sleep: core.sleep ?? realSleep,
+        clientFor: (token) => bots.forToken(token),
+        everyMs: HEARTBEAT_TTL_MS + 1000,
+        untilMs: RUNNING_MS,
+        stopping: () => !core.tracker.isAccepting,
+      }),
+    (err) => core.logger.warn('could not settle interrupted workflow steps', { err }),
   );
 }
 

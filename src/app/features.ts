@@ -136,7 +136,8 @@ function eventRowFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
 
 /** Vigil's workflow steps, each bound to the runner's part and its own services. */
 function stepFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
-  const runner = { ...base, steps: s.steps, settings: s.settings };
+  const tenantScope = { inUse: (workspaceId: string) => tenantsInUse(s, workspaceId) };
+  const runner = { ...base, steps: s.steps, settings: s.settings, tenantScope };
   return [
     bindFeature(credentialSearchStep, { ...runner, credentials: s.credentials, audit: s.audit }),
     bindFeature(eventSearchStep, { ...runner, events: s.events, identifiers: s.identifiers }),
@@ -145,4 +146,15 @@ function stepFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
     bindFeature(decisionStep, { ...runner, audit: s.audit }),
     bindFeature(tenantStep, { ...runner, tenants: s.tenants }),
   ];
+}
+
+/** The tenants a workspace already uses: its own, and those its digest and alert subscriptions keep. */
+async function tenantsInUse(s: VigilCore, workspaceId: string): Promise<ReadonlySet<number>> {
+  const [own, digests, alerts] = await Promise.all([
+    s.api.ownTenant(workspaceId),
+    s.repos.digestSubscriptions.list(workspaceId),
+    s.repos.alertSubscriptions.list(workspaceId),
+  ]);
+  const kept = [...digests, ...alerts].map((sub) => sub.tenantId);
+  return new Set([own, ...kept].filter((t): t is number => t !== undefined));
 }

@@ -93,7 +93,7 @@ export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCor
     ...shared,
     ...workflowServices(base, shared, portalLinks, opts),
     digestNow: new DigestOnDemand({ repos }),
-    steps: new StepRuns({ repos, clock, metrics: base.monitoring.metrics }),
+    steps: new StepRuns({ repos, store: base.store, clock, metrics: base.monitoring.metrics }),
     settings: new SettingsService({ repos }),
     home: new HomeService({ repos, digests, alerts, connection, snoozes }),
     knownTags: new KnownTags(repos),

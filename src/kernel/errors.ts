@@ -55,3 +55,9 @@ export class BusyError extends RefusalError {
     );
   }
 }
+
+/**
+ * What someone configured cannot be used as given (a workflow step's input): an answer telling them what to
+ * fix, not an incident, so it is logged without a stack like any refusal.
+ */
+export class InvalidInputError extends RefusalError {}

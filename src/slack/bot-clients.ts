@@ -38,7 +38,11 @@ export class BotClients {
   constructor(private readonly deps: BotClientsDeps) {}
 
   async forWorkspace(workspaceId: string): Promise<WebClient> {
-    const token = await this.tokenOf(workspaceId);
+    return this.forToken(await this.tokenOf(workspaceId));
+  }
+
+  /** A client for `token` (a workflow step execution's own token, say), made once. */
+  forToken(token: string): WebClient {
     let client = this.clients.get(token);
     if (!client) {
       client = new WebClient(token, {

@@ -2,14 +2,17 @@
  * A workflow step the workspace gate refused (a workspace this installation does not serve, no installation,
  * the store unreachable while checking): Slack waits for every step it starts until it times out, so the
  * step is completed with an error its workflow's author can act on. The `function_executed` event carries
- * the execution's own token (`bot_access_token`) for that, so no installation is needed; each execution is
- * completed once however often Slack delivers it. The work is tracked and runs after the ack.
+ * the execution's own token (`bot_access_token`) for that, so no installation is needed. Nothing is stored for
+ * a workspace Vigil does not serve: a repeat this instance saw is turned away from memory, and Slack itself
+ * refuses to complete an execution twice (`execution_not_in_running_state`), which any other instance meets.
+ * The work is tracked and runs after the ack.
  */
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../kernel/logger.js';
 import type { WorkTracker } from '../kernel/work-tracker.js';
 import { answerFor } from './error-reply.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from './requester.js';
+import { slackErrorCode } from './respond.js';
 
 interface RefusedStep {
   workspaceId: string;
@@ -41,17 +44,19 @@ export function refusedStepError(err: unknown): string {
   return `Vigil did not run this step: ${why}`.slice(0, 1000);
 }
 
-/** What completing a refused step needs: the runs of Vigil's steps (each completes once), tracking, a log. */
+/** What completing a refused step needs: tracking, a log, and the count of step runs by outcome. */
 export interface RefusedStepsDeps {
   logger: Logger;
   tracker: WorkTracker;
-  steps: {
-    begin(workspaceId: string, executionId: string, step: string): Promise<boolean>;
-    done(workspaceId: string, executionId: string, step: string, outcome: 'failed'): Promise<void>;
-  };
+  steps: { refused(step: string): void };
 }
 
+/** Executions this instance completed lately, remembered to turn a repeat away without calling Slack. */
+const REMEMBERED = 1000;
+
 export class RefusedSteps {
+  private readonly completed = new Set<string>();
+
   constructor(
     private readonly deps: RefusedStepsDeps,
     /** A client without a token of its own: each call carries the execution's token. */
@@ -67,16 +72,22 @@ export class RefusedSteps {
       async () => {
         // Bolt acks a refused request once its error handler returns: the ack leaves before this call.
         await new Promise((resolve) => setImmediate(resolve));
-        if (!(await this.once(step))) {
+        const key = `${step.workspaceId}:${step.executionId}`;
+        if (this.completed.has(key)) {
           this.deps.logger.info('refused workflow step delivered again: already completed', context);
           return;
         }
-        await this.client.functions.completeError({
-          token: step.token,
-          function_execution_id: step.executionId,
-          error,
+        // Remembered before the call: a repeat arriving meanwhile is turned away too.
+        this.remember(key);
+        const completed = await this.completeOnce(step, error).catch((err: unknown) => {
+          this.completed.delete(key);
+          throw err;
         });
-        await this.deps.steps.done(step.workspaceId, step.executionId, step.callbackId, 'failed');
+        if (!completed) {
+          this.deps.logger.info('refused workflow step delivered again: already completed', context);
+          return;
+        }
+        this.deps.steps.refused(step.callbackId);
         this.deps.logger.info('refused workflow step completed with an error', context);
       },
       (err) => this.deps.logger.warn('could not complete a refused workflow step', { ...context, err }),
@@ -84,13 +95,24 @@ export class RefusedSteps {
     return true;
   }
 
-  /** Whether this delivery completes the step; with the store unreachable, Slack's own once applies. */
-  private async once(step: RefusedStep): Promise<boolean> {
+  /** False when Slack says the execution was completed already (by another delivery, on any instance). */
+  private async completeOnce(step: RefusedStep, error: string): Promise<boolean> {
     try {
-      return await this.deps.steps.begin(step.workspaceId, step.executionId, step.callbackId);
-    } catch (err) {
-      this.deps.logger.warn('refused workflow step: store unavailable, completing anyway', { err });
+      await this.client.functions.completeError({
+        token: step.token,
+        function_execution_id: step.executionId,
+        error,
+      });
       return true;
+    } catch (err) {
+      if (slackErrorCode(err) === 'execution_not_in_running_state') return false;
+      throw err;
     }
+  }
+
+  private remember(key: string): void {
+    this.completed.add(key);
+    // A Set iterates in insertion order: the oldest goes first.
+    if (this.completed.size > REMEMBERED) this.completed.delete(this.completed.values().next().value ?? '');
   }
 }

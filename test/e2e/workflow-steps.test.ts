@@ -6,6 +6,7 @@
  * step completes on the click and not before, and a redelivery completes once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   type FunctionExecution,
   type RecordedCall,
@@ -100,7 +101,7 @@ describe('Workflow Builder steps over HTTP', () => {
     expect(stack.slack.callsTo('chat.postMessage').filter((c) => c.token === execution.token)).toEqual([]);
   });
 
-  it('search_events in another tenant chosen in the step (its Tenant menu lists the tenants)', async () => {
+  it('search_events in another tenant chosen in the step: the Tenant menu lists them, only an admin may use one', async () => {
     // The menu's step answers before its ack, as Slack wants for dynamic options.
     const menu = await runStep('tenant_options', {});
     expect(completionsOf(menu.execution)).toHaveLength(1);
@@ -110,11 +111,30 @@ describe('Workflow Builder steps over HTTP', () => {
     expect(options.map((o) => o.value)).toEqual(expect.arrayContaining(['2001', '2002', '2003']));
     expect(options.find((o) => o.value === '2002')?.text.text).toContain('Acme Subsidiaries');
 
-    const { execution } = await runStep('search_events', {
-      identifier: '3004',
+    const inTenant2002 = (inputs: Record<string, unknown>) =>
+      runStep('search_events', { identifier: '3004', since: '90d', tenant: '2002', ...inputs });
+    const searches = () => stack.sim.log.entries.length;
+    const before = searches();
+    // A plain member, or a workflow nobody ran, may not reach another tenant (as `/vigil tenant` is for admins).
+    for (const inputs of [{ run_as: person(SEEDED_USERS.member) }, {}]) {
+      const refused = await inTenant2002(inputs);
+      await completion(refused.execution);
+      expect(refused.execution.state).toBe('failed');
+      expect(refused.execution.error).toContain('admin');
+      expect(refused.execution.error).toContain('2002');
+    }
+    expect(searches()).toBe(before);
+    // The workspace's own tenant, named in the input, stays open to them.
+    const own = await runStep('search_events', {
+      identifier: '3001',
       since: '90d',
-      tenant: '2002',
+      tenant: '2001',
+      run_as: person(SEEDED_USERS.member),
     });
+    await completion(own.execution);
+    expect(own.execution.state).toBe('completed');
+
+    const { execution } = await inTenant2002({ run_as: person(SEEDED_USERS.admin) });
     await completion(execution);
     expect(execution.state).toBe('completed');
     const out = execution.outputs as Record<string, unknown>;
@@ -307,13 +327,33 @@ describe('Workflow Builder steps over HTTP', () => {
     );
     expect(completionsOf(execution)).toHaveLength(1);
     expect(stack.sim.log.entries.length).toBe(before);
+    // Nothing is kept for a workspace this Vigil does not serve.
+    expect(await stack.vigil.deps.repos.workflowSteps(z.unknown()).keys('T0OTHER01')).toEqual([]);
   });
 
-  it('an unknown identifier completes with an error naming the input to fix', async () => {
-    const { execution } = await runStep('search_events', { identifier: 'no such thing anywhere' });
+  it('an unknown identifier, by name or by id, completes with an error naming it and how to find one', async () => {
+    const byName = await runStep('search_events', { identifier: 'no such thing anywhere' });
+    await completion(byName.execution);
+    expect(byName.execution.state).toBe('failed');
+    expect(byName.execution.error).toContain('no such thing anywhere');
+    expect(byName.execution.error).toContain('/vigil identifiers');
+    const byId = await runStep('search_events', { identifier: '987654' });
+    await completion(byId.execution);
+    expect(byId.execution.state).toBe('failed');
+    expect(byId.execution.error).toContain('987654');
+    expect(byId.execution.error).toContain('/vigil identifiers');
+  });
+
+  it('a step input Vigil cannot use is logged as a refusal, at info, without a stack', async () => {
+    const { execution } = await runStep('search_events', { identifier: '3001', tenant: 'acme' });
     await completion(execution);
     expect(execution.state).toBe('failed');
-    expect(execution.error).toContain('Identifier');
+    expect(execution.error).toContain('Tenant');
+    const lines = stack.logs.filter((l) => l.includes(execution.id)).map((l) => JSON.parse(l));
+    const refusal = lines.find((l) => l.msg === 'request refused');
+    expect(refusal).toMatchObject({ level: 'info', refusal: 'InvalidInputError' });
+    expect(lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
+    expect(JSON.stringify(lines)).not.toContain('stack');
   });
 
   it('ask_decision waits for the person asked, completes on their click only, once', async () => {
@@ -373,6 +413,57 @@ describe('Workflow Builder steps over HTTP', () => {
     expect((await click(SEEDED_USERS.admin, 'step_decision_ignore')).status).toBe(200);
     await stack.slack.waitForPost((p) => JSON.stringify(p.body).includes('already answered'));
     expect(completionsOf(execution)).toHaveLength(1);
+  });
+
+  it('ask_decision escapes what it posts and trusts no click: the decider and decisions are the stored run’s', async () => {
+    // An event uid a workflow mapped from elsewhere, with a broadcast and a link in it.
+    const uid = '<!channel> <https://evil.example|open>';
+    const inputs = { event_uid: uid, decider: SEEDED_USERS.admin, channel: SEEDED_CHANNELS.security };
+    const { execution } = await runStep('ask_decision', inputs);
+    const post = await stack.slack.waitFor(
+      (c) => c.method === 'chat.postMessage' && c.token === execution.token && c.response.ok === true,
+    );
+    expect(String(post.body.text)).not.toContain('<!channel>');
+    expect(String(post.body.text)).not.toContain('<https://');
+    expect(JSON.stringify(post.body.blocks)).not.toContain('<!channel>');
+    const ts = String((post.response as { ts?: string }).ts);
+    const message = structuredClone(stack.slack.messages(SEEDED_CHANNELS.security).find((m) => m.ts === ts));
+    const guest = stack.slack.addUser({ id: 'U0GUEST07', name: 'gwen', is_restricted: true }).id;
+    const click = (userId: string, value: string, forgedInputs: Record<string, unknown> = inputs) =>
+      stack.sender.blockAction({
+        actionId: 'step_decision_ignore',
+        value,
+        container: 'message',
+        channelId: SEEDED_CHANNELS.security,
+        responseUrl: stack.slack.responseUrl(),
+        userId,
+        ...(message ? { message } : {}),
+        functionRun: {
+          executionId: execution.id,
+          callbackId: 'ask_decision',
+          inputs: forgedInputs,
+          token: execution.token,
+        },
+      });
+    // A guest, or a member naming themselves the decider in a forged payload: refused, ephemerally.
+    for (const userId of [guest, SEEDED_USERS.member]) {
+      expect((await click(userId, '0', { ...inputs, decider: userId })).status).toBe(200);
+      await stack.slack.waitForPost(
+        (p) => JSON.stringify(p.body).includes('Only') && JSON.stringify(p.body).includes('ephemeral'),
+      );
+    }
+    // The decider with a forged value: no decision of the run's, so none.
+    expect((await click(SEEDED_USERS.admin, '<!channel> pwned')).status).toBe(200);
+    await stack.slack.waitForPost((p) => JSON.stringify(p.body).includes('not one of the answers'));
+    expect(execution.state).toBe('running');
+    expect(completionsOf(execution)).toEqual([]);
+    // The decider's click picks a stored decision by index.
+    expect((await click(SEEDED_USERS.admin, '1')).status).toBe(200);
+    await completion(execution);
+    expect(execution.outputs).toEqual({ decision: 'remediate', decided_by: SEEDED_USERS.admin });
+    const update = await stack.slack.waitFor((c) => c.method === 'chat.update' && c.body.ts === ts);
+    expect(String(update.body.text)).not.toContain('<!channel>');
+    expect(JSON.stringify(update.body.blocks)).not.toContain('<!channel>');
   });
 
   it('post_digest posts the subscription’s digest now and outputs a link to it', async () => {

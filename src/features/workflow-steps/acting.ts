@@ -4,7 +4,7 @@
  * path as the buttons: one upstream call, recorded and audited.
  */
 import type { EventActionType } from '../../api/index.js';
-import { VigilError } from '../../kernel/errors.js';
+import { InvalidInputError, VigilError } from '../../kernel/errors.js';
 import type { ActStepDeps, DigestStepDeps } from './deps.js';
 import { actorOf, requiredInput, type StepResult, type StepRun } from './run.js';
 
@@ -21,7 +21,7 @@ export async function actOnEvent(run: StepRun<ActStepDeps>): Promise<StepResult>
   const uid = requiredInput(inputs, 'event_uid', 'Event uid');
   const action = requiredInput(inputs, 'action', 'Action') as EventActionType;
   if (!ACTIONS.includes(action))
-    throw new VigilError(
+    throw new InvalidInputError(
       `The step's Action (${String(action).slice(0, 40)}) is not one Vigil knows.`,
       'Choose ignore, remediate, unignore or unremediate.',
     );

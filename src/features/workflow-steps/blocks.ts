@@ -9,7 +9,7 @@ import { button, context, plural, type RenderedMessage, section } from '../../sl
 import { codeSpan, escapeMrkdwn, ownMrkdwn, plainText, userMention } from '../../slack/kit/text.js';
 
 /** The decision buttons' action ids: `step_decision_<decision>`. */
-const DECISIONS = ['ignore', 'remediate', 'escalate'] as const;
+export const DECISIONS = ['ignore', 'remediate', 'escalate'] as const;
 export type Decision = (typeof DECISIONS)[number];
 export const DECISION_ACTION = /^step_decision_(ignore|remediate|escalate)$/;
 const DECISION_LABELS: Record<Decision, string> = {
@@ -80,6 +80,8 @@ export function renderDecisionRequest(input: {
   uid: string;
   decider: string;
   blockId: string;
+  /** The decisions offered, as stored with the run: each button's value is its index there. */
+  decisions: readonly Decision[];
   /** What the workflow says about the event (its _Details_ input, e.g. a search step's summary). */
   details?: string | undefined;
 }): RenderedMessage {
@@ -91,13 +93,19 @@ export function renderDecisionRequest(input: {
     {
       type: 'actions',
       block_id: input.blockId,
-      elements: DECISIONS.map((d) =>
-        button(DECISION_LABELS[d], `step_decision_${d}`, d, d === 'remediate' ? { style: 'primary' } : {}),
+      elements: input.decisions.map((d, i) =>
+        button(
+          DECISION_LABELS[d],
+          `step_decision_${d}`,
+          String(i),
+          d === 'remediate' ? { style: 'primary' } : {},
+        ),
       ),
     },
     context('Only the person asked can decide; the workflow goes on once they do.'),
   ];
-  return { text: `A workflow asks you to decide on event ${input.uid}`, blocks };
+  // The notification text is rendered too: the uid escaped (no broadcast, no live link).
+  return { text: `A workflow asks you to decide on event ${escapeMrkdwn(input.uid.slice(0, 200))}`, blocks };
 }
 
 /** The question once decided: the event, the decision, who and when; no buttons. */
@@ -110,7 +118,7 @@ export function renderDecided(input: {
 }): RenderedMessage {
   const who = userMention(input.by) ?? 'Someone';
   return {
-    text: `${DECISION_LABELS[input.decision]}: decided on event ${input.uid}`,
+    text: `${DECISION_LABELS[input.decision]}: decided on event ${escapeMrkdwn(input.uid.slice(0, 200))}`,
     blocks: [
       section(`A workflow asked for a decision on event ${codeSpan(input.uid)}.`),
       ...(input.details ? [section(ownMrkdwn(input.details.slice(0, 2900)))] : []),

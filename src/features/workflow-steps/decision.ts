@@ -1,7 +1,8 @@
 /**
  * "Ask a person to decide": posts the event with Ignore / Remediate / Escalate and completes only when the
  * person asked clicks one (a step's buttons stop working once it completes, so it completes on the click).
- * The click carries the step's context (`function_data`); only the decider may answer, once.
+ * The run keeps what was asked (the decider, the event, the decisions offered): a click only picks one of those
+ * by index and is answered only for the decider, once; nothing else of the click's payload is trusted.
  */
 import type { App } from '@slack/bolt';
 import { onSurface } from '../../kernel/audit-surface.js';
@@ -11,7 +12,7 @@ import { reportError } from '../../slack/error-reply.js';
 import { userMention } from '../../slack/kit/text.js';
 import { requesterOfAction } from '../../slack/requester.js';
 import { routeAction } from '../../slack/router.js';
-import { DECISION_ACTION, type Decision, renderDecided, renderDecisionRequest } from './blocks.js';
+import { DECISION_ACTION, DECISIONS, renderDecided, renderDecisionRequest } from './blocks.js';
 import type { DecisionStepDeps } from './deps.js';
 import {
   authorMessage,
@@ -30,15 +31,25 @@ export async function askDecision(run: StepRun<DecisionStepDeps>): Promise<StepR
   const decider = requiredInput(inputs, 'decider', 'Who decides');
   const channel = requiredInput(inputs, 'channel', 'Channel');
   const details = textInput(inputs, 'details');
-  const message = renderDecisionRequest({ uid, decider, blockId: DECISION_BLOCK, details });
+  const question = {
+    decider,
+    uid,
+    decisions: [...DECISIONS],
+    ...(details ? { details: details.slice(0, 2900) } : {}),
+  };
+  const message = renderDecisionRequest({ ...question, blockId: DECISION_BLOCK });
   // Posted with the workflow's token: Slack ties the buttons to this step's run.
   await run.client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
-  return 'waiting';
+  return { waiting: question };
 }
 
 interface FunctionData {
   execution_id?: string;
-  inputs?: Record<string, unknown>;
+}
+
+/** The decision a button's value picks among those stored with the run (by index), if any. */
+function chosen<T>(offered: readonly T[], value: unknown): T | undefined {
+  return typeof value === 'string' && /^\d$/.test(value) ? offered[Number(value)] : undefined;
 }
 
 export function registerDecisionButtons(app: App, deps: DecisionStepDeps): void {
@@ -46,46 +57,55 @@ export function registerDecisionButtons(app: App, deps: DecisionStepDeps): void 
     await args.ack();
     const body = args.body as typeof args.body & { function_data?: FunctionData };
     const who = requesterOfAction(body);
-    const decision = (args.action as { value?: string }).value as Decision;
-    const data = body.function_data;
-    const executionId = data?.execution_id;
+    const executionId = body.function_data?.execution_id;
     const context = { step: 'ask_decision', execution: executionId, team: who.workspaceId };
     deps.work.tracker.run(
       async () => {
-        if (executionId === undefined || args.complete === undefined)
+        const complete = args.complete;
+        if (executionId === undefined || complete === undefined)
           throw new NotAllowedError(
             'This question is no longer part of a running workflow.',
             'Its workflow has finished or was stopped.',
           );
-        const decider = typeof data?.inputs?.decider === 'string' ? data.inputs.decider : undefined;
-        if (who.userId !== decider) {
-          const asked = (decider && userMention(decider)) ?? 'the person asked';
+        const asked = await deps.steps.question(who.workspaceId, executionId);
+        if (asked === undefined) {
+          await args.respond(ephemeral({ text: 'This question was already answered.' }, false));
+          return;
+        }
+        if (who.userId !== asked.decider) {
+          const mention = userMention(asked.decider) ?? 'the person asked';
           await args.respond(
             ephemeral(
-              { text: `Only ${asked} can answer this question; the workflow waits for them.` },
+              { text: `Only ${mention} can answer this question; the workflow waits for them.` },
               false,
             ),
           );
           return;
         }
-        const workflowRun = await deps.steps.decide(who.workspaceId, executionId);
-        if (workflowRun === undefined) {
+        const decision = chosen(asked.decisions, (args.action as { value?: unknown }).value);
+        if (decision === undefined)
+          throw new NotAllowedError(
+            'That is not one of the answers this question offers.',
+            'Click one of its buttons.',
+          );
+        const decided = await deps.steps.decide(who.workspaceId, executionId);
+        if (decided === undefined) {
           await args.respond(ephemeral({ text: 'This question was already answered.' }, false));
           return;
         }
-        const uid = typeof data?.inputs?.event_uid === 'string' ? data.inputs.event_uid : '';
+        const { question } = decided;
         try {
-          await args.complete({ outputs: { decision, decided_by: who.userId } });
+          await complete({ outputs: { decision, decided_by: who.userId } });
         } catch (err) {
           await args.fail?.({ error: await authorMessage(deps, err, context) });
           throw err;
         }
-        await onSurface(workflowSurface(workflowRun || undefined), () =>
+        await onSurface(workflowSurface(decided.workflowRun || undefined), () =>
           deps.audit.record({
             teamId: who.workspaceId,
             userId: who.userId,
             action: 'workflow.decision',
-            target: uid,
+            target: question.uid,
             detail: decision,
           }),
         );
@@ -95,13 +115,7 @@ export function registerDecisionButtons(app: App, deps: DecisionStepDeps): void 
           await args.client.chat.update({
             channel: who.channelId,
             ts,
-            ...renderDecided({
-              uid,
-              decision,
-              by: who.userId,
-              at,
-              details: textInput(data?.inputs ?? {}, 'details'),
-            }),
+            ...renderDecided({ uid: question.uid, decision, by: who.userId, at, details: question.details }),
           });
       },
       (err) => reportError(deps, err, args.respond, context),

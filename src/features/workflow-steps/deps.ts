@@ -14,6 +14,8 @@ import type { StepRuns } from './runs.js';
 export interface StepDeps extends SlackBase {
   steps: StepRuns;
   settings: Pick<SettingsService, 'get'>;
+  /** The tenants the workspace already uses (its own, its subscriptions'): a step may name them without an admin. */
+  tenantScope: { inUse(workspaceId: string): Promise<ReadonlySet<number>> };
 }
 
 export interface CredentialSearchStepDeps extends StepDeps {

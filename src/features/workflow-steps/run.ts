@@ -15,11 +15,12 @@ import type { WebClient } from '@slack/web-api';
 import { inTenant } from '../../domain/workspace-api.js';
 import { onSurface } from '../../kernel/audit-surface.js';
 import { realSleep } from '../../kernel/clock.js';
-import { NotAllowedError, VigilError } from '../../kernel/errors.js';
+import { InvalidInputError, NotAllowedError } from '../../kernel/errors.js';
 import { PERMISSION_WORDS, type Permission } from '../../kernel/permission-rules.js';
 import { reportError } from '../../slack/error-reply.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';
 import type { StepDeps } from './deps.js';
+import type { Question } from './runs.js';
 
 export interface StepRun<D extends StepDeps = StepDeps> {
   deps: D;
@@ -33,11 +34,13 @@ export interface StepRun<D extends StepDeps = StepDeps> {
   client: WebClient;
 }
 
-/** Outputs to complete with, or `waiting`: a person's click completes the step later. */
-export type StepResult = { outputs: Record<string, unknown> } | 'waiting';
+/** Outputs to complete with, or a question posted: the asked person's click completes the step later. */
+export type StepResult = { outputs: Record<string, unknown> } | { waiting: Question };
 
 interface FunctionEvent {
   function_execution_id: string;
+  /** The execution's own token, kept (sealed) while it runs: what completing it after a crash needs. */
+  bot_access_token?: string;
   workflow_execution_id?: string;
   inputs?: Record<string, unknown>;
 }
@@ -57,7 +60,7 @@ export function textInput(inputs: Record<string, unknown>, name: string): string
 export function requiredInput(inputs: Record<string, unknown>, name: string, title: string): string {
   const v = textInput(inputs, name);
   if (v === undefined)
-    throw new VigilError(
+    throw new InvalidInputError(
       `The step's “${title}” input is empty.`,
       `Fill in “${title}” in the step's settings.`,
     );
@@ -69,13 +72,18 @@ export function requiredInput(inputs: Record<string, unknown>, name: string, tit
  * steps act as. A workflow started by a schedule or an event has nobody: such a workflow may not act.
  */
 export function actorOf(inputs: Record<string, unknown>): string {
-  const interactivity = inputs.interactivity as { interactor?: { id?: unknown } } | undefined;
-  const id = interactivity?.interactor?.id;
-  if (typeof id === 'string' && /^[UW][A-Z0-9]+$/.test(id)) return id;
+  const id = interactorOf(inputs);
+  if (id !== undefined) return id;
   throw new NotAllowedError(
     'This step acts as the person who ran the workflow, and Slack did not say who that is, so Vigil did nothing.',
     'Start the workflow from a link, a button or a shortcut, and set the step’s “Person acting” to the person who used the workflow. A scheduled or event-started workflow cannot act through Vigil.',
   );
+}
+
+function interactorOf(inputs: Record<string, unknown>): string | undefined {
+  const interactivity = inputs.interactivity as { interactor?: { id?: unknown } } | undefined;
+  const id = interactivity?.interactor?.id;
+  return typeof id === 'string' && /^[UW][A-Z0-9]+$/.test(id) ? id : undefined;
 }
 
 /**
@@ -114,11 +122,31 @@ function tenantOf(inputs: Record<string, unknown>): number | undefined {
   const v = textInput(inputs, 'tenant');
   if (v === undefined) return undefined;
   if (!/^\d{1,12}$/.test(v))
-    throw new VigilError(
+    throw new InvalidInputError(
       `The step's Tenant input (${v.slice(0, 40)}) is not a tenant id.`,
       'Pick the tenant from the step’s Tenant menu, or leave it empty for the workspace’s own tenant.',
     );
   return Number(v);
+}
+
+/**
+ * A tenant other than those the workspace already uses (its own, its digests' and alerts') is for a Vigil
+ * admin, as `/vigil tenant` is: the person who ran the workflow must be one; a workflow nobody ran may not.
+ */
+async function requireTenant(run: StepRun, tenant: number): Promise<void> {
+  if ((await run.deps.tenantScope.inUse(run.workspaceId)).has(tenant)) return;
+  const person = personOf(run.inputs) ?? interactorOf(run.inputs);
+  if (person === undefined)
+    throw new NotAllowedError(
+      `The step's Tenant input (${tenant}) is not this workspace's tenant; only an admin may use another, and Slack did not say who ran this workflow, so Vigil did nothing.`,
+      'Leave the Tenant input empty for the workspace’s own tenant, or have an admin run the workflow from a link, a button or a shortcut (Workflow Builder then fills the step’s person).',
+    );
+  await run.deps.authz.requireAdmin(
+    run.client,
+    run.teamId,
+    person,
+    `use another tenant (${tenant}) than this workspace’s in a workflow step`,
+  );
 }
 
 /** The error as a workflow author reads it in Slack: what went wrong, what to do, and a reference. */
@@ -154,21 +182,23 @@ async function runOnce<D extends StepDeps>(
   callbackId: string,
   handler: (run: StepRun<D>) => Promise<StepResult>,
   slack: Completion,
+  token: string | undefined,
 ): Promise<void> {
   const { deps } = run;
   const context = { step: callbackId, execution: run.executionId, team: run.workspaceId };
-  if (!(await deps.steps.begin(run.workspaceId, run.executionId, callbackId))) {
+  if (!(await deps.steps.begin(run.workspaceId, run.executionId, callbackId, token))) {
     deps.logger.info('workflow step delivered again: already run', context);
     return;
   }
   let outcome: 'completed' | 'failed' = 'completed';
   try {
     const tenant = tenantOf(run.inputs);
+    if (tenant !== undefined) await requireTenant(run, tenant);
     const result = await onSurface(workflowSurface(run.workflowRun), () =>
       inTenant(tenant, () => handler(run)),
     );
-    if (result === 'waiting') {
-      await deps.steps.waiting(run.workspaceId, run.executionId, callbackId, run.workflowRun);
+    if ('waiting' in result) {
+      await deps.steps.waiting(run.workspaceId, run.executionId, callbackId, run.workflowRun, result.waiting);
       return;
     }
     await slack.complete({ outputs: result.outputs });
@@ -208,7 +238,7 @@ export function onStep<D extends StepDeps>(
       settled = resolve;
     });
     deps.work.tracker.run(
-      () => runOnce(run, callbackId, handler, args).finally(settled),
+      () => runOnce(run, callbackId, handler, args, e.bot_access_token).finally(settled),
       (err) =>
         deps.logger.error('workflow step could not complete', {
           step: callbackId,

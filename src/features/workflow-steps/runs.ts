@@ -1,17 +1,32 @@
 /**
  * Runs of Vigil's workflow steps, by Slack's function execution id: a delivery Slack repeats (a retry, a second
  * instance receiving it) runs and completes once. The record lives in the store, so every instance sees it;
- * each transition is a read-modify-write under the store's lock.
+ * each transition is a read-modify-write under the store's lock. A running record keeps who runs it and the
+ * execution's token, sealed: Slack never redelivers an acknowledged step, so a run its process died in is
+ * completed with an error at the next start (`settleInterrupted`).
  */
 import { z } from 'zod';
 import type { Clock } from '../../kernel/clock.js';
 import type { Metrics } from '../../observability/metrics.js';
-import type { Repositories } from '../../store/index.js';
+import type { Repositories, Store } from '../../store/index.js';
+import { DECISIONS } from './blocks.js';
 
 /** A run not finished by then is taken as crashed: a later delivery of it may run it again. */
-const RUNNING_MS = 2 * 60_000;
+export const RUNNING_MS = 2 * 60_000;
 /** Slack gives up on a step long before; the record only has to outlive its redeliveries and clicks. */
 const KEEP_MS = 14 * 24 * 60 * 60_000;
+/** One instance at a time settles what crashed runs left. */
+const SETTLE_LEASE = 'workflow-steps:settle';
+const SETTLE_LEASE_MS = 60_000;
+
+/** What a decision step asked, kept with its run: the click is checked against it, never against itself. */
+const QuestionSchema = z.object({
+  decider: z.string().min(1),
+  uid: z.string(),
+  decisions: z.array(z.enum(DECISIONS)).min(1).max(DECISIONS.length),
+  details: z.string().optional(),
+});
+export type Question = z.infer<typeof QuestionSchema>;
 
 const RunSchema = z.object({
   step: z.string().min(1),
@@ -20,14 +35,28 @@ const RunSchema = z.object({
   at: z.number(),
   /** Slack's id of the workflow's run, for the audit trail of a later click. */
   workflowRun: z.string().optional(),
+  /** The instance running it (the store's holder id), while running. */
+  holder: z.string().optional(),
+  /** The execution's token, sealed, while running: what completing it after a crash needs. */
+  sealedToken: z.string().optional(),
+  question: QuestionSchema.optional(),
 });
+
+/** A run its process died in, as handed over to be completed with an error. */
+export interface InterruptedRun {
+  workspaceId: string;
+  executionId: string;
+  step: string;
+  token: string;
+}
 
 export class StepRuns {
   private readonly runs;
 
   constructor(
     private readonly deps: {
-      repos: Pick<Repositories, 'workflowSteps'>;
+      repos: Pick<Repositories, 'workflowSteps' | 'stepTokens'>;
+      store: Pick<Store, 'holderId' | 'isHolderAlive' | 'lease'>;
       clock: Clock;
       /** Runs counted by outcome, when metrics are on. */
       metrics?: Pick<Metrics, 'stepRun'>;
@@ -36,8 +65,11 @@ export class StepRuns {
     this.runs = deps.repos.workflowSteps(RunSchema);
   }
 
-  /** True for the one delivery of `executionId` that runs it; false for a repeat (or while one runs). */
-  async begin(workspaceId: string, executionId: string, step: string): Promise<boolean> {
+  /**
+   * True for the one delivery of `executionId` that runs it; false for a repeat (or while one runs). `token`:
+   * the execution's, kept sealed until the run is done.
+   */
+  async begin(workspaceId: string, executionId: string, step: string, token?: string): Promise<boolean> {
     const now = this.deps.clock.now();
     let mine = false;
     await this.runs.update(
@@ -46,7 +78,14 @@ export class StepRuns {
       (run) => {
         if (run !== undefined && (run.state !== 'running' || now - run.at < RUNNING_MS)) return undefined;
         mine = true;
-        return { step, state: 'running', at: now };
+        const sealedToken = token ? this.deps.repos.stepTokens.seal(workspaceId, token) : undefined;
+        return {
+          step,
+          state: 'running',
+          at: now,
+          holder: this.deps.store.holderId,
+          ...(sealedToken ? { sealedToken } : {}),
+        };
       },
       KEEP_MS,
     );
@@ -54,31 +93,48 @@ export class StepRuns {
     return mine;
   }
 
-  /** The run now waits for a person (its question was posted). */
+  /** The run now waits for a person to answer `question` (posted). */
   async waiting(
     workspaceId: string,
     executionId: string,
     step: string,
     workflowRun: string | undefined,
+    question: Question,
   ): Promise<void> {
-    await this.set(workspaceId, executionId, step, 'waiting', workflowRun);
+    const run = {
+      step,
+      state: 'waiting' as const,
+      at: this.deps.clock.now(),
+      ...(workflowRun ? { workflowRun } : {}),
+      question,
+    };
+    await this.runs.set(workspaceId, executionId, run, KEEP_MS);
     this.deps.metrics?.stepRun(step, 'waiting');
   }
 
+  /** The question a waiting run asks; undefined once answered, or when it never asked one. */
+  async question(workspaceId: string, executionId: string): Promise<Question | undefined> {
+    const run = await this.runs.get(workspaceId, executionId);
+    return run?.state === 'waiting' ? run.question : undefined;
+  }
+
   /**
-   * For the one click that completes a waiting run: its workflow run (or '' when unknown). Undefined once it
-   * is done, or when it never waited.
+   * For the one click that completes a waiting run: its question and workflow run (or '' when unknown).
+   * Undefined once it is done, or when it never waited.
    */
-  async decide(workspaceId: string, executionId: string): Promise<string | undefined> {
+  async decide(
+    workspaceId: string,
+    executionId: string,
+  ): Promise<{ workflowRun: string; question: Question } | undefined> {
     const now = this.deps.clock.now();
-    let mine: string | undefined;
+    let mine: { workflowRun: string; question: Question } | undefined;
     await this.runs.update(
       workspaceId,
       executionId,
       (run) => {
-        if (run?.state !== 'waiting') return undefined;
-        mine = run.workflowRun ?? '';
-        return { ...run, state: 'done', at: now };
+        if (run?.state !== 'waiting' || run.question === undefined) return undefined;
+        mine = { workflowRun: run.workflowRun ?? '', question: run.question };
+        return { step: run.step, state: 'done', at: now };
       },
       KEEP_MS,
     );
@@ -92,18 +148,83 @@ export class StepRuns {
     step: string,
     outcome: 'completed' | 'failed',
   ): Promise<void> {
-    await this.set(workspaceId, executionId, step, 'done');
+    await this.runs.set(
+      workspaceId,
+      executionId,
+      { step, state: 'done', at: this.deps.clock.now() },
+      KEEP_MS,
+    );
     this.deps.metrics?.stepRun(step, outcome);
   }
 
-  private async set(
-    workspaceId: string,
-    executionId: string,
-    step: string,
-    state: 'waiting' | 'done',
-    workflowRun?: string,
-  ): Promise<void> {
-    const run = { step, state, at: this.deps.clock.now(), ...(workflowRun ? { workflowRun } : {}) };
-    await this.runs.set(workspaceId, executionId, run, KEEP_MS);
+  /** A step refused before it ran (a workspace Vigil does not serve): counted, nothing stored. */
+  refused(step: string): void {
+    this.deps.metrics?.stepRun(step, 'failed');
+  }
+
+  /**
+   * Completes, through `complete`, each run left running by a process that is gone (or running past
+   * RUNNING_MS) and begun before `before` (this instance's start: its own runs are in flight); each is marked
+   * done first, so it is completed once whoever settles. One instance settles at a time. Returns how many were
+   * settled and how many were left to a holder still taken as alive.
+   */
+  async settleInterrupted(
+    complete: (run: InterruptedRun) => Promise<void>,
+    before: number,
+  ): Promise<{ settled: number; held: number }> {
+    const lease = await this.deps.store.lease(SETTLE_LEASE, SETTLE_LEASE_MS);
+    // Another instance is settling them now.
+    if (lease === undefined) return { settled: 0, held: 1 };
+    let settled = 0;
+    let held = 0;
+    try {
+      for (const { workspaceId, key } of await this.runs.entries()) {
+        const run = await this.runs.get(workspaceId, key).catch(() => undefined);
+        if (run?.state !== 'running' || run.at >= before) continue;
+        if (await this.live(run)) {
+          held++;
+          continue;
+        }
+        const taken = await this.take(workspaceId, key, run.at);
+        if (taken === undefined) continue;
+        settled++;
+        this.deps.metrics?.stepRun(run.step, 'failed');
+        if (taken.sealedToken === undefined) continue;
+        let token: string;
+        try {
+          token = this.deps.repos.stepTokens.open(workspaceId, taken.sealedToken);
+        } catch {
+          // Sealed with a key Vigil no longer has: Slack's own timeout ends that step.
+          continue;
+        }
+        await complete({ workspaceId, executionId: key, step: run.step, token });
+        await lease.renew();
+      }
+    } finally {
+      await lease.release().catch(() => undefined);
+    }
+    return { settled, held };
+  }
+
+  /** Whether a running record may still be running: its holder alive (this instance included), and young. */
+  private async live(run: z.output<typeof RunSchema>): Promise<boolean> {
+    if (this.deps.clock.now() - run.at >= RUNNING_MS) return false;
+    return run.holder !== undefined && (await this.deps.store.isHolderAlive(run.holder));
+  }
+
+  /** Marks the run done if it is still the running record seen: the record as it was, or undefined. */
+  private async take(workspaceId: string, executionId: string, at: number) {
+    let taken: z.output<typeof RunSchema> | undefined;
+    await this.runs.update(
+      workspaceId,
+      executionId,
+      (run) => {
+        if (run?.state !== 'running' || run.at !== at) return undefined;
+        taken = run;
+        return { step: run.step, state: 'done', at: this.deps.clock.now() };
+      },
+      KEEP_MS,
+    );
+    return taken;
   }
 }

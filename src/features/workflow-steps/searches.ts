@@ -6,7 +6,7 @@
 
 import { effectiveSeverity, eventTitle } from '../../domain/events/model.js';
 import type { IdentifierDirectory } from '../../domain/identifiers.js';
-import { VigilError } from '../../kernel/errors.js';
+import { InvalidInputError, VigilError } from '../../kernel/errors.js';
 import {
   type Command,
   parseCommand,
@@ -24,13 +24,13 @@ const WORKFLOW_SEARCHER = 'workflow';
 function parsed<K extends Command['kind']>(text: string, kinds: readonly K[]): Extract<Command, { kind: K }> {
   const result = parseCommand(text);
   if (!result.ok)
-    throw new VigilError(
+    throw new InvalidInputError(
       result.error.message.replaceAll('/vigil ', ''),
       'Check the step’s inputs in Workflow Builder.',
     );
   const command = result.command;
   if (!(kinds as readonly string[]).includes(command.kind))
-    throw new VigilError(
+    throw new InvalidInputError(
       'Vigil could not read the step’s inputs as a search.',
       'Check them in Workflow Builder.',
     );
@@ -93,18 +93,27 @@ async function identifierId(
   run: StepRun<StepDeps & { identifiers: IdentifierDirectory }>,
   identifier: string,
 ): Promise<number> {
-  if (/^\d{1,12}$/.test(identifier)) return Number(identifier);
+  if (/^\d{1,12}$/.test(identifier)) {
+    const id = Number(identifier);
+    // An id the tenant lacks would search nothing and complete as "0 found": the author could not tell.
+    if ((await run.deps.identifiers.missing(run.workspaceId, [id])).length > 0)
+      throw new InvalidInputError(
+        `The step's Identifier input names identifier ${id}, which this tenant does not have.`,
+        'Find the identifier’s id with `/vigil identifiers [words]` (in the tenant the step searches), and put it, or its exact name, in the step’s Identifier input.',
+      );
+    return id;
+  }
   const { resolution } = await run.deps.identifiers.resolve(run.workspaceId, identifier);
   if (resolution.kind === 'one') return resolution.identifier.id;
   const names = (resolution.kind === 'several' ? resolution.candidates : resolution.suggestions)
     .slice(0, 5)
     .map((i) => `${i.name} (${i.id})`)
     .join(', ');
-  throw new VigilError(
+  throw new InvalidInputError(
     resolution.kind === 'several'
       ? `Several identifiers match “${identifier.slice(0, 80)}”: ${names}.`
       : `No identifier is named “${identifier.slice(0, 80)}”${names ? `; the closest: ${names}` : ''}.`,
-    'Put the identifier’s id (or its exact name) in the step’s Identifier input.',
+    'Find it with `/vigil identifiers [words]`, and put its id (or its exact name) in the step’s Identifier input.',
   );
 }
 

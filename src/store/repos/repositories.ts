@@ -15,6 +15,7 @@ import { DigestOutboxRepo } from './digest-outbox.js';
 import { DigestSubscriptionRepo } from './digest-subscription-repo.js';
 import { EventStateRepo } from './event-state-repo.js';
 import { InstallationRepo } from './installation-repo.js';
+import { STEP_TOKEN_PURPOSE } from './sealed-fields.js';
 import type { Sealer } from './sealing.js';
 import { SearchContextRepo } from './search-context-repo.js';
 import { SettingsRepo } from './settings-repo.js';
@@ -79,6 +80,11 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** What the workspace snoozed in its alerts and digests (snooze-repo.ts). */
     snoozes: new SnoozeRepo(store),
     ...serviceRecordRepos(store),
+    /** A workflow step execution's token, sealed while its run is recorded running (completed after a crash). */
+    stepTokens: {
+      seal: (workspaceId: string, token: string) => sealer.seal(token, workspaceId, STEP_TOKEN_PURPOSE),
+      open: (workspaceId: string, sealed: string) => sealer.open(sealed, workspaceId, STEP_TOKEN_PURPOSE),
+    },
     deleteWorkspaceData: makeDeleteWorkspaceData(store, {
       workspaces,
       settings,

@@ -10,6 +10,7 @@ import { type NamespaceName, openNamespace } from './namespaces.js';
 export const API_TOKEN_PURPOSE = 'api-token';
 export const RESPONSE_URL_PURPOSE = 'connect-response-url';
 export const INSTALLATION_PURPOSE = 'installation';
+export const STEP_TOKEN_PURPOSE = 'step-token';
 
 /** A sealed field of a record, and what it is bound to (workspace, purpose). */
 export interface SealedField {
@@ -46,6 +47,13 @@ export const SEALED: ReadonlyArray<{
     },
   },
   { ns: 'api-token', fields: async (key) => [{ field: 'sealed', boundTo: key, purpose: API_TOKEN_PURPOSE }] },
+  {
+    // A running step's execution token (`<workspace>:<execution>`), kept to complete it after a crash.
+    ns: 'workflow-step',
+    fields: async (key) => [
+      { field: 'sealedToken', boundTo: key.slice(0, key.indexOf(':')), purpose: STEP_TOKEN_PURPOSE },
+    ],
+  },
 ];
 
 /** How many sealed values each key id sealed, reading every record that holds one. */
