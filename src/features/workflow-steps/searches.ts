@@ -6,7 +6,7 @@
 
 import { effectiveSeverity, eventTitle } from '../../domain/events/model.js';
 import type { IdentifierDirectory } from '../../domain/identifiers.js';
-import { InvalidInputError, VigilError } from '../../kernel/errors.js';
+import { InvalidInputError } from '../../kernel/errors.js';
 import {
   type Command,
   parseCommand,
