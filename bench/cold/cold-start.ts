@@ -18,6 +18,8 @@ import { SIGNING_SECRET, type Upstreams } from '../targets.js';
 import { atLeast, verifyWork } from '../verify.js';
 
 export const VIGIL_ENTRY = join('dist', 'src', 'main.js');
+/** The playground's own entry (what `npm start` runs when nothing is set): Vigil's never opens it. */
+const PLAYGROUND_ENTRY = join('dist', 'packages', 'playground', 'src', 'playground', 'main.js');
 const BARE_ENTRY = join('bench', 'cold', 'bare-bolt.js');
 const READY_TIMEOUT_MS = 30_000;
 
@@ -130,7 +132,7 @@ export async function runColdStartBench(up: Upstreams, runs: number): Promise<Co
           VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
           LOG_LEVEL: 'error',
         }),
-      playground: () => coldStart(VIGIL_ENTRY, { LOG_LEVEL: 'error' }),
+      playground: () => coldStart(PLAYGROUND_ENTRY, { LOG_LEVEL: 'error' }),
     };
     const authBefore = up.slack.calls.filter((c) => c.method === 'auth.test' && c.response.ok).length;
     const order = ['bare', 'vigil', 'playground'] as const;

@@ -2,8 +2,7 @@
  * Smoke runs of the benchmarks `npm run bench` runs (ack latency, start-up, fairness, credentials export, the
  * playground session) at their smallest sizes. Each benchmark verifies that it did the work it times (answers
  * that are results, API calls made, files uploaded) and throws BenchDidNotWork otherwise: these tests assert
- * that verification passed and the figures exist, never a timing. Cold start needs a build and is left to
- * `npm run bench:cold`.
+ * that verification passed and the figures exist, never a timing. Cold start: test/bench/cold.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAckBench } from '../../bench/ack-latency.js';
