@@ -14,10 +14,11 @@ import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { openDm, uploadFileToDm } from '../../slack/file-upload.js';
 import type { Usergroup } from '../../slack/permission-checks.js';
+import { settingsAdmins } from './admins.js';
 
 const audit: CommandHandler<'audit'> = {
   async run(ctx) {
-    await ctx.deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'read the audit log');
+    await ctx.deps.authz.requireAdmin(ctx.client, ctx, 'read the audit log');
     const entries = await ctx.deps.audit.recent(ctx.workspaceId, ctx.command.limit);
     await ctx.respond(ephemeral(renderAudit(entries), true));
   },
@@ -28,7 +29,7 @@ const auditExport: CommandHandler<'audit-export'> = {
   progress: () => 'Preparing the audit log as CSV…',
   async run(ctx) {
     const { deps } = ctx;
-    await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'export the audit log');
+    await deps.authz.requireAdmin(ctx.client, ctx, 'export the audit log');
     const entries = await deps.audit.all(ctx.workspaceId);
     const csv = Buffer.from(auditCsv(entries), 'utf8');
     const day = new Date(deps.clock.now()).toISOString().slice(0, 10);
@@ -61,7 +62,8 @@ const auditExport: CommandHandler<'audit-export'> = {
 const settings: CommandHandler<'settings'> = {
   async run(ctx) {
     const current = await ctx.deps.settings.get(ctx.workspaceId);
-    await ctx.respond(ephemeral(renderSettings(current.permissions), true));
+    const admins = await ctx.deps.authz.administrators(ctx.workspaceId);
+    await ctx.respond(ephemeral(renderSettings(current.permissions, admins), true));
   },
 };
 
@@ -69,12 +71,7 @@ const settingsActors: CommandHandler<'settings-actors'> = {
   async run(ctx) {
     const { deps, command } = ctx;
     const { permission } = command;
-    await deps.authz.requireAdmin(
-      ctx.client,
-      ctx.teamId,
-      ctx.userId,
-      `change who may ${PERMISSION_WORDS[permission]}`,
-    );
+    await deps.authz.requireAdmin(ctx.client, ctx, `change who may ${PERMISSION_WORDS[permission]}`);
     // One typo would lock everyone but admins out: the group must exist, and the answer names it.
     let group: Usergroup | undefined;
     if (typeof command.actors !== 'string') {
@@ -104,5 +101,11 @@ const settingsActors: CommandHandler<'settings-actors'> = {
 };
 
 export const adminFeature: Feature = {
-  commands: { audit, 'audit-export': auditExport, settings, 'settings-actors': settingsActors },
+  commands: {
+    audit,
+    'audit-export': auditExport,
+    settings,
+    'settings-actors': settingsActors,
+    'settings-admins': settingsAdmins,
+  },
 };

@@ -1,0 +1,35 @@
+/** `/vigil settings admins <group|admins>`: who administers Vigil in the workspace. */
+import { renderUnknownUsergroup, usergroupLabel } from '../../domain/settings-blocks.js';
+import { describeAdmins } from '../../kernel/permission-rules.js';
+import type { CommandHandler } from '../../slack/context.js';
+import { ephemeral } from '../../slack/context.js';
+import type { Usergroup } from '../../slack/permission-checks.js';
+
+/** Who administers Vigil here: set by its administrators (Slack's admins until anyone is named). */
+export const settingsAdmins: CommandHandler<'settings-admins'> = {
+  async run(ctx) {
+    const { deps, command } = ctx;
+    await deps.authz.requireAdmin(ctx.client, ctx, 'change who administers Vigil');
+    let group: Usergroup | undefined;
+    if (command.admins !== 'admins') {
+      const wanted = command.admins.usergroup;
+      const groups = await deps.authz.usergroups(ctx.client);
+      group = groups.find((g) => g.id.toUpperCase() === wanted.toUpperCase());
+      if (!group) {
+        await ctx.respond(ephemeral(renderUnknownUsergroup(wanted, groups), true));
+        return;
+      }
+    }
+    const admins = group ? { usergroup: group.id } : ('admins' as const);
+    await deps.settings.setAdmins({ workspaceId: ctx.workspaceId, admins, userId: ctx.userId });
+    const now = describeAdmins(await deps.authz.administrators(ctx.workspaceId));
+    await ctx.respond(
+      ephemeral(
+        {
+          text: `From now on, Vigil is administered by ${now}${group ? ` (${usergroupLabel(group)})` : ''}.`,
+        },
+        true,
+      ),
+    );
+  },
+};
