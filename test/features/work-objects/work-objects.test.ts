@@ -43,6 +43,7 @@ async function share(url: string, extra: Json = {}) {
     type: 'link_shared',
     fields: {
       channel: 'C0GENERAL',
+      user: SEEDED_USERS.member,
       is_bot_user_member: true,
       message_ts: '1764000000.000100',
       links: [{ domain: new URL(url).hostname, url }],
