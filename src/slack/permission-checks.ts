@@ -79,7 +79,7 @@ export class Authz {
 
   async requireAdmin(client: WebClient, who: Who, doing: string): Promise<void> {
     const settings = await this.deps.settings.get(who.workspaceId);
-    if (await this.audited(who, 'admin', () => this.administers(client, who, settings))) return;
+    if (await this.audited(who, 'admin', () => this.administers(client, who, settings), doing)) return;
     const own = adminsSource(this.deps.admins, settings) !== 'slack';
     throw new NotAllowedError(
       own ? `Only Vigil's administrators can ${doing}.` : `Only workspace admins can ${doing}.`,
@@ -140,25 +140,31 @@ export class Authz {
    * Runs a check; a `false` answer, or a refusal raised within it (Slack does not know the user), is
    * written to the audit log as a refused attempt before the caller refuses: the one place refusals are audited.
    */
-  private async audited(who: Who, what: string, check: () => Promise<boolean>): Promise<boolean> {
+  private async audited(
+    who: Who,
+    what: string,
+    check: () => Promise<boolean>,
+    doing?: string,
+  ): Promise<boolean> {
     let allowed: boolean;
     try {
       allowed = await check();
     } catch (err) {
-      if (err instanceof NotAllowedError) await this.auditRefusal(who, what);
+      if (err instanceof NotAllowedError) await this.auditRefusal(who, what, doing);
       throw err;
     }
-    if (!allowed) await this.auditRefusal(who, what);
+    if (!allowed) await this.auditRefusal(who, what, doing);
     return allowed;
   }
 
-  private async auditRefusal(who: Who, what: string): Promise<void> {
+  private async auditRefusal(who: Who, what: string, doing: string | undefined): Promise<void> {
     await this.deps.audit.append({
       teamId: who.workspaceId,
       userId: who.userId,
       action: 'permission.refused',
       target: what,
       outcome: 'refused',
+      ...(doing === undefined ? {} : { detail: doing }),
     });
   }
 
@@ -248,7 +254,7 @@ function refusal(permission: Permission, actors: Actors, guest: boolean, own: bo
       ? `only ${admins}`
       : actors === 'everyone'
         ? 'only full members (not guests)'
-        : `only ${admins} and members of the user group <!subteam^${group}>`;
+        : `only admins and members of the user group <!subteam^${group}>`;
   const open = `\`/vigil settings ${permission} group:<id>\``;
   return new NotAllowedError(
     `In this workspace ${who} may ${PERMISSION_WORDS[permission]} (the \`${permission}\` permission).`,

@@ -98,7 +98,11 @@ describe('loadConfig', () => {
       allowedHosts: ['api.flare.io', 'api.eu.flare.io'],
     });
     expect(c.admins).toEqual({ users: ['U1', 'U2'], usergroups: ['S0SECOPS1'] });
-    expect(c.defaultPermissions).toEqual({ use: { usergroup: 'S0SECOPS1' }, creds: 'admins', intel: 'everyone' });
+    expect(c.defaultPermissions).toEqual({
+      use: { usergroup: 'S0SECOPS1' },
+      creds: 'admins',
+      intel: 'everyone',
+    });
     expect(c.logLevel).toBe('debug');
   });
 

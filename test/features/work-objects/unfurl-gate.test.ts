@@ -125,7 +125,11 @@ describe('a link to an event Vigil never showed here', () => {
     if (!foreign) throw new Error('no seeded event of tenant 2002');
     const answers: Json[] = [];
     for (const uid of [unseen, foreign.item.metadata.uid, 'leak/nowhere/never-1']) {
-      const { cards, reason, apiCalls: calls } = await share(
+      const {
+        cards,
+        reason,
+        apiCalls: calls,
+      } = await share(
         `https://app.flare.io/#/feed/2001/event/${encodeURIComponent(uid)}`,
         SEEDED_USERS.member,
       );
