@@ -95,7 +95,8 @@ export function parsePermissionDefaults(text: string): Partial<Record<Permission
     .filter(Boolean)) {
     const [name = '', value = ''] = part.split('=').map((s) => s.trim());
     const permission = PERMISSIONS.find((p) => p === name.toLowerCase());
-    if (permission === undefined) return `${(name || part).slice(0, 40)} is not a permission (${PERMISSIONS.join(', ')})`;
+    if (permission === undefined)
+      return `${(name || part).slice(0, 40)} is not a permission (${PERMISSIONS.join(', ')})`;
     const actors = parseActors(value);
     if (actors === undefined) return `${permission} must be everyone, admins or group:<usergroup id>`;
     out[permission] = actors;
