@@ -104,6 +104,15 @@ describe('before and after `/vigil settings admins`', () => {
     // The group's member administers: the owner still may.
     expect((await run(stack, 'creds domain admins.example', owner)).text).toContain('grace@admins.example');
     expect((await run(stack, 'settings', admin)).text).toContain(`<!subteam^${VIGIL_GROUP}> only`);
+    // App Home says so too, and shows the Slack admin no admin buttons.
+    const before = stack.slack.callsTo('views.publish').length;
+    await stack.sender.event({ type: 'app_home_opened', userId: admin });
+    const home = await stack.slack.waitFor(
+      (c) => c.method === 'views.publish' && stack.slack.callsTo('views.publish').indexOf(c) >= before,
+    );
+    const view = JSON.stringify(home.body.view);
+    expect(view).toContain(`*Who administers Vigil:* <!subteam^${VIGIL_GROUP}> only`);
+    expect(view).not.toContain('home_connect');
   });
 
   it('gives administration back to Slack’s admins with `admins`', async () => {
