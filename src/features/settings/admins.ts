@@ -19,6 +19,15 @@ export const settingsAdmins: CommandHandler<'settings-admins'> = {
         await ctx.respond(ephemeral(renderUnknownUsergroup(wanted, groups), true));
         return;
       }
+      // Naming a group one is not in ends one's own administration: a typo would lock its author out.
+      const members = (await ctx.client.usergroups.users.list({ usergroup: group.id })).users ?? [];
+      const source = await deps.authz.administrators(ctx.workspaceId);
+      const byOperator = source !== 'slack' && source.users.includes(ctx.userId);
+      if (!byOperator && !members.includes(ctx.userId)) {
+        const text = `You are not in ${usergroupLabel(group)}, so naming it would end your own administration of Vigil; nothing was changed. Join the group first, or ask one of its members to run this.`;
+        await ctx.respond(ephemeral({ text }, true));
+        return;
+      }
     }
     const admins = group ? { usergroup: group.id } : ('admins' as const);
     await deps.settings.setAdmins({ workspaceId: ctx.workspaceId, admins, userId: ctx.userId });

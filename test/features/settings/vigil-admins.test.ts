@@ -76,6 +76,12 @@ describe('before and after `/vigil settings admins`', () => {
     const refused = await run(stack, `settings admins group:${VIGIL_GROUP}`, member);
     expect(refused.text).toContain('Only workspace admins can change who administers Vigil.');
     expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).admins).toBeUndefined();
+    // A Slack admin outside the group would lock themselves out: refused, nothing changed.
+    const outside = await run(stack, `settings admins group:${VIGIL_GROUP}`, admin);
+    expect(outside.text).toContain(
+      'naming it would end your own administration of Vigil; nothing was changed',
+    );
+    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).admins).toBeUndefined();
     const set = await run(stack, `settings admins group:${VIGIL_GROUP}`, owner);
     expect(set.text).toContain(`From now on, Vigil is administered by <!subteam^${VIGIL_GROUP}> only`);
     expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).admins).toEqual({
