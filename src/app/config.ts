@@ -7,12 +7,19 @@ import {
   matching,
   oneOf,
   optional,
+  parsedBy,
   readVariables,
   text,
   wholeNumber,
   withDefault,
 } from '../kernel/env-values.js';
 import { isLoopbackHost, type ProxySettings } from '../kernel/net.js';
+import {
+  type Actors,
+  type Permission,
+  parsePermissionDefaults,
+  type VigilAdmins,
+} from '../kernel/permission-rules.js';
 import { proxySettings } from '../kernel/proxy-variables.js';
 
 const portNumber = wholeNumber({ min: 0, max: 65535, message: 'must be a port number (0-65535)' });
@@ -69,7 +76,8 @@ const VARIABLES = {
   VIGIL_API_ALLOWED_HOSTS: withDefault(text(), 'api.flare.io,api.eu.flare.io'),
   VIGIL_API_KEY: optional(text()),
   VIGIL_TENANT_ID: optional(wholeNumber({ min: 1, message: 'must be a tenant id (a positive integer)' })),
-  VIGIL_ADMINS: optional(text()),
+  VIGIL_ADMINS: withDefault(parsedBy(parseAdmins), { users: [], usergroups: [] }),
+  VIGIL_DEFAULT_PERMISSIONS: withDefault(parsedBy(parsePermissionDefaults), {}),
   VIGIL_PORTAL_HOSTS: withDefault(
     matching(/^[a-z0-9.-]+(,\s*[a-z0-9.-]+)*$/i, 'must be host names, comma-separated (app.flare.io)'),
     'app.flare.io,app.eu.flare.io',
@@ -261,7 +269,10 @@ export interface Config {
     allowedHosts: string[];
   };
   preconnect: { apiKey: string; tenantId: number | undefined } | undefined;
-  admins: string[];
+  /** VIGIL_ADMINS: once set, they (with `/vigil settings admins`) administer Vigil, not Slack's admins. */
+  admins: VigilAdmins;
+  /** VIGIL_DEFAULT_PERMISSIONS: the defaults of the permissions a workspace never set. */
+  defaultPermissions: Partial<Record<Permission, Actors>>;
   /** Hosts of the threat-intel portal whose event links unfurl as Work Objects (VIGIL_PORTAL_HOSTS). */
   portalHosts: string[];
   /** How often the digest scheduler looks for due digests (a minute; tests shorten it). */
@@ -300,6 +311,20 @@ const splitList = (v: string | undefined) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** `U…` user ids and `group:S…` user group ids, comma-separated. */
+function parseAdmins(value: string): VigilAdmins | string {
+  const users: string[] = [];
+  const usergroups: string[] = [];
+  for (const item of splitList(value)) {
+    const group = /^group:(S[A-Z0-9]{2,20})$/i.exec(item)?.[1];
+    if (group !== undefined) usergroups.push(group.toUpperCase());
+    else if (/^[UW][A-Z0-9]{1,20}$/.test(item)) users.push(item);
+    else
+      return `must be user ids (U…) and group:<user group id> (group:S…), comma-separated; ${JSON.stringify(item.slice(0, 40))} is neither`;
+  }
+  return { users, usergroups };
+}
+
 /** Parses the environment; throws ConfigError listing every problem at once. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const read = readVariables(env, VARIABLES);
@@ -334,7 +359,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     encryption: encryptionOf(e),
     api: { baseUrl: e.VIGIL_API_URL.replace(/\/+$/, ''), family: e.VIGIL_API_FAMILY, allowedHosts },
     preconnect: e.VIGIL_API_KEY ? { apiKey: e.VIGIL_API_KEY, tenantId: e.VIGIL_TENANT_ID } : undefined,
-    admins: splitList(e.VIGIL_ADMINS),
+    admins: e.VIGIL_ADMINS,
+    defaultPermissions: e.VIGIL_DEFAULT_PERMISSIONS,
     portalHosts: splitList(e.VIGIL_PORTAL_HOSTS).map((h) => h.toLowerCase()),
     digest: { tickMs: e.VIGIL_DIGEST_TICK_MS },
     alerts: { pollMs: e.VIGIL_ALERT_POLL_MS, syncMs: e.VIGIL_STATE_SYNC_MS },

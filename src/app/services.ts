@@ -98,7 +98,7 @@ export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCor
     home: new HomeService({ repos, digests, alerts, connection, snoozes }),
     knownTags: new KnownTags(repos),
     lists: listContexts(repos),
-    authz: new Authz({ clock, settings: repos.settings, extraAdmins: config.admins }),
+    authz: new Authz({ clock, settings: repos.settings, admins: config.admins, audit: repos.audit }),
   };
   return { ...base, ...services, ...sleep };
 }

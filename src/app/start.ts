@@ -177,6 +177,7 @@ function loadLater(
           sealer: opened.sealer,
           logger: logger.child({ component: 'store' }),
           auditRetention: config.audit.retention,
+          defaultPermissions: config.defaultPermissions,
           auditSurface: currentSurface,
           onAudit: auditLogLine(logger),
           onSetAside: (kind) => monitoring.metrics.recordSetAside(kind),

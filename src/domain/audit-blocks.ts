@@ -172,6 +172,12 @@ function actionWords(e: AuditEntry): string {
       return `asked Threat Flow for a report (request ${codeSpan(e.target)})`;
     case 'settings.actors':
       return `changed who may ${PERMISSION_WORDS.act} to ${codeSpan(e.target)}`;
+    case 'settings.admins':
+      return `changed who administers Vigil to ${codeSpan(e.target)}`;
+    case 'permission.refused':
+      return e.target === 'admin'
+        ? `tried to ${e.detail ? escaped(e.detail) : 'do what only admins do'}`
+        : `tried what the ${codeSpan(e.target)} permission allows`;
   }
   const permission = e.action.startsWith('settings.') ? e.action.slice('settings.'.length) : '';
   if (isPermission(permission))

@@ -1,6 +1,13 @@
 /** Pure Block Kit for the admin surfaces: who may act, the audit log. */
 import type { KnownBlock } from '@slack/types';
-import { type Actors, PERMISSION_WORDS, PERMISSIONS, type Permission } from '../kernel/permission-rules.js';
+import {
+  type Actors,
+  type AdminsSource,
+  describeAdmins,
+  PERMISSION_WORDS,
+  PERMISSIONS,
+  type Permission,
+} from '../kernel/permission-rules.js';
 import { ownContext, ownSection, type RenderedMessage } from '../slack/kit/kit.js';
 import type { AuditEntry } from '../store/index.js';
 import { auditLine, auditSummary } from './audit-blocks.js';
@@ -40,14 +47,17 @@ export function permissionLines(permissions: Readonly<Record<Permission, Actors>
   );
 }
 
-export function renderSettings(permissions: Readonly<Record<Permission, Actors>>): RenderedMessage {
-  const lines = permissionLines(permissions);
+export function renderSettings(
+  permissions: Readonly<Record<Permission, Actors>>,
+  admins: AdminsSource = 'slack',
+): RenderedMessage {
+  const lines = [`*Who administers Vigil:* ${describeAdmins(admins)}`, ...permissionLines(permissions)];
   return {
     text: `Who may ignore, remediate or triage events: ${describeActors(permissions.act)}.`,
     blocks: [
       ownSection(lines.join('\n')),
       ownContext(
-        `Admins change them with \`/vigil settings <${PERMISSIONS.join('|')}> everyone|admins|group:<usergroup-id>\`.`,
+        `Admins change them with \`/vigil settings <${PERMISSIONS.join('|')}> everyone|admins|group:<usergroup-id>\`, and who administers with \`/vigil settings admins group:<usergroup-id>\` (\`admins\`: Slack’s admins again).`,
       ),
     ],
   };

@@ -74,6 +74,15 @@ export function oneOf<const C extends readonly string[]>(
   };
 }
 
+/** Text `parse` reads into a value, or whose problem it names (a string). */
+export function parsedBy<T>(parse: (value: string) => T | string): (value: string) => T {
+  return (value) => {
+    const out = parse(value);
+    if (typeof out === 'string') throw new ValueProblem(out);
+    return out;
+  };
+}
+
 type Readers = Record<string, Reader<unknown>>;
 type Values<R extends Readers> = { [K in keyof R]: ReturnType<R[K]> };
 

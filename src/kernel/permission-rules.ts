@@ -12,6 +12,10 @@ export const PERMISSIONS = [
   'unassign',
   'recommend',
   'watch',
+  'intel',
+  'sandbox',
+  /** Reserved for containment (not used yet): set now, it holds when the feature comes. */
+  'contain',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -32,6 +36,9 @@ export const DEFAULT_PERMISSIONS: Readonly<Record<Permission, Actors>> = Object.
   unassign: 'admins',
   recommend: 'admins',
   watch: 'admins',
+  intel: 'admins',
+  sandbox: 'admins',
+  contain: 'admins',
 });
 
 /** The permissions whose defaults were tightened; a workspace that never set them is told once. */
@@ -48,4 +55,59 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, string>> = Object.fre
   unassign: 'unassign identifiers from matching policies',
   recommend: 'accept or reject identifier recommendations',
   watch: 'add, remove, disable or enable identifiers',
+  intel: 'request Threat Flow intelligence',
+  sandbox: 'send files to the sandbox',
+  contain: 'contain accounts and devices',
 });
+
+/**
+ * Who administers Vigil: the users and user groups of VIGIL_ADMINS and the group `/vigil settings admins`
+ * names. Once either is set, only they administer (a Slack admin outside them has what members have);
+ * before, Slack's workspace admins and owners do.
+ */
+export interface VigilAdmins {
+  users: readonly string[];
+  usergroups: readonly string[];
+}
+
+/** Who administers Vigil in a workspace: Slack's admins until VIGIL_ADMINS or `settings admins` names anyone. */
+export type AdminsSource = 'slack' | VigilAdmins;
+
+/** Who administers Vigil, in Slack mrkdwn (ids only, sanitized). */
+export function describeAdmins(source: AdminsSource): string {
+  if (source === 'slack') return 'Slack’s workspace admins and owners (no Vigil administrators are set)';
+  const clean = (id: string) => id.replace(/[^A-Z0-9]/gi, '');
+  const named = [
+    ...source.users.map((u) => `<@${clean(u)}>`),
+    ...source.usergroups.map((g) => `<!subteam^${clean(g)}>`),
+  ];
+  return `${named.join(', ')} only (Vigil’s administrators; Slack admins outside them have what members have)`;
+}
+
+/**
+ * Reads `use=group:S…,creds=admins` (VIGIL_DEFAULT_PERMISSIONS): the defaults it changes, or what is wrong.
+ */
+export function parsePermissionDefaults(text: string): Partial<Record<Permission, Actors>> | string {
+  const out: Partial<Record<Permission, Actors>> = {};
+  for (const part of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [name = '', value = ''] = part.split('=').map((s) => s.trim());
+    const permission = PERMISSIONS.find((p) => p === name.toLowerCase());
+    if (permission === undefined)
+      return `${(name || part).slice(0, 40)} is not a permission (${PERMISSIONS.join(', ')})`;
+    const actors = parseActors(value);
+    if (actors === undefined) return `${permission} must be everyone, admins or group:<usergroup id>`;
+    out[permission] = actors;
+  }
+  return out;
+}
+
+/** `everyone`, `admins` or `group:S…` (a user group id). */
+function parseActors(value: string): Actors | undefined {
+  const lower = value.toLowerCase();
+  if (lower === 'everyone' || lower === 'admins') return lower;
+  const group = /^group:(S[A-Z0-9]{2,20})$/i.exec(value)?.[1];
+  return group === undefined ? undefined : { usergroup: group.toUpperCase() };
+}

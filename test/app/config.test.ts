@@ -80,7 +80,8 @@ describe('loadConfig', () => {
       VIGIL_API_URL: 'http://127.0.0.1:4000',
       VIGIL_API_FAMILY: 'core',
       VIGIL_API_ALLOWED_HOSTS: 'api.flare.io, API.EU.FLARE.IO',
-      VIGIL_ADMINS: 'U1, U2',
+      VIGIL_ADMINS: 'U1, U2, group:s0secops1',
+      VIGIL_DEFAULT_PERMISSIONS: 'use=group:S0SECOPS1, creds=admins, Intel=everyone',
       LOG_LEVEL: 'DEBUG',
     });
     expect(c.slack.mode).toEqual({ kind: 'oauth', clientId: 'id', clientSecret: 'cs', stateSecret: 'ss' });
@@ -96,7 +97,12 @@ describe('loadConfig', () => {
       family: 'core',
       allowedHosts: ['api.flare.io', 'api.eu.flare.io'],
     });
-    expect(c.admins).toEqual(['U1', 'U2']);
+    expect(c.admins).toEqual({ users: ['U1', 'U2'], usergroups: ['S0SECOPS1'] });
+    expect(c.defaultPermissions).toEqual({
+      use: { usergroup: 'S0SECOPS1' },
+      creds: 'admins',
+      intel: 'everyone',
+    });
     expect(c.logLevel).toBe('debug');
   });
 
@@ -124,6 +130,19 @@ describe('loadConfig', () => {
       ]),
     );
     expect(lines.every((l) => !l.includes('\n'))).toBe(true);
+  });
+
+  it('stops on administrators or default permissions it cannot read, one line each', () => {
+    const lines = (env: Record<string, string>) => problems({ ...single, ...env });
+    expect(lines({ VIGIL_ADMINS: 'U1, secops' })).toEqual([
+      expect.stringMatching(/^VIGIL_ADMINS: must be user ids \(U…\) and group:<user group id>.*"secops"/),
+    ]);
+    expect(lines({ VIGIL_DEFAULT_PERMISSIONS: 'use=group:S0SECOPS1,rule=admins' })).toEqual([
+      expect.stringMatching(/^VIGIL_DEFAULT_PERMISSIONS: rule is not a permission/),
+    ]);
+    expect(lines({ VIGIL_DEFAULT_PERMISSIONS: 'creds=security' })).toEqual([
+      'VIGIL_DEFAULT_PERMISSIONS: creds must be everyone, admins or group:<usergroup id>',
+    ]);
   });
 
   it('needs a way to reach Slack', () => {

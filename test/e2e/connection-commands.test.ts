@@ -145,8 +145,10 @@ describe('tenant switching', () => {
 describe('audit and settings', () => {
   it('shows admins the audit log, newest first', async () => {
     const { post } = await run('audit 5', admin);
-    expect(post.body.text).toBe('The last action taken through Vigil.');
+    expect(post.body.text).toBe('The last 2 actions taken through Vigil.');
     expect(textOf(post)).toContain(`<@${admin}> switched tenant to \`2003\` (from 2001)`);
+    // The member's refused attempt before it is in the log too.
+    expect(textOf(post)).toContain(`<@${member}> tried to switch the tenant — refused`);
   });
 
   it('refuses the audit log to a member', async () => {

@@ -192,7 +192,7 @@ describe('Workflow Builder steps over HTTP', () => {
     await completion(member.execution);
     expect(member.execution.state).toBe('failed');
     expect(member.execution.error).toContain('only workspace admins may search leaked credentials');
-    expect(member.execution.error).toContain('/vigil settings creds everyone');
+    expect(member.execution.error).toContain('/vigil settings creds group:');
     expect(searches()).toBe(before);
   });
 

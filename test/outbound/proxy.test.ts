@@ -38,7 +38,7 @@ const pathOf = (url: string) => new URL(url).pathname;
 describe('HTTP mode, one workspace, HTTP_PROXY set', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ env: { HTTP_PROXY: proxy.url } });
+    stack = await startStack({ env: { HTTP_PROXY: proxy.url }, open: ['sandbox'] });
   });
   afterAll(async () => {
     await stack?.close();

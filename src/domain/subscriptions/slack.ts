@@ -101,12 +101,14 @@ async function creatorOf(read: () => Promise<{ createdBy: string }>): Promise<st
 
 /** Only the creator of a subscription or an admin changes it. */
 async function requireCreatorOrAdmin(
-  ctx: Pick<CommandRequest, 'client' | 'teamId' | 'userId'> & { deps: Pick<SlackBase, 'authz'> },
+  ctx: Pick<CommandRequest, 'client' | 'workspaceId' | 'teamId' | 'userId'> & {
+    deps: Pick<SlackBase, 'authz'>;
+  },
   createdBy: string | undefined,
   what: string,
 ): Promise<void> {
   if (createdBy === ctx.userId) return;
-  await ctx.deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, what);
+  await ctx.deps.authz.requireAdmin(ctx.client, ctx, what);
 }
 
 /** What Pause/Resume/Remove change: digest and alert subscriptions answer alike. */

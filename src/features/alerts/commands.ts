@@ -69,8 +69,7 @@ export const alertsListCommand: CommandHandler<'alerts-list', AlertsDeps> = {
       ctx.deps.alerts.unreadable(ctx.workspaceId),
     ]);
     // Remove beside a damaged subscription only for whom may remove it: admins (its creator is unknown).
-    const removable =
-      unreadable.length > 0 && (await ctx.deps.authz.isAdmin(ctx.client, ctx.teamId, ctx.userId));
+    const removable = unreadable.length > 0 && (await ctx.deps.authz.isAdmin(ctx.client, ctx));
     await ctx.respond(ephemeral(renderAlertList(list, { ids: unreadable, removable }), true));
   },
 };

@@ -24,7 +24,7 @@ import type { ConnectionDeps } from './deps.js';
 const connect: CommandHandler<'connect', ConnectionDeps> = {
   async run(ctx) {
     const { deps } = ctx;
-    await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'connect Vigil');
+    await deps.authz.requireAdmin(ctx.client, ctx, 'connect Vigil');
     const { link, existing } = await deps.connection.offerLink({
       workspaceId: ctx.workspaceId,
       userId: ctx.userId,
@@ -37,7 +37,7 @@ const connect: CommandHandler<'connect', ConnectionDeps> = {
 const disconnect: CommandHandler<'disconnect', ConnectionDeps> = {
   async run(ctx) {
     const { deps } = ctx;
-    await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'disconnect Vigil');
+    await deps.authz.requireAdmin(ctx.client, ctx, 'disconnect Vigil');
     const connection = await deps.connection.toDisconnect(ctx.workspaceId);
     await ctx.respond(ephemeral(renderDisconnectPrompt(connection), true));
   },
@@ -55,7 +55,7 @@ const tenants: CommandHandler<'tenants', ConnectionDeps> = {
   async run(ctx) {
     const { deps } = ctx;
     const page = await deps.tenants.page({ workspaceId: ctx.workspaceId, userId: ctx.userId });
-    const isAdmin = await deps.authz.isAdmin(ctx.client, ctx.teamId, ctx.userId);
+    const isAdmin = await deps.authz.isAdmin(ctx.client, ctx);
     await ctx.respond(ephemeral(renderTenants({ ...page, isAdmin }), true));
   },
 };
@@ -64,7 +64,7 @@ const tenant: CommandHandler<'tenant', ConnectionDeps> = {
   progress: (cmd) => `Switching to tenant ${cmd.tenantId}…`,
   async run(ctx) {
     const { deps, command } = ctx;
-    await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'switch the tenant');
+    await deps.authz.requireAdmin(ctx.client, ctx, 'switch the tenant');
     deps.connection.requireManagedInSlack('Set VIGIL_TENANT_ID instead.');
     // Digests and alerts keep their tenant: name them and ask first, so nobody expects them to follow.
     const [current, digests, alerts] = await Promise.all([
@@ -109,7 +109,7 @@ function registerTenantSwitchButtons(app: App, deps: ConnectionDeps): void {
     TENANT_SWITCH_CONFIRM,
     async ({ who, action, respond, client }) => {
       // Checked again on the click: the prompt may have been shown before a role change.
-      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'switch the tenant');
+      await deps.authz.requireAdmin(client, who, 'switch the tenant');
       deps.connection.requireManagedInSlack('Set VIGIL_TENANT_ID instead.');
       const tenantId = Number(action.value);
       if (!Number.isSafeInteger(tenantId) || tenantId <= 0) {
@@ -132,7 +132,7 @@ function registerDisconnectButtons(app: App, deps: ConnectionDeps): void {
     deps,
     DISCONNECT_CONFIRM,
     async ({ who, respond, client }) => {
-      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
+      await deps.authz.requireAdmin(client, who, 'disconnect Vigil');
       await deps.connection.disconnect(who.workspaceId, who.userId);
       await respond(ephemeral(renderDisconnected(who.userId, deps.clock.now()), true));
     },
@@ -156,7 +156,7 @@ function registerTenantsPaging(app: App, deps: ConnectionDeps): void {
       userId: who.userId,
       ref: action.value ?? '',
     });
-    const isAdmin = await deps.authz.isAdmin(client, who.teamId, who.userId);
+    const isAdmin = await deps.authz.isAdmin(client, who);
     await respond(ephemeral(renderTenants({ ...page, isAdmin }), true));
   });
 }

@@ -58,8 +58,7 @@ export const digestListCommand: CommandHandler<'digest-list', DigestsDeps> = {
       ctx.deps.digests.unreadable(ctx.workspaceId),
     ]);
     // Remove beside a damaged subscription only for whom may remove it: admins (its creator is unknown).
-    const removable =
-      unreadable.length > 0 && (await ctx.deps.authz.isAdmin(ctx.client, ctx.teamId, ctx.userId));
+    const removable = unreadable.length > 0 && (await ctx.deps.authz.isAdmin(ctx.client, ctx));
     await ctx.respond(ephemeral(renderDigestList(items, { ids: unreadable, removable }), true));
   },
 };

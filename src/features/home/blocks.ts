@@ -7,7 +7,12 @@ import { snoozeHomeGroups } from '../../domain/snooze-blocks.js';
 import { alertHomeGroups } from '../../domain/subscriptions/alert-blocks.js';
 import type { AlertList } from '../../domain/subscriptions/alert-service.js';
 import { digestHomeGroups } from '../../domain/subscriptions/digest-blocks.js';
-import { PERMISSION_WORDS, type Permission } from '../../kernel/permission-rules.js';
+import {
+  type AdminsSource,
+  describeAdmins,
+  PERMISSION_WORDS,
+  type Permission,
+} from '../../kernel/permission-rules.js';
 import type { EnvironmentHealthRecord } from '../../observability/environment-health.js';
 import { renderBudgeted, viewTitle } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
@@ -34,6 +39,8 @@ export interface HomeInput {
   /** A workspace connected from the environment: what the API told and what the last calls saw. */
   environment?: { health: EnvironmentHealthRecord; host: string };
   isAdmin: boolean;
+  /** Who administers Vigil here (VIGIL_ADMINS, `/vigil settings admins`); Slack's admins when absent. */
+  administrators?: AdminsSource;
   settings: Settings;
   subscriptions: Subscription[];
   /** The digests with their state, for rows with Pause/Resume/Remove; the plain list otherwise. */
@@ -192,7 +199,12 @@ export function renderHome(input: HomeInput): View {
     ...adminActions(input),
     ...defaultsNotice(input),
     { type: 'divider' },
-    ownSection(permissionLines(input.settings.permissions).join('\n')),
+    ownSection(
+      [
+        `*Who administers Vigil:* ${describeAdmins(input.administrators ?? 'slack')}`,
+        ...permissionLines(input.settings.permissions),
+      ].join('\n'),
+    ),
     { type: 'divider' },
     ownSection(`*What you can do*\n${HOME_COMMANDS.map((l) => `• ${l}`).join('\n')}`),
     { type: 'divider' },

@@ -32,9 +32,10 @@ async function publishHome(
     return;
   }
   const overview = await deps.home.overview(ids.workspaceId, ids.userId, () =>
-    deps.authz.isAdmin(client, ids.teamId, ids.userId),
+    deps.authz.isAdmin(client, ids),
   );
-  await client.views.publish({ user_id: ids.userId, view: renderHome(overview) });
+  const administrators = await deps.authz.administrators(ids.workspaceId);
+  await client.views.publish({ user_id: ids.userId, view: renderHome({ ...overview, administrators }) });
 }
 
 /** Opening the Home, and connecting or disconnecting the workspace from it: admins only. */
@@ -54,7 +55,7 @@ function registerConnection(app: App, deps: HomeDeps): void {
     deps,
     HOME_CONNECT,
     async ({ who, body, client }) => {
-      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'connect Vigil');
+      await deps.authz.requireAdmin(client, who, 'connect Vigil');
       const link = await deps.connection.createLink({ workspaceId: who.workspaceId, userId: who.userId });
       if (!link) return;
       await client.views.open({
@@ -70,7 +71,7 @@ function registerConnection(app: App, deps: HomeDeps): void {
     deps,
     HOME_DISCONNECT,
     async ({ who, body, client }) => {
-      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'disconnect Vigil');
+      await deps.authz.requireAdmin(client, who, 'disconnect Vigil');
       const connection = await deps.connection.get(who.workspaceId);
       if (!connection) throw new NotConnectedError();
       await client.views.open({ trigger_id: body.trigger_id, view: renderDisconnectModal(connection) });
@@ -87,7 +88,7 @@ function registerConnection(app: App, deps: HomeDeps): void {
       ack: { response_action: 'update', view: renderNoticeModal('Disconnecting', 'Disconnecting Vigil…') },
       async work() {
         // Checked again on submission: the modal may have been opened before a role change.
-        if (!(await deps.authz.isAdmin(client, who.teamId, who.userId))) {
+        if (!(await deps.authz.isAdmin(client, who))) {
           await client.views.update({
             view_id: view.id,
             view: renderNoticeModal('Not allowed', 'Only workspace admins can disconnect Vigil.'),
@@ -117,7 +118,7 @@ function registerRecordButtons(app: App, deps: HomeDeps): void {
     deps,
     UNREADABLE_REMOVE,
     async ({ who, client, action, respond, body }) => {
-      await deps.authz.requireAdmin(client, who.teamId, who.userId, 'remove unreadable records');
+      await deps.authz.requireAdmin(client, who, 'remove unreadable records');
       const record = parseUnreadableValue(action.value ?? '');
       const removed =
         record !== undefined &&
@@ -162,7 +163,7 @@ function registerRowButtons(
     const { who, client } = click;
     const id = click.action.value ?? '';
     const sub = await service.get(who.workspaceId, id);
-    if (sub.createdBy !== who.userId) await deps.authz.requireAdmin(client, who.teamId, who.userId, refusal);
+    if (sub.createdBy !== who.userId) await deps.authz.requireAdmin(client, who, refusal);
     await service[what](who.workspaceId, id, who.userId);
     await publishHome(deps, client, who);
   };

@@ -113,35 +113,43 @@ const SubmittedFilesSchema = z
   .max(1);
 
 function registerUploadForm(app: App, deps: SandboxDeps): void {
-  onView(app, deps, UPLOAD_VIEW, ({ who, view, client }) => {
-    const state = view.state.values[UPLOAD_FILE.block]?.[UPLOAD_FILE.action] as
-      | { files?: unknown }
-      | undefined;
-    const files = SubmittedFilesSchema.safeParse(state?.files);
-    if (!files.success) {
-      return { ack: { response_action: 'errors', errors: { [UPLOAD_FILE.block]: 'Pick a file to send.' } } };
-    }
-    const fileId = files.data[0]?.id ?? '';
-    const show = (message: Parameters<typeof renderUploadStatus>[0]) =>
-      client.views.update({ view_id: view.id, view: renderUploadStatus(message) });
-    return {
-      ack: {
-        response_action: 'update',
-        view: renderUploadStatus(renderUploadProgress(undefined, undefined)),
-      },
-      work: async () => {
-        let filename: string | undefined;
-        try {
-          const job = await send(deps, client, botTokenOf(client), who, fileId, 'upload form');
-          filename = job.file.name;
-          await show(renderUploadProgress(job.file.name, job.file.size));
-          await show(renderUploadDone(await job.run()));
-        } catch (err) {
-          await show(await failure(deps, err, filename));
-        }
-      },
-    };
-  });
+  onView(
+    app,
+    deps,
+    UPLOAD_VIEW,
+    ({ who, view, client }) => {
+      const state = view.state.values[UPLOAD_FILE.block]?.[UPLOAD_FILE.action] as
+        | { files?: unknown }
+        | undefined;
+      const files = SubmittedFilesSchema.safeParse(state?.files);
+      if (!files.success) {
+        return {
+          ack: { response_action: 'errors', errors: { [UPLOAD_FILE.block]: 'Pick a file to send.' } },
+        };
+      }
+      const fileId = files.data[0]?.id ?? '';
+      const show = (message: Parameters<typeof renderUploadStatus>[0]) =>
+        client.views.update({ view_id: view.id, view: renderUploadStatus(message) });
+      return {
+        ack: {
+          response_action: 'update',
+          view: renderUploadStatus(renderUploadProgress(undefined, undefined)),
+        },
+        work: async () => {
+          let filename: string | undefined;
+          try {
+            const job = await send(deps, client, botTokenOf(client), who, fileId, 'upload form');
+            filename = job.file.name;
+            await show(renderUploadProgress(job.file.name, job.file.size));
+            await show(renderUploadDone(await job.run()));
+          } catch (err) {
+            await show(await failure(deps, err, filename));
+          }
+        },
+      };
+    },
+    'sandbox',
+  );
 }
 
 // ── Message shortcut ────────────────────────────────────────────────────────────────────────────────
@@ -157,8 +165,8 @@ function registerShortcut(app: App, deps: SandboxDeps): void {
       runTracked(
         deps,
         async () => {
-          // A shortcut is no listener of listen.ts: it checks `use` itself, before any API call.
-          await deps.authz.requireAccess(client, who, 'use');
+          // A shortcut is no listener of listen.ts: it checks `sandbox` itself, before any API call.
+          await deps.authz.requireAccess(client, who, 'sandbox');
           if (ids.length === 0) {
             await respond(
               ephemeral(

@@ -14,11 +14,12 @@ import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { openDm, uploadFileToDm } from '../../slack/file-upload.js';
 import type { Usergroup } from '../../slack/permission-checks.js';
+import { settingsAdmins } from './admins.js';
 import type { SettingsDeps } from './deps.js';
 
 const audit: CommandHandler<'audit', SettingsDeps> = {
   async run(ctx) {
-    await ctx.deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'read the audit log');
+    await ctx.deps.authz.requireAdmin(ctx.client, ctx, 'read the audit log');
     const entries = await ctx.deps.audit.recent(ctx.workspaceId, ctx.command.limit);
     await ctx.respond(ephemeral(renderAudit(entries), true));
   },
@@ -29,7 +30,7 @@ const auditExport: CommandHandler<'audit-export', SettingsDeps> = {
   progress: () => 'Preparing the audit log as CSV…',
   async run(ctx) {
     const { deps } = ctx;
-    await deps.authz.requireAdmin(ctx.client, ctx.teamId, ctx.userId, 'export the audit log');
+    await deps.authz.requireAdmin(ctx.client, ctx, 'export the audit log');
     const entries = await deps.audit.all(ctx.workspaceId);
     const csv = Buffer.from(auditCsv(entries), 'utf8');
     const day = new Date(deps.clock.now()).toISOString().slice(0, 10);
@@ -62,7 +63,8 @@ const auditExport: CommandHandler<'audit-export', SettingsDeps> = {
 const settings: CommandHandler<'settings', SettingsDeps> = {
   async run(ctx) {
     const current = await ctx.deps.settings.get(ctx.workspaceId);
-    await ctx.respond(ephemeral(renderSettings(current.permissions), true));
+    const admins = await ctx.deps.authz.administrators(ctx.workspaceId);
+    await ctx.respond(ephemeral(renderSettings(current.permissions, admins), true));
   },
 };
 
@@ -70,12 +72,7 @@ const settingsActors: CommandHandler<'settings-actors', SettingsDeps> = {
   async run(ctx) {
     const { deps, command } = ctx;
     const { permission } = command;
-    await deps.authz.requireAdmin(
-      ctx.client,
-      ctx.teamId,
-      ctx.userId,
-      `change who may ${PERMISSION_WORDS[permission]}`,
-    );
+    await deps.authz.requireAdmin(ctx.client, ctx, `change who may ${PERMISSION_WORDS[permission]}`);
     // One typo would lock everyone but admins out: the group must exist, and the answer names it.
     let group: Usergroup | undefined;
     if (typeof command.actors !== 'string') {
@@ -105,5 +102,11 @@ const settingsActors: CommandHandler<'settings-actors', SettingsDeps> = {
 };
 
 export const adminFeature: Feature<SettingsDeps> = {
-  commands: { audit, 'audit-export': auditExport, settings, 'settings-actors': settingsActors },
+  commands: {
+    audit,
+    'audit-export': auditExport,
+    settings,
+    'settings-actors': settingsActors,
+    'settings-admins': settingsAdmins,
+  },
 };

@@ -25,4 +25,17 @@ export class SettingsService {
       target: typeof actors === 'string' ? actors : `group:${actors.usergroup}`,
     });
   }
+
+  /** Changes who administers Vigil here (a user group; `admins`: Slack's admins again), audited. */
+  async setAdmins(req: { workspaceId: string; admins: 'admins' | { usergroup: string }; userId: string }) {
+    const { workspaceId, admins, userId } = req;
+    const group = admins === 'admins' ? undefined : admins;
+    await this.deps.repos.settings.setAdmins(workspaceId, group, userId);
+    await this.deps.repos.audit.append({
+      teamId: workspaceId,
+      userId,
+      action: 'settings.admins',
+      target: group ? `group:${group.usergroup}` : 'admins',
+    });
+  }
 }

@@ -14,17 +14,14 @@ export function entityError(
         custom_title: 'Vigil is not connected here',
         custom_message: 'This workspace has no threat-intel connection. An admin runs /vigil connect.',
       };
+    // Alike on purpose: the panel never tells whether a uid is another tenant's or nobody's.
     case 'other-tenant':
-      return {
-        status: 'restricted',
-        custom_title: 'Another tenant’s event',
-        custom_message: 'This link belongs to a tenant this workspace is not connected to.',
-      };
     case 'unknown':
       return {
         status: 'not_found',
         custom_title: 'Event not known to Vigil',
-        custom_message: 'Vigil has not shown this event in this workspace. Search for it with /vigil events.',
+        custom_message:
+          'Vigil has not shown this event in this workspace’s tenant. Search for it with /vigil events.',
       };
     case 'other-workspace':
       return {

@@ -3,7 +3,7 @@
  * workspace (never another tenant's; a card of Vigil's own alert or digest, its message's), what the side panel shows about it (state and who changed it, AI
  * assistance), and the changes made from the panel, through the same act-once and triage paths as buttons.
  */
-import { ApiError, type Event, type EventActionType, type Severity } from '../../api/index.js';
+import type { Event, EventActionType, Severity } from '../../api/index.js';
 import type { AuditTrail } from '../../domain/audit.js';
 import { applyAction, applyTriage, effectiveSeverity, eventTitle } from '../../domain/events/model.js';
 import { changedFields, type TriageOutcome, type TriageService } from '../../domain/events/triage.js';
@@ -37,13 +37,6 @@ export interface OpenedFrom {
 }
 
 export type Resolution = ResolvedEvent | Unresolved;
-
-/** An event the API knows by a link's uid, which Vigil has not seen in this workspace's tenant. */
-export interface UnseenEvent {
-  uid: string;
-  /** The upstream event type, when the answer names one. */
-  eventType: string | undefined;
-}
 
 interface WorkObjectsDeps {
   links: PortalLinks;
@@ -91,29 +84,6 @@ export class WorkObjectsService {
     const named = portalLinkParts(url).tenantId;
     if (named !== undefined && tenant !== undefined && named !== tenant) return { kind: 'other-tenant' };
     return this.checked(workspaceId, tenant, await this.deps.links.find(workspaceId, url));
-  }
-
-  /**
-   * An event Vigil never showed here, looked up upstream by the uid its link carries (`GET …/v4/events/?uid=`)
-   * at background priority, in the organization's shared rate budget. The published operation names no
-   * tenant and its answer carries none, so an answer only says that such an event exists: the caller shows
-   * that it cannot vouch for it, never its content. Undefined when the link carries no uid, the API knows no
-   * such event, or the call fails (an unfurl is not worth an error).
-   */
-  async lookUpUnseen(workspaceId: string, raw: string): Promise<UnseenEvent | undefined> {
-    const url = parsePortalUrl(raw, this.deps.links.hosts);
-    const uid = url === undefined ? undefined : portalLinkParts(url).uid;
-    if (uid === undefined) return undefined;
-    try {
-      const found = await this.deps.api.call(workspaceId, (w) => w.session.getEvent(uid), undefined, {
-        priority: 'background',
-      });
-      if (found.metadata !== undefined && found.metadata.uid !== uid) return undefined;
-      return { uid, eventType: found.event_type ?? found.metadata?.type };
-    } catch (err) {
-      if (err instanceof NotConnectedError || err instanceof ApiError) return undefined;
-      throw err;
-    }
   }
 
   /**

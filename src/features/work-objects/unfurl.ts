@@ -1,22 +1,22 @@
 /**
  * `link_shared`: a portal link to an event, pasted in a message or still in the composer, becomes the
- * event's card (`chat.unfurl` with `metadata.entities`). A link Vigil cannot stand behind (the workspace is
- * not connected, or the event is another tenant's) gets no card at all: the card is seen by everyone in the
- * conversation, so it must never hold what this workspace may not see. An event Vigil has not seen here
- * but the API knows by the link's uid gets a card saying it cannot be vouched for, with none of its content.
+ * event's card (`chat.unfurl` with `metadata.entities`). The card is seen by everyone in the conversation,
+ * so it must never hold what they may not see: only a poster who may `use` Vigil gets one, never in a
+ * channel shared with another organization (Slack Connect) or one Vigil cannot look up, and never for a
+ * link Vigil cannot stand behind (not connected, another tenant's, or an event it never showed here). An
+ * unknown uid and another tenant's get the same answer, no card, and nothing is asked upstream for either,
+ * so a card never tells whether a uid exists.
  */
 import type { App } from '@slack/bolt';
 import type { EntityMetadata, LinkSharedEvent } from '@slack/types';
 import { eventEntity } from '../../domain/work-object-entity.js';
 import { runTracked } from '../../slack/listen.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';
-import { unseenEventEntity } from './blocks-unseen.js';
 import type { WorkObjectsDeps } from './deps.js';
+import { whyNoCard } from './unfurl-gate.js';
 
 /** Slack sends at most a handful of links per message; more would be someone pasting a list. */
 const MAX_LINKS = 10;
-/** Links of one message to events Vigil never showed that are looked up upstream (the API budget is shared). */
-const MAX_LOOKUPS = 3;
 
 export function registerUnfurls(app: App, deps: WorkObjectsDeps): void {
   app.event('link_shared', async ({ event, body, client }) => {
@@ -29,19 +29,19 @@ export function registerUnfurls(app: App, deps: WorkObjectsDeps): void {
     runTracked(
       deps,
       async () => {
+        const poster = {
+          workspaceId,
+          teamId: (body as { team_id?: string }).team_id ?? '',
+          userId: shared.user,
+        };
+        const closed = await whyNoCard(deps, client, poster, shared.channel);
+        if (closed !== undefined) {
+          deps.logger.info('portal link not unfurled', { workspaceId, reason: closed });
+          return;
+        }
         const entities: EntityMetadata[] = [];
-        let lookups = 0;
         for (const link of links) {
           const found = await deps.workObjects.resolveLink(workspaceId, link.url);
-          if (found.kind === 'unknown' && lookups < MAX_LOOKUPS) {
-            lookups += 1;
-            const unseen = await deps.workObjects.lookUpUnseen(workspaceId, link.url);
-            if (unseen !== undefined) {
-              entities.push(unseenEventEntity(unseen, { appUnfurlUrl: link.url }));
-              deps.logger.info('portal link unfurled as not verified', { workspaceId });
-              continue;
-            }
-          }
           if (found.kind !== 'event') {
             deps.logger.info('portal link not unfurled', { workspaceId, reason: found.kind });
             continue;

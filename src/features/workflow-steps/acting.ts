@@ -54,7 +54,11 @@ export async function postDigest(run: StepRun<DigestStepDeps>): Promise<StepResu
   const actor = actorOf(inputs);
   const sub = await deps.digests.get(run.workspaceId, id);
   if (sub.createdBy !== actor)
-    await deps.authz.requireAdmin(run.client, run.teamId, actor, 'post a digest someone else subscribed');
+    await deps.authz.requireAdmin(
+      run.client,
+      { ...run, userId: actor },
+      'post a digest someone else subscribed',
+    );
   const posted = await deps.digestNow.post(run.workspaceId, sub.id);
   const link = await run.client.chat.getPermalink({ channel: posted.channelId, message_ts: posted.ts });
   if (typeof link.permalink !== 'string')

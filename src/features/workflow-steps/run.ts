@@ -143,8 +143,7 @@ async function requireTenant(run: StepRun, tenant: number): Promise<void> {
     );
   await run.deps.authz.requireAdmin(
     run.client,
-    run.teamId,
-    person,
+    { workspaceId: run.workspaceId, teamId: run.teamId, userId: person },
     `use another tenant (${tenant}) than this workspace’s in a workflow step`,
   );
 }

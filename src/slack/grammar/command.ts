@@ -215,6 +215,8 @@ export type Command =
   | { kind: 'audit-export' }
   | { kind: 'settings' }
   | { kind: 'settings-actors'; permission: Permission; actors: Actors }
+  /** Who administers Vigil: one user group, or `admins` (Slack's workspace admins, as before it was set). */
+  | { kind: 'settings-admins'; admins: 'admins' | { usergroup: string } }
   | { kind: 'snooze'; target: SnoozeTargetSpec; length: SnoozeLengthSpec }
   | { kind: 'snoozes' }
   | { kind: 'snoozes-end'; snoozeId: string };

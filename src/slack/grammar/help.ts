@@ -324,11 +324,11 @@ const ENTRIES: Record<Subcommand, Entry> = {
     ],
   },
   settings: {
-    usage: `${COMMAND} settings [<permission> everyone|admins|group:<usergroup>]`,
+    usage: `${COMMAND} settings [<permission> everyone|admins|group:<usergroup>] | settings admins group:<usergroup>|admins`,
     summary:
       'who may search, subscribe, act on events, see credentials, unassign, decide recommendations, watch assets',
     description:
-      'Shows the settings, or sets who may do what: `use` (search events, lists and explanations; default every full member), `creds` (search leaked credentials; default admins), `subscribe` (create and change digests and alerts; default admins), `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too; default admins), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations), `watch` (add, remove, disable or enable identifiers; default admins). Each is everyone (every full member), workspace admins, or one user group. Guests (single- and multi-channel) may do nothing unless a permission is opened to a user group they are in.',
+      "Shows the settings, or sets who may do what: `use` (search events, lists and explanations; default every full member), `creds` (search leaked credentials; default admins), `subscribe` (create and change digests and alerts; default admins), `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too; default admins), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations), `watch` (add, remove, disable or enable identifiers; default admins), `intel` (ask Threat Flow for a report; default admins), `sandbox` (send files to the sandbox; default admins), `contain` (reserved for containment; default admins). Each is everyone (every full member), admins, or one user group. Guests (single- and multi-channel) may do nothing unless a permission is opened to a user group they are in. `admins` names who administers Vigil: one user group (with the operator's VIGIL_ADMINS); once named, Slack admins outside it have only what members have; `settings admins admins` gives it back to Slack's admins.",
     adminOnly: true,
     examples: [
       ex('settings', 'show the settings'),
@@ -340,6 +340,8 @@ const ENTRIES: Record<Subcommand, Entry> = {
       ex('settings reveal admins', 'only admins reveal credentials (default)'),
       ex('settings export everyone', 'everyone may export credentials'),
       ex('settings recommend everyone', 'everyone may accept or reject recommendations (default: admins)'),
+      ex(`settings intel group:${EXAMPLE.usergroup}`, 'members of one user group ask Threat Flow'),
+      ex(`settings admins group:${EXAMPLE.usergroup}`, 'one user group administers Vigil, not Slack admins'),
     ],
   },
   snooze: {

@@ -158,9 +158,10 @@ function parseIdentifiers(tokens: readonly Token[]): Command {
 }
 
 /** `actors` is the first name of the `act` permission, kept for the commands people already know. */
-const SETTING_NAMES: Readonly<Record<string, Permission>> = {
+const SETTING_NAMES: Readonly<Record<string, Permission | 'admins'>> = {
   actors: 'act',
   ...Object.fromEntries(PERMISSIONS.map((p) => [p, p])),
+  admins: 'admins',
 };
 
 function parseSettings(tokens: readonly Token[]): Command {
@@ -173,7 +174,7 @@ function parseSettings(tokens: readonly Token[]): Command {
     fail(`\`${echo(what.text)}\` is not a setting.`, {
       hint: guess
         ? `Did you mean \`${guess}\`?`
-        : `The settings are ${PERMISSIONS.map((p) => `\`${p}\``).join(', ')}: who may do what.`,
+        : `The settings are ${PERMISSIONS.map((p) => `\`${p}\``).join(', ')}: who may do what, and \`admins\`: who administers Vigil.`,
     });
   }
   const example = `/vigil settings ${word} admins`;
@@ -201,7 +202,7 @@ function parseSettings(tokens: readonly Token[]): Command {
   if (actors === undefined) {
     const guess = suggest(value.key ?? value.value, ['everyone', 'admins', 'group']);
     fail(
-      `\`${echo(value.text)}\` is not who may ${PERMISSION_WORDS[permission]}; use \`everyone\`, \`admins\` or \`group:<usergroup>\`.`,
+      `\`${echo(value.text)}\` is not who may ${permission === 'admins' ? 'administer Vigil' : PERMISSION_WORDS[permission]}; use \`everyone\`, \`admins\` or \`group:<usergroup>\`.`,
       {
         hint: guess
           ? `Did you mean \`${guess === 'group' ? 'group:<usergroup>' : guess}\`?`
@@ -209,6 +210,14 @@ function parseSettings(tokens: readonly Token[]): Command {
         example,
       },
     );
+  }
+  if (permission === 'admins') {
+    // Everyone administering would be no administration at all.
+    if (actors === 'everyone')
+      fail('Vigil’s administrators are one user group, or `admins` (Slack’s workspace admins) again.', {
+        example: groupExample,
+      });
+    return { kind: 'settings-admins', admins: actors };
   }
   return { kind: 'settings-actors', permission, actors };
 }

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
+import type { Actors, Permission } from '../../kernel/permission-rules.js';
 import type { Store } from '../backend/store.js';
 import { AlertFollowUpRepo } from './alert-follow-repo.js';
 import { AlertStateRepo } from './alert-state-repo.js';
@@ -38,13 +39,15 @@ export interface RepositoryDeps {
   onAudit?: (entry: AuditEntry) => void;
   /** Told once per record newly set aside as unreadable, with its namespace (metrics). */
   onSetAside?: (kind: string) => void;
+  /** VIGIL_DEFAULT_PERMISSIONS: the defaults of the permissions a workspace never set. */
+  defaultPermissions?: Partial<Record<Permission, Actors>>;
 }
 
 export function createRepositories(store: Store, deps: RepositoryDeps) {
   const { clock, sealer } = deps;
   const workspaces = new WorkspaceRepo(store, clock, sealer);
   const installations = new InstallationRepo(store, clock, sealer);
-  const settings = new SettingsRepo(store, clock);
+  const settings = new SettingsRepo(store, clock, deps.defaultPermissions);
   const unreadable = unreadableRegistry(store, deps);
   const subscriptions = subscriptionRepos(store, clock, unreadable);
   return {

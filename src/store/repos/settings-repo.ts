@@ -30,12 +30,17 @@ const PermissionsSchema = z.object({
   unassign: ActorsSchema.optional(),
   recommend: ActorsSchema.optional(),
   watch: ActorsSchema.optional(),
+  intel: ActorsSchema.optional(),
+  sandbox: ActorsSchema.optional(),
+  contain: ActorsSchema.optional(),
 });
 
 /** As stored: `actors` is the `act` permission of records written before the other permissions existed. */
 const StoredSettingsSchema = z.object({
   actors: ActorsSchema.optional(),
   permissions: PermissionsSchema.optional(),
+  /** Vigil's own administrators (`/vigil settings admins group:…`); absent: Slack's admins, as before. */
+  admins: z.strictObject({ usergroup: z.string().min(1) }).optional(),
   updatedBy: z.string().optional(),
   updatedAt: z.number().optional(),
   /** Admins already told (in App Home) that the permissions this workspace never set took new defaults. */
@@ -48,6 +53,8 @@ export interface Settings {
   permissions: Record<Permission, Actors>;
   /** The permissions the workspace chose; the others hold their defaults. */
   chosen: Permission[];
+  /** The user group that administers Vigil here (with VIGIL_ADMINS); undefined: Slack's admins do. */
+  admins?: { usergroup: string };
   defaultsNoticeSeenBy: string[];
   updatedBy?: string;
   updatedAt?: number;
@@ -55,9 +62,12 @@ export interface Settings {
   unreadable?: true;
 }
 
-/** @internal */
-export function defaultSettings(): Settings {
-  return { permissions: { ...DEFAULT_PERMISSIONS }, chosen: [], defaultsNoticeSeenBy: [] };
+/**
+ * What a workspace that set nothing has: the built-in defaults, with what VIGIL_DEFAULT_PERMISSIONS changes.
+ * @internal
+ */
+export function defaultSettings(defaults: Partial<Record<Permission, Actors>> = {}): Settings {
+  return { permissions: { ...DEFAULT_PERMISSIONS, ...defaults }, chosen: [], defaultsNoticeSeenBy: [] };
 }
 
 /**
@@ -70,9 +80,12 @@ function unreadableSettings(): Settings {
   return { permissions, chosen: [...PERMISSIONS], defaultsNoticeSeenBy: [], unreadable: true };
 }
 
-function resolve(stored: StoredSettings | undefined): Settings {
-  if (!stored) return defaultSettings();
-  const permissions = { ...DEFAULT_PERMISSIONS };
+function resolve(
+  stored: StoredSettings | undefined,
+  defaults: Partial<Record<Permission, Actors>>,
+): Settings {
+  if (!stored) return defaultSettings(defaults);
+  const permissions = { ...DEFAULT_PERMISSIONS, ...defaults };
   const chosen: Permission[] = [];
   if (stored.actors) permissions.act = stored.actors;
   for (const p of PERMISSIONS) {
@@ -81,6 +94,7 @@ function resolve(stored: StoredSettings | undefined): Settings {
     if (value !== undefined || (p === 'act' && stored.actors)) chosen.push(p);
   }
   const out: Settings = { permissions, chosen, defaultsNoticeSeenBy: stored.defaultsNoticeSeenBy ?? [] };
+  if (stored.admins !== undefined) out.admins = stored.admins;
   if (stored.updatedBy !== undefined) out.updatedBy = stored.updatedBy;
   if (stored.updatedAt !== undefined) out.updatedAt = stored.updatedAt;
   return out;
@@ -92,6 +106,8 @@ export class SettingsRepo {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** VIGIL_DEFAULT_PERMISSIONS: what each permission a workspace never set holds instead of the built-in default. */
+    private readonly defaults: Partial<Record<Permission, Actors>> = {},
   ) {
     this.ns = openNamespace(store, 'settings');
   }
@@ -102,7 +118,7 @@ export class SettingsRepo {
    */
   async get(workspaceId: string): Promise<Settings> {
     try {
-      return resolve(await readRecord(this.ns, workspaceId, StoredSettingsSchema));
+      return resolve(await readRecord(this.ns, workspaceId, StoredSettingsSchema), this.defaults);
     } catch (error) {
       if (error instanceof StoreCorruptionError) return unreadableSettings();
       throw error;
@@ -130,7 +146,27 @@ export class SettingsRepo {
       undefined,
       true,
     );
-    return resolve(stored);
+    return resolve(stored, this.defaults);
+  }
+
+  /** Sets the user group that administers Vigil here; undefined gives it back to Slack's admins. */
+  async setAdmins(workspaceId: string, admins: { usergroup: string } | undefined, updatedBy: string) {
+    const at = this.clock.now();
+    const stored = await updateRecord(
+      this.store,
+      this.ns,
+      workspaceId,
+      StoredSettingsSchema,
+      (current) => {
+        const next: StoredSettings = { ...current, updatedBy, updatedAt: at };
+        if (admins) next.admins = admins;
+        else delete next.admins;
+        return next;
+      },
+      undefined,
+      true,
+    );
+    return resolve(stored, this.defaults);
   }
 
   /** Who may ignore, remediate or triage events (the `act` permission). */

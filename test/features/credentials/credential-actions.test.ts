@@ -59,7 +59,7 @@ describe.each<AnswerMode>(['lean', 'rich'])('credential actions (%s answers)', (
     expect(JSON.stringify(results)).toContain('Remediate all on this page');
   });
 
-  it('refuses a member while only admins may act, before any call, and audits nothing', async () => {
+  it('refuses a member while only admins may act, before any call, and audits the attempt as refused', async () => {
     await command(stack, 'settings act admins', { userId: SEEDED_USERS.admin });
     const before = (await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).length;
     const clicked = await click(stack, rowOf(results, 'linus@act.example'), 'Remediate', {
@@ -68,7 +68,9 @@ describe.each<AnswerMode>(['lean', 'rich'])('credential actions (%s answers)', (
     const answer = await waitPostTo(stack, clicked.responseUrl);
     expect(textOf(answer.body)).toContain('only workspace admins may ignore, remediate or triage');
     expect(actionCalls(stack)).toHaveLength(0);
-    expect(await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).toHaveLength(before);
+    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50);
+    expect(audit).toHaveLength(before + 1);
+    expect(audit[0]).toMatchObject({ action: 'permission.refused', target: 'act', outcome: 'refused' });
   });
 
   it('remediates once however many clicks, shows who did it with Unremediate, and audits it', async () => {

@@ -49,9 +49,16 @@ describe('reveal', () => {
     expect(textOf(answer.body)).toContain('only workspace admins may reveal leaked credential values');
     expect(textOf(answer.body)).toContain('/vigil settings reveal');
     expect(JSON.stringify(answer.body)).not.toContain(VALUE);
-    // Refused before any API call, and nothing audited.
+    // Refused before any API call; the attempt is audited as refused, and nothing was revealed.
     expect(credsBodies(stack)).toHaveLength(0);
-    expect(await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).toHaveLength(auditBefore);
+    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50);
+    expect(audit).toHaveLength(auditBefore + 1);
+    expect(audit[0]).toMatchObject({
+      userId: SEEDED_USERS.member,
+      action: 'permission.refused',
+      target: 'reveal',
+      outcome: 'refused',
+    });
   });
 
   it('shows an admin the full value, ephemerally to them alone, re-fetching the page, and audits it', async () => {

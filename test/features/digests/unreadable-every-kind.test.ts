@@ -250,6 +250,8 @@ async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefi
     type: 'link_shared',
     fields: {
       channel: SEEDED_CHANNELS.general,
+      // Unreadable settings open nothing beyond admins: only an admin's link unfurls meanwhile.
+      user: SEEDED_USERS.admin,
       is_bot_user_member: true,
       message_ts: '1781000000.000100',
       links: [{ domain: new URL(seenFirst.flareUrl).hostname, url: seenFirst.flareUrl }],

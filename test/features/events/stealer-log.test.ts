@@ -103,12 +103,18 @@ describe.each<AnswerMode>(['lean', 'rich'])('stealer logs (%s answers)', (answer
     expect(stack.sim.log.entries).toEqual([]);
   });
 
-  it('refuses Reveal to a member while only admins may reveal, and audits nothing', async () => {
+  it('refuses Reveal to a member while only admins may reveal, and audits the attempt as refused', async () => {
     const before = (await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).length;
     const clicked = await click(stack, log, 'Reveal', { userId: SEEDED_USERS.member });
     const answer = await waitPostTo(stack, clicked.responseUrl);
     expect(textOf(answer.body)).toContain('only workspace admins may reveal leaked credential values');
-    expect(await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).toHaveLength(before);
+    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50);
+    expect(audit).toHaveLength(before + 1);
+    expect(audit[0]).toMatchObject({
+      userId: SEEDED_USERS.member,
+      action: 'permission.refused',
+      target: 'reveal',
+    });
   });
 
   it('reveals one value to an admin alone, read again from its page, and audits it', async () => {

@@ -25,6 +25,8 @@ let stack: Stack;
 let restarted: RunningVigil | undefined;
 beforeAll(async () => {
   stack = await startStack({ clock, intelTicker: byHand, sim: { emptyPageEvery: 0 } });
+  // Requesting intel is admins' by default (the `intel` permission): this workspace opens it to members.
+  await stack.vigil.deps.repos.settings.setPermission(stack.workspaceId, 'intel', 'everyone', 'U0ADMIN01');
 });
 afterAll(async () => {
   expect(contractProblems(stack.sim.log.entries.map(fromSimLog))).toEqual([]);

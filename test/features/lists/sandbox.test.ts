@@ -13,7 +13,12 @@ import { apiCalls, messageShortcut, waitPostTo } from './support.js';
 const MAX = 1024 * 1024;
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ sim: { emptyPageEvery: 0 }, env: { VIGIL_SANDBOX_MAX_BYTES: String(MAX) } });
+  stack = await startStack({
+    sim: { emptyPageEvery: 0 },
+    env: { VIGIL_SANDBOX_MAX_BYTES: String(MAX) },
+    // Sending files to the sandbox is admins' by default: this workspace opens it to members.
+    open: ['sandbox'],
+  });
 });
 afterAll(async () => {
   await stack?.close();

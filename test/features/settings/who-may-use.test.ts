@@ -45,14 +45,18 @@ describe('the defaults', () => {
   it('refuse a plain member credentials, saying which permission and who opens it, with no API call', async () => {
     const { text, apiCalls } = await run('creds email a@example.com', SEEDED_USERS.member);
     expect(text).toContain('only workspace admins may search leaked credentials (the `creds` permission)');
-    expect(text).toContain('an admin can open it with `/vigil settings creds everyone`');
+    // The narrowest fix: a user group, never `everyone`.
+    expect(text).toContain(
+      'an admin can open it to a user group you are in with `/vigil settings creds group:&lt;id&gt;`',
+    );
+    expect(text).not.toContain('everyone`');
     expect(apiCalls).toEqual([]);
   });
 
   it('refuse a plain member digests and alerts, storing nothing and calling nothing', async () => {
     const digest = await run('digest add identifiers:3001 tz:UTC', SEEDED_USERS.member);
     expect(digest.text).toContain('(the `subscribe` permission)');
-    expect(digest.text).toContain('`/vigil settings subscribe everyone`');
+    expect(digest.text).toContain('`/vigil settings subscribe group:&lt;id&gt;`');
     expect(digest.apiCalls).toEqual([]);
     const alerts = await run('alerts add identifiers:3001', SEEDED_USERS.member);
     expect(alerts.text).toContain('(the `subscribe` permission)');
@@ -71,7 +75,7 @@ describe('the defaults', () => {
       const { text, apiCalls } = await run('events 3001', guest);
       expect(text).toContain('(the `use` permission)');
       expect(text).toContain('Guests may use Vigil only through a user group');
-      expect(text).toContain('`/vigil settings use group:&lt;usergroup&gt;`');
+      expect(text).toContain('`/vigil settings use group:&lt;id&gt;`');
       expect(apiCalls).toEqual([]);
     }
     const help = await stack.sender.slashCommand({

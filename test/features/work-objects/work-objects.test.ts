@@ -43,6 +43,7 @@ async function share(url: string, extra: Json = {}) {
     type: 'link_shared',
     fields: {
       channel: 'C0GENERAL',
+      user: SEEDED_USERS.member,
       is_bot_user_member: true,
       message_ts: '1764000000.000100',
       links: [{ domain: new URL(url).hostname, url }],
@@ -177,8 +178,13 @@ describe('unfurls', () => {
       expect(unfurls().length).toBe(before);
       const panel = await openPanel(SEEDED_USERS.member);
       expect(panel.metadata).toBeUndefined();
-      expect(panel.error?.status).toBe('restricted');
-      expect(JSON.stringify(panel.error)).not.toContain(shown.uid);
+      // The same answer as for a uid Vigil never saw: nothing tells it is another tenant's.
+      expect(panel.error).toEqual({
+        status: 'not_found',
+        custom_title: 'Event not known to Vigil',
+        custom_message:
+          'Vigil has not shown this event in this workspace’s tenant. Search for it with /vigil events.',
+      });
     } finally {
       await stack.vigil.deps.repos.workspaces.switchTenant(stack.workspaceId, { tenantId: 2001 });
     }

@@ -16,6 +16,9 @@ describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
     unassign: 'admins',
     recommend: 'admins',
     watch: 'admins',
+    intel: 'admins',
+    sandbox: 'admins',
+    contain: 'admins',
   };
 
   it('defaults to everyone acting and admins for the rest, then stores admins or a user group with who changed it', async () => {
@@ -66,6 +69,25 @@ describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
       act: 'admins',
       reveal: 'everyone',
     });
+  });
+
+  it('reads a 0.5.0 record (no admins, intel, sandbox or contain) with their defaults, and keeps it when they are set', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    const old = { permissions: { creds: 'everyone', watch: { usergroup: 'S0SECOPS1' } }, updatedBy: 'U0OLD' };
+    await store.namespace('settings').set('T0001', old);
+    const read = await repos.settings.get('T0001');
+    expect(read.permissions).toEqual({ ...DEFAULTS, creds: 'everyone', watch: { usergroup: 'S0SECOPS1' } });
+    expect(read.admins).toBeUndefined();
+    await repos.settings.setAdmins('T0001', { usergroup: 'S0VIGILAD' }, 'U0ADMIN');
+    await repos.settings.setPermission('T0001', 'intel', { usergroup: 'S0SECOPS1' }, 'U0ADMIN');
+    const set = await repos.settings.get('T0001');
+    expect(set.admins).toEqual({ usergroup: 'S0VIGILAD' });
+    expect(set.permissions).toMatchObject({ creds: 'everyone', intel: { usergroup: 'S0SECOPS1' } });
+    expect(set.chosen).toEqual(['creds', 'watch', 'intel']);
+    // `admins` again: Slack's admins administer, as before anyone was named.
+    expect((await repos.settings.setAdmins('T0001', undefined, 'U0ADMIN')).admins).toBeUndefined();
+    expect((await repos.settings.get('T0001')).permissions.intel).toEqual({ usergroup: 'S0SECOPS1' });
   });
 
   it('delete returns to the defaults and is idempotent', async () => {

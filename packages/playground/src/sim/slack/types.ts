@@ -117,6 +117,11 @@ export interface FakeChannel {
   is_member?: boolean;
   /** For a DM: the other user. */
   user?: string;
+  /**
+   * Slack Connect: shared with another organization (`is_ext_shared`, with `is_shared`), or invited and not
+   * yet accepted (`is_pending_ext_shared`). Unset: the workspace's own channel.
+   */
+  shared?: 'external' | 'pending';
 }
 
 export interface StoredMessage {

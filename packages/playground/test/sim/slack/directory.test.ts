@@ -129,6 +129,30 @@ describe('conversations', () => {
     );
   });
 
+  it('says whether a channel is shared with another organization (Slack Connect), as Slack does', async () => {
+    const own = await callForm(fake, 'conversations.info', { channel: SEEDED_CHANNELS.general });
+    expect(own.body.channel).toMatchObject({
+      is_shared: false,
+      is_ext_shared: false,
+      is_pending_ext_shared: false,
+      is_org_shared: false,
+    });
+    fake.addChannel({ id: 'C0CONNECT1', name: 'with-vendor', shared: 'external' });
+    fake.addChannel({ id: 'C0INVITED1', name: 'invited', shared: 'pending' });
+    const shared = await callForm(fake, 'conversations.info', { channel: 'C0CONNECT1' });
+    expect(shared.body.channel).toMatchObject({
+      is_shared: true,
+      is_ext_shared: true,
+      is_pending_ext_shared: false,
+    });
+    const pending = await callForm(fake, 'conversations.info', { channel: 'C0INVITED1' });
+    expect(pending.body.channel).toMatchObject({
+      is_shared: false,
+      is_ext_shared: false,
+      is_pending_ext_shared: true,
+    });
+  });
+
   it('opens one DM per user and says when it was already open', async () => {
     const first = await callJson(fake, 'conversations.open', { users: SEEDED_USERS.member });
     const id = (first.body.channel as { id: string }).id;
