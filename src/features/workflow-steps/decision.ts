@@ -38,9 +38,11 @@ export async function askDecision(run: StepRun<DecisionStepDeps>): Promise<StepR
     ...(details ? { details: details.slice(0, 2900) } : {}),
   };
   const message = renderDecisionRequest({ ...question, blockId: DECISION_BLOCK });
+  // Recorded before it is posted: a click may arrive as soon as the message does.
+  await run.deps.steps.waiting(run.workspaceId, run.executionId, 'ask_decision', run.workflowRun, question);
   // Posted with the workflow's token: Slack ties the buttons to this step's run.
   await run.client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
-  return { waiting: question };
+  return 'waiting';
 }
 
 interface FunctionData {

@@ -20,7 +20,6 @@ import { PERMISSION_WORDS, type Permission } from '../../kernel/permission-rules
 import { reportError } from '../../slack/error-reply.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from '../../slack/requester.js';
 import type { StepDeps } from './deps.js';
-import type { Question } from './runs.js';
 
 export interface StepRun<D extends StepDeps = StepDeps> {
   deps: D;
@@ -35,7 +34,8 @@ export interface StepRun<D extends StepDeps = StepDeps> {
 }
 
 /** Outputs to complete with, or a question posted: the asked person's click completes the step later. */
-export type StepResult = { outputs: Record<string, unknown> } | { waiting: Question };
+/** Outputs to complete the step with, or `'waiting'`: the handler recorded a question a click will answer. */
+export type StepResult = { outputs: Record<string, unknown> } | 'waiting';
 
 interface FunctionEvent {
   function_execution_id: string;
@@ -196,10 +196,7 @@ async function runOnce<D extends StepDeps>(
     const result = await onSurface(workflowSurface(run.workflowRun), () =>
       inTenant(tenant, () => handler(run)),
     );
-    if ('waiting' in result) {
-      await deps.steps.waiting(run.workspaceId, run.executionId, callbackId, run.workflowRun, result.waiting);
-      return;
-    }
+    if (result === 'waiting') return;
     await slack.complete({ outputs: result.outputs });
   } catch (err) {
     await slack.fail({ error: await authorMessage(deps, err, context) });
