@@ -44,6 +44,9 @@ const CASES: ReadonlyArray<readonly [string, string]> = [
   [`explain ${PASSWORD}`, 'word after `explain`'],
   [`digest add tag:${PASSWORD}`, 'The value of `tag:`'],
   [`alerts add types:${PASSWORD}`, 'The value of `types:`'],
+  // A key pasted inside an event uid, where no word boundary stands before it.
+  [`explain leak/src/id_${GITHUB}`, 'word after `explain`'],
+  [`snooze leak/src/x${GITHUB} 1d`, 'after `snooze`'],
 ];
 
 async function send(text: string): Promise<string> {

@@ -51,6 +51,15 @@ const KNOWN_SHAPES: ReadonlyArray<readonly [SecretKind, RegExp]> = [
   ['private-key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
 ];
 
+/**
+ * The shapes distinctive enough to find anywhere inside an event uid, where a word boundary does not stand
+ * before them (`leak/src/id_ghp_…`): the uid's id part may carry a pasted key. `sk-`/`rk-` are left out: plain
+ * ids end in `…task-<digits>` too.
+ */
+const SHAPES_INSIDE_UIDS: ReadonlyArray<readonly [SecretKind, RegExp]> = KNOWN_SHAPES.filter(
+  ([, shape]) => !shape.source.startsWith('\\b(?:sk|rk)-'),
+).map(([kind, shape]) => [kind, new RegExp(shape.source.replace(/^\\b|\\b$/g, ''), shape.flags)] as const);
+
 /** `password=…`, `pwd: …`, `api_key=…`, `token:…`: a name that announces a secret, followed by a value. */
 const ASSIGNMENT =
   /(?:^|[^A-Za-z0-9])(?:pass(?:word|wd)?|pwd|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|client[_-]?secret|auth[_-]?token|token)\s*[:=]\s*[^\s"'“”‘’]/i;
@@ -108,7 +117,12 @@ export function detectSecret(text: string): SecretKind | undefined {
     if (looksLikePassword(word.replace(/^[A-Za-z][A-Za-z0-9_]*:(?!\/\/)/, ''))) return 'password';
   }
   for (const word of words) {
-    if (word.length < 24 || EVENT_UID.test(word)) continue;
+    if (EVENT_UID.test(word)) {
+      const inside = SHAPES_INSIDE_UIDS.find(([, shape]) => shape.test(word));
+      if (inside) return inside[0];
+      continue;
+    }
+    if (word.length < 24) continue;
     for (const run of word.split(/[.@/:\\?&#]/).flatMap((piece) => piece.match(RUN) ?? [])) {
       if (looksGenerated(run)) return 'high-entropy';
     }
