@@ -6,7 +6,6 @@
  */
 import type { ContextBlock, KnownBlock, SectionBlock, View } from '@slack/types';
 import type { Event, EventActionType } from '../../api/index.js';
-import type { UpstreamReply } from '../../features/alerts/ports.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate, userMention } from '../../slack/kit/text.js';
@@ -33,6 +32,20 @@ import {
   timeZoneInput,
   typeCounts,
 } from './blocks.js';
+
+/** What a thread reply says of an event read again: nobody is named, since the API does not say who. */
+export interface UpstreamReply {
+  uid: string;
+  title?: string;
+  /** Status moves Vigil did not make, each with when it happened. */
+  status: { action: EventActionType; at: number }[];
+  /** The severity that counts rose to the subscription's threshold. */
+  severity?: { from: string; to: string };
+  /** When the change was seen. */
+  at: number;
+  /** Also sent to the channel: the event became critical. */
+  broadcast: boolean;
+}
 
 export const ALERT_MORE = 'alert_more';
 

@@ -3,13 +3,14 @@
  * top events with the same buttons as event search, "+N more"), the subscription list and the add modal.
  * Pure: time comes in as `now`, button values are the caller's opaque refs.
  */
+
 import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock, View } from '@slack/types';
 import { DateTime } from 'luxon';
 import { SEVERITIES } from '../../api/index.js';
-import type { DigestListItem } from '../../features/digests/subscriptions.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, plainText, truncate } from '../../slack/kit/text.js';
+import type { DigestLast, Subscription } from '../../store/index.js';
 import type { DigestHeading } from '../events/context.js';
 import { tagFields } from '../events/tags.js';
 import {
@@ -30,6 +31,19 @@ import {
   timeZoneInput,
   typeCounts,
 } from './blocks.js';
+
+export interface DigestListItem {
+  subscription: Subscription;
+  last: DigestLast | undefined;
+  /** The tenant it keeps, when not the workspace's own now (it was made before a switch of tenant). */
+  otherTenant?: number;
+  /** Milliseconds of the next scheduled digest; undefined while paused. */
+  next: number | undefined;
+  state:
+    | { kind: 'active' }
+    | { kind: 'paused'; reason: string }
+    | { kind: 'failing'; error: string; failures: number; since: number; retryAt: number | undefined };
+}
 
 export const DIGEST_MORE = 'digest_more';
 

@@ -26,6 +26,7 @@ import {
   withUpstreamState,
 } from '../../domain/events/upstream.js';
 import { withSnoozes } from '../../domain/snooze-model.js';
+import type { UpstreamReply } from '../../domain/subscriptions/alert-blocks.js';
 import { lowestThreshold } from '../../domain/subscriptions/alert-match.js';
 import { POSTED_CONTEXT_TTL_MS } from '../../domain/subscriptions/posting.js';
 import { realSleep } from '../../kernel/clock.js';
@@ -37,7 +38,7 @@ import type {
   AlertSubscriptionRepo,
   EventStateRepo,
 } from '../../store/index.js';
-import type { AlertMessageRef, AlertPublisher, UpstreamReply } from './ports.js';
+import type { AlertMessageRef, AlertPublisher } from './ports.js';
 
 /** How long a posted message follows changes made elsewhere. */
 export const FOLLOW_FOR_MS = 7 * 24 * 3600_000;

@@ -1,10 +1,6 @@
-/**
- * What the alert workflows need from outside, as ports: the tenant feed (over a background API session) and
- * Slack (implemented in the Slack layer). Services never see Slack itself.
- */
-import type { EventActionType } from '../../api/index.js';
 import type { EventStateChange } from '../../domain/events/changes.js';
 import type { EventsContext, EventsContextOf } from '../../domain/events/context.js';
+import type { UpstreamReply } from '../../domain/subscriptions/alert-blocks.js';
 import type { EventPage, EventPageInput, RunMessageFinder } from '../../domain/subscriptions/posting.js';
 import { eventSourceOf } from '../../domain/subscriptions/source.js';
 import type { ApiAccess } from '../../domain/workspace-api.js';
@@ -53,18 +49,4 @@ export interface AlertPublisher extends RunMessageFinder {
   reply(message: AlertMessageRef, change: EventStateChange): Promise<void>;
   /** Records in the thread a change made outside Vigil, or a rise of severity, seen in a fresh read. */
   replyUpstream(message: AlertMessageRef, reply: UpstreamReply): Promise<void>;
-}
-
-/** What a thread reply says of an event read again: nobody is named, since the API does not say who. */
-export interface UpstreamReply {
-  uid: string;
-  title?: string;
-  /** Status moves Vigil did not make, each with when it happened. */
-  status: { action: EventActionType; at: number }[];
-  /** The severity that counts rose to the subscription's threshold. */
-  severity?: { from: string; to: string };
-  /** When the change was seen. */
-  at: number;
-  /** Also sent to the channel: the event became critical. */
-  broadcast: boolean;
 }

@@ -3,12 +3,12 @@
  * list with the last run, the next slot and whether it is failing (from the first failed run, since when), and a preview of the next digest.
  */
 import { DateTime } from 'luxon';
+import type { DigestListItem } from '../../domain/subscriptions/digest-blocks.js';
 import { SubscriptionService, type SubscriptionServiceDeps } from '../../domain/subscriptions/service.js';
 import type { EventSource } from '../../domain/subscriptions/source.js';
 import { inTenant } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import {
-  type DigestLast,
   type NewSubscription,
   type Repositories,
   type Subscription,
@@ -18,19 +18,6 @@ import { randomId } from '../../store/repos/ids.js';
 import { collectEvents } from './collect.js';
 import { nextSlot } from './due.js';
 import { contentOf, type DigestContent } from './run.js';
-
-export interface DigestListItem {
-  subscription: Subscription;
-  last: DigestLast | undefined;
-  /** The tenant it keeps, when not the workspace's own now (it was made before a switch of tenant). */
-  otherTenant?: number;
-  /** Milliseconds of the next scheduled digest; undefined while paused. */
-  next: number | undefined;
-  state:
-    | { kind: 'active' }
-    | { kind: 'paused'; reason: string }
-    | { kind: 'failing'; error: string; failures: number; since: number; retryAt: number | undefined };
-}
 
 export interface DigestServiceDeps extends Pick<SubscriptionServiceDeps, 'tenantOf'> {
   repos: Pick<Repositories, 'digestSubscriptions' | 'digestOutbox' | 'audit' | 'searchContexts'>;

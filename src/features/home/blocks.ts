@@ -6,6 +6,7 @@ import { describeActors, permissionLines } from '../../domain/settings-blocks.js
 import { snoozeHomeGroups } from '../../domain/snooze-blocks.js';
 import { alertHomeGroups } from '../../domain/subscriptions/alert-blocks.js';
 import type { AlertList } from '../../domain/subscriptions/alert-service.js';
+import type { DigestListItem } from '../../domain/subscriptions/digest-blocks.js';
 import { digestHomeGroups } from '../../domain/subscriptions/digest-blocks.js';
 import {
   type AdminsSource,
@@ -27,7 +28,6 @@ import type {
   Subscription,
   UnreadableRecord,
 } from '../../store/index.js';
-import type { DigestListItem } from '../digests/subscriptions.js';
 
 export const HOME_CONNECT = 'home_connect';
 export const HOME_DISCONNECT = 'home_disconnect';

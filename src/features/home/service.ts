@@ -1,6 +1,7 @@
 /** What App Home shows a member: connection health, settings, subscriptions, and for admins the audit log. */
 
 import type { AlertList, AlertService } from '../../domain/subscriptions/alert-service.js';
+import type { DigestListItem } from '../../domain/subscriptions/digest-blocks.js';
 import { type Permission, TIGHTENED_PERMISSIONS } from '../../kernel/permission-rules.js';
 import type {
   AuditEntry,
@@ -12,7 +13,7 @@ import type {
   UnreadableRecord,
 } from '../../store/index.js';
 import type { ConnectionService, EnvironmentOverview } from '../connection/service.js';
-import type { DigestListItem, DigestService } from '../digests/subscriptions.js';
+import type { DigestService } from '../digests/subscriptions.js';
 
 const HOME_AUDIT_ENTRIES = 5;
 
