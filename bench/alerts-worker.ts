@@ -6,6 +6,7 @@
 import { loadConfig } from '../src/app/config.js';
 import { startVigil } from '../src/app/start.js';
 import { createLogger } from '../src/kernel/logger.js';
+import { openStoreHandle } from '../test/support/store-handle.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -17,13 +18,15 @@ async function main(): Promise<void> {
   try {
     await new Promise((resolve) => setTimeout(resolve, runMs));
     const used = process.cpuUsage(cpu);
-    const { repos } = vigil.deps;
+    const handle = await openStoreHandle(config);
+    const { repos } = handle;
     const feeds = await Promise.all(
       (await repos.alertSubscriptions.teams()).map(async (ws) => {
         const feed = await repos.alertState.feed(ws);
         return { polls: feed?.polls ?? 0, requests: feed?.requests ?? 0, intervals: feed?.intervals ?? [] };
       }),
     );
+    await handle.close();
     const figures = {
       cpuMs: (used.user + used.system) / 1000,
       runMs: performance.now() - started,

@@ -8,6 +8,7 @@
  * Reported as ratios against the baseline measured in the same run.
  */
 import { parseArgs } from 'node:util';
+import { ManualClock } from '../test/support/manual-clock.js';
 import { type Stack, startStack } from '../test/support/stack.js';
 import { isEntry } from './entry.js';
 import { median } from './stats.js';
@@ -46,7 +47,9 @@ async function timed(stack: Stack, text: string): Promise<number> {
 
 /** `extra` identifiers besides the seed's, `rounds` measured rounds; every answer verified a page of results. */
 export async function runByNameBench(extra: number, rounds: number): Promise<ByNameResult> {
-  const stack = await startStack({ sim: { emptyPageEvery: 0 } });
+  // Moved by hand: past the list's cache age for a cold read, which also refills the API's request budget.
+  const clock = new ManualClock(Date.now());
+  const stack = await startStack({ clock, sim: { emptyPageEvery: 0 } });
   try {
     for (let n = 0; n < extra; n++) stack.sim.state.addIdentifier(2001, `vendor-${n}.example`, 'domain');
     const byId: number[] = [];
@@ -58,10 +61,10 @@ export async function runByNameBench(extra: number, rounds: number): Promise<ByN
     for (let r = 0; r < rounds; r++) {
       byId.push(await timed(stack, 'events 3001 size:5'));
       warm.push(await timed(stack, 'events acme.example size:5'));
-      await stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+      clock.advance(5 * 60_000 + 1);
       cold.push(await timed(stack, 'events acme.example size:5'));
-      // The cold read spent the organization's request budget: let it refill so the next round is fair.
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // The cold read spent the organization's request budget: it refills before the next round.
+      clock.advance(60_000);
     }
     return {
       identifiers: extra + 3,

@@ -51,6 +51,8 @@ export interface StartOptions {
   extraRoutes?: WebServerOptions['extraRoutes'];
   /** The store heartbeat peers judge this instance's liveness by (tests beat by hand); real timers otherwise. */
   heartbeat?: HeartbeatOptions;
+  /** Tracks the work a request leaves running after its ack (tests wait on it to settle); a new one otherwise. */
+  tracker?: WorkTracker;
 }
 
 export interface RunningVigil {
@@ -91,7 +93,7 @@ export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   const outbound = createOutbound(config.proxy);
   const monitoring = await openMonitoring(config, clock, logger);
   const storage = openStorage(config, { logger, clock, monitoring }, opts);
-  const tracker = new WorkTracker();
+  const tracker = opts.tracker ?? new WorkTracker();
   const later = loadLater(storage, { config, logger, clock, outbound, monitoring, tracker }, opts);
   const creating = createSlackApp({
     base: { logger, outbound, metrics: monitoring.metrics },

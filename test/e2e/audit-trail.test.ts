@@ -70,7 +70,7 @@ describe('the audit trail', () => {
       userId: admin,
     });
     await stack.slack.waitFor('chat.postMessage');
-    await stack.vigil.deps.tracker.idle();
+    await stack.tracker.idle();
 
     const lines = auditLines();
     const byAction = (action: string) => lines.filter((l) => l.action === action);
@@ -92,14 +92,14 @@ describe('the audit trail', () => {
     expect(byAction('events.share')[0]?.surface).toBe('button');
 
     // Once each: the store holds as many entries as the log has lines.
-    const stored = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 100);
+    const stored = await stack.repos.audit.recent(stack.workspaceId, 100);
     expect(stored).toHaveLength(lines.length);
   }, 60_000);
 
   it('reads as words in `audit`, and exports every entry as CSV to the DM', async () => {
     const admin = SEEDED_USERS.admin;
     // An entry whose title would run as a formula in a spreadsheet.
-    await stack.vigil.deps.repos.audit.append({
+    await stack.repos.audit.append({
       teamId: stack.workspaceId,
       userId: admin,
       action: 'digest.add',
@@ -133,7 +133,7 @@ describe('the audit trail', () => {
   it('refuses the export to a member who is not an admin', async () => {
     const uploads = stack.slack.callsTo('files.completeUploadExternal').length;
     const refused = await command(stack, 'audit export', { userId: SEEDED_USERS.member });
-    await stack.vigil.deps.tracker.idle();
+    await stack.tracker.idle();
     const answer = await waitPostTo(stack, refused.responseUrl, 1);
     expect(`${String(answer.body.text)} ${textOf(answer.body)}`).toMatch(/admin/i);
     expect(stack.slack.callsTo('files.completeUploadExternal').length).toBe(uploads);

@@ -69,7 +69,6 @@ describe('the connect flow as a new admin', () => {
     expect(textOf(asked.post)).toContain('The link works once and expires');
     linkUrl = linkOf(asked.post);
     // PORT is 0 in tests: without VIGIL_PUBLIC_URL the link uses the port Vigil actually listens on.
-    expect(stack.vigil.deps.config.publicUrl).toBe(`http://localhost:${stack.vigil.port}`);
     expect(linkUrl).toMatch(new RegExp(`^http://localhost:${stack.vigil.port}/connect/[A-Za-z0-9_-]{32}$`));
     pageUrl = reachable(stack, linkUrl);
   });
@@ -104,7 +103,7 @@ describe('the connect flow as a new admin', () => {
     );
     expect(page.html).toContain('name="api_key"');
     expect(page.html).not.toContain(wrong);
-    expect(await stack.vigil.deps.repos.workspaces.get(stack.workspaceId)).toBeUndefined();
+    expect(await stack.repos.workspaces.get(stack.workspaceId)).toBeUndefined();
   });
 
   it('refuses a region that is not offered', async () => {
@@ -165,7 +164,7 @@ describe('the connect flow as a new admin', () => {
   });
 
   it('stores the connection sealed, and audits it', async () => {
-    const { repos } = stack.vigil.deps;
+    const { repos } = stack;
     const connection = await repos.workspaces.get(stack.workspaceId);
     expect(connection).toMatchObject({
       teamId: stack.workspaceId,
@@ -210,7 +209,7 @@ describe('the connect flow as a new admin', () => {
     expect(shown.html).toContain('This connect link has expired or was already used.');
     expect((await submitKey(pageUrl, key.apiKey, simHost(stack))).status).toBe(410);
     expect((await submitTenant(pageUrl, 2001)).status).toBe(410);
-    expect((await stack.vigil.deps.repos.workspaces.get(stack.workspaceId))?.tenantId).toBe(2002);
+    expect((await stack.repos.workspaces.get(stack.workspaceId))?.tenantId).toBe(2002);
   });
 });
 

@@ -63,7 +63,7 @@ describe('status', () => {
     expect(post.body.replace_original).toBe(true);
     expect(post.body.text).toBe('Vigil is connected to tenant Acme Production (2001), organization 1001.');
     const text = textOf(post);
-    const stored = await stack.vigil.deps.repos.workspaces.get(stack.workspaceId);
+    const stored = await stack.repos.workspaces.get(stack.workspaceId);
     expect(text).toContain(`*Tenant:* *${stored?.tenantName}* (id 2001)`);
     expect(text).toContain('*Organization:* id 1001');
     // Vigil's own API host, as is, to copy: never defanged.
@@ -99,7 +99,7 @@ describe('tenant switching', () => {
   it('refuses a member and says why', async () => {
     const { post } = await run('tenant 2002', member);
     expectRefused(post, 'switch the tenant', true);
-    expect((await stack.vigil.deps.repos.workspaces.get(stack.workspaceId))?.tenantId).toBe(2001);
+    expect((await stack.repos.workspaces.get(stack.workspaceId))?.tenantId).toBe(2001);
   });
 
   it('refuses a tenant of another organization with a clear message', async () => {
@@ -110,7 +110,7 @@ describe('tenant switching', () => {
       'The API key cannot use tenant 2101: it is not one of the tenants this key may access.',
     );
     expect(text).toContain('`/vigil tenants`');
-    expect((await stack.vigil.deps.repos.workspaces.get(stack.workspaceId))?.tenantId).toBe(2001);
+    expect((await stack.repos.workspaces.get(stack.workspaceId))?.tenantId).toBe(2001);
   });
 
   it('switches for an admin, with the tenant’s name, and audits it', async () => {
@@ -118,7 +118,7 @@ describe('tenant switching', () => {
     expect(ack.body).toEqual({ response_type: 'ephemeral', text: 'Switching to tenant 2003…' });
     expect(post.body.replace_original).toBe(true);
     expect(post.body.text).toBe('This workspace now uses tenant Acme Staging (id 2003).');
-    const { repos } = stack.vigil.deps;
+    const { repos } = stack;
     expect(await repos.workspaces.get(stack.workspaceId)).toMatchObject({
       tenantId: 2003,
       tenantName: 'Acme Staging',
@@ -166,17 +166,17 @@ describe('audit and settings', () => {
     // The default is admins now: the member tries to open it, and it stays admins.
     const { post } = await run('settings actors everyone', member);
     expectRefused(post, 'change who may ignore, remediate or triage events');
-    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('admins');
+    expect((await stack.repos.settings.get(stack.workspaceId)).permissions.act).toBe('admins');
   });
 
   it('refuses a user group id that names no group of the workspace, changing nothing', async () => {
-    const before = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50);
+    const before = await stack.repos.audit.recent(stack.workspaceId, 50);
     const { post } = await run('settings act group:S0SECOPZ1', admin);
     expect(String(post.body.text)).toContain('No user group `S0SECOPZ1` in this workspace');
     expect(textOf(post)).toContain('Security Operations');
     expect(JSON.stringify(post.body)).not.toMatch(/Reference|\(ref /);
-    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.act).toBe('admins');
-    expect(await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).toEqual(before);
+    expect((await stack.repos.settings.get(stack.workspaceId)).permissions.act).toBe('admins');
+    expect(await stack.repos.audit.recent(stack.workspaceId, 50)).toEqual(before);
     expect(stack.slack.callsTo('usergroups.list').length).toBeGreaterThan(0);
   });
 
@@ -185,7 +185,7 @@ describe('audit and settings', () => {
     expect(post.body.text).toBe(
       'From now on, members of the user group <!subteam^S0SECOPS1> (Security Operations, @secops) may ignore, remediate or triage events.',
     );
-    const { repos } = stack.vigil.deps;
+    const { repos } = stack;
     expect((await repos.settings.get(stack.workspaceId)).permissions.act).toEqual({ usergroup: 'S0SECOPS1' });
     const [entry] = await repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: admin, action: 'settings.actors', target: 'group:S0SECOPS1' });
@@ -259,7 +259,7 @@ describe('disconnect', () => {
     expect(res.status).toBe(200);
     const deleted = await stack.slack.waitForPost((p) => p.path === new URL(actionUrl).pathname);
     expect(deleted.body).toEqual({ delete_original: true });
-    expect(await stack.vigil.deps.repos.workspaces.get(stack.workspaceId)).toBeDefined();
+    expect(await stack.repos.workspaces.get(stack.workspaceId)).toBeDefined();
   });
 
   it('deletes the connection when the admin confirms, audits it and replaces the prompt', async () => {
@@ -285,7 +285,7 @@ describe('disconnect', () => {
     expect(replaced.body.replace_original).toBe(true);
     expect(replaced.body.text).toBe('Vigil was disconnected; the API key is deleted.');
     expect(textOf(replaced)).toContain(`Disconnected by <@${admin}>`);
-    const { repos } = stack.vigil.deps;
+    const { repos } = stack;
     expect(await repos.workspaces.get(stack.workspaceId)).toBeUndefined();
     expect(await repos.workspaces.apiKey(stack.workspaceId)).toBeUndefined();
     const [entry] = await repos.audit.recent(stack.workspaceId, 1);
@@ -324,7 +324,7 @@ describe('disconnect from App Home', () => {
   it('acks the modal at once; a member is refused in the modal, an admin disconnects', async () => {
     const key = stack.sim.keys[0];
     if (!key) throw new Error('no simulated key');
-    await stack.vigil.deps.repos.workspaces.put(stack.workspaceId, {
+    await stack.repos.workspaces.put(stack.workspaceId, {
       teamId: stack.workspaceId,
       apiHost: new URL(stack.sim.url).host,
       apiKey: key.apiKey,
@@ -367,12 +367,12 @@ describe('disconnect from App Home', () => {
     expect(refused.body).toMatchObject({ response_action: 'update' });
     expect(textOf(refused.body as never)).toContain('Disconnecting Vigil…');
     await updated('Only workspace admins can disconnect Vigil.');
-    expect(await stack.vigil.deps.repos.workspaces.get(stack.workspaceId)).toBeDefined();
+    expect(await stack.repos.workspaces.get(stack.workspaceId)).toBeDefined();
 
     await submit(owner);
     await updated('Vigil is disconnected');
-    expect(await stack.vigil.deps.repos.workspaces.get(stack.workspaceId)).toBeUndefined();
-    const [last] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    expect(await stack.repos.workspaces.get(stack.workspaceId)).toBeUndefined();
+    const [last] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(last).toMatchObject({
       userId: owner,
       action: 'connection.disconnect',

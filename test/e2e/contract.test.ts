@@ -112,7 +112,7 @@ for (const mode of ['lean', 'rich'] as AnswerMode[]) {
       // Report requests in every state, reports with many related events, and a digest of each kind.
       for (const r of stack.sim.state.reportRequests.filter((x) => x.tenantId === key?.defaultTenantId))
         await crawler.command(`report ${r.uuid}`);
-      const digests = await stack.vigil.deps.repos.digestSubscriptions.list(stack.workspaceId);
+      const digests = await stack.repos.digestSubscriptions.list(stack.workspaceId);
       for (const d of digests) {
         await crawler.command(`digest preview ${d.id}`);
       }

@@ -237,7 +237,7 @@ describe('OAuth mode: each team uses its own installation only', () => {
       },
     });
     // T0001 is installed (and connected by the stack); T0OTHER01 never installed Vigil.
-    await stack.vigil.deps.repos.installations.storeInstallation({
+    await stack.repos.installations.storeInstallation({
       team: { id: DEFAULT_TEAM_ID, name: 'Vigil Test' },
       enterprise: undefined,
       user: { id: SEEDED_USERS.owner, token: undefined, scopes: undefined },

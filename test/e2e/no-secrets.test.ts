@@ -70,8 +70,8 @@ async function databaseFiles(): Promise<Map<string, Buffer>> {
 
 describe('the API key leaves no trace', () => {
   it('was used: the workspace is connected and the API was called with it', async () => {
-    expect(await stack.vigil.deps.repos.workspaces.apiKey(stack.workspaceId)).toBe(key.apiKey);
-    expect((await stack.vigil.deps.repos.workspaces.get(stack.workspaceId))?.tenantId).toBe(2002);
+    expect(await stack.repos.workspaces.apiKey(stack.workspaceId)).toBe(key.apiKey);
+    expect((await stack.repos.workspaces.get(stack.workspaceId))?.tenantId).toBe(2002);
     expect(stack.sim.log.entries.length).toBeGreaterThan(5);
   });
 

@@ -50,7 +50,7 @@ async function install(grant: Grant): Promise<Response> {
   );
 }
 
-const repos = () => stack.vigil.deps.repos;
+const repos = () => stack.repos;
 
 /** Bolt's query shapes: a team's installation, or an organization's (org-wide install). */
 const teamQuery = (teamId: string) => ({

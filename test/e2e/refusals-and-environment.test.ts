@@ -93,14 +93,8 @@ describe('a workspace connected from the environment', () => {
     const host = new URL(stack.sim.url).host;
     const before = await command(stack, 'status');
     expect(textOf(before.post.body)).toContain('*Global searches left:* not reported yet');
-    // Only global searches report the quota; the credentials feature is not wired yet, so one is made
-    // through the same API access a command would use.
-    await stack.vigil.deps.api.call(
-      stack.workspaceId,
-      ({ session }) =>
-        session.searchCredentials({ query: { type: 'domain', fqdn: 'acme.example' }, size: 1 }),
-      (r) => r.quota,
-    );
+    // A credential search reports the quota; status shows what it last saw.
+    await command(stack, 'creds domain acme.example', { userId: SEEDED_USERS.admin });
     const { post } = await command(stack, 'status');
     const text = textOf(post.body);
     expect(String(post.body.text)).toBe(

@@ -65,7 +65,7 @@ describe('secret-looking values in commands', () => {
     const ack = await send(text);
     expect(ack).toContain(field);
     expect(ack).toMatch(/looks like (a password|a GitHub token)/);
-    await stack.vigil.deps.tracker.idle();
+    await stack.tracker.idle();
     expect(stack.sim.log.entries.length).toBe(calls);
     for (const secret of [PASSWORD, GITHUB]) {
       expect(ack).not.toContain(secret);
@@ -79,7 +79,7 @@ describe('secret-looking values in commands', () => {
     const ack = await send('creds email a@b.co hunter2');
     expect(ack).toContain('not repeated here');
     expect(ack).not.toContain('hunter2');
-    await stack.vigil.deps.tracker.idle();
+    await stack.tracker.idle();
     expect(stack.sim.log.entries.length).toBe(calls);
     expect(stack.slack.allText()).not.toContain('hunter2');
   });

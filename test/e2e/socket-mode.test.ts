@@ -97,13 +97,11 @@ describe('Vigil over Socket Mode', () => {
   });
 
   it('deletes the workspace connection on an app_uninstalled event', async () => {
-    expect(await vigil.deps.repos.workspaces.get(DEFAULT_TEAM_ID)).toBeDefined();
+    expect(await stack.repos.workspaces.get(DEFAULT_TEAM_ID)).toBeDefined();
     const payload = eventEnvelope({ type: 'app_uninstalled' }, Math.floor(Date.now() / 1000));
     const ack = await slack.socket.send({ type: 'events_api', payload });
     expect(ack.payload ?? {}).toEqual({});
-    await expect
-      .poll(() => vigil.deps.repos.workspaces.get(DEFAULT_TEAM_ID), { timeout: 5_000 })
-      .toBeUndefined();
+    await expect.poll(() => stack.repos.workspaces.get(DEFAULT_TEAM_ID), { timeout: 5_000 }).toBeUndefined();
   });
 
   it('closes the socket when stopped, and does not reconnect', async () => {

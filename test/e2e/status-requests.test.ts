@@ -35,7 +35,7 @@ describe('status requests', () => {
     const responseUrl = stack.slack.responseUrl();
     await stack.sender.slashCommand({ text: 'status', userId: SEEDED_USERS.member, responseUrl });
     const post = await stack.slack.waitForPost((p) => `${stack.slack.url}${p.path}` === responseUrl);
-    await stack.vigil.deps.tracker.idle();
+    await stack.tracker.idle();
     expect(textOf(post.body)).toContain(`${key?.defaultTenantId}`);
     const paths = stack.sim.log.entries.map((e) => `${e.method} ${e.path.replace(/\d+/g, '#')}`);
     expect(paths.filter((p) => p === 'GET /tokens/test')).toHaveLength(1);

@@ -117,7 +117,7 @@ describe('OAuth mode, installations in Redis, Redis stopped', () => {
       },
     });
     try {
-      await oauth.vigil.deps.repos.installations.storeInstallation({
+      await oauth.repos.installations.storeInstallation({
         team: { id: DEFAULT_TEAM_ID, name: 'Vigil Test' },
         enterprise: undefined,
         user: { id: SEEDED_USERS.owner, token: undefined, scopes: undefined },

@@ -166,7 +166,7 @@ describe('Workflow Builder steps over HTTP', () => {
     expect(stack.slack.allText()).not.toContain(secret);
     expect(JSON.stringify(execution.outputs)).not.toContain(secret);
     // Shared in a channel, as from `/vigil creds`: audited, as the person, via the workflow.
-    const [entry] = await stack.vigil.deps.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({
       userId: SEEDED_USERS.admin,
       action: 'credentials.share',
@@ -198,7 +198,7 @@ describe('Workflow Builder steps over HTTP', () => {
 
   it('search_events without a person runs only while `use` is open to every member', async () => {
     const setUse = (actors: 'admins' | 'everyone') =>
-      stack.vigil.deps.repos.settings.setPermission(stack.workspaceId, 'use', actors, SEEDED_USERS.admin);
+      stack.repos.settings.setPermission(stack.workspaceId, 'use', actors, SEEDED_USERS.admin);
     await setUse('admins');
     try {
       const nobody = await runStep('search_events', { identifier: '3001', since: '90d' });
@@ -246,7 +246,7 @@ describe('Workflow Builder steps over HTTP', () => {
     const actions = stack.sim.log.entries.filter((e) => e.path.endsWith('/events/actions'));
     expect(actions.length - before).toBe(1);
     expect(completionsOf(execution)).toHaveLength(1);
-    const [entry] = await stack.vigil.deps.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: SEEDED_USERS.member, action: 'event.ignore', target: uid });
     expect(entry?.surface).toBe(`via workflow ${execution.workflowExecutionId}`);
     expect(entry?.detail).toBe('workflow step Act on an event');
@@ -270,12 +270,7 @@ describe('Workflow Builder steps over HTTP', () => {
   });
 
   it('act_on_event is refused to a person the workspace does not let act', async () => {
-    await stack.vigil.deps.repos.settings.setPermission(
-      stack.workspaceId,
-      'act',
-      'admins',
-      SEEDED_USERS.admin,
-    );
+    await stack.repos.settings.setPermission(stack.workspaceId, 'act', 'admins', SEEDED_USERS.admin);
     try {
       const [event] = stack.sim.state.eventsOf(3003);
       const { execution } = await runStep('act_on_event', {
@@ -287,12 +282,7 @@ describe('Workflow Builder steps over HTTP', () => {
       expect(call.method).toBe('functions.completeError');
       expect(execution.error).toContain('only workspace admins may');
     } finally {
-      await stack.vigil.deps.repos.settings.setPermission(
-        stack.workspaceId,
-        'act',
-        'everyone',
-        SEEDED_USERS.admin,
-      );
+      await stack.repos.settings.setPermission(stack.workspaceId, 'act', 'everyone', SEEDED_USERS.admin);
     }
   });
 
@@ -328,7 +318,7 @@ describe('Workflow Builder steps over HTTP', () => {
     expect(completionsOf(execution)).toHaveLength(1);
     expect(stack.sim.log.entries.length).toBe(before);
     // Nothing is kept for a workspace this Vigil does not serve.
-    expect(await stack.vigil.deps.repos.workflowSteps(z.unknown()).keys('T0OTHER01')).toEqual([]);
+    expect(await stack.repos.workflowSteps(z.unknown()).keys('T0OTHER01')).toEqual([]);
   });
 
   it('an unknown identifier, by name or by id, completes with an error naming it and how to find one', async () => {
@@ -467,7 +457,8 @@ describe('Workflow Builder steps over HTTP', () => {
   });
 
   it('post_digest posts the subscription’s digest now and outputs a link to it', async () => {
-    const sub = await stack.vigil.deps.digests.add({
+    // Stored as the digest form stores one (the step reads it by id).
+    const sub = await stack.repos.digestSubscriptions.add({
       teamId: stack.workspaceId,
       channelId: SEEDED_CHANNELS.security,
       createdBy: SEEDED_USERS.member,

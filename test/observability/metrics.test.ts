@@ -104,7 +104,7 @@ describe('/metrics (VIGIL_METRICS=1 on VIGIL_METRICS_PORT)', () => {
   });
 
   it('reads the depth of each queue from the store on each scrape', async () => {
-    const { repos } = stack.vigil.deps;
+    const { repos } = stack;
     const depth = async (queue: string) =>
       sampleSum((await scrape(url())).families, 'vigil_queue_depth', { queue });
     expect(await depth('digest_runs')).toBe(0);

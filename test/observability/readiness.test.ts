@@ -1,13 +1,14 @@
 /**
  * `/readyz` through the whole stack: ready when every part is, and 503 naming the part that is down when one
  * is not (Slack's auth.test failing, the simulated API unreachable, found by its own probe or by people's
- * calls, a scheduler that stopped ticking, the store closed), each with its reason. `/healthz` stays the cheap
+ * calls, a scheduler that stopped ticking, the store's redis-server stopped), each with its reason. `/healthz` stays the cheap
  * liveness check.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
 import type { Ticker } from '../../src/domain/subscriptions/ticker.js';
 import { command } from '../features/lists/support.js';
+import { type RedisServer, startRedisServer } from '../store/support/redis-server.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -31,6 +32,8 @@ const ticker = new HandTicker();
 
 const clock = new ManualClock(Date.now());
 let stack: Stack;
+// A real redis-server beneath, so that the store can really go down.
+let redis: RedisServer;
 
 async function readyz(): Promise<{ status: number; body: Report }> {
   const res = await fetch(`${stack.vigil.url}/readyz`);
@@ -45,10 +48,17 @@ const failed = (body: Report) =>
     .sort();
 
 beforeAll(async () => {
-  stack = await startStack({ clock, alertTicker: ticker, digestTicker: ticker });
+  redis = await startRedisServer();
+  stack = await startStack({
+    clock,
+    alertTicker: ticker,
+    digestTicker: ticker,
+    env: { VIGIL_STORE: redis.url },
+  });
 });
 afterAll(async () => {
   await stack?.close();
+  await redis?.stop();
 });
 
 describe('/readyz', () => {
@@ -154,7 +164,7 @@ describe('/readyz', () => {
   });
 
   it('names the store when it is down, and /healthz says so too', async () => {
-    await stack.vigil.deps.store.close();
+    await redis.stop();
     const { status, body } = await readyz();
     expect(status).toBe(503);
     expect(failed(body)).toContain('store');

@@ -35,7 +35,7 @@ const FORMS = [
     }),
     confirmed: (channel: string) => `posts in <#${channel}>`,
     created: async () =>
-      (await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).map((s) => s.channelId),
+      (await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).map((s) => s.channelId),
   },
   {
     name: 'alerts',
@@ -44,8 +44,7 @@ const FORMS = [
       quiet: { value: { type: 'plain_text_input', value: null } },
     }),
     confirmed: (channel: string) => `posted in <#${channel}>`,
-    created: async () =>
-      (await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID)).map((s) => s.channelId),
+    created: async () => (await stack.repos.alertSubscriptions.list(DEFAULT_TEAM_ID)).map((s) => s.channelId),
   },
 ] as const;
 

@@ -72,9 +72,7 @@ describe('a store sealed with a key Vigil is not given', () => {
     const connectless = { connect: false } as const;
 
     const started = await startStack({ ...connectless, env: both });
-    expect(await started.vigil.deps.repos.workspaces.apiKey('T0SEALED1')).toBe(
-      'fw_live_sealed_with_the_old_key',
-    );
+    expect(await started.repos.workspaces.apiKey('T0SEALED1')).toBe('fw_live_sealed_with_the_old_key');
     await started.close();
     // Having started once with both keys, the store records both as in use: the new key alone still lacks one.
     await expect(startStack({ ...connectless, env: withNew })).rejects.toThrow(
@@ -85,9 +83,7 @@ describe('a store sealed with a key Vigil is not given', () => {
     expect(await rotation.exited).toBe(0);
 
     const rotated = await startStack({ ...connectless, env: withNew });
-    expect(await rotated.vigil.deps.repos.workspaces.apiKey('T0SEALED1')).toBe(
-      'fw_live_sealed_with_the_old_key',
-    );
+    expect(await rotated.repos.workspaces.apiKey('T0SEALED1')).toBe('fw_live_sealed_with_the_old_key');
     await rotated.close();
   }, 120_000);
 });

@@ -87,7 +87,7 @@ describe('the store written by release 0.1.0', () => {
     expect(textOf(status.post)).toContain(String(manifest.tenantId));
     expect(textOf(status.post)).not.toMatch(/not connected|could not/i);
 
-    const installation = await stack.vigil.deps.repos.installations.fetchInstallation({
+    const installation = await stack.repos.installations.fetchInstallation({
       teamId: manifest.installation,
       enterpriseId: undefined,
       isEnterpriseInstall: false,
@@ -95,7 +95,7 @@ describe('the store written by release 0.1.0', () => {
     expect(installation.bot?.token).toBe('xoxb-fixture-bot-token');
 
     // `settings reveal everyone` still applies: a member may reveal.
-    const settings = await stack.vigil.deps.repos.settings.get(manifest.workspaceId);
+    const settings = await stack.repos.settings.get(manifest.workspaceId);
     expect(settings.permissions.reveal).toBe('everyone');
     const shown = await command(stack, 'settings', { userId: SEEDED_USERS.admin });
     expect(textOf(shown.post)).toMatch(/[Rr]eveal[^"]*everyone/);
@@ -103,7 +103,7 @@ describe('the store written by release 0.1.0', () => {
     const audit = await command(stack, 'audit', { userId: SEEDED_USERS.admin });
     expect(textOf(audit.post)).toContain('subscribed a channel to the daily digest');
 
-    const state = await stack.vigil.deps.repos.eventStates.get(manifest.workspaceId, manifest.ignored);
+    const state = await stack.repos.eventStates.get(manifest.workspaceId, manifest.ignored);
     expect(state).toMatchObject({ generation: 1, last: { action: 'ignore', by: SEEDED_USERS.member } });
   });
 
@@ -188,8 +188,8 @@ describe('the store written by release 0.1.0', () => {
       userId: SEEDED_USERS.admin,
     });
     await expect
-      .poll(async () => (await stack.vigil.deps.repos.audit.recent(manifest.workspaceId, 1))[0]?.action)
+      .poll(async () => (await stack.repos.audit.recent(manifest.workspaceId, 1))[0]?.action)
       .toBe('events.share');
-    expect((await stack.vigil.deps.repos.audit.recent(manifest.workspaceId, 1))[0]?.target).toBe('3001');
+    expect((await stack.repos.audit.recent(manifest.workspaceId, 1))[0]?.target).toBe('3001');
   });
 });

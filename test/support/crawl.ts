@@ -174,10 +174,10 @@ export class Crawler {
   private async settle(): Promise<void> {
     // Follow-ups may start more follow-ups (a post, then an update): wait until a pass finds nothing new.
     for (;;) {
-      await this.stack.vigil.deps.tracker.idle();
+      await this.stack.tracker.idle();
       await new Promise((resolve) => setImmediate(resolve));
       const before = this.stack.slack.calls.length + this.stack.slack.responseUrlPosts.length;
-      await this.stack.vigil.deps.tracker.idle();
+      await this.stack.tracker.idle();
       if (before === this.stack.slack.calls.length + this.stack.slack.responseUrlPosts.length) break;
     }
     this.collect();

@@ -15,16 +15,18 @@ import {
   SEEDED_USERS,
   startFakeSlack,
 } from '../../packages/playground/src/sim/slack/index.js';
-import { loadConfig } from '../../src/app/config.js';
+import { type Config, loadConfig } from '../../src/app/config.js';
 import { type RunningVigil, startVigil } from '../../src/app/start.js';
 import { realTicker, type Ticker } from '../../src/domain/subscriptions/ticker.js';
-import type { Clock, Sleep } from '../../src/kernel/clock.js';
+import { type Clock, type Sleep, systemClock } from '../../src/kernel/clock.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { Permission } from '../../src/kernel/permission-rules.js';
+import { WorkTracker } from '../../src/kernel/work-tracker.js';
 import { createSlackSender, type SlackSender } from '../harness/index.js';
 import { manifestFunctions } from './manifest.js';
 import { ManualTicker } from './manual-ticker.js';
 import { guardSlackContract } from './slack-contract.js';
+import { openStoreHandle, type StoreHandle } from './store-handle.js';
 
 export const SIGNING_SECRET = 'e2e-signing-secret-0123456789abcdef';
 
@@ -52,6 +54,16 @@ export interface StackOptions {
 
 export interface Stack {
   vigil: RunningVigil;
+  /** The test's own handle on Vigil's store (same file and key): seed and read records through it. */
+  repos: StoreHandle['repos'];
+  /** The same handle's store beneath them (raw namespaces). */
+  store: StoreHandle['store'];
+  /** The configuration Vigil runs with (another instance on the same store starts with it). */
+  config: Config;
+  /** Vigil's clock: the one given, the system's otherwise. */
+  clock: Clock;
+  /** The work Vigil's requests leave running after their ack: `await stack.tracker.idle()` lets it settle. */
+  tracker: WorkTracker;
   sim: SimApi;
   slack: FakeSlack;
   sender: SlackSender;
@@ -92,6 +104,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     digest: new ManualTicker(opts.digestTicker ?? realTicker),
     intel: new ManualTicker(opts.intelTicker ?? realTicker),
   };
+  const tracker = new WorkTracker();
   let vigil: RunningVigil;
   try {
     vigil = await startVigil({
@@ -103,16 +116,19 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       alertTicker: tickers.alert,
       digestTicker: tickers.digest,
       intelTicker: tickers.intel,
+      tracker,
     });
   } catch (err) {
     await Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);
     throw err;
   }
+  const handle = await openStoreHandle(config, opts.clock ? { clock: opts.clock } : {});
+  const { repos } = handle;
   const workspaceId = DEFAULT_TEAM_ID;
   if (opts.connect !== false) {
     const key = sim.keys[0];
     if (!key) throw new Error('the simulated API has no keys');
-    await vigil.deps.repos.workspaces.put(workspaceId, {
+    await repos.workspaces.put(workspaceId, {
       teamId: workspaceId,
       apiHost: new URL(sim.url).host,
       apiKey: key.apiKey,
@@ -125,7 +141,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     });
   }
   for (const p of opts.open ?? []) {
-    await vigil.deps.repos.settings.setPermission(workspaceId, p, 'everyone', SEEDED_USERS.admin);
+    await repos.settings.setPermission(workspaceId, p, 'everyone', SEEDED_USERS.admin);
   }
   const sender = createSlackSender({
     receiverUrl: `${vigil.url}/slack/events`,
@@ -133,6 +149,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   });
   return {
     vigil,
+    repos,
+    store: handle.store,
+    config,
+    clock: opts.clock ?? systemClock,
+    tracker,
     sim,
     slack,
     sender,
@@ -144,7 +165,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     runIntel: () => tickers.intel.tick(),
     async close() {
       await vigil.stop();
-      await Promise.allSettled([sim.close(), slack.close()]);
+      await Promise.allSettled([handle.close(), sim.close(), slack.close()]);
       await rm(dataDir, { recursive: true, force: true });
       // Every test through the stack is a contract test: Vigil sent nothing the published API refuses.
       if (sim.contractViolations.length > 0) {

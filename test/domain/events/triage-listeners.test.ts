@@ -130,7 +130,7 @@ describe('tags', () => {
     expect(row).toContain('tags vip, needs review');
     expect(row).toContain(`Tags set by <@${SEEDED_USERS.member}>`);
 
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({
       userId: SEEDED_USERS.member,
       action: 'event.tags',
@@ -321,7 +321,7 @@ describe('permission', () => {
   it('is checked before the form opens, and again on submission', async () => {
     const page = await results(`events ${IDENTIFIER.domain} size:1`, SEEDED_USERS.member);
     const open = await openForm(page, 'event_note:0', SEEDED_USERS.member);
-    await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
+    await stack.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
     try {
       stack.sim.log.clear();
       // The form opened before the change is refused on submission.
@@ -347,7 +347,7 @@ describe('permission', () => {
       expect(updates.map((c) => String((c.body.view as Json).callback_id))).toEqual(['event_triage_status']);
       expect(patches()).toHaveLength(0);
     } finally {
-      await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
+      await stack.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
     }
   });
 

@@ -69,7 +69,7 @@ describe('alerts through Slack', () => {
     expect(textOf(post)).toMatch(
       /Alerts `[A-Za-z0-9_-]+` created: new events of identifier 3001 \(severity ≥ high\) are posted in <#C0GENERAL> as they appear; Vigil looks every minute\./,
     );
-    const [sub] = await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     expect(sub).toMatchObject({
       channelId: SEEDED_CHANNELS.general,
       identifierIds: [3001],
@@ -88,7 +88,7 @@ describe('alerts through Slack', () => {
       channelId: SEEDED_CHANNELS.notJoined,
     });
     expect(textOf(again.post)).toContain('Vigil is not a member of <#C0NOTJOIN>');
-    expect(await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID)).toHaveLength(1);
+    expect(await stack.repos.alertSubscriptions.list(DEFAULT_TEAM_ID)).toHaveLength(1);
 
     // A usage error is answered in the ack.
     const bad = await stack.sender.slashCommand({
@@ -106,7 +106,7 @@ describe('alerts through Slack', () => {
     expect(textOf((await command(stack, 'alerts list')).post)).toContain('Paused');
     const removed = await command(stack, `alerts remove ${sub?.id}`, { userId: SEEDED_USERS.admin });
     expect(textOf(removed.post)).toContain('removed');
-    const actions = (await stack.vigil.deps.repos.audit.recent(DEFAULT_TEAM_ID, 10)).map((e) => e.action);
+    const actions = (await stack.repos.audit.recent(DEFAULT_TEAM_ID, 10)).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['alert.add', 'alert.pause', 'alert.remove']));
   });
 
@@ -201,7 +201,7 @@ describe('alerts through Slack', () => {
     });
     expect(JSON.stringify(bad.body)).toContain('"response_action":"errors"');
     expect(JSON.stringify(bad.body)).toContain('22:00-07:00');
-    expect(await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID)).toEqual([]);
+    expect(await stack.repos.alertSubscriptions.list(DEFAULT_TEAM_ID)).toEqual([]);
 
     const good = await stack.sender.viewSubmission({
       callbackId: String(view.callback_id),
@@ -211,7 +211,7 @@ describe('alerts through Slack', () => {
     expect(good.status).toBe(200);
     const told = await stack.slack.waitFor('chat.postEphemeral');
     expect(String(told.body.text)).toContain('Quiet hours 22:00–07:00 Europe/Berlin hold every alert');
-    const [sub] = await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     expect(sub).toMatchObject({
       channelId: SEEDED_CHANNELS.security,
       identifierIds: [3001, 3002],
@@ -227,7 +227,7 @@ describe('alerts through Slack', () => {
     await command(stack, 'alerts add severity:critical quiet:22:00-07:00 tz:UTC', {
       userId: SEEDED_USERS.member,
     });
-    const [sub] = await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     await stack.runAlerts();
     const published = async (userId: string, act: () => Promise<unknown>) => {
       const before = stack.slack.callsTo('views.publish').length;
@@ -255,9 +255,7 @@ describe('alerts through Slack', () => {
         value: sub?.id ?? '',
       }),
     );
-    expect((await stack.vigil.deps.repos.alertSubscriptions.get(sub?.id ?? ''))?.paused?.by).toBe(
-      SEEDED_USERS.member,
-    );
+    expect((await stack.repos.alertSubscriptions.get(sub?.id ?? ''))?.paused?.by).toBe(SEEDED_USERS.member);
     clock.advance(60_000);
     await published(SEEDED_USERS.admin, () =>
       stack.sender.blockAction({
@@ -268,7 +266,7 @@ describe('alerts through Slack', () => {
         value: sub?.id ?? '',
       }),
     );
-    const resumed = await stack.vigil.deps.repos.alertSubscriptions.get(sub?.id ?? '');
+    const resumed = await stack.repos.alertSubscriptions.get(sub?.id ?? '');
     expect(resumed?.paused).toBeUndefined();
     expect(resumed?.startAt).toBe(START + 60_000);
   });

@@ -121,7 +121,7 @@ describe('opened from an alert after a tenant switch', () => {
     const value = (await waitPostTo(stack, revealed.responseUrl)).body;
     expect(textOf(value)).toMatch(SECRET);
     expect(tenantsOf('/v4/events/_expand', paged)).toEqual([2001]);
-    const [audited] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [audited] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(audited).toMatchObject({ action: 'stealer-log.reveal', target: UID });
   });
 
@@ -146,7 +146,7 @@ describe('opened from an alert after a tenant switch', () => {
     expect(panel.error).toBeUndefined();
     expect(((panel.metadata as Json).external_ref as Json).id).toBe(UID);
     // A message record written before records kept their tenant: its buttons' context names it.
-    const record = await stack.vigil.deps.repos.alertState.updateMessage(
+    const record = await stack.repos.alertState.updateMessage(
       stack.workspaceId,
       SEEDED_CHANNELS.security,
       alert.ts,

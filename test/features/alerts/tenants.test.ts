@@ -99,7 +99,7 @@ describe('subscriptions keep their tenant', () => {
       userId: admin,
     });
     expect(textOf(made.post)).toContain('created');
-    const subs = await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
+    const subs = await stack.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     expect(subs.map((s) => [s.channelId, s.tenantId]).sort()).toEqual(
       [
         [SEEDED_CHANNELS.general, 2002],
@@ -170,11 +170,11 @@ describe('subscriptions keep their tenant', () => {
 
   it('a record written before subscriptions kept a tenant follows the workspace’s, and a switch keeps it there', async () => {
     await command(stack, `alerts add identifiers:${OF_2001} severity:critical`, { userId: admin });
-    const [made] = await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
+    const [made] = await stack.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     if (made === undefined) throw new Error('no subscription');
     // As an older release wrote it: no tenant.
-    await stack.vigil.deps.repos.alertSubscriptions.update(made.id, { tenantId: undefined });
-    expect((await stack.vigil.deps.repos.alertSubscriptions.get(made.id))?.tenantId).toBeUndefined();
+    await stack.repos.alertSubscriptions.update(made.id, { tenantId: undefined });
+    expect((await stack.repos.alertSubscriptions.get(made.id))?.tenantId).toBeUndefined();
     await stack.runAlerts();
     clock.advance(5_000);
     addEvent('leak/tenant-2001/old', 2001, OF_2001);
@@ -184,7 +184,7 @@ describe('subscriptions keep their tenant', () => {
     expect(textOf((await command(stack, 'alerts list')).post)).not.toContain('· tenant');
 
     await switchTenant(2002);
-    expect((await stack.vigil.deps.repos.alertSubscriptions.get(made.id))?.tenantId).toBe(2001);
+    expect((await stack.repos.alertSubscriptions.get(made.id))?.tenantId).toBe(2001);
     // What appears in 2001 after the switch still reaches the channel, read from where the feed stopped.
     const before = stack.sim.log.entries.length;
     addEvent('leak/tenant-2001/after', 2001, OF_2001);

@@ -61,14 +61,14 @@ describe.each<AnswerMode>(['lean', 'rich'])('credential actions (%s answers)', (
 
   it('refuses a member while only admins may act, before any call, and audits the attempt as refused', async () => {
     await command(stack, 'settings act admins', { userId: SEEDED_USERS.admin });
-    const before = (await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).length;
+    const before = (await stack.repos.audit.recent(stack.workspaceId, 50)).length;
     const clicked = await click(stack, rowOf(results, 'linus@act.example'), 'Remediate', {
       userId: SEEDED_USERS.member,
     });
     const answer = await waitPostTo(stack, clicked.responseUrl);
     expect(textOf(answer.body)).toContain('only workspace admins may ignore, remediate or triage');
     expect(actionCalls(stack)).toHaveLength(0);
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 50);
     expect(audit).toHaveLength(before + 1);
     expect(audit[0]).toMatchObject({ action: 'permission.refused', target: 'act', outcome: 'refused' });
   });
@@ -95,7 +95,7 @@ describe.each<AnswerMode>(['lean', 'rich'])('credential actions (%s answers)', (
     const after = rowOf(redrawn.body, 'linus@act.example');
     expect(textOf(after)).toContain(`Remediated by <@${SEEDED_USERS.admin}>`);
     expect(JSON.stringify(after)).toContain('Unremediate');
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 5);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 5);
     expect(audit.filter((e) => e.action === 'credential.remediate')).toHaveLength(1);
 
     // The reverse, from the redrawn row.
@@ -127,7 +127,7 @@ describe.each<AnswerMode>(['lean', 'rich'])('credential actions (%s answers)', (
     expect(textOf(after.body)).toContain('Identity ignored by');
     const notice = await waitPostTo(stack, page.responseUrl, 2);
     expect(String(notice.body.text)).toMatch(/had already ignored `ada@act\.example/);
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ action: 'credential.ignore', userId: SEEDED_USERS.admin });
     expect(entry?.detail).toContain('whole page');
   });

@@ -127,7 +127,7 @@ describe('export CSV', () => {
     expect(new Set(rows.slice(1).map((r) => r[0])).size).toBe(1500);
 
     // Audited; the private folder is gone.
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: admin, action: 'credentials.export' });
     expect(entry?.detail).toContain('1500 rows delivered');
     expect((await readdir(tmpdir())).filter((f) => f.startsWith('vigil-export-'))).toEqual([]);
@@ -226,7 +226,7 @@ describe('export CSV', () => {
       .filter((c) => c.method === 'files.completeUploadExternal');
     expect(completed).toHaveLength(0);
     expect((await readdir(tmpdir())).filter((f) => f.startsWith('vigil-export-'))).toEqual([]);
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry?.detail).toContain('failed after 30 rows');
     const again = await exportFrom(message);
     expect(String(again.done.body.text)).toContain('Export done: 30 rows');

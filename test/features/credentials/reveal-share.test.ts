@@ -40,7 +40,7 @@ function revealOf(identity: string): { blocks: unknown[] } {
 describe('reveal', () => {
   it('is refused to a member while only admins may, and says who may', async () => {
     stack.sim.log.clear();
-    const auditBefore = (await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).length;
+    const auditBefore = (await stack.repos.audit.recent(stack.workspaceId, 50)).length;
     const clicked = await click(stack, revealOf('grace@reveal.example'), 'Reveal', {
       userId: SEEDED_USERS.member,
     });
@@ -51,7 +51,7 @@ describe('reveal', () => {
     expect(JSON.stringify(answer.body)).not.toContain(VALUE);
     // Refused before any API call; the attempt is audited as refused, and nothing was revealed.
     expect(credsBodies(stack)).toHaveLength(0);
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 50);
     expect(audit).toHaveLength(auditBefore + 1);
     expect(audit[0]).toMatchObject({
       userId: SEEDED_USERS.member,
@@ -74,7 +74,7 @@ describe('reveal', () => {
     expect(String(answer.body.text)).not.toContain(VALUE);
     // The same page, asked again (free within 10 minutes): the value came from the API, not the store.
     expect(credsBodies(stack)).toEqual([{ query: { type: 'domain', fqdn: 'reveal.example' }, size: 10 }]);
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({
       userId: SEEDED_USERS.admin,
       action: 'credential.reveal',
@@ -89,14 +89,14 @@ describe('who may reveal', () => {
   it('follows `/vigil settings reveal …`: a member of the allowed user group may, after an admin says so', async () => {
     const set = await command(stack, 'settings reveal group:S0SECOPS1', { userId: SEEDED_USERS.admin });
     expect(set.post.body.response_type).toBe('ephemeral');
-    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).permissions.reveal).toEqual({
+    expect((await stack.repos.settings.get(stack.workspaceId)).permissions.reveal).toEqual({
       usergroup: 'S0SECOPS1',
     });
     const member = SEEDED_USERS.member;
     const clicked = await click(stack, revealOf('alan@reveal.example'), 'Reveal', { userId: member });
     const answer = await waitPostTo(stack, clicked.responseUrl);
     expect(textOf(answer.body)).toContain('`Other-Value-123456`');
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: member, action: 'credential.reveal' });
     await command(stack, 'settings reveal admins', { userId: SEEDED_USERS.admin });
   });
@@ -134,7 +134,7 @@ describe('the value goes nowhere else', () => {
     ].join('\n');
     expect(everythingElse).not.toContain(VALUE);
     expect(stack.logs.join('\n')).not.toContain(VALUE);
-    await stack.vigil.deps.store.ping();
+    await stack.store.ping();
     const files = (await readdir(stack.dataDir)).filter((f) => f.startsWith('vigil.sqlite'));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) {

@@ -28,7 +28,7 @@ describe('digest tag filter', () => {
       'digest add identifiers:3001 tag:vip,"needs review" tz:UTC at:09:00 always',
     );
     expect(String(post.body.text)).toContain('created');
-    const [sub] = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     expect(sub?.tags).toEqual(['vip', 'needs review']);
     const list = await command(stack, 'digest list');
     expect(JSON.stringify(list.post.body)).toContain('tags vip, needs review');
@@ -106,7 +106,7 @@ describe('digest tag filter', () => {
     });
     expect(res.status).toBe(200);
     await stack.slack.waitFor('chat.postEphemeral');
-    const [sub] = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     expect(sub?.tags).toEqual(['vip', 'escalated']);
   });
 });

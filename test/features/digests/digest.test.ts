@@ -47,7 +47,7 @@ describe('digest commands and posts', () => {
     expect(textOf(post)).toMatch(
       /Digest `[A-Za-z0-9_-]+` created: it posts in <#C0GENERAL> at 08:30 America\/New_York/,
     );
-    const [sub] = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     expect(sub).toMatchObject({
       timeZone: 'America/New_York',
       identifierIds: [3001],
@@ -56,7 +56,7 @@ describe('digest commands and posts', () => {
     const list = await command(stack, 'digest list');
     expect(textOf(list.post)).toContain(`\`${sub?.id}\` in <#C0GENERAL>`);
     expect(textOf(list.post)).toContain('Last run: none yet');
-    const audit = await stack.vigil.deps.repos.audit.recent(DEFAULT_TEAM_ID, 5);
+    const audit = await stack.repos.audit.recent(DEFAULT_TEAM_ID, 5);
     expect(audit.map((e) => e.action)).toContain('digest.add');
   });
 
@@ -65,7 +65,7 @@ describe('digest commands and posts', () => {
     expect(textOf(post)).toContain('Vigil is not a member of <#C0NOTJOIN>');
     expect(textOf(post)).toContain('/invite @Vigil');
     expect(textOf(post)).not.toContain('Reference');
-    expect(await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).toEqual([]);
+    expect(await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).toEqual([]);
   });
 
   it('posts a due digest once, with counts, buttons that work, and no unfurls', async () => {
@@ -124,7 +124,7 @@ describe('digest commands and posts', () => {
     const tenantId = stack.sim.keys[0]?.defaultTenantId ?? 0;
     const extra = stack.sim.state.addIdentifier(tenantId, 'gone.example', 'domain');
     await command(stack, `digest add identifiers:3001,${extra.id} tz:UTC at:09:00 always`);
-    expect(await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).toHaveLength(1);
+    expect(await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).toHaveLength(1);
     stack.sim.state.identifiers.splice(stack.sim.state.identifiers.indexOf(extra), 1);
     clock.set(START + 10 * DAY);
     stack.sim.state.addEvent({
@@ -169,13 +169,13 @@ describe('digest commands and posts', () => {
 
   it('previews privately and removes', async () => {
     await command(stack, 'digest add identifiers:3001 tz:UTC');
-    const [sub] = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     const preview = await command(stack, `digest preview ${sub?.id}`);
     expect(textOf(preview.post)).toContain('Preview (nothing was posted)');
     expect(textOf(preview.post)).toContain('"response_type":"ephemeral"');
     const removed = await command(stack, `digest remove ${sub?.id}`);
     expect(textOf(removed.post)).toContain('removed');
-    expect(await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).toEqual([]);
+    expect(await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).toEqual([]);
     const again = await command(stack, `digest remove ${sub?.id}`);
     expect(textOf(again.post)).toContain('There is no digest');
     expect(textOf(again.post)).not.toMatch(/reference|at .*\.ts:/);
@@ -256,7 +256,7 @@ describe('digest commands and posts', () => {
     });
     expect(JSON.stringify(bad.body)).toContain('"response_action":"errors"');
     expect(JSON.stringify(bad.body)).toContain('IANA');
-    expect(await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).toEqual([]);
+    expect(await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID)).toEqual([]);
 
     const good = await stack.sender.viewSubmission({
       callbackId: String(view.callback_id),
@@ -266,7 +266,7 @@ describe('digest commands and posts', () => {
     expect(good.status).toBe(200);
     const told = await stack.slack.waitFor('chat.postEphemeral');
     expect(String(told.body.text)).toContain('at 07:45 Europe/Berlin on weekdays');
-    const [sub] = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     expect(sub).toMatchObject({
       identifierIds: [3001, 3002],
       severity: 'high',
@@ -277,7 +277,7 @@ describe('digest commands and posts', () => {
 
   it('App Home lists digests with Pause/Resume/Remove, for their creator or an admin only', async () => {
     await command(stack, 'digest add identifiers:3001 tz:UTC', { userId: SEEDED_USERS.member });
-    const [sub] = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     const openHome = async (userId: string) => {
       const before = stack.slack.callsTo('views.publish').length;
       await stack.sender.event({ type: 'app_home_opened', userId });
@@ -297,9 +297,7 @@ describe('digest commands and posts', () => {
     await stack.slack.waitFor(
       (c) => c.method === 'views.publish' && stack.slack.callsTo('views.publish').indexOf(c) >= before,
     );
-    expect((await stack.vigil.deps.repos.digestSubscriptions.get(sub?.id ?? ''))?.paused?.by).toBe(
-      SEEDED_USERS.member,
-    );
+    expect((await stack.repos.digestSubscriptions.get(sub?.id ?? ''))?.paused?.by).toBe(SEEDED_USERS.member);
     // Another member may not remove it; the refusal is logged and told in their DM with Vigil (App Home has
     // no response_url), and nothing changes.
     stack.slack.addUser({ id: 'U0OTHER99', name: 'otto' });
@@ -313,13 +311,13 @@ describe('digest commands and posts', () => {
     expect(JSON.stringify(told.body)).toContain(
       'Only workspace admins can change a digest someone else created',
     );
-    expect(await stack.vigil.deps.repos.digestSubscriptions.get(sub?.id ?? '')).toBeDefined();
+    expect(await stack.repos.digestSubscriptions.get(sub?.id ?? '')).toBeDefined();
     const resumed = await press('digest_resume', SEEDED_USERS.admin);
     await stack.slack.waitFor(
       (c) => c.method === 'views.publish' && stack.slack.callsTo('views.publish').indexOf(c) >= resumed,
     );
-    expect((await stack.vigil.deps.repos.digestSubscriptions.get(sub?.id ?? ''))?.paused).toBeUndefined();
-    const actions = (await stack.vigil.deps.repos.audit.recent(DEFAULT_TEAM_ID, 10)).map((e) => e.action);
+    expect((await stack.repos.digestSubscriptions.get(sub?.id ?? ''))?.paused).toBeUndefined();
+    const actions = (await stack.repos.audit.recent(DEFAULT_TEAM_ID, 10)).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['digest.add', 'digest.pause', 'digest.resume']));
     expect(actions).not.toContain('digest.remove');
   });

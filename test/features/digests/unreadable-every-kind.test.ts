@@ -42,6 +42,8 @@ const GARBAGE = 'not a record {';
  */
 const NOT_MET: Partial<Record<NamespaceName, string>> = {
   installation: 'another workspace’s installation, which a single-workspace Vigil never reads',
+  workspace:
+    'another workspace’s connection: a single-workspace Vigil refuses its requests before reading it',
   'digest-cursor': 'the third digest’s run stops at its unreadable outbox, before its cursor',
   // Kinds the workspace holds none of when they are damaged, so the damaged key is one nothing asks for:
   // records that live while a person is mid-way, of features the scenario does not use, or bookkeeping.
@@ -91,7 +93,7 @@ describe.each(['sqlite', 'redis'] as const)('one unreadable record of every kind
 });
 
 async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefined): Promise<void> {
-  const { repos, store } = stack.vigil.deps;
+  const { repos, store } = stack;
   const damage = async (name: NamespaceName, key: string) => {
     const full = `vigil:${name}:${key}`;
     if (redis === undefined) {
@@ -367,7 +369,10 @@ async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefi
   clock.advance(60_000);
   await stack.runAlerts();
   expect(alertPosts(SEEDED_CHANNELS.general)).toHaveLength(2);
-  expect((await repos.unreadable.list(T)).map((r) => `${r.kind}:${r.key}`)).toContain(`alert-feed:${T}:feed`);
+  // Noted for admins as Vigil met it (a write of its own, after the tick): read here as another instance would.
+  await expect
+    .poll(async () => (await repos.unreadable.list(T)).map((r) => `${r.kind}:${r.key}`))
+    .toContain(`alert-feed:${T}:feed`);
   const before = stack.slack.callsTo('views.publish').length;
   await stack.sender.blockAction({
     actionId: 'unreadable_remove',

@@ -44,7 +44,7 @@ describe('one unreadable record of each kind', () => {
     await command(stack, 'alerts add identifiers:3001', admin);
     await command(stack, 'alerts add identifiers:3002', admin);
     await command(stack, 'snooze identifier 3002 7d', admin);
-    const repos = stack.vigil.deps.repos;
+    const repos = stack.repos;
     const [good, bad] = await repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     const [goodAlert, badAlert] = await repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     if (!good || !bad || !goodAlert || !badAlert) throw new Error('subscriptions not created');

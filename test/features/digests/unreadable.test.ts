@@ -28,7 +28,7 @@ describe('an unreadable digest record', () => {
     await command(stack, 'digest add identifiers:3001 tz:UTC at:09:00 always', admin);
     await command(stack, 'digest add identifiers:3002 tz:UTC at:10:00 always', admin);
     await command(stack, 'alerts add identifiers:3001', admin);
-    const [good, bad] = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const [good, bad] = await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     if (!good || !bad) throw new Error('digests not created');
     await sqlite(join(stack.dataDir, 'vigil.sqlite'), 'UPDATE keyv SET value = ? WHERE key = ?', [
       '{"value":{"id":',
@@ -50,7 +50,7 @@ describe('an unreadable digest record', () => {
     expect(textOf(refused.post)).not.toContain('removed');
     const removed = await command(stack, `digest remove ${bad.id}`, { userId: SEEDED_USERS.admin });
     expect(textOf(removed.post)).toContain(`Digest \`${bad.id}\` removed`);
-    expect(await stack.vigil.deps.repos.digestSubscriptions.unreadableIds(DEFAULT_TEAM_ID)).toEqual([]);
+    expect(await stack.repos.digestSubscriptions.unreadableIds(DEFAULT_TEAM_ID)).toEqual([]);
     const after = await command(stack, 'digest list');
     expect(textOf(after.post)).not.toContain('could not be read');
     expect(stack.logs.filter((l) => l.includes('unreadable record set aside'))).toHaveLength(1);
@@ -59,7 +59,7 @@ describe('an unreadable digest record', () => {
   it('shows Remove beside a damaged digest or alert subscription only to whom may remove it (admins)', async () => {
     await command(stack, 'digest add identifiers:3001 tz:UTC at:09:00 always', admin);
     await command(stack, 'alerts add identifiers:3001', admin);
-    const repos = stack.vigil.deps.repos;
+    const repos = stack.repos;
     const [bad] = await repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     const [badAlert] = await repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     if (!bad || !badAlert) throw new Error('subscriptions not created');

@@ -58,7 +58,7 @@ describe('ignore, then undo', () => {
     expect(buttons(updated.body).find((b) => b.action_id === 'event_undo:0')?.text).toBe('Undo');
     expect(findOption(updated.body, 'event_undo:0')).toBeUndefined();
     expect(actionBodies()).toEqual([{ action: { type: 'ignore' }, targets: [{ uid }] }]);
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(audit[0]).toMatchObject({ userId: SEEDED_USERS.member, action: 'event.ignore', target: uid });
 
     const undo = await click(stack, updated.body as { blocks: unknown[] }, 'event_undo:0');
@@ -116,7 +116,7 @@ describe('clicks at once', () => {
 
 describe('permission', () => {
   it('refuses a member when only admins may act, saying why, without replacing the results', async () => {
-    await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
+    await stack.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
     try {
       stack.sim.log.clear();
       const page = await openEvents();
@@ -132,7 +132,7 @@ describe('permission', () => {
       expect(textOf((await waitPostTo(stack, allowed.responseUrl)).body)).toContain('Ignored by');
       expect(actionCalls(stack)).toHaveLength(1);
     } finally {
-      await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
+      await stack.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
     }
   });
 

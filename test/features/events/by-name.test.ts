@@ -5,6 +5,7 @@
  * Every v4 request must validate against the published document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
 import { startVigil } from '../../../src/app/start.js';
 import { silentLogger } from '../../../src/kernel/logger.js';
 import { contractProblems, fromSimLog } from '../../api/support/openapi.js';
@@ -80,20 +81,20 @@ describe('/vigil identifiers', () => {
   });
 
   it('reads the list once for concurrent readers of a cold cache', async () => {
-    await stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+    clock.advance(5 * 60_000 + 1);
     stack.sim.log.clear();
-    const lists = await Promise.all(
-      Array.from({ length: 5 }, () => stack.vigil.deps.identifiers.list(stack.workspaceId)),
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => command(stack, 'identifiers acme', { userId: SEEDED_USERS.admin })),
     );
-    expect(new Set(lists).size).toBe(1);
+    expect(new Set(answers.map((a) => textOf(a.post.body))).size).toBe(1);
     const pages = identifierReads().filter((e) => e.query.from === undefined);
     expect(pages).toHaveLength(1);
   });
 
   it('shares the list with another instance on the same store, and a forgetting by either', async () => {
-    await stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+    clock.advance(5 * 60_000 + 1);
     const other = await startVigil({
-      config: stack.vigil.deps.config,
+      config: stack.config,
       logger: silentLogger,
       host: '127.0.0.1',
       clock,
@@ -116,9 +117,8 @@ describe('/vigil identifiers', () => {
       expect(textOf(post.body)).toContain('`acme.example`\nDomain · ID `3001`');
       expect(identifierReads()).toHaveLength(reads);
 
-      // Forgotten there (as after an accepted recommendation): this instance reads the list again.
-      await other.deps.identifiers.invalidate(stack.workspaceId);
-      stack.sim.state.addIdentifier(TENANT, 'late-one.example', 'domain');
+      // Forgotten there (an identifier added through it): this instance reads the list again.
+      await command(peer, 'identifiers add domain late-one.example', { userId: SEEDED_USERS.admin });
       expect(textOf((await command(stack, 'identifiers late-one')).post.body)).toContain(
         '`late-one.example`',
       );
@@ -129,8 +129,7 @@ describe('/vigil identifiers', () => {
 
       // Forgotten here and read again within the same millisecond (the clock has not moved): the other
       // instance, holding the list of that same millisecond, still tells the new read from the old.
-      await stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
-      stack.sim.state.addIdentifier(TENANT, 'late-two.example', 'domain');
+      await command(stack, 'identifiers add domain late-two.example', { userId: SEEDED_USERS.admin });
       expect(textOf((await command(stack, 'identifiers late-two')).post.body)).toContain(
         '`late-two.example`',
       );
@@ -220,7 +219,7 @@ describe('/vigil events <name> secret', () => {
     JSON.parse(String((call.body.view as { private_metadata?: unknown }).private_metadata)) as unknown;
 
   it('looks an unknown name up, then the chosen identifier’s button opens the private form', async () => {
-    await stack.vigil.deps.identifiers.invalidate(stack.workspaceId);
+    clock.advance(5 * 60_000 + 1);
     stack.sim.log.clear();
     const triggerId = stack.slack.triggerId();
     const { post } = await command(stack, 'events acme.example secret', { triggerId });

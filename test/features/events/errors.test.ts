@@ -36,7 +36,7 @@ describe('upstream errors', () => {
   it('401 with an invalid key: the credentials were rejected, an admin should reconnect', async () => {
     const key = stack.sim.keys[0];
     if (!key) throw new Error('no sim key');
-    await stack.vigil.deps.repos.workspaces.put(stack.workspaceId, {
+    await stack.repos.workspaces.put(stack.workspaceId, {
       teamId: stack.workspaceId,
       apiHost: new URL(stack.sim.url).host,
       apiKey: 'not-a-valid-key-0000000000000000',
@@ -52,7 +52,7 @@ describe('upstream errors', () => {
       expect(body).toContain('/vigil connect');
       expect(stack.slack.allText()).not.toContain('not-a-valid-key');
     } finally {
-      await stack.vigil.deps.repos.workspaces.put(stack.workspaceId, {
+      await stack.repos.workspaces.put(stack.workspaceId, {
         teamId: stack.workspaceId,
         apiHost: new URL(stack.sim.url).host,
         apiKey: key.apiKey,
@@ -115,10 +115,10 @@ describe('upstream errors', () => {
   });
 
   it('a workspace that is not connected is told how to connect', async () => {
-    const saved = await stack.vigil.deps.repos.workspaces.get(stack.workspaceId);
+    const saved = await stack.repos.workspaces.get(stack.workspaceId);
     const key = stack.sim.keys[0];
     if (!saved || !key) throw new Error('the stack is not connected');
-    await stack.vigil.deps.repos.workspaces.delete(stack.workspaceId);
+    await stack.repos.workspaces.delete(stack.workspaceId);
     try {
       stack.sim.log.clear();
       const responseUrl = stack.slack.responseUrl();
@@ -127,7 +127,7 @@ describe('upstream errors', () => {
       expect(String(post.body.text)).toContain('not connected');
       expect(searchBodies(stack)).toHaveLength(0);
     } finally {
-      await stack.vigil.deps.repos.workspaces.put(stack.workspaceId, {
+      await stack.repos.workspaces.put(stack.workspaceId, {
         teamId: stack.workspaceId,
         apiHost: saved.apiHost,
         apiKey: key.apiKey,

@@ -166,7 +166,7 @@ describe('secret queries', () => {
     expect(String(results.body.text)).toMatch(/^Events [0-9–]+ for identifier .*a secret \(not shown\)/);
     expect(searchBodies(stack)).toEqual([{ query: { type: 'secret', secret } }]);
 
-    const searchContexts = openNamespace(stack.vigil.deps.store, 'search-context');
+    const searchContexts = openNamespace(stack.store, 'search-context');
     const ref = getButton(results.body, 'Share in channel').value ?? '';
     const stored = JSON.stringify(await searchContexts.get(ref));
     expect(stored).not.toContain(secret);

@@ -104,11 +104,11 @@ describe.each<AnswerMode>(['lean', 'rich'])('stealer logs (%s answers)', (answer
   });
 
   it('refuses Reveal to a member while only admins may reveal, and audits the attempt as refused', async () => {
-    const before = (await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50)).length;
+    const before = (await stack.repos.audit.recent(stack.workspaceId, 50)).length;
     const clicked = await click(stack, log, 'Reveal', { userId: SEEDED_USERS.member });
     const answer = await waitPostTo(stack, clicked.responseUrl);
     expect(textOf(answer.body)).toContain('only workspace admins may reveal leaked credential values');
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 50);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 50);
     expect(audit).toHaveLength(before + 1);
     expect(audit[0]).toMatchObject({
       userId: SEEDED_USERS.member,
@@ -122,7 +122,7 @@ describe.each<AnswerMode>(['lean', 'rich'])('stealer logs (%s answers)', (answer
     const answer = await waitPostTo(stack, clicked.responseUrl);
     expect(answer.body.replace_original).toBe(false);
     expect(textOf(answer.body)).toMatch(/(Summer|Winter|Acme|Passw0rd)\d{4}!/);
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ action: 'stealer-log.reveal', userId: SEEDED_USERS.admin });
   });
 });

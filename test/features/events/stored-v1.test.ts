@@ -51,7 +51,7 @@ describe('events contexts stored before they had kinds', () => {
     record: { workspaceId: string } & Record<string, unknown>,
     buttons: { actionId: string; index?: number }[],
   ) {
-    const ctxId = await stack.vigil.deps.repos.searchContexts(Loose).save(record, 30 * DAY);
+    const ctxId = await stack.repos.searchContexts(Loose).save(record, 30 * DAY);
     const elements = buttons.map((b) => ({
       type: 'button',
       action_id: b.actionId,
@@ -71,7 +71,7 @@ describe('events contexts stored before they had kinds', () => {
   /** The context the buttons of a reply now point at, as stored. */
   async function storedBehind(reply: { body: unknown }) {
     const value = /"value":"([A-Za-z0-9_-]{12}):\d+"/.exec(JSON.stringify(reply.body))?.[1];
-    return value === undefined ? undefined : stack.vigil.deps.repos.searchContexts(Loose).get(value);
+    return value === undefined ? undefined : stack.repos.searchContexts(Loose).get(value);
   }
 
   it('an alert is ignored and drawn again as an alert, its context now of kind alert', async () => {
@@ -106,7 +106,7 @@ describe('events contexts stored before they had kinds', () => {
       'events_next_page',
     );
     expect(String(next.body.text)).toBe('This is the last page of these results.');
-    expect(await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1)).toEqual([]);
+    expect(await stack.repos.audit.recent(stack.workspaceId, 1)).toEqual([]);
   });
 
   it('a page of "+N more" stays a page of results', async () => {
@@ -138,7 +138,7 @@ describe('events contexts stored before they had kinds', () => {
     await clicked(await posted(unshared, [{ actionId: 'share_in_channel' }]), 'share_in_channel');
     const message = stack.slack.messages(SEEDED_CHANNELS.general).at(-1);
     expect(textOf(message)).toContain(V1_TENANT_SEARCH.events[0]?.event.metadata.uid ?? '-');
-    const [shared] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [shared] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(shared).toMatchObject({ action: 'events.share', target: 'all' });
   });
 });

@@ -28,7 +28,7 @@ const admin = SEEDED_USERS.admin;
 const member = SEEDED_USERS.member;
 const TENANT = 2001;
 const byName = (name: string) => stack.sim.state.identifiersOf(TENANT).find((i) => i.name === name);
-const lastAudit = async () => (await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1))[0];
+const lastAudit = async () => (await stack.repos.audit.recent(stack.workspaceId, 1))[0];
 
 describe('identifiers add', () => {
   it('creates the identifier through the published contract, audits it, and the list shows it at once', async () => {

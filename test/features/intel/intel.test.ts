@@ -26,7 +26,7 @@ let restarted: RunningVigil | undefined;
 beforeAll(async () => {
   stack = await startStack({ clock, intelTicker: byHand, sim: { emptyPageEvery: 0 } });
   // Requesting intel is admins' by default (the `intel` permission): this workspace opens it to members.
-  await stack.vigil.deps.repos.settings.setPermission(stack.workspaceId, 'intel', 'everyone', 'U0ADMIN01');
+  await stack.repos.settings.setPermission(stack.workspaceId, 'intel', 'everyone', 'U0ADMIN01');
 });
 afterAll(async () => {
   expect(contractProblems(stack.sim.log.entries.map(fromSimLog))).toEqual([]);
@@ -72,7 +72,7 @@ describe('intel', () => {
     const dm = String(start?.body.channel);
     const threadTs = String(start?.response.ts);
     expect((await records(stack.vigil)).map((r) => r.requestUuid)).toEqual([uuid]);
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: member, action: 'intel.request', target: uuid });
 
     // Not due yet: nothing asked of the API.

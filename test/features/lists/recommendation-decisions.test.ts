@@ -65,7 +65,7 @@ describe('Accept and Reject', () => {
     const search = buttons(updated.body).find((b) => b.action_id === 'identifier_events:0');
     expect(search?.text).toBe('Search its events');
     expect(search?.value).toBe(String(created?.id));
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: admin, action: 'recommendation.accept', target: String(id) });
 
     const events = await click(stack, updated.body, 'identifier_events:0', { userId: admin });
@@ -102,13 +102,13 @@ describe('Accept and Reject', () => {
     );
     expect(decisions()).toEqual([]);
 
-    await stack.vigil.deps.repos.settings.setPermission(stack.workspaceId, 'recommend', 'everyone', admin);
+    await stack.repos.settings.setPermission(stack.workspaceId, 'recommend', 'everyone', admin);
     try {
       const again = await click(stack, list, 'recommendation_reject:1', { userId: member });
       await waitPostTo(stack, again.responseUrl);
       expect(decisions()).toHaveLength(1);
     } finally {
-      await stack.vigil.deps.repos.settings.setPermission(stack.workspaceId, 'recommend', 'admins', admin);
+      await stack.repos.settings.setPermission(stack.workspaceId, 'recommend', 'admins', admin);
     }
   });
 
@@ -122,7 +122,7 @@ describe('Accept and Reject', () => {
     expect(decisions()).toEqual([{ action: { type: 'reject' }, targets: ids.map((id) => ({ id })) }]);
     expect(textOf(updated.body)).toContain(`<@${admin}> rejected ${ids.length} recommendations`);
     expect(buttons(updated.body).map((b) => b.action_id)).not.toContain('recommendation_reject:0');
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ action: 'recommendation.reject', count: ids.length });
     const audit = await command(stack, 'audit 1', { userId: admin });
     expect(textOf(audit.post.body)).toContain(`rejected ${ids.length} recommendations (whole page;`);

@@ -102,7 +102,7 @@ describe('/vigil upload', () => {
       filename: 'dropper.exe',
       authorizationSent: false,
     });
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(audit[0]).toMatchObject({
       userId: SEEDED_USERS.member,
       action: 'sandbox.upload',

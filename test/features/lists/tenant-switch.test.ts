@@ -14,7 +14,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const tenantNow = async () => (await stack.vigil.deps.repos.workspaces.get(stack.workspaceId))?.tenantId;
+const tenantNow = async () => (await stack.repos.workspaces.get(stack.workspaceId))?.tenantId;
 
 describe('tenant switch with subscriptions', () => {
   it('names the digests and alerts it affects, with their channels, and switches nothing yet', async () => {
@@ -37,7 +37,7 @@ describe('tenant switch with subscriptions', () => {
     const done = await waitPostTo(stack, confirmed.responseUrl);
     expect(done.body.text).toBe('This workspace now uses tenant Acme Staging (id 2003).');
     expect(await tenantNow()).toBe(2003);
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({
       userId: admin,
       action: 'tenant.switch',

@@ -83,7 +83,7 @@ describe('rich answers (names of 5,000 characters)', () => {
     for (const n of names) expect(n.endsWith('…')).toBe(true);
     // Switching stores the name; the disconnect prompt and App Home show it.
     await command(stack, 'tenant 2002', { userId: SEEDED_USERS.admin });
-    const stored = await stack.vigil.deps.repos.workspaces.get(stack.workspaceId);
+    const stored = await stack.repos.workspaces.get(stack.workspaceId);
     expect([...(stored?.tenantName ?? '')].length).toBe(100);
     const prompt = await command(stack, 'disconnect', { userId: SEEDED_USERS.admin });
     expect(prompt.post.status).toBe(200);

@@ -10,7 +10,7 @@ beforeAll(async () => {
   stack = await startStack({ sim: { emptyPageEvery: 0 } });
   const key = stack.sim.keys[2];
   if (!key) throw new Error('the simulator has no third key');
-  await stack.vigil.deps.repos.workspaces.put(stack.workspaceId, {
+  await stack.repos.workspaces.put(stack.workspaceId, {
     teamId: stack.workspaceId,
     apiHost: new URL(stack.sim.url).host,
     apiKey: key.apiKey,

@@ -122,7 +122,7 @@ describe('Unassign', () => {
     expect(refreshed.body.replace_original).toBe(true);
     expect(textOf(refreshed.body)).toContain(`<@${SEEDED_USERS.admin}> unassigned`);
     expect(textOf(refreshed.body)).not.toContain(`identifier \`${target.identifier_id}\``);
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(audit[0]).toMatchObject({
       userId: SEEDED_USERS.admin,
       action: 'policy.unassign',
@@ -167,7 +167,7 @@ describe('Unassign', () => {
     const settled = await waitUpdate(form.viewId, /already unassigned it/);
     expect(textOf(settled.body)).toContain(`<@${SEEDED_USERS.admin}> already unassigned it`);
     expect(deletes()).toHaveLength(1);
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({
       userId: SEEDED_USERS.admin,
       action: 'policy.unassign',

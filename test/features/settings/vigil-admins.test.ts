@@ -75,19 +75,19 @@ describe('before and after `/vigil settings admins`', () => {
   it('is set by a Vigil administrator, audited; a member may not set it', async () => {
     const refused = await run(stack, `settings admins group:${VIGIL_GROUP}`, member);
     expect(refused.text).toContain('Only workspace admins can change who administers Vigil.');
-    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).admins).toBeUndefined();
+    expect((await stack.repos.settings.get(stack.workspaceId)).admins).toBeUndefined();
     // A Slack admin outside the group would lock themselves out: refused, nothing changed.
     const outside = await run(stack, `settings admins group:${VIGIL_GROUP}`, admin);
     expect(outside.text).toContain(
       'naming it would end your own administration of Vigil; nothing was changed',
     );
-    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).admins).toBeUndefined();
+    expect((await stack.repos.settings.get(stack.workspaceId)).admins).toBeUndefined();
     const set = await run(stack, `settings admins group:${VIGIL_GROUP}`, owner);
     expect(set.text).toContain(`From now on, Vigil is administered by <!subteam^${VIGIL_GROUP}> only`);
-    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).admins).toEqual({
+    expect((await stack.repos.settings.get(stack.workspaceId)).admins).toEqual({
       usergroup: VIGIL_GROUP,
     });
-    const [entry] = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 1);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: owner, action: 'settings.admins', target: `group:${VIGIL_GROUP}` });
   });
 
@@ -123,7 +123,7 @@ describe('before and after `/vigil settings admins`', () => {
 
   it('gives administration back to Slack’s admins with `admins`', async () => {
     await run(stack, 'settings admins admins', owner);
-    expect((await stack.vigil.deps.repos.settings.get(stack.workspaceId)).admins).toBeUndefined();
+    expect((await stack.repos.settings.get(stack.workspaceId)).admins).toBeUndefined();
     expect((await run(stack, 'creds domain admins.example', admin)).text).toContain('grace@admins.example');
   });
 });
@@ -144,7 +144,7 @@ describe('VIGIL_ADMINS and VIGIL_DEFAULT_PERMISSIONS', () => {
   });
 
   it('start a new workspace with the configured defaults: the analysts search credentials', async () => {
-    const settings = await stack.vigil.deps.repos.settings.get(stack.workspaceId);
+    const settings = await stack.repos.settings.get(stack.workspaceId);
     expect(settings.permissions.creds).toEqual({ usergroup: ANALYSTS });
     expect(settings.permissions.act).toBe('admins');
     expect(settings.chosen).toEqual([]);

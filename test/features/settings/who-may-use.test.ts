@@ -61,7 +61,7 @@ describe('the defaults', () => {
     const alerts = await run('alerts add identifiers:3001', SEEDED_USERS.member);
     expect(alerts.text).toContain('(the `subscribe` permission)');
     expect(alerts.apiCalls).toEqual([]);
-    expect(await stack.vigil.deps.repos.digestSubscriptions.list(stack.workspaceId)).toEqual([]);
+    expect(await stack.repos.digestSubscriptions.list(stack.workspaceId)).toEqual([]);
   });
 
   it('let a plain member search events', async () => {
@@ -105,7 +105,7 @@ describe('App Home tells each admin of the new defaults once', () => {
     expect(second).toContain('What you can do');
     const member = textOf((await openHome(SEEDED_USERS.member)).body);
     expect(member).not.toContain('New defaults');
-    const stored = await stack.vigil.deps.repos.settings.get(stack.workspaceId);
+    const stored = await stack.repos.settings.get(stack.workspaceId);
     expect(stored.defaultsNoticeSeenBy).toEqual([SEEDED_USERS.admin]);
   });
 });
@@ -140,8 +140,8 @@ describe('a workspace that chose a setting', () => {
   it('keeps it: `act` set to everyone before the defaults changed still lets members act', async () => {
     const fresh = await startStack();
     try {
-      await fresh.vigil.deps.repos.settings.setActors(fresh.workspaceId, 'everyone', SEEDED_USERS.admin);
-      const settings = await fresh.vigil.deps.repos.settings.get(fresh.workspaceId);
+      await fresh.repos.settings.setActors(fresh.workspaceId, 'everyone', SEEDED_USERS.admin);
+      const settings = await fresh.repos.settings.get(fresh.workspaceId);
       expect(settings.permissions.act).toBe('everyone');
       expect(settings.chosen).toEqual(['act']);
       expect(settings.permissions.creds).toBe('admins');

@@ -123,7 +123,7 @@ describe('snoozes and mentions through Slack', () => {
     expect(JSON.stringify(after[1]?.blocks)).toContain('leak/e2e/3');
     expect(JSON.stringify(after[1]?.blocks)).not.toContain('leak/e2e/2');
 
-    const audit = await stack.vigil.deps.repos.audit.recent(DEFAULT_TEAM_ID, 10);
+    const audit = await stack.repos.audit.recent(DEFAULT_TEAM_ID, 10);
     expect(audit.find((e) => e.action === 'snooze.add')).toMatchObject({
       userId: SEEDED_USERS.member,
       target: 'identifier 3001',
@@ -134,7 +134,7 @@ describe('snoozes and mentions through Slack', () => {
   it('snoozes and lists from the command, ends a snooze, and refuses people without `act`', async () => {
     const made = await command(stack, 'snooze leak/e2e/9 1d', { userId: SEEDED_USERS.member });
     expect(JSON.stringify(made.post.body)).toContain('Snoozed event `leak/e2e/9`');
-    const [snooze] = await stack.vigil.deps.snoozes.list(DEFAULT_TEAM_ID);
+    const [snooze] = await stack.repos.snoozes.active(DEFAULT_TEAM_ID, stack.clock.now());
     expect(snooze).toMatchObject({
       target: { kind: 'event', uid: 'leak/e2e/9' },
       until: START + 24 * 3600_000,
@@ -161,12 +161,12 @@ describe('snoozes and mentions through Slack', () => {
     expect(JSON.stringify(refused.post.body)).toContain('only workspace admins may');
     const notEnded = await command(stack, `snoozes end ${snooze?.id}`, { userId: SEEDED_USERS.member });
     expect(JSON.stringify(notEnded.post.body)).toContain('only workspace admins may');
-    expect(await stack.vigil.deps.snoozes.list(DEFAULT_TEAM_ID)).toHaveLength(1);
+    expect(await stack.repos.snoozes.active(DEFAULT_TEAM_ID, stack.clock.now())).toHaveLength(1);
 
     const ended = await command(stack, `snoozes end ${snooze?.id}`, { userId: SEEDED_USERS.admin });
     expect(JSON.stringify(ended.post.body)).toContain(`Snooze \`${snooze?.id}\` ended`);
-    expect(await stack.vigil.deps.snoozes.list(DEFAULT_TEAM_ID)).toEqual([]);
-    const actions = (await stack.vigil.deps.repos.audit.recent(DEFAULT_TEAM_ID, 10)).map((e) => e.action);
+    expect(await stack.repos.snoozes.active(DEFAULT_TEAM_ID, stack.clock.now())).toEqual([]);
+    const actions = (await stack.repos.audit.recent(DEFAULT_TEAM_ID, 10)).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['snooze.add', 'snooze.end']));
   });
 
@@ -181,7 +181,7 @@ describe('snoozes and mentions through Slack', () => {
     expect(critical?.text).toMatch(/^<!subteam\^S0SECOPS1> Vigil alert: critical/);
     expect(JSON.stringify(critical?.blocks)).toContain(':bell: <!subteam^S0SECOPS1>');
 
-    const [sub] = await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
+    const [sub] = await stack.repos.alertSubscriptions.list(DEFAULT_TEAM_ID);
     await command(stack, `alerts remove ${sub?.id}`);
     const all = await command(
       stack,
@@ -198,6 +198,6 @@ describe('snoozes and mentions through Slack', () => {
     // A group Slack does not know is refused, and nothing is created.
     const unknown = await command(stack, 'alerts add severity:critical mention:S0NOSUCH1');
     expect(JSON.stringify(unknown.post.body)).toContain('Slack does not know the user group `S0NOSUCH1`');
-    expect(await stack.vigil.deps.repos.alertSubscriptions.list(DEFAULT_TEAM_ID)).toHaveLength(1);
+    expect(await stack.repos.alertSubscriptions.list(DEFAULT_TEAM_ID)).toHaveLength(1);
   });
 });

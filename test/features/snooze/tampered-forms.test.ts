@@ -98,7 +98,7 @@ describe('tampered form submissions', () => {
       `Identifier ${extra.id} is not one this form offered for this event, so nothing was snoozed.`,
     );
     expect(textOf(refused.body)).not.toContain('Reference');
-    const audit = await stack.vigil.deps.repos.audit.recent(DEFAULT_TEAM_ID, 20);
+    const audit = await stack.repos.audit.recent(DEFAULT_TEAM_ID, 20);
     expect(audit.filter((e) => e.action === 'snooze.add')).toEqual([]);
   });
 

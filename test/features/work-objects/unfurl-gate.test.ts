@@ -54,7 +54,7 @@ async function share(url: string, user: string, channel = 'C0GENERAL') {
   });
   expect(res.status).toBe(200);
   await until('Vigil decided on the link', () => unfurls().length > before || decisions() > decided);
-  await stack.vigil.deps.tracker.idle();
+  await stack.tracker.idle();
   return {
     cards: unfurls().slice(before),
     reason: decisions() > decided ? lastDecision() : undefined,
@@ -79,7 +79,7 @@ describe('who gets a card', () => {
   });
 
   it('not a member outside the group `use` is opened to', async () => {
-    await stack.vigil.deps.repos.settings.setPermission(
+    await stack.repos.settings.setPermission(
       stack.workspaceId,
       'use',
       { usergroup: 'S0SECOPS1' },
@@ -90,12 +90,7 @@ describe('who gets a card', () => {
       expect((await share(shownUrl, 'U0OUTSIDE1')).cards).toEqual([]);
       expect((await share(shownUrl, SEEDED_USERS.member)).cards).toHaveLength(1);
     } finally {
-      await stack.vigil.deps.repos.settings.setPermission(
-        stack.workspaceId,
-        'use',
-        'everyone',
-        SEEDED_USERS.admin,
-      );
+      await stack.repos.settings.setPermission(stack.workspaceId, 'use', 'everyone', SEEDED_USERS.admin);
     }
   });
 

@@ -61,14 +61,14 @@ const notUnfurled = (reason: string) =>
 /** Waits until Vigil logged `n` more links not unfurled for `reason` than `from`. */
 async function refused(reason: string, from: number, n = 1): Promise<void> {
   await until(`${n} link(s) not unfurled (${reason})`, () => notUnfurled(reason) >= from + n);
-  await stack.vigil.deps.tracker.idle();
+  await stack.tracker.idle();
 }
 
 /** Reconnects the workspace as the stack does (the first simulated key, tenant 2001). */
 async function reconnect(): Promise<void> {
   const key = stack.sim.keys[0];
   if (!key) throw new Error('no simulated key');
-  await stack.vigil.deps.repos.workspaces.put(stack.workspaceId, {
+  await stack.repos.workspaces.put(stack.workspaceId, {
     teamId: stack.workspaceId,
     apiHost: new URL(stack.sim.url).host,
     apiKey: key.apiKey,
@@ -170,7 +170,7 @@ describe('unfurls', () => {
 
   it('shows nothing of an event once the workspace uses another tenant, and nothing when not connected', async () => {
     const before = unfurls().length;
-    await stack.vigil.deps.repos.workspaces.switchTenant(stack.workspaceId, { tenantId: 2002 });
+    await stack.repos.workspaces.switchTenant(stack.workspaceId, { tenantId: 2002 });
     try {
       const other = notUnfurled('other-tenant');
       await share(shown.url);
@@ -186,9 +186,9 @@ describe('unfurls', () => {
           'Vigil has not shown this event in this workspace’s tenant. Search for it with /vigil events.',
       });
     } finally {
-      await stack.vigil.deps.repos.workspaces.switchTenant(stack.workspaceId, { tenantId: 2001 });
+      await stack.repos.workspaces.switchTenant(stack.workspaceId, { tenantId: 2001 });
     }
-    await stack.vigil.deps.repos.workspaces.delete(stack.workspaceId);
+    await stack.repos.workspaces.delete(stack.workspaceId);
     try {
       const unconnected = notUnfurled('not-connected');
       await share(shown.url);
@@ -210,14 +210,14 @@ describe('the side panel', () => {
     expect(actionIds(admin.metadata)).toEqual(expect.arrayContaining(['vigil_entity_explain']));
     const adminActs = actionIds(admin.metadata).some((a) => /ignore|remediate/.test(a));
     expect(adminActs).toBe(true);
-    await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
+    await stack.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
     try {
       const member = await openPanel(SEEDED_USERS.member);
       expect(actionIds(member.metadata).some((a) => /ignore|remediate/.test(a))).toBe(false);
       const fields = payloadOf(member.metadata).fields as Json;
       expect((fields.priority as Json).edit).toBeUndefined();
     } finally {
-      await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
+      await stack.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
     }
   });
 
@@ -228,23 +228,13 @@ describe('the side panel', () => {
   });
 
   it('gives someone who may not use Vigil here an error panel, not data', async () => {
-    await stack.vigil.deps.repos.settings.setPermission(
-      stack.workspaceId,
-      'use',
-      'admins',
-      SEEDED_USERS.admin,
-    );
+    await stack.repos.settings.setPermission(stack.workspaceId, 'use', 'admins', SEEDED_USERS.admin);
     try {
       const panel = await openPanel(SEEDED_USERS.member);
       expect(panel.metadata).toBeUndefined();
       expect(panel.error).toMatchObject({ status: 'restricted', custom_title: 'Not available to you' });
     } finally {
-      await stack.vigil.deps.repos.settings.setPermission(
-        stack.workspaceId,
-        'use',
-        'everyone',
-        SEEDED_USERS.admin,
-      );
+      await stack.repos.settings.setPermission(stack.workspaceId, 'use', 'everyone', SEEDED_USERS.admin);
     }
   });
 
@@ -268,7 +258,7 @@ describe('the side panel', () => {
     expect(stack.sim.log.entries.filter((e) => e.path.endsWith('/v4/events/actions')).length).toBe(
       before + 1,
     );
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 5);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 5);
     expect(audit.some((e) => e.action === 'event.ignore' && e.target === shown.uid)).toBe(true);
   });
 
@@ -307,13 +297,13 @@ describe('the side panel', () => {
       (e) => e.method === 'PATCH' && e.path.endsWith('/v4/events/tenant/metadata'),
     );
     expect(patches.length).toBeGreaterThan(0);
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 10);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 10);
     expect(audit.some((e) => e.action === 'event.severity' && e.target === shown.uid)).toBe(true);
     expect(audit.some((e) => e.action === 'event.tags' && e.target === shown.uid)).toBe(true);
   });
 
   it('refuses an edit by someone who may not act, beside the field, with no call upstream', async () => {
-    await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
+    await stack.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
     try {
       const patchesBefore = stack.sim.log.entries.filter((e) => e.method === 'PATCH').length;
       const res = await stack.sender.viewSubmission({
@@ -332,10 +322,10 @@ describe('the side panel', () => {
       });
       expect(res.body).toMatchObject({ response_action: 'errors' });
       expect(JSON.stringify(res.body)).toContain('severity_override');
-      await stack.vigil.deps.tracker.idle();
+      await stack.tracker.idle();
       expect(stack.sim.log.entries.filter((e) => e.method === 'PATCH').length).toBe(patchesBefore);
     } finally {
-      await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
+      await stack.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
     }
   });
 
@@ -374,8 +364,8 @@ describe('snooze from the side panel', () => {
       .waitFor((c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId)
       .then((c) => asJson(c.body.metadata));
   const running = () =>
-    stack.vigil.deps.snoozes
-      .list(stack.workspaceId)
+    stack.repos.snoozes
+      .active(stack.workspaceId, stack.clock.now())
       .then((all) => all.filter((s) => s.target.kind === 'event' && s.target.uid === shown.uid));
 
   it('offers Snooze to who may act; a click snoozes the event (audited) and presents the panel again with who snoozed it', async () => {
@@ -383,7 +373,7 @@ describe('snooze from the side panel', () => {
     expect(actionIds(before.metadata)).toEqual(
       expect.arrayContaining(['vigil_entity_snooze_1h', 'vigil_entity_snooze_1d', 'vigil_entity_snooze_7d']),
     );
-    const clock = stack.vigil.deps.clock;
+    const clock = stack.clock;
     const from = clock.now();
     const entity = await presented(await click('vigil_entity_snooze_1d', SEEDED_USERS.admin));
     const [snooze] = await running();
@@ -393,7 +383,7 @@ describe('snooze from the side panel', () => {
     expect(customKeys(entity)).toEqual(expect.arrayContaining(['snoozed_until', 'snoozed_by']));
     expect(actionIds(entity)).toContain('vigil_entity_unsnooze');
     expect(actionIds(entity)).not.toContain('vigil_entity_snooze_1d');
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 5);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 5);
     expect(audit.some((e) => e.action === 'snooze.add' && e.target === `event ${shown.uid}`)).toBe(true);
 
     const after = await presented(await click('vigil_entity_unsnooze', SEEDED_USERS.admin));
@@ -403,7 +393,7 @@ describe('snooze from the side panel', () => {
   });
 
   it('refuses a snooze click by someone who may not act: nothing snoozed, told in their DM, no panel', async () => {
-    await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
+    await stack.repos.settings.setActors(stack.workspaceId, 'admins', SEEDED_USERS.admin);
     try {
       const offered = await openPanel(SEEDED_USERS.member);
       expect(actionIds(offered.metadata).some((a) => a.startsWith('vigil_entity_snooze_'))).toBe(false);
@@ -412,13 +402,13 @@ describe('snooze from the side panel', () => {
       const dmsBefore = dms();
       const triggerId = await click('vigil_entity_snooze_7d', SEEDED_USERS.member);
       await until('the refusal in the DM', () => dms() > dmsBefore);
-      await stack.vigil.deps.tracker.idle();
+      await stack.tracker.idle();
       expect(await running()).toEqual([]);
       expect(stack.slack.callsTo('entity.presentDetails').some((c) => c.body.trigger_id === triggerId)).toBe(
         false,
       );
     } finally {
-      await stack.vigil.deps.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
+      await stack.repos.settings.setActors(stack.workspaceId, 'everyone', SEEDED_USERS.admin);
     }
   });
 });
@@ -462,7 +452,7 @@ describe('masked values', () => {
       (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
     );
     expect(JSON.stringify(revealed.body)).toContain('Tr0ub4dor');
-    const audit = await stack.vigil.deps.repos.audit.recent(stack.workspaceId, 5);
+    const audit = await stack.repos.audit.recent(stack.workspaceId, 5);
     expect(audit.some((e) => e.action === 'event.reveal' && e.target === 'paste/wobj/secret-1')).toBe(true);
   });
 });

@@ -55,7 +55,7 @@ async function tick(): Promise<void> {
 it('logs the outage once, counts what it failed, and not every tick', async () => {
   expect(ticks.length).toBeGreaterThan(0);
   // What start-up left running in the background (settling interrupted work) is done first.
-  await stack.vigil.deps.tracker.drain(30_000);
+  await stack.tracker.drain(30_000);
   const from = stack.logs.length;
   await redis.stop();
   for (let i = 0; i < 15; i++) await tick();

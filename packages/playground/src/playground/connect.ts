@@ -1,47 +1,64 @@
 /**
- * The playground's workspace is connected the way an admin connects one on the connect page: the key is
- * checked (token generation and test), the tenant's name looked up, and the connection stored sealed and
- * audited in Vigil's store. Nothing comes from VIGIL_API_KEY, so `tenant`, `connect` and `disconnect` work
- * as they do in a real workspace.
+ * The playground's workspace is connected the way an admin connects one: `/vigil connect` in Slack, then the
+ * one-time page Vigil links to, the key and the tenant submitted as the admin's browser would. Nothing comes
+ * from VIGIL_API_KEY, so `tenant`, `connect` and `disconnect` work as in a real workspace, and the playground
+ * reaches nothing inside Vigil.
  */
-import type { VigilCore } from '../../../../src/app/services.js';
+import { type FakeSlack, SEEDED_CHANNELS } from '../sim/slack/index.js';
+import type { Actor, createSlackSide } from './slack-side.js';
 
 export interface AdminConnection {
-  workspaceId: string;
-  /** The admin who "connected" it. */
-  userId: string;
+  /** The admin who connects it. */
+  actor: Actor;
   apiKey: string;
   tenantId: number;
+  /** The region offered on the page for the simulated API (its host). */
+  region: string;
 }
 
-export async function connectAsAdmin(
-  deps: Pick<VigilCore, 'api' | 'repos'>,
-  c: AdminConnection,
-): Promise<void> {
-  const host = deps.api.pool.defaultHost;
-  const session = deps.api.pool.clientFor(host).session({ apiKey: c.apiKey, tenantId: c.tenantId });
-  const test = await session.testToken();
-  let tenantName: string | undefined;
-  for await (const step of session.iterateTenants({ organizationId: test.organization_id, size: 25 })) {
-    tenantName = step.items.find((t) => t.id === c.tenantId)?.name;
-    if (tenantName !== undefined) break;
-  }
-  await deps.repos.workspaces.put(c.workspaceId, {
-    teamId: c.workspaceId,
-    apiHost: host,
-    apiKey: c.apiKey,
-    apiKeyId: test.api_key_id,
-    organizationId: test.organization_id,
-    tenantId: c.tenantId,
-    ...(tenantName === undefined ? {} : { tenantName }),
-    scopes: test.scopes,
-    connectedBy: c.userId,
+interface Parts {
+  side: ReturnType<typeof createSlackSide>;
+  slack: FakeSlack;
+  /** Where Vigil listens: the page's path is reached there, whatever origin the link carries. */
+  vigilUrl: string;
+}
+
+export async function connectAsAdmin(parts: Parts, c: AdminConnection): Promise<void> {
+  const { side, slack } = parts;
+  const responseUrl = slack.responseUrl();
+  await side.slashCommand(c.actor, {
+    text: 'connect',
+    channelId: SEEDED_CHANNELS.security,
+    channelName: 'security',
+    responseUrl,
+    triggerId: slack.triggerId(),
   });
-  await deps.repos.audit.append({
-    teamId: c.workspaceId,
-    userId: c.userId,
-    action: 'connection.connect',
-    target: String(c.tenantId),
-    detail: `key id ${test.api_key_id}, region ${host} (the playground connected it at start)`,
+  const reply = await slack.waitForPost((p) => `${slack.url}${p.path}` === responseUrl);
+  const link = /"url":"(https?:\/\/[^"]+\/connect\/[A-Za-z0-9_-]+)"/.exec(reply.rawBody)?.[1];
+  if (link === undefined) throw new Error('`/vigil connect` answered without a connect link');
+  const pageUrl = `${parts.vigilUrl}${new URL(link).pathname}`;
+  await submit(pageUrl, { step: 'key', api_key: c.apiKey, region: c.region });
+  await submit(pageUrl, { step: 'tenant', tenant_id: String(c.tenantId) });
+}
+
+/** Loads the page (its per-page form token), then posts its form as the browser does from Vigil's origin. */
+async function submit(url: string, fields: Record<string, string>): Promise<void> {
+  const page = await (await fetch(url)).text();
+  const token = /name="form_token" value="([^"]+)"/.exec(page)?.[1];
+  const res = await fetch(url, {
+    method: 'POST',
+    // Referrer-Policy no-referrer makes a browser's origin `null`; Sec-Fetch-Site says it is Vigil's own page.
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'null',
+      'sec-fetch-site': 'same-origin',
+    },
+    body: new URLSearchParams({
+      ...(token === undefined ? {} : { form_token: token }),
+      ...fields,
+    }).toString(),
+    redirect: 'manual',
   });
+  await res.body?.cancel();
+  if (res.status !== 200) throw new Error(`the connect page refused the ${fields.step} step (${res.status})`);
 }

@@ -198,16 +198,19 @@ function openPage(slack: FakeSlack, sim: SimApi, clock: Clock, side: ReturnType<
   return { actor, conversations, session, workObjects };
 }
 
-/** New events arrive in the connected tenant, whichever tenant the admin switches to. */
-function trickleInto(vigil: RunningVigil, sim: SimApi, clock: Clock, ticker: Ticker) {
+/**
+ * New events arrive in the connected tenant, whichever tenant the admin switches to: the tenant of Vigil's
+ * latest request to the simulated API (the playground reads nothing inside Vigil).
+ */
+function trickleInto(sim: SimApi, clock: Clock, ticker: Ticker) {
   return startTrickle({
     ticker,
     sim,
     clock,
     tenantId: async () => {
-      const connection = await vigil.deps.repos.workspaces.get(DEFAULT_TEAM_ID);
-      if (!connection) throw new Error('not connected');
-      return connection.tenantId;
+      const latest = sim.log.entries.findLast((e) => e.tenantId !== undefined)?.tenantId;
+      if (latest === undefined) throw new Error('not connected');
+      return latest;
     },
   });
 }
@@ -278,15 +281,13 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
     const routes = routesOf({ page, slack, sim, clock, host, assets, runDigestsNow }, logger);
     const vigil = await startVigil({ config, logger, clock, host, extraRoutes: routes });
     running = vigil;
-    await connectAsAdmin(vigil.deps, {
-      workspaceId: DEFAULT_TEAM_ID,
-      userId: page.actor.userId,
-      apiKey: key.apiKey,
-      tenantId: key.defaultTenantId,
-    });
-    const trickle = trickleInto(vigil, sim, clock, opts.ticker ?? realTicker);
     const base = baseUrlOf(host, vigil.port);
     receiverUrl = `${base}/slack/events`;
+    await connectAsAdmin(
+      { side, slack, vigilUrl: vigil.url },
+      { actor: page.actor, apiKey: key.apiKey, tenantId: key.defaultTenantId, region: new URL(sim.url).host },
+    );
+    const trickle = trickleInto(sim, clock, opts.ticker ?? realTicker);
     const url = `${base}/`;
     logger.info('playground ready: open the page in a browser', {
       url,

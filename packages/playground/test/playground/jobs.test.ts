@@ -10,7 +10,6 @@ import type { Ticker } from '../../../../src/domain/subscriptions/ticker.js';
 import { createLogger } from '../../../../src/kernel/logger.js';
 import { guardSlackContract } from '../../../../test/support/slack-contract.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
-import { DEFAULT_TEAM_ID, SEEDED_USERS } from '../../src/sim/slack/index.js';
 
 interface State {
   version: number;
@@ -77,42 +76,64 @@ async function run(command: string, match: RegExp, conversation = GENERAL): Prom
   });
 }
 
-describe('the connection', () => {
-  it('is stored as an admin would store it, not taken from VIGIL_API_KEY', async () => {
-    expect(pg.vigil.deps.api.fromEnvironment).toBe(false);
-    const connection = await pg.vigil.deps.repos.workspaces.get(DEFAULT_TEAM_ID);
-    expect(connection).toMatchObject({
-      tenantId: 2001,
-      tenantName: 'Acme Production',
-      connectedBy: SEEDED_USERS.admin,
+/** A connect link's page, submitted as the admin's browser would: the key, then the tenant. */
+async function submitConnectPage(link: string, apiKey: string, tenantId: number): Promise<void> {
+  const url = link.replace('localhost', '127.0.0.1');
+  const region = new URL(pg.sim.url).host;
+  for (const fields of [
+    { step: 'key', api_key: apiKey, region },
+    { step: 'tenant', tenant_id: String(tenantId) },
+  ]) {
+    const token = /name="form_token" value="([^"]+)"/.exec(await (await fetch(url)).text())?.[1] ?? '';
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'null',
+        'sec-fetch-site': 'same-origin',
+      },
+      body: new URLSearchParams({ form_token: token, ...fields }).toString(),
     });
-    const audit = await pg.vigil.deps.repos.audit.recent(DEFAULT_TEAM_ID, 5);
-    expect(audit.map((a) => a.action)).toContain('connection.connect');
-    expect(await run('status', /Vigil is connected/)).toContain('Connected by @adam');
+    expect(res.status).toBe(200);
+  }
+}
+
+/** `/vigil connect` in #general: the link to the one-time page, and the whole answer. */
+async function connectLink(): Promise<{ link: string; html: string }> {
+  const since = (await state()).version;
+  await api('command', { text: '/vigil connect', conversation: GENERAL });
+  const html = await until(async () => {
+    const st = await state(GENERAL, since);
+    const all = (st.entries ?? []).map((e) => e.html).join('\n');
+    return /\/connect\/[A-Za-z0-9_-]+/.test(all) && all.includes('simulated API') ? all : undefined;
+  });
+  return { link: /href="(http:\/\/[^"]+\/connect\/[A-Za-z0-9_-]+)"/.exec(html)?.[1] ?? '', html };
+}
+
+describe('the connection', () => {
+  it('is made through the connect page as an admin would, not taken from VIGIL_API_KEY', async () => {
+    const status = await run('status', /Vigil is connected/);
+    expect(status).toContain('Connected by @adam');
+    expect(status).toContain('Acme Production');
+    expect(status).not.toContain('VIGIL_API_KEY');
+    expect(await run('audit', /connection\.connect|connected/i)).toMatch(/@adam/);
   });
 
   it('switches tenant, and back', async () => {
     expect(await run('tenant 2002', /now uses tenant/)).toContain('Acme Subsidiaries (id 2002)');
-    expect((await pg.vigil.deps.repos.workspaces.get(DEFAULT_TEAM_ID))?.tenantId).toBe(2002);
+    expect(await run('status', /Vigil is connected/)).toContain('Acme Subsidiaries');
     await run('tenant 2001', /now uses tenant/);
   });
 
   it('gives a connect link to a page that works locally, and tells which simulated key to paste', async () => {
-    const since = (await state()).version;
-    await api('command', { text: '/vigil connect', conversation: GENERAL });
-    const s = await until(async () => {
-      const st = await state(GENERAL, since);
-      const html = (st.entries ?? []).map((e) => e.html).join('\n');
-      return /\/connect\/[A-Za-z0-9_-]+/.test(html) && html.includes('simulated API') ? html : undefined;
-    });
-    const link = /href="(http:\/\/[^"]+\/connect\/[A-Za-z0-9_-]+)"/.exec(s)?.[1] ?? '';
-    expect(s).toContain(pg.sim.keys[0]?.apiKey ?? '?');
+    const { link, html } = await connectLink();
+    expect(html).toContain(pg.sim.keys[0]?.apiKey ?? '?');
     const page = await fetch(link.replace('localhost', '127.0.0.1'));
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/API key/i);
   });
 
-  it('disconnects after the confirmation', async () => {
+  it('disconnects after the confirmation, and connects again through the page', async () => {
     const since = (await state()).version;
     await api('command', { text: '/vigil disconnect', conversation: GENERAL });
     const prompt = await until(async () => {
@@ -124,20 +145,12 @@ describe('the connection', () => {
     );
     expect(button).not.toBeNull();
     await api('action', { entryId: prompt.id, blockId: button?.[1], actionId: button?.[2], values: [] });
-    await until(async () =>
-      (await pg.vigil.deps.repos.workspaces.get(DEFAULT_TEAM_ID)) === undefined ? true : undefined,
-    );
     expect(await run('status', /not connected/i)).toContain('/vigil connect');
     // Back as it was, for what follows.
     const key = pg.sim.keys[0];
     if (!key) throw new Error('no key');
-    const { connectAsAdmin } = await import('../../src/playground/connect.js');
-    await connectAsAdmin(pg.vigil.deps, {
-      workspaceId: DEFAULT_TEAM_ID,
-      userId: SEEDED_USERS.admin,
-      apiKey: key.apiKey,
-      tenantId: key.defaultTenantId,
-    });
+    await submitConnectPage((await connectLink()).link, key.apiKey, key.defaultTenantId);
+    expect(await run('status', /Vigil is connected/)).toContain('Acme Production');
   });
 });
 

@@ -34,9 +34,7 @@ export function addCredential(
     id: nextId++,
     domain: c.identity_name.split('@')[1] ?? null,
     source_id: 'test_source',
-    imported_at: new Date(stack.vigil.deps.clock.now() - 3_600_000)
-      .toISOString()
-      .replace(/\.\d{3}Z$/, '+00:00'),
+    imported_at: new Date(stack.clock.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
     hash: 'Sup3r-Secret-Value-0001',
     hash_type: null,
     source: {
