@@ -5,47 +5,33 @@
  * restarted on the same file finishes what the dead one left: the alert shows "Ignored by" with Undo, and
  * its thread gets exactly one reply; the API is not called again.
  */
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimApi, startSimApi } from '../../packages/playground/src/sim/api/index.js';
+import type { SimApi } from '../../packages/playground/src/sim/api/index.js';
 import {
-  DEFAULT_BOT_TOKEN,
   type FakeSlack,
   SEEDED_CHANNELS,
   SEEDED_USERS,
-  startFakeSlack,
 } from '../../packages/playground/src/sim/slack/index.js';
 import { systemClock } from '../../src/kernel/clock.js';
-import { createSlackSender, getButton } from '../harness/index.js';
+import { getButton } from '../harness/index.js';
+import { type CrashWorld, openCrashWorld } from '../support/crash-world.js';
 import { until } from '../support/until.js';
-import { startVigilProcess } from '../support/vigil-process.js';
 
-const SECRET = 'follow-crash-signing-secret-0123456';
 const UID = 'leak/follow-crash/1';
 const GENERAL = SEEDED_CHANNELS.general;
 
+let world: CrashWorld;
 let sim: SimApi;
 let slack: FakeSlack;
-let dir: string;
-const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  sim = await startSimApi({ emptyPageEvery: 0 });
-  slack = await startFakeSlack();
-  dir = await mkdtemp(join(tmpdir(), 'vigil-follow-crash-'));
+  world = await openCrashWorld({ sim: { emptyPageEvery: 0 } });
+  ({ sim, slack } = world);
 });
 
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
-  await Promise.allSettled([sim?.close(), slack?.close()]);
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await world?.close();
 });
-
-const startVigil = (env: Record<string, string>) => startVigilProcess(env, children);
 
 const alerts = () =>
   slack
@@ -68,20 +54,9 @@ describe('an alert whose follow was cut short by a crash', () => {
   it('shows the ignored state with Undo after a restart, and its thread gets one reply', async () => {
     const key = sim.keys[0];
     if (!key) throw new Error('the simulated API has no keys');
-    const env = {
-      SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      VIGIL_STORE: `sqlite://${join(dir, 'vigil.sqlite')}`,
-      VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      VIGIL_API_URL: sim.url,
-      VIGIL_API_KEY: key.apiKey,
-      VIGIL_ALERT_POLL_MS: '1000',
-      LOG_LEVEL: 'info',
-    };
-    const first = await startVigil(env);
-    const sender = createSlackSender({ receiverUrl: `${first.url}/slack/events`, signingSecret: SECRET });
+    const env = world.env({ VIGIL_ALERT_POLL_MS: '1000' });
+    const first = await world.start(env);
+    const sender = world.sender(first.url);
     const added = slack.responseUrl();
     await sender.slashCommand({
       text: 'alerts add identifiers:3001 severity:critical',
@@ -131,7 +106,7 @@ describe('an alert whose follow was cut short by a crash', () => {
     expect(repliesTo(alert.ts)).toHaveLength(0);
 
     // The restarted Vigil completes the follow the dead one left.
-    const second = await startVigil(env);
+    const second = await world.start(env);
     await until('the alert to show the ignore', () =>
       shown().includes(`Ignored by <@${SEEDED_USERS.admin}>`),
     );

@@ -4,48 +4,36 @@
  * the same store removes it, tells the requester in place of "Exporting…" that the export was interrupted and
  * can be started again, and the requester can start it again at once.
  */
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimApi, startSimApi } from '../../packages/playground/src/sim/api/index.js';
+import type { SimApi } from '../../packages/playground/src/sim/api/index.js';
 import {
-  DEFAULT_BOT_TOKEN,
   type FakeSlack,
   SEEDED_CHANNELS,
   SEEDED_USERS,
-  startFakeSlack,
 } from '../../packages/playground/src/sim/slack/index.js';
-import { createSlackSender, getButton } from '../harness/index.js';
+import { getButton } from '../harness/index.js';
+import { type CrashWorld, openCrashWorld } from '../support/crash-world.js';
 import { until } from '../support/until.js';
-import { startVigilProcess } from '../support/vigil-process.js';
 
-const SECRET = 'export-crash-signing-secret-0123456789';
 const SEARCH = /\/v4\/credentials\/global\/_search$/;
 
+let world: CrashWorld;
 let sim: SimApi;
 let slack: FakeSlack;
-let dir: string;
 let spoolRoot: string;
-const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  sim = await startSimApi({ emptyPageEvery: 0 });
-  slack = await startFakeSlack();
-  dir = await mkdtemp(join(tmpdir(), 'vigil-xcrash-'));
-  spoolRoot = join(dir, 'tmp');
+  world = await openCrashWorld({ sim: { emptyPageEvery: 0 } });
+  ({ sim, slack } = world);
+  spoolRoot = join(world.dir, 'tmp');
   await mkdir(spoolRoot);
 });
 
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
-  await Promise.allSettled([sim?.close(), slack?.close()]);
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await world?.close();
 });
-
-const startVigil = (env: Record<string, string>) => startVigilProcess(env, children);
 
 /** The export spool files under the processes' TMPDIR. */
 async function spools(): Promise<string[]> {
@@ -66,23 +54,11 @@ describe.each([
   ['quickly on another host', 'other', ['vigil-a', 'vigil-b']],
 ] as const)('a credentials export whose process is killed, restarted %s', (_how, name, instances) => {
   it('leaves no plaintext, and a restart cleans up, tells the requester, and lets them export again', async () => {
-    const env = {
-      SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      VIGIL_STORE: `sqlite://${join(dir, `vigil-${name}.sqlite`)}`,
-      VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      VIGIL_API_URL: sim.url,
-      VIGIL_API_KEY: sim.keys[0]?.apiKey ?? '',
-      TMPDIR: spoolRoot,
-      LOG_LEVEL: 'info',
-    };
+    const env = world.env({ TMPDIR: spoolRoot }, `vigil-${name}.sqlite`);
     const mark = slack.calls.length;
     const since = (method: string) => slack.calls.slice(mark).filter((c) => c.method === method);
-    const first = await startVigil(instances ? { ...env, VIGIL_INSTANCE_NAME: instances[0] } : env);
-    const sender = (url: string) =>
-      createSlackSender({ receiverUrl: `${url}/slack/events`, signingSecret: SECRET });
+    const first = await world.start(instances ? { ...env, VIGIL_INSTANCE_NAME: instances[0] } : env);
+    const sender = world.sender;
     const searchUrl = slack.responseUrl();
     await sender(first.url).slashCommand({
       text: 'creds domain bulk.example limit:1500',
@@ -131,7 +107,7 @@ describe.each([
     expect(left.includes('identity')).toBe(false);
     expect(left.includes('bulk.example')).toBe(false);
 
-    const second = await startVigil(instances ? { ...env, VIGIL_INSTANCE_NAME: instances[1] } : env);
+    const second = await world.start(instances ? { ...env, VIGIL_INSTANCE_NAME: instances[1] } : env);
     const ts = (progress.response as { ts?: string }).ts;
     const told = await until('the requester to be told', () =>
       since('chat.update').find((c) => c.body.ts === ts && /interrupted/i.test(String(c.body.text))),

@@ -5,45 +5,31 @@
  * unassign in the name of the person who asked; a re-submission of the same form right after the restart is
  * told it was already done, and the API is not called again.
  */
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimApi, type SimPolicy, startSimApi } from '../../packages/playground/src/sim/api/index.js';
+import type { SimApi, SimPolicy } from '../../packages/playground/src/sim/api/index.js';
 import {
-  DEFAULT_BOT_TOKEN,
   type FakeSlack,
   SEEDED_CHANNELS,
   SEEDED_USERS,
-  startFakeSlack,
 } from '../../packages/playground/src/sim/slack/index.js';
-import { createSlackSender, getButton, textOf } from '../harness/index.js';
+import { getButton, textOf } from '../harness/index.js';
+import { type CrashWorld, openCrashWorld } from '../support/crash-world.js';
 import { until } from '../support/until.js';
-import { startVigilProcess } from '../support/vigil-process.js';
 
-const SECRET = 'unassign-crash-signing-secret-012345';
 type Json = Record<string, unknown>;
 
+let world: CrashWorld;
 let sim: SimApi;
 let slack: FakeSlack;
-let dir: string;
-const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  sim = await startSimApi({ emptyPageEvery: 0 });
-  slack = await startFakeSlack();
-  dir = await mkdtemp(join(tmpdir(), 'vigil-unassign-crash-'));
+  world = await openCrashWorld({ sim: { emptyPageEvery: 0 } });
+  ({ sim, slack } = world);
 });
 
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
-  await Promise.allSettled([sim?.close(), slack?.close()]);
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await world?.close();
 });
-
-const startVigil = (env: Record<string, string>) => startVigilProcess(env, children);
 
 const deletes = (policy: SimPolicy) =>
   sim.log.entries.filter((e) => e.method === 'DELETE' && e.path.endsWith(`/${policy.uuid}/assignments`));
@@ -55,26 +41,15 @@ describe('an Unassign whose process died while the API applied it', () => {
       (p) => p.tenantId === key?.defaultTenantId && p.assignments.length > 3,
     );
     if (!key || !policy) throw new Error('no seeded policy with assignments');
-    const env = {
-      SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      VIGIL_STORE: `sqlite://${join(dir, 'vigil.sqlite')}`,
-      VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      VIGIL_API_URL: sim.url,
-      VIGIL_API_KEY: key.apiKey,
-      LOG_LEVEL: 'info',
-    };
-    const sender = (url: string) =>
-      createSlackSender({ receiverUrl: `${url}/slack/events`, signingSecret: SECRET });
+    const env = world.env();
+    const sender = world.sender;
     const command = async (url: string, text: string) => {
       const responseUrl = slack.responseUrl();
       await sender(url).slashCommand({ text, responseUrl, userId: SEEDED_USERS.admin });
       return slack.waitForPost((p) => `${slack.url}${p.path}` === responseUrl, 15_000);
     };
 
-    const first = await startVigil(env);
+    const first = await world.start(env);
     const list = await command(first.url, `assignments ${policy.uuid}`);
     const unassign = getButton(list.body, 'assignment_unassign:0');
     const triggerId = slack.triggerId();
@@ -123,7 +98,7 @@ describe('an Unassign whose process died while the API applied it', () => {
     await new Promise((r) => first.child.once('exit', r));
     sim.faults.clear();
 
-    const second = await startVigil(env);
+    const second = await world.start(env);
     // Re-submitted at once after the restart: told it is done, by whom; no second DELETE.
     const updatesBefore = slack.callsTo('views.update').length;
     await submit(second.url);

@@ -4,75 +4,50 @@
  * that execution with an error saying so, with the execution's own token (kept sealed in the run). That it is
  * settled once across instances is shown on both store backends in test/features/workflow-steps/runs.test.ts.
  */
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SimApi, startSimApi } from '../../packages/playground/src/sim/api/index.js';
-import {
-  DEFAULT_BOT_TOKEN,
-  type FakeSlack,
-  startFakeSlack,
-} from '../../packages/playground/src/sim/slack/index.js';
-import { createSlackSender } from '../harness/index.js';
-import { guardSlackContract } from '../support/slack-contract.js';
+import type { SimApi } from '../../packages/playground/src/sim/api/index.js';
+import type { FakeSlack } from '../../packages/playground/src/sim/slack/index.js';
+import { type CrashWorld, openCrashWorld } from '../support/crash-world.js';
 import { until } from '../support/until.js';
-import { startVigilProcess } from '../support/vigil-process.js';
 
-const SECRET = 'crash-test-signing-secret-0123456789';
-
+let world: CrashWorld;
 let sim: SimApi;
 let slack: FakeSlack;
-let dir: string;
-const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  sim = await startSimApi();
-  slack = guardSlackContract(await startFakeSlack());
-  dir = await mkdtemp(join(tmpdir(), 'vigil-step-crash-'));
+  world = await openCrashWorld({ slackContract: true });
+  ({ sim, slack } = world);
 });
 
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
-  await Promise.allSettled([sim?.close(), slack?.close()]);
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await world?.close();
 });
 
 const searches = () => sim.log.entries.filter((e) => /\/events\/identifiers\/\d+\/_search$/.test(e.path));
 
 describe('a workflow step whose process died mid-step', () => {
   it('is completed with an error by the restarted Vigil, once, instead of waiting forever', async () => {
-    const env = {
-      SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      VIGIL_STORE: `sqlite://${join(dir, 'vigil.sqlite')}`,
-      VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      VIGIL_API_URL: sim.url,
-      VIGIL_API_KEY: sim.keys[0]?.apiKey ?? '',
-      LOG_LEVEL: 'info',
-    };
-    const first = await startVigilProcess(env, children);
+    const env = world.env();
+    const first = await world.start(env);
     const { execution, event } = slack.startFunction({
       callbackId: 'search_events',
       inputs: { identifier: '3001', since: '90d' },
     });
     // The API receives the search and answers only after Vigil is gone.
     sim.faults.add({ method: 'POST', path: /\/_search$/, response: { delayMs: 60_000 } });
-    const sender = createSlackSender({ receiverUrl: `${first.url}/slack/events`, signingSecret: SECRET });
+    const sender = world.sender(first.url);
     expect((await sender.event({ type: 'function_executed', fields: event })).status).toBe(200);
     await until('the step’s search to reach the API', () => searches().length === 1);
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
     expect(execution.state).toBe('running');
     // The token is in the store only sealed (the database and its write-ahead log).
-    for (const file of (await readdir(dir)).filter((f) => f.startsWith('vigil.sqlite')))
-      expect((await readFile(join(dir, file))).includes(execution.token)).toBe(false);
+    for (const file of (await readdir(world.dir)).filter((f) => f.startsWith('vigil.sqlite')))
+      expect((await readFile(join(world.dir, file))).includes(execution.token)).toBe(false);
 
-    const second = await startVigilProcess(env, children);
+    const second = await world.start(env);
     const completed = await slack.waitFor(
       (c) => c.method === 'functions.completeError' && c.body.function_execution_id === execution.id,
     );
