@@ -57,7 +57,7 @@ export function toolResult(answer: ToolAnswer, blockKit: boolean): CallToolResul
   };
   if (!blockKit) return result;
   const blocks = answer.messages.flatMap((m) => m.blocks ?? (m.text ? [section(m.text)] : []));
-  return { ...result, _meta: { slack: { blocks: fit(blocks) } } };
+  return { ...result, _meta: { slack: { blocks: withinLimit(blocks) } } };
 }
 
 function section(text: string) {
@@ -65,7 +65,7 @@ function section(text: string) {
 }
 
 /** At most Slack's 50 blocks: past it, the last says where to see the rest. */
-function fit(blocks: readonly unknown[]): unknown[] {
+function withinLimit(blocks: readonly unknown[]): unknown[] {
   if (blocks.length <= MAX_BLOCKS) return [...blocks];
   return [
     ...blocks.slice(0, MAX_BLOCKS - 1),

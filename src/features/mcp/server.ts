@@ -11,7 +11,6 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../../kernel/clock.js';
-import type { Logger } from '../../kernel/logger.js';
 import { VIGIL_VERSION } from '../../kernel/version.js';
 import { answerFor } from '../../slack/error-reply.js';
 import { FormTooLargeError, readBody } from '../../web/body.js';

@@ -24,7 +24,7 @@ const phrase = (max: number) =>
     .string()
     .min(1)
     .max(max)
-    .regex(/^[^"“”`\u0000-\u001f]+$/);
+    .regex(/^[^"“”`\p{Cc}]+$/u);
 
 /** One word of the grammar: letters, digits and the few marks identifiers and domains use. */
 const word = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,253}$/);
