@@ -27,6 +27,8 @@ export function mcpRoute(start: VigilStart, slack: SlackApp, services: () => Pro
           handlers: Object.assign({}, ...bound.map((f) => f.commands)),
           signingSecret,
           clientFor: (ids) => slack.clientFor(ids),
+          events: core.events,
+          stealerLogs: core.credentials.stealerLogs,
         });
       },
     );

@@ -30,7 +30,7 @@ export function blockTexts(blocks: readonly unknown[]): string[] {
   const out: string[] = [];
   for (const block of blocks) {
     const b = block as { type?: string; text?: unknown; fields?: unknown[]; elements?: unknown[] };
-    const own = textOf(b);
+    const own = textOf(b.text);
     if (own) out.push(own);
     for (const f of b.fields ?? []) {
       const t = textOf(f);
@@ -44,12 +44,22 @@ export function blockTexts(blocks: readonly unknown[]): string[] {
   return out;
 }
 
+/**
+ * Pure: Slack's markup a model cannot resolve, in words: a date token as its fallback text, a link as its
+ * label with the address. Escapes (`&lt;`…) stay: the text remains what Slack would show.
+ */
+export function forModel(text: string): string {
+  return text
+    .replace(/<!date\^[^|>]*\|([^>]*)>/g, '$1')
+    .replace(/<(https?:\/\/[^|>]+)\|([^>]*)>/g, '$2 ($1)');
+}
+
 export function toolResult(answer: ToolAnswer, blockKit: boolean): CallToolResult {
   const texts = answer.messages.map((m) => {
     const fromBlocks = m.blocks ? blockTexts(m.blocks) : [];
     return fromBlocks.length > 0 ? fromBlocks.join('\n') : m.text;
   });
-  let text = texts.join('\n\n');
+  let text = forModel(texts.join('\n\n'));
   if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}\n… (cut here)`;
   const result: CallToolResult = {
     content: [{ type: 'text', text }],

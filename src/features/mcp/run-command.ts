@@ -11,11 +11,11 @@ import { onSurface } from '../../kernel/audit-surface.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { WorkTracker } from '../../kernel/work-tracker.js';
 import { COMMAND_ACCESS } from '../../slack/command-access.js';
-import type { BoundHandler, CommandRequest } from '../../slack/context.js';
+import type { BoundHandler, Requester } from '../../slack/context.js';
 import { reportError } from '../../slack/error-reply.js';
 import { renderUsageError } from '../../slack/grammar/help-blocks.js';
 import { type CommandKind, parseCommand } from '../../slack/grammar/index.js';
-import type { Authz } from '../../slack/permission-checks.js';
+import type { Access, Authz } from '../../slack/permission-checks.js';
 
 type AnyBlock = KnownBlock | Block;
 
@@ -61,10 +61,15 @@ function collector(): { respond: RespondFn; messages: ToolAnswer['messages'] } {
   return { respond, messages };
 }
 
-/**
- * Parses and runs `line` as `caller`. With `dryRun`, stops after the permission check and answers that text
- * instead (an action asked without `confirm: true`): a person who may not act learns it before agreeing.
- */
+/** What a tool runs as the person: after `access` is checked, with their replies collected. */
+export interface PersonWork {
+  /** Names the work in the log (a subcommand, or the tool). */
+  kind: string;
+  access: Access;
+  run(request: Requester & { respond: RespondFn; client: WebClient }): Promise<void>;
+}
+
+/** Parses `line` as `/vigil` would and runs its subcommand's handler as `caller` (see runAsPerson). */
 export async function runCommandLine(
   deps: CommandRunnerDeps,
   caller: McpCaller,
@@ -78,44 +83,60 @@ export async function runCommandLine(
   if (!handler) {
     return { messages: [{ text: 'This is not available in this version of Vigil.' }], isError: true };
   }
+  const work: PersonWork = {
+    kind: command.kind,
+    access: COMMAND_ACCESS[command.kind],
+    run: (request) => handler.run({ ...request, command, triggerId: '', responseUrl: '' }),
+  };
+  return runAsPerson(deps, caller, work, dryRun);
+}
+
+/**
+ * Runs `work` as `caller`, on the `mcp` surface and tracked like a command. With `dryRun`, stops after the
+ * permission check and answers that text instead (an action asked without `confirm: true`): a person who may
+ * not act learns it before agreeing to anything.
+ */
+export async function runAsPerson(
+  deps: CommandRunnerDeps,
+  caller: McpCaller,
+  work: PersonWork,
+  dryRun?: string,
+): Promise<ToolAnswer> {
   if (!deps.tracker.isAccepting) {
     return { messages: [{ text: 'Vigil is restarting: try again in a few seconds.' }], isError: true };
   }
   const { respond, messages } = collector();
-  const request: CommandRequest = {
+  const request: Requester & { respond: RespondFn; client: WebClient } = {
     workspaceId: caller.teamId,
     teamId: caller.teamId,
     enterpriseId: undefined,
     userId: caller.userId,
     // No channel: the person's own id, where Slack delivers a direct message.
     channelId: caller.userId,
-    command,
-    triggerId: '',
-    responseUrl: '',
     respond,
     client: caller.client,
   };
   let failed = false;
   let dry = false;
-  const work = async () => {
+  const run = async () => {
     try {
       await onSurface('mcp', async () => {
-        await deps.authz.requireAccess(caller.client, request, COMMAND_ACCESS[command.kind]);
+        await deps.authz.requireAccess(caller.client, request, work.access);
         if (dryRun !== undefined) {
           dry = true;
           return;
         }
-        await handler.run(request);
+        await work.run(request);
       });
     } catch (err) {
       failed = true;
-      await reportError(deps, err, respond, { mcp: command.kind, team: caller.teamId, user: caller.userId });
+      await reportError(deps, err, respond, { mcp: work.kind, team: caller.teamId, user: caller.userId });
     }
   };
   // Tracked like a command's work, so shutdown waits for a call under way.
   await new Promise<void>((done) => {
     deps.tracker.run(
-      () => work().finally(done),
+      () => run().finally(done),
       () => done(),
     );
   });

@@ -14,12 +14,13 @@ import type { Clock } from '../../kernel/clock.js';
 import { VIGIL_VERSION } from '../../kernel/version.js';
 import { answerFor } from '../../slack/error-reply.js';
 import { FormTooLargeError, readBody } from '../../web/body.js';
+import { TOOLS } from './event-tools.js';
 import { BLOCK_KIT_EXTENSION, toolResult } from './result.js';
-import { type CommandRunnerDeps, runCommandLine } from './run-command.js';
+import { type CommandRunnerDeps, runAsPerson, runCommandLine } from './run-command.js';
 import { type SlackIdentity, SlackIdentityCheck } from './slack-identity.js';
-import { TOOLS, type ToolSpec } from './tools.js';
+import type { DirectDeps, ToolSpec } from './tools.js';
 
-export interface McpDeps extends CommandRunnerDeps {
+export interface McpDeps extends CommandRunnerDeps, DirectDeps {
   clock: Clock;
   signingSecret: string;
   /** The workspace gate: the bot client of a team Vigil serves, or a RefusalError. */
@@ -182,7 +183,15 @@ export class McpDoor {
           spec.acts && args.confirm !== true
             ? `Not done yet. ${spec.wouldDo?.(typed) ?? ''} Ask the person whether to go ahead; call ${spec.name} again with confirm: true only once they agree.`
             : undefined;
-        const answer = await runCommandLine(this.deps, { ...identity, client }, spec.command(typed), dryRun);
+        const caller = { ...identity, client };
+        const answer = spec.command
+          ? await runCommandLine(this.deps, caller, spec.command(typed), dryRun)
+          : await runAsPerson(
+              this.deps,
+              caller,
+              (spec.work as NonNullable<ToolSpec['work']>)(typed, this.deps),
+              dryRun,
+            );
         return toolResult(answer, blockKit);
       },
     );

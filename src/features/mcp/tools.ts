@@ -7,11 +7,16 @@
  * an argument can neither open a Slack reference nor add a key the schema did not allow.
  */
 import * as z from 'zod/v4';
+import type { StealerLogs } from '../../domain/stealer-logs.js';
+import type { Clock } from '../../kernel/clock.js';
+import { ACCEPTED_EVENT_TYPES } from '../../slack/grammar/event-types.js';
+import type { EventsService } from '../events/service.js';
+import type { PersonWork } from './run-command.js';
 
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 
 /** `7d`, `24h`, `30m`, `2w`, a UTC day, or an instant with its offset: the grammar's `since:` values. */
-const since = z
+export const since = z
   .string()
   .regex(/^(\d{1,7}[mhdwMHDW]|\d{4}-\d{2}-\d{2}(T[0-9:.]{5,15}(Z|[+-]\d{2}:?\d{2}))?)$/)
   .describe(
@@ -29,7 +34,7 @@ const phrase = (max: number) =>
 /** One word of the grammar: letters, digits and the few marks identifiers and domains use. */
 const word = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,253}$/);
 
-const confirm = z
+export const confirm = z
   .boolean()
   .optional()
   .describe(
@@ -46,6 +51,13 @@ const quoted = (value: string) => `"${slackText(value)}"`;
 type Line = Array<string | undefined | false>;
 const line = (parts: Line) => parts.filter((p): p is string => typeof p === 'string').join(' ');
 
+/** The services the tools with no `/vigil` command use (a row's buttons have none). */
+export interface DirectDeps {
+  clock: Clock;
+  events: Pick<EventsService, 'generationOf' | 'actOnEvent'>;
+  stealerLogs: Pick<StealerLogs, 'open'>;
+}
+
 export interface ToolSpec<S extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   title: string;
@@ -53,13 +65,15 @@ export interface ToolSpec<S extends z.ZodRawShape = z.ZodRawShape> {
   input: S;
   /** Reads nothing but changes nothing (`readOnlyHint`), or acts (asks for `confirm: true` first). */
   acts: boolean;
-  /** The `/vigil` command line the arguments mean (without `/vigil`). */
-  command(args: z.infer<z.ZodObject<S>>): string;
+  /** The `/vigil` command line the arguments mean (without `/vigil`)… */
+  command?(args: z.infer<z.ZodObject<S>>): string;
+  /** …or, for what only a button does, the work itself. */
+  work?(args: z.infer<z.ZodObject<S>>, deps: DirectDeps): PersonWork;
   /** For an action: what it would do, said before it is confirmed. */
   wouldDo?(args: z.infer<z.ZodObject<S>>): string;
 }
 
-function tool<S extends z.ZodRawShape>(spec: ToolSpec<S>): ToolSpec<S> {
+export function tool<S extends z.ZodRawShape>(spec: ToolSpec<S>): ToolSpec<S> {
   return spec;
 }
 
@@ -78,10 +92,10 @@ const searchEvents = tool({
     severity: z.enum(SEVERITIES).optional().describe('Only events of this severity or higher.'),
     since: since.optional(),
     types: z
-      .array(word)
+      .array(z.enum(ACCEPTED_EVENT_TYPES as [string, ...string[]]))
       .max(10)
       .optional()
-      .describe('Only these event types, e.g. ["stealer_log", "leaked_credential", "forum_post"].'),
+      .describe('Only these event types, e.g. ["stealer_log", "leaked_credential", "lookalike"].'),
   },
   acts: false,
   command: (a) =>
@@ -98,7 +112,7 @@ const searchEvents = tool({
     ]),
 });
 
-const eventUid = z
+export const eventUid = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_./:-]{2,300}$/)
   .describe('The event uid, as search_events returns it.');
@@ -243,7 +257,7 @@ const requestIntel = tool({
     `Ask Threat Flow “${a.question}”${a.since ? ` (sources since ${a.since})` : ''}: one report of the organization's allowance, delivered by direct message.`,
 });
 
-export const TOOLS: readonly ToolSpec[] = [
+export const COMMAND_TOOLS = [
   searchEvents,
   explainEvent,
   searchCredentials,
@@ -254,4 +268,4 @@ export const TOOLS: readonly ToolSpec[] = [
   getStatus,
   snoozeEvent,
   requestIntel,
-] as unknown as readonly ToolSpec[];
+] as const;
