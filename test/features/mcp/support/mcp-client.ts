@@ -5,8 +5,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DEFAULT_TEAM_ID } from '../../../../packages/playground/src/sim/slack/index.js';
-import { signSlackRequest } from '../../../harness/slack-signature.js';
 import type { Clock } from '../../../../src/kernel/clock.js';
+import { signSlackRequest } from '../../../harness/slack-signature.js';
+import type { ManualClock } from '../../../support/manual-clock.js';
 import { SIGNING_SECRET, type Stack } from '../../../support/stack.js';
 
 export const BLOCK_KIT = { 'io.slack/block-kit': { mimeTypes: ['application/vnd.slack.blocks+json'] } };
@@ -30,9 +31,13 @@ export function slackHeaders(clock: Clock, body: string, s: Signing): Record<str
   };
 }
 
-/** A fetch that signs each request, as Slack's MCP client does. */
-function signedFetch(clock: Clock, s: Signing): typeof fetch {
+/**
+ * A fetch that signs each request, as Slack's MCP client does, a second after the one before: a signature
+ * is accepted once, and two identical bodies signed in the same second carry the same one (docs/mcp.md).
+ */
+function signedFetch(clock: ManualClock, s: Signing): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
+    clock.advance(1000);
     const body = typeof init?.body === 'string' ? init.body : '';
     const headers = new Headers(init?.headers);
     for (const [k, v] of Object.entries(slackHeaders(clock, body, s))) headers.set(k, v);
@@ -42,7 +47,7 @@ function signedFetch(clock: Clock, s: Signing): typeof fetch {
 
 export async function connectMcp(
   stack: Stack,
-  clock: Clock,
+  clock: ManualClock,
   s: Signing & { blockKit?: boolean },
 ): Promise<Client> {
   const client = new Client(
@@ -64,7 +69,11 @@ export async function rawPost(
 ): Promise<{ status: number; json: unknown }> {
   const res = await fetch(`${stack.vigil.url}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
     body,
   });
   const text = await res.text();
