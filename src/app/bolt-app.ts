@@ -55,6 +55,7 @@ export const BOT_SCOPES = [
   'links:read',
   'links:write',
   'im:history',
+  'mcp:connect',
 ];
 
 export interface SlackApp {
