@@ -26,7 +26,7 @@ function textOf(value: unknown): string | undefined {
 }
 
 /** Pure: the readable texts of blocks, in order (sections, their fields, headers, context lines). */
-export function blockTexts(blocks: readonly unknown[]): string[] {
+function blockTexts(blocks: readonly unknown[]): string[] {
   const out: string[] = [];
   for (const block of blocks) {
     const b = block as { type?: string; text?: unknown; fields?: unknown[]; elements?: unknown[] };
@@ -48,7 +48,7 @@ export function blockTexts(blocks: readonly unknown[]): string[] {
  * Pure: Slack's markup a model cannot resolve, in words: a date token as its fallback text, a link as its
  * label with the address. Escapes (`&lt;`…) stay: the text remains what Slack would show.
  */
-export function forModel(text: string): string {
+function forModel(text: string): string {
   return text
     .replace(/<!date\^[^|>]*\|([^>]*)>/g, '$1')
     .replace(/<(https?:\/\/[^|>]+)\|([^>]*)>/g, '$2 ($1)');

@@ -16,7 +16,7 @@ import type { PersonWork } from './run-command.js';
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 
 /** `7d`, `24h`, `30m`, `2w`, a UTC day, or an instant with its offset: the grammar's `since:` values. */
-export const since = z
+const since = z
   .string()
   .regex(/^(\d{1,7}[mhdwMHDW]|\d{4}-\d{2}-\d{2}(T[0-9:.]{5,15}(Z|[+-]\d{2}:?\d{2}))?)$/)
   .describe(

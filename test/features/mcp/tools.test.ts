@@ -8,7 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_CHANNELS, SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
-import { blockTexts } from '../../../src/features/mcp/result.js';
+import { textOf } from '../../harness/index.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { type Stack, startStack } from '../../support/stack.js';
 import { command } from '../events/support/events-stack.js';
@@ -162,7 +162,7 @@ describe('each tool as an admin, a member and a guest', () => {
   it('says a refusal in the very words of the slash command', async () => {
     const tool = await call(member, 'search_leaked_credentials', { by: 'domain', value: 'acme.example' });
     const slash = await command(stack, 'creds domain acme.example', { userId: SEEDED_USERS.member });
-    expect(tool.text).toBe(blockTexts((slash.post.body as { blocks: unknown[] }).blocks).join('\n'));
+    expect(tool.text).toBe(textOf(slash.post.body));
     expect(tool.text).toContain('(the `creds` permission)');
   });
 

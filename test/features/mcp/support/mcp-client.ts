@@ -10,7 +10,7 @@ import { signSlackRequest } from '../../../harness/slack-signature.js';
 import type { ManualClock } from '../../../support/manual-clock.js';
 import { SIGNING_SECRET, type Stack } from '../../../support/stack.js';
 
-export const BLOCK_KIT = { 'io.slack/block-kit': { mimeTypes: ['application/vnd.slack.blocks+json'] } };
+const BLOCK_KIT = { 'io.slack/block-kit': { mimeTypes: ['application/vnd.slack.blocks+json'] } };
 
 export interface Signing {
   userId: string;
