@@ -26,6 +26,7 @@ export function mcpRoute(start: VigilStart, slack: SlackApp, services: () => Pro
           tracker: core.tracker,
           handlers: Object.assign({}, ...bound.map((f) => f.commands)),
           signingSecret,
+          claims: core.store,
           clientFor: (ids) => slack.clientFor(ids),
           events: core.events,
           stealerLogs: core.credentials.stealerLogs,

@@ -13,6 +13,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../../kernel/clock.js';
 import { VIGIL_VERSION } from '../../kernel/version.js';
 import { answerFor } from '../../slack/error-reply.js';
+import type { Store } from '../../store/index.js';
 import { FormTooLargeError, readBody } from '../../web/body.js';
 import { TOOLS } from './event-tools.js';
 import { BLOCK_KIT_EXTENSION, toolResult } from './result.js';
@@ -23,6 +24,8 @@ import type { DirectDeps, ToolSpec } from './tools.js';
 export interface McpDeps extends CommandRunnerDeps, DirectDeps {
   clock: Clock;
   signingSecret: string;
+  /** One-use claims shared by every instance (the replay check). */
+  claims: Pick<Store, 'claim'>;
   /** The workspace gate: the bot client of a team Vigil serves, or a RefusalError. */
   clientFor(ids: SlackIdentity): Promise<WebClient>;
 }
@@ -48,7 +51,6 @@ const REFUSALS: Readonly<Record<string, string>> = {
   future: 'This request was signed too long ago.',
   replayed: 'This request was already received.',
   'no-identity': 'This request does not name a Slack user and team.',
-  busy: 'Vigil is too busy to take this request: try again shortly.',
 };
 
 function refuse(res: ServerResponse, status: number, message: string): void {
@@ -62,7 +64,11 @@ export class McpDoor {
   private readonly identities: SlackIdentityCheck;
 
   constructor(private readonly deps: McpDeps) {
-    this.identities = new SlackIdentityCheck({ signingSecret: deps.signingSecret, clock: deps.clock });
+    this.identities = new SlackIdentityCheck({
+      signingSecret: deps.signingSecret,
+      clock: deps.clock,
+      claims: deps.claims,
+    });
   }
 
   /** Answers one HTTP request to `/mcp`. */
@@ -75,10 +81,18 @@ export class McpDoor {
       res.writeHead(413, { connection: 'close' }).end();
       return;
     }
-    const checked = this.identities.verify(req.headers, raw);
+    let checked: Awaited<ReturnType<SlackIdentityCheck['verify']>>;
+    try {
+      checked = await this.identities.verify(req.headers, raw);
+    } catch (err) {
+      // The store did not answer: a request whose freshness cannot be checked is refused.
+      if (!answerFor(err)) throw err;
+      refuse(res, 503, 'Vigil cannot check this request right now: try again shortly.');
+      return;
+    }
     if (!checked.ok) {
       this.deps.logger.info('mcp request refused', { reason: checked.reason });
-      refuse(res, checked.reason === 'busy' ? 503 : 401, REFUSALS[checked.reason] ?? 'Refused.');
+      refuse(res, 401, REFUSALS[checked.reason] ?? 'Refused.');
       return;
     }
     const identity = checked.identity;

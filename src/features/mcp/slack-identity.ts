@@ -7,17 +7,20 @@
  * - the signature: Slack's request signing, v0 = HMAC-SHA256 of `v0:<X-Slack-Request-Timestamp>:<raw body>`
  *   with the app's signing secret, compared in constant time (src/slack/signature.ts, the receiver's check);
  * - staleness: a timestamp more than five minutes from now, past or future, is refused;
- * - replay: a signature is accepted once; a second request carrying it inside its window is refused;
+ * - replay: a signature is accepted once; a second request carrying it inside its window is refused, on
+ *   every instance (a claim in the store, expiring with the window);
  * - the identity: the team and user ids Slack names (`X-Slack-Team-Id`, `X-Slack-User-Id`), which must look
  *   like Slack ids. Whether Vigil serves that team is the workspace gate's decision (the caller asks it).
  *
  * Undocumented details decided the safe way (docs/mcp.md lists them): the identity header names; the
  * identity headers are outside the signed base string, so the one-use signature is what keeps a captured
- * request from being sent again under another name; the replay memory is per instance.
+ * request from being sent again under another name (so two identical bodies signed in the same second for
+ * two people are one signature, and the second is refused).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Clock } from '../../kernel/clock.js';
 import { type SignatureFailure, verifySignature } from '../../slack/signature.js';
+import type { Store } from '../../store/index.js';
 
 /** Who Slack says is asking. */
 export interface SlackIdentity {
@@ -25,12 +28,10 @@ export interface SlackIdentity {
   userId: string;
 }
 
-export type IdentityFailure = SignatureFailure | 'replayed' | 'no-identity' | 'busy';
+export type IdentityFailure = SignatureFailure | 'replayed' | 'no-identity';
 
 /** The window a timestamp is accepted in, either side of now (src/slack/signature.ts). */
 const WINDOW_MS = 5 * 60 * 1000;
-/** Signatures remembered at most: past it, requests are refused rather than memory grown. */
-const MAX_REMEMBERED = 100_000;
 
 const TEAM_ID = /^[TE][A-Z0-9]{2,20}$/;
 const USER_ID = /^[UW][A-Z0-9]{2,20}$/;
@@ -41,15 +42,19 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 export class SlackIdentityCheck {
-  /** Accepted signatures, until the end of their timestamp's window. */
-  private readonly seen = new Map<string, number>();
+  constructor(
+    private readonly deps: {
+      signingSecret: string;
+      clock: Clock;
+      /** One-use claims shared by every instance: a signature is claimed until its window ends. */
+      claims: Pick<Store, 'claim'>;
+    },
+  ) {}
 
-  constructor(private readonly deps: { signingSecret: string; clock: Clock }) {}
-
-  verify(
+  async verify(
     headers: IncomingHttpHeaders,
     rawBody: Buffer,
-  ): { ok: true; identity: SlackIdentity } | { ok: false; reason: IdentityFailure } {
+  ): Promise<{ ok: true; identity: SlackIdentity } | { ok: false; reason: IdentityFailure }> {
     const now = this.deps.clock.now();
     const signature = header(headers, 'x-slack-signature');
     const timestamp = header(headers, 'x-slack-request-timestamp');
@@ -64,24 +69,13 @@ export class SlackIdentityCheck {
     const teamId = header(headers, 'x-slack-team-id') ?? '';
     const userId = header(headers, 'x-slack-user-id') ?? '';
     if (!TEAM_ID.test(teamId) || !USER_ID.test(userId)) return { ok: false, reason: 'no-identity' };
-    // Both verified above: present, and the timestamp a number within the window.
+    // Both verified above: present, and the timestamp within the window (so `until` is ahead of now).
     const until = Number(timestamp) * 1000 + WINDOW_MS;
-    const key = signature as string;
-    this.forget(now);
-    if (this.seen.has(key)) return { ok: false, reason: 'replayed' };
-    if (this.seen.size >= MAX_REMEMBERED) return { ok: false, reason: 'busy' };
-    this.seen.set(key, until);
+    const fresh = await this.deps.claims.claim(
+      `mcp-signature:${signature as string}`,
+      Math.max(1, until - now),
+    );
+    if (!fresh) return { ok: false, reason: 'replayed' };
     return { ok: true, identity: { teamId, userId } };
-  }
-
-  /** Drops signatures whose window has passed (insertion order is close to timestamp order). */
-  private forget(now: number): void {
-    for (const [key, until] of this.seen) {
-      if (until > now) {
-        if (this.seen.size < MAX_REMEMBERED) return;
-        continue;
-      }
-      this.seen.delete(key);
-    }
   }
 }
