@@ -11,6 +11,7 @@ import { SEEDED_CHANNELS, SEEDED_USERS } from '../../../packages/playground/src/
 import { textOf } from '../../harness/index.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { type Stack, startStack } from '../../support/stack.js';
+import { until } from '../../support/until.js';
 import { command } from '../events/support/events-stack.js';
 import { connectMcp, resultText } from './support/mcp-client.js';
 
@@ -197,6 +198,24 @@ describe('each tool as an admin, a member and a guest', () => {
     const { text, isError } = await call(admin, 'search_events', { identifier: 3001, since: '0d' });
     expect(isError).toBe(true);
     expect(text).toContain('`since:` needs a duration of at least 1');
+  });
+});
+
+describe('one bound for the person, whichever door', () => {
+  it('a member holding three searches through /vigil is told to wait through MCP, with no API call', async () => {
+    const SEARCH = /\/events\/.*_search|\/_search$/;
+    const searches = () => stack.sim.log.entries.filter((e) => SEARCH.test(e.path)).length;
+    const before = searches();
+    stack.sim.faults.add({ path: SEARCH, times: 3, response: { delayMs: 1500 } });
+    const running = [1, 2, 3].map(() => command(stack, 'events 3001', { userId: SEEDED_USERS.member }));
+    await until('three searches at the API', () => searches() >= before + 3);
+    const told = await call(member, 'search_events', { identifier: 3001 });
+    expect(told.isError).toBe(true);
+    expect(told.text).toContain('You have 3 searches running');
+    expect(told.apiCalls).toBe(0);
+    for (const r of await Promise.all(running)) expect(String(r.post.body.text)).toContain('(3001)');
+    // Once they finished, the same call runs.
+    expect((await call(member, 'search_events', { identifier: 3001 })).isError).toBe(false);
   });
 });
 
