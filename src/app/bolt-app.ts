@@ -5,8 +5,18 @@
  */
 // The Web API client through Bolt's re-export (webApi), and @slack/oauth only in OAuth mode: Bolt has loaded
 // both already, and importing them by name from an ES module has Node parse their CommonJS exports again.
-import { App, ErrorCode, type InstallationStore, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
+import {
+  App,
+  type Authorize,
+  type AuthorizeSourceData,
+  ErrorCode,
+  type InstallationStore,
+  LogLevel,
+  SocketModeReceiver,
+  webApi,
+} from '@slack/bolt';
 import type { InstallProvider } from '@slack/oauth';
+import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../kernel/clock.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Outbound } from '../kernel/outbound.js';
@@ -45,6 +55,7 @@ export const BOT_SCOPES = [
   'links:read',
   'links:write',
   'im:history',
+  'mcp:connect',
 ];
 
 export interface SlackApp {
@@ -57,6 +68,11 @@ export interface SlackApp {
   init(): Promise<void>;
   /** Loads the features and registers every listener, once; a request that comes first waits for it. */
   registerListeners(): Promise<void>;
+  /**
+   * The workspace gate for a request that does not come through Bolt (the MCP door, `/mcp`): the bot client
+   * of the team when this installation serves it, else the gate's own refusal (another workspace, none).
+   */
+  clientFor(ids: { teamId: string; userId: string }): Promise<WebClient>;
 }
 
 const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
@@ -205,10 +221,11 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     config.slack.mode.kind === 'single'
       ? new SingleWorkspaceGate(new webApi.WebClient(undefined, clientOptions), config.slack.mode.botToken)
       : undefined;
+  const authorize = gate
+    ? gate.authorize
+    : installationAuthorize(rotation.authorizeWith(installer as InstallProvider));
   const app = new App({
-    authorize: gate
-      ? gate.authorize
-      : installationAuthorize(rotation.authorizeWith(installer as InstallProvider)),
+    authorize,
     receiver,
     logger: clientOptions.logger,
     clientOptions,
@@ -257,5 +274,24 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
       await gate?.init();
     },
     registerListeners,
+    clientFor: botClients(authorize, clientOptions),
+  };
+}
+
+/** A bot client per token, kept: a tool call must not build a new client (and agent) each time. */
+function botClients(authorize: Authorize<boolean>, clientOptions: BoltClientOptions): SlackApp['clientFor'] {
+  const clients = new Map<string, WebClient>();
+  return async ({ teamId, userId }) => {
+    const source = { teamId, enterpriseId: undefined, userId, isEnterpriseInstall: false } as const;
+    const { botToken } = await authorize(source as AuthorizeSourceData<boolean>, undefined);
+    if (!botToken) throw new Error('the installation has no bot token');
+    let client = clients.get(botToken);
+    if (!client) {
+      // Rotated tokens leave old entries behind: a small bound keeps the map from growing.
+      if (clients.size >= 256) clients.clear();
+      client = new webApi.WebClient(botToken, clientOptions);
+      clients.set(botToken, client);
+    }
+    return client;
   };
 }

@@ -114,6 +114,7 @@ const VARIABLES = {
   VIGIL_METRICS: withDefault(oneOf(['1', '0', 'true', 'false'], 'must be 1 or 0'), '0'),
   VIGIL_METRICS_PORT: optional(portNumber),
   VIGIL_METRICS_HOST: withDefault(text(), '127.0.0.1'),
+  VIGIL_MCP: withDefault(oneOf(['1', '0', 'true', 'false'], 'must be 1 or 0'), '0'),
   LOG_LEVEL: withDefault(oneOf(LOG_LEVELS), 'info'),
   LOG_FORMAT: withDefault(oneOf(LOG_FORMATS), 'text'),
 };
@@ -144,6 +145,10 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
     add('SLACK_SIGNING_SECRET', 'required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
   }
   if (env.VIGIL_TENANT_ID && !env.VIGIL_API_KEY) add('VIGIL_TENANT_ID', 'needs VIGIL_API_KEY');
+  // The MCP door checks Slack's signature on every request: it needs the signing secret in Socket Mode too.
+  if (['1', 'true'].includes(env.VIGIL_MCP?.toLowerCase() ?? '') && !env.SLACK_SIGNING_SECRET) {
+    add('VIGIL_MCP', '/mcp verifies Slack-signed requests: set SLACK_SIGNING_SECRET');
+  }
   // Slack's port faces the internet: metrics (workspace counts, error rates) are never served there.
   if (['1', 'true'].includes(env.VIGIL_METRICS?.toLowerCase() ?? '') && !env.VIGIL_METRICS_PORT) {
     add(
@@ -296,6 +301,8 @@ export interface Config {
    * loopback unless VIGIL_METRICS_HOST says otherwise), never on Slack's `PORT`. Off otherwise.
    */
   metrics: { port: number | undefined; host: string };
+  /** The MCP server at `/mcp` (VIGIL_MCP=1): Slackbot and other MCP clients use Vigil's tools. Off by default. */
+  mcp: { enabled: boolean };
 }
 
 export class ConfigError extends Error {
@@ -373,5 +380,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       port: e.VIGIL_METRICS_PORT,
       host: e.VIGIL_METRICS_HOST,
     },
+    mcp: { enabled: ['1', 'true'].includes(e.VIGIL_MCP.toLowerCase()) },
   };
 }

@@ -21,6 +21,8 @@ export function createHttpServer(
     /** The API client pool, built once for the services and the connect page. */
     api: () => Promise<ApiParts>;
     extraRoutes: WebServerOptions['extraRoutes'] | undefined;
+    /** `/mcp` when VIGIL_MCP=1. */
+    mcp?: WebServerOptions['mcp'];
   },
 ): Server {
   const { config, logger, store } = core;
@@ -59,6 +61,7 @@ export function createHttpServer(
     publicOrigin: () => new URL(config.publicUrl).origin,
     limits: config.http,
     ...(parts.extraRoutes ? { extraRoutes: parts.extraRoutes } : {}),
+    ...(parts.mcp ? { mcp: parts.mcp } : {}),
     ready: async () => (await ready()).report(),
     health: async () => {
       try {

@@ -22,6 +22,7 @@ import type { VigilBase, VigilStart } from './base.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './bolt-app.js';
 import type { Config } from './config.js';
 import { createHttpServer } from './http.js';
+import { mcpRoute } from './mcp.js';
 import type { VigilCore } from './services.js';
 import { shutdownOf } from './shutdown.js';
 
@@ -230,7 +231,12 @@ async function serve(
   opts: StartOptions,
 ): Promise<RunningVigil> {
   const { config, logger, monitoring, store } = start;
-  const server = createHttpServer(start, slack, { ...later, extraRoutes: opts.extraRoutes });
+  const mcp = config.mcp.enabled ? mcpRoute(start, slack, later.services) : undefined;
+  const server = createHttpServer(start, slack, {
+    ...later,
+    extraRoutes: opts.extraRoutes,
+    ...(mcp ? { mcp } : {}),
+  });
   const port = await listen(server, config.port, opts.host);
   const metricsPort = await monitoring.listen();
   if (config.publicUrlFromPort) config.publicUrl = `http://localhost:${port}`;

@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
  * Where people act: a slash command, a button, a form (modal), App Home, a workflow step (`via workflow <run>`,
- * Slack's events name the run, not the workflow), Vigil's own pages.
+ * Slack's events name the run, not the workflow), Vigil's own pages, an MCP client (Slackbot or an agent, `/mcp`).
  */
 export type AuditSurface =
   | 'command'
@@ -12,7 +12,8 @@ export type AuditSurface =
   | 'home'
   | 'workflow'
   | `via workflow ${string}`
-  | 'page';
+  | 'page'
+  | 'mcp';
 
 const surfaces = new AsyncLocalStorage<AuditSurface>();
 

@@ -46,6 +46,8 @@ export interface WebServerOptions {
   /** Vigil's own origin (VIGIL_PUBLIC_URL's), read per request: it may be known only once listening. */
   publicOrigin?: () => string;
   limits?: HttpLimits;
+  /** The MCP server (VIGIL_MCP=1): every method at `/mcp` goes to it, which checks Slack's signature itself. */
+  mcp?: RouteHandler;
   /** Other pages (the playground): answers and returns true, or returns false for a 404. */
   extraRoutes?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
@@ -79,6 +81,7 @@ async function route(opts: WebServerOptions, req: IncomingMessage, res: ServerRe
   const method = req.method ?? 'GET';
 
   if (path === '/slack/events' && opts.slackEvents) return opts.slackEvents(req, res);
+  if (path === '/mcp' && opts.mcp) return opts.mcp(req, res);
   if (path === '/slack/install' && opts.install && method === 'GET') return opts.install(req, res);
   if (path === '/slack/oauth_redirect' && opts.oauthRedirect && method === 'GET')
     return opts.oauthRedirect(req, res);

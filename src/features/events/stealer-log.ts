@@ -9,10 +9,6 @@ import type { App } from '@slack/bolt';
 import { contextRef, parseContextRef } from '../../domain/contexts.js';
 import { parseRef } from '../../domain/events/context.js';
 import { isInfectedDevice } from '../../domain/events/model.js';
-import { ExpiredError } from '../../kernel/errors.js';
-import { ephemeral } from '../../slack/context.js';
-import { type Click, onAction } from '../../slack/listen.js';
-import type { StealerLogDeps } from './deps.js';
 import {
   decodePages,
   encodePages,
@@ -22,7 +18,11 @@ import {
   STEALER_PREVIOUS,
   STEALER_REVEAL,
   type StealerLogPages,
-} from './stealer-log-blocks.js';
+} from '../../domain/stealer-log-blocks.js';
+import { ExpiredError } from '../../kernel/errors.js';
+import { ephemeral } from '../../slack/context.js';
+import { type Click, onAction } from '../../slack/listen.js';
+import type { StealerLogDeps } from './deps.js';
 
 function gone(): ExpiredError {
   return new ExpiredError(

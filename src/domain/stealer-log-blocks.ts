@@ -4,11 +4,11 @@
  * MASKED with a Reveal button each. The revealed value has its own message, for the clicker alone.
  */
 import type { KnownBlock } from '@slack/types';
-import { STEALER_LOG_PAGE, type StealerLogEntry, type StealerLogView } from '../../domain/stealer-logs.js';
-import { renderBudgeted } from '../../slack/kit/budget.js';
-import { parseIsoDate, slackDate } from '../../slack/kit/dates.js';
-import { button, context, type RenderedMessage, section } from '../../slack/kit/kit.js';
-import { escapeMrkdwn, listCodeSpan, truncate } from '../../slack/kit/text.js';
+import { renderBudgeted } from '../slack/kit/budget.js';
+import { parseIsoDate, slackDate } from '../slack/kit/dates.js';
+import { button, context, type RenderedMessage, section } from '../slack/kit/kit.js';
+import { escapeMrkdwn, listCodeSpan, truncate } from '../slack/kit/text.js';
+import { STEALER_LOG_PAGE, type StealerLogEntry, type StealerLogView } from './stealer-logs.js';
 
 export const STEALER_REVEAL = 'stealer_reveal';
 export const STEALER_PREVIOUS = 'stealer_page_previous';

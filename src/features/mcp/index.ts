@@ -1,0 +1,2 @@
+/** Ask Vigil through MCP: `/mcp` for Slackbot (Slack identity auth) and Vigil's tools (docs/mcp.md). */
+export { McpDoor } from './server.js';

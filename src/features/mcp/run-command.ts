@@ -1,0 +1,145 @@
+/**
+ * Runs a `/vigil` command line as the person an MCP request names, through the very handlers the slash
+ * command runs: the same parse, the same permission check before any API call (COMMAND_ACCESS), the same
+ * services with their fair gate, quota and masking, the same audit (surface `mcp`) and the same error
+ * answers. Only the replies differ: they are collected for the tool result instead of posted.
+ */
+import type { RespondArguments, RespondFn } from '@slack/bolt';
+import type { Block, KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { onSurface } from '../../kernel/audit-surface.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { WorkTracker } from '../../kernel/work-tracker.js';
+import { COMMAND_ACCESS } from '../../slack/command-access.js';
+import type { BoundHandler, Requester } from '../../slack/context.js';
+import { reportError } from '../../slack/error-reply.js';
+import { renderUsageError } from '../../slack/grammar/help-blocks.js';
+import { type CommandKind, parseCommand } from '../../slack/grammar/index.js';
+import type { Access, Authz } from '../../slack/permission-checks.js';
+
+type AnyBlock = KnownBlock | Block;
+
+/** What a tool answers: text for the model, the command's Block Kit, and whether it failed. */
+export interface ToolAnswer {
+  messages: Array<{ text: string; blocks?: AnyBlock[] }>;
+  isError: boolean;
+}
+
+export interface CommandRunnerDeps {
+  logger: Logger;
+  authz: Authz;
+  tracker: WorkTracker;
+  /** The `/vigil` subcommands' handlers, bound to their features' deps by the composition root. */
+  handlers: Partial<Record<CommandKind, BoundHandler>>;
+}
+
+/** The person, verified by Slack identity auth, and the bot client of their workspace. */
+export interface McpCaller {
+  teamId: string;
+  userId: string;
+  client: WebClient;
+}
+
+/** Replies as the command would post them: a reply that replaces the original replaces the last one. */
+function collector(): { respond: RespondFn; messages: ToolAnswer['messages'] } {
+  const messages: ToolAnswer['messages'] = [];
+  const respond = (async (message: string | RespondArguments) => {
+    const m = (typeof message === 'string' ? { text: message } : message) as {
+      text?: unknown;
+      blocks?: unknown;
+      replace_original?: unknown;
+    };
+    const reply = {
+      text: typeof m.text === 'string' ? m.text : '',
+      ...(Array.isArray(m.blocks) ? { blocks: m.blocks as AnyBlock[] } : {}),
+    };
+    if (m.replace_original === true && messages.length > 0) messages[messages.length - 1] = reply;
+    else messages.push(reply);
+    // Nothing was posted: the caller reads the replies from `messages`.
+    return {};
+  }) as unknown as RespondFn;
+  return { respond, messages };
+}
+
+/** What a tool runs as the person: after `access` is checked, with their replies collected. */
+export interface PersonWork {
+  /** Names the work in the log (a subcommand, or the tool). */
+  kind: string;
+  access: Access;
+  run(request: Requester & { respond: RespondFn; client: WebClient }): Promise<void>;
+}
+
+/** Parses `line` as `/vigil` would and runs its subcommand's handler as `caller` (see runAsPerson). */
+export async function runCommandLine(
+  deps: CommandRunnerDeps,
+  caller: McpCaller,
+  line: string,
+  dryRun?: string,
+): Promise<ToolAnswer> {
+  const parsed = parseCommand(line);
+  if (!parsed.ok) return { messages: [renderUsageError(parsed.error)], isError: true };
+  const command = parsed.command;
+  const handler = command.kind === 'help' ? undefined : deps.handlers[command.kind];
+  if (!handler) {
+    return { messages: [{ text: 'This is not available in this version of Vigil.' }], isError: true };
+  }
+  const work: PersonWork = {
+    kind: command.kind,
+    access: COMMAND_ACCESS[command.kind],
+    run: (request) => handler.run({ ...request, command, triggerId: '', responseUrl: '' }),
+  };
+  return runAsPerson(deps, caller, work, dryRun);
+}
+
+/**
+ * Runs `work` as `caller`, on the `mcp` surface and tracked like a command. With `dryRun`, stops after the
+ * permission check and answers that text instead (an action asked without `confirm: true`): a person who may
+ * not act learns it before agreeing to anything.
+ */
+export async function runAsPerson(
+  deps: CommandRunnerDeps,
+  caller: McpCaller,
+  work: PersonWork,
+  dryRun?: string,
+): Promise<ToolAnswer> {
+  if (!deps.tracker.isAccepting) {
+    return { messages: [{ text: 'Vigil is restarting: try again in a few seconds.' }], isError: true };
+  }
+  const { respond, messages } = collector();
+  const request: Requester & { respond: RespondFn; client: WebClient } = {
+    workspaceId: caller.teamId,
+    teamId: caller.teamId,
+    enterpriseId: undefined,
+    userId: caller.userId,
+    // No channel: the person's own id, where Slack delivers a direct message.
+    channelId: caller.userId,
+    respond,
+    client: caller.client,
+  };
+  let failed = false;
+  let dry = false;
+  const run = async () => {
+    try {
+      await onSurface('mcp', async () => {
+        await deps.authz.requireAccess(caller.client, request, work.access);
+        if (dryRun !== undefined) {
+          dry = true;
+          return;
+        }
+        await work.run(request);
+      });
+    } catch (err) {
+      failed = true;
+      await reportError(deps, err, respond, { mcp: work.kind, team: caller.teamId, user: caller.userId });
+    }
+  };
+  // Tracked like a command's work, so shutdown waits for a call under way.
+  await new Promise<void>((done) => {
+    deps.tracker.run(
+      () => run().finally(done),
+      () => done(),
+    );
+  });
+  if (dry && !failed) return { messages: [{ text: dryRun as string }], isError: false };
+  return { messages, isError: failed };
+}

@@ -1,0 +1,224 @@
+/**
+ * `/mcp`: Vigil's MCP server over Streamable HTTP (the official SDK's transport), on the web server that
+ * serves Slack's requests. Every request is checked by Slack identity auth first (slack-identity.ts), then by
+ * the workspace gate (is this team one Vigil serves?); a request failing either is refused before any tool
+ * runs, so before any call to the threat-intel API. A session belongs to the person who opened it: a request
+ * naming someone else, or an unknown session, is refused.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { WebClient } from '@slack/web-api';
+import type { Clock } from '../../kernel/clock.js';
+import { VIGIL_VERSION } from '../../kernel/version.js';
+import { answerFor } from '../../slack/error-reply.js';
+import type { Store } from '../../store/index.js';
+import { FormTooLargeError, readBody } from '../../web/body.js';
+import { TOOLS } from './event-tools.js';
+import { BLOCK_KIT_EXTENSION, toolResult } from './result.js';
+import { type CommandRunnerDeps, runAsPerson, runCommandLine } from './run-command.js';
+import { type SlackIdentity, SlackIdentityCheck } from './slack-identity.js';
+import type { DirectDeps, ToolSpec } from './tools.js';
+
+export interface McpDeps extends CommandRunnerDeps, DirectDeps {
+  clock: Clock;
+  signingSecret: string;
+  /** One-use claims shared by every instance (the replay check). */
+  claims: Pick<Store, 'claim'>;
+  /** The workspace gate: the bot client of a team Vigil serves, or a RefusalError. */
+  clientFor(ids: SlackIdentity): Promise<WebClient>;
+}
+
+/** A JSON-RPC request is small; a bigger body is refused before it is parsed. */
+const MAX_BODY_BYTES = 256 * 1024;
+/** Sessions kept at most, and how long an idle one lives. */
+const MAX_SESSIONS = 2_000;
+const IDLE_MS = 60 * 60 * 1000;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  identity: SlackIdentity;
+  lastUsed: number;
+}
+
+const REFUSALS: Readonly<Record<string, string>> = {
+  'missing-headers': 'This request is not signed by Slack.',
+  'bad-timestamp': 'This request is not signed by Slack.',
+  mismatch: 'This request is not signed by Slack.',
+  stale: 'This request was signed too long ago.',
+  future: 'This request was signed too long ago.',
+  replayed: 'This request was already received.',
+  'no-identity': 'This request does not name a Slack user and team.',
+};
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
+}
+
+export class McpDoor {
+  private readonly sessions = new Map<string, Session>();
+  private readonly identities: SlackIdentityCheck;
+
+  constructor(private readonly deps: McpDeps) {
+    this.identities = new SlackIdentityCheck({
+      signingSecret: deps.signingSecret,
+      clock: deps.clock,
+      claims: deps.claims,
+    });
+  }
+
+  /** Answers one HTTP request to `/mcp`. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, MAX_BODY_BYTES);
+    } catch (err) {
+      if (!(err instanceof FormTooLargeError)) throw err;
+      res.writeHead(413, { connection: 'close' }).end();
+      return;
+    }
+    let checked: Awaited<ReturnType<SlackIdentityCheck['verify']>>;
+    try {
+      checked = await this.identities.verify(req.headers, raw);
+    } catch (err) {
+      // The store did not answer: a request whose freshness cannot be checked is refused.
+      if (!answerFor(err)) throw err;
+      refuse(res, 503, 'Vigil cannot check this request right now: try again shortly.');
+      return;
+    }
+    if (!checked.ok) {
+      this.deps.logger.info('mcp request refused', { reason: checked.reason });
+      refuse(res, 401, REFUSALS[checked.reason] ?? 'Refused.');
+      return;
+    }
+    const identity = checked.identity;
+    try {
+      await this.deps.clientFor(identity);
+    } catch (err) {
+      const refusal = answerFor(err);
+      if (!refusal) throw err;
+      this.deps.logger.info('mcp request refused', { reason: 'workspace', team: identity.teamId });
+      refuse(res, 403, refusal.message);
+      return;
+    }
+    let body: unknown;
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        refuse(res, 400, 'The body is not JSON.');
+        return;
+      }
+    }
+    const session = this.sessionFor(req, res, identity, body);
+    if (!session) return;
+    session.lastUsed = this.deps.clock.now();
+    await session.transport.handleRequest(req, res, body);
+  }
+
+  /** The request's session, a new one for an `initialize`, or undefined once refused. */
+  private sessionFor(
+    req: IncomingMessage,
+    res: ServerResponse,
+    identity: SlackIdentity,
+    body: unknown,
+  ): Session | undefined {
+    const id = req.headers['mcp-session-id'];
+    if (typeof id === 'string') {
+      const session = this.sessions.get(id);
+      const same =
+        session && session.identity.teamId === identity.teamId && session.identity.userId === identity.userId;
+      // An unknown session and someone else's are told alike: 404, as the transport spec says for the first.
+      if (!session || !same) {
+        refuse(res, 404, 'No such session: initialize again.');
+        return undefined;
+      }
+      return session;
+    }
+    if ((body as { method?: unknown } | undefined)?.method !== 'initialize') {
+      refuse(res, 400, 'Initialize a session first.');
+      return undefined;
+    }
+    return this.open(identity);
+  }
+
+  private open(identity: SlackIdentity): Session {
+    this.evict();
+    const server = new McpServer(
+      { name: 'vigil', title: 'Vigil', version: VIGIL_VERSION },
+      {
+        capabilities: { tools: {} },
+        instructions:
+          'Vigil answers with Flare threat intelligence, as the Slack user asking and within their permissions. Actions (snooze_event, request_intel) need confirm: true, only after the person agreed.',
+      },
+    );
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (sessionId) => {
+        this.sessions.set(sessionId, session);
+      },
+    });
+    const session: Session = { transport, server, identity, lastUsed: this.deps.clock.now() };
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    for (const spec of TOOLS) this.register(server, spec, identity);
+    // connect() only wires the transport's callbacks: it does no I/O.
+    void server.connect(transport);
+    return session;
+  }
+
+  private register(server: McpServer, spec: ToolSpec, identity: SlackIdentity): void {
+    server.registerTool(
+      spec.name,
+      {
+        title: spec.title,
+        description: spec.description,
+        inputSchema: spec.input,
+        annotations: {
+          title: spec.title,
+          readOnlyHint: !spec.acts,
+          destructiveHint: false,
+          openWorldHint: true,
+        },
+        _meta: { slack: { supportsBlockKit: true } },
+      },
+      async (args: Record<string, unknown>) => {
+        const client = await this.deps.clientFor(identity);
+        const blockKit =
+          server.server.getClientCapabilities()?.extensions?.[BLOCK_KIT_EXTENSION] !== undefined;
+        const typed = args as never;
+        const dryRun =
+          spec.acts && args.confirm !== true
+            ? `Not done yet. ${spec.wouldDo?.(typed) ?? ''} Ask the person whether to go ahead; call ${spec.name} again with confirm: true only once they agree.`
+            : undefined;
+        const caller = { ...identity, client };
+        const answer = spec.command
+          ? await runCommandLine(this.deps, caller, spec.command(typed), dryRun)
+          : await runAsPerson(
+              this.deps,
+              caller,
+              (spec.work as NonNullable<ToolSpec['work']>)(typed, this.deps),
+              dryRun,
+            );
+        return toolResult(answer, blockKit);
+      },
+    );
+  }
+
+  /** Drops idle sessions, and the oldest when too many are open. */
+  private evict(): void {
+    const now = this.deps.clock.now();
+    for (const [id, s] of this.sessions) {
+      if (now - s.lastUsed > IDLE_MS || this.sessions.size >= MAX_SESSIONS) {
+        this.sessions.delete(id);
+        void s.transport.close();
+      }
+    }
+  }
+}
