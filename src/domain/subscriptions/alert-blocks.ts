@@ -316,6 +316,24 @@ export function renderAlertAddModal(channelId: string): View {
       true,
     ),
     formInput(
+      'ask_person',
+      'Ask the person',
+      {
+        type: 'checkboxes',
+        options: [
+          {
+            text: { type: 'plain_text', text: 'DM the member a leaked company credential belongs to' },
+            description: {
+              type: 'plain_text',
+              text: 'Never the password; their answer comes back in the alert thread.',
+            },
+            value: 'on',
+          },
+        ],
+      },
+      true,
+    ),
+    formInput(
       'mention_users',
       'Mention people',
       { type: 'multi_users_select', max_selected_items: 10 },
