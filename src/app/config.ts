@@ -95,7 +95,10 @@ const VARIABLES = {
   VIGIL_ALERT_POLL_MS: withDefault(milliseconds('alert polls', 3_600_000, 'an hour'), 60_000),
   VIGIL_STATE_SYNC_MS: withDefault(milliseconds('re-reads of posted events', 86_400_000, 'a day'), 300_000),
   VIGIL_ASK_PERSON_COOLDOWN: withDefault(duration, 30 * 86_400_000),
-  VIGIL_ASK_PERSON_PER_HOUR: withDefault(limit('must be a whole number of DMs an hour (1 to 10000)', 1, 10_000), 50),
+  VIGIL_ASK_PERSON_PER_HOUR: withDefault(
+    limit('must be a whole number of DMs an hour (1 to 10000)', 1, 10_000),
+    50,
+  ),
   VIGIL_ASK_PERSON_ESCALATE: withDefault(duration, 24 * 3_600_000),
   VIGIL_AUDIT_RETENTION: withDefault(
     wholeNumber({

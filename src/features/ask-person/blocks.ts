@@ -67,7 +67,10 @@ export function answeredMessage(ask: Pick<Ask, 'masked' | 'source' | 'date'>, ki
     text: THANKS[kind],
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: found(ask) } },
-      { type: 'section', text: { type: 'mrkdwn', text: `You answered *${BUTTON_TEXT[kind]}*. ${THANKS[kind]}` } },
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: `You answered *${BUTTON_TEXT[kind]}*. ${THANKS[kind]}` },
+      },
       { type: 'context', elements: [{ type: 'mrkdwn', text: NEVER }] },
     ],
   };

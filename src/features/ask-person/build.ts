@@ -27,7 +27,8 @@ export function domainsOf(identifiers: readonly { name: string; kinds: string[] 
   for (const i of identifiers) {
     const name = i.name.trim().toLowerCase();
     if (i.kinds.includes('domain')) domains.add(name.replace(/^\*\./, ''));
-    else if (i.kinds.includes('email') && name.includes('@')) domains.add(name.slice(name.lastIndexOf('@') + 1));
+    else if (i.kinds.includes('email') && name.includes('@'))
+      domains.add(name.slice(name.lastIndexOf('@') + 1));
   }
   return domains;
 }

@@ -12,7 +12,12 @@ import type { AnswerResult } from './service.js';
 
 export interface AskPersonDeps extends SlackBase {
   askPerson: {
-    answer(input: { workspaceId: string; userId: string; id: string; kind: AnswerKind }): Promise<AnswerResult>;
+    answer(input: {
+      workspaceId: string;
+      userId: string;
+      id: string;
+      kind: AnswerKind;
+    }): Promise<AnswerResult>;
   };
 }
 

@@ -5,9 +5,10 @@
  * (thread.ts); a click of the member records their answer and replies in the alert's thread. Everything is
  * in the store, so a restart, a crash or another instance takes it up where it stood.
  */
-import { randomId } from '../../store/repos/ids.js';
-import type { Ticker } from '../../domain/subscriptions/ticker.js';
+
 import type { Event } from '../../api/index.js';
+import type { Ticker } from '../../domain/subscriptions/ticker.js';
+import { randomId } from '../../store/repos/ids.js';
 import { answeredMessage, type Message } from './blocks.js';
 import { type AskEngineDeps, auditOf } from './deps.js';
 import { type SendOutcome, sendDm, waitsForDm } from './dm.js';

@@ -51,7 +51,8 @@ export function classify(user: SlackUser | undefined): Lookup {
   if (user?.id === undefined) return { kind: 'skip', reason: 'unknown' };
   if (user.deleted === true) return { kind: 'skip', reason: 'deactivated' };
   if (user.is_bot === true || user.is_app_user === true) return { kind: 'skip', reason: 'bot' };
-  if (user.is_restricted === true || user.is_ultra_restricted === true) return { kind: 'skip', reason: 'guest' };
+  if (user.is_restricted === true || user.is_ultra_restricted === true)
+    return { kind: 'skip', reason: 'guest' };
   return { kind: 'member', userId: user.id };
 }
 

@@ -7,7 +7,15 @@
 import { LeaseLostError } from '../../domain/subscriptions/posting.js';
 import { answerReply, escalationReply, type Message } from './blocks.js';
 import { type AskEngineDeps, auditOf } from './deps.js';
-import { type Ask, awaitingAnswer, type OwedPost, owedPosts, type PostRef, postOf, withPost } from './model.js';
+import {
+  type Ask,
+  awaitingAnswer,
+  type OwedPost,
+  owedPosts,
+  type PostRef,
+  postOf,
+  withPost,
+} from './model.js';
 import { ASK_LEASE_MS } from './records.js';
 
 /** Posts what an ask still owes the alert's thread; how many were posted. */
@@ -47,7 +55,8 @@ async function settlePost(
     ts ??= await slack.post(workspaceId, where, post.runId, replyOf(deps, ask, which));
     await records.change(workspaceId, id, (cur) => {
       const mine = cur === undefined ? undefined : postOf(cur, which);
-      if (cur === undefined || mine?.state !== 'posting' || mine.owner !== owner) throw new LeaseLostError(id);
+      if (cur === undefined || mine?.state !== 'posting' || mine.owner !== owner)
+        throw new LeaseLostError(id);
       const done: OwedPost = { runId: mine.runId, state: 'posted', ts };
       return withPost(cur, which, done);
     });

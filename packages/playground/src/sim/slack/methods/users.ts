@@ -16,7 +16,8 @@ const lookupByEmail: BotMethod = ({ state, team, body }) => {
   const user = [...state.users.values()].find(
     (u) =>
       emailOf(u) === email &&
-      (u.team_id === team.teamId || (team.enterpriseId !== undefined && u.enterprise_id === team.enterpriseId)),
+      (u.team_id === team.teamId ||
+        (team.enterpriseId !== undefined && u.enterprise_id === team.enterpriseId)),
   );
   return user === undefined ? fail('users_not_found') : { ok: true, user: userJson(user) };
 };
