@@ -42,7 +42,7 @@ export interface DeliveryDeps extends AlertDeps {
 }
 
 /** A posted alert, as `delivered` is told of it. */
-export interface DeliveredAlert {
+interface DeliveredAlert {
   workspaceId: string;
   channelId: string;
   ts: string;

@@ -77,7 +77,7 @@ export function answeredMessage(ask: Pick<Ask, 'masked' | 'source' | 'date'>, ki
 }
 
 /** The subscription's mention group (else its people): only ids of the shape Slack gives. */
-export function mentionOf(alert: Ask['alert']): string {
+function mentionOf(alert: Ask['alert']): string {
   const groups = alert.groups.filter((g) => /^S[A-Z0-9]{2,30}$/.test(g)).map((g) => `<!subteam^${g}>`);
   const people = alert.users.flatMap((u) => userMention(u) ?? []);
   return (groups.length > 0 ? groups : people).join(' ');

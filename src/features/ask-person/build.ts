@@ -22,7 +22,7 @@ export interface AskPersonParts {
 }
 
 /** The company's domains: domain identifiers, and the domains of e-mail identifiers. */
-export function domainsOf(identifiers: readonly { name: string; kinds: string[] }[]): Set<string> {
+function domainsOf(identifiers: readonly { name: string; kinds: string[] }[]): Set<string> {
   const domains = new Set<string>();
   for (const i of identifiers) {
     const name = i.name.trim().toLowerCase();

@@ -10,11 +10,11 @@ import type { Event } from '../../api/index.js';
 /** Event types whose subject is one person's credential: asking them makes sense. */
 const ASKABLE_TYPES: ReadonlySet<string> = new Set(['leaked_credential', 'valid_credential', 'stealer_log']);
 
-export const ANSWERS = ['changed', 'not-mine', 'help'] as const;
+const ANSWERS = ['changed', 'not-mine', 'help'] as const;
 export type AnswerKind = (typeof ANSWERS)[number];
 
 /** Why no DM was sent (each audited): the member is not someone Vigil may ask. */
-export const SKIPS = ['not-company', 'unknown', 'guest', 'bot', 'deactivated'] as const;
+const SKIPS = ['not-company', 'unknown', 'guest', 'bot', 'deactivated'] as const;
 export type SkipReason = (typeof SKIPS)[number];
 
 /**

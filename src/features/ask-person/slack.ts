@@ -12,10 +12,10 @@ import type { Message } from './blocks.js';
 import type { SkipReason } from './model.js';
 
 /** The metadata event type of Vigil's ask-person messages (DMs and thread replies). */
-export const ASK_EVENT_TYPE = 'vigil_ask_person';
+const ASK_EVENT_TYPE = 'vigil_ask_person';
 const REPLIES_PAGES = 10;
 
-export type Lookup = { kind: 'member'; userId: string } | { kind: 'skip'; reason: SkipReason };
+type Lookup = { kind: 'member'; userId: string } | { kind: 'skip'; reason: SkipReason };
 
 export interface AskSlack {
   lookup(workspaceId: string, email: string): Promise<Lookup>;
@@ -47,7 +47,7 @@ interface SlackUser {
 }
 
 /** Who a user object is, for asking: a member, or why not (deactivated, a bot, a guest). */
-export function classify(user: SlackUser | undefined): Lookup {
+function classify(user: SlackUser | undefined): Lookup {
   if (user?.id === undefined) return { kind: 'skip', reason: 'unknown' };
   if (user.deleted === true) return { kind: 'skip', reason: 'deactivated' };
   if (user.is_bot === true || user.is_app_user === true) return { kind: 'skip', reason: 'bot' };
