@@ -241,7 +241,7 @@ function alertLine(item: AlertListItem): string {
   return [
     `${codeSpan(s.id)} in <#${s.channelId}>${tenantNote(item.otherTenant)}`,
     scopeLine(s),
-    `${quiet === undefined ? 'no quiet hours' : `quiet ${escapeMrkdwn(quiet)} (${hold})`} · ${stateText(item)}`,
+    `${quiet === undefined ? 'no quiet hours' : `quiet ${escapeMrkdwn(quiet)} (${hold})`}${s.askPerson === true ? ' · asks the person' : ''} · ${stateText(item)}`,
   ].join('\n');
 }
 

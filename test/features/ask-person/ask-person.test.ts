@@ -9,6 +9,7 @@ import { DEFAULT_TEAM_ID } from '../../../packages/playground/src/sim/slack/inde
 import { ManualClock } from '../../support/manual-clock.js';
 import type { Stack } from '../../support/stack.js';
 import { until } from '../../support/until.js';
+import { command } from '../events/support/events-stack.js';
 import {
   alertOf,
   allDms,
@@ -18,6 +19,7 @@ import {
   GROUP,
   leak,
   PEOPLE,
+  SEEDED_CHANNELS,
   SEEDED_USERS,
   subscribe,
   threadOf,
@@ -60,6 +62,38 @@ describe('asking the person a leaked credential belongs to', () => {
     await deliver();
     expect(alertOf(stack, uid)).toBeDefined();
     expect(allDms(stack)).toHaveLength(0);
+  });
+
+  it('is an option of `alerts add` and of its form, shown by `alerts list`', async () => {
+    const refused = await stack.sender.slashCommand({
+      text: 'alerts add ask-person:maybe',
+      responseUrl: stack.slack.responseUrl(),
+      userId: SEEDED_USERS.member,
+    });
+    expect(JSON.stringify(refused.body)).toContain('is not a valid ask-person');
+    await subscribe(stack);
+    const listed = await command(stack, 'alerts list', { userId: SEEDED_USERS.member });
+    expect(JSON.stringify(listed.post.body)).toContain('asks the person');
+
+    const triggerId = stack.slack.triggerId();
+    await stack.sender.slashCommand({
+      text: 'alerts add',
+      responseUrl: stack.slack.responseUrl(),
+      triggerId,
+    });
+    const view = (await stack.slack.waitFor('views.open')).body.view as Record<string, unknown>;
+    expect(JSON.stringify(view)).toContain('DM the member a leaked company credential belongs to');
+    const submitted = await stack.sender.viewSubmission({
+      callbackId: String(view.callback_id),
+      view,
+      values: {
+        channel: { value: { type: 'conversations_select', selected_conversation: SEEDED_CHANNELS.security } },
+        ask_person: { value: { type: 'checkboxes', selected_options: [{ value: 'on' }] } },
+      },
+    });
+    expect(submitted.status).toBe(200);
+    const told = await stack.slack.waitFor('chat.postEphemeral');
+    expect(String(told.body.text)).toContain('asked privately');
   });
 
   it('DMs the member once, without the secret, and threads each answer back', async () => {
