@@ -178,6 +178,7 @@ function createAlertScheduler(
     core.clock,
   );
   const { followUps, follower } = alertFollowUps(core, publisher, logger);
+  core.askPerson.attach(follower);
   const { pollMs, syncMs } = core.config.alerts;
   const tickMs = tickMsFor(pollMs);
   const sync = new StateSync({

@@ -2,7 +2,7 @@
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { NewAuditEntry } from '../../store/index.js';
-import type { Ask } from './model.js';
+import type { Ask, RowAnswer } from './model.js';
 import type { AskRecords } from './records.js';
 import type { AskSlack } from './slack.js';
 
@@ -13,6 +13,15 @@ export interface AskSettings {
   perHour: number;
   /** VIGIL_ASK_PERSON_ESCALATE: no answer within it mentions the subscription's group once. */
   escalateMs: number;
+}
+
+/** The alerts' rows: the row of an event shows who was asked and their answer (attached by the alerts' follower). */
+export interface AlertRows {
+  showAsked(
+    ref: { workspaceId: string; channelId: string; ts: string },
+    uid: string,
+    asked: { user: string; answer: RowAnswer; at: number },
+  ): Promise<void>;
 }
 
 export interface AskEngineDeps {
@@ -28,6 +37,7 @@ export interface AskEngineDeps {
   /** This instance, as named in claims. */
   owner: string;
   settings: AskSettings;
+  rows?: AlertRows;
 }
 
 /** The audit entry of one step of an ask, done by Vigil unless `userId` says who. */

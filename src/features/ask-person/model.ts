@@ -68,6 +68,8 @@ export const AskSchema = z.object({
   answers: z.array(
     z.object({ kind: z.enum(ANSWERS), at: z.number(), post: PostSchema, dmUpdated: z.boolean().optional() }),
   ),
+  /** What the alert's row was last drawn saying (rowAnswer): drawn again until it says what the ask says. */
+  row: z.enum(['changed', 'not-mine', 'help', 'none', 'left']).optional(),
   /** No answer in time (`no-answer`, the group mentioned once), or the member left (`left`, noted). */
   escalation: z.object({ reason: z.enum(['no-answer', 'left']), post: PostSchema }).optional(),
 });
@@ -173,4 +175,14 @@ export function withPost(ask: Ask, which: PostRef, post: OwedPost): Ask {
   if (which === 'escalation')
     return ask.escalation === undefined ? ask : { ...ask, escalation: { ...ask.escalation, post } };
   return { ...ask, answers: ask.answers.map((a, i) => (i === which.answer ? { ...a, post } : a)) };
+}
+
+export type RowAnswer = NonNullable<Ask['row']>;
+
+/** What the alert's row should say of an ask: the latest answer, that none came yet, or that the member left. */
+export function rowAnswer(ask: Ask): RowAnswer | undefined {
+  if (ask.state !== 'asked') return undefined;
+  const last = ask.answers.at(-1);
+  if (last !== undefined) return last.kind;
+  return ask.escalation?.reason === 'left' ? 'left' : 'none';
 }

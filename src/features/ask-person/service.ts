@@ -10,7 +10,7 @@ import type { Event } from '../../api/index.js';
 import type { Ticker } from '../../domain/subscriptions/ticker.js';
 import { randomId } from '../../store/repos/ids.js';
 import { answeredMessage, type Message } from './blocks.js';
-import { type AskEngineDeps, auditOf } from './deps.js';
+import { type AlertRows, type AskEngineDeps, auditOf } from './deps.js';
 import { type SendOutcome, sendDm, waitsForDm } from './dm.js';
 import {
   type AnswerKind,
@@ -23,6 +23,7 @@ import {
   owedPosts,
   sourceOf,
 } from './model.js';
+import { showRow } from './rows.js';
 import { escalateIfDue, settlePosts } from './thread.js';
 
 /** A posted alert, as the alert delivery tells of it (features/alerts/deliver.ts `DeliveredAlert`). */
@@ -98,6 +99,11 @@ export class AskPersonService {
     return ask.state === 'skipped' || (ask.state === 'asked' && owedPosts(ask).length === 0);
   }
 
+  /** The alerts' rows, once the alert follower exists (app/background.ts). */
+  attach(rows: AlertRows): void {
+    this.deps.rows = rows;
+  }
+
   start(ticker: Ticker, everyMs: number): void {
     if (this.timer !== undefined) return;
     this.timer = ticker.every(everyMs, () =>
@@ -153,6 +159,9 @@ export class AskPersonService {
     for (const ask of asks) {
       if (await escalateIfDue(deps, workspaceId, ask)) report.escalated++;
       else if (owedPosts(ask).length > 0) report.replies += await settlePosts(deps, workspaceId, ask);
+      // Read again: what was just sent, answered or escalated shows on the alert's row.
+      const now = await deps.records.get(workspaceId, ask.id);
+      if (now !== undefined) await showRow(deps, workspaceId, now);
     }
   }
 
@@ -180,6 +189,7 @@ export class AskPersonService {
       await settlePosts(deps, input.workspaceId, ask).catch((err: unknown) =>
         deps.logger.warn('ask-person answer reply failed; the next tick posts it', { err }),
       );
+      await showRow(deps, input.workspaceId, ask);
     }
     return { message: answeredMessage(ask, input.kind) };
   }

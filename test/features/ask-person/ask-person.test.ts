@@ -9,7 +9,7 @@ import { DEFAULT_TEAM_ID } from '../../../packages/playground/src/sim/slack/inde
 import { ManualClock } from '../../support/manual-clock.js';
 import type { Stack } from '../../support/stack.js';
 import { until } from '../../support/until.js';
-import { command } from '../events/support/events-stack.js';
+import { click, command } from '../events/support/events-stack.js';
 import {
   alertOf,
   allDms,
@@ -115,15 +115,20 @@ describe('asking the person a leaked credential belongs to', () => {
     for (const label of ["I've changed it since", "This isn't my account", 'I need help'])
       expect(shown).toContain(label);
 
-    // Another look changes nothing: one DM.
+    // Another look changes nothing: one DM; the alert's row says who was asked.
     await stack.runAlerts();
     expect(dmsTo(stack, PEOPLE.dana.id)).toHaveLength(1);
+    const row = () => JSON.stringify(alertOf(stack, uid)?.blocks);
+    await until('the row to say who was asked', () =>
+      row().includes(`<@${PEOPLE.dana.id}>: asked, no answer yet`),
+    );
 
     // Someone else clicking is told so; nothing reaches the thread.
     expect(await answer(stack, dm, 'ask_person_changed', SEEDED_USERS.member)).toBe(200);
     clock.advance(2 * 60_000);
     expect(await answer(stack, dm, 'ask_person_changed', PEOPLE.dana.id)).toBe(200);
     await until('the reply', () => threadOf(stack, alert.ts).length === 1);
+    await until('the row to show the answer', () => row().includes(`<@${PEOPLE.dana.id}>: changed since`));
     // 13:03 UTC is 08:03 in New York (the subscription's time zone: its creator's).
     expect(threadOf(stack, alert.ts)[0]?.text).toBe(
       `<@${PEOPLE.dana.id}>: changed since · 08:03 (d•••@acme[.]example)`,
@@ -140,11 +145,22 @@ describe('asking the person a leaked credential belongs to', () => {
     expect(threadOf(stack, alert.ts)[2]?.text).toMatch(
       new RegExp(`^<!subteam\\^${GROUP}> <@${PEOPLE.dana.id}>: needs help`),
     );
+    // The security team's Remediate, from the alert, says which answer it followed; nothing upstream before.
+    expect(stack.sim.state.eventByUid(uid)?.item.tenant_metadata.remediated_at).toBeNull();
+    const current = alertOf(stack, uid);
+    await click(stack, { blocks: current?.blocks, ts: alert.ts }, 'event_remediate:0', {
+      container: 'message',
+      userId: SEEDED_USERS.admin,
+    });
+    await until('the row to say what the remediation followed', () =>
+      row().includes(`, after <@${PEOPLE.dana.id}>: needs help`),
+    );
+    expect(row()).toContain(`Remediated by <@${SEEDED_USERS.admin}>`);
     // The same answer twice is one reply; an answer is never escalated afterwards.
     await answer(stack, dm, 'ask_person_help', PEOPLE.dana.id);
     clock.advance(25 * HOUR);
     await stack.runAlerts();
-    expect(threadOf(stack, alert.ts)).toHaveLength(3);
+    expect(threadOf(stack, alert.ts).filter((m) => m.text.includes(PEOPLE.dana.id))).toHaveLength(3);
     expect(auditActions()).toEqual(
       expect.arrayContaining(['ask-person.queue', 'ask-person.dm', 'ask-person.answer']),
     );
