@@ -40,7 +40,7 @@ export async function askStack(
   return stack;
 }
 
-export function addPeople(stack: Stack): void {
+function addPeople(stack: Stack): void {
   const team = DEFAULT_TEAM_ID;
   stack.slack.addUser({ id: PEOPLE.dana.id, team_id: team, name: 'dana', email: PEOPLE.dana.email });
   stack.slack.addUser({ id: PEOPLE.guest.id, name: 'gus', email: PEOPLE.guest.email, is_restricted: true });
@@ -76,7 +76,7 @@ export function leak(stack: Stack, clock: Clock, email: string, source = 'combol
   return uid;
 }
 
-export const isAsk = (m: StoredMessage) =>
+const isAsk = (m: StoredMessage) =>
   (m.metadata as { event_type?: string } | undefined)?.event_type === 'vigil_ask_person';
 
 /** Vigil's DMs to `userId` (the asks). */
