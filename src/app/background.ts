@@ -4,7 +4,7 @@
  */
 
 import { eventSourceOf } from '../domain/subscriptions/source.js';
-import type { Ticker } from '../domain/subscriptions/ticker.js';
+import { realTicker, type Ticker } from '../domain/subscriptions/ticker.js';
 import { AlertFollower } from '../features/alerts/follow.js';
 import { AlertFollowUps } from '../features/alerts/follow-ups.js';
 import { feedSourceOf } from '../features/alerts/ports.js';
@@ -48,6 +48,7 @@ type BackgroundDeps = Pick<
   | 'credentials'
   | 'workObjects'
   | 'steps'
+  | 'askPerson'
 >;
 
 export interface BackgroundWork {
@@ -68,6 +69,8 @@ export function startBackgroundWork(
   settleInterruptedWork(core, bots);
   const alerts = createAlertScheduler(core, bots, tickers.alert);
   alerts.start();
+  // Asks are sent, escalated and answered on the alerts' beat.
+  core.askPerson.start(tickers.alert ?? realTicker, tickMsFor(core.config.alerts.pollMs));
   const intel = new IntelFollower({
     intel: core.intel,
     poster: createIntelPoster(bots),
@@ -79,6 +82,7 @@ export function startBackgroundWork(
     async stop() {
       await digests.stop();
       await alerts.stop();
+      await core.askPerson.stop();
       await intel.stop();
     },
     runChannelDigestsNow: (workspaceId, channelId) =>
@@ -174,6 +178,7 @@ function createAlertScheduler(
     core.clock,
   );
   const { followUps, follower } = alertFollowUps(core, publisher, logger);
+  core.askPerson.attach(follower);
   const { pollMs, syncMs } = core.config.alerts;
   const tickMs = tickMsFor(pollMs);
   const sync = new StateSync({
@@ -202,6 +207,7 @@ function createAlertScheduler(
     logger,
     owner: core.store.holderId,
     snoozed: (workspaceId) => core.snoozes.matcher(workspaceId),
+    delivered: (alert) => core.askPerson.offer(alert),
     followUps,
     sync,
     pollMs,

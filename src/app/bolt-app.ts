@@ -44,6 +44,7 @@ export const BOT_SCOPES = [
   'commands',
   'chat:write',
   'users:read',
+  'users:read.email',
   'usergroups:read',
   'files:write',
   'im:write',

@@ -41,6 +41,15 @@ const milliseconds = (what: string, max: number, maxSaid: string) =>
     tooLarge: `must be at most ${max} ms (${maxSaid})`,
   });
 const limit = (message: string, min: number, max: number) => wholeNumber({ min, max, message });
+const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** A duration like `30d`, `24h`, `90m` or `45s` (or milliseconds), from a minute to a year. */
+const duration = parsedBy((value) => {
+  const m = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(value.trim());
+  const ms = m ? Number(m[1]) * (DURATION_UNITS[(m[2] ?? 'ms').toLowerCase()] ?? 1) : Number.NaN;
+  if (!(ms >= 60_000 && ms <= 366 * 86_400_000))
+    return 'must be a duration from 1m to 366d, like 30d, 24h or 90m';
+  return ms;
+});
 
 /** Every variable of the environment contract, each with its reader (env-values.ts), in the order checked. */
 const VARIABLES = {
@@ -85,6 +94,12 @@ const VARIABLES = {
   VIGIL_DIGEST_TICK_MS: withDefault(milliseconds('digest ticks', 3_600_000, 'an hour'), 60_000),
   VIGIL_ALERT_POLL_MS: withDefault(milliseconds('alert polls', 3_600_000, 'an hour'), 60_000),
   VIGIL_STATE_SYNC_MS: withDefault(milliseconds('re-reads of posted events', 86_400_000, 'a day'), 300_000),
+  VIGIL_ASK_PERSON_COOLDOWN: withDefault(duration, 30 * 86_400_000),
+  VIGIL_ASK_PERSON_PER_HOUR: withDefault(
+    limit('must be a whole number of DMs an hour (1 to 10000)', 1, 10_000),
+    50,
+  ),
+  VIGIL_ASK_PERSON_ESCALATE: withDefault(duration, 24 * 3_600_000),
   VIGIL_AUDIT_RETENTION: withDefault(
     wholeNumber({
       min: 100,
@@ -287,6 +302,8 @@ export interface Config {
     pollMs: number /** How often posted alerts and digests re-read their events' state. */;
     syncMs: number;
   };
+  /** Asking the person a leaked credential belongs to (docs/ask-person.md). */
+  askPerson: { cooldownMs: number; perHour: number; escalateMs: number };
   logLevel: LogLevel;
   /** `text` for a person reading a terminal; `json`: one JSON object a line, for a log pipeline. */
   logFormat: LogFormat;
@@ -371,6 +388,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     portalHosts: splitList(e.VIGIL_PORTAL_HOSTS).map((h) => h.toLowerCase()),
     digest: { tickMs: e.VIGIL_DIGEST_TICK_MS },
     alerts: { pollMs: e.VIGIL_ALERT_POLL_MS, syncMs: e.VIGIL_STATE_SYNC_MS },
+    askPerson: {
+      cooldownMs: e.VIGIL_ASK_PERSON_COOLDOWN,
+      perHour: e.VIGIL_ASK_PERSON_PER_HOUR,
+      escalateMs: e.VIGIL_ASK_PERSON_ESCALATE,
+    },
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     proxy,

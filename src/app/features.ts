@@ -1,6 +1,7 @@
 /** Every feature Vigil registers, in one list, each bound to the few services it declares. */
 
 import { alertsFeature } from '../features/alerts/index.js';
+import { askPersonFeature } from '../features/ask-person/index.js';
 import { connectionFeature } from '../features/connection/index.js';
 import { lifecycleFeature } from '../features/connection/lifecycle.js';
 import { credentialsFeature } from '../features/credentials/index.js';
@@ -81,6 +82,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
     }),
     bindFeature(digestPagesFeature, { ...base, digests: s.digests, events: s.events, publishing }),
     bindFeature(alertsFeature, { ...base, ...subscriptionChecks, alerts: s.alerts, events: s.events }),
+    bindFeature(askPersonFeature, { ...base, askPerson: s.askPerson }),
     bindFeature(adminFeature, { ...base, settings: s.settings, audit: s.audit }),
     bindFeature(homeFeature, {
       ...base,

@@ -15,6 +15,8 @@ import { StoreSearchSeats } from '../domain/search-seats.js';
 import { AlertService } from '../domain/subscriptions/alert-service.js';
 import { eventSourceOf } from '../domain/subscriptions/source.js';
 import { WatchService } from '../domain/watch-service.js';
+import { buildAskPerson } from '../features/ask-person/build.js';
+import type { AskPersonService } from '../features/ask-person/service.js';
 import { ConnectionService } from '../features/connection/service.js';
 import { TenantsService } from '../features/connection/tenants.js';
 import { CredentialsService } from '../features/credentials/service.js';
@@ -33,6 +35,7 @@ import { SnoozeService } from '../features/snooze/service.js';
 import { WorkObjectsService } from '../features/work-objects/service.js';
 import { StepRuns } from '../features/workflow-steps/runs.js';
 import type { Sleep } from '../kernel/clock.js';
+import { BotClients } from '../slack/bot-clients.js';
 import { Authz } from '../slack/permission-checks.js';
 import type { ApiParts } from './api.js';
 import type { VigilBase } from './base.js';
@@ -67,6 +70,8 @@ export interface Services {
   lists: ListContexts;
   /** Server-side permission checks, from the verified payload's team and user. */
   authz: Authz;
+  /** Asking the member a leaked company credential belongs to (alerts with `ask-person:on`). */
+  askPerson: AskPersonService;
 }
 
 /** Everything start-up built: the services, and the store and API client beneath them. */
@@ -99,6 +104,17 @@ export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCor
     knownTags: new KnownTags(repos),
     lists: listContexts(repos),
     authz: new Authz({ clock, settings: repos.settings, admins: config.admins, audit: repos.audit }),
+    askPerson: buildAskPerson({
+      repo: repos.askPerson,
+      bots: new BotClients({ ...base, slackCalls: base.monitoring.metrics }),
+      identifiers: async (workspaceId) => (await shared.identifiers.list(workspaceId)).identifiers,
+      audit: repos.audit,
+      isAlive: (owner) => base.store.isHolderAlive(owner),
+      clock,
+      logger: base.logger.child({ component: 'ask-person' }),
+      owner: base.store.holderId,
+      settings: config.askPerson,
+    }),
   };
   return { ...base, ...services, ...sleep };
 }

@@ -62,6 +62,14 @@ const ShownEventSchema = z.object({
   triaged: TriagedSchema.optional(),
   /** A running snooze of the event when the message was last drawn ("Snoozed until … by @user"). */
   snoozed: z.object({ until: z.number(), by: z.string().min(1) }).optional(),
+  /** The member a leaked credential belongs to, asked by DM, and their answer so far (features/ask-person). */
+  asked: z
+    .object({
+      user: z.string().min(1),
+      answer: z.enum(['changed', 'not-mine', 'help', 'none', 'left']),
+      at: z.number(),
+    })
+    .optional(),
   /** A status change Vigil did not make, seen in a fresh read ("Ignored in Flare · date"); no actor is known. */
   elsewhere: z
     .object({ action: z.enum(['ignore', 'remediate', 'unignore', 'unremediate']), at: z.number() })
@@ -252,6 +260,7 @@ export function withEventChanged(
       const next: ShownEvent = { event: change.event, generation: change.generation };
       if (change.acted) next.acted = change.acted;
       if (shown.triaged) next.triaged = shown.triaged;
+      if (shown.asked) next.asked = shown.asked;
       return next;
     }),
   };

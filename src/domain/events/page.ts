@@ -21,6 +21,7 @@ import { renderDigestMessage } from '../subscriptions/digest-blocks.js';
 import { type EventsContext, type EventsContextOf, eventRef } from './context.js';
 import { EVENTS_IGNORE_PAGE, EVENTS_NEXT_PAGE, SHARE_IN_CHANNEL } from './ids.js';
 import {
+  type AskedState,
   type EventGroupOptions,
   type RowState,
   renderEventGroup,
@@ -255,7 +256,9 @@ export function renderPage(
   const states = new Map<string, RowState>();
   const triaged = new Map<string, TriagedState>();
   const snoozed = new Map<string, SnoozedState>();
+  const asked = new Map<string, AskedState>();
   for (const shown of ctx.events) {
+    if (shown.asked) asked.set(shown.event.metadata.uid, shown.asked);
     if (shown.acted) states.set(shown.event.metadata.uid, shown.acted);
     else if (shown.elsewhere) states.set(shown.event.metadata.uid, { ...shown.elsewhere, elsewhere: true });
     if (shown.triaged) triaged.set(shown.event.metadata.uid, shown.triaged);
@@ -270,6 +273,7 @@ export function renderPage(
       refs: (i: number) => eventRef(ctxId, i),
       states,
       snoozed,
+      asked,
     };
     const message =
       ctx.kind === 'alert'

@@ -119,6 +119,21 @@ export interface TriagedState {
   fields: readonly ('tags' | 'notes' | 'severity')[];
 }
 
+/** The member asked about a leaked credential of theirs, and their answer so far ("none": still waiting). */
+export interface AskedState {
+  user: string;
+  answer: 'changed' | 'not-mine' | 'help' | 'none' | 'left';
+  at: number;
+}
+
+const ASKED_WORDS: Record<AskedState['answer'], string> = {
+  changed: 'changed since',
+  'not-mine': 'not their account',
+  help: 'needs help',
+  none: 'asked, no answer yet',
+  left: 'left before answering',
+};
+
 /** A running snooze that quiets the event in alerts and digests: "Snoozed until … by @user", with Unsnooze. */
 export interface SnoozedState {
   /** Milliseconds since the epoch. */
@@ -141,6 +156,8 @@ export interface EventGroupOptions {
   /** "Tags and note set by @user · date". */
   triaged?: TriagedState;
   snoozed?: SnoozedState;
+  /** The member asked about it (ask-person) and their answer; a remediation after it says it followed it. */
+  asked?: AskedState;
   /** False hides the action buttons (Explain stays); authorization is still checked on click. */
   canAct?: boolean;
   /** Hosts of the API's web portal: `metadata.flare_url` is linked only when it points there. */
@@ -350,8 +367,15 @@ function stateContext(
   triaged: TriagedState | undefined,
   index: number,
   snoozed?: SnoozedState,
+  asked?: AskedState,
 ): ContextBlock | undefined {
   const lines: string[] = [];
+  const answer =
+    asked === undefined
+      ? undefined
+      : `${userMention(asked.user) ?? 'The member'}: ${ASKED_WORDS[asked.answer]}`;
+  if (answer !== undefined && asked !== undefined)
+    lines.push(`:speech_balloon: ${answer} · ${slackDate(asked.at)}`);
   if (snoozed !== undefined) {
     const who = userMention(snoozed.by) ?? 'a teammate';
     lines.push(
@@ -361,7 +385,12 @@ function stateContext(
   if (isElsewhere(state)) lines.push(`${ACTED_LABELS[state.action]} in Flare · ${slackDate(state.at)}`);
   else if (state !== undefined) {
     const who = userMention(state.by) ?? 'a teammate';
-    lines.push(`${ACTED_LABELS[state.action]} by ${who} · ${slackDate(state.at)}`);
+    // A remediation made after the member answered says which answer it followed.
+    const followed =
+      answer !== undefined && asked !== undefined && state.action === 'remediate' && state.at >= asked.at
+        ? `, after ${answer}`
+        : '';
+    lines.push(`${ACTED_LABELS[state.action]} by ${who} · ${slackDate(state.at)}${followed}`);
   }
   if (triaged !== undefined && triaged.fields.length > 0) {
     const who = userMention(triaged.by) ?? 'a teammate';
@@ -382,7 +411,7 @@ function stateContext(
 export function renderEventGroup(event: Event, opts: EventGroupOptions): KnownBlock[] {
   const index = opts.index ?? 0;
   const blocks: KnownBlock[] = [eventSection(event, opts, index)];
-  const stateBlock = stateContext(opts.state, opts.triaged, index, opts.snoozed);
+  const stateBlock = stateContext(opts.state, opts.triaged, index, opts.snoozed, opts.asked);
   if (stateBlock !== undefined) blocks.push(stateBlock);
   const actions: ActionsBlock = {
     type: 'actions',

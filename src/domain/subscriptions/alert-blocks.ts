@@ -241,7 +241,7 @@ function alertLine(item: AlertListItem): string {
   return [
     `${codeSpan(s.id)} in <#${s.channelId}>${tenantNote(item.otherTenant)}`,
     scopeLine(s),
-    `${quiet === undefined ? 'no quiet hours' : `quiet ${escapeMrkdwn(quiet)} (${hold})`} · ${stateText(item)}`,
+    `${quiet === undefined ? 'no quiet hours' : `quiet ${escapeMrkdwn(quiet)} (${hold})`}${s.askPerson === true ? ' · asks the person' : ''} · ${stateText(item)}`,
   ].join('\n');
 }
 
@@ -310,6 +310,24 @@ export function renderAlertAddModal(channelId: string): View {
           {
             text: { type: 'plain_text', text: 'Hold critical alerts too' },
             value: 'hold_all',
+          },
+        ],
+      },
+      true,
+    ),
+    formInput(
+      'ask_person',
+      'Ask the person',
+      {
+        type: 'checkboxes',
+        options: [
+          {
+            text: { type: 'plain_text', text: 'DM the member a leaked company credential belongs to' },
+            description: {
+              type: 'plain_text',
+              text: 'Never the password; their answer comes back in the alert thread.',
+            },
+            value: 'on',
           },
         ],
       },

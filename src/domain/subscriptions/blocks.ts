@@ -12,6 +12,7 @@ import { confirmDialog, plural } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate } from '../../slack/kit/text.js';
 import { unreadableRemoveButton } from '../../slack/kit/unreadable.js';
 import {
+  type AskedState,
   type RowState,
   renderEventGroup,
   SEVERITY_EMOJI,
@@ -288,6 +289,8 @@ export interface TopEventsInput {
   states?: ReadonlyMap<string, RowState>;
   /** Running snoozes by event uid. */
   snoozed?: ReadonlyMap<string, SnoozedState>;
+  /** Members asked about their leaked credentials (ask-person), by event uid. */
+  asked?: ReadonlyMap<string, AskedState>;
   portalHosts?: readonly string[];
 }
 
@@ -295,12 +298,14 @@ function topEventGroups(input: TopEventsInput): KnownBlock[][] {
   return input.events.map((event, i) => {
     const state = input.states?.get(event.metadata.uid);
     const snoozed = input.snoozed?.get(event.metadata.uid);
+    const asked = input.asked?.get(event.metadata.uid);
     return renderEventGroup(event, {
       now: input.now,
       actionRef: input.refs(i),
       index: i,
       ...(state !== undefined ? { state } : {}),
       ...(snoozed !== undefined ? { snoozed } : {}),
+      ...(asked !== undefined ? { asked } : {}),
       ...(input.portalHosts !== undefined ? { portalHosts: input.portalHosts } : {}),
     });
   });

@@ -40,6 +40,9 @@ export async function addAlerts(
       ? ''
       : ` Quiet hours ${quiet} hold ${sub.hold === 'all' ? 'every alert' : 'all but critical alerts'} until they end.`,
     sub.mention === undefined ? '' : mentionWords(sub.mention),
+    sub.askPerson === true
+      ? ' The member a new leaked company credential belongs to is asked privately; their answer comes back in the alert thread.'
+      : '',
     ' What appeared before now is not alerted: `/vigil events &lt;identifier-id&gt; since:1d` shows it.',
   ].join('');
 }
@@ -56,6 +59,7 @@ export const alertsAddCommand: CommandHandler<'alerts-add', AlertsDeps> = {
       hold: command.hold,
       ...(command.quiet ? { quiet: command.quiet } : {}),
       ...(command.mention ? { mention: command.mention } : {}),
+      ...(command.askPerson ? { askPerson: true } : {}),
       timeZone: command.timeZone,
     });
     await ctx.respond(ephemeral({ text }, true));

@@ -34,6 +34,19 @@ export interface DeliveryDeps extends AlertDeps {
   rest: EventRestStore;
   /** The state generation of an event: buttons act only while it is current. */
   generationOf(workspaceId: string, uid: string): Promise<number>;
+  /**
+   * Told of each posted alert once it is recorded, before its run completes (so a crash tells it again: it
+   * must be idempotent), with each event and the subscriptions it was posted for.
+   */
+  delivered?: (alert: DeliveredAlert) => Promise<void>;
+}
+
+/** A posted alert, as `delivered` is told of it. */
+interface DeliveredAlert {
+  workspaceId: string;
+  channelId: string;
+  ts: string;
+  items: { event: Event; subscriptions: AlertSubscription[] }[];
 }
 
 export type DeliveryOutcome = 'posted' | 'idle' | 'busy' | 'paused' | 'retry' | 'failed';
@@ -111,6 +124,15 @@ export async function deliverChannel(
       rest: run.uids.filter((uid) => !shown.includes(uid)),
       postedAt: deps.clock.now(),
       ...(tenantId === undefined ? {} : { tenantId }),
+    });
+    await deps.delivered?.({
+      workspaceId,
+      channelId,
+      ts: run.ts as string,
+      items: items.map((item) => ({
+        event: EventSchema.parse(item.event),
+        subscriptions: item.subs.flatMap((id) => subsById.get(id) ?? []),
+      })),
     });
     await deps.state.completeDelivery(workspaceId, channelId, run.runId, deps.clock.now(), CHANNEL_GAP_MS);
     deps.logger.info('alert posted', { workspaceId, channelId, events: run.uids.length, quiet: run.quiet });

@@ -175,6 +175,26 @@ export class AlertFollower {
   }
 
   /**
+   * The row of `uid` shows the member asked about it and their answer (features/ask-person), through the
+   * message's record like any change (marked behind: a Slack failure is redrawn by the state sync).
+   */
+  async showAsked(ref: AlertMessageRef, uid: string, asked: NonNullable<ShownEvent['asked']>): Promise<void> {
+    const { state, contexts } = this.deps;
+    let moved = false;
+    await state.updateMessage(ref.workspaceId, ref.channelId, ref.ts, async (current) => {
+      moved = false;
+      const ctx =
+        current.ctxId === undefined ? undefined : await this.context(current.ctxId, ref.workspaceId);
+      const index = ctx?.events.findIndex((shown) => shown.event.metadata.uid === uid) ?? -1;
+      if (ctx === undefined || index < 0) return undefined;
+      moved = true;
+      const next = { ...ctx, events: ctx.events.map((e, i) => (i === index ? { ...e, asked } : e)) };
+      return { ...current, ctxId: await contexts.save(next, POSTED_CONTEXT_TTL_MS), behind: true };
+    });
+    if (moved) await this.catchUp(ref);
+  }
+
+  /**
    * Shows what the message's record says and Slack does not yet: redraws it when behind, then sends its
    * pending thread replies, each taken off the record before it is sent (never twice; put back if Slack
    * refuses it, for the next try). Throws when Slack fails: the state sync tries again next interval.

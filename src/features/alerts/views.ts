@@ -60,6 +60,7 @@ function readAlertForm(view: ViewOutput): { input: AlertAddInput } | { errors: R
     errors.quiet = 'Give two different 24-hour times, like 22:00-07:00, or leave it empty.';
   const holdAll = (field('options').selected_options ?? []).some((o) => o.value === 'hold_all');
   const mention = mentionOfForm(field, errors);
+  const askPerson = (field('ask_person').selected_options ?? []).some((o) => o.value === 'on');
   if (Object.keys(errors).length > 0 || quiet === 'bad') return { errors };
   return {
     input: {
@@ -70,6 +71,7 @@ function readAlertForm(view: ViewOutput): { input: AlertAddInput } | { errors: R
       hold: holdAll ? 'all' : 'noncritical',
       ...(quiet === undefined ? {} : { quiet }),
       ...(mention === undefined ? {} : { mention }),
+      ...(askPerson ? { askPerson: true } : {}),
       timeZone: common.timeZone,
     },
   };

@@ -2,7 +2,7 @@
  * `alerts add|list|remove|pause|resume …`.
  *
  * `alerts add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:stealer_log,…]
- * [quiet:22:00-07:00] [tz:Europe/Paris] [hold:all]` — any order. Defaults: the current channel, all
+ * [quiet:22:00-07:00] [tz:Europe/Paris] [hold:all] [ask-person:on]` — any order. Defaults: the current channel, all
  * identifiers, severity high or higher, every type, no quiet hours, the creator's time zone (chosen by the
  * caller); quiet hours hold all but critical alerts unless `hold:all`.
  */
@@ -20,6 +20,7 @@ const ADD_KEYS = ['identifiers', 'severity', 'type', 'quiet', 'tz', 'hold', 'men
 const MENTION_ON = ['critical', 'all'] as const;
 const MAX_MENTIONS = 10;
 const HOLDS = ['all', 'noncritical'] as const;
+const ON_OFF = ['on', 'off'] as const;
 
 const EX = {
   add: `/vigil alerts add identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:critical`,
@@ -30,6 +31,7 @@ const EX = {
   tz: '/vigil alerts add quiet:22:00-07:00 tz:Europe/Paris',
   hold: '/vigil alerts add quiet:22:00-07:00 hold:all',
   mention: `/vigil alerts add severity:high mention:@secops mention-on:critical`,
+  askPerson: '/vigil alerts add type:leaked_credential,stealer_log ask-person:on',
   // Subscription ids are the workspace's own: the list shows them.
   remove: '/vigil alerts list',
   pause: '/vigil alerts list',
@@ -108,6 +110,7 @@ function parseAdd(tokens: readonly Token[]): Command {
   };
   let quiet: { from: string; to: string } | undefined;
   let hold: 'all' | 'noncritical' | undefined;
+  let askPerson: boolean | undefined;
 
   const common = parseAddArgs(tokens, {
     subcommand: 'alerts add',
@@ -117,6 +120,12 @@ function parseAdd(tokens: readonly Token[]): Command {
     examples: EX,
     // `mention-on:` has a hyphen, which keys do not take: it arrives as a word.
     word: (word) => {
+      if (word.toLowerCase().startsWith('ask-person:')) {
+        if (askPerson !== undefined) fail('`ask-person:` is given twice.', { example: EX.askPerson });
+        const value = word.slice('ask-person:'.length).trim().toLowerCase();
+        askPerson = v.oneOf(value, ON_OFF, 'ask-person', EX.askPerson) === 'on';
+        return true;
+      }
       if (!word.startsWith('mention-on:')) return false;
       takeMentionOn(word.slice('mention-on:'.length));
       return true;
@@ -166,6 +175,7 @@ function parseAdd(tokens: readonly Token[]): Command {
   if (common.channel) command.channel = common.channel;
   if (quiet) command.quiet = quiet;
   if (common.timeZone) command.timeZone = common.timeZone;
+  if (askPerson) command.askPerson = true;
   if (users.length + groups.length > 0)
     command.mention = {
       users: [...new Set(users)],

@@ -204,6 +204,8 @@ export type Command =
       hold: 'all' | 'noncritical';
       /** Who each alert mentions (ids as Slack sent them; checked with Slack before they are kept). */
       mention?: { users: string[]; groups: string[]; on: 'critical' | 'all' };
+      /** `ask-person:on`: the person a leaked company credential belongs to is asked by DM (docs/ask-person.md). */
+      askPerson?: boolean;
     }
   /** `alerts add` with nothing after it: the form. */
   | { kind: 'alerts-add-modal' }

@@ -27,6 +27,8 @@ const AlertSubscriptionSchema = z.object({
       on: z.enum(['critical', 'all']),
     })
     .optional(),
+  /** `ask-person:on`: the member a new leaked company credential belongs to is asked by DM; off when absent. */
+  askPerson: z.boolean().optional(),
 });
 export type AlertSubscription = z.infer<typeof AlertSubscriptionSchema>;
 export type NewAlertSubscription = Omit<AlertSubscription, 'id' | 'createdAt' | 'paused'>;

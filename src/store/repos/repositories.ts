@@ -169,6 +169,8 @@ function serviceRecordRepos(store: Store) {
     /** What was done to leaked credentials through Vigil, by pair or identity; the service defines the shape. */
     credentialStates: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'credential-state', schema, ABSENT),
+    /** Members asked about a leaked credential, by credential digest; the ask-person service defines the shape. */
+    askPerson: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'ask-person', schema),
   };
 }
 

@@ -3,7 +3,7 @@ import type { SlackState } from '../state.js';
 import type { FakeChannel, FakeTeam, FakeUser, Json } from '../types.js';
 import { type BotMethod, bool, fail, str } from './common.js';
 
-function userJson(u: FakeUser): Json {
+export function userJson(u: FakeUser): Json {
   return {
     id: u.id,
     team_id: u.team_id,

@@ -6,6 +6,7 @@ import { entityMethods } from './entities.js';
 import { fileMethods } from './files.js';
 import { functionMethods } from './functions.js';
 import { installBotMethods, installClientMethods } from './install.js';
+import { userMethods } from './users.js';
 import { viewMethods } from './views.js';
 
 export type { BotMethod, ClientMethod } from './common.js';
@@ -17,6 +18,7 @@ export const botMethods: Record<string, BotMethod> = {
   ...chatMethods,
   ...viewMethods,
   ...directoryMethods,
+  ...userMethods,
   ...fileMethods,
   ...entityMethods,
   ...functionMethods,
