@@ -6,10 +6,17 @@ import { entityMethods } from './entities.js';
 import { fileMethods } from './files.js';
 import { functionMethods } from './functions.js';
 import { installBotMethods, installClientMethods } from './install.js';
+import { streamMethods } from './streams.js';
 import { viewMethods } from './views.js';
 
 export type { BotMethod, ClientMethod } from './common.js';
 export { messageContentError } from './common.js';
+export {
+  type StreamRecord,
+  type SuggestedPrompts,
+  streamsOf,
+  suggestedPromptsOf,
+} from './streams.js';
 
 /** Methods called with a bot token. */
 export const botMethods: Record<string, BotMethod> = {
@@ -20,6 +27,7 @@ export const botMethods: Record<string, BotMethod> = {
   ...fileMethods,
   ...entityMethods,
   ...functionMethods,
+  ...streamMethods,
 };
 
 /** Methods called with the app's client credentials instead of a token. */
