@@ -45,6 +45,7 @@ export const BOT_SCOPES = [
   'links:read',
   'links:write',
   'im:history',
+  'assistant:write',
 ];
 
 export interface SlackApp {

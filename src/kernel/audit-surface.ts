@@ -12,7 +12,9 @@ export type AuditSurface =
   | 'home'
   | 'workflow'
   | `via workflow ${string}`
-  | 'page';
+  | 'page'
+  // Vigil's agent DM (its streamed answers run the same handlers as the commands).
+  | 'agent';
 
 const surfaces = new AsyncLocalStorage<AuditSurface>();
 
