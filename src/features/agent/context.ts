@@ -25,6 +25,8 @@ export interface ShownRow {
   value: string;
   section: unknown;
   button: Record<string, unknown>;
+  /** The row's actions block id: the row's listener is routed by it too. */
+  blockId: string | undefined;
 }
 
 export interface ConversationEvents {
@@ -49,7 +51,8 @@ function rowsOf(blocks: readonly unknown[], base: string): ShownRow[] {
     for (const el of block.elements) {
       if (!isRecord(el) || el.type !== 'button' || typeof el.action_id !== 'string') continue;
       if (parseActionId(el.action_id).base !== base || typeof el.value !== 'string') continue;
-      rows.push({ value: el.value, section, button: el });
+      const blockId = typeof block.block_id === 'string' ? block.block_id : undefined;
+      rows.push({ value: el.value, section, button: el, blockId });
     }
   }
   return rows;

@@ -6,7 +6,7 @@
 import type { KnownBlock } from '@slack/types';
 import { ownContext, ownSection } from '../../slack/kit/kit.js';
 import { escapeMrkdwn, plainText } from '../../slack/kit/text.js';
-import { mdText } from './text.js';
+import { mdCode } from './text.js';
 
 export interface Prompt {
   title: string;
@@ -58,7 +58,7 @@ export function capabilitiesMarkdown(prompts: readonly Prompt[], opening: string
   const tries = prompts
     .filter((p) => p.message !== 'help')
     .slice(0, 3)
-    .map((p) => `- ${mdText(p.message)}`);
+    .map((p) => `- ${mdCode(p.message)}`);
   return [
     opening,
     '',

@@ -33,7 +33,7 @@ export function plainOf(text: string): string {
     .trim();
 }
 
-const THAT = String.raw`(?:that|this|it)(?: one| event)?`;
+const THAT = '(?:that|this|it)(?: one| event)?';
 const ACT_ON_THAT = new RegExp(`^(?:please )?(ignore|dismiss|remediate|resolve) ${THAT}(?: please)?$`, 'i');
 const EXPLAIN_THAT = new RegExp(`^(?:explain|what(?:'?s| is)|tell me about) ${THAT}$`, 'i');
 

@@ -96,7 +96,11 @@ export async function actOnThat(
   });
   const blocks = [
     ...(row.section === undefined ? [] : [row.section as KnownBlock]),
-    { type: 'actions', elements: [{ ...row.button, confirm }] } as Block,
+    {
+      type: 'actions',
+      ...(row.blockId === undefined ? {} : { block_id: row.blockId }),
+      elements: [{ ...row.button, confirm }],
+    } as Block,
   ];
   await stream.stop({
     text: `${verb} this event? Nothing is done until you click.`,
