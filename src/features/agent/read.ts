@@ -124,10 +124,11 @@ export function plainToGrammar(text: string): string | undefined {
 export function readRequest(raw: string): Reading {
   const text = plainOf(raw);
   if (text === '' || /^(?:help|\?|what can you do)\??$/i.test(text)) return { kind: 'help' };
-  const act = ACT_ON_THAT.exec(text);
+  const bare = text.replace(/[?!.]+$/, '');
+  const act = ACT_ON_THAT.exec(bare);
   if (act?.[1])
     return { kind: 'act-on-that', action: /ignore|dismiss/i.test(act[1]) ? 'ignore' : 'remediate' };
-  if (EXPLAIN_THAT.test(text)) return { kind: 'explain-that' };
+  if (EXPLAIN_THAT.test(bare)) return { kind: 'explain-that' };
   const typed = /^\/?vigil\s+(.*)$/i.exec(text);
   const grammarText = typed?.[1] ?? text;
   const firstWord = grammarText.split(' ')[0]?.toLowerCase() ?? '';
