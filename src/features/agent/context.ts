@@ -20,7 +20,7 @@ interface SeenMessage {
 }
 
 /** One event row Vigil showed: its section and its action button for the asked action. */
-export interface ShownRow {
+interface ShownRow {
   /** The button's value: the stored search context and row it names (never a uid the person typed). */
   value: string;
   section: unknown;

@@ -19,7 +19,7 @@ export type Reading =
   | { kind: 'not-understood' };
 
 /** Slack's markup in a message's text: mentions go, links and emails become the words they show. */
-export function plainOf(text: string): string {
+function plainOf(text: string): string {
   return text
     .replace(/<@[UW][A-Z0-9]+(?:\|[^>]*)?>/g, ' ')
     .replace(/<(?:mailto:)?[^|>]+\|([^>]+)>/g, '$1')
@@ -105,7 +105,7 @@ function eventsText(target: string, since: string | undefined, severity: string 
 }
 
 /** A plain request as `/vigil` text, or undefined when it is not one Vigil reads. */
-export function plainToGrammar(text: string): string | undefined {
+function plainToGrammar(text: string): string | undefined {
   const stripped = text.replace(/[?!.]+$/, '').trim();
   const { rest: noTime, since } = takeTime(stripped);
   const leaks = LEAKS.exec(noTime);

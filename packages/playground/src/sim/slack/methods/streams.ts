@@ -34,7 +34,7 @@ const SESSION_STATES = new Set(['active', 'processing', 'suspended', 'closed']);
 const PROMPTS_MAX = 4;
 
 /** One chunk as the fake kept it. */
-export type StreamChunk =
+type StreamChunk =
   | { type: 'markdown_text'; text: string }
   | { type: 'plan_update'; title: string }
   | { type: 'task_update'; id: string; title: string; status: string; details?: string; output?: string }
