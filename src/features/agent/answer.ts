@@ -111,7 +111,10 @@ export async function answerCommand(
   let failedAt: string | undefined;
   try {
     await stream.update(TASK.access, 'in_progress');
-    await deps.authz.requireAccess(asked.client, asked.requester, COMMAND_ACCESS[command.kind]);
+    // Refusals are audited too: on the agent surface, like everything this answer does.
+    await onSurface('agent', () =>
+      deps.authz.requireAccess(asked.client, asked.requester, COMMAND_ACCESS[command.kind]),
+    );
     await stream.update(TASK.access, 'complete');
     await stream.update(TASK.api, 'in_progress');
     const request: CommandRequest = {

@@ -5,6 +5,7 @@
  * act-once and audit as any click on it. Zero or several events: Vigil says so and does nothing.
  */
 import type { Block, KnownBlock } from '@slack/types';
+import { onSurface } from '../../kernel/audit-surface.js';
 import { reportError } from '../../slack/error-reply.js';
 import { confirmDialog } from '../../slack/kit/kit.js';
 import { type Asked, answerCommand, catchReplies, streamFor } from './answer.js';
@@ -78,7 +79,7 @@ export async function actOnThat(
   await stream.update(FIND.id, 'complete');
   await stream.update('access', 'in_progress');
   try {
-    await deps.authz.requireAccess(asked.client, asked.requester, 'act');
+    await onSurface('agent', () => deps.authz.requireAccess(asked.client, asked.requester, 'act'));
   } catch (err) {
     await stream.update('access', 'error', 'Refused');
     const replies = catchReplies();

@@ -99,6 +99,11 @@ describe('a request in the DM', () => {
     expect(said.stream.tasks.get('api')?.status).toBe('pending');
     expect(textOf(finalBlocks(stack, said))).toContain(':no_entry_sign:');
     expect(searches()).toEqual([]);
+    // Audited as the command's refusal is, on the agent surface.
+    const audited = stack.logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.audit === true && l.user === GUEST);
+    expect(audited).toMatchObject({ action: 'permission.refused', outcome: 'refused', surface: 'agent' });
   });
 });
 
