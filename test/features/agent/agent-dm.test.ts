@@ -93,6 +93,15 @@ describe('a request in the DM', () => {
     expect(actions()).toEqual([]);
   });
 
+  it('neither reads nor repeats a secret typed in the DM, in the stream or the log', async () => {
+    const secret = 'Xk9#vQ2!mZ7@pL4$';
+    const said = await say(stack, SEEDED_USERS.member, `leaks for acme.example password ${secret}`);
+    expect(markdownOf(said.stream)).toContain('looks like it holds a secret');
+    expect(JSON.stringify(said.stream.chunks)).not.toContain(secret);
+    expect(stack.logs.some((l) => l.includes(secret))).toBe(false);
+    expect(searches()).toEqual([]);
+  });
+
   it('gives a guest what the command gives a guest: a refusal before any API call', async () => {
     const said = await say(stack, GUEST, 'events 3001');
     expect(said.stream.tasks.get('access')?.status).toBe('error');
