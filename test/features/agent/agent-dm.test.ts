@@ -116,7 +116,7 @@ describe('a request in the DM', () => {
   });
 });
 
-describe('"ignore that one"', () => {
+describe('"that one": the one event the conversation shows', () => {
   it('does nothing when the conversation shows no event', async () => {
     const said = await say(stack, SEEDED_USERS.admin, 'ignore that one');
     expect(markdownOf(said.stream)).toContain('Nothing was done.');
@@ -186,5 +186,40 @@ describe('"ignore that one"', () => {
     expect(textOf(finalBlocks(stack, said))).toContain(':no_entry_sign:');
     expect(buttons(finalBlocks(stack, said))).toEqual([]);
     expect(actions()).toEqual([]);
+  });
+
+  it('explains the event of the Flare link the person is looking at ("what is this")', async () => {
+    const listed = await say(stack, SEEDED_USERS.member, 'events 3002 size:1');
+    const link = /<(https?:\/\/[^|>]+)\|Open in portal>/.exec(
+      JSON.stringify(finalBlocks(stack, listed)),
+    )?.[1];
+    expect(link).toBeDefined();
+    const pasted = stack.slack.addMessage({
+      channel: SEEDED_CHANNELS.general,
+      text: `seen this? <${link}>`,
+      user: SEEDED_USERS.admin,
+      bot_id: undefined,
+    });
+    await stack.sender.event({
+      type: 'app_context_changed',
+      userId: SEEDED_USERS.member,
+      fields: {
+        context: {
+          entities: [
+            {
+              type: 'slack#/types/message_context',
+              value: { channel_id: SEEDED_CHANNELS.general, message_ts: pasted.ts },
+            },
+          ],
+        },
+      },
+    });
+    const said = await say(stack, SEEDED_USERS.member, 'what is this?');
+    expect(said.stream.tasks.get('api')?.title).toMatch(/^Ask for an explanation of event \S+\/\S+/);
+    expect([...said.stream.tasks.values()].map((t) => t.status)).toEqual([
+      'complete',
+      'complete',
+      'complete',
+    ]);
   });
 });
