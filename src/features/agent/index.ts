@@ -175,10 +175,14 @@ function registerOpening(app: App, deps: AgentDeps, looking: LookingAtMemory): v
     );
   });
 
-  app.event('app_context_changed' as never, async ({ event, body }: { event: unknown; body: unknown }) => {
+  app.event('app_context_changed', async ({ event, body }) => {
     const e = event as { user?: string; context?: unknown };
-    if (typeof e.user !== 'string') return;
-    looking.set(workspaceOfEnvelope(body as EnvelopeIds), e.user, messageOfContext(e.context));
+    // @slack/types gives the event a `user`; the reference page's example names the person only in the
+    // envelope's (non-bot) authorization (https://docs.slack.dev/reference/events/app_context_changed).
+    const auth = (body as { authorizations?: { user_id?: string; is_bot?: boolean }[] }).authorizations?.[0];
+    const user = e.user ?? (auth?.is_bot === false ? auth.user_id : undefined);
+    if (typeof user !== 'string') return;
+    looking.set(workspaceOfEnvelope(body as EnvelopeIds), user, messageOfContext(e.context));
   });
 }
 
