@@ -57,6 +57,7 @@ export const BOT_SCOPES = [
   'links:write',
   'im:history',
   'mcp:connect',
+  'assistant:write',
 ];
 
 export interface SlackApp {

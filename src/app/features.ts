@@ -1,5 +1,6 @@
 /** Every feature Vigil registers, in one list, each bound to the few services it declares. */
 
+import { agentFeature } from '../features/agent/index.js';
 import { alertsFeature } from '../features/alerts/index.js';
 import { askPersonFeature } from '../features/ask-person/index.js';
 import { connectionFeature } from '../features/connection/index.js';
@@ -52,7 +53,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
   const s = core;
   const subscriptionChecks = { connection: s.connection, identifiers: s.identifiers };
   const publishing = publisherDepsOf(core);
-  return [
+  const features: BoundFeature[] = [
     bindFeature(connectionFeature, {
       ...base,
       connection: s.connection,
@@ -111,6 +112,10 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
     }),
     ...stepFeatures(s, base),
   ];
+  // The agent DM answers with the same `/vigil` handlers, bound as above.
+  const commands = (): BoundFeature['commands'] => Object.assign({}, ...features.map((f) => f.commands));
+  const agent = { ...base, commands, identifiers: s.identifiers, portalHosts: s.config.portalHosts };
+  return [...features, bindFeature(agentFeature, agent)];
 }
 
 /** An event row's buttons and menu, and the forms it opens, each part bound to its own deps. */

@@ -13,7 +13,9 @@ export type AuditSurface =
   | 'workflow'
   | `via workflow ${string}`
   | 'page'
-  | 'mcp';
+  | 'mcp'
+  // Vigil's agent DM (its streamed answers run the same handlers as the commands).
+  | 'agent';
 
 const surfaces = new AsyncLocalStorage<AuditSurface>();
 

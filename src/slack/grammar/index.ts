@@ -9,7 +9,7 @@ export type {
   TimeBound,
   UsageError,
 } from './command.js';
-export { /** @internal */ SUBCOMMANDS } from './command.js';
+export { SUBCOMMANDS } from './command.js';
 export { toMrkdwn } from './errors.js';
 export type { HelpText } from './help.js';
 export { COMMAND, helpText, /** @internal */ usageOf } from './help.js';

@@ -36,6 +36,8 @@ export interface PlaygroundRouteOptions {
   simKeys: { apiKey: string; organization: string; tenantIds: number[] }[];
   /** Messages with links, their unfurled cards and side panels; without it only `/vigil` is taken. */
   workObjects?: PlaygroundWorkObjects;
+  /** Vigil's agent DM page and its API (`/playground/agent…`). */
+  agentDm?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 }
 
 const BODY_LIMIT = 64 * 1024;
@@ -322,6 +324,7 @@ export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('Open the playground at its own address.');
       return true;
     }
+    if (o.agentDm && (await o.agentDm(req, res, url))) return true;
     if (method === 'GET' && serveGet(o, url, res)) return true;
     const apiPath = /^\/playground\/api\/([a-z]+)$/.exec(url.pathname)?.[1];
     if (apiPath === undefined) return false;

@@ -27,6 +27,7 @@ import {
   startFakeSlack,
 } from '../sim/slack/index.js';
 import { startTrickle } from './activity.js';
+import { createAgentDmRoutes } from './agent-dm.js';
 import { connectAsAdmin } from './connect.js';
 import type { RenderContext } from './render/blocks.js';
 import { emojiCss } from './render/emoji.js';
@@ -195,7 +196,14 @@ function openPage(slack: FakeSlack, sim: SimApi, clock: Clock, side: ReturnType<
     timeline: session.timeline,
     botUserId: DEFAULT_BOT_USER_ID,
   });
-  return { actor, conversations, session, workObjects };
+  const agentDm = createAgentDmRoutes({
+    slack,
+    side,
+    actor,
+    botUserId: DEFAULT_BOT_USER_ID,
+    context: renderContextOf(slack, clock),
+  });
+  return { actor, conversations, session, workObjects, agentDm };
 }
 
 /**
@@ -245,6 +253,7 @@ function routesOf(
     allowedHostnames: allowedHostnamesOf(parts.host),
     runDigestsNow: parts.runDigestsNow,
     workObjects: page.workObjects,
+    agentDm: page.agentDm,
     simKeys: simKeysOf(sim),
   });
 }

@@ -15,7 +15,15 @@ import {
   parameterList,
 } from './functions.js';
 import { fileJson, filePath } from './methods/files.js';
-import { botMethods, clientMethods, messageContentError } from './methods/index.js';
+import {
+  botMethods,
+  clientMethods,
+  messageContentError,
+  type StreamRecord,
+  type SuggestedPrompts,
+  streamsOf,
+  suggestedPromptsOf,
+} from './methods/index.js';
 import { flatHeaders, parseRequest, readRaw } from './request-body.js';
 import { FakeSocketMode } from './socket-mode.js';
 import {
@@ -355,6 +363,16 @@ export class FakeSlack {
     return full;
   }
 
+  /** The streamed messages (chat.startStream…), keyed `channel:ts`: chunks in order, each task's last state. */
+  streams(): StreamRecord[] {
+    return [...streamsOf(this.state).values()];
+  }
+
+  /** The prompts a DM suggests (assistant.threads.setSuggestedPrompts), as the person opening it sees them. */
+  suggestedPrompts(channel: string): SuggestedPrompts | undefined {
+    return suggestedPromptsOf(this.state).get(channel);
+  }
+
   /** The Home view last published to a user. */
   homeView(userId: string, teamId = DEFAULT_TEAM_ID): StoredView | undefined {
     const id = this.state.homes.get(`${teamId}:${userId}`);
@@ -475,6 +493,8 @@ export class FakeSlack {
     this.downloads.length = 0;
     this.failures.clear();
     this.state.clear();
+    streamsOf(this.state).clear();
+    suggestedPromptsOf(this.state).clear();
     this.seedState();
     this.socket.reset();
     this.holds.clear();

@@ -9,6 +9,7 @@ export type {
   /** @internal */ FunctionExecution,
 } from './functions.js';
 export { /** @internal */ messageContentError } from './methods/index.js';
+export type { StreamRecord } from './methods/streams.js';
 export type { /** @internal */ SocketAck } from './socket-mode.js';
 export {
   DEFAULT_APP_ID,

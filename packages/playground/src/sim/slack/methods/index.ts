@@ -6,11 +6,18 @@ import { entityMethods } from './entities.js';
 import { fileMethods } from './files.js';
 import { functionMethods } from './functions.js';
 import { installBotMethods, installClientMethods } from './install.js';
+import { streamMethods } from './streams.js';
 import { userMethods } from './users.js';
 import { viewMethods } from './views.js';
 
 export type { BotMethod, ClientMethod } from './common.js';
 export { messageContentError } from './common.js';
+export {
+  type StreamRecord,
+  type SuggestedPrompts,
+  streamsOf,
+  suggestedPromptsOf,
+} from './streams.js';
 
 /** Methods called with a bot token. */
 export const botMethods: Record<string, BotMethod> = {
@@ -22,6 +29,7 @@ export const botMethods: Record<string, BotMethod> = {
   ...fileMethods,
   ...entityMethods,
   ...functionMethods,
+  ...streamMethods,
 };
 
 /** Methods called with the app's client credentials instead of a token. */
