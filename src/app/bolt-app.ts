@@ -29,7 +29,10 @@ import { rotationSafeAuthorization } from '../slack/token-rotation.js';
 import type { Store } from '../store/index.js';
 import type { Config } from './config.js';
 
-/** The bot scopes of manifest.yml; the OAuth install asks for exactly these. */
+/**
+ * The bot scopes of manifest.yml; the OAuth install asks for exactly these. No history scope: Vigil reads no
+ * conversation for its own bookkeeping (test/slack/no-rationed-history.test.ts).
+ */
 export const BOT_SCOPES = [
   'commands',
   'chat:write',
@@ -39,12 +42,9 @@ export const BOT_SCOPES = [
   'im:write',
   'channels:read',
   'groups:read',
-  'channels:history',
-  'groups:history',
   'files:read',
   'links:read',
   'links:write',
-  'im:history',
 ];
 
 export interface SlackApp {

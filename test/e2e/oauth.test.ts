@@ -137,7 +137,7 @@ describe('OAuth install', () => {
     expect(`${location.origin}${location.pathname}`).toBe(`${stack.slack.url}/oauth/v2/authorize`);
     expect(location.searchParams.get('client_id')).toBe(DEFAULT_CLIENT_ID);
     expect(location.searchParams.get('scope')).toBe(
-      'commands,chat:write,users:read,usergroups:read,files:write,im:write,channels:read,groups:read,channels:history,groups:history,files:read,links:read,links:write,im:history',
+      'commands,chat:write,users:read,usergroups:read,files:write,im:write,channels:read,groups:read,files:read,links:read,links:write',
     );
     const state = location.searchParams.get('state');
     expect(state).toBeTruthy();

@@ -7,11 +7,7 @@
  */
 import type { Event } from '../../api/index.js';
 import { bySeverity } from '../../domain/events/model.js';
-import {
-  channelPause,
-  describeFailure,
-  LeaseLostError,
-} from '../../domain/subscriptions/posting.js';
+import { channelPause, describeFailure, LeaseLostError } from '../../domain/subscriptions/posting.js';
 import type { EventSource } from '../../domain/subscriptions/source.js';
 import { countEvents, type EventCounts } from '../../domain/subscriptions/summary.js';
 import { inTenant } from '../../domain/workspace-api.js';

@@ -158,7 +158,8 @@ describe('intel', () => {
     const real = createIntelPoster(new BotClients(vigil.deps));
     const reports = () => posts().filter((p) => String(p.body.text).startsWith('Threat Flow report'));
     const reads = () =>
-      stack.slack.callsTo('conversations.history').length + stack.slack.callsTo('conversations.replies').length;
+      stack.slack.callsTo('conversations.history').length +
+      stack.slack.callsTo('conversations.replies').length;
     const readsBefore = reads();
 
     // Killed right after chat.postMessage: the report is in the thread, the record still there, marked.
