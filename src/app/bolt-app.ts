@@ -57,6 +57,11 @@ export interface SlackApp {
   init(): Promise<void>;
   /** Loads the features and registers every listener, once; a request that comes first waits for it. */
   registerListeners(): Promise<void>;
+  /**
+   * OAuth mode: a workspace's bot token for Vigil's own posts, authorized as a request's is (a rotated token
+   * is refreshed under the same store lock). Vigil's workspace id is its installation's key.
+   */
+  botToken: ((workspaceId: string) => Promise<string | undefined>) | undefined;
 }
 
 const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
@@ -189,6 +194,12 @@ const RETRY = 'Run the workflow again; if it keeps failing, give the reference t
 const NO_INSTALLATION =
   'Vigil did not run this step: it has no installation for this workspace. An admin of the workspace can install Vigil, then run the workflow again.';
 
+/** A workspace id is its installation's key: queried as a team's, it reads an org's installation too. */
+function backgroundBotToken(authorize: InstallProvider['authorize']) {
+  return async (workspaceId: string) =>
+    (await authorize({ teamId: workspaceId, enterpriseId: undefined, isEnterpriseInstall: false })).botToken;
+}
+
 export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const { base, config } = opts;
   const clientOptions = boltClientOptions(base, config);
@@ -257,5 +268,6 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
       await gate?.init();
     },
     registerListeners,
+    botToken: installer ? backgroundBotToken(rotation.authorizeWith(installer)) : undefined,
   };
 }

@@ -28,6 +28,11 @@ export interface BotClientsDeps {
   outbound?: Pick<Outbound, 'fetch'> | undefined;
   /** Told of every call (metrics). */
   slackCalls?: SlackCallObserver | undefined;
+  /**
+   * OAuth mode: the bot token of a workspace as requests get it (token rotation refreshes it, once across
+   * instances); without it, the stored installation's token is used as it is.
+   */
+  botToken?: ((workspaceId: string) => Promise<string | undefined>) | undefined;
 }
 
 /** One WebClient per bot token; rate-limited calls are rejected so the caller waits on the clock instead. */
@@ -64,6 +69,11 @@ export class BotClients {
   private async tokenOf(workspaceId: string): Promise<string> {
     const mode = this.deps.config.slack.mode;
     if (mode.kind === 'single') return mode.botToken;
+    if (this.deps.botToken) {
+      const token = await this.deps.botToken(workspaceId);
+      if (!token) throw new ChannelUnavailableError('channel_not_found');
+      return token;
+    }
     const installation = await this.deps.repos.installations.fetchInstallation({
       teamId: workspaceId,
       enterpriseId: undefined,

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
 import { type RunningVigil, startVigil } from '../../../src/app/start.js';
 import { createIntelPoster } from '../../../src/features/intel/publisher.js';
-import type { IntelPoster } from '../../../src/features/intel/service.js';
 import { createLogger } from '../../../src/kernel/logger.js';
 import { BotClients } from '../../../src/slack/bot-clients.js';
 import { contractProblems, fromSimLog } from '../../api/support/openapi.js';
