@@ -69,10 +69,12 @@ export function rotationSafeAuthorization(deps: {
         handedOver.set(query, installation);
         return installer.authorize(source);
       }
+      // The installation's own key, not the query's: a workspace of an org-wide install named alone (Vigil's
+      // own posts) and a request of that org refresh the one installation under the same lock.
       const key = workspaceKey({
-        teamId: query.teamId,
-        enterpriseId: query.enterpriseId,
-        isEnterpriseInstall: query.isEnterpriseInstall,
+        teamId: installation.team?.id,
+        enterpriseId: installation.enterprise?.id,
+        isEnterpriseInstall: installation.isEnterpriseInstall,
       });
       return deps.store.withLock(`installation:${key}:rotation`, async () => {
         const result = await installer.authorize(source);
