@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../packages/playground/src/sim/slack/index.js';
+import { orgAdminId } from '../../packages/playground/src/sim/slack/org.js';
 import { textOf } from '../harness/index.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -144,6 +145,27 @@ describe('an org-wide install over three workspaces', () => {
     await setUp(T2, 'C0ORGWS2A');
     expect((await stateOf(T1)).digests).toEqual(['C0ORGWS1A']);
     expect((await stateOf(T2)).digests).toEqual(['C0ORGWS2A']);
+  });
+
+  it("shows an org admin every workspace's state in App Home, and a workspace admin only their own", async () => {
+    await setUp(T2, 'C0ORGWS2A');
+    const home = async (userId: string) => {
+      const before = stack.slack.callsTo('views.publish').length;
+      const res = await stack.sender.event({ type: 'app_home_opened', ...inOrg(T1), userId });
+      expect(res.status).toBe(200);
+      const deadline = Date.now() + 5_000;
+      while (stack.slack.callsTo('views.publish').length === before && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
+      return JSON.stringify(stack.slack.callsTo('views.publish').at(-1)?.body.view);
+    };
+    const orgView = await home(orgAdminId(ORG));
+    expect(orgView).toContain("Your organization's workspaces* (3");
+    expect(orgView).toContain(
+      `\`${T1}\` :large_green_circle: connected to Acme Production · 1 digest · 0 alert feeds`,
+    );
+    expect(orgView).toContain(`\`${T3}\` :white_circle: not connected · 0 digests`);
+    const ownView = await home(admin[T1] ?? '');
+    expect(ownView).not.toContain("organization's workspaces");
   });
 
   it('an org admin removing Vigil from one workspace (team_access_revoked) forgets that one, at once, and no other', async () => {

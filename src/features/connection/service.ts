@@ -145,8 +145,7 @@ export class ConnectionService {
 
   /** Forgets the workspace (uninstalled): installation, sealed key, tenant, settings, subscriptions. */
   /** Everything of the workspace, its installation, and its place in an organization's. */
-  async forget(workspaceId: string) {
-    await this.deps.repos.orgTeams.forgetTeam(workspaceId);
+  forget(workspaceId: string) {
     return this.deps.repos.deleteWorkspaceData(workspaceId, { installation: true });
   }
 

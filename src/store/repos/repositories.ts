@@ -95,6 +95,7 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
       workspaces,
       settings,
       installations,
+      orgTeams,
       ...subscriptions,
     }),
   };

@@ -1,9 +1,15 @@
 /**
  * An Enterprise Grid organization of several workspaces, as an org-wide installation sees it: each workspace
  * its own team id, members whose `team_id` is their workspace and whose `enterprise_id` is the organization's
- * (users.info answers an org-wide token for any of them), an admin per workspace and a channel per workspace.
+ * (users.info answers an org-wide token for any of them), an admin per workspace, the organization's admin,
+ * and a channel per workspace.
  */
 import type { FakeChannel, FakeUser } from './types.js';
+
+/** The organization's admin (enterprise_user.is_admin), a member of its first workspace. */
+export function orgAdminId(enterpriseId: string): string {
+  return `U${enterpriseId.slice(1)}OA`;
+}
 
 export interface FakeOrgWorkspace {
   teamId: string;
@@ -31,6 +37,7 @@ export function orgWorkspaces(
       enterprise_id: enterpriseId,
       name: `admin-${w.teamId.toLowerCase()}`,
       is_admin: true,
+      is_org_admin: false,
     },
     {
       id: w.memberId,
@@ -39,6 +46,16 @@ export function orgWorkspaces(
       name: `member-${w.teamId.toLowerCase()}`,
     },
   ]);
+  const first = workspaces[0];
+  if (first !== undefined)
+    users.push({
+      id: orgAdminId(enterpriseId),
+      team_id: first.teamId,
+      enterprise_id: enterpriseId,
+      name: 'org-admin',
+      is_admin: true,
+      is_org_admin: true,
+    });
   const channels = workspaces.map(
     (w): FakeChannel => ({
       id: w.channelId,
