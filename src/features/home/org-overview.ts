@@ -20,7 +20,7 @@ export type OrgOverviewRepos = Pick<
   'orgTeams' | 'workspaces' | 'digestSubscriptions' | 'alertSubscriptions'
 >;
 
-export interface OrgWorkspaceState {
+interface OrgWorkspaceState {
   teamId: string;
   tenantName: string | undefined;
   connected: boolean;
@@ -28,7 +28,7 @@ export interface OrgWorkspaceState {
   alerts: number;
 }
 
-export async function orgWorkspaceStates(
+async function orgWorkspaceStates(
   repos: OrgOverviewRepos,
   enterpriseId: string,
 ): Promise<OrgWorkspaceState[]> {
@@ -52,7 +52,7 @@ export async function orgWorkspaceStates(
 }
 
 /** Pure: the organization's workspaces, one line each. */
-export function orgOverviewBlocks(rows: readonly OrgWorkspaceState[]): KnownBlock[] {
+function orgOverviewBlocks(rows: readonly OrgWorkspaceState[]): KnownBlock[] {
   const lines = rows.slice(0, MAX_ROWS).map((r) => {
     const state = r.connected
       ? `:large_green_circle: connected${r.tenantName ? ` to ${escapeMrkdwn(r.tenantName)}` : ''}`
