@@ -61,8 +61,9 @@ export interface BackgroundWork {
 export function startBackgroundWork(
   core: BackgroundDeps,
   tickers: { digest?: Ticker | undefined; alert?: Ticker | undefined; intel: Ticker },
+  botToken?: (workspaceId: string) => Promise<string | undefined>,
 ): BackgroundWork {
-  const bots = new BotClients({ ...core, slackCalls: core.monitoring.metrics });
+  const bots = new BotClients({ ...core, slackCalls: core.monitoring.metrics, botToken });
   const digests = createDigestScheduler(core, bots, tickers.digest);
   core.digestNow.attach(digests);
   digests.start();

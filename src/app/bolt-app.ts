@@ -39,7 +39,10 @@ import { rotationSafeAuthorization } from '../slack/token-rotation.js';
 import type { Store } from '../store/index.js';
 import type { Config } from './config.js';
 
-/** The bot scopes of manifest.yml; the OAuth install asks for exactly these. */
+/**
+ * The bot scopes of manifest.yml; the OAuth install asks for exactly these. No history scope: Vigil reads no
+ * conversation for its own bookkeeping (test/slack/no-rationed-history.test.ts).
+ */
 export const BOT_SCOPES = [
   'commands',
   'chat:write',
@@ -50,8 +53,6 @@ export const BOT_SCOPES = [
   'im:write',
   'channels:read',
   'groups:read',
-  'channels:history',
-  'groups:history',
   'files:read',
   'links:read',
   'links:write',
@@ -75,6 +76,11 @@ export interface SlackApp {
    * of the team when this installation serves it, else the gate's own refusal (another workspace, none).
    */
   clientFor(ids: { teamId: string; userId: string }): Promise<WebClient>;
+  /**
+   * OAuth mode: a workspace's bot token for Vigil's own posts, authorized as a request's is (a rotated token
+   * is refreshed under the same store lock). Vigil's workspace id is its installation's key.
+   */
+  botToken: ((workspaceId: string) => Promise<string | undefined>) | undefined;
 }
 
 const BOLT_LOG_LEVELS: Record<Config['logLevel'], LogLevel> = {
@@ -207,6 +213,12 @@ const RETRY = 'Run the workflow again; if it keeps failing, give the reference t
 const NO_INSTALLATION =
   'Vigil did not run this step: it has no installation for this workspace. An admin of the workspace can install Vigil, then run the workflow again.';
 
+/** A workspace id is its installation's key: queried as a team's, it reads an org's installation too. */
+function backgroundBotToken(authorize: InstallProvider['authorize']) {
+  return async (workspaceId: string) =>
+    (await authorize({ teamId: workspaceId, enterpriseId: undefined, isEnterpriseInstall: false })).botToken;
+}
+
 export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
   const { base, config } = opts;
   const clientOptions = boltClientOptions(base, config);
@@ -277,6 +289,7 @@ export async function createSlackApp(opts: SlackAppOptions): Promise<SlackApp> {
     },
     registerListeners,
     clientFor: botClients(authorize, clientOptions),
+    botToken: installer ? backgroundBotToken(rotation.authorizeWith(installer)) : undefined,
   };
 }
 

@@ -91,6 +91,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       connection: s.connection,
       snoozes: s.snoozes,
       subscriptions: { digests: s.digests, alerts: s.alerts },
+      org: s.repos,
     }),
     bindFeature(lifecycleFeature, { ...base, connection: s.connection }),
     bindFeature(policiesFeature, { ...base, policies: s.policies, lists: s.lists }),

@@ -247,11 +247,15 @@ async function serve(
   await nextTurn();
   const { startBackgroundWork } = await import('./background.js');
   // The readiness check knows each scheduler is alive by its ticks.
-  const background = startBackgroundWork(core, {
-    digest: monitoring.heartbeats.watch('digest', opts.digestTicker ?? realTicker),
-    alert: monitoring.heartbeats.watch('alerts', opts.alertTicker ?? realTicker),
-    intel: opts.intelTicker ?? realTicker,
-  });
+  const background = startBackgroundWork(
+    core,
+    {
+      digest: monitoring.heartbeats.watch('digest', opts.digestTicker ?? realTicker),
+      alert: monitoring.heartbeats.watch('alerts', opts.alertTicker ?? realTicker),
+      intel: opts.intelTicker ?? realTicker,
+    },
+    slack.botToken,
+  );
   logger.info('vigil started', {
     port,
     transport: slack.httpReceiver ? 'http' : 'socket',

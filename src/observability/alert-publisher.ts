@@ -25,7 +25,6 @@ export function measuredAlertPublisher(
       }
       return posted;
     },
-    findByRunId: (...args) => publisher.findByRunId(...args),
     refresh: (...args) => publisher.refresh(...args),
     replyUpstream: (...args) => publisher.replyUpstream(...args),
     async reply(message, change) {

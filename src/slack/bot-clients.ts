@@ -1,11 +1,12 @@
 /**
  * Posting on Vigil's own initiative (digests, alerts), with no request to answer: a WebClient per bot token
  * (the single token, or the workspace's installation in OAuth mode), Slack's failures as the services' own
- * errors, and the search of a channel's recent history for a message by the run id in its metadata, so a
- * post whose answer was lost is found instead of made twice.
+ * errors. Nothing here reads a channel's history: outside the Marketplace's exemption
+ * `conversations.history`/`replies` give one request a minute (docs.slack.dev/changelog/2025/05/29/tos-updates),
+ * so a post's fate is known from Vigil's own records (the outbox), never from Slack.
  */
 import { LogLevel } from '@slack/bolt';
-import { ErrorCode, type WebAPICallResult, WebClient } from '@slack/web-api';
+import { ErrorCode, WebClient } from '@slack/web-api';
 import type { Config } from '../app/config.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Outbound } from '../kernel/outbound.js';
@@ -19,9 +20,6 @@ import type { Repositories } from '../store/index.js';
 import { toBoltLogger } from './bolt-logger.js';
 import { observedFetch, type SlackCallObserver } from './call-metrics.js';
 
-const HISTORY_PAGES = 5;
-const HISTORY_PAGE_SIZE = 200;
-
 export interface BotClientsDeps {
   config: Pick<Config, 'slack'>;
   repos: Pick<Repositories, 'installations'>;
@@ -30,6 +28,11 @@ export interface BotClientsDeps {
   outbound?: Pick<Outbound, 'fetch'> | undefined;
   /** Told of every call (metrics). */
   slackCalls?: SlackCallObserver | undefined;
+  /**
+   * OAuth mode: the bot token of a workspace as requests get it (token rotation refreshes it, once across
+   * instances); without it, the stored installation's token is used as it is.
+   */
+  botToken?: ((workspaceId: string) => Promise<string | undefined>) | undefined;
 }
 
 /** One WebClient per bot token; rate-limited calls are rejected so the caller waits on the clock instead. */
@@ -48,8 +51,8 @@ export class BotClients {
       client = new WebClient(token, {
         slackApiUrl: this.deps.config.slack.apiUrl,
         rejectRateLimitedCalls: true,
-        // No blind retries: a post whose answer was lost may have landed. The outbox retries on a later
-        // tick, after looking for the run id in the channel's history.
+        // No blind retries: a post whose answer was lost may have landed. The outbox decides on a later
+        // tick, from its own record of the run.
         retryConfig: { retries: 0 },
         timeout: 15_000,
         fetch: observedFetch(
@@ -66,6 +69,11 @@ export class BotClients {
   private async tokenOf(workspaceId: string): Promise<string> {
     const mode = this.deps.config.slack.mode;
     if (mode.kind === 'single') return mode.botToken;
+    if (this.deps.botToken) {
+      const token = await this.deps.botToken(workspaceId);
+      if (!token) throw new ChannelUnavailableError('channel_not_found');
+      return token;
+    }
     const installation = await this.deps.repos.installations.fetchInstallation({
       teamId: workspaceId,
       enterpriseId: undefined,
@@ -86,40 +94,4 @@ export function slackFailure(err: unknown): unknown {
     return new ChannelUnavailableError(error as ChannelProblem);
   }
   return err;
-}
-
-interface HistoryMessage {
-  ts?: string;
-  metadata?: { event_type?: string; event_payload?: { run_id?: unknown } };
-}
-
-/** The ts of Vigil's message of type `eventType` carrying `runId` in the channel since `oldestMs`, if any. */
-export async function findByRunId(
-  client: WebClient,
-  where: { channelId: string; oldestMs: number },
-  eventType: string,
-  runId: string,
-): Promise<string | undefined> {
-  let cursor: string | undefined;
-  for (let page = 0; page < HISTORY_PAGES; page++) {
-    let res: WebAPICallResult & { messages?: HistoryMessage[]; response_metadata?: { next_cursor?: string } };
-    try {
-      res = await client.conversations.history({
-        channel: where.channelId,
-        oldest: (Math.max(0, where.oldestMs) / 1000).toFixed(6),
-        limit: HISTORY_PAGE_SIZE,
-        include_all_metadata: true,
-        ...(cursor ? { cursor } : {}),
-      });
-    } catch (err) {
-      throw slackFailure(err);
-    }
-    const found = res.messages?.find(
-      (m) => m.metadata?.event_type === eventType && m.metadata.event_payload?.run_id === runId,
-    );
-    if (found?.ts) return found.ts;
-    cursor = res.response_metadata?.next_cursor || undefined;
-    if (!cursor) return undefined;
-  }
-  return undefined;
 }

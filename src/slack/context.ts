@@ -37,7 +37,7 @@ export interface SlackBase {
 
 /** Who asked and where, from the verified request; never from button values. */
 export interface Requester {
-  /** Enterprise id for org-wide installs, else team id: the key of the workspace's data. */
+  /** The workspace's team id (under an org-wide install too), the key of its data; the enterprise id only when no team is named. */
   workspaceId: string;
   teamId: string;
   enterpriseId: string | undefined;

@@ -1,9 +1,13 @@
 /**
  * Who asked, from the verified payload (never from a button value): the workspace, team, user and channel of
  * an interaction, a slash command or an Events API envelope.
+ *
+ * A workspace is its team, under an org-wide install too: each workspace of the organization keeps its own
+ * connection, settings, subscriptions and audit (the installation alone is the organization's, keyed by the
+ * enterprise id in the installation store). The enterprise id stands for the workspace only when a payload
+ * names no team.
  */
 import type { SlackAction, SlashCommand } from '@slack/bolt';
-import { workspaceKey } from '../store/opening.js';
 import type { Requester } from './context.js';
 
 type InteractionBody = Pick<SlackAction, 'team' | 'user'> & {
@@ -13,17 +17,20 @@ type InteractionBody = Pick<SlackAction, 'team' | 'user'> & {
   container?: { channel_id?: string };
 };
 
+function workspaceOf(teamId: string | null | undefined, enterpriseId: string | null | undefined): string {
+  const id = teamId || enterpriseId;
+  if (!id) throw new Error('a workspace needs a team id or an enterprise id');
+  return id;
+}
+
 /** Who clicked or submitted, from the verified interaction payload. */
 export function requesterOfAction(body: SlackAction | InteractionBody): Requester {
   const b = body as InteractionBody;
-  const teamId = b.team?.id ?? '';
+  // Org-wide apps may get `team: null` (a surface of the organization): the member's own workspace then.
+  const teamId = b.team?.id ?? (b.user as { team_id?: string }).team_id ?? '';
   const enterpriseId = b.enterprise?.id ?? undefined;
   return {
-    workspaceId: workspaceKey({
-      teamId,
-      enterpriseId,
-      isEnterpriseInstall: b.is_enterprise_install === true,
-    }),
+    workspaceId: workspaceOf(teamId, enterpriseId),
     teamId,
     enterpriseId,
     userId: b.user.id,
@@ -35,11 +42,7 @@ export function requesterOfAction(body: SlackAction | InteractionBody): Requeste
 export function requesterOfCommand(command: SlashCommand): Requester {
   const enterpriseId = command.enterprise_id || undefined;
   return {
-    workspaceId: workspaceKey({
-      teamId: command.team_id,
-      enterpriseId,
-      isEnterpriseInstall: command.is_enterprise_install === 'true',
-    }),
+    workspaceId: workspaceOf(command.team_id, enterpriseId),
     teamId: command.team_id,
     enterpriseId,
     userId: command.user_id,
@@ -58,12 +61,11 @@ export interface EnvelopeIds {
   }[];
 }
 
-/** The workspace of an Events API envelope (org-wide installs are keyed by their enterprise). */
+/**
+ * The workspace of an Events API envelope: the authorization's team, else (an org-wide authorization names
+ * none) the envelope's, the workspace the event happened in.
+ */
 export function workspaceOfEnvelope(body: EnvelopeIds): string {
   const auth = body.authorizations?.[0];
-  return workspaceKey({
-    teamId: auth?.team_id ?? body.team_id,
-    enterpriseId: auth?.enterprise_id ?? body.enterprise_id,
-    isEnterpriseInstall: auth?.is_enterprise_install ?? body.is_enterprise_install,
-  });
+  return workspaceOf(auth?.team_id || body.team_id, auth?.enterprise_id ?? body.enterprise_id);
 }

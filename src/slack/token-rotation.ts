@@ -5,7 +5,10 @@
  * dead (slackapi/node-slack-sdk#2504). Here, when a refresh is due, `authorize` runs under a store lock per
  * installation: the first holder refreshes and stores; whoever waited then reads the refreshed installation
  * and finds nothing due. When nothing is due (nearly always) there is no lock, and the installation read to
- * decide is handed to the provider instead of being read twice.
+ * decide is handed to the provider instead of being read twice. Should the exchange still be refused (a lock
+ * outlived by a stalled holder, whose refresh token a successor then used: Slack's `invalid_refresh_token`), the
+ * provider logs it and hands back the old token; the installation is then read again, and if a peer stored
+ * fresh tokens meanwhile, those are used: nobody is answered with the dead grant.
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { InstallProvider } from '@slack/oauth';
@@ -66,12 +69,22 @@ export function rotationSafeAuthorization(deps: {
         handedOver.set(query, installation);
         return installer.authorize(source);
       }
+      // The installation's own key, not the query's: a workspace of an org-wide install named alone (Vigil's
+      // own posts) and a request of that org refresh the one installation under the same lock.
       const key = workspaceKey({
-        teamId: query.teamId,
-        enterpriseId: query.enterpriseId,
-        isEnterpriseInstall: query.isEnterpriseInstall,
+        teamId: installation.team?.id,
+        enterpriseId: installation.enterprise?.id,
+        isEnterpriseInstall: installation.isEnterpriseInstall,
       });
-      return deps.store.withLock(`installation:${key}:rotation`, () => installer.authorize(source));
+      return deps.store.withLock(`installation:${key}:rotation`, async () => {
+        const result = await installer.authorize(source);
+        if (result.botToken !== installation.bot?.token) return result;
+        // Not refreshed by us: a peer may have refreshed (the refresh token we held was spent).
+        const now = await installations.fetchInstallation(query).catch(() => undefined);
+        if (now?.bot?.token === undefined || now.bot.token === installation.bot?.token) return result;
+        handedOver.set(query, now);
+        return installer.authorize(source);
+      });
     };
   return { installationStore, authorizeWith };
 }

@@ -137,7 +137,7 @@ describe('OAuth install', () => {
     expect(`${location.origin}${location.pathname}`).toBe(`${stack.slack.url}/oauth/v2/authorize`);
     expect(location.searchParams.get('client_id')).toBe(DEFAULT_CLIENT_ID);
     expect(location.searchParams.get('scope')).toBe(
-      'commands,chat:write,users:read,users:read.email,usergroups:read,files:write,im:write,channels:read,groups:read,channels:history,groups:history,files:read,links:read,links:write,im:history,mcp:connect,assistant:write',
+      'commands,chat:write,users:read,users:read.email,usergroups:read,files:write,im:write,channels:read,groups:read,files:read,links:read,links:write,im:history,mcp:connect,assistant:write',
     );
     const state = location.searchParams.get('state');
     expect(state).toBeTruthy();
@@ -284,12 +284,15 @@ describe('org-wide (enterprise) install', () => {
     expect(textOf(res.body)).toContain('/vigil help [subcommand]');
   });
 
-  it('uninstalls by the enterprise id', async () => {
-    await populate(grant.enterpriseId);
+  it('uninstalls by the enterprise id, with every workspace of the organization it served', async () => {
+    await populate(grant.teamId);
     const res = await stack.sender.event({ type: 'app_uninstalled', ...grant });
     expect(res.status).toBe(200);
     await waitForDeletion(grant.enterpriseId, 1);
+    await waitForDeletion(grant.teamId, 1);
     expect(await leftovers(grant.enterpriseId, grant)).toEqual(NOTHING);
+    expect(await repos().workspaces.get(grant.teamId)).toBeUndefined();
+    expect(await repos().digestSubscriptions.list(grant.teamId)).toEqual([]);
   });
 });
 

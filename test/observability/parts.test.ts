@@ -120,7 +120,6 @@ describe('alert delays', () => {
       posted.push(input.runId);
       return { ts: '1.000001' };
     },
-    findByRunId: async () => undefined,
     refresh: async () => {},
     reply: async () => {},
     replyUpstream: async () => {},

@@ -1,7 +1,13 @@
 /**
- * How a digest run and an alert delivery post once and survive what goes wrong: the message found again by
- * its run id after a crash, a lost lease, a channel that cannot take posts, and how many failures in a row
- * make a subscription (or an alert feed) "failing" in the lists.
+ * How a digest run and an alert delivery post and survive what goes wrong: a crash or a lost answer decided
+ * from the outbox's own record, a lost lease, a channel that cannot take posts, and how many failures in a
+ * row make a subscription (or an alert feed) "failing" in the lists.
+ *
+ * A run is marked `posting` (a fenced write) just before `chat.postMessage` and gets its ts just after. Only
+ * a crash or a lost answer between the two leaves a run `posting` without a ts; it is posted again, since
+ * reading the channel to find out would take `conversations.history`, which Slack rations to one request a
+ * minute for apps outside the Marketplace (docs.slack.dev/changelog/2025/05/29/tos-updates): a rare repeat is
+ * better than an alert lost or a recovery that waits on a rationed read.
  */
 import type { Event, EventFilters } from '../../api/index.js';
 import { VigilError } from '../../kernel/errors.js';
@@ -15,8 +21,6 @@ export const POSTED_CONTEXT_TTL_MS = 30 * 24 * 3600_000;
 
 /** Consecutive failed attempts (digest runs, alert polls) after which the lists say "failing". */
 export const REPORT_AFTER_FAILURES = 3;
-/** A run's message is looked for in the history from a little before its claim (clock skew between instances). */
-export const HISTORY_SLACK_MS = 5 * 60_000;
 
 /** Another instance took the run over (this one was too slow): stop without touching it. */
 export class LeaseLostError extends Error {}
@@ -29,17 +33,6 @@ export function describeFailure(err: unknown): string {
 /** The pause Vigil records on a subscription whose channel cannot take posts. */
 export function channelPause(err: ChannelUnavailableError, now: number) {
   return { reason: `${err.told} ${err.hint}`, at: now, by: 'vigil' };
-}
-
-/** Finding a posted run again: the Slack side looks in the channel's recent history. */
-export interface RunMessageFinder {
-  /** The ts of the message carrying `runId` in the channel's history since `oldestMs`, if any. */
-  findByRunId(
-    workspaceId: string,
-    channelId: string,
-    runId: string,
-    oldestMs: number,
-  ): Promise<string | undefined>;
 }
 
 /** One page of an incremental event search (`order: asc`, resumed from `from`). */

@@ -8,7 +8,7 @@ import type { EntityMetadata, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { SEVERITIES, type Severity } from '../../api/index.js';
 import { VigilError } from '../../kernel/errors.js';
-import { type BotClients, findByRunId, slackFailure } from '../../slack/bot-clients.js';
+import { type BotClients, slackFailure } from '../../slack/bot-clients.js';
 import { channelRefusal, checkChannelWithin, FORM_CHECK_MS } from '../../slack/channels.js';
 import type { CommandRequest, SlackBase } from '../../slack/context.js';
 import { type ChannelRef, canonicalTimeZone } from '../../slack/grammar/index.js';
@@ -19,7 +19,6 @@ import { ephemeralPoster } from '../../slack/respond.js';
 import { StoreCorruptionError } from '../../store/index.js';
 import type { EventRestStore } from '../events/rest.js';
 import { type RestPageDeps, showRestPage } from '../events/rest-pages.js';
-import type { RunMessageFinder } from './posting.js';
 
 /** The channel a subscription command names (picked from the list), else the one it was typed in. */
 export function channelIdOf(channel: ChannelRef | undefined, typedIn: string): string {
@@ -291,7 +290,7 @@ export function onMoreButton(
 
 /**
  * Posts a digest or an alert in its channel with the workspace's bot token: no unfurls, the run id in the
- * message metadata (so a crash is followed by a look in the history, not a second post). Slack's channel
+ * message metadata (what a reader of the channel can trace it by). Slack's channel
  * errors and 429 become the services' own errors.
  */
 export async function postRunMessage(
@@ -325,14 +324,4 @@ export async function postRunMessage(
   } catch (err) {
     throw slackFailure(err);
   }
-}
-
-/** Finds a run's message again in the channel's recent history, by the metadata `postRunMessage` set. */
-export function runMessageFinder(clients: BotClients, eventType: string): RunMessageFinder {
-  return {
-    async findByRunId(workspaceId, channelId, runId, oldestMs) {
-      const client = await clients.forWorkspace(workspaceId);
-      return findByRunId(client, { channelId, oldestMs }, eventType, runId);
-    },
-  };
 }

@@ -1,9 +1,9 @@
 /**
- * Posting what waits in one channel's alert outbox, exactly once: claim the channel's next message (what no
+ * Posting what waits in one channel's alert outbox: claim the channel's next message (what no
  * quiet hours hold; one event alone, or all of them grouped) → save the context its buttons point at and
  * mark it `posting` → post with the run id in the message metadata → record the ts → index the message
  * under its events (so it follows their state) → take the events off the queue. A message whose owner died
- * after `posting` is first looked for in the channel's history by its run id, so it is never posted twice.
+ * after `posting` (or whose answer was lost) is posted again: the outbox is the only record read (posting.ts).
  * About one message a second per channel; Slack's 429 is waited out; a channel Vigil cannot post in pauses
  * its subscriptions with the reason.
  */
@@ -17,7 +17,6 @@ import { chooseBatch, quietText } from '../../domain/subscriptions/alert-match.j
 import {
   channelPause,
   describeFailure,
-  HISTORY_SLACK_MS,
   LeaseLostError,
   POSTED_CONTEXT_TTL_MS,
 } from '../../domain/subscriptions/posting.js';
@@ -88,15 +87,8 @@ export async function deliverChannel(
     run = { ...run, ...change };
   };
   try {
-    if (run.ts === undefined && run.state === 'posting') {
-      const ts = await deps.publisher.findByRunId(
-        workspaceId,
-        channelId,
-        run.runId,
-        run.claimedAt - HISTORY_SLACK_MS,
-      );
-      if (ts !== undefined) await save({ state: 'posted', ts });
-    }
+    if (run.ts === undefined && run.state === 'posting')
+      deps.logger.warn('alert posted again: an earlier attempt was interrupted', { workspaceId, channelId });
     if (run.ts === undefined) {
       const built = await buildMessage(
         deps,
@@ -112,8 +104,8 @@ export async function deliverChannel(
         ctxId: built.ctxId,
         queuedAt: Math.min(...items.map((item) => item.queuedAt)),
       });
-      // Not recorded here: a crash before the message is recorded below finds it by its run id (above).
-      run = { ...run, state: 'posted', ts };
+      // Recorded at once (fenced): from here on, a crash is finished from the outbox without a repeat.
+      await save({ state: 'posted', ts });
     }
     const shown = run.shown ?? [];
     // Its events are read again in their tenant (one a message), with every workspace on that tenant.

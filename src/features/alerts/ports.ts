@@ -1,7 +1,7 @@
 import type { EventStateChange } from '../../domain/events/changes.js';
 import type { EventsContext, EventsContextOf } from '../../domain/events/context.js';
 import type { UpstreamReply } from '../../domain/subscriptions/alert-blocks.js';
-import type { EventPage, EventPageInput, RunMessageFinder } from '../../domain/subscriptions/posting.js';
+import type { EventPage, EventPageInput } from '../../domain/subscriptions/posting.js';
 import { eventSourceOf } from '../../domain/subscriptions/source.js';
 import type { ApiAccess } from '../../domain/workspace-api.js';
 
@@ -32,7 +32,7 @@ export interface AlertMessageRef {
 }
 
 /** Posting alerts is Slack's business: the services only see this port. */
-export interface AlertPublisher extends RunMessageFinder {
+export interface AlertPublisher {
   /** Posts the message of `ctx` (buttons pointing at `ctxId`) with `runId` in its metadata; returns the ts. */
   post(input: {
     workspaceId: string;

@@ -10,7 +10,7 @@ import type { Event } from '../../api/index.js';
 import { renderPage } from '../../domain/events/page.js';
 import { portalHostsOf } from '../../domain/portal.js';
 import { renderStateReply, renderUpstreamReply } from '../../domain/subscriptions/alert-blocks.js';
-import { postRunMessage, runMessageFinder } from '../../domain/subscriptions/slack.js';
+import { postRunMessage } from '../../domain/subscriptions/slack.js';
 import { messageEntities } from '../../domain/work-object-entity.js';
 import type { Clock } from '../../kernel/clock.js';
 import { type BotClients, slackFailure } from '../../slack/bot-clients.js';
@@ -43,7 +43,6 @@ export function createAlertPublisher(
         ),
       });
     },
-    ...runMessageFinder(clients, ALERT_EVENT_TYPE),
 
     async refresh(ref, ctx, ctxId) {
       const message = renderPage(ctx, ctxId, clock.now());

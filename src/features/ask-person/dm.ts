@@ -5,7 +5,11 @@
  * the DM and record it → post with the run id in the metadata → record the DM. An ask whose owner died after
  * the DM was opened is first looked for in the DM by its run id, so it is never sent twice.
  */
-import { HISTORY_SLACK_MS, LeaseLostError } from '../../domain/subscriptions/posting.js';
+import { LeaseLostError } from '../../domain/subscriptions/posting.js';
+
+/** The DM is looked for from a little before its claim (clock skew between instances). */
+const HISTORY_SLACK_MS = 5 * 60_000;
+
 import { ChannelUnavailableError } from '../../kernel/posting-errors.js';
 import { askMessage } from './blocks.js';
 import { type AskEngineDeps, auditOf } from './deps.js';
@@ -67,7 +71,7 @@ export async function sendDm(deps: AskEngineDeps, workspaceId: string, id: strin
       await save({ dmChannel });
     }
     const where = { channelId: dmChannel, oldestMs: ask.createdAt - HISTORY_SLACK_MS };
-    let ts = resumed ? await slack.find(workspaceId, where, ask.runId) : undefined;
+    let ts = resumed ? await slack.findDm(workspaceId, where, ask.runId) : undefined;
     // Not recorded before the post: a crash after it finds the DM by its run id (above).
     ts ??= await slack.post(workspaceId, { channelId: dmChannel }, ask.runId, askMessage(ask));
     await save({ state: 'asked', dmTs: ts, sentAt: clock.now() }, [

@@ -1,19 +1,20 @@
 /**
  * The ask-person loop on the Slack side: who an address belongs to (users.lookupByEmail), the DM
  * (conversations.open, chat.postMessage with the run id in its metadata), the replies in the alert's thread,
- * and finding a run's message again after a crash. Shapes as published on docs.slack.dev:
+ * and finding a DM again after a crash (the DM's own history, `im:history`, which the agent DM holds anyway). Shapes as published on docs.slack.dev:
  * https://docs.slack.dev/reference/methods/users.lookupByEmail (a user object like users.info's; the error
  * `users_not_found`), https://docs.slack.dev/reference/methods/conversations.open,
- * https://docs.slack.dev/reference/methods/conversations.replies, https://docs.slack.dev/reference/methods/chat.postMessage.
+ * https://docs.slack.dev/reference/methods/conversations.history, https://docs.slack.dev/reference/methods/chat.postMessage.
  */
 import type { WebClient } from '@slack/web-api';
-import { type BotClients, findByRunId, slackFailure } from '../../slack/bot-clients.js';
+import { type BotClients, slackFailure } from '../../slack/bot-clients.js';
 import type { Message } from './blocks.js';
 import type { SkipReason } from './model.js';
 
 /** The metadata event type of Vigil's ask-person messages (DMs and thread replies). */
 const ASK_EVENT_TYPE = 'vigil_ask_person';
-const REPLIES_PAGES = 10;
+/** A DM holds few messages since the ask was claimed: a couple of pages at most are read. */
+const HISTORY_PAGES = 5;
 
 type Lookup = { kind: 'member'; userId: string } | { kind: 'skip'; reason: SkipReason };
 
@@ -22,10 +23,10 @@ export interface AskSlack {
   /** True when the member is deactivated or gone. */
   isGone(workspaceId: string, userId: string): Promise<boolean>;
   openDm(workspaceId: string, userId: string): Promise<string>;
-  /** The ts of the message carrying `runId` in `channelId` (a DM: its history; a thread: its replies). */
-  find(
+  /** The ts of the DM carrying `runId`, read from the DM's history since `oldestMs`. */
+  findDm(
     workspaceId: string,
-    where: { channelId: string; threadTs?: string; oldestMs: number },
+    where: { channelId: string; oldestMs: number },
     runId: string,
   ): Promise<string | undefined>;
   post(
@@ -96,12 +97,7 @@ export function askSlackOf(clients: Pick<BotClients, 'forWorkspace'>): AskSlack 
         if (id === undefined) throw new Error('conversations.open answered without a channel');
         return id;
       }),
-    find: (workspaceId, where, runId) =>
-      call(workspaceId, (client) =>
-        where.threadTs === undefined
-          ? findByRunId(client, where, ASK_EVENT_TYPE, runId)
-          : findInThread(client, { channelId: where.channelId, threadTs: where.threadTs }, runId),
-      ),
+    findDm: (workspaceId, where, runId) => call(workspaceId, (client) => findInDm(client, where, runId)),
     post: (workspaceId, where, runId, message) =>
       call(workspaceId, async (client) => {
         const res = await client.chat.postMessage({
@@ -133,17 +129,17 @@ interface ReplyMessage {
   metadata?: { event_type?: string; event_payload?: { run_id?: unknown } };
 }
 
-/** A reply carrying `runId` in the thread (replies are not in the channel's history). */
-async function findInThread(
+/** The DM carrying `runId`: the conversation's history since the claim (a DM is Vigil's alone). */
+async function findInDm(
   client: WebClient,
-  where: { channelId: string; threadTs: string },
+  where: { channelId: string; oldestMs: number },
   runId: string,
 ): Promise<string | undefined> {
   let cursor: string | undefined;
-  for (let page = 0; page < REPLIES_PAGES; page++) {
-    const res = (await client.conversations.replies({
+  for (let page = 0; page < HISTORY_PAGES; page++) {
+    const res = (await client.conversations.history({
       channel: where.channelId,
-      ts: where.threadTs,
+      oldest: (Math.max(0, where.oldestMs) / 1000).toFixed(6),
       include_all_metadata: true,
       limit: 200,
       ...(cursor ? { cursor } : {}),

@@ -35,14 +35,12 @@ async function settlePost(
 ): Promise<boolean> {
   const { records, slack, owner } = deps;
   const now = deps.clock.now();
-  let resumed = false;
   const claim = await records.change(workspaceId, id, async (cur) => {
     const post = cur === undefined ? undefined : postOf(cur, which);
     if (cur === undefined || post === undefined || post.state === 'posted') return undefined;
     if (post.state === 'posting') {
       const stale = (post.claimedAt ?? 0) + ASK_LEASE_MS <= now || !(await deps.isAlive(post.owner ?? ''));
       if (!stale) return undefined;
-      resumed = true;
     }
     return withPost(cur, which, { ...post, state: 'posting', owner, claimedAt: now });
   });
@@ -51,8 +49,9 @@ async function settlePost(
   if (!claim.changed || ask === undefined || post === undefined) return false;
   const where = { channelId: ask.alert.channelId, threadTs: ask.alert.ts };
   try {
-    let ts = resumed ? await slack.find(workspaceId, { ...where, oldestMs: 0 }, post.runId) : undefined;
-    ts ??= await slack.post(workspaceId, where, post.runId, replyOf(deps, ask, which));
+    // A channel's thread is not read back (Vigil holds no channel history scope, issue 43): a reply Slack took
+    // just before a crash is posted again, as an alert is; the DM itself is never sent twice (dm.ts).
+    const ts = await slack.post(workspaceId, where, post.runId, replyOf(deps, ask, which));
     await records.change(workspaceId, id, (cur) => {
       const mine = cur === undefined ? undefined : postOf(cur, which);
       if (cur === undefined || mine?.state !== 'posting' || mine.owner !== owner)
@@ -63,7 +62,7 @@ async function settlePost(
     return true;
   } catch (err) {
     if (err instanceof LeaseLostError) return false;
-    // Taken up again at the next tick, looking in the thread first (it may have landed).
+    // Taken up again at the next tick.
     await records.change(workspaceId, id, (cur) => {
       const mine = cur === undefined ? undefined : postOf(cur, which);
       if (cur === undefined || mine?.state !== 'posting' || mine.owner !== owner) return undefined;

@@ -2,5 +2,5 @@
 import type { SlackBase } from '../../slack/context.js';
 import type { ConnectionService } from './service.js';
 export interface LifecycleDeps extends SlackBase {
-  connection: Pick<ConnectionService, 'forget'>;
+  connection: Pick<ConnectionService, 'forget' | 'forgetOrganization'>;
 }

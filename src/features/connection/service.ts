@@ -15,7 +15,7 @@ const ENV_MANAGED =
 
 export interface ConnectionDeps {
   api: ApiAccess;
-  repos: Pick<Repositories, 'workspaces' | 'connectLinks' | 'audit' | 'deleteWorkspaceData'>;
+  repos: Pick<Repositories, 'workspaces' | 'connectLinks' | 'audit' | 'deleteWorkspaceData' | 'orgTeams'>;
   logger: Logger;
   /** Where people reach Vigil's pages (known once the port is). */
   publicUrl(): string;
@@ -144,7 +144,17 @@ export class ConnectionService {
   }
 
   /** Forgets the workspace (uninstalled): installation, sealed key, tenant, settings, subscriptions. */
+  /** Everything of the workspace, its installation, and its place in an organization's. */
   forget(workspaceId: string) {
     return this.deps.repos.deleteWorkspaceData(workspaceId, { installation: true });
+  }
+
+  /** An org-wide installation removed: every workspace of the organization Vigil served, then the org's own. */
+  async forgetOrganization(enterpriseId: string) {
+    const teams = await this.deps.repos.orgTeams.teamsOf(enterpriseId);
+    const forgotten = [];
+    for (const workspaceId of [...teams, enterpriseId])
+      forgotten.push({ workspaceId, ...(await this.forget(workspaceId)) });
+    return forgotten;
   }
 }

@@ -12,7 +12,7 @@ import { type EventsContextOf, type EventsContextStore, eventRef } from '../../d
 import { portalHostsOf } from '../../domain/portal.js';
 import { renderDigestMessage } from '../../domain/subscriptions/digest-blocks.js';
 import { POSTED_CONTEXT_TTL_MS } from '../../domain/subscriptions/posting.js';
-import { postRunMessage, runMessageFinder } from '../../domain/subscriptions/slack.js';
+import { postRunMessage } from '../../domain/subscriptions/slack.js';
 import { filtersOf, scopeOf, TOP_EVENTS } from '../../domain/subscriptions/summary.js';
 import { messageEntities } from '../../domain/work-object-entity.js';
 import type { Clock } from '../../kernel/clock.js';
@@ -126,6 +126,5 @@ export function createDigestPublisher(
       });
       return { ...posted, followed: { ctxId, shown: ctx.events.map((e) => e.event.metadata.uid) } };
     },
-    ...runMessageFinder(clients, DIGEST_EVENT_TYPE),
   };
 }

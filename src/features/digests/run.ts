@@ -1,19 +1,13 @@
 /**
- * One digest run through the outbox, exactly once: claim (atomic per subscription and local date) → build
+ * One digest run through the outbox: claim (atomic per subscription and local date) → build
  * (collect the window; save the cursors it will advance to) → post (the message metadata carries the run
  * id) → record the ts → advance the cursors → complete. After a crash at any step the next claim takes the
- * run over where it stopped; a run that may already be posted is first looked for by its run id in the
- * channel's recent history, so it is never posted twice.
+ * run over where it stopped, from the outbox's record alone; one interrupted between its post and the ts
+ * being recorded is posted again (posting.ts says why).
  */
 import type { Event } from '../../api/index.js';
 import { bySeverity } from '../../domain/events/model.js';
-import {
-  channelPause,
-  describeFailure,
-  HISTORY_SLACK_MS,
-  LeaseLostError,
-  type RunMessageFinder,
-} from '../../domain/subscriptions/posting.js';
+import { channelPause, describeFailure, LeaseLostError } from '../../domain/subscriptions/posting.js';
 import type { EventSource } from '../../domain/subscriptions/source.js';
 import { countEvents, type EventCounts } from '../../domain/subscriptions/summary.js';
 import { inTenant } from '../../domain/workspace-api.js';
@@ -59,7 +53,7 @@ export interface DigestContent {
 }
 
 /** Posting is Slack's business: the service only sees this port. */
-export interface DigestPublisher extends RunMessageFinder {
+export interface DigestPublisher {
   /**
    * Posts the digest in the subscription's channel with the run id in its metadata; returns the ts, and the
    * context its buttons point at with the events it shows (so the message can follow their state).
@@ -137,20 +131,13 @@ async function runInTenant(deps: DigestDeps, sub: Subscription, due: Due): Promi
   }
   const claimed = claim.run;
   try {
-    let run = await foundPosted(deps, sub, claimed);
-    if (run.ts === undefined) run = await buildAndPost(deps, sub, run);
+    if (claimed.ts === undefined && claimed.state !== 'claimed')
+      deps.logger.warn('digest run resumed before its ts was recorded', { subscriptionId: sub.id });
+    const run = claimed.ts === undefined ? await buildAndPost(deps, sub, claimed) : claimed;
     return await finish(deps, sub, run);
   } catch (err) {
     return failed(deps, sub, claimed, err);
   }
-}
-
-/** A run taken over after it was built may have been posted: looked for by its run id, recorded if so. */
-async function foundPosted(deps: DigestDeps, sub: Subscription, run: DigestRun): Promise<DigestRun> {
-  if (run.ts !== undefined || run.state === 'claimed') return run;
-  const oldest = run.claimedAt - HISTORY_SLACK_MS;
-  const ts = await deps.publisher.findByRunId(sub.teamId, sub.channelId, run.runId, oldest);
-  return ts === undefined ? run : save(deps, sub, run, { state: 'posted', ts });
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { SlackBase } from '../../slack/context.js';
 import type { ConnectionService } from '../connection/service.js';
 import type { SnoozeService } from '../snooze/service.js';
+import type { OrgOverviewRepos } from './org-overview.js';
 import type { HomeService } from './service.js';
 
 /** What a row's buttons change: digest and alert subscriptions answer alike. */
@@ -18,4 +19,6 @@ export interface HomeDeps extends SlackBase {
   snoozes: SnoozeService;
   /** The subscriptions the Home lists, changed by its rows' Pause / Resume / Remove. */
   subscriptions: { digests: RowSubscriptions; alerts: RowSubscriptions };
+  /** Org-wide installs: what an org admin's overview of the organization's workspaces reads. */
+  org?: OrgOverviewRepos;
 }

@@ -20,11 +20,12 @@ import {
   renderNoticeModal,
 } from './blocks.js';
 import type { HomeDeps, RowSubscriptions } from './deps.js';
+import { withOrgOverview } from './org-overview.js';
 
 async function publishHome(
   deps: HomeDeps,
   client: WebClient,
-  ids: { workspaceId: string; teamId: string; userId: string },
+  ids: { workspaceId: string; teamId: string; userId: string; enterpriseId?: string | undefined },
 ): Promise<void> {
   if (!(await deps.authz.may(client, ids, 'use'))) {
     // A guest (or a member outside the group `use` is open to) sees only how to get in.
@@ -35,7 +36,14 @@ async function publishHome(
     deps.authz.isAdmin(client, ids),
   );
   const administrators = await deps.authz.administrators(ids.workspaceId);
-  await client.views.publish({ user_id: ids.userId, view: renderHome({ ...overview, administrators }) });
+  const home = renderHome({ ...overview, administrators });
+  const view = await withOrgOverview(
+    deps.org,
+    client,
+    { userId: ids.userId, enterpriseId: ids.enterpriseId },
+    home,
+  );
+  await client.views.publish({ user_id: ids.userId, view });
 }
 
 /** Opening the Home, and connecting or disconnecting the workspace from it: admins only. */
@@ -46,6 +54,7 @@ function registerConnection(app: App, deps: HomeDeps): void {
       workspaceId: workspaceOfEnvelope(body as EnvelopeIds),
       teamId: (body as { team_id: string }).team_id,
       userId: event.user,
+      enterpriseId: (body as EnvelopeIds).enterprise_id,
     });
   });
 

@@ -61,14 +61,15 @@ export interface IntelQuestion {
 
 /** Where and how a finished (or failed, or abandoned) request reaches its requester. */
 export interface IntelPoster {
-  /** Posts it, naming the request in the message so that `alreadyPosted` can find it. */
+  /**
+   * Posts it, naming the request in its metadata. A record already marked `posting` was interrupted around
+   * its post (which may have landed): the message then says it may be a repeat.
+   */
   deliver(
     workspaceId: string,
     record: IntelRecord,
     outcome: { result: ReportRequestResult } | { abandoned: true },
   ): Promise<void>;
-  /** Whether a message naming this request is already in its conversation (a post before a crash). */
-  alreadyPosted(workspaceId: string, record: IntelRecord): Promise<boolean>;
 }
 
 class IntelNotEnabledError extends RefusalError {
@@ -234,13 +235,9 @@ export class IntelService {
       await this.later(lease, workspaceId, record, now);
       return;
     }
-    if (record.posting === true && (await poster.alreadyPosted(workspaceId, record))) {
-      await this.records.deleteFenced(lease, workspaceId, key);
-      return;
-    }
     // Written even when already marked: the fenced write is what proves the lease still ours just before the
-    // post. (A holder that passes it and then stalls past its lease before its post lands can still post after
-    // a successor's `alreadyPosted` looked: Slack takes no token; the window is that stall, 5 s at least.)
+    // post. Vigil's record is all recovery reads (no rationed conversations.history): a record left marked
+    // by a crash or a lost answer between the post and its deletion is posted again, saying so.
     await this.records.setFenced(lease, workspaceId, key, { ...record, posting: true }, RECORD_TTL_MS);
     await poster.deliver(
       workspaceId,

@@ -1,7 +1,8 @@
 /**
  * Bolt's InstallationStore over the store. Installations hold Slack tokens, so the whole installation is
  * sealed, bound to its workspace key. Per-user tokens (if any scopes ask for them) are kept beside the latest
- * installation, as @slack/oauth's own stores do.
+ * installation, as @slack/oauth's own stores do. An org-wide installation is kept once, by the enterprise id;
+ * a query naming only a workspace of that organization (Vigil's own posts) finds it through OrgTeams.
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { z } from 'zod';
@@ -9,6 +10,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Namespace, Store } from '../backend/store.js';
 import { workspaceKey } from './ids.js';
 import { openNamespace } from './namespaces.js';
+import type { OrgTeams } from './org-teams.js';
 import { checkRecord, parseRecord, readRecord, updateRecord } from './records.js';
 import { INSTALLATION_PURPOSE } from './sealed-fields.js';
 import type { Sealer } from './sealing.js';
@@ -63,6 +65,7 @@ export class InstallationRepo implements InstallationStore {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly sealer: Sealer,
+    private readonly orgTeams?: OrgTeams,
   ) {
     this.ns = openNamespace(store, 'installation');
   }
@@ -85,9 +88,18 @@ export class InstallationRepo implements InstallationStore {
   }
 
   async fetchInstallation(query: InstallationQuery<boolean>): Promise<Installation<'v1' | 'v2', boolean>> {
-    const key = queryKey(query);
-    const record = await readRecord(this.ns, key, SealedRecordSchema);
-    if (!record) throw new InstallationNotFoundError(key);
+    let key = queryKey(query);
+    let record = await readRecord(this.ns, key, SealedRecordSchema);
+    // A workspace of an org-wide install, named alone: the organization's installation serves it.
+    const org =
+      record || query.isEnterpriseInstall || !query.teamId ? undefined : await this.orgOf(query.teamId);
+    if (org !== undefined) {
+      key = org;
+      record = await readRecord(this.ns, key, SealedRecordSchema);
+    }
+    if (!record) throw new InstallationNotFoundError(queryKey(query));
+    if (query.isEnterpriseInstall && query.teamId && query.enterpriseId)
+      await this.orgTeams?.remember(query.teamId, query.enterpriseId);
     const content = this.open(key, record);
     if (this.sealer.isStale(record.sealed)) await this.change(key, (current) => current);
     const installation = structuredClone(content.latest);
@@ -96,6 +108,10 @@ export class InstallationRepo implements InstallationStore {
       installation.user = content.users[query.userId] ?? { id: query.userId };
     }
     return installation as unknown as Installation<'v1' | 'v2', boolean>;
+  }
+
+  private orgOf(teamId: string): Promise<string | undefined> {
+    return this.orgTeams?.enterpriseOf(teamId) ?? Promise.resolve(undefined);
   }
 
   /** With a user id, forgets that user's token only; without, the whole installation. */

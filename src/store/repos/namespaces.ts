@@ -26,6 +26,9 @@ export interface NamespaceSpec {
 export const NAMESPACES = {
   workspace: { scope: 'workspace' },
   installation: { scope: 'workspace', deletedWith: 'installation' },
+  /** Org-wide installs: the organization of each workspace served, by team id, and by `<enterpriseId>:<teamId>`. */
+  'org-team': { scope: 'workspace', deletedWith: 'installation' },
+  'org-teams': { scope: 'workspace', deletedWith: 'installation' },
   settings: { scope: 'workspace' },
   audit: { scope: 'workspace', deletedWith: 'audit' },
   'connect-link': { scope: 'owned' },

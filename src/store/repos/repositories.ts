@@ -16,6 +16,7 @@ import { DigestOutboxRepo } from './digest-outbox.js';
 import { DigestSubscriptionRepo } from './digest-subscription-repo.js';
 import { EventStateRepo } from './event-state-repo.js';
 import { InstallationRepo } from './installation-repo.js';
+import { OrgTeams } from './org-teams.js';
 import { STEP_TOKEN_PURPOSE } from './sealed-fields.js';
 import type { Sealer } from './sealing.js';
 import { SearchContextRepo } from './search-context-repo.js';
@@ -46,7 +47,8 @@ export interface RepositoryDeps {
 export function createRepositories(store: Store, deps: RepositoryDeps) {
   const { clock, sealer } = deps;
   const workspaces = new WorkspaceRepo(store, clock, sealer);
-  const installations = new InstallationRepo(store, clock, sealer);
+  const orgTeams = new OrgTeams(store, clock);
+  const installations = new InstallationRepo(store, clock, sealer, orgTeams);
   const settings = new SettingsRepo(store, clock, deps.defaultPermissions);
   const unreadable = unreadableRegistry(store, deps);
   const subscriptions = subscriptionRepos(store, clock, unreadable);
@@ -55,6 +57,7 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     unreadable,
     workspaces,
     installations,
+    orgTeams,
     settings,
     audit: new AuditRepo(store, clock, {
       ...(deps.auditRetention === undefined ? {} : { retention: deps.auditRetention }),
@@ -92,6 +95,7 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
       workspaces,
       settings,
       installations,
+      orgTeams,
       ...subscriptions,
     }),
   };

@@ -8,6 +8,7 @@ import type { AlertSubscriptionRepo } from './alert-subscription-repo.js';
 import type { DigestSubscriptionRepo } from './digest-subscription-repo.js';
 import type { InstallationRepo } from './installation-repo.js';
 import { forgetWorkspace } from './namespaces.js';
+import type { OrgTeams } from './org-teams.js';
 import type { SettingsRepo } from './settings-repo.js';
 import type { WorkspaceRepo } from './workspace-repo.js';
 
@@ -34,6 +35,7 @@ export function makeDeleteWorkspaceData(
     settings: SettingsRepo;
     digestSubscriptions: DigestSubscriptionRepo;
     installations: InstallationRepo;
+    orgTeams: OrgTeams;
     alertSubscriptions: AlertSubscriptionRepo;
   },
 ) {
@@ -48,6 +50,8 @@ export function makeDeleteWorkspaceData(
     const alerts = await repos.alertSubscriptions.removeAll(workspaceId);
     const settings = await repos.settings.delete(workspaceId);
     const installation = options.installation ? await repos.installations.delete(workspaceId) : false;
+    // Its place in an organization's list is keyed by the organization: taken out by name.
+    if (options.installation) await repos.orgTeams.forgetTeam(workspaceId);
     // Everything else, in every registered namespace: contexts, notes, event states, links, claims…
     await forgetWorkspace(store, workspaceId, {
       installation: options.installation === true,

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
 import { type RunningVigil, startVigil } from '../../../src/app/start.js';
 import { createIntelPoster } from '../../../src/features/intel/publisher.js';
-import type { IntelPoster } from '../../../src/features/intel/service.js';
 import { createLogger } from '../../../src/kernel/logger.js';
 import { BotClients } from '../../../src/slack/bot-clients.js';
 import { contractProblems, fromSimLog } from '../../api/support/openapi.js';
@@ -153,59 +152,63 @@ describe('intel', () => {
     }
   });
 
-  it('posts a report exactly once across a crash between the post and the record’s deletion', async () => {
+  it('recovers from its own record, never reading the conversation: a post interrupted after it landed comes again, marked as a repeat', async () => {
     const vigil = restarted as RunningVigil;
     const real = createIntelPoster(new BotClients(vigil.deps));
     const reports = () => posts().filter((p) => String(p.body.text).startsWith('Threat Flow report'));
+    const reads = () =>
+      stack.slack.callsTo('conversations.history').length +
+      stack.slack.callsTo('conversations.replies').length;
+    const readsBefore = reads();
 
     // Killed right after chat.postMessage: the report is in the thread, the record still there, marked.
     const { post } = await command(peer(), 'intel crash after posting', { userId: member });
     const uuid = UUID.exec(textOf(post.body))?.[1];
     clock.advance(10 * 60_000);
-    const killedAfterPost: IntelPoster = {
-      alreadyPosted: (w, r) => real.alreadyPosted(w, r),
+    const before = reports().length;
+    await vigil.deps.intel.followDue({
       async deliver(w, r, o) {
         await real.deliver(w, r, o);
         throw new Error('killed between the post and the deletion');
       },
-    };
-    const before = reports().length;
-    await vigil.deps.intel.followDue(killedAfterPost);
+    });
     expect(reports()).toHaveLength(before + 1);
-    const posted = posts().at(-1);
-    expect(posted?.body.metadata).toEqual({
+    expect(JSON.stringify(posts().at(-1)?.body.blocks)).not.toContain('interrupted');
+    expect((await records(vigil)).map((r) => [r.requestUuid, r.posting])).toEqual([[uuid, true]]);
+    // Recovery cannot know the post landed without a rationed read: it posts again, saying it may repeat.
+    await byHand.tick();
+    expect(reports()).toHaveLength(before + 2);
+    const again = posts().at(-1);
+    expect(again?.body.metadata).toEqual({
       event_type: 'vigil_intel_report',
       event_payload: { request_uuid: uuid },
     });
-    expect((await records(vigil)).map((r) => [r.requestUuid, r.posting])).toEqual([[uuid, true]]);
-    // Recovery finds the message in the thread by its metadata, and posts nothing again.
-    const looked = stack.slack.callsTo('conversations.replies').length;
-    await byHand.tick();
-    expect(stack.slack.callsTo('conversations.replies').length).toBe(looked + 1);
-    expect(reports()).toHaveLength(before + 1);
+    expect(JSON.stringify(again?.body.blocks)).toContain(
+      'Vigil was interrupted while sending this report; if you already have it above, this is a repeat.',
+    );
     expect(await records(vigil)).toEqual([]);
 
-    // Killed after the mark but before the post: recovery finds nothing, and posts it once.
+    // Killed after the mark but before the post: recovery posts it once.
     const second = await command(peer(), 'intel crash before posting', { userId: member });
     const secondUuid = UUID.exec(textOf(second.post.body))?.[1];
     clock.advance(10 * 60_000);
     await vigil.deps.intel.followDue({
-      alreadyPosted: (w, r) => real.alreadyPosted(w, r),
       async deliver() {
         throw new Error('killed before the post');
       },
     });
-    expect(reports()).toHaveLength(before + 1);
+    expect(reports()).toHaveLength(before + 2);
     expect((await records(vigil)).map((r) => r.posting)).toEqual([true]);
     await byHand.tick();
-    expect(reports()).toHaveLength(before + 2);
+    expect(reports()).toHaveLength(before + 3);
     expect(posts().at(-1)?.body.metadata).toEqual({
       event_type: 'vigil_intel_report',
       event_payload: { request_uuid: secondUuid },
     });
     expect(await records(vigil)).toEqual([]);
     await byHand.tick();
-    expect(reports()).toHaveLength(before + 2);
+    expect(reports()).toHaveLength(before + 3);
+    expect(reads()).toBe(readsBefore);
   });
 });
 

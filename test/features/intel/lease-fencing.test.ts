@@ -73,7 +73,6 @@ describe.each(BACKENDS)('the intel-follow lease on %s', (kind) => {
 
   const posts: string[] = [];
   const posterOf = (who: string): IntelPoster => ({
-    alreadyPosted: async () => false,
     async deliver(_w, record: IntelRecord) {
       posts.push(`${who}:${record.requestUuid}`);
     },

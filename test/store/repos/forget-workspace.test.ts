@@ -22,6 +22,8 @@ const Anything = z.object({ note: z.string() });
 const Context = z.object({ workspaceId: z.string(), query: z.string() });
 
 async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>['repos'], ws: string) {
+  // Both workspaces of one organization's org-wide install: its list names each.
+  await repos.orgTeams.remember(ws, 'E0FORGET1');
   await repos.workspaces.put(ws, {
     teamId: ws,
     apiHost: 'api.flare.io',

@@ -3,6 +3,7 @@
  * Mode WebSockets (`socket`, on the same server). It answers
  * like Slack, enforces the limits Vigil must respect, and records everything so tests assert on what was sent.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../../../../src/kernel/clock.js';
@@ -24,6 +25,7 @@ import {
   streamsOf,
   suggestedPromptsOf,
 } from './methods/index.js';
+import { type FakeOrgWorkspace, orgWorkspaces } from './org.js';
 import { flatHeaders, parseRequest, readRaw } from './request-body.js';
 import { FakeSocketMode } from './socket-mode.js';
 import {
@@ -323,6 +325,14 @@ export class FakeSlack {
     const full: FakeUser = { team_id: DEFAULT_TEAM_ID, name: user.id.toLowerCase(), ...user };
     this.state.users.set(full.id, full);
     return full;
+  }
+
+  /** An organization of several workspaces (org.ts): their members and channels, for an org-wide install. */
+  addOrg(enterpriseId: string, teamIds: readonly string[]): FakeOrgWorkspace[] {
+    const org = orgWorkspaces(enterpriseId, teamIds);
+    for (const user of org.users) this.state.users.set(user.id, user);
+    for (const channel of org.channels) this.state.channels.set(channel.id, channel);
+    return org.workspaces;
   }
 
   addChannel(channel: Pick<FakeChannel, 'id'> & Partial<FakeChannel>): FakeChannel {

@@ -103,6 +103,8 @@ export interface FakeUser {
   tz_offset?: number;
   email?: string;
   enterprise_id?: string;
+  /** An admin of the organization (`enterprise_user.is_admin`); a workspace admin's `is_admin` when unset. */
+  is_org_admin?: boolean;
 }
 
 export interface FakeChannel {

@@ -30,7 +30,15 @@ export function userJson(u: FakeUser): Json {
     updated: 1_700_000_000,
     is_email_confirmed: true,
     ...(u.enterprise_id !== undefined
-      ? { enterprise_user: { id: u.id, enterprise_id: u.enterprise_id, is_admin: u.is_admin ?? false } }
+      ? {
+          enterprise_user: {
+            id: u.id,
+            enterprise_id: u.enterprise_id,
+            is_admin: u.is_org_admin ?? u.is_admin ?? false,
+            is_owner: false,
+            teams: [u.team_id],
+          },
+        }
       : {}),
   };
 }
