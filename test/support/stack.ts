@@ -21,6 +21,7 @@ import { realTicker, type Ticker } from '../../src/domain/subscriptions/ticker.j
 import type { Clock, Sleep } from '../../src/kernel/clock.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { Permission } from '../../src/kernel/permission-rules.js';
+import type { AnswerBound } from '../../src/store/opening.js';
 import { createSlackSender, type SlackSender } from '../harness/index.js';
 import { manifestFunctions } from './manifest.js';
 import { ManualTicker } from './manual-ticker.js';
@@ -48,6 +49,8 @@ export interface StackOptions {
   open?: Permission[];
   /** The report follower's timer (the real interval unless given); `stack.runIntel()` ticks it by hand too. */
   intelTicker?: Ticker;
+  /** How long a store operation may go unanswered, on injected timers (tests that freeze the store). */
+  storeAnswerBound?: AnswerBound;
 }
 
 export interface Stack {
@@ -100,6 +103,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       host: '127.0.0.1',
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
+      ...(opts.storeAnswerBound ? { storeAnswerBound: opts.storeAnswerBound } : {}),
       alertTicker: tickers.alert,
       digestTicker: tickers.digest,
       intelTicker: tickers.intel,

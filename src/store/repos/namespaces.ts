@@ -83,6 +83,8 @@ export const NAMESPACES = {
   'intel-request': { scope: 'workspace' },
   /** Leaked credentials remediated or ignored through Vigil (who, when), by pair or identity digest. */
   'credential-state': { scope: 'workspace' },
+  /** The search quota last reported to a workspace connected from the environment (no connection record). */
+  'environment-quota': { scope: 'workspace' },
   /** Records found unreadable and set aside, by `<workspaceId>:<namespace>:<key>`, shown to admins. */
   unreadable: { scope: 'workspace' },
   /** What `/readyz`'s probe of the API last saw, per API host, shared by every instance (one probes). */
