@@ -45,7 +45,7 @@ const HighlightsAnswerSchema = z.record(z.string(), z.unknown()).transform((answ
   return out;
 });
 
-export interface HighlightsQuery {
+interface HighlightsQuery {
   /** The identifiers the highlights are about (those the event matched). */
   identifierIds?: number[];
   queryString?: string;

@@ -38,6 +38,11 @@ export interface OpenedFrom {
 
 export type Resolution = ResolvedEvent | Unresolved;
 
+/** What a Reveal shows of the live highlights: as much as a stored event keeps (domain/events/compact.ts). */
+const MAX_LIVE_FIELDS = 12;
+const MAX_LIVE_FRAGMENTS = 3;
+const MAX_LIVE_FRAGMENT = 1000;
+
 interface WorkObjectsDeps {
   links: PortalLinks;
   api: ApiAccess;
@@ -183,6 +188,24 @@ export class WorkObjectsService {
     if (outcome.metadata !== undefined)
       await this.deps.links.update(workspaceId, resolved.uid, (e) => applyTriage(e, outcome.metadata));
     return outcome;
+  }
+
+  /**
+   * The event with its highlights as the API has them now, for one person's Reveal: the stored ones have
+   * their password-like words masked (compact.ts), so the words are read live, in the card's tenant, about
+   * the identifiers the event matched. Bounded like the stored ones.
+   */
+  async withLiveHighlights(workspaceId: string, resolved: ResolvedEvent): Promise<ResolvedEvent> {
+    const identifierIds = (resolved.event.identifiers ?? []).map((i) => i.id);
+    const live = await inTenant(resolved.tenantId, () =>
+      this.deps.api.call(workspaceId, ({ session }) =>
+        session.getHighlights(resolved.uid, identifierIds.length > 0 ? { identifierIds } : {}),
+      ),
+    );
+    const highlights: Record<string, string[]> = {};
+    for (const [field, fragments] of Object.entries(live).slice(0, MAX_LIVE_FIELDS))
+      highlights[field] = fragments.slice(0, MAX_LIVE_FRAGMENTS).map((f) => f.slice(0, MAX_LIVE_FRAGMENT));
+    return { ...resolved, event: { ...resolved.event, highlights } };
   }
 
   /** A masked value shown in full to one person in the panel: audited like a credential reveal. */
