@@ -1,8 +1,9 @@
 /**
  * A workflow step across a crash, with real processes: Vigil is killed with SIGKILL while a step's search is
  * in flight (acknowledged, so Slack will not deliver it again). A Vigil restarted on the same store completes
- * that execution with an error saying so, with the execution's own token (kept sealed in the run). That it is
- * settled once across instances is shown on both store backends in test/features/workflow-steps/runs.test.ts.
+ * that execution with an error saying so, with the execution's own token (kept sealed in the run); a step
+ * killed after its act was made and recorded (while completing it) is finished with its outputs instead. That
+ * it is settled once across instances is shown on both store backends in test/features/workflow-steps/runs.test.ts.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,7 @@ import { type SimApi, startSimApi } from '../../packages/playground/src/sim/api/
 import {
   DEFAULT_BOT_TOKEN,
   type FakeSlack,
+  SEEDED_USERS,
   startFakeSlack,
 } from '../../packages/playground/src/sim/slack/index.js';
 import { createSlackSender } from '../harness/index.js';
@@ -41,20 +43,68 @@ afterAll(async () => {
 });
 
 const searches = () => sim.log.entries.filter((e) => /\/events\/identifiers\/\d+\/_search$/.test(e.path));
+const actions = () => sim.log.entries.filter((e) => e.path.endsWith('/events/actions'));
+
+/** Vigil's environment on a store file of its own (`name`), restarted on the same one. */
+function envOf(name: string) {
+  return {
+    SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+    VIGIL_STORE: `sqlite://${join(dir, name)}`,
+    VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    VIGIL_API_URL: sim.url,
+    VIGIL_API_KEY: sim.keys[0]?.apiKey ?? '',
+    LOG_LEVEL: 'info',
+  };
+}
 
 describe('a workflow step whose process died mid-step', () => {
+  it('is finished with its outputs when its act was made and recorded before the crash', async () => {
+    const env = envOf('acted.sqlite');
+    const first = await startVigilProcess(env, children);
+    const [event] = sim.state.eventsOf(3002);
+    const uid = event?.item.metadata.uid ?? '';
+    const { execution, event: delivery } = slack.startFunction({
+      callbackId: 'act_on_event',
+      inputs: {
+        event_uid: uid,
+        action: 'ignore',
+        interactivity: {
+          interactivity_pointer: '1234.5678.abcd',
+          interactor: { id: SEEDED_USERS.admin, secret: 'c2VjcmV0' },
+        },
+      },
+    });
+    // The act is made and recorded; Slack holds the completion until Vigil is gone.
+    const held = slack.hold('functions.completeSuccess');
+    const sender = createSlackSender({ receiverUrl: `${first.url}/slack/events`, signingSecret: SECRET });
+    expect((await sender.event({ type: 'function_executed', fields: delivery })).status).toBe(200);
+    await held.arrived;
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    expect(execution.state).toBe('running');
+    expect(actions()).toHaveLength(1);
+
+    const second = await startVigilProcess(env, children);
+    const finished = await slack.waitFor(
+      (c) =>
+        c.method === 'functions.completeSuccess' &&
+        c.body.function_execution_id === execution.id &&
+        c.response?.ok === true,
+    );
+    expect(finished.token).toBe(execution.token);
+    expect(execution.state).toBe('completed');
+    expect(execution.outputs).toEqual({ state: 'ignored' });
+    // Not acted again, and not told as failed.
+    expect(actions()).toHaveLength(1);
+    expect(slack.calls.filter((c) => c.method === 'functions.completeError')).toHaveLength(0);
+    second.child.kill('SIGTERM');
+  }, 120_000);
+
   it('is completed with an error by the restarted Vigil, once, instead of waiting forever', async () => {
-    const env = {
-      SLACK_BOT_TOKEN: DEFAULT_BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
-      VIGIL_STORE: `sqlite://${join(dir, 'vigil.sqlite')}`,
-      VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      VIGIL_API_URL: sim.url,
-      VIGIL_API_KEY: sim.keys[0]?.apiKey ?? '',
-      LOG_LEVEL: 'info',
-    };
+    const env = envOf('vigil.sqlite');
     const first = await startVigilProcess(env, children);
     const { execution, event } = slack.startFunction({
       callbackId: 'search_events',
