@@ -46,7 +46,7 @@ const MAX_LIVE_FRAGMENT = 1000;
 interface WorkObjectsDeps {
   links: PortalLinks;
   api: ApiAccess;
-  repos: Pick<Repositories, 'eventStates' | 'eventTriage' | 'alertState'>;
+  repos: Pick<Repositories, 'eventStates' | 'eventTriage' | 'alertState' | 'settings'>;
   events: EventsService;
   triage: TriageService;
   audit: AuditTrail;
@@ -73,6 +73,11 @@ export class WorkObjectsService {
     const tenant = tenantId ?? (await this.currentTenant(workspaceId).catch(() => 'not-connected' as const));
     if (tenant !== 'not-connected')
       await this.deps.links.remember(workspaceId, tenant, events).catch(() => {});
+  }
+
+  /** Whether an admin opened event cards in `channel` though it is shared with another organization. */
+  async cardsOpenedIn(workspaceId: string, channel: string): Promise<boolean> {
+    return (await this.deps.repos.settings.get(workspaceId)).cardChannels.includes(channel);
   }
 
   /** Whether Vigil unfurls `url` at all (a portal host); says nothing about the event. */
