@@ -15,7 +15,13 @@ import type { Logger } from '../kernel/logger.js';
 import { createOutbound } from '../kernel/outbound.js';
 import { WorkTracker } from '../kernel/work-tracker.js';
 import { type Monitoring, openMonitoring } from '../observability/monitoring.js';
-import { checkSealedKeys, type HeartbeatOptions, loadSealer, openStore } from '../store/opening.js';
+import {
+  type AnswerBound,
+  checkSealedKeys,
+  type HeartbeatOptions,
+  loadSealer,
+  openStore,
+} from '../store/opening.js';
 import { listen, type WebServerOptions } from '../web/server.js';
 import type { ApiParts } from './api.js';
 import type { VigilBase, VigilStart } from './base.js';
@@ -54,6 +60,8 @@ export interface StartOptions {
   heartbeat?: HeartbeatOptions;
   /** Tracks the work a request leaves running after its ack (tests wait on it to settle); a new one otherwise. */
   tracker?: WorkTracker;
+  /** How long a store operation may go unanswered (tests freeze the store and move time by hand); 5 s real. */
+  storeAnswerBound?: AnswerBound;
 }
 
 export interface RunningVigil {
@@ -149,6 +157,7 @@ async function openStorage(
     clock,
     observer: monitoring.metrics,
     heartbeat: opts.heartbeat ?? {},
+    ...(opts.storeAnswerBound ? { answerBound: opts.storeAnswerBound } : {}),
     ...(config.store.instanceName ? { instanceName: config.store.instanceName } : {}),
     ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });

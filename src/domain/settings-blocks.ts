@@ -50,8 +50,12 @@ export function permissionLines(permissions: Readonly<Record<Permission, Actors>
 export function renderSettings(
   permissions: Readonly<Record<Permission, Actors>>,
   admins: AdminsSource = 'slack',
+  cardChannels: readonly string[] = [],
 ): RenderedMessage {
   const lines = [`*Who administers Vigil:* ${describeAdmins(admins)}`, ...permissionLines(permissions)];
+  // Channel ids only (Slack's own format): a channel shared outside where an admin opened event cards.
+  const opened = cardChannels.filter((c) => /^[CG][A-Z0-9]{2,20}$/.test(c)).map((c) => `<#${c}>`);
+  if (opened.length > 0) lines.push(`*Event cards opened in channels shared outside:* ${opened.join(', ')}`);
   return {
     text: `Who may ignore, remediate or triage events: ${describeActors(permissions.act)}.`,
     blocks: [

@@ -24,7 +24,7 @@ import {
   severityOverride,
 } from './events/model.js';
 import { typeLabel } from './events/type-labels.js';
-import { maskValue } from './mask.js';
+import { isMaskedValue, maskValue } from './mask.js';
 
 /** An event a portal link resolved to, with what Vigil knows of it. */
 export interface ResolvedEvent {
@@ -225,10 +225,14 @@ export interface Viewer {
   explanation?: string | null;
 }
 
-/** Words that look like secrets (passwords, keys) masked, unless revealed. Reports whether any was. */
+/**
+ * Words that look like secrets (passwords, keys) masked, unless revealed. Reports whether any was, or was
+ * stored masked (a highlight's: Reveal reads those from the API).
+ */
 function masked(text: string, reveal: boolean): { text: string; hidden: boolean } {
   let hidden = false;
   const out = text.replace(/\S+/g, (word) => {
+    if (isMaskedValue(word)) hidden = true;
     if (reveal || detectSecret(word) === undefined) return word;
     hidden = true;
     return maskValue(word);

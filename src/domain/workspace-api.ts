@@ -104,7 +104,7 @@ export class ApiAccess {
     },
   ) {
     if (deps.environment) registerSecret(deps.environment.apiKey);
-    this.environmentHealth = new EnvironmentHealth(deps.clock ?? systemClock);
+    this.environmentHealth = new EnvironmentHealth(deps.clock ?? systemClock, deps.repos.environmentQuota);
   }
 
   /** Health and names of a workspace connected from the environment (no stored connection to hold them). */
@@ -183,10 +183,18 @@ export class ApiAccess {
     opts: CallOptions = {},
   ): Promise<T> {
     const api = await this.forWorkspace(workspaceId, opts);
+    if (api.fromEnvironment) {
+      await this.environmentHealth
+        .restore(workspaceId)
+        .catch((err: unknown) => this.deps.logger.warn('could not read the search quota kept', { err }));
+    }
     try {
       const result = await fn(api);
-      if (api.fromEnvironment) this.environmentHealth.markSuccess(workspaceId, quotaOf?.(result));
-      else {
+      if (api.fromEnvironment) {
+        await this.environmentHealth
+          .markSuccess(workspaceId, quotaOf?.(result))
+          .catch((err: unknown) => this.deps.logger.warn('could not record API success', { err }));
+      } else {
         const quota = quotaOf?.(result);
         await this.deps.repos.workspaces
           .markSuccess(

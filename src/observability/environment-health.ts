@@ -1,8 +1,9 @@
 /**
  * What `status` and App Home show for a workspace connected from the environment (VIGIL_API_KEY), which has
  * no stored connection: the tenant and organization by name (asked once from the API, then cached), the
- * search quota last seen, the last success and the last connection error. Kept in memory: a single-workspace
- * deployment, and each figure is refreshed by the next call.
+ * search quota last seen, the last success and the last connection error. Kept in memory (a single-workspace
+ * deployment, and each figure is refreshed by the next call), except the quota: only a global search reports
+ * it, so it is kept in the store too (`memory`), as a stored connection keeps its own, and told after a restart.
  */
 import type { ApiSession, SearchQuota, TokenTest } from '../api/index.js';
 import { tenantName } from '../domain/tenant-name.js';
@@ -33,23 +34,48 @@ export interface EnvironmentHealthRecord {
   names?: EnvironmentNames;
 }
 
+type QuotaSeen = NonNullable<EnvironmentHealthRecord['quota']>;
+
+/** Where the quota outlives a restart (the store). */
+export interface QuotaMemory {
+  get(workspaceId: string, key: 'quota'): Promise<QuotaSeen | undefined>;
+  set(workspaceId: string, key: 'quota', value: QuotaSeen): Promise<unknown>;
+}
+
 export class EnvironmentHealth {
   private readonly records = new Map<string, EnvironmentHealthRecord>();
   private readonly asking = new SingleFlight<EnvironmentNames>();
+  /** Workspaces whose stored quota was read since start (once each). */
+  private readonly restored = new Set<string>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly memory?: QuotaMemory,
+  ) {}
 
   get(workspaceId: string): EnvironmentHealthRecord {
     return { ...this.records.get(workspaceId) };
   }
 
-  markSuccess(workspaceId: string, quota: SearchQuota | undefined): void {
+  /** Reads the quota kept before a restart, once; a quota seen since start is newer and stays. */
+  async restore(workspaceId: string): Promise<void> {
+    if (this.memory === undefined || this.restored.has(workspaceId)) return;
+    const quota = await this.memory.get(workspaceId, 'quota');
+    this.restored.add(workspaceId);
+    const current = this.records.get(workspaceId) ?? {};
+    if (quota !== undefined && current.quota === undefined)
+      this.records.set(workspaceId, { ...current, quota });
+  }
+
+  /** A call succeeded; the quota it reported (a global search) is kept in memory and in the store. */
+  async markSuccess(workspaceId: string, quota: SearchQuota | undefined): Promise<void> {
     const at = this.clock.now();
     const { lastError: _resolved, ...rest } = this.records.get(workspaceId) ?? {};
     const next: EnvironmentHealthRecord = { ...rest, lastSuccessAt: at };
     if (quota)
       next.quota = { remaining: quota.remaining ?? null, batchReached: quota.batchReached ?? false, at };
     this.records.set(workspaceId, next);
+    if (next.quota && this.memory) await this.memory.set(workspaceId, 'quota', next.quota);
   }
 
   markError(workspaceId: string, message: string): void {

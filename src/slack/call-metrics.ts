@@ -3,6 +3,8 @@
  * (Bolt's clients, the installer's, the posting clients). Each attempt is told with its HTTP status and, when
  * Slack refused it (`ok: false`), its error code.
  */
+import { waitingOn } from '../kernel/waiting-on.js';
+
 export interface SlackCall {
   /** The Web API method (`chat.postMessage`). */
   method: string;
@@ -36,8 +38,19 @@ async function errorOf(res: Response): Promise<string | undefined> {
   return /"error"\s*:\s*"([^"]{1,60})"/.exec(text)?.[1] ?? 'unknown';
 }
 
-/** `send`, telling `observer` of every Web API call it makes. */
+/**
+ * `send`, telling `observer` of every Web API call it makes, each marked as a wait on Slack for the request
+ * under way (its "still working" notice says what it waits on).
+ */
 export function observedFetch(
+  send: typeof globalThis.fetch,
+  observer: SlackCallObserver | undefined,
+): typeof globalThis.fetch {
+  const told = toldFetch(send, observer);
+  return (url, init) => waitingOn('slack', () => told(url, init));
+}
+
+function toldFetch(
   send: typeof globalThis.fetch,
   observer: SlackCallObserver | undefined,
 ): typeof globalThis.fetch {

@@ -52,4 +52,5 @@ export const COMMAND_ACCESS: Readonly<Record<CommandKind, Access>> = Object.free
   tenant: 'admin',
   'settings-actors': 'admin',
   'settings-admins': 'admin',
+  'settings-cards': 'admin',
 });

@@ -4,6 +4,7 @@
  */
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import { onSurface } from '../kernel/audit-surface.js';
+import type { WaitKind } from '../kernel/waiting-on.js';
 import { COMMAND_ACCESS } from './command-access.js';
 import type { BoundHandler, CommandRequest, SlackBase } from './context.js';
 import { helpMessage, renderUsageError } from './grammar/help-blocks.js';
@@ -11,7 +12,7 @@ import type { Command } from './grammar/index.js';
 import { parseCommand } from './grammar/index.js';
 import { runTracked } from './listen.js';
 import { requesterOfCommand } from './requester.js';
-import { stillWorking } from './still-working.js';
+import { stillWorking, waitingWords } from './still-working.js';
 
 const VIGIL_COMMAND = '/vigil';
 
@@ -57,7 +58,7 @@ export function registerVigilCommand(
     const progress = handler.progress?.(cmd);
     await ack(progress ? { response_type: 'ephemeral', text: progress } : undefined);
     const requester = requesterOfCommand(command);
-    const notice = progress ? stillWorking(deps.work.sleep, respond, STILL_WORKING_NOTICE) : undefined;
+    const notice = progress ? stillWorking(deps.work.sleep, respond, stillWorkingNotice) : undefined;
     const replies = placeholderReplies(notice?.respond ?? respond, progress !== undefined);
     const request: CommandRequest = {
       ...requester,
@@ -68,9 +69,12 @@ export function registerVigilCommand(
       client,
     };
     const run = async () => {
-      try {
+      const work = async () => {
         await deps.authz.requireAccess(client, requester, COMMAND_ACCESS[cmd.kind]);
         await onSurface('command', () => handler.run(request));
+      };
+      try {
+        await (notice ? notice.watch(work) : work());
       } finally {
         notice?.cancel();
       }
@@ -83,15 +87,17 @@ export function registerVigilCommand(
   });
 }
 
-const STILL_WORKING_TEXT =
-  'Still working: the threat-intel API is slow to answer. The result will replace this message.';
-
-/** The progress text is replaced by the notice: a command's replies all go to its own response_url. */
-const STILL_WORKING_NOTICE = Object.freeze({
-  response_type: 'ephemeral',
-  replace_original: true,
-  text: STILL_WORKING_TEXT,
-} as const);
+/**
+ * The progress text is replaced by the notice (a command's replies all go to its own response_url), worded
+ * for what the command waits on when it fires.
+ */
+function stillWorkingNotice(waiting: WaitKind | undefined): RespondArguments {
+  return {
+    response_type: 'ephemeral',
+    replace_original: true,
+    text: `Still working: ${waitingWords(waiting)}. The result will replace this message.`,
+  };
+}
 
 /**
  * The handler's replies, and the error reply: an error replaces the progress placeholder as a result

@@ -19,13 +19,14 @@ import type { z } from 'zod';
 import type { ListContexts } from '../domain/list-context.js';
 import { type AuditSurface, onSurface } from '../kernel/audit-surface.js';
 import { ExpiredError, NotAllowedError, type VigilError } from '../kernel/errors.js';
+import type { WaitKind } from '../kernel/waiting-on.js';
 import type { Requester, SlackBase } from './context.js';
 import { answerFor, isExpected, refusalMessage, refusalView, reportError } from './error-reply.js';
 import type { Access } from './permission-checks.js';
 import { requesterOfAction } from './requester.js';
 import { ephemeralPoster } from './respond.js';
 import { type ActionConstraint, routeAction, routeView } from './router.js';
-import { CLICK_STILL_WORKING_TEXT, type ClickNotice, withClickNotice } from './still-working.js';
+import { type ClickNotice, clickStillWorkingText, withClickNotice } from './still-working.js';
 
 export type { ActionConstraint } from './router.js';
 
@@ -87,9 +88,16 @@ function runClick(
     runTracked(deps, () => handler(args), answer, context);
     return;
   }
-  const text = (args.action && opts.notice?.(args.action)) || CLICK_STILL_WORKING_TEXT;
+  const { action } = args;
+  const text = (waiting: WaitKind | undefined) =>
+    (action && opts.notice?.(action, waiting)) || clickStillWorkingText(waiting);
   const replies = withClickNotice(deps.work.sleep, args.respond, args.client, text);
-  runTracked(deps, () => handler(replies).finally(replies.cancel), replies.respond, context);
+  runTracked(
+    deps,
+    () => replies.watch(() => handler(replies)).finally(replies.cancel),
+    replies.respond,
+    context,
+  );
 }
 
 /**

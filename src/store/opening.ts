@@ -5,6 +5,7 @@
 export * from './backend/errors.js';
 export type { HeartbeatOptions } from './backend/liveness.js';
 export { openStore } from './backend/open.js';
+export type { AnswerBound } from './backend/outage.js';
 export type { Store } from './backend/store.js';
 export { workspaceKey } from './repos/ids.js';
 export { checkSealedKeys } from './repos/key-index.js';

@@ -45,7 +45,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const repos = () => stack.vigil.deps.repos;
+const repos = () => stack.repos;
 
 async function command(teamId: string, text: string): Promise<string> {
   const res = await stack.sender.slashCommand({

@@ -22,6 +22,7 @@ import { type Clock, type Sleep, systemClock } from '../../src/kernel/clock.js';
 import { createLogger } from '../../src/kernel/logger.js';
 import type { Permission } from '../../src/kernel/permission-rules.js';
 import { WorkTracker } from '../../src/kernel/work-tracker.js';
+import type { AnswerBound } from '../../src/store/opening.js';
 import { createSlackSender, type SlackSender } from '../harness/index.js';
 import { manifestFunctions } from './manifest.js';
 import { ManualTicker } from './manual-ticker.js';
@@ -50,6 +51,8 @@ export interface StackOptions {
   open?: Permission[];
   /** The report follower's timer (the real interval unless given); `stack.runIntel()` ticks it by hand too. */
   intelTicker?: Ticker;
+  /** How long a store operation may go unanswered, on injected timers (tests that freeze the store). */
+  storeAnswerBound?: AnswerBound;
 }
 
 export interface Stack {
@@ -113,6 +116,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       host: '127.0.0.1',
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
+      ...(opts.storeAnswerBound ? { storeAnswerBound: opts.storeAnswerBound } : {}),
       alertTicker: tickers.alert,
       digestTicker: tickers.digest,
       intelTicker: tickers.intel,

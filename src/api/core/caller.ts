@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
+import { waitingOn } from '../../kernel/waiting-on.js';
 import { type ApiBase, apiUrl } from './base-url.js';
 import { errorFromResponse, headerValue, safeExcerpt, sentValues } from './error-response.js';
 import { UnexpectedResponseError } from './errors.js';
@@ -163,7 +164,15 @@ export class Engine {
       reauthenticated: false,
       fromTokenGeneration: new WeakSet<object>(),
     };
-    const result = await withRetry((_n, remainingMs) => this.attempt(creds, spec, run, remainingMs), {
+    // Marked for the request under way (retries, backoff and the rate budget included): its "still working"
+    // notice names the API; a token read from the store inside it is marked deeper, as the store.
+    const result = await waitingOn('api', () => this.retried(creds, spec, run));
+    return result as CallResult<S extends z.ZodType ? z.output<S> : unknown>;
+  }
+
+  private retried(creds: Credentials, spec: CallSpec<z.ZodType | null>, run: CallRun) {
+    const { deps } = this;
+    return withRetry((_n, remainingMs) => this.attempt(creds, spec, run, remainingMs), {
       idempotent: spec.idempotent,
       policy: deps.retry,
       clock: deps.clock,
@@ -182,7 +191,6 @@ export class Engine {
         });
       },
     });
-    return result as CallResult<S extends z.ZodType ? z.output<S> : unknown>;
   }
 
   /** One attempt: a token (regenerated once on a 401), the exchange, and success or the API's error. */

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../../kernel/clock.js';
 import { isLoopbackHost } from '../../kernel/net.js';
+import { waitingOn } from '../../kernel/waiting-on.js';
 import { errorFromResponse } from '../core/error-response.js';
 import { ConfigurationError, ValidationError } from '../core/errors.js';
 import { type HttpBody, sendHttp } from '../core/http.js';
@@ -145,16 +146,18 @@ export async function uploadToPresignedUrl(
       body = file.stream instanceof Readable ? file.stream : Readable.from(file.stream);
     }
     const method = target.upload_fields ? 'POST' : 'PUT';
-    const res = await sendHttp(deps.dispatcher, {
-      url,
-      method,
-      headers,
-      body,
-      headersTimeoutMs: deps.timeouts.headersMs,
-      bodyTimeoutMs: deps.timeouts.bodyMs,
-      maxResponseBytes: deps.maxResponseBytes,
-      label,
-    });
+    const res = await waitingOn('api', () =>
+      sendHttp(deps.dispatcher, {
+        url,
+        method,
+        headers,
+        body,
+        headersTimeoutMs: deps.timeouts.headersMs,
+        bodyTimeoutMs: deps.timeouts.bodyMs,
+        maxResponseBytes: deps.maxResponseBytes,
+        label,
+      }),
+    );
     if (res.status >= 200 && res.status < 300) return { method, status: res.status, host: url.host };
     throw errorFromResponse(
       { status: res.status, headers: res.headers, text: res.body.toString('utf8') },

@@ -1,8 +1,12 @@
 /**
  * Events as a context keeps them: bounded in size (only what the renderer shows), and with any secret the
- * search was made with masked, because an event that matched a secret usually quotes it.
+ * search was made with masked, because an event that matched a secret usually quotes it. Password-like words
+ * of the highlights are masked too, whatever the search: every stored event (search contexts, portal-event
+ * records, alerts and digests) is compacted here, so none is stored in clear; the side panel's audited
+ * Reveal reads them from the API.
  */
 import type { Event } from '../../api/index.js';
+import { maskSecretWords } from '../mask.js';
 
 const MAX_FRAGMENTS = 3;
 const MAX_FRAGMENT = 1000;
@@ -57,7 +61,9 @@ export function compactEvent(event: Event, secrets: readonly string[] = []): Eve
   if (event.highlights) {
     const highlights: Record<string, string[]> = {};
     for (const [key, fragments] of Object.entries(event.highlights).slice(0, MAX_HIGHLIGHT_KEYS)) {
-      highlights[key] = fragments.slice(0, MAX_FRAGMENTS).map((f) => m(f).slice(0, MAX_FRAGMENT));
+      highlights[key] = fragments
+        .slice(0, MAX_FRAGMENTS)
+        .map((f) => maskSecretWords(m(f)).text.slice(0, MAX_FRAGMENT));
     }
     out.highlights = highlights;
   }

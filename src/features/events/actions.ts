@@ -21,11 +21,13 @@ import {
 } from '../../domain/events/page.js';
 import { inTenant } from '../../domain/workspace-api.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
+import type { WaitKind } from '../../kernel/waiting-on.js';
 import { ephemeral } from '../../slack/context.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { userMention } from '../../slack/kit/text.js';
 import { type Click, onAction, onMenu } from '../../slack/listen.js';
 import { clickTarget, type MessageTarget, shareInChannel } from '../../slack/respond.js';
+import { waitingWords } from '../../slack/still-working.js';
 import type { EventRowsDeps } from './deps.js';
 import { intendedAction } from './intended.js';
 import { openSecretModal, sendExplain } from './views.js';
@@ -317,15 +319,18 @@ const DOING: Readonly<Record<string, string>> = {
   [ACTION_IDS.ignorePage]: 'ignoring the events of this page',
 };
 
-/** The words of a slow click's notice: the action named; an explanation follows rather than updates. */
-function noticeOf(action: ButtonAction): string | undefined {
+/**
+ * The words of a slow click's notice: the action named, and what it waits on when the notice fires; an
+ * explanation follows rather than updates.
+ */
+function noticeOf(action: ButtonAction, waiting: WaitKind | undefined): string | undefined {
   const base = parseActionId(action.action_id).base;
   if (base === ACTION_IDS.explain) {
-    return 'Still working on the explanation: the threat-intel service is slow to answer. It will follow here when it is ready.';
+    return `Still working on the explanation: ${waitingWords(waiting)}. It will follow here when it is ready.`;
   }
   const doing = DOING[base] ?? DOING[action.action_id];
   return doing
-    ? `Still working on ${doing}: the threat-intel API is slow to answer. The message will update when it answers.`
+    ? `Still working on ${doing}: ${waitingWords(waiting)}. The message will update when it is done.`
     : undefined;
 }
 

@@ -64,7 +64,7 @@ const settings: CommandHandler<'settings', SettingsDeps> = {
   async run(ctx) {
     const current = await ctx.deps.settings.get(ctx.workspaceId);
     const admins = await ctx.deps.authz.administrators(ctx.workspaceId);
-    await ctx.respond(ephemeral(renderSettings(current.permissions, admins), true));
+    await ctx.respond(ephemeral(renderSettings(current.permissions, admins, current.cardChannels), true));
   },
 };
 
@@ -101,6 +101,25 @@ const settingsActors: CommandHandler<'settings-actors', SettingsDeps> = {
   },
 };
 
+/** Event cards in one channel shared outside: for Vigil's admins, who judge who is in it. */
+const settingsCards: CommandHandler<'settings-cards', SettingsDeps> = {
+  async run(ctx) {
+    const { deps, command } = ctx;
+    const doing = command.open ? 'open event cards in' : 'close event cards in';
+    await deps.authz.requireAdmin(ctx.client, ctx, `${doing} a channel shared with another organization`);
+    await deps.settings.setCardChannel({
+      workspaceId: ctx.workspaceId,
+      channel: command.channel,
+      open: command.open,
+      userId: ctx.userId,
+    });
+    const text = command.open
+      ? `From now on, portal links pasted in <#${command.channel}> get event cards, even while it is shared with another organization: everyone in it sees their title, severity and status.`
+      : `From now on, portal links pasted in <#${command.channel}> get no event cards while it is shared with another organization.`;
+    await ctx.respond(ephemeral({ text }, true));
+  },
+};
+
 export const adminFeature: Feature<SettingsDeps> = {
   commands: {
     audit,
@@ -108,5 +127,6 @@ export const adminFeature: Feature<SettingsDeps> = {
     settings,
     'settings-actors': settingsActors,
     'settings-admins': settingsAdmins,
+    'settings-cards': settingsCards,
   },
 };

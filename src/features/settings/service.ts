@@ -26,6 +26,19 @@ export class SettingsService {
     });
   }
 
+  /** Opens or closes event cards in one channel shared with another organization, audited. */
+  async setCardChannel(req: { workspaceId: string; channel: string; open: boolean; userId: string }) {
+    const { workspaceId, channel, open, userId } = req;
+    await this.deps.repos.settings.setCardChannel(workspaceId, channel, open, userId);
+    await this.deps.repos.audit.append({
+      teamId: workspaceId,
+      userId,
+      action: 'settings.cards',
+      target: channel,
+      detail: open ? 'event cards opened in a channel shared outside' : 'event cards closed',
+    });
+  }
+
   /** Changes who administers Vigil here (a user group; `admins`: Slack's admins again), audited. */
   async setAdmins(req: { workspaceId: string; admins: 'admins' | { usergroup: string }; userId: string }) {
     const { workspaceId, admins, userId } = req;

@@ -202,8 +202,10 @@ function registerActions(app: App, deps: WorkObjectsDeps): void {
       }
       if (action.action_id === ENTITY_ACTIONS.reveal) {
         await deps.authz.requirePermission(client, v.workspaceId, v.teamId, v.userId, 'reveal');
+        // Stored highlights hold password-like words masked: the words are read live, audited once shown.
+        const live = await deps.workObjects.withLiveHighlights(v.workspaceId, found);
         await deps.workObjects.recordReveal(v.workspaceId, found, v.userId);
-        return present(deps, client, v, triggerId, found, { revealed: true });
+        return present(deps, client, v, triggerId, live, { revealed: true });
       }
       if (action.action_id === ENTITY_ACTIONS.explain) {
         const explanation = (await deps.workObjects.explain(v.workspaceId, found)) ?? null;

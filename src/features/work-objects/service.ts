@@ -38,10 +38,15 @@ export interface OpenedFrom {
 
 export type Resolution = ResolvedEvent | Unresolved;
 
+/** What a Reveal shows of the live highlights: as much as a stored event keeps (domain/events/compact.ts). */
+const MAX_LIVE_FIELDS = 12;
+const MAX_LIVE_FRAGMENTS = 3;
+const MAX_LIVE_FRAGMENT = 1000;
+
 interface WorkObjectsDeps {
   links: PortalLinks;
   api: ApiAccess;
-  repos: Pick<Repositories, 'eventStates' | 'eventTriage' | 'alertState'>;
+  repos: Pick<Repositories, 'eventStates' | 'eventTriage' | 'alertState' | 'settings'>;
   events: EventsService;
   triage: TriageService;
   audit: AuditTrail;
@@ -68,6 +73,11 @@ export class WorkObjectsService {
     const tenant = tenantId ?? (await this.currentTenant(workspaceId).catch(() => 'not-connected' as const));
     if (tenant !== 'not-connected')
       await this.deps.links.remember(workspaceId, tenant, events).catch(() => {});
+  }
+
+  /** Whether an admin opened event cards in `channel` though it is shared with another organization. */
+  async cardsOpenedIn(workspaceId: string, channel: string): Promise<boolean> {
+    return (await this.deps.repos.settings.get(workspaceId)).cardChannels.includes(channel);
   }
 
   /** Whether Vigil unfurls `url` at all (a portal host); says nothing about the event. */
@@ -183,6 +193,24 @@ export class WorkObjectsService {
     if (outcome.metadata !== undefined)
       await this.deps.links.update(workspaceId, resolved.uid, (e) => applyTriage(e, outcome.metadata));
     return outcome;
+  }
+
+  /**
+   * The event with its highlights as the API has them now, for one person's Reveal: the stored ones have
+   * their password-like words masked (compact.ts), so the words are read live, in the card's tenant, about
+   * the identifiers the event matched. Bounded like the stored ones.
+   */
+  async withLiveHighlights(workspaceId: string, resolved: ResolvedEvent): Promise<ResolvedEvent> {
+    const identifierIds = (resolved.event.identifiers ?? []).map((i) => i.id);
+    const live = await inTenant(resolved.tenantId, () =>
+      this.deps.api.call(workspaceId, ({ session }) =>
+        session.getHighlights(resolved.uid, identifierIds.length > 0 ? { identifierIds } : {}),
+      ),
+    );
+    const highlights: Record<string, string[]> = {};
+    for (const [field, fragments] of Object.entries(live).slice(0, MAX_LIVE_FIELDS))
+      highlights[field] = fragments.slice(0, MAX_LIVE_FRAGMENTS).map((f) => f.slice(0, MAX_LIVE_FRAGMENT));
+    return { ...resolved, event: { ...resolved.event, highlights } };
   }
 
   /** A masked value shown in full to one person in the panel: audited like a credential reveal. */

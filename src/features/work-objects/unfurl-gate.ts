@@ -1,7 +1,8 @@
 /**
  * Whether a posted portal link may become a card at all, before anything is looked up: the card is seen by
  * everyone in the conversation, so the poster must be someone who may `use` Vigil here (not a guest, not a
- * user Slack does not know), and the conversation must not be shared with another organization.
+ * user Slack does not know), and the conversation must not be shared with another organization, unless an
+ * admin opened cards there (`/vigil settings cards #channel open`).
  */
 import type { WebClient } from '@slack/web-api';
 import { NotAllowedError } from '../../kernel/errors.js';
@@ -9,7 +10,7 @@ import type { Authz, Who } from '../../slack/permission-checks.js';
 
 /** Why no card (for the log), or undefined when the link may unfurl. */
 export async function whyNoCard(
-  deps: { authz: Pick<Authz, 'may'> },
+  deps: { authz: Pick<Authz, 'may'>; cardsOpenedIn(workspaceId: string, channel: string): Promise<boolean> },
   client: WebClient,
   poster: Who,
   channel: string,
@@ -26,6 +27,6 @@ export async function whyNoCard(
   if (c === undefined) return 'channel-unknown';
   // Slack Connect (or on its way to it); `is_shared` without `is_org_shared` is another workspace's too.
   if (c.is_ext_shared || c.is_pending_ext_shared || (c.is_shared && !c.is_org_shared))
-    return 'shared-channel';
+    return (await deps.cardsOpenedIn(poster.workspaceId, channel)) ? undefined : 'shared-channel';
   return undefined;
 }

@@ -34,7 +34,11 @@ export function registerUnfurls(app: App, deps: WorkObjectsDeps): void {
           teamId: (body as { team_id?: string }).team_id ?? '',
           userId: shared.user,
         };
-        const closed = await whyNoCard(deps, client, poster, shared.channel);
+        const gate = {
+          authz: deps.authz,
+          cardsOpenedIn: (ws: string, channel: string) => deps.workObjects.cardsOpenedIn(ws, channel),
+        };
+        const closed = await whyNoCard(gate, client, poster, shared.channel);
         if (closed !== undefined) {
           deps.logger.info('portal link not unfurled', { workspaceId, reason: closed });
           return;

@@ -27,6 +27,15 @@ export async function actOnEvent(run: StepRun<ActStepDeps>): Promise<StepResult>
     );
   const actor = actorOf(inputs);
   await deps.authz.requireActor(run.client, run.workspaceId, run.teamId, actor);
+  const outputs = { state: STATE_AFTER[action] };
+  // Kept with the run before the act: a crash after the act-once record still finishes the step.
+  await deps.steps.expect(run.workspaceId, run.executionId, {
+    kind: 'event-action',
+    uid,
+    action,
+    by: actor,
+    outputs,
+  });
   const act = (from: number) =>
     deps.events.actOnEvent({
       workspaceId: run.workspaceId,
@@ -45,7 +54,7 @@ export async function actOnEvent(run: StepRun<ActStepDeps>): Promise<StepResult>
       'Someone is acting on this event right now, so the step did not.',
       'Run the workflow again in a moment.',
     );
-  return { outputs: { state: STATE_AFTER[action] } };
+  return { outputs };
 }
 
 export async function postDigest(run: StepRun<DigestStepDeps>): Promise<StepResult> {

@@ -1,7 +1,8 @@
 /**
  * Steps a crashed process left running: Slack does not deliver an acknowledged `function_executed` again, so
  * such a workflow would wait forever. At start-up (and again once a dead holder's heartbeat has lapsed) each
- * is completed with an error saying so, with the execution's own token kept sealed in its run.
+ * is completed, with the execution's own token kept sealed in its run: finished with its outputs when what it
+ * did upstream is known (runs.ts), else with an error saying so.
  */
 import type { WebClient } from '@slack/web-api';
 import type { Clock, Sleep } from '../../kernel/clock.js';
@@ -31,7 +32,13 @@ export async function settleInterruptedSteps(deps: InterruptedStepsDeps): Promis
   const complete = async (run: InterruptedRun) => {
     const context = { step: run.step, execution: run.executionId, team: run.workspaceId };
     try {
-      await deps.clientFor(run.token).functions.completeError({
+      const functions = deps.clientFor(run.token).functions;
+      if (run.outputs) {
+        await functions.completeSuccess({ function_execution_id: run.executionId, outputs: run.outputs });
+        deps.logger.info('interrupted workflow step finished: its effect was made before', context);
+        return;
+      }
+      await functions.completeError({
         function_execution_id: run.executionId,
         error: INTERRUPTED_STEP_ERROR,
       });

@@ -3,7 +3,8 @@
  * instance receiving it) runs and completes once. The record lives in the store, so every instance sees it;
  * each transition is a read-modify-write under the store's lock. A running record keeps who runs it and the
  * execution's token, sealed: Slack never redelivers an acknowledged step, so a run its process died in is
- * completed with an error at the next start (`settleInterrupted`).
+ * completed at the next start (`settleInterrupted`): finished with its outputs when the effect it was after is
+ * known done (an act on an event the act-once record shows made), else with an error.
  */
 import { z } from 'zod';
 import type { Clock } from '../../kernel/clock.js';
@@ -28,6 +29,19 @@ const QuestionSchema = z.object({
 });
 export type Question = z.infer<typeof QuestionSchema>;
 
+/**
+ * The upstream effect a running step is after, written before it asks for it: an act on an event by a person,
+ * and the outputs the step completes with once the act-once record shows that act made.
+ */
+const EffectSchema = z.object({
+  kind: z.literal('event-action'),
+  uid: z.string().min(1),
+  action: z.enum(['ignore', 'remediate', 'unignore', 'unremediate']),
+  by: z.string().min(1),
+  outputs: z.record(z.string(), z.string()),
+});
+export type StepEffect = z.infer<typeof EffectSchema>;
+
 const RunSchema = z.object({
   step: z.string().min(1),
   /** `waiting`: a person's click completes it (ask_decision). */
@@ -40,14 +54,20 @@ const RunSchema = z.object({
   /** The execution's token, sealed, while running: what completing it after a crash needs. */
   sealedToken: z.string().optional(),
   question: QuestionSchema.optional(),
+  /** While running: what it is doing upstream, so a crash after it was done still finishes the step. */
+  effect: EffectSchema.optional(),
 });
 
-/** A run its process died in, as handed over to be completed with an error. */
+/**
+ * A run its process died in, as handed over to be completed: with `outputs` when its effect is known done,
+ * else with an error.
+ */
 export interface InterruptedRun {
   workspaceId: string;
   executionId: string;
   step: string;
   token: string;
+  outputs?: Record<string, string>;
 }
 
 export class StepRuns {
@@ -55,7 +75,7 @@ export class StepRuns {
 
   constructor(
     private readonly deps: {
-      repos: Pick<Repositories, 'workflowSteps' | 'stepTokens'>;
+      repos: Pick<Repositories, 'workflowSteps' | 'stepTokens' | 'eventStates'>;
       store: Pick<Store, 'holderId' | 'isHolderAlive' | 'lease'>;
       clock: Clock;
       /** Runs counted by outcome, when metrics are on. */
@@ -91,6 +111,20 @@ export class StepRuns {
     );
     if (!mine) this.deps.metrics?.stepRun(step, 'repeated');
     return mine;
+  }
+
+  /**
+   * The running step is about to ask for `effect` upstream: kept with its run, so that settling it after a
+   * crash can tell whether it was done. Only on the run this instance holds.
+   */
+  async expect(workspaceId: string, executionId: string, effect: StepEffect): Promise<void> {
+    await this.runs.update(
+      workspaceId,
+      executionId,
+      (run) =>
+        run?.state === 'running' && run.holder === this.deps.store.holderId ? { ...run, effect } : undefined,
+      KEEP_MS,
+    );
   }
 
   /** The run now waits for a person to answer `question` (posted). */
@@ -188,7 +222,8 @@ export class StepRuns {
         const taken = await this.take(workspaceId, key, run.at);
         if (taken === undefined) continue;
         settled++;
-        this.deps.metrics?.stepRun(run.step, 'failed');
+        const outputs = await this.knownDone(workspaceId, taken);
+        this.deps.metrics?.stepRun(run.step, outputs ? 'completed' : 'failed');
         if (taken.sealedToken === undefined) continue;
         let token: string;
         try {
@@ -197,13 +232,35 @@ export class StepRuns {
           // Sealed with a key Vigil no longer has: Slack's own timeout ends that step.
           continue;
         }
-        await complete({ workspaceId, executionId: key, step: run.step, token });
+        await complete({
+          workspaceId,
+          executionId: key,
+          step: run.step,
+          token,
+          ...(outputs ? { outputs } : {}),
+        });
         await lease.renew();
       }
     } finally {
       await lease.release().catch(() => undefined);
     }
     return { settled, held };
+  }
+
+  /**
+   * The outputs of a crashed run whose effect is known done: the event's act-once record shows the act it was
+   * after, by its person, made since the run began. Undefined when it is not known (never asked, or not made).
+   */
+  private async knownDone(
+    workspaceId: string,
+    run: z.output<typeof RunSchema>,
+  ): Promise<Record<string, string> | undefined> {
+    const effect = run.effect;
+    if (effect === undefined) return undefined;
+    const last = (await this.deps.repos.eventStates.get(workspaceId, effect.uid).catch(() => undefined))
+      ?.last;
+    const made = last?.action === effect.action && last.by === effect.by && last.at >= run.at;
+    return made ? effect.outputs : undefined;
   }
 
   /** Whether a running record may still be running: its holder alive (this instance included), and young. */

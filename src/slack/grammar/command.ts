@@ -219,6 +219,8 @@ export type Command =
   | { kind: 'settings-actors'; permission: Permission; actors: Actors }
   /** Who administers Vigil: one user group, or `admins` (Slack's workspace admins, as before it was set). */
   | { kind: 'settings-admins'; admins: 'admins' | { usergroup: string } }
+  /** Event cards in one channel shared with another organization (Slack Connect), opened or closed by an admin. */
+  | { kind: 'settings-cards'; channel: string; open: boolean }
   | { kind: 'snooze'; target: SnoozeTargetSpec; length: SnoozeLengthSpec }
   | { kind: 'snoozes' }
   | { kind: 'snoozes-end'; snoozeId: string };

@@ -164,10 +164,29 @@ const SETTING_NAMES: Readonly<Record<string, Permission | 'admins'>> = {
   admins: 'admins',
 };
 
+/**
+ * `settings cards #channel open|closed`: event cards in a channel shared with another organization, which
+ * get none unless an admin opens them there (whoever is in the channel sees a card).
+ */
+function parseCardsSetting(tokens: readonly Token[]): Command {
+  const [channel, choice, extra] = tokens;
+  const example = '/vigil settings cards <#C0123ABCD> open';
+  const ref = channel?.ref?.type === 'channel' ? channel.ref : undefined;
+  if (ref === undefined)
+    fail('`settings cards` needs a channel: mention it (type # and pick it).', { example });
+  const word = choice && choice.key === undefined && !choice.quoted ? choice.value.toLowerCase() : '';
+  if (word !== 'open' && word !== 'closed')
+    fail('`settings cards #channel` needs `open` or `closed`.', { example });
+  if (extra)
+    fail(`\`settings cards\` takes a channel and one value; got also ${alsoGot(extra)}.`, { example });
+  return { kind: 'settings-cards', channel: ref.id, open: word === 'open' };
+}
+
 function parseSettings(tokens: readonly Token[]): Command {
   const [what, value, extra] = tokens;
   if (!what) return { kind: 'settings' };
   const word = what.key === undefined && !what.quoted ? what.value.toLowerCase() : '';
+  if (word === 'cards') return parseCardsSetting(tokens.slice(1));
   const permission = SETTING_NAMES[word];
   if (permission === undefined) {
     const guess = suggest(what.key ?? what.value, Object.keys(SETTING_NAMES));

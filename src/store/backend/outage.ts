@@ -7,6 +7,7 @@
  */
 import { realSleep, type Sleep } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
+import { waitingOn } from '../../kernel/waiting-on.js';
 import type { StoreBackend } from './backend-api.js';
 import { StoreError, StoreUnavailableError } from './errors.js';
 
@@ -70,7 +71,8 @@ export class OutageLog {
       () => new Promise<never>(() => {}),
     );
     try {
-      result = await Promise.race([op(), late]);
+      // Marked for the request under way: its "still working" notice names the store, not the API.
+      result = await waitingOn('store', () => Promise.race([op(), late]));
     } catch (err) {
       if (err instanceof StoreError || passThrough?.(err)) throw err;
       throw this.failed(err);

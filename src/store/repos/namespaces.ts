@@ -88,6 +88,8 @@ export const NAMESPACES = {
   'credential-state': { scope: 'workspace' },
   /** Members asked about a leaked credential of theirs (DM, answers, escalation) and the hourly DM window. */
   'ask-person': { scope: 'workspace' },
+  /** The search quota last reported to a workspace connected from the environment (no connection record). */
+  'environment-quota': { scope: 'workspace' },
   /** Records found unreadable and set aside, by `<workspaceId>:<namespace>:<key>`, shown to admins. */
   unreadable: { scope: 'workspace' },
   /** What `/readyz`'s probe of the API last saw, per API host, shared by every instance (one probes). */

@@ -25,7 +25,7 @@ import { SnoozeRepo } from './snooze-repo.js';
 import { UnreadableRecords } from './unreadable.js';
 import { makeDeleteWorkspaceData } from './workspace-data.js';
 import { WorkspaceRecordRepo } from './workspace-record-repo.js';
-import { WorkspaceRepo } from './workspace-repo.js';
+import { QuotaSchema, WorkspaceRepo } from './workspace-repo.js';
 
 export interface RepositoryDeps {
   clock: Clock;
@@ -83,6 +83,13 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     apiOrganizations: new ApiOrganizationRepo(store),
     /** `/readyz`'s probe of the API: its last outcome and whose turn it is (api-probe-repo.ts). */
     apiProbes: new ApiProbeRepo(store),
+    /**
+     * The search quota last seen by a workspace connected from the environment (a stored connection keeps
+     * its own): `status` still tells it after a restart. A cache: unreadable reads as absent.
+     */
+    environmentQuota: new WorkspaceRecordRepo(store, 'environment-quota', QuotaSchema, {
+      unreadable: 'absent',
+    }),
     /** What the workspace snoozed in its alerts and digests (snooze-repo.ts). */
     snoozes: new SnoozeRepo(store),
     ...serviceRecordRepos(store),

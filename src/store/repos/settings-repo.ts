@@ -35,6 +35,9 @@ const PermissionsSchema = z.object({
   contain: ActorsSchema.optional(),
 });
 
+/** Channels shared outside with cards opened: a bound on the record, far above what a workspace opens. */
+const MAX_CARD_CHANNELS = 200;
+
 /** As stored: `actors` is the `act` permission of records written before the other permissions existed. */
 const StoredSettingsSchema = z.object({
   actors: ActorsSchema.optional(),
@@ -45,6 +48,8 @@ const StoredSettingsSchema = z.object({
   updatedAt: z.number().optional(),
   /** Admins already told (in App Home) that the permissions this workspace never set took new defaults. */
   defaultsNoticeSeenBy: z.array(z.string()).optional(),
+  /** Channels shared outside (Slack Connect) where an admin opened event cards (`settings cards`). */
+  cardChannels: z.array(z.string().min(1)).max(MAX_CARD_CHANNELS).optional(),
 });
 type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 
@@ -56,6 +61,8 @@ export interface Settings {
   /** The user group that administers Vigil here (with VIGIL_ADMINS); undefined: Slack's admins do. */
   admins?: { usergroup: string };
   defaultsNoticeSeenBy: string[];
+  /** Channels shared with another organization where an admin opened event cards. */
+  cardChannels: string[];
   updatedBy?: string;
   updatedAt?: number;
   /** The stored settings cannot be read: every permission is admins only until an admin sets or removes them. */
@@ -67,7 +74,12 @@ export interface Settings {
  * @internal
  */
 export function defaultSettings(defaults: Partial<Record<Permission, Actors>> = {}): Settings {
-  return { permissions: { ...DEFAULT_PERMISSIONS, ...defaults }, chosen: [], defaultsNoticeSeenBy: [] };
+  return {
+    permissions: { ...DEFAULT_PERMISSIONS, ...defaults },
+    chosen: [],
+    defaultsNoticeSeenBy: [],
+    cardChannels: [],
+  };
 }
 
 /**
@@ -77,7 +89,13 @@ export function defaultSettings(defaults: Partial<Record<Permission, Actors>> = 
  */
 function unreadableSettings(): Settings {
   const permissions = Object.fromEntries(PERMISSIONS.map((p) => [p, 'admins'])) as Record<Permission, Actors>;
-  return { permissions, chosen: [...PERMISSIONS], defaultsNoticeSeenBy: [], unreadable: true };
+  return {
+    permissions,
+    chosen: [...PERMISSIONS],
+    defaultsNoticeSeenBy: [],
+    cardChannels: [],
+    unreadable: true,
+  };
 }
 
 function resolve(
@@ -93,7 +111,12 @@ function resolve(
     if (value !== undefined) permissions[p] = value;
     if (value !== undefined || (p === 'act' && stored.actors)) chosen.push(p);
   }
-  const out: Settings = { permissions, chosen, defaultsNoticeSeenBy: stored.defaultsNoticeSeenBy ?? [] };
+  const out: Settings = {
+    permissions,
+    chosen,
+    defaultsNoticeSeenBy: stored.defaultsNoticeSeenBy ?? [],
+    cardChannels: stored.cardChannels ?? [],
+  };
   if (stored.admins !== undefined) out.admins = stored.admins;
   if (stored.updatedBy !== undefined) out.updatedBy = stored.updatedBy;
   if (stored.updatedAt !== undefined) out.updatedAt = stored.updatedAt;
@@ -162,6 +185,25 @@ export class SettingsRepo {
         if (admins) next.admins = admins;
         else delete next.admins;
         return next;
+      },
+      undefined,
+      true,
+    );
+    return resolve(stored, this.defaults);
+  }
+
+  /** Opens (or closes) event cards in one channel shared with another organization. */
+  async setCardChannel(workspaceId: string, channel: string, open: boolean, updatedBy: string) {
+    const at = this.clock.now();
+    const stored = await updateRecord(
+      this.store,
+      this.ns,
+      workspaceId,
+      StoredSettingsSchema,
+      (current) => {
+        const others = (current?.cardChannels ?? []).filter((c) => c !== channel);
+        const cardChannels = open ? [...others, channel].slice(-MAX_CARD_CHANNELS) : others;
+        return { ...current, cardChannels, updatedBy, updatedAt: at };
       },
       undefined,
       true,

@@ -13,6 +13,13 @@ import type { Sealer } from './sealing.js';
 
 const MAX_ERROR_MESSAGE = 500;
 
+/** The search quota a call last reported, and when. */
+export const QuotaSchema = z.object({
+  remaining: z.number().nullable(),
+  batchReached: z.boolean(),
+  at: z.number(),
+});
+
 const ConnectionSchema = z.object({
   teamId: z.string().min(1),
   enterpriseId: z.string().min(1).optional(),
@@ -30,7 +37,7 @@ const ConnectionSchema = z.object({
   connectedAt: z.number(),
   lastSuccessAt: z.number().optional(),
   lastError: z.object({ message: z.string(), at: z.number() }).optional(),
-  quota: z.object({ remaining: z.number().nullable(), batchReached: z.boolean(), at: z.number() }).optional(),
+  quota: QuotaSchema.optional(),
 });
 export type Connection = z.infer<typeof ConnectionSchema>;
 

@@ -199,6 +199,26 @@ for (const family of ['firework', 'core']) {
       expect(only().path).toBe(`${f}/v2/activities/${uid}/ai_assistance`);
     });
 
+    it('getHighlights posts the documented payload to the activity, slashes of the id kept', async () => {
+      const seeded = sim.state.events.find(
+        (e) => e.tenantId === key.defaultTenantId && e.item.metadata.uid.split('/').length > 3,
+      );
+      if (!seeded) throw new Error('no seeded event with slashes in its id');
+      const uid = seeded.item.metadata.uid;
+      const ids = (seeded.item.identifiers ?? []).map((i) => i.id);
+      expect(await session.getHighlights(uid, { identifierIds: ids })).toEqual(seeded.item.highlights);
+      const req = only();
+      expect(req).toMatchObject({
+        method: 'POST',
+        path: `${f}/v2/activities/${uid}/highlights`,
+        status: 200,
+      });
+      expect(req.body).toEqual({ identifier_ids: ids });
+      const other = sim.state.events.find((e) => e.tenantId !== key.defaultTenantId);
+      if (!other) throw new Error('no event of another tenant');
+      await expect(session.getHighlights(other.item.metadata.uid)).rejects.toBeInstanceOf(NotFoundError);
+    });
+
     it('listTenants pages the organization tenants with next normalised', async () => {
       const page = await session.listTenants({ organizationId: key.organizationId, size: 2 });
       expect(page.items.length).toBeGreaterThan(0);

@@ -59,6 +59,8 @@ const NOT_MET: Partial<Record<NamespaceName, string>> = {
   'recommendation-decision': 'identifier recommendations accepted or dismissed',
   'credential-state': 'leaked credentials remediated',
   'api-org': 'the API organization remembered for a key',
+  'environment-quota':
+    'the quota kept for a workspace connected from the environment (this one has a connection)',
   'api-probe': '/readyz’s last probe of the API, and nothing asks /readyz here',
   'message-sync-tenant': 'the tenant’s shared state sync, not yet run',
 };

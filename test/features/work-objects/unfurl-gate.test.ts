@@ -104,6 +104,32 @@ describe('who gets a card', () => {
   });
 });
 
+describe('an admin opening cards in a channel shared outside', () => {
+  it('opens them in that channel alone, audited; a member may not; closed shuts them again', async () => {
+    const refused = await command(stack, `settings cards <#${SHARED}|with-vendor> open`, {
+      userId: SEEDED_USERS.member,
+    });
+    expect(JSON.stringify(refused.post.body)).not.toContain('From now on');
+    expect((await share(shownUrl, SEEDED_USERS.member, SHARED)).cards).toEqual([]);
+
+    const opened = await command(stack, `settings cards <#${SHARED}|with-vendor> open`, {
+      userId: SEEDED_USERS.admin,
+    });
+    expect(String(opened.post.body.text)).toContain(`<#${SHARED}> get event cards`);
+    expect((await share(shownUrl, SEEDED_USERS.member, SHARED)).cards).toHaveLength(1);
+    // Another shared channel stays closed; a guest still gets none in the opened one.
+    expect((await share(shownUrl, SEEDED_USERS.member, PENDING)).reason).toContain('shared-channel');
+    expect((await share(shownUrl, GUEST, SHARED)).reason).toContain('poster');
+    const shown = await command(stack, 'settings', { userId: SEEDED_USERS.admin });
+    expect(JSON.stringify(shown.post.body)).toContain(`channels shared outside:* <#${SHARED}>`);
+    const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
+    expect(entry).toMatchObject({ userId: SEEDED_USERS.admin, action: 'settings.cards', target: SHARED });
+
+    await command(stack, `settings cards <#${SHARED}|with-vendor> closed`, { userId: SEEDED_USERS.admin });
+    expect((await share(shownUrl, SEEDED_USERS.member, SHARED)).reason).toContain('shared-channel');
+  });
+});
+
 describe('a link to an event Vigil never showed here', () => {
   it('gets the same answer whether the uid is unseen, another tenant’s or unknown, and nothing is asked upstream', async () => {
     const unseen = 'paste/wobj/unseen-1';

@@ -5,6 +5,8 @@
  * unfurls only once Vigil has seen its event in this workspace's tenant; the panel differs by permission;
  * nothing of another tenant reaches any unfurl.
  */
+import { join } from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEntityPanel } from '../../support/entity-panel.js';
 import type { Stack } from '../../support/stack.js';
@@ -95,6 +97,20 @@ async function openPanel(userId: string, extra: Json = {}) {
     metadata: call.body.metadata ? asJson(call.body.metadata) : undefined,
     error: call.body.error ? asJson(call.body.error) : undefined,
   };
+}
+
+/** Every record value in the stack's SQLite file, read through a connection of its own. */
+async function storedValues(): Promise<string[]> {
+  const adapter = new KeyvSqlite({
+    uri: `sqlite://${join(stack.dataDir, 'vigil.sqlite')}`,
+    busyTimeout: 5_000,
+  });
+  try {
+    const rows = (await adapter.query('SELECT value FROM keyv')) as Array<{ value: string }>;
+    return rows.map((r) => String(r.value));
+  } finally {
+    await adapter.disconnect();
+  }
 }
 
 const payloadOf = (entity: Json | undefined) => (entity?.entity_payload ?? {}) as Json;
@@ -416,7 +432,8 @@ describe('snooze from the side panel', () => {
 describe('masked values', () => {
   it('masks a password in the card and the panel; Reveal is offered to who may reveal, shows it to them alone, audited', async () => {
     const secret = 'Tr0ub4dor&3xyz!';
-    stack.sim.state.addEvent({
+    const marked = 'S3cr3t!Pass';
+    const added = stack.sim.state.addEvent({
       tenantId: 2001,
       identifierIds: [IDENTIFIER.domain],
       createdAt: Date.now(),
@@ -425,7 +442,12 @@ describe('masked values', () => {
       title: `Paste lists admin login acme with ${secret}`,
       uid: 'paste/wobj/secret-1',
     });
+    added.item.highlights.description = [`login for acme.example: admin / <mark>${marked}</mark>`];
     await command(stack, `events ${IDENTIFIER.domain} since:1h size:10`);
+    // The search context and the portal-event record keep the highlights with those words masked.
+    const held = await storedValues();
+    expect(held.some((v) => v.includes('paste/wobj/secret-1'))).toBe(true);
+    for (const word of [secret, marked]) expect(held.filter((v) => v.includes(word))).toEqual([]);
     const url = `https://app.flare.io/#/feed/2001/event/${encodeURIComponent('paste/wobj/secret-1')}`;
     const before = await share(url);
     const card = await stack.slack.waitFor((c) => c.method === 'chat.unfurl' && unfurls().length > before);
@@ -452,6 +474,12 @@ describe('masked values', () => {
       (c) => c.method === 'entity.presentDetails' && c.body.trigger_id === triggerId,
     );
     expect(JSON.stringify(revealed.body)).toContain('Tr0ub4dor');
+    expect(JSON.stringify(revealed.body)).toContain(marked);
+    // Read live from the API, about the identifier the event matched; still nothing stored in clear.
+    const asked = stack.sim.log.entries.filter((e) => e.path.endsWith('/paste/wobj/secret-1/highlights'));
+    expect(asked.map((e) => [e.method, e.body])).toEqual([['POST', { identifier_ids: [IDENTIFIER.domain] }]]);
+    for (const word of [secret, marked])
+      expect((await storedValues()).filter((v) => v.includes(word))).toEqual([]);
     const audit = await stack.repos.audit.recent(stack.workspaceId, 5);
     expect(audit.some((e) => e.action === 'event.reveal' && e.target === 'paste/wobj/secret-1')).toBe(true);
   });

@@ -261,6 +261,11 @@ describe('parseCommand: valid commands', () => {
       { kind: 'settings-actors', permission: 'unassign', actors: { usergroup: 'S0123ABCD' } },
     ],
     ['settings recommend everyone', { kind: 'settings-actors', permission: 'recommend', actors: 'everyone' }],
+    [
+      'settings cards <#C0SHARED01|with-vendor> open',
+      { kind: 'settings-cards', channel: 'C0SHARED01', open: true },
+    ],
+    ['settings cards <#C0SHARED01> Closed', { kind: 'settings-cards', channel: 'C0SHARED01', open: false }],
   ])('%j', (text, command) => {
     expect(parseCommand(text)).toEqual({ ok: true, command });
   });
@@ -693,6 +698,8 @@ const ERRORS: ErrorRow[] = [
   ['audit 1 2', 'audit', '`audit` takes at most one number; got also `2`.'],
   ['settings actor admins', 'settings', '`actor` is not a setting.', 'Did you mean `actors`?'],
   ['settings actors', 'settings', '`settings actors` needs `everyone`, `admins` or `group:<usergroup>`.'],
+  ['settings cards open', 'settings', '`settings cards` needs a channel: mention it (type # and pick it).'],
+  ['settings cards <#C0SHARED01> maybe', 'settings', '`settings cards #channel` needs `open` or `closed`.'],
   [
     'settings actors root',
     'settings',

@@ -154,6 +154,7 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
     { target: { kind: 'identifier', id: 3001 }, until: store.clock.now() + 60_000, by: 'U1', at: 0 },
     store.clock.now(),
   );
+  await repos.environmentQuota.set(ws, 'quota', { remaining: 10, batchReached: false, at: 1 });
   await repos.portalEvents(Anything).set(ws, 'link:abc', { note: 'seen' }, 60_000);
   await repos.intelRequests(Anything).set(ws, 'request-uuid', { note: 'asked' }, 60_000);
   await repos.workflowSteps(Anything).set(ws, 'Fx0001', { note: 'step run' }, 60_000);

@@ -28,12 +28,14 @@ describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
       permissions: DEFAULTS,
       chosen: [],
       defaultsNoticeSeenBy: [],
+      cardChannels: [],
     });
     await repos.settings.setActors('T0001', 'admins', 'U0ADMIN');
     expect(await repos.settings.get('T0001')).toEqual({
       permissions: { ...DEFAULTS, act: 'admins' },
       chosen: ['act'],
       defaultsNoticeSeenBy: [],
+      cardChannels: [],
       updatedBy: 'U0ADMIN',
       updatedAt: clock.now(),
     });
@@ -43,6 +45,7 @@ describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
       permissions: DEFAULTS,
       chosen: [],
       defaultsNoticeSeenBy: [],
+      cardChannels: [],
     });
   });
 
@@ -90,6 +93,19 @@ describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
     expect((await repos.settings.get('T0001')).permissions.intel).toEqual({ usergroup: 'S0SECOPS1' });
   });
 
+  it('opens and closes event cards per channel, keeping the other channels and the permissions', async () => {
+    const store = await fixture.open();
+    const { repos } = reposFor(store);
+    await repos.settings.setPermission('T0001', 'reveal', 'everyone', 'U0ADMIN');
+    await repos.settings.setCardChannel('T0001', 'C0SHARED1', true, 'U0ADMIN');
+    await repos.settings.setCardChannel('T0001', 'C0SHARED2', true, 'U0ADMIN');
+    await repos.settings.setCardChannel('T0001', 'C0SHARED1', true, 'U0ADMIN');
+    expect((await repos.settings.get('T0001')).cardChannels).toEqual(['C0SHARED2', 'C0SHARED1']);
+    const closed = await repos.settings.setCardChannel('T0001', 'C0SHARED2', false, 'U0ADMIN');
+    expect(closed.cardChannels).toEqual(['C0SHARED1']);
+    expect(closed.permissions.reveal).toBe('everyone');
+  });
+
   it('delete returns to the defaults and is idempotent', async () => {
     const store = await fixture.open();
     const { repos } = reposFor(store);
@@ -100,6 +116,7 @@ describe.each(BACKENDS)('SettingsRepo on %s', (kind) => {
       permissions: DEFAULTS,
       chosen: [],
       defaultsNoticeSeenBy: [],
+      cardChannels: [],
     });
   });
 

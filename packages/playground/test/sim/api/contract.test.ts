@@ -93,6 +93,18 @@ describe('requests are held to the published documents', () => {
     );
   });
 
+  it('holds an activity highlights request to the Swagger document’s HighlightPayload', async () => {
+    const uid = h.sim.state.events.find((e) => e.tenantId === tenant())?.item.metadata.uid ?? '';
+    const res = await call(h.sim, 'POST', v2(h.sim, `/activities/${uid}/highlights`), {
+      token,
+      body: { identifier_ids: ['one'], query: 'password' },
+    });
+    expect(res.status).toBe(400);
+    expect(h.sim.contractViolations[0]?.operation).toBe(
+      'POST /firework/v2/activities/{index}/{source}/{id}/highlights',
+    );
+  });
+
   it('follows the documents’ path templates, so operations the simulator does not serve are held too', async () => {
     // PATCH events/tenant/metadata is published; whether or not a route serves it, the request is checked.
     await call(h.sim, 'PATCH', `${v4(h.sim, '/events/tenant/metadata')}?uid=a/b/c`, {
@@ -166,6 +178,7 @@ async function everyOperation(
     ['GET', `/${family}/v4/identifier-recommendations/?size=5`],
     ['POST', `/${family}/v4/sandbox/uploads`, { filename: 'a.exe' }],
     ['GET', `/${family}/v2/activities/${event.item.metadata.uid}/ai_assistance`],
+    ['POST', `/${family}/v2/activities/${event.item.metadata.uid}/highlights`, { identifier_ids: [1] }],
     ['GET', `/${family}/v2/organizations/${k.organizationId}/tenants?size=2`],
     ['GET', `/${family}/v4/threat_flow/reports/requests/${report.uuid}`],
     ['GET', `/${family}/v4/threat_flow/intel/requests/${report.uuid}`],

@@ -13,6 +13,14 @@ import type { Schema } from './refs.js';
 const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 
 export const SPEC_SCHEMAS: Record<string, Schema> = {
+  // docs/API-NOTES.md#event-uids: an activity's highlights, shaped as an event's (field → fragments).
+  ActivityHighlights: {
+    type: 'object',
+    required: ['highlights'],
+    properties: {
+      highlights: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+    },
+  },
   // docs/API-NOTES.md#tokens: `tenant_id` optional (the key's default tenant when omitted).
   TokenGenerateBody: {
     type: 'object',
@@ -105,6 +113,8 @@ export const SPEC_PATHS: Record<string, Record<string, unknown>> = {
 
 /** Operations of the published documents that the README completes: extra parameters, a working response. */
 export const OVERRIDES: Record<string, { parameters?: Schema[]; response?: Schema }> = {
+  // docs/API-NOTES.md#event-uids: the Swagger entry describes the answer in words only.
+  'POST /firework/v2/activities/{index}/{source}/{id}/highlights': { response: ref('ActivityHighlights') },
   'GET /firework/v2/organizations/{organization_id}/tenants': {
     parameters: [
       { name: 'from', in: 'query', required: false, schema: nullable({ type: 'string' }) },

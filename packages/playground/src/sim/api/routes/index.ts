@@ -3,7 +3,7 @@ import type { TokenStore } from '../auth.js';
 import type { Handler } from '../http.js';
 import type { Tier } from '../rate-limit.js';
 import type { SimState } from '../state.js';
-import { aiAssistance } from './activities.js';
+import { activityHighlights, aiAssistance } from './activities.js';
 import { credentialActions, searchCredentials } from './credentials.js';
 import { getAnyEvent } from './event-lookup.js';
 import { updateTenantMetadata } from './event-metadata.js';
@@ -68,6 +68,7 @@ export function buildRoutes(family: string, tokens: TokenStore): Route[] {
     r('DELETE', `${f}/v4/identifiers/${seg}`, deleteIdentifier),
     r('POST', `${f}/v4/sandbox/uploads`, createUpload),
     r('GET', `${f}/v2/activities/${seg}/${seg}/(.+)/ai_assistance`, aiAssistance),
+    r('POST', `${f}/v2/activities/${seg}/${seg}/(.+)/highlights`, activityHighlights),
     r('GET', `${f}/v2/organizations/${seg}/tenants`, listTenants),
     r('POST', `${f}/v4/threat_flow/reports/requests`, createReportRequest),
     r('GET', `${f}/v4/threat_flow/reports/requests/${seg}`, getReportRequest),
