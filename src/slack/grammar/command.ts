@@ -34,6 +34,7 @@ export const SUBCOMMANDS = [
   'upload',
   'report',
   'intel',
+  'idp',
   'digest',
   'alerts',
   'audit',
@@ -217,6 +218,13 @@ export type Command =
   | { kind: 'settings-actors'; permission: Permission; actors: Actors }
   /** Who administers Vigil: one user group, or `admins` (Slack's workspace admins, as before it was set). */
   | { kind: 'settings-admins'; admins: 'admins' | { usergroup: string } }
+  /** `settings contain-approval on|off`: whether a containment waits for a second holder of `contain`. */
+  | { kind: 'settings-contain-approval'; on: boolean }
+  /** `idp connect …`: the secret itself comes through a form, never the command. */
+  | { kind: 'idp-connect'; provider: 'entra'; tenant: string; client: string }
+  | { kind: 'idp-connect'; provider: 'okta'; org: string }
+  | { kind: 'idp-status' }
+  | { kind: 'idp-disconnect' }
   | { kind: 'snooze'; target: SnoozeTargetSpec; length: SnoozeLengthSpec }
   | { kind: 'snoozes' }
   | { kind: 'snoozes-end'; snoozeId: string };

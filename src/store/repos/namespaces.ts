@@ -83,6 +83,12 @@ export const NAMESPACES = {
   'intel-request': { scope: 'workspace' },
   /** Leaked credentials remediated or ignored through Vigil (who, when), by pair or identity digest. */
   'credential-state': { scope: 'workspace' },
+  /** The identity provider containment acts on (Entra ID, Okta), its secret sealed, by `<workspaceId>:current`. */
+  'idp-connection': { scope: 'workspace' },
+  /** Containment requests (who asked, what, for whom, approval, outcome), by request id. */
+  'contain-request': { scope: 'workspace' },
+  /** Whether containment needs a second approver (`settings contain-approval`). */
+  'contain-setting': { scope: 'workspace' },
   /** Records found unreadable and set aside, by `<workspaceId>:<namespace>:<key>`, shown to admins. */
   unreadable: { scope: 'workspace' },
   /** What `/readyz`'s probe of the API last saw, per API host, shared by every instance (one probes). */
