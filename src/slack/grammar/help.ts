@@ -233,7 +233,10 @@ const ENTRIES: Record<Subcommand, Entry> = {
       'Connects the workspace to Microsoft Entra ID (an app registration with application permissions) or Okta, for containing a leaked identity from its credential row: revoke sessions, mark compromised, disable. The client secret or API token is entered in a form, never in a command; it is stored encrypted and never shown again. `status` names the provider, the permissions granted and tests the connection with a read-only call. See docs/containment.md.',
     adminOnly: true,
     examples: [
-      ex('idp connect entra tenant:contoso.onmicrosoft.com client:11111111-1111-1111-1111-111111111111', 'Entra ID; a form asks for the client secret'),
+      ex(
+        'idp connect entra tenant:contoso.onmicrosoft.com client:11111111-1111-1111-1111-111111111111',
+        'Entra ID; a form asks for the client secret',
+      ),
       ex('idp connect okta org:https://company.okta.com', 'Okta; a form asks for the API token'),
       ex('idp status', 'which provider, which permissions, and a test call'),
     ],

@@ -8,7 +8,8 @@ import type { Command } from './command.js';
 import { echo, fail } from './errors.js';
 import type { Token } from './tokenize.js';
 
-const ENTRA_EXAMPLE = '/vigil idp connect entra tenant:00000000-0000-0000-0000-000000000000 client:11111111-1111-1111-1111-111111111111';
+const ENTRA_EXAMPLE =
+  '/vigil idp connect entra tenant:00000000-0000-0000-0000-000000000000 client:11111111-1111-1111-1111-111111111111';
 const OKTA_EXAMPLE = '/vigil idp connect okta org:https://company.okta.com';
 /** A directory (tenant) id or a verified domain, and an application (client) id: Entra's own shapes. */
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -175,11 +175,14 @@ function serviceRecordRepos(store: Store) {
     credentialStates: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'credential-state', schema, ABSENT),
     /** The identity provider connection (secret sealed); the containment service defines the shape. */
-    idpConnections: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'idp-connection', schema),
+    idpConnections: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'idp-connection', schema),
     /** Containment requests by id; the containment service defines the shape. */
-    containRequests: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'contain-request', schema),
+    containRequests: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'contain-request', schema),
     /** Whether containment waits for a second approver. */
-    containSettings: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'contain-setting', schema),
+    containSettings: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'contain-setting', schema),
   };
 }
 
