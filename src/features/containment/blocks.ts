@@ -10,7 +10,7 @@ export { CONTAIN_OPEN } from '../../domain/contain-entry.js';
 import { privateMetadata, viewButton, viewTitle } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { button, confirmDialog, context, type RenderedMessage, section } from '../../slack/kit/kit.js';
-import { escapeMrkdwn, plainText, userMention } from '../../slack/kit/text.js';
+import { escapeMrkdwn, listCodeSpan, ownMrkdwn, plainText, userMention } from '../../slack/kit/text.js';
 import type { IdpConnectionView } from './connection.js';
 import {
   ACTION_WORDS,
@@ -76,7 +76,7 @@ export function renderCard(p: {
   value: (userId: string) => string;
 }): RenderedMessage {
   const name = PROVIDER_NAMES[p.provider.kind];
-  const leaked = escapeMrkdwn(p.identity);
+  const leaked = listCodeSpan(p.identity);
   if (p.match.kind === 'none')
     return {
       text: `No ${name} user matches ${p.identity}`,
@@ -110,7 +110,7 @@ export function renderCard(p: {
       elements: actions.map((a) => actionButton(a, u, p.value(u.id), p.approval)),
     },
   ];
-  if (u.notes.length > 0) blocks.push(context(escapeMrkdwn(u.notes.join(' ')), 'contain:notes'));
+  if (u.notes.length > 0) blocks.push(context(ownMrkdwn(u.notes.join(' ')), 'contain:notes'));
   return { text: `${name}: ${u.displayName} (${u.principal})`, blocks };
 }
 
@@ -164,7 +164,7 @@ export function renderDecision(r: ContainRequest, opts: { remediable: boolean })
   const head = `${who(r.requestedBy)} asked to ${requestLine(r)}: this ${CLOSED_WORDS[r.state]}${r.state === 'expired' ? '' : by}.`;
   const blocks: KnownBlock[] = [section(head, 'contain:decision')];
   if (r.outcome !== undefined && r.state === 'refused')
-    blocks.push(context(escapeMrkdwn(r.outcome), 'contain:outcome'));
+    blocks.push(context(ownMrkdwn(r.outcome), 'contain:outcome'));
   const next: Button[] = [];
   const contained = r.state === 'done' && (r.action === 'revoke' || r.action === 'disable');
   if (contained && r.credential !== undefined && opts.remediable && r.remediatedBy === undefined)
@@ -221,12 +221,13 @@ export function renderIdpStatus(p: {
   const lines = [`*Identity provider:* ${which}, connected by ${who(c.connectedBy)} ${slackDate(c.at)}.`];
   if (p.check) {
     lines.push(
-      `*Permissions granted:* ${p.check.granted.length > 0 ? p.check.granted.map(escapeMrkdwn).join(', ') : '_none_'}`,
+      `*Permissions granted:* ${p.check.granted.length > 0 ? p.check.granted.map((g) => listCodeSpan(g)).join(', ') : '_none_'}`,
     );
-    if (p.check.missing.length > 0) lines.push(`*Missing:* ${p.check.missing.map(escapeMrkdwn).join('; ')}`);
+    if (p.check.missing.length > 0)
+      lines.push(`*Missing:* ${p.check.missing.map((m) => listCodeSpan(m)).join('; ')}`);
     lines.push(`:white_check_mark: ${escapeMrkdwn(p.check.test)}`);
   }
-  if (p.problem !== undefined) lines.push(`:x: ${escapeMrkdwn(p.problem)}`);
+  if (p.problem !== undefined) lines.push(`:x: ${ownMrkdwn(p.problem)}`);
   return { text: `Identity provider: ${c.provider}`, blocks: [section(lines.join('\n')), context(approval)] };
 }
 

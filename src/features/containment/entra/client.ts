@@ -220,7 +220,8 @@ export class EntraClient implements IdentityProvider {
     // A 5xx is Graph failing, not refusing: nothing was done, and the request can be tried again.
     if (answer.status >= 500) throw new ProviderDownError(NAME, new Error(`HTTP ${answer.status}`));
     if (answer.status === 401) this.token = undefined;
-    const code = GraphErrorSchema.safeParse(answer.body).data?.error.code ?? `HTTP ${answer.status}`;
+    const code =
+      safeCode(GraphErrorSchema.safeParse(answer.body).data?.error.code) ?? `HTTP ${answer.status}`;
     throw refusal(answer.status, code, needs, retryAfterSeconds(answer.retryAfter, this.now()));
   }
 
@@ -256,6 +257,12 @@ export class EntraClient implements IdentityProvider {
   }
 }
 
+/** An error code as Vigil repeats it: letters, digits and dots only (it is the provider's text). */
+function safeCode(code: string | undefined): string | undefined {
+  const clean = code?.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, 60);
+  return clean === '' ? undefined : clean;
+}
+
 /** The `roles` claim of the token's payload: read, not verified (Vigil is not its audience; Graph checks it). */
 function rolesOf(jwt: string): string[] {
   const payload = jwt.split('.')[1];
@@ -287,7 +294,7 @@ function tokenRefusal(status: number, body: unknown, retryAfter: number | undefi
   if (codes.includes(90002) || codes.includes(90023))
     return new ProviderRefusalError(`${NAME} does not know this tenant.`, 'Check the tenant id.', status);
   return new ProviderRefusalError(
-    `${NAME} refused Vigil's sign-in (${error?.error ?? `HTTP ${status}`}).`,
+    `${NAME} refused Vigil's sign-in (${safeCode(error?.error) ?? `HTTP ${status}`}).`,
     'Check the tenant, client id and secret with `/vigil idp status`.',
     status,
   );
