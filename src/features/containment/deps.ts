@@ -3,7 +3,7 @@ import type { SlackBase } from '../../slack/context.js';
 import type { ContainmentService } from './service.js';
 
 /** A leaked credential as containment sees it: whose identity, and the row Flare can mark remediated. */
-export interface LeakedCredential {
+interface LeakedCredential {
   identity: string;
   credential?: { id: number; hash: string };
 }

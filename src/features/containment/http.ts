@@ -10,7 +10,7 @@ import { RefusalError, VigilError } from '../../kernel/errors.js';
 import { isLoopbackHost, mayCarryToken } from '../../kernel/net.js';
 
 /** Metrics' view of one exchange (the API client's observer shape: a bounded origin, a route template). */
-export interface IdpExchange {
+interface IdpExchange {
   origin: string;
   method: string;
   route: string;
@@ -54,7 +54,7 @@ export class ProviderDownError extends VigilError {
 }
 
 /** The host is not one VIGIL_IDP_ALLOWED_HOSTS lets a credential go to. */
-export class HostNotAllowedError extends RefusalError {
+class HostNotAllowedError extends RefusalError {
   constructor(host: string) {
     super(
       `Vigil does not send identity provider credentials to ${host}.`,

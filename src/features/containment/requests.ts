@@ -12,7 +12,7 @@ import { ExpiredError, NotAllowedError, RefusalError, VigilError } from '../../k
 import type { Logger } from '../../kernel/logger.js';
 import type { Lease, Repositories, Store } from '../../store/index.js';
 import { ProviderDownError } from './http.js';
-import { ACTION_WORDS, type ContainAction, type IdentityProvider, ProviderRefusalError } from './provider.js';
+import { ACTION_WORDS, type IdentityProvider, ProviderRefusalError } from './provider.js';
 
 /** Longer than any provider call (15 s timeout, a token first): a crashed runner's lease frees itself. */
 const RUN_LEASE_MS = 2 * 60_000;

@@ -33,7 +33,7 @@ export interface ContainmentServiceDeps {
   okta?: (org: string, token: string) => IdentityProvider;
 }
 
-export class NoIdentityProviderError extends RefusalError {
+class NoIdentityProviderError extends RefusalError {
   constructor() {
     super(
       'No identity provider is connected to this workspace, so Vigil cannot contain accounts.',

@@ -15,8 +15,6 @@ const OKTA_EXAMPLE = '/vigil idp connect okta org:https://company.okta.com';
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DOMAIN = /^(?=.{3,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
 
-export type IdpCommand = Extract<Command, { kind: 'idp-connect' | 'idp-status' | 'idp-disconnect' }>;
-
 export function parseIdp(tokens: readonly Token[]): Command {
   const [verb, ...rest] = tokens;
   const word = verb?.key === undefined ? (verb?.value.toLowerCase() ?? '') : '';
@@ -68,7 +66,7 @@ function parseOkta(tokens: readonly Token[]): Command {
       once(org, token, OKTA_EXAMPLE);
       org = singleValueOf(token, OKTA_EXAMPLE).trim().replace(/\/+$/, '');
       const url = URL.canParse(org) ? new URL(org) : undefined;
-      if (!url || url.pathname !== '/' || url.search !== '' || url.username !== '' || url.password !== '')
+      if (url?.pathname !== '/' || url.search !== '' || url.username !== '' || url.password !== '')
         fail(`\`${echo(org)}\` is not an Okta org URL.`, { example: OKTA_EXAMPLE });
       org = url.origin;
     } else if (token.key === undefined) {

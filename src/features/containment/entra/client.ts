@@ -32,7 +32,7 @@ const NAME = 'Microsoft Entra ID';
 const SELECT = 'id,displayName,userPrincipalName,mail,accountEnabled,userType';
 
 /** The least-privileged application permission each action needs (Graph's permission reference). */
-export const ENTRA_PERMISSIONS: Readonly<Record<Exclude<ContainAction, 'expire-password'>, string[]>> = {
+const ENTRA_PERMISSIONS: Readonly<Record<Exclude<ContainAction, 'expire-password'>, string[]>> = {
   revoke: ['User.RevokeSessions.All', 'User.ReadWrite.All', 'Directory.ReadWrite.All'],
   compromised: ['IdentityRiskyUser.ReadWrite.All'],
   disable: ['User.EnableDisableAccount.All', 'User.ReadWrite.All', 'Directory.ReadWrite.All'],

@@ -60,7 +60,7 @@ const NEEDS: Record<string, string[]> = {
   'identityProtection.riskyUsers.confirmCompromised': ['IdentityRiskyUser.ReadWrite.All'],
 };
 
-export const DEFAULT_ENTRA_ROLES = [
+const DEFAULT_ENTRA_ROLES = [
   'User.Read.All',
   'AuditLog.Read.All',
   'User.RevokeSessions.All',
@@ -110,7 +110,7 @@ export async function startSimEntra(opts: SimEntraOptions = {}): Promise<SimEntr
     });
   });
 
-  function token(conforms: boolean, url: URL, body: string, res: ServerResponse): void {
+  function token(conforms: boolean, url: URL, body: string, res: ServerResponse): true {
     sim.tokenCalls++;
     if (!conforms) return send(res, 400, { error: 'invalid_request', error_codes: [900144] });
     const form = new URLSearchParams(body);
@@ -136,14 +136,19 @@ export async function startSimEntra(opts: SimEntraOptions = {}): Promise<SimEntr
     const exp = now() + 3600_000;
     const value = `${b64({ typ: 'JWT', alg: 'none' })}.${b64({ tid: sim.tenantId, appid: sim.clientId, roles: sim.roles, exp: Math.floor(exp / 1000) })}.${randomBytes(16).toString('base64url')}`;
     tokens.set(value, { roles: [...sim.roles], exp });
-    send(res, 200, { token_type: 'Bearer', expires_in: 3599, ext_expires_in: 3599, access_token: value });
+    return send(res, 200, {
+      token_type: 'Bearer',
+      expires_in: 3599,
+      ext_expires_in: 3599,
+      access_token: value,
+    });
   }
 
   function answerGraph(
     req: IncomingMessage,
     res: ServerResponse,
     input: Parameters<Contract['check']>[0],
-  ): void {
+  ): true {
     const matched = graph.check(input);
     if (!matched) return graphError(res, 400, 'BadRequest', 'The request does not match the published API.');
     const bearer = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
@@ -169,7 +174,7 @@ export async function startSimEntra(opts: SimEntraOptions = {}): Promise<SimEntr
         'Insufficient privileges to complete the operation.',
       );
     sim.calls.push({ operationId: matched.operationId, path: input.path });
-    handle(matched.operationId, matched.params, input, held.roles, res);
+    return handle(matched.operationId, matched.params, input, held.roles, res);
   }
 
   function handle(
@@ -178,7 +183,7 @@ export async function startSimEntra(opts: SimEntraOptions = {}): Promise<SimEntr
     input: Parameters<Contract['check']>[0],
     roles: string[],
     res: ServerResponse,
-  ): void {
+  ): true {
     const select = input.query.get('$select')?.split(',');
     if (select?.includes('signInActivity') && !roles.includes('AuditLog.Read.All'))
       return graphError(
@@ -234,7 +239,7 @@ export async function startSimEntra(opts: SimEntraOptions = {}): Promise<SimEntr
         return send(res, 204);
       }
     }
-    graphError(res, 501, 'NotImplemented', `The simulator does not answer ${op}.`);
+    return graphError(res, 501, 'NotImplemented', `The simulator does not answer ${op}.`);
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -287,19 +292,21 @@ function shape(u: SimDirectoryUser, select: string[] | undefined): Record<string
   return Object.fromEntries(Object.entries(all).filter(([k]) => keep.includes(k)));
 }
 
-function send(res: ServerResponse, status: number, body?: unknown): void {
+/** Answers; `true` so a handler can `return send(…)`. */
+function send(res: ServerResponse, status: number, body?: unknown): true {
   res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
   res.end(body === undefined ? undefined : JSON.stringify(body));
+  return true;
 }
 
-function graphError(res: ServerResponse, status: number, code: string, message: string): void {
-  send(res, status, {
+function graphError(res: ServerResponse, status: number, code: string, message: string): true {
+  return send(res, status, {
     error: { code, message, innerError: { 'request-id': randomUUID(), date: new Date(0).toISOString() } },
   });
 }
 
-function notFound(res: ServerResponse, id: string | undefined): void {
-  graphError(
+function notFound(res: ServerResponse, id: string | undefined): true {
+  return graphError(
     res,
     404,
     'Request_ResourceNotFound',
