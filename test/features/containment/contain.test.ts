@@ -4,6 +4,8 @@
  * directory user a leak maps to (or none), a second approver in the channel, once however many clicks, expiry
  * on the injected clock, provider down and throttling, refusals with no provider call, audit and remediation.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
 import { textOf } from '../../harness/index.js';
@@ -80,6 +82,17 @@ describe('connecting Entra ID', () => {
     expect(sent).not.toContain(c.entra.clientSecret);
     expect(c.stack.logs.slice(logsBefore).join('\n')).not.toContain(c.entra.clientSecret);
     expect((await audit(3)).find((e) => e.action === 'idp.connect')).toMatchObject({ target: 'entra' });
+    // Sealed in the store: the secret's bytes are in no file of it.
+    for (const f of (await readdir(c.stack.dataDir)).filter((n) => n.startsWith('vigil.sqlite'))) {
+      expect((await readFile(join(c.stack.dataDir, f))).includes(Buffer.from(c.entra.clientSecret)), f).toBe(false);
+    }
+  });
+
+  it('refuses a secret Entra ID refuses, in words, and keeps nothing', async () => {
+    const answer = await connectThroughForm(c, 'not-the-secret');
+    expect(textOf(answer)).toContain('refused the client secret');
+    const { post } = await command(c.stack, 'idp status', { userId: SEEDED_USERS.admin });
+    expect(textOf(post.body)).toContain('Listing one user');
   });
 
   it('`idp status` names the provider and the permissions, and tests the connection', async () => {
