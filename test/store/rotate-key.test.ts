@@ -66,11 +66,9 @@ describe('rotate-key', () => {
       bot: { token: 'xoxb-rotated-bot-token', scopes: ['commands'], id: 'B01', userId: 'U0BOT' },
       isEnterpriseInstall: false,
     });
-    await seeded.repos
-      .idpConnections(IdpRecord)
-      .set('T0IDP0001', 'current', {
-        sealedSecret: seeded.repos.idpSecrets.seal('T0IDP0001', 'entra-client-secret'),
-      });
+    await seeded.repos.idpConnections(IdpRecord).set('T0IDP0001', 'current', {
+      sealedSecret: seeded.repos.idpSecrets.seal('T0IDP0001', 'entra-client-secret'),
+    });
     await seeded.store.close();
 
     // First run: killed as soon as it has recorded some progress.

@@ -84,7 +84,9 @@ describe('connecting Entra ID', () => {
     expect((await audit(3)).find((e) => e.action === 'idp.connect')).toMatchObject({ target: 'entra' });
     // Sealed in the store: the secret's bytes are in no file of it.
     for (const f of (await readdir(c.stack.dataDir)).filter((n) => n.startsWith('vigil.sqlite'))) {
-      expect((await readFile(join(c.stack.dataDir, f))).includes(Buffer.from(c.entra.clientSecret)), f).toBe(false);
+      expect((await readFile(join(c.stack.dataDir, f))).includes(Buffer.from(c.entra.clientSecret)), f).toBe(
+        false,
+      );
     }
   });
 
