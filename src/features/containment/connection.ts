@@ -4,6 +4,7 @@
  * to build the provider's client, never returned to Slack.
  */
 import { z } from 'zod';
+import { RefusalError } from '../../kernel/errors.js';
 import { registerSecret } from '../../kernel/logger.js';
 import type { Repositories } from '../../store/index.js';
 import { EntraClient } from './entra/client.js';
@@ -109,7 +110,11 @@ export class IdpConnections {
 
   private build(c: IdpConnection, secret: string): IdentityProvider {
     if (c.provider === 'okta') {
-      if (!this.deps.okta) throw new Error('this build has no Okta client');
+      if (!this.deps.okta)
+        throw new RefusalError(
+          'Vigil cannot contain accounts in Okta yet; only Microsoft Entra ID is supported.',
+          'Connect Entra ID with `/vigil idp connect entra tenant:<id> client:<id>`.',
+        );
       return this.deps.okta(c.org, secret);
     }
     return new EntraClient(
