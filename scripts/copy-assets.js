@@ -15,3 +15,5 @@ for (const doc of ['firework-v4-openapi.json', 'firework-v2-swagger.json']) {
 for (const doc of ['graph-openapi.json', 'entra-token-openapi.json']) {
   cpSync(`packages/playground/src/sim/identity/${doc}`, `dist/packages/playground/src/sim/identity/${doc}`);
 }
+for (const doc of ['okta-openapi.json'])
+  cpSync(`packages/playground/src/sim/identity/${doc}`, `dist/packages/playground/src/sim/identity/${doc}`);

@@ -4,7 +4,6 @@
  * to build the provider's client, never returned to Slack.
  */
 import { z } from 'zod';
-import { RefusalError } from '../../kernel/errors.js';
 import { registerSecret } from '../../kernel/logger.js';
 import type { Repositories } from '../../store/index.js';
 import { EntraClient } from './entra/client.js';
@@ -46,8 +45,8 @@ export interface IdpConnectionsDeps {
   http: IdpHttp;
   urls: ProviderUrls;
   now: () => number;
-  /** Builds Okta's client (okta/), when this build has it. */
-  okta?: (org: string, token: string) => IdentityProvider;
+  /** Builds Okta's client (okta/). */
+  okta: (org: string, token: string) => IdentityProvider;
 }
 
 export class IdpConnections {
@@ -110,11 +109,6 @@ export class IdpConnections {
 
   private build(c: IdpConnection, secret: string): IdentityProvider {
     if (c.provider === 'okta') {
-      if (!this.deps.okta)
-        throw new RefusalError(
-          'Vigil cannot contain accounts in Okta yet; only Microsoft Entra ID is supported.',
-          'Connect Entra ID with `/vigil idp connect entra tenant:<id> client:<id>`.',
-        );
       return this.deps.okta(c.org, secret);
     }
     return new EntraClient(

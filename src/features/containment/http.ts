@@ -39,6 +39,8 @@ export interface IdpCall {
 export interface IdpAnswer {
   status: number;
   retryAfter: string | undefined;
+  /** Okta's `X-Rate-Limit-Reset`: when the window resets, in epoch seconds. */
+  rateLimitReset: string | undefined;
   body: unknown;
 }
 
@@ -84,10 +86,14 @@ export class IdpHttp {
       });
       status = res.statusCode;
       const text = await res.body.text();
-      const retryAfter = res.headers['retry-after'];
+      const header = (name: string) => {
+        const v = res.headers[name];
+        return Array.isArray(v) ? v[0] : v;
+      };
       return {
         status,
-        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+        retryAfter: header('retry-after'),
+        rateLimitReset: header('x-rate-limit-reset'),
         body: parseJson(text),
       };
     } catch (err) {

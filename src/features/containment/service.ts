@@ -10,6 +10,7 @@ import type { Logger } from '../../kernel/logger.js';
 import type { Repositories, Store } from '../../store/index.js';
 import { IdpConnections, type IdpConnectionView, type ProviderUrls } from './connection.js';
 import type { IdpHttp } from './http.js';
+import { OktaClient } from './okta/client.js';
 import type { ConnectionCheck, DirectoryMatch, IdentityProvider } from './provider.js';
 import { ContainRequests } from './requests.js';
 
@@ -30,7 +31,6 @@ export interface ContainmentServiceDeps {
   http: IdpHttp;
   urls: ProviderUrls;
   approvalTtlMs: number;
-  okta?: (org: string, token: string) => IdentityProvider;
 }
 
 class NoIdentityProviderError extends RefusalError {
@@ -53,7 +53,7 @@ export class ContainmentService {
       http: deps.http,
       urls: deps.urls,
       now,
-      ...(deps.okta ? { okta: deps.okta } : {}),
+      okta: (org, token) => new OktaClient(org, token, deps.http, now),
     });
     this.requests = new ContainRequests({
       repos: deps.repos,

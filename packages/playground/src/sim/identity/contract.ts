@@ -145,15 +145,35 @@ export class Contract {
       const v = this.ajv.compile(schema);
       if (!v(value)) problems.push(`query ${String(p.name)}: ${this.ajv.errorsText(v.errors)}`);
     }
-    const security = (route.operation.security ?? this.doc.security) as unknown[] | undefined;
-    if (security && security.length > 0 && !/^Bearer \S+$/.test(String(req.headers.authorization ?? '')))
-      problems.push('the document requires a bearer token (Authorization: Bearer …)');
+    const auth = this.authSchemes(route);
+    if (
+      auth.length > 0 &&
+      !auth.some((scheme) => new RegExp(`^${scheme} \\S+$`).test(String(req.headers.authorization ?? '')))
+    )
+      problems.push(`the document requires Authorization: ${auth.join(' or ')} …`);
     problems.push(...this.checkBody(route, req));
     if (problems.length > 0) {
       this.violate(req, problems.join('; '));
       return undefined;
     }
     return { operationId: String(route.operation.operationId), params };
+  }
+
+  /** The Authorization schemes the operation's security allows: `Bearer` (oauth2), `SSWS` (Okta's API token). */
+  private authSchemes(route: Route): string[] {
+    const security = (route.operation.security ?? this.doc.security) as Record<string, unknown>[] | undefined;
+    const schemes = ((this.doc.components as Json | undefined)?.securitySchemes ?? {}) as Record<
+      string,
+      Json
+    >;
+    return (security ?? []).flatMap((req) =>
+      Object.keys(req).map((name) => {
+        const scheme = schemes[name];
+        return scheme?.type === 'apiKey' && String(scheme.description ?? '').includes('SSWS')
+          ? 'SSWS'
+          : 'Bearer';
+      }),
+    );
   }
 
   private checkBody(
