@@ -8,6 +8,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { wallClock } from '../defaults.js';
 import { Contract, type Violation } from './contract.js';
 
 export interface SimDirectoryUser {
@@ -71,7 +72,7 @@ const DEFAULT_ENTRA_ROLES = [
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 export async function startSimEntra(opts: SimEntraOptions = {}): Promise<SimEntra> {
-  const now = opts.now ?? (() => Date.now());
+  const now = opts.now ?? (() => wallClock.now());
   const graph = new Contract('graph', './graph-openapi.json', '/v1.0');
   const login = new Contract('entra-token', './entra-token-openapi.json', '');
   const tokens = new Map<string, { roles: string[]; exp: number }>();
@@ -301,7 +302,7 @@ function send(res: ServerResponse, status: number, body?: unknown): true {
 
 function graphError(res: ServerResponse, status: number, code: string, message: string): true {
   return send(res, status, {
-    error: { code, message, innerError: { 'request-id': randomUUID(), date: new Date(0).toISOString() } },
+    error: { code, message, innerError: { 'request-id': randomUUID() } },
   });
 }
 

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { wallClock } from '../defaults.js';
 import { Contract, type Violation } from './contract.js';
 
 export interface SimOktaUser {
@@ -28,7 +29,7 @@ export interface SimOkta {
 export async function startSimOkta(
   opts: { users?: SimOktaUser[]; now?: () => number } = {},
 ): Promise<SimOkta> {
-  const now = opts.now ?? (() => Date.now());
+  const now = opts.now ?? (() => wallClock.now());
   const contract = new Contract('okta', './okta-openapi.json', '');
   const faults: number[] = [];
   const state = {
