@@ -11,3 +11,9 @@ for (const doc of ['firework-v4-openapi.json', 'firework-v2-swagger.json']) {
     `dist/packages/playground/src/sim/api/openapi/${doc}`,
   );
 }
+// The published identity provider documents the simulated Entra ID holds requests to (the playground runs it).
+for (const doc of ['graph-openapi.json', 'entra-token-openapi.json']) {
+  cpSync(`packages/playground/src/sim/identity/${doc}`, `dist/packages/playground/src/sim/identity/${doc}`);
+}
+for (const doc of ['okta-openapi.json'])
+  cpSync(`packages/playground/src/sim/identity/${doc}`, `dist/packages/playground/src/sim/identity/${doc}`);

@@ -126,6 +126,10 @@ const VARIABLES = {
     limit('must be a whole number of connections (1-100000)', 1, 100_000),
     512,
   ),
+  VIGIL_IDP_ALLOWED_HOSTS: withDefault(text(), 'login.microsoftonline.com,graph.microsoft.com'),
+  VIGIL_ENTRA_LOGIN_URL: withDefault(absoluteUrl, 'https://login.microsoftonline.com'),
+  VIGIL_GRAPH_URL: withDefault(absoluteUrl, 'https://graph.microsoft.com'),
+  VIGIL_CONTAIN_APPROVAL_TTL: withDefault(parsedBy(parseDuration), 3_600_000),
   VIGIL_METRICS: withDefault(oneOf(['1', '0', 'true', 'false'], 'must be 1 or 0'), '0'),
   VIGIL_METRICS_PORT: optional(portNumber),
   VIGIL_METRICS_HOST: withDefault(text(), '127.0.0.1'),
@@ -195,7 +199,39 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
       );
     }
   }
+  problems.push(...idpProblems(env));
   return problems;
+}
+
+/** Identity provider URLs: https (loopback excepted), on a host of VIGIL_IDP_ALLOWED_HOSTS. */
+function idpProblems(env: Record<string, string | undefined>): string[] {
+  const allowed = splitList(
+    env.VIGIL_IDP_ALLOWED_HOSTS ?? 'login.microsoftonline.com,graph.microsoft.com',
+  ).map((h) => h.toLowerCase());
+  const problems: string[] = [];
+  for (const name of ['VIGIL_ENTRA_LOGIN_URL', 'VIGIL_GRAPH_URL'] as const) {
+    const value = env[name];
+    const url = value && URL.canParse(value) ? new URL(value) : undefined;
+    if (!url || isLoopbackHost(url.hostname)) continue;
+    if (url.protocol !== 'https:') problems.push(`${name}: must use https (loopback excepted)`);
+    else if (!allowed.includes(url.hostname.toLowerCase()))
+      problems.push(
+        `${name}: host ${url.hostname} is not in VIGIL_IDP_ALLOWED_HOSTS (${allowed.join(', ')})`,
+      );
+  }
+  return problems;
+}
+
+/** `90s`, `30m`, `1h`, `2d` or milliseconds: from a minute to a week. */
+function parseDuration(value: string): number | string {
+  const m = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(value.trim());
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+    (m?.[2] ?? 'ms').toLowerCase() as 'ms'
+  ];
+  const ms = m ? Number(m[1]) * unit : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms < 60_000 || ms > 7 * 86_400_000)
+    return 'must be a duration from 1m to 7d (90s, 30m, 1h, 2d, or milliseconds)';
+  return ms;
 }
 
 /**
@@ -314,6 +350,12 @@ export interface Config {
   /** Audit entries kept per workspace (VIGIL_AUDIT_RETENTION); the oldest go first, the log lines stay. */
   audit: { retention: number };
   /**
+   * Containment's identity providers: Entra's sign-in and Graph URLs (national clouds, tests), the hosts a
+   * provider's credential may go to (VIGIL_IDP_ALLOWED_HOSTS; an Okta org's host must be listed), and how
+   * long a request waits for its second approver.
+   */
+  idp: { entraLoginUrl: string; graphUrl: string; allowedHosts: string[]; approvalTtlMs: number };
+  /**
    * `/metrics` (Prometheus): only on a port of its own, when `port` is set (VIGIL_METRICS_PORT, on `host`:
    * loopback unless VIGIL_METRICS_HOST says otherwise), never on Slack's `PORT`. Off otherwise.
    */
@@ -398,6 +440,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     proxy,
     sandbox: { maxBytes: e.VIGIL_SANDBOX_MAX_BYTES },
     audit: { retention: e.VIGIL_AUDIT_RETENTION },
+    idp: {
+      entraLoginUrl: e.VIGIL_ENTRA_LOGIN_URL.replace(/\/+$/, ''),
+      graphUrl: e.VIGIL_GRAPH_URL.replace(/\/+$/, ''),
+      allowedHosts: splitList(e.VIGIL_IDP_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
+      approvalTtlMs: e.VIGIL_CONTAIN_APPROVAL_TTL,
+    },
     metrics: {
       port: e.VIGIL_METRICS_PORT,
       host: e.VIGIL_METRICS_HOST,

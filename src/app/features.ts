@@ -1,10 +1,13 @@
 /** Every feature Vigil registers, in one list, each bound to the few services it declares. */
 
+import { parseContextRef } from '../domain/contexts.js';
 import { agentFeature } from '../features/agent/index.js';
 import { alertsFeature } from '../features/alerts/index.js';
 import { askPersonFeature } from '../features/ask-person/index.js';
 import { connectionFeature } from '../features/connection/index.js';
 import { lifecycleFeature } from '../features/connection/lifecycle.js';
+import type { LeakedCredentials } from '../features/containment/deps.js';
+import { containmentFeature } from '../features/containment/index.js';
 import { credentialsFeature } from '../features/credentials/index.js';
 import { digestFeature, digestPagesFeature } from '../features/digests/index.js';
 import { publisherDepsOf } from '../features/digests/publisher-deps.js';
@@ -74,6 +77,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       credentials: s.credentials,
       identifiers: s.identifiers,
       audit: s.audit,
+      containment: { connected: async (ws) => (await s.containment.connections.get(ws)) !== undefined },
     }),
     bindFeature(digestFeature, {
       ...base,
@@ -104,6 +108,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
     bindFeature(reportsFeature, { ...base, reports: s.reports, events: s.events }),
     bindFeature(intelFeature, { ...base, intel: s.intel }),
     bindFeature(sandboxFeature, { ...base, sandbox: s.sandbox }),
+    bindFeature(containmentFeature, { ...base, containment: s.containment, leaks: leakedCredentials(s) }),
     bindFeature(snoozeFeature, { ...base, snoozes: s.snoozes, identifiers: s.identifiers }),
     bindFeature(workObjectsFeature, {
       ...base,
@@ -117,6 +122,26 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
   const commands = (): BoundFeature['commands'] => Object.assign({}, ...features.map((f) => f.commands));
   const agent = { ...base, commands, identifiers: s.identifiers, portalHosts: s.config.portalHosts };
   return [...features, bindFeature(agentFeature, agent)];
+}
+
+/** Credential rows as containment reads them (`<context>:<index>` refs), and Flare's remediation of one. */
+function leakedCredentials(s: VigilCore): LeakedCredentials {
+  return {
+    async find(workspaceId, ref) {
+      const parsed = parseContextRef(ref);
+      if (!parsed || parsed.index === undefined) return undefined;
+      const ctx = await s.credentials.contexts.load(parsed.ctxId, workspaceId);
+      const row = ctx.rows[parsed.index];
+      if (row === undefined) return undefined;
+      const credential =
+        row.credentialHash === undefined ? undefined : { id: row.id, hash: row.credentialHash };
+      return { identity: row.identity, ...(credential ? { credential } : {}) };
+    },
+    async remediate(workspaceId, by, leak) {
+      const target = { id: leak.credential.id, identity: leak.identity, hash: leak.credential.hash };
+      await s.credentials.actions.act({ workspaceId, by, action: 'remediate', targets: [target] });
+    },
+  };
 }
 
 /** An event row's buttons and menu, and the forms it opens, each part bound to its own deps. */

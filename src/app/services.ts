@@ -19,6 +19,8 @@ import { buildAskPerson } from '../features/ask-person/build.js';
 import type { AskPersonService } from '../features/ask-person/service.js';
 import { ConnectionService } from '../features/connection/service.js';
 import { TenantsService } from '../features/connection/tenants.js';
+import { IdpHttp } from '../features/containment/http.js';
+import { ContainmentService } from '../features/containment/service.js';
 import { CredentialsService } from '../features/credentials/service.js';
 import { DigestOnDemand } from '../features/digests/on-demand.js';
 import { DigestService } from '../features/digests/subscriptions.js';
@@ -66,6 +68,8 @@ export interface Services {
   triage: TriageService;
   snoozes: SnoozeService;
   workObjects: WorkObjectsService;
+  /** Containing leaked identities in the workspace's identity provider (Entra ID, Okta). */
+  containment: ContainmentService;
   knownTags: KnownTags;
   lists: ListContexts;
   /** Server-side permission checks, from the verified payload's team and user. */
@@ -188,5 +192,27 @@ function workflowServices(
       dispatcher: base.outbound.dispatcher,
     }),
     workObjects: new WorkObjectsService({ links: portalLinks, api, repos, events, triage, audit }),
+    containment: containmentService(base),
   };
+}
+
+/** Containment's provider calls go out like every other: Vigil's dispatcher (the proxy), the API metrics. */
+function containmentService(base: ServiceBase): ContainmentService {
+  const { config, clock, monitoring } = base;
+  const observer = monitoring.apiObserver;
+  const http = new IdpHttp({
+    dispatcher: base.outbound.dispatcher,
+    allowedHosts: config.idp.allowedHosts,
+    now: () => clock.now(),
+    observe: (exchange) => observer.exchange?.(exchange),
+  });
+  return new ContainmentService({
+    repos: base.repos,
+    store: base.store,
+    clock,
+    logger: base.logger.child({ component: 'contain' }),
+    http,
+    urls: { entraLoginUrl: config.idp.entraLoginUrl, graphUrl: config.idp.graphUrl },
+    approvalTtlMs: config.idp.approvalTtlMs,
+  });
 }

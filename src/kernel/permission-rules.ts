@@ -14,7 +14,7 @@ export const PERMISSIONS = [
   'watch',
   'intel',
   'sandbox',
-  /** Reserved for containment (not used yet): set now, it holds when the feature comes. */
+  /** Containing identities in the identity provider (features/containment): revoke, mark compromised, disable. */
   'contain',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -53,4 +53,9 @@ export const COMMAND_ACCESS: Readonly<Record<CommandKind, Access>> = Object.free
   'settings-actors': 'admin',
   'settings-admins': 'admin',
   'settings-cards': 'admin',
+  'settings-contain-approval': 'admin',
+  // Status says which provider and which permissions, no secret: what any holder of `contain` may see.
+  'idp-status': 'contain',
+  'idp-connect': 'admin',
+  'idp-disconnect': 'admin',
 });

@@ -314,3 +314,37 @@ describe('LOG_FORMAT', () => {
     expect(problems({ ...single, LOG_FORMAT: 'yaml' })).toEqual(['LOG_FORMAT: must be one of text, json']);
   });
 });
+
+describe('containment settings', () => {
+  it('default to Microsoft’s public cloud, an hour to approve, and its two hosts', () => {
+    const c = loadConfig(single);
+    expect(c.idp).toEqual({
+      entraLoginUrl: 'https://login.microsoftonline.com',
+      graphUrl: 'https://graph.microsoft.com',
+      allowedHosts: ['login.microsoftonline.com', 'graph.microsoft.com'],
+      approvalTtlMs: 3_600_000,
+    });
+    expect(loadConfig({ ...single, VIGIL_CONTAIN_APPROVAL_TTL: '30m' }).idp.approvalTtlMs).toBe(1_800_000);
+  });
+
+  it('take a national cloud only on an allowed https host (loopback exempt), and a sane approval time', () => {
+    expect(problems({ ...single, VIGIL_GRAPH_URL: 'https://graph.microsoft.us' })).toEqual([
+      'VIGIL_GRAPH_URL: host graph.microsoft.us is not in VIGIL_IDP_ALLOWED_HOSTS (login.microsoftonline.com, graph.microsoft.com)',
+    ]);
+    expect(
+      problems({
+        ...single,
+        VIGIL_GRAPH_URL: 'https://graph.microsoft.us',
+        VIGIL_ENTRA_LOGIN_URL: 'https://login.microsoftonline.us',
+        VIGIL_IDP_ALLOWED_HOSTS: 'graph.microsoft.us,login.microsoftonline.us',
+      }),
+    ).toEqual([]);
+    expect(problems({ ...single, VIGIL_ENTRA_LOGIN_URL: 'http://login.example' })).toEqual([
+      'VIGIL_ENTRA_LOGIN_URL: must use https (loopback excepted)',
+    ]);
+    expect(problems({ ...single, VIGIL_GRAPH_URL: 'http://127.0.0.1:9999' })).toEqual([]);
+    expect(problems({ ...single, VIGIL_CONTAIN_APPROVAL_TTL: '5s' })[0]).toMatch(
+      /^VIGIL_CONTAIN_APPROVAL_TTL: must be a duration/,
+    );
+  });
+});

@@ -46,6 +46,7 @@ const INVALID: Record<Subcommand, [input: string, says: string]> = {
   upload: ['upload now', '`upload` takes no arguments'],
   report: ['report notauuid', 'The report request id must be a UUID'],
   intel: ['intel since:7d', '`intel` needs a question for Threat Flow'],
+  idp: ['idp connect entra tenant:x client:y', '`x` is not a directory (tenant) id'],
   digest: ['digest foo', '`foo` is not a `digest` action'],
   alerts: ['alerts foo', '`foo` is not an `alerts` action'],
   audit: ['audit 0', 'The number of entries must be from 1 to 100, not `0`'],

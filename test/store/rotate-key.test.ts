@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { silentLogger } from '../../src/kernel/logger.js';
 import { openStore } from '../../src/store/backend/open.js';
 import { createRepositories } from '../../src/store/repos/repositories.js';
@@ -18,6 +19,8 @@ import { runVigil, waitForLine } from '../support/vigil-process.js';
 const WORKSPACES = 600;
 const apiKeyOf = (i: number) => `fw_live_rotation_${i}`;
 const workspaceOf = (i: number) => `T${String(i).padStart(5, '0')}`;
+/** Containment's identity provider record: its secret is sealed like the API key (features/containment). */
+const IdpRecord = z.object({ sealedSecret: z.string() });
 
 describe('rotate-key', () => {
   let dir: string;
@@ -62,6 +65,9 @@ describe('rotate-key', () => {
       user: { id: 'U0INSTALL', token: undefined, scopes: undefined },
       bot: { token: 'xoxb-rotated-bot-token', scopes: ['commands'], id: 'B01', userId: 'U0BOT' },
       isEnterpriseInstall: false,
+    });
+    await seeded.repos.idpConnections(IdpRecord).set('T0IDP0001', 'current', {
+      sealedSecret: seeded.repos.idpSecrets.seal('T0IDP0001', 'entra-client-secret'),
     });
     await seeded.store.close();
 
@@ -108,6 +114,8 @@ describe('rotate-key', () => {
       isEnterpriseInstall: false,
     });
     expect(installation.bot?.token).toBe('xoxb-rotated-bot-token');
+    const idp = await after.repos.idpConnections(IdpRecord).get('T0IDP0001', 'current');
+    expect(after.repos.idpSecrets.open('T0IDP0001', idp?.sealedSecret ?? '')).toBe('entra-client-secret');
     await after.store.close();
 
     // Run again: nothing left to do.

@@ -5,6 +5,7 @@
  * ephemeral to the clicker; nothing else here ever sees it.
  */
 import type { Button, KnownBlock } from '@slack/types';
+import { CONTAIN_OPEN } from '../../domain/contain-entry.js';
 import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import {
@@ -172,6 +173,8 @@ export interface CredsPageOptions {
   ref: (index?: number) => string;
   /** What was done to each row through Vigil (by index); shown with the reverse action. */
   states?: readonly (CredentialRowState | undefined)[];
+  /** An identity provider is connected: rows whose identity is an address offer *Contain…*. */
+  contain?: boolean;
 }
 
 /** One page of credentials: summary and quota, a group per row, then Next page / Export CSV / Share. */
@@ -199,6 +202,8 @@ export function renderCredsPage(ctx: CredsContext, opts: CredsPageOptions): Rend
     const line = stateLine(state);
     if (line !== undefined) group.push(context(line, `creds:state:${i}`));
     const acts = opts.inChannel === true ? [] : rowActions(row, state, opts.ref(i));
+    if (opts.inChannel !== true && opts.contain === true && row.identity.includes('@'))
+      acts.push(button('Contain…', CONTAIN_OPEN, opts.ref(i)));
     if (acts.length > 0) group.push({ type: 'actions', block_id: `creds:act:${i}`, elements: acts });
     return group;
   });

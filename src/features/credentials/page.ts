@@ -6,11 +6,14 @@ import type { CredentialsDeps } from './deps.js';
 import type { CredsContext } from './service.js';
 
 export async function credsPage(
-  deps: Pick<CredentialsDeps, 'credentials'>,
+  deps: Pick<CredentialsDeps, 'credentials' | 'containment'>,
   ctx: CredsContext,
   ctxId: string,
   opts: { inChannel?: boolean; sharedBy?: string } = {},
 ): Promise<RenderedMessage> {
-  const states = await deps.credentials.actions.statesOf(ctx.workspaceId, ctx.rows);
-  return renderCredsPage(ctx, { ...opts, states, ref: (i) => contextRef(ctxId, i) });
+  const [states, contain] = await Promise.all([
+    deps.credentials.actions.statesOf(ctx.workspaceId, ctx.rows),
+    deps.containment?.connected(ctx.workspaceId) ?? false,
+  ]);
+  return renderCredsPage(ctx, { ...opts, states, contain, ref: (i) => contextRef(ctxId, i) });
 }

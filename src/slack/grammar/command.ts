@@ -34,6 +34,7 @@ export const SUBCOMMANDS = [
   'upload',
   'report',
   'intel',
+  'idp',
   'digest',
   'alerts',
   'audit',
@@ -221,6 +222,13 @@ export type Command =
   | { kind: 'settings-admins'; admins: 'admins' | { usergroup: string } }
   /** Event cards in one channel shared with another organization (Slack Connect), opened or closed by an admin. */
   | { kind: 'settings-cards'; channel: string; open: boolean }
+  /** `settings contain-approval on|off`: whether a containment waits for a second holder of `contain`. */
+  | { kind: 'settings-contain-approval'; on: boolean }
+  /** `idp connect …`: the secret itself comes through a form, never the command. */
+  | { kind: 'idp-connect'; provider: 'entra'; tenant: string; client: string }
+  | { kind: 'idp-connect'; provider: 'okta'; org: string }
+  | { kind: 'idp-status' }
+  | { kind: 'idp-disconnect' }
   | { kind: 'snooze'; target: SnoozeTargetSpec; length: SnoozeLengthSpec }
   | { kind: 'snoozes' }
   | { kind: 'snoozes-end'; snoozeId: string };

@@ -226,6 +226,21 @@ const ENTRIES: Record<Subcommand, Entry> = {
       ex('intel ransomware groups naming Acme keywords:acme,lockbit exclude:test', 'with keywords'),
     ],
   },
+  idp: {
+    usage: `${COMMAND} idp connect entra tenant:<id> client:<id> | idp connect okta org:<url> | idp status | idp disconnect`,
+    summary: 'the identity provider containment acts on (Entra ID, Okta)',
+    description:
+      'Connects the workspace to Microsoft Entra ID (an app registration with application permissions) or Okta, for containing a leaked identity from its credential row: revoke sessions, mark compromised, disable. The client secret or API token is entered in a form, never in a command; it is stored encrypted and never shown again. `status` names the provider, the permissions granted and tests the connection with a read-only call. See docs/containment.md.',
+    adminOnly: true,
+    examples: [
+      ex(
+        'idp connect entra tenant:contoso.onmicrosoft.com client:11111111-1111-1111-1111-111111111111',
+        'Entra ID; a form asks for the client secret',
+      ),
+      ex('idp connect okta org:https://company.okta.com', 'Okta; a form asks for the API token'),
+      ex('idp status', 'which provider, which permissions, and a test call'),
+    ],
+  },
   digest: {
     usage: `${COMMAND} digest add|list|remove|preview …`,
     summary: 'daily digests of events in a channel',
@@ -328,7 +343,7 @@ const ENTRIES: Record<Subcommand, Entry> = {
     summary:
       'who may search, subscribe, act on events, see credentials, unassign, decide recommendations, watch assets',
     description:
-      "Shows the settings, or sets who may do what: `use` (search events, lists and explanations; default every full member), `creds` (search leaked credentials; default admins), `subscribe` (create and change digests and alerts; default admins), `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too; default admins), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations), `watch` (add, remove, disable or enable identifiers; default admins), `intel` (ask Threat Flow for a report; default admins), `sandbox` (send files to the sandbox; default admins), `contain` (reserved for containment; default admins). Each is everyone (every full member), admins, or one user group. Guests (single- and multi-channel) may do nothing unless a permission is opened to a user group they are in. `admins` names who administers Vigil: one user group (with the operator's VIGIL_ADMINS); once named, Slack admins outside it have only what members have; `settings admins admins` gives it back to Slack's admins. A channel shared with another organization (Slack Connect) shows no event cards for pasted portal links, since people outside see them; `settings cards #channel open` (pick the channel with #) opens them there, `closed` shuts them again.",
+      "Shows the settings, or sets who may do what: `use` (search events, lists and explanations; default every full member), `creds` (search leaked credentials; default admins), `subscribe` (create and change digests and alerts; default admins), `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too; default admins), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations), `watch` (add, remove, disable or enable identifiers; default admins), `intel` (ask Threat Flow for a report; default admins), `sandbox` (send files to the sandbox; default admins), `contain` (revoke sessions, mark compromised, disable and re-enable accounts in the identity provider; default admins). `contain-approval on|off` (default on): a containment waits for a second holder of `contain`. Each is everyone (every full member), admins, or one user group. Guests (single- and multi-channel) may do nothing unless a permission is opened to a user group they are in. `admins` names who administers Vigil: one user group (with the operator's VIGIL_ADMINS); once named, Slack admins outside it have only what members have; `settings admins admins` gives it back to Slack's admins. A channel shared with another organization (Slack Connect) shows no event cards for pasted portal links, since people outside see them; `settings cards #channel open` (pick the channel with #) opens them there, `closed` shuts them again.",
     adminOnly: true,
     examples: [
       ex('settings', 'show the settings'),

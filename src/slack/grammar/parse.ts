@@ -30,6 +30,7 @@ import { echo, fail, mayEcho, NOT_REPEATED, ParseFailure } from './errors.js';
 import { parseEvents } from './events.js';
 import { EXAMPLE } from './examples.js';
 import { exampleOf, usageOf } from './help.js';
+import { parseIdp } from './idp.js';
 import { parseIntel } from './intel.js';
 import { describeSecret, detectSecret } from './secrets.js';
 import { parseSnooze, parseSnoozes } from './snooze.js';
@@ -182,11 +183,21 @@ function parseCardsSetting(tokens: readonly Token[]): Command {
   return { kind: 'settings-cards', channel: ref.id, open: word === 'open' };
 }
 
+/** `settings contain-approval on|off`. */
+function parseContainApproval(value: Token | undefined, extra: Token | undefined): Command {
+  const example = '/vigil settings contain-approval on';
+  const choice = value?.key === undefined ? value?.value.toLowerCase() : undefined;
+  if (extra || (choice !== 'on' && choice !== 'off'))
+    fail('`settings contain-approval` takes `on` or `off`.', { example });
+  return { kind: 'settings-contain-approval', on: choice === 'on' };
+}
+
 function parseSettings(tokens: readonly Token[]): Command {
   const [what, value, extra] = tokens;
   if (!what) return { kind: 'settings' };
   const word = what.key === undefined && !what.quoted ? what.value.toLowerCase() : '';
   if (word === 'cards') return parseCardsSetting(tokens.slice(1));
+  if (word === 'contain-approval') return parseContainApproval(value, extra);
   const permission = SETTING_NAMES[word];
   if (permission === undefined) {
     const guess = suggest(what.key ?? what.value, Object.keys(SETTING_NAMES));
@@ -320,6 +331,8 @@ function dispatch(subcommand: Subcommand, args: readonly Token[]): Command {
       };
     case 'intel':
       return parseIntel(args);
+    case 'idp':
+      return parseIdp(args);
     case 'digest':
       return parseDigest(args);
     case 'alerts':

@@ -90,6 +90,12 @@ export const NAMESPACES = {
   'ask-person': { scope: 'workspace' },
   /** The search quota last reported to a workspace connected from the environment (no connection record). */
   'environment-quota': { scope: 'workspace' },
+  /** The identity provider containment acts on (Entra ID, Okta), its secret sealed, by `<workspaceId>:current`. */
+  'idp-connection': { scope: 'workspace' },
+  /** Containment requests (who asked, what, for whom, approval, outcome), by request id. */
+  'contain-request': { scope: 'workspace' },
+  /** Whether containment needs a second approver (`settings contain-approval`). */
+  'contain-setting': { scope: 'workspace' },
   /** Records found unreadable and set aside, by `<workspaceId>:<namespace>:<key>`, shown to admins. */
   unreadable: { scope: 'workspace' },
   /** What `/readyz`'s probe of the API last saw, per API host, shared by every instance (one probes). */

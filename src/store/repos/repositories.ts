@@ -17,7 +17,7 @@ import { DigestSubscriptionRepo } from './digest-subscription-repo.js';
 import { EventStateRepo } from './event-state-repo.js';
 import { InstallationRepo } from './installation-repo.js';
 import { OrgTeams } from './org-teams.js';
-import { STEP_TOKEN_PURPOSE } from './sealed-fields.js';
+import { IDP_SECRET_PURPOSE, STEP_TOKEN_PURPOSE } from './sealed-fields.js';
 import type { Sealer } from './sealing.js';
 import { SearchContextRepo } from './search-context-repo.js';
 import { SettingsRepo } from './settings-repo.js';
@@ -94,6 +94,11 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     snoozes: new SnoozeRepo(store),
     ...serviceRecordRepos(store),
     /** A workflow step execution's token, sealed while its run is recorded running (completed after a crash). */
+    /** The identity provider's secret (Entra client secret, Okta API token), sealed for its workspace. */
+    idpSecrets: {
+      seal: (workspaceId: string, secret: string) => sealer.seal(secret, workspaceId, IDP_SECRET_PURPOSE),
+      open: (workspaceId: string, sealed: string) => sealer.open(sealed, workspaceId, IDP_SECRET_PURPOSE),
+    },
     stepTokens: {
       seal: (workspaceId: string, token: string) => sealer.seal(token, workspaceId, STEP_TOKEN_PURPOSE),
       open: (workspaceId: string, sealed: string) => sealer.open(sealed, workspaceId, STEP_TOKEN_PURPOSE),
@@ -182,6 +187,15 @@ function serviceRecordRepos(store: Store) {
       new WorkspaceRecordRepo(store, 'credential-state', schema, ABSENT),
     /** Members asked about a leaked credential, by credential digest; the ask-person service defines the shape. */
     askPerson: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'ask-person', schema),
+    /** The identity provider connection (secret sealed); the containment service defines the shape. */
+    idpConnections: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'idp-connection', schema),
+    /** Containment requests by id; the containment service defines the shape. */
+    containRequests: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'contain-request', schema),
+    /** Whether containment waits for a second approver. */
+    containSettings: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'contain-setting', schema),
   };
 }
 

@@ -11,6 +11,7 @@ export const API_TOKEN_PURPOSE = 'api-token';
 export const RESPONSE_URL_PURPOSE = 'connect-response-url';
 export const INSTALLATION_PURPOSE = 'installation';
 export const STEP_TOKEN_PURPOSE = 'step-token';
+export const IDP_SECRET_PURPOSE = 'idp-secret';
 
 /** A sealed field of a record, and what it is bound to (workspace, purpose). */
 export interface SealedField {
@@ -52,6 +53,13 @@ export const SEALED: ReadonlyArray<{
     ns: 'workflow-step',
     fields: async (key) => [
       { field: 'sealedToken', boundTo: key.slice(0, key.indexOf(':')), purpose: STEP_TOKEN_PURPOSE },
+    ],
+  },
+  {
+    // The identity provider's client secret or API token (`<workspaceId>:current`), rotated with the API key.
+    ns: 'idp-connection',
+    fields: async (key) => [
+      { field: 'sealedSecret', boundTo: key.slice(0, key.indexOf(':')), purpose: IDP_SECRET_PURPOSE },
     ],
   },
 ];

@@ -25,6 +25,7 @@ function topicOf(command: Command): Subcommand {
   if (kind.startsWith('settings')) return 'settings';
   if (kind.startsWith('audit')) return 'audit';
   if (kind.startsWith('identifiers')) return 'identifiers';
+  if (kind.startsWith('idp')) return 'idp';
   return kind as Subcommand;
 }
 
@@ -42,6 +43,7 @@ describe('helpText', () => {
       'connect',
       'disconnect',
       'tenant',
+      'idp',
       'audit',
       'settings',
     ]);

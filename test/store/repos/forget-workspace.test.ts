@@ -157,6 +157,11 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await repos.environmentQuota.set(ws, 'quota', { remaining: 10, batchReached: false, at: 1 });
   await repos.portalEvents(Anything).set(ws, 'link:abc', { note: 'seen' }, 60_000);
   await repos.intelRequests(Anything).set(ws, 'request-uuid', { note: 'asked' }, 60_000);
+  await repos
+    .idpConnections(Anything)
+    .set(ws, 'current', { note: repos.idpSecrets.seal(ws, 'client-secret') });
+  await repos.containRequests(Anything).set(ws, 'request-id', { note: 'asked' }, 60_000);
+  await repos.containSettings(Anything).set(ws, 'approval', { note: 'on' });
   await repos.workflowSteps(Anything).set(ws, 'Fx0001', { note: 'step run' }, 60_000);
   // A record set aside as unreadable, noted for the workspace's admins.
   await store

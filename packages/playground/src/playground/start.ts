@@ -16,6 +16,7 @@ import type { Clock } from '../../../../src/kernel/clock.js';
 import { systemClock } from '../../../../src/kernel/clock.js';
 import type { Logger } from '../../../../src/kernel/logger.js';
 import { type SimApi, startSimApi } from '../sim/api/index.js';
+import type { SimEntra } from '../sim/identity/index.js';
 import {
   DEFAULT_APP_ID,
   DEFAULT_BOT_TOKEN,
@@ -29,6 +30,7 @@ import {
 import { startTrickle } from './activity.js';
 import { createAgentDmRoutes } from './agent-dm.js';
 import { connectAsAdmin } from './connect.js';
+import { connectEntraAsAdmin, startPlaygroundEntra } from './identity.js';
 import type { RenderContext } from './render/blocks.js';
 import { emojiCss } from './render/emoji.js';
 import { createPlaygroundRoutes } from './routes.js';
@@ -67,6 +69,8 @@ export interface RunningPlayground {
   url: string;
   vigil: RunningVigil;
   sim: SimApi;
+  /** The simulated Entra ID containment acts on. */
+  entra: SimEntra;
   slack: FakeSlack;
   session: PlaygroundSession;
   logger: Logger;
@@ -109,6 +113,7 @@ function playgroundConfig(
   slack: FakeSlack,
   dataDir: string,
   signingSecret: string,
+  entraUrl: string,
 ) {
   const passed = Object.fromEntries(PASSED_THROUGH.map((name) => [name, env[name]]));
   // No VIGIL_API_KEY: the workspace is connected through the store, as an admin would connect it.
@@ -120,6 +125,8 @@ function playgroundConfig(
     VIGIL_STORE: `sqlite://${join(dataDir, 'playground.sqlite')}`,
     VIGIL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     VIGIL_API_URL: sim.url,
+    VIGIL_ENTRA_LOGIN_URL: entraUrl,
+    VIGIL_GRAPH_URL: entraUrl,
   });
 }
 
@@ -263,18 +270,24 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
   const assets = await loadAssets();
   const sim = await startSimApi({ clock, recentEvents: true, logLimit: SIM_LOG_LIMIT });
   const slack = await startFakeSlack({ clock, retain: SLACK_RETAIN });
+  const entra = await startPlaygroundEntra(sim, () => clock.now());
   const dataDir = await mkdtemp(join(tmpdir(), 'vigil-playground-'));
   let page: ReturnType<typeof openPage> | undefined;
   const cleanup = () => {
     page?.session.stop();
     page?.workObjects.stop();
-    return Promise.allSettled([sim.close(), slack.close(), rm(dataDir, { recursive: true, force: true })]);
+    return Promise.allSettled([
+      sim.close(),
+      slack.close(),
+      entra.close(),
+      rm(dataDir, { recursive: true, force: true }),
+    ]);
   };
   try {
     const key = sim.keys[0];
     if (!key) throw new Error('the simulated API has no key');
     const signingSecret = randomBytes(24).toString('hex');
-    const config = playgroundConfig(opts.env, sim, slack, dataDir, signingSecret);
+    const config = playgroundConfig(opts.env, sim, slack, dataDir, signingSecret, entra.url);
     const logger = opts.createLogger(config);
     const host = playgroundHostOf(opts.env);
     // The receiver URL is known once Vigil listens; the page cannot send anything before that.
@@ -296,6 +309,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       { side, slack, vigilUrl: vigil.url },
       { actor: page.actor, apiKey: key.apiKey, tenantId: key.defaultTenantId, region: new URL(sim.url).host },
     );
+    await connectEntraAsAdmin({ side, slack }, entra, page.actor);
     const trickle = trickleInto(sim, clock, opts.ticker ?? realTicker);
     const url = `${base}/`;
     logger.info('playground ready: open the page in a browser', {
@@ -307,6 +321,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       url,
       vigil,
       sim,
+      entra,
       slack,
       session: page.session,
       logger,

@@ -1,0 +1,26 @@
+/** What the containment commands and buttons use: the service, and the leaked credentials they start from. */
+import type { SlackBase } from '../../slack/context.js';
+import type { ContainmentService } from './service.js';
+
+/** A leaked credential as containment sees it: whose identity, and the row Flare can mark remediated. */
+interface LeakedCredential {
+  identity: string;
+  credential?: { id: number; hash: string };
+}
+
+/** The credentials a button points at, reached through the composition root (features never import each other). */
+export interface LeakedCredentials {
+  /** The leak a credential row's button value names, in the clicker's workspace; undefined when gone. */
+  find(workspaceId: string, ref: string): Promise<LeakedCredential | undefined>;
+  /** Marks it remediated in Flare (`credentials/actions`), recorded and audited by the credentials feature. */
+  remediate(
+    workspaceId: string,
+    by: string,
+    leak: { identity: string; credential: { id: number; hash: string } },
+  ): Promise<void>;
+}
+
+export interface ContainmentDeps extends SlackBase {
+  containment: ContainmentService;
+  leaks: LeakedCredentials;
+}

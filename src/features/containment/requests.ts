@@ -1,0 +1,253 @@
+/**
+ * Containment requests: asked by one holder of `contain`, run by the provider once, by a second holder when
+ * approval is on (never the requester), expiring after VIGIL_CONTAIN_APPROVAL_TTL on the injected clock.
+ * "Once" holds across double clicks, retries and instances: the run is made under a store lease (its fencing
+ * token guards the record's write), after reading the record again inside it. A provider that is down or
+ * throttling leaves the request open for another try; a refusal closes it. Every step is one audit line.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Clock } from '../../kernel/clock.js';
+import { ExpiredError, NotAllowedError, RefusalError, VigilError } from '../../kernel/errors.js';
+import type { Logger } from '../../kernel/logger.js';
+import type { Lease, Repositories, Store } from '../../store/index.js';
+import { ProviderDownError } from './http.js';
+import { ACTION_WORDS, type IdentityProvider, ProviderRefusalError } from './provider.js';
+
+/** Longer than any provider call (15 s timeout, a token first): a crashed runner's lease frees itself. */
+const RUN_LEASE_MS = 2 * 60_000;
+/** Kept after it closes, so a late click is told what happened. */
+const KEEP_MS = 30 * 24 * 3600_000;
+
+const RequestSchema = z.object({
+  id: z.string(),
+  action: z.enum(['revoke', 'compromised', 'disable', 'enable', 'expire-password']),
+  provider: z.enum(['entra', 'okta']),
+  userId: z.string(),
+  person: z.string(),
+  principal: z.string(),
+  /** The leaked identity it came from, and the credential row (for Flare's remediation), when known. */
+  identity: z.string(),
+  credential: z.object({ id: z.number(), hash: z.string() }).optional(),
+  requestedBy: z.string(),
+  channelId: z.string().optional(),
+  messageTs: z.string().optional(),
+  at: z.number(),
+  expiresAt: z.number(),
+  state: z.enum(['pending', 'done', 'refused', 'rejected', 'expired']),
+  decidedBy: z.string().optional(),
+  outcome: z.string().optional(),
+  remediatedBy: z.string().optional(),
+});
+export type ContainRequest = z.infer<typeof RequestSchema>;
+export type NewRequest = Pick<
+  ContainRequest,
+  | 'action'
+  | 'provider'
+  | 'userId'
+  | 'person'
+  | 'principal'
+  | 'identity'
+  | 'credential'
+  | 'requestedBy'
+  | 'channelId'
+>;
+
+export interface RequestsDeps {
+  repos: Pick<Repositories, 'containRequests' | 'audit'>;
+  store: Pick<Store, 'lease'>;
+  clock: Clock;
+  logger: Logger;
+  approvalTtlMs: number;
+}
+
+/** What a decision click led to; `request` is the record as it now stands. */
+export type Decision =
+  | { kind: 'ran'; request: ContainRequest }
+  | { kind: 'closed'; request: ContainRequest }
+  | { kind: 'retry'; request: ContainRequest; error: VigilError };
+
+export class ContainRequests {
+  constructor(private readonly deps: RequestsDeps) {}
+
+  private get records() {
+    return this.deps.repos.containRequests(RequestSchema);
+  }
+
+  async create(workspaceId: string, req: NewRequest): Promise<ContainRequest> {
+    const now = this.deps.clock.now();
+    const request: ContainRequest = {
+      ...req,
+      id: randomBytes(12).toString('base64url'),
+      at: now,
+      expiresAt: now + this.deps.approvalTtlMs,
+      state: 'pending',
+    };
+    await this.records.set(workspaceId, request.id, request, KEEP_MS);
+    await this.audit(workspaceId, req.requestedBy, 'contain.request', request, { outcome: 'asked' });
+    return request;
+  }
+
+  async get(workspaceId: string, id: string): Promise<ContainRequest> {
+    const found = await this.records.get(workspaceId, id);
+    if (found === undefined)
+      throw new ExpiredError(
+        'Vigil no longer knows this containment request.',
+        'Ask again from the credential.',
+      );
+    return found;
+  }
+
+  async placed(workspaceId: string, id: string, channelId: string, messageTs: string): Promise<void> {
+    await this.records.update(workspaceId, id, (r) => r && { ...r, channelId, messageTs }, KEEP_MS);
+  }
+
+  /** Closes it as expired when its time is up, and says so once in the audit. */
+  private async expireIfDue(workspaceId: string, r: ContainRequest): Promise<ContainRequest> {
+    if (r.state !== 'pending' || this.deps.clock.now() < r.expiresAt) return r;
+    const closed = await this.records.update(
+      workspaceId,
+      r.id,
+      (cur) => (cur?.state === 'pending' ? { ...cur, state: 'expired' } : undefined),
+      KEEP_MS,
+    );
+    if (closed?.state === 'expired' && r.state === 'pending')
+      await this.audit(workspaceId, r.requestedBy, 'contain.expire', closed, { outcome: 'expired' });
+    return closed ?? (await this.get(workspaceId, r.id));
+  }
+
+  /**
+   * Runs the request for `by`: the approver, or the requester when no approval is needed (`selfRun`). Only
+   * the click holding the lease calls the provider, and only while the record still says pending.
+   */
+  async run(
+    workspaceId: string,
+    id: string,
+    by: string,
+    provider: IdentityProvider | undefined,
+    opts: { selfRun: boolean },
+  ): Promise<Decision> {
+    const found = await this.expireIfDue(workspaceId, await this.get(workspaceId, id));
+    if (found.state !== 'pending') return { kind: 'closed', request: found };
+    if (!opts.selfRun && by === found.requestedBy) {
+      await this.audit(workspaceId, by, 'contain.approve', found, { outcome: 'refused-own-request' });
+      throw new NotAllowedError(
+        'You asked for this containment, so another holder of `contain` must approve it.',
+        'Ask a teammate who holds `contain` to click Approve.',
+      );
+    }
+    const lease = await this.deps.store.lease(`contain:${workspaceId}:${id}`, RUN_LEASE_MS);
+    // Another click (here or on another instance) is running it right now.
+    if (lease === undefined)
+      throw new RefusalError(
+        'This containment is being run right now.',
+        'Its outcome replaces this message in a moment.',
+      );
+    try {
+      const current = await this.get(workspaceId, id);
+      if (current.state !== 'pending') return { kind: 'closed', request: current };
+      if (provider === undefined || provider.kind !== current.provider)
+        throw new RefusalError(
+          'The identity provider this request was for is no longer connected.',
+          'An admin reconnects it with `/vigil idp connect …`.',
+        );
+      if (!opts.selfRun)
+        await this.audit(workspaceId, by, 'contain.approve', current, { outcome: 'approved' });
+      return await this.call(workspaceId, current, by, provider, lease);
+    } finally {
+      await lease.release();
+    }
+  }
+
+  private async call(
+    workspaceId: string,
+    r: ContainRequest,
+    by: string,
+    provider: IdentityProvider,
+    lease: Lease,
+  ): Promise<Decision> {
+    try {
+      await provider.act(r.userId, r.action);
+    } catch (err) {
+      const retry =
+        err instanceof ProviderDownError || (err instanceof ProviderRefusalError && err.status === 429);
+      await this.audit(workspaceId, by, `contain.${r.action}`, r, {
+        outcome: retry ? 'provider-unavailable' : 'provider-refused',
+        detail: err instanceof VigilError ? err.message : 'failed',
+        approver: by,
+      });
+      if (retry) return { kind: 'retry', request: r, error: err as VigilError };
+      if (!(err instanceof VigilError)) throw err;
+      const closed = {
+        ...r,
+        state: 'refused' as const,
+        decidedBy: by,
+        outcome: `${err.message} ${err.hint}`,
+      };
+      await this.records.setFenced(lease, workspaceId, r.id, closed, KEEP_MS);
+      return { kind: 'ran', request: closed };
+    }
+    const done = { ...r, state: 'done' as const, decidedBy: by, outcome: ACTION_WORDS[r.action].done };
+    await this.records.setFenced(lease, workspaceId, r.id, done, KEEP_MS);
+    await this.audit(workspaceId, by, `contain.${r.action}`, done, { outcome: 'done', approver: by });
+    return { kind: 'ran', request: done };
+  }
+
+  async reject(workspaceId: string, id: string, by: string): Promise<Decision> {
+    const found = await this.expireIfDue(workspaceId, await this.get(workspaceId, id));
+    if (found.state !== 'pending') return { kind: 'closed', request: found };
+    const closed = await this.records.update(
+      workspaceId,
+      id,
+      (cur) => (cur?.state === 'pending' ? { ...cur, state: 'rejected', decidedBy: by } : undefined),
+      KEEP_MS,
+    );
+    if (closed?.state !== 'rejected' || closed.decidedBy !== by)
+      return { kind: 'closed', request: await this.get(workspaceId, id) };
+    await this.audit(workspaceId, by, 'contain.reject', closed, { outcome: 'rejected' });
+    return { kind: 'ran', request: closed };
+  }
+
+  /** Notes that the credential was remediated in Flare after this request; false when someone already did. */
+  async noteRemediated(workspaceId: string, id: string, by: string): Promise<boolean> {
+    let won = false;
+    await this.records.update(
+      workspaceId,
+      id,
+      (cur) => {
+        if (cur === undefined || cur.remediatedBy !== undefined) return undefined;
+        won = true;
+        return { ...cur, remediatedBy: by };
+      },
+      KEEP_MS,
+    );
+    return won;
+  }
+
+  /** One audit line: provider, directory user id, action, outcome, approver; never a secret or token. */
+  async audit(
+    workspaceId: string,
+    userId: string,
+    action: string,
+    r: ContainRequest,
+    more: { outcome: string; detail?: string; approver?: string },
+  ): Promise<void> {
+    const parts = [
+      `provider ${r.provider}`,
+      `directory user ${r.userId}`,
+      `action ${r.action}`,
+      `requested by ${r.requestedBy}`,
+      ...(more.approver === undefined ? [] : [`approver ${more.approver}`]),
+      ...(more.detail === undefined ? [] : [more.detail]),
+    ];
+    await this.deps.repos.audit.append({
+      teamId: workspaceId,
+      userId,
+      action,
+      target: r.userId,
+      title: r.principal,
+      detail: parts.join(', '),
+      outcome: more.outcome,
+    });
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * `idp connect entra tenant:<id> client:<id>`, `idp connect okta org:<https://company.okta.com>`, `idp status`,
+ * `idp disconnect`: the identity provider containment acts on. The secret (Entra's client secret, Okta's API
+ * token) is never typed here: `connect` opens a form for it.
+ */
+import { once, refuseSecretKey, singleValueOf, unknownKey } from './args.js';
+import type { Command } from './command.js';
+import { echo, fail } from './errors.js';
+import type { Token } from './tokenize.js';
+
+const ENTRA_EXAMPLE =
+  '/vigil idp connect entra tenant:00000000-0000-0000-0000-000000000000 client:11111111-1111-1111-1111-111111111111';
+const OKTA_EXAMPLE = '/vigil idp connect okta org:https://company.okta.com';
+/** A directory (tenant) id or a verified domain, and an application (client) id: Entra's own shapes. */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DOMAIN = /^(?=.{3,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
+
+export function parseIdp(tokens: readonly Token[]): Command {
+  const [verb, ...rest] = tokens;
+  const word = verb?.key === undefined ? (verb?.value.toLowerCase() ?? '') : '';
+  if (word === 'status' || word === 'disconnect') {
+    if (rest.length > 0) fail(`\`idp ${word}\` takes nothing more.`, { example: `/vigil idp ${word}` });
+    return { kind: word === 'status' ? 'idp-status' : 'idp-disconnect' };
+  }
+  if (word !== 'connect')
+    fail('`idp` takes `connect`, `status` or `disconnect`.', { example: ENTRA_EXAMPLE });
+  const [provider, ...args] = rest;
+  const name = provider?.key === undefined ? (provider?.value.toLowerCase() ?? '') : '';
+  if (name === 'entra') return parseEntra(args);
+  if (name === 'okta') return parseOkta(args);
+  return fail('`idp connect` takes `entra` or `okta`.', { example: ENTRA_EXAMPLE });
+}
+
+function parseEntra(tokens: readonly Token[]): Command {
+  let tenant: string | undefined;
+  let client: string | undefined;
+  for (const token of tokens) {
+    refuseSecretKey(token);
+    if (token.key === 'tenant') {
+      once(tenant, token, ENTRA_EXAMPLE);
+      tenant = singleValueOf(token, ENTRA_EXAMPLE).trim();
+      if (!GUID.test(tenant) && !DOMAIN.test(tenant))
+        fail(`\`${echo(tenant)}\` is not a directory (tenant) id.`, { example: ENTRA_EXAMPLE });
+    } else if (token.key === 'client') {
+      once(client, token, ENTRA_EXAMPLE);
+      client = singleValueOf(token, ENTRA_EXAMPLE).trim();
+      if (!GUID.test(client))
+        fail(`\`${echo(client)}\` is not an application (client) id.`, { example: ENTRA_EXAMPLE });
+    } else if (token.key === undefined) {
+      fail(`\`${echo(token.text)}\` is not part of \`idp connect entra\`.`, {
+        hint: 'The client secret is never typed in a command: Vigil opens a form for it.',
+        example: ENTRA_EXAMPLE,
+      });
+    } else unknownKey(token, 'idp', ['tenant', 'client']);
+  }
+  if (tenant === undefined || client === undefined)
+    fail('`idp connect entra` needs `tenant:` and `client:`.', { example: ENTRA_EXAMPLE });
+  return { kind: 'idp-connect', provider: 'entra', tenant, client };
+}
+
+function parseOkta(tokens: readonly Token[]): Command {
+  let org: string | undefined;
+  for (const token of tokens) {
+    refuseSecretKey(token);
+    if (token.key === 'org') {
+      once(org, token, OKTA_EXAMPLE);
+      org = singleValueOf(token, OKTA_EXAMPLE).trim().replace(/\/+$/, '');
+      const url = URL.canParse(org) ? new URL(org) : undefined;
+      if (url?.pathname !== '/' || url.search !== '' || url.username !== '' || url.password !== '')
+        fail(`\`${echo(org)}\` is not an Okta org URL.`, { example: OKTA_EXAMPLE });
+      org = url.origin;
+    } else if (token.key === undefined) {
+      fail(`\`${echo(token.text)}\` is not part of \`idp connect okta\`.`, {
+        hint: 'The API token is never typed in a command: Vigil opens a form for it.',
+        example: OKTA_EXAMPLE,
+      });
+    } else unknownKey(token, 'idp', ['org']);
+  }
+  if (org === undefined) fail('`idp connect okta` needs `org:`.', { example: OKTA_EXAMPLE });
+  return { kind: 'idp-connect', provider: 'okta', org };
+}
