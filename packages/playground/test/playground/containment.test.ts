@@ -93,7 +93,7 @@ describe('containment in the playground', () => {
     const before = (await entries(0)).version;
     await api('command', { text: '/vigil audit', conversation: GENERAL });
     const audit = await entryMatching(before, /contain\.revoke/);
-    for (const action of ['contain.request', 'contain.revoke', 'credential.remediate'])
-      expect(audit.html).toContain(action);
+    for (const line of ['contain.request', 'contain.revoke', 'remediated leaked credential'])
+      expect(audit.html).toContain(line);
   });
 });
