@@ -163,11 +163,21 @@ export function trendFallback(trend: Trend): SectionBlock {
   };
 }
 
+/** How a digest's numbers and rows link: a search for a number, a row's own link (an event's panel). */
+export interface TrendLinks {
+  linkOf?: LinkOf;
+  row?: (s: IdentifierStat) => string | undefined;
+}
+
 /** The trend blocks of a digest, in order: chart, table (when any identifier had events), plain numbers. */
-export function trendBlocks(trend: Trend, linkOf?: LinkOf): KnownBlock[] {
-  const rowLink = linkOf
-    ? (s: IdentifierStat, from: string, to: string) => linkOf({ identifierId: s.id, from, to })
-    : undefined;
+export function trendBlocks(trend: Trend, links: TrendLinks = {}): KnownBlock[] {
+  const { linkOf, row } = links;
+  const rowLink =
+    row !== undefined
+      ? (s: IdentifierStat) => row(s)
+      : linkOf !== undefined
+        ? (s: IdentifierStat, from: string, to: string) => linkOf({ identifierId: s.id, from, to })
+        : undefined;
   const table = identifierTable(trend, rowLink);
   // The chart block is not in @slack/types' KnownBlock union yet; its shape is checked above and by the tests.
   const chart = trendChart(trend) as unknown as KnownBlock;

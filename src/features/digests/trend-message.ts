@@ -8,8 +8,8 @@ import { DateTime } from 'luxon';
 import { slackDate } from '../../slack/kit/dates.js';
 import { truncate } from '../../slack/kit/text.js';
 import type { Trend } from './trend.js';
-import { trendBlocks } from './trend-blocks.js';
-import { type LinkOf, whatChanged } from './what-changed.js';
+import { type TrendLinks, trendBlocks } from './trend-blocks.js';
+import { whatChanged } from './what-changed.js';
 
 export interface TrendMessagePart {
   /** The paragraph in plain words, for the message's top-level `text`. */
@@ -17,7 +17,8 @@ export interface TrendMessagePart {
   blocks: KnownBlock[];
 }
 
-export function trendMessagePart(trend: Trend, linkOf?: LinkOf): TrendMessagePart {
+export function trendMessagePart(trend: Trend, links: TrendLinks = {}): TrendMessagePart {
+  const { linkOf } = links;
   const plainDate = (ms: number) =>
     DateTime.fromMillis(ms, { zone: trend.zone, locale: 'en' }).toFormat('d LLL yyyy');
   const changed = whatChanged(trend, {
@@ -29,5 +30,5 @@ export function trendMessagePart(trend: Trend, linkOf?: LinkOf): TrendMessagePar
     block_id: 'digest:changed',
     text: { type: 'mrkdwn', text: truncate(changed.mrkdwn, 3000), verbatim: true },
   };
-  return { text: changed.plain, blocks: [paragraph, ...trendBlocks(trend, linkOf)] };
+  return { text: changed.plain, blocks: [paragraph, ...trendBlocks(trend, links)] };
 }

@@ -19,6 +19,10 @@ export interface TrendEvent {
   severity: string;
   /** The identifier the event was found by; undefined when the API named none. */
   identifier: { id: number; name: string } | undefined;
+  /** Events this stands for (a recorded group of one run); 1 when absent. */
+  count?: number;
+  /** Milliseconds of the newest of them, when not `at` (a group placed on its run's day). */
+  seen?: number;
 }
 
 export type SeverityCounts = Record<Severity, number>;
@@ -110,15 +114,15 @@ function identifierStats(current: readonly TrendEvent[], previous: readonly Tren
   };
   for (const e of current) {
     const s = statOf(e);
-    s.events++;
+    s.events += e.count ?? 1;
     const sev = severityOf(e.severity);
     if (rank(sev) > rank(s.highest)) s.highest = sev;
-    s.lastSeen = Math.max(s.lastSeen, e.at);
+    s.lastSeen = Math.max(s.lastSeen, e.seen ?? e.at);
   }
   for (const e of previous) {
     const s = stats.get(e.identifier?.id ?? 0);
-    if (s !== undefined) s.previous++;
-    else if (e.identifier !== undefined) statOf(e).previous++;
+    if (s !== undefined) s.previous += e.count ?? 1;
+    else if (e.identifier !== undefined) statOf(e).previous += e.count ?? 1;
   }
   return [...stats.values()].sort(
     (a, b) => b.events - a.events || rank(b.highest) - rank(a.highest) || a.name.localeCompare(b.name),
@@ -140,7 +144,7 @@ export function buildTrend(input: TrendInput): Trend {
     const i = spans.findIndex((b) => e.at >= b.start.toMillis() && e.at <= b.end.toMillis());
     const bucket = buckets[i];
     if (bucket === undefined) continue;
-    bucket.counts[severityOf(e.severity)]++;
+    bucket.counts[severityOf(e.severity)] += e.count ?? 1;
     if (i === lastIndex) current.push(e);
     else if (i === lastIndex - 1) previous.push(e);
   }

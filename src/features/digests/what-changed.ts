@@ -5,7 +5,7 @@
  * the plain form carries the same numbers for the message's `text` (notifications, older clients).
  */
 import { SEVERITIES } from '../../api/index.js';
-import { escapeMrkdwn } from '../../slack/kit/text.js';
+import { escapeMrkdwn, userMention } from '../../slack/kit/text.js';
 import { type Bucket, countTotal, lastTwo, type Period, type Trend } from './trend.js';
 
 /** The search behind a number: what Vigil would search to show exactly those events. */
@@ -36,7 +36,8 @@ interface Writer {
   /** A number, linked in mrkdwn when a link exists; plain text keeps only the number. */
   n(value: number, ref: SearchRef): string;
   name(s: string): string;
-  user(id: string): string;
+  /** Who resolved what, or undefined to name nobody (the top-level text pings no one). */
+  user(id: string): string | undefined;
 }
 
 function writers(linkOf: LinkOf): { mrkdwn: Writer; plain: Writer } {
@@ -47,9 +48,10 @@ function writers(linkOf: LinkOf): { mrkdwn: Writer; plain: Writer } {
         return url === undefined ? `*${value}*` : `<${url}|*${value}*>`;
       },
       name: (s) => `*${escapeMrkdwn(s)}*`,
-      user: (id) => `<@${id}>`,
+      user: (id) => userMention(id) ?? escapeMrkdwn(id),
     },
-    plain: { n: (value) => String(value), name: (s) => s, user: (id) => `<@${id}>` },
+    // The top-level `text` is mrkdwn too: upstream names are escaped there as well.
+    plain: { n: (value) => String(value), name: (s) => escapeMrkdwn(s), user: () => undefined },
   };
 }
 
@@ -88,8 +90,12 @@ function resolved(w: Writer, trend: Trend, current: Bucket): string | undefined 
   const total = trend.resolved.reduce((n, r) => n + r.count, 0);
   if (total === 0) return undefined;
   const ref = { from: current.start, to: current.end, status: 'resolved' as const };
-  const who = trend.resolved.map((r) => `${w.user(r.by)} (${r.count})`);
-  return `Resolved: ${w.n(total, ref)} event${total === 1 ? '' : 's'}, by ${who.join(', ')}.`;
+  const names = trend.resolved.map((r) => ({ user: w.user(r.by), count: r.count }));
+  const people = trend.resolved.length;
+  const who = names.every((x) => x.user !== undefined)
+    ? names.map((x) => `${x.user} (${x.count})`).join(', ')
+    : `${people} ${people === 1 ? 'person' : 'people'}`;
+  return `Resolved: ${w.n(total, ref)} event${total === 1 ? '' : 's'}, by ${who}.`;
 }
 
 function stillOpen(w: Writer, trend: Trend, current: Bucket, oldest: (ms: number) => string): string {

@@ -44,7 +44,7 @@ function daysEnding(last: string, n: number, zone: string): string[] {
 }
 
 const linkOf = (ref: SearchRef): string =>
-  `https://vigil.example/search?${new URLSearchParams(Object.entries(ref).map(([k, v]) => [k, String(v)]))}`;
+  `https://vigil.example/search?${new URLSearchParams(Object.entries(ref).map(([k, v]): [string, string] => [k, String(v)]))}`;
 
 const ZONE = 'Europe/Paris';
 const CASES: Record<string, TrendInput> = {
@@ -124,7 +124,7 @@ describe('digest trend blocks', () => {
   for (const [name, input] of Object.entries(CASES)) {
     it(`${name}: golden, valid, and the same numbers everywhere`, async () => {
       const trend = buildTrend(input);
-      const part = trendMessagePart(trend, linkOf);
+      const part = trendMessagePart(trend, { linkOf });
       await expect(`${JSON.stringify(part, null, 2)}\n`).toMatchFileSnapshot(`./golden/${name}.json`);
       expect(blockProblems(part.blocks, 50, '/blocks')).toEqual([]);
 
@@ -183,7 +183,7 @@ describe('digest trend blocks', () => {
   });
 
   it("each table row opens its identifier's search for the period", () => {
-    const part = trendMessagePart(buildTrend(CASES['single-identifier'] as TrendInput), linkOf);
+    const part = trendMessagePart(buildTrend(CASES['single-identifier'] as TrendInput), { linkOf });
     const table = part.blocks.find((b) => b.type === 'data_table') as { rows: unknown[][] };
     expect(table.rows[1]?.[0]).toEqual({
       type: 'rich_text',
