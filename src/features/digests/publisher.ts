@@ -19,6 +19,7 @@ import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { BotClients, BotClientsDeps } from '../../slack/bot-clients.js';
 import { safePortalUrl } from '../../slack/kit/text.js';
+import { unlessUnreadable } from '../../store/index.js';
 import type { DigestContent, DigestPublisher } from './run.js';
 import { trendMessagePart } from './trend-message.js';
 import { digestTrend, type TrendSourceDeps } from './trend-source.js';
@@ -142,7 +143,8 @@ export function createDigestPublisher(
   return {
     async post(content) {
       const sub = (await subscriptionOf(content.subscription.id)) ?? { severity: 'info', types: [] };
-      const trend = await trendOf(deps, content);
+      // A damaged trend record costs the trend only: the digest posts without it (the record is set aside).
+      const trend = await unlessUnreadable(trendOf(deps, content), undefined);
       // Kept as long as an alert's: the message follows its events' state for days.
       const { ctxId, ctx } = await saveDigestContext(
         deps,

@@ -2,7 +2,8 @@
  * What each digest run reported, per subscription, for its trend chart and "what changed" paragraph: per run
  * (keyed by its local date) the new events grouped by severity and identifier, and the uids it showed (to tell
  * what is still open). Writing a run again replaces it, so a retried post never counts twice. Runs older
- * than the longest trend (12 weeks and a margin) are dropped on each write.
+ * than the longest trend (12 weeks and a margin) are dropped on each write. A damaged record is set aside like
+ * any other (the digest posts without its trend until an admin removes it).
  */
 import { z } from 'zod';
 import type { Store } from '../backend/store.js';
@@ -46,19 +47,11 @@ export class DigestTrendRepo {
     keepFrom: string,
   ) {
     const uids = run.uids.slice(-MAX_UIDS_PER_RUN);
-    await updateRecord(
-      this.store,
-      this.ns,
-      `${teamId}:${subscriptionId}`,
-      TrendRecordSchema,
-      (current) => {
-        const kept = Object.entries(current?.runs ?? {}).filter(([d]) => d >= keepFrom && d !== localDate);
-        const runs = Object.fromEntries([...kept, [localDate, { ...run, uids }]].sort().slice(-MAX_RUNS));
-        return { runs };
-      },
-      undefined,
-      true,
-    );
+    await updateRecord(this.store, this.ns, `${teamId}:${subscriptionId}`, TrendRecordSchema, (current) => {
+      const kept = Object.entries(current?.runs ?? {}).filter(([d]) => d >= keepFrom && d !== localDate);
+      const runs = Object.fromEntries([...kept, [localDate, { ...run, uids }]].sort().slice(-MAX_RUNS));
+      return { runs };
+    });
   }
 
   async get(teamId: string, subscriptionId: string): Promise<DigestTrendRecord | undefined> {
