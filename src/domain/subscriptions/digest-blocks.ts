@@ -134,8 +134,16 @@ export const DIGEST_PAUSE = 'digest_pause';
 export const DIGEST_RESUME = 'digest_resume';
 export const DIGEST_REMOVE = 'digest_remove';
 
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
 function scheduleText(s: DigestListItem['subscription']): string {
-  return `${escapeMrkdwn(s.timeOfDay)} ${escapeMrkdwn(s.timeZone)}, ${s.weekdaysOnly ? 'weekdays' : 'every day'}${s.skipEmpty ? '' : ', even when empty'}`;
+  const cadence =
+    s.weekday !== undefined
+      ? `every ${WEEKDAYS[s.weekday - 1] ?? 'Monday'}`
+      : s.weekdaysOnly
+        ? 'weekdays'
+        : 'every day';
+  return `${escapeMrkdwn(s.timeOfDay)} ${escapeMrkdwn(s.timeZone)}, ${cadence}${s.skipEmpty ? '' : ', even when empty'}`;
 }
 
 function stateText(item: DigestListItem): string {

@@ -107,7 +107,11 @@ export async function saveDigestContext(
  * The run recorded and its trend drawn: the paragraph, chart, table and plain numbers. Each table row opens
  * the identifier's newest event of the digest in the portal, which Slack shows as its Work Object panel.
  */
-async function trendOf(deps: PublisherDeps, content: DigestContent): Promise<DigestHeading['trend']> {
+async function trendOf(
+  deps: PublisherDeps,
+  content: DigestContent,
+  weekly: boolean,
+): Promise<DigestHeading['trend']> {
   if (deps.trend === undefined) return undefined;
   const s = content.subscription;
   const trend = await digestTrend(
@@ -117,7 +121,7 @@ async function trendOf(deps: PublisherDeps, content: DigestContent): Promise<Dig
       subscriptionId: s.id,
       zone: s.timeZone,
       localDate: content.localDate,
-      period: 'day',
+      period: weekly ? 'week' : 'day',
       now: deps.clock.now(),
     },
     content.events,
@@ -138,13 +142,15 @@ async function trendOf(deps: PublisherDeps, content: DigestContent): Promise<Dig
 export function createDigestPublisher(
   deps: PublisherDeps,
   clients: BotClients,
-  subscriptionOf: (id: string) => Promise<{ severity: string | string[]; types: string[] } | undefined>,
+  subscriptionOf: (
+    id: string,
+  ) => Promise<{ severity: string | string[]; types: string[]; weekday?: number | undefined } | undefined>,
 ): DigestPublisher {
   return {
     async post(content) {
       const sub = (await subscriptionOf(content.subscription.id)) ?? { severity: 'info', types: [] };
       // A damaged trend record costs the trend only: the digest posts without it (the record is set aside).
-      const trend = await unlessUnreadable(trendOf(deps, content), undefined);
+      const trend = await unlessUnreadable(trendOf(deps, content, sub.weekday !== undefined), undefined);
       // Kept as long as an alert's: the message follows its events' state for days.
       const { ctxId, ctx } = await saveDigestContext(
         deps,
