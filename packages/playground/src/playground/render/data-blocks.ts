@@ -11,7 +11,10 @@ import { isRecord, type Json, list, type RenderContext, str } from './elements.j
 import { escapeHtml } from './escape.js';
 import { richTextHtml } from './rich-text.js';
 
-/** Slack's chart palette order is not published; these are distinct and readable on white. */
+/**
+ * Slack's chart palette order is not published; these are distinct and readable on white. The legend's
+ * swatches take them from app.css (`.dv-c0`…): the page's CSP allows no inline style.
+ */
 const COLORS = ['#e01e5a', '#ecb22e', '#2eb67d', '#36c5f0', '#4a154b', '#1264a3'];
 const W = 520;
 const H = 220;
@@ -50,7 +53,8 @@ function axes(categories: string[], top: number, x: (i: number) => number, y: (v
   const every = Math.max(1, Math.ceil(categories.length / 7));
   const labels = categories
     .map((c, i) =>
-      i % every === 0 || i === categories.length - 1
+      // Counted from the last category, which is always labelled (the newest day of a trend).
+      (categories.length - 1 - i) % every === 0
         ? `<text x="${x(i)}" y="${H - PAD.bottom + 16}" text-anchor="middle" class="dv-tick">${escapeHtml(c)}</text>`
         : '',
     )
@@ -141,7 +145,7 @@ function legend(names: string[]): string {
   const items = names
     .map(
       (n, k) =>
-        `<span class="dv-legend-item"><span class="dv-swatch" style="background:${COLORS[k % COLORS.length]}"></span>${escapeHtml(n)}</span>`,
+        `<span class="dv-legend-item"><span class="dv-swatch dv-c${k % COLORS.length}"></span>${escapeHtml(n)}</span>`,
     )
     .join('');
   return `<div class="dv-legend">${items}</div>`;
