@@ -88,6 +88,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       connection: s.connection,
       snoozes: s.snoozes,
       subscriptions: { digests: s.digests, alerts: s.alerts },
+      trend: { repos: core.repos, now: () => core.clock.now() },
     }),
     bindFeature(lifecycleFeature, { ...base, connection: s.connection }),
     bindFeature(policiesFeature, { ...base, policies: s.policies, lists: s.lists }),

@@ -14,6 +14,8 @@ import { renderDigestMessage } from '../../domain/subscriptions/digest-blocks.js
 import { POSTED_CONTEXT_TTL_MS } from '../../domain/subscriptions/posting.js';
 import { postRunMessage, runMessageFinder } from '../../domain/subscriptions/slack.js';
 import { filtersOf, scopeOf, TOP_EVENTS } from '../../domain/subscriptions/summary.js';
+import { trendMessagePart } from '../../domain/subscriptions/trend-message.js';
+import { digestTrend, type TrendSourceDeps } from '../../domain/subscriptions/trend-source.js';
 import { messageEntities } from '../../domain/work-object-entity.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
@@ -21,8 +23,6 @@ import type { BotClients, BotClientsDeps } from '../../slack/bot-clients.js';
 import { safePortalUrl } from '../../slack/kit/text.js';
 import { unlessUnreadable } from '../../store/index.js';
 import type { DigestContent, DigestPublisher } from './run.js';
-import { trendMessagePart } from './trend-message.js';
-import { digestTrend, type TrendSourceDeps } from './trend-source.js';
 
 const DIGEST_EVENT_TYPE = 'vigil_digest';
 /** At most this many events are kept behind "+N more" (the rest store's own bound). */

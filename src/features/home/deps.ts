@@ -3,6 +3,7 @@ import type { SlackBase } from '../../slack/context.js';
 import type { ConnectionService } from '../connection/service.js';
 import type { SnoozeService } from '../snooze/service.js';
 import type { HomeService } from './service.js';
+import type { HomeTrendDeps } from './trend.js';
 
 /** What a row's buttons change: digest and alert subscriptions answer alike. */
 export interface RowSubscriptions {
@@ -18,4 +19,6 @@ export interface HomeDeps extends SlackBase {
   snoozes: SnoozeService;
   /** The subscriptions the Home lists, changed by its rows' Pause / Resume / Remove. */
   subscriptions: { digests: RowSubscriptions; alerts: RowSubscriptions };
+  /** The workspace's trend and open events by identifier (trend.ts); none when absent. */
+  trend?: HomeTrendDeps;
 }

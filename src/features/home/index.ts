@@ -20,6 +20,7 @@ import {
   renderNoticeModal,
 } from './blocks.js';
 import type { HomeDeps, RowSubscriptions } from './deps.js';
+import { homeTrendBlocks, withTrend } from './trend.js';
 
 async function publishHome(
   deps: HomeDeps,
@@ -35,7 +36,11 @@ async function publishHome(
     deps.authz.isAdmin(client, ids),
   );
   const administrators = await deps.authz.administrators(ids.workspaceId);
-  await client.views.publish({ user_id: ids.userId, view: renderHome({ ...overview, administrators }) });
+  const trend = deps.trend ? await homeTrendBlocks(deps.trend, ids.workspaceId) : [];
+  await client.views.publish({
+    user_id: ids.userId,
+    view: withTrend(renderHome({ ...overview, administrators }), trend),
+  });
 }
 
 /** Opening the Home, and connecting or disconnecting the workspace from it: admins only. */

@@ -25,7 +25,17 @@ const GroupSchema = z.object({
 });
 const RunSchema = z.object({
   groups: z.array(GroupSchema).max(2000),
-  uids: z.array(z.object({ uid: z.string().min(1).max(500), at: z.number() })).max(MAX_UIDS_PER_RUN),
+  uids: z
+    .array(
+      z.object({
+        uid: z.string().min(1).max(500),
+        at: z.number(),
+        /** The event's identifier (App Home counts open events by identifier). */
+        id: z.number().int().nonnegative().optional(),
+        name: z.string().max(300).optional(),
+      }),
+    )
+    .max(MAX_UIDS_PER_RUN),
 });
 const TrendRecordSchema = z.object({ runs: z.record(z.string(), RunSchema) });
 export type DigestTrendRun = z.infer<typeof RunSchema>;

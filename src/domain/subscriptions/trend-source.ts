@@ -7,8 +7,8 @@
  */
 import { DateTime } from 'luxon';
 import type { Event } from '../../api/index.js';
-import { effectiveSeverity } from '../../domain/events/model.js';
 import type { AuditEntry, DigestTrendRecord, DigestTrendRepo, DigestTrendRun } from '../../store/index.js';
+import { effectiveSeverity } from '../events/model.js';
 import { BUCKETS, buildTrend, type Period, type Resolution, type Trend, type TrendEvent } from './trend.js';
 
 export interface TrendSourceDeps {
@@ -41,7 +41,10 @@ export function runOf(events: readonly Event[]): DigestTrendRun {
   }
   return {
     groups: [...groups.values()],
-    uids: events.map((e) => ({ uid: e.metadata.uid, at: eventAt(e) })),
+    uids: events.map((e) => {
+      const first = e.identifiers?.[0];
+      return { uid: e.metadata.uid, at: eventAt(e), ...(first ? { id: first.id, name: first.name } : {}) };
+    }),
   };
 }
 
@@ -120,4 +123,72 @@ export async function digestTrend(
     resolved,
     open: openOf(record, uids),
   });
+}
+
+/** Open events of one identifier: how many, and since when. */
+export interface OpenByIdentifier {
+  id: number;
+  name: string;
+  count: number;
+  oldestAt: number;
+}
+
+/** What App Home shows: the workspace's trend over its digests, and its open events by identifier. */
+export interface WorkspaceTrend {
+  trend: Trend;
+  open: OpenByIdentifier[];
+}
+
+/**
+ * The workspace's trend from its digests' records, read only. Digests may watch the same identifiers: each
+ * identifier is counted from the first digest that reported it, so nothing counts twice.
+ */
+export async function workspaceTrend(
+  deps: TrendSourceDeps,
+  ws: { teamId: string; subscriptionIds: readonly string[]; zone: string; now: number },
+): Promise<WorkspaceTrend> {
+  const records = await Promise.all(ws.subscriptionIds.map((id) => deps.trends.get(ws.teamId, id)));
+  const claimed = new Set<number>();
+  const runs: Record<string, DigestTrendRun> = {};
+  for (const record of records) {
+    const mine = new Set<number>();
+    for (const [day, run] of Object.entries(record?.runs ?? {})) {
+      const merged = runs[day] ?? { groups: [], uids: [] };
+      merged.groups.push(...run.groups.filter((g) => !claimed.has(g.id)));
+      merged.uids.push(...run.uids.filter((u) => !claimed.has(u.id ?? 0)));
+      runs[day] = merged;
+      for (const g of run.groups) mine.add(g.id);
+    }
+    for (const id of mine) claimed.add(id);
+  }
+  const localDate = DateTime.fromMillis(ws.now, { zone: ws.zone }).toISODate() ?? '';
+  const audit = await deps.audit.recent(ws.teamId, AUDIT_READ);
+  const since = DateTime.fromMillis(ws.now, { zone: ws.zone }).minus({ days: 1 }).toMillis();
+  const { resolved, uids } = resolutionsOf(audit, since, ws.now + 1);
+  const record: DigestTrendRecord = { runs };
+  const trend = buildTrend({
+    period: 'day',
+    zone: ws.zone,
+    localDate,
+    events: eventsOf(record, ws.zone),
+    resolved,
+    open: openOf(record, uids),
+  });
+  return { trend, open: openByIdentifier(record, uids) };
+}
+
+function openByIdentifier(record: DigestTrendRecord, resolved: Set<string>): OpenByIdentifier[] {
+  const seen = new Set<string>();
+  const by = new Map<number, OpenByIdentifier>();
+  for (const run of Object.values(record.runs))
+    for (const u of run.uids) {
+      if (resolved.has(u.uid) || seen.has(u.uid)) continue;
+      seen.add(u.uid);
+      const id = u.id ?? 0;
+      const row = by.get(id) ?? { id, name: u.name ?? 'No identifier', count: 0, oldestAt: u.at };
+      row.count++;
+      row.oldestAt = Math.min(row.oldestAt, u.at);
+      by.set(id, row);
+    }
+  return [...by.values()].sort((a, b) => b.count - a.count || a.oldestAt - b.oldestAt);
 }

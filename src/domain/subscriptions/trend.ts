@@ -6,7 +6,7 @@
  */
 import { DateTime } from 'luxon';
 import { SEVERITIES, type Severity } from '../../api/index.js';
-import { isSeverity } from '../../domain/events/model.js';
+import { isSeverity } from '../events/model.js';
 
 export type Period = 'day' | 'week';
 /** Buckets a chart shows: two weeks of days, or a quarter of weeks (both within a series' 20 points). */

@@ -183,3 +183,41 @@ export function trendBlocks(trend: Trend, links: TrendLinks = {}): KnownBlock[] 
   const chart = trendChart(trend) as unknown as KnownBlock;
   return [chart, ...(table === undefined ? [] : [table]), trendFallback(trend)];
 }
+
+/** Open events by identifier (App Home): how many and the oldest, most first; the rest summed in one row. */
+export function openTable(
+  rows: readonly { id: number; name: string; count: number; oldestAt: number }[],
+  zone: string,
+): DataTableBlock | undefined {
+  if (rows.length === 0) return undefined;
+  const top = rows.slice(0, rows.length > TABLE_ROWS ? TABLE_ROWS - 1 : TABLE_ROWS);
+  const rest = rows.slice(top.length);
+  const shown =
+    rest.length === 0
+      ? top
+      : [
+          ...top,
+          {
+            id: -1,
+            name: `${rest.length} other identifiers`,
+            count: rest.reduce((n, r) => n + r.count, 0),
+            oldestAt: Math.min(...rest.map((r) => r.oldestAt)),
+          },
+        ];
+  const header = ['Identifier', 'Open events', 'Oldest'].map((text) => ({ type: 'raw_text' as const, text }));
+  return {
+    type: 'data_table',
+    block_id: 'trend:open',
+    caption: 'Open events by identifier',
+    page_size: PAGE_SIZE,
+    row_header_column_index: 0,
+    rows: [
+      header,
+      ...shown.map((r) => [
+        { type: 'raw_text' as const, text: truncatePlain(r.name, NAME_MAX) || String(r.id) },
+        { type: 'raw_number' as const, value: r.count, text: String(r.count) },
+        { type: 'raw_text' as const, text: lastSeenText(r.oldestAt, zone) },
+      ]),
+    ],
+  };
+}

@@ -6,10 +6,10 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { blockProblems } from '../../../packages/playground/src/sim/slack/block-limits.js';
-import { buildTrend, type TrendEvent, type TrendInput } from '../../../src/features/digests/trend.js';
-import type { DataVisualizationBlock } from '../../../src/features/digests/trend-blocks.js';
-import { trendMessagePart } from '../../../src/features/digests/trend-message.js';
-import type { SearchRef } from '../../../src/features/digests/what-changed.js';
+import { buildTrend, type TrendEvent, type TrendInput } from '../../../src/domain/subscriptions/trend.js';
+import type { DataVisualizationBlock } from '../../../src/domain/subscriptions/trend-blocks.js';
+import { trendMessagePart } from '../../../src/domain/subscriptions/trend-message.js';
+import type { SearchRef } from '../../../src/domain/subscriptions/what-changed.js';
 
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 const at = (iso: string, zone: string) => DateTime.fromISO(iso, { zone }).toMillis();
