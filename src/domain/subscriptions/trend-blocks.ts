@@ -33,7 +33,7 @@ export interface DataVisualizationBlock {
 
 const LABEL_MAX = 20;
 /** Rows of the table besides its header: the top identifiers, the rest summed in one last row. */
-export const TABLE_ROWS = 20;
+const TABLE_ROWS = 20;
 const PAGE_SIZE = 5;
 /** Per-cell cap on an identifier's name, so the table stays far inside the 10,000 characters of cells. */
 const NAME_MAX = 80;
@@ -47,7 +47,7 @@ const SEVERITY_NAMES: Readonly<Record<Severity, string>> = {
 };
 
 /** `Nov 23` for a day; `Nov 17–23` (or `Nov 28–Dec 4`) for a week: at most 20 characters. */
-export function bucketLabel(b: Bucket, zone: string): string {
+function bucketLabel(b: Bucket, zone: string): string {
   const start = DateTime.fromISO(b.start, { zone, locale: 'en' });
   const end = DateTime.fromISO(b.end, { zone, locale: 'en' });
   if (b.start === b.end) return start.toFormat('LLL d');
@@ -122,7 +122,7 @@ const lastSeenText = (ms: number, zone: string): string =>
  * The period's identifiers; each name opens its search (or, for one event, the event's Work Object panel)
  * when `rowLink` gives a link.
  */
-export function identifierTable(
+function identifierTable(
   trend: Trend,
   rowLink: (s: IdentifierStat, from: string, to: string) => string | undefined = () => undefined,
 ): DataTableBlock | undefined {

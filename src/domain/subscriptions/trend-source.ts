@@ -28,7 +28,7 @@ const eventAt = (e: Event): number => {
 };
 
 /** This run's events as the trend keeps them: one group per severity and identifier. */
-export function runOf(events: readonly Event[]): DigestTrendRun {
+function runOf(events: readonly Event[]): DigestTrendRun {
   const groups = new Map<string, DigestTrendRun['groups'][number]>();
   for (const e of events) {
     const first = e.identifiers?.[0];
@@ -49,7 +49,7 @@ export function runOf(events: readonly Event[]): DigestTrendRun {
 }
 
 /** Who resolved how many events in [from, to), and every uid resolved now (oldest entry first, undo wins later). */
-export function resolutionsOf(
+function resolutionsOf(
   entries: readonly AuditEntry[],
   from: number,
   to: number,
@@ -126,7 +126,7 @@ export async function digestTrend(
 }
 
 /** Open events of one identifier: how many, and since when. */
-export interface OpenByIdentifier {
+interface OpenByIdentifier {
   id: number;
   name: string;
   count: number;

@@ -74,7 +74,7 @@ export interface TrendInput {
   open?: { count: number; oldestAt: number | undefined };
 }
 
-export const zeroCounts = (): SeverityCounts => ({ info: 0, low: 0, medium: 0, high: 0, critical: 0 });
+const zeroCounts = (): SeverityCounts => ({ info: 0, low: 0, medium: 0, high: 0, critical: 0 });
 
 export const countTotal = (c: SeverityCounts): number => SEVERITIES.reduce((n, s) => n + c[s], 0);
 
