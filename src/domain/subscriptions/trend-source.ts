@@ -7,7 +7,13 @@
  */
 import { DateTime } from 'luxon';
 import type { Event } from '../../api/index.js';
-import type { AuditEntry, DigestTrendRecord, DigestTrendRepo, DigestTrendRun } from '../../store/index.js';
+import {
+  type AuditEntry,
+  type DigestTrendRecord,
+  type DigestTrendRepo,
+  type DigestTrendRun,
+  unlessUnreadable,
+} from '../../store/index.js';
 import { effectiveSeverity } from '../events/model.js';
 import { BUCKETS, buildTrend, type Period, type Resolution, type Trend, type TrendEvent } from './trend.js';
 
@@ -147,7 +153,10 @@ export async function workspaceTrend(
   deps: TrendSourceDeps,
   ws: { teamId: string; subscriptionIds: readonly string[]; zone: string; now: number },
 ): Promise<WorkspaceTrend> {
-  const records = await Promise.all(ws.subscriptionIds.map((id) => deps.trends.get(ws.teamId, id)));
+  // A damaged record is set aside (admins see it) and its digest left out of the trend.
+  const records = await Promise.all(
+    ws.subscriptionIds.map((id) => unlessUnreadable(deps.trends.get(ws.teamId, id), undefined)),
+  );
   const claimed = new Set<number>();
   const runs: Record<string, DigestTrendRun> = {};
   for (const record of records) {
