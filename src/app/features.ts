@@ -96,6 +96,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       snoozes: s.snoozes,
       subscriptions: { digests: s.digests, alerts: s.alerts },
       org: s.repos,
+      trend: { repos: core.repos, now: () => core.clock.now() },
     }),
     bindFeature(lifecycleFeature, { ...base, connection: s.connection }),
     bindFeature(policiesFeature, { ...base, policies: s.policies, lists: s.lists }),

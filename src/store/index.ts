@@ -18,6 +18,7 @@ export * from './repos/command-note-repo.js';
 export * from './repos/connect-link-repo.js';
 export * from './repos/digest-outbox.js';
 export * from './repos/digest-subscription-repo.js';
+export * from './repos/digest-trend-repo.js';
 export * from './repos/event-state-repo.js';
 export * from './repos/installation-repo.js';
 export * from './repos/message-sync-repo.js';

@@ -125,6 +125,13 @@ const DigestHeadingSchema = z.object({
   truncated: z.boolean(),
   /** Identifiers the run skipped because they no longer exist. */
   missing: z.array(z.number().int()).optional(),
+  /**
+   * The "what changed" paragraph (plain, for the message text) and the trend blocks as posted (chart, table,
+   * the same numbers in words), kept so a click draws the digest again with them (features/digests/trend-*).
+   */
+  trend: z
+    .object({ text: z.string().max(4000), blocks: z.array(z.record(z.string(), z.unknown())).max(6) })
+    .optional(),
 });
 export type DigestHeading = z.infer<typeof DigestHeadingSchema>;
 

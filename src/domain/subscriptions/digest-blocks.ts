@@ -63,8 +63,10 @@ function summaryText(h: DigestHeading): string {
     : `${plural(h.total, 'new event')}${h.truncated ? ' (and more)' : ''}`;
 }
 
-/** The top-level text: what notifications and screen readers read. @internal */
+/** The top-level text: what notifications and screen readers read; with a trend, its paragraph's numbers. @internal */
 export function digestText(h: DigestHeading): string {
+  if (h.trend !== undefined)
+    return `Vigil digest for ${longDate(h.localDate)}: ${h.trend.text}${h.late ? ' — posted late' : ''}`;
   const severities = [...SEVERITIES]
     .reverse()
     .filter((s) => (h.counts.severity[s] ?? 0) > 0)
@@ -108,14 +110,18 @@ function headBlocks(h: DigestHeading): KnownBlock[] {
     block_id: 'digest:counts',
     text: { type: 'mrkdwn', text: truncate(lines.join('\n'), 3000), verbatim: true },
   };
-  return [header, about, counts, { type: 'divider', block_id: 'digest:top' }];
+  // The trend (what changed, chart, table, the same numbers in words) was built and checked by the digest
+  // feature; kept with the heading as posted.
+  const trend = (h.trend?.blocks ?? []) as unknown as KnownBlock[];
+  return [header, about, ...trend, counts, { type: 'divider', block_id: 'digest:top' }];
 }
 
 /** The digest message: at most 50 blocks and within the text budget, whatever the events. */
 export function renderDigestMessage(input: DigestMessageInput): RenderedMessage {
   const h = input.heading;
   return renderTopEvents('digest', input, {
-    text: escapeMrkdwn(digestText(h)),
+    // A trend's text is already mrkdwn-safe (upstream names escaped where it was written).
+    text: h.trend === undefined ? escapeMrkdwn(digestText(h)) : digestText(h),
     head: headBlocks(h),
     more: { actionId: DIGEST_MORE, rest: h.total - input.events.length, ref: h.moreRef },
     omitted: 'more top event',
@@ -128,8 +134,16 @@ export const DIGEST_PAUSE = 'digest_pause';
 export const DIGEST_RESUME = 'digest_resume';
 export const DIGEST_REMOVE = 'digest_remove';
 
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
 function scheduleText(s: DigestListItem['subscription']): string {
-  return `${escapeMrkdwn(s.timeOfDay)} ${escapeMrkdwn(s.timeZone)}, ${s.weekdaysOnly ? 'weekdays' : 'every day'}${s.skipEmpty ? '' : ', even when empty'}`;
+  const cadence =
+    s.weekday !== undefined
+      ? `every ${WEEKDAYS[s.weekday - 1] ?? 'Monday'}`
+      : s.weekdaysOnly
+        ? 'weekdays'
+        : 'every day';
+  return `${escapeMrkdwn(s.timeOfDay)} ${escapeMrkdwn(s.timeZone)}, ${cadence}${s.skipEmpty ? '' : ', even when empty'}`;
 }
 
 function stateText(item: DigestListItem): string {

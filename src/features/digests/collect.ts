@@ -15,6 +15,8 @@ export interface CollectInput {
   types: string[];
   /** Events with one of these tags (absent or empty: any). */
   tags?: string[] | undefined;
+  /** Set for a weekly digest: its first run looks back a week, not a day. */
+  weekday?: number | undefined;
 }
 
 export interface Collected {
@@ -27,6 +29,7 @@ export interface Collected {
 }
 
 const FIRST_WINDOW_MS = 24 * 3600_000;
+const FIRST_WEEK_MS = 7 * FIRST_WINDOW_MS;
 const PAGE_SIZE = 10;
 /** Pages read per identifier and run; the next run resumes where this one stopped. */
 const MAX_PAGES = 20;
@@ -56,7 +59,8 @@ export async function collectEvents(
   const targets: (number | 'all')[] = input.identifierIds === 'all' ? ['all'] : input.identifierIds;
   for (const target of targets) {
     const key = String(target);
-    const entry = next.identifiers[key] ?? { since: new Date(now - FIRST_WINDOW_MS).toISOString() };
+    const first = input.weekday === undefined ? FIRST_WINDOW_MS : FIRST_WEEK_MS;
+    const entry = next.identifiers[key] ?? { since: new Date(now - first).toISOString() };
     const base = { filters: filtersOf(input, entry.since), order: 'asc' as const, size: PAGE_SIZE };
     let cursor = entry.cursor;
     for (let page = 0; ; page++) {

@@ -27,9 +27,17 @@ export async function addDigest(
   const next = nextSlot(sub, deps.clock.now());
   return (
     `Digest \`${sub.id}\` created: it posts in <#${sub.channelId}> at ${sub.timeOfDay} ${sub.timeZone}` +
-    `${sub.weekdaysOnly ? ' on weekdays' : ' every day'}; the first one ${slackDate(next)}. ` +
+    `${cadenceText(sub)}; the first one ${slackDate(next)}. ` +
     `\`/vigil digest preview ${sub.id}\` shows what it would hold now.`
   );
+}
+
+const WEEKDAY_NAMES = ['Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays', 'Sundays'];
+
+/** " every day", " on weekdays", " every week on Mondays". */
+function cadenceText(sub: { weekdaysOnly: boolean; weekday?: number | undefined }): string {
+  if (sub.weekday !== undefined) return ` every week on ${WEEKDAY_NAMES[sub.weekday - 1] ?? 'Mondays'}`;
+  return sub.weekdaysOnly ? ' on weekdays' : ' every day';
 }
 
 export const digestAddCommand: CommandHandler<'digest-add', DigestsDeps> = {
@@ -45,6 +53,7 @@ export const digestAddCommand: CommandHandler<'digest-add', DigestsDeps> = {
       timeOfDay: command.timeOfDay,
       timeZone: command.timeZone,
       weekdaysOnly: command.weekdaysOnly,
+      ...(command.weekday === undefined ? {} : { weekday: command.weekday }),
       skipEmpty: command.skipEmpty,
     });
     await ctx.respond(ephemeral({ text }, true));

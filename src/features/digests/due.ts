@@ -4,7 +4,8 @@
  *
  * DST: a time inside the skipped hour (spring forward) runs at the first valid instant after it, the moment
  * the clocks jump; a time inside the repeated hour (fall back) runs at its first occurrence. Either way a
- * local date has exactly one scheduled instant, so it gets exactly one digest.
+ * local date has exactly one scheduled instant, so it gets exactly one digest. A weekly digest is the same
+ * schedule on one weekday only: the same rules, the same one digest per (local) date it runs on.
  */
 import { DateTime } from 'luxon';
 
@@ -14,6 +15,8 @@ export interface Schedule {
   /** IANA name. */
   timeZone: string;
   weekdaysOnly: boolean;
+  /** Weekly on this ISO weekday (1 Monday … 7 Sunday); absent: daily. */
+  weekday?: number | undefined;
   /** Milliseconds: no digest is due for a slot before the subscription existed. */
   createdAt: number;
   /** The last local date (YYYY-MM-DD) whose digest was posted or skipped as empty. */
@@ -80,6 +83,12 @@ function isWeekday(date: DateTime): boolean {
   return date.weekday <= 5;
 }
 
+/** Whether the schedule posts on this local date. */
+function runsOn(schedule: Pick<Schedule, 'weekdaysOnly' | 'weekday'>, date: DateTime): boolean {
+  if (schedule.weekday !== undefined) return date.weekday === schedule.weekday;
+  return !schedule.weekdaysOnly || isWeekday(date);
+}
+
 /**
  * The digest due at `now`, if any: the latest local date whose slot has passed, that the schedule includes,
  * that was not posted yet and whose slot is after the subscription was created. A run missed while Vigil
@@ -95,7 +104,7 @@ export function dueAt(schedule: Schedule, now: number): Due | undefined {
     if (schedule.lastPostedDay !== undefined && localDate <= schedule.lastPostedDay) return undefined;
     const slot = slotOf(date, schedule.timeOfDay, zone).toMillis();
     if (slot < schedule.createdAt) return undefined;
-    if (slot > now || (schedule.weekdaysOnly && !isWeekday(date))) continue;
+    if (slot > now || !runsOn(schedule, date)) continue;
     return { localDate, scheduledAt: slot, late: now - slot > LATE_AFTER_MS };
   }
   return undefined;
@@ -103,13 +112,13 @@ export function dueAt(schedule: Schedule, now: number): Due | undefined {
 
 /** The next instant a digest is scheduled after `now` (for `digest list` and App Home). */
 export function nextSlot(
-  schedule: Pick<Schedule, 'timeOfDay' | 'timeZone' | 'weekdaysOnly'>,
+  schedule: Pick<Schedule, 'timeOfDay' | 'timeZone' | 'weekdaysOnly' | 'weekday'>,
   now: number,
 ): number {
   const today = DateTime.fromMillis(now, { zone: schedule.timeZone }).startOf('day');
   for (let ahead = 0; ahead <= 8; ahead++) {
     const date = today.plus({ days: ahead });
-    if (schedule.weekdaysOnly && !isWeekday(date)) continue;
+    if (!runsOn(schedule, date)) continue;
     const slot = slotOf(date, schedule.timeOfDay, schedule.timeZone).toMillis();
     if (slot > now) return slot;
   }

@@ -2,6 +2,7 @@
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Outbound } from '../../kernel/outbound.js';
+import type { Repositories } from '../../store/index.js';
 import type { EventsService } from '../events/service.js';
 import type { WorkObjectsService } from '../work-objects/service.js';
 import type { PublisherDeps } from './publisher.js';
@@ -14,6 +15,8 @@ export interface PublisherSources {
   events: Pick<EventsService, 'contexts' | 'generationOf'>;
   digests: Pick<DigestService, 'rest'>;
   workObjects: Pick<WorkObjectsService, 'rememberPosted'>;
+  /** Each run's counts for the trend, and the audit log for what was resolved. */
+  repos?: Pick<Repositories, 'digestTrends' | 'audit'>;
 }
 
 export function publisherDepsOf(deps: PublisherSources): PublisherDeps {
@@ -26,5 +29,8 @@ export function publisherDepsOf(deps: PublisherSources): PublisherDeps {
     logger: deps.logger,
     outbound: deps.outbound,
     shown: (ws, events, tenantId) => deps.workObjects.rememberPosted(ws, events, tenantId),
+    ...(deps.repos === undefined
+      ? {}
+      : { trend: { trends: deps.repos.digestTrends, audit: deps.repos.audit } }),
   };
 }

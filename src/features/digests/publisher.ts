@@ -14,10 +14,14 @@ import { renderDigestMessage } from '../../domain/subscriptions/digest-blocks.js
 import { POSTED_CONTEXT_TTL_MS } from '../../domain/subscriptions/posting.js';
 import { postRunMessage } from '../../domain/subscriptions/slack.js';
 import { filtersOf, scopeOf, TOP_EVENTS } from '../../domain/subscriptions/summary.js';
+import { trendMessagePart } from '../../domain/subscriptions/trend-message.js';
+import { digestTrend, type TrendSourceDeps } from '../../domain/subscriptions/trend-source.js';
 import { messageEntities } from '../../domain/work-object-entity.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { BotClients, BotClientsDeps } from '../../slack/bot-clients.js';
+import { safePortalUrl } from '../../slack/kit/text.js';
+import { unlessUnreadable } from '../../store/index.js';
 import type { DigestContent, DigestPublisher } from './run.js';
 
 const DIGEST_EVENT_TYPE = 'vigil_digest';
@@ -36,12 +40,15 @@ export interface PublisherDeps {
   outbound?: BotClientsDeps['outbound'];
   /** Told of the events a digest shows (Work Objects find them when their card is opened). */
   shown?: (workspaceId: string, events: Event[], tenantId: number | undefined) => Promise<void>;
+  /** Where each run's counts are kept and resolutions read, for the trend; no trend without it. */
+  trend?: TrendSourceDeps;
 }
 
 function headingOf(
   content: DigestContent,
   sub: { severity: string | string[]; types: string[] },
   moreRef?: string,
+  trend?: DigestHeading['trend'],
 ): DigestHeading {
   const heading: DigestHeading = {
     subscriptionId: content.subscription.id,
@@ -55,6 +62,7 @@ function headingOf(
   };
   if (moreRef !== undefined) heading.moreRef = moreRef;
   if (content.missing.length > 0) heading.missing = [...content.missing];
+  if (trend !== undefined) heading.trend = trend;
   return heading;
 }
 
@@ -65,6 +73,7 @@ export async function saveDigestContext(
   sub: { severity: string | string[]; types: string[] },
   userId: string,
   ttlMs?: number,
+  trend?: DigestHeading['trend'],
 ): Promise<{ ctxId: string; ctx: EventsContextOf<'digest'> }> {
   const ws = content.subscription.teamId;
   const top = content.events.slice(0, TOP_EVENTS);
@@ -83,7 +92,7 @@ export async function saveDigestContext(
         generation: await deps.generationOf(ws, event.metadata.uid),
       })),
     ),
-    heading: headingOf(content, sub, moreRef),
+    heading: headingOf(content, sub, moreRef, trend),
   };
   if (content.subscription.tenantId !== undefined) ctx.tenantId = content.subscription.tenantId;
   await deps.shown?.(
@@ -94,16 +103,63 @@ export async function saveDigestContext(
   return { ctxId: await deps.contexts.save(ctx, ttlMs), ctx };
 }
 
+/**
+ * The run recorded and its trend drawn: the paragraph, chart, table and plain numbers. Each table row opens
+ * the identifier's newest event of the digest in the portal, which Slack shows as its Work Object panel.
+ */
+async function trendOf(
+  deps: PublisherDeps,
+  content: DigestContent,
+  weekly: boolean,
+): Promise<DigestHeading['trend']> {
+  if (deps.trend === undefined) return undefined;
+  const s = content.subscription;
+  const trend = await digestTrend(
+    deps.trend,
+    {
+      teamId: s.teamId,
+      subscriptionId: s.id,
+      zone: s.timeZone,
+      localDate: content.localDate,
+      period: weekly ? 'week' : 'day',
+      now: deps.clock.now(),
+    },
+    content.events,
+  );
+  const newest = new Map<number, string>();
+  for (const e of [...content.events].sort((a, b) =>
+    b.metadata.estimated_created_at.localeCompare(a.metadata.estimated_created_at),
+  )) {
+    const id = e.identifiers?.[0]?.id;
+    // A link element's URL is sent as is (safePortalUrl escapes `&` for mrkdwn).
+    const url = safePortalUrl(e.metadata.flare_url ?? '')?.replaceAll('&amp;', '&');
+    if (id !== undefined && url !== undefined && !newest.has(id)) newest.set(id, url);
+  }
+  const part = trendMessagePart(trend, { row: (s) => newest.get(s.id) });
+  return { text: part.text, blocks: part.blocks as unknown as Record<string, unknown>[] };
+}
+
 export function createDigestPublisher(
   deps: PublisherDeps,
   clients: BotClients,
-  subscriptionOf: (id: string) => Promise<{ severity: string | string[]; types: string[] } | undefined>,
+  subscriptionOf: (
+    id: string,
+  ) => Promise<{ severity: string | string[]; types: string[]; weekday?: number | undefined } | undefined>,
 ): DigestPublisher {
   return {
     async post(content) {
       const sub = (await subscriptionOf(content.subscription.id)) ?? { severity: 'info', types: [] };
+      // A damaged trend record costs the trend only: the digest posts without it (the record is set aside).
+      const trend = await unlessUnreadable(trendOf(deps, content, sub.weekday !== undefined), undefined);
       // Kept as long as an alert's: the message follows its events' state for days.
-      const { ctxId, ctx } = await saveDigestContext(deps, content, sub, 'digest', POSTED_CONTEXT_TTL_MS);
+      const { ctxId, ctx } = await saveDigestContext(
+        deps,
+        content,
+        sub,
+        'digest',
+        POSTED_CONTEXT_TTL_MS,
+        trend,
+      );
       const message = renderDigestMessage({
         heading: ctx.heading,
         events: ctx.events.map((e) => e.event),

@@ -20,7 +20,10 @@ import { nextSlot } from './due.js';
 import { contentOf, type DigestContent } from './run.js';
 
 export interface DigestServiceDeps extends Pick<SubscriptionServiceDeps, 'tenantOf'> {
-  repos: Pick<Repositories, 'digestSubscriptions' | 'digestOutbox' | 'audit' | 'searchContexts'>;
+  repos: Pick<
+    Repositories,
+    'digestSubscriptions' | 'digestOutbox' | 'digestTrends' | 'audit' | 'searchContexts'
+  >;
   events: EventSource;
   clock: Clock;
 }
@@ -89,6 +92,7 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
 
   protected override async removed(workspaceId: string, id: string): Promise<void> {
     await this.deps.repos.digestOutbox.delete(workspaceId, id);
+    await this.deps.repos.digestTrends.delete(workspaceId, id);
   }
 
   /** What the next digest would hold now; nothing is stored and no cursor moves. */

@@ -4,6 +4,7 @@ import type { ConnectionService } from '../connection/service.js';
 import type { SnoozeService } from '../snooze/service.js';
 import type { OrgOverviewRepos } from './org-overview.js';
 import type { HomeService } from './service.js';
+import type { HomeTrendDeps } from './trend.js';
 
 /** What a row's buttons change: digest and alert subscriptions answer alike. */
 export interface RowSubscriptions {
@@ -21,4 +22,6 @@ export interface HomeDeps extends SlackBase {
   subscriptions: { digests: RowSubscriptions; alerts: RowSubscriptions };
   /** Org-wide installs: what an org admin's overview of the organization's workspaces reads. */
   org?: OrgOverviewRepos;
+  /** The workspace's trend and open events by identifier (trend.ts); none when absent. */
+  trend?: HomeTrendDeps;
 }

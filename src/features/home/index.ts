@@ -21,6 +21,7 @@ import {
 } from './blocks.js';
 import type { HomeDeps, RowSubscriptions } from './deps.js';
 import { withOrgOverview } from './org-overview.js';
+import { homeTrendBlocks, withTrend } from './trend.js';
 
 async function publishHome(
   deps: HomeDeps,
@@ -36,7 +37,8 @@ async function publishHome(
     deps.authz.isAdmin(client, ids),
   );
   const administrators = await deps.authz.administrators(ids.workspaceId);
-  const home = renderHome({ ...overview, administrators });
+  const trend = deps.trend ? await homeTrendBlocks(deps.trend, ids.workspaceId) : [];
+  const home = withTrend(renderHome({ ...overview, administrators }), trend);
   const view = await withOrgOverview(
     deps.org,
     client,

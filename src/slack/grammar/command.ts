@@ -181,6 +181,8 @@ export type Command =
       /** Canonical IANA name; absent: the creator's time zone. */
       timeZone?: string;
       weekdaysOnly: boolean;
+      /** `every:week day:<weekday>`: weekly on this ISO weekday (1 Monday … 7 Sunday); absent: daily. */
+      weekday?: number;
       skipEmpty: boolean;
     }
   /** `digest add` with nothing after it: the form. */

@@ -2,8 +2,9 @@
  * `digest add|list|remove|preview …`.
  *
  * `digest add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:leak,paste] [at:09:00]
- * [tz:Europe/Paris] [weekdays] [always]` — any order. Defaults: the current channel, all identifiers, every
- * severity and type, 09:00, the creator's time zone (chosen by the caller), every day, skip empty days.
+ * [tz:Europe/Paris] [weekdays] [always] [every:day|week] [day:monday]` — any order. Defaults: the current
+ * channel, all identifiers, every severity and type, 09:00, the creator's time zone (chosen by the caller),
+ * every day (`every:week` alone: Mondays), skip empty days.
  */
 import { EVENT_TYPES, type EventType } from '../../api/index.js';
 import { groupAction, noArguments, once, partsOf, singleValueOf } from './args.js';
@@ -15,7 +16,8 @@ import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
 const DIGEST_ACTIONS = ['add', 'list', 'remove', 'preview'] as const;
-const ADD_KEYS = ['identifiers', 'severity', 'type', 'tag', 'at', 'tz'] as const;
+const ADD_KEYS = ['identifiers', 'severity', 'type', 'tag', 'at', 'tz', 'every', 'day'] as const;
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const ADD_WORDS = ['weekdays', 'always'] as const;
 const DEFAULT_TIME = '09:00';
 
@@ -27,6 +29,8 @@ const EX = {
   tag: '/vigil digest add tag:vip,escalated',
   at: '/vigil digest add at:08:30',
   tz: '/vigil digest add tz:Europe/Paris',
+  every: '/vigil digest add every:week day:monday',
+  day: '/vigil digest add every:week day:monday',
   // Subscription ids are the workspace's own: the list shows them.
   remove: '/vigil digest list',
   preview: '/vigil digest list',
@@ -46,6 +50,8 @@ function parseAdd(tokens: readonly Token[]): Command {
   let at: string | undefined;
   let weekdaysOnly = false;
   let always = false;
+  let every: string | undefined;
+  let day: number | undefined;
 
   const common = parseAddArgs(tokens, {
     subcommand: 'digest add',
@@ -76,12 +82,24 @@ function parseAdd(tokens: readonly Token[]): Command {
           once(at, token, EX.at);
           at = timeOfDay(singleValueOf(token, EX.at));
           return true;
+        case 'every':
+          once(every, token, EX.every);
+          every = v.oneOf(singleValueOf(token, EX.every), ['day', 'week'], 'every', EX.every);
+          return true;
+        case 'day':
+          once(day, token, EX.day);
+          day = weekdayOf(singleValueOf(token, EX.day));
+          return true;
         default:
           return false;
       }
     },
   });
 
+  if (day !== undefined && every !== 'week')
+    fail('`day:` is for a weekly digest: add `every:week`.', { example: EX.day });
+  if (every === 'week' && weekdaysOnly)
+    fail('`weekdays` is for a daily digest; a weekly one posts on its `day:`.', { example: EX.every });
   const command: Command = {
     kind: 'digest-add',
     identifierIds: common.identifierIds ?? 'all',
@@ -89,12 +107,21 @@ function parseAdd(tokens: readonly Token[]): Command {
     weekdaysOnly,
     skipEmpty: !always,
   };
+  if (every === 'week') command.weekday = day ?? 1;
   if (common.channel) command.channel = common.channel;
   if (common.severity) command.severity = common.severity;
   if (types) command.types = types;
   if (tags) command.tags = tags;
   if (common.timeZone) command.timeZone = common.timeZone;
   return command;
+}
+
+/** `day:monday` (or `mon`) → 1 … `day:sunday` → 7. */
+function weekdayOf(typed: string): number {
+  const word = typed.toLowerCase();
+  const i = WEEKDAYS.findIndex((d) => d === word || (word.length >= 3 && d.startsWith(word)));
+  if (i < 0) fail(`\`day:\` takes a weekday like \`monday\`, not \`${echo(typed)}\`.`, { example: EX.day });
+  return i + 1;
 }
 
 /** `tag:a,"needs review"`: up to 20 tags of at most 75 characters. */

@@ -345,7 +345,6 @@ export function plainText(s: string, max: number): string {
 
 /**
  * The URL, ready to go inside `<url|label>`, only when it is https on an allowed portal host; else undefined.
- * @internal
  */
 export function safePortalUrl(
   url: string,

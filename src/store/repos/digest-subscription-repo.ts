@@ -16,6 +16,8 @@ const SubscriptionSchema = z.object({
   tags: z.array(z.string().min(1)).max(20).optional(),
   timeOfDay: z.string().regex(HHMM, 'time of day must be HH:MM, 00:00 to 23:59'),
   weekdaysOnly: z.boolean(),
+  /** Weekly on this ISO weekday (1 Monday … 7 Sunday); absent: daily. */
+  weekday: z.number().int().min(1).max(7).optional(),
   skipEmpty: z.boolean(),
   /** Where the next incremental search resumes. */
   cursor: z.string().optional(),

@@ -44,6 +44,8 @@ export const NAMESPACES = {
   'subscription-teams': { scope: 'shared' },
   'digest-outbox': { scope: 'workspace' },
   'digest-cursor': { scope: 'workspace' },
+  /** What each digest run reported (counts by day, severity, identifier), for its trend chart. */
+  'digest-trend': { scope: 'workspace' },
   /** Real-time alerts: subscriptions (like digests'), the tenant feed, channel outboxes, posted messages. */
   alert: { scope: 'owned' },
   'alert-team': { scope: 'workspace' },

@@ -14,6 +14,7 @@ import { CommandNoteRepo } from './command-note-repo.js';
 import { ConnectLinkRepo } from './connect-link-repo.js';
 import { DigestOutboxRepo } from './digest-outbox.js';
 import { DigestSubscriptionRepo } from './digest-subscription-repo.js';
+import { DigestTrendRepo } from './digest-trend-repo.js';
 import { EventStateRepo } from './event-state-repo.js';
 import { InstallationRepo } from './installation-repo.js';
 import { OrgTeams } from './org-teams.js';
@@ -74,6 +75,8 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
       new SearchContextRepo(store, clock, schema),
     /** The digest outbox and cursors, one record each per subscription (digest-outbox.ts). */
     digestOutbox: new DigestOutboxRepo(store, clock),
+    /** What each digest run reported, for its trend (digest-trend-repo.ts). */
+    digestTrends: new DigestTrendRepo(store),
     /** The alerts' feed, outboxes and posted messages (alert-state-repo.ts). */
     alertState: new AlertStateRepo(store),
     /** Changes alert messages must still follow, recorded before each commit (alert-follow-repo.ts). */

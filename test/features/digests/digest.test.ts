@@ -87,9 +87,19 @@ describe('digest commands and posts', () => {
     const posted = digestMessages(stack);
     expect(posted).toHaveLength(1);
     const message = posted[0];
+    // The text carries the paragraph's numbers: a client without the chart still reads them.
     expect(message?.text).toBe(
-      'Vigil digest for Saturday 20 June 2026: 3 new events (1 critical, 1 high, 1 low)',
+      'Vigil digest for Saturday 20 June 2026: Since yesterday: 3 new events (1 critical, 1 high, 1 low), against 0 the day before (+3). Moved most: acme[.]example +3 (3). Still open: 3 events, the oldest from 20 Jun 2026.',
     );
+    const types = (message?.blocks ?? []).map((b) => (b as { type: string }).type);
+    expect(types.slice(0, 6)).toEqual([
+      'header',
+      'context',
+      'section',
+      'data_visualization',
+      'data_table',
+      'section',
+    ]);
     const body = JSON.stringify(message?.blocks);
     expect(body.indexOf('leak/dg/0')).toBeLessThan(body.indexOf('leak/dg/2'));
     const call = stack.slack.callsTo('chat.postMessage').at(-1);

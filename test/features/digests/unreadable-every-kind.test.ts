@@ -184,6 +184,8 @@ async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefi
     subscription: digestB.id,
     'digest-outbox': `${T}:${digestC.id}`,
     'digest-cursor': `${T}:${digestC.id}`,
+    // The first digest's trend: it posts without its trend, the record set aside.
+    'digest-trend': `${T}:${digestA.id}`,
     // The third alert subscription's record, the security channel's outbox: #general's alerts post.
     alert: alertC.id,
     'alert-outbox': `${T}:channel:${SEEDED_CHANNELS.security}`,

@@ -133,6 +133,13 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   }));
   await repos.digestOutboxRecords(Anything).set(ws, 'sub1:2026-11-23', { note: 'posted' });
   await repos.digestCursorRecords(Anything).set(ws, 'sub1', { note: 'cursor' });
+  await repos.digestTrends.record(
+    ws,
+    'sub1',
+    '2026-11-23',
+    { groups: [], uids: [{ uid: 'leak/1', at: 1 }] },
+    '2026-08-01',
+  );
   await repos.policyUnassigns(Anything).set(ws, 'policy:9', { note: 'unassigned' }, 60_000);
   await repos.runningExports(Anything).set(ws, 'U1', { note: 'export under way' }, 60_000);
   await repos.unassignIntents(Anything).set(ws, 'policy:9', { note: 'unassign called' }, 60_000);

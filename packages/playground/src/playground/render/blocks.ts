@@ -1,8 +1,10 @@
 /**
  * Block Kit JSON to an escaped HTML string, the way the Slack client lays it out: header, section (text,
- * fields, accessory), context, divider, actions, image, rich_text, input, and a visible note for anything
- * else. Pure: the same blocks and context give the same HTML, in node and in the page.
+ * fields, accessory), context, divider, actions, image, rich_text, input, the data blocks (data-blocks.ts),
+ * and a visible note for anything else. Pure: the same blocks and context give the same HTML, in node and in the page.
  */
+
+import { dataTableHtml, dataVisualizationHtml } from './data-blocks.js';
 import {
   actionIdOf,
   blockIdOf,
@@ -97,6 +99,10 @@ function blockHtml(block: Json, index: number, ctx: RenderContext, options: Bloc
       return input(block, blockId, ctx, options.errors?.[blockId]);
     case 'markdown':
       return `<div class="bk-text">${mrkdwnToHtml(str(block.text) ?? '', ctx)}</div>`;
+    case 'data_visualization':
+      return dataVisualizationHtml(block);
+    case 'data_table':
+      return dataTableHtml(block, ctx);
     default:
       return `<div class="bk-unknown">[${escapeHtml(str(block.type) ?? 'block')} block not shown in the playground]</div>`;
   }

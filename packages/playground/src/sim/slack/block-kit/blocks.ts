@@ -4,6 +4,7 @@
  */
 import { isRecord, type Json, Problems } from './check.js';
 import { textObject } from './composition.js';
+import { dataTable, dataVisualization, TABLE_CHARS_MAX } from './data-blocks.js';
 import { element, imageElement } from './elements.js';
 
 /**
@@ -105,6 +106,10 @@ const CHECKS: Readonly<Record<string, (p: Problems, b: Json, at: string) => void
   input,
   image,
   divider,
+  data_visualization: dataVisualization,
+  data_table: (p, b, at) => {
+    dataTable(p, b, at);
+  },
 };
 
 /** Block types Slack knows (https://docs.slack.dev/reference/block-kit/blocks) that Vigil does not build. */
@@ -137,9 +142,15 @@ export function blockListProblems(blocks: unknown, maxBlocks: number, pointer: s
   p.array(blocks, pointer, maxBlocks);
   const seen = new Set<string>();
   let markdownChars = 0;
+  let tableChars = 0;
+  let tables = 0;
   blocks.forEach((b, i) => {
     block(p, b, `${pointer}/${i}`);
     if (isRecord(b) && b.type === 'markdown' && typeof b.text === 'string') markdownChars += b.text.length;
+    if (isRecord(b) && b.type === 'data_table') {
+      tables++;
+      tableChars += dataTable(new Problems(), b, `${pointer}/${i}`);
+    }
     if (isRecord(b) && typeof b.block_id === 'string') {
       if (seen.has(b.block_id)) p.add('duplicate block_id', `${pointer}/${i}/block_id`);
       seen.add(b.block_id);
@@ -150,5 +161,9 @@ export function blockListProblems(blocks: unknown, maxBlocks: number, pointer: s
       `markdown blocks hold ${markdownChars} characters, over the ${MARKDOWN_LIMIT} of one message`,
       pointer,
     );
+  // "the aggregate character count across all table cells for a single message cannot exceed 10,000"
+  // One table over it is already told at the table.
+  if (tables > 1 && tableChars > TABLE_CHARS_MAX)
+    p.add(`data tables hold ${tableChars} characters, over the ${TABLE_CHARS_MAX} of one message`, pointer);
   return p.list;
 }
