@@ -9,7 +9,7 @@ import { blockProblems } from '../../../packages/playground/src/sim/slack/block-
 import { buildTrend, type TrendEvent, type TrendInput } from '../../../src/domain/subscriptions/trend.js';
 import type { DataVisualizationBlock } from '../../../src/domain/subscriptions/trend-blocks.js';
 import { trendMessagePart } from '../../../src/domain/subscriptions/trend-message.js';
-import type { SearchRef } from '../../../src/domain/subscriptions/what-changed.js';
+import type { LinkOf } from '../../../src/domain/subscriptions/what-changed.js';
 
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 const at = (iso: string, zone: string) => DateTime.fromISO(iso, { zone }).toMillis();
@@ -43,7 +43,7 @@ function daysEnding(last: string, n: number, zone: string): string[] {
   return Array.from({ length: n }, (_, i) => end.minus({ days: n - 1 - i }).toISODate() ?? '');
 }
 
-const linkOf = (ref: SearchRef): string =>
+const linkOf: LinkOf = (ref) =>
   `https://vigil.example/search?${new URLSearchParams(Object.entries(ref).map(([k, v]): [string, string] => [k, String(v)]))}`;
 
 const ZONE = 'Europe/Paris';
