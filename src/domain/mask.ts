@@ -33,9 +33,15 @@ export function maskSecretWords(fragment: string): { text: string; hidden: boole
   let hidden = false;
   const text = fragment.replace(/\S+/g, (token) => {
     const word = token.replace(/<\/?mark>/g, '');
-    if (detectSecret(word) === undefined) return token;
+    // A combo line (`dana@acme.example:Hunter2!`) keeps its identity, which is what the event is about.
+    const combo = COMBO.exec(word);
+    const secret = combo?.[3] ?? word;
+    if (detectSecret(secret) === undefined && detectSecret(word) === undefined) return token;
     hidden = true;
-    return maskValue(word);
+    return combo ? `${combo[1]}${combo[2]}${maskValue(secret)}` : maskValue(word);
   });
   return { text, hidden };
 }
+
+/** `<email><separator><secret>`, the shape of a leaked combo list's line. */
+const COMBO = /^([^\s:;|@]{1,64}@[a-z0-9.-]{1,253}\.[a-z]{2,63})([:;|])(.+)$/i;

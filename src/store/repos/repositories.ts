@@ -189,16 +189,17 @@ function serviceRecordRepos(store: Store) {
     credentialStates: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'credential-state', schema, ABSENT),
     /** Members asked about a leaked credential, by credential digest; the ask-person service defines the shape. */
-    askPerson: <S extends z.ZodType>(schema: S) => new WorkspaceRecordRepo(store, 'ask-person', schema),
+    askPerson: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'ask-person', schema, ABSENT),
     /** The identity provider connection (secret sealed); the containment service defines the shape. */
     idpConnections: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'idp-connection', schema),
+      new WorkspaceRecordRepo(store, 'idp-connection', schema, ABSENT),
     /** Containment requests by id; the containment service defines the shape. */
     containRequests: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'contain-request', schema),
+      new WorkspaceRecordRepo(store, 'contain-request', schema, ABSENT),
     /** Whether containment waits for a second approver. */
     containSettings: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'contain-setting', schema),
+      new WorkspaceRecordRepo(store, 'contain-setting', schema, ABSENT),
   };
 }
 

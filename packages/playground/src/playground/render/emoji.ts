@@ -95,6 +95,9 @@ const DRAWINGS: Record<string, string> = {
   rotating_light: svg(
     `<path d="M4.5 15a5.5 5.5 0 0 1 11 0z" fill="${R}"/><rect x="3" y="15" width="14" height="3" rx="1" fill="${GR}"/><path d="M10 2v2.5M3.5 4.5l1.8 1.8M16.5 4.5l-1.8 1.8" stroke="${Y}" stroke-width="1.6" stroke-linecap="round"/>`,
   ),
+  speech_balloon: svg(
+    `<path d="M3 3.5h14a1.5 1.5 0 0 1 1.5 1.5v8a1.5 1.5 0 0 1-1.5 1.5H8l-4 3v-3H3A1.5 1.5 0 0 1 1.5 13V5A1.5 1.5 0 0 1 3 3.5z" fill="${W}" stroke="${GR}" stroke-width="1.2"/><path d="M5 7.5h10M5 10.5h7" stroke="${GR}" stroke-width="1.4" stroke-linecap="round"/>`,
+  ),
   bell: svg(
     `<path d="M10 2.5a5 5 0 0 0-5 5v4.2L3.2 15h13.6L15 11.7V7.5a5 5 0 0 0-5-5z" fill="${Y}" stroke="#c9a000" stroke-width=".8"/><circle cx="10" cy="16.8" r="1.8" fill="#c9a000"/>`,
   ),
