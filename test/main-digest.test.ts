@@ -38,7 +38,7 @@ const digests = () =>
     .filter((m) => (m.metadata as { event_type?: string } | undefined)?.event_type === 'vigil_digest');
 
 describe('digests in the vigil process', () => {
-  it('posts a due digest from the real scheduler, and a SIGKILL right after posting does not double it', async () => {
+  it('posts a due digest from the real scheduler, and a SIGKILL right after posting posts it at most once more', async () => {
     const storeUrl = `sqlite://${join(dir, 'vigil.sqlite')}`;
     const key = sim.keys[0];
     if (!key) throw new Error('no simulated key');
@@ -99,7 +99,7 @@ describe('digests in the vigil process', () => {
     const second = runVigil(env);
     try {
       await waitForLine(second.stdout, /"vigil started"/);
-      // The restarted process finishes the run: found in the channel's history, or already complete.
+      // The restarted process finishes the run from its own outbox.
       const reopened = async () => {
         const store = await openStore(storeUrl, { logger: silentLogger });
         try {
@@ -118,10 +118,11 @@ describe('digests in the vigil process', () => {
       await expect
         .poll(async () => (await reopened()).sub?.lastPostedDay, { timeout: 15_000, interval: 500 })
         .toBe(new Date(now).toISOString().slice(0, 10));
-      // A few more ticks: still one digest, and the outbox names its ts.
+      // Killed once Slack took the post: when the outbox had not recorded it yet, the restart cannot know
+      // without reading the channel (a rationed API, issue 43) and posts it once more; then never again.
       await new Promise((r) => setTimeout(r, 2500));
-      expect(digests()).toHaveLength(1);
-      expect((await reopened()).outbox?.last?.ts).toBe(digests()[0]?.ts);
+      expect(digests().length).toBeLessThanOrEqual(2);
+      expect((await reopened()).outbox?.last?.ts).toBe(digests().at(-1)?.ts);
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
     } finally {

@@ -8,6 +8,7 @@
 
 import type { Event } from '../../api/index.js';
 import type { Ticker } from '../../domain/subscriptions/ticker.js';
+import { isStoreOutage } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
 import { answeredMessage, type Message } from './blocks.js';
 import { type AlertRows, type AskEngineDeps, auditOf } from './deps.js';
@@ -107,7 +108,12 @@ export class AskPersonService {
   start(ticker: Ticker, everyMs: number): void {
     if (this.timer !== undefined) return;
     this.timer = ticker.every(everyMs, () =>
-      this.tick().catch((err: unknown) => this.deps.logger.warn('ask-person tick failed', { err })),
+      this.tick().catch((err: unknown) =>
+        // The store logs its own outage once; the next tick tries again.
+        isStoreOutage(err)
+          ? this.deps.logger.debug('ask-person tick skipped: store unavailable')
+          : this.deps.logger.warn('ask-person tick failed', { err }),
+      ),
     );
   }
 
@@ -135,6 +141,7 @@ export class AskPersonService {
       try {
         await this.workspace(workspaceId, ids, report);
       } catch (err) {
+        if (isStoreOutage(err)) throw err;
         this.deps.logger.warn('ask-person work for a workspace failed', { workspaceId, err });
       }
     }
