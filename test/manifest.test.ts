@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type AjvModule from 'ajv';
 import type addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { BOT_SCOPES } from '../src/app/bolt-app.js';
+import { BOT_SCOPES, OPTIONAL_BOT_SCOPES, REQUIRED_BOT_SCOPES } from '../src/app/bolt-app.js';
 import { STEP_IDS } from '../src/features/workflow-steps/index.js';
 import { readManifest } from './support/manifest.js';
 
@@ -50,11 +50,13 @@ describe('manifest.yml', () => {
 
   it('asks for the scopes the OAuth install asks for, and runs its steps in Vigil', () => {
     const manifest = readManifest() as {
-      oauth_config: { scopes: { bot: string[] } };
+      oauth_config: { scopes: { bot: string[]; bot_optional: string[] } };
       settings: Record<string, unknown> & { event_subscriptions: { bot_events: string[] } };
       functions: Record<string, unknown>;
     };
-    expect(manifest.oauth_config.scopes.bot).toEqual(BOT_SCOPES);
+    expect(manifest.oauth_config.scopes.bot).toEqual(REQUIRED_BOT_SCOPES);
+    expect(manifest.oauth_config.scopes.bot_optional).toEqual(OPTIONAL_BOT_SCOPES);
+    expect(BOT_SCOPES).toEqual([...REQUIRED_BOT_SCOPES, ...OPTIONAL_BOT_SCOPES]);
     expect(manifest.settings.function_runtime).toBe('remote');
     expect(manifest.settings.org_deploy_enabled).toBe(true);
     expect(manifest.settings.event_subscriptions.bot_events).toContain('function_executed');
