@@ -26,7 +26,7 @@ import { observedFetch } from '../slack/call-metrics.js';
 import { interactiveClientOptions } from '../slack/client-options.js';
 import type { BoundFeature, SlackBase } from '../slack/context.js';
 import { reportError } from '../slack/error-reply.js';
-import { OPTIONAL_SCOPES, type OptionalScope } from '../slack/granted-scopes.js';
+import { OPTIONAL_SCOPES } from '../slack/granted-scopes.js';
 import { VigilHttpReceiver } from '../slack/receiver.js';
 import { RefusedSteps, type RefusedStepsDeps, refusedStepError } from '../slack/refused-steps.js';
 import {
@@ -44,7 +44,7 @@ import type { Config } from './config.js';
  * The required bot scopes of manifest.yml (`bot`). No history scope: Vigil reads no conversation for its own
  * bookkeeping (test/slack/no-rationed-history.test.ts).
  */
-export const REQUIRED_BOT_SCOPES = [
+const REQUIRED_BOT_SCOPES = [
   'commands',
   'chat:write',
   'users:read',
@@ -59,11 +59,11 @@ export const REQUIRED_BOT_SCOPES = [
   'assistant:write',
 ];
 
-/** The optional bot scopes of manifest.yml (`bot_optional`): the installer may decline each (GrantedScopes). */
-export const OPTIONAL_BOT_SCOPES = Object.keys(OPTIONAL_SCOPES) as OptionalScope[];
-
-/** The OAuth install asks for both: Slack shows the optional ones apart, for the installer to choose. */
-export const BOT_SCOPES = [...REQUIRED_BOT_SCOPES, ...OPTIONAL_BOT_SCOPES];
+/**
+ * The OAuth install asks for the required scopes and the optional ones of manifest.yml (`bot_optional`, which
+ * OPTIONAL_SCOPES lists): Slack shows the optional ones apart, for the installer to choose.
+ */
+export const BOT_SCOPES = [...REQUIRED_BOT_SCOPES, ...Object.keys(OPTIONAL_SCOPES)];
 
 export interface SlackApp {
   app: App;
