@@ -101,7 +101,8 @@ export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCor
   const grantedScopes = new GrantedScopes(
     config.slack.mode.kind === 'oauth'
       ? { installations: repos.installations, now: () => clock.now() }
-      : { singleClient: () => bots.forWorkspace(''), now: () => clock.now() },
+      : // One bot token: the client is the same whatever the workspace.
+        { singleClient: () => bots.forWorkspace(''), now: () => clock.now() },
   );
   const services: Services = {
     ...shared,
