@@ -10,6 +10,7 @@ import type addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { BOT_SCOPES } from '../src/app/bolt-app.js';
 import { STEP_IDS } from '../src/features/workflow-steps/index.js';
+import { OPTIONAL_SCOPES } from '../src/slack/granted-scopes.js';
 import { readManifest } from './support/manifest.js';
 
 const FIXTURES = new URL('./fixtures/slack-manifest-schema/', import.meta.url);
@@ -50,11 +51,14 @@ describe('manifest.yml', () => {
 
   it('asks for the scopes the OAuth install asks for, and runs its steps in Vigil', () => {
     const manifest = readManifest() as {
-      oauth_config: { scopes: { bot: string[] } };
+      oauth_config: { scopes: { bot: string[]; bot_optional: string[] } };
       settings: Record<string, unknown> & { event_subscriptions: { bot_events: string[] } };
       functions: Record<string, unknown>;
     };
-    expect(manifest.oauth_config.scopes.bot).toEqual(BOT_SCOPES);
+    const { bot, bot_optional } = manifest.oauth_config.scopes;
+    expect([...bot, ...bot_optional]).toEqual(BOT_SCOPES);
+    // The optional ones are those whose features GrantedScopes turns off when declined.
+    expect(bot_optional).toEqual(Object.keys(OPTIONAL_SCOPES));
     expect(manifest.settings.function_runtime).toBe('remote');
     expect(manifest.settings.org_deploy_enabled).toBe(true);
     expect(manifest.settings.event_subscriptions.bot_events).toContain('function_executed');

@@ -26,6 +26,7 @@ import { observedFetch } from '../slack/call-metrics.js';
 import { interactiveClientOptions } from '../slack/client-options.js';
 import type { BoundFeature, SlackBase } from '../slack/context.js';
 import { reportError } from '../slack/error-reply.js';
+import { OPTIONAL_SCOPES } from '../slack/granted-scopes.js';
 import { VigilHttpReceiver } from '../slack/receiver.js';
 import { RefusedSteps, type RefusedStepsDeps, refusedStepError } from '../slack/refused-steps.js';
 import {
@@ -40,26 +41,29 @@ import type { Store } from '../store/index.js';
 import type { Config } from './config.js';
 
 /**
- * The bot scopes of manifest.yml; the OAuth install asks for exactly these. No history scope: Vigil reads no
- * conversation for its own bookkeeping (test/slack/no-rationed-history.test.ts).
+ * The required bot scopes of manifest.yml (`bot`). The one history scope, `im:history`, is the agent DM's (its
+ * `message.im` events); Vigil reads no channel for its own bookkeeping (test/slack/no-rationed-history.test.ts).
  */
-export const BOT_SCOPES = [
+const REQUIRED_BOT_SCOPES = [
   'commands',
   'chat:write',
   'users:read',
-  'users:read.email',
   'usergroups:read',
   'files:write',
   'im:write',
   'channels:read',
   'groups:read',
   'files:read',
-  'links:read',
   'links:write',
   'im:history',
-  'mcp:connect',
   'assistant:write',
 ];
+
+/**
+ * The OAuth install asks for the required scopes and the optional ones of manifest.yml (`bot_optional`, which
+ * OPTIONAL_SCOPES lists): Slack shows the optional ones apart, for the installer to choose.
+ */
+export const BOT_SCOPES = [...REQUIRED_BOT_SCOPES, ...Object.keys(OPTIONAL_SCOPES)];
 
 export interface SlackApp {
   app: App;

@@ -63,6 +63,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       tenants: s.tenants,
       digests: s.digests,
       alerts: s.alerts,
+      grantedScopes: s.grantedScopes,
     }),
     bindFeature(eventsFeature, { ...base, events: s.events, identifiers: s.identifiers, lists: s.lists }),
     ...eventRowFeatures(core, base),

@@ -28,6 +28,7 @@ export function mcpRoute(start: VigilStart, slack: SlackApp, services: () => Pro
           signingSecret,
           claims: core.store,
           clientFor: (ids) => slack.clientFor(ids),
+          scopes: core.grantedScopes,
           events: core.events,
           stealerLogs: core.credentials.stealerLogs,
         });

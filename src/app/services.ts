@@ -38,6 +38,7 @@ import { WorkObjectsService } from '../features/work-objects/service.js';
 import { StepRuns } from '../features/workflow-steps/runs.js';
 import type { Sleep } from '../kernel/clock.js';
 import { BotClients } from '../slack/bot-clients.js';
+import { GrantedScopes } from '../slack/granted-scopes.js';
 import { Authz } from '../slack/permission-checks.js';
 import type { ApiParts } from './api.js';
 import type { VigilBase } from './base.js';
@@ -76,6 +77,8 @@ export interface Services {
   authz: Authz;
   /** Asking the member a leaked company credential belongs to (alerts with `ask-person:on`). */
   askPerson: AskPersonService;
+  /** The optional scopes each workspace's installer declined: their features are off there. */
+  grantedScopes: GrantedScopes;
 }
 
 /** Everything start-up built: the services, and the store and API client beneath them. */
@@ -98,19 +101,27 @@ export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCor
   const portalLinks = new PortalLinks({ repos, clock, hosts: config.portalHosts });
   const shared = sharedServices(base, portalLinks, opts);
   const { connection, digests, alerts, snoozes } = shared;
+  const bots = new BotClients({ ...base, slackCalls: base.monitoring.metrics });
+  const grantedScopes = new GrantedScopes(
+    config.slack.mode.kind === 'oauth'
+      ? { installations: repos.installations, now: () => clock.now() }
+      : // One bot token: the client is the same whatever the workspace.
+        { singleClient: () => bots.forWorkspace(''), now: () => clock.now() },
+  );
   const services: Services = {
     ...shared,
     ...workflowServices(base, shared, portalLinks, opts),
     digestNow: new DigestOnDemand({ repos }),
     steps: new StepRuns({ repos, store: base.store, clock, metrics: base.monitoring.metrics }),
     settings: new SettingsService({ repos }),
-    home: new HomeService({ repos, digests, alerts, connection, snoozes }),
+    home: new HomeService({ repos, digests, alerts, connection, snoozes, scopes: grantedScopes }),
     knownTags: new KnownTags(repos),
     lists: listContexts(repos),
     authz: new Authz({ clock, settings: repos.settings, admins: config.admins, audit: repos.audit }),
     askPerson: buildAskPerson({
       repo: repos.askPerson,
-      bots: new BotClients({ ...base, slackCalls: base.monitoring.metrics }),
+      bots,
+      scopes: grantedScopes,
       identifiers: async (workspaceId) => (await shared.identifiers.list(workspaceId)).identifiers,
       audit: repos.audit,
       isAlive: (owner) => base.store.isHolderAlive(owner),
@@ -119,6 +130,7 @@ export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCor
       owner: base.store.holderId,
       settings: config.askPerson,
     }),
+    grantedScopes,
   };
   return { ...base, ...services, ...sleep };
 }

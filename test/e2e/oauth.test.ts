@@ -137,7 +137,8 @@ describe('OAuth install', () => {
     expect(`${location.origin}${location.pathname}`).toBe(`${stack.slack.url}/oauth/v2/authorize`);
     expect(location.searchParams.get('client_id')).toBe(DEFAULT_CLIENT_ID);
     expect(location.searchParams.get('scope')).toBe(
-      'commands,chat:write,users:read,users:read.email,usergroups:read,files:write,im:write,channels:read,groups:read,files:read,links:read,links:write,im:history,mcp:connect,assistant:write',
+      // The optional scopes (manifest `bot_optional`) are asked for too: Slack lets the installer decline them.
+      'commands,chat:write,users:read,usergroups:read,files:write,im:write,channels:read,groups:read,files:read,links:write,im:history,assistant:write,users:read.email,links:read,mcp:connect',
     );
     const state = location.searchParams.get('state');
     expect(state).toBeTruthy();

@@ -2,6 +2,7 @@
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { BotClients } from '../../slack/bot-clients.js';
+import type { GrantedScopes } from '../../slack/granted-scopes.js';
 import type { NewAuditEntry } from '../../store/index.js';
 import type { AskSettings } from './deps.js';
 import { AskRecords, type RepoOf } from './records.js';
@@ -11,6 +12,7 @@ import { askSlackOf } from './slack.js';
 export interface AskPersonParts {
   repo: RepoOf;
   bots: Pick<BotClients, 'forWorkspace'>;
+  scopes: Pick<GrantedScopes, 'has'>;
   /** The tenant's identifiers (cached by the identifier directory): its domains and e-mail addresses. */
   identifiers(workspaceId: string): Promise<{ name: string; kinds: string[] }[]>;
   audit: { append(entry: NewAuditEntry): Promise<unknown> };
@@ -39,6 +41,7 @@ export function buildAskPerson(parts: AskPersonParts): AskPersonService {
     records: new AskRecords(parts.repo, parts.clock, settings.cooldownMs + settings.escalateMs + 86_400_000),
     slack: askSlackOf(parts.bots),
     domains: async (workspaceId) => domainsOf(await parts.identifiers(workspaceId)),
+    mayLookUpEmails: (workspaceId) => parts.scopes.has(workspaceId, 'users:read.email'),
     audit: parts.audit,
     isAlive: parts.isAlive,
     clock: parts.clock,

@@ -29,6 +29,8 @@ export interface AskEngineDeps {
   slack: AskSlack;
   /** The company's domains: the tenant's domain identifiers and the domains of its e-mail identifiers. */
   domains(workspaceId: string): Promise<ReadonlySet<string>>;
+  /** Whether the workspace's installer granted `users:read.email` (an optional scope). */
+  mayLookUpEmails(workspaceId: string): Promise<boolean>;
   audit: { append(entry: NewAuditEntry): Promise<unknown> };
   /** Whether a claim's owner is still running (a dead one's claim is taken over at once). */
   isAlive(owner: string): Promise<boolean>;

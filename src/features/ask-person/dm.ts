@@ -100,6 +100,9 @@ async function whyNot(
 ): Promise<SkipReason | { userId: string }> {
   const domains = await deps.domains(workspaceId);
   if (companyEmail([ask.email], domains) === undefined) return 'not-company';
+  // A declined optional scope turns the feature off there: skipped, not an error (users.lookupByEmail would
+  // answer missing_scope).
+  if (!(await deps.mayLookUpEmails(workspaceId))) return 'no-email-scope';
   const found = await deps.slack.lookup(workspaceId, ask.email);
   return found.kind === 'skip' ? found.reason : { userId: found.userId };
 }

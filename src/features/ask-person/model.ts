@@ -13,8 +13,11 @@ const ASKABLE_TYPES: ReadonlySet<string> = new Set(['leaked_credential', 'valid_
 const ANSWERS = ['changed', 'not-mine', 'help'] as const;
 export type AnswerKind = (typeof ANSWERS)[number];
 
-/** Why no DM was sent (each audited): the member is not someone Vigil may ask. */
-const SKIPS = ['not-company', 'unknown', 'guest', 'bot', 'deactivated'] as const;
+/**
+ * Why no DM was sent (each audited): the member is not someone Vigil may ask, or the installer declined the
+ * optional `users:read.email` scope, so no address can be looked up (`no-email-scope`).
+ */
+const SKIPS = ['not-company', 'unknown', 'guest', 'bot', 'deactivated', 'no-email-scope'] as const;
 export type SkipReason = (typeof SKIPS)[number];
 
 /**

@@ -2,6 +2,7 @@
 
 import type { AlertService } from '../../domain/subscriptions/alert-service.js';
 import type { SlackBase } from '../../slack/context.js';
+import type { GrantedScopes } from '../../slack/granted-scopes.js';
 import type { DigestService } from '../digests/subscriptions.js';
 import type { ConnectionService } from './service.js';
 import type { TenantsService } from './tenants.js';
@@ -10,4 +11,6 @@ export interface ConnectionDeps extends SlackBase {
   tenants: TenantsService;
   digests: Pick<DigestService, 'list'>;
   alerts: Pick<AlertService, 'list'>;
+  /** The optional scopes the installer declined, each a line of `/vigil status`. */
+  grantedScopes: Pick<GrantedScopes, 'declined'>;
 }

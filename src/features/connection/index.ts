@@ -18,6 +18,8 @@ import {
 } from '../../domain/connection-blocks.js';
 import type { CommandHandler, CommandRequest, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
+import { declinedLine } from '../../slack/granted-scopes.js';
+import { ownContext } from '../../slack/kit/kit.js';
 import { onAction } from '../../slack/listen.js';
 import type { ConnectionDeps } from './deps.js';
 
@@ -46,7 +48,15 @@ const disconnect: CommandHandler<'disconnect', ConnectionDeps> = {
 const status: CommandHandler<'status', ConnectionDeps> = {
   progress: () => 'Checking the connection…',
   async run(ctx) {
-    await ctx.respond(ephemeral(renderStatus(await ctx.deps.connection.status(ctx.workspaceId)), true));
+    const [status, declined] = await Promise.all([
+      ctx.deps.connection.status(ctx.workspaceId),
+      ctx.deps.grantedScopes.declined(ctx.workspaceId),
+    ]);
+    const rendered = renderStatus(status);
+    // A declined optional scope: its feature is off here, one line each.
+    const off = declined.map((s) => `:no_entry_sign: ${declinedLine(s)}`);
+    const blocks = off.length > 0 ? [...rendered.blocks, ownContext(off.join('\n'))] : rendered.blocks;
+    await ctx.respond(ephemeral({ ...rendered, blocks }, true));
   },
 };
 

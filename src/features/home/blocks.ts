@@ -15,6 +15,7 @@ import {
   type Permission,
 } from '../../kernel/permission-rules.js';
 import type { EnvironmentHealthRecord } from '../../observability/environment-health.js';
+import { declinedLine, type OptionalScope } from '../../slack/granted-scopes.js';
 import { renderBudgeted, viewTitle } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { ownContext, ownSection } from '../../slack/kit/kit.js';
@@ -34,6 +35,8 @@ export const HOME_DISCONNECT = 'home_disconnect';
 export const HOME_DISCONNECT_VIEW = 'home_disconnect_confirm';
 
 export interface HomeInput {
+  /** The optional scopes the installer declined: one line each, saying which feature is off. */
+  declinedScopes?: readonly OptionalScope[];
   connection: Connection | undefined;
   fromEnvironment: boolean;
   /** A workspace connected from the environment: what the API told and what the last calls saw. */
@@ -196,6 +199,9 @@ export function renderHome(input: HomeInput): View {
   const head: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: 'Vigil' } },
     ...health(input),
+    ...(input.declinedScopes?.length
+      ? [ownContext(input.declinedScopes.map((s) => `:no_entry_sign: ${declinedLine(s)}`).join('\n'))]
+      : []),
     ...adminActions(input),
     ...defaultsNotice(input),
     { type: 'divider' },

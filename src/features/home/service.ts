@@ -3,6 +3,7 @@
 import type { AlertList, AlertService } from '../../domain/subscriptions/alert-service.js';
 import type { DigestListItem } from '../../domain/subscriptions/digest-blocks.js';
 import { type Permission, TIGHTENED_PERMISSIONS } from '../../kernel/permission-rules.js';
+import type { GrantedScopes, OptionalScope } from '../../slack/granted-scopes.js';
 import type {
   AuditEntry,
   Connection,
@@ -32,6 +33,8 @@ export interface HomeOverview {
   unreadable?: UnreadableRecord[];
   /** For an admin not yet told: the permissions this workspace never set, which took stricter defaults. */
   defaultsNotice?: Permission[];
+  /** The optional scopes the installer declined: their features are off here. */
+  declinedScopes?: OptionalScope[];
 }
 
 export interface HomeDeps {
@@ -43,6 +46,8 @@ export interface HomeDeps {
   connection: Pick<ConnectionService, 'fromEnvironment' | 'environment'>;
   /** The running snoozes; App Home shows none when absent. */
   snoozes?: { list(workspaceId: string): Promise<Snooze[]> };
+  /** The optional scopes granted here; every feature shown as on when absent. */
+  scopes?: Pick<GrantedScopes, 'declined'>;
 }
 
 export class HomeService {
@@ -70,6 +75,7 @@ export class HomeService {
     const audit = admin ? await repos.audit.recent(workspaceId, HOME_AUDIT_ENTRIES) : [];
     const unreadable = admin ? await repos.unreadable?.list(workspaceId) : undefined;
     const environment = link.fromEnvironment ? await link.environment(workspaceId) : undefined;
+    const declined = (await this.deps.scopes?.declined(workspaceId)) ?? [];
     const unset = TIGHTENED_PERMISSIONS.filter((p) => !settings.chosen.includes(p));
     const notice = admin && unset.length > 0 && !settings.defaultsNoticeSeenBy.includes(userId);
     if (notice) await repos.settings.markDefaultsNoticeSeen(workspaceId, userId);
@@ -86,6 +92,7 @@ export class HomeService {
       ...(snoozes === undefined ? {} : { snoozes }),
       audit,
       ...(unreadable === undefined ? {} : { unreadable }),
+      ...(declined.length > 0 ? { declinedScopes: declined } : {}),
     };
   }
 

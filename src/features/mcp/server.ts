@@ -13,6 +13,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../../kernel/clock.js';
 import { VIGIL_VERSION } from '../../kernel/version.js';
 import { answerFor } from '../../slack/error-reply.js';
+import type { GrantedScopes } from '../../slack/granted-scopes.js';
 import type { Store } from '../../store/index.js';
 import { FormTooLargeError, readBody } from '../../web/body.js';
 import { TOOLS } from './event-tools.js';
@@ -28,7 +29,12 @@ export interface McpDeps extends CommandRunnerDeps, DirectDeps {
   claims: Pick<Store, 'claim'>;
   /** The workspace gate: the bot client of a team Vigil serves, or a RefusalError. */
   clientFor(ids: SlackIdentity): Promise<WebClient>;
+  /** The optional scopes granted: without `mcp:connect` the door is shut for that workspace. */
+  scopes: Pick<GrantedScopes, 'has'>;
 }
+
+const NO_MCP_SCOPE =
+  'Ask Vigil from Slackbot is off in this workspace: the mcp:connect scope was not granted. An admin can grant it by reinstalling Vigil.';
 
 /** A JSON-RPC request is small; a bigger body is refused before it is parsed. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -103,6 +109,11 @@ export class McpDoor {
       if (!refusal) throw err;
       this.deps.logger.info('mcp request refused', { reason: 'workspace', team: identity.teamId });
       refuse(res, 403, refusal.message);
+      return;
+    }
+    if (!(await this.deps.scopes.has(identity.teamId, 'mcp:connect'))) {
+      this.deps.logger.info('mcp request refused', { reason: 'scope', team: identity.teamId });
+      refuse(res, 403, NO_MCP_SCOPE);
       return;
     }
     let body: unknown;

@@ -1,6 +1,7 @@
 /**
  * What turning the MCP door on takes: VIGIL_MCP parsed like the other flags and refused without the signing
- * secret it verifies with; the manifest declaring the MCP server with Slack identity auth and `mcp:connect`.
+ * secret it verifies with; the manifest declaring the MCP server with Slack identity auth and `mcp:connect` (optional: an installer
+ * may decline it, and the door then refuses).
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/app/config.js';
@@ -29,13 +30,14 @@ describe('VIGIL_MCP', () => {
 });
 
 describe('manifest.yml', () => {
-  it('declares Vigil’s MCP server with Slack identity auth at /mcp, and the mcp:connect scope', () => {
+  it('declares Vigil’s MCP server with Slack identity auth at /mcp, and the mcp:connect scope as optional', () => {
     const manifest = readManifest() as {
       mcp_servers: Record<string, { url: string; auth_type: string }>;
-      oauth_config: { scopes: { bot: string[] } };
+      oauth_config: { scopes: { bot: string[]; bot_optional: string[] } };
     };
     expect(manifest.mcp_servers.vigil?.auth_type).toBe('slack_identity_auth');
     expect(manifest.mcp_servers.vigil?.url).toMatch(/^https:\/\/[^/]+\/mcp$/);
-    expect(manifest.oauth_config.scopes.bot).toContain('mcp:connect');
+    expect(manifest.oauth_config.scopes.bot_optional).toContain('mcp:connect');
+    expect(manifest.oauth_config.scopes.bot).not.toContain('mcp:connect');
   });
 });

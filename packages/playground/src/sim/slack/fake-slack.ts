@@ -30,6 +30,7 @@ import { flatHeaders, parseRequest, readRaw } from './request-body.js';
 import { FakeSocketMode } from './socket-mode.js';
 import {
   DEFAULT_APP_ID,
+  DEFAULT_BOT_SCOPES,
   DEFAULT_CLIENT_ID,
   DEFAULT_CLIENT_SECRET,
   DEFAULT_TEAM_ID,
@@ -109,6 +110,8 @@ const CONTENT_ERRORS = new Set([
   'invalid_metadata',
 ]);
 const RESPONSE_URL_PATH = /^\/(commands|actions)\/[^/]+\/[^/]+\/[^/]+$/;
+/** Methods that need a scope an installer may decline (manifest `bot_optional`): refused without it. */
+const OPTIONAL_SCOPE_OF: Record<string, string> = { 'users.lookupByEmail': 'users:read.email' };
 /** The one method that takes an app-level token. */
 const CONNECTIONS_OPEN = 'apps.connections.open';
 
@@ -651,7 +654,11 @@ export class FakeSlack {
     const reply: Reply =
       parsed === undefined
         ? { status: 200, body: { ok: false, error: 'invalid_json' } }
-        : (injected ?? { status: 200, body: this.dispatch(method, parsed) });
+        : (injected ?? {
+            status: 200,
+            body: this.dispatch(method, parsed),
+            ...this.scopeHeader(parsed.token),
+          });
     if (parsed === undefined) {
       const headers = flatHeaders(req);
       parsed = { contentType: headers['content-type'] ?? '', headers, raw, body: {}, token: undefined };
@@ -673,6 +680,13 @@ export class FakeSlack {
     for (const o of this.observers) o.call?.(call);
     this.trim();
     return reply;
+  }
+
+  /** Slack reports a token's scopes on every call made with it (`x-oauth-scopes`, comma-separated). */
+  private scopeHeader(token: string | undefined): { headers?: Record<string, string> } {
+    const team = this.state.teams.get(this.state.tokens.get(token ?? '') ?? '');
+    if (team === undefined) return {};
+    return { headers: { 'x-oauth-scopes': (team.scopes ?? DEFAULT_BOT_SCOPES).join(',') } };
   }
 
   private dispatch(method: string, parsed: Awaited<ReturnType<typeof parseRequest>>): Json {
@@ -703,6 +717,10 @@ export class FakeSlack {
     if (isAppToken) return { ok: false, error: 'not_allowed_token_type' };
     const team = this.state.teams.get(this.state.tokens.get(token) ?? '');
     if (team === undefined) return { ok: false, error: 'invalid_auth' };
+    const needed = OPTIONAL_SCOPE_OF[method];
+    const granted = team.scopes ?? DEFAULT_BOT_SCOPES;
+    if (needed !== undefined && !granted.includes(needed))
+      return { ok: false, error: 'missing_scope', needed, provided: granted.join(',') };
     return botMethod({ ...base, team, token });
   }
 

@@ -14,6 +14,7 @@ export type { /** @internal */ SocketAck } from './socket-mode.js';
 export {
   DEFAULT_APP_ID,
   /** @internal */ DEFAULT_APP_TOKEN,
+  /** @internal */ DEFAULT_BOT_SCOPES,
   DEFAULT_BOT_TOKEN,
   DEFAULT_BOT_USER_ID,
   /** @internal */ DEFAULT_CLIENT_ID,

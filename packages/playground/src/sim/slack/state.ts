@@ -16,6 +16,24 @@ export const DEFAULT_TEAM_ID = 'T0001';
 export const DEFAULT_BOT_TOKEN = 'xoxb-test-0001-vigil';
 export const DEFAULT_BOT_USER_ID = 'U0BOT0001';
 export const DEFAULT_APP_ID = 'A0VIGIL01';
+/** The bot scopes a team granted unless it says otherwise: every scope Vigil's manifest asks for. */
+export const DEFAULT_BOT_SCOPES: readonly string[] = [
+  'commands',
+  'chat:write',
+  'users:read',
+  'usergroups:read',
+  'files:write',
+  'im:write',
+  'channels:read',
+  'groups:read',
+  'files:read',
+  'links:write',
+  'im:history',
+  'assistant:write',
+  'users:read.email',
+  'links:read',
+  'mcp:connect',
+];
 export const DEFAULT_CLIENT_ID = '1111111111.2222222222';
 export const DEFAULT_CLIENT_SECRET = 'fake-client-secret';
 /** The seeded app-level token (Socket Mode's `apps.connections.open`). @internal */

@@ -84,6 +84,11 @@ export interface FakeTeam {
   botUserId: string;
   botId?: string;
   isEnterpriseInstall?: boolean;
+  /**
+   * The bot scopes granted (an installer may decline optional ones); DEFAULT_BOT_SCOPES when absent. Reported
+   * as Slack does, in the `x-oauth-scopes` header of every call with the bot token, and as oauth.v2.access's `scope`.
+   */
+  scopes?: readonly string[];
 }
 
 export interface FakeUser {
@@ -169,6 +174,7 @@ export interface OAuthGrant {
   isEnterpriseInstall?: boolean;
   /** The installing user. */
   userId?: string;
+  /** The bot scopes granted, comma-separated as oauth.v2.access answers them; all of Vigil's when absent. */
   scope?: string;
   redirectUri?: string;
 }

@@ -32,6 +32,25 @@ describe('oauth.v2.access', () => {
     expect(who).toMatchObject({ team_id: 'T0NEW0001', user_id: result.bot_user_id });
   });
 
+  it('reports the scopes granted, declined optional ones left out, as Slack does: the scope field and x-oauth-scopes', async () => {
+    const scope = 'commands,chat:write,users:read,links:read';
+    const code = fake.issueOAuthCode({ teamId: 'T0NEW0003', scope });
+    const result = await web().oauth.v2.access({
+      client_id: fake.clientId,
+      client_secret: fake.clientSecret,
+      code,
+    });
+    expect(result.scope).toBe(scope);
+    const who = await web(result.access_token).auth.test();
+    expect(who.response_metadata?.scopes).toEqual(scope.split(','));
+    // users:read.email declined: the method that needs it is refused, naming it.
+    await expect(
+      web(result.access_token).users.lookupByEmail({ email: 'a@b.example' }),
+    ).rejects.toMatchObject({
+      data: { ok: false, error: 'missing_scope', needed: 'users:read.email' },
+    });
+  });
+
   it('installs for an enterprise org', async () => {
     const code = fake.issueOAuthCode({
       teamId: 'E0ORG0001',

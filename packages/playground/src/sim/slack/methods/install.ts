@@ -1,5 +1,6 @@
 /** Installation lifecycle: auth.test, the OAuth code exchange, and uninstall. */
 import { clientCredentials } from '../request-body.js';
+import { DEFAULT_BOT_SCOPES } from '../state.js';
 import type { BotMethod, ClientContext, ClientMethod } from './common.js';
 import { fail, str } from './common.js';
 
@@ -39,6 +40,7 @@ const oauthV2Access: ClientMethod = ({ state, body, headers, clientId, clientSec
     return fail('bad_redirect_uri');
   }
   const existing = state.teams.get(grant.teamId);
+  const scope = grant.scope ?? DEFAULT_BOT_SCOPES.join(',');
   const botToken = `xoxb-${grant.teamId.slice(1)}-${state.randomKey(9)}`;
   const team = state.addTeam({
     teamId: grant.teamId,
@@ -47,15 +49,14 @@ const oauthV2Access: ClientMethod = ({ state, body, headers, clientId, clientSec
     botUserId: existing?.botUserId ?? state.nextId('U'),
     ...(grant.enterpriseId !== undefined ? { enterpriseId: grant.enterpriseId } : {}),
     isEnterpriseInstall: grant.isEnterpriseInstall ?? false,
+    scopes: scope.split(','),
   });
   const userId = grant.userId ?? 'U0OWNER01';
   return {
     ok: true,
     app_id: state.appId,
     authed_user: { id: userId },
-    scope:
-      grant.scope ??
-      'commands,chat:write,users:read,usergroups:read,channels:read,groups:read,im:write,files:write',
+    scope,
     token_type: 'bot',
     access_token: botToken,
     bot_user_id: team.botUserId,
@@ -86,7 +87,7 @@ function rotate(state: ClientContext['state'], refreshToken: string | undefined)
     access_token: botToken,
     refresh_token: next,
     expires_in: 43_200,
-    scope: 'commands,chat:write',
+    scope: (team.scopes ?? DEFAULT_BOT_SCOPES).join(','),
     bot_user_id: team.botUserId,
     team: { id: team.teamId, name: team.name },
     enterprise: null,
