@@ -21,9 +21,9 @@ import {
   clientMethods,
   messageContentError,
   openIdAuthorize,
-  signInAs,
   type StreamRecord,
   type SuggestedPrompts,
+  signInAs,
   streamsOf,
   suggestedPromptsOf,
 } from './methods/index.js';
