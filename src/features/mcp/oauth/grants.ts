@@ -120,7 +120,7 @@ export class OAuthGrants {
   async take(kind: 'code' | 'refresh', value: string): Promise<Grant | undefined> {
     const key = `${kind}:${digest(value)}`;
     const grant = await readRecord(this.grants, key, GrantSchema);
-    if (!grant || grant.kind !== kind) return undefined;
+    if (grant?.kind !== kind) return undefined;
     // Deleted before use: of two requests racing with one code, only the one whose delete found it goes on.
     if (!(await deleteOwned(this.store, this.grants, key, grant.teamId))) return undefined;
     return grant.until > this.clock.now() ? grant : undefined;
@@ -128,7 +128,7 @@ export class OAuthGrants {
 
   async access(token: string): Promise<Grantee | undefined> {
     const grant = await readRecord(this.grants, `access:${digest(token)}`, GrantSchema);
-    if (!grant || grant.kind !== 'access' || grant.until <= this.clock.now()) return undefined;
+    if (grant?.kind !== 'access' || grant.until <= this.clock.now()) return undefined;
     return { teamId: grant.teamId, userId: grant.userId, clientId: grant.clientId };
   }
 
