@@ -6,7 +6,7 @@ import { entityMethods } from './entities.js';
 import { fileMethods } from './files.js';
 import { functionMethods } from './functions.js';
 import { installBotMethods, installClientMethods } from './install.js';
-import { openIdClientMethods, openIdTokenMethods } from './openid.js';
+import { openIdMethods } from './openid.js';
 import { streamMethods } from './streams.js';
 import { userMethods } from './users.js';
 import { viewMethods } from './views.js';
@@ -32,11 +32,10 @@ export const botMethods: Record<string, BotMethod> = {
   ...entityMethods,
   ...functionMethods,
   ...streamMethods,
-  ...openIdTokenMethods,
 };
 
 /** Methods called with the app's client credentials instead of a token. */
 export const clientMethods: Record<string, ClientMethod> = {
   ...installClientMethods,
-  ...openIdClientMethods,
+  ...openIdMethods,
 };

@@ -10,7 +10,7 @@
  */
 import type { SlackState } from '../state.js';
 import type { Json } from '../types.js';
-import type { BotMethod, ClientMethod } from './common.js';
+import type { ClientMethod } from './common.js';
 import { fail, str } from './common.js';
 
 interface SignIn {
@@ -89,7 +89,6 @@ const openIdToken: ClientMethod = ({ state, body, clientId, clientSecret }) => {
   s.codes.delete(code);
   if (str(body, 'redirect_uri') !== grant.redirectUri) return fail('bad_redirect_uri');
   const token = `xoxp-${grant.teamId.slice(1)}-${state.randomKey(10)}`;
-  state.tokens.set(token, grant.teamId);
   s.people.set(token, { teamId: grant.teamId, userId: grant.userId });
   const now = Math.floor(state.clock.now() / 1000);
   const claims: Json = {
@@ -108,18 +107,24 @@ const openIdToken: ClientMethod = ({ state, body, clientId, clientSecret }) => {
   return { ok: true, access_token: token, token_type: 'Bearer', id_token: idToken };
 };
 
-const openIdUserInfo: BotMethod = ({ state, token, team }) => {
+/** Called with the user token Sign in with Slack gave (`Authorization: Bearer`), not a bot token. */
+const openIdUserInfo: ClientMethod = ({ state, headers }) => {
+  const token = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
+  if (token === undefined) return fail('not_authed');
   const person = openId(state).people.get(token);
   if (person === undefined) return fail('invalid_auth');
+  const team = state.teams.get(person.teamId);
   return {
     ok: true,
     sub: person.userId,
     'https://slack.com/user_id': person.userId,
     'https://slack.com/team_id': person.teamId,
-    'https://slack.com/team_name': team.name,
-    ...(team.domain !== undefined ? { 'https://slack.com/team_domain': team.domain } : {}),
+    ...(team ? { 'https://slack.com/team_name': team.name } : {}),
+    ...(team?.domain !== undefined ? { 'https://slack.com/team_domain': team.domain } : {}),
   };
 };
 
-export const openIdClientMethods: Record<string, ClientMethod> = { 'openid.connect.token': openIdToken };
-export const openIdTokenMethods: Record<string, BotMethod> = { 'openid.connect.userInfo': openIdUserInfo };
+export const openIdMethods: Record<string, ClientMethod> = {
+  'openid.connect.token': openIdToken,
+  'openid.connect.userInfo': openIdUserInfo,
+};
