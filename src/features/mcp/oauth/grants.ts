@@ -47,7 +47,7 @@ const GrantSchema = z.object({
 });
 type Grant = z.infer<typeof GrantSchema>;
 
-export const LIFETIMES = {
+const LIFETIMES = {
   pending: 10 * 60_000,
   code: 60_000,
   access: 60 * 60_000,
