@@ -207,6 +207,15 @@ export class McpAuthorizationServer {
     if (!clientId || !(await this.deps.grants.client(clientId))) {
       return sendError(res, 401, 'invalid_client', 'Unknown client: register it again.');
     }
+    // RFC 8707: Vigil issues tokens for its one resource only.
+    const resource = form.get('resource');
+    const ours = resourceOf(this.deps.origin());
+    if (
+      resource !== null &&
+      !checkResourceAllowed({ requestedResource: resource, configuredResource: ours })
+    ) {
+      return sendError(res, 400, 'invalid_target', 'Vigil issues tokens for its own MCP server only.');
+    }
     const grantType = form.get('grant_type');
     const invalid = (description: string) => sendError(res, 400, 'invalid_grant', description);
     let who: Grantee;
