@@ -19,6 +19,7 @@ import { fileJson, filePath } from './methods/files.js';
 import {
   botMethods,
   clientMethods,
+  forgetSignIns,
   messageContentError,
   openIdAuthorize,
   type StreamRecord,
@@ -509,6 +510,7 @@ export class FakeSlack {
     this.refusals.length = 0;
     this.downloads.length = 0;
     this.failures.clear();
+    forgetSignIns(this.state);
     this.state.clear();
     streamsOf(this.state).clear();
     suggestedPromptsOf(this.state).clear();

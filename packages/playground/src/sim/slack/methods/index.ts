@@ -13,7 +13,7 @@ import { viewMethods } from './views.js';
 
 export type { BotMethod, ClientMethod } from './common.js';
 export { messageContentError } from './common.js';
-export { openIdAuthorize, signInAs } from './openid.js';
+export { forgetSignIns, openIdAuthorize, signInAs } from './openid.js';
 export {
   type StreamRecord,
   type SuggestedPrompts,

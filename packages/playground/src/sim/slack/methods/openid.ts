@@ -39,6 +39,11 @@ function openId(state: SlackState): OpenIdState {
   return s;
 }
 
+/** Forgets every sign-in (the fake's reset). */
+export function forgetSignIns(state: SlackState): void {
+  byState.delete(state);
+}
+
 /** The person the next `/openid/connect/authorize` signs in. */
 export function signInAs(state: SlackState, teamId: string, userId: string): void {
   openId(state).next = { teamId, userId };
