@@ -62,7 +62,11 @@ async function signInAs(userId: string, provider = new TestOAuthProvider()) {
   stack.slack.signInAs(userId);
   const client = await signInClient(stack, provider);
   clients.push(client);
-  secrets.push(provider.saved?.access_token ?? '', provider.saved?.refresh_token ?? '');
+  secrets.push(
+    provider.saved?.access_token ?? '',
+    provider.saved?.refresh_token ?? '',
+    provider.landed?.searchParams.get('code') ?? '',
+  );
   return { client, provider };
 }
 
@@ -252,8 +256,12 @@ describe('refused', () => {
 });
 
 describe('secrets', () => {
-  it('no access token, refresh token or code in any log line', () => {
-    const issued = secrets.filter((s) => s.length > 0);
+  it('no access token, refresh token or code, Vigil’s or Slack’s, in any log line', () => {
+    // Slack's codes and user tokens, as the fake Slack saw them asked for and handed out.
+    const slack = stack.slack.calls
+      .filter((c) => c.method.startsWith('openid.connect.'))
+      .flatMap((c) => [String(c.body.code ?? ''), String(c.response.access_token ?? '')]);
+    const issued = [...secrets, ...slack].filter((s) => s.length > 0);
     expect(issued.length).toBeGreaterThan(8);
     for (const line of stack.logs) {
       for (const s of issued) expect(line).not.toContain(s);
