@@ -63,6 +63,8 @@ const NOT_MET: Partial<Record<NamespaceName, string>> = {
     'the quota kept for a workspace connected from the environment (this one has a connection)',
   'api-probe': '/readyz’s last probe of the API, and nothing asks /readyz here',
   'message-sync-tenant': 'the tenant’s shared state sync, not yet run',
+  'mcp-oauth-client': 'MCP OAuth clients: VIGIL_MCP_OAUTH is off here',
+  'mcp-oauth-grant': 'MCP OAuth codes and tokens: VIGIL_MCP_OAUTH is off here',
 };
 /** Namespaces not damaged (see the header). */
 const BOOKKEEPING = new Set<string>(['unreadable', 'owned', 'meta']);
