@@ -134,6 +134,7 @@ const VARIABLES = {
   VIGIL_METRICS_PORT: optional(portNumber),
   VIGIL_METRICS_HOST: withDefault(text(), '127.0.0.1'),
   VIGIL_MCP: withDefault(oneOf(['1', '0', 'true', 'false'], 'must be 1 or 0'), '0'),
+  VIGIL_MCP_OAUTH: withDefault(oneOf(['1', '0', 'true', 'false'], 'must be 1 or 0'), '0'),
   LOG_LEVEL: withDefault(oneOf(LOG_LEVELS), 'info'),
   LOG_FORMAT: withDefault(oneOf(LOG_FORMATS), 'text'),
 };
@@ -148,7 +149,10 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
   const oauthCount = [env.SLACK_CLIENT_ID, env.SLACK_CLIENT_SECRET, env.SLACK_STATE_SECRET].filter(
     Boolean,
   ).length;
-  if (oauthCount > 0 && oauthCount < 3) {
+  const mcpOAuth = ['1', 'true'].includes(env.VIGIL_MCP_OAUTH?.toLowerCase() ?? '');
+  // Sign in with Slack needs the app's client id and secret, also for a single-workspace install.
+  const signInOnly = mcpOAuth && env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET && !env.SLACK_STATE_SECRET;
+  if (oauthCount > 0 && oauthCount < 3 && !signInOnly) {
     add(
       'SLACK_CLIENT_ID',
       'multi-workspace install needs all of SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET',
@@ -167,6 +171,12 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
   // The MCP door checks Slack's signature on every request: it needs the signing secret in Socket Mode too.
   if (['1', 'true'].includes(env.VIGIL_MCP?.toLowerCase() ?? '') && !env.SLACK_SIGNING_SECRET) {
     add('VIGIL_MCP', '/mcp verifies Slack-signed requests: set SLACK_SIGNING_SECRET');
+  }
+  if (mcpOAuth && !['1', 'true'].includes(env.VIGIL_MCP?.toLowerCase() ?? '')) {
+    add('VIGIL_MCP_OAUTH', 'needs VIGIL_MCP=1');
+  }
+  if (mcpOAuth && !(env.SLACK_CLIENT_ID && env.SLACK_CLIENT_SECRET)) {
+    add('VIGIL_MCP_OAUTH', 'Sign in with Slack needs SLACK_CLIENT_ID and SLACK_CLIENT_SECRET');
   }
   // Slack's port faces the internet: metrics (workspace counts, error rates) are never served there.
   if (['1', 'true'].includes(env.VIGIL_METRICS?.toLowerCase() ?? '') && !env.VIGIL_METRICS_PORT) {
@@ -361,7 +371,14 @@ export interface Config {
    */
   metrics: { port: number | undefined; host: string };
   /** The MCP server at `/mcp` (VIGIL_MCP=1): Slackbot and other MCP clients use Vigil's tools. Off by default. */
-  mcp: { enabled: boolean };
+  mcp: {
+    enabled: boolean;
+    /**
+     * VIGIL_MCP_OAUTH=1: other MCP clients sign in with OAuth 2.1, Vigil the authorization server and Sign in
+     * with Slack the identity (the Slack app's client id and secret).
+     */
+    oauth: { clientId: string; clientSecret: string } | undefined;
+  };
 }
 
 export class ConfigError extends Error {
@@ -450,6 +467,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       port: e.VIGIL_METRICS_PORT,
       host: e.VIGIL_METRICS_HOST,
     },
-    mcp: { enabled: ['1', 'true'].includes(e.VIGIL_MCP.toLowerCase()) },
+    mcp: {
+      enabled: ['1', 'true'].includes(e.VIGIL_MCP.toLowerCase()),
+      oauth:
+        ['1', 'true'].includes(e.VIGIL_MCP_OAUTH.toLowerCase()) && e.SLACK_CLIENT_ID && e.SLACK_CLIENT_SECRET
+          ? { clientId: e.SLACK_CLIENT_ID, clientSecret: e.SLACK_CLIENT_SECRET }
+          : undefined,
+    },
   };
 }

@@ -23,6 +23,8 @@ export function createHttpServer(
     extraRoutes: WebServerOptions['extraRoutes'] | undefined;
     /** `/mcp` when VIGIL_MCP=1. */
     mcp?: WebServerOptions['mcp'];
+    /** The OAuth endpoints of `/mcp` when VIGIL_MCP_OAUTH=1. */
+    mcpOAuth?: WebServerOptions['mcpOAuth'];
   },
 ): Server {
   const { config, logger, store } = core;
@@ -62,6 +64,7 @@ export function createHttpServer(
     limits: config.http,
     ...(parts.extraRoutes ? { extraRoutes: parts.extraRoutes } : {}),
     ...(parts.mcp ? { mcp: parts.mcp } : {}),
+    ...(parts.mcpOAuth ? { mcpOAuth: parts.mcpOAuth } : {}),
     ready: async () => (await ready()).report(),
     health: async () => {
       try {

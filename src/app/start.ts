@@ -244,7 +244,8 @@ async function serve(
   const server = createHttpServer(start, slack, {
     ...later,
     extraRoutes: opts.extraRoutes,
-    ...(mcp ? { mcp } : {}),
+    ...(mcp ? { mcp: mcp.mcp } : {}),
+    ...(mcp?.oauth ? { mcpOAuth: mcp.oauth } : {}),
   });
   const port = await listen(server, config.port, opts.host);
   const metricsPort = await monitoring.listen();

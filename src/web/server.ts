@@ -48,6 +48,8 @@ export interface WebServerOptions {
   limits?: HttpLimits;
   /** The MCP server (VIGIL_MCP=1): every method at `/mcp` goes to it, which checks Slack's signature itself. */
   mcp?: RouteHandler;
+  /** VIGIL_MCP_OAUTH=1: `/.well-known/oauth-*` and `/oauth/*`, the MCP door's OAuth authorization server. */
+  mcpOAuth?: RouteHandler;
   /** Other pages (the playground): answers and returns true, or returns false for a 404. */
   extraRoutes?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
@@ -82,6 +84,9 @@ async function route(opts: WebServerOptions, req: IncomingMessage, res: ServerRe
 
   if (path === '/slack/events' && opts.slackEvents) return opts.slackEvents(req, res);
   if (path === '/mcp' && opts.mcp) return opts.mcp(req, res);
+  if (opts.mcpOAuth && (path.startsWith('/.well-known/oauth-') || path.startsWith('/oauth/'))) {
+    return opts.mcpOAuth(req, res);
+  }
   if (path === '/slack/install' && opts.install && method === 'GET') return opts.install(req, res);
   if (path === '/slack/oauth_redirect' && opts.oauthRedirect && method === 'GET')
     return opts.oauthRedirect(req, res);

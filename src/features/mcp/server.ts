@@ -17,6 +17,7 @@ import type { GrantedScopes } from '../../slack/granted-scopes.js';
 import type { Store } from '../../store/index.js';
 import { FormTooLargeError, readBody } from '../../web/body.js';
 import { TOOLS } from './event-tools.js';
+import type { McpAuthorizationServer } from './oauth/authorization-server.js';
 import { BLOCK_KIT_EXTENSION, toolResult } from './result.js';
 import { type CommandRunnerDeps, runAsPerson, runCommandLine } from './run-command.js';
 import { type SlackIdentity, SlackIdentityCheck } from './slack-identity.js';
@@ -31,6 +32,8 @@ export interface McpDeps extends CommandRunnerDeps, DirectDeps {
   clientFor(ids: SlackIdentity): Promise<WebClient>;
   /** The optional scopes granted: without `mcp:connect` the door is shut for that workspace. */
   scopes: Pick<GrantedScopes, 'has'>;
+  /** VIGIL_MCP_OAUTH=1: bearer tokens of Vigil's own authorization server, besides Slack's signature. */
+  oauth?: Pick<McpAuthorizationServer, 'identify' | 'challenge'>;
 }
 
 const NO_MCP_SCOPE =
@@ -87,21 +90,16 @@ export class McpDoor {
       res.writeHead(413, { connection: 'close' }).end();
       return;
     }
-    let checked: Awaited<ReturnType<SlackIdentityCheck['verify']>>;
+    let identity: SlackIdentity | undefined;
     try {
-      checked = await this.identities.verify(req.headers, raw);
+      identity = await this.identify(req, res, raw);
     } catch (err) {
-      // The store did not answer: a request whose freshness cannot be checked is refused.
+      // The store did not answer: a request whose freshness or token cannot be checked is refused.
       if (!answerFor(err)) throw err;
       refuse(res, 503, 'Vigil cannot check this request right now: try again shortly.');
       return;
     }
-    if (!checked.ok) {
-      this.deps.logger.info('mcp request refused', { reason: checked.reason });
-      refuse(res, 401, REFUSALS[checked.reason] ?? 'Refused.');
-      return;
-    }
-    const identity = checked.identity;
+    if (!identity) return;
     try {
       await this.deps.clientFor(identity);
     } catch (err) {
@@ -129,6 +127,32 @@ export class McpDoor {
     if (!session) return;
     session.lastUsed = this.deps.clock.now();
     await session.transport.handleRequest(req, res, body);
+  }
+
+  /**
+   * Who is asking, or undefined once refused: a bearer token of Vigil's OAuth server (other MCP clients), else
+   * Slack's signed identity (Slackbot). A request with neither is told where to sign in when OAuth is on.
+   */
+  private async identify(
+    req: IncomingMessage,
+    res: ServerResponse,
+    raw: Buffer,
+  ): Promise<SlackIdentity | undefined> {
+    const oauth = this.deps.oauth;
+    const authorization = req.headers.authorization;
+    if (oauth && (authorization !== undefined || req.headers['x-slack-signature'] === undefined)) {
+      const grantee = authorization === undefined ? undefined : await oauth.identify(authorization);
+      if (grantee) return { teamId: grantee.teamId, userId: grantee.userId };
+      this.deps.logger.info('mcp request refused', { reason: authorization ? 'bad-token' : 'no-token' });
+      res.setHeader('www-authenticate', oauth.challenge(authorization !== undefined));
+      refuse(res, 401, 'Sign in to Vigil first (OAuth).');
+      return undefined;
+    }
+    const checked = await this.identities.verify(req.headers, raw);
+    if (checked.ok) return checked.identity;
+    this.deps.logger.info('mcp request refused', { reason: checked.reason });
+    refuse(res, 401, REFUSALS[checked.reason] ?? 'Refused.');
+    return undefined;
   }
 
   /** The request's session, a new one for an `initialize`, or undefined once refused. */

@@ -100,6 +100,10 @@ export const NAMESPACES = {
   'contain-setting': { scope: 'workspace' },
   /** Records found unreadable and set aside, by `<workspaceId>:<namespace>:<key>`, shown to admins. */
   unreadable: { scope: 'workspace' },
+  /** MCP OAuth: registered clients and sign-ins under way (before Slack names the person); both expire. */
+  'mcp-oauth-client': { scope: 'shared' },
+  /** MCP OAuth: codes, access and refresh tokens by their SHA-256 (never in clear), each bound to a workspace. */
+  'mcp-oauth-grant': { scope: 'owned' },
   /** What `/readyz`'s probe of the API last saw, per API host, shared by every instance (one probes). */
   'api-probe': { scope: 'shared' },
   /** The store's format stamp (backend/format.ts), one record for the whole store. */

@@ -68,6 +68,8 @@ const NOT_MET: Partial<Record<NamespaceName, string>> = {
   'contain-setting': 'whether containment waits for a second approver, never set here',
   'org-team': 'the organization a workspace belongs to: a single-workspace Vigil is no org install',
   'org-teams': 'an organization’s workspaces: a single-workspace Vigil is no org install',
+  'mcp-oauth-client': 'MCP OAuth clients: VIGIL_MCP_OAUTH is off here',
+  'mcp-oauth-grant': 'MCP OAuth codes and tokens: VIGIL_MCP_OAUTH is off here',
 };
 /** Namespaces not damaged (see the header). */
 const BOOKKEEPING = new Set<string>(['unreadable', 'owned', 'meta']);

@@ -5,6 +5,7 @@
 import type { Installation } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { OAuthGrants } from '../../../src/features/mcp/oauth/grants.js';
 import type { Store } from '../../../src/store/backend/store.js';
 import { NAMESPACES } from '../../../src/store/repos/namespaces.js';
 import {
@@ -171,6 +172,10 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await repos.containSettings(Anything).set(ws, 'approval', { note: 'on' });
   await repos.askPerson(Anything).set(ws, 'credential-digest', { note: 'asked' });
   await repos.workflowSteps(Anything).set(ws, 'Fx0001', { note: 'step run' }, 60_000);
+  // MCP OAuth: a registered client (shared by every workspace) and a token pair bound to this one.
+  const grants = new OAuthGrants(store, store.clock);
+  await grants.saveClient({ client_id: 'mcp-client-1', redirect_uris: ['https://agent.example/cb'] });
+  await grants.issueTokens({ teamId: ws, userId: 'U1', clientId: 'mcp-client-1' });
   // A record set aside as unreadable, noted for the workspace's admins.
   await store
     .namespace('unreadable')

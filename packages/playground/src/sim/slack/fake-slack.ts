@@ -19,9 +19,12 @@ import { fileJson, filePath } from './methods/files.js';
 import {
   botMethods,
   clientMethods,
+  forgetSignIns,
   messageContentError,
+  openIdAuthorize,
   type StreamRecord,
   type SuggestedPrompts,
+  signInAs,
   streamsOf,
   suggestedPromptsOf,
 } from './methods/index.js';
@@ -411,6 +414,11 @@ export class FakeSlack {
     return code;
   }
 
+  /** The person the next Sign in with Slack (`/openid/connect/authorize`) signs in: the consent page's answer. */
+  signInAs(userId: string, teamId = DEFAULT_TEAM_ID): void {
+    signInAs(this.state, teamId, userId);
+  }
+
   /**
    * Token rotation for `teamId`'s bot: a refresh token that `oauth.v2.access` (grant_type=refresh_token)
    * exchanges once for a new bot token (12 hours) and a new refresh token; a second exchange of the same one
@@ -505,6 +513,7 @@ export class FakeSlack {
     this.refusals.length = 0;
     this.downloads.length = 0;
     this.failures.clear();
+    forgetSignIns(this.state);
     this.state.clear();
     streamsOf(this.state).clear();
     suggestedPromptsOf(this.state).clear();
@@ -634,6 +643,9 @@ export class FakeSlack {
       await this.upload(req, res, raw, url);
     } else if (req.method === 'GET' && url.pathname.startsWith('/files-pri/')) {
       this.download(req, res, url);
+    } else if (req.method === 'GET' && url.pathname === '/openid/connect/authorize') {
+      const answer = openIdAuthorize(this.state, url, this.clientId);
+      res.writeHead(answer.status, answer.location ? { location: answer.location } : {}).end();
     } else if (req.method === 'POST' && RESPONSE_URL_PATH.test(url.pathname)) {
       this.send(res, this.responseUrlPost(req, raw, url));
     } else {

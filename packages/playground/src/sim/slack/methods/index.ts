@@ -6,12 +6,14 @@ import { entityMethods } from './entities.js';
 import { fileMethods } from './files.js';
 import { functionMethods } from './functions.js';
 import { installBotMethods, installClientMethods } from './install.js';
+import { openIdMethods } from './openid.js';
 import { streamMethods } from './streams.js';
 import { userMethods } from './users.js';
 import { viewMethods } from './views.js';
 
 export type { BotMethod, ClientMethod } from './common.js';
 export { messageContentError } from './common.js';
+export { forgetSignIns, openIdAuthorize, signInAs } from './openid.js';
 export {
   type StreamRecord,
   type SuggestedPrompts,
@@ -33,4 +35,7 @@ export const botMethods: Record<string, BotMethod> = {
 };
 
 /** Methods called with the app's client credentials instead of a token. */
-export const clientMethods: Record<string, ClientMethod> = { ...installClientMethods };
+export const clientMethods: Record<string, ClientMethod> = {
+  ...installClientMethods,
+  ...openIdMethods,
+};
