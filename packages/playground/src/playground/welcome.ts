@@ -155,6 +155,7 @@ function exampleGroups(f: WelcomeFacts): ExampleGroup[] {
       examples: [
         ex('settings', 'settings', 'who may search, subscribe, act on events, see credentials and more'),
         ex('audit', 'audit', 'recent actions taken through Vigil'),
+        ex('idp', 'idp status', 'the identity provider containment acts on (a simulated Entra ID here)'),
         ex('tenants', 'tenants', "the organization's tenants"),
         ...(f.otherTenant
           ? [
