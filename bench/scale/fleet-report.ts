@@ -49,6 +49,9 @@ export interface FleetResult {
   p99Ms: number;
   /** Median of the workspaces' mean delays, and the slowest tenth's (p90) over it: the fairness goal is ≤ 1.5. */
   workspaceMedianMs: number;
+  /** Events with no alert in any workspace of their tenant, and with alerts in some but not all. */
+  eventsMissed: number;
+  eventsPartly: number;
   slowestTenthRatio: number;
   feedSearches: number;
   apiCallsPerTenantPerMinute: number;
@@ -108,6 +111,14 @@ export function figuresOf(run: FleetRun): FleetResult {
     (sum, e) => sum + (run.teamsOfTenant.get(e.tenant.tenantId)?.length ?? 0),
     0,
   );
+  const alertedIn = new Map<string, number>();
+  for (const pair of seen) {
+    const uid = pair.split(' ')[0] ?? '';
+    alertedIn.set(uid, (alertedIn.get(uid) ?? 0) + 1);
+  }
+  const missing = [...run.appeared].map(
+    ([uid, e]) => [alertedIn.get(uid) ?? 0, run.teamsOfTenant.get(e.tenant.tenantId)?.length ?? 0] as const,
+  );
   const sorted = Float64Array.from(delays).sort();
   const means = Float64Array.from(
     [...byTeam.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length),
@@ -141,6 +152,8 @@ export function figuresOf(run: FleetRun): FleetResult {
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
     workspaceMedianMs: median,
+    eventsMissed: missing.filter(([got]) => got === 0).length,
+    eventsPartly: missing.filter(([got, due]) => got > 0 && got < due).length,
     slowestTenthRatio: percentile(means, 0.9) / median,
     feedSearches,
     apiCallsPerTenantPerMinute: run.apiLog.length / run.opts.tenants / minutes,
@@ -198,6 +211,10 @@ export function fleetDetails(r: FleetResult): string[] {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([m, p]) => `${m} ${p.perMinute}/min (limit ${p.limit ?? '?'})`);
   const lines = [`${r.instances} instance(s): Slack per workspace, busiest minute: ${methods.join('; ')}`];
+  if (r.alerts < r.expected)
+    lines.push(
+      `  missed: ${r.expected - r.alerts} alerts; ${r.eventsMissed} events alerted nowhere, ${r.eventsPartly} in some workspaces of their tenant only`,
+    );
   if (r.takeover) {
     const t = r.takeover;
     lines.push(
