@@ -203,6 +203,8 @@ function alertsPosted(slack: FakeSlack, teamOfToken: Map<string, string>): Poste
   const posted: Posted[] = [];
   for (const call of slack.calls) {
     if (call.method !== 'chat.postMessage' || call.response.ok !== true) continue;
+    // Digests list the same events: only alerts count.
+    if (!JSON.stringify(call.body.metadata ?? '').includes('vigil_alert')) continue;
     const text = JSON.stringify(call.body.blocks ?? '');
     for (const m of text.matchAll(/ID `(leak\/scale_fleet\/[^`\\"]+)`/g))
       posted.push({ uid: m[1] ?? '', team: teamOfToken.get(call.token ?? '') ?? '?', at: call.at });
@@ -220,7 +222,12 @@ async function awaitAlerts(
 ): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (alertsPosted(slack, teamOfToken).filter((p) => uids.has(p.uid)).length >= expected) return;
+    const pairs = new Set(
+      alertsPosted(slack, teamOfToken)
+        .filter((p) => uids.has(p.uid))
+        .map((p) => `${p.uid} ${p.team}`),
+    );
+    if (pairs.size >= expected) return;
     await sleep(500);
   }
 }
@@ -343,8 +350,11 @@ async function killOne(
   const expected = tenants.reduce((sum, t) => sum + t.teams.length, 0);
   // The alert lease (2 minutes) bounds how long a feed the killed instance held stays unread.
   await awaitAlerts(slack, teamOfToken, expected, uids, 4 * 60_000);
-  const after = alertsPosted(slack, teamOfToken).filter((p) => uids.has(p.uid));
-  const delays = after.map((p) => p.at - killedAt).sort((a, b) => a - b);
+  const first = new Map<string, number>();
+  for (const p of alertsPosted(slack, teamOfToken))
+    if (uids.has(p.uid) && !first.has(`${p.uid} ${p.team}`)) first.set(`${p.uid} ${p.team}`, p.at);
+  const after = [...first.values()];
+  const delays = after.map((at) => at - killedAt).sort((a, b) => a - b);
   return {
     expected,
     alerted: after.length,
