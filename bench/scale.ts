@@ -10,12 +10,18 @@
  * `/vigil help` ack against a
  * bare Bolt app (bench/ack-latency.ts). Options: --instances 1,2,4 --searches 200 --members 20 --orgs 5
  * --in-flight 2, and --ack-count/--ack-warmup/--ack-rounds/--ack-levels, --no-ack.
+ *
+ * First, the customer-base fleet (bench/scale/fleet.ts, issue 43): --workspaces 2000 over --tenants 400 with
+ * alerts, the state sync and digests running on the same --instances for --seconds 60 of new events, polling
+ * every --poll-ms 10000; --no-takeover skips killing one of two instances, --no-fleet / --no-burst skip a part.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { runAckBench } from './ack-latency.js';
 import { startLoadClient } from './load/client.js';
 import { ackTable } from './report.js';
+import { runFleetBench } from './scale/fleet.js';
+import { fleetDetails, fleetTable } from './scale/fleet-report.js';
 import { runScaleBench, type ScaleResult } from './scale/run-scale.js';
 import { SIGNING_SECRET, startBareBolt, startUpstreams, startVigilTarget, vigilHelpAck } from './targets.js';
 
@@ -31,6 +37,13 @@ const { values } = parseArgs({
     'ack-rounds': { type: 'string', default: '8' },
     'ack-levels': { type: 'string', default: '10,50' },
     'no-ack': { type: 'boolean', default: false },
+    workspaces: { type: 'string', default: '2000' },
+    tenants: { type: 'string', default: '400' },
+    seconds: { type: 'string', default: '60' },
+    'poll-ms': { type: 'string', default: '10000' },
+    'no-takeover': { type: 'boolean', default: false },
+    'no-fleet': { type: 'boolean', default: false },
+    'no-burst': { type: 'boolean', default: false },
   },
 });
 
@@ -112,9 +125,35 @@ async function ackBench(): Promise<void> {
   }
 }
 
+async function fleetBench(): Promise<void> {
+  const opts = {
+    workspaces: positiveInt('workspaces', values.workspaces),
+    tenants: positiveInt('tenants', values.tenants),
+    instances: OPTIONS.instances,
+    seconds: positiveInt('seconds', values.seconds),
+    pollMs: positiveInt('poll-ms', values['poll-ms']),
+    takeover: !values['no-takeover'],
+  };
+  print(
+    `fleet: ${opts.workspaces} workspaces over ${opts.tenants} tenants (an alert and a digest subscription each), ` +
+      `instances ${opts.instances.join(', ')} on one redis-server, ${opts.seconds} s of new events, poll every ${opts.pollMs} ms`,
+  );
+  // Each run is verified (events, alerts, feed searches) before its figures are printed.
+  const results = await runFleetBench(opts, (r) =>
+    print(`BENCH ${JSON.stringify({ bench: 'scale-fleet', ...r })}`),
+  );
+  print(`\n${fleetTable(results)}`);
+  for (const r of results) for (const line of fleetDetails(r)) print(line);
+}
+
 async function main(): Promise<void> {
   const { instances, searches, members, orgs, inFlight } = OPTIONS;
   print(`node ${process.version}, ${availableParallelism()} CPUs`);
+  if (!values['no-fleet']) await fleetBench();
+  if (values['no-burst']) {
+    if (!values['no-ack']) await ackBench();
+    return;
+  }
   print(
     `scale: ${searches} searches from ${members} members over ${orgs} organizations (${inFlight} in flight per member), ` +
       `instances ${instances.join(', ')} on one redis-server behind a round-robin balancer`,
