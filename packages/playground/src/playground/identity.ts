@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { SimApi } from '../sim/api/index.js';
 import { type SimDirectoryUser, type SimEntra, startSimEntra } from '../sim/identity/index.js';
 import { type FakeSlack, SEEDED_CHANNELS } from '../sim/slack/index.js';
+import type { PlaygroundSession } from './session.js';
 import type { Actor, createSlackSide } from './slack-side.js';
 
 /** How many leaked identities the directory holds. */
@@ -41,7 +42,12 @@ export function startPlaygroundEntra(sim: SimApi, now: () => number): Promise<Si
  * the form Vigil opens (never the command), then `/vigil settings contain-approval off`.
  */
 export async function connectEntraAsAdmin(
-  parts: { side: ReturnType<typeof createSlackSide>; slack: FakeSlack },
+  parts: {
+    side: ReturnType<typeof createSlackSide>;
+    slack: FakeSlack;
+    /** The page's session, whose modal list the form is taken off once submitted (as Slack closes it). */
+    session: Pick<PlaygroundSession, 'close'>;
+  },
   entra: SimEntra,
   actor: Actor,
 ): Promise<void> {
@@ -60,10 +66,11 @@ export async function connectEntraAsAdmin(
   const triggerId = slack.triggerId();
   await command(`idp connect entra tenant:${entra.tenantId} client:${entra.clientId}`, triggerId);
   const opened = await slack.waitFor((c) => c.method === 'views.open' && c.body.trigger_id === triggerId);
-  const view = opened.body.view as Record<string, unknown>;
+  const view = (opened.response as { view?: Record<string, unknown> }).view ?? {};
   const values = { secret: { value: { type: 'plain_text_input', value: entra.clientSecret } } };
-  const answer = await side.viewSubmission(actor, { ...view, id: 'V0PLAYIDP' }, values, slack.triggerId());
+  const answer = await side.viewSubmission(actor, view, values, slack.triggerId());
   if (answer.status !== 200) throw new Error(`the identity provider form was refused (${answer.status})`);
+  await parts.session.close(String(view.id));
   const approval = await command('settings contain-approval off');
   await slack.waitForPost((p) => `${slack.url}${p.path}` === approval);
 }

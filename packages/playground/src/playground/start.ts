@@ -309,7 +309,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       { side, slack, vigilUrl: vigil.url },
       { actor: page.actor, apiKey: key.apiKey, tenantId: key.defaultTenantId, region: new URL(sim.url).host },
     );
-    await connectEntraAsAdmin({ side, slack }, entra, page.actor);
+    await connectEntraAsAdmin({ side, slack, session: page.session }, entra, page.actor);
     const trickle = trickleInto(sim, clock, opts.ticker ?? realTicker);
     const url = `${base}/`;
     logger.info('playground ready: open the page in a browser', {
