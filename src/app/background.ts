@@ -49,6 +49,7 @@ type BackgroundDeps = Pick<
   | 'workObjects'
   | 'steps'
   | 'askPerson'
+  | 'containment'
 >;
 
 export interface BackgroundWork {
@@ -209,6 +210,7 @@ function createAlertScheduler(
     owner: core.store.holderId,
     snoozed: (workspaceId) => core.snoozes.matcher(workspaceId),
     delivered: (alert) => core.askPerson.offer(alert),
+    contain: { connected: async (ws) => (await core.containment.connections.get(ws)) !== undefined },
     followUps,
     sync,
     pollMs,

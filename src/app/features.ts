@@ -1,5 +1,6 @@
 /** Every feature Vigil registers, in one list, each bound to the few services it declares. */
 
+import { eventIdentity, loginIdentity, parseContainRef } from '../domain/contain-entry.js';
 import { parseContextRef } from '../domain/contexts.js';
 import { agentFeature } from '../features/agent/index.js';
 import { alertsFeature } from '../features/alerts/index.js';
@@ -126,12 +127,29 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
   return [...features, bindFeature(agentFeature, agent)];
 }
 
-/** Credential rows as containment reads them (`<context>:<index>` refs), and Flare's remediation of one. */
+/**
+ * The leaks containment starts from: credential rows (`<context>:<index>`), event rows of an alert or the Work
+ * Object panel (`ev:…`, the one identity the event names) and stealer log logins (`sl:…`); and Flare's
+ * remediation of a credential row.
+ */
 function leakedCredentials(s: VigilCore): LeakedCredentials {
   return {
-    async find(workspaceId, ref) {
-      const parsed = parseContextRef(ref);
-      if (!parsed || parsed.index === undefined) return undefined;
+    async find(workspaceId, value) {
+      const which = parseContainRef(value);
+      const parsed = which && parseContextRef(which.ref, which.kind === 'stealer' ? 3 : 2);
+      if (!which || !parsed || parsed.index === undefined) return undefined;
+      if (which.kind === 'event') {
+        const ctx = await s.events.contexts.load(parsed.ctxId, workspaceId);
+        const shown = ctx.events[parsed.index];
+        const identity = shown && eventIdentity(shown.event);
+        return identity === undefined ? undefined : { identity };
+      }
+      if (which.kind === 'stealer') {
+        const view = await s.credentials.stealerLogs.contexts.load(parsed.ctxId, workspaceId);
+        const entry = view.entries[parsed.index];
+        const identity = entry?.field === 'credentials' ? loginIdentity(entry.label) : undefined;
+        return identity === undefined ? undefined : { identity };
+      }
       const ctx = await s.credentials.contexts.load(parsed.ctxId, workspaceId);
       const row = ctx.rows[parsed.index];
       if (row === undefined) return undefined;

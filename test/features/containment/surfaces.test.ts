@@ -1,0 +1,115 @@
+/**
+ * *Contain…* beyond the credential row, through the receiver against the simulated Entra ID: on a posted
+ * alert card (shared: the click itself is checked), the same card, the same second approver and one provider
+ * call; a member without `contain` refused with no provider call.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
+import type { Ticker } from '../../../src/domain/subscriptions/ticker.js';
+import { textOf } from '../../harness/index.js';
+import { ManualClock } from '../../support/manual-clock.js';
+import { click, command, SEEDED_CHANNELS, waitPostTo } from '../events/support/events-stack.js';
+import { ADA, type ContainStack, connectThroughForm, startContainStack } from './support/contain-stack.js';
+
+const clock = new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
+const manual: Ticker = { every: () => ({ cancel() {} }) };
+let c: ContainStack;
+
+const writes = () =>
+  c.entra.calls.filter(
+    (call) =>
+      !call.operationId.startsWith('user.Get') &&
+      call.operationId !== 'user.ListUser' &&
+      call.operationId !== 'identityProtection.GetRiskyUsers',
+  );
+const said = (body: unknown) => `${(body as { text?: string }).text ?? ''}\n${textOf(body)}`;
+
+function alertMessages() {
+  return c.stack.slack
+    .messages(SEEDED_CHANNELS.general)
+    .filter((m) => (m.metadata as { event_type?: string } | undefined)?.event_type === 'vigil_alert');
+}
+
+beforeAll(async () => {
+  c = await startContainStack({ clock, store: { alertTicker: manual, sim: { emptyPageEvery: 0 } } });
+  await connectThroughForm(c);
+  await command(c.stack, 'alerts add identifiers:3001 severity:high', { userId: SEEDED_USERS.admin });
+  await c.stack.runAlerts();
+  clock.advance(5_000);
+  c.stack.sim.state.addEvent({
+    tenantId: c.stack.sim.keys[0]?.defaultTenantId ?? 0,
+    identifierIds: [3001],
+    createdAt: clock.now(),
+    severity: 'critical',
+    type: 'leaked_credential',
+    title: 'Password of ada@contain.example in a combo list',
+    uid: 'leak/contain/1',
+  });
+  clock.advance(60_000);
+  await c.stack.runAlerts();
+});
+afterAll(async () => {
+  await c?.close();
+});
+
+describe('Contain… on the alert card', () => {
+  it('carries the button under the leaked identity, and runs the same flow once with a second approver', async () => {
+    const [alert] = alertMessages();
+    if (!alert) throw new Error('no alert was posted');
+    const message = { blocks: alert.blocks as unknown[], ts: alert.ts };
+    expect(JSON.stringify(message.blocks)).toContain('"block_id":"alert:contain:0"');
+
+    const opened = await click(c.stack, message, 'Contain…', {
+      userId: SEEDED_USERS.admin,
+      container: 'message',
+    });
+    const card = (await waitPostTo(c.stack, opened.responseUrl)).body as { blocks?: unknown[] };
+    expect(textOf(card)).toContain('Ada Lovelace');
+    expect(textOf(card)).toContain('for the leaked identity `ada@contain.example`');
+
+    const before = c.stack.slack.callsTo('chat.postMessage').length;
+    const asked = await click(c.stack, card, 'Revoke sessions', { userId: SEEDED_USERS.admin });
+    expect(said((await waitPostTo(c.stack, asked.responseUrl)).body)).toContain('Asked in the channel');
+    await c.stack.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' && c.stack.slack.callsTo('chat.postMessage').length > before,
+    );
+    const posted = c.stack.slack.callsTo('chat.postMessage').at(-1);
+    const ask = {
+      blocks: posted?.body.blocks as unknown[],
+      ts: String((posted?.response as { ts?: string } | undefined)?.ts ?? ''),
+    };
+    expect(textOf({ blocks: ask.blocks })).toContain('asks to revoke every session of *Ada Lovelace*');
+
+    const clicks = await Promise.all(
+      [1, 2, 3].map(() =>
+        click(c.stack, ask, 'Approve', { userId: SEEDED_USERS.owner, container: 'message' }),
+      ),
+    );
+    const answers = await Promise.all(clicks.map((k) => waitPostTo(c.stack, k.responseUrl)));
+    expect(answers.some((a) => textOf(a.body).includes('was done'))).toBe(true);
+    expect(writes().map((w) => w.operationId)).toEqual(['user.revokeSignInSessions']);
+    const request = (await c.stack.repos.audit.recent(c.stack.workspaceId, 20)).find(
+      (e) => e.action === 'contain.request',
+    );
+    expect(request?.detail).toContain(`directory user ${ADA.id}`);
+  });
+
+  it('refuses a member without `contain` on the shared card, with no provider call', async () => {
+    const [alert] = alertMessages();
+    const calls = c.entra.calls.length;
+    const tokens = c.entra.tokenCalls;
+    const opened = await click(
+      c.stack,
+      { blocks: alert?.blocks as unknown[], ts: alert?.ts ?? '' },
+      'Contain…',
+      {
+        userId: SEEDED_USERS.member,
+        container: 'message',
+      },
+    );
+    expect(said((await waitPostTo(c.stack, opened.responseUrl)).body)).toMatch(/only workspace admins/i);
+    expect(c.entra.calls.length).toBe(calls);
+    expect(c.entra.tokenCalls).toBe(tokens);
+  });
+});
