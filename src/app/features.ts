@@ -1,6 +1,6 @@
 /** Every feature Vigil registers, in one list, each bound to the few services it declares. */
 
-import { eventIdentity, loginIdentity, parseContainRef } from '../domain/contain-entry.js';
+import { type ContainEntry, eventIdentity, loginIdentity, parseContainRef } from '../domain/contain-entry.js';
 import { parseContextRef } from '../domain/contexts.js';
 import { agentFeature } from '../features/agent/index.js';
 import { alertsFeature } from '../features/alerts/index.js';
@@ -79,7 +79,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       credentials: s.credentials,
       identifiers: s.identifiers,
       audit: s.audit,
-      containment: { connected: async (ws) => (await s.containment.connections.get(ws)) !== undefined },
+      containment: containEntry(s),
     }),
     bindFeature(digestFeature, {
       ...base,
@@ -125,6 +125,11 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
   const commands = (): BoundFeature['commands'] => Object.assign({}, ...features.map((f) => f.commands));
   const agent = { ...base, commands, identifiers: s.identifiers, portalHosts: s.config.portalHosts };
   return [...features, bindFeature(agentFeature, agent)];
+}
+
+/** Whether a workspace has an identity provider connected: the other features' cards offer *Contain…* then. */
+function containEntry(s: VigilCore): ContainEntry {
+  return { connected: async (ws) => (await s.containment.connections.get(ws)) !== undefined };
 }
 
 /**
@@ -177,7 +182,7 @@ function eventRowFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
     lists: s.lists,
   };
   const snooze = { ...base, events: s.events, lists: s.lists, snoozes: s.snoozes };
-  const stealerLog = { ...base, events: s.events, credentials: s.credentials };
+  const stealerLog = { ...base, events: s.events, credentials: s.credentials, containment: containEntry(s) };
   const forms = rowForms({ triage, snooze, stealerLog });
   return [
     bindFeature(eventRowsFeature, { ...base, events: s.events, audit: s.audit, forms }),

@@ -8,7 +8,7 @@ import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.j
 import type { Ticker } from '../../../src/domain/subscriptions/ticker.js';
 import { textOf } from '../../harness/index.js';
 import { ManualClock } from '../../support/manual-clock.js';
-import { click, command, SEEDED_CHANNELS, waitPostTo } from '../events/support/events-stack.js';
+import { click, command, IDENTIFIER, SEEDED_CHANNELS, waitPostTo } from '../events/support/events-stack.js';
 import { ADA, type ContainStack, connectThroughForm, startContainStack } from './support/contain-stack.js';
 
 const clock = new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
@@ -111,5 +111,34 @@ describe('Contain… on the alert card', () => {
     expect(said((await waitPostTo(c.stack, opened.responseUrl)).body)).toMatch(/only workspace admins/i);
     expect(c.entra.calls.length).toBe(calls);
     expect(c.entra.tokenCalls).toBe(tokens);
+  });
+});
+
+describe('Contain… on the stealer log', () => {
+  async function openLog(userId: string): Promise<{ blocks?: unknown[] }> {
+    const { post } = await command(c.stack, `events ${IDENTIFIER.domain} type:stealer_log size:10`, {
+      userId,
+    });
+    const clicked = await click(c.stack, post.body as { blocks?: unknown[] }, 'Open stealer log', { userId });
+    return (await waitPostTo(c.stack, clicked.responseUrl)).body as { blocks?: unknown[] };
+  }
+
+  it('shows the button to holders of `contain` only, on logins that are addresses, and says when nobody matches', async () => {
+    const asMember = await openLog(SEEDED_USERS.member);
+    expect(textOf(asMember)).toContain('Saved logins');
+    expect(JSON.stringify(asMember)).not.toContain('contain_open');
+
+    const asAdmin = await openLog(SEEDED_USERS.admin);
+    const blocks = (asAdmin.blocks ?? []) as { type: string; block_id?: string; text?: { text?: string } }[];
+    const at = blocks.findIndex((b) => b.block_id?.startsWith('stealer:contain:'));
+    expect(at).toBeGreaterThan(0);
+    const login = /`([^`]+@[^`]+)`/.exec(blocks[at - 1]?.text?.text ?? '')?.[1];
+    expect(login).toBeDefined();
+    const calls = writes().length;
+    const opened = await click(c.stack, { blocks: [blocks[at]] }, 'Contain…', { userId: SEEDED_USERS.admin });
+    const card = (await waitPostTo(c.stack, opened.responseUrl)).body;
+    expect(textOf(card)).toContain(`No Microsoft Entra ID user has the e-mail or sign-in name \`${login}\``);
+    expect(JSON.stringify(card)).not.toContain('contain_revoke');
+    expect(writes()).toHaveLength(calls);
   });
 });
