@@ -118,6 +118,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       workObjects: s.workObjects,
       snoozes: s.snoozes,
       knownTags: s.knownTags,
+      containment: containEntry(s),
     }),
     ...stepFeatures(s, base),
   ];
@@ -133,14 +134,19 @@ function containEntry(s: VigilCore): ContainEntry {
 }
 
 /**
- * The leaks containment starts from: credential rows (`<context>:<index>`), event rows of an alert or the Work
- * Object panel (`ev:…`, the one identity the event names) and stealer log logins (`sl:…`); and Flare's
+ * The leaks containment starts from: credential rows (`<context>:<index>`), an alert's events (`ev:…`) and a
+ * Work Object panel's (`wo:<uid>`), each by the one identity it names, and stealer log logins (`sl:…`); Flare's
  * remediation of a credential row.
  */
 function leakedCredentials(s: VigilCore): LeakedCredentials {
   return {
     async find(workspaceId, value) {
       const which = parseContainRef(value);
+      if (which?.kind === 'panel') {
+        const found = await s.workObjects.resolveUid(workspaceId, which.ref);
+        const identity = found.kind === 'event' ? eventIdentity(found.event) : undefined;
+        return identity === undefined ? undefined : { identity };
+      }
       const parsed = which && parseContextRef(which.ref, which.kind === 'stealer' ? 3 : 2);
       if (!which || !parsed || parsed.index === undefined) return undefined;
       if (which.kind === 'event') {

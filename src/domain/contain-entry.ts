@@ -1,11 +1,13 @@
 /**
  * Where containment starts from another feature's card: the action id of *Contain…*, whose value is the
- * card's own ref — a credential row's `<context>:<index>`, an event row's `ev:<context>:<index>` (alert card,
- * Work Object panel) or a stealer log entry's `sl:<context>:<index>`. Here so that no feature imports another.
+ * card's own ref — a credential row's `<context>:<index>`, an alert card's event `ev:<context>:<index>`, a
+ * stealer log entry's `sl:<context>:<index>` or a Work Object panel's event `wo:<uid>`. Here so that no feature imports another.
  */
 import type { Event } from '../api/index.js';
 
 export const CONTAIN_OPEN = 'contain_open';
+/** *Contain…* in a Work Object's side panel: no response_url there, so the card is posted to the viewer. */
+export const CONTAIN_OPEN_PANEL = 'contain_open_panel';
 
 /** Whether the workspace has an identity provider to contain in (the button is shown only then). */
 export interface ContainEntry {
@@ -49,12 +51,15 @@ export function eventIdentity(event: Event): string | undefined {
 /** The *Contain…* value of an event row and of a stealer log entry (a credential row's is its ref alone). */
 export const containEventRef = (eventRef: string): string => `ev:${eventRef}`;
 export const containStealerRef = (ctxId: string, index: number): string => `sl:${ctxId}:${index}`;
+/** A panel's event by its uid (the panel resolves it again, in the viewer's workspace and tenant). */
+export const containPanelRef = (uid: string): string => `wo:${uid}`;
 
 /** What a *Contain…* value names; undefined for anything that is not one of ours (values are untrusted). */
 export function parseContainRef(
   value: string,
-): { kind: 'credential' | 'event' | 'stealer'; ref: string } | undefined {
+): { kind: 'credential' | 'event' | 'stealer' | 'panel'; ref: string } | undefined {
   if (value.startsWith('ev:')) return { kind: 'event', ref: value.slice(3) };
+  if (value.startsWith('wo:')) return { kind: 'panel', ref: value.slice(3) };
   if (value.startsWith('sl:')) return { kind: 'stealer', ref: value.slice(3) };
   return value === '' ? undefined : { kind: 'credential', ref: value };
 }

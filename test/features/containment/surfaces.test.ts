@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
 import type { Ticker } from '../../../src/domain/subscriptions/ticker.js';
 import { textOf } from '../../harness/index.js';
+import { openEntityPanel } from '../../support/entity-panel.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { click, command, IDENTIFIER, SEEDED_CHANNELS, waitPostTo } from '../events/support/events-stack.js';
 import { ADA, type ContainStack, connectThroughForm, startContainStack } from './support/contain-stack.js';
@@ -140,5 +141,51 @@ describe('Contain… on the stealer log', () => {
     expect(textOf(card)).toContain(`No Microsoft Entra ID user has the e-mail or sign-in name \`${login}\``);
     expect(JSON.stringify(card)).not.toContain('contain_revoke');
     expect(writes()).toHaveLength(calls);
+  });
+});
+
+describe('Contain… in the Work Object panel', () => {
+  const uid = 'leak/contain/1';
+  const url = () => c.stack.sim.state.eventByUid(uid)?.item.metadata.flare_url ?? '';
+  async function panelActions(userId: string): Promise<string[]> {
+    const call = await openEntityPanel(c.stack, {
+      userId,
+      url: url(),
+      uid,
+      channel: SEEDED_CHANNELS.general,
+    });
+    const metadata = call.body.metadata;
+    const entity = (typeof metadata === 'string' ? JSON.parse(metadata) : metadata) as {
+      entity_payload?: {
+        actions?: { primary_actions?: { action_id: string }[]; overflow_actions?: { action_id: string }[] };
+      };
+    };
+    const actions = entity.entity_payload?.actions;
+    return [...(actions?.primary_actions ?? []), ...(actions?.overflow_actions ?? [])].map(
+      (a) => a.action_id,
+    );
+  }
+
+  it('offers the button to holders of `contain` only, and posts the card to the viewer alone', async () => {
+    expect(await panelActions(SEEDED_USERS.member)).not.toContain('contain_open_panel');
+    expect(await panelActions(SEEDED_USERS.admin)).toContain('contain_open_panel');
+
+    const before = c.stack.slack.callsTo('chat.postEphemeral').length;
+    const res = await c.stack.sender.blockAction({
+      actionId: 'contain_open_panel',
+      value: `wo:${uid}`,
+      container: 'entity_detail',
+      entity: { externalRef: { id: uid, type: 'flare_event' }, entityUrl: url(), appUnfurlUrl: url() },
+      userId: SEEDED_USERS.admin,
+      triggerId: c.stack.slack.triggerId(),
+    });
+    expect(res.status).toBe(200);
+    const card = await c.stack.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postEphemeral' && c.stack.slack.callsTo('chat.postEphemeral').length > before,
+    );
+    expect(card.body.user).toBe(SEEDED_USERS.admin);
+    expect(textOf(card.body)).toContain('Ada Lovelace');
+    expect(JSON.stringify(card.body)).toContain('contain_revoke');
   });
 });
