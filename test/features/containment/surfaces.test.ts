@@ -189,3 +189,45 @@ describe('Contain… in the Work Object panel', () => {
     expect(JSON.stringify(card.body)).toContain('contain_revoke');
   });
 });
+
+describe('an expired request', () => {
+  it('updates its message on the background ticker once the clock passes its TTL, with no provider call', async () => {
+    const [alert] = alertMessages();
+    const message = { blocks: alert?.blocks as unknown[], ts: alert?.ts ?? '' };
+    const opened = await click(c.stack, message, 'Contain…', {
+      userId: SEEDED_USERS.admin,
+      container: 'message',
+    });
+    const card = (await waitPostTo(c.stack, opened.responseUrl)).body as { blocks?: unknown[] };
+    const before = c.stack.slack.callsTo('chat.postMessage').length;
+    const asked = await click(c.stack, card, 'Disable account', { userId: SEEDED_USERS.admin });
+    await waitPostTo(c.stack, asked.responseUrl);
+    await c.stack.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' && c.stack.slack.callsTo('chat.postMessage').length > before,
+    );
+    const ts = String(
+      (c.stack.slack.callsTo('chat.postMessage').at(-1)?.response as { ts?: string } | undefined)?.ts,
+    );
+    const calls = writes().length;
+    const updatesOf = () => c.stack.slack.callsTo('chat.update').filter((u) => u.body.ts === ts);
+
+    clock.advance(30 * 60_000);
+    await c.stack.runAlerts();
+    expect(updatesOf()).toHaveLength(0);
+
+    clock.advance(30 * 60_000 + 1);
+    await c.stack.runAlerts();
+    expect(updatesOf()).toHaveLength(1);
+    expect(textOf(updatesOf()[0]?.body)).toContain('expired without approval');
+    expect(JSON.stringify(updatesOf()[0]?.body)).not.toContain('contain_approve');
+    const expired = (await c.stack.repos.audit.recent(c.stack.workspaceId, 10)).filter(
+      (e) => e.action === 'contain.expire',
+    );
+    expect(expired).toHaveLength(1);
+    // Said once: the next tick finds nothing more to close.
+    await c.stack.runAlerts();
+    expect(updatesOf()).toHaveLength(1);
+    expect(writes()).toHaveLength(calls);
+  });
+});
