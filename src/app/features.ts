@@ -99,6 +99,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       subscriptions: { digests: s.digests, alerts: s.alerts },
       org: s.repos,
       trend: { repos: core.repos, now: () => core.clock.now() },
+      identityProvider: s.containment,
     }),
     bindFeature(lifecycleFeature, { ...base, connection: s.connection }),
     bindFeature(policiesFeature, { ...base, policies: s.policies, lists: s.lists }),

@@ -231,6 +231,22 @@ export function renderIdpStatus(p: {
   return { text: `Identity provider: ${c.provider}`, blocks: [section(lines.join('\n')), context(approval)] };
 }
 
+/** One line for App Home (mrkdwn, escaped); undefined when no provider is connected. */
+export function idpHomeLine(c: IdpConnectionView | undefined): string | undefined {
+  if (c === undefined) return undefined;
+  const which =
+    c.provider === 'entra'
+      ? `Microsoft Entra ID (tenant \`${escapeMrkdwn(c.tenant)}\`)`
+      : `Okta (${escapeMrkdwn(c.org)})`;
+  const granted =
+    c.granted === undefined
+      ? 'permissions not recorded'
+      : c.granted.length === 0
+        ? 'no permissions granted'
+        : `permissions granted: ${c.granted.map((g) => listCodeSpan(g)).join(', ')}`;
+  return `:closed_lock_with_key: *Identity provider:* ${which}, ${granted} (\`/vigil idp status\` checks it now).`;
+}
+
 export interface ConnectForm {
   provider: 'entra' | 'okta';
   tenant?: string;

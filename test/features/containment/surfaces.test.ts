@@ -231,3 +231,19 @@ describe('an expired request', () => {
     expect(writes()).toHaveLength(calls);
   });
 });
+
+describe('App Home', () => {
+  it('names the connected identity provider and the permissions granted, in one line', async () => {
+    const before = c.stack.slack.callsTo('views.publish').length;
+    await c.stack.sender.event({ type: 'app_home_opened', userId: SEEDED_USERS.member });
+    const published = await c.stack.slack.waitFor(
+      (call) =>
+        call.method === 'views.publish' && c.stack.slack.callsTo('views.publish').indexOf(call) >= before,
+    );
+    const text = textOf(published.body.view);
+    const line = text.split('\n').find((l) => l.includes('*Identity provider:*'));
+    expect(line).toContain(`Microsoft Entra ID (tenant \`${c.entra.tenantId}\`)`);
+    expect(line).toContain('`User.RevokeSessions.All`');
+    expect(JSON.stringify(published.body)).not.toContain(c.entra.clientSecret);
+  });
+});
