@@ -7,7 +7,7 @@ import { alertsFeature } from '../features/alerts/index.js';
 import { askPersonFeature } from '../features/ask-person/index.js';
 import { connectionFeature } from '../features/connection/index.js';
 import { lifecycleFeature } from '../features/connection/lifecycle.js';
-import type { LeakedCredentials } from '../features/containment/deps.js';
+import type { LeakedCredentials, Verdict } from '../features/containment/deps.js';
 import { containmentFeature } from '../features/containment/index.js';
 import { credentialsFeature } from '../features/credentials/index.js';
 import { digestFeature, digestPagesFeature } from '../features/digests/index.js';
@@ -38,6 +38,7 @@ import {
   eventSearchStep,
   tenantStep,
 } from '../features/workflow-steps/index.js';
+import { VigilError } from '../kernel/errors.js';
 import { type BoundFeature, bindFeature, type SlackBase } from '../slack/context.js';
 import type { VigilCore } from './services.js';
 
@@ -169,11 +170,44 @@ function leakedCredentials(s: VigilCore): LeakedCredentials {
         row.credentialHash === undefined ? undefined : { id: row.id, hash: row.credentialHash };
       return { identity: row.identity, ...(credential ? { credential } : {}) };
     },
+    verdicts: (workspaceId, identity) => verdictsOf(s, workspaceId, identity),
     async remediate(workspaceId, by, leak) {
       const target = { id: leak.credential.id, identity: leak.identity, hash: leak.credential.hash };
       await s.credentials.actions.act({ workspaceId, by, action: 'remediate', targets: [target] });
     },
   };
+}
+
+const VERDICT_TYPES = ['valid_credential', 'invalid_credential', 'mitigated_credential'] as const;
+
+/** Flare's verdict events naming exactly this identity, newest first; undefined when the API failed. */
+async function verdictsOf(
+  s: VigilCore,
+  workspaceId: string,
+  identity: string,
+): Promise<Verdict[] | undefined> {
+  try {
+    const page = await s.events.fetchPage(
+      workspaceId,
+      {
+        identifierId: 0,
+        query: { type: 'email', email: identity },
+        filters: { type: [...VERDICT_TYPES] },
+        order: 'desc',
+        size: 10,
+      },
+      'tenant',
+    );
+    return page.events.flatMap((e) => {
+      const type = VERDICT_TYPES.find((t) => t === e.metadata.type);
+      return type !== undefined && eventIdentity(e) === identity
+        ? [{ type, at: e.metadata.estimated_created_at }]
+        : [];
+    });
+  } catch (err) {
+    if (!(err instanceof VigilError)) throw err;
+    return undefined;
+  }
 }
 
 /** An event row's buttons and menu, and the forms it opens, each part bound to its own deps. */

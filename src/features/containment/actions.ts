@@ -21,6 +21,7 @@ import {
   renderCard,
   renderDecision,
   renderStillOpen,
+  withVerdicts,
 } from './blocks.js';
 import type { ContainmentDeps } from './deps.js';
 import { ACTION_WORDS, type ContainAction } from './provider.js';
@@ -42,11 +43,19 @@ async function cardOf(click: ContainClick) {
   const ref = click.action.value ?? '';
   const leak = await leakOf(click, ref);
   const { deps, who } = click;
-  const [{ provider, match }, approval] = await Promise.all([
+  const [{ provider, match }, approval, verdicts] = await Promise.all([
     deps.containment.look(who.workspaceId, leak.identity),
     deps.containment.approvalOn(who.workspaceId),
+    deps.leaks.verdicts(who.workspaceId, leak.identity),
   ]);
-  return renderCard({ identity: leak.identity, provider, match, approval, value: (id) => `${ref}|${id}` });
+  const card = renderCard({
+    identity: leak.identity,
+    provider,
+    match,
+    approval,
+    value: (id) => `${ref}|${id}`,
+  });
+  return withVerdicts(card, verdicts);
 }
 
 /** *Contain…*: the card, for the clicker alone. */

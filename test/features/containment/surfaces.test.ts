@@ -10,7 +10,13 @@ import { textOf } from '../../harness/index.js';
 import { openEntityPanel } from '../../support/entity-panel.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { click, command, IDENTIFIER, SEEDED_CHANNELS, waitPostTo } from '../events/support/events-stack.js';
-import { ADA, type ContainStack, connectThroughForm, startContainStack } from './support/contain-stack.js';
+import {
+  ADA,
+  type ContainStack,
+  connectThroughForm,
+  openCard,
+  startContainStack,
+} from './support/contain-stack.js';
 
 const clock = new ManualClock(Date.UTC(2026, 10, 22, 9, 0, 0));
 const manual: Ticker = { every: () => ({ cancel() {} }) };
@@ -245,5 +251,37 @@ describe('App Home', () => {
     expect(line).toContain(`Microsoft Entra ID (tenant \`${c.entra.tenantId}\`)`);
     expect(line).toContain('`User.RevokeSessions.All`');
     expect(JSON.stringify(published.body)).not.toContain(c.entra.clientSecret);
+  });
+});
+
+describe("Flare's verdicts on the card", () => {
+  it('shows a verdict event the API holds for the identity, and none for another', async () => {
+    c.stack.sim.state.addEvent({
+      tenantId: c.stack.sim.keys[0]?.defaultTenantId ?? 0,
+      identifierIds: [3001],
+      createdAt: clock.now(),
+      severity: 'critical',
+      type: 'valid_credential',
+      title: 'Leaked password of ada@contain.example validated against the identity provider',
+      uid: 'valid/contain/1',
+    });
+    const [alert] = alertMessages();
+    const opened = await click(
+      c.stack,
+      { blocks: alert?.blocks as unknown[], ts: alert?.ts ?? '' },
+      'Contain…',
+      {
+        userId: SEEDED_USERS.admin,
+        container: 'message',
+      },
+    );
+    const card = (await waitPostTo(c.stack, opened.responseUrl)).body;
+    expect(textOf(card)).toContain("Flare's verdict: :rotating_light: *valid* (the password works)");
+
+    const { post } = await command(c.stack, 'creds domain contain.example', { userId: SEEDED_USERS.admin });
+    const page = post.body as { blocks?: unknown[] };
+    const grace = await openCard(c, page, 'g.hopper@contain.example', SEEDED_USERS.admin);
+    expect(textOf(grace)).toContain('Grace Hopper');
+    expect(textOf(grace)).not.toContain("Flare's verdict");
   });
 });
