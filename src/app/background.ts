@@ -11,6 +11,7 @@ import { feedSourceOf } from '../features/alerts/ports.js';
 import { createAlertPublisher } from '../features/alerts/publisher.js';
 import { AlertScheduler, tickMsFor } from '../features/alerts/scheduler.js';
 import { StateSync } from '../features/alerts/sync.js';
+import { ContainExpiry } from '../features/containment/expiry.js';
 import { announceInterruptedExports } from '../features/credentials/export-delivery.js';
 import { createDigestPublisher } from '../features/digests/publisher.js';
 import { publisherDepsOf } from '../features/digests/publisher-deps.js';
@@ -49,6 +50,7 @@ type BackgroundDeps = Pick<
   | 'workObjects'
   | 'steps'
   | 'askPerson'
+  | 'containment'
 >;
 
 export interface BackgroundWork {
@@ -72,6 +74,13 @@ export function startBackgroundWork(
   alerts.start();
   // Asks are sent, escalated and answered on the alerts' beat.
   core.askPerson.start(tickers.alert ?? realTicker, tickMsFor(core.config.alerts.pollMs));
+  // Expired containment requests say so in their channel, on the alerts' beat too.
+  const containExpiry = new ContainExpiry({
+    requests: core.containment.requests,
+    clientFor: (workspaceId) => bots.forWorkspace(workspaceId),
+    logger: core.logger.child({ component: 'containment' }),
+  });
+  containExpiry.start(tickers.alert ?? realTicker);
   const intel = new IntelFollower({
     intel: core.intel,
     poster: createIntelPoster(bots),
@@ -84,6 +93,7 @@ export function startBackgroundWork(
       await digests.stop();
       await alerts.stop();
       await core.askPerson.stop();
+      await containExpiry.stop();
       await intel.stop();
     },
     runChannelDigestsNow: (workspaceId, channelId) =>
@@ -209,6 +219,7 @@ function createAlertScheduler(
     owner: core.store.holderId,
     snoozed: (workspaceId) => core.snoozes.matcher(workspaceId),
     delivered: (alert) => core.askPerson.offer(alert),
+    contain: { connected: async (ws) => (await core.containment.connections.get(ws)) !== undefined },
     followUps,
     sync,
     pollMs,

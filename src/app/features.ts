@@ -1,12 +1,13 @@
 /** Every feature Vigil registers, in one list, each bound to the few services it declares. */
 
+import { type ContainEntry, eventIdentity, loginIdentity, parseContainRef } from '../domain/contain-entry.js';
 import { parseContextRef } from '../domain/contexts.js';
 import { agentFeature } from '../features/agent/index.js';
 import { alertsFeature } from '../features/alerts/index.js';
 import { askPersonFeature } from '../features/ask-person/index.js';
 import { connectionFeature } from '../features/connection/index.js';
 import { lifecycleFeature } from '../features/connection/lifecycle.js';
-import type { LeakedCredentials } from '../features/containment/deps.js';
+import type { LeakedCredentials, Verdict } from '../features/containment/deps.js';
 import { containmentFeature } from '../features/containment/index.js';
 import { credentialsFeature } from '../features/credentials/index.js';
 import { digestFeature, digestPagesFeature } from '../features/digests/index.js';
@@ -37,6 +38,7 @@ import {
   eventSearchStep,
   tenantStep,
 } from '../features/workflow-steps/index.js';
+import { VigilError } from '../kernel/errors.js';
 import { type BoundFeature, bindFeature, type SlackBase } from '../slack/context.js';
 import type { VigilCore } from './services.js';
 
@@ -78,7 +80,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       credentials: s.credentials,
       identifiers: s.identifiers,
       audit: s.audit,
-      containment: { connected: async (ws) => (await s.containment.connections.get(ws)) !== undefined },
+      containment: containEntry(s),
     }),
     bindFeature(digestFeature, {
       ...base,
@@ -98,6 +100,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       subscriptions: { digests: s.digests, alerts: s.alerts },
       org: s.repos,
       trend: { repos: core.repos, now: () => core.clock.now() },
+      identityProvider: s.containment,
     }),
     bindFeature(lifecycleFeature, { ...base, connection: s.connection }),
     bindFeature(policiesFeature, { ...base, policies: s.policies, lists: s.lists }),
@@ -117,6 +120,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       workObjects: s.workObjects,
       snoozes: s.snoozes,
       knownTags: s.knownTags,
+      containment: containEntry(s),
     }),
     ...stepFeatures(s, base),
   ];
@@ -126,12 +130,39 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
   return [...features, bindFeature(agentFeature, agent)];
 }
 
-/** Credential rows as containment reads them (`<context>:<index>` refs), and Flare's remediation of one. */
+/** Whether a workspace has an identity provider connected: the other features' cards offer *Contain…* then. */
+function containEntry(s: VigilCore): ContainEntry {
+  return { connected: async (ws) => (await s.containment.connections.get(ws)) !== undefined };
+}
+
+/**
+ * The leaks containment starts from: credential rows (`<context>:<index>`), an alert's events (`ev:…`) and a
+ * Work Object panel's (`wo:<uid>`), each by the one identity it names, and stealer log logins (`sl:…`); Flare's
+ * remediation of a credential row.
+ */
 function leakedCredentials(s: VigilCore): LeakedCredentials {
   return {
-    async find(workspaceId, ref) {
-      const parsed = parseContextRef(ref);
-      if (!parsed || parsed.index === undefined) return undefined;
+    async find(workspaceId, value) {
+      const which = parseContainRef(value);
+      if (which?.kind === 'panel') {
+        const found = await s.workObjects.resolveUid(workspaceId, which.ref);
+        const identity = found.kind === 'event' ? eventIdentity(found.event) : undefined;
+        return identity === undefined ? undefined : { identity };
+      }
+      const parsed = which && parseContextRef(which.ref, which.kind === 'stealer' ? 3 : 2);
+      if (!which || !parsed || parsed.index === undefined) return undefined;
+      if (which.kind === 'event') {
+        const ctx = await s.events.contexts.load(parsed.ctxId, workspaceId);
+        const shown = ctx.events[parsed.index];
+        const identity = shown && eventIdentity(shown.event);
+        return identity === undefined ? undefined : { identity };
+      }
+      if (which.kind === 'stealer') {
+        const view = await s.credentials.stealerLogs.contexts.load(parsed.ctxId, workspaceId);
+        const entry = view.entries[parsed.index];
+        const identity = entry?.field === 'credentials' ? loginIdentity(entry.label) : undefined;
+        return identity === undefined ? undefined : { identity };
+      }
       const ctx = await s.credentials.contexts.load(parsed.ctxId, workspaceId);
       const row = ctx.rows[parsed.index];
       if (row === undefined) return undefined;
@@ -139,11 +170,44 @@ function leakedCredentials(s: VigilCore): LeakedCredentials {
         row.credentialHash === undefined ? undefined : { id: row.id, hash: row.credentialHash };
       return { identity: row.identity, ...(credential ? { credential } : {}) };
     },
+    verdicts: (workspaceId, identity) => verdictsOf(s, workspaceId, identity),
     async remediate(workspaceId, by, leak) {
       const target = { id: leak.credential.id, identity: leak.identity, hash: leak.credential.hash };
       await s.credentials.actions.act({ workspaceId, by, action: 'remediate', targets: [target] });
     },
   };
+}
+
+const VERDICT_TYPES = ['valid_credential', 'invalid_credential', 'mitigated_credential'] as const;
+
+/** Flare's verdict events naming exactly this identity, newest first; undefined when the API failed. */
+async function verdictsOf(
+  s: VigilCore,
+  workspaceId: string,
+  identity: string,
+): Promise<Verdict[] | undefined> {
+  try {
+    const page = await s.events.fetchPage(
+      workspaceId,
+      {
+        identifierId: 0,
+        query: { type: 'email', email: identity },
+        filters: { type: [...VERDICT_TYPES] },
+        order: 'desc',
+        size: 10,
+      },
+      'tenant',
+    );
+    return page.events.flatMap((e) => {
+      const type = VERDICT_TYPES.find((t) => t === e.metadata.type);
+      return type !== undefined && eventIdentity(e) === identity
+        ? [{ type, at: e.metadata.estimated_created_at }]
+        : [];
+    });
+  } catch (err) {
+    if (!(err instanceof VigilError)) throw err;
+    return undefined;
+  }
 }
 
 /** An event row's buttons and menu, and the forms it opens, each part bound to its own deps. */
@@ -159,7 +223,7 @@ function eventRowFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
     lists: s.lists,
   };
   const snooze = { ...base, events: s.events, lists: s.lists, snoozes: s.snoozes };
-  const stealerLog = { ...base, events: s.events, credentials: s.credentials };
+  const stealerLog = { ...base, events: s.events, credentials: s.credentials, containment: containEntry(s) };
   const forms = rowForms({ triage, snooze, stealerLog });
   return [
     bindFeature(eventRowsFeature, { ...base, events: s.events, audit: s.audit, forms }),

@@ -8,6 +8,7 @@ import { renderBudgeted } from '../slack/kit/budget.js';
 import { parseIsoDate, slackDate } from '../slack/kit/dates.js';
 import { button, context, type RenderedMessage, section } from '../slack/kit/kit.js';
 import { escapeMrkdwn, listCodeSpan, truncate } from '../slack/kit/text.js';
+import { CONTAIN_OPEN, loginIdentity } from './contain-entry.js';
 import { STEALER_LOG_PAGE, type StealerLogEntry, type StealerLogView } from './stealer-logs.js';
 
 export const STEALER_REVEAL = 'stealer_reveal';
@@ -54,6 +55,14 @@ function entryText(entry: StealerLogEntry, now: number): string {
   return `${own}${listCodeSpan(entry.host, 120)} · cookie ${listCodeSpan(entry.label, 80)} ${value}${expiry(entry, now)}`;
 }
 
+/** *Contain…* under a saved login whose name is an e-mail or UPN (the click is checked again). */
+function containBlock(entry: StealerLogEntry, index: number, ref: ((i: number) => string) | undefined) {
+  if (ref === undefined || entry.field !== 'credentials' || loginIdentity(entry.label) === undefined)
+    return [];
+  const open = button('Contain…', CONTAIN_OPEN, ref(index));
+  return [{ type: 'actions' as const, block_id: `stealer:contain:${index}`, elements: [open] }];
+}
+
 function fieldHeading(what: string, s: StealerLogView['credentials'], first: number, last: number): string {
   const read = `${s.read}${s.more ? '+' : ''}`;
   const own = s.own > 0 ? ` · *${s.own} on your domains*` : '';
@@ -76,6 +85,8 @@ export function renderStealerLog(
     pages?: StealerLogPages;
     /** The value of a Next/Previous button showing these pages. */
     pageRef?: (pages: StealerLogPages) => string;
+    /** The *Contain…* value of a saved login that is an identity; absent when the viewer may not contain. */
+    containRef?: (i: number) => string;
   },
 ): RenderedMessage {
   const facts = [
@@ -115,6 +126,7 @@ export function renderStealerLog(
       const s = section(entryText(entry, opts.now), `stealer:row:${index}`);
       if (entry.masked !== '') s.accessory = button('Reveal', STEALER_REVEAL, opts.ref(index));
       group.push(s);
+      group.push(...containBlock(entry, index, opts.containRef));
       if (k === p.shown.length - 1 && p.pages > 1 && opts.pageRef !== undefined) {
         const ref = opts.pageRef;
         const to = (n: number) => ref({ ...pages, [field]: n });

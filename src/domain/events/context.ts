@@ -148,6 +148,8 @@ const AlertHeadingSchema = z.object({
   dropped: z.number().int().nonnegative().optional(),
   /** Who the message mentions (ids from the subscriptions, which Slack confirmed), when any. */
   mention: z.object({ users: z.array(z.string()).max(30), groups: z.array(z.string()).max(15) }).optional(),
+  /** An identity provider was connected when it was posted: leaked identities carry *Contain…* (containment). */
+  contain: z.boolean().optional(),
 });
 export type AlertHeading = z.infer<typeof AlertHeadingSchema>;
 

@@ -140,12 +140,16 @@ function mentionText(h: AlertHeading): string {
 export function renderAlertMessage(input: AlertMessageInput): RenderedMessage {
   const h = input.heading;
   const mention = mentionText(h);
-  return renderTopEvents('alert', input, {
-    text: `${mention === '' ? '' : `${mention} `}${escapeMrkdwn(alertText(h, input.events[0]))}`,
-    head: headBlocks(h),
-    more: { actionId: ALERT_MORE, rest: h.total - input.events.length, ref: h.moreRef },
-    omitted: 'more event',
-  });
+  return renderTopEvents(
+    'alert',
+    { ...input, contain: h.contain === true },
+    {
+      text: `${mention === '' ? '' : `${mention} `}${escapeMrkdwn(alertText(h, input.events[0]))}`,
+      head: headBlocks(h),
+      more: { actionId: ALERT_MORE, rest: h.total - input.events.length, ref: h.moreRef },
+      omitted: 'more event',
+    },
+  );
 }
 
 const DONE: Record<EventActionType, string> = {

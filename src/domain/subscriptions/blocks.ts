@@ -8,9 +8,10 @@ import { type Event, SEVERITIES, type Severity } from '../../api/index.js';
 import { renderBudgeted } from '../../slack/kit/budget.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import type { RenderedMessage } from '../../slack/kit/kit.js';
-import { confirmDialog, plural } from '../../slack/kit/kit.js';
+import { button, confirmDialog, plural } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, truncate } from '../../slack/kit/text.js';
 import { unreadableRemoveButton } from '../../slack/kit/unreadable.js';
+import { CONTAIN_OPEN, containEventRef, eventIdentity } from '../contain-entry.js';
 import {
   type AskedState,
   type RowState,
@@ -292,22 +293,36 @@ export interface TopEventsInput {
   /** Members asked about their leaked credentials (ask-person), by event uid. */
   asked?: ReadonlyMap<string, AskedState>;
   portalHosts?: readonly string[];
+  /** An identity provider is connected: an event naming one leaked identity carries *Contain…*. */
+  contain?: boolean;
+}
+
+/** *Contain…* under an event naming one leaked identity; the click is checked against `contain`. */
+function containBlock(event: Event, i: number, ref: string): KnownBlock[] {
+  if (eventIdentity(event) === undefined) return [];
+  const open = button('Contain…', CONTAIN_OPEN, containEventRef(ref));
+  return [{ type: 'actions', block_id: `alert:contain:${i}`, elements: [open] }];
 }
 
 function topEventGroups(input: TopEventsInput): KnownBlock[][] {
   return input.events.map((event, i) => {
-    const state = input.states?.get(event.metadata.uid);
-    const snoozed = input.snoozed?.get(event.metadata.uid);
-    const asked = input.asked?.get(event.metadata.uid);
-    return renderEventGroup(event, {
-      now: input.now,
-      actionRef: input.refs(i),
-      index: i,
-      ...(state !== undefined ? { state } : {}),
-      ...(snoozed !== undefined ? { snoozed } : {}),
-      ...(asked !== undefined ? { asked } : {}),
-      ...(input.portalHosts !== undefined ? { portalHosts: input.portalHosts } : {}),
-    });
+    const group = topEventGroup(input, event, i);
+    return input.contain === true ? [...group, ...containBlock(event, i, input.refs(i))] : group;
+  });
+}
+
+function topEventGroup(input: TopEventsInput, event: Event, i: number): KnownBlock[] {
+  const state = input.states?.get(event.metadata.uid);
+  const snoozed = input.snoozed?.get(event.metadata.uid);
+  const asked = input.asked?.get(event.metadata.uid);
+  return renderEventGroup(event, {
+    now: input.now,
+    actionRef: input.refs(i),
+    index: i,
+    ...(state !== undefined ? { state } : {}),
+    ...(snoozed !== undefined ? { snoozed } : {}),
+    ...(asked !== undefined ? { asked } : {}),
+    ...(input.portalHosts !== undefined ? { portalHosts: input.portalHosts } : {}),
   });
 }
 

@@ -10,6 +10,7 @@
 
 import type { Event } from '../../api/index.js';
 import { EventSchema } from '../../api/index.js';
+import type { ContainEntry } from '../../domain/contain-entry.js';
 import type { AlertHeading, EventsContextOf, EventsContextStore } from '../../domain/events/context.js';
 import { bySeverity } from '../../domain/events/model.js';
 import type { EventRestStore } from '../../domain/events/rest.js';
@@ -38,6 +39,8 @@ export interface DeliveryDeps extends AlertDeps {
    * must be idempotent), with each event and the subscriptions it was posted for.
    */
   delivered?: (alert: DeliveredAlert) => Promise<void>;
+  /** Whether an identity provider is connected: the alert's leaked identities then carry *Contain…*. */
+  contain?: ContainEntry;
 }
 
 /** A posted alert, as `delivered` is told of it. */
@@ -187,6 +190,7 @@ async function buildMessage(
   if ((dropped ?? 0) > 0) heading.dropped = dropped;
   const mention = mentionOf(items, subsById);
   if (mention !== undefined) heading.mention = mention;
+  if ((await deps.contain?.connected(workspaceId)) === true) heading.contain = true;
   const ctx: EventsContextOf<'alert'> = {
     v: 2,
     kind: 'alert',

@@ -5,9 +5,11 @@
  * anything reaches the provider; a button value only names a credential row or a request.
  */
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { CONTAIN_OPEN_PANEL } from '../../domain/contain-entry.js';
 import { ExpiredError, RefusalError } from '../../kernel/errors.js';
 import { ephemeral } from '../../slack/context.js';
 import { type Click, onAction } from '../../slack/listen.js';
+import { ephemeralPoster } from '../../slack/respond.js';
 import {
   CONTAIN_ACT,
   CONTAIN_APPROVE,
@@ -19,6 +21,7 @@ import {
   renderCard,
   renderDecision,
   renderStillOpen,
+  withVerdicts,
 } from './blocks.js';
 import type { ContainmentDeps } from './deps.js';
 import { ACTION_WORDS, type ContainAction } from './provider.js';
@@ -35,14 +38,15 @@ async function leakOf(click: ContainClick, ref: string) {
   return leak;
 }
 
-/** *Contain…*: the directory user the leaked identity maps to, with the actions, for the clicker alone. */
-async function open(click: ContainClick): Promise<void> {
+/** The directory user the leaked identity a *Contain…* value names maps to, with the actions. */
+async function cardOf(click: ContainClick) {
   const ref = click.action.value ?? '';
   const leak = await leakOf(click, ref);
   const { deps, who } = click;
-  const [{ provider, match }, approval] = await Promise.all([
+  const [{ provider, match }, approval, verdicts] = await Promise.all([
     deps.containment.look(who.workspaceId, leak.identity),
     deps.containment.approvalOn(who.workspaceId),
+    deps.leaks.verdicts(who.workspaceId, leak.identity),
   ]);
   const card = renderCard({
     identity: leak.identity,
@@ -51,7 +55,23 @@ async function open(click: ContainClick): Promise<void> {
     approval,
     value: (id) => `${ref}|${id}`,
   });
-  await click.respond(ephemeral(card, false));
+  return withVerdicts(card, verdicts);
+}
+
+/** *Contain…*: the card, for the clicker alone. */
+async function open(click: ContainClick): Promise<void> {
+  await click.respond(ephemeral(await cardOf(click), false));
+}
+
+/**
+ * *Contain…* in a Work Object's side panel: a panel has no response_url, so the card goes to the viewer alone
+ * in the channel the card was opened from (its buttons then ask there), or their DM with Vigil.
+ */
+async function openFromPanel(click: ContainClick): Promise<void> {
+  const c = click.body.container as { channel_id?: unknown };
+  const channel = typeof c.channel_id === 'string' ? c.channel_id : '';
+  const card = await cardOf(click);
+  await ephemeralPoster(click.client, channel, click.who.userId)(card);
 }
 
 /** Where the ask goes: the thread of the message clicked in a channel, or a new message beside an ephemeral one. */
@@ -188,6 +208,8 @@ async function reenable(click: ContainClick): Promise<void> {
 export function registerContainButtons(app: App, deps: ContainmentDeps): void {
   const access = { access: 'contain' as const };
   onAction(app, deps, CONTAIN_OPEN, open, access);
+  // A refusal in the panel is told in the viewer's DM with Vigil: the panel has nowhere else to answer.
+  onAction(app, deps, CONTAIN_OPEN_PANEL, openFromPanel, { ...access, inDm: true, quiet: true });
   for (const [action, actionId] of Object.entries(CONTAIN_ACT) as [ContainAction, string][])
     onAction(app, deps, actionId, (click) => act(click, action), access);
   onAction(app, deps, CONTAIN_APPROVE, approve, access);

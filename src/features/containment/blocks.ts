@@ -12,6 +12,7 @@ import { slackDate } from '../../slack/kit/dates.js';
 import { button, confirmDialog, context, type RenderedMessage, section } from '../../slack/kit/kit.js';
 import { escapeMrkdwn, listCodeSpan, ownMrkdwn, plainText, userMention } from '../../slack/kit/text.js';
 import type { IdpConnectionView } from './connection.js';
+import type { Verdict } from './deps.js';
 import {
   ACTION_WORDS,
   type ConnectionCheck,
@@ -112,6 +113,34 @@ export function renderCard(p: {
   ];
   if (u.notes.length > 0) blocks.push(context(ownMrkdwn(u.notes.join(' ')), 'contain:notes'));
   return { text: `${name}: ${u.displayName} (${u.principal})`, blocks };
+}
+
+const VERDICT_WORDS: Record<Verdict['type'], string> = {
+  valid_credential: ':rotating_light: *valid* (the password works)',
+  invalid_credential: 'invalid (the password no longer works)',
+  mitigated_credential: 'mitigated',
+};
+
+/**
+ * Flare's verdicts on the card, where the API has any (Identity Exposure Management:
+ * https://docs.flare.io/identity-exposure-management); the newest of each type, newest first.
+ */
+export function withVerdicts(
+  card: RenderedMessage,
+  verdicts: readonly Verdict[] | undefined,
+): RenderedMessage {
+  if (verdicts !== undefined && verdicts.length === 0) return card;
+  const newest = new Map<Verdict['type'], Verdict>();
+  for (const v of verdicts ?? []) if (!newest.has(v.type)) newest.set(v.type, v);
+  const said = [...newest.values()].map((v) => {
+    const at = Date.parse(v.at);
+    return `${VERDICT_WORDS[v.type]}${Number.isNaN(at) ? '' : ` ${slackDate(at)}`}`;
+  });
+  const line =
+    verdicts === undefined
+      ? "Flare's verdicts on this credential could not be read just now."
+      : `Flare's verdict: ${said.join(' · ')}`;
+  return { ...card, blocks: [...card.blocks, context(line, 'contain:verdicts')] };
 }
 
 function requestLine(r: ContainRequest): string {
@@ -229,6 +258,22 @@ export function renderIdpStatus(p: {
   }
   if (p.problem !== undefined) lines.push(`:x: ${ownMrkdwn(p.problem)}`);
   return { text: `Identity provider: ${c.provider}`, blocks: [section(lines.join('\n')), context(approval)] };
+}
+
+/** One line for App Home (mrkdwn, escaped); undefined when no provider is connected. */
+export function idpHomeLine(c: IdpConnectionView | undefined): string | undefined {
+  if (c === undefined) return undefined;
+  const which =
+    c.provider === 'entra'
+      ? `Microsoft Entra ID (tenant \`${escapeMrkdwn(c.tenant)}\`)`
+      : `Okta (${escapeMrkdwn(c.org)})`;
+  const granted =
+    c.granted === undefined
+      ? 'permissions not recorded'
+      : c.granted.length === 0
+        ? 'no permissions granted'
+        : `permissions granted: ${c.granted.map((g) => listCodeSpan(g)).join(', ')}`;
+  return `:closed_lock_with_key: *Identity provider:* ${which}, ${granted} (\`/vigil idp status\` checks it now).`;
 }
 
 export interface ConnectForm {

@@ -20,6 +20,8 @@ const ConnectionSchema = z.discriminatedUnion('provider', [
     sealedSecret: z.string().min(1),
     connectedBy: z.string().min(1),
     at: z.number(),
+    /** The permissions the connection check found granted (App Home's line; `idp status` asks again). */
+    granted: z.array(z.string().max(200)).max(50).optional(),
   }),
   z.object({
     provider: z.literal('okta'),
@@ -27,13 +29,15 @@ const ConnectionSchema = z.discriminatedUnion('provider', [
     sealedSecret: z.string().min(1),
     connectedBy: z.string().min(1),
     at: z.number(),
+    granted: z.array(z.string().max(200)).max(50).optional(),
   }),
 ]);
 export type IdpConnection = z.infer<typeof ConnectionSchema>;
 /** A connection as shown: everything but the secret. */
-export type IdpConnectionView =
+export type IdpConnectionView = (
   | { provider: 'entra'; tenant: string; clientId: string; connectedBy: string; at: number }
-  | { provider: 'okta'; org: string; connectedBy: string; at: number };
+  | { provider: 'okta'; org: string; connectedBy: string; at: number }
+) & { granted?: string[] | undefined };
 
 export interface ProviderUrls {
   entraLoginUrl: string;
@@ -71,6 +75,7 @@ export class IdpConnections {
     connection: { provider: 'entra'; tenant: string; clientId: string } | { provider: 'okta'; org: string },
     secret: string,
     by: string,
+    granted: string[],
   ): Promise<void> {
     registerSecret(secret);
     const sealedSecret = this.deps.repos.idpSecrets.seal(workspaceId, secret);
@@ -79,6 +84,7 @@ export class IdpConnections {
       sealedSecret,
       connectedBy: by,
       at: this.deps.now(),
+      granted: granted.slice(0, 50),
     });
     this.clients.delete(workspaceId);
   }

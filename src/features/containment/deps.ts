@@ -8,10 +8,21 @@ interface LeakedCredential {
   credential?: { id: number; hash: string };
 }
 
+/** One of Flare's Identity Exposure Management verdicts on a leaked credential, and when Flare made it. */
+export interface Verdict {
+  type: 'valid_credential' | 'invalid_credential' | 'mitigated_credential';
+  at: string;
+}
+
 /** The credentials a button points at, reached through the composition root (features never import each other). */
 export interface LeakedCredentials {
   /** The leak a credential row's button value names, in the clicker's workspace; undefined when gone. */
   find(workspaceId: string, ref: string): Promise<LeakedCredential | undefined>;
+  /**
+   * Flare's verdict events for the identity (`valid_credential`, `invalid_credential`, `mitigated_credential`),
+   * newest first; undefined when the API could not be read (the card says so and goes on).
+   */
+  verdicts(workspaceId: string, identity: string): Promise<Verdict[] | undefined>;
   /** Marks it remediated in Flare (`credentials/actions`), recorded and audited by the credentials feature. */
   remediate(
     workspaceId: string,

@@ -116,6 +116,19 @@ export class ContainRequests {
     return closed ?? (await this.get(workspaceId, r.id));
   }
 
+  /** Closes every pending request whose time is up, in every workspace: those it closed, to say so. */
+  async expireDue(): Promise<{ workspaceId: string; request: ContainRequest }[]> {
+    const closed: { workspaceId: string; request: ContainRequest }[] = [];
+    const now = this.deps.clock.now();
+    for (const { workspaceId, key } of await this.records.entries()) {
+      const r = await this.records.get(workspaceId, key);
+      if (r?.state !== 'pending' || now < r.expiresAt) continue;
+      const after = await this.expireIfDue(workspaceId, r);
+      if (after.state === 'expired') closed.push({ workspaceId, request: after });
+    }
+    return closed;
+  }
+
   /**
    * Runs the request for `by`: the approver, or the requester when no approval is needed (`selfRun`). Only
    * the click holding the lease calls the provider, and only while the record still says pending.

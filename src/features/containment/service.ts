@@ -8,6 +8,7 @@ import type { Clock } from '../../kernel/clock.js';
 import { RefusalError, VigilError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Repositories, Store } from '../../store/index.js';
+import { idpHomeLine } from './blocks.js';
 import { IdpConnections, type IdpConnectionView, type ProviderUrls } from './connection.js';
 import type { IdpHttp } from './http.js';
 import { OktaClient } from './okta/client.js';
@@ -91,7 +92,7 @@ export class ContainmentService {
     by: string,
   ): Promise<ConnectionCheck> {
     const check = await this.connections.trial(connection, secret).check();
-    await this.connections.save(workspaceId, connection, secret, by);
+    await this.connections.save(workspaceId, connection, secret, by, check.granted);
     await this.deps.repos.audit.append({
       teamId: workspaceId,
       userId: by,
@@ -137,6 +138,11 @@ export class ContainmentService {
       if (!(err instanceof VigilError)) throw err;
       return { connection, approval, problem: `${err.message} ${err.hint}` };
     }
+  }
+
+  /** App Home's line: which provider is connected, with the permissions granted when it was connected. */
+  async homeLine(workspaceId: string): Promise<string | undefined> {
+    return idpHomeLine(await this.connections.get(workspaceId));
   }
 
   async provider(workspaceId: string): Promise<IdentityProvider> {

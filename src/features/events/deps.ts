@@ -1,5 +1,6 @@
 /** What each part of the events feature uses, apart: a part's listeners get only what it declares. */
 import type { AuditTrail } from '../../domain/audit.js';
+import type { ContainEntry } from '../../domain/contain-entry.js';
 import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import type { ListContexts } from '../../domain/list-context.js';
 import type { SlackBase } from '../../slack/context.js';
@@ -28,6 +29,8 @@ export interface EventSnoozeDeps extends SlackBase {
 export interface StealerLogDeps extends SlackBase {
   events: EventsService;
   credentials: CredentialsService;
+  /** An identity provider to contain saved logins in (containment); absent or disconnected: no button. */
+  containment?: ContainEntry;
 }
 
 /** What an event row's buttons and menu open that is another part's: each bound to that part's own deps. */

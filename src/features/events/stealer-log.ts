@@ -6,6 +6,7 @@
  * it, never the button.
  */
 import type { App } from '@slack/bolt';
+import { containStealerRef } from '../../domain/contain-entry.js';
 import { contextRef, parseContextRef } from '../../domain/contexts.js';
 import { parseRef } from '../../domain/events/context.js';
 import { isInfectedDevice } from '../../domain/events/model.js';
@@ -46,19 +47,28 @@ export async function openStealerLog(click: Click<StealerLogDeps>): Promise<void
     uid: shown.event.metadata.uid,
   });
   // Never in place of the event's message, and only to the clicker.
-  await click.respond(ephemeral(render(click, view, id), false));
+  await click.respond(ephemeral(render(click, view, id, await mayContain(click)), false));
+}
+
+/** The viewer alone sees it: *Contain…* only with a provider connected and to holders of `contain`. */
+async function mayContain(click: Click<StealerLogDeps>): Promise<boolean> {
+  const { deps, who } = click;
+  if (deps.containment === undefined || !(await deps.containment.connected(who.workspaceId))) return false;
+  return deps.authz.may(click.client, who, 'contain');
 }
 
 function render(
   click: Click<StealerLogDeps>,
   view: Parameters<typeof renderStealerLog>[0],
   id: string,
+  contain: boolean,
   pages?: StealerLogPages,
 ) {
   return renderStealerLog(view, {
     now: click.deps.clock.now(),
     ref: (i) => contextRef(id, i),
     pageRef: (p) => contextRef(id, encodePages(p)),
+    ...(contain ? { containRef: (i: number) => containStealerRef(id, i) } : {}),
     ...(pages === undefined ? {} : { pages }),
   });
 }
@@ -70,7 +80,8 @@ async function page(click: Click<StealerLogDeps>): Promise<void> {
   const ref = parseContextRef(click.action.value, 3);
   if (!ref || ref.index === undefined) throw gone();
   const view = await deps.credentials.stealerLogs.contexts.load(ref.ctxId, who.workspaceId);
-  await click.respond(ephemeral(render(click, view, ref.ctxId, decodePages(ref.index)), true));
+  const pages = decodePages(ref.index);
+  await click.respond(ephemeral(render(click, view, ref.ctxId, await mayContain(click), pages), true));
 }
 
 async function reveal(click: Click<StealerLogDeps>): Promise<void> {

@@ -37,6 +37,8 @@ export const HOME_DISCONNECT_VIEW = 'home_disconnect_confirm';
 export interface HomeInput {
   /** The optional scopes the installer declined: one line each, saying which feature is off. */
   declinedScopes?: readonly OptionalScope[];
+  /** The connected identity provider and its permissions, as containment words it (own mrkdwn). */
+  idpLine?: string;
   connection: Connection | undefined;
   fromEnvironment: boolean;
   /** A workspace connected from the environment: what the API told and what the last calls saw. */
@@ -202,6 +204,7 @@ export function renderHome(input: HomeInput): View {
     ...(input.declinedScopes?.length
       ? [ownContext(input.declinedScopes.map((s) => `:no_entry_sign: ${declinedLine(s)}`).join('\n'))]
       : []),
+    ...(input.idpLine === undefined ? [] : [ownContext(input.idpLine)]),
     ...adminActions(input),
     ...defaultsNotice(input),
     { type: 'divider' },

@@ -22,6 +22,8 @@ export interface HomeDeps extends SlackBase {
   subscriptions: { digests: RowSubscriptions; alerts: RowSubscriptions };
   /** Org-wide installs: what an org admin's overview of the organization's workspaces reads. */
   org?: OrgOverviewRepos;
+  /** The connected identity provider's one line (containment); none when absent or not connected. */
+  identityProvider?: { homeLine(workspaceId: string): Promise<string | undefined> };
   /** The workspace's trend and open events by identifier (trend.ts); none when absent. */
   trend?: HomeTrendDeps;
 }

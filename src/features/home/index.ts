@@ -38,7 +38,11 @@ async function publishHome(
   );
   const administrators = await deps.authz.administrators(ids.workspaceId);
   const trend = deps.trend ? await homeTrendBlocks(deps.trend, ids.workspaceId) : [];
-  const home = withTrend(renderHome({ ...overview, administrators }), trend);
+  const idpLine = await deps.identityProvider?.homeLine(ids.workspaceId);
+  const home = withTrend(
+    renderHome({ ...overview, administrators, ...(idpLine === undefined ? {} : { idpLine }) }),
+    trend,
+  );
   const view = await withOrgOverview(
     deps.org,
     client,

@@ -1,5 +1,6 @@
 /** What the unfurls and the side panel use. */
 
+import type { ContainEntry } from '../../domain/contain-entry.js';
 import type { KnownTags } from '../../domain/events/known-tags.js';
 import type { SlackBase } from '../../slack/context.js';
 import type { SnoozeService } from '../snooze/service.js';
@@ -8,4 +9,6 @@ export interface WorkObjectsDeps extends SlackBase {
   workObjects: WorkObjectsService;
   snoozes: SnoozeService;
   knownTags: KnownTags;
+  /** An identity provider to contain in (containment): the panel offers *Contain…* to holders of `contain`. */
+  containment?: ContainEntry;
 }

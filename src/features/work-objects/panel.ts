@@ -6,9 +6,10 @@
  * A member of another workspace, or a workspace with no connection, gets an error panel, never data.
  */
 import type { App } from '@slack/bolt';
-import type { SlackEvent } from '@slack/types';
+import type { EntityActionButton, SlackEvent } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { EventActionType, Severity } from '../../api/index.js';
+import { CONTAIN_OPEN_PANEL, containPanelRef, eventIdentity } from '../../domain/contain-entry.js';
 import {
   ENTITY_ACTIONS,
   ENTITY_EDIT_FIELDS,
@@ -47,6 +48,19 @@ async function isMember(client: WebClient, v: Viewer): Promise<boolean> {
   return v.enterprise || user.team_id === v.teamId;
 }
 
+/** *Contain…* for a holder of `contain` when a provider is connected and the event names one identity. */
+async function containAction(
+  deps: WorkObjectsDeps,
+  client: WebClient,
+  v: Viewer,
+  found: Extract<Resolution, { kind: 'event' }>,
+): Promise<EntityActionButton[]> {
+  if (deps.containment === undefined || eventIdentity(found.event) === undefined) return [];
+  if (!(await deps.containment.connected(v.workspaceId))) return [];
+  if (!(await may(deps, client, v, 'contain'))) return [];
+  return [{ text: 'Contain…', action_id: CONTAIN_OPEN_PANEL, value: containPanelRef(found.uid) }];
+}
+
 /** Presents the panel of `found` to one person, or the error panel saying why not. */
 async function present(
   deps: WorkObjectsDeps,
@@ -61,9 +75,10 @@ async function present(
     await client.entity.presentDetails({ trigger_id: triggerId, error: entityError(found.kind) });
     return;
   }
-  const [mayAct, mayReveal] = await Promise.all([
+  const [mayAct, mayReveal, contain] = await Promise.all([
     may(deps, client, v, 'act'),
     may(deps, client, v, 'reveal'),
+    containAction(deps, client, v, found),
   ]);
   const tagOptions = mayAct ? await deps.knownTags.list(v.workspaceId, found.tenantId) : [];
   const snoozed = (await deps.snoozes.matcher(v.workspaceId))(found.event);
@@ -78,7 +93,7 @@ async function present(
     },
     {
       url: found.flareUrl,
-      extraOverflow: mayAct ? snoozeActions(found.uid, snoozed) : [],
+      extraOverflow: [...(mayAct ? snoozeActions(found.uid, snoozed) : []), ...contain],
       extraFields: snoozeFields(snoozed),
     },
   );
