@@ -99,10 +99,12 @@ export class Heartbeats {
   watch(name: string, inner: Ticker, staleAfter: (intervalMs: number) => number = defaultStale): Ticker {
     return {
       every: (ms, fn) => {
-        const staleMs = staleAfter(ms);
+        // Work that rides on a scheduler's beat at a slower pace (a sweep a minute) keeps the fastest interval.
+        const staleMs = Math.min(this.beats.get(name)?.staleMs ?? Number.POSITIVE_INFINITY, staleAfter(ms));
         this.beats.set(name, { at: this.clock.now(), staleMs });
         return inner.every(ms, () => {
-          this.beats.set(name, { at: this.clock.now(), staleMs });
+          const current = this.beats.get(name)?.staleMs ?? staleMs;
+          this.beats.set(name, { at: this.clock.now(), staleMs: current });
           return fn();
         });
       },

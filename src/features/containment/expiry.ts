@@ -6,6 +6,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Ticker } from '../../domain/subscriptions/ticker.js';
 import type { Logger } from '../../kernel/logger.js';
+import { isStoreOutage } from '../../store/index.js';
 import { renderDecision } from './blocks.js';
 import type { ContainRequests } from './requests.js';
 
@@ -28,7 +29,12 @@ export class ContainExpiry {
   start(ticker: Ticker): void {
     if (this.timer !== undefined) return;
     this.timer = ticker.every(SWEEP_EVERY_MS, () =>
-      this.tick().catch((err: unknown) => this.deps.logger.warn('containment expiry failed', { err })),
+      this.tick().catch((err: unknown) =>
+        // The store logs its own outage once; the next sweep tries again.
+        isStoreOutage(err)
+          ? this.deps.logger.debug('containment expiry skipped: store unavailable')
+          : this.deps.logger.warn('containment expiry failed', { err }),
+      ),
     );
   }
 

@@ -64,7 +64,6 @@ const NOT_MET: Partial<Record<NamespaceName, string>> = {
   'api-probe': '/readyz’s last probe of the API, and nothing asks /readyz here',
   'message-sync-tenant': 'the tenant’s shared state sync, not yet run',
   'idp-connection': 'an identity provider connection (containment), which this workspace never made',
-  'contain-request': 'a containment request, of a feature the scenario does not use',
   'contain-setting': 'whether containment waits for a second approver, never set here',
   'org-team': 'the organization a workspace belongs to: a single-workspace Vigil is no org install',
   'org-teams': 'an organization’s workspaces: a single-workspace Vigil is no org install',

@@ -68,9 +68,16 @@ export async function connectEntraAsAdmin(
   const opened = await slack.waitFor((c) => c.method === 'views.open' && c.body.trigger_id === triggerId);
   const view = (opened.response as { view?: Record<string, unknown> }).view ?? {};
   const values = { secret: { value: { type: 'plain_text_input', value: entra.clientSecret } } };
+  const earlier = new Set(slack.calls);
   const answer = await side.viewSubmission(actor, view, values, slack.triggerId());
   if (answer.status !== 200) throw new Error(`the identity provider form was refused (${answer.status})`);
   await parts.session.close(String(view.id));
+  // Connected once Vigil says so in the channel (its check runs after the form closes): the page starts settled.
+  await slack.waitFor(
+    (c) =>
+      !earlier.has(c) && c.method === 'chat.postEphemeral' && c.body.channel === SEEDED_CHANNELS.security,
+    30_000,
+  );
   const approval = await command('settings contain-approval off');
   await slack.waitForPost((p) => `${slack.url}${p.path}` === approval);
 }

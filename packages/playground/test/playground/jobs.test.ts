@@ -145,7 +145,12 @@ describe('the connection', () => {
     );
     expect(button).not.toBeNull();
     await api('action', { entryId: prompt.id, blockId: button?.[1], actionId: button?.[2], values: [] });
-    expect(await run('status', /not connected/i)).toContain('/vigil connect');
+    // The click's work finishes after its ack: asked again until status says so.
+    const status = await until(async () => {
+      const answer = await run('status', /connected/i);
+      return /not connected/i.test(answer) ? answer : undefined;
+    });
+    expect(status).toContain('/vigil connect');
     // Back as it was, for what follows.
     const key = pg.sim.keys[0];
     if (!key) throw new Error('no key');

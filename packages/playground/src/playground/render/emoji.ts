@@ -197,6 +197,7 @@ const ALIASES: Record<string, string> = {
   spiral_calendar_pad: 'calendar',
   heavy_multiplication_x: 'x',
   lock_with_ink_pen: 'lock',
+  closed_lock_with_key: 'lock',
   point_right: 'arrow_right',
 };
 for (const [alias, name] of Object.entries(ALIASES)) DRAWINGS[alias] = DRAWINGS[name] ?? '';
