@@ -8,48 +8,23 @@
  * to test-output/playground/, with the session's figures (session.json).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIfStale, startVigilProcess, type VigilProcess } from './support/process.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(process.cwd(), 'test-output', 'playground');
-// Without these, Chromium on a machine with no internet keeps dialling Google's services.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { openPlaygroundInBrowser, SHOTS } from './support/browser.js';
+import type { VigilProcess } from './support/process.js';
 
 let vigil: VigilProcess;
 let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
-  await mkdir(SHOTS, { recursive: true });
-  await buildIfStale();
-  vigil = await startVigilProcess({ PORT: '0' });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  // A fresh, empty profile for each run.
-  const context = await browser.newContext({
+  ({ vigil, browser, page, pageErrors } = await openPlaygroundInBrowser({
     viewport: { width: 1280, height: 860 },
     timezoneId: 'Europe/Paris',
-  });
-  page = await context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageErrors.push(`console: ${msg.text()}`);
-  });
+  }));
 }, 300_000);
 
 afterAll(async () => {

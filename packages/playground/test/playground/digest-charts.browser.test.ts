@@ -5,45 +5,22 @@
  * and the same numbers in words. The screenshot goes to test-output/playground/digest.png (docs/images/ keeps
  * a copy for the README).
  */
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIfStale, startVigilProcess, type VigilProcess } from './support/process.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(process.cwd(), 'test-output', 'playground');
-// Without these, Chromium on a machine with no internet keeps dialling Google's services.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { openPlaygroundInBrowser, SHOTS } from './support/browser.js';
+import type { VigilProcess } from './support/process.js';
 
 let vigil: VigilProcess;
 let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
-  await mkdir(SHOTS, { recursive: true });
-  await buildIfStale();
-  vigil = await startVigilProcess({ PORT: '0' });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1400 }, timezoneId: 'UTC' });
-  page = await context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageErrors.push(`console: ${msg.text()}`);
-  });
+  ({ vigil, browser, page, pageErrors } = await openPlaygroundInBrowser({
+    viewport: { width: 1280, height: 1400 },
+    timezoneId: 'UTC',
+  }));
 }, 300_000);
 
 afterAll(async () => {
