@@ -154,57 +154,48 @@ export class SettingsRepo {
     actors: Actors,
     updatedBy: string,
   ): Promise<Settings> {
-    const at = this.clock.now();
-    const stored = await updateRecord(
-      this.store,
-      this.ns,
-      workspaceId,
-      StoredSettingsSchema,
-      (current) => {
-        const { actors: legacy, ...rest } = current ?? {};
-        const permissions = { ...(legacy ? { act: legacy } : {}), ...rest.permissions, [permission]: actors };
-        return { ...rest, permissions, updatedBy, updatedAt: at };
-        // An admin's choice replaces unreadable settings: the permissions it did not name take their defaults.
-      },
-      undefined,
-      true,
-    );
-    return resolve(stored, this.defaults);
+    return this.adminChange(workspaceId, updatedBy, (current) => {
+      const { actors: legacy, ...rest } = current ?? {};
+      const permissions = { ...(legacy ? { act: legacy } : {}), ...rest.permissions, [permission]: actors };
+      return { ...rest, permissions };
+    });
   }
 
   /** Sets the user group that administers Vigil here; undefined gives it back to Slack's admins. */
   async setAdmins(workspaceId: string, admins: { usergroup: string } | undefined, updatedBy: string) {
-    const at = this.clock.now();
-    const stored = await updateRecord(
-      this.store,
-      this.ns,
-      workspaceId,
-      StoredSettingsSchema,
-      (current) => {
-        const next: StoredSettings = { ...current, updatedBy, updatedAt: at };
-        if (admins) next.admins = admins;
-        else delete next.admins;
-        return next;
-      },
-      undefined,
-      true,
-    );
-    return resolve(stored, this.defaults);
+    return this.adminChange(workspaceId, updatedBy, (current) => {
+      const next: StoredSettings = { ...current };
+      if (admins) next.admins = admins;
+      else delete next.admins;
+      return next;
+    });
   }
 
   /** Opens (or closes) event cards in one channel shared with another organization. */
   async setCardChannel(workspaceId: string, channel: string, open: boolean, updatedBy: string) {
+    return this.adminChange(workspaceId, updatedBy, (current) => {
+      const others = (current?.cardChannels ?? []).filter((c) => c !== channel);
+      const cardChannels = open ? [...others, channel].slice(-MAX_CARD_CHANNELS) : others;
+      return { ...current, cardChannels };
+    });
+  }
+
+  /**
+   * An admin's change, stamped with who and when. It replaces unreadable settings: what it does not name
+   * takes its defaults.
+   */
+  private async adminChange(
+    workspaceId: string,
+    updatedBy: string,
+    change: (current: StoredSettings | undefined) => StoredSettings,
+  ): Promise<Settings> {
     const at = this.clock.now();
     const stored = await updateRecord(
       this.store,
       this.ns,
       workspaceId,
       StoredSettingsSchema,
-      (current) => {
-        const others = (current?.cardChannels ?? []).filter((c) => c !== channel);
-        const cardChannels = open ? [...others, channel].slice(-MAX_CARD_CHANNELS) : others;
-        return { ...current, cardChannels, updatedBy, updatedAt: at };
-      },
+      (current) => ({ ...change(current), updatedBy, updatedAt: at }),
       undefined,
       true,
     );
