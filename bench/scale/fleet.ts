@@ -28,6 +28,7 @@ import { runVigil, waitForLine } from '../../test/support/vigil-process.js';
 import { SIGNING_SECRET } from '../targets.js';
 import { atLeast, verifyWork } from '../verify.js';
 import { type FleetResult, figuresOf, type Posted, type Takeover } from './fleet-report.js';
+import { seedWorkspace } from './seed.js';
 
 export interface FleetOptions {
   workspaces: number;
@@ -111,23 +112,16 @@ async function seed(
       teamOfToken.set(botToken, teamId);
       slack.addTeam({ teamId, botToken, botUserId: `UFLB${w}`, name: `Fleet ${w}` });
       slack.addChannel({ id: channelId, name: `alerts-${w}`, team_id: teamId, is_member: true });
-      await repos.installations.storeInstallation({
-        team: { id: teamId },
-        enterprise: undefined,
-        isEnterpriseInstall: false,
-        user: { id: `UFLA${w}`, token: undefined, scopes: undefined },
-        bot: { token: botToken, scopes: ['commands', 'chat:write'], id: `BFL${w}`, userId: `UFLB${w}` },
-      } as never);
-      await repos.workspaces.put(teamId, {
+      await seedWorkspace(repos, {
         teamId,
+        botToken,
+        botUserId: `UFLB${w}`,
+        botId: `BFL${w}`,
+        adminId: `UFLA${w}`,
         apiHost: new URL(sim.url).host,
-        apiKey: apiKey.apiKey,
-        apiKeyId: apiKey.apiKeyId,
-        organizationId: apiKey.organizationId,
+        key: apiKey,
         tenantId: tenant.tenantId,
         tenantName: `Fleet ${w % tenants.length}`,
-        scopes: apiKey.scopes,
-        connectedBy: `UFLA${w}`,
       });
       await repos.alertSubscriptions.add({
         teamId,

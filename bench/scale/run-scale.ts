@@ -25,6 +25,7 @@ import { percentile } from '../stats.js';
 import { SIGNING_SECRET } from '../targets.js';
 import { atLeast, exactly, excerpt, verifyWork } from '../verify.js';
 import { startBalancer } from './balancer.js';
+import { seedWorkspace } from './seed.js';
 
 export interface ScaleOptions {
   /** Vigil processes, one run each, e.g. [1, 2, 4]. */
@@ -171,23 +172,16 @@ async function seed(
         const ids = o < opts.orgs ? memberIds(opts, o) : [WARM_UP_MEMBER];
         for (const id of ids) slack.addUser({ id, team_id: teamId });
       }
-      await repos.installations.storeInstallation({
-        team: { id: teamId },
-        enterprise: undefined,
-        isEnterpriseInstall: false,
-        user: { id: `U0SADM${o}`, token: undefined, scopes: undefined },
-        bot: { token: botToken, scopes: ['commands', 'chat:write'], id: `B0S${o}`, userId: `U0SBOT${o}` },
-      } as never);
-      await repos.workspaces.put(teamId, {
+      await seedWorkspace(repos, {
         teamId,
+        botToken,
+        botUserId: `U0SBOT${o}`,
+        botId: `B0S${o}`,
+        adminId: `U0SADM${o}`,
         apiHost: new URL(sim.url).host,
-        apiKey: key.apiKey,
-        apiKeyId: key.apiKeyId,
-        organizationId: key.organizationId,
+        key,
         tenantId: key.defaultTenantId,
         tenantName: 'scale',
-        scopes: key.scopes,
-        connectedBy: `U0SADM${o}`,
       });
       const now = Date.now();
       for (let e = 0; e < 5; e++) {
