@@ -9,8 +9,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimApi } from '../../packages/playground/src/sim/api/index.js';
 import {
-  DEFAULT_CLIENT_ID,
-  DEFAULT_CLIENT_SECRET,
   DEFAULT_TEAM_ID,
   SEEDED_CHANNELS,
   SEEDED_USERS,
@@ -23,7 +21,7 @@ import {
   textOf,
   VERIFICATION_TOKEN,
 } from '../harness/index.js';
-import { type Stack, startStack } from '../support/stack.js';
+import { OAUTH_ENV, type Stack, startStack } from '../support/stack.js';
 
 type Json = Record<string, unknown>;
 
@@ -230,10 +228,7 @@ describe('OAuth mode: each team uses its own installation only', () => {
   beforeAll(async () => {
     stack = await startStack({
       env: {
-        SLACK_BOT_TOKEN: '',
-        SLACK_CLIENT_ID: DEFAULT_CLIENT_ID,
-        SLACK_CLIENT_SECRET: DEFAULT_CLIENT_SECRET,
-        SLACK_STATE_SECRET: 'e2e-state-secret-0123456789',
+        ...OAUTH_ENV,
       },
     });
     // T0001 is installed (and connected by the stack); T0OTHER01 never installed Vigil.

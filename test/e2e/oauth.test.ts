@@ -6,23 +6,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_CLIENT_ID,
-  DEFAULT_CLIENT_SECRET,
-  SEEDED_USERS,
-} from '../../packages/playground/src/sim/slack/index.js';
+import { DEFAULT_CLIENT_ID, SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
 import { textOf } from '../harness/index.js';
-import { type Stack, startStack } from '../support/stack.js';
+import { OAUTH_ENV, type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack({
     connect: false,
     env: {
-      SLACK_BOT_TOKEN: '',
-      SLACK_CLIENT_ID: DEFAULT_CLIENT_ID,
-      SLACK_CLIENT_SECRET: DEFAULT_CLIENT_SECRET,
-      SLACK_STATE_SECRET: 'e2e-state-secret-0123456789',
+      ...OAUTH_ENV,
     },
   });
 });

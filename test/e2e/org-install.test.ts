@@ -6,9 +6,8 @@
  * org-wide app forgets them all.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '../../packages/playground/src/sim/slack/index.js';
 import { textOf } from '../harness/index.js';
-import { type Stack, startStack } from '../support/stack.js';
+import { OAUTH_ENV, type Stack, startStack } from '../support/stack.js';
 
 const ORG = 'E0ORG0043';
 const [T1, T2, T3] = ['T0ORGWS01', 'T0ORGWS02', 'T0ORGWS03'] as const;
@@ -22,10 +21,7 @@ beforeAll(async () => {
   stack = await startStack({
     connect: false,
     env: {
-      SLACK_BOT_TOKEN: '',
-      SLACK_CLIENT_ID: DEFAULT_CLIENT_ID,
-      SLACK_CLIENT_SECRET: DEFAULT_CLIENT_SECRET,
-      SLACK_STATE_SECRET: 'e2e-state-secret-0123456789',
+      ...OAUTH_ENV,
     },
   });
   const workspaces = stack.slack.addOrg(ORG, [T1, T2, T3]);

@@ -7,15 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimApi } from '../../packages/playground/src/sim/api/index.js';
 import {
   DEFAULT_BOT_TOKEN,
-  DEFAULT_CLIENT_ID,
-  DEFAULT_CLIENT_SECRET,
   DEFAULT_TEAM_ID,
   SEEDED_USERS,
 } from '../../packages/playground/src/sim/slack/index.js';
 import { click, command, waitPostTo } from '../features/events/support/events-stack.js';
 import { getButton, textOf } from '../harness/index.js';
 import { type RedisServer, startRedisServer } from '../store/support/redis-server.js';
-import { type Stack, startStack } from '../support/stack.js';
+import { OAUTH_ENV, type Stack, startStack } from '../support/stack.js';
 import { until } from '../support/until.js';
 
 type Line = Record<string, unknown>;
@@ -110,10 +108,7 @@ describe('OAuth mode, installations in Redis, Redis stopped', () => {
     const oauth = await startStack({
       env: {
         VIGIL_STORE: own.url,
-        SLACK_BOT_TOKEN: '',
-        SLACK_CLIENT_ID: DEFAULT_CLIENT_ID,
-        SLACK_CLIENT_SECRET: DEFAULT_CLIENT_SECRET,
-        SLACK_STATE_SECRET: 'e2e-state-secret-0123456789',
+        ...OAUTH_ENV,
       },
     });
     try {

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { type SimApi, startSimApi } from '../../packages/playground/src/sim/api/index.js';
 import {
   DEFAULT_BOT_TOKEN,
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
   DEFAULT_TEAM_ID,
   type FakeSlack,
   SEEDED_USERS,
@@ -30,6 +32,14 @@ import { guardSlackContract } from './slack-contract.js';
 import { openStoreHandle, type StoreHandle } from './store-handle.js';
 
 export const SIGNING_SECRET = 'e2e-signing-secret-0123456789abcdef';
+
+/** The environment of a multi-workspace (OAuth) Vigil against the fake Slack's app: no bot token of its own. */
+export const OAUTH_ENV: Readonly<Record<string, string>> = {
+  SLACK_BOT_TOKEN: '',
+  SLACK_CLIENT_ID: DEFAULT_CLIENT_ID,
+  SLACK_CLIENT_SECRET: DEFAULT_CLIENT_SECRET,
+  SLACK_STATE_SECRET: 'e2e-state-secret-0123456789',
+};
 
 export interface StackOptions {
   /** Extra or overriding environment for Vigil. */
