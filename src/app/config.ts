@@ -42,14 +42,16 @@ const milliseconds = (what: string, max: number, maxSaid: string) =>
   });
 const limit = (message: string, min: number, max: number) => wholeNumber({ min, max, message });
 const DURATION_UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-/** A duration like `30d`, `24h`, `90m` or `45s` (or milliseconds), from a minute to a year. */
-const duration = parsedBy((value) => {
-  const m = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(value.trim());
-  const ms = m ? Number(m[1]) * (DURATION_UNITS[(m[2] ?? 'ms').toLowerCase()] ?? 1) : Number.NaN;
-  if (!(ms >= 60_000 && ms <= 366 * 86_400_000))
-    return 'must be a duration from 1m to 366d, like 30d, 24h or 90m';
-  return ms;
-});
+/** A duration like `30d`, `24h`, `90m` or `45s` (or milliseconds), from a minute to `maxDays`. */
+const durationUpTo = (maxDays: number) =>
+  parsedBy((value) => {
+    const m = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(value.trim());
+    const ms = m ? Number(m[1]) * (DURATION_UNITS[(m[2] ?? 'ms').toLowerCase()] ?? 1) : Number.NaN;
+    if (!(Number.isSafeInteger(ms) && ms >= 60_000 && ms <= maxDays * 86_400_000))
+      return `must be a duration from 1m to ${maxDays}d, like 30d, 24h or 90m`;
+    return ms;
+  });
+const duration = durationUpTo(366);
 
 /** Every variable of the environment contract, each with its reader (env-values.ts), in the order checked. */
 const VARIABLES = {
@@ -129,7 +131,7 @@ const VARIABLES = {
   VIGIL_IDP_ALLOWED_HOSTS: withDefault(text(), 'login.microsoftonline.com,graph.microsoft.com'),
   VIGIL_ENTRA_LOGIN_URL: withDefault(absoluteUrl, 'https://login.microsoftonline.com'),
   VIGIL_GRAPH_URL: withDefault(absoluteUrl, 'https://graph.microsoft.com'),
-  VIGIL_CONTAIN_APPROVAL_TTL: withDefault(parsedBy(parseDuration), 3_600_000),
+  VIGIL_CONTAIN_APPROVAL_TTL: withDefault(durationUpTo(7), 3_600_000),
   VIGIL_METRICS: withDefault(oneOf(['1', '0', 'true', 'false'], 'must be 1 or 0'), '0'),
   VIGIL_METRICS_PORT: optional(portNumber),
   VIGIL_METRICS_HOST: withDefault(text(), '127.0.0.1'),
@@ -192,56 +194,34 @@ function crossFieldProblems(raw: Record<string, string | undefined>): string[] {
       'pre-connects a single workspace; with OAuth install, connect each workspace with /vigil connect',
     );
   }
-  const apiUrl =
-    env.VIGIL_API_URL && URL.canParse(env.VIGIL_API_URL) ? new URL(env.VIGIL_API_URL) : undefined;
-  if (apiUrl && apiUrl.protocol !== 'https:' && !isLoopbackHost(apiUrl.hostname)) {
-    add('VIGIL_API_URL', 'must use https (loopback excepted)');
-  }
-  if (apiUrl && apiUrl.protocol === 'https:' && !isLoopbackHost(apiUrl.hostname)) {
-    const allowed = (env.VIGIL_API_ALLOWED_HOSTS ?? 'api.flare.io,api.eu.flare.io')
-      .split(',')
-      .map((h) => h.trim().toLowerCase())
-      .filter(Boolean);
-    if (!allowed.includes(apiUrl.hostname.toLowerCase())) {
-      add(
-        'VIGIL_API_URL',
-        `host ${apiUrl.hostname} is not in VIGIL_API_ALLOWED_HOSTS (${allowed.join(', ')})`,
-      );
-    }
-  }
+  problems.push(
+    ...urlProblems(
+      'VIGIL_API_URL',
+      env.VIGIL_API_URL,
+      'VIGIL_API_ALLOWED_HOSTS',
+      env.VIGIL_API_ALLOWED_HOSTS ?? 'api.flare.io,api.eu.flare.io',
+    ),
+  );
   problems.push(...idpProblems(env));
   return problems;
 }
 
 /** Identity provider URLs: https (loopback excepted), on a host of VIGIL_IDP_ALLOWED_HOSTS. */
 function idpProblems(env: Record<string, string | undefined>): string[] {
-  const allowed = splitList(
-    env.VIGIL_IDP_ALLOWED_HOSTS ?? 'login.microsoftonline.com,graph.microsoft.com',
-  ).map((h) => h.toLowerCase());
-  const problems: string[] = [];
-  for (const name of ['VIGIL_ENTRA_LOGIN_URL', 'VIGIL_GRAPH_URL'] as const) {
-    const value = env[name];
-    const url = value && URL.canParse(value) ? new URL(value) : undefined;
-    if (!url || isLoopbackHost(url.hostname)) continue;
-    if (url.protocol !== 'https:') problems.push(`${name}: must use https (loopback excepted)`);
-    else if (!allowed.includes(url.hostname.toLowerCase()))
-      problems.push(
-        `${name}: host ${url.hostname} is not in VIGIL_IDP_ALLOWED_HOSTS (${allowed.join(', ')})`,
-      );
-  }
-  return problems;
+  const allowed = env.VIGIL_IDP_ALLOWED_HOSTS ?? 'login.microsoftonline.com,graph.microsoft.com';
+  return (['VIGIL_ENTRA_LOGIN_URL', 'VIGIL_GRAPH_URL'] as const).flatMap((name) =>
+    urlProblems(name, env[name], 'VIGIL_IDP_ALLOWED_HOSTS', allowed),
+  );
 }
 
-/** `90s`, `30m`, `1h`, `2d` or milliseconds: from a minute to a week. */
-function parseDuration(value: string): number | string {
-  const m = /^(\d+)\s*(ms|s|m|h|d)?$/i.exec(value.trim());
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
-    (m?.[2] ?? 'ms').toLowerCase() as 'ms'
-  ];
-  const ms = m ? Number(m[1]) * unit : Number.NaN;
-  if (!Number.isSafeInteger(ms) || ms < 60_000 || ms > 7 * 86_400_000)
-    return 'must be a duration from 1m to 7d (90s, 30m, 1h, 2d, or milliseconds)';
-  return ms;
+/** An outbound URL: https on a host of the allow-list `listName`; loopback exempt (simulators, tests). */
+function urlProblems(name: string, value: string | undefined, listName: string, list: string): string[] {
+  const url = value && URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || isLoopbackHost(url.hostname)) return [];
+  if (url.protocol !== 'https:') return [`${name}: must use https (loopback excepted)`];
+  const allowed = splitList(list).map((h) => h.toLowerCase());
+  if (allowed.includes(url.hostname.toLowerCase())) return [];
+  return [`${name}: host ${url.hostname} is not in ${listName} (${allowed.join(', ')})`];
 }
 
 /**
