@@ -67,8 +67,6 @@ export interface StartOptions {
 export interface RunningVigil {
   port: number;
   url: string;
-  /** The services, and the store and API client beneath them (tests and the playground look inside). */
-  deps: VigilCore;
   /** The port of `/metrics` when served apart (VIGIL_METRICS_PORT). */
   metricsPort: number | undefined;
   /** Stops intake, drains in-flight work, closes the store. Idempotent. */
@@ -276,7 +274,6 @@ async function serve(
     port,
     url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
     metricsPort,
-    deps: core,
     stop: shutdownOf(core, { server, slack, background }),
     runChannelDigestsNow: background.runChannelDigestsNow,
   };

@@ -4,7 +4,6 @@
  * each request line it carries, so each kind is seen by path.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,9 +15,8 @@ import {
 } from '../../packages/playground/src/sim/slack/index.js';
 import { loadConfig } from '../../src/app/config.js';
 import { createOutbound } from '../../src/kernel/outbound.js';
-import { BotClients } from '../../src/slack/bot-clients.js';
-import { openDm, uploadFileToDm } from '../../src/slack/file-upload.js';
-import { postToResponseUrl } from '../../src/slack/respond.js';
+import { addCredential } from '../features/credentials/support/creds-stack.js';
+import { click, command, waitPostTo } from '../features/events/support/events-stack.js';
 import { textOf } from '../harness/index.js';
 import { type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.js';
 import { type Stack, startStack } from '../support/stack.js';
@@ -59,28 +57,20 @@ describe('HTTP mode, one workspace, HTTP_PROXY set', () => {
     expect(proxy.saw(hostOf(responseUrl), pathOf(responseUrl), 'POST')).toBe(true);
   });
 
-  it("Vigil's own response_url posts and the posters' Web API calls go through it", async () => {
-    const { deps } = stack.vigil;
-    const responseUrl = stack.slack.responseUrl();
-    await postToResponseUrl(
-      responseUrl,
-      { text: 'hello', replace_original: false },
-      deps.outbound.dispatcher,
-    );
-    expect(proxy.saw(hostOf(responseUrl), pathOf(responseUrl), 'POST')).toBe(true);
-
-    const client = await new BotClients(deps).forWorkspace(stack.workspaceId);
-    const dm = await openDm(client, SEEDED_USERS.member);
-    expect(proxy.saw(hostOf(stack.slack.url), '/api/conversations.open', 'POST')).toBe(true);
-    const bytes = Buffer.from('email,hash\nsomeone@example.com,x\n');
-    await uploadFileToDm(
-      client,
-      dm,
-      { open: () => Readable.from([bytes]), bytes: bytes.length, filename: 'export.csv', title: 'export' },
-      deps.outbound.dispatcher,
-    );
-    expect(proxy.saw(hostOf(stack.slack.url), /^\/upload\/v1\//, 'POST')).toBe(true);
-    expect(proxy.saw(hostOf(stack.slack.url), '/api/files.completeUploadExternal', 'POST')).toBe(true);
+  it("Vigil's own response_url posts and the posters' Web API calls go through it (an export to the DM)", async () => {
+    addCredential(stack, { identity_name: 'someone@proxied.example' });
+    const { post } = await command(stack, 'creds domain proxied.example', { userId: SEEDED_USERS.admin });
+    const clicked = await click(stack, post.body as { blocks?: unknown[] }, 'Export CSV', {
+      userId: SEEDED_USERS.admin,
+    });
+    // "Exporting…" replaces the results through the click's response_url, posted by Vigil itself.
+    await waitPostTo(stack, clicked.responseUrl);
+    expect(proxy.saw(hostOf(clicked.responseUrl), pathOf(clicked.responseUrl), 'POST')).toBe(true);
+    await stack.slack.waitFor((c) => c.method === 'files.completeUploadExternal');
+    const slack = hostOf(stack.slack.url);
+    expect(proxy.saw(slack, '/api/conversations.open', 'POST')).toBe(true);
+    expect(proxy.saw(slack, /^\/upload\/v1\//, 'POST')).toBe(true);
+    expect(proxy.saw(slack, '/api/files.completeUploadExternal', 'POST')).toBe(true);
   });
 
   it('downloads a shared file and sends it to the sandbox through the proxy', async () => {

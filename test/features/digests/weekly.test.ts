@@ -150,7 +150,7 @@ describe('a weekly digest end to end', () => {
     // A week later nothing is posted twice for the same Monday, and the list says weekly.
     const list = await command(stack, 'digest list');
     expect(JSON.stringify(list.post.body)).toContain('every Monday');
-    const subs = await stack.vigil.deps.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const subs = await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
     expect(subs[0]?.lastPostedDay).toBe('2026-11-02');
   });
 });

@@ -5,11 +5,10 @@
  * restart on the same SQLite file. `report <uuid>` keeps working.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
 import { type RunningVigil, startVigil } from '../../../src/app/start.js';
-import { createIntelPoster } from '../../../src/features/intel/publisher.js';
 import { createLogger } from '../../../src/kernel/logger.js';
-import { BotClients } from '../../../src/slack/bot-clients.js';
 import { contractProblems, fromSimLog } from '../../api/support/openapi.js';
 import { buttons, createSlackSender, textOf } from '../../harness/index.js';
 import { ManualClock } from '../../support/manual-clock.js';
@@ -36,7 +35,17 @@ afterAll(async () => {
 const member = SEEDED_USERS.member;
 const UUID = /Request `([0-9a-f-]{36})`/;
 const posts = () => stack.slack.callsTo('chat.postMessage');
-const records = (vigil: RunningVigil) => vigil.deps.intel.pending(stack.workspaceId);
+/** The follower's records, read from the store file as any instance would. */
+const RecordSchema = z.object({ requestUuid: z.string(), posting: z.boolean().optional() });
+async function records(): Promise<Array<z.infer<typeof RecordSchema>>> {
+  const repo = stack.repos.intelRequests(RecordSchema);
+  const out = [];
+  for (const key of await repo.keys(stack.workspaceId)) {
+    const record = await repo.get(stack.workspaceId, key);
+    if (record) out.push({ requestUuid: record.requestUuid, ...(record.posting ? { posting: true } : {}) });
+  }
+  return out;
+}
 
 async function ask(text: string): Promise<{ uuid: string; requested: string }> {
   const { post, ack } = await command(stack, text, { userId: member });
@@ -70,7 +79,7 @@ describe('intel', () => {
     expect(textOf(start?.body)).toContain('You asked Threat Flow:');
     const dm = String(start?.body.channel);
     const threadTs = String(start?.response.ts);
-    expect((await records(stack.vigil)).map((r) => r.requestUuid)).toEqual([uuid]);
+    expect((await records()).map((r) => r.requestUuid)).toEqual([uuid]);
     const [entry] = await stack.repos.audit.recent(stack.workspaceId, 1);
     expect(entry).toMatchObject({ userId: member, action: 'intel.request', target: uuid });
 
@@ -87,7 +96,7 @@ describe('intel', () => {
     // A restart: a new instance on the same SQLite file finds the request and delivers it.
     await stack.vigil.stop();
     restarted = await startVigil({
-      config: stack.vigil.deps.config,
+      config: stack.config,
       logger: createLogger({ level: 'error', write: () => {} }),
       host: '127.0.0.1',
       clock,
@@ -111,7 +120,7 @@ describe('intel', () => {
     expect(buttons(report?.body).filter((b) => b.action_id?.startsWith('report_explain:'))).toHaveLength(
       Math.min(10, related?.length ?? 0),
     );
-    expect(await records(restarted)).toEqual([]);
+    expect(await records()).toEqual([]);
     // Delivered once: another tick posts nothing.
     const after = posts().length;
     await byHand.tick();
@@ -145,39 +154,37 @@ describe('intel', () => {
           expect(String(markdown?.text).length).toBeLessThanOrEqual(12_000);
         }
         expect(text).not.toContain('<!channel>');
-        expect(await records(restarted as RunningVigil)).toEqual([]);
+        expect(await records()).toEqual([]);
       } finally {
         stack.sim.state.options.answers = 'seeded';
       }
     }
   });
 
-  it('recovers from its own record, never reading the conversation: a post interrupted after it landed comes again, marked as a repeat', async () => {
-    const vigil = restarted as RunningVigil;
-    const real = createIntelPoster(new BotClients(vigil.deps));
-    const reports = () => posts().filter((p) => String(p.body.text).startsWith('Threat Flow report'));
+  it('recovers from its own record, never reading the conversation: a post whose answer was lost comes again, marked as a repeat', async () => {
+    // What the requester sees: the reports that landed in their DM (a failed call may have landed too).
+    const reports = (dm: string) =>
+      stack.slack.messages(dm).filter((m) => String(m.text).startsWith('Threat Flow report'));
     const reads = () =>
       stack.slack.callsTo('conversations.history').length +
       stack.slack.callsTo('conversations.replies').length;
     const readsBefore = reads();
 
-    // Killed right after chat.postMessage: the report is in the thread, the record still there, marked.
-    const { post } = await command(peer(), 'intel crash after posting', { userId: member });
+    // The post lands, but Slack answers `fatal_error` (it says part of the call may have succeeded): the
+    // report is in the thread, Vigil's record still there, marked.
+    const { post } = await command(peer(), 'intel answer lost after posting', { userId: member });
     const uuid = UUID.exec(textOf(post.body))?.[1];
+    const dm = String(posts().at(-1)?.body.channel);
     clock.advance(10 * 60_000);
-    const before = reports().length;
-    await vigil.deps.intel.followDue({
-      async deliver(w, r, o) {
-        await real.deliver(w, r, o);
-        throw new Error('killed between the post and the deletion');
-      },
-    });
-    expect(reports()).toHaveLength(before + 1);
-    expect(JSON.stringify(posts().at(-1)?.body.blocks)).not.toContain('interrupted');
-    expect((await records(vigil)).map((r) => [r.requestUuid, r.posting])).toEqual([[uuid, true]]);
+    const before = reports(dm).length;
+    stack.slack.failNext('chat.postMessage', { error: 'fatal_error', landed: true });
+    await byHand.tick();
+    expect(reports(dm)).toHaveLength(before + 1);
+    expect(JSON.stringify(reports(dm).at(-1)?.blocks)).not.toContain('interrupted');
+    expect(await records()).toEqual([{ requestUuid: uuid, posting: true }]);
     // Recovery cannot know the post landed without a rationed read: it posts again, saying it may repeat.
     await byHand.tick();
-    expect(reports()).toHaveLength(before + 2);
+    expect(reports(dm)).toHaveLength(before + 2);
     const again = posts().at(-1);
     expect(again?.body.metadata).toEqual({
       event_type: 'vigil_intel_report',
@@ -186,28 +193,25 @@ describe('intel', () => {
     expect(JSON.stringify(again?.body.blocks)).toContain(
       'Vigil was interrupted while sending this report; if you already have it above, this is a repeat.',
     );
-    expect(await records(vigil)).toEqual([]);
+    expect(await records()).toEqual([]);
 
-    // Killed after the mark but before the post: recovery posts it once.
-    const second = await command(peer(), 'intel crash before posting', { userId: member });
+    // The post fails without landing (Slack down): the marked record is posted once by the next tick.
+    const second = await command(peer(), 'intel post failed', { userId: member });
     const secondUuid = UUID.exec(textOf(second.post.body))?.[1];
     clock.advance(10 * 60_000);
-    await vigil.deps.intel.followDue({
-      async deliver() {
-        throw new Error('killed before the post');
-      },
-    });
-    expect(reports()).toHaveLength(before + 2);
-    expect((await records(vigil)).map((r) => r.posting)).toEqual([true]);
+    stack.slack.failNext('chat.postMessage', { error: 'internal_error' });
     await byHand.tick();
-    expect(reports()).toHaveLength(before + 3);
+    expect(reports(dm)).toHaveLength(before + 2);
+    expect(await records()).toEqual([{ requestUuid: secondUuid, posting: true }]);
+    await byHand.tick();
+    expect(reports(dm)).toHaveLength(before + 3);
     expect(posts().at(-1)?.body.metadata).toEqual({
       event_type: 'vigil_intel_report',
       event_payload: { request_uuid: secondUuid },
     });
-    expect(await records(vigil)).toEqual([]);
+    expect(await records()).toEqual([]);
     await byHand.tick();
-    expect(reports()).toHaveLength(before + 3);
+    expect(reports(dm)).toHaveLength(before + 3);
     expect(reads()).toBe(readsBefore);
   });
 });

@@ -603,20 +603,22 @@ export class FakeSlack {
     return held;
   }
 
-  private takeFailure(method: string): Reply | undefined {
+  private takeFailure(method: string): (Reply & { landed: boolean }) | undefined {
     const spec = this.failures.get(method);
     if (spec === undefined) return undefined;
     if (spec.times <= 1) this.failures.delete(method);
     else spec.times -= 1;
     const error = spec.error ?? 'ratelimited';
+    const landed = spec.landed === true;
     if (error === 'ratelimited') {
       return {
         status: spec.status ?? 429,
         body: { ok: false, error },
         headers: { 'retry-after': String(spec.retryAfter ?? 1) },
+        landed,
       };
     }
-    return { status: spec.status ?? 200, body: { ok: false, error } };
+    return { status: spec.status ?? 200, body: { ok: false, error }, landed };
   }
 
   private send(res: ServerResponse, reply: Reply): void {
@@ -663,6 +665,7 @@ export class FakeSlack {
       parsed = undefined;
     }
     const injected = parsed === undefined ? undefined : this.takeFailure(method);
+    if (injected?.landed === true && parsed !== undefined) this.dispatch(method, parsed);
     const reply: Reply =
       parsed === undefined
         ? { status: 200, body: { ok: false, error: 'invalid_json' } }

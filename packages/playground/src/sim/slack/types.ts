@@ -164,6 +164,12 @@ export interface FailureSpec {
   retryAfter?: number;
   /** How many consecutive calls fail. Default 1. */
   times?: number;
+  /**
+   * The call takes effect before the error is answered, as Slack's `fatal_error` allows ("it's possible some
+   * aspect of the operation succeeded before the error was raised"): a post that landed while its sender
+   * heard a failure.
+   */
+  landed?: boolean;
 }
 
 export interface OAuthGrant {
