@@ -27,6 +27,12 @@ export interface EnvironmentNames {
   at: number;
 }
 
+/** An environment connection's names and health, and the API host, for App Home. */
+export interface EnvironmentOverview {
+  health: EnvironmentHealthRecord;
+  host: string;
+}
+
 export interface EnvironmentHealthRecord {
   lastSuccessAt?: number;
   quota?: { remaining: number | null; batchReached: boolean; at: number };

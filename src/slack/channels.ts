@@ -5,8 +5,8 @@
  * 3 seconds, and a check that runs out of time is left to the work after the ack.
  */
 import type { WebClient } from '@slack/web-api';
+import { slackErrorCode } from './error-code.js';
 import { type ChannelCheck, channelRefusalText } from './kit/channel.js';
-import { slackErrorCode } from './respond.js';
 
 export type { ChannelCheck } from './kit/channel.js';
 

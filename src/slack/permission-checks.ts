@@ -13,7 +13,7 @@ import {
   type VigilAdmins,
 } from '../kernel/permission-rules.js';
 import type { AuditRepo, Settings, SettingsRepo } from '../store/index.js';
-import { slackErrorCode } from './respond.js';
+import { slackErrorCode } from './error-code.js';
 
 const CACHE_MS = 5 * 60 * 1000;
 

@@ -10,9 +10,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../kernel/logger.js';
 import type { WorkTracker } from '../kernel/work-tracker.js';
+import { slackErrorCode } from './error-code.js';
 import { answerFor } from './error-reply.js';
 import { type EnvelopeIds, workspaceOfEnvelope } from './requester.js';
-import { slackErrorCode } from './respond.js';
 
 interface RefusedStep {
   workspaceId: string;

@@ -8,6 +8,7 @@ import type { WebClient } from '@slack/web-api';
 import { type Dispatcher, request } from 'undici';
 import { VigilError } from '../kernel/errors.js';
 import { ephemeral } from './context.js';
+import { slackErrorCode } from './error-code.js';
 
 const RESPONSE_URL_TIMEOUT_MS = 10_000;
 
@@ -67,12 +68,6 @@ export function ephemeralPoster(client: WebClient, channelId: string, userId: st
       unfurl_media: false,
     });
   }) as RespondFn;
-}
-
-/** The Slack Web API error code of a failed call (`not_in_channel`…), if any. */
-export function slackErrorCode(err: unknown): string | undefined {
-  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === 'string' ? data.error : undefined;
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { Block, KnownBlock } from '@slack/types';
 import type { AnyChunk, WebClient } from '@slack/web-api';
 import type { Logger } from '../../kernel/logger.js';
-import { slackErrorCode } from '../../slack/respond.js';
+import { slackErrorCode } from '../../slack/error-code.js';
 import { taskText } from './text.js';
 
 export type TaskStatus = 'pending' | 'in_progress' | 'complete' | 'error';

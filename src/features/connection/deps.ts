@@ -3,13 +3,13 @@
 import type { AlertService } from '../../domain/subscriptions/alert-service.js';
 import type { SlackBase } from '../../slack/context.js';
 import type { GrantedScopes } from '../../slack/granted-scopes.js';
-import type { DigestService } from '../digests/subscriptions.js';
 import type { ConnectionService } from './service.js';
 import type { TenantsService } from './tenants.js';
 export interface ConnectionDeps extends SlackBase {
   connection: ConnectionService;
   tenants: TenantsService;
-  digests: Pick<DigestService, 'list'>;
+  /** The digests feature's service: the workspace's digests, named before a tenant switch. */
+  digests: { list(workspaceId: string): Promise<readonly { subscription: { channelId: string } }[]> };
   alerts: Pick<AlertService, 'list'>;
   /** The optional scopes the installer declined, each a line of `/vigil status`. */
   grantedScopes: Pick<GrantedScopes, 'declined'>;

@@ -7,7 +7,11 @@ import type { TokenTest } from '../../api/index.js';
 import type { ApiAccess } from '../../domain/workspace-api.js';
 import { NotAllowedError, NotConnectedError, VigilError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import type { EnvironmentHealthRecord, EnvironmentNames } from '../../observability/environment-health.js';
+import type {
+  EnvironmentHealthRecord,
+  EnvironmentNames,
+  EnvironmentOverview,
+} from '../../observability/environment-health.js';
 import type { Connection, Repositories } from '../../store/index.js';
 
 const ENV_MANAGED =
@@ -33,12 +37,6 @@ export interface ConnectionStatus {
   names: EnvironmentNames | undefined;
   connection: Connection | undefined;
   environment?: EnvironmentHealthRecord;
-}
-
-/** An environment connection's names and health, for App Home. */
-export interface EnvironmentOverview {
-  health: EnvironmentHealthRecord;
-  host: string;
 }
 
 export class ConnectionService {

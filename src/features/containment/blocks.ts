@@ -12,7 +12,6 @@ import { slackDate } from '../../slack/kit/dates.js';
 import { button, confirmDialog, context, type RenderedMessage, section } from '../../slack/kit/kit.js';
 import { escapeMrkdwn, listCodeSpan, ownMrkdwn, plainText, userMention } from '../../slack/kit/text.js';
 import type { IdpConnectionView } from './connection.js';
-import type { Verdict } from './deps.js';
 import {
   ACTION_WORDS,
   type ConnectionCheck,
@@ -113,6 +112,12 @@ export function renderCard(p: {
   ];
   if (u.notes.length > 0) blocks.push(context(ownMrkdwn(u.notes.join(' ')), 'contain:notes'));
   return { text: `${name}: ${u.displayName} (${u.principal})`, blocks };
+}
+
+/** One of Flare's Identity Exposure Management verdicts on a leaked credential, and when Flare made it. */
+export interface Verdict {
+  type: 'valid_credential' | 'invalid_credential' | 'mitigated_credential';
+  at: string;
 }
 
 const VERDICT_WORDS: Record<Verdict['type'], string> = {

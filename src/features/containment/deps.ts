@@ -1,17 +1,12 @@
 /** What the containment commands and buttons use: the service, and the leaked credentials they start from. */
 import type { SlackBase } from '../../slack/context.js';
+import type { Verdict } from './blocks.js';
 import type { ContainmentService } from './service.js';
 
 /** A leaked credential as containment sees it: whose identity, and the row Flare can mark remediated. */
 interface LeakedCredential {
   identity: string;
   credential?: { id: number; hash: string };
-}
-
-/** One of Flare's Identity Exposure Management verdicts on a leaked credential, and when Flare made it. */
-export interface Verdict {
-  type: 'valid_credential' | 'invalid_credential' | 'mitigated_credential';
-  at: string;
 }
 
 /** The credentials a button points at, reached through the composition root (features never import each other). */

@@ -1,10 +1,11 @@
 /** The digest publisher's collaborators, from the services they come from (built once at start-up). */
+import type { Event } from '../../api/index.js';
+import type { EventsContextStore } from '../../domain/events/context.js';
+import type { EventActing } from '../../domain/events/ports.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Outbound } from '../../kernel/outbound.js';
 import type { Repositories } from '../../store/index.js';
-import type { EventsService } from '../events/service.js';
-import type { WorkObjectsService } from '../work-objects/service.js';
 import type { PublisherDeps } from './publisher.js';
 import type { DigestService } from './subscriptions.js';
 
@@ -12,9 +13,16 @@ export interface PublisherSources {
   clock: Clock;
   logger: Logger;
   outbound: Outbound;
-  events: Pick<EventsService, 'contexts' | 'generationOf'>;
+  events: Pick<EventActing, 'generationOf'> & { contexts: EventsContextStore };
   digests: Pick<DigestService, 'rest'>;
-  workObjects: Pick<WorkObjectsService, 'rememberPosted'>;
+  /** Work Objects: the events a digest showed, remembered by their portal links. */
+  workObjects: {
+    rememberPosted(
+      workspaceId: string,
+      events: readonly Event[],
+      tenantId: number | undefined,
+    ): Promise<void>;
+  };
   /** Each run's counts for the trend, and the audit log for what was resolved. */
   repos?: Pick<Repositories, 'digestTrends' | 'audit'>;
 }

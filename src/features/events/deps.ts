@@ -3,10 +3,10 @@ import type { AuditTrail } from '../../domain/audit.js';
 import type { ContainEntry } from '../../domain/contain-entry.js';
 import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import type { ListContexts } from '../../domain/list-context.js';
+import type { SnoozeService } from '../../domain/snooze-service.js';
+import type { StealerLogs } from '../../domain/stealer-logs.js';
 import type { SlackBase } from '../../slack/context.js';
 import type { Click } from '../../slack/listen.js';
-import type { CredentialsService } from '../credentials/service.js';
-import type { SnoozeService } from '../snooze/service.js';
 import type { EventsService } from './service.js';
 
 /** The events commands, the secret modal, the events of an identifier by name. */
@@ -28,7 +28,8 @@ export interface EventSnoozeDeps extends SlackBase {
 /** An infected device's stealer log, paged and revealed. */
 export interface StealerLogDeps extends SlackBase {
   events: EventsService;
-  credentials: CredentialsService;
+  /** The credentials feature's stealer logs (the log behind an infected-device event). */
+  credentials: { stealerLogs: StealerLogs };
   /** An identity provider to contain saved logins in (containment); absent or disconnected: no button. */
   containment?: ContainEntry;
 }

@@ -3,13 +3,12 @@
  * last skipped, a bounded number of extra requests), the context a message is rendered from, AI assistance,
  * and acting on events once however many clicks (act-once over store leases), audited.
  */
-import type { Event, EventActionType, EventSearchInput, SearchPage } from '../../api/index.js';
+import type { Event, EventSearchInput, SearchPage } from '../../api/index.js';
 import { ForbiddenError, NotFoundError } from '../../api/index.js';
 import { ACT_LEASE_MS, actOnce, whileKeptAlive } from '../../domain/events/act-once.js';
 import { EventChanges, type EventStateChange } from '../../domain/events/changes.js';
 import { compactEvent } from '../../domain/events/compact.js';
 import {
-  type EventsContext,
   type EventsContextOf,
   EventsContextStore,
   type ShownEvent,
@@ -17,6 +16,14 @@ import {
 } from '../../domain/events/context.js';
 import { KnownTags } from '../../domain/events/known-tags.js';
 import { type Acted, eventTitle, isApplicable, sortBySeverity } from '../../domain/events/model.js';
+import type {
+  EventActing,
+  EventActOutcome,
+  EventActRequest,
+  EventExplaining,
+  EventSearching,
+  SearchRequest,
+} from '../../domain/events/ports.js';
 import { FairGate } from '../../domain/fair-gate.js';
 import { skipEmptyPages } from '../../domain/pages.js';
 import type { PortalLinks } from '../../domain/portal-links.js';
@@ -44,35 +51,6 @@ export interface FetchedPage {
   tenantId?: number | undefined;
 }
 
-export interface SearchRequest {
-  workspaceId: string;
-  userId: string;
-  channelId: string;
-  commandText: string;
-  /** Without `from` for a first page. */
-  input: EventSearchInput;
-  /** Where to start (the stored cursor of the previous page). */
-  from?: string;
-  pageNumber: number;
-  /** Events shown on the pages before this one. */
-  offset?: number;
-  /** `sort:severity`: the page's most severe events first. */
-  sort?: 'severity';
-  message?: EventsContext['message'];
-  /** Values masked out of the results (the secret a modal search was made with). */
-  secrets?: readonly string[];
-  /** `tenant`: the tenant-wide feed (`events all`); `input.identifierId` is then 0. */
-  scope?: 'tenant';
-}
-
-/** What became of a click on one event. */
-export type EventActOutcome =
-  | { kind: 'acted'; generation: number; acted: Acted }
-  /** Someone acted first: the state moved on to `generation`, last changed by `last`. */
-  | { kind: 'stale'; generation: number; last: Acted | undefined }
-  /** Someone is acting right now and had not finished when Vigil stopped waiting. */
-  | { kind: 'busy'; acting: Acted | undefined };
-
 export interface PageActOutcome {
   /** Indexes of the events this click ignored, with the generation each moved to. */
   acted: { index: number; generation: number }[];
@@ -94,7 +72,7 @@ export interface EventsServiceDeps {
   portalLinks?: PortalLinks;
 }
 
-export class EventsService {
+export class EventsService implements EventActing, EventExplaining, EventSearching {
   readonly contexts: EventsContextStore;
   readonly gate: FairGate;
   private readonly explaining = new SingleFlight<string>();
@@ -241,16 +219,7 @@ export class EventsService {
    * Acts on one event if its state is still at generation `from`: one upstream call however many clickers,
    * recorded and audited. A clicker who lost the race waits briefly for the winner's result.
    */
-  async actOnEvent(req: {
-    workspaceId: string;
-    uid: string;
-    from: number;
-    action: EventActionType;
-    by: string;
-    detail: string;
-    /** The event's title, for the audit log. */
-    title?: string;
-  }): Promise<EventActOutcome> {
+  async actOnEvent(req: EventActRequest): Promise<EventActOutcome> {
     const { workspaceId, uid, from, action } = req;
     const states = this.deps.repos.eventStates;
     const acted: Acted = { action, by: req.by, at: this.deps.clock.now() };

@@ -1,7 +1,8 @@
 /** What App Home and its buttons use. */
+
+import type { SnoozeService } from '../../domain/snooze-service.js';
 import type { SlackBase } from '../../slack/context.js';
-import type { ConnectionService } from '../connection/service.js';
-import type { SnoozeService } from '../snooze/service.js';
+import type { Connection } from '../../store/index.js';
 import type { OrgOverviewRepos } from './org-overview.js';
 import type { HomeService } from './service.js';
 import type { HomeTrendDeps } from './trend.js';
@@ -14,9 +15,19 @@ export interface RowSubscriptions {
   remove(workspaceId: string, id: string, userId: string): Promise<void>;
 }
 
+/** The connection feature's service as App Home's Connect and Disconnect buttons use it. */
+interface HomeConnection {
+  get(workspaceId: string): Promise<Connection | undefined>;
+  createLink(req: {
+    workspaceId: string;
+    userId: string;
+  }): Promise<{ url: string; expiresAt: number } | undefined>;
+  disconnect(workspaceId: string, userId: string, via?: string): Promise<boolean>;
+}
+
 export interface HomeDeps extends SlackBase {
   home: HomeService;
-  connection: ConnectionService;
+  connection: HomeConnection;
   snoozes: SnoozeService;
   /** The subscriptions the Home lists, changed by its rows' Pause / Resume / Remove. */
   subscriptions: { digests: RowSubscriptions; alerts: RowSubscriptions };

@@ -3,6 +3,7 @@
 import type { AlertList, AlertService } from '../../domain/subscriptions/alert-service.js';
 import type { DigestListItem } from '../../domain/subscriptions/digest-blocks.js';
 import { type Permission, TIGHTENED_PERMISSIONS } from '../../kernel/permission-rules.js';
+import type { EnvironmentOverview } from '../../observability/environment-health.js';
 import type { GrantedScopes, OptionalScope } from '../../slack/granted-scopes.js';
 import type {
   AuditEntry,
@@ -13,8 +14,6 @@ import type {
   Subscription,
   UnreadableRecord,
 } from '../../store/index.js';
-import type { ConnectionService, EnvironmentOverview } from '../connection/service.js';
-import type { DigestService } from '../digests/subscriptions.js';
 
 const HOME_AUDIT_ENTRIES = 5;
 
@@ -41,9 +40,14 @@ export interface HomeDeps {
   repos: Pick<Repositories, 'workspaces' | 'settings' | 'digestSubscriptions' | 'audit'> & {
     unreadable?: Repositories['unreadable'];
   };
-  digests: Pick<DigestService, 'list'>;
+  /** The digests feature's service: the workspace's digests with their last run and next slot. */
+  digests: { list(workspaceId: string): Promise<DigestListItem[]> };
   alerts: Pick<AlertService, 'list'>;
-  connection: Pick<ConnectionService, 'fromEnvironment' | 'environment'>;
+  /** The connection feature's service: where the key comes from, and an environment connection's health. */
+  connection: {
+    readonly fromEnvironment: boolean;
+    environment(workspaceId: string): Promise<EnvironmentOverview>;
+  };
   /** The running snoozes; App Home shows none when absent. */
   snoozes?: { list(workspaceId: string): Promise<Snooze[]> };
   /** The optional scopes granted here; every feature shown as on when absent. */

@@ -7,10 +7,10 @@
  * an argument can neither open a Slack reference nor add a key the schema did not allow.
  */
 import * as z from 'zod/v4';
+import type { EventActing } from '../../domain/events/ports.js';
 import type { StealerLogs } from '../../domain/stealer-logs.js';
 import type { Clock } from '../../kernel/clock.js';
 import { ACCEPTED_EVENT_TYPES } from '../../slack/grammar/event-types.js';
-import type { EventsService } from '../events/service.js';
 import type { PersonWork } from './run-command.js';
 
 const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
@@ -54,7 +54,7 @@ const line = (parts: Line) => parts.filter((p): p is string => typeof p === 'str
 /** The services the tools with no `/vigil` command use (a row's buttons have none). */
 export interface DirectDeps {
   clock: Clock;
-  events: Pick<EventsService, 'generationOf' | 'actOnEvent'>;
+  events: EventActing;
   stealerLogs: Pick<StealerLogs, 'open'>;
 }
 

@@ -1,8 +1,8 @@
 /** What the snooze commands and the End button use: the snoozes, and the identifiers a snooze may name. */
 
 import type { IdentifierDirectory } from '../../domain/identifiers.js';
+import type { SnoozeService } from '../../domain/snooze-service.js';
 import type { SlackBase } from '../../slack/context.js';
-import type { SnoozeService } from './service.js';
 export interface SnoozeDeps extends SlackBase {
   snoozes: SnoozeService;
   /** Whether an identifier to snooze exists in the tenant. */

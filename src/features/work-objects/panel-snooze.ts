@@ -8,8 +8,7 @@ import type { WebClient } from '@slack/web-api';
 import { eventTitle } from '../../domain/events/model.js';
 import type { ResolvedEvent } from '../../domain/work-object-entity.js';
 import { ENTITY_UNSNOOZE, entitySnoozeHours } from './blocks-snooze.js';
-import type { WorkObjectsDeps } from './deps.js';
-import type { Viewer } from './panel.js';
+import type { Viewer, WorkObjectsDeps } from './deps.js';
 
 /** Snoozes or unsnoozes when `actionId` is one of the panel's snooze actions; false for any other action. */
 export async function snoozeFromPanel(

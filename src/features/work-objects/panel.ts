@@ -23,19 +23,11 @@ import { type EnvelopeIds, requesterOfAction, workspaceOfEnvelope } from '../../
 import { ENTITY_EDIT_VIEW, routeView } from '../../slack/router.js';
 import { entityError } from './blocks-error.js';
 import { snoozeActions, snoozeFields } from './blocks-snooze.js';
-import type { WorkObjectsDeps } from './deps.js';
+import type { Viewer, WorkObjectsDeps } from './deps.js';
 import { snoozeFromPanel } from './panel-snooze.js';
 import type { OpenedFrom, Resolution } from './service.js';
 
 type EntityDetailsRequestedEvent = Extract<SlackEvent, { type: 'entity_details_requested' }>;
-
-/** The person looking, from the verified payload. */
-export interface Viewer {
-  workspaceId: string;
-  teamId: string;
-  enterprise: boolean;
-  userId: string;
-}
 
 const may = (deps: WorkObjectsDeps, client: WebClient, v: Viewer, permission: Permission): Promise<boolean> =>
   deps.authz.may(client, v, permission);

@@ -5,7 +5,9 @@
  */
 import type { Event, EventActionType, Severity } from '../../api/index.js';
 import type { AuditTrail } from '../../domain/audit.js';
+import type { EventsContextStore } from '../../domain/events/context.js';
 import { applyAction, applyTriage, effectiveSeverity, eventTitle } from '../../domain/events/model.js';
+import type { EventActing, EventActOutcome, EventExplaining } from '../../domain/events/ports.js';
 import { changedFields, type TriageOutcome, type TriageService } from '../../domain/events/triage.js';
 import {
   type PortalLinks,
@@ -17,7 +19,6 @@ import type { ResolvedEvent } from '../../domain/work-object-entity.js';
 import { type ApiAccess, inTenant } from '../../domain/workspace-api.js';
 import { NotConnectedError } from '../../kernel/errors.js';
 import type { Repositories } from '../../store/index.js';
-import type { EventActOutcome, EventsService } from '../events/service.js';
 
 /** Why a link shows no event: each is told as such, and none carries any event data. */
 type Unresolved =
@@ -47,7 +48,8 @@ interface WorkObjectsDeps {
   links: PortalLinks;
   api: ApiAccess;
   repos: Pick<Repositories, 'eventStates' | 'eventTriage' | 'alertState' | 'settings'>;
-  events: EventsService;
+  /** The events feature's service: acting once, the explanation, and its messages' contexts. */
+  events: EventActing & EventExplaining & { contexts: Pick<EventsContextStore, 'load'> };
   triage: TriageService;
   audit: AuditTrail;
 }

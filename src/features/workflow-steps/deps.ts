@@ -1,42 +1,74 @@
 /** What each of Vigil's workflow steps uses, apart: the step runner's part, and each step's own services. */
+
+import type { CredentialSearchInput } from '../../api/index.js';
 import type { AuditTrail } from '../../domain/audit.js';
+import type { EventActing, EventSearching } from '../../domain/events/ports.js';
 import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import type { SlackBase } from '../../slack/context.js';
-import type { TenantsService } from '../connection/tenants.js';
-import type { CredentialsService } from '../credentials/service.js';
-import type { DigestOnDemand } from '../digests/on-demand.js';
-import type { DigestService } from '../digests/subscriptions.js';
-import type { EventsService } from '../events/service.js';
-import type { SettingsService } from '../settings/service.js';
+import type { Settings } from '../../store/index.js';
+import type { CredentialLine } from './blocks.js';
 import type { StepRuns } from './runs.js';
+
+/*
+ * The other features' services as the steps use them, each declared here by what the steps call: the
+ * composition root hands over the credentials, events, digests, settings and tenants services.
+ */
+
+/** A credentials search saved as the command's would be: its masked lines, and whether more follow. */
+interface CredentialSearching {
+  search(req: {
+    workspaceId: string;
+    userId: string;
+    channelId: string;
+    commandText: string;
+    input: CredentialSearchInput;
+    limit?: number;
+  }): Promise<{ ctx: { rows: readonly CredentialLine[]; cursor?: string | undefined } }>;
+}
+
+/** A digest subscription, and its digest posted now. */
+interface DigestPosting {
+  get(workspaceId: string, id: string): Promise<{ id: string; createdBy: string }>;
+}
+interface DigestNow {
+  post(workspaceId: string, subscriptionId: string): Promise<{ channelId: string; ts: string }>;
+}
+
+/** The Tenant menu's options: the API key's tenants, a page at a time. */
+interface TenantPages {
+  page(req: {
+    workspaceId: string;
+    userId: string;
+  }): Promise<{ tenants: readonly { id: number | undefined; name: string }[] }>;
+}
 
 /** What running any step uses: its runs (each completes once), and who may search (the settings). */
 export interface StepDeps extends SlackBase {
   steps: StepRuns;
-  settings: Pick<SettingsService, 'get'>;
+  settings: { get(workspaceId: string): Promise<Settings> };
   /** The tenants the workspace already uses (its own, its subscriptions'): a step may name them without an admin. */
   tenantScope: { inUse(workspaceId: string): Promise<ReadonlySet<number>> };
 }
 
 export interface CredentialSearchStepDeps extends StepDeps {
-  credentials: CredentialsService;
+  credentials: CredentialSearching;
   /** A summary shared in a channel is audited. */
   audit: AuditTrail;
 }
 
 export interface EventSearchStepDeps extends StepDeps {
-  events: EventsService;
+  events: EventSearching & Pick<EventActing, 'generationOf'>;
   identifiers: IdentifierDirectory;
 }
 
 export interface ActStepDeps extends StepDeps {
-  events: EventsService;
+  events: EventActing;
 }
 
 export interface DigestStepDeps extends StepDeps {
-  digests: DigestService;
+  digests: DigestPosting;
   /** One subscription's digest posted now. */
-  digestNow: DigestOnDemand;
+  digestNow: DigestNow;
 }
 
 /** Asking a person to decide, and their click on the decision buttons (audited). */
@@ -46,5 +78,5 @@ export interface DecisionStepDeps extends StepDeps {
 
 /** The Tenant menu the steps share. */
 export interface TenantStepDeps extends StepDeps {
-  tenants: TenantsService;
+  tenants: TenantPages;
 }

@@ -4,7 +4,7 @@
  * ends, the next event is alerted as before.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SnoozeService } from '../../../src/features/snooze/service.js';
+import type { SnoozeService } from '../../../src/domain/snooze-service.js';
 import { useStoreFixture } from '../../store/support/backends.js';
 import { afterCall } from '../../support/crash.js';
 import { alertsIn, CHANNEL, newAlert, POLL_MS, startWorld, TEAM, type World } from './support/alert-world.js';

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Event } from '../../../src/api/index.js';
-import { SnoozeService } from '../../../src/features/snooze/service.js';
+import { SnoozeService } from '../../../src/domain/snooze-service.js';
 import { RefusalError } from '../../../src/kernel/errors.js';
 import type { Store } from '../../../src/store/index.js';
 import { BACKENDS, useStoreFixture } from '../../store/support/backends.js';

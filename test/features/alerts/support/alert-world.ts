@@ -15,6 +15,7 @@ import {
 } from '../../../../packages/playground/src/sim/slack/index.js';
 import { EventsContextStore } from '../../../../src/domain/events/context.js';
 import { EventRestStore } from '../../../../src/domain/events/rest.js';
+import { SnoozeService } from '../../../../src/domain/snooze-service.js';
 import { AlertService } from '../../../../src/domain/subscriptions/alert-service.js';
 import { eventSourceOf } from '../../../../src/domain/subscriptions/source.js';
 import type { Ticker } from '../../../../src/domain/subscriptions/ticker.js';
@@ -28,7 +29,6 @@ import { StateSync } from '../../../../src/features/alerts/sync.js';
 import { createDigestPublisher } from '../../../../src/features/digests/publisher.js';
 import { DigestScheduler } from '../../../../src/features/digests/scheduler.js';
 import { EventsService } from '../../../../src/features/events/service.js';
-import { SnoozeService } from '../../../../src/features/snooze/service.js';
 import { type Logger, silentLogger } from '../../../../src/kernel/logger.js';
 import { BotClients } from '../../../../src/slack/bot-clients.js';
 import {

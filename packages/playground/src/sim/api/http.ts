@@ -1,5 +1,6 @@
 /** Request/response shapes shared by the router and the route handlers, and the error bodies of the real API. */
 import type { Clock } from '../../../../../src/kernel/clock.js';
+import type { ValidationDetail } from './openapi/details.js';
 import type { RequestInput } from './openapi/validator.js';
 import type { SimState } from './state.js';
 import type { SimKey } from './types.js';
@@ -44,14 +45,6 @@ export interface RouteContext {
 }
 
 export type Handler = (ctx: RouteContext) => SimResponse | Promise<SimResponse>;
-
-export interface ValidationDetail {
-  loc: (string | number)[];
-  msg: string;
-  type: string;
-  input?: unknown;
-  ctx?: Record<string, unknown>;
-}
 
 /** Thrown by handlers; the server turns it into its response. */
 export class HttpError extends Error {

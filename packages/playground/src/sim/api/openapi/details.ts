@@ -5,8 +5,16 @@
  * order, then undeclared ones). A union is explained by the branch the value was meant for: the one its
  * discriminator names, else the one whose type it has.
  */
-import type { ValidationDetail } from '../http.js';
 import { type Docs, deref, hasType, isSchema, resolveRef, type Schema, typesOf } from './refs.js';
+
+/** One problem with a request, in the API's 422 `detail` shape. */
+export interface ValidationDetail {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
 
 export type Loc = (string | number)[];
 

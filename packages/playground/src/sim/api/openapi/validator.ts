@@ -5,8 +5,7 @@
  * resolved. A property or parameter the contract does not declare is an error. Answers the values as the
  * handlers should read them: typed, with the documents' defaults applied.
  */
-import type { ValidationDetail } from '../http.js';
-import { explain, type Loc, type WalkEnv } from './details.js';
+import { explain, type Loc, type ValidationDetail, type WalkEnv } from './details.js';
 import { contract, type Operation, type Parameter } from './documents.js';
 import { isSchema, itemsOf, type Schema, typesOf } from './refs.js';
 

@@ -3,12 +3,12 @@
  * time, then let them through as before. Kept in the store (shared by every instance), expiring on the
  * injected clock, every change audited. Alerts and digests ask `matcher` once per poll or run.
  */
-import type { Event } from '../../api/index.js';
-import type { EventChanges } from '../../domain/events/changes.js';
-import { type SnoozeLength, snoozeEnd, snoozeOf, targetKey } from '../../domain/snooze-model.js';
-import type { Clock } from '../../kernel/clock.js';
-import { VigilError } from '../../kernel/errors.js';
-import type { Repositories, Snooze, SnoozeTarget } from '../../store/index.js';
+import type { Event } from '../api/index.js';
+import type { Clock } from '../kernel/clock.js';
+import { VigilError } from '../kernel/errors.js';
+import type { Repositories, Snooze, SnoozeTarget } from '../store/index.js';
+import type { EventChanges } from './events/changes.js';
+import { type SnoozeLength, snoozeEnd, snoozeOf, targetKey } from './snooze-model.js';
 
 export interface SnoozeServiceDeps {
   repos: Pick<Repositories, 'snoozes' | 'audit'>;
