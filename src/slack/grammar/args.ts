@@ -3,6 +3,11 @@ import { echo, fail, listOf, mayEcho, NOT_REPEATED } from './errors.js';
 import { suggest } from './suggest.js';
 import type { Token } from './tokenize.js';
 
+/** A stray extra word, quoted unless it might be a secret. */
+export function alsoGot(extra: Token): string {
+  return mayEcho(extra.text) ? `\`${echo(extra.text)}\`` : `another word ${NOT_REPEATED}`;
+}
+
 /** Keys that would carry a secret in the clear; refused everywhere with a pointer to the safe way. */
 const SECRET_KEYS = [
   'secret',
