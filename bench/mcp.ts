@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SEEDED_USERS } from '../packages/playground/src/sim/slack/index.js';
 import { systemClock } from '../src/kernel/clock.js';
-import { slackHeaders } from '../test/features/mcp/support/mcp-client.js';
+import { naming, slackHeaders } from '../test/features/mcp/support/mcp-client.js';
 import { type Stack, startStack } from '../test/support/stack.js';
 import { isEntry } from './entry.js';
 import { median } from './stats.js';
@@ -36,10 +36,10 @@ const SEARCH = /\/events\/.*_search|\/_search$/;
 /** A fetch signing each request as Slack's MCP client does (real time: each body is new, by its id). */
 function signed(userId: string): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
-    const body = typeof init?.body === 'string' ? init.body : '';
+    const body = naming(typeof init?.body === 'string' ? init.body : '', { userId });
     const headers = new Headers(init?.headers);
-    for (const [k, v] of Object.entries(slackHeaders(systemClock, body, { userId }))) headers.set(k, v);
-    return fetch(input, { ...init, headers });
+    for (const [k, v] of Object.entries(slackHeaders(systemClock, body, {}))) headers.set(k, v);
+    return fetch(input, { ...init, headers, ...(init?.body === undefined ? {} : { body }) });
   }) as typeof fetch;
 }
 

@@ -1,12 +1,15 @@
 /**
  * `/mcp`: Vigil's MCP server over Streamable HTTP (the official SDK's transport), on the web server that
- * serves Slack's requests. Every request is checked by Slack identity auth first (slack-identity.ts), then by
- * the workspace gate (is this team one Vigil serves?); a request failing either is refused before any tool
- * runs, so before any call to the threat-intel API. A session belongs to the person who opened it: a request
- * naming someone else, or an unknown session, is refused.
+ * serves Slack's requests. Every request is checked by Slack identity auth first (slack-identity.ts: Slack's
+ * signature, and the person the signed body names), or by a bearer token of Vigil's OAuth server, then by the
+ * workspace gate (is this team one Vigil serves?); a request failing either is refused before any tool runs,
+ * so before any call to the threat-intel API. An OAuth client's session belongs to the token's person (a
+ * request by someone else, or for an unknown session, is refused); under Slack's signature every tool call
+ * names its own person.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { WebClient } from '@slack/web-api';
@@ -20,7 +23,7 @@ import { TOOLS } from './event-tools.js';
 import type { McpAuthorizationServer } from './oauth/authorization-server.js';
 import { BLOCK_KIT_EXTENSION, toolResult } from './result.js';
 import { type CommandRunnerDeps, runAsPerson, runCommandLine } from './run-command.js';
-import { type SlackIdentity, SlackIdentityCheck } from './slack-identity.js';
+import { identityInBody, messagesOf, type SlackIdentity, SlackRequestCheck } from './slack-identity.js';
 import type { DirectDeps, ToolSpec } from './tools.js';
 
 export interface McpDeps extends CommandRunnerDeps, DirectDeps {
@@ -48,7 +51,8 @@ const IDLE_MS = 60 * 60 * 1000;
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
-  identity: SlackIdentity;
+  /** The token's person for an OAuth client's session; nobody for Slack's (each call names its person). */
+  owner: SlackIdentity | undefined;
   lastUsed: number;
 }
 
@@ -60,6 +64,7 @@ const REFUSALS: Readonly<Record<string, string>> = {
   future: 'This request was signed too long ago.',
   replayed: 'This request was already received.',
   'no-identity': 'This request does not name a Slack user and team.',
+  'two-identities': 'One request names two people.',
 };
 
 function refuse(res: ServerResponse, status: number, message: string): void {
@@ -68,12 +73,24 @@ function refuse(res: ServerResponse, status: number, message: string): void {
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
 }
 
+/** How a request was authenticated: Slack's signature (the person is in the body) or a bearer token. */
+type Caller = { via: 'slack' } | { via: 'token'; identity: SlackIdentity };
+
+/** The person a tool call runs as, put on the request for the SDK to hand to the tool (`extra.authInfo`). */
+function authOf(identity: SlackIdentity): AuthInfo {
+  return { token: '', clientId: 'vigil', scopes: [], extra: { identity } };
+}
+
+function identityOf(auth: AuthInfo | undefined): SlackIdentity | undefined {
+  return auth?.extra?.identity as SlackIdentity | undefined;
+}
+
 export class McpDoor {
   private readonly sessions = new Map<string, Session>();
-  private readonly identities: SlackIdentityCheck;
+  private readonly signatures: SlackRequestCheck;
 
   constructor(private readonly deps: McpDeps) {
-    this.identities = new SlackIdentityCheck({
+    this.signatures = new SlackRequestCheck({
       signingSecret: deps.signingSecret,
       clock: deps.clock,
       claims: deps.claims,
@@ -90,30 +107,16 @@ export class McpDoor {
       res.writeHead(413, { connection: 'close' }).end();
       return;
     }
-    let identity: SlackIdentity | undefined;
+    let caller: Caller | undefined;
     try {
-      identity = await this.identify(req, res, raw);
+      caller = await this.authenticate(req, res, raw);
     } catch (err) {
       // The store did not answer: a request whose freshness or token cannot be checked is refused.
       if (!answerFor(err)) throw err;
       refuse(res, 503, 'Vigil cannot check this request right now: try again shortly.');
       return;
     }
-    if (!identity) return;
-    try {
-      await this.deps.clientFor(identity);
-    } catch (err) {
-      const refusal = answerFor(err);
-      if (!refusal) throw err;
-      this.deps.logger.info('mcp request refused', { reason: 'workspace', team: identity.teamId });
-      refuse(res, 403, refusal.message);
-      return;
-    }
-    if (!(await this.deps.scopes.has(identity.teamId, 'mcp:connect'))) {
-      this.deps.logger.info('mcp request refused', { reason: 'scope', team: identity.teamId });
-      refuse(res, 403, NO_MCP_SCOPE);
-      return;
-    }
+    if (!caller) return;
     let body: unknown;
     if (raw.length > 0) {
       try {
@@ -123,50 +126,90 @@ export class McpDoor {
         return;
       }
     }
-    const session = this.sessionFor(req, res, identity, body);
+    const identity = caller.via === 'token' ? caller.identity : this.named(res, body);
+    if (identity === null) return;
+    if (identity && !(await this.served(res, identity))) return;
+    // A token's session is its person's; Slack's are not anyone's: each call names its person, signed.
+    const session = this.sessionFor(req, res, caller.via === 'token' ? identity : undefined, body);
     if (!session) return;
     session.lastUsed = this.deps.clock.now();
+    if (identity) (req as IncomingMessage & { auth?: AuthInfo }).auth = authOf(identity);
     await session.transport.handleRequest(req, res, body);
   }
 
   /**
-   * Who is asking, or undefined once refused: a bearer token of Vigil's OAuth server (other MCP clients), else
-   * Slack's signed identity (Slackbot). A request with neither is told where to sign in when OAuth is on.
+   * How the request is authenticated, or undefined once refused: a bearer token of Vigil's OAuth server
+   * (other MCP clients), else Slack's signature (Slackbot). A request with neither is told where to sign
+   * in when OAuth is on. A body's `_meta.slack` counts only under Slack's signature.
    */
-  private async identify(
+  private async authenticate(
     req: IncomingMessage,
     res: ServerResponse,
     raw: Buffer,
-  ): Promise<SlackIdentity | undefined> {
+  ): Promise<Caller | undefined> {
     const oauth = this.deps.oauth;
     const authorization = req.headers.authorization;
     if (oauth && (authorization !== undefined || req.headers['x-slack-signature'] === undefined)) {
       const grantee = authorization === undefined ? undefined : await oauth.identify(authorization);
-      if (grantee) return { teamId: grantee.teamId, userId: grantee.userId };
+      if (grantee) return { via: 'token', identity: { teamId: grantee.teamId, userId: grantee.userId } };
       this.deps.logger.info('mcp request refused', { reason: authorization ? 'bad-token' : 'no-token' });
       res.setHeader('www-authenticate', oauth.challenge(authorization !== undefined));
       refuse(res, 401, 'Sign in to Vigil first (OAuth).');
       return undefined;
     }
-    const checked = await this.identities.verify(req.headers, raw);
-    if (checked.ok) return checked.identity;
-    this.deps.logger.info('mcp request refused', { reason: checked.reason });
-    refuse(res, 401, REFUSALS[checked.reason] ?? 'Refused.');
+    const failure = await this.signatures.verify(req.headers, raw);
+    if (!failure) return { via: 'slack' };
+    this.deps.logger.info('mcp request refused', { reason: failure });
+    refuse(res, 401, REFUSALS[failure] ?? 'Refused.');
     return undefined;
+  }
+
+  /**
+   * The person a Slack-signed body names (`params._meta.slack`), undefined when it names nobody and needs
+   * nobody (initialize, tools/list), or null once refused: a tool call must name its person.
+   */
+  private named(res: ServerResponse, body: unknown): SlackIdentity | undefined | null {
+    const found = identityInBody(body);
+    const calls = messagesOf(body).some((m) => m.method === 'tools/call');
+    const failure =
+      typeof found === 'string' ? found : found === undefined && calls ? 'no-identity' : undefined;
+    if (failure === undefined) return found as SlackIdentity | undefined;
+    this.deps.logger.info('mcp request refused', { reason: failure });
+    refuse(res, failure === 'two-identities' ? 400 : 401, REFUSALS[failure] ?? 'Refused.');
+    return null;
+  }
+
+  /** The workspace gate and the `mcp:connect` scope, before anything runs; false once refused. */
+  private async served(res: ServerResponse, identity: SlackIdentity): Promise<boolean> {
+    try {
+      await this.deps.clientFor(identity);
+    } catch (err) {
+      const refusal = answerFor(err);
+      if (!refusal) throw err;
+      this.deps.logger.info('mcp request refused', { reason: 'workspace', team: identity.teamId });
+      refuse(res, 403, refusal.message);
+      return false;
+    }
+    if (!(await this.deps.scopes.has(identity.teamId, 'mcp:connect'))) {
+      this.deps.logger.info('mcp request refused', { reason: 'scope', team: identity.teamId });
+      refuse(res, 403, NO_MCP_SCOPE);
+      return false;
+    }
+    return true;
   }
 
   /** The request's session, a new one for an `initialize`, or undefined once refused. */
   private sessionFor(
     req: IncomingMessage,
     res: ServerResponse,
-    identity: SlackIdentity,
+    owner: SlackIdentity | undefined,
     body: unknown,
   ): Session | undefined {
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = this.sessions.get(id);
       const same =
-        session && session.identity.teamId === identity.teamId && session.identity.userId === identity.userId;
+        session && session.owner?.teamId === owner?.teamId && session.owner?.userId === owner?.userId;
       // An unknown session and someone else's are told alike: 404, as the transport spec says for the first.
       if (!session || !same) {
         refuse(res, 404, 'No such session: initialize again.');
@@ -174,14 +217,14 @@ export class McpDoor {
       }
       return session;
     }
-    if ((body as { method?: unknown } | undefined)?.method !== 'initialize') {
+    if (!messagesOf(body).some((m) => m.method === 'initialize')) {
       refuse(res, 400, 'Initialize a session first.');
       return undefined;
     }
-    return this.open(identity);
+    return this.open(owner);
   }
 
-  private open(identity: SlackIdentity): Session {
+  private open(owner: SlackIdentity | undefined): Session {
     this.evict();
     const server = new McpServer(
       { name: 'vigil', title: 'Vigil', version: VIGIL_VERSION },
@@ -198,17 +241,17 @@ export class McpDoor {
         this.sessions.set(sessionId, session);
       },
     });
-    const session: Session = { transport, server, identity, lastUsed: this.deps.clock.now() };
+    const session: Session = { transport, server, owner, lastUsed: this.deps.clock.now() };
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
-    for (const spec of TOOLS) this.register(server, spec, identity);
+    for (const spec of TOOLS) this.register(server, spec);
     // connect() only wires the transport's callbacks: it does no I/O.
     void server.connect(transport);
     return session;
   }
 
-  private register(server: McpServer, spec: ToolSpec, identity: SlackIdentity): void {
+  private register(server: McpServer, spec: ToolSpec): void {
     server.registerTool(
       spec.name,
       {
@@ -223,7 +266,10 @@ export class McpDoor {
         },
         _meta: { slack: { supportsBlockKit: true } },
       },
-      async (args: Record<string, unknown>) => {
+      async (args: Record<string, unknown>, extra) => {
+        // The door refuses a tool call naming nobody before the SDK sees it.
+        const identity = identityOf(extra.authInfo);
+        if (!identity) throw new Error('a tool call reached the server without a person');
         const client = await this.deps.clientFor(identity);
         const blockKit =
           server.server.getClientCapabilities()?.extensions?.[BLOCK_KIT_EXTENSION] !== undefined;
