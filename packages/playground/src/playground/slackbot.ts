@@ -33,7 +33,7 @@ const MAX_QUESTION = 500;
 const BLOCK_KIT = { 'io.slack/block-kit': { mimeTypes: ['application/vnd.slack.blocks+json'] } };
 
 /** Pure: a JSON-RPC body with each request naming `actor` in `params._meta.slack`, as Slackbot sends it. */
-export function namingActor(body: string, actor: Pick<Actor, 'userId' | 'teamId'>): string {
+function namingActor(body: string, actor: Pick<Actor, 'userId' | 'teamId'>): string {
   if (body === '') return body;
   const slack = { user_id: actor.userId, team_id: actor.teamId };
   const name = (m: Record<string, unknown>) => {
@@ -99,10 +99,10 @@ class VigilMcp {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    return client ? client.then((c) => c.close()).catch(() => undefined) : Promise.resolve();
+    if (client !== undefined) await client.then((c) => c.close()).catch(() => undefined);
   }
 }
 
