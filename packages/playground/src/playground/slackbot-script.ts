@@ -28,8 +28,11 @@ export const SLACKBOT_SCRIPT = `'use strict';
       if (!a.ok) { answer.append(el('div', 'message-text', a.message || 'No answer.')); return; }
       answer.dataset.tool = a.tool;
       answer.append(el('div', 'slackbot-used', 'Used Vigil › ' + a.tool + ' ' + JSON.stringify(a.arguments) + (a.isError ? ' · refused or failed' : '')));
-      answer.append(el('pre', 'slackbot-text', a.text));
       if (a.blocksHtml) { const b = el('div', 'blocks slackbot-blocks'); b.innerHTML = a.blocksHtml; answer.append(b); }
+      const model = el('details', 'slackbot-model');
+      model.open = !a.blocksHtml;
+      model.append(el('summary', '', 'What the model reads (the tool’s text)'), el('pre', 'slackbot-text', a.text));
+      answer.append(model);
     } catch {
       answer.replaceChildren(el('div', 'message-text', 'The playground could not reach Vigil.'));
     } finally {
@@ -54,13 +57,16 @@ export const SLACKBOT_SCRIPT = `'use strict';
       return li;
     }));
   }
-  $('slackbot-composer').addEventListener('submit', (e) => {
-    e.preventDefault();
+  const send = () => {
     const input = $('slackbot-input');
     const q = input.value.trim();
     if (!q) return;
     input.value = '';
     ask(q);
+  };
+  $('slackbot-composer').addEventListener('submit', (e) => { e.preventDefault(); send(); });
+  $('slackbot-input').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); send(); }
   });
   load();
 })();
