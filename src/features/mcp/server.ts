@@ -12,6 +12,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { WebClient } from '@slack/web-api';
 import type { Clock } from '../../kernel/clock.js';
 import { VIGIL_VERSION } from '../../kernel/version.js';
@@ -22,7 +24,7 @@ import { FormTooLargeError, readBody } from '../../web/body.js';
 import { TOOLS } from './event-tools.js';
 import type { McpAuthorizationServer } from './oauth/authorization-server.js';
 import { BLOCK_KIT_EXTENSION, toolResult } from './result.js';
-import { type CommandRunnerDeps, runAsPerson, runCommandLine } from './run-command.js';
+import { type CommandRunnerDeps, type Progress, runAsPerson, runCommandLine } from './run-command.js';
 import { identityInBody, messagesOf, type SlackIdentity, SlackRequestCheck } from './slack-identity.js';
 import type { DirectDeps, ToolSpec } from './tools.js';
 
@@ -73,6 +75,8 @@ function refuse(res: ServerResponse, status: number, message: string): void {
     .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message }, id: null }));
 }
 
+type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
 /** How a request was authenticated: Slack's signature (the person is in the body) or a bearer token. */
 type Caller = { via: 'slack' } | { via: 'token'; identity: SlackIdentity };
 
@@ -83,6 +87,26 @@ function authOf(identity: SlackIdentity): AuthInfo {
 
 function identityOf(auth: AuthInfo | undefined): SlackIdentity | undefined {
   return auth?.extra?.identity as SlackIdentity | undefined;
+}
+
+/**
+ * `notifications/progress` for a call whose `_meta` carried a `progressToken`
+ * (https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/progress): each step a higher
+ * `progress`, with a message; none without a token. A notification that cannot be sent is dropped.
+ */
+function progressOf(extra: ToolExtra): Progress | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let step = 0;
+  return async (message) => {
+    step += 1;
+    await extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: step, message },
+      })
+      .catch(() => undefined);
+  };
 }
 
 export class McpDoor {
@@ -236,7 +260,9 @@ export class McpDoor {
     );
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
+      // Answers as an SSE stream (as Slack's own samples serve), so a call's progress reaches the client
+      // before its result; JSON-only answers would drop them.
+      enableJsonResponse: false,
       onsessioninitialized: (sessionId) => {
         this.sessions.set(sessionId, session);
       },
@@ -279,13 +305,15 @@ export class McpDoor {
             ? `Not done yet. ${spec.wouldDo?.(typed) ?? ''} Ask the person whether to go ahead; call ${spec.name} again with confirm: true only once they agree.`
             : undefined;
         const caller = { ...identity, client };
+        const progress = progressOf(extra);
         const answer = spec.command
-          ? await runCommandLine(this.deps, caller, spec.command(typed), dryRun)
+          ? await runCommandLine(this.deps, caller, spec.command(typed), dryRun, progress)
           : await runAsPerson(
               this.deps,
               caller,
               (spec.work as NonNullable<ToolSpec['work']>)(typed, this.deps),
               dryRun,
+              progress,
             );
         return toolResult(answer, blockKit);
       },

@@ -96,9 +96,14 @@ export async function rawPost(
     body,
   });
   const text = await res.text();
+  // A JSON answer, or an SSE stream whose last `data:` line is the answer.
+  const data = text
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => l.slice(6));
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(data.at(-1) ?? text);
   } catch {
     json = text;
   }
