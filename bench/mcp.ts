@@ -7,6 +7,7 @@
  * cost). Medians of the rounds, reported as a ratio against the baseline: once with the
  * simulator answering at loopback speed, once with `--latency` ms added to each search, as a real API has.
  * Every measured call is checked: one search at the API, answered with a page of events, not an error.
+ * Each measured call starts with the API client's rate window free (see RATE_WINDOW_MS).
  */
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,6 +33,15 @@ export interface McpBenchRow {
 }
 
 const SEARCH = /\/events\/.*_search|\/_search$/;
+
+/**
+ * The API client's per-organization rate limiter (src/api/core/rate-limiter.ts: 4 request starts per
+ * 1.05 s window) paces searches made back to back; the baseline, sent straight to the API, is not paced. Each
+ * measured call therefore starts with the window free, as a person's occasional question does: otherwise
+ * the ratio measures the limiter's deliberate waits, not the tool call's cost.
+ */
+const RATE_WINDOW_MS = 1_100;
+const windowFree = () => new Promise((r) => setTimeout(r, RATE_WINDOW_MS));
 
 /** A fetch signing each request as Slack's MCP client does (real time: each body is new, by its id). */
 function signed(userId: string): typeof fetch {
@@ -109,6 +119,7 @@ async function measure(
   const command: number[] = [];
   for (let r = 0; r < rounds; r++) {
     delay();
+    await windowFree();
     const call = await toolCall(stack, client);
     verifyWork('mcp', [
       {
@@ -121,6 +132,7 @@ async function measure(
     delay();
     api.push(await apiCall(stack));
     delay();
+    await windowFree();
     command.push(await commandCall(stack));
   }
   const apiMs = median(api);
@@ -153,13 +165,14 @@ if (isEntry(import.meta.url)) {
     options: { rounds: { type: 'string', default: '15' }, latency: { type: 'string', default: '150' } },
   });
   const rows = await runMcpBench(Number(values.rounds), Number(values.latency));
+  // The door's own share: the tool call beyond the same handler run as `/vigil events 3001`.
   process.stdout.write(
-    '| API latency added | API call (median) | tool call (median) | ratio (goal ≤ 1.2×) | /vigil events (median) |\n',
+    '| API latency added | API call (median) | tool call (median) | ratio (goal ≤ 1.2×) | /vigil events (median) | tool − command |\n',
   );
-  process.stdout.write('| --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| --- | --- | --- | --- | --- | --- |\n');
   for (const r of rows) {
     process.stdout.write(
-      `| ${r.latencyMs} ms | ${r.apiMs.toFixed(1)} ms | ${r.toolMs.toFixed(1)} ms | ${r.ratio.toFixed(2)}× | ${r.commandMs.toFixed(1)} ms |\n`,
+      `| ${r.latencyMs} ms | ${r.apiMs.toFixed(1)} ms | ${r.toolMs.toFixed(1)} ms | ${r.ratio.toFixed(2)}× | ${r.commandMs.toFixed(1)} ms | ${(r.toolMs - r.commandMs).toFixed(1)} ms |\n`,
     );
   }
 }

@@ -80,13 +80,17 @@ type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /** How a request was authenticated: Slack's signature (the person is in the body) or a bearer token. */
 type Caller = { via: 'slack' } | { via: 'token'; identity: SlackIdentity };
 
-/** The person a tool call runs as, put on the request for the SDK to hand to the tool (`extra.authInfo`). */
-function authOf(identity: SlackIdentity): AuthInfo {
-  return { token: '', clientId: 'vigil', scopes: [], extra: { identity } };
+/**
+ * The person a tool call runs as and their workspace's bot client (the gate's own answer, so a call does
+ * not authorize twice), put on the request for the SDK to hand to the tool (`extra.authInfo`).
+ */
+function authOf(identity: SlackIdentity, client: WebClient): AuthInfo {
+  return { token: '', clientId: 'vigil', scopes: [], extra: { identity, client } };
 }
 
-function identityOf(auth: AuthInfo | undefined): SlackIdentity | undefined {
-  return auth?.extra?.identity as SlackIdentity | undefined;
+function callerOf(auth: AuthInfo | undefined): { identity: SlackIdentity; client: WebClient } | undefined {
+  const extra = auth?.extra as { identity?: SlackIdentity; client?: WebClient } | undefined;
+  return extra?.identity && extra.client ? { identity: extra.identity, client: extra.client } : undefined;
 }
 
 /**
@@ -152,12 +156,13 @@ export class McpDoor {
     }
     const identity = caller.via === 'token' ? caller.identity : this.named(res, body);
     if (identity === null) return;
-    if (identity && !(await this.served(res, identity))) return;
+    const client = identity ? await this.served(res, identity) : undefined;
+    if (identity && !client) return;
     // A token's session is its person's; Slack's are not anyone's: each call names its person, signed.
     const session = this.sessionFor(req, res, caller.via === 'token' ? identity : undefined, body);
     if (!session) return;
     session.lastUsed = this.deps.clock.now();
-    if (identity) (req as IncomingMessage & { auth?: AuthInfo }).auth = authOf(identity);
+    if (identity && client) (req as IncomingMessage & { auth?: AuthInfo }).auth = authOf(identity, client);
     await session.transport.handleRequest(req, res, body);
   }
 
@@ -203,23 +208,24 @@ export class McpDoor {
     return null;
   }
 
-  /** The workspace gate and the `mcp:connect` scope, before anything runs; false once refused. */
-  private async served(res: ServerResponse, identity: SlackIdentity): Promise<boolean> {
+  /** The workspace gate and the `mcp:connect` scope, before anything runs: the bot client, or undefined once refused. */
+  private async served(res: ServerResponse, identity: SlackIdentity): Promise<WebClient | undefined> {
+    let client: WebClient;
     try {
-      await this.deps.clientFor(identity);
+      client = await this.deps.clientFor(identity);
     } catch (err) {
       const refusal = answerFor(err);
       if (!refusal) throw err;
       this.deps.logger.info('mcp request refused', { reason: 'workspace', team: identity.teamId });
       refuse(res, 403, refusal.message);
-      return false;
+      return undefined;
     }
     if (!(await this.deps.scopes.has(identity.teamId, 'mcp:connect'))) {
       this.deps.logger.info('mcp request refused', { reason: 'scope', team: identity.teamId });
       refuse(res, 403, NO_MCP_SCOPE);
-      return false;
+      return undefined;
     }
-    return true;
+    return client;
   }
 
   /** The request's session, a new one for an `initialize`, or undefined once refused. */
@@ -294,9 +300,9 @@ export class McpDoor {
       },
       async (args: Record<string, unknown>, extra) => {
         // The door refuses a tool call naming nobody before the SDK sees it.
-        const identity = identityOf(extra.authInfo);
-        if (!identity) throw new Error('a tool call reached the server without a person');
-        const client = await this.deps.clientFor(identity);
+        const asked = callerOf(extra.authInfo);
+        if (!asked) throw new Error('a tool call reached the server without a person');
+        const { identity, client } = asked;
         const blockKit =
           server.server.getClientCapabilities()?.extensions?.[BLOCK_KIT_EXTENSION] !== undefined;
         const typed = args as never;
