@@ -7,13 +7,14 @@
  * cost). Medians of the rounds, reported as a ratio against the baseline: once with the
  * simulator answering at loopback speed, once with `--latency` ms added to each search, as a real API has.
  * Every measured call is checked: one search at the API, answered with a page of events, not an error.
+ * Each measured call starts with the API client's rate window free (see RATE_WINDOW_MS).
  */
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SEEDED_USERS } from '../packages/playground/src/sim/slack/index.js';
 import { systemClock } from '../src/kernel/clock.js';
-import { slackHeaders } from '../test/features/mcp/support/mcp-client.js';
+import { naming, slackHeaders } from '../test/features/mcp/support/mcp-client.js';
 import { type Stack, startStack } from '../test/support/stack.js';
 import { isEntry } from './entry.js';
 import { median } from './stats.js';
@@ -33,13 +34,21 @@ export interface McpBenchRow {
 
 const SEARCH = /\/events\/.*_search|\/_search$/;
 
+/**
+ * The API client's per-organization rate limiter (src/api/core/rate-limiter.ts: 4 request starts per
+ * 1.05 s window) paces searches made back to back; the baseline, sent straight to the API, is not paced. Each
+ * measured call therefore starts with the window free, as a person's occasional question does: otherwise
+ * the ratio measures the limiter's deliberate waits, not the tool call's cost.
+ */
+const RATE_WINDOW_MS = 1_100;
+
 /** A fetch signing each request as Slack's MCP client does (real time: each body is new, by its id). */
 function signed(userId: string): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
-    const body = typeof init?.body === 'string' ? init.body : '';
+    const body = naming(typeof init?.body === 'string' ? init.body : '', { userId });
     const headers = new Headers(init?.headers);
-    for (const [k, v] of Object.entries(slackHeaders(systemClock, body, { userId }))) headers.set(k, v);
-    return fetch(input, { ...init, headers });
+    for (const [k, v] of Object.entries(slackHeaders(systemClock, body, {}))) headers.set(k, v);
+    return fetch(input, { ...init, headers, ...(init?.body === undefined ? {} : { body }) });
   }) as typeof fetch;
 }
 
@@ -100,7 +109,9 @@ async function measure(
   client: Client,
   rounds: number,
   latencyMs: number,
+  windowMs: number,
 ): Promise<McpBenchRow> {
+  const windowFree = () => new Promise((r) => setTimeout(r, windowMs));
   const delay = () => {
     if (latencyMs > 0) stack.sim.faults.add({ path: SEARCH, times: 1, response: { delayMs: latencyMs } });
   };
@@ -109,6 +120,7 @@ async function measure(
   const command: number[] = [];
   for (let r = 0; r < rounds; r++) {
     delay();
+    await windowFree();
     const call = await toolCall(stack, client);
     verifyWork('mcp', [
       {
@@ -121,6 +133,7 @@ async function measure(
     delay();
     api.push(await apiCall(stack));
     delay();
+    await windowFree();
     command.push(await commandCall(stack));
   }
   const apiMs = median(api);
@@ -128,7 +141,12 @@ async function measure(
   return { latencyMs, apiMs, toolMs, commandMs: median(command), ratio: toolMs / apiMs };
 }
 
-export async function runMcpBench(rounds: number, latencyMs: number): Promise<McpBenchRow[]> {
+/** `windowMs`: the pause before each measured call (0 in the smoke test, which asserts no times). */
+export async function runMcpBench(
+  rounds: number,
+  latencyMs: number,
+  windowMs = RATE_WINDOW_MS,
+): Promise<McpBenchRow[]> {
   const stack = await startStack({ env: { VIGIL_MCP: '1', LOG_LEVEL: 'warn' }, sim: { emptyPageEvery: 0 } });
   const client = new Client({ name: 'vigil-bench', version: '1.0.0' });
   try {
@@ -139,8 +157,8 @@ export async function runMcpBench(rounds: number, latencyMs: number): Promise<Mc
     // Warm-up, not measured: the first call loads the services and takes the API token.
     await toolCall(stack, client);
     await apiCall(stack);
-    const rows = [await measure(stack, client, rounds, 0)];
-    if (latencyMs > 0) rows.push(await measure(stack, client, rounds, latencyMs));
+    const rows = [await measure(stack, client, rounds, 0, windowMs)];
+    if (latencyMs > 0) rows.push(await measure(stack, client, rounds, latencyMs, windowMs));
     return rows;
   } finally {
     await client.close().catch(() => {});
@@ -153,13 +171,14 @@ if (isEntry(import.meta.url)) {
     options: { rounds: { type: 'string', default: '15' }, latency: { type: 'string', default: '150' } },
   });
   const rows = await runMcpBench(Number(values.rounds), Number(values.latency));
+  // The door's own share: the tool call beyond the same handler run as `/vigil events 3001`.
   process.stdout.write(
-    '| API latency added | API call (median) | tool call (median) | ratio (goal ≤ 1.2×) | /vigil events (median) |\n',
+    '| API latency added | API call (median) | tool call (median) | ratio (goal ≤ 1.2×) | /vigil events (median) | tool − command |\n',
   );
-  process.stdout.write('| --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| --- | --- | --- | --- | --- | --- |\n');
   for (const r of rows) {
     process.stdout.write(
-      `| ${r.latencyMs} ms | ${r.apiMs.toFixed(1)} ms | ${r.toolMs.toFixed(1)} ms | ${r.ratio.toFixed(2)}× | ${r.commandMs.toFixed(1)} ms |\n`,
+      `| ${r.latencyMs} ms | ${r.apiMs.toFixed(1)} ms | ${r.toolMs.toFixed(1)} ms | ${r.ratio.toFixed(2)}× | ${r.commandMs.toFixed(1)} ms | ${(r.toolMs - r.commandMs).toFixed(1)} ms |\n`,
     );
   }
 }

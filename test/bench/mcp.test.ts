@@ -8,7 +8,7 @@ import { runMcpBench } from '../../bench/mcp.js';
 
 describe('bench/mcp.ts smoke', () => {
   it('measures real search_events calls and their API call, with and without added latency', async () => {
-    const rows = await runMcpBench(2, 20);
+    const rows = await runMcpBench(2, 20, 0);
     expect(rows.map((r) => r.latencyMs)).toEqual([0, 20]);
     for (const r of rows) expect(r.ratio).toBeGreaterThan(0);
   }, 60_000);

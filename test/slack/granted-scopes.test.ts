@@ -24,7 +24,7 @@ import {
   subscribe,
 } from '../features/ask-person/support.js';
 import { command } from '../features/events/support/events-stack.js';
-import { slackHeaders } from '../features/mcp/support/mcp-client.js';
+import { naming, slackHeaders } from '../features/mcp/support/mcp-client.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { type Stack, startStack } from '../support/stack.js';
 
@@ -152,23 +152,26 @@ describe('the MCP door of a workspace that declined mcp:connect', () => {
     const team = stack.slack.teams.get(DEFAULT_TEAM_ID);
     if (team === undefined) throw new Error('no default team');
     team.scopes = DEFAULT_BOT_SCOPES.filter((s) => s !== 'mcp:connect');
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'probe', version: '1' },
-      },
-    });
+    const body = naming(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'probe', version: '1' },
+        },
+      }),
+      { userId: SEEDED_USERS.admin },
+    );
     const apiCalls = stack.sim.log.entries.length;
     const res = await fetch(`${stack.vigil.url}/mcp`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
-        ...slackHeaders(clock, body, { userId: SEEDED_USERS.admin }),
+        ...slackHeaders(clock, body, {}),
       },
       body,
     });

@@ -40,9 +40,16 @@ export interface McpCaller {
   client: WebClient;
 }
 
+/**
+ * Tells the client how far a call has come (MCP `notifications/progress`, when it sent a `progressToken`):
+ * the permission checked, the API asked, each reply ready. Never fails the call.
+ */
+export type Progress = (message: string) => Promise<void>;
+
 /** Replies as the command would post them: a reply that replaces the original replaces the last one. */
-function collector(): { respond: RespondFn; messages: ToolAnswer['messages'] } {
+function collector(progress?: Progress): { respond: RespondFn; messages: ToolAnswer['messages'] } {
   const messages: ToolAnswer['messages'] = [];
+  let replies = 0;
   const respond = (async (message: string | RespondArguments) => {
     const m = (typeof message === 'string' ? { text: message } : message) as {
       text?: unknown;
@@ -55,6 +62,8 @@ function collector(): { respond: RespondFn; messages: ToolAnswer['messages'] } {
     };
     if (m.replace_original === true && messages.length > 0) messages[messages.length - 1] = reply;
     else messages.push(reply);
+    replies += 1;
+    await progress?.(replies === 1 ? 'The answer is ready' : `Reply ${replies} is ready`);
     // Nothing was posted: the caller reads the replies from `messages`.
     return {};
   }) as unknown as RespondFn;
@@ -75,6 +84,7 @@ export async function runCommandLine(
   caller: McpCaller,
   line: string,
   dryRun?: string,
+  progress?: Progress,
 ): Promise<ToolAnswer> {
   const parsed = parseCommand(line);
   if (!parsed.ok) return { messages: [renderUsageError(parsed.error)], isError: true };
@@ -88,7 +98,7 @@ export async function runCommandLine(
     access: COMMAND_ACCESS[command.kind],
     run: (request) => handler.run({ ...request, command, triggerId: '', responseUrl: '' }),
   };
-  return runAsPerson(deps, caller, work, dryRun);
+  return runAsPerson(deps, caller, work, dryRun, progress);
 }
 
 /**
@@ -101,11 +111,12 @@ export async function runAsPerson(
   caller: McpCaller,
   work: PersonWork,
   dryRun?: string,
+  progress?: Progress,
 ): Promise<ToolAnswer> {
   if (!deps.tracker.isAccepting) {
     return { messages: [{ text: 'Vigil is restarting: try again in a few seconds.' }], isError: true };
   }
-  const { respond, messages } = collector();
+  const { respond, messages } = collector(progress);
   const request: Requester & { respond: RespondFn; client: WebClient } = {
     workspaceId: caller.teamId,
     teamId: caller.teamId,
@@ -122,10 +133,12 @@ export async function runAsPerson(
     try {
       await onSurface('mcp', async () => {
         await deps.authz.requireAccess(caller.client, request, work.access);
+        await progress?.('Permission checked');
         if (dryRun !== undefined) {
           dry = true;
           return;
         }
+        await progress?.('Asking the threat-intel API');
         await work.run(request);
       });
     } catch (err) {

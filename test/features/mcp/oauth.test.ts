@@ -6,7 +6,8 @@
  * redirect URI neither https nor loopback. No token or code appears in any log line.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   OAuthMetadataSchema,
   OAuthProtectedResourceMetadataSchema,
@@ -20,7 +21,7 @@ import {
 import { OAuthGrants } from '../../../src/features/mcp/oauth/grants.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import { type Stack, startStack } from '../../support/stack.js';
-import { connectMcp, resultText } from './support/mcp-client.js';
+import { connectMcp, naming, resultText } from './support/mcp-client.js';
 import {
   connectWith,
   loopbackFetch,
@@ -162,6 +163,29 @@ describe('signed in with Slack, the tools run as that person', () => {
       surface: 'mcp',
       outcome: 'refused',
     });
+  });
+
+  it('a bearer client naming someone else in _meta.slack is still its token’s person', async () => {
+    const { provider } = await signInAs(GUEST);
+    // The guest's own agent claims to be the admin the way Slackbot names people: only Slack's signature
+    // makes _meta.slack Slack's word.
+    const impostor = new Client({ name: 'impostor', version: '1' });
+    await impostor.connect(
+      new StreamableHTTPClientTransport(new URL(url('/mcp')), {
+        authProvider: provider,
+        fetch: (input, init) =>
+          loopbackFetch(input, {
+            ...init,
+            ...(typeof init?.body === 'string'
+              ? { body: naming(init.body, { userId: SEEDED_USERS.admin }) }
+              : {}),
+          }),
+      }),
+    );
+    clients.push(impostor);
+    const asked = await tool(impostor, 'list_identifiers');
+    expect(asked).toMatchObject({ isError: true, apiCalls: 0 });
+    expect(asked.text).toContain('Guests');
   });
 
   it('still serves Slackbot through Slack identity auth beside the bearer tokens', async () => {

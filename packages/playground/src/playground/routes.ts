@@ -38,6 +38,8 @@ export interface PlaygroundRouteOptions {
   workObjects?: PlaygroundWorkObjects;
   /** Vigil's agent DM page and its API (`/playground/agent…`). */
   agentDm?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
+  /** Slackbot calling Vigil's MCP tools (`/playground/slackbot…`). */
+  slackbot?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 }
 
 const BODY_LIMIT = 64 * 1024;
@@ -325,6 +327,7 @@ export function createPlaygroundRoutes(o: PlaygroundRouteOptions) {
       return true;
     }
     if (o.agentDm && (await o.agentDm(req, res, url))) return true;
+    if (o.slackbot && (await o.slackbot(req, res, url))) return true;
     if (method === 'GET' && serveGet(o, url, res)) return true;
     const apiPath = /^\/playground\/api\/([a-z]+)$/.exec(url.pathname)?.[1];
     if (apiPath === undefined) return false;

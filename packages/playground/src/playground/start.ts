@@ -36,6 +36,8 @@ import { emojiCss } from './render/emoji.js';
 import { createPlaygroundRoutes } from './routes.js';
 import { PlaygroundSession, type SessionOptions } from './session.js';
 import { createSlackSide } from './slack-side.js';
+import { createSlackbotRoutes } from './slackbot.js';
+import { suggestedQuestions } from './slackbot-questions.js';
 import { welcomeFacts, welcomeMessage } from './welcome.js';
 import { PlaygroundWorkObjects } from './work-objects.js';
 
@@ -127,6 +129,8 @@ function playgroundConfig(
     VIGIL_API_URL: sim.url,
     VIGIL_ENTRA_LOGIN_URL: entraUrl,
     VIGIL_GRAPH_URL: entraUrl,
+    // The Slackbot panel calls Vigil's MCP tools at /mcp.
+    VIGIL_MCP: '1',
   });
 }
 
@@ -184,7 +188,13 @@ function simKeysOf(sim: SimApi) {
 }
 
 /** The page's side: the session that plays the Slack client, and the Work Objects it shows. */
-function openPage(slack: FakeSlack, sim: SimApi, clock: Clock, side: ReturnType<typeof createSlackSide>) {
+function openPage(
+  slack: FakeSlack,
+  sim: SimApi,
+  clock: Clock,
+  side: ReturnType<typeof createSlackSide>,
+  mcp: { url: () => string; signingSecret: string; logger: Logger },
+) {
   const actor = actorOf(slack);
   const conversations = conversationsOf(slack, actor.userId);
   const session = new PlaygroundSession({
@@ -210,7 +220,16 @@ function openPage(slack: FakeSlack, sim: SimApi, clock: Clock, side: ReturnType<
     botUserId: DEFAULT_BOT_USER_ID,
     context: renderContextOf(slack, clock),
   });
-  return { actor, conversations, session, workObjects, agentDm };
+  const slackbot = createSlackbotRoutes({
+    mcpUrl: mcp.url,
+    signingSecret: mcp.signingSecret,
+    actor,
+    nowMs: () => clock.now(),
+    suggestions: suggestedQuestions(welcomeFacts(sim).identifier.name),
+    logger: mcp.logger.child({ component: 'playground-slackbot' }),
+    context: renderContextOf(slack, clock),
+  });
+  return { actor, conversations, session, workObjects, agentDm, slackbot };
 }
 
 /**
@@ -261,6 +280,7 @@ function routesOf(
     runDigestsNow: parts.runDigestsNow,
     workObjects: page.workObjects,
     agentDm: page.agentDm,
+    slackbot: page.slackbot,
     simKeys: simKeysOf(sim),
   });
 }
@@ -293,7 +313,11 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
     // The receiver URL is known once Vigil listens; the page cannot send anything before that.
     let receiverUrl = '';
     const side = createSlackSide({ receiverUrl: () => receiverUrl, signingSecret, nowMs: () => clock.now() });
-    page = openPage(slack, sim, clock, side);
+    page = openPage(slack, sim, clock, side, {
+      url: () => receiverUrl.replace(/\/slack\/events$/, '/mcp'),
+      signingSecret,
+      logger,
+    });
     // "Run digests now" runs Vigil's own scheduler, once Vigil is up (the routes are made before it).
     let running: RunningVigil | undefined;
     const runDigestsNow =
@@ -328,6 +352,7 @@ export async function startPlayground(opts: PlaygroundOptions): Promise<RunningP
       stop() {
         stopping ??= (async () => {
           trickle.cancel();
+          await page?.slackbot.close();
           await vigil.stop();
           await cleanup();
         })();

@@ -3,7 +3,7 @@
  * analyst's own agent), per the MCP authorization spec
  * (https://modelcontextprotocol.io/specification/2025-06-18/basic/authorization): discovery (RFC 9728,
  * RFC 8414), dynamic client registration (RFC 7591), the authorization code grant with PKCE S256 required,
- * and refresh tokens (rotated at each use). The person is identified by Sign in with Slack (slack-sign-in.ts),
+ * refresh tokens (rotated at each use) and token revocation (RFC 7009). The person is identified by Sign in with Slack (slack-sign-in.ts),
  * so a token names a Slack user and team and `/mcp` runs the tools as them, as for Slackbot.
  *
  * The SDK's own router (`mcpAuthRouter`) is Express middleware and Vigil's web server is node:http: these
@@ -93,6 +93,7 @@ export class McpAuthorizationServer {
     if (method === 'GET' && path === PATHS.authorize) return this.authorize(url.searchParams, res);
     if (method === 'GET' && path === PATHS.slackCallback) return this.slackCallback(url.searchParams, res);
     if (method === 'POST' && path === PATHS.token) return this.token(req, res);
+    if (method === 'POST' && path === PATHS.revoke) return this.revoke(req, res);
     sendPlain(res, 404, 'Not found');
   }
 
@@ -245,6 +246,27 @@ export class McpAuthorizationServer {
       refresh_token: issued.refresh,
     };
     sendJson(res, 200, tokens);
+  }
+
+  /**
+   * RFC 7009: the client (identified by its client_id, as it registered: a public client) revokes one of its
+   * access or refresh tokens, and the token issued with it. 200 whether or not the token was known (§2.2),
+   * also for another client's token, which is left as it is: the answer never says whose a token is.
+   */
+  private async revoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const form = await this.body(req, res, 'form');
+    if (form === undefined) return;
+    const clientId = form.get('client_id') ?? '';
+    if (!clientId || !(await this.deps.grants.client(clientId))) {
+      return sendError(res, 401, 'invalid_client', 'Unknown client: register it again.');
+    }
+    const token = form.get('token');
+    if (!token) return sendError(res, 400, 'invalid_request', 'Name the token to revoke.');
+    const hint = form.get('token_type_hint');
+    const kind = hint === 'refresh_token' ? 'refresh' : hint === 'access_token' ? 'access' : undefined;
+    const outcome = await this.deps.grants.revoke(token, clientId, kind);
+    this.deps.logger.info('mcp oauth token revocation', { clientId, outcome });
+    sendJson(res, 200, {});
   }
 
   private callbackUrl(): string {

@@ -44,6 +44,8 @@ const GrantSchema = z.object({
   /** Codes only: what the token request must repeat. */
   redirectUri: z.string().optional(),
   codeChallenge: z.string().optional(),
+  /** Tokens: the key of the other token issued with this one (access ↔ refresh), revoked with it. */
+  pair: z.string().optional(),
 });
 type Grant = z.infer<typeof GrantSchema>;
 
@@ -109,21 +111,46 @@ export class OAuthGrants {
     });
   }
 
-  /** An access token and a refresh token for `who`. */
+  /** An access token and a refresh token for `who`, each knowing the other (revoked together). */
   async issueTokens(who: Grantee): Promise<{ access: string; refresh: string; expiresInSec: number }> {
-    const access = await this.issue('access', who, LIFETIMES.access);
-    const refresh = await this.issue('refresh', who, LIFETIMES.refresh);
+    const access = secret();
+    const refresh = secret();
+    await this.write('access', access, who, LIFETIMES.access, { pair: `refresh:${digest(refresh)}` });
+    await this.write('refresh', refresh, who, LIFETIMES.refresh, { pair: `access:${digest(access)}` });
     return { access, refresh, expiresInSec: LIFETIMES.access / 1000 };
   }
 
-  /** Takes a code or refresh token (one use), or reads an access token; undefined when unknown or expired. */
+  /**
+   * Takes a code or refresh token (one use); undefined when unknown or expired. A refresh token taken ends
+   * the access token issued with it, so a grant has one live access token and revoking its refresh token
+   * (RFC 7009 §2.1) leaves none.
+   */
   async take(kind: 'code' | 'refresh', value: string): Promise<Grant | undefined> {
     const key = `${kind}:${digest(value)}`;
     const grant = await readRecord(this.grants, key, GrantSchema);
     if (grant?.kind !== kind) return undefined;
     // Deleted before use: of two requests racing with one code, only the one whose delete found it goes on.
     if (!(await deleteOwned(this.store, this.grants, key, grant.teamId))) return undefined;
+    if (grant.pair) await deleteOwned(this.store, this.grants, grant.pair, grant.teamId);
     return grant.until > this.clock.now() ? grant : undefined;
+  }
+
+  /**
+   * RFC 7009: revokes an access or refresh token of `clientId` and the token issued with it. `hint` only
+   * orders the look-ups. A token unknown, already gone, or another client's is left as it is ('none').
+   */
+  async revoke(value: string, clientId: string, hint?: 'access' | 'refresh'): Promise<'revoked' | 'none'> {
+    const kinds = hint === 'refresh' ? (['refresh', 'access'] as const) : (['access', 'refresh'] as const);
+    for (const kind of kinds) {
+      const key = `${kind}:${digest(value)}`;
+      const grant = await readRecord(this.grants, key, GrantSchema);
+      if (grant?.kind !== kind) continue;
+      if (grant.clientId !== clientId) return 'none';
+      await deleteOwned(this.store, this.grants, key, grant.teamId);
+      if (grant.pair) await deleteOwned(this.store, this.grants, grant.pair, grant.teamId);
+      return 'revoked';
+    }
+    return 'none';
   }
 
   async access(token: string): Promise<Grantee | undefined> {
@@ -139,8 +166,18 @@ export class OAuthGrants {
     extra: Pick<Grant, 'redirectUri' | 'codeChallenge'> = {},
   ): Promise<string> {
     const value = secret();
+    await this.write(kind, value, who, lifetime, extra);
+    return value;
+  }
+
+  private async write(
+    kind: Grant['kind'],
+    value: string,
+    who: Grantee,
+    lifetime: number,
+    extra: Pick<Grant, 'redirectUri' | 'codeChallenge' | 'pair'>,
+  ): Promise<void> {
     const grant: Grant = { kind, ...who, ...extra, until: this.clock.now() + lifetime };
     await setOwned(this.store, this.grants, `${kind}:${digest(value)}`, who.teamId, grant, lifetime);
-    return value;
   }
 }

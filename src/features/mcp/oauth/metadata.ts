@@ -13,6 +13,7 @@ export const PATHS = {
   authorize: '/oauth/authorize',
   slackCallback: '/oauth/slack/callback',
   token: '/oauth/token',
+  revoke: '/oauth/revoke',
 } as const;
 
 /** The MCP resource at `origin`. */
@@ -46,5 +47,8 @@ export function authorizationServerMetadata(origin: string): OAuthMetadata {
     code_challenge_methods_supported: ['S256'],
     // Public clients (an analyst's agent holds no secret): PKCE binds the code to the client instead.
     token_endpoint_auth_methods_supported: ['none'],
+    // RFC 7009, the client identified as it registered (by its client_id, no secret).
+    revocation_endpoint: `${origin}${PATHS.revoke}`,
+    revocation_endpoint_auth_methods_supported: ['none'],
   };
 }
