@@ -13,6 +13,7 @@ import {
   type DigestTrendRepo,
   type DigestTrendRun,
   unlessUnreadable,
+  withRun,
 } from '../../store/index.js';
 import { effectiveSeverity } from '../events/model.js';
 import { BUCKETS, buildTrend, type Period, type Resolution, type Trend, type TrendEvent } from './trend.js';
@@ -96,7 +97,10 @@ function openOf(record: DigestTrendRecord | undefined, resolved: Set<string>) {
   return { count: open.size, oldestAt: times.length > 0 ? Math.min(...times) : undefined };
 }
 
-/** Records this run's events, then reads the trend they belong to. */
+/**
+ * Records this run's events, then reads the trend they belong to. A preview (`store: false`) reads the same
+ * record with this run laid over it as recording would, and stores nothing: the same numbers as the post.
+ */
 export async function digestTrend(
   deps: TrendSourceDeps,
   run: {
@@ -106,17 +110,21 @@ export async function digestTrend(
     localDate: string;
     period: Period;
     now: number;
+    store?: boolean;
   },
   events: readonly Event[],
 ): Promise<Trend> {
   const last = DateTime.fromISO(run.localDate, { zone: run.zone });
   const span = run.period === 'day' ? { days: BUCKETS.day } : { weeks: BUCKETS.week };
   const keepFrom = last.minus(span).toISODate() ?? run.localDate;
-  await deps.trends.record(run.teamId, run.subscriptionId, run.localDate, runOf(events), keepFrom);
-  const [record, audit] = await Promise.all([
-    deps.trends.get(run.teamId, run.subscriptionId),
-    deps.audit.recent(run.teamId, AUDIT_READ),
-  ]);
+  const thisRun = runOf(events);
+  const readRecord = async () => {
+    if (run.store === false)
+      return withRun(await deps.trends.get(run.teamId, run.subscriptionId), run.localDate, thisRun, keepFrom);
+    await deps.trends.record(run.teamId, run.subscriptionId, run.localDate, thisRun, keepFrom);
+    return deps.trends.get(run.teamId, run.subscriptionId);
+  };
+  const [record, audit] = await Promise.all([readRecord(), deps.audit.recent(run.teamId, AUDIT_READ)]);
   // Resolved since the previous digest: the last day (or week) up to now, in the zone's calendar.
   const now = DateTime.fromMillis(run.now, { zone: run.zone });
   const since = now.minus(run.period === 'day' ? { days: 1 } : { weeks: 1 }).toMillis();

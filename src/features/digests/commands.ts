@@ -7,7 +7,7 @@ import { slackDate } from '../../slack/kit/dates.js';
 import type { NewSubscription } from '../../store/index.js';
 import type { DigestPagesDeps, DigestsDeps } from './deps.js';
 import { nextSlot } from './due.js';
-import { saveDigestContext } from './publisher.js';
+import { digestTrendPart, saveDigestContext } from './publisher.js';
 
 export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'> & {
   timeZone?: string | undefined;
@@ -85,8 +85,17 @@ export const digestPreviewCommand: CommandHandler<'digest-preview', DigestPagesD
   async run(ctx) {
     const { deps } = ctx;
     const sub = await deps.digests.get(ctx.workspaceId, ctx.command.subscriptionId);
-    const content = await deps.digests.preview(ctx.workspaceId, sub.id);
-    const { ctxId, ctx: saved } = await saveDigestContext(deps.publishing, content, sub, ctx.userId);
+    const content = await deps.digests.preview(ctx.workspaceId, sub.id, deps.publishing.unsnoozed);
+    // The same paragraph, chart and table the post would carry, from the same records, none written.
+    const trend = await digestTrendPart(deps.publishing, content, sub.weekday !== undefined, false);
+    const { ctxId, ctx: saved } = await saveDigestContext(
+      deps.publishing,
+      content,
+      sub,
+      ctx.userId,
+      undefined,
+      trend,
+    );
     const message = renderDigestMessage({
       heading: saved.heading,
       events: saved.events.map((e) => e.event),

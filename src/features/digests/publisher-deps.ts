@@ -1,4 +1,5 @@
 /** The digest publisher's collaborators, from the services they come from (built once at start-up). */
+import type { Event } from '../../api/index.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Outbound } from '../../kernel/outbound.js';
@@ -17,9 +18,12 @@ export interface PublisherSources {
   workObjects: Pick<WorkObjectsService, 'rememberPosted'>;
   /** Each run's counts for the trend, and the audit log for what was resolved. */
   repos?: Pick<Repositories, 'digestTrends' | 'audit'>;
+  /** The events no snooze quiets now (what a run posts, so what its preview shows). */
+  snoozes?: { unsnoozed(workspaceId: string, events: Event[]): Promise<Event[]> };
 }
 
 export function publisherDepsOf(deps: PublisherSources): PublisherDeps {
+  const { snoozes } = deps;
   return {
     contexts: deps.events.contexts,
     generationOf: (ws, uid) => deps.events.generationOf(ws, uid),
@@ -32,5 +36,8 @@ export function publisherDepsOf(deps: PublisherSources): PublisherDeps {
     ...(deps.repos === undefined
       ? {}
       : { trend: { trends: deps.repos.digestTrends, audit: deps.repos.audit } }),
+    ...(snoozes === undefined
+      ? {}
+      : { unsnoozed: (ws: string, events: Event[]) => snoozes.unsnoozed(ws, events) }),
   };
 }

@@ -42,6 +42,8 @@ export interface PublisherDeps {
   shown?: (workspaceId: string, events: Event[], tenantId: number | undefined) => Promise<void>;
   /** Where each run's counts are kept and resolutions read, for the trend; no trend without it. */
   trend?: TrendSourceDeps;
+  /** The events no snooze quiets now: a preview leaves out what the run will (every event when absent). */
+  unsnoozed?: (workspaceId: string, events: Event[]) => Promise<Event[]>;
 }
 
 function headingOf(
@@ -105,27 +107,29 @@ export async function saveDigestContext(
 
 /**
  * The run recorded and its trend drawn: the paragraph, chart, table and plain numbers. Each table row opens
- * the identifier's newest event of the digest in the portal, which Slack shows as its Work Object panel.
+ * the identifier's newest event of the digest in the portal, which Slack shows as its Work Object panel. A
+ * preview (`store: false`) draws the same from the same records without recording the run. A damaged trend
+ * record costs the trend only: the digest goes without it (the record is set aside, admins see it).
  */
-async function trendOf(
+export async function digestTrendPart(
   deps: PublisherDeps,
   content: DigestContent,
   weekly: boolean,
+  store = true,
 ): Promise<DigestHeading['trend']> {
   if (deps.trend === undefined) return undefined;
   const s = content.subscription;
-  const trend = await digestTrend(
-    deps.trend,
-    {
-      teamId: s.teamId,
-      subscriptionId: s.id,
-      zone: s.timeZone,
-      localDate: content.localDate,
-      period: weekly ? 'week' : 'day',
-      now: deps.clock.now(),
-    },
-    content.events,
-  );
+  const run = {
+    teamId: s.teamId,
+    subscriptionId: s.id,
+    zone: s.timeZone,
+    localDate: content.localDate,
+    period: weekly ? ('week' as const) : ('day' as const),
+    now: deps.clock.now(),
+    store,
+  };
+  const trend = await unlessUnreadable(digestTrend(deps.trend, run, content.events), undefined);
+  if (trend === undefined) return undefined;
   const newest = new Map<number, string>();
   for (const e of [...content.events].sort((a, b) =>
     b.metadata.estimated_created_at.localeCompare(a.metadata.estimated_created_at),
@@ -149,8 +153,7 @@ export function createDigestPublisher(
   return {
     async post(content) {
       const sub = (await subscriptionOf(content.subscription.id)) ?? { severity: 'info', types: [] };
-      // A damaged trend record costs the trend only: the digest posts without it (the record is set aside).
-      const trend = await unlessUnreadable(trendOf(deps, content, sub.weekday !== undefined), undefined);
+      const trend = await digestTrendPart(deps, content, sub.weekday !== undefined);
       // Kept as long as an alert's: the message follows its events' state for days.
       const { ctxId, ctx } = await saveDigestContext(
         deps,

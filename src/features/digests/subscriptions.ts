@@ -3,6 +3,7 @@
  * list with the last run, the next slot and whether it is failing (from the first failed run, since when), and a preview of the next digest.
  */
 import { DateTime } from 'luxon';
+import type { Event } from '../../api/index.js';
 import type { DigestListItem } from '../../domain/subscriptions/digest-blocks.js';
 import { SubscriptionService, type SubscriptionServiceDeps } from '../../domain/subscriptions/service.js';
 import type { EventSource } from '../../domain/subscriptions/source.js';
@@ -16,7 +17,7 @@ import {
 } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
 import { collectEvents } from './collect.js';
-import { nextSlot } from './due.js';
+import { dueAt, nextSlot } from './due.js';
 import { contentOf, type DigestContent } from './run.js';
 
 export interface DigestServiceDeps extends Pick<SubscriptionServiceDeps, 'tenantOf'> {
@@ -95,17 +96,29 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
     await this.deps.repos.digestTrends.delete(workspaceId, id);
   }
 
-  /** What the next digest would hold now; nothing is stored and no cursor moves. */
-  async preview(workspaceId: string, id: string): Promise<DigestContent> {
+  /**
+   * What the next digest would hold now (without what `unsnoozed` leaves out, as the run does); nothing is
+   * stored and no cursor moves.
+   */
+  async preview(
+    workspaceId: string,
+    id: string,
+    unsnoozed?: (workspaceId: string, events: Event[]) => Promise<Event[]>,
+  ): Promise<DigestContent> {
     const sub = await this.get(workspaceId, id);
     const now = this.deps.clock.now();
     const state = await this.deps.repos.digestOutbox.cursorState(workspaceId, id);
     const collected = await inTenant(sub.tenantId, () => collectEvents(this.deps.events, sub, state, now));
-    const localDate = DateTime.fromMillis(now, { zone: sub.timeZone }).toISODate() ?? '';
+    const events = unsnoozed ? await unsnoozed(workspaceId, collected.events) : collected.events;
+    // The date of the digest it previews: one due and not posted yet, else the next one scheduled.
+    const localDate =
+      dueAt(sub, now)?.localDate ??
+      DateTime.fromMillis(nextSlot(sub, now), { zone: sub.timeZone }).toISODate() ??
+      '';
     return contentOf(
       sub,
       { runId: `preview-${randomId(6)}`, localDate, late: false },
-      collected.events,
+      events,
       collected.truncated,
       collected.missing,
     );
