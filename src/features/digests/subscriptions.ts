@@ -29,6 +29,16 @@ export interface DigestServiceDeps extends Pick<SubscriptionServiceDeps, 'tenant
   clock: Clock;
 }
 
+/** What `digest edit` changes: everything the form shows but the channel. */
+export type DigestEdit = Pick<
+  Subscription,
+  'identifierIds' | 'severity' | 'types' | 'timeOfDay' | 'timeZone' | 'weekdaysOnly' | 'skipEmpty'
+> & { tags?: string[] | undefined; weekday?: number | undefined };
+
+/** What a digest searches: a change of it invalidates the saved cursors (every parameter but `from` must stay). */
+const searchOf = (s: Pick<Subscription, 'severity' | 'types' | 'tags'>): string =>
+  JSON.stringify([s.severity, [...s.types].sort(), [...(s.tags ?? [])].sort()]);
+
 export class DigestService extends SubscriptionService<Subscription, NewSubscription> {
   constructor(private readonly deps: DigestServiceDeps) {
     super(
@@ -89,6 +99,35 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
         return item;
       }),
     );
+  }
+
+  /**
+   * Changes a digest's settings (not its channel: its history is there), audited. When what it searches
+   * changes (severity, types, tags), the saved cursors belong to another search: the next digest reads the
+   * new search from the last digest's time (or looks back its first window), what was shown still skipped.
+   */
+  async edit(workspaceId: string, id: string, userId: string, change: DigestEdit): Promise<Subscription> {
+    const before = await this.get(workspaceId, id);
+    const sub = await this.deps.repos.digestSubscriptions.update(id, {
+      ...change,
+      tags: change.tags?.length ? change.tags : undefined,
+      weekday: change.weekday,
+    });
+    if (sub === undefined) return this.get(workspaceId, id);
+    if (searchOf(before) !== searchOf(sub)) {
+      const outbox = this.deps.repos.digestOutbox;
+      const [state, record] = await Promise.all([
+        outbox.cursorState(workspaceId, id),
+        unlessUnreadable(outbox.get(workspaceId, id), undefined),
+      ]);
+      const at = record?.last?.at;
+      const targets = sub.identifierIds === 'all' ? ['all'] : sub.identifierIds.map(String);
+      const since = at === undefined ? undefined : new Date(at).toISOString();
+      const identifiers = since === undefined ? {} : Object.fromEntries(targets.map((t) => [t, { since }]));
+      await outbox.setCursorState(workspaceId, id, { identifiers, seen: state.seen });
+    }
+    await this.deps.repos.audit.append({ teamId: workspaceId, userId, action: 'digest.edit', target: id });
+    return sub;
   }
 
   protected override async removed(workspaceId: string, id: string): Promise<void> {
