@@ -20,9 +20,9 @@ import { messageEntities } from '../../domain/work-object-entity.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { BotClients, BotClientsDeps } from '../../slack/bot-clients.js';
-import { safePortalUrl } from '../../slack/kit/text.js';
 import { unlessUnreadable } from '../../store/index.js';
 import type { DigestContent, DigestPublisher } from './run.js';
+import { digestTrendLinks } from './trend-links.js';
 
 const DIGEST_EVENT_TYPE = 'vigil_digest';
 /** At most this many events are kept behind "+N more" (the rest store's own bound). */
@@ -106,8 +106,8 @@ export async function saveDigestContext(
 }
 
 /**
- * The run recorded and its trend drawn: the paragraph, chart, table and plain numbers. Each table row opens
- * the identifier's newest event of the digest in the portal, which Slack shows as its Work Object panel. A
+ * The run recorded and its trend drawn: the paragraph, chart, table and plain numbers, linked as
+ * trend-links.ts says. A
  * preview (`store: false`) draws the same from the same records without recording the run. A damaged trend
  * record costs the trend only: the digest goes without it (the record is set aside, admins see it).
  */
@@ -130,16 +130,7 @@ export async function digestTrendPart(
   };
   const trend = await unlessUnreadable(digestTrend(deps.trend, run, content.events), undefined);
   if (trend === undefined) return undefined;
-  const newest = new Map<number, string>();
-  for (const e of [...content.events].sort((a, b) =>
-    b.metadata.estimated_created_at.localeCompare(a.metadata.estimated_created_at),
-  )) {
-    const id = e.identifiers?.[0]?.id;
-    // A link element's URL is sent as is (safePortalUrl escapes `&` for mrkdwn).
-    const url = safePortalUrl(e.metadata.flare_url ?? '')?.replaceAll('&amp;', '&');
-    if (id !== undefined && url !== undefined && !newest.has(id)) newest.set(id, url);
-  }
-  const part = trendMessagePart(trend, { row: (s) => newest.get(s.id) });
+  const part = trendMessagePart(trend, digestTrendLinks(content.events, content.localDate));
   return { text: part.text, blocks: part.blocks as unknown as Record<string, unknown>[] };
 }
 

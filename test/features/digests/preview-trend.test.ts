@@ -57,6 +57,15 @@ describe('digest preview with its trend', () => {
       'Preview (nothing was posted): Vigil digest for Saturday 20 June 2026: Since yesterday: 3 new events (1 critical, 1 medium, 1 low), against 1 the day before (+2). Moved most: acme[.]example +1 (2), Project Nightjar +1 (1). Still open: 4 events, the oldest from 19 Jun 2026.',
     );
     const shown = trendBlocks(preview.post.body.blocks);
+    // A number counting one event of this digest opens that event's portal page (the only portal link the
+    // API documents); the others stay bold.
+    const paragraph = JSON.stringify(shown[0]);
+    const tenant = stack.sim.keys[0]?.defaultTenantId;
+    const page = (uid: string) => `https://app.flare.io/#/feed/${tenant}/event/${encodeURIComponent(uid)}`;
+    expect(paragraph).toContain(`Since yesterday: *3* new events (<${page('leak/pv/1')}|*1*> critical,`);
+    expect(paragraph).toContain(`*Project Nightjar* +1 (<${page('leak/pv/3')}|*1*>)`);
+    expect(paragraph).toContain('against *1* the day before');
+    expect(paragraph).toContain('Still open: *4* events');
     expect(shown.map((b) => b.type)).toEqual(['section', 'data_visualization', 'data_table', 'section']);
     // Nothing recorded: Saturday's run is not in the trend record, Friday's is.
     const record = await stack.repos.digestTrends.get(DEFAULT_TEAM_ID, id);
