@@ -194,6 +194,7 @@ export function renderDigestList(
     unreadable: { ...unreadable, command: 'digest' },
     empty: 'No digests in this workspace yet. `/vigil digest add` in a channel creates one.',
     blockIds: { head: 'digests:head', item: 'digest' },
+    note: '`/vigil digest edit <id>` changes one in a form · `/vigil digest preview <id>` shows what it would post now',
     lines: items.map(digestLine),
   });
 }

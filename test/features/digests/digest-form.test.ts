@@ -129,6 +129,9 @@ describe('the digest form', () => {
     });
     expect(shape(sub)).toEqual(shape(byCommand));
     expect(sub?.weekday).toBe(5);
+    const list = JSON.stringify((await command(stack, 'digest list')).post.body);
+    expect(list).toContain('every Friday');
+    expect(list).toContain('`/vigil digest edit <id>` changes one in a form');
   });
 
   it('edits a weekly digest in a form filled with its settings; left alone, nothing changes but what is picked', async () => {
