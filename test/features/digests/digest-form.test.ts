@@ -131,7 +131,8 @@ describe('the digest form', () => {
     expect(sub?.weekday).toBe(5);
     const list = JSON.stringify((await command(stack, 'digest list')).post.body);
     expect(list).toContain('every Friday');
-    expect(list).toContain('`/vigil digest edit <id>` changes one in a form');
+    // Shown as `/vigil digest edit <id>` (escaped in mrkdwn).
+    expect(list).toContain('`/vigil digest edit &lt;id&gt;` changes one in a form');
   });
 
   it('edits a weekly digest in a form filled with its settings; left alone, nothing changes but what is picked', async () => {
