@@ -55,11 +55,16 @@ function runOf(events: readonly Event[]): DigestTrendRun {
   };
 }
 
-/** Who resolved how many events in [from, to), and every uid resolved now (oldest entry first, undo wins later). */
+/**
+ * Who resolved how many events in [from, to), and every uid resolved now (oldest entry first, undo wins
+ * later). With `shown`, only those events count as resolved by someone: a digest says what became of the
+ * events it reported, not of another identifier's.
+ */
 function resolutionsOf(
   entries: readonly AuditEntry[],
   from: number,
   to: number,
+  shown?: ReadonlySet<string>,
 ): { resolved: Resolution[]; uids: Set<string> } {
   const byUser = new Map<string, number>();
   const uids = new Set<string>();
@@ -68,8 +73,9 @@ function resolutionsOf(
     const targets = e.targets ?? [e.target];
     if (RESOLVE.has(e.action)) {
       for (const t of targets) uids.add(t);
-      if (e.at >= from && e.at < to)
-        byUser.set(e.userId, (byUser.get(e.userId) ?? 0) + (e.count ?? targets.length));
+      const count =
+        shown === undefined ? (e.count ?? targets.length) : targets.filter((t) => shown.has(t)).length;
+      if (e.at >= from && e.at < to && count > 0) byUser.set(e.userId, (byUser.get(e.userId) ?? 0) + count);
     } else if (UNRESOLVE.has(e.action)) for (const t of targets) uids.delete(t);
   }
   return { resolved: [...byUser].map(([by, count]) => ({ by, count })), uids };
@@ -128,7 +134,8 @@ export async function digestTrend(
   // Resolved since the previous digest: the last day (or week) up to now, in the zone's calendar.
   const now = DateTime.fromMillis(run.now, { zone: run.zone });
   const since = now.minus(run.period === 'day' ? { days: 1 } : { weeks: 1 }).toMillis();
-  const { resolved, uids } = resolutionsOf(audit, since, run.now + 1);
+  const shown = new Set(Object.values(record?.runs ?? {}).flatMap((r) => r.uids.map((u) => u.uid)));
+  const { resolved, uids } = resolutionsOf(audit, since, run.now + 1, shown);
   return buildTrend({
     period: run.period,
     zone: run.zone,

@@ -6,7 +6,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TEAM_ID } from '../../../packages/playground/src/sim/slack/index.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import type { Stack } from '../../support/stack.js';
-import { command, SEEDED_CHANNELS, startEventsStack } from '../events/support/events-stack.js';
+import {
+  click,
+  command,
+  SEEDED_CHANNELS,
+  SEEDED_USERS,
+  startEventsStack,
+} from '../events/support/events-stack.js';
 
 const START = Date.UTC(2026, 5, 10, 6, 0);
 const HOUR = 3600_000;
@@ -95,5 +101,45 @@ describe('digest preview with its trend', () => {
     expect(String(preview.post.body.text)).toMatch(
       /^Preview \(nothing was posted\): Vigil digest for Sunday 21 June 2026: Since yesterday: 2 new events \(2 critical\), against 1 the day before \(\+1\)\./,
     );
+  });
+
+  it('says what was resolved of its own events and by whom, not what another digest reported', async () => {
+    await command(stack, 'digest add identifiers:3001 tz:UTC at:09:00 always');
+    await command(stack, 'digest add identifiers:3002 tz:UTC at:09:00 always');
+    const subs = await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const mine = subs.find((s) => s.identifierIds !== 'all' && s.identifierIds[0] === 3001);
+    clock.set(Date.UTC(2026, 5, 19, 8, 0));
+    addEvent('leak/rs/1', 'critical', 3001, clock.now() - HOUR);
+    addEvent('leak/rs/2', 'high', 3001, clock.now() - HOUR + 1);
+    addEvent('leak/rs/3', 'high', 3002, clock.now() - HOUR + 2);
+    clock.set(Date.UTC(2026, 5, 19, 9, 0));
+    await stack.runDigests();
+    // The member ignores the most severe event of each digest, from its message.
+    const posted = stack.slack
+      .messages(SEEDED_CHANNELS.general)
+      .filter((m) => (m.metadata as { event_type?: string } | undefined)?.event_type === 'vigil_digest');
+    expect(posted).toHaveLength(2);
+    // Audited ignores (one person's in a row may share one entry, with its targets).
+    const ignored = async () =>
+      (await stack.repos.audit.recent(DEFAULT_TEAM_ID, 20))
+        .filter((e) => e.action === 'event.ignore')
+        .flatMap((e) => e.targets ?? [e.target]);
+    for (const [i, message] of posted.entries()) {
+      const clicked = await click(stack, { blocks: message.blocks, ts: message.ts }, 'event_ignore:0', {
+        container: 'message',
+        userId: SEEDED_USERS.member,
+      });
+      expect(clicked.status).toBe(200);
+      // The message follows the event (updated) once the ignore is done.
+      await stack.slack.waitFor((c) => c.method === 'chat.update' && c.body.ts === message.ts);
+      await expect.poll(async () => (await ignored()).length, { timeout: 5000 }).toBe(i + 1);
+    }
+    expect((await ignored()).sort()).toEqual(['leak/rs/1', 'leak/rs/3']);
+    clock.set(Date.UTC(2026, 5, 20, 8, 0));
+    const preview = await command(stack, `digest preview ${mine?.id}`);
+    const paragraph = JSON.stringify(trendBlocks(preview.post.body.blocks)[0]);
+    expect(paragraph).toContain(`Resolved: *1* event, by <@${SEEDED_USERS.member}> (1).`);
+    expect(paragraph).toContain('Still open: *1* event,');
+    expect(String(preview.post.body.text)).toContain('Resolved: 1 event, by 1 person. Still open: 1 event,');
   });
 });
