@@ -67,6 +67,7 @@ function recommendationWords(e: AuditEntry, verb: string): string {
 /** Digest and alert subscriptions: what was done to which, and the channel of a new one. */
 const SUBSCRIPTION_VERBS: Readonly<Record<string, string>> = {
   add: 'subscribed a channel to',
+  edit: 'changed',
   remove: 'removed',
   pause: 'paused',
   resume: 'resumed',

@@ -34,6 +34,7 @@ export const COMMAND_ACCESS: Readonly<Record<CommandKind, Access>> = Object.free
   'creds-password-modal': 'creds',
   'digest-add': 'subscribe',
   'digest-add-modal': 'subscribe',
+  'digest-edit': 'subscribe',
   'digest-remove': 'subscribe',
   'digest-preview': 'subscribe',
   'alerts-add': 'subscribe',

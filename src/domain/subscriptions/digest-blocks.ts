@@ -1,10 +1,11 @@
 /**
- * Block Kit for daily digests: the channel message (header with the date, counts by severity and type, the
- * top events with the same buttons as event search, "+N more"), the subscription list and the add modal.
+ * Block Kit for digests: the channel message (header with the date, counts by severity and type, the top
+ * events with the same buttons as event search, "+N more") and the subscription list. The form is the
+ * digest feature's (features/digests/form-blocks.ts).
  * Pure: time comes in as `now`, button values are the caller's opaque refs.
  */
 
-import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock, View } from '@slack/types';
+import type { ContextBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types';
 import { DateTime } from 'luxon';
 import { SEVERITIES } from '../../api/index.js';
 import { slackDate } from '../../slack/kit/dates.js';
@@ -12,23 +13,18 @@ import { plural, type RenderedMessage } from '../../slack/kit/kit.js';
 import { codeSpan, escapeMrkdwn, plainText, truncate } from '../../slack/kit/text.js';
 import type { DigestLast, Subscription } from '../../store/index.js';
 import type { DigestHeading } from '../events/context.js';
-import { tagFields } from '../events/tags.js';
 import {
-  addModal,
   type Damaged,
   failingText,
-  formInput,
   NONE_DAMAGED,
   pausedText,
   renderSubscriptionList,
   renderTopEvents,
   scopeLine,
   severityCounts,
-  subscriptionInputs,
   subscriptionRows,
   type TopEventsInput,
   tenantNote,
-  timeZoneInput,
   typeCounts,
 } from './blocks.js';
 
@@ -198,6 +194,7 @@ export function renderDigestList(
     unreadable: { ...unreadable, command: 'digest' },
     empty: 'No digests in this workspace yet. `/vigil digest add` in a channel creates one.',
     blockIds: { head: 'digests:head', item: 'digest' },
+    note: '`/vigil digest edit <id>` changes one in a form · `/vigil digest preview <id>` shows what it would post now',
     lines: items.map(digestLine),
   });
 }
@@ -216,40 +213,4 @@ export function digestHomeGroups(items: readonly DigestListItem[]): KnownBlock[]
       confirm: { title: 'Remove this digest?', text: 'Vigil stops posting it. Its history is forgotten.' },
     },
   );
-}
-
-// ── The `digest add` form ─────────────────────────────────────────────────────────────────────────────
-
-export const DIGEST_ADD_VIEW = 'digest_add';
-/** The tag fields of the digest form. */
-export const DIGEST_TAG_FIELDS = { known: 'tags', added: 'tags_new' } as const;
-
-/**
- * The form behind `/vigil digest add` with no arguments; the channel defaults to where it was typed. The
- * tag filter offers the tenant's tags seen so far (`knownTags`), plus a field for others.
- */
-export function renderDigestAddModal(channelId: string, knownTags: readonly string[] = []): View {
-  const input = formInput;
-  return addModal(DIGEST_ADD_VIEW, channelId, 'New daily digest', [
-    ...subscriptionInputs(channelId, 'info', 'all, or e.g. leak, paste'),
-    ...tagFields(DIGEST_TAG_FIELDS, {
-      known: knownTags,
-      label: 'Tags',
-      hint: 'Only events with one of these tags; none: any event.',
-    }),
-    input('time', 'Time of day', { type: 'timepicker', initial_time: '09:00' }),
-    timeZoneInput('Time zone'),
-    input(
-      'options',
-      'Options',
-      {
-        type: 'checkboxes',
-        options: [
-          { text: { type: 'plain_text', text: 'Weekdays only' }, value: 'weekdays' },
-          { text: { type: 'plain_text', text: 'Post even when there is nothing new' }, value: 'always' },
-        ],
-      },
-      true,
-    ),
-  ]);
 }

@@ -176,7 +176,7 @@ export function trendBlocks(trend: Trend, links: TrendLinks = {}): KnownBlock[] 
     row !== undefined
       ? (s: IdentifierStat) => row(s)
       : linkOf !== undefined
-        ? (s: IdentifierStat, from: string, to: string) => linkOf({ identifierId: s.id, from, to })
+        ? (s: IdentifierStat, from: string, to: string) => linkOf({ identifierId: s.id, from, to }, s.events)
         : undefined;
   const table = identifierTable(trend, rowLink);
   // The chart block is not in @slack/types' KnownBlock union yet; its shape is checked above and by the tests.

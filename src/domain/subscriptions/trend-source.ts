@@ -13,6 +13,7 @@ import {
   type DigestTrendRepo,
   type DigestTrendRun,
   unlessUnreadable,
+  withRun,
 } from '../../store/index.js';
 import { effectiveSeverity } from '../events/model.js';
 import { BUCKETS, buildTrend, type Period, type Resolution, type Trend, type TrendEvent } from './trend.js';
@@ -54,11 +55,16 @@ function runOf(events: readonly Event[]): DigestTrendRun {
   };
 }
 
-/** Who resolved how many events in [from, to), and every uid resolved now (oldest entry first, undo wins later). */
+/**
+ * Who resolved how many events in [from, to), and every uid resolved now (oldest entry first, undo wins
+ * later). With `shown`, only those events count as resolved by someone: a digest says what became of the
+ * events it reported, not of another identifier's.
+ */
 function resolutionsOf(
   entries: readonly AuditEntry[],
   from: number,
   to: number,
+  shown?: ReadonlySet<string>,
 ): { resolved: Resolution[]; uids: Set<string> } {
   const byUser = new Map<string, number>();
   const uids = new Set<string>();
@@ -67,8 +73,9 @@ function resolutionsOf(
     const targets = e.targets ?? [e.target];
     if (RESOLVE.has(e.action)) {
       for (const t of targets) uids.add(t);
-      if (e.at >= from && e.at < to)
-        byUser.set(e.userId, (byUser.get(e.userId) ?? 0) + (e.count ?? targets.length));
+      const count =
+        shown === undefined ? (e.count ?? targets.length) : targets.filter((t) => shown.has(t)).length;
+      if (e.at >= from && e.at < to && count > 0) byUser.set(e.userId, (byUser.get(e.userId) ?? 0) + count);
     } else if (UNRESOLVE.has(e.action)) for (const t of targets) uids.delete(t);
   }
   return { resolved: [...byUser].map(([by, count]) => ({ by, count })), uids };
@@ -96,7 +103,10 @@ function openOf(record: DigestTrendRecord | undefined, resolved: Set<string>) {
   return { count: open.size, oldestAt: times.length > 0 ? Math.min(...times) : undefined };
 }
 
-/** Records this run's events, then reads the trend they belong to. */
+/**
+ * Records this run's events, then reads the trend they belong to. A preview (`store: false`) reads the same
+ * record with this run laid over it as recording would, and stores nothing: the same numbers as the post.
+ */
 export async function digestTrend(
   deps: TrendSourceDeps,
   run: {
@@ -106,21 +116,26 @@ export async function digestTrend(
     localDate: string;
     period: Period;
     now: number;
+    store?: boolean;
   },
   events: readonly Event[],
 ): Promise<Trend> {
   const last = DateTime.fromISO(run.localDate, { zone: run.zone });
   const span = run.period === 'day' ? { days: BUCKETS.day } : { weeks: BUCKETS.week };
   const keepFrom = last.minus(span).toISODate() ?? run.localDate;
-  await deps.trends.record(run.teamId, run.subscriptionId, run.localDate, runOf(events), keepFrom);
-  const [record, audit] = await Promise.all([
-    deps.trends.get(run.teamId, run.subscriptionId),
-    deps.audit.recent(run.teamId, AUDIT_READ),
-  ]);
+  const thisRun = runOf(events);
+  const readRecord = async () => {
+    if (run.store === false)
+      return withRun(await deps.trends.get(run.teamId, run.subscriptionId), run.localDate, thisRun, keepFrom);
+    await deps.trends.record(run.teamId, run.subscriptionId, run.localDate, thisRun, keepFrom);
+    return deps.trends.get(run.teamId, run.subscriptionId);
+  };
+  const [record, audit] = await Promise.all([readRecord(), deps.audit.recent(run.teamId, AUDIT_READ)]);
   // Resolved since the previous digest: the last day (or week) up to now, in the zone's calendar.
   const now = DateTime.fromMillis(run.now, { zone: run.zone });
   const since = now.minus(run.period === 'day' ? { days: 1 } : { weeks: 1 }).toMillis();
-  const { resolved, uids } = resolutionsOf(audit, since, run.now + 1);
+  const shown = new Set(Object.values(record?.runs ?? {}).flatMap((r) => r.uids.map((u) => u.uid)));
+  const { resolved, uids } = resolutionsOf(audit, since, run.now + 1, shown);
   return buildTrend({
     period: run.period,
     zone: run.zone,

@@ -1,7 +1,7 @@
 /**
  * The "what changed" paragraph a digest opens with, computed from its trend (no model): new events by severity
  * against the previous period, the identifiers that moved most, what was resolved and by whom, what is still
- * open and since when. Each number is linked to the search that shows it when the caller can name one (`linkOf`);
+ * open and since when. Each number is linked to what shows its events when the caller can name it (`linkOf`);
  * the plain form carries the same numbers for the message's `text` (notifications, older clients).
  */
 import { SEVERITIES } from '../../api/index.js';
@@ -19,8 +19,12 @@ interface SearchRef {
   status?: 'open' | 'resolved';
 }
 
-/** A URL that opens the search, or undefined when none can be linked (the number stays plain). */
-export type LinkOf = (ref: SearchRef) => string | undefined;
+/**
+ * A URL that shows the `count` events of `ref`, or undefined when none can be linked (the number stays bold).
+ * The threat-intel API documents no portal search URL, only each event's page (`metadata.flare_url`): the
+ * digest links a number only when it counts one event of its own (docs/digests.md says why).
+ */
+export type LinkOf = (ref: SearchRef, count: number) => string | undefined;
 
 const noLinks: LinkOf = () => undefined;
 
@@ -44,7 +48,7 @@ function writers(linkOf: LinkOf): { mrkdwn: Writer; plain: Writer } {
   return {
     mrkdwn: {
       n: (value, ref) => {
-        const url = linkOf(ref);
+        const url = linkOf(ref, value);
         return url === undefined ? `*${value}*` : `<${url}|*${value}*>`;
       },
       name: (s) => `*${escapeMrkdwn(s)}*`,

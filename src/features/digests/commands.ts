@@ -1,3 +1,4 @@
+import type { Severity } from '../../api/index.js';
 import { eventRef } from '../../domain/events/context.js';
 import { renderDigestList, renderDigestMessage } from '../../domain/subscriptions/digest-blocks.js';
 import { changeSubscription, channelIdOf, createSubscription } from '../../domain/subscriptions/slack.js';
@@ -7,7 +8,8 @@ import { slackDate } from '../../slack/kit/dates.js';
 import type { NewSubscription } from '../../store/index.js';
 import type { DigestPagesDeps, DigestsDeps } from './deps.js';
 import { nextSlot } from './due.js';
-import { saveDigestContext } from './publisher.js';
+import { leastSeverity } from './form-blocks.js';
+import { digestTrendPart, saveDigestContext } from './publisher.js';
 
 export type AddInput = Omit<NewSubscription, 'teamId' | 'createdBy' | 'timeZone'> & {
   timeZone?: string | undefined;
@@ -29,6 +31,40 @@ export async function addDigest(
     `Digest \`${sub.id}\` created: it posts in <#${sub.channelId}> at ${sub.timeOfDay} ${sub.timeZone}` +
     `${cadenceText(sub)}; the first one ${slackDate(next)}. ` +
     `\`/vigil digest preview ${sub.id}\` shows what it would hold now.`
+  );
+}
+
+/**
+ * Changes a digest from its edit form, for its creator or an admin, after the same checks as creating one
+ * (connected, its identifiers exist, Vigil can post in its channel); the answer for the person.
+ */
+export async function editDigest(
+  ctx: { deps: DigestsDeps } & Pick<CommandRequest, 'client' | 'workspaceId' | 'userId'>,
+  input: AddInput & { subscriptionId: string },
+): Promise<string> {
+  const { deps, workspaceId, userId } = ctx;
+  const { subscriptionId, channelId, ...change } = input;
+  const before = await deps.digests.get(workspaceId, subscriptionId);
+  if (before.createdBy !== userId)
+    await deps.authz.requireAdmin(
+      ctx.client,
+      { workspaceId, teamId: workspaceId, userId },
+      'change a digest someone else created',
+    );
+  if (channelId !== before.channelId)
+    return `Digest \`${before.id}\` stays in <#${before.channelId}>, where its history is: add a digest in the other channel instead.`;
+  // A severity list (`severity:high,critical`) shows as its least in the form: left so, it stays a list.
+  const list = Array.isArray(before.severity) ? (before.severity as Severity[]) : undefined;
+  const severity = list !== undefined && change.severity === leastSeverity(list) ? list : change.severity;
+  const changed = await createSubscription(ctx, input, (timeZone) =>
+    deps.digests.edit(workspaceId, subscriptionId, userId, { ...change, severity, timeZone }),
+  );
+  if ('refusal' in changed) return changed.refusal;
+  const { sub } = changed;
+  const next = nextSlot(sub, deps.clock.now());
+  return (
+    `Digest \`${sub.id}\` changed: it posts in <#${sub.channelId}> at ${sub.timeOfDay} ${sub.timeZone}` +
+    `${cadenceText(sub)}; the next one ${slackDate(next)}.`
   );
 }
 
@@ -85,8 +121,17 @@ export const digestPreviewCommand: CommandHandler<'digest-preview', DigestPagesD
   async run(ctx) {
     const { deps } = ctx;
     const sub = await deps.digests.get(ctx.workspaceId, ctx.command.subscriptionId);
-    const content = await deps.digests.preview(ctx.workspaceId, sub.id);
-    const { ctxId, ctx: saved } = await saveDigestContext(deps.publishing, content, sub, ctx.userId);
+    const content = await deps.digests.preview(ctx.workspaceId, sub.id, deps.publishing.unsnoozed);
+    // The same paragraph, chart and table the post would carry, from the same records, none written.
+    const trend = await digestTrendPart(deps.publishing, content, sub.weekday !== undefined, false);
+    const { ctxId, ctx: saved } = await saveDigestContext(
+      deps.publishing,
+      content,
+      sub,
+      ctx.userId,
+      undefined,
+      trend,
+    );
     const message = renderDigestMessage({
       heading: saved.heading,
       events: saved.events.map((e) => e.event),

@@ -1,4 +1,4 @@
-/** Daily digests: subscribe a channel, list, remove and preview; the "+N more" button of a posted digest. */
+/** Daily and weekly digests: subscribe a channel (a command or a form), list, edit, remove and preview; the "+N more" button of a posted digest. */
 import type { Feature } from '../../slack/context.js';
 import { registerDigestActions } from './actions.js';
 import {
@@ -8,12 +8,13 @@ import {
   digestRemoveCommand,
 } from './commands.js';
 import type { DigestPagesDeps, DigestsDeps } from './deps.js';
-import { digestAddModalCommand, registerDigestViews } from './views.js';
+import { digestAddModalCommand, digestEditCommand, registerDigestViews } from './views.js';
 
 export const digestFeature: Feature<DigestsDeps> = {
   commands: {
     'digest-add': digestAddCommand,
     'digest-add-modal': digestAddModalCommand,
+    'digest-edit': digestEditCommand,
     'digest-list': digestListCommand,
     'digest-remove': digestRemoveCommand,
   },

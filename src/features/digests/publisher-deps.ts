@@ -25,9 +25,12 @@ export interface PublisherSources {
   };
   /** Each run's counts for the trend, and the audit log for what was resolved. */
   repos?: Pick<Repositories, 'digestTrends' | 'audit'>;
+  /** The events no snooze quiets now (what a run posts, so what its preview shows). */
+  snoozes?: { unsnoozed(workspaceId: string, events: Event[]): Promise<Event[]> };
 }
 
 export function publisherDepsOf(deps: PublisherSources): PublisherDeps {
+  const { snoozes } = deps;
   return {
     contexts: deps.events.contexts,
     generationOf: (ws, uid) => deps.events.generationOf(ws, uid),
@@ -40,5 +43,8 @@ export function publisherDepsOf(deps: PublisherSources): PublisherDeps {
     ...(deps.repos === undefined
       ? {}
       : { trend: { trends: deps.repos.digestTrends, audit: deps.repos.audit } }),
+    ...(snoozes === undefined
+      ? {}
+      : { unsnoozed: (ws: string, events: Event[]) => snoozes.unsnoozed(ws, events) }),
   };
 }

@@ -20,9 +20,9 @@ import { messageEntities } from '../../domain/work-object-entity.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { BotClients, BotClientsDeps } from '../../slack/bot-clients.js';
-import { safePortalUrl } from '../../slack/kit/text.js';
 import { unlessUnreadable } from '../../store/index.js';
 import type { DigestContent, DigestPublisher } from './run.js';
+import { digestTrendLinks } from './trend-links.js';
 
 const DIGEST_EVENT_TYPE = 'vigil_digest';
 /** At most this many events are kept behind "+N more" (the rest store's own bound). */
@@ -42,6 +42,8 @@ export interface PublisherDeps {
   shown?: (workspaceId: string, events: Event[], tenantId: number | undefined) => Promise<void>;
   /** Where each run's counts are kept and resolutions read, for the trend; no trend without it. */
   trend?: TrendSourceDeps;
+  /** The events no snooze quiets now: a preview leaves out what the run will (every event when absent). */
+  unsnoozed?: (workspaceId: string, events: Event[]) => Promise<Event[]>;
 }
 
 function headingOf(
@@ -104,38 +106,31 @@ export async function saveDigestContext(
 }
 
 /**
- * The run recorded and its trend drawn: the paragraph, chart, table and plain numbers. Each table row opens
- * the identifier's newest event of the digest in the portal, which Slack shows as its Work Object panel.
+ * The run recorded and its trend drawn: the paragraph, chart, table and plain numbers, linked as
+ * trend-links.ts says. A
+ * preview (`store: false`) draws the same from the same records without recording the run. A damaged trend
+ * record costs the trend only: the digest goes without it (the record is set aside, admins see it).
  */
-async function trendOf(
+export async function digestTrendPart(
   deps: PublisherDeps,
   content: DigestContent,
   weekly: boolean,
+  store = true,
 ): Promise<DigestHeading['trend']> {
   if (deps.trend === undefined) return undefined;
   const s = content.subscription;
-  const trend = await digestTrend(
-    deps.trend,
-    {
-      teamId: s.teamId,
-      subscriptionId: s.id,
-      zone: s.timeZone,
-      localDate: content.localDate,
-      period: weekly ? 'week' : 'day',
-      now: deps.clock.now(),
-    },
-    content.events,
-  );
-  const newest = new Map<number, string>();
-  for (const e of [...content.events].sort((a, b) =>
-    b.metadata.estimated_created_at.localeCompare(a.metadata.estimated_created_at),
-  )) {
-    const id = e.identifiers?.[0]?.id;
-    // A link element's URL is sent as is (safePortalUrl escapes `&` for mrkdwn).
-    const url = safePortalUrl(e.metadata.flare_url ?? '')?.replaceAll('&amp;', '&');
-    if (id !== undefined && url !== undefined && !newest.has(id)) newest.set(id, url);
-  }
-  const part = trendMessagePart(trend, { row: (s) => newest.get(s.id) });
+  const run = {
+    teamId: s.teamId,
+    subscriptionId: s.id,
+    zone: s.timeZone,
+    localDate: content.localDate,
+    period: weekly ? ('week' as const) : ('day' as const),
+    now: deps.clock.now(),
+    store,
+  };
+  const trend = await unlessUnreadable(digestTrend(deps.trend, run, content.events), undefined);
+  if (trend === undefined) return undefined;
+  const part = trendMessagePart(trend, digestTrendLinks(content.events, content.localDate));
   return { text: part.text, blocks: part.blocks as unknown as Record<string, unknown>[] };
 }
 
@@ -149,8 +144,7 @@ export function createDigestPublisher(
   return {
     async post(content) {
       const sub = (await subscriptionOf(content.subscription.id)) ?? { severity: 'info', types: [] };
-      // A damaged trend record costs the trend only: the digest posts without it (the record is set aside).
-      const trend = await unlessUnreadable(trendOf(deps, content, sub.weekday !== undefined), undefined);
+      const trend = await digestTrendPart(deps, content, sub.weekday !== undefined);
       // Kept as long as an alert's: the message follows its events' state for days.
       const { ctxId, ctx } = await saveDigestContext(
         deps,

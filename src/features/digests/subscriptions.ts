@@ -3,6 +3,7 @@
  * list with the last run, the next slot and whether it is failing (from the first failed run, since when), and a preview of the next digest.
  */
 import { DateTime } from 'luxon';
+import type { Event } from '../../api/index.js';
 import type { DigestListItem } from '../../domain/subscriptions/digest-blocks.js';
 import { SubscriptionService, type SubscriptionServiceDeps } from '../../domain/subscriptions/service.js';
 import type { EventSource } from '../../domain/subscriptions/source.js';
@@ -16,7 +17,7 @@ import {
 } from '../../store/index.js';
 import { randomId } from '../../store/repos/ids.js';
 import { collectEvents } from './collect.js';
-import { nextSlot } from './due.js';
+import { dueAt, nextSlot } from './due.js';
 import { contentOf, type DigestContent } from './run.js';
 
 export interface DigestServiceDeps extends Pick<SubscriptionServiceDeps, 'tenantOf'> {
@@ -27,6 +28,16 @@ export interface DigestServiceDeps extends Pick<SubscriptionServiceDeps, 'tenant
   events: EventSource;
   clock: Clock;
 }
+
+/** What `digest edit` changes: everything the form shows but the channel. */
+export type DigestEdit = Pick<
+  Subscription,
+  'identifierIds' | 'severity' | 'types' | 'timeOfDay' | 'timeZone' | 'weekdaysOnly' | 'skipEmpty'
+> & { tags?: string[] | undefined; weekday?: number | undefined };
+
+/** What a digest searches: a change of it invalidates the saved cursors (every parameter but `from` must stay). */
+const searchOf = (s: Pick<Subscription, 'severity' | 'types' | 'tags'>): string =>
+  JSON.stringify([s.severity, [...s.types].sort(), [...(s.tags ?? [])].sort()]);
 
 export class DigestService extends SubscriptionService<Subscription, NewSubscription> {
   constructor(private readonly deps: DigestServiceDeps) {
@@ -90,22 +101,63 @@ export class DigestService extends SubscriptionService<Subscription, NewSubscrip
     );
   }
 
+  /**
+   * Changes a digest's settings (not its channel: its history is there), audited. When what it searches
+   * changes (severity, types, tags), the saved cursors belong to another search: the next digest reads the
+   * new search from the last digest's time (or looks back its first window), what was shown still skipped.
+   */
+  async edit(workspaceId: string, id: string, userId: string, change: DigestEdit): Promise<Subscription> {
+    const before = await this.get(workspaceId, id);
+    const sub = await this.deps.repos.digestSubscriptions.update(id, {
+      ...change,
+      tags: change.tags?.length ? change.tags : undefined,
+      weekday: change.weekday,
+    });
+    if (sub === undefined) return this.get(workspaceId, id);
+    if (searchOf(before) !== searchOf(sub)) {
+      const outbox = this.deps.repos.digestOutbox;
+      const [state, record] = await Promise.all([
+        outbox.cursorState(workspaceId, id),
+        unlessUnreadable(outbox.get(workspaceId, id), undefined),
+      ]);
+      const at = record?.last?.at;
+      const targets = sub.identifierIds === 'all' ? ['all'] : sub.identifierIds.map(String);
+      const since = at === undefined ? undefined : new Date(at).toISOString();
+      const identifiers = since === undefined ? {} : Object.fromEntries(targets.map((t) => [t, { since }]));
+      await outbox.setCursorState(workspaceId, id, { identifiers, seen: state.seen });
+    }
+    await this.deps.repos.audit.append({ teamId: workspaceId, userId, action: 'digest.edit', target: id });
+    return sub;
+  }
+
   protected override async removed(workspaceId: string, id: string): Promise<void> {
     await this.deps.repos.digestOutbox.delete(workspaceId, id);
     await this.deps.repos.digestTrends.delete(workspaceId, id);
   }
 
-  /** What the next digest would hold now; nothing is stored and no cursor moves. */
-  async preview(workspaceId: string, id: string): Promise<DigestContent> {
+  /**
+   * What the next digest would hold now (without what `unsnoozed` leaves out, as the run does); nothing is
+   * stored and no cursor moves.
+   */
+  async preview(
+    workspaceId: string,
+    id: string,
+    unsnoozed?: (workspaceId: string, events: Event[]) => Promise<Event[]>,
+  ): Promise<DigestContent> {
     const sub = await this.get(workspaceId, id);
     const now = this.deps.clock.now();
     const state = await this.deps.repos.digestOutbox.cursorState(workspaceId, id);
     const collected = await inTenant(sub.tenantId, () => collectEvents(this.deps.events, sub, state, now));
-    const localDate = DateTime.fromMillis(now, { zone: sub.timeZone }).toISODate() ?? '';
+    const events = unsnoozed ? await unsnoozed(workspaceId, collected.events) : collected.events;
+    // The date of the digest it previews: one due and not posted yet, else the next one scheduled.
+    const localDate =
+      dueAt(sub, now)?.localDate ??
+      DateTime.fromMillis(nextSlot(sub, now), { zone: sub.timeZone }).toISODate() ??
+      '';
     return contentOf(
       sub,
       { runId: `preview-${randomId(6)}`, localDate, late: false },
-      collected.events,
+      events,
       collected.truncated,
       collected.missing,
     );

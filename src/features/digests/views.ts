@@ -1,19 +1,24 @@
 /**
- * The `digest add` form: opened at once (the trigger id lives 3 s), checked on submit (a channel Vigil
- * cannot post in is refused beside the field), then created, and confirmed where the person opened it.
+ * The digest form: opened at once (the trigger id lives 3 s), empty for `digest add`, filled with a digest's
+ * settings for `digest edit <id>`; checked on submit (a channel Vigil cannot post in is refused beside the
+ * field), then created or changed, and confirmed where the person opened it.
  */
 import type { App, ViewOutput } from '@slack/bolt';
 import { isEventFilterType } from '../../api/index.js';
 import { readTags } from '../../domain/events/tags.js';
-import {
-  DIGEST_ADD_VIEW,
-  DIGEST_TAG_FIELDS,
-  renderDigestAddModal,
-} from '../../domain/subscriptions/digest-blocks.js';
 import { listField, onSubscriptionForm, readCommonFields } from '../../domain/subscriptions/slack.js';
 import type { CommandHandler } from '../../slack/context.js';
-import { type AddInput, addDigest } from './commands.js';
+import { type AddInput, addDigest, editDigest } from './commands.js';
 import type { DigestsDeps } from './deps.js';
+import {
+  DIGEST_ADD_VIEW,
+  DIGEST_EDIT_VIEW,
+  DIGEST_TAG_FIELDS,
+  EDITED_BLOCK_PREFIX,
+  renderDigestAddModal,
+  renderDigestEditModal,
+  WEEKDAY_VALUES,
+} from './form-blocks.js';
 
 export const digestAddModalCommand: CommandHandler<'digest-add-modal', DigestsDeps> = {
   async run(ctx) {
@@ -27,6 +32,30 @@ export const digestAddModalCommand: CommandHandler<'digest-add-modal', DigestsDe
     });
   },
 };
+
+export const digestEditCommand: CommandHandler<'digest-edit', DigestsDeps> = {
+  async run(ctx) {
+    const { deps } = ctx;
+    const sub = await deps.digests.get(ctx.workspaceId, ctx.command.subscriptionId);
+    // Only its creator or an admin changes a digest: refused before the form, and checked again on save.
+    if (sub.createdBy !== ctx.userId)
+      await deps.authz.requireAdmin(ctx.client, ctx, 'change a digest someone else created');
+    const tenant = await deps.connection.tenantOf(ctx.workspaceId).catch(() => undefined);
+    const known = await deps.knownTags.list(ctx.workspaceId, tenant);
+    await ctx.client.views.open({
+      trigger_id: ctx.triggerId,
+      view: renderDigestEditModal(sub, ctx.channelId, known),
+    });
+  },
+};
+
+/** "How often": daily (no weekday) or weekly on a weekday (1 Monday … 7 Sunday), as `every:week day:…`. */
+function readCadence(value: string | undefined): { weekday: number | undefined } | undefined {
+  // A form opened before the menu existed submits none: daily, as it was.
+  if (value === undefined || value === 'day') return { weekday: undefined };
+  const i = (WEEKDAY_VALUES as readonly string[]).indexOf(value);
+  return i < 0 ? undefined : { weekday: i + 1 };
+}
 
 /** The form's values, or the errors to show beside its fields. */
 function readForm(view: ViewOutput): { input: AddInput } | { errors: Record<string, string> } {
@@ -46,7 +75,12 @@ function readForm(view: ViewOutput): { input: AddInput } | { errors: Record<stri
   const timeOfDay = field('time').selected_time ?? '09:00';
   if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(timeOfDay)) errors.time = 'Pick a time of day.';
   const options = (field('options').selected_options ?? []).map((o) => o.value);
-  if (Object.keys(errors).length > 0) return { errors };
+  const cadence = readCadence(field('cadence').selected_option?.value);
+  if (cadence === undefined) errors.cadence = 'Pick how often from the list.';
+  // The command's rule (`every:week weekdays` is refused): a weekly digest posts on its day.
+  else if (cadence.weekday !== undefined && options.includes('weekdays') && errors.options === undefined)
+    errors.options = '“Weekdays only” is for a daily digest; a weekly one posts on its day.';
+  if (Object.keys(errors).length > 0 || cadence === undefined) return { errors };
   return {
     input: {
       channelId: common.channelId,
@@ -57,11 +91,39 @@ function readForm(view: ViewOutput): { input: AddInput } | { errors: Record<stri
       timeOfDay,
       timeZone: common.timeZone,
       weekdaysOnly: options.includes('weekdays'),
+      ...(cadence.weekday === undefined ? {} : { weekday: cadence.weekday }),
       skipEmpty: !options.includes('always'),
     },
   };
 }
 
+type ViewBlock = { block_id?: string; element?: { initial_conversation?: string } };
+
+/**
+ * The edit form's values and the digest it changes (its id in the first block's id, as the form was opened);
+ * another channel than the digest's is refused beside the field.
+ */
+function readEditForm(
+  view: ViewOutput,
+): { input: AddInput & { subscriptionId: string } } | { errors: Record<string, string> } {
+  const blocks = (view.blocks ?? []) as ViewBlock[];
+  const edited = blocks.find((b) => b.block_id?.startsWith(EDITED_BLOCK_PREFIX))?.block_id;
+  const channel = blocks.find((b) => b.block_id === 'channel')?.element?.initial_conversation;
+  const form = readForm(view);
+  if (edited === undefined || channel === undefined)
+    return { errors: { channel: 'This form is not one Vigil opened: close it and run the command again.' } };
+  if ('input' in form && form.input.channelId !== channel)
+    return {
+      errors: {
+        channel:
+          'A digest stays in the channel it posts in (its history is there): add a digest in the other channel instead.',
+      },
+    };
+  if ('errors' in form) return form;
+  return { input: { ...form.input, subscriptionId: edited.slice(EDITED_BLOCK_PREFIX.length) } };
+}
+
 export function registerDigestViews(app: App, deps: DigestsDeps): void {
   onSubscriptionForm(app, deps, DIGEST_ADD_VIEW, readForm, addDigest);
+  onSubscriptionForm(app, deps, DIGEST_EDIT_VIEW, readEditForm, editDigest);
 }

@@ -188,6 +188,8 @@ export type Command =
   /** `digest add` with nothing after it: the form. */
   | { kind: 'digest-add-modal' }
   | { kind: 'digest-list' }
+  /** The form, filled with the digest's settings. */
+  | { kind: 'digest-edit'; subscriptionId: string }
   | { kind: 'digest-remove'; subscriptionId: string }
   | { kind: 'digest-preview'; subscriptionId: string }
   | {

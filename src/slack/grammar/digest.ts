@@ -1,5 +1,5 @@
 /**
- * `digest add|list|remove|preview …`.
+ * `digest add|list|edit|remove|preview …`; `digest edit <id>` opens the add form filled with the digest's settings.
  *
  * `digest add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:leak,paste] [at:09:00]
  * [tz:Europe/Paris] [weekdays] [always] [every:day|week] [day:monday]` — any order. Defaults: the current
@@ -15,7 +15,7 @@ import { clockTime, parseAddArgs, subscriptionIdOf } from './subscriptions.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 
-const DIGEST_ACTIONS = ['add', 'list', 'remove', 'preview'] as const;
+const DIGEST_ACTIONS = ['add', 'list', 'edit', 'remove', 'preview'] as const;
 const ADD_KEYS = ['identifiers', 'severity', 'type', 'tag', 'at', 'tz', 'every', 'day'] as const;
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const ADD_WORDS = ['weekdays', 'always'] as const;
@@ -33,6 +33,7 @@ const EX = {
   day: '/vigil digest add every:week day:monday',
   // Subscription ids are the workspace's own: the list shows them.
   remove: '/vigil digest list',
+  edit: '/vigil digest list',
   preview: '/vigil digest list',
 } as const;
 
@@ -138,7 +139,7 @@ function tagsOf(token: Token): string[] {
   return tags;
 }
 
-function subscriptionId(tokens: readonly Token[], action: 'remove' | 'preview'): string {
+function subscriptionId(tokens: readonly Token[], action: 'edit' | 'remove' | 'preview'): string {
   return subscriptionIdOf(tokens, 'digest', action, EX[action]);
 }
 
@@ -150,6 +151,8 @@ export function parseDigest(tokens: readonly Token[]): Command {
     case 'list':
       noArguments(rest, 'digest list');
       return { kind: 'digest-list' };
+    case 'edit':
+      return { kind: 'digest-edit', subscriptionId: subscriptionId(rest, 'edit') };
     case 'remove':
       return { kind: 'digest-remove', subscriptionId: subscriptionId(rest, 'remove') };
     case 'preview':

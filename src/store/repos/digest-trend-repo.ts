@@ -41,6 +41,21 @@ const TrendRecordSchema = z.object({ runs: z.record(z.string(), RunSchema) });
 export type DigestTrendRun = z.infer<typeof RunSchema>;
 export type DigestTrendRecord = z.infer<typeof TrendRecordSchema>;
 
+/**
+ * `current` with the run of `localDate` recorded (or replaced) and runs before `keepFrom` dropped: what
+ * `record` stores, and what a digest's preview reads without storing it.
+ */
+export function withRun(
+  current: DigestTrendRecord | undefined,
+  localDate: string,
+  run: DigestTrendRun,
+  keepFrom: string,
+): DigestTrendRecord {
+  const uids = run.uids.slice(-MAX_UIDS_PER_RUN);
+  const kept = Object.entries(current?.runs ?? {}).filter(([d]) => d >= keepFrom && d !== localDate);
+  return { runs: Object.fromEntries([...kept, [localDate, { ...run, uids }]].sort().slice(-MAX_RUNS)) };
+}
+
 export class DigestTrendRepo {
   constructor(private readonly store: Store) {}
 
@@ -56,12 +71,9 @@ export class DigestTrendRepo {
     run: DigestTrendRun,
     keepFrom: string,
   ) {
-    const uids = run.uids.slice(-MAX_UIDS_PER_RUN);
-    await updateRecord(this.store, this.ns, `${teamId}:${subscriptionId}`, TrendRecordSchema, (current) => {
-      const kept = Object.entries(current?.runs ?? {}).filter(([d]) => d >= keepFrom && d !== localDate);
-      const runs = Object.fromEntries([...kept, [localDate, { ...run, uids }]].sort().slice(-MAX_RUNS));
-      return { runs };
-    });
+    await updateRecord(this.store, this.ns, `${teamId}:${subscriptionId}`, TrendRecordSchema, (current) =>
+      withRun(current, localDate, run, keepFrom),
+    );
   }
 
   async get(teamId: string, subscriptionId: string): Promise<DigestTrendRecord | undefined> {

@@ -189,6 +189,7 @@ describe('parseCommand: valid commands', () => {
     ],
     // digest
     ['digest add', { kind: 'digest-add-modal' }],
+    ['digest edit abc123', { kind: 'digest-edit', subscriptionId: 'abc123' }],
     [
       'digest add weekdays',
       { kind: 'digest-add', identifierIds: 'all', timeOfDay: '09:00', weekdaysOnly: true, skipEmpty: true },
@@ -643,15 +644,16 @@ const ERRORS: ErrorRow[] = [
     'The report request id must be a UUID like `3f2b9c1e-8d4a-4c6b-9e2f-1a2b3c4d5e6f`, not `123`.',
   ],
   // digest
-  ['digest', 'digest', '`digest` needs an action: `add`, `list`, `remove` or `preview`.'],
+  ['digest', 'digest', '`digest` needs an action: `add`, `list`, `edit`, `remove` or `preview`.'],
   [
     'digest ad',
     'digest',
-    '`ad` is not a `digest` action; use `add`, `list`, `remove` or `preview`.',
+    '`ad` is not a `digest` action; use `add`, `list`, `edit`, `remove` or `preview`.',
     'Did you mean `digest add`?',
   ],
   ['digest list x', 'digest', '`digest list` takes no arguments; got `x`.'],
   ['digest remove', 'digest', '`digest remove` needs a subscription id; `/vigil digest list` shows them.'],
+  ['digest edit', 'digest', '`digest edit` needs a subscription id; `/vigil digest list` shows them.'],
   ['digest remove a/b', 'digest', '`a/b` is not a subscription id; `/vigil digest list` shows them.'],
   ['digest preview abc extra', 'digest', '`digest preview` takes one subscription id; got also `extra`.'],
   ['digest add #soc <#C1|x>', 'digest', 'A digest posts in one channel; two were given.'],
