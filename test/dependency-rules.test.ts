@@ -68,10 +68,11 @@ const TREE: Record<string, string> = {
     // services-know-no-slack
     import { App } from '@slack/bolt';
     export const app = App;`,
-  'src/features/b/index.ts': `
-    // a type-only import neither crosses features nor closes a cycle
-    import type { A } from '../a/index.js';
-    export const b: A = 1;`,
+  'src/features/b/index.ts': 'export const b = 1;\nexport type B = number;',
+  'src/features/c/index.ts': `
+    // feature-imports-no-feature: a type crosses features too (declare what you call in deps.ts)
+    import type { B } from '../b/index.js';
+    export const c: B = 1;`,
   'src/web/server.ts': `
     // only-app-imports-features
     import { a } from '../features/a/index.js';
@@ -92,6 +93,7 @@ const EXPECTED = [
   'api-client-knows-no-vigil-above-it: src/api/client.ts → @slack/web-api',
   'api-client-knows-no-vigil-above-it: src/api/client.ts → src/store/repo.ts',
   'feature-imports-no-feature: src/features/a/index.ts → src/features/b/index.ts',
+  'feature-imports-no-feature: src/features/c/index.ts → src/features/b/index.ts',
   'kernel-imports-nothing-of-vigil: src/kernel/clock.ts → src/api/client.ts',
   'no-circular: src/domain/cycle-a.ts → src/domain/cycle-b.ts',
   'no-unresolvable: src/observability/metrics.ts → ./gone.js',
