@@ -147,7 +147,8 @@ export function subscriptionRows(
   items: readonly { line: string; id: string; paused: boolean }[],
   kind: {
     blockId: string;
-    actions: { pause: string; resume: string; remove: string };
+    /** `edit`: an Edit button too (digests). */
+    actions: { pause: string; resume: string; remove: string; edit?: string };
     confirm: { title: string; text: string };
   },
 ): KnownBlock[][] {
@@ -167,7 +168,7 @@ function subscriptionRow(row: {
   line: string;
   id: string;
   paused: boolean;
-  actions: { pause: string; resume: string; remove: string };
+  actions: { pause: string; resume: string; remove: string; edit?: string | undefined };
   confirm: { title: string; text: string };
 }): KnownBlock[] {
   const { id } = row;
@@ -198,7 +199,23 @@ function subscriptionRow(row: {
       block_id: row.blockId,
       text: { type: 'mrkdwn', text: truncate(row.line, 3000), verbatim: true },
     },
-    { type: 'actions', block_id: `${row.blockId}:actions`, elements: [toggle, remove] },
+    {
+      type: 'actions',
+      block_id: `${row.blockId}:actions`,
+      elements:
+        row.actions.edit === undefined
+          ? [toggle, remove]
+          : [
+              toggle,
+              {
+                type: 'button',
+                action_id: row.actions.edit,
+                value: id,
+                text: { type: 'plain_text', text: 'Edit' },
+              },
+              remove,
+            ],
+    },
   ];
 }
 

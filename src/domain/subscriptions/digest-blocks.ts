@@ -129,6 +129,8 @@ export function renderDigestMessage(input: DigestMessageInput): RenderedMessage 
 export const DIGEST_PAUSE = 'digest_pause';
 export const DIGEST_RESUME = 'digest_resume';
 export const DIGEST_REMOVE = 'digest_remove';
+/** App Home's Edit: handled by the digests feature (it opens the digest's form). */
+export const DIGEST_EDIT = 'digest_edit_open';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -199,7 +201,7 @@ export function renderDigestList(
   });
 }
 
-/** App Home rows: the line and Pause/Resume and Remove buttons (value: the subscription id). */
+/** App Home rows: the line and Pause/Resume, Edit and Remove buttons (value: the subscription id). */
 export function digestHomeGroups(items: readonly DigestListItem[]): KnownBlock[][] {
   return subscriptionRows(
     items.map((item) => ({
@@ -209,7 +211,7 @@ export function digestHomeGroups(items: readonly DigestListItem[]): KnownBlock[]
     })),
     {
       blockId: 'home:digest',
-      actions: { pause: DIGEST_PAUSE, resume: DIGEST_RESUME, remove: DIGEST_REMOVE },
+      actions: { pause: DIGEST_PAUSE, resume: DIGEST_RESUME, remove: DIGEST_REMOVE, edit: DIGEST_EDIT },
       confirm: { title: 'Remove this digest?', text: 'Vigil stops posting it. Its history is forgotten.' },
     },
   );

@@ -4,10 +4,14 @@
  * field), then created or changed, and confirmed where the person opened it.
  */
 import type { App, ViewOutput } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import { isEventFilterType } from '../../api/index.js';
 import { readTags } from '../../domain/events/tags.js';
+import { DIGEST_EDIT } from '../../domain/subscriptions/digest-blocks.js';
 import { listField, onSubscriptionForm, readCommonFields } from '../../domain/subscriptions/slack.js';
-import type { CommandHandler } from '../../slack/context.js';
+import type { CommandHandler, Requester } from '../../slack/context.js';
+import { onAction } from '../../slack/listen.js';
+
 import { type AddInput, addDigest, editDigest } from './commands.js';
 import type { DigestsDeps } from './deps.js';
 import {
@@ -33,20 +37,32 @@ export const digestAddModalCommand: CommandHandler<'digest-add-modal', DigestsDe
   },
 };
 
+/** The edit form of a digest, for its creator or an admin (checked again on save). */
+async function openEditForm(
+  deps: DigestsDeps,
+  client: WebClient,
+  who: Requester,
+  form: { triggerId: string; subscriptionId: string; channelId?: string | undefined },
+): Promise<void> {
+  const sub = await deps.digests.get(who.workspaceId, form.subscriptionId);
+  // Only its creator or an admin changes a digest: refused before the form, and checked again on save.
+  if (sub.createdBy !== who.userId)
+    await deps.authz.requireAdmin(client, who, 'change a digest someone else created');
+  const tenant = await deps.connection.tenantOf(who.workspaceId).catch(() => undefined);
+  const known = await deps.knownTags.list(who.workspaceId, tenant);
+  await client.views.open({
+    trigger_id: form.triggerId,
+    view: renderDigestEditModal(sub, form.channelId ?? sub.channelId, known),
+  });
+}
+
 export const digestEditCommand: CommandHandler<'digest-edit', DigestsDeps> = {
-  async run(ctx) {
-    const { deps } = ctx;
-    const sub = await deps.digests.get(ctx.workspaceId, ctx.command.subscriptionId);
-    // Only its creator or an admin changes a digest: refused before the form, and checked again on save.
-    if (sub.createdBy !== ctx.userId)
-      await deps.authz.requireAdmin(ctx.client, ctx, 'change a digest someone else created');
-    const tenant = await deps.connection.tenantOf(ctx.workspaceId).catch(() => undefined);
-    const known = await deps.knownTags.list(ctx.workspaceId, tenant);
-    await ctx.client.views.open({
-      trigger_id: ctx.triggerId,
-      view: renderDigestEditModal(sub, ctx.channelId, known),
-    });
-  },
+  run: (ctx) =>
+    openEditForm(ctx.deps, ctx.client, ctx, {
+      triggerId: ctx.triggerId,
+      subscriptionId: ctx.command.subscriptionId,
+      channelId: ctx.channelId,
+    }),
 };
 
 /** "How often": daily (no weekday) or weekly on a weekday (1 Monday … 7 Sunday), as `every:week day:…`. */
@@ -126,4 +142,13 @@ function readEditForm(
 export function registerDigestViews(app: App, deps: DigestsDeps): void {
   onSubscriptionForm(app, deps, DIGEST_ADD_VIEW, readForm, addDigest);
   onSubscriptionForm(app, deps, DIGEST_EDIT_VIEW, readEditForm, editDigest);
+  // App Home's Edit on a digest row: the same form, confirmed in the digest's channel.
+  onAction(
+    app,
+    deps,
+    DIGEST_EDIT,
+    ({ who, body, client, action }) =>
+      openEditForm(deps, client, who, { triggerId: body.trigger_id, subscriptionId: action.value ?? '' }),
+    { quiet: true, inDm: true, access: 'subscribe' },
+  );
 }

@@ -331,4 +331,56 @@ describe('digest commands and posts', () => {
     expect(actions).toEqual(expect.arrayContaining(['digest.add', 'digest.pause', 'digest.resume']));
     expect(actions).not.toContain('digest.remove');
   });
+
+  it("App Home's Edit opens the digest's form filled, for its creator; another member is refused before any form", async () => {
+    await command(stack, 'digest add identifiers:3001 tz:UTC at:07:30 every:week day:friday', {
+      userId: SEEDED_USERS.member,
+    });
+    const subs = await stack.repos.digestSubscriptions.list(DEFAULT_TEAM_ID);
+    const sub = subs.at(-1);
+    const before = stack.slack.callsTo('views.publish').length;
+    await stack.sender.event({ type: 'app_home_opened', userId: SEEDED_USERS.member });
+    const home = await stack.slack.waitFor(
+      (c) => c.method === 'views.publish' && stack.slack.callsTo('views.publish').indexOf(c) >= before,
+    );
+    const view = home.body.view as {
+      blocks: { type: string; elements?: { action_id?: string; value?: string }[] }[];
+    };
+    const edit = view.blocks
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === 'digest_edit_open' && e.value === sub?.id);
+    expect(edit).toBeDefined();
+    const opens = stack.slack.callsTo('views.open').length;
+    await stack.sender.blockAction({
+      actionId: 'digest_edit_open',
+      container: 'view',
+      view: view as unknown as Record<string, unknown>,
+      userId: SEEDED_USERS.member,
+      value: sub?.id ?? '',
+    });
+    const opened = await stack.slack.waitFor(
+      (c) => c.method === 'views.open' && stack.slack.callsTo('views.open').indexOf(c) >= opens,
+    );
+    const form = JSON.stringify(opened.body.view);
+    expect(form).toContain('Edit digest');
+    expect(form).toContain('07:30');
+    expect(form).toContain('Friday');
+
+    stack.slack.addUser({ id: 'U0OTHER98', name: 'olga' });
+    const opensBefore = stack.slack.callsTo('views.open').length;
+    await stack.sender.blockAction({
+      actionId: 'digest_edit_open',
+      container: 'view',
+      view: view as unknown as Record<string, unknown>,
+      userId: 'U0OTHER98',
+      value: sub?.id ?? '',
+    });
+    const told = await stack.slack.waitFor(
+      (c) => c.method === 'chat.postMessage' && c.body.channel === 'U0OTHER98',
+    );
+    expect(JSON.stringify(told.body)).toContain(
+      'Only workspace admins can change a digest someone else created',
+    );
+    expect(stack.slack.callsTo('views.open')).toHaveLength(opensBefore);
+  });
 });
