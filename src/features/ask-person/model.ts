@@ -158,6 +158,17 @@ export function clockIn(ms: number, timeZone: string): string {
 export const awaitingAnswer = (ask: Ask): boolean =>
   ask.state === 'asked' && ask.answers.length === 0 && ask.escalation === undefined;
 
+/**
+ * Whether an ask still has work for a tick, now or later: a DM to send, an answer or escalation awaited, a
+ * reply owed to the alert's thread, or a row to draw. Only open asks are indexed (and read by a tick); a
+ * closed one opens again when the member answers later.
+ */
+export function isOpen(ask: Ask): boolean {
+  if (ask.state === 'queued' || ask.state === 'sending') return true;
+  if (ask.state === 'skipped') return false;
+  return awaitingAnswer(ask) || owedPosts(ask).length > 0 || ask.row !== rowAnswer(ask);
+}
+
 /** The posts of an ask not yet made (answers' replies, the escalation). */
 export function owedPosts(ask: Ask): { which: PostRef; post: OwedPost }[] {
   const owed: { which: PostRef; post: OwedPost }[] = ask.answers.map((a, i) => ({
