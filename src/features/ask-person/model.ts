@@ -21,15 +21,18 @@ const SKIPS = ['not-company', 'unknown', 'guest', 'bot', 'deactivated', 'no-emai
 export type SkipReason = (typeof SKIPS)[number];
 
 /**
- * A post Vigil owes (a reply in the alert's thread): made once across crashes and instances, like the alert
- * outbox's messages: claimed (`posting`, its owner and when), then posted carrying `runId` in its metadata;
- * a claim whose owner died is taken over by looking for the run id in the thread first.
+ * A post Vigil owes (a reply in the alert's thread), kept like the alert outbox's messages: owed (`pending`)
+ * before anything is sent, claimed (`posting`, its owner and when) just before chat.postMessage, `posted`
+ * with its ts just after. A claim whose owner died between the two is in doubt (thread.ts): the reply is
+ * posted again, once per such crash, since only reading the channel could tell.
  */
 const PostSchema = z.object({
   runId: z.string(),
   state: z.enum(['pending', 'posting', 'posted']),
   owner: z.string().optional(),
   claimedAt: z.number().optional(),
+  /** Claims that reached chat.postMessage; more than one means a repeat may show in the thread. */
+  attempts: z.number().int().optional(),
   ts: z.string().optional(),
 });
 export type OwedPost = z.infer<typeof PostSchema>;
