@@ -44,8 +44,9 @@ export class OpenAskIndex {
 
   /**
    * Changes the workspace's index under its lock: `change` is given its ids (undefined when missing: it
-   * rebuilds them) and returns the new ones, or undefined to leave them. The workspace list follows: the
-   * workspace is on it while it has open asks. Returns the ids now indexed.
+   * rebuilds them, or leaves it missing) and returns the new ones, or undefined to leave them. The workspace
+   * list follows: the workspace is on it while it has open asks (an index left empty takes it off). Returns
+   * the ids now indexed.
    */
   async change(
     workspaceId: string,
@@ -60,15 +61,16 @@ export class OpenAskIndex {
       async (current) => {
         const next = await change(current?.ids);
         ids = next ?? current?.ids ?? [];
+        // Left missing: rebuilt from the records by whoever reads it next (never written empty by guess).
+        if (next === undefined && current === undefined) return undefined;
         // Listed before an id is indexed, unlisted before the last goes: a crash between leaves the workspace
         // listed with nothing open (unlisted by the next tick) or unlisted with closed asks only.
-        const added = ids.some((id) => !current?.ids.includes(id));
-        if (added)
+        if (ids.some((id) => !current?.ids.includes(id)))
           await this.changeTeams((teamIds) =>
             teamIds.includes(workspaceId) ? teamIds : [...teamIds, workspaceId],
           );
         if (ids.length === 0) await this.changeTeams((teamIds) => teamIds.filter((t) => t !== workspaceId));
-        return next === undefined && current !== undefined ? undefined : { ids };
+        return next === undefined ? undefined : { ids };
       },
       undefined,
       true,

@@ -154,6 +154,25 @@ describe.each(BACKENDS)('the index of open asks (%s)', (kind) => {
     expect(new Set(reads)).toEqual(new Set([`${WS}:${open.id}`]));
   });
 
+  it('a store from before the index: an ask closed before any tick leaves the others found', async () => {
+    const { store, reads } = counting(await fixture.open());
+    const { service, records } = serviceOn(store);
+    const { repos } = reposFor(store);
+    const raw = repos.askPerson(AskSchema);
+    const now = fixture.clock.now();
+    const [a, b] = [askOf(1, true, now), askOf(2, true, now)];
+    await raw.set(WS, a.id, a, KEEP);
+    await raw.set(WS, b.id, b, KEEP);
+    // Answered and drawn (closed) by a click, before any tick made the index.
+    await records.change(WS, a.id, (cur) => (cur === undefined ? undefined : askOf(1, false, now)));
+    expect(await repos.openAsks.open(WS)).toBeUndefined();
+    await service.tick();
+    expect(await repos.openAsks.open(WS)).toEqual([b.id]);
+    reads.length = 0;
+    await service.tick();
+    expect(new Set(reads)).toEqual(new Set([`${WS}:${b.id}`]));
+  });
+
   it('drops an id a crash left behind, and unlists the workspace once nothing is open', async () => {
     const { store, reads } = counting(await fixture.open());
     const { service } = serviceOn(store);
