@@ -100,11 +100,11 @@ function state(o: PersonDmOptions, url: URL) {
   };
 }
 
-let leaks = 0;
-
-/** A password of the employee's found in a combolist: a new leaked credential in the simulated API. */
-function leak(o: PersonDmOptions, res: ServerResponse): void {
-  leaks += 1;
+/**
+ * A password of the employee's found in a combolist: a new leaked credential in the simulated API (`n`: the
+ * how-manieth, each from its own list, so each is a new credential to ask about).
+ */
+function leak(o: PersonDmOptions, res: ServerResponse, leaks: number): void {
   const { id, tenantId } = o.employee.identifier;
   o.sim.state.addEvent({
     tenantId,
@@ -147,6 +147,7 @@ async function answer(o: PersonDmOptions, req: IncomingMessage, res: ServerRespo
 
 /** Answers the employee view's paths (the playground's host already checked); false for any other. */
 export function createPersonDmRoutes(o: PersonDmOptions) {
+  let leaks = 0;
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     const sameOrigin =
       req.headers.origin === undefined || req.headers.origin === `http://${req.headers.host ?? ''}`;
@@ -167,7 +168,7 @@ export function createPersonDmRoutes(o: PersonDmOptions) {
         return true;
       case 'POST /playground/person/leak':
         if (!sameOrigin) json(res, 403, { ok: false });
-        else leak(o, res);
+        else leak(o, res, ++leaks);
         return true;
       case 'POST /playground/person/answer':
         if (!sameOrigin) json(res, 403, { ok: false });
