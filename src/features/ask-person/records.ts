@@ -125,8 +125,9 @@ export class AskRecords {
       },
       this.keepMs,
     );
-    // Out of the index once written closed (a crash before this leaves it to the next tick's reading).
-    if (closed) await this.prune(workspaceId, [id]);
+    // Out of the index once written closed; the change is made either way: should this fail (or the process
+    // die first), the next tick reads the ask closed and takes it out.
+    if (closed) await this.prune(workspaceId, [id]).catch(() => undefined);
     return { changed, ask };
   }
 

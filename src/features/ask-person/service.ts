@@ -188,8 +188,10 @@ export class AskPersonService {
     const now = deps.clock.now();
     const before = await deps.records.get(input.workspaceId, input.id);
     if (before === undefined) return { refusal: 'This question has expired; nothing more is needed.' };
-    if (before.userId !== input.userId || before.state !== 'asked')
-      return { refusal: 'This question was for someone else.' };
+    // A click can come before the DM is recorded sent (Slack shows it as soon as it takes it): the click
+    // itself says the DM is there.
+    const shown = before.state === 'asked' || (before.state === 'sending' && before.dmChannel !== undefined);
+    if (before.userId !== input.userId || !shown) return { refusal: 'This question was for someone else.' };
     const saved = await deps.records.change(input.workspaceId, input.id, (cur) => {
       if (cur === undefined || cur.answers.some((a) => a.kind === input.kind)) return undefined;
       const post = { runId: `${cur.runId}.a${cur.answers.length}`, state: 'pending' as const };

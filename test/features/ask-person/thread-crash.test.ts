@@ -72,6 +72,11 @@ describe('a reply in the alert thread cut short by a crash', () => {
     const replies = () =>
       slack.messages(SEEDED_CHANNELS.general).filter((m) => m.thread_ts === alert.ts && m.ts !== alert.ts);
 
+    // Recorded as asked (Slack holds the DM a moment before Vigil records it): the alert's row says so.
+    const row = () =>
+      JSON.stringify(slack.messages(SEEDED_CHANNELS.general).find((m) => m.ts === alert.ts)?.blocks);
+    await until('the row to say who was asked', () => row().includes(`<@${DANA.id}>: asked`));
+
     // Dana answers; the reply in the thread is held by Slack, and Vigil dies meanwhile. Slack then takes it.
     const [dm] = dms();
     const button = (dm?.blocks as { elements?: { action_id?: string; value?: string }[] }[] | undefined)
