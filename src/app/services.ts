@@ -120,6 +120,7 @@ export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCor
     authz: new Authz({ clock, settings: repos.settings, admins: config.admins, audit: repos.audit }),
     askPerson: buildAskPerson({
       repo: repos.askPerson,
+      openAsks: repos.openAsks,
       bots,
       scopes: grantedScopes,
       identifiers: async (workspaceId) => (await shared.identifiers.list(workspaceId)).identifiers,

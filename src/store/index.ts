@@ -13,6 +13,7 @@ export * from './repos/alert-state-repo.js';
 export * from './repos/alert-subscription-repo.js';
 export * from './repos/api-probe-repo.js';
 export * from './repos/api-token-repo.js';
+export * from './repos/ask-person-index.js';
 export * from './repos/audit-repo.js';
 export * from './repos/command-note-repo.js';
 export * from './repos/connect-link-repo.js';

@@ -5,12 +5,14 @@ import type { BotClients } from '../../slack/bot-clients.js';
 import type { GrantedScopes } from '../../slack/granted-scopes.js';
 import type { NewAuditEntry } from '../../store/index.js';
 import type { AskSettings } from './deps.js';
-import { AskRecords, type RepoOf } from './records.js';
+import { AskRecords, type OpenIndex, type RepoOf } from './records.js';
 import { AskPersonService } from './service.js';
 import { askSlackOf } from './slack.js';
 
 export interface AskPersonParts {
   repo: RepoOf;
+  /** The index of open asks (store/repos/ask-person-index.ts). */
+  openAsks: OpenIndex;
   bots: Pick<BotClients, 'forWorkspace'>;
   scopes: Pick<GrantedScopes, 'has'>;
   /** The tenant's identifiers (cached by the identifier directory): its domains and e-mail addresses. */
@@ -38,7 +40,12 @@ function domainsOf(identifiers: readonly { name: string; kinds: string[] }[]): S
 export function buildAskPerson(parts: AskPersonParts): AskPersonService {
   const { settings } = parts;
   return new AskPersonService({
-    records: new AskRecords(parts.repo, parts.clock, settings.cooldownMs + settings.escalateMs + 86_400_000),
+    records: new AskRecords(
+      parts.repo,
+      parts.openAsks,
+      parts.clock,
+      settings.cooldownMs + settings.escalateMs + 86_400_000,
+    ),
     slack: askSlackOf(parts.bots),
     domains: async (workspaceId) => domainsOf(await parts.identifiers(workspaceId)),
     mayLookUpEmails: (workspaceId) => parts.scopes.has(workspaceId, 'users:read.email'),

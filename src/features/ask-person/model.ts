@@ -21,15 +21,18 @@ const SKIPS = ['not-company', 'unknown', 'guest', 'bot', 'deactivated', 'no-emai
 export type SkipReason = (typeof SKIPS)[number];
 
 /**
- * A post Vigil owes (a reply in the alert's thread): made once across crashes and instances, like the alert
- * outbox's messages: claimed (`posting`, its owner and when), then posted carrying `runId` in its metadata;
- * a claim whose owner died is taken over by looking for the run id in the thread first.
+ * A post Vigil owes (a reply in the alert's thread), kept like the alert outbox's messages: owed (`pending`)
+ * before anything is sent, claimed (`posting`, its owner and when) just before chat.postMessage, `posted`
+ * with its ts just after. A claim whose owner died between the two is in doubt (thread.ts): the reply is
+ * posted again, once per such crash, since only reading the channel could tell.
  */
 const PostSchema = z.object({
   runId: z.string(),
   state: z.enum(['pending', 'posting', 'posted']),
   owner: z.string().optional(),
   claimedAt: z.number().optional(),
+  /** Claims that reached chat.postMessage; more than one means a repeat may show in the thread. */
+  attempts: z.number().int().optional(),
   ts: z.string().optional(),
 });
 export type OwedPost = z.infer<typeof PostSchema>;
@@ -157,6 +160,17 @@ export function clockIn(ms: number, timeZone: string): string {
 /** Whether an ask still waits for the member (no answer, no escalation yet). */
 export const awaitingAnswer = (ask: Ask): boolean =>
   ask.state === 'asked' && ask.answers.length === 0 && ask.escalation === undefined;
+
+/**
+ * Whether an ask still has work for a tick, now or later: a DM to send, an answer or escalation awaited, a
+ * reply owed to the alert's thread, or a row to draw. Only open asks are indexed (and read by a tick); a
+ * closed one opens again when the member answers later.
+ */
+export function isOpen(ask: Ask): boolean {
+  if (ask.state === 'queued' || ask.state === 'sending') return true;
+  if (ask.state === 'skipped') return false;
+  return awaitingAnswer(ask) || owedPosts(ask).length > 0 || ask.row !== rowAnswer(ask);
+}
 
 /** The posts of an ask not yet made (answers' replies, the escalation). */
 export function owedPosts(ask: Ask): { which: PostRef; post: OwedPost }[] {

@@ -20,6 +20,7 @@ import {
   dateOf,
   emailsOf,
   isAskable,
+  isOpen,
   maskEmail,
   owedPosts,
   sourceOf,
@@ -137,9 +138,9 @@ export class AskPersonService {
       escalated: 0,
       replies: 0,
     };
-    for (const [workspaceId, ids] of await this.deps.records.all()) {
+    for (const workspaceId of await this.deps.records.workspaces()) {
       try {
-        await this.workspace(workspaceId, ids, report);
+        await this.workspace(workspaceId, report);
       } catch (err) {
         if (isStoreOutage(err)) throw err;
         this.deps.logger.warn('ask-person work for a workspace failed', { workspaceId, err });
@@ -148,12 +149,16 @@ export class AskPersonService {
     return report;
   }
 
-  private async workspace(workspaceId: string, ids: string[], report: AskTickReport): Promise<void> {
+  /** The workspace's open asks (its index: closed ones are not read), each moved on as far as it can go. */
+  private async workspace(workspaceId: string, report: AskTickReport): Promise<void> {
     const { deps } = this;
     const now = deps.clock.now();
-    const asks = (await Promise.all(ids.map((id) => deps.records.get(workspaceId, id)))).filter(
-      (a): a is Ask => a !== undefined,
-    );
+    const ids = await deps.records.openIds(workspaceId);
+    const read = await Promise.all(ids.map((id) => deps.records.get(workspaceId, id)));
+    const asks = read.filter((a): a is Ask => a !== undefined && isOpen(a));
+    // Closed (or expired) since they were indexed: out of the index, so the next tick does not read them.
+    const closed = ids.filter((id) => !asks.some((a) => a.id === id));
+    if (closed.length > 0 || ids.length === 0) await deps.records.prune(workspaceId, closed);
     // Oldest first: the queue is drained in the order the alerts came.
     const waiting = asks.filter((a) => waitsForDm(a, now)).sort((a, b) => a.createdAt - b.createdAt);
     if (waiting.length > 0 && (await deps.records.room(workspaceId, deps.settings.perHour)) > 0) {
@@ -183,8 +188,10 @@ export class AskPersonService {
     const now = deps.clock.now();
     const before = await deps.records.get(input.workspaceId, input.id);
     if (before === undefined) return { refusal: 'This question has expired; nothing more is needed.' };
-    if (before.userId !== input.userId || before.state !== 'asked')
-      return { refusal: 'This question was for someone else.' };
+    // A click can come before the DM is recorded sent (Slack shows it as soon as it takes it): the click
+    // itself says the DM is there.
+    const shown = before.state === 'asked' || (before.state === 'sending' && before.dmChannel !== undefined);
+    if (before.userId !== input.userId || !shown) return { refusal: 'This question was for someone else.' };
     const saved = await deps.records.change(input.workspaceId, input.id, (cur) => {
       if (cur === undefined || cur.answers.some((a) => a.kind === input.kind)) return undefined;
       const post = { runId: `${cur.runId}.a${cur.answers.length}`, state: 'pending' as const };

@@ -1,10 +1,20 @@
 /**
  * What comes back to the alert: each answer as a reply in its thread, and the one escalation (no answer in
- * time, or the member left). Each reply is owed first (recorded with its run id), then claimed, posted with
- * the run id in its metadata and recorded; a claim whose owner died is taken over by looking for the run id
- * among the thread's replies first, so each reply is posted once across crashes and instances.
+ * time, or the member left). Each reply is an outbox entry in the ask's record: owed first (with its run id),
+ * claimed just before chat.postMessage, recorded posted (its ts) just after; a claim, a failure and a lost
+ * lease each settle it once across retries and instances.
+ *
+ * Exactly once is out of reach across a crash between Slack taking the post and the record: chat.postMessage
+ * takes no idempotency key (docs.slack.dev/reference/methods/chat.postMessage lists none; `client_msg_id` is
+ * not among its arguments), and finding the reply again would mean reading the channel's thread
+ * (`conversations.replies`, a history scope Vigil does not hold, rationed besides: issue 43). So the bound:
+ * a reply whose claim was left by a dead (or stalled) owner is in doubt and posted again, once for that
+ * crash (or lost answer), said in the log, carrying the same run id in its metadata so a repeat can be told;
+ * a post Slack refused is owed again, not in doubt, and never repeats. The DM, which Vigil may read back
+ * (`im:history`), is never sent twice (dm.ts).
  */
 import { LeaseLostError } from '../../domain/subscriptions/posting.js';
+import { ChannelUnavailableError, SlackRateLimitedError } from '../../kernel/posting-errors.js';
 import { answerReply, escalationReply, type Message } from './blocks.js';
 import { type AskEngineDeps, auditOf } from './deps.js';
 import {
@@ -35,43 +45,65 @@ async function settlePost(
 ): Promise<boolean> {
   const { records, slack, owner } = deps;
   const now = deps.clock.now();
+  let inDoubt = false;
   const claim = await records.change(workspaceId, id, async (cur) => {
     const post = cur === undefined ? undefined : postOf(cur, which);
     if (cur === undefined || post === undefined || post.state === 'posted') return undefined;
     if (post.state === 'posting') {
       const stale = (post.claimedAt ?? 0) + ASK_LEASE_MS <= now || !(await deps.isAlive(post.owner ?? ''));
       if (!stale) return undefined;
+      // Left claimed by a crash, or by an answer that never came: Slack may have taken it.
+      inDoubt = true;
     }
-    return withPost(cur, which, { ...post, state: 'posting', owner, claimedAt: now });
+    const attempts = (post.attempts ?? 0) + 1;
+    return withPost(cur, which, { ...post, state: 'posting', owner, claimedAt: now, attempts });
   });
   const ask = claim.ask;
   const post = ask === undefined ? undefined : postOf(ask, which);
   if (!claim.changed || ask === undefined || post === undefined) return false;
   const where = { channelId: ask.alert.channelId, threadTs: ask.alert.ts };
+  if (inDoubt)
+    deps.logger.warn(
+      'ask-person reply in flight at a crash is posted again; it may show twice in the thread',
+      {
+        workspaceId,
+        attempt: post.attempts,
+      },
+    );
   try {
-    // A channel's thread is not read back (Vigil holds no channel history scope, issue 43): a reply Slack took
-    // just before a crash is posted again, as an alert is; the DM itself is never sent twice (dm.ts).
     const ts = await slack.post(workspaceId, where, post.runId, replyOf(deps, ask, which));
     await records.change(workspaceId, id, (cur) => {
       const mine = cur === undefined ? undefined : postOf(cur, which);
       if (cur === undefined || mine?.state !== 'posting' || mine.owner !== owner)
         throw new LeaseLostError(id);
-      const done: OwedPost = { runId: mine.runId, state: 'posted', ts };
+      const done: OwedPost = {
+        runId: mine.runId,
+        state: 'posted',
+        ts,
+        ...(mine.attempts === undefined ? {} : { attempts: mine.attempts }),
+      };
       return withPost(cur, which, done);
     });
     return true;
   } catch (err) {
     if (err instanceof LeaseLostError) return false;
-    // Taken up again at the next tick.
+    // Taken up again at the next tick: owed again when Slack refused it (not posted), else in doubt (the
+    // answer was lost: Slack may have taken it).
+    const refused =
+      err instanceof SlackRateLimitedError || err instanceof ChannelUnavailableError || errorOf(err);
     await records.change(workspaceId, id, (cur) => {
       const mine = cur === undefined ? undefined : postOf(cur, which);
       if (cur === undefined || mine?.state !== 'posting' || mine.owner !== owner) return undefined;
-      return withPost(cur, which, { ...mine, claimedAt: 0 });
+      const { runId, attempts } = mine;
+      const owed: OwedPost = { runId, state: 'pending', ...(attempts === undefined ? {} : { attempts }) };
+      return withPost(cur, which, refused ? owed : { ...mine, claimedAt: 0 });
     });
     deps.logger.warn('ask-person reply in the alert thread failed', { workspaceId, err });
     return false;
   }
 }
+
+const errorOf = (err: unknown) => (err as { data?: { error?: string } }).data?.error !== undefined;
 
 function replyOf(deps: AskEngineDeps, ask: Ask, which: PostRef): Message {
   if (which === 'escalation') {

@@ -90,6 +90,10 @@ export const NAMESPACES = {
   'credential-state': { scope: 'workspace' },
   /** Members asked about a leaked credential of theirs (DM, answers, escalation) and the hourly DM window. */
   'ask-person': { scope: 'workspace' },
+  /** The ids of each workspace's open asks (still to send, to answer or to reply), so a tick reads those alone. */
+  'ask-person-open': { scope: 'workspace' },
+  /** The workspaces with open asks (one shared list; forgetting a workspace takes it out). */
+  'ask-person-teams': { scope: 'shared' },
   /** The search quota last reported to a workspace connected from the environment (no connection record). */
   'environment-quota': { scope: 'workspace' },
   /** The identity provider containment acts on (Entra ID, Okta), its secret sealed, by `<workspaceId>:current`. */

@@ -9,6 +9,7 @@ import { AlertStateRepo } from './alert-state-repo.js';
 import { AlertSubscriptionRepo } from './alert-subscription-repo.js';
 import { ApiProbeRepo } from './api-probe-repo.js';
 import { ApiOrganizationRepo, ApiTokenRepo } from './api-token-repo.js';
+import { OpenAskIndex } from './ask-person-index.js';
 import { type AuditEntry, AuditRepo } from './audit-repo.js';
 import { CommandNoteRepo } from './command-note-repo.js';
 import { ConnectLinkRepo } from './connect-link-repo.js';
@@ -53,6 +54,7 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
   const settings = new SettingsRepo(store, clock, deps.defaultPermissions);
   const unreadable = unreadableRegistry(store, deps);
   const subscriptions = subscriptionRepos(store, clock, unreadable);
+  const openAsks = new OpenAskIndex(store);
   return {
     /** Records set aside because they cannot be read (logged once each, counted). */
     unreadable,
@@ -96,6 +98,8 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
     /** What the workspace snoozed in its alerts and digests (snooze-repo.ts). */
     snoozes: new SnoozeRepo(store),
     ...serviceRecordRepos(store),
+    /** The index of open asks and of the workspaces that have any (ask-person-index.ts). */
+    openAsks,
     /** A workflow step execution's token, sealed while its run is recorded running (completed after a crash). */
     /** The identity provider's secret (Entra client secret, Okta API token), sealed for its workspace. */
     idpSecrets: {
@@ -111,6 +115,7 @@ export function createRepositories(store: Store, deps: RepositoryDeps) {
       settings,
       installations,
       orgTeams,
+      openAsks,
       ...subscriptions,
     }),
   };

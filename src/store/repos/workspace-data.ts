@@ -5,6 +5,7 @@
  */
 import type { Store } from '../backend/store.js';
 import type { AlertSubscriptionRepo } from './alert-subscription-repo.js';
+import type { OpenAskIndex } from './ask-person-index.js';
 import type { DigestSubscriptionRepo } from './digest-subscription-repo.js';
 import type { InstallationRepo } from './installation-repo.js';
 import { forgetWorkspace } from './namespaces.js';
@@ -37,6 +38,7 @@ export function makeDeleteWorkspaceData(
     installations: InstallationRepo;
     orgTeams: OrgTeams;
     alertSubscriptions: AlertSubscriptionRepo;
+    openAsks: OpenAskIndex;
   },
 ) {
   return async function deleteWorkspaceData(
@@ -48,6 +50,8 @@ export function makeDeleteWorkspaceData(
     // Through the repository: it also keeps the index of workspaces with subscriptions in step.
     const subscriptions = await repos.digestSubscriptions.removeAll(workspaceId);
     const alerts = await repos.alertSubscriptions.removeAll(workspaceId);
+    // Out of the shared list of workspaces with open asks (their records go with the workspace below).
+    await repos.openAsks.forget(workspaceId);
     const settings = await repos.settings.delete(workspaceId);
     const installation = options.installation ? await repos.installations.delete(workspaceId) : false;
     // Its place in an organization's list is keyed by the organization: taken out by name.

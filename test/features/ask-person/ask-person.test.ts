@@ -166,6 +166,28 @@ describe('asking the person a leaked credential belongs to', () => {
     );
   });
 
+  it('posts a reply Slack refused at the next tick, once, never in doubt', async () => {
+    await subscribe(stack);
+    await stack.runAlerts();
+    const uid = leak(stack, clock, PEOPLE.dana.email);
+    await deliver();
+    const alert = alertOf(stack, uid);
+    const [dm] = dmsTo(stack, PEOPLE.dana.id);
+    if (alert === undefined || dm === undefined) throw new Error('no alert or DM');
+    // Slack answers the reply with an error: it was not posted, so it is owed again (not in doubt).
+    stack.slack.failNext('chat.postMessage', { error: 'internal_error' });
+    expect(await answer(stack, dm, 'ask_person_changed', PEOPLE.dana.id)).toBe(200);
+    await until('the refused call', () =>
+      stack.slack.callsTo('chat.postMessage').some((c) => c.response.error === 'internal_error'),
+    );
+    expect(threadOf(stack, alert.ts)).toHaveLength(0);
+    await stack.runAlerts();
+    await until('the reply', () => threadOf(stack, alert.ts).length === 1);
+    await stack.runAlerts();
+    expect(threadOf(stack, alert.ts)).toHaveLength(1);
+    expect(stack.logs.filter((l) => l.includes('may show twice'))).toEqual([]);
+  });
+
   it('asks no guest, bot, deactivated, unknown or outside address, and audits why', async () => {
     await subscribe(stack);
     await stack.runAlerts();

@@ -210,6 +210,8 @@ async function run(stack: Stack, clock: ManualClock, redis: RedisServer | undefi
     // The search's results and the note of the command that made them (what to run again).
     'search-context': searchContext,
     'events-command': searchContext,
+    // The workspace's index of open asks (none asked here): read by the ask-person tick, rebuilt from its asks.
+    'ask-person-open': T,
     // The alert feed is damaged last, on its own (it holds the workspace's alerts).
   };
   const skipped = new Set<NamespaceName>(['alert-feed']);

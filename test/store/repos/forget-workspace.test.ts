@@ -171,6 +171,8 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
   await repos.containRequests(Anything).set(ws, 'request-id', { note: 'asked' }, 60_000);
   await repos.containSettings(Anything).set(ws, 'approval', { note: 'on' });
   await repos.askPerson(Anything).set(ws, 'credential-digest', { note: 'asked' });
+  // Its open asks' index, and its place in the shared list of workspaces with open asks.
+  await repos.openAsks.change(ws, async () => ['credential-digest']);
   await repos.workflowSteps(Anything).set(ws, 'Fx0001', { note: 'step run' }, 60_000);
   // MCP OAuth: a registered client (shared by every workspace) and a token pair bound to this one.
   const grants = new OAuthGrants(store, store.clock);

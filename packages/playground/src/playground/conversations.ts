@@ -29,6 +29,8 @@ export interface Entry {
   file?: SharedFile;
   /** Work Object cards the message's links unfurled to (`chat.unfurl`'s `metadata.entities`). */
   entities?: unknown[];
+  /** A reply in a thread: its parent's ts. */
+  thread?: string;
 }
 
 export interface Conversation {
@@ -75,7 +77,7 @@ export class Timeline {
   /** A new entry at the end of a conversation; undefined when the conversation is not shown. */
   add(
     conversationId: string,
-    input: Pick<Entry, 'kind' | 'text' | 'blocks'> & Partial<Pick<Entry, 'id' | 'ts' | 'file'>>,
+    input: Pick<Entry, 'kind' | 'text' | 'blocks'> & Partial<Pick<Entry, 'id' | 'ts' | 'file' | 'thread'>>,
   ): Entry | undefined {
     const c = this.conversations.get(conversationId);
     if (!c) return undefined;
@@ -89,6 +91,7 @@ export class Timeline {
       edited: false,
       rev: this.bump(),
       ...(input.file ? { file: input.file } : {}),
+      ...(input.thread ? { thread: input.thread } : {}),
     };
     c.entries.push(entry);
     c.orderRev = entry.rev;

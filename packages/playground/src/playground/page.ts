@@ -82,6 +82,7 @@ export function pageHtml(f: PageFacts): string {
     ${apps.map((c) => sideItem(c, c === first)).join('\n    ')}
     <a class="side-title" href="/playground/agent">Ask Vigil (agent DM) ↗</a>
     <a class="side-title" href="/playground/slackbot">Slackbot with Vigil's tools (MCP) ↗</a>
+    <a class="side-title" href="/playground/person" id="person-link">Be @dana, the employee (her DM) ↗</a>
     <div class="side-foot">You are <b>@${escapeHtml(f.userName)}</b> (workspace admin)</div>
   </nav>
   <main class="main">

@@ -260,6 +260,7 @@ export class PlaygroundSession {
           kind: 'channel',
           text: String(message.text ?? ''),
           blocks: blocksOf(message),
+          ...(typeof body.thread_ts === 'string' ? { thread: body.thread_ts } : {}),
         });
         return;
       }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../../../../src/app/config.js';
@@ -31,6 +32,7 @@ import { startTrickle } from './activity.js';
 import { createAgentDmRoutes } from './agent-dm.js';
 import { connectAsAdmin } from './connect.js';
 import { connectEntraAsAdmin, startPlaygroundEntra } from './identity.js';
+import { createPersonDmRoutes, seedEmployee } from './person-dm.js';
 import type { RenderContext } from './render/blocks.js';
 import { emojiCss } from './render/emoji.js';
 import { createPlaygroundRoutes } from './routes.js';
@@ -131,6 +133,8 @@ function playgroundConfig(
     VIGIL_GRAPH_URL: entraUrl,
     // The Slackbot panel calls Vigil's MCP tools at /mcp.
     VIGIL_MCP: '1',
+    // A leak the visitor causes (the employee's page) is alerted within seconds, not the minute of production.
+    VIGIL_ALERT_POLL_MS: '10000',
   });
 }
 
@@ -229,7 +233,23 @@ function openPage(
     logger: mcp.logger.child({ component: 'playground-slackbot' }),
     context: renderContextOf(slack, clock),
   });
-  return { actor, conversations, session, workObjects, agentDm, slackbot };
+  // The employee a leaked credential belongs to, for "ask the affected person": her DM is a page of its own.
+  const tenantId = sim.keys[0]?.defaultTenantId;
+  const employee = tenantId === undefined ? undefined : seedEmployee(slack, sim, tenantId, actor);
+  const personDm =
+    employee &&
+    createPersonDmRoutes({
+      slack,
+      sim,
+      side,
+      employee,
+      botUserId: DEFAULT_BOT_USER_ID,
+      nowMs: () => clock.now(),
+      context: renderContextOf(slack, clock),
+    });
+  const dms = async (req: IncomingMessage, res: ServerResponse, url: URL) =>
+    (await agentDm(req, res, url)) || (personDm !== undefined && (await personDm(req, res, url)));
+  return { actor, conversations, session, workObjects, agentDm: dms, slackbot };
 }
 
 /**

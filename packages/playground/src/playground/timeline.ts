@@ -107,7 +107,8 @@ function entryHtml(
     '<div class="msg-main"><div class="msg-head">' +
     `<span class="msg-author">${escapeHtml(who.name)}</span>${who.app ? '<span class="app-badge">APP</span>' : ''}` +
     `<time class="msg-time" datetime="${time.iso}">${escapeHtml(time.text)}</time>` +
-    `${entry.edited ? '<span class="edited">(edited)</span>' : ''}</div>` +
+    `${entry.edited ? '<span class="edited">(edited)</span>' : ''}` +
+    `${entry.thread ? `<span class="in-thread" data-thread="${escapeHtml(entry.thread)}">replied in a thread</span>` : ''}</div>` +
     `<div class="msg-body">${body}</div>${ephemeral}</div>`
   );
 }
