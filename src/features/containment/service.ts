@@ -24,7 +24,7 @@ export type NewConnection =
 export interface ContainmentServiceDeps {
   repos: Pick<
     Repositories,
-    'idpConnections' | 'idpSecrets' | 'containRequests' | 'containSettings' | 'audit'
+    'idpConnections' | 'idpSecrets' | 'containRequests' | 'containPending' | 'containSettings' | 'audit'
   >;
   store: Pick<Store, 'lease'>;
   clock: Clock;
