@@ -196,11 +196,25 @@ export function renderDecision(r: ContainRequest, opts: { remediable: boolean })
     blocks.push(context(ownMrkdwn(r.outcome), 'contain:outcome'));
   const next: Button[] = [];
   const contained = r.state === 'done' && (r.action === 'revoke' || r.action === 'disable');
-  if (contained && r.credential !== undefined && opts.remediable && r.remediatedBy === undefined)
-    next.push(button('Mark remediated in Flare', CONTAIN_REMEDIATE, r.id, { style: 'primary' }));
+  // The credential row's leak is marked remediated; from an alert, a stealer log or a panel, the event.
+  const what = r.credential !== undefined ? 'Credential' : r.event !== undefined ? 'Event' : undefined;
+  if (contained && what !== undefined && opts.remediable && r.remediatedBy === undefined)
+    next.push(
+      button(
+        what === 'Event' ? 'Mark event remediated in Flare' : 'Mark remediated in Flare',
+        CONTAIN_REMEDIATE,
+        r.id,
+        {
+          style: 'primary',
+        },
+      ),
+    );
   if (r.remediatedBy !== undefined)
     blocks.push(
-      context(`Credential marked remediated in Flare by ${who(r.remediatedBy)}.`, 'contain:remediated'),
+      context(
+        `${what ?? 'Credential'} marked remediated in Flare by ${who(r.remediatedBy)}.`,
+        'contain:remediated',
+      ),
     );
   if (r.state === 'done' && r.action === 'disable')
     next.push(

@@ -29,6 +29,8 @@ const RequestSchema = z.object({
   /** The leaked identity it came from, and the credential row (for Flare's remediation), when known. */
   identity: z.string(),
   credential: z.object({ id: z.number(), hash: z.string() }).optional(),
+  /** The event it was shown from (alert card, stealer log, panel), remediated in Flare when no credential is known. */
+  event: z.object({ uid: z.string().min(1).max(1000) }).optional(),
   requestedBy: z.string(),
   channelId: z.string().optional(),
   messageTs: z.string().optional(),
@@ -51,6 +53,7 @@ export type NewRequest = Pick<
   | 'principal'
   | 'identity'
   | 'credential'
+  | 'event'
   | 'requestedBy'
   | 'channelId'
 >;
@@ -265,7 +268,7 @@ export class ContainRequests {
     return { kind: 'ran', request: closed };
   }
 
-  /** Notes that the credential was remediated in Flare after this request; false when someone already did. */
+  /** Claims marking the leak remediated in Flare for `by`; false when someone already did (or is doing it). */
   async noteRemediated(workspaceId: string, id: string, by: string): Promise<boolean> {
     let won = false;
     await this.records.update(
@@ -279,6 +282,20 @@ export class ContainRequests {
       KEEP_MS,
     );
     return won;
+  }
+
+  /** Takes back `by`'s claim when marking it remediated in Flare failed, so another click may try again. */
+  async clearRemediated(workspaceId: string, id: string, by: string): Promise<void> {
+    await this.records.update(
+      workspaceId,
+      id,
+      (cur) => {
+        if (cur?.remediatedBy !== by) return undefined;
+        const { remediatedBy: _, ...rest } = cur;
+        return rest;
+      },
+      KEEP_MS,
+    );
   }
 
   /** One audit line: provider, directory user id, action, outcome, approver; never a secret or token. */

@@ -1,7 +1,8 @@
 /**
  * *Contain…* beyond the credential row, through the receiver against the simulated Entra ID: on a posted
  * alert card (shared: the click itself is checked), the same card, the same second approver and one provider
- * call; a member without `contain` refused with no provider call.
+ * call, then the alert's event marked remediated in Flare once; a member without `contain` refused with no
+ * provider call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
@@ -94,8 +95,28 @@ describe('Contain… on the alert card', () => {
       ),
     );
     const answers = await Promise.all(clicks.map((k) => waitPostTo(c.stack, k.responseUrl)));
-    expect(answers.some((a) => textOf(a.body).includes('was done'))).toBe(true);
+    const done = answers.find((a) => textOf(a.body).includes('was done'));
+    expect(done).toBeDefined();
     expect(writes().map((w) => w.operationId)).toEqual(['user.revokeSignInSessions']);
+
+    // The alert names no credential row: the event itself is marked remediated in Flare, once.
+    const decision = { blocks: (done?.body as { blocks: unknown[] }).blocks, ts: ask.ts };
+    expect(c.stack.sim.state.eventByUid('leak/contain/1')?.item.tenant_metadata.remediated_at).toBeNull();
+    const marks = await Promise.all(
+      [1, 2].map(() =>
+        click(c.stack, decision, 'Mark event remediated in Flare', {
+          userId: SEEDED_USERS.admin,
+          container: 'message',
+        }),
+      ),
+    );
+    const marked = await Promise.all(marks.map((k) => waitPostTo(c.stack, k.responseUrl)));
+    expect(marked.some((m) => textOf(m.body).includes('Event marked remediated in Flare by'))).toBe(true);
+    expect(c.stack.sim.state.eventByUid('leak/contain/1')?.item.tenant_metadata.remediated_at).toBeTruthy();
+    const remediations = (await c.stack.repos.audit.recent(c.stack.workspaceId, 30)).filter(
+      (e) => e.action === 'event.remediate' && e.target === 'leak/contain/1',
+    );
+    expect(remediations).toHaveLength(1);
     const request = (await c.stack.repos.audit.recent(c.stack.workspaceId, 20)).find(
       (e) => e.action === 'contain.request',
     );
