@@ -171,6 +171,74 @@ describe('Contain… on the stealer log', () => {
   });
 });
 
+describe('Mark event remediated after a containment from the stealer log', () => {
+  it('remediates the stealer log event itself, once', async () => {
+    const { post } = await command(c.stack, `events ${IDENTIFIER.domain} type:stealer_log size:10`, {
+      userId: SEEDED_USERS.admin,
+    });
+    const opened = await click(c.stack, post.body as { blocks?: unknown[] }, 'Open stealer log', {
+      userId: SEEDED_USERS.admin,
+    });
+    const log = (await waitPostTo(c.stack, opened.responseUrl)).body as { blocks?: unknown[] };
+    const blocks = (log.blocks ?? []) as { type: string; block_id?: string; text?: { text?: string } }[];
+    const at = blocks.findIndex((b) => b.block_id?.startsWith('stealer:contain:'));
+    const login = /`([^`]+@[^`]+)`/.exec(blocks[at - 1]?.text?.text ?? '')?.[1] ?? '';
+    // The login now names one person in the directory.
+    c.entra.users.push({
+      id: '00000000-0000-4000-8000-00000000beef',
+      displayName: 'Stealer Victim',
+      userPrincipalName: login,
+      mail: login,
+      accountEnabled: true,
+      userType: 'Member',
+    });
+    const cardClick = await click(c.stack, { blocks: [blocks[at]] }, 'Contain…', {
+      userId: SEEDED_USERS.admin,
+    });
+    const card = (await waitPostTo(c.stack, cardClick.responseUrl)).body as { blocks?: unknown[] };
+    const before = c.stack.slack.callsTo('chat.postMessage').length;
+    const asked = await click(c.stack, card, 'Disable account', { userId: SEEDED_USERS.admin });
+    await waitPostTo(c.stack, asked.responseUrl);
+    await c.stack.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' && c.stack.slack.callsTo('chat.postMessage').length > before,
+    );
+    const posted = c.stack.slack.callsTo('chat.postMessage').at(-1);
+    const ask = {
+      blocks: posted?.body.blocks as unknown[],
+      ts: String((posted?.response as { ts?: string } | undefined)?.ts ?? ''),
+    };
+    const approved = await click(c.stack, ask, 'Approve', {
+      userId: SEEDED_USERS.owner,
+      container: 'message',
+    });
+    const decision = (await waitPostTo(c.stack, approved.responseUrl)).body as { blocks: unknown[] };
+    expect(textOf(decision)).toContain('was done');
+    const remediatedLogs = () =>
+      c.stack.sim.state.events
+        .filter((e) => e.item.metadata.type === 'stealer_log' && e.item.tenant_metadata.remediated_at)
+        .map((e) => e.item.metadata.uid);
+    const already = remediatedLogs();
+    const mark = await click(
+      c.stack,
+      { blocks: decision.blocks, ts: ask.ts },
+      'Mark event remediated in Flare',
+      {
+        userId: SEEDED_USERS.admin,
+        container: 'message',
+      },
+    );
+    expect(textOf((await waitPostTo(c.stack, mark.responseUrl)).body)).toContain('Event marked remediated');
+    const remediated = remediatedLogs().filter((u) => !already.includes(u));
+    expect(remediated).toHaveLength(1);
+    const uid = remediated[0];
+    const audited = (await c.stack.repos.audit.recent(c.stack.workspaceId, 40)).filter(
+      (e) => e.action === 'event.remediate' && e.target === uid,
+    );
+    expect(audited).toHaveLength(1);
+  });
+});
+
 describe('Contain… in the Work Object panel', () => {
   const uid = 'leak/contain/1';
   const url = () => c.stack.sim.state.eventByUid(uid)?.item.metadata.flare_url ?? '';
