@@ -282,6 +282,43 @@ describe('Contain… in the Work Object panel', () => {
     expect(card.body.user).toBe(SEEDED_USERS.admin);
     expect(textOf(card.body)).toContain('Ada Lovelace');
     expect(JSON.stringify(card.body)).toContain('contain_revoke');
+
+    // Contained from the panel, the panel's event is what Flare marks remediated.
+    const remediations = async () =>
+      (await c.stack.repos.audit.recent(c.stack.workspaceId, 60)).filter(
+        (e) => e.action === 'event.remediate' && e.target === uid,
+      ).length;
+    const marked = await remediations();
+    const posts = c.stack.slack.callsTo('chat.postMessage').length;
+    const asked = await click(c.stack, { blocks: card.body.blocks as unknown[] }, 'Revoke sessions', {
+      userId: SEEDED_USERS.admin,
+    });
+    await waitPostTo(c.stack, asked.responseUrl);
+    await c.stack.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' && c.stack.slack.callsTo('chat.postMessage').length > posts,
+    );
+    const posted = c.stack.slack.callsTo('chat.postMessage').at(-1);
+    const ask = {
+      blocks: posted?.body.blocks as unknown[],
+      ts: String((posted?.response as { ts?: string } | undefined)?.ts ?? ''),
+    };
+    const approved = await click(c.stack, ask, 'Approve', {
+      userId: SEEDED_USERS.owner,
+      container: 'message',
+    });
+    const decision = (await waitPostTo(c.stack, approved.responseUrl)).body as { blocks: unknown[] };
+    const mark = await click(
+      c.stack,
+      { blocks: decision.blocks, ts: ask.ts },
+      'Mark event remediated in Flare',
+      {
+        userId: SEEDED_USERS.admin,
+        container: 'message',
+      },
+    );
+    expect(textOf((await waitPostTo(c.stack, mark.responseUrl)).body)).toContain('Event marked remediated');
+    expect(await remediations()).toBe(marked + 1);
   });
 });
 
