@@ -148,7 +148,7 @@ export class ContainRequests {
 
   /**
    * Closes every pending request whose time is up, in every workspace, from the pending index: those this
-   * call closed (another instance sweeping at once closes and tells the others), to say so in Slack.
+   * call closed, to say so in Slack (of instances sweeping at once, one closes each request and tells it).
    */
   async expireDue(): Promise<{ workspaceId: string; request: ContainRequest }[]> {
     const closed: { workspaceId: string; request: ContainRequest }[] = [];
