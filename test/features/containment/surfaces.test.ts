@@ -100,7 +100,8 @@ describe('Contain… on the alert card', () => {
     expect(writes().map((w) => w.operationId)).toEqual(['user.revokeSignInSessions']);
 
     // The alert names no credential row: the event itself is marked remediated in Flare, once.
-    const decision = { blocks: (done?.body as { blocks: unknown[] }).blocks, ts: ask.ts };
+    if (done === undefined) throw new Error('no approval ran');
+    const decision = { blocks: (done.body as { blocks: unknown[] }).blocks, ts: ask.ts };
     expect(c.stack.sim.state.eventByUid('leak/contain/1')?.item.tenant_metadata.remediated_at).toBeNull();
     const marks = await Promise.all(
       [1, 2].map(() =>
