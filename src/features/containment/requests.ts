@@ -161,8 +161,15 @@ export class ContainRequests {
         await this.pending.delete(workspaceId, key);
         continue;
       }
-      const after = await this.expireIfDue(workspaceId, r);
-      if (after.closedHere) closed.push({ workspaceId, request: after.request });
+      // Not while a click runs it (it holds the run's lease): its outcome closes it, and the next sweep looks again.
+      const lease = await this.deps.store.lease(`contain:${workspaceId}:${key}`, RUN_LEASE_MS);
+      if (lease === undefined) continue;
+      try {
+        const after = await this.expireIfDue(workspaceId, r);
+        if (after.closedHere) closed.push({ workspaceId, request: after.request });
+      } finally {
+        await lease.release();
+      }
     }
     return closed;
   }
@@ -195,7 +202,8 @@ export class ContainRequests {
         'Its outcome replaces this message in a moment.',
       );
     try {
-      const current = await this.get(workspaceId, id);
+      // Read again inside the lease: another click ran it, or its time ran out, while this one waited.
+      const { request: current } = await this.expireIfDue(workspaceId, await this.get(workspaceId, id));
       if (current.state !== 'pending') return { kind: 'closed', request: current };
       if (provider === undefined || provider.kind !== current.provider)
         throw new RefusalError(
