@@ -39,7 +39,7 @@ import {
   eventSearchStep,
   tenantStep,
 } from '../features/workflow-steps/index.js';
-import { VigilError } from '../kernel/errors.js';
+import { RefusalError, VigilError } from '../kernel/errors.js';
 import { type BoundFeature, bindFeature, type SlackBase } from '../slack/context.js';
 import type { VigilCore } from './services.js';
 
@@ -148,7 +148,7 @@ function leakedCredentials(s: VigilCore): LeakedCredentials {
       if (which?.kind === 'panel') {
         const found = await s.workObjects.resolveUid(workspaceId, which.ref);
         const identity = found.kind === 'event' ? eventIdentity(found.event) : undefined;
-        return identity === undefined ? undefined : { identity };
+        return identity === undefined ? undefined : { identity, event: { uid: which.ref } };
       }
       const parsed = which && parseContextRef(which.ref, which.kind === 'stealer' ? 3 : 2);
       if (!which || !parsed || parsed.index === undefined) return undefined;
@@ -156,13 +156,15 @@ function leakedCredentials(s: VigilCore): LeakedCredentials {
         const ctx = await s.events.contexts.load(parsed.ctxId, workspaceId);
         const shown = ctx.events[parsed.index];
         const identity = shown && eventIdentity(shown.event);
-        return identity === undefined ? undefined : { identity };
+        return shown === undefined || identity === undefined
+          ? undefined
+          : { identity, event: { uid: shown.event.metadata.uid } };
       }
       if (which.kind === 'stealer') {
         const view = await s.credentials.stealerLogs.contexts.load(parsed.ctxId, workspaceId);
         const entry = view.entries[parsed.index];
         const identity = entry?.field === 'credentials' ? loginIdentity(entry.label) : undefined;
-        return identity === undefined ? undefined : { identity };
+        return identity === undefined ? undefined : { identity, event: { uid: view.uid } };
       }
       const ctx = await s.credentials.contexts.load(parsed.ctxId, workspaceId);
       const row = ctx.rows[parsed.index];
@@ -173,10 +175,32 @@ function leakedCredentials(s: VigilCore): LeakedCredentials {
     },
     verdicts: (workspaceId, identity) => verdictsOf(s, workspaceId, identity),
     async remediate(workspaceId, by, leak) {
-      const target = { id: leak.credential.id, identity: leak.identity, hash: leak.credential.hash };
-      await s.credentials.actions.act({ workspaceId, by, action: 'remediate', targets: [target] });
+      if (leak.credential) {
+        const target = { id: leak.credential.id, identity: leak.identity, hash: leak.credential.hash };
+        await s.credentials.actions.act({ workspaceId, by, action: 'remediate', targets: [target] });
+      } else if (leak.event) await remediateEvent(s, workspaceId, by, leak.event.uid);
     },
   };
+}
+
+/** The event a containment started from, remediated act-once at its state now (once more if someone acted meanwhile). */
+async function remediateEvent(s: VigilCore, workspaceId: string, by: string, uid: string): Promise<void> {
+  const act = (from: number) =>
+    s.events.actOnEvent({
+      workspaceId,
+      uid,
+      from,
+      action: 'remediate',
+      by,
+      detail: 'after a containment, from Slack',
+    });
+  let outcome = await act(await s.events.generationOf(workspaceId, uid));
+  if (outcome.kind === 'stale') outcome = await act(outcome.generation);
+  if (outcome.kind !== 'acted')
+    throw new RefusalError(
+      'Someone is acting on this event right now, so Vigil did not.',
+      'Try again in a moment.',
+    );
 }
 
 const VERDICT_TYPES = ['valid_credential', 'invalid_credential', 'mitigated_credential'] as const;

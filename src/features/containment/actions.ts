@@ -101,6 +101,7 @@ async function act(click: ContainClick, action: ContainAction): Promise<void> {
       principal: match.user.principal,
       identity: leak.identity,
       ...(leak.credential ? { credential: leak.credential } : {}),
+      ...(leak.event ? { event: leak.event } : {}),
       requestedBy: who.userId,
       channelId: who.channelId,
     },
@@ -166,17 +167,25 @@ async function reject(click: ContainClick): Promise<void> {
   await click.respond({ replace_original: true, ...decisionMessage(decision) });
 }
 
-/** *Mark remediated in Flare*, once, after a successful revoke or disable. */
+/** *Mark remediated in Flare*, once, after a successful revoke or disable: the credential, else the event. */
 async function remediate(click: ContainClick): Promise<void> {
   const { deps, who } = click;
   const r: ContainRequest = await deps.containment.requests.get(who.workspaceId, click.action.value ?? '');
-  if (r.state !== 'done' || r.credential === undefined) throw gone();
-  if (r.remediatedBy === undefined) {
-    await deps.leaks.remediate(who.workspaceId, who.userId, {
-      identity: r.identity,
-      credential: r.credential,
-    });
-    await deps.containment.requests.noteRemediated(who.workspaceId, r.id, who.userId);
+  if (r.state !== 'done' || (r.credential === undefined && r.event === undefined)) throw gone();
+  // Claimed on the request first (a compare-and-set), so double clicks and instances mark it once.
+  if (
+    r.remediatedBy === undefined &&
+    (await deps.containment.requests.noteRemediated(who.workspaceId, r.id, who.userId))
+  ) {
+    try {
+      await deps.leaks.remediate(who.workspaceId, who.userId, {
+        identity: r.identity,
+        ...(r.credential ? { credential: r.credential } : r.event ? { event: r.event } : {}),
+      });
+    } catch (err) {
+      await deps.containment.requests.clearRemediated(who.workspaceId, r.id, who.userId);
+      throw err;
+    }
   }
   const now = await deps.containment.requests.get(who.workspaceId, r.id);
   await click.respond({ replace_original: true, ...renderDecision(now, { remediable: true }) });

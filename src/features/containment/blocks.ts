@@ -201,11 +201,25 @@ export function renderDecision(r: ContainRequest, opts: { remediable: boolean })
     blocks.push(context(ownMrkdwn(r.outcome), 'contain:outcome'));
   const next: Button[] = [];
   const contained = r.state === 'done' && (r.action === 'revoke' || r.action === 'disable');
-  if (contained && r.credential !== undefined && opts.remediable && r.remediatedBy === undefined)
-    next.push(button('Mark remediated in Flare', CONTAIN_REMEDIATE, r.id, { style: 'primary' }));
+  // The credential row's leak is marked remediated; from an alert, a stealer log or a panel, the event.
+  const what = r.credential !== undefined ? 'Credential' : r.event !== undefined ? 'Event' : undefined;
+  if (contained && what !== undefined && opts.remediable && r.remediatedBy === undefined)
+    next.push(
+      button(
+        what === 'Event' ? 'Mark event remediated in Flare' : 'Mark remediated in Flare',
+        CONTAIN_REMEDIATE,
+        r.id,
+        {
+          style: 'primary',
+        },
+      ),
+    );
   if (r.remediatedBy !== undefined)
     blocks.push(
-      context(`Credential marked remediated in Flare by ${who(r.remediatedBy)}.`, 'contain:remediated'),
+      context(
+        `${what ?? 'Credential'} marked remediated in Flare by ${who(r.remediatedBy)}.`,
+        'contain:remediated',
+      ),
     );
   if (r.state === 'done' && r.action === 'disable')
     next.push(
@@ -251,7 +265,7 @@ export function renderIdpStatus(p: {
   const which =
     c.provider === 'entra'
       ? `Microsoft Entra ID, tenant \`${escapeMrkdwn(c.tenant)}\`, application \`${escapeMrkdwn(c.clientId)}\``
-      : `Okta, org ${escapeMrkdwn(c.org)}`;
+      : `Okta, org ${escapeMrkdwn(c.org)}, ${oktaAuthWords(c.clientId)}`;
   const lines = [`*Identity provider:* ${which}, connected by ${who(c.connectedBy)} ${slackDate(c.at)}.`];
   if (p.check) {
     lines.push(
@@ -265,13 +279,16 @@ export function renderIdpStatus(p: {
   return { text: `Identity provider: ${c.provider}`, blocks: [section(lines.join('\n')), context(approval)] };
 }
 
+const oktaAuthWords = (clientId: string | undefined) =>
+  clientId === undefined ? 'API token' : `OAuth 2.0 service app \`${escapeMrkdwn(clientId)}\``;
+
 /** One line for App Home (mrkdwn, escaped); undefined when no provider is connected. */
 export function idpHomeLine(c: IdpConnectionView | undefined): string | undefined {
   if (c === undefined) return undefined;
   const which =
     c.provider === 'entra'
       ? `Microsoft Entra ID (tenant \`${escapeMrkdwn(c.tenant)}\`)`
-      : `Okta (${escapeMrkdwn(c.org)})`;
+      : `Okta (${escapeMrkdwn(c.org)}, ${oktaAuthWords(c.clientId)})`;
   const granted =
     c.granted === undefined
       ? 'permissions not recorded'
@@ -289,9 +306,15 @@ export interface ConnectForm {
   channelId: string;
 }
 
-/** The form that takes the client secret or API token: the one way it reaches Vigil. */
+/** The form that takes the client secret, API token or private key: the one way it reaches Vigil. */
 export function connectView(form: ConnectForm): View {
   const entra = form.provider === 'entra';
+  const serviceApp = !entra && form.clientId !== undefined;
+  const intro = entra
+    ? `Tenant \`${escapeMrkdwn(form.tenant ?? '')}\`, application \`${escapeMrkdwn(form.clientId ?? '')}\`. Vigil signs in with the client credentials flow and checks the permissions granted.`
+    : serviceApp
+      ? `Org ${escapeMrkdwn(form.org ?? '')}, service app \`${escapeMrkdwn(form.clientId ?? '')}\`. Vigil signs its token requests with this key (private_key_jwt), asks for okta.users.read and okta.users.manage, and checks them with a read-only call.`
+      : `Org ${escapeMrkdwn(form.org ?? '')}. Vigil checks the token with a read-only call.`;
   return {
     type: 'modal',
     callback_id: IDP_CONNECT_CALLBACK,
@@ -301,17 +324,20 @@ export function connectView(form: ConnectForm): View {
     close: viewButton('Cancel'),
     clear_on_close: true,
     blocks: [
-      section(
-        entra
-          ? `Tenant \`${escapeMrkdwn(form.tenant ?? '')}\`, application \`${escapeMrkdwn(form.clientId ?? '')}\`. Vigil signs in with the client credentials flow and checks the permissions granted.`
-          : `Org ${escapeMrkdwn(form.org ?? '')}. Vigil checks the token with a read-only call.`,
-      ),
+      section(intro),
       {
         type: 'input',
         block_id: 'secret',
-        label: { type: 'plain_text', text: entra ? 'Client secret' : 'API token' },
+        label: {
+          type: 'plain_text',
+          text: entra ? 'Client secret' : serviceApp ? 'Private key (JWK or PEM)' : 'API token',
+        },
         hint: { type: 'plain_text', text: 'Stored encrypted, never shown again, in Slack or anywhere.' },
-        element: { type: 'plain_text_input', action_id: 'value', max_length: 1000 },
+        element: {
+          type: 'plain_text_input',
+          action_id: 'value',
+          ...(serviceApp ? { multiline: true, max_length: 3000 } : { max_length: 1000 }),
+        },
       },
     ],
   };

@@ -11,10 +11,13 @@ import { ephemeral } from '../../slack/context.js';
 import { onView } from '../../slack/listen.js';
 import { ephemeralPoster } from '../../slack/respond.js';
 import { connectView, IDP_CONNECT_CALLBACK, renderIdpStatus } from './blocks.js';
+import type { NewConnection } from './connection.js';
 import type { ContainmentDeps } from './deps.js';
-import type { NewConnection } from './service.js';
+import { readPrivateKey } from './okta/jwt.js';
 
 const MAX_SECRET = 1000;
+/** A private key (JWK or PEM, RSA 2048 or P-256) fits in what a Slack text input takes. */
+const MAX_PRIVATE_KEY = 3000;
 
 const FormSchema = z.object({
   provider: z.enum(['entra', 'okta']),
@@ -31,7 +34,12 @@ export const idpConnect: CommandHandler<'idp-connect', ContainmentDeps> = {
     const form =
       c.provider === 'entra'
         ? { provider: c.provider, tenant: c.tenant, clientId: c.client, channelId: ctx.channelId }
-        : { provider: c.provider, org: c.org, channelId: ctx.channelId };
+        : {
+            provider: c.provider,
+            org: c.org,
+            ...(c.client === undefined ? {} : { clientId: c.client }),
+            channelId: ctx.channelId,
+          };
     await ctx.client.views.open({ trigger_id: ctx.triggerId, view: connectView(form) });
   },
 };
@@ -86,16 +94,19 @@ export function registerConnectForm(app: App, deps: ContainmentDeps): void {
       const form = FormSchema.safeParse(safeJson(view.private_metadata));
       if (!form.success) return {};
       const secret = ((view.state.values as StateValues).secret?.value?.value ?? '').trim();
-      if (secret === '' || secret.length > MAX_SECRET || /\s/.test(secret))
-        return {
-          ack: { response_action: 'errors', errors: { secret: 'Paste the secret exactly, without spaces.' } },
-        };
-      registerSecret(secret);
       const f = form.data;
+      const serviceApp = f.provider === 'okta' && f.clientId !== undefined;
+      const problem = serviceApp ? keyProblem(secret) : secretProblem(secret);
+      if (problem !== undefined) return { ack: { response_action: 'errors', errors: { secret: problem } } };
+      registerSecret(secret);
       const connection: NewConnection =
         f.provider === 'entra'
           ? { provider: 'entra', tenant: f.tenant ?? '', clientId: f.clientId ?? '' }
-          : { provider: 'okta', org: f.org ?? '' };
+          : {
+              provider: 'okta',
+              org: f.org ?? '',
+              ...(f.clientId === undefined ? {} : { clientId: f.clientId }),
+            };
       const respond = ephemeralPoster(client, f.channelId, who.userId);
       return {
         respond,
@@ -109,6 +120,24 @@ export function registerConnectForm(app: App, deps: ContainmentDeps): void {
     },
     'admin',
   );
+}
+
+function secretProblem(secret: string): string | undefined {
+  return secret === '' || secret.length > MAX_SECRET || /\s/.test(secret)
+    ? 'Paste the secret exactly, without spaces.'
+    : undefined;
+}
+
+/** The service app's private key is checked before anything is sent: a key Vigil cannot sign with is told here. */
+function keyProblem(key: string): string | undefined {
+  if (key === '' || key.length > MAX_PRIVATE_KEY)
+    return 'Paste the private key (JWK or PEM) exactly; RSA 2048 or EC P-256 keys fit.';
+  try {
+    readPrivateKey(key);
+    return undefined;
+  } catch (err) {
+    return err instanceof VigilError ? err.message : 'That is not a private key Vigil can sign with.';
+  }
 }
 
 function safeJson(s: string): unknown {

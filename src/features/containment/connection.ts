@@ -26,6 +26,8 @@ const ConnectionSchema = z.discriminatedUnion('provider', [
   z.object({
     provider: z.literal('okta'),
     org: z.string().url(),
+    /** Set for an OAuth 2.0 service app (the secret is its private key); absent for an API token. */
+    clientId: z.string().min(1).optional(),
     sealedSecret: z.string().min(1),
     connectedBy: z.string().min(1),
     at: z.number(),
@@ -36,8 +38,12 @@ export type IdpConnection = z.infer<typeof ConnectionSchema>;
 /** A connection as shown: everything but the secret. */
 export type IdpConnectionView = (
   | { provider: 'entra'; tenant: string; clientId: string; connectedBy: string; at: number }
-  | { provider: 'okta'; org: string; connectedBy: string; at: number }
+  | { provider: 'okta'; org: string; clientId?: string | undefined; connectedBy: string; at: number }
 ) & { granted?: string[] | undefined };
+
+export type NewConnection =
+  | { provider: 'entra'; tenant: string; clientId: string }
+  | { provider: 'okta'; org: string; clientId?: string };
 
 export interface ProviderUrls {
   entraLoginUrl: string;
@@ -49,8 +55,8 @@ export interface IdpConnectionsDeps {
   http: IdpHttp;
   urls: ProviderUrls;
   now: () => number;
-  /** Builds Okta's client (okta/). */
-  okta: (org: string, token: string) => IdentityProvider;
+  /** Builds Okta's client (okta/): with an API token, or as the service app `clientId` with its private key. */
+  okta: (org: string, secret: string, clientId: string | undefined) => IdentityProvider;
 }
 
 export class IdpConnections {
@@ -72,10 +78,10 @@ export class IdpConnections {
 
   async save(
     workspaceId: string,
-    connection: { provider: 'entra'; tenant: string; clientId: string } | { provider: 'okta'; org: string },
+    connection: NewConnection,
     secret: string,
     by: string,
-    granted: string[],
+    checked: { granted: string[]; client: IdentityProvider },
   ): Promise<void> {
     registerSecret(secret);
     const sealedSecret = this.deps.repos.idpSecrets.seal(workspaceId, secret);
@@ -84,9 +90,10 @@ export class IdpConnections {
       sealedSecret,
       connectedBy: by,
       at: this.deps.now(),
-      granted: granted.slice(0, 50),
+      granted: checked.granted.slice(0, 50),
     });
-    this.clients.delete(workspaceId);
+    // The client that checked the settings is kept, with its token and what it learnt of the provider.
+    this.clients.set(workspaceId, { sealed: sealedSecret, client: checked.client });
   }
 
   async remove(workspaceId: string): Promise<boolean> {
@@ -106,16 +113,13 @@ export class IdpConnections {
   }
 
   /** A client for settings not saved yet: the form checks them before they are kept. */
-  trial(
-    connection: { provider: 'entra'; tenant: string; clientId: string } | { provider: 'okta'; org: string },
-    secret: string,
-  ): IdentityProvider {
+  trial(connection: NewConnection, secret: string): IdentityProvider {
     return this.build({ ...connection, sealedSecret: '-', connectedBy: '-', at: 0 }, secret);
   }
 
   private build(c: IdpConnection, secret: string): IdentityProvider {
     if (c.provider === 'okta') {
-      return this.deps.okta(c.org, secret);
+      return this.deps.okta(c.org, secret, c.clientId);
     }
     return new EntraClient(
       {

@@ -3,10 +3,15 @@ import type { SlackBase } from '../../slack/context.js';
 import type { Verdict } from './blocks.js';
 import type { ContainmentService } from './service.js';
 
-/** A leaked credential as containment sees it: whose identity, and the row Flare can mark remediated. */
+/**
+ * A leaked credential as containment sees it: whose identity, and what Flare can mark remediated after the
+ * containment: the credential row (`credentials/actions`), or else the event it was shown from (an alert
+ * card's, a stealer log's or a panel's: `events/actions`).
+ */
 interface LeakedCredential {
   identity: string;
   credential?: { id: number; hash: string };
+  event?: { uid: string };
 }
 
 /** The credentials a button points at, reached through the composition root (features never import each other). */
@@ -18,12 +23,11 @@ export interface LeakedCredentials {
    * newest first; undefined when the API could not be read (the card says so and goes on).
    */
   verdicts(workspaceId: string, identity: string): Promise<Verdict[] | undefined>;
-  /** Marks it remediated in Flare (`credentials/actions`), recorded and audited by the credentials feature. */
-  remediate(
-    workspaceId: string,
-    by: string,
-    leak: { identity: string; credential: { id: number; hash: string } },
-  ): Promise<void>;
+  /**
+   * Marks it remediated in Flare: the credential (`credentials/actions`) when known, else the event
+   * (`events/actions`), recorded and audited by the credentials or events feature.
+   */
+  remediate(workspaceId: string, by: string, leak: LeakedCredential): Promise<void>;
 }
 
 export interface ContainmentDeps extends SlackBase {

@@ -41,6 +41,10 @@ export interface IdpAnswer {
   retryAfter: string | undefined;
   /** Okta's `X-Rate-Limit-Reset`: when the window resets, in epoch seconds. */
   rateLimitReset: string | undefined;
+  /** RFC 9449 §8: the nonce the server wants in the next DPoP proof. */
+  dpopNonce: string | undefined;
+  /** RFC 6750 §3: why a bearer (or DPoP) token was refused, `insufficient_scope` with the scope needed. */
+  wwwAuthenticate: string | undefined;
   body: unknown;
 }
 
@@ -94,6 +98,8 @@ export class IdpHttp {
         status,
         retryAfter: header('retry-after'),
         rateLimitReset: header('x-rate-limit-reset'),
+        dpopNonce: header('dpop-nonce'),
+        wwwAuthenticate: header('www-authenticate'),
         body: parseJson(text),
       };
     } catch (err) {

@@ -29,6 +29,8 @@ const RequestSchema = z.object({
   /** The leaked identity it came from, and the credential row (for Flare's remediation), when known. */
   identity: z.string(),
   credential: z.object({ id: z.number(), hash: z.string() }).optional(),
+  /** The event it was shown from (alert card, stealer log, panel), remediated in Flare when no credential is known. */
+  event: z.object({ uid: z.string().min(1).max(1000) }).optional(),
   requestedBy: z.string(),
   channelId: z.string().optional(),
   messageTs: z.string().optional(),
@@ -40,6 +42,8 @@ const RequestSchema = z.object({
   remediatedBy: z.string().optional(),
 });
 export type ContainRequest = z.infer<typeof RequestSchema>;
+/** The pending index's entry: enough for the sweep to skip a request that is not due without reading it. */
+const PendingSchema = z.object({ expiresAt: z.number() });
 export type NewRequest = Pick<
   ContainRequest,
   | 'action'
@@ -49,12 +53,13 @@ export type NewRequest = Pick<
   | 'principal'
   | 'identity'
   | 'credential'
+  | 'event'
   | 'requestedBy'
   | 'channelId'
 >;
 
 export interface RequestsDeps {
-  repos: Pick<Repositories, 'containRequests' | 'audit'>;
+  repos: Pick<Repositories, 'containRequests' | 'containPending' | 'audit'>;
   store: Pick<Store, 'lease'>;
   clock: Clock;
   logger: Logger;
@@ -74,6 +79,15 @@ export class ContainRequests {
     return this.deps.repos.containRequests(RequestSchema);
   }
 
+  /**
+   * Requests awaiting approval, indexed apart from the records (kept 30 days for late clicks), so the sweep
+   * a minute reads only these. An entry outliving its request (a crash between the close and its removal) is
+   * removed by the next sweep that finds the request closed.
+   */
+  private get pending() {
+    return this.deps.repos.containPending(PendingSchema);
+  }
+
   async create(workspaceId: string, req: NewRequest): Promise<ContainRequest> {
     const now = this.deps.clock.now();
     const request: ContainRequest = {
@@ -84,6 +98,7 @@ export class ContainRequests {
       state: 'pending',
     };
     await this.records.set(workspaceId, request.id, request, KEEP_MS);
+    await this.pending.set(workspaceId, request.id, { expiresAt: request.expiresAt }, KEEP_MS);
     await this.audit(workspaceId, req.requestedBy, 'contain.request', request, { outcome: 'asked' });
     return request;
   }
@@ -102,29 +117,59 @@ export class ContainRequests {
     await this.records.update(workspaceId, id, (r) => r && { ...r, channelId, messageTs }, KEEP_MS);
   }
 
-  /** Closes it as expired when its time is up, and says so once in the audit. */
-  private async expireIfDue(workspaceId: string, r: ContainRequest): Promise<ContainRequest> {
-    if (r.state !== 'pending' || this.deps.clock.now() < r.expiresAt) return r;
-    const closed = await this.records.update(
+  /**
+   * Closes it as expired when its time is up. A compare-and-set on the record (pending → expired under the
+   * store's lock): of several instances or clicks closing it at once, only the one whose change was written
+   * audits it and says so (`closedHere`); the others read it closed.
+   */
+  private async expireIfDue(
+    workspaceId: string,
+    r: ContainRequest,
+  ): Promise<{ request: ContainRequest; closedHere: boolean }> {
+    if (r.state !== 'pending' || this.deps.clock.now() < r.expiresAt)
+      return { request: r, closedHere: false };
+    let closedHere = false;
+    const after = await this.records.update(
       workspaceId,
       r.id,
-      (cur) => (cur?.state === 'pending' ? { ...cur, state: 'expired' } : undefined),
+      (cur) => {
+        if (cur?.state !== 'pending' || this.deps.clock.now() < cur.expiresAt) return undefined;
+        closedHere = true;
+        return { ...cur, state: 'expired' };
+      },
       KEEP_MS,
     );
-    if (closed?.state === 'expired' && r.state === 'pending')
-      await this.audit(workspaceId, r.requestedBy, 'contain.expire', closed, { outcome: 'expired' });
-    return closed ?? (await this.get(workspaceId, r.id));
+    if (!closedHere) return { request: after ?? (await this.get(workspaceId, r.id)), closedHere };
+    const closed = after ?? r;
+    await this.pending.delete(workspaceId, r.id);
+    await this.audit(workspaceId, r.requestedBy, 'contain.expire', closed, { outcome: 'expired' });
+    return { request: closed, closedHere };
   }
 
-  /** Closes every pending request whose time is up, in every workspace: those it closed, to say so. */
+  /**
+   * Closes every pending request whose time is up, in every workspace, from the pending index: those this
+   * call closed, to say so in Slack (of instances sweeping at once, one closes each request and tells it).
+   */
   async expireDue(): Promise<{ workspaceId: string; request: ContainRequest }[]> {
     const closed: { workspaceId: string; request: ContainRequest }[] = [];
     const now = this.deps.clock.now();
-    for (const { workspaceId, key } of await this.records.entries()) {
+    for (const { workspaceId, key } of await this.pending.entries()) {
+      const entry = await this.pending.get(workspaceId, key);
+      if (entry !== undefined && now < entry.expiresAt) continue;
       const r = await this.records.get(workspaceId, key);
-      if (r?.state !== 'pending' || now < r.expiresAt) continue;
-      const after = await this.expireIfDue(workspaceId, r);
-      if (after.state === 'expired') closed.push({ workspaceId, request: after });
+      if (r?.state !== 'pending') {
+        await this.pending.delete(workspaceId, key);
+        continue;
+      }
+      // Not while a click runs it (it holds the run's lease): its outcome closes it, and the next sweep looks again.
+      const lease = await this.deps.store.lease(`contain:${workspaceId}:${key}`, RUN_LEASE_MS);
+      if (lease === undefined) continue;
+      try {
+        const after = await this.expireIfDue(workspaceId, r);
+        if (after.closedHere) closed.push({ workspaceId, request: after.request });
+      } finally {
+        await lease.release();
+      }
     }
     return closed;
   }
@@ -140,7 +185,7 @@ export class ContainRequests {
     provider: IdentityProvider | undefined,
     opts: { selfRun: boolean },
   ): Promise<Decision> {
-    const found = await this.expireIfDue(workspaceId, await this.get(workspaceId, id));
+    const { request: found } = await this.expireIfDue(workspaceId, await this.get(workspaceId, id));
     if (found.state !== 'pending') return { kind: 'closed', request: found };
     if (!opts.selfRun && by === found.requestedBy) {
       await this.audit(workspaceId, by, 'contain.approve', found, { outcome: 'refused-own-request' });
@@ -157,7 +202,8 @@ export class ContainRequests {
         'Its outcome replaces this message in a moment.',
       );
     try {
-      const current = await this.get(workspaceId, id);
+      // Read again inside the lease: another click ran it, or its time ran out, while this one waited.
+      const { request: current } = await this.expireIfDue(workspaceId, await this.get(workspaceId, id));
       if (current.state !== 'pending') return { kind: 'closed', request: current };
       if (provider === undefined || provider.kind !== current.provider)
         throw new RefusalError(
@@ -198,30 +244,39 @@ export class ContainRequests {
         outcome: `${err.message} ${err.hint}`,
       };
       await this.records.setFenced(lease, workspaceId, r.id, closed, KEEP_MS);
+      await this.pending.delete(workspaceId, r.id);
       return { kind: 'ran', request: closed };
     }
     const done = { ...r, state: 'done' as const, decidedBy: by, outcome: ACTION_WORDS[r.action].done };
     await this.records.setFenced(lease, workspaceId, r.id, done, KEEP_MS);
+    await this.pending.delete(workspaceId, r.id);
     await this.audit(workspaceId, by, `contain.${r.action}`, done, { outcome: 'done', approver: by });
     return { kind: 'ran', request: done };
   }
 
   async reject(workspaceId: string, id: string, by: string): Promise<Decision> {
-    const found = await this.expireIfDue(workspaceId, await this.get(workspaceId, id));
+    const { request: found } = await this.expireIfDue(workspaceId, await this.get(workspaceId, id));
     if (found.state !== 'pending') return { kind: 'closed', request: found };
+    // A compare-and-set, as for expiry: of two clicks (the same person's double click too), one audits.
+    let rejectedHere = false;
     const closed = await this.records.update(
       workspaceId,
       id,
-      (cur) => (cur?.state === 'pending' ? { ...cur, state: 'rejected', decidedBy: by } : undefined),
+      (cur) => {
+        if (cur?.state !== 'pending') return undefined;
+        rejectedHere = true;
+        return { ...cur, state: 'rejected', decidedBy: by };
+      },
       KEEP_MS,
     );
-    if (closed?.state !== 'rejected' || closed.decidedBy !== by)
+    if (!rejectedHere || closed === undefined)
       return { kind: 'closed', request: await this.get(workspaceId, id) };
+    await this.pending.delete(workspaceId, id);
     await this.audit(workspaceId, by, 'contain.reject', closed, { outcome: 'rejected' });
     return { kind: 'ran', request: closed };
   }
 
-  /** Notes that the credential was remediated in Flare after this request; false when someone already did. */
+  /** Claims marking the leak remediated in Flare for `by`; false when someone already did (or is doing it). */
   async noteRemediated(workspaceId: string, id: string, by: string): Promise<boolean> {
     let won = false;
     await this.records.update(
@@ -235,6 +290,20 @@ export class ContainRequests {
       KEEP_MS,
     );
     return won;
+  }
+
+  /** Takes back `by`'s claim when marking it remediated in Flare failed, so another click may try again. */
+  async clearRemediated(workspaceId: string, id: string, by: string): Promise<void> {
+    await this.records.update(
+      workspaceId,
+      id,
+      (cur) => {
+        if (cur?.remediatedBy !== by) return undefined;
+        const { remediatedBy: _, ...rest } = cur;
+        return rest;
+      },
+      KEEP_MS,
+    );
   }
 
   /** One audit line: provider, directory user id, action, outcome, approver; never a secret or token. */

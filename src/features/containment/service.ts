@@ -9,22 +9,24 @@ import { RefusalError, VigilError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Repositories, Store } from '../../store/index.js';
 import { idpHomeLine } from './blocks.js';
-import { IdpConnections, type IdpConnectionView, type ProviderUrls } from './connection.js';
+import {
+  IdpConnections,
+  type IdpConnectionView,
+  type NewConnection,
+  type ProviderUrls,
+} from './connection.js';
 import type { IdpHttp } from './http.js';
+import { apiTokenAuth, OktaServiceApp } from './okta/auth.js';
 import { OktaClient } from './okta/client.js';
 import type { ConnectionCheck, DirectoryMatch, IdentityProvider } from './provider.js';
 import { ContainRequests } from './requests.js';
 
 const SettingSchema = z.object({ approval: z.boolean(), by: z.string(), at: z.number() });
 
-export type NewConnection =
-  | { provider: 'entra'; tenant: string; clientId: string }
-  | { provider: 'okta'; org: string };
-
 export interface ContainmentServiceDeps {
   repos: Pick<
     Repositories,
-    'idpConnections' | 'idpSecrets' | 'containRequests' | 'containSettings' | 'audit'
+    'idpConnections' | 'idpSecrets' | 'containRequests' | 'containPending' | 'containSettings' | 'audit'
   >;
   store: Pick<Store, 'lease'>;
   clock: Clock;
@@ -54,7 +56,15 @@ export class ContainmentService {
       http: deps.http,
       urls: deps.urls,
       now,
-      okta: (org, token) => new OktaClient(org, token, deps.http, now),
+      okta: (org, secret, clientId) =>
+        new OktaClient(
+          org,
+          clientId === undefined
+            ? apiTokenAuth(secret)
+            : new OktaServiceApp(org, clientId, secret, deps.http, now),
+          deps.http,
+          now,
+        ),
     });
     this.requests = new ContainRequests({
       repos: deps.repos,
@@ -91,8 +101,9 @@ export class ContainmentService {
     secret: string,
     by: string,
   ): Promise<ConnectionCheck> {
-    const check = await this.connections.trial(connection, secret).check();
-    await this.connections.save(workspaceId, connection, secret, by, check.granted);
+    const client = this.connections.trial(connection, secret);
+    const check = await client.check();
+    await this.connections.save(workspaceId, connection, secret, by, { granted: check.granted, client });
     await this.deps.repos.audit.append({
       teamId: workspaceId,
       userId: by,
@@ -101,7 +112,7 @@ export class ContainmentService {
       detail:
         connection.provider === 'entra'
           ? `tenant ${connection.tenant}, application ${connection.clientId}; granted ${check.granted.join(' ') || 'nothing'}`
-          : `org ${connection.org}`,
+          : `org ${connection.org}, ${connection.clientId === undefined ? 'API token' : `service app ${connection.clientId}`}; granted ${check.granted.join(' ') || 'nothing'}`,
     });
     return check;
   }

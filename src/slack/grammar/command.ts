@@ -230,7 +230,7 @@ export type Command =
   | { kind: 'settings-contain-approval'; on: boolean }
   /** `idp connect …`: the secret itself comes through a form, never the command. */
   | { kind: 'idp-connect'; provider: 'entra'; tenant: string; client: string }
-  | { kind: 'idp-connect'; provider: 'okta'; org: string }
+  | { kind: 'idp-connect'; provider: 'okta'; org: string; client?: string }
   | { kind: 'idp-status' }
   | { kind: 'idp-disconnect' }
   | { kind: 'snooze'; target: SnoozeTargetSpec; length: SnoozeLengthSpec }

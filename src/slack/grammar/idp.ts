@@ -1,7 +1,8 @@
 /**
- * `idp connect entra tenant:<id> client:<id>`, `idp connect okta org:<https://company.okta.com>`, `idp status`,
- * `idp disconnect`: the identity provider containment acts on. The secret (Entra's client secret, Okta's API
- * token) is never typed here: `connect` opens a form for it.
+ * `idp connect entra tenant:<id> client:<id>`, `idp connect okta org:<https://company.okta.com> [client:<id>]`,
+ * `idp status`, `idp disconnect`: the identity provider containment acts on. With `client:`, Okta is reached as
+ * that OAuth 2.0 service app (private_key_jwt), else with an API token. The secret (Entra's client secret,
+ * Okta's API token or the service app's private key) is never typed here: `connect` opens a form for it.
  */
 import { once, refuseSecretKey, singleValueOf, unknownKey } from './args.js';
 import type { Command } from './command.js';
@@ -14,6 +15,8 @@ const OKTA_EXAMPLE = '/vigil idp connect okta org:https://company.okta.com';
 /** A directory (tenant) id or a verified domain, and an application (client) id: Entra's own shapes. */
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DOMAIN = /^(?=.{3,253}$)[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
+/** An Okta app's client id (`0oa…`, 20 characters in Okta's orgs; any such token accepted). */
+const OKTA_CLIENT = /^[A-Za-z0-9_-]{10,64}$/;
 
 export function parseIdp(tokens: readonly Token[]): Command {
   const [verb, ...rest] = tokens;
@@ -60,6 +63,7 @@ function parseEntra(tokens: readonly Token[]): Command {
 
 function parseOkta(tokens: readonly Token[]): Command {
   let org: string | undefined;
+  let client: string | undefined;
   for (const token of tokens) {
     refuseSecretKey(token);
     if (token.key === 'org') {
@@ -69,13 +73,20 @@ function parseOkta(tokens: readonly Token[]): Command {
       if (url?.pathname !== '/' || url.search !== '' || url.username !== '' || url.password !== '')
         fail(`\`${echo(org)}\` is not an Okta org URL.`, { example: OKTA_EXAMPLE });
       org = url.origin;
+    } else if (token.key === 'client') {
+      once(client, token, OKTA_EXAMPLE);
+      client = singleValueOf(token, OKTA_EXAMPLE).trim();
+      if (!OKTA_CLIENT.test(client))
+        fail(`\`${echo(client)}\` is not an Okta client id.`, {
+          example: `${OKTA_EXAMPLE} client:0oa1b2c3d4e5f6g7h8i9`,
+        });
     } else if (token.key === undefined) {
       fail(`\`${echo(token.text)}\` is not part of \`idp connect okta\`.`, {
         hint: 'The API token is never typed in a command: Vigil opens a form for it.',
         example: OKTA_EXAMPLE,
       });
-    } else unknownKey(token, 'idp', ['org']);
+    } else unknownKey(token, 'idp', ['org', 'client']);
   }
   if (org === undefined) fail('`idp connect okta` needs `org:`.', { example: OKTA_EXAMPLE });
-  return { kind: 'idp-connect', provider: 'okta', org };
+  return { kind: 'idp-connect', provider: 'okta', org, ...(client === undefined ? {} : { client }) };
 }

@@ -100,6 +100,8 @@ export const NAMESPACES = {
   'idp-connection': { scope: 'workspace' },
   /** Containment requests (who asked, what, for whom, approval, outcome), by request id. */
   'contain-request': { scope: 'workspace' },
+  /** The containment requests still awaiting approval and when each expires: what the expiry sweep reads. */
+  'contain-pending': { scope: 'workspace' },
   /** Whether containment needs a second approver (`settings contain-approval`). */
   'contain-setting': { scope: 'workspace' },
   /** Records found unreadable and set aside, by `<workspaceId>:<namespace>:<key>`, shown to admins. */

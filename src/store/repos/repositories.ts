@@ -202,6 +202,9 @@ function serviceRecordRepos(store: Store) {
     /** Containment requests by id; the containment service defines the shape. */
     containRequests: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'contain-request', schema, ABSENT),
+    /** The index of containment requests awaiting approval (by request id, with their expiry) for the sweep. */
+    containPending: <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, 'contain-pending', schema, ABSENT),
     /** Whether containment waits for a second approver. */
     containSettings: <S extends z.ZodType>(schema: S) =>
       new WorkspaceRecordRepo(store, 'contain-setting', schema, ABSENT),

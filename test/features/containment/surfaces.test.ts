@@ -1,7 +1,8 @@
 /**
  * *Contain…* beyond the credential row, through the receiver against the simulated Entra ID: on a posted
  * alert card (shared: the click itself is checked), the same card, the same second approver and one provider
- * call; a member without `contain` refused with no provider call.
+ * call, then the alert's event marked remediated in Flare once; a member without `contain` refused with no
+ * provider call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
@@ -94,8 +95,29 @@ describe('Contain… on the alert card', () => {
       ),
     );
     const answers = await Promise.all(clicks.map((k) => waitPostTo(c.stack, k.responseUrl)));
-    expect(answers.some((a) => textOf(a.body).includes('was done'))).toBe(true);
+    const done = answers.find((a) => textOf(a.body).includes('was done'));
+    expect(done).toBeDefined();
     expect(writes().map((w) => w.operationId)).toEqual(['user.revokeSignInSessions']);
+
+    // The alert names no credential row: the event itself is marked remediated in Flare, once.
+    if (done === undefined) throw new Error('no approval ran');
+    const decision = { blocks: (done.body as { blocks: unknown[] }).blocks, ts: ask.ts };
+    expect(c.stack.sim.state.eventByUid('leak/contain/1')?.item.tenant_metadata.remediated_at).toBeNull();
+    const marks = await Promise.all(
+      [1, 2].map(() =>
+        click(c.stack, decision, 'Mark event remediated in Flare', {
+          userId: SEEDED_USERS.admin,
+          container: 'message',
+        }),
+      ),
+    );
+    const marked = await Promise.all(marks.map((k) => waitPostTo(c.stack, k.responseUrl)));
+    expect(marked.some((m) => textOf(m.body).includes('Event marked remediated in Flare by'))).toBe(true);
+    expect(c.stack.sim.state.eventByUid('leak/contain/1')?.item.tenant_metadata.remediated_at).toBeTruthy();
+    const remediations = (await c.stack.repos.audit.recent(c.stack.workspaceId, 30)).filter(
+      (e) => e.action === 'event.remediate' && e.target === 'leak/contain/1',
+    );
+    expect(remediations).toHaveLength(1);
     const request = (await c.stack.repos.audit.recent(c.stack.workspaceId, 20)).find(
       (e) => e.action === 'contain.request',
     );
@@ -150,6 +172,74 @@ describe('Contain… on the stealer log', () => {
   });
 });
 
+describe('Mark event remediated after a containment from the stealer log', () => {
+  it('remediates the stealer log event itself, once', async () => {
+    const { post } = await command(c.stack, `events ${IDENTIFIER.domain} type:stealer_log size:10`, {
+      userId: SEEDED_USERS.admin,
+    });
+    const opened = await click(c.stack, post.body as { blocks?: unknown[] }, 'Open stealer log', {
+      userId: SEEDED_USERS.admin,
+    });
+    const log = (await waitPostTo(c.stack, opened.responseUrl)).body as { blocks?: unknown[] };
+    const blocks = (log.blocks ?? []) as { type: string; block_id?: string; text?: { text?: string } }[];
+    const at = blocks.findIndex((b) => b.block_id?.startsWith('stealer:contain:'));
+    const login = /`([^`]+@[^`]+)`/.exec(blocks[at - 1]?.text?.text ?? '')?.[1] ?? '';
+    // The login now names one person in the directory.
+    c.entra.users.push({
+      id: '00000000-0000-4000-8000-00000000beef',
+      displayName: 'Stealer Victim',
+      userPrincipalName: login,
+      mail: login,
+      accountEnabled: true,
+      userType: 'Member',
+    });
+    const cardClick = await click(c.stack, { blocks: [blocks[at]] }, 'Contain…', {
+      userId: SEEDED_USERS.admin,
+    });
+    const card = (await waitPostTo(c.stack, cardClick.responseUrl)).body as { blocks?: unknown[] };
+    const before = c.stack.slack.callsTo('chat.postMessage').length;
+    const asked = await click(c.stack, card, 'Disable account', { userId: SEEDED_USERS.admin });
+    await waitPostTo(c.stack, asked.responseUrl);
+    await c.stack.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' && c.stack.slack.callsTo('chat.postMessage').length > before,
+    );
+    const posted = c.stack.slack.callsTo('chat.postMessage').at(-1);
+    const ask = {
+      blocks: posted?.body.blocks as unknown[],
+      ts: String((posted?.response as { ts?: string } | undefined)?.ts ?? ''),
+    };
+    const approved = await click(c.stack, ask, 'Approve', {
+      userId: SEEDED_USERS.owner,
+      container: 'message',
+    });
+    const decision = (await waitPostTo(c.stack, approved.responseUrl)).body as { blocks: unknown[] };
+    expect(textOf(decision)).toContain('was done');
+    const remediatedLogs = () =>
+      c.stack.sim.state.events
+        .filter((e) => e.item.metadata.type === 'stealer_log' && e.item.tenant_metadata.remediated_at)
+        .map((e) => e.item.metadata.uid);
+    const already = remediatedLogs();
+    const mark = await click(
+      c.stack,
+      { blocks: decision.blocks, ts: ask.ts },
+      'Mark event remediated in Flare',
+      {
+        userId: SEEDED_USERS.admin,
+        container: 'message',
+      },
+    );
+    expect(textOf((await waitPostTo(c.stack, mark.responseUrl)).body)).toContain('Event marked remediated');
+    const remediated = remediatedLogs().filter((u) => !already.includes(u));
+    expect(remediated).toHaveLength(1);
+    const uid = remediated[0];
+    const audited = (await c.stack.repos.audit.recent(c.stack.workspaceId, 40)).filter(
+      (e) => e.action === 'event.remediate' && e.target === uid,
+    );
+    expect(audited).toHaveLength(1);
+  });
+});
+
 describe('Contain… in the Work Object panel', () => {
   const uid = 'leak/contain/1';
   const url = () => c.stack.sim.state.eventByUid(uid)?.item.metadata.flare_url ?? '';
@@ -193,6 +283,43 @@ describe('Contain… in the Work Object panel', () => {
     expect(card.body.user).toBe(SEEDED_USERS.admin);
     expect(textOf(card.body)).toContain('Ada Lovelace');
     expect(JSON.stringify(card.body)).toContain('contain_revoke');
+
+    // Contained from the panel, the panel's event is what Flare marks remediated.
+    const remediations = async () =>
+      (await c.stack.repos.audit.recent(c.stack.workspaceId, 60)).filter(
+        (e) => e.action === 'event.remediate' && e.target === uid,
+      ).length;
+    const marked = await remediations();
+    const posts = c.stack.slack.callsTo('chat.postMessage').length;
+    const asked = await click(c.stack, { blocks: card.body.blocks as unknown[] }, 'Revoke sessions', {
+      userId: SEEDED_USERS.admin,
+    });
+    await waitPostTo(c.stack, asked.responseUrl);
+    await c.stack.slack.waitFor(
+      (call) =>
+        call.method === 'chat.postMessage' && c.stack.slack.callsTo('chat.postMessage').length > posts,
+    );
+    const posted = c.stack.slack.callsTo('chat.postMessage').at(-1);
+    const ask = {
+      blocks: posted?.body.blocks as unknown[],
+      ts: String((posted?.response as { ts?: string } | undefined)?.ts ?? ''),
+    };
+    const approved = await click(c.stack, ask, 'Approve', {
+      userId: SEEDED_USERS.owner,
+      container: 'message',
+    });
+    const decision = (await waitPostTo(c.stack, approved.responseUrl)).body as { blocks: unknown[] };
+    const mark = await click(
+      c.stack,
+      { blocks: decision.blocks, ts: ask.ts },
+      'Mark event remediated in Flare',
+      {
+        userId: SEEDED_USERS.admin,
+        container: 'message',
+      },
+    );
+    expect(textOf((await waitPostTo(c.stack, mark.responseUrl)).body)).toContain('Event marked remediated');
+    expect(await remediations()).toBe(marked + 1);
   });
 });
 

@@ -1,12 +1,23 @@
 /**
  * Two Vigil instances on one store (a real redis-server, and one SQLite file) approving the same containment
  * at once, each several times: the simulated Entra ID sees exactly one call, and both instances then read the
- * request as done. The secret is sealed once and opened by either instance (they share the key).
+ * request as done. The secret is sealed once and opened by either instance (they share the key). Both
+ * instances' expiry sweeps meeting one expired request at once: one audits it and updates its message in the
+ * simulated Slack; the sweep reads the index of pending requests, which closed requests leave.
  */
 import { randomBytes } from 'node:crypto';
+import { WebClient } from '@slack/web-api';
 import { getGlobalDispatcher } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type SimEntra, startSimEntra } from '../../../packages/playground/src/sim/identity/index.js';
+import {
+  DEFAULT_BOT_TOKEN,
+  DEFAULT_TEAM_ID,
+  SEEDED_CHANNELS,
+  startFakeSlack,
+} from '../../../packages/playground/src/sim/slack/index.js';
+import { ContainExpiry } from '../../../src/features/containment/expiry.js';
 import { IdpHttp } from '../../../src/features/containment/http.js';
 import { ContainmentService } from '../../../src/features/containment/service.js';
 import { silentLogger } from '../../../src/kernel/logger.js';
@@ -16,7 +27,7 @@ import { BACKENDS, useStoreFixture } from '../../store/support/backends.js';
 import { reposFor } from '../../store/support/repos.js';
 import { ADA } from './support/contain-stack.js';
 
-const WS = 'T0CONTAIN';
+const WS = DEFAULT_TEAM_ID;
 let entra: SimEntra;
 
 beforeAll(async () => {
@@ -36,11 +47,15 @@ describe.each(BACKENDS)('approving on two instances over %s', (backend) => {
   });
 
   async function instance(): Promise<ContainmentService> {
+    return (await withRepos()).service;
+  }
+
+  async function withRepos() {
     const store = await fixture.open();
     opened.push(store);
     const { repos } = reposFor(store, { sealer });
     const now = () => fixture.clock.now();
-    return new ContainmentService({
+    const service = new ContainmentService({
       repos,
       store,
       clock: fixture.clock,
@@ -49,6 +64,7 @@ describe.each(BACKENDS)('approving on two instances over %s', (backend) => {
       urls: { entraLoginUrl: entra.url, graphUrl: entra.url },
       approvalTtlMs: 3_600_000,
     });
+    return { service, repos };
   }
 
   it('calls the provider once, whichever instance and click wins', async () => {
@@ -82,5 +98,49 @@ describe.each(BACKENDS)('approving on two instances over %s', (backend) => {
     expect(revokes).toBe(1);
     expect((await a.requests.get(WS, request.id)).state).toBe('done');
     expect((await b.requests.get(WS, request.id)).decidedBy).toBe('U0OWNER01');
+  });
+
+  it('expires a request once when both instances sweep at the same moment', async () => {
+    const slack = await startFakeSlack();
+    try {
+      const a = await withRepos();
+      const b = await withRepos();
+      const request = await a.service.requests.create(WS, {
+        action: 'disable',
+        provider: 'entra',
+        userId: ADA.id,
+        person: ADA.displayName,
+        principal: ADA.userPrincipalName,
+        identity: ADA.userPrincipalName,
+        requestedBy: 'U0ADMIN01',
+        channelId: SEEDED_CHANNELS.general,
+      });
+      const web = new WebClient(DEFAULT_BOT_TOKEN, { slackApiUrl: slack.apiUrl });
+      const posted = await web.chat.postMessage({ channel: SEEDED_CHANNELS.general, text: 'asked' });
+      await b.service.requests.placed(WS, request.id, SEEDED_CHANNELS.general, String(posted.ts));
+      const sweeper = (svc: ContainmentService) =>
+        new ContainExpiry({ requests: svc.requests, clientFor: async () => web, logger: silentLogger });
+      const sweeps = [sweeper(a.service), sweeper(b.service), sweeper(a.service), sweeper(b.service)];
+      const pending = a.repos.containPending(z.unknown());
+      expect((await pending.entries()).map((e) => e.key)).toEqual([request.id]);
+
+      fixture.clock.advance(3_600_000 - 1);
+      expect(await Promise.all(sweeps.map((s) => s.tick()))).toEqual([0, 0, 0, 0]);
+      fixture.clock.advance(1);
+      const updated = await Promise.all(sweeps.map((s) => s.tick()));
+
+      expect(updated.reduce((n, u) => n + u, 0)).toBe(1);
+      const updates = slack.callsTo('chat.update');
+      expect(updates).toHaveLength(1);
+      expect(JSON.stringify(updates[0]?.body)).toContain('expired without approval');
+      const expired = (await a.repos.audit.recent(WS, 20)).filter((e) => e.action === 'contain.expire');
+      expect(expired).toHaveLength(1);
+      expect((await b.service.requests.get(WS, request.id)).state).toBe('expired');
+      // Closed requests leave the index: the next sweeps read nothing.
+      expect(await pending.entries()).toEqual([]);
+      expect(await Promise.all(sweeps.map((s) => s.tick()))).toEqual([0, 0, 0, 0]);
+    } finally {
+      await slack.close();
+    }
   });
 });

@@ -169,6 +169,7 @@ async function writeEverything(store: Store, repos: ReturnType<typeof reposFor>[
     .idpConnections(Anything)
     .set(ws, 'current', { note: repos.idpSecrets.seal(ws, 'client-secret') });
   await repos.containRequests(Anything).set(ws, 'request-id', { note: 'asked' }, 60_000);
+  await repos.containPending(Anything).set(ws, 'request-id', { note: 'awaiting approval' }, 60_000);
   await repos.containSettings(Anything).set(ws, 'approval', { note: 'on' });
   await repos.askPerson(Anything).set(ws, 'credential-digest', { note: 'asked' });
   // Its open asks' index, and its place in the shared list of workspaces with open asks.

@@ -1,11 +1,10 @@
 /**
- * Okta through its management API (okta/okta-management-openapi-spec), with an API token
- * (`Authorization: SSWS …`): `DELETE /api/v1/users/{id}/sessions?oauthTokens=true`,
- * `POST /api/v1/users/{id}/lifecycle/suspend` and `unsuspend`, `POST …/lifecycle/expire_password`. The token
+ * Okta through its management API (okta/okta-management-openapi-spec), with an API token or as an OAuth 2.0
+ * service app (auth.ts): `DELETE /api/v1/users/{id}/sessions?oauthTokens=true`,
+ * `POST /api/v1/users/{id}/lifecycle/suspend` and `unsuspend`, `POST …/lifecycle/expire_password`. A token
  * goes only in the Authorization header, registered with the log redaction.
  */
 import { z } from 'zod';
-import { registerSecret } from '../../../kernel/logger.js';
 import { type IdpCall, type IdpHttp, ProviderDownError, readAs } from '../http.js';
 import {
   type ConnectionCheck,
@@ -16,6 +15,7 @@ import {
   ProviderRefusalError,
   retryAfterSeconds,
 } from '../provider.js';
+import type { OktaAuth } from './auth.js';
 
 const NAME = 'Okta';
 
@@ -45,12 +45,10 @@ export class OktaClient implements IdentityProvider {
 
   constructor(
     private readonly org: string,
-    private readonly token: string,
+    private readonly auth: OktaAuth,
     private readonly http: IdpHttp,
     private readonly now: () => number,
-  ) {
-    registerSecret(token);
-  }
+  ) {}
 
   async find(identity: string): Promise<DirectoryMatch> {
     const wanted = identity.trim().toLowerCase();
@@ -102,11 +100,7 @@ export class OktaClient implements IdentityProvider {
     const url = this.url('/api/v1/users');
     url.searchParams.set('limit', '1');
     await this.call({ method: 'GET', url, route: '/api/v1/users' });
-    return {
-      granted: ['API token (acts with the roles of the admin who created it)'],
-      missing: [],
-      test: 'Listing one user (GET /api/v1/users?limit=1) worked.',
-    };
+    return { ...(await this.auth.granted()), test: 'Listing one user (GET /api/v1/users?limit=1) worked.' };
   }
 
   private url(path: string): URL {
@@ -116,8 +110,9 @@ export class OktaClient implements IdentityProvider {
   private async call(call: IdpCall): Promise<unknown> {
     const answer = await this.http.send(NAME, {
       ...call,
-      headers: { ...call.headers, authorization: `SSWS ${this.token}` },
+      headers: { ...call.headers, ...(await this.auth.headers(call.method, call.url)) },
     });
+    if (answer.status === 401) this.auth.forget();
     if (answer.status < 400) return answer.body;
     if (answer.status >= 500) throw new ProviderDownError(NAME, new Error(`HTTP ${answer.status}`));
     const code =
@@ -137,16 +132,13 @@ export class OktaClient implements IdentityProvider {
     }
     if (answer.status === 401)
       throw new ProviderRefusalError(
-        `${NAME} refused the API token (${code}).`,
-        'Create a new token and run `/vigil idp connect okta …` again.',
+        `${NAME} refused Vigil's ${this.auth.kind === 'token' ? 'API token' : 'access token'} (${code}).`,
+        this.auth.kind === 'token'
+          ? 'Create a new token and run `/vigil idp connect okta …` again.'
+          : 'Try again: Vigil asks for a new token; if it persists, check the service app and connect again.',
         401,
       );
-    if (answer.status === 403)
-      throw new ProviderRefusalError(
-        `${NAME} refused: the token's admin may not do this (${code}).`,
-        'Create the API token as an admin holding a role that manages users (Group or Org administrator), or grant the role okta.users.manage to Vigil’s service app.',
-        403,
-      );
+    if (answer.status === 403) throw forbidden(this.auth.kind, code, answer.wwwAuthenticate);
     if (answer.status === 404)
       throw new ProviderRefusalError(
         `${NAME} has no such user any more (${code}).`,
@@ -159,6 +151,31 @@ export class OktaClient implements IdentityProvider {
       answer.status,
     );
   }
+}
+
+/**
+ * A 403: for an access token lacking the operation's scope, Okta says `insufficient_scope` and the scope in
+ * WWW-Authenticate (RFC 6750 §3.1); otherwise the admin or the app's role may not act on this user.
+ */
+function forbidden(
+  kind: OktaAuth['kind'],
+  code: string,
+  challenge: string | undefined,
+): ProviderRefusalError {
+  const scope = /scope="([a-z.]{1,60})"/i.exec(challenge ?? '')?.[1];
+  if (kind === 'oauth' && /insufficient_scope/.test(challenge ?? ''))
+    return new ProviderRefusalError(
+      `${NAME} refused: Vigil's service app lacks the scope ${scope ?? 'this needs'} (insufficient_scope).`,
+      `Grant ${scope ?? 'okta.users.manage'} on the app's Okta API Scopes tab; Vigil asks for it with its next token.`,
+      403,
+    );
+  return new ProviderRefusalError(
+    `${NAME} refused: ${kind === 'token' ? "the token's admin" : "the service app's admin role"} may not do this (${code}).`,
+    kind === 'token'
+      ? 'Create the API token as an admin holding a role that manages users (Group or Org administrator).'
+      : 'Assign the service app a role that manages users (Group or Org administrator) on its Admin roles tab.',
+    403,
+  );
 }
 
 function shape(u: OktaUser): DirectoryUser {

@@ -1,7 +1,8 @@
 /**
  * `npm run sim:identity`: the simulated Microsoft Entra ID (token endpoint and Graph) and Okta for local play
  * against a Vigil of your own, each request held to the published documents. Prints the variables to give
- * Vigil and the commands (and secrets to paste into the form) that connect each, with a few directory users.
+ * Vigil and the commands (and secrets to paste into the form) that connect each (Okta with its API token or as
+ * its OAuth 2.0 service app, which requires DPoP), with a few directory users.
  */
 import { startSimEntra } from './entra-sim.js';
 import { startSimOkta } from './okta-sim.js';
@@ -35,4 +36,6 @@ console.log(`  /vigil idp connect entra tenant:${entra.tenantId} client:${entra.
 console.log(`    client secret: ${entra.clientSecret}`);
 console.log(`  /vigil idp connect okta org:${okta.url}`);
 console.log(`    API token: ${okta.token}`);
+console.log(`  /vigil idp connect okta org:${okta.url} client:${okta.serviceApp.clientId}`);
+console.log(`    private key (JWK): ${okta.serviceApp.privateJwk}`);
 console.log(`\nDirectory users: ${people.map((p) => `${p}@acme.example`).join(', ')}`);

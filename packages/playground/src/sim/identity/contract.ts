@@ -22,6 +22,8 @@ export interface Violation {
 export interface Matched {
   operationId: string;
   params: Record<string, string>;
+  /** The OAuth 2.0 scopes the operation's security asks of an access token (Okta's `oauth2`). */
+  scopes: string[];
 }
 
 interface Route {
@@ -148,6 +150,7 @@ export class Contract {
     const auth = this.authSchemes(route);
     if (
       auth.length > 0 &&
+      !auth.includes('body') &&
       !auth.some((scheme) => new RegExp(`^${scheme} \\S+$`).test(String(req.headers.authorization ?? '')))
     )
       problems.push(`the document requires Authorization: ${auth.join(' or ')} …`);
@@ -156,22 +159,37 @@ export class Contract {
       this.violate(req, problems.join('; '));
       return undefined;
     }
-    return { operationId: String(route.operation.operationId), params };
+    return { operationId: String(route.operation.operationId), params, scopes: this.scopes(route) };
   }
 
-  /** The Authorization schemes the operation's security allows: `Bearer` (oauth2), `SSWS` (Okta's API token). */
+  private security(route: Route): Record<string, unknown>[] {
+    return ((route.operation.security ?? this.doc.security) as Record<string, unknown>[] | undefined) ?? [];
+  }
+
+  private scopes(route: Route): string[] {
+    return this.security(route).flatMap((req) => {
+      const oauth = req.oauth2;
+      return Array.isArray(oauth) ? oauth.map(String) : [];
+    });
+  }
+
+  /**
+   * The Authorization schemes the operation's security allows: `SSWS` (Okta's API token), `Bearer` or `DPoP`
+   * for an oauth2 access token (a DPoP-bound one is sent as `DPoP`: RFC 9449 §7.1, Okta's DPoP guide), `Basic`,
+   * and `body` for client credentials in the form (`postBody`: no header needed).
+   */
   private authSchemes(route: Route): string[] {
-    const security = (route.operation.security ?? this.doc.security) as Record<string, unknown>[] | undefined;
     const schemes = ((this.doc.components as Json | undefined)?.securitySchemes ?? {}) as Record<
       string,
       Json
     >;
-    return (security ?? []).flatMap((req) =>
-      Object.keys(req).map((name) => {
+    return this.security(route).flatMap((req) =>
+      Object.keys(req).flatMap((name) => {
         const scheme = schemes[name];
-        return scheme?.type === 'apiKey' && String(scheme.description ?? '').includes('SSWS')
-          ? 'SSWS'
-          : 'Bearer';
+        if (scheme?.type === 'apiKey' && String(scheme.description ?? '').includes('SSWS')) return ['SSWS'];
+        if (scheme?.type === 'http' && scheme.scheme === 'postBody') return ['body'];
+        if (scheme?.type === 'http' && scheme.scheme === 'basic') return ['Basic'];
+        return scheme?.type === 'oauth2' ? ['Bearer', 'DPoP'] : ['Bearer'];
       }),
     );
   }
