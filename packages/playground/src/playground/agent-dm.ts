@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeSlack, StreamRecord } from '../sim/slack/index.js';
-import { PAGE_HEADERS } from './page.js';
 import { blocksHtml, type RenderContext } from './render/blocks.js';
 import { escapeHtml } from './render/escape.js';
+import { isSameOrigin, json, servePage } from './side-page.js';
 import type { Actor, SlackSide } from './slack-side.js';
 
 export interface AgentDmOptions {
@@ -21,16 +21,6 @@ export interface AgentDmOptions {
 
 const MAX_TEXT = 2_000;
 const MAX_TURNS = 30;
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res
-    .writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    })
-    .end(JSON.stringify(body));
-}
 
 async function readText(
   req: IncomingMessage,
@@ -120,20 +110,10 @@ async function open(o: AgentDmOptions, res: ServerResponse): Promise<void> {
 export function createAgentDmRoutes(o: AgentDmOptions) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
     const post = req.method === 'POST';
-    const sameOrigin =
-      req.headers.origin === undefined || req.headers.origin === `http://${req.headers.host ?? ''}`;
+    if (servePage(req, res, url, { path: '/playground/agent', page: AGENT_PAGE, script: AGENT_SCRIPT }))
+      return true;
+    const sameOrigin = isSameOrigin(req);
     switch (`${req.method} ${url.pathname}`) {
-      case 'GET /playground/agent':
-        res.writeHead(200, PAGE_HEADERS).end(AGENT_PAGE);
-        return true;
-      case 'GET /playground/agent.js':
-        res
-          .writeHead(200, {
-            'content-type': 'text/javascript; charset=utf-8',
-            'x-content-type-options': 'nosniff',
-          })
-          .end(AGENT_SCRIPT);
-        return true;
       case 'GET /playground/agent/state':
         json(res, 200, state(o, url));
         return true;

@@ -10,8 +10,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimApi } from '../sim/api/index.js';
 import type { FakeSlack } from '../sim/slack/index.js';
 import { actionFor } from './inputs.js';
-import { PAGE_HEADERS } from './page.js';
 import { messageBodyHtml, type RenderContext } from './render/blocks.js';
+import { isSameOrigin, json, servePage } from './side-page.js';
 import type { Actor, SlackSide } from './slack-side.js';
 
 /** The employee: a full member (not a guest), with an address on the tenant's domain. */
@@ -55,16 +55,6 @@ export function seedEmployee(
     email,
     identifier: { id: domain.id, tenantId },
   };
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res
-    .writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    })
-    .end(JSON.stringify(body));
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
@@ -149,20 +139,10 @@ async function answer(o: PersonDmOptions, req: IncomingMessage, res: ServerRespo
 export function createPersonDmRoutes(o: PersonDmOptions) {
   let leaks = 0;
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
-    const sameOrigin =
-      req.headers.origin === undefined || req.headers.origin === `http://${req.headers.host ?? ''}`;
+    if (servePage(req, res, url, { path: '/playground/person', page: PERSON_PAGE, script: PERSON_SCRIPT }))
+      return true;
+    const sameOrigin = isSameOrigin(req);
     switch (`${req.method} ${url.pathname}`) {
-      case 'GET /playground/person':
-        res.writeHead(200, PAGE_HEADERS).end(PERSON_PAGE);
-        return true;
-      case 'GET /playground/person.js':
-        res
-          .writeHead(200, {
-            'content-type': 'text/javascript; charset=utf-8',
-            'x-content-type-options': 'nosniff',
-          })
-          .end(PERSON_SCRIPT);
-        return true;
       case 'GET /playground/person/state':
         json(res, 200, state(o, url));
         return true;

@@ -11,9 +11,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Logger } from '../../../../src/kernel/logger.js';
-import { PAGE_HEADERS } from './page.js';
 import { blocksHtml, type RenderContext } from './render/blocks.js';
 import { escapeHtml } from './render/escape.js';
+import { isSameOrigin, json, servePage } from './side-page.js';
 import type { Actor } from './slack-side.js';
 import { chooseTool, type SuggestedQuestion, type ToolChoice } from './slackbot-questions.js';
 import { SLACKBOT_SCRIPT } from './slackbot-script.js';
@@ -106,16 +106,6 @@ class VigilMcp {
   }
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res
-    .writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    })
-    .end(JSON.stringify(body));
-}
-
 async function readQuestion(req: IncomingMessage): Promise<string | undefined> {
   if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return undefined;
   const chunks: Buffer[] = [];
@@ -175,20 +165,12 @@ async function ask(o: SlackbotOptions, mcp: VigilMcp, req: IncomingMessage, res:
 export function createSlackbotRoutes(o: SlackbotOptions) {
   const mcp = new VigilMcp(o);
   const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
-    const sameOrigin =
-      req.headers.origin === undefined || req.headers.origin === `http://${req.headers.host ?? ''}`;
+    if (
+      servePage(req, res, url, { path: '/playground/slackbot', page: SLACKBOT_PAGE, script: SLACKBOT_SCRIPT })
+    )
+      return true;
+    const sameOrigin = isSameOrigin(req);
     switch (`${req.method} ${url.pathname}`) {
-      case 'GET /playground/slackbot':
-        res.writeHead(200, PAGE_HEADERS).end(SLACKBOT_PAGE);
-        return true;
-      case 'GET /playground/slackbot.js':
-        res
-          .writeHead(200, {
-            'content-type': 'text/javascript; charset=utf-8',
-            'x-content-type-options': 'nosniff',
-          })
-          .end(SLACKBOT_SCRIPT);
-        return true;
       case 'GET /playground/slackbot/tools': {
         const tools = await mcp.tools().catch((err: unknown) => {
           o.logger.warn('playground slackbot: tools/list failed', { err });

@@ -1,0 +1,45 @@
+/**
+ * What the playground's side pages (the agent DM, the employee's DM, the Slackbot panel) share: their page and
+ * its script at `<path>` and `<path>.js`, JSON answers, and the same-origin check on their POSTs.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PAGE_HEADERS } from './page.js';
+
+export function json(res: ServerResponse, status: number, body: unknown): void {
+  res
+    .writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    })
+    .end(JSON.stringify(body));
+}
+
+/** A POST from the playground's own page: no Origin (same-origin navigations) or this host's. */
+export function isSameOrigin(req: IncomingMessage): boolean {
+  return req.headers.origin === undefined || req.headers.origin === `http://${req.headers.host ?? ''}`;
+}
+
+/** Serves `GET <path>` (the page) and `GET <path>.js` (its script); false for any other request. */
+export function servePage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  side: { path: string; page: string; script: string },
+): boolean {
+  if (req.method !== 'GET') return false;
+  if (url.pathname === side.path) {
+    res.writeHead(200, PAGE_HEADERS).end(side.page);
+    return true;
+  }
+  if (url.pathname === `${side.path}.js`) {
+    res
+      .writeHead(200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+      })
+      .end(side.script);
+    return true;
+  }
+  return false;
+}
