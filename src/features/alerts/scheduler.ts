@@ -1,10 +1,12 @@
 /**
  * The alert scheduler: every tick (a few seconds) it looks at each workspace that has alert subscriptions;
- * a workspace whose feed is due is polled once (poll.ts), and each of its channels with events waiting gets
- * its next message (deliver.ts). A workspace still busy from an earlier tick is left to finish (a slow
- * tenant never delays the others); at most CONCURRENCY workspaces are worked on at once, and a few channels
- * of each. Reading the feeds is cheap, so an idle tick costs one store read per workspace. `stop` cancels the
- * timer and waits for the work in flight, so the store can close after it.
+ * a workspace whose feed is due is polled once and its waiting channels posted to (work.ts). A workspace
+ * still busy from an earlier tick is left to finish (a slow tenant never delays the others); at most
+ * CONCURRENCY workspaces are worked on at once. Reading the feeds is cheap, so an idle tick costs one store
+ * read per workspace. With a poll queue (Redis: BullMQ jobs, queue/poll-queue.ts) the tick leaves the
+ * workspaces to it and only tells it which have subscriptions. The follow-ups' sweep and the state sync run
+ * on the tick either way. `stop` cancels the timer and waits for the work in flight, so the store can close
+ * after it.
  */
 
 import { concurrencyLimit } from '../../domain/fair-gate.js';
