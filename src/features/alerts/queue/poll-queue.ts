@@ -53,7 +53,10 @@ function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string' && /^(ECONN|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH)/.test(code))
     return true;
-  return err instanceof Error && /Connection is closed|connect|Stream isn't writeable/i.test(err.message);
+  return (
+    err instanceof Error &&
+    /Connection is closed|connect|Stream isn't writeable|max retries per request/i.test(err.message)
+  );
 }
 
 export class BullPollQueue implements AlertPollQueue {
