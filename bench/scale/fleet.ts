@@ -24,11 +24,11 @@ import { systemClock } from '../../src/kernel/clock.js';
 import { silentLogger } from '../../src/kernel/logger.js';
 import { createRepositories, openStore, Sealer } from '../../src/store/index.js';
 import { type RedisServer, startRedisServer } from '../../test/store/support/redis-server.js';
+import { seedWorkspace } from '../../test/support/seed-workspace.js';
 import { runVigil, waitForLine } from '../../test/support/vigil-process.js';
 import { SIGNING_SECRET } from '../targets.js';
 import { atLeast, verifyWork } from '../verify.js';
 import { type FleetResult, figuresOf, type Posted, type Takeover } from './fleet-report.js';
-import { seedWorkspace } from './seed.js';
 
 export interface FleetOptions {
   workspaces: number;

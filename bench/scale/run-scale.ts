@@ -20,12 +20,12 @@ import { silentLogger } from '../../src/kernel/logger.js';
 import { createRepositories, openStore, Sealer } from '../../src/store/index.js';
 import { createSlackSender } from '../../test/harness/index.js';
 import { type RedisServer, startRedisServer } from '../../test/store/support/redis-server.js';
+import { seedWorkspace } from '../../test/support/seed-workspace.js';
 import { runVigil, waitForLine } from '../../test/support/vigil-process.js';
 import { percentile } from '../stats.js';
 import { SIGNING_SECRET } from '../targets.js';
 import { atLeast, exactly, excerpt, verifyWork } from '../verify.js';
 import { startBalancer } from './balancer.js';
-import { seedWorkspace } from './seed.js';
 
 export interface ScaleOptions {
   /** Vigil processes, one run each, e.g. [1, 2, 4]. */

@@ -5,12 +5,15 @@
 
 import { eventSourceOf } from '../domain/subscriptions/source.js';
 import { realTicker, type Ticker } from '../domain/subscriptions/ticker.js';
+import type { DeliveryDeps } from '../features/alerts/deliver.js';
 import { AlertFollower } from '../features/alerts/follow.js';
 import { AlertFollowUps } from '../features/alerts/follow-ups.js';
 import { feedSourceOf } from '../features/alerts/ports.js';
 import { createAlertPublisher } from '../features/alerts/publisher.js';
+import { BullPollQueue } from '../features/alerts/queue/poll-queue.js';
 import { AlertScheduler, tickMsFor } from '../features/alerts/scheduler.js';
 import { StateSync } from '../features/alerts/sync.js';
+import { emptyTally, workCutShort, workWorkspace } from '../features/alerts/work.js';
 import { ContainExpiry } from '../features/containment/expiry.js';
 import { announceInterruptedExports } from '../features/credentials/export-delivery.js';
 import { createDigestPublisher } from '../features/digests/publisher.js';
@@ -60,17 +63,27 @@ export interface BackgroundWork {
   runChannelDigestsNow(workspaceId: string, channelId: string): Promise<RunNowReport[]>;
 }
 
+/**
+ * `queueAlerts`: on a Redis store, the alert polls run as BullMQ jobs across instances (queue/poll-queue.ts);
+ * false when the embedder drives the alert ticks by hand (its ticker then runs them in-process, as on SQLite).
+ */
 export function startBackgroundWork(
   core: BackgroundDeps,
   tickers: { digest?: Ticker | undefined; alert?: Ticker | undefined; intel: Ticker },
   botToken?: (workspaceId: string) => Promise<string | undefined>,
+  queueAlerts = false,
 ): BackgroundWork {
   const bots = new BotClients({ ...core, slackCalls: core.monitoring.metrics, botToken });
   const digests = createDigestScheduler(core, bots, tickers.digest);
   core.digestNow.attach(digests);
   digests.start();
   settleInterruptedWork(core, bots);
-  const alerts = createAlertScheduler(core, bots, tickers.alert);
+  const alerts = createAlertScheduler(
+    core,
+    bots,
+    tickers.alert,
+    queueAlerts && core.store.backend === 'redis',
+  );
   alerts.start();
   // Asks are sent, escalated and answered on the alerts' beat.
   core.askPerson.start(tickers.alert ?? realTicker, tickMsFor(core.config.alerts.pollMs));
@@ -179,6 +192,7 @@ function createAlertScheduler(
   core: BackgroundDeps,
   bots: BotClients,
   ticker: Ticker | undefined,
+  queued: boolean,
 ): AlertScheduler {
   const logger = core.logger.child({ component: 'alerts' });
   const publisher = measuredAlertPublisher(
@@ -206,7 +220,7 @@ function createAlertScheduler(
     intervalMs: syncMs,
     tickMs,
   });
-  return new AlertScheduler({
+  const work: DeliveryDeps = {
     subscriptions: core.repos.alertSubscriptions,
     state: core.repos.alertState,
     source: feedSourceOf(core.api),
@@ -220,11 +234,36 @@ function createAlertScheduler(
     snoozed: (workspaceId) => core.snoozes.matcher(workspaceId),
     delivered: (alert) => core.askPerson.offer(alert),
     contain: { connected: async (ws) => (await core.containment.connections.get(ws)) !== undefined },
-    followUps,
-    sync,
     pollMs,
     tickMs,
+  };
+  return new AlertScheduler({
+    ...work,
+    followUps,
+    sync,
+    ...(queued ? { queue: alertPollQueue(core, work, logger) } : {}),
     ...(ticker ? { ticker } : {}),
+  });
+}
+
+/** Workspaces one instance polls at once from the queue (each poll mostly waits on the API and Redis). */
+const QUEUE_CONCURRENCY = 32;
+
+/**
+ * The alert polls as BullMQ jobs on the store's Redis. A job comes every poll interval (not every tick): a
+ * feed is due half an interval early, so a job a little late still finds it due.
+ */
+function alertPollQueue(core: BackgroundDeps, work: DeliveryDeps, logger: BackgroundDeps['logger']) {
+  const { pollMs } = core.config.alerts;
+  return new BullPollQueue({
+    url: core.config.store.url,
+    pollMs,
+    concurrency: QUEUE_CONCURRENCY,
+    logger,
+    run: (workspaceId, stopping) =>
+      workWorkspace({ ...work, tickMs: Math.floor(pollMs / 2), stopping }, workspaceId, emptyTally()).catch(
+        (err: unknown) => workCutShort(logger, workspaceId, err, stopping()),
+      ),
   });
 }
 

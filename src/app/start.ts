@@ -263,6 +263,8 @@ async function serve(
       intel: opts.intelTicker ?? realTicker,
     },
     slack.botToken,
+    // Alert ticks driven by hand (tests, an embedder) stay in-process: BullMQ's timers are its own.
+    opts.alertTicker === undefined,
   );
   logger.info('vigil started', {
     port,

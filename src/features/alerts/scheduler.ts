@@ -1,19 +1,21 @@
 /**
  * The alert scheduler: every tick (a few seconds) it looks at each workspace that has alert subscriptions;
- * a workspace whose feed is due is polled once (poll.ts), and each of its channels with events waiting gets
- * its next message (deliver.ts). A workspace still busy from an earlier tick is left to finish (a slow
- * tenant never delays the others); at most CONCURRENCY workspaces are worked on at once, and a few channels
- * of each. Reading the feeds is cheap, so an idle tick costs one store read per workspace. `stop` cancels the
- * timer and waits for the work in flight, so the store can close after it.
+ * a workspace whose feed is due is polled once and its waiting channels posted to (work.ts). A workspace
+ * still busy from an earlier tick is left to finish (a slow tenant never delays the others); at most
+ * CONCURRENCY workspaces are worked on at once. Reading the feeds is cheap, so an idle tick costs one store
+ * read per workspace. With a poll queue (Redis: BullMQ jobs, queue/poll-queue.ts) the tick leaves the
+ * workspaces to it and only tells it which have subscriptions. The follow-ups' sweep and the state sync run
+ * on the tick either way. `stop` cancels the timer and waits for the work in flight, so the store can close
+ * after it.
  */
 
 import { concurrencyLimit } from '../../domain/fair-gate.js';
 import { realTicker, type Ticker } from '../../domain/subscriptions/ticker.js';
-import { type AlertSubscription, isStoreOutage, StoreCorruptionError } from '../../store/index.js';
-import { type DeliveryDeps, type DeliveryOutcome, deliverChannel } from './deliver.js';
+import { isStoreOutage } from '../../store/index.js';
+import type { DeliveryDeps } from './deliver.js';
 import type { SweepReport } from './follow-ups.js';
-import { type PollOutcome, pollFeed } from './poll.js';
 import type { SyncReport } from './sync.js';
+import { emptyTally, type WorkTally, workCutShort, workWorkspace } from './work.js';
 
 export interface AlertSchedulerDeps extends DeliveryDeps {
   ticker?: Ticker;
@@ -21,11 +23,22 @@ export interface AlertSchedulerDeps extends DeliveryDeps {
   followUps?: { sweep(): Promise<SweepReport> };
   /** Posted messages re-reading their events' state (sync.ts): each tenant when it is due. */
   sync?: { tick(): Promise<SyncReport>; settled(): Promise<unknown> };
+  /**
+   * The workspaces' polls on a job engine (queue/poll-queue.ts, on Redis) instead of this tick: each tick
+   * then only tells it which workspaces have alert subscriptions, and `stop` stops it.
+   */
+  queue?: AlertPollQueue;
 }
 
-export interface AlertTickReport {
-  polls: Record<PollOutcome, number>;
-  posts: Record<DeliveryOutcome, number>;
+/** Runs each workspace's alert work on its own schedule, across instances. */
+export interface AlertPollQueue {
+  start(): void;
+  /** The workspaces with alert subscriptions now: each gets its schedule, the others lose theirs. */
+  reconcile(workspaceIds: readonly string[]): Promise<void>;
+  stop(waitMs: number): Promise<void>;
+}
+
+export interface AlertTickReport extends WorkTally {
   followUps: SweepReport;
   sync: SyncReport;
 }
@@ -34,8 +47,6 @@ export interface AlertTickReport {
 const CONCURRENCY = 16;
 /** The longest shutdown waits for a poll or a post in flight (a poll gives up between pages). */
 const STOP_WAIT_MS = 5_000;
-/** Channels of one workspace posted to at once. */
-const CHANNELS_AT_ONCE = 4;
 
 /** How often the scheduler looks, for a poll interval: often enough that polls keep to their interval. */
 export function tickMsFor(pollMs: number): number {
@@ -47,6 +58,7 @@ export class AlertScheduler {
   private stopped = false;
   private readonly inFlight = new Map<string, Promise<void>>();
   private sweeping: Promise<void> | undefined;
+  private reconciling: Promise<void> | undefined;
   private readonly limited = concurrencyLimit(CONCURRENCY);
 
   private readonly deps: AlertSchedulerDeps;
@@ -58,6 +70,7 @@ export class AlertScheduler {
   start(): void {
     if (this.timer || this.stopped) return;
     const ticker = this.deps.ticker ?? realTicker;
+    this.deps.queue?.start();
     this.timer = ticker.every(this.deps.tickMs, () =>
       this.tick().catch((err: unknown) =>
         // The store logs its own outage once; the next tick tries again.
@@ -71,31 +84,26 @@ export class AlertScheduler {
   /** One look at every workspace now; resolves when the work it started is done (tests, the playground). */
   async tick(): Promise<AlertTickReport> {
     const report: AlertTickReport = {
-      polls: { polled: 0, 'not-due': 0, busy: 0, failed: 0 },
-      posts: { posted: 0, idle: 0, busy: 0, paused: 0, retry: 0, failed: 0 },
+      ...emptyTally(),
       followUps: { followed: 0, dropped: 0, failed: 0 },
       sync: { tenants: 0, calls: 0, changed: 0 },
     };
     if (this.stopped) return report;
     const started: Promise<void>[] = [this.sweep(report), this.syncStates(report)];
     const teams = await this.deps.subscriptions.teams();
+    if (this.deps.queue !== undefined) {
+      started.push(this.reconcile(this.deps.queue, teams));
+      await Promise.all(started);
+      return report;
+    }
     for (const workspaceId of teams) {
       const busy = this.inFlight.get(workspaceId);
       if (busy !== undefined) {
         started.push(busy);
         continue;
       }
-      const work = this.limited(() => this.workspace(workspaceId, report))
-        .catch((err: unknown) => {
-          // Cut short by shutdown (the store closing under it): taken up again after the restart.
-          if (this.stopped) this.deps.logger.info('alert work cut short by shutdown', { workspaceId });
-          else if (isStoreOutage(err))
-            this.deps.logger.debug('alert work skipped: store unavailable', { workspaceId });
-          // An unreadable feed is set aside (logged once by the store): the workspace's polls wait for an admin.
-          else if (err instanceof StoreCorruptionError)
-            this.deps.logger.debug('alert work skipped: a record is unreadable', { workspaceId });
-          else this.deps.logger.error('alert work for a workspace crashed', { workspaceId, err });
-        })
+      const work = this.limited(() => workWorkspace(this.deps, workspaceId, report))
+        .catch((err: unknown) => workCutShort(this.deps.logger, workspaceId, err, this.stopped))
         .finally(() => this.inFlight.delete(workspaceId));
       this.inFlight.set(workspaceId, work);
       started.push(work);
@@ -115,8 +123,26 @@ export class AlertScheduler {
       timer.unref();
     });
     const syncing = this.deps.sync?.settled();
-    await Promise.race([Promise.allSettled([...this.inFlight.values(), this.sweeping, syncing]), waited]);
+    const queued = this.deps.queue?.stop(waitMs);
+    await Promise.race([
+      Promise.allSettled([...this.inFlight.values(), this.sweeping, syncing, this.reconciling, queued]),
+      waited,
+    ]);
     clearTimeout(timer);
+  }
+
+  /** The queue told the workspaces with subscriptions, one telling at a time (a slow Redis skips a tick). */
+  private reconcile(queue: AlertPollQueue, teams: readonly string[]): Promise<void> {
+    this.reconciling ??= queue
+      .reconcile(teams)
+      .catch((err: unknown) => {
+        if (this.stopped || isStoreOutage(err)) return;
+        this.deps.logger.warn('alert queue not brought up to date', { err });
+      })
+      .finally(() => {
+        this.reconciling = undefined;
+      });
+    return this.reconciling;
   }
 
   /** The follow-ups' sweep, beside the workspaces' work (it may wait on Slack); one at a time. */
@@ -147,32 +173,5 @@ export class AlertScheduler {
       if (this.stopped || isStoreOutage(err)) return;
       this.deps.logger.error('state sync failed', { err });
     }
-  }
-
-  private async workspace(workspaceId: string, report: AlertTickReport): Promise<void> {
-    const { deps } = this;
-    const now = deps.clock.now();
-    const feed = await deps.state.feed(workspaceId);
-    const due = feed === undefined || (feed.nextPollAt ?? 0) <= now;
-    if (!due && (feed?.pendingChannels.length ?? 0) === 0) {
-      report.polls['not-due']++;
-      return;
-    }
-    const subs: AlertSubscription[] = await deps.subscriptions.list(workspaceId);
-    const active = subs.filter((s) => s.paused === undefined);
-    if (due && active.length > 0) report.polls[await pollFeed(deps, workspaceId, active)]++;
-    // Channels are independent outboxes: a few post at once (Slack answers each in a fraction of a second).
-    const channels = [...((await deps.state.feed(workspaceId))?.pendingChannels ?? [])];
-    const visited: string[] = [];
-    const worker = async () => {
-      for (let channelId = channels.shift(); channelId !== undefined; channelId = channels.shift()) {
-        if (this.stopped) return;
-        report.posts[await deliverChannel(deps, workspaceId, channelId, subs)]++;
-        visited.push(channelId);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CHANNELS_AT_ONCE, channels.length) }, worker));
-    // Once for the workspace, not once a message: the channels whose outbox is empty now leave the list.
-    await deps.state.markDrained(workspaceId, visited);
   }
 }

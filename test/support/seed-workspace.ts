@@ -1,6 +1,7 @@
 /**
  * One workspace as an OAuth install leaves it, seeded through Vigil's own repositories: its installation
- * (bot token sealed) and its connection to a simulated API key and tenant.
+ * (bot token sealed) and its connection to a simulated API key and tenant (bench:scale's fleet, the alert
+ * queue's multi-instance test).
  */
 import type { Repositories } from '../../src/store/index.js';
 
