@@ -22,7 +22,13 @@ import type { ApiAccess } from '../../domain/workspace-api.js';
 import type { Clock } from '../../kernel/clock.js';
 import { RefusalError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/logger.js';
-import { type Lease, LeaseLostError, type Repositories, StoreCorruptionError } from '../../store/index.js';
+import {
+  isStoreOutage,
+  type Lease,
+  LeaseLostError,
+  type Repositories,
+  StoreCorruptionError,
+} from '../../store/index.js';
 
 /** First look after this long; then each wait doubles, up to MAX_WAIT_MS. */
 const FIRST_WAIT_MS = 30_000;
@@ -188,6 +194,7 @@ export class IntelService {
             if (err instanceof LeaseLostError) return true;
             // An unreadable request is set aside (logged once by the store); the others are followed.
             if (err instanceof StoreCorruptionError) return false;
+            if (isStoreOutage(err)) throw err;
             this.deps.logger.warn('could not follow a report request', { err, workspace: workspaceId });
             return false;
           },
@@ -285,7 +292,12 @@ export class IntelFollower {
   tick(): Promise<void> {
     this.running ??= this.deps.intel
       .followDue(this.deps.poster)
-      .catch((err: unknown) => this.deps.logger.warn('report requests were not followed', { err }))
+      .catch((err: unknown) =>
+        // The store tells its own outage once; the next tick tries again.
+        isStoreOutage(err)
+          ? this.deps.logger.debug('report requests not followed: store unavailable')
+          : this.deps.logger.warn('report requests were not followed', { err }),
+      )
       .finally(() => {
         this.running = undefined;
       });

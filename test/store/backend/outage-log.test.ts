@@ -1,5 +1,5 @@
 /**
- * A Redis outage while the alert scheduler ticks: one line when the store goes, one when it returns (with the
+ * A Redis outage while the alert scheduler and the intel follower tick: one line when the store goes, one when it returns (with the
  * count of operations it failed), and nothing per tick in between: no warning, no stack trace.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -29,6 +29,7 @@ beforeAll(async () => {
   stack = await startStack({
     connect: false,
     alertTicker: ticker,
+    intelTicker: ticker,
     env: { VIGIL_STORE: redis.url, VIGIL_API_KEY: key.apiKey, VIGIL_TENANT_ID: String(key.defaultTenantId) },
   });
 }, 60_000);
