@@ -335,16 +335,17 @@ function describeBody(raw: Buffer, contentType: string | undefined): unknown {
   return `<${raw.length} bytes>`;
 }
 
+/** A delay the server's shutdown cuts short; its listener goes with it (the signal outlives every request). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const cut = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', cut);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', cut, { once: true });
   });
 }
