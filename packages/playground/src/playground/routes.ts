@@ -14,6 +14,7 @@ import { PAGE_HEADERS, type PageFacts, pageHtml } from './page.js';
 import type { RenderContext } from './render/blocks.js';
 import { validTimeZone } from './render/dates.js';
 import type { Outcome, PlaygroundSession } from './session.js';
+import { isSameOrigin, json } from './side-page.js';
 import type { Actor } from './slack-side.js';
 import { stateSince } from './timeline.js';
 import type { PlaygroundWorkObjects } from './work-objects.js';
@@ -88,21 +89,6 @@ function inputsOf(v: unknown): ElementInput[] {
 function hostnameOf(req: IncomingMessage): string {
   const host = req.headers.host ?? '';
   return URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : '';
-}
-
-function sameOrigin(req: IncomingMessage): boolean {
-  const origin = req.headers.origin;
-  return origin === undefined || origin === `http://${req.headers.host ?? ''}`;
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res
-    .writeHead(status, {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    })
-    .end(JSON.stringify(body));
 }
 
 function staticFile(res: ServerResponse, type: string, body: string): void {
@@ -270,7 +256,7 @@ function sendState(o: PlaygroundRouteOptions, url: URL, res: ServerResponse): vo
     Number.isFinite(since) ? since : 0,
     url.searchParams.get('c') ?? o.page.conversations[0]?.id ?? '',
   );
-  sendJson(res, 200, state);
+  json(res, 200, state);
 }
 
 /** The page's GET paths; false for any other. */
@@ -294,8 +280,8 @@ async function serveApi(
   res: ServerResponse,
   apiPath: string,
 ): Promise<void> {
-  if (req.method !== 'POST' || !sameOrigin(req)) {
-    sendJson(res, 403, { ok: false, message: 'Not allowed.' });
+  if (req.method !== 'POST' || !isSameOrigin(req)) {
+    json(res, 403, { ok: false, message: 'Not allowed.' });
     return;
   }
   try {
@@ -303,15 +289,15 @@ async function serveApi(
       apiPath === 'file'
         ? hostFile(o, await readJson(req, UPLOAD_BODY_LIMIT))
         : await api(o, apiPath, await readJson(req));
-    sendJson(res, outcome.ok ? 200 : 400, outcome);
+    json(res, outcome.ok ? 200 : 400, outcome);
   } catch (err) {
     if (err instanceof BadRequest || err instanceof SyntaxError) {
-      sendJson(res, 400, { ok: false, message: 'Bad request.' });
+      json(res, 400, { ok: false, message: 'Bad request.' });
       return;
     }
     o.logger.error('playground request failed', { err, path: `/playground/api/${apiPath}` });
     o.session.note('The playground could not deliver that to Vigil; the details are in the log.');
-    sendJson(res, 500, { ok: false, message: 'The playground could not deliver that to Vigil.' });
+    json(res, 500, { ok: false, message: 'The playground could not deliver that to Vigil.' });
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * What the playground's side pages (the agent DM, the employee's DM, the Slackbot panel) share: their page and
- * its script at `<path>` and `<path>.js`, JSON answers, and the same-origin check on their POSTs.
+ * What the playground's pages share: JSON answers and the same-origin check on POSTs (its routes and the side
+ * pages), and each side page (the agent DM, the employee's DM, the Slackbot panel) served with its script at
+ * `<path>` and `<path>.js`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PAGE_HEADERS } from './page.js';
