@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeSlack, StreamRecord } from '../sim/slack/index.js';
 import { blocksHtml, type RenderContext } from './render/blocks.js';
 import { escapeHtml } from './render/escape.js';
-import { isSameOrigin, json, servePage } from './side-page.js';
+import { isSameOrigin, json, servePage, sideDocument } from './side-page.js';
 import type { Actor, SlackSide } from './slack-side.js';
 
 export interface AgentDmOptions {
@@ -129,18 +129,10 @@ export function createAgentDmRoutes(o: AgentDmOptions) {
   };
 }
 
-const AGENT_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Vigil · agent DM · playground</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/playground/app.css">
-<script src="/playground/agent.js" defer></script>
-</head>
-<body>
-<main class="main agent-dm">
+const AGENT_PAGE = sideDocument(
+  'Vigil · agent DM · playground',
+  '/playground/agent.js',
+  `<main class="main agent-dm">
   <header class="channel-head"><div class="channel-title">${escapeHtml('Vigil · Messages (agent DM)')}</div>
     <a class="toolbar-button" href="/">Back to the workspace</a></header>
   <div class="banner" role="note"><b>Playground</b>: Vigil's agent DM against the simulated Slack. Answers stream:
@@ -153,10 +145,8 @@ const AGENT_PAGE = `<!doctype html>
     <textarea id="agent-input" rows="1" placeholder="Ask Vigil: leaks for acme.example this week"></textarea>
     <button type="submit" class="send">Send</button>
   </form>
-</main>
-</body>
-</html>
-`;
+</main>`,
+);
 
 /** The page's script: polls the state, renders it with DOM text nodes (never markdown as HTML), posts messages. */
 const AGENT_SCRIPT = `'use strict';

@@ -11,7 +11,7 @@ import type { SimApi } from '../sim/api/index.js';
 import type { FakeSlack } from '../sim/slack/index.js';
 import { actionFor } from './inputs.js';
 import { messageBodyHtml, type RenderContext } from './render/blocks.js';
-import { isSameOrigin, json, servePage } from './side-page.js';
+import { isSameOrigin, json, servePage, sideDocument } from './side-page.js';
 import type { Actor, SlackSide } from './slack-side.js';
 
 /** The employee: a full member (not a guest), with an address on the tenant's domain. */
@@ -160,18 +160,10 @@ export function createPersonDmRoutes(o: PersonDmOptions) {
   };
 }
 
-const PERSON_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>@dana · DM with Vigil · playground</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/playground/app.css">
-<script src="/playground/person.js" defer></script>
-</head>
-<body>
-<main class="main person-dm">
+const PERSON_PAGE = sideDocument(
+  '@dana · DM with Vigil · playground',
+  '/playground/person.js',
+  `<main class="main person-dm">
   <header class="channel-head"><div class="channel-title" id="person-title">@dana · Vigil (DM)</div>
     <button type="button" class="toolbar-button" id="person-leak">Leak one of @dana's passwords</button>
     <a class="toolbar-button" href="/">Back to the workspace (as @adam)</a></header>
@@ -180,10 +172,8 @@ const PERSON_PAGE = `<!doctype html>
     leak a password here. Vigil posts the alert in #general and asks @dana here, privately, never showing the
     password. Her answer goes to the alert's thread.</div>
   <div class="timeline" id="person-messages" aria-live="polite"><p class="home-empty">No message from Vigil yet.</p></div>
-</main>
-</body>
-</html>
-`;
+</main>`,
+);
 
 /** Polls the DM and renders the server's HTML (escaped by the renderer); a click posts which button, as @dana. */
 const PERSON_SCRIPT = `'use strict';

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PAGE_HEADERS } from './page.js';
+import { escapeHtml } from './render/escape.js';
 
 export function json(res: ServerResponse, status: number, body: unknown): void {
   res
@@ -43,4 +44,23 @@ export function servePage(
     return true;
   }
   return false;
+}
+
+/** A side page's document: the playground's stylesheet, its own deferred script, and its `<main>`. */
+export function sideDocument(title: string, script: string, main: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/playground/app.css">
+<script src="${escapeHtml(script)}" defer></script>
+</head>
+<body>
+${main}
+</body>
+</html>
+`;
 }

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Logger } from '../../../../src/kernel/logger.js';
 import { blocksHtml, type RenderContext } from './render/blocks.js';
 import { escapeHtml } from './render/escape.js';
-import { isSameOrigin, json, servePage } from './side-page.js';
+import { isSameOrigin, json, servePage, sideDocument } from './side-page.js';
 import type { Actor } from './slack-side.js';
 import { chooseTool, type SuggestedQuestion, type ToolChoice } from './slackbot-questions.js';
 import { SLACKBOT_SCRIPT } from './slackbot-script.js';
@@ -197,18 +197,10 @@ export function createSlackbotRoutes(o: SlackbotOptions) {
   return Object.assign(handle, { close: () => mcp.close() });
 }
 
-const SLACKBOT_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Vigil · Slackbot · playground</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/playground/app.css">
-<script src="/playground/slackbot.js" defer></script>
-</head>
-<body>
-<main class="main slackbot">
+const SLACKBOT_PAGE = sideDocument(
+  'Vigil · Slackbot · playground',
+  '/playground/slackbot.js',
+  `<main class="main slackbot">
   <header class="channel-head"><div class="channel-title">${escapeHtml('Slackbot · with Vigil’s MCP tools')}</div>
     <a class="toolbar-button" href="/">Back to the workspace</a></header>
   <div class="banner" role="note"><b>Playground</b>: Slackbot calling Vigil’s MCP server at <code>/mcp</code>, as
@@ -222,7 +214,5 @@ const SLACKBOT_PAGE = `<!doctype html>
     <textarea id="slackbot-input" rows="1" placeholder="Ask Slackbot: did any of our executives show up in stealer logs this week?"></textarea>
     <button type="submit" class="send">Send</button>
   </form>
-</main>
-</body>
-</html>
-`;
+</main>`,
+);
