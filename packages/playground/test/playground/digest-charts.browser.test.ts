@@ -6,38 +6,24 @@
  * a copy for the README).
  */
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPlaygroundInBrowser, SHOTS } from './support/browser.js';
-import type { VigilProcess } from './support/process.js';
+import { describe, expect, it } from 'vitest';
+import { SHOTS, usePlaygroundInBrowser } from './support/browser.js';
 
-let vigil: VigilProcess;
-let browser: Browser;
-let page: Page;
-let pageErrors: string[];
-
-beforeAll(async () => {
-  ({ vigil, browser, page, pageErrors } = await openPlaygroundInBrowser({
-    viewport: { width: 1280, height: 1400 },
-    timezoneId: 'UTC',
-  }));
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await vigil?.stop();
-}, 30_000);
+const pg = usePlaygroundInBrowser({
+  viewport: { width: 1280, height: 1400 },
+  timezoneId: 'UTC',
+});
 
 describe('a digest in the playground', () => {
   it('shows the what-changed paragraph, the chart and the table', async () => {
-    await page.goto(vigil.url);
-    const composer = page.locator('#composer-input');
+    await pg.page.goto(pg.vigil.url);
+    const composer = pg.page.locator('#composer-input');
     await composer.waitFor({ timeout: 20_000 });
     await composer.fill('/vigil digest add always');
     await composer.press('Enter');
-    await page.locator('.msg', { hasText: /created: it posts in #general/ }).waitFor({ timeout: 20_000 });
-    await page.locator('#run-digests').click();
-    const digest = page.locator('.msg-channel', { hasText: 'Vigil digest' }).last();
+    await pg.page.locator('.msg', { hasText: /created: it posts in #general/ }).waitFor({ timeout: 20_000 });
+    await pg.page.locator('#run-digests').click();
+    const digest = pg.page.locator('.msg-channel', { hasText: 'Vigil digest' }).last();
     await digest.waitFor({ timeout: 30_000 });
 
     const text = (await digest.textContent()) ?? '';
@@ -68,16 +54,16 @@ describe('a digest in the playground', () => {
     await digest.evaluate((el) =>
       (el as unknown as { scrollIntoView(o: object): void }).scrollIntoView({ block: 'start' }),
     );
-    await page.locator('#timeline').evaluate((t) => {
+    await pg.page.locator('#timeline').evaluate((t) => {
       (t as unknown as { scrollTop: number }).scrollTop -= 140;
     });
-    await page.mouse.move(0, 0);
+    await pg.page.mouse.move(0, 0);
     const box = await digest.boundingBox();
     if (box === null) throw new Error('the digest is not on the page');
-    await page.screenshot({
+    await pg.page.screenshot({
       path: join(SHOTS, 'digest.png'),
       clip: { x: box.x, y: box.y, width: Math.min(box.width, 900), height: Math.min(box.height, 1000) },
     });
-    expect(pageErrors).toEqual([]);
+    expect(pg.pageErrors).toEqual([]);
   }, 120_000);
 });

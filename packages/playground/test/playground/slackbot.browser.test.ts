@@ -5,41 +5,27 @@
  * Screenshots go to test-output/playground/.
  */
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPlaygroundInBrowser, SHOTS } from './support/browser.js';
-import type { VigilProcess } from './support/process.js';
+import { describe, expect, it } from 'vitest';
+import { SHOTS, usePlaygroundInBrowser } from './support/browser.js';
 
-let vigil: VigilProcess;
-let browser: Browser;
-let page: Page;
-let pageErrors: string[];
-
-beforeAll(async () => {
-  ({ vigil, browser, page, pageErrors } = await openPlaygroundInBrowser({
-    viewport: { width: 1280, height: 900 },
-    timezoneId: 'UTC',
-  }));
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await vigil?.stop();
-}, 30_000);
+const pg = usePlaygroundInBrowser({
+  viewport: { width: 1280, height: 900 },
+  timezoneId: 'UTC',
+});
 
 describe('Slackbot with Vigil’s MCP tools, in the playground', () => {
   it('answers a suggested question with a real tool result and its Block Kit', async () => {
-    await page.goto(vigil.url);
-    await page.locator('a[href="/playground/slackbot"]').click();
-    await page.waitForURL(/\/playground\/slackbot$/);
+    await pg.page.goto(pg.vigil.url);
+    await pg.page.locator('a[href="/playground/slackbot"]').click();
+    await pg.page.waitForURL(/\/playground\/slackbot$/);
     await expect
-      .poll(() => page.locator('#tools-summary').textContent(), { timeout: 20_000 })
+      .poll(() => pg.page.locator('#tools-summary').textContent(), { timeout: 20_000 })
       .toMatch(/\(12, from tools\/list\)/);
-    const first = page.locator('#suggestions button').first();
+    const first = pg.page.locator('#suggestions button').first();
     expect(await first.textContent()).toMatch(/^What's new on /);
     await first.click();
 
-    const answer = page.locator('.slackbot-answer[data-tool]').first();
+    const answer = pg.page.locator('.slackbot-answer[data-tool]').first();
     await answer.waitFor({ timeout: 30_000 });
     expect(await answer.getAttribute('data-tool')).toBe('search_events');
     expect(await answer.locator('.slackbot-used').textContent()).toContain('Used Vigil › search_events');
@@ -48,14 +34,14 @@ describe('Slackbot with Vigil’s MCP tools, in the playground', () => {
     const blocks = answer.locator('.slackbot-blocks');
     await blocks.waitFor();
     expect(await blocks.textContent()).toContain('Ignore');
-    await page.screenshot({ path: join(SHOTS, 'slackbot-1-search.png') });
+    await pg.page.screenshot({ path: join(SHOTS, 'slackbot-1-search.png') });
 
-    await page.locator('#slackbot-input').fill('Is Vigil connected, and how much search quota is left?');
-    await page.locator('#slackbot-input').press('Enter');
-    const status = page.locator('.slackbot-answer[data-tool="get_status"]');
+    await pg.page.locator('#slackbot-input').fill('Is Vigil connected, and how much search quota is left?');
+    await pg.page.locator('#slackbot-input').press('Enter');
+    const status = pg.page.locator('.slackbot-answer[data-tool="get_status"]');
     await status.waitFor({ timeout: 30_000 });
     expect(await status.locator('.slackbot-text').textContent()).toMatch(/connected/i);
-    await page.screenshot({ path: join(SHOTS, 'slackbot-2-status.png') });
-    expect(pageErrors).toEqual([]);
+    await pg.page.screenshot({ path: join(SHOTS, 'slackbot-2-status.png') });
+    expect(pg.pageErrors).toEqual([]);
   }, 120_000);
 });

@@ -5,55 +5,43 @@
  * snoozes the event and shows who snoozed it. Screenshots go to test-output/playground/.
  */
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPlaygroundInBrowser, SHOTS } from './support/browser.js';
-import type { VigilProcess } from './support/process.js';
+import { describe, expect, it } from 'vitest';
+import { SHOTS, usePlaygroundInBrowser } from './support/browser.js';
 
-let vigil: VigilProcess;
-let browser: Browser;
-let page: Page;
-let pageErrors: string[];
+const pg = usePlaygroundInBrowser({
+  viewport: { width: 1280, height: 860 },
+  timezoneId: 'UTC',
+});
 
-beforeAll(async () => {
-  ({ vigil, browser, page, pageErrors } = await openPlaygroundInBrowser({
-    viewport: { width: 1280, height: 860 },
-    timezoneId: 'UTC',
-  }));
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await vigil?.stop();
-}, 30_000);
-
-const composer = () => page.locator('#composer-input');
+const composer = () => pg.page.locator('#composer-input');
 
 describe('a portal link in the playground', () => {
   it('unfurls to the event’s card, and the card opens the side panel for the playground user', async () => {
-    await page.goto(vigil.url);
-    await expect.poll(() => page.locator('.msg-welcome').textContent()).toContain('Links to events');
+    await pg.page.goto(pg.vigil.url);
+    await expect.poll(() => pg.page.locator('.msg-welcome').textContent()).toContain('Links to events');
     // A search shows events (Vigil remembers their portal links); take the first one's link.
-    const example = page.locator('.msg-welcome code', { hasText: /^\/vigil events \d+ severity:/ }).first();
+    const example = pg.page
+      .locator('.msg-welcome code', { hasText: /^\/vigil events \d+ severity:/ })
+      .first();
     await example.click();
     await composer().press('Enter');
-    const link = page.locator('#timeline a', { hasText: 'Open in portal' }).first();
+    const link = pg.page.locator('#timeline a', { hasText: 'Open in portal' }).first();
     await link.waitFor({ timeout: 20_000 });
     const url = (await link.getAttribute('href')) ?? '';
     expect(url).toMatch(/^https:\/\/app\.flare\.io\//);
 
     await composer().fill(`Is this one ours? ${url}`);
     await composer().press('Enter');
-    const card = page.locator('.msg .wo-card').last();
+    const card = pg.page.locator('.msg .wo-card').last();
     await card.waitFor({ timeout: 20_000 });
     const cardText = (await card.textContent()) ?? '';
     expect(cardText).toContain('Threat-intel event');
     expect(cardText).toMatch(/Severity/);
     expect(cardText).toMatch(/Open|Ignored|Remediated/);
-    await page.screenshot({ path: join(SHOTS, 'wo-1-card.png') });
+    await pg.page.screenshot({ path: join(SHOTS, 'wo-1-card.png') });
 
     await card.click();
-    const panel = page.locator('#flexpane');
+    const panel = pg.page.locator('#flexpane');
     await expect.poll(() => panel.isVisible(), { timeout: 20_000 }).toBe(true);
     await expect
       .poll(() => panel.locator('.wo-title').first().textContent())
@@ -61,17 +49,17 @@ describe('a portal link in the playground', () => {
     // The playground user is an admin: actions and the panel's own fields are there.
     expect(await panel.locator('[data-entity-action="vigil_entity_explain"]').count()).toBe(1);
     expect(await panel.locator('[data-field="seen_at"]').count()).toBe(1);
-    await page.screenshot({ path: join(SHOTS, 'wo-2-panel.png') });
+    await pg.page.screenshot({ path: join(SHOTS, 'wo-2-panel.png') });
 
     await panel.locator('[data-entity-action="vigil_entity_snooze_1d"]').click();
     await expect
       .poll(() => panel.locator('[data-field="snoozed_by"]').textContent(), { timeout: 20_000 })
       .toContain('@adam');
     expect(await panel.locator('[data-entity-action="vigil_entity_unsnooze"]').count()).toBe(1);
-    await page.screenshot({ path: join(SHOTS, 'wo-3-snoozed.png') });
+    await pg.page.screenshot({ path: join(SHOTS, 'wo-3-snoozed.png') });
 
     await panel.locator('[data-flexpane-close]').click();
     await expect.poll(() => panel.isVisible()).toBe(false);
-    expect(pageErrors).toEqual([]);
+    expect(pg.pageErrors).toEqual([]);
   }, 120_000);
 });

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { buildIfStale, startVigilProcess, type VigilProcess } from './process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -48,4 +49,22 @@ export async function openPlaygroundInBrowser(context: {
     if (msg.type() === 'error') pageErrors.push(`console: ${msg.text()}`);
   });
   return { vigil, browser, page, pageErrors };
+}
+
+/**
+ * The playground in Chromium for one test file: opened before its tests, closed after them. The fields are
+ * filled once the browser is up (read them inside tests).
+ */
+export function usePlaygroundInBrowser(
+  context: Parameters<typeof openPlaygroundInBrowser>[0],
+): PlaygroundInBrowser {
+  const opened = {} as PlaygroundInBrowser;
+  beforeAll(async () => {
+    Object.assign(opened, await openPlaygroundInBrowser(context));
+  }, 300_000);
+  afterAll(async () => {
+    await opened.browser?.close();
+    await opened.vigil?.stop();
+  }, 30_000);
+  return opened;
 }
