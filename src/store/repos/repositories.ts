@@ -18,6 +18,7 @@ import { DigestSubscriptionRepo } from './digest-subscription-repo.js';
 import { DigestTrendRepo } from './digest-trend-repo.js';
 import { EventStateRepo } from './event-state-repo.js';
 import { InstallationRepo } from './installation-repo.js';
+import type { NamespaceName } from './namespaces.js';
 import { OrgTeams } from './org-teams.js';
 import { IDP_SECRET_PURPOSE, STEP_TOKEN_PURPOSE } from './sealed-fields.js';
 import type { Sealer } from './sealing.js';
@@ -26,7 +27,7 @@ import { SettingsRepo } from './settings-repo.js';
 import { SnoozeRepo } from './snooze-repo.js';
 import { UnreadableRecords } from './unreadable.js';
 import { makeDeleteWorkspaceData } from './workspace-data.js';
-import { WorkspaceRecordRepo } from './workspace-record-repo.js';
+import { type WorkspaceRecordOptions, WorkspaceRecordRepo } from './workspace-record-repo.js';
 import { QuotaSchema, WorkspaceRepo } from './workspace-repo.js';
 
 export interface RepositoryDeps {
@@ -152,6 +153,8 @@ function subscriptionRepos(store: Store, clock: Clock, unreadable: UnreadableRec
 
 /** Caches and marks learned again when unreadable: read as absent and replaced by the next write. */
 const ABSENT = { unreadable: 'absent' } as const;
+/** Runs and intents, whose loss must be seen: an unreadable one fails what reads it. */
+const FAILS: WorkspaceRecordOptions = {};
 
 /**
  * Records of a workspace whose shape the service that keeps them defines (by schema). An unreadable one fails
@@ -159,55 +162,44 @@ const ABSENT = { unreadable: 'absent' } as const;
  * unless it is a cache or a mark (ABSENT).
  */
 function serviceRecordRepos(store: Store) {
+  /** A repository over `name` whose records' schema the service gives; read as absent when unreadable by default. */
+  const records =
+    (name: NamespaceName, options: WorkspaceRecordOptions = ABSENT) =>
+    <S extends z.ZodType>(schema: S) =>
+      new WorkspaceRecordRepo(store, name, schema, options);
   return {
     /** Policy unassigns done through Vigil, by `<policy>:<identifier>`; the service defines the shape. */
-    policyUnassigns: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'policy-unassign', schema, ABSENT),
+    policyUnassigns: records('policy-unassign'),
     /** Unassigns called but not yet recorded, by `<policy>:<identifier>`; the service defines the shape. */
-    unassignIntents: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'unassign-intent', schema),
+    unassignIntents: records('unassign-intent', FAILS),
     /** Credentials exports under way, by `<userId>`; the export service defines the shape. */
-    runningExports: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'export-running', schema, ABSENT),
+    runningExports: records('export-running'),
     /** Runs of workflow steps, by function execution id; the steps service defines the shape. */
-    workflowSteps: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'workflow-step', schema),
+    workflowSteps: records('workflow-step', FAILS),
     /** Triage changes (tags, note, severity) per event and field; the service defines the shape. */
-    eventTriage: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'event-triage', schema, ABSENT),
+    eventTriage: records('event-triage'),
     /** The tenant's known tags, by tenant id; the service defines the shape. */
-    tenantTags: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'tenant-tags', schema, ABSENT),
+    tenantTags: records('tenant-tags'),
     /** The identifier list read from the API and its stamp; the identifiers service defines the shapes. */
-    identifierLists: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'identifier-list', schema, ABSENT),
+    identifierLists: records('identifier-list'),
     /** Recommendation decisions made through Vigil, by recommendation id. */
-    recommendationDecisions: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'recommendation-decision', schema, ABSENT),
+    recommendationDecisions: records('recommendation-decision'),
     /** Portal links of the events Vigil has seen and those events; the Work Objects service defines the shape. */
-    portalEvents: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'portal-event', schema, ABSENT),
+    portalEvents: records('portal-event'),
     /** Report requests followed until their report is posted; the intel service defines the shape. */
-    intelRequests: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'intel-request', schema),
+    intelRequests: records('intel-request', FAILS),
     /** What was done to leaked credentials through Vigil, by pair or identity; the service defines the shape. */
-    credentialStates: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'credential-state', schema, ABSENT),
+    credentialStates: records('credential-state'),
     /** Members asked about a leaked credential, by credential digest; the ask-person service defines the shape. */
-    askPerson: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'ask-person', schema, ABSENT),
+    askPerson: records('ask-person'),
     /** The identity provider connection (secret sealed); the containment service defines the shape. */
-    idpConnections: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'idp-connection', schema, ABSENT),
+    idpConnections: records('idp-connection'),
     /** Containment requests by id; the containment service defines the shape. */
-    containRequests: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'contain-request', schema, ABSENT),
+    containRequests: records('contain-request'),
     /** The index of containment requests awaiting approval (by request id, with their expiry) for the sweep. */
-    containPending: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'contain-pending', schema, ABSENT),
+    containPending: records('contain-pending'),
     /** Whether containment waits for a second approver. */
-    containSettings: <S extends z.ZodType>(schema: S) =>
-      new WorkspaceRecordRepo(store, 'contain-setting', schema, ABSENT),
+    containSettings: records('contain-setting'),
   };
 }
 
