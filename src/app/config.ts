@@ -17,6 +17,7 @@ import { isLoopbackHost, type ProxySettings } from '../kernel/net.js';
 import {
   type Actors,
   type Permission,
+  parseAdmins,
   parsePermissionDefaults,
   type VigilAdmins,
 } from '../kernel/permission-rules.js';
@@ -373,20 +374,6 @@ const splitList = (v: string | undefined) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-
-/** `U…` user ids and `group:S…` user group ids, comma-separated. */
-function parseAdmins(value: string): VigilAdmins | string {
-  const users: string[] = [];
-  const usergroups: string[] = [];
-  for (const item of splitList(value)) {
-    const group = /^group:(S[A-Z0-9]{2,20})$/i.exec(item)?.[1];
-    if (group !== undefined) usergroups.push(group.toUpperCase());
-    else if (/^[UW][A-Z0-9]{1,20}$/.test(item)) users.push(item);
-    else
-      return `must be user ids (U…) and group:<user group id> (group:S…), comma-separated; ${JSON.stringify(item.slice(0, 40))} is neither`;
-  }
-  return { users, usergroups };
-}
 
 /** Parses the environment; throws ConfigError listing every problem at once. */
 export function loadConfig(env: Record<string, string | undefined>): Config {

@@ -70,6 +70,23 @@ export interface VigilAdmins {
   usergroups: readonly string[];
 }
 
+/** VIGIL_ADMINS: `U…` user ids and `group:S…` user group ids, comma-separated; a problem as a sentence. */
+export function parseAdmins(value: string): VigilAdmins | string {
+  const users: string[] = [];
+  const usergroups: string[] = [];
+  for (const item of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const group = /^group:(S[A-Z0-9]{2,20})$/i.exec(item)?.[1];
+    if (group !== undefined) usergroups.push(group.toUpperCase());
+    else if (/^[UW][A-Z0-9]{1,20}$/.test(item)) users.push(item);
+    else
+      return `must be user ids (U…) and group:<user group id> (group:S…), comma-separated; ${JSON.stringify(item.slice(0, 40))} is neither`;
+  }
+  return { users, usergroups };
+}
+
 /** Who administers Vigil in a workspace: Slack's admins until VIGIL_ADMINS or `settings admins` names anyone. */
 export type AdminsSource = 'slack' | VigilAdmins;
 
