@@ -64,8 +64,7 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       ...base,
       connection: s.connection,
       tenants: s.tenants,
-      digests: s.digests,
-      alerts: s.alerts,
+      subscriptions: { digests: s.digests, alerts: s.alerts },
       grantedScopes: s.grantedScopes,
     }),
     bindFeature(eventsFeature, { ...base, events: s.events, identifiers: s.identifiers, lists: s.lists }),
@@ -99,9 +98,6 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
       connection: s.connection,
       snoozes: s.snoozes,
       subscriptions: { digests: s.digests, alerts: s.alerts },
-      org: s.repos,
-      trend: { repos: core.repos, now: () => core.clock.now() },
-      identityProvider: s.containment,
     }),
     bindFeature(lifecycleFeature, { ...base, connection: s.connection }),
     bindFeature(policiesFeature, { ...base, policies: s.policies, lists: s.lists }),
@@ -260,8 +256,11 @@ function eventRowFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
 
 /** Vigil's workflow steps, each bound to the runner's part and its own services. */
 function stepFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
-  const tenantScope = { inUse: (workspaceId: string) => tenantsInUse(s, workspaceId) };
-  const runner = { ...base, steps: s.steps, settings: s.settings, tenantScope };
+  const scope = {
+    settings: (workspaceId: string) => s.settings.get(workspaceId),
+    tenantsInUse: (workspaceId: string) => tenantsInUse(s, workspaceId),
+  };
+  const runner = { ...base, steps: s.steps, scope };
   return [
     bindFeature(credentialSearchStep, { ...runner, credentials: s.credentials, audit: s.audit }),
     bindFeature(eventSearchStep, { ...runner, events: s.events, identifiers: s.identifiers }),

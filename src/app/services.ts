@@ -108,13 +108,23 @@ export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCor
       : // One bot token: the client is the same whatever the workspace.
         { singleClient: () => bots.forWorkspace(''), now: () => clock.now() },
   );
+  const workflow = workflowServices(base, shared, portalLinks, opts);
   const services: Services = {
     ...shared,
-    ...workflowServices(base, shared, portalLinks, opts),
+    ...workflow,
     digestNow: new DigestOnDemand({ repos }),
     steps: new StepRuns({ repos, store: base.store, clock, metrics: base.monitoring.metrics }),
     settings: new SettingsService({ repos }),
-    home: new HomeService({ repos, digests, alerts, connection, snoozes, scopes: grantedScopes }),
+    home: new HomeService({
+      repos,
+      now: () => clock.now(),
+      digests,
+      alerts,
+      connection,
+      snoozes,
+      scopes: grantedScopes,
+      identityProvider: workflow.containment,
+    }),
     knownTags: new KnownTags(repos),
     lists: listContexts(repos),
     authz: new Authz({ clock, settings: repos.settings, admins: config.admins, audit: repos.audit }),

@@ -8,9 +8,11 @@ import type { TenantsService } from './tenants.js';
 export interface ConnectionDeps extends SlackBase {
   connection: ConnectionService;
   tenants: TenantsService;
-  /** The digests feature's service: the workspace's digests, named before a tenant switch. */
-  digests: { list(workspaceId: string): Promise<readonly { subscription: { channelId: string } }[]> };
-  alerts: Pick<AlertService, 'list'>;
+  /** The workspace's digests and alert feeds, named before a tenant switch (they keep their tenant). */
+  subscriptions: {
+    digests: { list(workspaceId: string): Promise<readonly { subscription: { channelId: string } }[]> };
+    alerts: Pick<AlertService, 'list'>;
+  };
   /** The optional scopes the installer declined, each a line of `/vigil status`. */
   grantedScopes: Pick<GrantedScopes, 'declined'>;
 }

@@ -79,8 +79,8 @@ const tenant: CommandHandler<'tenant', ConnectionDeps> = {
     // Digests and alerts keep their tenant: name them and ask first, so nobody expects them to follow.
     const [current, digests, alerts] = await Promise.all([
       deps.connection.tenantOf(ctx.workspaceId),
-      deps.digests.list(ctx.workspaceId),
-      deps.alerts.list(ctx.workspaceId),
+      deps.subscriptions.digests.list(ctx.workspaceId),
+      deps.subscriptions.alerts.list(ctx.workspaceId),
     ]);
     if (current !== command.tenantId && (digests.length > 0 || alerts.items.length > 0)) {
       const prompt = renderTenantSwitchPrompt({

@@ -3,9 +3,7 @@
 import type { SnoozeService } from '../../domain/snooze-service.js';
 import type { SlackBase } from '../../slack/context.js';
 import type { Connection } from '../../store/index.js';
-import type { OrgOverviewRepos } from './org-overview.js';
 import type { HomeService } from './service.js';
-import type { HomeTrendDeps } from './trend.js';
 
 /** What a row's buttons change: digest and alert subscriptions answer alike. */
 export interface RowSubscriptions {
@@ -26,15 +24,10 @@ interface HomeConnection {
 }
 
 export interface HomeDeps extends SlackBase {
+  /** What the Home shows: its overview, trend, and an org admin's workspaces. */
   home: HomeService;
   connection: HomeConnection;
   snoozes: SnoozeService;
   /** The subscriptions the Home lists, changed by its rows' Pause / Resume / Remove. */
   subscriptions: { digests: RowSubscriptions; alerts: RowSubscriptions };
-  /** Org-wide installs: what an org admin's overview of the organization's workspaces reads. */
-  org?: OrgOverviewRepos;
-  /** The connected identity provider's one line (containment); none when absent or not connected. */
-  identityProvider?: { homeLine(workspaceId: string): Promise<string | undefined> };
-  /** The workspace's trend and open events by identifier (trend.ts); none when absent. */
-  trend?: HomeTrendDeps;
 }

@@ -37,14 +37,10 @@ async function publishHome(
     deps.authz.isAdmin(client, ids),
   );
   const administrators = await deps.authz.administrators(ids.workspaceId);
-  const trend = deps.trend ? await homeTrendBlocks(deps.trend, ids.workspaceId) : [];
-  const idpLine = await deps.identityProvider?.homeLine(ids.workspaceId);
-  const home = withTrend(
-    renderHome({ ...overview, administrators, ...(idpLine === undefined ? {} : { idpLine }) }),
-    trend,
-  );
+  const trend = homeTrendBlocks(await deps.home.trend(ids.workspaceId));
+  const home = withTrend(renderHome({ ...overview, administrators }), trend);
   const view = await withOrgOverview(
-    deps.org,
+    (enterpriseId) => deps.home.orgWorkspaces(enterpriseId),
     client,
     { userId: ids.userId, enterpriseId: ids.enterpriseId },
     home,

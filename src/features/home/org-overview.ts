@@ -8,48 +8,12 @@ import type { KnownBlock, View } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { context, section } from '../../slack/kit/kit.js';
 import { escapeMrkdwn } from '../../slack/kit/text.js';
-import type { Repositories } from '../../store/index.js';
+import type { OrgWorkspaceState } from './service.js';
 
 /** Lines in one section stay within Slack's 3,000 characters. */
 const MAX_ROWS = 25;
 /** Slack's limit on a Home view's blocks. */
 const MAX_BLOCKS = 100;
-
-export type OrgOverviewRepos = Pick<
-  Repositories,
-  'orgTeams' | 'workspaces' | 'digestSubscriptions' | 'alertSubscriptions'
->;
-
-interface OrgWorkspaceState {
-  teamId: string;
-  tenantName: string | undefined;
-  connected: boolean;
-  digests: number;
-  alerts: number;
-}
-
-async function orgWorkspaceStates(
-  repos: OrgOverviewRepos,
-  enterpriseId: string,
-): Promise<OrgWorkspaceState[]> {
-  const teams = await repos.orgTeams.teamsOf(enterpriseId);
-  return Promise.all(
-    teams.map(async (teamId) => {
-      const [connection, digests, alerts] = await Promise.all([
-        repos.workspaces.get(teamId),
-        repos.digestSubscriptions.list(teamId),
-        repos.alertSubscriptions.list(teamId),
-      ]);
-      return {
-        teamId,
-        tenantName: connection?.tenantName,
-        connected: connection !== undefined,
-        digests: digests.length,
-        alerts: alerts.length,
-      };
-    }),
-  );
-}
 
 /** Pure: the organization's workspaces, one line each. */
 function orgOverviewBlocks(rows: readonly OrgWorkspaceState[]): KnownBlock[] {
@@ -78,14 +42,14 @@ async function isOrgAdmin(client: WebClient, userId: string): Promise<boolean> {
 
 /** The Home `view`, with the organization's workspaces under its header for an org admin. */
 export async function withOrgOverview(
-  repos: OrgOverviewRepos | undefined,
+  orgWorkspaces: (enterpriseId: string) => Promise<OrgWorkspaceState[]>,
   client: WebClient,
   who: { userId: string; enterpriseId: string | undefined },
   view: View,
 ): Promise<View> {
-  if (repos === undefined || who.enterpriseId === undefined) return view;
+  if (who.enterpriseId === undefined) return view;
   if (!(await isOrgAdmin(client, who.userId))) return view;
-  const rows = await orgWorkspaceStates(repos, who.enterpriseId);
+  const rows = await orgWorkspaces(who.enterpriseId);
   if (rows.length === 0) return view;
   const [head, ...rest] = view.blocks;
   const blocks = [...(head ? [head] : []), ...orgOverviewBlocks(rows), ...rest].slice(0, MAX_BLOCKS);

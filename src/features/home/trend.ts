@@ -1,31 +1,17 @@
 /**
  * App Home's trend: the workspace's new events by severity over 14 days (the chart its digests post) and
  * its open events by identifier, as a data table, with the same numbers in words. Read from what the
- * digests recorded; nothing when the workspace has no digest yet.
+ * digests recorded (read by the service); nothing when the workspace has no digest yet.
  */
 import type { KnownBlock, View } from '@slack/types';
 import { openTable, trendChart, trendFallback } from '../../domain/subscriptions/trend-blocks.js';
-import { type TrendSourceDeps, workspaceTrend } from '../../domain/subscriptions/trend-source.js';
 import { escapeMrkdwn } from '../../slack/kit/text.js';
-import type { Repositories } from '../../store/index.js';
+import type { HomeTrend } from './service.js';
 
-export interface HomeTrendDeps {
-  repos: Pick<Repositories, 'digestSubscriptions' | 'digestTrends' | 'audit'>;
-  now: () => number;
-}
-
-/** The trend blocks for App Home, or none when no digest recorded anything. */
-export async function homeTrendBlocks(deps: HomeTrendDeps, workspaceId: string): Promise<KnownBlock[]> {
-  const subs = await deps.repos.digestSubscriptions.list(workspaceId);
-  if (subs.length === 0) return [];
-  const source: TrendSourceDeps = { trends: deps.repos.digestTrends, audit: deps.repos.audit };
-  const zone = subs[0]?.timeZone ?? 'UTC';
-  const { trend, open } = await workspaceTrend(source, {
-    teamId: workspaceId,
-    subscriptionIds: subs.map((s) => s.id),
-    zone,
-    now: deps.now(),
-  });
+/** Pure: the trend blocks for App Home, or none when no digest recorded anything. */
+export function homeTrendBlocks(read: HomeTrend | undefined): KnownBlock[] {
+  if (read === undefined) return [];
+  const { trend, open, zone } = read;
   const table = openTable(open, zone);
   const words = open.slice(0, 10).map((o) => `${escapeMrkdwn(o.name)} ${o.count}`);
   const openLine =

@@ -42,12 +42,15 @@ interface TenantPages {
   }): Promise<{ tenants: readonly { id: number | undefined; name: string }[] }>;
 }
 
-/** What running any step uses: its runs (each completes once), and who may search (the settings). */
+/** What running any step uses: its runs (each completes once), and what a step may reach without an admin. */
 export interface StepDeps extends SlackBase {
   steps: StepRuns;
-  settings: { get(workspaceId: string): Promise<Settings> };
-  /** The tenants the workspace already uses (its own, its subscriptions'): a step may name them without an admin. */
-  tenantScope: { inUse(workspaceId: string): Promise<ReadonlySet<number>> };
+  scope: {
+    /** Who may search (the permissions): a workflow without a person searches only what is open to everyone. */
+    settings(workspaceId: string): Promise<Settings>;
+    /** The tenants the workspace already uses (its own, its subscriptions'): a step may name them without an admin. */
+    tenantsInUse(workspaceId: string): Promise<ReadonlySet<number>>;
+  };
 }
 
 export interface CredentialSearchStepDeps extends StepDeps {

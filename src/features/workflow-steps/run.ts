@@ -109,7 +109,7 @@ export async function requireSearcher(
     await run.deps.authz.requirePermission(run.client, run.workspaceId, run.teamId, person, permission);
     return person;
   }
-  const actors = (await run.deps.settings.get(run.workspaceId)).permissions[permission];
+  const actors = (await run.deps.scope.settings(run.workspaceId)).permissions[permission];
   if (actors === 'everyone') return undefined;
   throw new NotAllowedError(
     `In this workspace not every member may ${PERMISSION_WORDS[permission]} (the \`${permission}\` permission), and Slack did not say who ran this workflow, so Vigil did not search.`,
@@ -134,7 +134,7 @@ function tenantOf(inputs: Record<string, unknown>): number | undefined {
  * admin, as `/vigil tenant` is: the person who ran the workflow must be one; a workflow nobody ran may not.
  */
 async function requireTenant(run: StepRun, tenant: number): Promise<void> {
-  if ((await run.deps.tenantScope.inUse(run.workspaceId)).has(tenant)) return;
+  if ((await run.deps.scope.tenantsInUse(run.workspaceId)).has(tenant)) return;
   const person = personOf(run.inputs) ?? interactorOf(run.inputs);
   if (person === undefined)
     throw new NotAllowedError(
