@@ -23,15 +23,16 @@ import { createIntelPoster } from '../features/intel/publisher.js';
 import { IntelFollower } from '../features/intel/service.js';
 import { settleInterruptedSteps } from '../features/workflow-steps/interrupted.js';
 import { RUNNING_MS } from '../features/workflow-steps/runs.js';
+import type { Sleep } from '../kernel/clock.js';
 import { realSleep } from '../kernel/clock.js';
 import { measuredAlertPublisher } from '../observability/alert-publisher.js';
 import { BotClients } from '../slack/bot-clients.js';
 import { HEARTBEAT_TTL_MS } from '../store/backend/liveness.js';
-import type { VigilCore } from './services.js';
+import type { ServiceBase, Services } from './services.js';
 
 /** What the schedulers, the followers and the recovery of interrupted work use: not the Slack-side services. */
-type BackgroundDeps = Pick<
-  VigilCore,
+type BackgroundDeps = { sleep?: Sleep | undefined } & Pick<
+  ServiceBase & Services,
   | 'config'
   | 'logger'
   | 'clock'
@@ -40,7 +41,6 @@ type BackgroundDeps = Pick<
   | 'store'
   | 'monitoring'
   | 'tracker'
-  | 'sleep'
   | 'outbound'
   | 'events'
   | 'snoozes'

@@ -39,12 +39,28 @@ import {
   eventSearchStep,
   tenantStep,
 } from '../features/workflow-steps/index.js';
+import type { Clock, Sleep } from '../kernel/clock.js';
 import { RefusalError, VigilError } from '../kernel/errors.js';
+import type { Logger } from '../kernel/logger.js';
+import type { Outbound } from '../kernel/outbound.js';
+import type { WorkTracker } from '../kernel/work-tracker.js';
 import { type BoundFeature, bindFeature, type SlackBase } from '../slack/context.js';
-import type { VigilCore } from './services.js';
+import type { Services } from './services.js';
+
+/** What the feature list binds from: the services start-up built, and the plumbing every listener gets. */
+export interface FeatureWiring extends Services {
+  logger: Logger;
+  clock: Clock;
+  tracker: WorkTracker;
+  outbound: Outbound;
+  /** Waiting ("still working" notices); real time when absent. */
+  sleep?: Sleep | undefined;
+  /** The portal's hosts: links the agent DM may unfurl. */
+  portalHosts: readonly string[];
+}
 
 /** What every listener gets from the plumbing. */
-export function listenerBase(core: VigilCore): SlackBase {
+export function listenerBase(core: FeatureWiring): SlackBase {
   const { tracker, outbound, sleep } = core;
   return {
     logger: core.logger,
@@ -54,7 +70,7 @@ export function listenerBase(core: VigilCore): SlackBase {
   };
 }
 
-export function boundFeatures(core: VigilCore): BoundFeature[] {
+export function boundFeatures(core: FeatureWiring): BoundFeature[] {
   const base = listenerBase(core);
   const s = core;
   const subscriptionChecks = { connection: s.connection, identifiers: s.identifiers };
@@ -123,12 +139,12 @@ export function boundFeatures(core: VigilCore): BoundFeature[] {
   ];
   // The agent DM answers with the same `/vigil` handlers, bound as above.
   const commands = (): BoundFeature['commands'] => Object.assign({}, ...features.map((f) => f.commands));
-  const agent = { ...base, commands, identifiers: s.identifiers, portalHosts: s.config.portalHosts };
+  const agent = { ...base, commands, identifiers: s.identifiers, portalHosts: s.portalHosts };
   return [...features, bindFeature(agentFeature, agent)];
 }
 
 /** Whether a workspace has an identity provider connected: the other features' cards offer *Contain…* then. */
-function containEntry(s: VigilCore): ContainEntry {
+function containEntry(s: FeatureWiring): ContainEntry {
   return { connected: async (ws) => (await s.containment.connections.get(ws)) !== undefined };
 }
 
@@ -137,7 +153,7 @@ function containEntry(s: VigilCore): ContainEntry {
  * Work Object panel's (`wo:<uid>`), each by the one identity it names, and stealer log logins (`sl:…`); Flare's
  * remediation of a credential row.
  */
-function leakedCredentials(s: VigilCore): LeakedCredentials {
+function leakedCredentials(s: FeatureWiring): LeakedCredentials {
   return {
     async find(workspaceId, value) {
       const which = parseContainRef(value);
@@ -180,7 +196,7 @@ function leakedCredentials(s: VigilCore): LeakedCredentials {
 }
 
 /** The event a containment started from, remediated act-once at its state now (once more if someone acted meanwhile). */
-async function remediateEvent(s: VigilCore, workspaceId: string, by: string, uid: string): Promise<void> {
+async function remediateEvent(s: FeatureWiring, workspaceId: string, by: string, uid: string): Promise<void> {
   const act = (from: number) =>
     s.events.actOnEvent({
       workspaceId,
@@ -203,7 +219,7 @@ const VERDICT_TYPES = ['valid_credential', 'invalid_credential', 'mitigated_cred
 
 /** Flare's verdict events naming exactly this identity, newest first; undefined when the API failed. */
 async function verdictsOf(
-  s: VigilCore,
+  s: FeatureWiring,
   workspaceId: string,
   identity: string,
 ): Promise<Verdict[] | undefined> {
@@ -232,7 +248,7 @@ async function verdictsOf(
 }
 
 /** An event row's buttons and menu, and the forms it opens, each part bound to its own deps. */
-function eventRowFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
+function eventRowFeatures(s: FeatureWiring, base: SlackBase): BoundFeature[] {
   const triage = {
     ...base,
     events: s.events,
@@ -255,10 +271,10 @@ function eventRowFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
 }
 
 /** Vigil's workflow steps, each bound to the runner's part and its own services. */
-function stepFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
+function stepFeatures(s: FeatureWiring, base: SlackBase): BoundFeature[] {
   const scope = {
     settings: (workspaceId: string) => s.settings.get(workspaceId),
-    tenantsInUse: (workspaceId: string) => tenantsInUse(s, workspaceId),
+    tenantsInUse: (workspaceId: string) => s.tenants.inUse(workspaceId),
   };
   const runner = { ...base, steps: s.steps, scope };
   return [
@@ -269,15 +285,4 @@ function stepFeatures(s: VigilCore, base: SlackBase): BoundFeature[] {
     bindFeature(decisionStep, { ...runner, audit: s.audit }),
     bindFeature(tenantStep, { ...runner, tenants: s.tenants }),
   ];
-}
-
-/** The tenants a workspace already uses: its own, and those its digest and alert subscriptions keep. */
-async function tenantsInUse(s: VigilCore, workspaceId: string): Promise<ReadonlySet<number>> {
-  const [own, digests, alerts] = await Promise.all([
-    s.api.ownTenant(workspaceId),
-    s.repos.digestSubscriptions.list(workspaceId),
-    s.repos.alertSubscriptions.list(workspaceId),
-  ]);
-  const kept = [...digests, ...alerts].map((sub) => sub.tenantId);
-  return new Set([own, ...kept].filter((t): t is number => t !== undefined));
 }

@@ -8,14 +8,15 @@ import type { McpAuthorizationServer, McpDoor } from '../features/mcp/index.js';
 import type { BoundFeature } from '../slack/context.js';
 import type { VigilStart } from './base.js';
 import type { SlackApp } from './bolt-app.js';
-import type { VigilCore } from './services.js';
+import type { FeatureWiring } from './features.js';
+import type { ServiceBase } from './services.js';
 
 type Route = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export function mcpRoute(
   start: VigilStart,
   slack: SlackApp,
-  services: () => Promise<VigilCore>,
+  services: () => Promise<FeatureWiring & Pick<ServiceBase, 'store'>>,
 ): { mcp: Route; oauth: Route | undefined } {
   const signingSecret = start.config.slack.signingSecret;
   // loadConfig refuses VIGIL_MCP=1 without it.

@@ -81,23 +81,16 @@ export interface Services {
   grantedScopes: GrantedScopes;
 }
 
-/** Everything start-up built: the services, and the store and API client beneath them. */
-export interface VigilCore extends VigilBase, ApiParts, Services {
-  /** Waiting ("still working" notices, export recovery); real time when absent. */
-  sleep?: Sleep;
-}
-
 export interface ServiceOptions {
   /** Fair admission of searches (per-member bound, concurrency). */
   searchGate?: Partial<FairGateOptions> | undefined;
   sleep?: Sleep | undefined;
 }
 
-type ServiceBase = VigilBase & ApiParts;
+export type ServiceBase = VigilBase & ApiParts;
 
-export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCore {
+export function buildServices(base: ServiceBase, opts: ServiceOptions): Services {
   const { config, clock, repos } = base;
-  const sleep = opts.sleep ? { sleep: opts.sleep } : {};
   const portalLinks = new PortalLinks({ repos, clock, hosts: config.portalHosts });
   const shared = sharedServices(base, portalLinks, opts);
   const { connection, digests, alerts, snoozes } = shared;
@@ -143,7 +136,7 @@ export function buildServices(base: ServiceBase, opts: ServiceOptions): VigilCor
     }),
     grantedScopes,
   };
-  return { ...base, ...services, ...sleep };
+  return services;
 }
 
 type SharedServices = ReturnType<typeof sharedServices>;

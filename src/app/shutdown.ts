@@ -3,13 +3,13 @@ import type { Server } from 'node:http';
 import { closeServer } from '../web/server.js';
 import type { BackgroundWork } from './background.js';
 import type { SlackApp } from './bolt-app.js';
-import type { VigilCore } from './services.js';
+import type { ServiceBase } from './services.js';
 
 const DRAIN_MS = 7_000;
 
 /** The stop function of a running Vigil: idempotent, every call awaits the same shutdown. */
 export function shutdownOf(
-  core: VigilCore,
+  core: Pick<ServiceBase, 'logger' | 'tracker' | 'monitoring' | 'pool' | 'outbound' | 'store'>,
   parts: { server: Server; slack: SlackApp; background: BackgroundWork },
 ): () => Promise<void> {
   const { logger } = core;

@@ -27,9 +27,10 @@ import type { ApiParts } from './api.js';
 import type { VigilBase, VigilStart } from './base.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './bolt-app.js';
 import type { Config } from './config.js';
+import type { FeatureWiring } from './features.js';
 import { createHttpServer } from './http.js';
 import { mcpRoute } from './mcp.js';
-import type { VigilCore } from './services.js';
+import type { ServiceBase } from './services.js';
 import { shutdownOf } from './shutdown.js';
 
 export interface StartOptions {
@@ -89,8 +90,11 @@ type Storage = Pick<VigilStart, 'store' | 'sealer'>;
 interface Later {
   base: () => Promise<VigilBase>;
   api: () => Promise<ApiParts>;
-  services: () => Promise<VigilCore>;
+  services: () => Promise<Wired>;
 }
+
+/** The services over the store and API pool beneath them: what the feature list, the MCP door, the background work and shutdown each take their part of. */
+type Wired = ServiceBase & FeatureWiring;
 
 export async function startVigil(opts: StartOptions): Promise<RunningVigil> {
   // A copy: the public URL is completed once the real port is known.
@@ -177,7 +181,7 @@ function loadLater(
 ): Later {
   let base: Promise<VigilBase> | undefined;
   let api: Promise<ApiParts> | undefined;
-  let services: Promise<VigilCore> | undefined;
+  let services: Promise<Wired> | undefined;
   const later: Later = {
     base: () => {
       base ??= Promise.all([loadRepositories(), storage]).then(([createRepositories, opened]) => {
@@ -201,9 +205,11 @@ function loadLater(
       return api;
     },
     services: () => {
-      services ??= Promise.all([loadServices(), later.base(), later.api()]).then(([build, b, parts]) =>
-        build({ ...b, ...parts }, opts),
-      );
+      services ??= Promise.all([loadServices(), later.base(), later.api()]).then(([build, b, parts]) => {
+        const beneath = { ...b, ...parts };
+        const sleep = opts.sleep ? { sleep: opts.sleep } : {};
+        return { ...beneath, ...build(beneath, opts), ...sleep, portalHosts: b.config.portalHosts };
+      });
       return services;
     },
   };

@@ -102,6 +102,18 @@ export class TenantsService {
     return tenantsPage(this.deps, req);
   }
 
+  /** The tenants the workspace already uses: its own, and those its digest and alert subscriptions keep. */
+  async inUse(workspaceId: string): Promise<ReadonlySet<number>> {
+    const { api, repos } = this.deps;
+    const [own, digests, alerts] = await Promise.all([
+      api.ownTenant(workspaceId),
+      repos.digestSubscriptions.list(workspaceId),
+      repos.alertSubscriptions.list(workspaceId),
+    ]);
+    const kept = [...digests, ...alerts].map((sub) => sub.tenantId);
+    return new Set([own, ...kept].filter((t): t is number => t !== undefined));
+  }
+
   /**
    * Switches the workspace's tenant once a token for it proves the key may use it; returns the tenant's
    * name when the organization's list gives one.
