@@ -50,7 +50,7 @@ type BackgroundDeps = Pick<
   | 'intel'
   | 'policies'
   | 'credentials'
-  | 'workObjects'
+  | 'portalLinks'
   | 'steps'
   | 'askPerson'
   | 'containment'
@@ -197,7 +197,7 @@ function createAlertScheduler(
   const logger = core.logger.child({ component: 'alerts' });
   const publisher = measuredAlertPublisher(
     createAlertPublisher(bots, core.clock, (ws, events, tenantId) =>
-      core.workObjects.rememberPosted(ws, events, tenantId),
+      core.portalLinks.rememberPosted(ws, events, tenantId),
     ),
     core.monitoring.metrics,
     core.clock,
