@@ -72,21 +72,104 @@ export interface ApiClientOptions {
   observer?: ApiObserver;
 }
 
-export interface ApiSession
-  extends TokensApi,
-    EventsApi,
-    EventMetadataApi,
-    IdentifiersApi,
-    IdentifierChangesApi,
-    CredentialsApi,
-    PoliciesApi,
-    RecommendationsApi,
-    SandboxApi,
-    ActivitiesApi,
-    TenantsApi,
-    ReportsApi,
-    StealerLogsApi {
+/** The resources a session is made of, each built by its module (resources/). */
+interface Resources {
+  tokens: TokensApi;
+  events: EventsApi;
+  eventMetadata: EventMetadataApi;
+  identifiers: IdentifiersApi;
+  identifierChanges: IdentifierChangesApi;
+  credentials: CredentialsApi;
+  policies: PoliciesApi;
+  recommendations: RecommendationsApi;
+  sandbox: SandboxApi;
+  activities: ActivitiesApi;
+  tenants: TenantsApi;
+  reports: ReportsApi;
+  stealerLogs: StealerLogsApi;
+}
+
+type ResourceName = keyof Resources;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
+  ? I
+  : never;
+/** Every resource's methods, flat: what callers use (`session.searchEvents(…)`). */
+type SessionMethods = UnionToIntersection<Resources[ResourceName]>;
+
+export interface ApiSession extends SessionMethods {
   readonly tenantId: number | undefined;
+}
+
+/**
+ * The resource answering each method of a session. Complete by its type: a method added to a resource's
+ * interface and not listed here (or listed under another resource) does not compile.
+ */
+const RESOURCE_OF: {
+  readonly [M in keyof SessionMethods]: {
+    [R in ResourceName]: M extends keyof Resources[R] ? R : never;
+  }[ResourceName];
+} = {
+  generateToken: 'tokens',
+  testToken: 'tokens',
+  searchEvents: 'events',
+  iterateEvents: 'events',
+  searchTenantEvents: 'events',
+  eventAction: 'events',
+  updateEventMetadata: 'eventMetadata',
+  listIdentifiers: 'identifiers',
+  iterateIdentifiers: 'identifiers',
+  createIdentifier: 'identifierChanges',
+  getIdentifier: 'identifierChanges',
+  setIdentifierDisabled: 'identifierChanges',
+  deleteIdentifier: 'identifierChanges',
+  searchCredentials: 'credentials',
+  credentialAction: 'credentials',
+  iterateCredentials: 'credentials',
+  listMatchingPolicies: 'policies',
+  iterateMatchingPolicies: 'policies',
+  listPolicyAssignments: 'policies',
+  iteratePolicyAssignments: 'policies',
+  unassignPolicy: 'policies',
+  listRecommendations: 'recommendations',
+  recommendationAction: 'recommendations',
+  iterateRecommendations: 'recommendations',
+  createSandboxUpload: 'sandbox',
+  uploadToSandbox: 'sandbox',
+  getAiAssistance: 'activities',
+  getHighlights: 'activities',
+  listTenants: 'tenants',
+  iterateTenants: 'tenants',
+  getReportRequest: 'reports',
+  requestReport: 'reports',
+  getEvent: 'stealerLogs',
+  expandCredentials: 'stealerLogs',
+  expandCookies: 'stealerLogs',
+};
+
+type AnyMethod = (...args: unknown[]) => unknown;
+
+/**
+ * A session whose resources are built on the first call of one of their methods: most work (a search, a
+ * click, a digest) uses one or two of the thirteen, and a session is made for each piece of work.
+ */
+function lazySession(
+  tenantId: number | undefined,
+  build: { [R in ResourceName]: () => Resources[R] },
+): ApiSession {
+  const built = new Map<ResourceName, Record<string, AnyMethod>>();
+  const resource = (name: ResourceName) => {
+    let found = built.get(name);
+    if (found === undefined) {
+      found = build[name]() as unknown as Record<string, AnyMethod>;
+      built.set(name, found);
+    }
+    return found;
+  };
+  const session: Record<string, unknown> = { tenantId };
+  for (const [method, name] of Object.entries(RESOURCE_OF) as [string, ResourceName][]) {
+    session[method] = (...args: unknown[]) => (resource(name)[method] as AnyMethod)(...args);
+  }
+  return session as unknown as ApiSession;
 }
 
 export interface ApiClient {
@@ -129,22 +212,21 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         v4: `/${family}/v4`,
         v2: `/${family}/v2`,
       };
-      return {
-        tenantId: c.tenantId,
-        ...tokensResource(bound, { engine, creds: c, clock: wire.clock, refreshAfterMs }),
-        ...eventsResource(bound),
-        ...eventMetadataResource(bound),
-        ...identifiersResource(bound),
-        ...identifierChangesResource(bound),
-        ...credentialsResource(bound),
-        ...policiesResource(bound),
-        ...recommendationsResource(bound),
-        ...sandboxResource(bound, wire),
-        ...activitiesResource(bound),
-        ...tenantsResource(bound),
-        ...reportsResource(bound, reportEndpoints),
-        ...stealerLogsResource(bound),
-      };
+      return lazySession(c.tenantId, {
+        tokens: () => tokensResource(bound, { engine, creds: c, clock: wire.clock, refreshAfterMs }),
+        events: () => eventsResource(bound),
+        eventMetadata: () => eventMetadataResource(bound),
+        identifiers: () => identifiersResource(bound),
+        identifierChanges: () => identifierChangesResource(bound),
+        credentials: () => credentialsResource(bound),
+        policies: () => policiesResource(bound),
+        recommendations: () => recommendationsResource(bound),
+        sandbox: () => sandboxResource(bound, wire),
+        activities: () => activitiesResource(bound),
+        tenants: () => tenantsResource(bound),
+        reports: () => reportsResource(bound, reportEndpoints),
+        stealerLogs: () => stealerLogsResource(bound),
+      });
     },
     async close() {
       await ownDispatcher?.close();

@@ -50,7 +50,7 @@ type BackgroundDeps = { sleep?: Sleep | undefined } & Pick<
   | 'intel'
   | 'policies'
   | 'credentials'
-  | 'workObjects'
+  | 'portalLinks'
   | 'steps'
   | 'askPerson'
   | 'containment'
@@ -197,7 +197,7 @@ function createAlertScheduler(
   const logger = core.logger.child({ component: 'alerts' });
   const publisher = measuredAlertPublisher(
     createAlertPublisher(bots, core.clock, (ws, events, tenantId) =>
-      core.workObjects.rememberPosted(ws, events, tenantId),
+      core.portalLinks.rememberPosted(ws, events, tenantId),
     ),
     core.monitoring.metrics,
     core.clock,
@@ -294,13 +294,11 @@ function alertFollowUps(
     owner: core.store.holderId,
     isAlive: (owner) => core.store.isHolderAlive(owner),
   });
-  core.events.changes.beforeEach((change) => followUps.record(change));
-  core.events.changes.afterEach((change) =>
-    core.tracker.run(
-      () => followUps.follow(change),
-      (err) => logger.warn('alert messages did not follow an event', { err }),
-    ),
-  );
+  core.events.changes.follow(followUps, {
+    shownIn: core.repos.alertState,
+    background: core.tracker,
+    onError: (err) => logger.warn('alert messages did not follow an event', { err }),
+  });
   core.tracker.run(
     () => followUps.sweep(),
     (err) => logger.warn('could not complete the alert follow-ups left behind', { err }),

@@ -69,6 +69,8 @@ export interface Services {
   triage: TriageService;
   snoozes: SnoozeService;
   workObjects: WorkObjectsService;
+  /** Portal links of the events Vigil showed (alerts and digests remember what they post). */
+  portalLinks: PortalLinks;
   /** Containing leaked identities in the workspace's identity provider (Entra ID, Okta). */
   containment: ContainmentService;
   knownTags: KnownTags;
@@ -91,7 +93,7 @@ export type ServiceBase = VigilBase & ApiParts;
 
 export function buildServices(base: ServiceBase, opts: ServiceOptions): Services {
   const { config, clock, repos } = base;
-  const portalLinks = new PortalLinks({ repos, clock, hosts: config.portalHosts });
+  const portalLinks = new PortalLinks({ repos, clock, hosts: config.portalHosts, api: base.api });
   const shared = sharedServices(base, portalLinks, opts);
   const { connection, digests, alerts, snoozes } = shared;
   const bots = new BotClients({ ...base, slackCalls: base.monitoring.metrics });
@@ -105,6 +107,7 @@ export function buildServices(base: ServiceBase, opts: ServiceOptions): Services
   const services: Services = {
     ...shared,
     ...workflow,
+    portalLinks,
     digestNow: new DigestOnDemand({ repos }),
     steps: new StepRuns({ repos, store: base.store, clock, metrics: base.monitoring.metrics }),
     settings: new SettingsService({ repos }),

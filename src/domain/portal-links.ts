@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { type Event, EventSchema } from '../api/index.js';
 import type { Clock } from '../kernel/clock.js';
 import { type Repositories, uidKey } from '../store/index.js';
+import type { ApiAccess } from './workspace-api.js';
 
 /** An event unseen for this long is forgotten; searching, a digest or an alert that shows it again renews it. */
 const PORTAL_EVENT_TTL_MS = 90 * 24 * 3600_000;
@@ -89,6 +90,8 @@ export class PortalLinks {
       repos: Pick<Repositories, 'portalEvents'>;
       clock: Clock;
       hosts: readonly string[];
+      /** The workspace's current tenant, for a posted message that names none. */
+      api: Pick<ApiAccess, 'forWorkspace'>;
     },
   ) {}
 
@@ -119,6 +122,25 @@ export class PortalLinks {
     }
     // Independent records: written at once, so a page of ten costs one round of writes, not twenty.
     await Promise.all(writes);
+  }
+
+  /**
+   * The events of a posted alert or digest (both features post them), under the tenant they were read in (the
+   * subscription's; the workspace's current one when the message names none): their messages carry entities,
+   * and opening one's card finds the event here. Never fails the post it follows.
+   */
+  async rememberPosted(
+    workspaceId: string,
+    events: readonly Event[],
+    tenantId: number | undefined,
+  ): Promise<void> {
+    const tenant =
+      tenantId ??
+      (await this.deps.api.forWorkspace(workspaceId).then(
+        (api) => api.session.tenantId,
+        () => 'not-connected' as const,
+      ));
+    if (tenant !== 'not-connected') await this.remember(workspaceId, tenant, events).catch(() => {});
   }
 
   /** The event behind a link (by the link, else by the uid it carries), as last seen; undefined when unknown. */

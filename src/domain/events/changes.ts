@@ -4,6 +4,7 @@
  * listeners are wired in one place and the service knows nothing of who listens.
  */
 import type { Event, EventActionType } from '../../api/index.js';
+import type { WorkTracker } from '../../kernel/work-tracker.js';
 
 /** Which running snooze quiets an event (until when, by whom), as rows show it. */
 export type SnoozeMatch = (event: Event) => { until: number; by: string } | undefined;
@@ -31,9 +32,37 @@ export interface UpstreamRead {
   at: number;
 }
 
+/** What follows the changes of the events some message shows (alert messages, features/alerts/follow-ups.ts). */
+export interface ChangeFollower {
+  /** Before a change to an event a message shows: records it durably (a throw fails the click). */
+  record(change: EventStateChange): Promise<void>;
+  /** After the change, when recorded or when a message shows the event by then (posted meanwhile). */
+  follow(change: EventStateChange): Promise<void>;
+}
+
+export interface FollowOptions {
+  /** Where the messages showing each event are kept: one read tells whether a change concerns the follower. */
+  shownIn: { messagesOf(workspaceId: string, uid: string): Promise<readonly unknown[]> };
+  /** Runs the follow off the clicker's path, tracked so shutdown drains it. */
+  background: Pick<WorkTracker, 'run'>;
+  onError(err: unknown): void;
+}
+
+/** Changes recorded by a follower awaiting their commit (a failed call leaves one; the oldest go first). */
+const MAX_RECORDED = 10_000;
+
+interface Following extends FollowOptions {
+  follower: ChangeFollower;
+  /** The changes recorded before (`workspace:uid:generation`): followed after without reading again. */
+  recorded: Set<string>;
+}
+
+const changeKey = (change: EventStateChange) => `${change.workspaceId}:${change.uid}:${change.generation}`;
+
 export class EventChanges {
   private readonly before: ((change: EventStateChange) => Promise<void>)[] = [];
   private readonly after: ((change: EventStateChange) => void)[] = [];
+  private readonly followers: Following[] = [];
   private readonly reads: ((read: UpstreamRead) => Promise<void>)[] = [];
   private readonly snoozeListeners: ((workspaceId: string, match: SnoozeMatch) => Promise<string[]>)[] = [];
 
@@ -54,14 +83,36 @@ export class EventChanges {
     this.after.push(listener);
   }
 
+  /**
+   * `follower` is told of the changes to events a message shows (`shownIn`): recorded before, followed after,
+   * as beforeEach and afterEach would, but a change to an event no message shows costs one store read on each
+   * side and runs none of the follower's code (most clicks).
+   */
+  follow(follower: ChangeFollower, opts: FollowOptions): void {
+    this.followers.push({ ...opts, follower, recorded: new Set() });
+  }
+
   /** The service, before making `change`. */
   async preparing(change: EventStateChange): Promise<void> {
     for (const hook of this.before) await hook(change);
+    for (const f of this.followers) {
+      if ((await f.shownIn.messagesOf(change.workspaceId, change.uid)).length === 0) continue;
+      await f.follower.record(change);
+      f.recorded.add(changeKey(change));
+      if (f.recorded.size > MAX_RECORDED) f.recorded.delete(f.recorded.values().next().value ?? '');
+    }
   }
 
   /** The service, once `change` is made and recorded. */
   made(change: EventStateChange): void {
     for (const listener of this.after) listener(change);
+    for (const f of this.followers) {
+      const recorded = f.recorded.delete(changeKey(change));
+      f.background.run(async () => {
+        if (recorded || (await f.shownIn.messagesOf(change.workspaceId, change.uid)).length > 0)
+          await f.follower.follow(change);
+      }, f.onError);
+    }
   }
 
   /** Awaits `listener` for every event read again whose state differs from what a message shows. */

@@ -2,6 +2,7 @@
 import type { Event } from '../../api/index.js';
 import type { EventsContextStore } from '../../domain/events/context.js';
 import type { EventActing } from '../../domain/events/ports.js';
+import type { PortalLinks } from '../../domain/portal-links.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { Outbound } from '../../kernel/outbound.js';
@@ -15,14 +16,8 @@ export interface PublisherSources {
   outbound: Outbound;
   events: Pick<EventActing, 'generationOf'> & { contexts: EventsContextStore };
   digests: Pick<DigestService, 'rest'>;
-  /** Work Objects: the events a digest showed, remembered by their portal links. */
-  workObjects: {
-    rememberPosted(
-      workspaceId: string,
-      events: readonly Event[],
-      tenantId: number | undefined,
-    ): Promise<void>;
-  };
+  /** The events a digest showed, remembered by their portal links (Work Objects find them). */
+  portalLinks: Pick<PortalLinks, 'rememberPosted'>;
   /** Each run's counts for the trend, and the audit log for what was resolved. */
   repos?: Pick<Repositories, 'digestTrends' | 'audit'>;
   /** The events no snooze quiets now (what a run posts, so what its preview shows). */
@@ -39,7 +34,7 @@ export function publisherDepsOf(deps: PublisherSources): PublisherDeps {
     clock: deps.clock,
     logger: deps.logger,
     outbound: deps.outbound,
-    shown: (ws, events, tenantId) => deps.workObjects.rememberPosted(ws, events, tenantId),
+    shown: deps.portalLinks,
     ...(deps.repos === undefined
       ? {}
       : { trend: { trends: deps.repos.digestTrends, audit: deps.repos.audit } }),

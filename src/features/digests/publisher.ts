@@ -10,6 +10,7 @@ import { compactEvent } from '../../domain/events/compact.js';
 import type { DigestHeading } from '../../domain/events/context.js';
 import { type EventsContextOf, type EventsContextStore, eventRef } from '../../domain/events/context.js';
 import { portalHostsOf } from '../../domain/portal.js';
+import type { PortalLinks } from '../../domain/portal-links.js';
 import { renderDigestMessage } from '../../domain/subscriptions/digest-blocks.js';
 import { POSTED_CONTEXT_TTL_MS } from '../../domain/subscriptions/posting.js';
 import { postRunMessage } from '../../domain/subscriptions/slack.js';
@@ -39,7 +40,7 @@ export interface PublisherDeps {
   /** The outbound proxy's fetch, when one is set (for its BotClients). */
   outbound?: BotClientsDeps['outbound'];
   /** Told of the events a digest shows (Work Objects find them when their card is opened). */
-  shown?: (workspaceId: string, events: Event[], tenantId: number | undefined) => Promise<void>;
+  shown?: Pick<PortalLinks, 'rememberPosted'>;
   /** Where each run's counts are kept and resolutions read, for the trend; no trend without it. */
   trend?: TrendSourceDeps;
   /** The events no snooze quiets now: a preview leaves out what the run will (every event when absent). */
@@ -97,7 +98,7 @@ export async function saveDigestContext(
     heading: headingOf(content, sub, moreRef, trend),
   };
   if (content.subscription.tenantId !== undefined) ctx.tenantId = content.subscription.tenantId;
-  await deps.shown?.(
+  await deps.shown?.rememberPosted(
     ws,
     ctx.events.map((e) => e.event),
     ctx.tenantId,

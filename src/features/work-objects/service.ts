@@ -62,21 +62,6 @@ export class WorkObjectsService {
     return this.deps.links.remember(workspaceId, tenantId, events);
   }
 
-  /**
-   * The same for the events of a posted alert or digest, under the tenant they were read in (the
-   * subscription's; the workspace's current one when the message names none): their messages carry
-   * entities, and opening one's panel finds the event here. Never fails the post it follows.
-   */
-  async rememberPosted(
-    workspaceId: string,
-    events: readonly Event[],
-    tenantId: number | undefined,
-  ): Promise<void> {
-    const tenant = tenantId ?? (await this.currentTenant(workspaceId).catch(() => 'not-connected' as const));
-    if (tenant !== 'not-connected')
-      await this.deps.links.remember(workspaceId, tenant, events).catch(() => {});
-  }
-
   /** Whether an admin opened event cards in `channel` though it is shared with another organization. */
   async cardsOpenedIn(workspaceId: string, channel: string): Promise<boolean> {
     return (await this.deps.repos.settings.get(workspaceId)).cardChannels.includes(channel);
