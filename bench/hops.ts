@@ -58,6 +58,8 @@ export async function runHopsBench(): Promise<HopsResult> {
       addOpenEvents(stack, id, 2);
       const { post } = await command(stack, `events ${id} status:open size:2`);
       const page = { blocks: post.body.blocks as unknown[], text: String(post.body.text) };
+      // The command's handler ends after Slack answered its post: its last steps are not the click's.
+      await stack.tracker.idle();
       await filesRun(session);
       const clicked = await click(stack, page, 'event_ignore:0');
       answers.push(JSON.stringify((await waitPostTo(stack, clicked.responseUrl)).body));
