@@ -9,7 +9,6 @@ import type { Block, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { onSurface } from '../../kernel/audit-surface.js';
 import { realSleep } from '../../kernel/clock.js';
-import { COMMAND_ACCESS } from '../../slack/command-access.js';
 import type { CommandRequest, Requester } from '../../slack/context.js';
 import { answerFor, reportError } from '../../slack/error-reply.js';
 import type { Command } from '../../slack/grammar/index.js';
@@ -113,7 +112,7 @@ export async function answerCommand(
     await stream.update(TASK.access, 'in_progress');
     // Refusals are audited too: on the agent surface, like everything this answer does.
     await onSurface('agent', () =>
-      deps.authz.requireAccess(asked.client, asked.requester, COMMAND_ACCESS[command.kind]),
+      deps.authz.requireAccess(asked.client, asked.requester, deps.grammar.accessOf(command.kind)),
     );
     await stream.update(TASK.access, 'complete');
     await stream.update(TASK.api, 'in_progress');

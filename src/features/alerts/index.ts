@@ -1,5 +1,6 @@
 /** Real-time alerts: subscribe a channel, list, remove, pause, resume; the "+N more" of a grouped alert. */
 import type { Feature } from '../../slack/context.js';
+import { alertsSpec } from '../../slack/grammar/specs.js';
 import { registerAlertActions } from './actions.js';
 import {
   alertsAddCommand,
@@ -12,6 +13,7 @@ import type { AlertsDeps } from './deps.js';
 import { alertsAddModalCommand, registerAlertViews } from './views.js';
 
 export const alertsFeature: Feature<AlertsDeps> = {
+  subcommands: [alertsSpec],
   commands: {
     'alerts-add': alertsAddCommand,
     'alerts-add-modal': alertsAddModalCommand,

@@ -18,6 +18,7 @@ import {
 } from '../../domain/connection-blocks.js';
 import type { CommandHandler, CommandRequest, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
+import { connectSpecs } from '../../slack/grammar/specs.js';
 import { declinedLine } from '../../slack/granted-scopes.js';
 import { ownContext } from '../../slack/kit/kit.js';
 import { onAction } from '../../slack/listen.js';
@@ -172,6 +173,7 @@ function registerTenantsPaging(app: App, deps: ConnectionDeps): void {
 }
 
 export const connectionFeature: Feature<ConnectionDeps> = {
+  subcommands: connectSpecs,
   commands: { connect, disconnect, status, tenants, tenant },
   register(app, deps) {
     registerDisconnectButtons(app, deps);

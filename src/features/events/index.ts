@@ -5,6 +5,7 @@
 
 import { openTriage, registerTriageForm, type TriageFormDeps } from '../../domain/events/triage-listeners.js';
 import type { Feature } from '../../slack/context.js';
+import { eventsSpec, explainSpec } from '../../slack/grammar/specs.js';
 import { registerEventActions } from './actions.js';
 import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './by-name.js';
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
@@ -15,19 +16,25 @@ import { openStealerLog, registerStealerLog } from './stealer-log.js';
 import { registerSecretModal } from './views.js';
 
 export const eventsFeature: Feature<EventsDeps> = {
+  subcommands: [eventsSpec],
   commands: {
     events: eventsCommand,
     'events-name': eventsByNameCommand,
     'events-all': eventsAllCommand,
     'events-secret-modal': eventsSecretModalCommand,
     'events-secret-name': eventsSecretByNameCommand,
-    explain: explainCommand,
   },
   register(app, deps) {
     registerSecretModal(app, deps);
     registerByNameActions(app, deps);
     registerSecretByName(app, deps);
   },
+};
+
+/** `explain <uid>`: its own entry, listed in help after the lists (recommendations) and before `upload`. */
+export const explainFeature: Feature<EventsDeps> = {
+  subcommands: [explainSpec],
+  commands: { explain: explainCommand },
 };
 
 /** An event row's buttons and menu. */

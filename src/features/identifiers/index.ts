@@ -1,6 +1,7 @@
 import { IDENTIFIERS_NEXT, renderIdentifiers } from '../../domain/identifier-blocks.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
+import { identifiersSpec } from '../../slack/grammar/specs.js';
 import { onAction } from '../../slack/listen.js';
 import type { IdentifiersDeps } from './deps.js';
 import { registerWatchActions, watchCommands } from './watch-listeners.js';
@@ -19,6 +20,7 @@ const identifiers: CommandHandler<'identifiers', IdentifiersDeps> = {
 };
 
 export const identifiersFeature: Feature<IdentifiersDeps> = {
+  subcommands: [identifiersSpec],
   commands: { identifiers, ...watchCommands },
   register(app, deps) {
     registerWatchActions(app, deps);

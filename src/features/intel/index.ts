@@ -7,6 +7,7 @@
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { openDm } from '../../slack/file-upload.js';
+import { intelSpec } from '../../slack/grammar/specs.js';
 import { startOf } from '../../slack/grammar/time.js';
 import { renderIntelRequested, renderIntelThreadStart } from './blocks.js';
 import type { IntelDeps } from './deps.js';
@@ -47,4 +48,4 @@ const intel: CommandHandler<'intel', IntelDeps> = {
   },
 };
 
-export const intelFeature: Feature<IntelDeps> = { commands: { intel } };
+export const intelFeature: Feature<IntelDeps> = { subcommands: [intelSpec], commands: { intel } };

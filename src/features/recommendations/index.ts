@@ -12,6 +12,7 @@ import { IdentifierRefusedError } from '../../domain/watch-service.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
+import { recommendationsSpec } from '../../slack/grammar/specs.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { listCodeSpan, userMention } from '../../slack/kit/text.js';
 import { type Click, onAction } from '../../slack/listen.js';
@@ -234,6 +235,7 @@ async function watchIt(click: Click<RecommendationsDeps>): Promise<void> {
 }
 
 export const recommendationsFeature: Feature<RecommendationsDeps> = {
+  subcommands: [recommendationsSpec],
   commands: { recommendations },
   register(app, deps) {
     onAction(app, deps, RECOMMENDATIONS_NEXT, async ({ who, action, respond }) => {

@@ -5,6 +5,7 @@ import { REPORT_EXPLAIN, renderReport } from '../../domain/report-blocks.js';
 import { VigilError } from '../../kernel/errors.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
+import { reportSpec } from '../../slack/grammar/specs.js';
 import { onAction } from '../../slack/listen.js';
 import type { ReportsDeps } from './deps.js';
 
@@ -49,4 +50,8 @@ function register(app: App, deps: ReportsDeps): void {
   );
 }
 
-export const reportsFeature: Feature<ReportsDeps> = { commands: { report }, register };
+export const reportsFeature: Feature<ReportsDeps> = {
+  subcommands: [reportSpec],
+  commands: { report },
+  register,
+};

@@ -10,6 +10,7 @@ import { VigilError } from '../../kernel/errors.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { isExpected, reportError } from '../../slack/error-reply.js';
+import { uploadSpec } from '../../slack/grammar/specs.js';
 import { onView, runTracked } from '../../slack/listen.js';
 import { requesterOfAction } from '../../slack/requester.js';
 import {
@@ -223,6 +224,7 @@ async function sendAll(
 }
 
 export const sandboxFeature: Feature<SandboxDeps> = {
+  subcommands: [uploadSpec],
   commands: { upload },
   register(app, deps) {
     registerUploadForm(app, deps);

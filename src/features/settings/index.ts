@@ -13,6 +13,7 @@ import { PERMISSION_WORDS } from '../../kernel/permission-rules.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { openDm, uploadFileToDm } from '../../slack/file-upload.js';
+import { settingsSpecs } from '../../slack/grammar/specs.js';
 import type { Usergroup } from '../../slack/permission-checks.js';
 import { settingsAdmins } from './admins.js';
 import type { SettingsDeps } from './deps.js';
@@ -121,6 +122,7 @@ const settingsCards: CommandHandler<'settings-cards', SettingsDeps> = {
 };
 
 export const adminFeature: Feature<SettingsDeps> = {
+  subcommands: settingsSpecs,
   commands: {
     audit,
     'audit-export': auditExport,

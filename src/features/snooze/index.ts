@@ -7,6 +7,7 @@
 import { renderSnoozeList, SNOOZE_END, snoozedText } from '../../domain/snooze-blocks.js';
 import { VigilError } from '../../kernel/errors.js';
 import { type CommandHandler, ephemeral, type Feature } from '../../slack/context.js';
+import { snoozeSpecs } from '../../slack/grammar/specs.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { onAction } from '../../slack/listen.js';
 import type { SnoozeDeps } from './deps.js';
@@ -55,6 +56,7 @@ const snoozesEndCommand: CommandHandler<'snoozes-end', SnoozeDeps> = {
 };
 
 export const snoozeFeature: Feature<SnoozeDeps> = {
+  subcommands: snoozeSpecs,
   commands: { snooze: snoozeCommand, snoozes: snoozesCommand, 'snoozes-end': snoozesEndCommand },
   register(app, deps) {
     // End on the list: the list is drawn again in place with what still runs.

@@ -5,6 +5,7 @@ import type { AuditTrail } from '../../domain/audit.js';
 import type { EventActing, EventSearching } from '../../domain/events/ports.js';
 import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import type { SlackBase } from '../../slack/context.js';
+import type { Grammar } from '../../slack/grammar/index.js';
 import type { Settings } from '../../store/index.js';
 import type { CredentialLine } from './blocks.js';
 import type { StepRuns } from './runs.js';
@@ -50,13 +51,18 @@ export interface StepDeps extends SlackBase {
   tenantScope: { inUse(workspaceId: string): Promise<ReadonlySet<number>> };
 }
 
-export interface CredentialSearchStepDeps extends StepDeps {
+/** A search step builds `/vigil` text from its inputs and parses it with the slash command's grammar. */
+interface SearchStepDeps extends StepDeps {
+  grammar: Grammar;
+}
+
+export interface CredentialSearchStepDeps extends SearchStepDeps {
   credentials: CredentialSearching;
   /** A summary shared in a channel is audited. */
   audit: AuditTrail;
 }
 
-export interface EventSearchStepDeps extends StepDeps {
+export interface EventSearchStepDeps extends SearchStepDeps {
   events: EventSearching & Pick<EventActing, 'generationOf'>;
   identifiers: IdentifierDirectory;
 }

@@ -9,7 +9,7 @@ import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import { InvalidInputError } from '../../kernel/errors.js';
 import {
   type Command,
-  parseCommand,
+  type Grammar,
   toCredentialSearchInput,
   toEventSearchInput,
 } from '../../slack/grammar/index.js';
@@ -21,8 +21,12 @@ import { requiredInput, requireSearcher, type StepResult, type StepRun, textInpu
 const WORKFLOW_SEARCHER = 'workflow';
 
 /** A `/vigil` command built from a step's inputs, parsed as typed: the same checks, secrets refused. */
-function parsed<K extends Command['kind']>(text: string, kinds: readonly K[]): Extract<Command, { kind: K }> {
-  const result = parseCommand(text);
+function parsed<K extends Command['kind']>(
+  grammar: Grammar,
+  text: string,
+  kinds: readonly K[],
+): Extract<Command, { kind: K }> {
+  const result = grammar.parse(text);
   if (!result.ok)
     throw new InvalidInputError(
       result.error.message.replaceAll('/vigil ', ''),
@@ -48,7 +52,7 @@ export async function searchCredentials(run: StepRun<CredentialSearchStepDeps>):
   const query = requiredInput(inputs, 'query', 'Domain or email');
   const channel = textInput(inputs, 'channel');
   const type = query.includes('@') ? 'email' : 'domain';
-  const command = parsed(`creds ${type} ${word(query)}`, ['creds']);
+  const command = parsed(deps.grammar, `creds ${type} ${word(query)}`, ['creds']);
   const person = await requireSearcher(run, 'creds');
   const searcher = person ?? WORKFLOW_SEARCHER;
   const page = await deps.credentials.search({
@@ -127,7 +131,7 @@ export async function searchEvents(run: StepRun<EventSearchStepDeps>): Promise<S
   const filters = [severity ? `severity:${word(severity)}` : '', since ? `since:${word(since)}` : '']
     .filter(Boolean)
     .join(' ');
-  const command = parsed(`events ${id} ${filters}`.trim(), ['events']);
+  const command = parsed(run.deps.grammar, `events ${id} ${filters}`.trim(), ['events']);
   const context = await deps.events.searchToContext({
     workspaceId: run.workspaceId,
     userId: person ?? WORKFLOW_SEARCHER,

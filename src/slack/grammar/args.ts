@@ -122,6 +122,14 @@ export function unexpectedWord(
   fail(`Unexpected \`${echo(token.text)}\` in \`${subcommand}\`.`, { hint });
 }
 
+/** The single positional argument of a subcommand (`tenant <id>`, `explain <uid>`). */
+export function onlyArgument(tokens: readonly Token[], subcommand: string, what: string): Token {
+  const [arg, extra] = tokens;
+  if (!arg) fail(`\`${subcommand}\` needs ${what}.`);
+  if (extra) fail(`\`${subcommand}\` takes one argument; got also ${alsoGot(extra)}.`);
+  return arg;
+}
+
 /** Subcommands without arguments. */
 export function noArguments(tokens: readonly Token[], subcommand: string): void {
   const first = tokens[0];

@@ -1,0 +1,347 @@
+/**
+ * The specs of the subcommands whose grammar has not yet moved to their feature's `grammar.ts`: each names its
+ * help entry, who may run each kind it parses to, and its parser.
+ */
+import type { Order } from '../../api/index.js';
+import { IDENTIFIER_KINDS, RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
+import { parseAlerts } from './alerts.js';
+import {
+  alsoGot,
+  noArguments,
+  once,
+  onlyArgument,
+  partsOf,
+  refuseSecretKey,
+  singleValueOf,
+  unexpectedWord,
+  unknownKey,
+} from './args.js';
+import type { Command } from './command.js';
+import { parseCreds } from './creds.js';
+import { parseDigest } from './digest.js';
+import { ENTRIES } from './entries.js';
+import { echo, fail } from './errors.js';
+import { parseEvents } from './events.js';
+import { EXAMPLE } from './examples.js';
+import { parseIdp } from './idp.js';
+import { parseIntel } from './intel.js';
+import { parseSettings } from './settings.js';
+import { parseSnooze, parseSnoozes } from './snooze.js';
+import type { SubcommandSpec } from './spec.js';
+import type { Token } from './tokenize.js';
+import * as v from './values.js';
+import { parseWatch, WATCH_VERBS, type WatchVerb } from './watch.js';
+
+const AUDIT_DEFAULT = 20;
+const AUDIT_MAX = 100;
+
+function pageOptions(
+  tokens: readonly Token[],
+  subcommand: 'policies' | 'assignments',
+): { size?: number; order?: Order } {
+  const options: { size?: number; order?: Order } = {};
+  const example =
+    subcommand === 'policies'
+      ? '/vigil policies size:10 order:asc'
+      : `/vigil assignments ${EXAMPLE.policy} order:asc`;
+  for (const token of tokens) {
+    if (token.key === undefined) unexpectedWord(token, subcommand, ['size', 'order']);
+    refuseSecretKey(token);
+    if (token.key === 'size') {
+      once(options.size, token, example);
+      options.size = v.intInRange(singleValueOf(token, example).trim(), '`size:`', 1, 25, example);
+    } else if (token.key === 'order') {
+      once(options.order, token, example);
+      options.order = v.order(singleValueOf(token, example).trim(), example);
+    } else {
+      unknownKey(token, subcommand, ['size', 'order']);
+    }
+  }
+  return options;
+}
+
+function parseRecommendations(tokens: readonly Token[]): Command {
+  const command: Command = { kind: 'recommendations' };
+  const keys = ['type', 'status', 'query'];
+  for (const token of tokens) {
+    if (token.key === undefined) unexpectedWord(token, 'recommendations', keys);
+    refuseSecretKey(token);
+    const example = `/vigil recommendations ${token.key === 'query' ? 'query:acme' : token.key === 'status' ? 'status:accepted' : 'type:domain,email'}`;
+    switch (token.key) {
+      case 'type':
+        once(command.types, token, example);
+        command.types = v.listOfEnum(
+          partsOf(token, example),
+          RECOMMENDATION_TYPES,
+          'recommendation type',
+          'type',
+          example,
+        );
+        break;
+      case 'status':
+        once(command.status, token, example);
+        command.status = v.oneOf(
+          singleValueOf(token, example).trim(),
+          RECOMMENDATION_STATUSES,
+          'status',
+          example,
+        );
+        break;
+      case 'query':
+        once(command.query, token, example);
+        command.query = v.text(singleValueOf(token, example), '`query:`', 200, example);
+        break;
+      default:
+        unknownKey(token, 'recommendations', keys);
+    }
+  }
+  return command;
+}
+
+/** Short names people type for identifier kinds. */
+const KIND_ALIASES: Readonly<Record<string, string>> = {
+  github: 'github_repository',
+  query: 'search_query',
+  person: 'name',
+  azure: 'azure_tenant',
+};
+
+/** `identifiers [words] [type:domain,email]`: words match names (every word, any case). */
+function parseIdentifiers(tokens: readonly Token[]): Command {
+  const [first, ...rest] = tokens;
+  const verb = first && first.key === undefined && !first.quoted ? first.value.toLowerCase() : '';
+  if ((WATCH_VERBS as readonly string[]).includes(verb)) return parseWatch(verb as WatchVerb, rest);
+  const words: string[] = [];
+  let kinds: Extract<Command, { kind: 'identifiers' }>['kinds'];
+  const example = '/vigil identifiers acme type:domain,email';
+  for (const token of tokens) {
+    if (token.key === undefined) {
+      const word = token.value.replace(/\s+/g, ' ').trim();
+      if (word !== '') words.push(word);
+      continue;
+    }
+    refuseSecretKey(token);
+    if (token.key !== 'type') unknownKey(token, 'identifiers', ['type']);
+    once(kinds, token, example);
+    kinds = v.listOfEnum(
+      partsOf(token, example).map((p) => KIND_ALIASES[p.trim().toLowerCase()] ?? p.trim().toLowerCase()),
+      IDENTIFIER_KINDS,
+      'identifier type',
+      'type',
+      example,
+    );
+  }
+  if (words.join(' ').length > 200)
+    fail('The words to look for are longer than 200 characters.', { example });
+  const command: Command = { kind: 'identifiers', words };
+  if (kinds !== undefined) command.kinds = kinds;
+  return command;
+}
+
+function parseAssignments(args: readonly Token[]): Command {
+  const [id, ...rest] = args;
+  if (!id || id.key !== undefined) fail('`assignments` needs a policy id first (see `/vigil policies`).');
+  return {
+    kind: 'assignments',
+    policyUuid: v.uuid(id.value, 'The policy id'),
+    ...pageOptions(rest, 'assignments'),
+  };
+}
+
+function parseExplain(args: readonly Token[]): Command {
+  const uid = onlyArgument(args, 'explain', 'an event uid, like `leak/breach_source/8f3a2c`').value.trim();
+  return { kind: 'explain', eventUid: v.eventUid(uid, `\`${echo(uid)}\``) };
+}
+
+function parseAudit(args: readonly Token[]): Command {
+  const [n, extra] = args;
+  if (extra) fail(`\`audit\` takes at most one number; got also ${alsoGot(extra)}.`);
+  if (!n) return { kind: 'audit', limit: AUDIT_DEFAULT };
+  if (n.key === undefined && !n.quoted && n.value.toLowerCase() === 'export') return { kind: 'audit-export' };
+  if (n.key !== undefined) fail(`\`audit\` takes a number of entries, not \`${echo(n.text)}\`.`);
+  return { kind: 'audit', limit: v.intInRange(n.value, 'The number of entries', 1, AUDIT_MAX) };
+}
+
+/** A subcommand without arguments. */
+function bare(name: 'connect' | 'disconnect' | 'status' | 'tenants' | 'upload') {
+  return (args: readonly Token[]): Command => {
+    noArguments(args, name);
+    return { kind: name };
+  };
+}
+
+export const connectSpecs: readonly SubcommandSpec[] = [
+  { name: 'connect', help: ENTRIES.connect, access: { connect: 'admin' }, parse: bare('connect') },
+  {
+    name: 'disconnect',
+    help: ENTRIES.disconnect,
+    access: { disconnect: 'admin' },
+    parse: bare('disconnect'),
+  },
+  { name: 'status', help: ENTRIES.status, access: { status: 'member' }, parse: bare('status') },
+  { name: 'tenants', help: ENTRIES.tenants, access: { tenants: 'use' }, parse: bare('tenants') },
+  {
+    name: 'tenant',
+    help: ENTRIES.tenant,
+    // Switching the tenant changes what the whole workspace sees.
+    access: { tenant: 'admin' },
+    parse: (args) => ({
+      kind: 'tenant',
+      tenantId: v.positiveInt(
+        onlyArgument(args, 'tenant', 'a tenant id (see `/vigil tenants`)').value,
+        'The tenant id',
+      ),
+    }),
+  },
+];
+
+export const eventsSpec: SubcommandSpec = {
+  name: 'events',
+  help: ENTRIES.events,
+  access: {
+    events: 'use',
+    'events-all': 'use',
+    'events-name': 'use',
+    'events-secret-modal': 'use',
+    'events-secret-name': 'use',
+  },
+  parse: parseEvents,
+};
+
+export const identifiersSpec: SubcommandSpec = {
+  name: 'identifiers',
+  help: ENTRIES.identifiers,
+  access: {
+    identifiers: 'use',
+    'identifiers-add': 'watch',
+    'identifiers-remove': 'watch',
+    'identifiers-disable': 'watch',
+    'identifiers-enable': 'watch',
+  },
+  parse: parseIdentifiers,
+};
+
+export const credsSpec: SubcommandSpec = {
+  name: 'creds',
+  help: ENTRIES.creds,
+  access: { creds: 'creds', 'creds-password-modal': 'creds' },
+  parse: parseCreds,
+  valueNamedByWord: true,
+};
+
+export const policiesSpecs: readonly SubcommandSpec[] = [
+  {
+    name: 'policies',
+    help: ENTRIES.policies,
+    access: { policies: 'use' },
+    parse: (args) => ({ kind: 'policies', ...pageOptions(args, 'policies') }),
+  },
+  { name: 'assignments', help: ENTRIES.assignments, access: { assignments: 'use' }, parse: parseAssignments },
+];
+
+export const recommendationsSpec: SubcommandSpec = {
+  name: 'recommendations',
+  help: ENTRIES.recommendations,
+  access: { recommendations: 'use' },
+  parse: parseRecommendations,
+};
+
+export const explainSpec: SubcommandSpec = {
+  name: 'explain',
+  help: ENTRIES.explain,
+  access: { explain: 'use' },
+  parse: parseExplain,
+};
+
+export const uploadSpec: SubcommandSpec = {
+  name: 'upload',
+  help: ENTRIES.upload,
+  access: { upload: 'sandbox' },
+  parse: bare('upload'),
+};
+
+export const reportSpec: SubcommandSpec = {
+  name: 'report',
+  help: ENTRIES.report,
+  access: { report: 'use' },
+  parse: (args) => ({
+    kind: 'report',
+    requestUuid: v.uuid(onlyArgument(args, 'report', 'a report request id').value, 'The report request id'),
+  }),
+};
+
+export const intelSpec: SubcommandSpec = {
+  name: 'intel',
+  help: ENTRIES.intel,
+  access: { intel: 'intel' },
+  parse: parseIntel,
+};
+
+export const idpSpec: SubcommandSpec = {
+  name: 'idp',
+  help: ENTRIES.idp,
+  // Status says which provider and which permissions, no secret: what any holder of `contain` may see.
+  access: { 'idp-status': 'contain', 'idp-connect': 'admin', 'idp-disconnect': 'admin' },
+  parse: parseIdp,
+};
+
+export const digestSpec: SubcommandSpec = {
+  name: 'digest',
+  help: ENTRIES.digest,
+  access: {
+    'digest-list': 'use',
+    'digest-add': 'subscribe',
+    'digest-add-modal': 'subscribe',
+    'digest-edit': 'subscribe',
+    'digest-remove': 'subscribe',
+    'digest-preview': 'subscribe',
+  },
+  parse: parseDigest,
+};
+
+export const alertsSpec: SubcommandSpec = {
+  name: 'alerts',
+  help: ENTRIES.alerts,
+  access: {
+    'alerts-list': 'use',
+    'alerts-add': 'subscribe',
+    'alerts-add-modal': 'subscribe',
+    'alerts-remove': 'subscribe',
+    'alerts-pause': 'subscribe',
+    'alerts-resume': 'subscribe',
+  },
+  parse: parseAlerts,
+};
+
+export const settingsSpecs: readonly SubcommandSpec[] = [
+  {
+    name: 'audit',
+    help: ENTRIES.audit,
+    access: { audit: 'admin', 'audit-export': 'admin' },
+    parse: parseAudit,
+  },
+  {
+    name: 'settings',
+    help: ENTRIES.settings,
+    // Showing the settings is answered for everyone; changing them is for admins.
+    access: {
+      settings: 'member',
+      'settings-actors': 'admin',
+      'settings-admins': 'admin',
+      'settings-cards': 'admin',
+      'settings-contain-approval': 'admin',
+    },
+    parse: parseSettings,
+  },
+];
+
+export const snoozeSpecs: readonly SubcommandSpec[] = [
+  // Seeing what is snoozed is using Vigil; snoozing and ending a snooze act on events.
+  { name: 'snooze', help: ENTRIES.snooze, access: { snooze: 'act' }, parse: parseSnooze },
+  {
+    name: 'snoozes',
+    help: ENTRIES.snoozes,
+    access: { snoozes: 'use', 'snoozes-end': 'act' },
+    parse: parseSnoozes,
+  },
+];
