@@ -7,10 +7,10 @@
 import { renderSnoozeList, SNOOZE_END, snoozedText } from '../../domain/snooze-blocks.js';
 import { VigilError } from '../../kernel/errors.js';
 import { type CommandHandler, ephemeral, type Feature } from '../../slack/context.js';
-import { snoozeSpecs } from '../../slack/grammar/specs.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { onAction } from '../../slack/listen.js';
 import type { SnoozeDeps } from './deps.js';
+import { snoozeSubcommands } from './grammar.js';
 
 const snoozeCommand: CommandHandler<'snooze', SnoozeDeps> = {
   progress: () => 'Snoozing…',
@@ -56,7 +56,7 @@ const snoozesEndCommand: CommandHandler<'snoozes-end', SnoozeDeps> = {
 };
 
 export const snoozeFeature: Feature<SnoozeDeps> = {
-  subcommands: snoozeSpecs,
+  subcommands: snoozeSubcommands,
   commands: { snooze: snoozeCommand, snoozes: snoozesCommand, 'snoozes-end': snoozesEndCommand },
   register(app, deps) {
     // End on the list: the list is drawn again in place with what still runs.

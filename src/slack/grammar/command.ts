@@ -73,18 +73,10 @@ export interface EventsSearchSpec {
   sort?: 'severity';
 }
 
-/** What a snooze quiets: one event, every event of an identifier, or every event of a source. */
-export type SnoozeTargetSpec =
-  | { kind: 'event'; uid: string }
-  | { kind: 'identifier'; id: number }
-  | { kind: 'source'; source: string };
-
-/** How long: some hours from now, or until 00:00 UTC of a day (`YYYY-MM-DD`). */
-export type SnoozeLengthSpec = { kind: 'for'; hours: number } | { kind: 'until'; date: string };
-
 /**
  * Every parsed `/vigil` command, by kind. Each feature adds its own kinds to this interface by declaration
- * merging in its `grammar.ts`, beside the parser that makes them: nothing here names a feature's command.
+ * merging in its `grammar.ts`, beside the parser that makes them (`declare module` of this file).
+ * @public
  */
 export interface Commands {
   help: { kind: 'help'; topic?: Subcommand };
@@ -220,13 +212,12 @@ export interface Commands {
     | { kind: 'idp-connect'; provider: 'okta'; org: string; client?: string };
   'idp-status': { kind: 'idp-status' };
   'idp-disconnect': { kind: 'idp-disconnect' };
-  snooze: { kind: 'snooze'; target: SnoozeTargetSpec; length: SnoozeLengthSpec };
-  snoozes: { kind: 'snoozes' };
-  'snoozes-end': { kind: 'snoozes-end'; snoozeId: string };
 }
 
 export type CommandKind = keyof Commands;
 export type Command = Commands[CommandKind];
+/** The commands of some kinds: what a subcommand's parser returns. */
+export type CommandOf<K extends CommandKind> = Extract<Command, { kind: K }>;
 
 /**
  * All texts are plain text whose only markup is backtick code spans; echoed input sits inside them with

@@ -328,22 +328,4 @@ export const ENTRIES = {
       ex(`settings admins group:${EXAMPLE.usergroup}`, 'one user group administers Vigil, not Slack admins'),
     ],
   },
-  snooze: {
-    usage: `${COMMAND} snooze <event-uid>|identifier <id>|source <name> 1h|1d|7d|until:YYYY-MM-DD`,
-    summary: 'quiet an event, an identifier or a source in alerts and digests for a while',
-    description:
-      "Alerts and digests skip what is snoozed until the snooze ends, then include it as before (events that appear meanwhile are not posted later). Also from the Snooze… option of an event's menu. A source is the middle part of an event uid (`<index>/<source>/<id>`). `until:` ends at 00:00 UTC that day; a snooze lasts at most a year. Snoozing again replaces the running snooze. Needs the `act` permission; audited.",
-    examples: [
-      ex(`snooze ${EXAMPLE.event} 1d`, 'this event, for a day'),
-      ex(`snooze identifier ${EXAMPLE.identifier} 7d`, 'every event of an identifier, for a week'),
-      ex('snooze source lumma until:2026-12-31', 'every event from one source, until 31 December (UTC)'),
-    ],
-  },
-  snoozes: {
-    usage: `${COMMAND} snoozes [end <id>]`,
-    summary: 'the running snoozes, with End',
-    description:
-      'Lists what is snoozed, until when and by whom, each with an End button; `snoozes end <id>` ends one. App Home shows them too.',
-    examples: [ex('snoozes', 'what is snoozed now')],
-  },
 } satisfies Record<string, HelpEntry>;

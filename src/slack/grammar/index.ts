@@ -7,15 +7,14 @@ export type {
   ChannelRef,
   Command,
   CommandKind,
-  Commands,
+  CommandOf,
   EventsSearchSpec,
   /** @internal */ ParseResult,
   Subcommand,
   TimeBound,
   UsageError,
 } from './command.js';
-export { toMrkdwn } from './errors.js';
-export type { HelpText } from './help.js';
+export { /** @internal */ toMrkdwn } from './errors.js';
 export { COMMAND } from './help.js';
 export { type Grammar, grammarOf } from './registry.js';
 export { describeSecret, detectSecret, type SecretKind } from './secrets.js';

@@ -4,7 +4,7 @@
  * grammar's shared machinery (tokens, values, times, errors, secret refusal, suggestions) stays here.
  */
 import type { Access } from '../permission-checks.js';
-import type { Command, CommandKind, Subcommand } from './command.js';
+import type { Command, CommandKind, CommandOf, Subcommand } from './command.js';
 import type { HelpExample } from './key-examples.js';
 import type { Token } from './tokenize.js';
 
@@ -47,7 +47,7 @@ export function defineSubcommand<K extends CommandKind>(spec: {
   name: Subcommand;
   help: HelpEntry;
   access: Readonly<Record<K, Access>>;
-  parse(args: readonly Token[]): NoInfer<Extract<Command, { kind: K }>>;
+  parse(args: readonly Token[]): NoInfer<CommandOf<K>>;
   valueNamedByWord?: boolean;
 }): SubcommandSpec {
   return spec;

@@ -26,7 +26,6 @@ import { EXAMPLE } from './examples.js';
 import { parseIdp } from './idp.js';
 import { parseIntel } from './intel.js';
 import { parseSettings } from './settings.js';
-import { parseSnooze, parseSnoozes } from './snooze.js';
 import type { SubcommandSpec } from './spec.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
@@ -332,16 +331,5 @@ export const settingsSpecs: readonly SubcommandSpec[] = [
       'settings-contain-approval': 'admin',
     },
     parse: parseSettings,
-  },
-];
-
-export const snoozeSpecs: readonly SubcommandSpec[] = [
-  // Seeing what is snoozed is using Vigil; snoozing and ending a snooze act on events.
-  { name: 'snooze', help: ENTRIES.snooze, access: { snooze: 'act' }, parse: parseSnooze },
-  {
-    name: 'snoozes',
-    help: ENTRIES.snoozes,
-    access: { snoozes: 'use', 'snoozes-end': 'act' },
-    parse: parseSnoozes,
   },
 ];
