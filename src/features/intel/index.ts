@@ -7,10 +7,10 @@
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { openDm } from '../../slack/file-upload.js';
-import { intelSpec } from '../../slack/grammar/specs.js';
 import { startOf } from '../../slack/grammar/time.js';
 import { renderIntelRequested, renderIntelThreadStart } from './blocks.js';
 import type { IntelDeps } from './deps.js';
+import { intelSubcommands } from './grammar.js';
 
 const intel: CommandHandler<'intel', IntelDeps> = {
   progress: () => 'Asking Threat Flow…',
@@ -48,4 +48,4 @@ const intel: CommandHandler<'intel', IntelDeps> = {
   },
 };
 
-export const intelFeature: Feature<IntelDeps> = { subcommands: [intelSpec], commands: { intel } };
+export const intelFeature: Feature<IntelDeps> = { subcommands: intelSubcommands, commands: { intel } };

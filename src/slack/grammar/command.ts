@@ -121,14 +121,6 @@ export interface Commands {
   explain: { kind: 'explain'; eventUid: string };
   upload: { kind: 'upload' };
   report: { kind: 'report'; requestUuid: string };
-  /** `intel <question> [since:] [keywords:] [exclude:]`: a report asked of Threat Flow. */
-  intel: {
-    kind: 'intel';
-    question: string;
-    since?: TimeBound;
-    keywords?: string[];
-    exclude?: string[];
-  };
   /** `identifiers add <type> <value> [name:"…"] [categories:…] [severity:…]`: watch a new asset. */
   'identifiers-add': {
     kind: 'identifiers-add';

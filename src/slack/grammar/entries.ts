@@ -180,16 +180,6 @@ export const ENTRIES = {
     description: 'Shows the status of a report request and its content once completed.',
     examples: [ex(`report ${EXAMPLE.report}`, 'one report request')],
   },
-  intel: {
-    usage: `${COMMAND} intel <question> [since:…] [keywords:a,b] [exclude:c]`,
-    summary: 'ask Threat Flow a question; the report is posted to you when ready',
-    description:
-      'Asks Threat Flow for a report on your question and answers at once with the request id. Vigil follows the request (a restart does not lose it) and posts the report in your direct messages with Vigil, in the thread of the request, with its related events. `/vigil report <request-uuid>` shows it too. `since:` limits the period (`30d`, `2026-11-01`); `keywords:` and `exclude:` take comma-separated words.',
-    examples: [
-      ex('intel "Who sells access to acme.example?" since:30d', 'a question about the last 30 days'),
-      ex('intel ransomware groups naming Acme keywords:acme,lockbit exclude:test', 'with keywords'),
-    ],
-  },
   idp: {
     usage: `${COMMAND} idp connect entra tenant:<id> client:<id> | idp connect okta org:<url> [client:<id>] | idp status | idp disconnect`,
     summary: 'the identity provider containment acts on (Entra ID, Okta)',

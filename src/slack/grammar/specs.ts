@@ -24,7 +24,6 @@ import { echo, fail } from './errors.js';
 import { parseEvents } from './events.js';
 import { EXAMPLE } from './examples.js';
 import { parseIdp } from './idp.js';
-import { parseIntel } from './intel.js';
 import { parseSettings } from './settings.js';
 import type { SubcommandSpec } from './spec.js';
 import type { Token } from './tokenize.js';
@@ -267,13 +266,6 @@ export const reportSpec: SubcommandSpec = {
     kind: 'report',
     requestUuid: v.uuid(onlyArgument(args, 'report', 'a report request id').value, 'The report request id'),
   }),
-};
-
-export const intelSpec: SubcommandSpec = {
-  name: 'intel',
-  help: ENTRIES.intel,
-  access: { intel: 'intel' },
-  parse: parseIntel,
 };
 
 export const idpSpec: SubcommandSpec = {
