@@ -4,13 +4,13 @@
  * approval in the channel.
  */
 import type { Feature } from '../../slack/context.js';
-import { idpSpec } from '../../slack/grammar/specs.js';
 import { registerContainButtons } from './actions.js';
 import { containApproval, idpConnect, idpDisconnect, idpStatus, registerConnectForm } from './commands.js';
 import type { ContainmentDeps } from './deps.js';
+import { idpSubcommands } from './grammar.js';
 
 export const containmentFeature: Feature<ContainmentDeps> = {
-  subcommands: [idpSpec],
+  subcommands: idpSubcommands,
   commands: {
     'idp-connect': idpConnect,
     'idp-status': idpStatus,

@@ -198,12 +198,6 @@ export interface Commands {
   'settings-cards': { kind: 'settings-cards'; channel: string; open: boolean };
   /** `settings contain-approval on|off`: whether a containment waits for a second holder of `contain`. */
   'settings-contain-approval': { kind: 'settings-contain-approval'; on: boolean };
-  /** `idp connect …`: the secret itself comes through a form, never the command. */
-  'idp-connect':
-    | { kind: 'idp-connect'; provider: 'entra'; tenant: string; client: string }
-    | { kind: 'idp-connect'; provider: 'okta'; org: string; client?: string };
-  'idp-status': { kind: 'idp-status' };
-  'idp-disconnect': { kind: 'idp-disconnect' };
 }
 
 export type CommandKind = keyof Commands;

@@ -180,25 +180,6 @@ export const ENTRIES = {
     description: 'Shows the status of a report request and its content once completed.',
     examples: [ex(`report ${EXAMPLE.report}`, 'one report request')],
   },
-  idp: {
-    usage: `${COMMAND} idp connect entra tenant:<id> client:<id> | idp connect okta org:<url> [client:<id>] | idp status | idp disconnect`,
-    summary: 'the identity provider containment acts on (Entra ID, Okta)',
-    description:
-      'Connects the workspace to Microsoft Entra ID (an app registration with application permissions) or Okta, for containing a leaked identity from its credential row: revoke sessions, mark compromised, disable. The client secret, API token or service app private key is entered in a form, never in a command; it is stored encrypted and never shown again. `status` names the provider, the permissions granted and tests the connection with a read-only call. See docs/containment.md.',
-    adminOnly: true,
-    examples: [
-      ex(
-        'idp connect entra tenant:contoso.onmicrosoft.com client:11111111-1111-1111-1111-111111111111',
-        'Entra ID; a form asks for the client secret',
-      ),
-      ex('idp connect okta org:https://company.okta.com', 'Okta; a form asks for the API token'),
-      ex(
-        'idp connect okta org:https://company.okta.com client:0oa1b2c3d4e5f6g7h8i9',
-        'Okta as an OAuth 2.0 service app; a form asks for its private key',
-      ),
-      ex('idp status', 'which provider, which permissions, and a test call'),
-    ],
-  },
   digest: {
     usage: `${COMMAND} digest add|list|edit|remove|preview …`,
     summary: 'daily or weekly digests of events in a channel',

@@ -23,7 +23,6 @@ import { ENTRIES } from './entries.js';
 import { echo, fail } from './errors.js';
 import { parseEvents } from './events.js';
 import { EXAMPLE } from './examples.js';
-import { parseIdp } from './idp.js';
 import { parseSettings } from './settings.js';
 import type { SubcommandSpec } from './spec.js';
 import type { Token } from './tokenize.js';
@@ -266,14 +265,6 @@ export const reportSpec: SubcommandSpec = {
     kind: 'report',
     requestUuid: v.uuid(onlyArgument(args, 'report', 'a report request id').value, 'The report request id'),
   }),
-};
-
-export const idpSpec: SubcommandSpec = {
-  name: 'idp',
-  help: ENTRIES.idp,
-  // Status says which provider and which permissions, no secret: what any holder of `contain` may see.
-  access: { 'idp-status': 'contain', 'idp-connect': 'admin', 'idp-disconnect': 'admin' },
-  parse: parseIdp,
 };
 
 export const digestSpec: SubcommandSpec = {
