@@ -13,10 +13,10 @@ import { PERMISSION_WORDS } from '../../kernel/permission-rules.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { openDm, uploadFileToDm } from '../../slack/file-upload.js';
-import { settingsSpecs } from '../../slack/grammar/specs.js';
 import type { Usergroup } from '../../slack/permission-checks.js';
 import { settingsAdmins } from './admins.js';
 import type { SettingsDeps } from './deps.js';
+import { settingsSubcommands } from './grammar.js';
 
 const audit: CommandHandler<'audit', SettingsDeps> = {
   async run(ctx) {
@@ -122,7 +122,7 @@ const settingsCards: CommandHandler<'settings-cards', SettingsDeps> = {
 };
 
 export const adminFeature: Feature<SettingsDeps> = {
-  subcommands: settingsSpecs,
+  subcommands: settingsSubcommands,
   commands: {
     audit,
     'audit-export': auditExport,

@@ -58,11 +58,6 @@ export interface CredsFilterSpec {
 /** A channel as typed: Slack's escaped reference gives the id, a bare `#name` only the name. */
 export type ChannelRef = { id: string; name?: string } | { name: string };
 
-/** Who may act on events (ignore/remediate) in a workspace; the shape SettingsRepo stores. */
-export type { Actors } from '../../kernel/permission-rules.js';
-
-import type { Actors, Permission } from '../../kernel/permission-rules.js';
-
 /** What an events search asks for, whatever it searches (one identifier, a name, the tenant feed). */
 export interface EventsSearchSpec {
   query?: TextEventQuery;
@@ -188,16 +183,6 @@ export interface Commands {
   'alerts-remove': { kind: 'alerts-remove'; subscriptionId: string };
   'alerts-pause': { kind: 'alerts-pause'; subscriptionId: string };
   'alerts-resume': { kind: 'alerts-resume'; subscriptionId: string };
-  audit: { kind: 'audit'; limit: number };
-  'audit-export': { kind: 'audit-export' };
-  settings: { kind: 'settings' };
-  'settings-actors': { kind: 'settings-actors'; permission: Permission; actors: Actors };
-  /** Who administers Vigil: one user group, or `admins` (Slack's workspace admins, as before it was set). */
-  'settings-admins': { kind: 'settings-admins'; admins: 'admins' | { usergroup: string } };
-  /** Event cards in one channel shared with another organization (Slack Connect), opened or closed by an admin. */
-  'settings-cards': { kind: 'settings-cards'; channel: string; open: boolean };
-  /** `settings contain-approval on|off`: whether a containment waits for a second holder of `contain`. */
-  'settings-contain-approval': { kind: 'settings-contain-approval'; on: boolean };
 }
 
 export type CommandKind = keyof Commands;

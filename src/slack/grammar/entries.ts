@@ -266,37 +266,4 @@ export const ENTRIES = {
       ),
     ],
   },
-  audit: {
-    usage: `${COMMAND} audit [n|export]`,
-    summary: 'recent actions taken through Vigil',
-    description:
-      'Shows the latest n actions (1 to 100, default 20): who ignored, remediated, revealed or exported what. `audit export` sends every kept entry to your direct messages as a CSV file.',
-    adminOnly: true,
-    examples: [
-      ex('audit', 'the last 20 actions'),
-      ex('audit 50', 'the last 50'),
-      ex('audit export', 'every kept entry, as CSV in your DM'),
-    ],
-  },
-  settings: {
-    usage: `${COMMAND} settings [<permission> everyone|admins|group:<usergroup>] | settings admins group:<usergroup>|admins | settings cards #channel open|closed`,
-    summary:
-      'who may search, subscribe, act on events, see credentials, unassign, decide recommendations, watch assets',
-    description:
-      "Shows the settings, or sets who may do what: `use` (search events, lists and explanations; default every full member), `creds` (search leaked credentials; default admins), `subscribe` (create and change digests and alerts; default admins), `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too; default admins), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations), `watch` (add, remove, disable or enable identifiers; default admins), `intel` (ask Threat Flow for a report; default admins), `sandbox` (send files to the sandbox; default admins), `contain` (revoke sessions, mark compromised, disable and re-enable accounts in the identity provider; default admins). `contain-approval on|off` (default on): a containment waits for a second holder of `contain`. Each is everyone (every full member), admins, or one user group. Guests (single- and multi-channel) may do nothing unless a permission is opened to a user group they are in. `admins` names who administers Vigil: one user group (with the operator's VIGIL_ADMINS); once named, Slack admins outside it have only what members have; `settings admins admins` gives it back to Slack's admins. A channel shared with another organization (Slack Connect) shows no event cards for pasted portal links, since people outside see them; `settings cards #channel open` (pick the channel with #) opens them there, `closed` shuts them again.",
-    adminOnly: true,
-    examples: [
-      ex('settings', 'show the settings'),
-      ex('settings use admins', 'only admins use Vigil at all'),
-      ex(`settings creds group:${EXAMPLE.usergroup}`, 'members of one user group search credentials'),
-      ex('settings subscribe everyone', 'every full member may create digests and alerts'),
-      ex('settings actors admins', 'only admins act on events (default)'),
-      ex(`settings act group:${EXAMPLE.usergroup}`, 'members of one user group act on events'),
-      ex('settings reveal admins', 'only admins reveal credentials (default)'),
-      ex('settings export everyone', 'everyone may export credentials'),
-      ex('settings recommend everyone', 'everyone may accept or reject recommendations (default: admins)'),
-      ex(`settings intel group:${EXAMPLE.usergroup}`, 'members of one user group ask Threat Flow'),
-      ex(`settings admins group:${EXAMPLE.usergroup}`, 'one user group administers Vigil, not Slack admins'),
-    ],
-  },
 } satisfies Record<string, HelpEntry>;

@@ -6,7 +6,6 @@ import type { Order } from '../../api/index.js';
 import { IDENTIFIER_KINDS, RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
 import { parseAlerts } from './alerts.js';
 import {
-  alsoGot,
   noArguments,
   once,
   onlyArgument,
@@ -23,14 +22,10 @@ import { ENTRIES } from './entries.js';
 import { echo, fail } from './errors.js';
 import { parseEvents } from './events.js';
 import { EXAMPLE } from './examples.js';
-import { parseSettings } from './settings.js';
 import type { SubcommandSpec } from './spec.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 import { parseWatch, WATCH_VERBS, type WatchVerb } from './watch.js';
-
-const AUDIT_DEFAULT = 20;
-const AUDIT_MAX = 100;
 
 function pageOptions(
   tokens: readonly Token[],
@@ -148,15 +143,6 @@ function parseAssignments(args: readonly Token[]): Command {
 function parseExplain(args: readonly Token[]): Command {
   const uid = onlyArgument(args, 'explain', 'an event uid, like `leak/breach_source/8f3a2c`').value.trim();
   return { kind: 'explain', eventUid: v.eventUid(uid, `\`${echo(uid)}\``) };
-}
-
-function parseAudit(args: readonly Token[]): Command {
-  const [n, extra] = args;
-  if (extra) fail(`\`audit\` takes at most one number; got also ${alsoGot(extra)}.`);
-  if (!n) return { kind: 'audit', limit: AUDIT_DEFAULT };
-  if (n.key === undefined && !n.quoted && n.value.toLowerCase() === 'export') return { kind: 'audit-export' };
-  if (n.key !== undefined) fail(`\`audit\` takes a number of entries, not \`${echo(n.text)}\`.`);
-  return { kind: 'audit', limit: v.intInRange(n.value, 'The number of entries', 1, AUDIT_MAX) };
 }
 
 /** A subcommand without arguments. */
@@ -294,25 +280,3 @@ export const alertsSpec: SubcommandSpec = {
   },
   parse: parseAlerts,
 };
-
-export const settingsSpecs: readonly SubcommandSpec[] = [
-  {
-    name: 'audit',
-    help: ENTRIES.audit,
-    access: { audit: 'admin', 'audit-export': 'admin' },
-    parse: parseAudit,
-  },
-  {
-    name: 'settings',
-    help: ENTRIES.settings,
-    // Showing the settings is answered for everyone; changing them is for admins.
-    access: {
-      settings: 'member',
-      'settings-actors': 'admin',
-      'settings-admins': 'admin',
-      'settings-cards': 'admin',
-      'settings-contain-approval': 'admin',
-    },
-    parse: parseSettings,
-  },
-];
