@@ -18,11 +18,11 @@ import {
 } from '../../domain/connection-blocks.js';
 import type { CommandHandler, CommandRequest, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
-import { connectSpecs } from '../../slack/grammar/specs.js';
 import { declinedLine } from '../../slack/granted-scopes.js';
 import { ownContext } from '../../slack/kit/kit.js';
 import { onAction } from '../../slack/listen.js';
 import type { ConnectionDeps } from './deps.js';
+import { connectionSubcommands } from './grammar.js';
 
 const connect: CommandHandler<'connect', ConnectionDeps> = {
   async run(ctx) {
@@ -173,7 +173,7 @@ function registerTenantsPaging(app: App, deps: ConnectionDeps): void {
 }
 
 export const connectionFeature: Feature<ConnectionDeps> = {
-  subcommands: connectSpecs,
+  subcommands: connectionSubcommands,
   commands: { connect, disconnect, status, tenants, tenant },
   register(app, deps) {
     registerDisconnectButtons(app, deps);

@@ -138,6 +138,14 @@ export function noArguments(tokens: readonly Token[], subcommand: string): void 
   if (first) fail(`\`${subcommand}\` takes no arguments; got \`${echo(first.text)}\`.`);
 }
 
+/** The parser of a subcommand that takes no arguments: its one kind is its name. */
+export function withoutArguments<N extends string>(name: N): (args: readonly Token[]) => { kind: N } {
+  return (args) => {
+    noArguments(args, name);
+    return { kind: name };
+  };
+}
+
 /**
  * The action word after a command group (`digest add …`, `alerts pause …`) and the tokens after it; anything
  * else is refused naming the group's actions, with a guess at the one meant.

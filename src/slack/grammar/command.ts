@@ -75,11 +75,6 @@ export interface EventsSearchSpec {
  */
 export interface Commands {
   help: { kind: 'help'; topic?: Subcommand };
-  connect: { kind: 'connect' };
-  disconnect: { kind: 'disconnect' };
-  status: { kind: 'status' };
-  tenants: { kind: 'tenants' };
-  tenant: { kind: 'tenant'; tenantId: number };
   events: {
     kind: 'events';
     identifierId: number;

@@ -7,41 +7,6 @@ import { COMMAND, CREDS_KEY_EXAMPLES, EVENTS_KEY_EXAMPLES, ex } from './key-exam
 import type { HelpEntry } from './spec.js';
 
 export const ENTRIES = {
-  connect: {
-    usage: `${COMMAND} connect`,
-    summary: 'link this workspace to an API key and tenant',
-    description:
-      'Sends you a private, single-use link to a Vigil page where you paste the API key. Never paste a key in Slack.',
-    adminOnly: true,
-    examples: [ex('connect', 'get the one-time link')],
-  },
-  disconnect: {
-    usage: `${COMMAND} disconnect`,
-    summary: 'remove the API key from this workspace',
-    description: 'Deletes the stored API key. Digests and alerts stop until someone connects again.',
-    adminOnly: true,
-    examples: [ex('disconnect', 'forget the key')],
-  },
-  status: {
-    usage: `${COMMAND} status`,
-    summary: 'connection health: tenant, key id, scopes, quota',
-    description:
-      'Shows the tenant, organization, key id, scopes, region, search quota left and the last error. Never the key.',
-    examples: [ex('status', 'check the connection')],
-  },
-  tenants: {
-    usage: `${COMMAND} tenants`,
-    summary: "list the organization's tenants",
-    description: 'Lists the tenants of the connected organization, with their ids, a page at a time.',
-    examples: [ex('tenants', 'list tenants')],
-  },
-  tenant: {
-    usage: `${COMMAND} tenant <tenant-id>`,
-    summary: "switch the workspace's tenant",
-    description: 'Switches the tenant this workspace works in. Find ids with `/vigil tenants`.',
-    adminOnly: true,
-    examples: [ex(`tenant ${EXAMPLE.tenant}`, `switch to tenant ${EXAMPLE.tenant}`)],
-  },
   events: {
     usage: `${COMMAND} events <identifier-id|name|all> [query] [filters]`,
     summary: 'events matching an identifier (by id or name), or all of them',

@@ -6,7 +6,6 @@ import type { Order } from '../../api/index.js';
 import { IDENTIFIER_KINDS, RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
 import { parseAlerts } from './alerts.js';
 import {
-  noArguments,
   once,
   onlyArgument,
   partsOf,
@@ -14,6 +13,7 @@ import {
   singleValueOf,
   unexpectedWord,
   unknownKey,
+  withoutArguments,
 } from './args.js';
 import type { Command } from './command.js';
 import { parseCreds } from './creds.js';
@@ -145,39 +145,6 @@ function parseExplain(args: readonly Token[]): Command {
   return { kind: 'explain', eventUid: v.eventUid(uid, `\`${echo(uid)}\``) };
 }
 
-/** A subcommand without arguments. */
-function bare(name: 'connect' | 'disconnect' | 'status' | 'tenants' | 'upload') {
-  return (args: readonly Token[]): Command => {
-    noArguments(args, name);
-    return { kind: name };
-  };
-}
-
-export const connectSpecs: readonly SubcommandSpec[] = [
-  { name: 'connect', help: ENTRIES.connect, access: { connect: 'admin' }, parse: bare('connect') },
-  {
-    name: 'disconnect',
-    help: ENTRIES.disconnect,
-    access: { disconnect: 'admin' },
-    parse: bare('disconnect'),
-  },
-  { name: 'status', help: ENTRIES.status, access: { status: 'member' }, parse: bare('status') },
-  { name: 'tenants', help: ENTRIES.tenants, access: { tenants: 'use' }, parse: bare('tenants') },
-  {
-    name: 'tenant',
-    help: ENTRIES.tenant,
-    // Switching the tenant changes what the whole workspace sees.
-    access: { tenant: 'admin' },
-    parse: (args) => ({
-      kind: 'tenant',
-      tenantId: v.positiveInt(
-        onlyArgument(args, 'tenant', 'a tenant id (see `/vigil tenants`)').value,
-        'The tenant id',
-      ),
-    }),
-  },
-];
-
 export const eventsSpec: SubcommandSpec = {
   name: 'events',
   help: ENTRIES.events,
@@ -240,7 +207,7 @@ export const uploadSpec: SubcommandSpec = {
   name: 'upload',
   help: ENTRIES.upload,
   access: { upload: 'sandbox' },
-  parse: bare('upload'),
+  parse: withoutArguments('upload'),
 };
 
 export const reportSpec: SubcommandSpec = {
