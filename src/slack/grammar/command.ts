@@ -100,8 +100,6 @@ export interface Commands {
   identifiers: { kind: 'identifiers'; words: string[]; kinds?: IdentifierKind[] };
   creds: { kind: 'creds'; query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec };
   'creds-password-modal': { kind: 'creds-password-modal' };
-  policies: { kind: 'policies'; size?: number; order?: Order };
-  assignments: { kind: 'assignments'; policyUuid: string; size?: number; order?: Order };
   recommendations: {
     kind: 'recommendations';
     types?: RecommendationType[];

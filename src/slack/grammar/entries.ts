@@ -94,25 +94,6 @@ export const ENTRIES = {
       ...Object.values(CREDS_KEY_EXAMPLES),
     ],
   },
-  policies: {
-    usage: `${COMMAND} policies [size:1-25] [order:asc|desc]`,
-    summary: 'matching policies',
-    description: 'Lists the matching policies of the tenant.',
-    examples: [
-      ex('policies', 'the first 25 policies'),
-      ex('policies size:10 order:asc', '10 per page, oldest first'),
-    ],
-  },
-  assignments: {
-    usage: `${COMMAND} assignments <policy-uuid> [size:1-25] [order:asc|desc]`,
-    summary: 'identifiers assigned to a policy, with Unassign',
-    description:
-      'Lists the identifiers a matching policy is assigned to, each with Unassign (who may: `/vigil settings`). Find policy ids with `/vigil policies`.',
-    examples: [
-      ex(`assignments ${EXAMPLE.policy}`, 'assignments of one policy'),
-      ex(`assignments ${EXAMPLE.policy} order:asc`, 'oldest first'),
-    ],
-  },
   recommendations: {
     usage: `${COMMAND} recommendations [type:…] [status:…] [query:…]`,
     summary: 'identifier recommendations',

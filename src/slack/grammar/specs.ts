@@ -1,8 +1,3 @@
-/**
- * The specs of the subcommands whose grammar has not yet moved to their feature's `grammar.ts`: each names its
- * help entry, who may run each kind it parses to, and its parser.
- */
-import type { Order } from '../../api/index.js';
 import { IDENTIFIER_KINDS, RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
 import { parseAlerts } from './alerts.js';
 import {
@@ -21,36 +16,10 @@ import { parseDigest } from './digest.js';
 import { ENTRIES } from './entries.js';
 import { echo, fail } from './errors.js';
 import { parseEvents } from './events.js';
-import { EXAMPLE } from './examples.js';
 import type { SubcommandSpec } from './spec.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 import { parseWatch, WATCH_VERBS, type WatchVerb } from './watch.js';
-
-function pageOptions(
-  tokens: readonly Token[],
-  subcommand: 'policies' | 'assignments',
-): { size?: number; order?: Order } {
-  const options: { size?: number; order?: Order } = {};
-  const example =
-    subcommand === 'policies'
-      ? '/vigil policies size:10 order:asc'
-      : `/vigil assignments ${EXAMPLE.policy} order:asc`;
-  for (const token of tokens) {
-    if (token.key === undefined) unexpectedWord(token, subcommand, ['size', 'order']);
-    refuseSecretKey(token);
-    if (token.key === 'size') {
-      once(options.size, token, example);
-      options.size = v.intInRange(singleValueOf(token, example).trim(), '`size:`', 1, 25, example);
-    } else if (token.key === 'order') {
-      once(options.order, token, example);
-      options.order = v.order(singleValueOf(token, example).trim(), example);
-    } else {
-      unknownKey(token, subcommand, ['size', 'order']);
-    }
-  }
-  return options;
-}
 
 function parseRecommendations(tokens: readonly Token[]): Command {
   const command: Command = { kind: 'recommendations' };
@@ -130,16 +99,6 @@ function parseIdentifiers(tokens: readonly Token[]): Command {
   return command;
 }
 
-function parseAssignments(args: readonly Token[]): Command {
-  const [id, ...rest] = args;
-  if (!id || id.key !== undefined) fail('`assignments` needs a policy id first (see `/vigil policies`).');
-  return {
-    kind: 'assignments',
-    policyUuid: v.uuid(id.value, 'The policy id'),
-    ...pageOptions(rest, 'assignments'),
-  };
-}
-
 function parseExplain(args: readonly Token[]): Command {
   const uid = onlyArgument(args, 'explain', 'an event uid, like `leak/breach_source/8f3a2c`').value.trim();
   return { kind: 'explain', eventUid: v.eventUid(uid, `\`${echo(uid)}\``) };
@@ -178,16 +137,6 @@ export const credsSpec: SubcommandSpec = {
   parse: parseCreds,
   valueNamedByWord: true,
 };
-
-export const policiesSpecs: readonly SubcommandSpec[] = [
-  {
-    name: 'policies',
-    help: ENTRIES.policies,
-    access: { policies: 'use' },
-    parse: (args) => ({ kind: 'policies', ...pageOptions(args, 'policies') }),
-  },
-  { name: 'assignments', help: ENTRIES.assignments, access: { assignments: 'use' }, parse: parseAssignments },
-];
 
 export const recommendationsSpec: SubcommandSpec = {
   name: 'recommendations',
