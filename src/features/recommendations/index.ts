@@ -12,7 +12,6 @@ import { IdentifierRefusedError } from '../../domain/watch-service.js';
 import { ExpiredError, VigilError } from '../../kernel/errors.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
-import { recommendationsSpec } from '../../slack/grammar/specs.js';
 import { slackDate } from '../../slack/kit/dates.js';
 import { listCodeSpan, userMention } from '../../slack/kit/text.js';
 import { type Click, onAction } from '../../slack/listen.js';
@@ -27,6 +26,7 @@ import {
   renderRecommendations,
 } from './blocks.js';
 import type { RecommendationsDeps } from './deps.js';
+import { recommendationsSubcommands } from './grammar.js';
 import { recommendedValue, type ShownRecommendations } from './list.js';
 import type { DecideOutcome } from './service.js';
 
@@ -235,7 +235,7 @@ async function watchIt(click: Click<RecommendationsDeps>): Promise<void> {
 }
 
 export const recommendationsFeature: Feature<RecommendationsDeps> = {
-  subcommands: [recommendationsSpec],
+  subcommands: recommendationsSubcommands,
   commands: { recommendations },
   register(app, deps) {
     onAction(app, deps, RECOMMENDATIONS_NEXT, async ({ who, action, respond }) => {

@@ -9,8 +9,6 @@ import type {
   EventType,
   IdentifierKind,
   Order,
-  RecommendationStatus,
-  RecommendationType,
   SearchType,
   Severity,
   WatchType,
@@ -100,12 +98,6 @@ export interface Commands {
   identifiers: { kind: 'identifiers'; words: string[]; kinds?: IdentifierKind[] };
   creds: { kind: 'creds'; query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec };
   'creds-password-modal': { kind: 'creds-password-modal' };
-  recommendations: {
-    kind: 'recommendations';
-    types?: RecommendationType[];
-    status?: RecommendationStatus;
-    query?: string;
-  };
   explain: { kind: 'explain'; eventUid: string };
   upload: { kind: 'upload' };
   report: { kind: 'report'; requestUuid: string };

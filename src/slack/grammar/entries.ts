@@ -94,19 +94,6 @@ export const ENTRIES = {
       ...Object.values(CREDS_KEY_EXAMPLES),
     ],
   },
-  recommendations: {
-    usage: `${COMMAND} recommendations [type:…] [status:…] [query:…]`,
-    summary: 'identifier recommendations',
-    description:
-      'Lists recommended identifiers, each with Accept and Reject (and both for a whole page; who may: `/vigil settings recommend`). An accepted one offers “Search its events” once its identifier exists. `type:` takes domain, azure_tenant, email, username (comma-separated); `status:` one of recommended, accepted, rejected.',
-    examples: [
-      ex('recommendations status:recommended', 'the ones waiting for a decision'),
-      ex('recommendations', 'all recommendations'),
-      ex('recommendations type:domain,email', 'only domains and emails'),
-      ex('recommendations status:accepted', 'accepted ones'),
-      ex('recommendations query:acme', 'matching a text'),
-    ],
-  },
   explain: {
     usage: `${COMMAND} explain <event-uid>`,
     summary: 'AI explanation of an event',

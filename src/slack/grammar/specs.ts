@@ -1,15 +1,6 @@
-import { IDENTIFIER_KINDS, RECOMMENDATION_STATUSES, RECOMMENDATION_TYPES } from '../../api/index.js';
+import { IDENTIFIER_KINDS } from '../../api/index.js';
 import { parseAlerts } from './alerts.js';
-import {
-  once,
-  onlyArgument,
-  partsOf,
-  refuseSecretKey,
-  singleValueOf,
-  unexpectedWord,
-  unknownKey,
-  withoutArguments,
-} from './args.js';
+import { once, onlyArgument, partsOf, refuseSecretKey, unknownKey, withoutArguments } from './args.js';
 import type { Command } from './command.js';
 import { parseCreds } from './creds.js';
 import { parseDigest } from './digest.js';
@@ -20,44 +11,6 @@ import type { SubcommandSpec } from './spec.js';
 import type { Token } from './tokenize.js';
 import * as v from './values.js';
 import { parseWatch, WATCH_VERBS, type WatchVerb } from './watch.js';
-
-function parseRecommendations(tokens: readonly Token[]): Command {
-  const command: Command = { kind: 'recommendations' };
-  const keys = ['type', 'status', 'query'];
-  for (const token of tokens) {
-    if (token.key === undefined) unexpectedWord(token, 'recommendations', keys);
-    refuseSecretKey(token);
-    const example = `/vigil recommendations ${token.key === 'query' ? 'query:acme' : token.key === 'status' ? 'status:accepted' : 'type:domain,email'}`;
-    switch (token.key) {
-      case 'type':
-        once(command.types, token, example);
-        command.types = v.listOfEnum(
-          partsOf(token, example),
-          RECOMMENDATION_TYPES,
-          'recommendation type',
-          'type',
-          example,
-        );
-        break;
-      case 'status':
-        once(command.status, token, example);
-        command.status = v.oneOf(
-          singleValueOf(token, example).trim(),
-          RECOMMENDATION_STATUSES,
-          'status',
-          example,
-        );
-        break;
-      case 'query':
-        once(command.query, token, example);
-        command.query = v.text(singleValueOf(token, example), '`query:`', 200, example);
-        break;
-      default:
-        unknownKey(token, 'recommendations', keys);
-    }
-  }
-  return command;
-}
 
 /** Short names people type for identifier kinds. */
 const KIND_ALIASES: Readonly<Record<string, string>> = {
@@ -136,13 +89,6 @@ export const credsSpec: SubcommandSpec = {
   access: { creds: 'creds', 'creds-password-modal': 'creds' },
   parse: parseCreds,
   valueNamedByWord: true,
-};
-
-export const recommendationsSpec: SubcommandSpec = {
-  name: 'recommendations',
-  help: ENTRIES.recommendations,
-  access: { recommendations: 'use' },
-  parse: parseRecommendations,
 };
 
 export const explainSpec: SubcommandSpec = {
