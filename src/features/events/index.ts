@@ -5,11 +5,12 @@
 
 import { openTriage, registerTriageForm, type TriageFormDeps } from '../../domain/events/triage-listeners.js';
 import type { Feature } from '../../slack/context.js';
-import { eventsSpec, explainSpec } from '../../slack/grammar/specs.js';
+import { eventsSpec } from '../../slack/grammar/specs.js';
 import { registerEventActions } from './actions.js';
 import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './by-name.js';
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
 import type { EventRowsDeps, EventSnoozeDeps, EventsDeps, RowForms, StealerLogDeps } from './deps.js';
+import { explainSubcommands } from './grammar.js';
 import { eventsSecretByNameCommand, registerSecretByName } from './secret-by-name.js';
 import { openSnooze, registerSnoozeForm, unsnooze } from './snooze-form.js';
 import { openStealerLog, registerStealerLog } from './stealer-log.js';
@@ -33,7 +34,7 @@ export const eventsFeature: Feature<EventsDeps> = {
 
 /** `explain <uid>`: its own entry, listed in help after the lists (recommendations) and before `upload`. */
 export const explainFeature: Feature<EventsDeps> = {
-  subcommands: [explainSpec],
+  subcommands: explainSubcommands,
   commands: { explain: explainCommand },
 };
 

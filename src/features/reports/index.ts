@@ -5,9 +5,9 @@ import { REPORT_EXPLAIN, renderReport } from '../../domain/report-blocks.js';
 import { VigilError } from '../../kernel/errors.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
-import { reportSpec } from '../../slack/grammar/specs.js';
 import { onAction } from '../../slack/listen.js';
 import type { ReportsDeps } from './deps.js';
+import { reportSubcommands } from './grammar.js';
 
 /** A response_url takes 5 posts: a very long explanation stops there. */
 const MAX_PARTS = 4;
@@ -51,7 +51,7 @@ function register(app: App, deps: ReportsDeps): void {
 }
 
 export const reportsFeature: Feature<ReportsDeps> = {
-  subcommands: [reportSpec],
+  subcommands: reportSubcommands,
   commands: { report },
   register,
 };

@@ -10,7 +10,6 @@ import { VigilError } from '../../kernel/errors.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { isExpected, reportError } from '../../slack/error-reply.js';
-import { uploadSpec } from '../../slack/grammar/specs.js';
 import { onView, runTracked } from '../../slack/listen.js';
 import { requesterOfAction } from '../../slack/requester.js';
 import {
@@ -24,6 +23,7 @@ import {
   UPLOAD_VIEW,
 } from './blocks.js';
 import type { SandboxDeps } from './deps.js';
+import { uploadSubcommands } from './grammar.js';
 import type { SlackFile } from './service.js';
 
 /** A message shortcut sends at most this many files (a response_url takes 5 posts: progress, results, note). */
@@ -224,7 +224,7 @@ async function sendAll(
 }
 
 export const sandboxFeature: Feature<SandboxDeps> = {
-  subcommands: [uploadSpec],
+  subcommands: uploadSubcommands,
   commands: { upload },
   register(app, deps) {
     registerUploadForm(app, deps);

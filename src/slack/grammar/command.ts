@@ -98,9 +98,6 @@ export interface Commands {
   identifiers: { kind: 'identifiers'; words: string[]; kinds?: IdentifierKind[] };
   creds: { kind: 'creds'; query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec };
   'creds-password-modal': { kind: 'creds-password-modal' };
-  explain: { kind: 'explain'; eventUid: string };
-  upload: { kind: 'upload' };
-  report: { kind: 'report'; requestUuid: string };
   /** `identifiers add <type> <value> [name:"…"] [categories:…] [severity:…]`: watch a new asset. */
   'identifiers-add': {
     kind: 'identifiers-add';

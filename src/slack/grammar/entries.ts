@@ -94,25 +94,6 @@ export const ENTRIES = {
       ...Object.values(CREDS_KEY_EXAMPLES),
     ],
   },
-  explain: {
-    usage: `${COMMAND} explain <event-uid>`,
-    summary: 'AI explanation of an event',
-    description: 'Shows the AI assistance text for one event. The uid looks like `<index>/<source>/<id>`.',
-    examples: [ex(`explain ${EXAMPLE.event}`, 'explain one event')],
-  },
-  upload: {
-    usage: `${COMMAND} upload`,
-    summary: 'send a file to the sandbox',
-    description:
-      'Opens a form with a file input; the file goes to the sandbox for analysis. On a message with files, the message shortcut *Send to sandbox* does the same.',
-    examples: [ex('upload', 'open the upload form')],
-  },
-  report: {
-    usage: `${COMMAND} report <request-uuid>`,
-    summary: 'status and content of a report request',
-    description: 'Shows the status of a report request and its content once completed.',
-    examples: [ex(`report ${EXAMPLE.report}`, 'one report request')],
-  },
   digest: {
     usage: `${COMMAND} digest add|list|edit|remove|preview …`,
     summary: 'daily or weekly digests of events in a channel',

@@ -1,11 +1,11 @@
 import { IDENTIFIER_KINDS } from '../../api/index.js';
 import { parseAlerts } from './alerts.js';
-import { once, onlyArgument, partsOf, refuseSecretKey, unknownKey, withoutArguments } from './args.js';
+import { once, partsOf, refuseSecretKey, unknownKey } from './args.js';
 import type { Command } from './command.js';
 import { parseCreds } from './creds.js';
 import { parseDigest } from './digest.js';
 import { ENTRIES } from './entries.js';
-import { echo, fail } from './errors.js';
+import { fail } from './errors.js';
 import { parseEvents } from './events.js';
 import type { SubcommandSpec } from './spec.js';
 import type { Token } from './tokenize.js';
@@ -52,11 +52,6 @@ function parseIdentifiers(tokens: readonly Token[]): Command {
   return command;
 }
 
-function parseExplain(args: readonly Token[]): Command {
-  const uid = onlyArgument(args, 'explain', 'an event uid, like `leak/breach_source/8f3a2c`').value.trim();
-  return { kind: 'explain', eventUid: v.eventUid(uid, `\`${echo(uid)}\``) };
-}
-
 export const eventsSpec: SubcommandSpec = {
   name: 'events',
   help: ENTRIES.events,
@@ -89,30 +84,6 @@ export const credsSpec: SubcommandSpec = {
   access: { creds: 'creds', 'creds-password-modal': 'creds' },
   parse: parseCreds,
   valueNamedByWord: true,
-};
-
-export const explainSpec: SubcommandSpec = {
-  name: 'explain',
-  help: ENTRIES.explain,
-  access: { explain: 'use' },
-  parse: parseExplain,
-};
-
-export const uploadSpec: SubcommandSpec = {
-  name: 'upload',
-  help: ENTRIES.upload,
-  access: { upload: 'sandbox' },
-  parse: withoutArguments('upload'),
-};
-
-export const reportSpec: SubcommandSpec = {
-  name: 'report',
-  help: ENTRIES.report,
-  access: { report: 'use' },
-  parse: (args) => ({
-    kind: 'report',
-    requestUuid: v.uuid(onlyArgument(args, 'report', 'a report request id').value, 'The report request id'),
-  }),
 };
 
 export const digestSpec: SubcommandSpec = {
