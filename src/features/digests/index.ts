@@ -1,6 +1,5 @@
 /** Daily and weekly digests: subscribe a channel (a command or a form), list, edit, remove and preview; the "+N more" button of a posted digest. */
 import type { Feature } from '../../slack/context.js';
-import { digestSpec } from '../../slack/grammar/specs.js';
 import { registerDigestActions } from './actions.js';
 import {
   digestAddCommand,
@@ -9,10 +8,11 @@ import {
   digestRemoveCommand,
 } from './commands.js';
 import type { DigestPagesDeps, DigestsDeps } from './deps.js';
+import { digestSubcommands } from './grammar.js';
 import { digestAddModalCommand, digestEditCommand, registerDigestViews } from './views.js';
 
 export const digestFeature: Feature<DigestsDeps> = {
-  subcommands: [digestSpec],
+  subcommands: digestSubcommands,
   commands: {
     'digest-add': digestAddCommand,
     'digest-add-modal': digestAddModalCommand,

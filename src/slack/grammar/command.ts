@@ -6,7 +6,6 @@ import type {
   CredentialInclude,
   EventQuery,
   EventStatus,
-  EventType,
   IdentifierKind,
   Order,
   SearchType,
@@ -112,33 +111,6 @@ export interface Commands {
   'identifiers-remove': { kind: 'identifiers-remove'; identifierId: number };
   'identifiers-disable': { kind: 'identifiers-disable'; identifierId: number };
   'identifiers-enable': { kind: 'identifiers-enable'; identifierId: number };
-  'digest-add': {
-    kind: 'digest-add';
-    /** Absent: the channel the command was typed in. */
-    channel?: ChannelRef;
-    identifierIds: number[] | 'all';
-    /** Absent: every severity. */
-    severity?: Severity | Severity[];
-    /** Absent: every type. */
-    types?: EventType[];
-    /** Absent: any tags; else events with one of these tags. */
-    tags?: string[];
-    /** `HH:MM`, 24-hour. */
-    timeOfDay: string;
-    /** Canonical IANA name; absent: the creator's time zone. */
-    timeZone?: string;
-    weekdaysOnly: boolean;
-    /** `every:week day:<weekday>`: weekly on this ISO weekday (1 Monday … 7 Sunday); absent: daily. */
-    weekday?: number;
-    skipEmpty: boolean;
-  };
-  /** `digest add` with nothing after it: the form. */
-  'digest-add-modal': { kind: 'digest-add-modal' };
-  'digest-list': { kind: 'digest-list' };
-  /** The form, filled with the digest's settings. */
-  'digest-edit': { kind: 'digest-edit'; subscriptionId: string };
-  'digest-remove': { kind: 'digest-remove'; subscriptionId: string };
-  'digest-preview': { kind: 'digest-preview'; subscriptionId: string };
   'alerts-add': {
     kind: 'alerts-add';
     /** Absent: the channel the command was typed in. */

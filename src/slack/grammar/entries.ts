@@ -94,47 +94,6 @@ export const ENTRIES = {
       ...Object.values(CREDS_KEY_EXAMPLES),
     ],
   },
-  digest: {
-    usage: `${COMMAND} digest add|list|edit|remove|preview …`,
-    summary: 'daily or weekly digests of events in a channel',
-    description:
-      'Posts a daily or weekly summary of new events in a channel: what changed, a trend chart, the top identifiers, counts by severity and type and the top events.',
-    sections: [
-      {
-        title: 'Forms',
-        lines: [
-          '`digest add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:leak,paste] [tag:vip,escalated] [at:09:00] [tz:Europe/Paris] [weekdays] [always] [every:day|week] [day:monday]`',
-          '`digest add` alone opens a form · `digest edit <subscription-id>` opens it filled with the digest’s settings',
-          '`digest list` · `digest remove <subscription-id>` · `digest preview <subscription-id>` (`digest list` shows the ids)',
-        ],
-      },
-      {
-        title: 'Defaults',
-        lines: [
-          'channel: this one · identifiers: all · severity and type: all · `at:` 09:00 · `tz:` your Slack time zone',
-          '`weekdays` posts Monday to Friday only · `every:week day:monday` posts once a week on that day (`every:week` alone: Mondays) · `always` posts even when there is nothing new (by default an empty day is skipped)',
-          'A posted digest follows the state of the events it shows for 7 days, wherever they change (a reply in its thread for each ignore or remediate), until every one of them is closed. Only the rows with buttons are followed: the counts and the events behind "+N more" stay as they were when it was posted.',
-        ],
-      },
-    ],
-    examples: [
-      ex('digest add', 'a form to fill in'),
-      ex('digest add always', 'every day at 09:00 in this channel, all identifiers, even when empty'),
-      ex(
-        `digest add #${EXAMPLE.channel} identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:high`,
-        `high and critical events of two identifiers, in #${EXAMPLE.channel}`,
-      ),
-      ex(
-        'digest add severity:high,critical type:leak,paste at:08:30 tz:Europe/Paris weekdays always',
-        'every field',
-      ),
-      ex(
-        'digest add tag:vip,escalated',
-        'only events tagged vip or escalated (the form offers the tags seen so far)',
-      ),
-      ex('digest list', "this workspace's digests, with the ids `digest preview` and `digest remove` take"),
-    ],
-  },
   alerts: {
     usage: `${COMMAND} alerts add|list|remove|pause|resume …`,
     summary: 'new severe events posted in a channel within a minute',

@@ -3,7 +3,6 @@ import { parseAlerts } from './alerts.js';
 import { once, partsOf, refuseSecretKey, unknownKey } from './args.js';
 import type { Command } from './command.js';
 import { parseCreds } from './creds.js';
-import { parseDigest } from './digest.js';
 import { ENTRIES } from './entries.js';
 import { fail } from './errors.js';
 import { parseEvents } from './events.js';
@@ -84,20 +83,6 @@ export const credsSpec: SubcommandSpec = {
   access: { creds: 'creds', 'creds-password-modal': 'creds' },
   parse: parseCreds,
   valueNamedByWord: true,
-};
-
-export const digestSpec: SubcommandSpec = {
-  name: 'digest',
-  help: ENTRIES.digest,
-  access: {
-    'digest-list': 'use',
-    'digest-add': 'subscribe',
-    'digest-add-modal': 'subscribe',
-    'digest-edit': 'subscribe',
-    'digest-remove': 'subscribe',
-    'digest-preview': 'subscribe',
-  },
-  parse: parseDigest,
 };
 
 export const alertsSpec: SubcommandSpec = {
