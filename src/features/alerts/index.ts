@@ -1,6 +1,5 @@
 /** Real-time alerts: subscribe a channel, list, remove, pause, resume; the "+N more" of a grouped alert. */
 import type { Feature } from '../../slack/context.js';
-import { alertsSpec } from '../../slack/grammar/specs.js';
 import { registerAlertActions } from './actions.js';
 import {
   alertsAddCommand,
@@ -10,10 +9,11 @@ import {
   alertsResumeCommand,
 } from './commands.js';
 import type { AlertsDeps } from './deps.js';
+import { alertsSubcommands } from './grammar.js';
 import { alertsAddModalCommand, registerAlertViews } from './views.js';
 
 export const alertsFeature: Feature<AlertsDeps> = {
-  subcommands: [alertsSpec],
+  subcommands: alertsSubcommands,
   commands: {
     'alerts-add': alertsAddCommand,
     'alerts-add-modal': alertsAddModalCommand,

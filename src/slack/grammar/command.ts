@@ -111,32 +111,6 @@ export interface Commands {
   'identifiers-remove': { kind: 'identifiers-remove'; identifierId: number };
   'identifiers-disable': { kind: 'identifiers-disable'; identifierId: number };
   'identifiers-enable': { kind: 'identifiers-enable'; identifierId: number };
-  'alerts-add': {
-    kind: 'alerts-add';
-    /** Absent: the channel the command was typed in. */
-    channel?: ChannelRef;
-    identifierIds: number[] | 'all';
-    /** One level: that level or higher (default high); several: exactly those. */
-    severity: Severity | Severity[];
-    /** Event type names (as on event rows); empty: every type. */
-    types: string[];
-    /** Quiet hours, `HH:MM` local to `timeZone`. */
-    quiet?: { from: string; to: string };
-    /** Canonical IANA name; absent: the creator's time zone. */
-    timeZone?: string;
-    /** What quiet hours hold back. */
-    hold: 'all' | 'noncritical';
-    /** Who each alert mentions (ids as Slack sent them; checked with Slack before they are kept). */
-    mention?: { users: string[]; groups: string[]; on: 'critical' | 'all' };
-    /** `ask-person:on`: the person a leaked company credential belongs to is asked by DM (docs/ask-person.md). */
-    askPerson?: boolean;
-  };
-  /** `alerts add` with nothing after it: the form. */
-  'alerts-add-modal': { kind: 'alerts-add-modal' };
-  'alerts-list': { kind: 'alerts-list' };
-  'alerts-remove': { kind: 'alerts-remove'; subscriptionId: string };
-  'alerts-pause': { kind: 'alerts-pause'; subscriptionId: string };
-  'alerts-resume': { kind: 'alerts-resume'; subscriptionId: string };
 }
 
 export type CommandKind = keyof Commands;

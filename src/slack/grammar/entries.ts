@@ -94,49 +94,4 @@ export const ENTRIES = {
       ...Object.values(CREDS_KEY_EXAMPLES),
     ],
   },
-  alerts: {
-    usage: `${COMMAND} alerts add|list|remove|pause|resume …`,
-    summary: 'new severe events posted in a channel within a minute',
-    description:
-      'Posts each new event that matches in the channel as it appears (polled every minute), with the usual buttons; several at once come as one grouped message. When someone acts on an alerted event anywhere in Vigil, the alert shows it and its thread records it. Daily digests summarise a day; alerts are for what cannot wait.',
-    sections: [
-      {
-        title: 'Forms',
-        lines: [
-          '`alerts add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:stealer_log,…] [quiet:22:00-07:00] [tz:Europe/Paris] [hold:all]`',
-          '`alerts list` · `alerts remove <id>` · `alerts pause <id>` · `alerts resume <id>`',
-        ],
-      },
-      {
-        title: 'Defaults',
-        lines: [
-          'channel: this one · identifiers: all · severity: high and critical · type: all · no quiet hours · `tz:` your Slack time zone',
-          '`type:` takes the type names shown on event rows (`stealer_log`, `leaked_credential`, `ransomleak`, `paste`…)',
-          '`quiet:` holds alerts during those hours (all but critical ones, or all with `hold:all`) and posts them as one message when the hours end',
-          '`mention:@group` or `mention:@person` (pick with @, one per `mention:`) mentions them on critical alerts, or on every alert with `mention-on:all`; Slack confirms each before it is kept',
-          'An alert starts with what appears after it is created; searches and digests cover what came before. Vigil must be a member of the channel.',
-          'Posted alerts and digests follow their events wherever they change (the portal, the API, another tool), within 5 minutes by default: the row shows it ("Ignored in Flare · date") and the thread gets one reply; an alerted event whose severity rises to the alert\'s threshold gets one reply (also sent to the channel when it becomes critical). A message stops following after 7 days, or once every event in it is ignored or remediated. Only the rows with buttons are followed: the counts and the events behind "+N more" stay as they were when it was posted.',
-        ],
-      },
-    ],
-    examples: [
-      ex('alerts add', 'a form to fill in'),
-      ex(
-        `alerts add identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:critical`,
-        'critical events of two identifiers, in this channel',
-      ),
-      ex(
-        'alerts add severity:high type:stealer_log,leaked_credential',
-        'leaked credentials of every identifier',
-      ),
-      ex(
-        'alerts add quiet:22:00-07:00 tz:Europe/Paris',
-        'high and critical, holding all but critical at night',
-      ),
-      ex(
-        'alerts list',
-        "this workspace's alert subscriptions, how often they poll, and the ids `alerts pause`, `alerts resume` and `alerts remove` take",
-      ),
-    ],
-  },
 } satisfies Record<string, HelpEntry>;

@@ -1,5 +1,4 @@
 import { IDENTIFIER_KINDS } from '../../api/index.js';
-import { parseAlerts } from './alerts.js';
 import { once, partsOf, refuseSecretKey, unknownKey } from './args.js';
 import type { Command } from './command.js';
 import { parseCreds } from './creds.js';
@@ -83,18 +82,4 @@ export const credsSpec: SubcommandSpec = {
   access: { creds: 'creds', 'creds-password-modal': 'creds' },
   parse: parseCreds,
   valueNamedByWord: true,
-};
-
-export const alertsSpec: SubcommandSpec = {
-  name: 'alerts',
-  help: ENTRIES.alerts,
-  access: {
-    'alerts-list': 'use',
-    'alerts-add': 'subscribe',
-    'alerts-add-modal': 'subscribe',
-    'alerts-remove': 'subscribe',
-    'alerts-pause': 'subscribe',
-    'alerts-resume': 'subscribe',
-  },
-  parse: parseAlerts,
 };
