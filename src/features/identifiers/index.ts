@@ -1,9 +1,9 @@
 import { IDENTIFIERS_NEXT, renderIdentifiers } from '../../domain/identifier-blocks.js';
 import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
-import { identifiersSpec } from '../../slack/grammar/specs.js';
 import { onAction } from '../../slack/listen.js';
 import type { IdentifiersDeps } from './deps.js';
+import { identifiersSubcommands } from './grammar.js';
 import { registerWatchActions, watchCommands } from './watch-listeners.js';
 
 const identifiers: CommandHandler<'identifiers', IdentifiersDeps> = {
@@ -20,7 +20,7 @@ const identifiers: CommandHandler<'identifiers', IdentifiersDeps> = {
 };
 
 export const identifiersFeature: Feature<IdentifiersDeps> = {
-  subcommands: [identifiersSpec],
+  subcommands: identifiersSubcommands,
   commands: { identifiers, ...watchCommands },
   register(app, deps) {
     registerWatchActions(app, deps);

@@ -2,16 +2,7 @@
  * What `/vigil …` means once parsed: one variant per subcommand (docs/user-guide.md). Listeners switch on `kind`;
  * nothing here needs the clock, so relative times stay relative until `translate.ts` resolves them.
  */
-import type {
-  CredentialInclude,
-  EventQuery,
-  EventStatus,
-  IdentifierKind,
-  Order,
-  SearchType,
-  Severity,
-  WatchType,
-} from '../../api/index.js';
+import type { CredentialInclude, EventQuery, EventStatus, Order, Severity } from '../../api/index.js';
 
 /**
  * A subcommand's name: the part of a kind before its first `-` (`snoozes-end` is of `snoozes`). The registry
@@ -93,24 +84,8 @@ export interface Commands {
   };
   /** The private form of the identifier of that name (it opens at once when the name is already known). */
   'events-secret-name': { kind: 'events-secret-name'; name: string; queryType: 'secret' | 'credentials' };
-  /** `identifiers [words] [type:…]`: find identifiers by name. */
-  identifiers: { kind: 'identifiers'; words: string[]; kinds?: IdentifierKind[] };
   creds: { kind: 'creds'; query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec };
   'creds-password-modal': { kind: 'creds-password-modal' };
-  /** `identifiers add <type> <value> [name:"…"] [categories:…] [severity:…]`: watch a new asset. */
-  'identifiers-add': {
-    kind: 'identifiers-add';
-    type: WatchType;
-    value: string;
-    name?: string;
-    /** Absent: every published category. */
-    categories?: SearchType[];
-    /** Absent: every severity. */
-    severities?: Severity[];
-  };
-  'identifiers-remove': { kind: 'identifiers-remove'; identifierId: number };
-  'identifiers-disable': { kind: 'identifiers-disable'; identifierId: number };
-  'identifiers-enable': { kind: 'identifiers-enable'; identifierId: number };
 }
 
 export type CommandKind = keyof Commands;

@@ -35,35 +35,6 @@ export const ENTRIES = {
     ],
     examples: Object.values(EVENTS_KEY_EXAMPLES),
   },
-  identifiers: {
-    usage: `${COMMAND} identifiers [words] [type:domain,email,…] · identifiers add <type> <value> [name:"…"] · identifiers remove|disable|enable <id>`,
-    summary: 'find identifiers by name; watch new assets, stop or pause watching them',
-    description:
-      'Lists the identifiers of the tenant whose name holds every word (any case), with their type and id. `type:` takes domain, email, username, name, keyword, ip, bin, azure_tenant, github_repository, search_query, secret, identity (comma-separated). The list is read from the API at most every few minutes.',
-    sections: [
-      {
-        title: 'Watch from Slack',
-        lines: [
-          '`identifiers add <type> <value> [name:"…"]`: type is domain, keyword, email, username, ip, bin, github_repository (`owner/repo`) or azure_tenant',
-          '`categories:leak,stealer_log,…` matches it only in those categories (the API’s search types; default: every published one) · `severity:high` only at that severity or higher (`severity:low,high` exactly those; default: every severity)',
-          '`identifiers remove <id>` asks first · `identifiers disable <id>` pauses an identifier, `enable <id>` resumes it',
-          'Who may: workspace admins unless an admin opens it (`/vigil settings watch …`). Every change is in `/vigil audit`.',
-        ],
-      },
-    ],
-    examples: [
-      ex('identifiers', 'every identifier'),
-      ex('identifiers acme', 'names holding “acme”'),
-      ex('identifiers type:email', 'e-mail identities'),
-      ex('identifiers nightjar type:keyword', 'a keyword identifier'),
-      ex('identifiers add domain shop.acme.example name:"Acme shop"', 'watch a new domain'),
-      ex(
-        'identifiers add email ciso@acme.example categories:leak,stealer_log severity:high',
-        'leaks and stealer logs of high severity or more',
-      ),
-      ex('identifiers disable 3001', 'pause identifier 3001'),
-    ],
-  },
   creds: {
     usage: `${COMMAND} creds <domain|email|keyword|authdomain> <value> [filters]`,
     summary: 'search leaked credentials',
