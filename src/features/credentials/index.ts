@@ -3,14 +3,14 @@
  * search as CSV to the requester's DM, page and share (masked) in the channel.
  */
 import type { Feature } from '../../slack/context.js';
-import { credsSpec } from '../../slack/grammar/specs.js';
 import { registerCredsActions } from './actions.js';
 import { credsCommand, credsPasswordModalCommand } from './commands.js';
 import type { CredentialsDeps } from './deps.js';
+import { credsSubcommands } from './grammar.js';
 import { registerPasswordModal } from './views.js';
 
 export const credentialsFeature: Feature<CredentialsDeps> = {
-  subcommands: [credsSpec],
+  subcommands: credsSubcommands,
   commands: { creds: credsCommand, 'creds-password-modal': credsPasswordModalCommand },
   register(app, deps) {
     registerCredsActions(app, deps);

@@ -84,8 +84,6 @@ export interface Commands {
   };
   /** The private form of the identifier of that name (it opens at once when the name is already known). */
   'events-secret-name': { kind: 'events-secret-name'; name: string; queryType: 'secret' | 'credentials' };
-  creds: { kind: 'creds'; query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec };
-  'creds-password-modal': { kind: 'creds-password-modal' };
 }
 
 export type CommandKind = keyof Commands;

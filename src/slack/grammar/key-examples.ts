@@ -71,15 +71,3 @@ export const EVENTS_KEY_EXAMPLES: Readonly<Record<string, HelpExample>> = {
   all: ex('events all severity:critical since:30d', "every identifier's events (the tenant feed)"),
   all_tag: ex('events all tag:vip', 'events tagged vip, whatever the identifier'),
 };
-
-/** Examples for each `creds` key. */
-export const CREDS_KEY_EXAMPLES: Readonly<Record<string, HelpExample>> = {
-  since: ex(`creds domain ${EXAMPLE.domain} since:30d`, 'imported in the last 30 days'),
-  until: ex(
-    `creds domain ${EXAMPLE.domain} until:2026-11-01`,
-    'imported up to the end of 1 November 2026 (UTC)',
-  ),
-  limit: ex(`creds email ${EXAMPLE.email} limit:500`, 'up to 500 rows in total (1 to 10000)'),
-  include: ex(`creds domain ${EXAMPLE.domain} include:auth_domains,urls`, 'with extra fields'),
-  order: ex(`creds keyword ${EXAMPLE.username} order:asc`, 'oldest first'),
-};

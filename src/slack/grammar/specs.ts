@@ -1,4 +1,3 @@
-import { parseCreds } from './creds.js';
 import { ENTRIES } from './entries.js';
 import { parseEvents } from './events.js';
 import type { SubcommandSpec } from './spec.js';
@@ -14,12 +13,4 @@ export const eventsSpec: SubcommandSpec = {
     'events-secret-name': 'use',
   },
   parse: parseEvents,
-};
-
-export const credsSpec: SubcommandSpec = {
-  name: 'creds',
-  help: ENTRIES.creds,
-  access: { creds: 'creds', 'creds-password-modal': 'creds' },
-  parse: parseCreds,
-  valueNamedByWord: true,
 };
