@@ -11,7 +11,7 @@ import {
 } from '../../slack/grammar/args.js';
 import type { CredsFilterSpec, CredsQueryType } from '../../slack/grammar/command.js';
 import { echo, fail, listOf, mayEcho, NOT_REPEATED } from '../../slack/grammar/errors.js';
-import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS } from '../../slack/grammar/events.js';
+import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS } from '../../slack/grammar/event-keys.js';
 import { EXAMPLE } from '../../slack/grammar/examples.js';
 import { type CommandOf, defineSubcommand, type HelpEntry } from '../../slack/grammar/index.js';
 import { COMMAND, ex, type HelpExample } from '../../slack/grammar/key-examples.js';

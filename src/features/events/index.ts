@@ -5,19 +5,18 @@
 
 import { openTriage, registerTriageForm, type TriageFormDeps } from '../../domain/events/triage-listeners.js';
 import type { Feature } from '../../slack/context.js';
-import { eventsSpec } from '../../slack/grammar/specs.js';
 import { registerEventActions } from './actions.js';
 import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './by-name.js';
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
 import type { EventRowsDeps, EventSnoozeDeps, EventsDeps, RowForms, StealerLogDeps } from './deps.js';
-import { explainSubcommands } from './grammar.js';
+import { eventsSubcommands, explainSubcommands } from './grammar.js';
 import { eventsSecretByNameCommand, registerSecretByName } from './secret-by-name.js';
 import { openSnooze, registerSnoozeForm, unsnooze } from './snooze-form.js';
 import { openStealerLog, registerStealerLog } from './stealer-log.js';
 import { registerSecretModal } from './views.js';
 
 export const eventsFeature: Feature<EventsDeps> = {
-  subcommands: [eventsSpec],
+  subcommands: eventsSubcommands,
   commands: {
     events: eventsCommand,
     'events-name': eventsByNameCommand,

@@ -1,6 +1,7 @@
 /**
- * What `/vigil …` means once parsed: one variant per subcommand (docs/user-guide.md). Listeners switch on `kind`;
- * nothing here needs the clock, so relative times stay relative until `translate.ts` resolves them.
+ * What `/vigil …` means once parsed: the `Commands` interface each feature extends with its own kinds, and the
+ * shapes several subcommands and the search translation share. Listeners switch on `kind`; nothing here needs
+ * the clock, so relative times stay relative until `translate.ts` resolves them.
  */
 import type { CredentialInclude, EventQuery, EventStatus, Order, Severity } from '../../api/index.js';
 
@@ -63,27 +64,6 @@ export interface EventsSearchSpec {
  */
 export interface Commands {
   help: { kind: 'help'; topic?: Subcommand };
-  events: {
-    kind: 'events';
-    identifierId: number;
-    query?: TextEventQuery;
-    filters: EventFilterSpec;
-    order?: Order;
-    size?: number;
-    /** `sort:severity`: each page's most severe events first. */
-    sort?: 'severity';
-  };
-  /** `events <name>`: resolved to an identifier by name (a picker when several match). */
-  'events-name': { kind: 'events-name'; name: string } & EventsSearchSpec;
-  /** `events all`: the tenant-wide feed. */
-  'events-all': { kind: 'events-all' } & EventsSearchSpec;
-  'events-secret-modal': {
-    kind: 'events-secret-modal';
-    identifierId: number;
-    queryType: 'secret' | 'credentials';
-  };
-  /** The private form of the identifier of that name (it opens at once when the name is already known). */
-  'events-secret-name': { kind: 'events-secret-name'; name: string; queryType: 'secret' | 'credentials' };
 }
 
 export type CommandKind = keyof Commands;
