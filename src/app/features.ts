@@ -178,8 +178,12 @@ export const vigilGrammar: Grammar = grammarOf(FEATURES.flatMap((f) => f.subcomm
 export function boundFeatures(core: VigilCore): BoundFeature[] {
   const base = listenerBase(core);
   const features = FEATURES.flatMap((f) => f.bind(core, base));
+  const handlers: BoundFeature['commands'] = Object.assign({}, ...features.map((f) => f.commands));
+  // A kind the grammar parses but no feature runs would answer "not available" to everyone: refuse to start.
+  const unrun = vigilGrammar.kinds.filter((kind) => kind !== 'help' && handlers[kind] === undefined);
+  if (unrun.length > 0) throw new Error(`/vigil kinds without a handler: ${unrun.join(', ')}`);
   // The agent DM answers with the same `/vigil` handlers, bound as above.
-  const commands = (): BoundFeature['commands'] => Object.assign({}, ...features.map((f) => f.commands));
+  const commands = (): BoundFeature['commands'] => handlers;
   const agent = {
     ...base,
     commands,

@@ -16,6 +16,8 @@ import type { SubcommandSpec } from './spec.js';
 export interface Grammar {
   /** The subcommands, in the order help lists them (`help` first). */
   readonly subcommands: readonly Subcommand[];
+  /** Every kind the subcommands parse to. */
+  readonly kinds: readonly CommandKind[];
   /** The text after `/vigil`: a command or a usage error, never a throw. */
   parse(text: string): ParseResult;
   helpText(topic?: Subcommand): HelpText;
@@ -68,6 +70,7 @@ export function grammarOf(features: readonly SubcommandSpec[]): Grammar {
   };
   return {
     subcommands: names,
+    kinds: [...access.keys()] as CommandKind[],
     parse: (text) => parseWith(table, text),
     helpText,
     helpMessage: helpMessageOf(helpText),
