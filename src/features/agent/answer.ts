@@ -14,7 +14,7 @@ import { answerFor, reportError } from '../../slack/error-reply.js';
 import type { Command } from '../../slack/grammar/index.js';
 import { truncate } from '../../slack/kit/text.js';
 import type { AgentDeps } from './deps.js';
-import { DM_KINDS, planFor, TASK } from './plan.js';
+import { planFor, TASK } from './plan.js';
 import { AnswerStream } from './stream.js';
 import { mdCode } from './text.js';
 
@@ -84,7 +84,7 @@ export async function answerCommand(
 ): Promise<void> {
   const stream = streamFor(deps, asked);
   const handler = deps.commands()[command.kind];
-  if (!DM_KINDS.has(command.kind) || handler === undefined) {
+  if (!deps.grammar.answeredInMessages(command.kind) || handler === undefined) {
     await stream.start(
       'Not something to answer here',
       [],
@@ -119,7 +119,7 @@ export async function answerCommand(
     const request: CommandRequest = {
       ...asked.requester,
       command,
-      // A DM message has no trigger or response_url: the kinds that need one are not run here (DM_KINDS).
+      // A DM message has no trigger or response_url: the kinds that need one are not run here (each spec's `inMessages`).
       triggerId: '',
       responseUrl: '',
       respond: replies.respond,

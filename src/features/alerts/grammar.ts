@@ -294,6 +294,7 @@ const ALERTS_HELP: HelpEntry = {
 export const alertsSubcommands = [
   defineSubcommand({
     name: 'alerts',
+    inMessages: ['alerts-list'],
     help: ALERTS_HELP,
     // Listing the alerts is using Vigil; the rest is subscribing.
     access: {

@@ -70,12 +70,14 @@ export const connectionSubcommands = [
   }),
   defineSubcommand({
     name: 'status',
+    inMessages: ['status'],
     help: STATUS_HELP,
     access: { status: 'member' },
     parse: withoutArguments('status'),
   }),
   defineSubcommand({
     name: 'tenants',
+    inMessages: ['tenants'],
     help: TENANTS_HELP,
     access: { tenants: 'use' },
     parse: withoutArguments('tenants'),

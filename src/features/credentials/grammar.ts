@@ -215,6 +215,7 @@ const CREDS_HELP: HelpEntry = {
 export const credsSubcommands = [
   defineSubcommand({
     name: 'creds',
+    inMessages: ['creds'],
     help: CREDS_HELP,
     access: { creds: 'creds', 'creds-password-modal': 'creds' },
     parse: parseCreds,

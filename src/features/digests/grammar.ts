@@ -246,6 +246,7 @@ const DIGEST_HELP: HelpEntry = {
 export const digestSubcommands = [
   defineSubcommand({
     name: 'digest',
+    inMessages: ['digest-list', 'digest-preview'],
     help: DIGEST_HELP,
     // Listing the digests is using Vigil; the rest is subscribing.
     access: {

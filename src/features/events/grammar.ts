@@ -52,6 +52,7 @@ const EXPLAIN_HELP: HelpEntry = {
 export const eventsSubcommands = [
   defineSubcommand({
     name: 'events',
+    inMessages: ['events', 'events-name', 'events-all'],
     help: EVENTS_HELP,
     access: {
       events: 'use',
@@ -65,5 +66,11 @@ export const eventsSubcommands = [
 ];
 
 export const explainSubcommands = [
-  defineSubcommand({ name: 'explain', help: EXPLAIN_HELP, access: { explain: 'use' }, parse: parseExplain }),
+  defineSubcommand({
+    name: 'explain',
+    inMessages: ['explain'],
+    help: EXPLAIN_HELP,
+    access: { explain: 'use' },
+    parse: parseExplain,
+  }),
 ];

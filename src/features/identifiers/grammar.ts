@@ -251,6 +251,7 @@ const IDENTIFIERS_HELP: HelpEntry = {
 export const identifiersSubcommands = [
   defineSubcommand({
     name: 'identifiers',
+    inMessages: ['identifiers'],
     help: IDENTIFIERS_HELP,
     // Finding identifiers is using Vigil; changing what is watched needs `watch`.
     access: {

@@ -79,12 +79,14 @@ const ASSIGNMENTS_HELP: HelpEntry = {
 export const policiesSubcommands = [
   defineSubcommand({
     name: 'policies',
+    inMessages: ['policies'],
     help: POLICIES_HELP,
     access: { policies: 'use' },
     parse: (args) => ({ kind: 'policies', ...pageOptions(args, 'policies') }),
   }),
   defineSubcommand({
     name: 'assignments',
+    inMessages: ['assignments'],
     help: ASSIGNMENTS_HELP,
     access: { assignments: 'use' },
     parse: parseAssignments,

@@ -84,6 +84,7 @@ const RECOMMENDATIONS_HELP: HelpEntry = {
 export const recommendationsSubcommands = [
   defineSubcommand({
     name: 'recommendations',
+    inMessages: ['recommendations'],
     help: RECOMMENDATIONS_HELP,
     access: { recommendations: 'use' },
     parse: parseRecommendations,

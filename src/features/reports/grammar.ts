@@ -21,6 +21,7 @@ const REPORT_HELP: HelpEntry = {
 export const reportSubcommands = [
   defineSubcommand({
     name: 'report',
+    inMessages: ['report'],
     help: REPORT_HELP,
     access: { report: 'use' },
     parse: (args) => ({

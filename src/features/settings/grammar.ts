@@ -186,6 +186,7 @@ const SETTINGS_HELP: HelpEntry = {
 export const settingsSubcommands = [
   defineSubcommand({
     name: 'audit',
+    inMessages: ['audit'],
     help: AUDIT_HELP,
     access: { audit: 'admin', 'audit-export': 'admin' },
     parse: parseAudit,

@@ -155,6 +155,7 @@ export const snoozeSubcommands = [
   defineSubcommand({ name: 'snooze', help: SNOOZE_HELP, access: { snooze: 'act' }, parse: parseSnooze }),
   defineSubcommand({
     name: 'snoozes',
+    inMessages: ['snoozes'],
     help: SNOOZES_HELP,
     access: { snoozes: 'use', 'snoozes-end': 'act' },
     parse: parseSnoozes,

@@ -24,6 +24,8 @@ export interface Grammar {
   /** Help rendered in Block Kit, once per topic (the ack path stays cheap). */
   helpMessage(topic?: Subcommand): RenderedMessage;
   usageOf(topic?: Subcommand): string;
+  /** Whether the agent DM may run a kind: it is answered with a message (see `SubcommandSpec.inMessages`). */
+  answeredInMessages(kind: CommandKind): boolean;
   /** Who may run a kind, checked before its handler does anything (so a refusal makes no API call). */
   accessOf(kind: CommandKind): Access;
 }
@@ -57,6 +59,7 @@ export function grammarOf(features: readonly SubcommandSpec[]): Grammar {
   const access = new Map<string, Access>();
   for (const spec of byName.values())
     for (const [kind, who] of Object.entries(spec.access)) if (who) access.set(kind, who);
+  const inMessages = new Set([...byName.values()].flatMap((spec) => spec.inMessages ?? []));
   const entry = (topic: Subcommand | undefined) => (topic ? byName.get(topic) : undefined);
   const table = {
     names,
@@ -75,6 +78,7 @@ export function grammarOf(features: readonly SubcommandSpec[]): Grammar {
     helpText,
     helpMessage: helpMessageOf(helpText),
     usageOf: table.usageOf,
+    answeredInMessages: (kind) => inMessages.has(kind),
     accessOf(kind) {
       const who = access.get(kind);
       // A kind no spec declares cannot come out of `parse`: a bug, never a default.

@@ -37,6 +37,11 @@ export interface SubcommandSpec {
    * `creds email`") rather than by its place.
    */
   readonly valueNamedByWord?: boolean;
+  /**
+   * The kinds answered with a message, which Vigil's agent DM may run too; the others (a form needs a trigger
+   * id, a change of setup a slash command) work as a slash command only.
+   */
+  readonly inMessages?: readonly CommandKind[];
 }
 
 /**
@@ -49,6 +54,7 @@ export function defineSubcommand<K extends CommandKind>(spec: {
   access: Readonly<Record<K, Access>>;
   parse(args: readonly Token[]): NoInfer<CommandOf<K>>;
   valueNamedByWord?: boolean;
+  inMessages?: readonly NoInfer<K>[];
 }): SubcommandSpec {
   return spec;
 }
