@@ -1,9 +1,9 @@
 /**
- * The `/vigil` grammar of the bound features: their subcommands' specs put together, in the order the
- * composition root lists the features (the order help lists them and typos are matched in). Built once by
- * the root and passed to whatever parses (the slash command, the agent DM, the MCP tools, workflow steps).
+ * The `/vigil` grammar: the subcommand specs of the features, put together in the order the composition root
+ * lists the features (the order help lists them in and ties between typos are broken by). Built once by the
+ * root and passed to whatever parses (the slash command, the agent DM, the MCP tools, workflow steps); no
+ * singleton, so a test can build its own.
  */
-
 import type { RenderedMessage } from '../kit/kit.js';
 import type { Access } from '../permission-checks.js';
 import type { CommandKind, ParseResult, Subcommand } from './command.js';
@@ -53,8 +53,8 @@ function checked(specs: readonly SubcommandSpec[]): Map<string, SubcommandSpec> 
   return byName;
 }
 
-export function grammarOf(features: readonly SubcommandSpec[]): Grammar {
-  const byName = checked([helpSpec(() => names), ...features]);
+export function grammarOf(specs: readonly SubcommandSpec[]): Grammar {
+  const byName = checked([helpSpec(() => names), ...specs]);
   const names: readonly Subcommand[] = [...byName.keys()] as Subcommand[];
   const access = new Map<string, Access>();
   for (const spec of byName.values())
