@@ -18,10 +18,10 @@ import {
   startFakeSlack,
 } from '../packages/playground/src/sim/slack/index.js';
 import { loadConfig } from '../src/app/config.js';
+import { vigilGrammar } from '../src/app/features.js';
 import { startVigil } from '../src/app/start.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { renderHelp } from '../src/slack/grammar/help-blocks.js';
-import { helpText } from '../src/slack/grammar/index.js';
 
 export const SIGNING_SECRET = 'bench-signing-secret-0123456789abcdef';
 const HOST = '127.0.0.1';
@@ -94,7 +94,7 @@ export const BASELINE_ACK_TEXT = 'Vigil help would go here.';
 
 /** The ack Vigil answers `/vigil help` with, for a Bolt app that sends the same bytes without Vigil's code. */
 export function vigilHelpAck(): RespondArguments {
-  return { response_type: 'ephemeral', ...renderHelp(helpText()) };
+  return { response_type: 'ephemeral', ...renderHelp(vigilGrammar.helpText()) };
 }
 
 export interface BareBoltOptions {

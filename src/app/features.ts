@@ -17,6 +17,7 @@ import {
   eventRowsFeature,
   eventSnoozeFeature,
   eventsFeature,
+  explainFeature,
   rowForms,
   stealerLogFeature,
   triageFormFeature,
@@ -44,7 +45,8 @@ import { RefusalError, VigilError } from '../kernel/errors.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Outbound } from '../kernel/outbound.js';
 import type { WorkTracker } from '../kernel/work-tracker.js';
-import { type BoundFeature, bindFeature, type SlackBase } from '../slack/context.js';
+import { type BoundFeature, bindFeature, type Feature, type SlackBase } from '../slack/context.js';
+import { type Grammar, grammarOf, type SubcommandSpec } from '../slack/grammar/index.js';
 import type { Services } from './services.js';
 
 /** What the feature list binds from: the services start-up built, and the plumbing every listener gets. */
@@ -70,76 +72,140 @@ export function listenerBase(core: FeatureWiring): SlackBase {
   };
 }
 
+/**
+ * A feature and the services it declares, taken from those the root builds. Its subcommands are known without
+ * the services, so the grammar is built from this list alone.
+ */
+interface Plugged {
+  subcommands: readonly SubcommandSpec[];
+  bind(core: FeatureWiring, base: SlackBase): BoundFeature[];
+}
+
+function plug<D extends SlackBase>(
+  feature: Feature<D>,
+  deps: (s: FeatureWiring, base: SlackBase) => D,
+): Plugged {
+  return {
+    subcommands: feature.subcommands ?? [],
+    bind: (s, base) => [bindFeature(feature, deps(s, base))],
+  };
+}
+
+/** Features of one part, bound together because they share what they are given; none has a subcommand. */
+function plugParts(bind: (s: FeatureWiring, base: SlackBase) => BoundFeature[]): Plugged {
+  return { subcommands: [], bind };
+}
+
+const subscriptionChecks = (s: FeatureWiring) => ({ connection: s.connection, identifiers: s.identifiers });
+
+/** Every feature, in the order `/vigil help` lists their subcommands. */
+const FEATURES: readonly Plugged[] = [
+  plug(connectionFeature, (s, base) => ({
+    ...base,
+    connection: s.connection,
+    tenants: s.tenants,
+    subscriptions: { digests: s.digests, alerts: s.alerts },
+    grantedScopes: s.grantedScopes,
+  })),
+  plug(eventsFeature, (s, base) => ({
+    ...base,
+    events: s.events,
+    identifiers: s.identifiers,
+    lists: s.lists,
+  })),
+  plugParts(eventRowFeatures),
+  plug(identifiersFeature, (s, base) => ({
+    ...base,
+    identifiers: s.identifiers,
+    identifierSearch: s.identifierSearch,
+    watch: s.watch,
+  })),
+  plug(credentialsFeature, (s, base) => ({
+    ...base,
+    credentials: s.credentials,
+    identifiers: s.identifiers,
+    audit: s.audit,
+    containment: containEntry(s),
+  })),
+  plug(policiesFeature, (s, base) => ({ ...base, policies: s.policies, lists: s.lists })),
+  plug(recommendationsFeature, (s, base) => ({
+    ...base,
+    recommendations: s.recommendations,
+    identifiers: s.identifiers,
+    watch: s.watch,
+  })),
+  plug(explainFeature, (s, base) => ({
+    ...base,
+    events: s.events,
+    identifiers: s.identifiers,
+    lists: s.lists,
+  })),
+  plug(sandboxFeature, (s, base) => ({ ...base, sandbox: s.sandbox })),
+  plug(reportsFeature, (s, base) => ({ ...base, reports: s.reports, events: s.events })),
+  plug(intelFeature, (s, base) => ({ ...base, intel: s.intel })),
+  plug(containmentFeature, (s, base) => ({
+    ...base,
+    containment: s.containment,
+    leaks: leakedCredentials(s),
+  })),
+  plug(digestFeature, (s, base) => ({
+    ...base,
+    ...subscriptionChecks(s),
+    digests: s.digests,
+    knownTags: s.knownTags,
+  })),
+  plug(digestPagesFeature, (s, base) => ({
+    ...base,
+    digests: s.digests,
+    events: s.events,
+    publishing: publisherDepsOf(s),
+  })),
+  plug(alertsFeature, (s, base) => ({
+    ...base,
+    ...subscriptionChecks(s),
+    alerts: s.alerts,
+    events: s.events,
+  })),
+  plug(askPersonFeature, (s, base) => ({ ...base, askPerson: s.askPerson })),
+  plug(adminFeature, (s, base) => ({ ...base, settings: s.settings, audit: s.audit })),
+  plug(homeFeature, (s, base) => ({
+    ...base,
+    home: s.home,
+    connection: s.connection,
+    snoozes: s.snoozes,
+    subscriptions: { digests: s.digests, alerts: s.alerts },
+  })),
+  plug(lifecycleFeature, (s, base) => ({ ...base, connection: s.connection })),
+  plug(snoozeFeature, (s, base) => ({ ...base, snoozes: s.snoozes, identifiers: s.identifiers })),
+  plug(workObjectsFeature, (s, base) => ({
+    ...base,
+    workObjects: s.workObjects,
+    snoozes: s.snoozes,
+    knownTags: s.knownTags,
+    containment: containEntry(s),
+  })),
+  plugParts(stepFeatures),
+];
+
+/** The `/vigil` grammar: every feature's subcommands, in the list's order. */
+export const vigilGrammar: Grammar = grammarOf(FEATURES.flatMap((f) => f.subcommands));
+
 export function boundFeatures(core: FeatureWiring): BoundFeature[] {
   const base = listenerBase(core);
-  const s = core;
-  const subscriptionChecks = { connection: s.connection, identifiers: s.identifiers };
-  const publishing = publisherDepsOf(core);
-  const features: BoundFeature[] = [
-    bindFeature(connectionFeature, {
-      ...base,
-      connection: s.connection,
-      tenants: s.tenants,
-      subscriptions: { digests: s.digests, alerts: s.alerts },
-      grantedScopes: s.grantedScopes,
-    }),
-    bindFeature(eventsFeature, { ...base, events: s.events, identifiers: s.identifiers, lists: s.lists }),
-    ...eventRowFeatures(core, base),
-    bindFeature(identifiersFeature, {
-      ...base,
-      identifiers: s.identifiers,
-      identifierSearch: s.identifierSearch,
-      watch: s.watch,
-    }),
-    bindFeature(credentialsFeature, {
-      ...base,
-      credentials: s.credentials,
-      identifiers: s.identifiers,
-      audit: s.audit,
-      containment: containEntry(s),
-    }),
-    bindFeature(digestFeature, {
-      ...base,
-      ...subscriptionChecks,
-      digests: s.digests,
-      knownTags: s.knownTags,
-    }),
-    bindFeature(digestPagesFeature, { ...base, digests: s.digests, events: s.events, publishing }),
-    bindFeature(alertsFeature, { ...base, ...subscriptionChecks, alerts: s.alerts, events: s.events }),
-    bindFeature(askPersonFeature, { ...base, askPerson: s.askPerson }),
-    bindFeature(adminFeature, { ...base, settings: s.settings, audit: s.audit }),
-    bindFeature(homeFeature, {
-      ...base,
-      home: s.home,
-      connection: s.connection,
-      snoozes: s.snoozes,
-      subscriptions: { digests: s.digests, alerts: s.alerts },
-    }),
-    bindFeature(lifecycleFeature, { ...base, connection: s.connection }),
-    bindFeature(policiesFeature, { ...base, policies: s.policies, lists: s.lists }),
-    bindFeature(recommendationsFeature, {
-      ...base,
-      recommendations: s.recommendations,
-      identifiers: s.identifiers,
-      watch: s.watch,
-    }),
-    bindFeature(reportsFeature, { ...base, reports: s.reports, events: s.events }),
-    bindFeature(intelFeature, { ...base, intel: s.intel }),
-    bindFeature(sandboxFeature, { ...base, sandbox: s.sandbox }),
-    bindFeature(containmentFeature, { ...base, containment: s.containment, leaks: leakedCredentials(s) }),
-    bindFeature(snoozeFeature, { ...base, snoozes: s.snoozes, identifiers: s.identifiers }),
-    bindFeature(workObjectsFeature, {
-      ...base,
-      workObjects: s.workObjects,
-      snoozes: s.snoozes,
-      knownTags: s.knownTags,
-      containment: containEntry(s),
-    }),
-    ...stepFeatures(s, base),
-  ];
+  const features = FEATURES.flatMap((f) => f.bind(core, base));
+  const handlers: BoundFeature['commands'] = Object.assign({}, ...features.map((f) => f.commands));
+  // A kind the grammar parses but no feature runs would answer "not available" to everyone: refuse to start.
+  const unrun = vigilGrammar.kinds.filter((kind) => kind !== 'help' && handlers[kind] === undefined);
+  if (unrun.length > 0) throw new Error(`/vigil kinds without a handler: ${unrun.join(', ')}`);
   // The agent DM answers with the same `/vigil` handlers, bound as above.
-  const commands = (): BoundFeature['commands'] => Object.assign({}, ...features.map((f) => f.commands));
-  const agent = { ...base, commands, identifiers: s.identifiers, portalHosts: s.portalHosts };
+  const commands = (): BoundFeature['commands'] => handlers;
+  const agent = {
+    ...base,
+    commands,
+    grammar: vigilGrammar,
+    identifiers: core.identifiers,
+    portalHosts: core.portalHosts,
+  };
   return [...features, bindFeature(agentFeature, agent)];
 }
 
@@ -277,9 +343,14 @@ function stepFeatures(s: FeatureWiring, base: SlackBase): BoundFeature[] {
     tenantsInUse: (workspaceId: string) => s.tenants.inUse(workspaceId),
   };
   const runner = { ...base, steps: s.steps, scope };
+  const credentials = {
+    search: s.credentials.search.bind(s.credentials),
+    recordShare: s.audit.record.bind(s.audit),
+  };
+  const inputs = { grammar: vigilGrammar, identifiers: s.identifiers };
   return [
-    bindFeature(credentialSearchStep, { ...runner, credentials: s.credentials, audit: s.audit }),
-    bindFeature(eventSearchStep, { ...runner, events: s.events, identifiers: s.identifiers }),
+    bindFeature(credentialSearchStep, { ...runner, inputs, credentials }),
+    bindFeature(eventSearchStep, { ...runner, inputs, events: s.events }),
     bindFeature(actStep, { ...runner, events: s.events }),
     bindFeature(digestStep, { ...runner, digests: s.digests, digestNow: s.digestNow }),
     bindFeature(decisionStep, { ...runner, audit: s.audit }),

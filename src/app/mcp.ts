@@ -49,6 +49,7 @@ export function mcpRoute(
           authz: core.authz,
           tracker: core.tracker,
           handlers: Object.assign({}, ...bound.map((f) => f.commands)),
+          grammar: features.vigilGrammar,
           signingSecret,
           claims: core.store,
           clientFor,

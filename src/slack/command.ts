@@ -5,11 +5,9 @@
 import type { App, RespondArguments, RespondFn } from '@slack/bolt';
 import { onSurface } from '../kernel/audit-surface.js';
 import type { WaitKind } from '../kernel/waiting-on.js';
-import { COMMAND_ACCESS } from './command-access.js';
 import type { BoundHandler, CommandRequest, SlackBase } from './context.js';
-import { helpMessage, renderUsageError } from './grammar/help-blocks.js';
-import type { Command } from './grammar/index.js';
-import { parseCommand } from './grammar/index.js';
+import { renderUsageError } from './grammar/help-blocks.js';
+import type { Command, Grammar, Subcommand } from './grammar/index.js';
 import { runTracked } from './listen.js';
 import { requesterOfCommand } from './requester.js';
 import { stillWorking, waitingWords } from './still-working.js';
@@ -17,23 +15,28 @@ import { stillWorking, waitingWords } from './still-working.js';
 const VIGIL_COMMAND = '/vigil';
 
 /** Help acks, built once per topic and frozen, so the receiver serializes each only once. */
-const helpAcks = new Map<string, Readonly<Record<string, unknown>>>();
-function helpAck(topic: Parameters<typeof helpMessage>[0]) {
-  let ack = helpAcks.get(topic ?? '');
-  if (!ack) {
-    ack = Object.freeze({ response_type: 'ephemeral', ...helpMessage(topic) });
-    helpAcks.set(topic ?? '', ack);
-  }
-  return ack;
+function helpAcks(grammar: Grammar): (topic: Subcommand | undefined) => Readonly<Record<string, unknown>> {
+  const acks = new Map<string, Readonly<Record<string, unknown>>>();
+  return (topic) => {
+    let ack = acks.get(topic ?? '');
+    if (!ack) {
+      ack = Object.freeze({ response_type: 'ephemeral', ...grammar.helpMessage(topic) });
+      acks.set(topic ?? '', ack);
+    }
+    return ack;
+  };
 }
 
+/** `/vigil`, parsed by the grammar of the bound features and run by their handlers. */
 export function registerVigilCommand(
   app: App,
   deps: SlackBase,
+  grammar: Grammar,
   handlers: Partial<Record<Command['kind'], BoundHandler>>,
 ): void {
+  const helpAck = helpAcks(grammar);
   app.command(VIGIL_COMMAND, async ({ command, ack, respond, client }) => {
-    const parsed = parseCommand(command.text ?? '');
+    const parsed = grammar.parse(command.text ?? '');
     if (!parsed.ok) {
       await ack({ response_type: 'ephemeral', ...renderUsageError(parsed.error) });
       return;
@@ -70,7 +73,7 @@ export function registerVigilCommand(
     };
     const run = async () => {
       const work = async () => {
-        await deps.authz.requireAccess(client, requester, COMMAND_ACCESS[cmd.kind]);
+        await deps.authz.requireAccess(client, requester, grammar.accessOf(cmd.kind));
         await onSurface('command', () => handler.run(request));
       };
       try {

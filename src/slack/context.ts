@@ -12,7 +12,7 @@ import type { Clock, Sleep } from '../kernel/clock.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Outbound } from '../kernel/outbound.js';
 import type { WorkTracker } from '../kernel/work-tracker.js';
-import type { Command, CommandKind } from './grammar/index.js';
+import type { Command, CommandKind, SubcommandSpec } from './grammar/index.js';
 import type { Authz } from './permission-checks.js';
 
 /**
@@ -70,8 +70,13 @@ export interface CommandHandler<K extends CommandKind, D> {
 
 export type CommandHandlers<D> = { [K in CommandKind]?: CommandHandler<K, D> };
 
-/** A feature: its subcommands and the listeners (actions, views) it registers itself, over the deps it declares. */
+/**
+ * A feature: the `/vigil` subcommands it owns (their grammar, in its `grammar.ts`), the handlers of the kinds
+ * they parse to, and the listeners (actions, views) it registers itself, over the deps it declares.
+ */
 export interface Feature<D extends SlackBase> {
+  /** In the order help lists them; the composition root builds the grammar from every feature's. */
+  subcommands?: readonly SubcommandSpec[];
   commands: CommandHandlers<D>;
   register?(app: App, deps: D): void;
 }

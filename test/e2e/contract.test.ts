@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnswerMode } from '../../packages/playground/src/sim/api/index.js';
 import { SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
-import { SUBCOMMANDS } from '../../src/slack/grammar/command.js';
-import { COMMAND, helpText } from '../../src/slack/grammar/help.js';
+import { COMMAND } from '../../src/slack/grammar/help.js';
 import { Crawler } from '../support/crawl.js';
+import { helpText, SUBCOMMANDS } from '../support/grammar.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 /**

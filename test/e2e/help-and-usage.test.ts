@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../packages/playground/src/sim/slack/index.js';
-import { SUBCOMMANDS, type Subcommand, toMrkdwn, usageOf } from '../../src/slack/grammar/index.js';
+import { type Subcommand, toMrkdwn } from '../../src/slack/grammar/index.js';
 import { type SenderResponse, textOf } from '../harness/index.js';
+import { SUBCOMMANDS, usageOf } from '../support/grammar.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;

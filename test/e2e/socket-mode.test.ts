@@ -12,8 +12,9 @@ import {
   type SocketAck,
 } from '../../packages/playground/src/sim/slack/index.js';
 import type { RunningVigil } from '../../src/app/start.js';
-import { SUBCOMMANDS, toMrkdwn, usageOf } from '../../src/slack/grammar/index.js';
+import { toMrkdwn } from '../../src/slack/grammar/index.js';
 import { eventEnvelope, slashCommandBody, textOf, viewSubmissionPayload } from '../harness/index.js';
+import { SUBCOMMANDS, usageOf } from '../support/grammar.js';
 import { type Stack, startStack } from '../support/stack.js';
 
 let stack: Stack;

@@ -9,13 +9,12 @@ import type { Block, KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { onSurface } from '../../kernel/audit-surface.js';
 import { realSleep } from '../../kernel/clock.js';
-import { COMMAND_ACCESS } from '../../slack/command-access.js';
 import type { CommandRequest, Requester } from '../../slack/context.js';
 import { answerFor, reportError } from '../../slack/error-reply.js';
 import type { Command } from '../../slack/grammar/index.js';
 import { truncate } from '../../slack/kit/text.js';
 import type { AgentDeps } from './deps.js';
-import { DM_KINDS, planFor, TASK } from './plan.js';
+import { planFor, TASK } from './plan.js';
 import { AnswerStream } from './stream.js';
 import { mdCode } from './text.js';
 
@@ -85,7 +84,7 @@ export async function answerCommand(
 ): Promise<void> {
   const stream = streamFor(deps, asked);
   const handler = deps.commands()[command.kind];
-  if (!DM_KINDS.has(command.kind) || handler === undefined) {
+  if (!deps.grammar.answeredInMessages(command.kind) || handler === undefined) {
     await stream.start(
       'Not something to answer here',
       [],
@@ -113,14 +112,14 @@ export async function answerCommand(
     await stream.update(TASK.access, 'in_progress');
     // Refusals are audited too: on the agent surface, like everything this answer does.
     await onSurface('agent', () =>
-      deps.authz.requireAccess(asked.client, asked.requester, COMMAND_ACCESS[command.kind]),
+      deps.authz.requireAccess(asked.client, asked.requester, deps.grammar.accessOf(command.kind)),
     );
     await stream.update(TASK.access, 'complete');
     await stream.update(TASK.api, 'in_progress');
     const request: CommandRequest = {
       ...asked.requester,
       command,
-      // A DM message has no trigger or response_url: the kinds that need one are not run here (DM_KINDS).
+      // A DM message has no trigger or response_url: the kinds that need one are not run here (each spec's `inMessages`).
       triggerId: '',
       responseUrl: '',
       respond: replies.respond,

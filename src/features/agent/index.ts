@@ -80,7 +80,7 @@ async function answer(
     await stream.stop({ text: words, markdown: words });
     return;
   }
-  const reading = readRequest(message.text);
+  const reading = readRequest(deps.grammar, message.text);
   switch (reading.kind) {
     case 'command':
       return answerCommand(deps, asked, reading.command, reading);

@@ -2,29 +2,8 @@
  * The plan a streamed answer shows: the API calls a command makes, in the words of what they ask, each a task
  * updated as it runs. Vigil knows its commands' calls, so the plan is said before the first call. Pure.
  */
-import type { Command, CommandKind } from '../../slack/grammar/index.js';
+import type { Command } from '../../slack/grammar/index.js';
 import type { PlanTask } from './stream.js';
-
-/** The kinds the DM runs: those answered with a message. Forms (modals), uploads and connecting need a command. */
-export const DM_KINDS: ReadonlySet<CommandKind> = new Set<CommandKind>([
-  'status',
-  'tenants',
-  'events',
-  'events-name',
-  'events-all',
-  'explain',
-  'identifiers',
-  'creds',
-  'policies',
-  'assignments',
-  'recommendations',
-  'report',
-  'digest-list',
-  'digest-preview',
-  'alerts-list',
-  'snoozes',
-  'audit',
-]);
 
 function since(c: { filters?: { since?: unknown } }): string {
   const s = c.filters?.since as { kind: string; amount?: number; unit?: string; date?: string } | undefined;

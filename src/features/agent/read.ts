@@ -4,7 +4,7 @@
  * parses ("leaks for acme.example this week" is `creds domain acme.example since:7d`). Anything else is not
  * understood, and said so: never a guess that acts. Pure.
  */
-import { type Command, parseCommand, SUBCOMMANDS, type UsageError } from '../../slack/grammar/index.js';
+import type { Command, Grammar, UsageError } from '../../slack/grammar/index.js';
 
 export type Reading =
   /** A `/vigil` command, typed as such or read from a plain request (`text` is what it stands for). */
@@ -121,7 +121,7 @@ function plainToGrammar(text: string): string | undefined {
   return undefined;
 }
 
-export function readRequest(raw: string): Reading {
+export function readRequest(grammar: Grammar, raw: string): Reading {
   const text = plainOf(raw);
   if (text === '' || /^(?:help|\?|what can you do)\??$/i.test(text)) return { kind: 'help' };
   const bare = text.replace(/[?!.]+$/, '');
@@ -132,18 +132,18 @@ export function readRequest(raw: string): Reading {
   const typed = /^\/?vigil\s+(.*)$/i.exec(text);
   const grammarText = typed?.[1] ?? text;
   const firstWord = grammarText.split(' ')[0]?.toLowerCase() ?? '';
-  const parsed = parseCommand(grammarText);
+  const parsed = grammar.parse(grammarText);
   if (parsed.ok) {
     if (parsed.command.kind === 'help') return { kind: 'help' };
     return { kind: 'command', command: parsed.command, text: grammarText, via: 'grammar' };
   }
   const plain = typed ? undefined : plainToGrammar(text);
   if (plain !== undefined) {
-    const read = parseCommand(plain);
+    const read = grammar.parse(plain);
     if (read.ok) return { kind: 'command', command: read.command, text: plain, via: 'plain' };
   }
   // Someone who typed a subcommand meant the grammar: its own words say what is wrong.
-  if (typed || (SUBCOMMANDS as readonly string[]).includes(firstWord))
+  if (typed || (grammar.subcommands as readonly string[]).includes(firstWord))
     return { kind: 'usage', error: parsed.error };
   return { kind: 'not-understood' };
 }

@@ -9,9 +9,11 @@ import {
   alertsResumeCommand,
 } from './commands.js';
 import type { AlertsDeps } from './deps.js';
+import { alertsSubcommands } from './grammar.js';
 import { alertsAddModalCommand, registerAlertViews } from './views.js';
 
 export const alertsFeature: Feature<AlertsDeps> = {
+  subcommands: alertsSubcommands,
   commands: {
     'alerts-add': alertsAddCommand,
     'alerts-add-modal': alertsAddModalCommand,

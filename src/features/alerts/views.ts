@@ -11,9 +11,9 @@ import {
   readCommonFields,
 } from '../../domain/subscriptions/slack.js';
 import type { CommandHandler } from '../../slack/context.js';
-import { ALERT_TYPES } from '../../slack/grammar/alerts.js';
 import { type AlertAddInput, addAlerts } from './commands.js';
 import type { AlertsDeps } from './deps.js';
+import { ALERT_TYPES } from './grammar.js';
 
 export const alertsAddModalCommand: CommandHandler<'alerts-add-modal', AlertsDeps> = {
   async run(ctx) {

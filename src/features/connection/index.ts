@@ -22,6 +22,7 @@ import { declinedLine } from '../../slack/granted-scopes.js';
 import { ownContext } from '../../slack/kit/kit.js';
 import { onAction } from '../../slack/listen.js';
 import type { ConnectionDeps } from './deps.js';
+import { connectionSubcommands } from './grammar.js';
 
 const connect: CommandHandler<'connect', ConnectionDeps> = {
   async run(ctx) {
@@ -172,6 +173,7 @@ function registerTenantsPaging(app: App, deps: ConnectionDeps): void {
 }
 
 export const connectionFeature: Feature<ConnectionDeps> = {
+  subcommands: connectionSubcommands,
   commands: { connect, disconnect, status, tenants, tenant },
   register(app, deps) {
     registerDisconnectButtons(app, deps);

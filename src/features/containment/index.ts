@@ -7,8 +7,10 @@ import type { Feature } from '../../slack/context.js';
 import { registerContainButtons } from './actions.js';
 import { containApproval, idpConnect, idpDisconnect, idpStatus, registerConnectForm } from './commands.js';
 import type { ContainmentDeps } from './deps.js';
+import { idpSubcommands } from './grammar.js';
 
 export const containmentFeature: Feature<ContainmentDeps> = {
+  subcommands: idpSubcommands,
   commands: {
     'idp-connect': idpConnect,
     'idp-status': idpStatus,

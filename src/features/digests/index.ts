@@ -8,9 +8,11 @@ import {
   digestRemoveCommand,
 } from './commands.js';
 import type { DigestPagesDeps, DigestsDeps } from './deps.js';
+import { digestSubcommands } from './grammar.js';
 import { digestAddModalCommand, digestEditCommand, registerDigestViews } from './views.js';
 
 export const digestFeature: Feature<DigestsDeps> = {
+  subcommands: digestSubcommands,
   commands: {
     'digest-add': digestAddCommand,
     'digest-add-modal': digestAddModalCommand,

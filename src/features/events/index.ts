@@ -9,25 +9,32 @@ import { registerEventActions } from './actions.js';
 import { eventsAllCommand, eventsByNameCommand, registerByNameActions } from './by-name.js';
 import { eventsCommand, eventsSecretModalCommand, explainCommand } from './commands.js';
 import type { EventRowsDeps, EventSnoozeDeps, EventsDeps, RowForms, StealerLogDeps } from './deps.js';
+import { eventsSubcommands, explainSubcommands } from './grammar.js';
 import { eventsSecretByNameCommand, registerSecretByName } from './secret-by-name.js';
 import { openSnooze, registerSnoozeForm, unsnooze } from './snooze-form.js';
 import { openStealerLog, registerStealerLog } from './stealer-log.js';
 import { registerSecretModal } from './views.js';
 
 export const eventsFeature: Feature<EventsDeps> = {
+  subcommands: eventsSubcommands,
   commands: {
     events: eventsCommand,
     'events-name': eventsByNameCommand,
     'events-all': eventsAllCommand,
     'events-secret-modal': eventsSecretModalCommand,
     'events-secret-name': eventsSecretByNameCommand,
-    explain: explainCommand,
   },
   register(app, deps) {
     registerSecretModal(app, deps);
     registerByNameActions(app, deps);
     registerSecretByName(app, deps);
   },
+};
+
+/** `explain <uid>`: its own entry, listed in help after the lists (recommendations) and before `upload`. */
+export const explainFeature: Feature<EventsDeps> = {
+  subcommands: explainSubcommands,
+  commands: { explain: explainCommand },
 };
 
 /** An event row's buttons and menu. */

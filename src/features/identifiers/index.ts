@@ -3,6 +3,7 @@ import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { onAction } from '../../slack/listen.js';
 import type { IdentifiersDeps } from './deps.js';
+import { identifiersSubcommands } from './grammar.js';
 import { registerWatchActions, watchCommands } from './watch-listeners.js';
 
 const identifiers: CommandHandler<'identifiers', IdentifiersDeps> = {
@@ -19,6 +20,7 @@ const identifiers: CommandHandler<'identifiers', IdentifiersDeps> = {
 };
 
 export const identifiersFeature: Feature<IdentifiersDeps> = {
+  subcommands: identifiersSubcommands,
   commands: { identifiers, ...watchCommands },
   register(app, deps) {
     registerWatchActions(app, deps);

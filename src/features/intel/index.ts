@@ -10,6 +10,7 @@ import { openDm } from '../../slack/file-upload.js';
 import { startOf } from '../../slack/grammar/time.js';
 import { renderIntelRequested, renderIntelThreadStart } from './blocks.js';
 import type { IntelDeps } from './deps.js';
+import { intelSubcommands } from './grammar.js';
 
 const intel: CommandHandler<'intel', IntelDeps> = {
   progress: () => 'Asking Threat Flow…',
@@ -47,4 +48,4 @@ const intel: CommandHandler<'intel', IntelDeps> = {
   },
 };
 
-export const intelFeature: Feature<IntelDeps> = { commands: { intel } };
+export const intelFeature: Feature<IntelDeps> = { subcommands: intelSubcommands, commands: { intel } };

@@ -1,6 +1,6 @@
 /**
  * Runs a `/vigil` command line as the person an MCP request names, through the very handlers the slash
- * command runs: the same parse, the same permission check before any API call (COMMAND_ACCESS), the same
+ * command runs: the same parse, the same permission check before any API call (the grammar's access), the same
  * services with their fair gate, quota and masking, the same audit (surface `mcp`) and the same error
  * answers. Only the replies differ: they are collected for the tool result instead of posted.
  */
@@ -10,11 +10,10 @@ import type { WebClient } from '@slack/web-api';
 import { onSurface } from '../../kernel/audit-surface.js';
 import type { Logger } from '../../kernel/logger.js';
 import type { WorkTracker } from '../../kernel/work-tracker.js';
-import { COMMAND_ACCESS } from '../../slack/command-access.js';
 import type { BoundHandler, Requester } from '../../slack/context.js';
 import { reportError } from '../../slack/error-reply.js';
 import { renderUsageError } from '../../slack/grammar/help-blocks.js';
-import { type CommandKind, parseCommand } from '../../slack/grammar/index.js';
+import type { CommandKind, Grammar } from '../../slack/grammar/index.js';
 import type { Access, Authz } from '../../slack/permission-checks.js';
 
 type AnyBlock = KnownBlock | Block;
@@ -31,6 +30,8 @@ export interface CommandRunnerDeps {
   tracker: WorkTracker;
   /** The `/vigil` subcommands' handlers, bound to their features' deps by the composition root. */
   handlers: Partial<Record<CommandKind, BoundHandler>>;
+  /** The `/vigil` grammar of the same features. */
+  grammar: Grammar;
 }
 
 /** The person, verified by Slack identity auth, and the bot client of their workspace. */
@@ -86,7 +87,7 @@ export async function runCommandLine(
   dryRun?: string,
   progress?: Progress,
 ): Promise<ToolAnswer> {
-  const parsed = parseCommand(line);
+  const parsed = deps.grammar.parse(line);
   if (!parsed.ok) return { messages: [renderUsageError(parsed.error)], isError: true };
   const command = parsed.command;
   const handler = command.kind === 'help' ? undefined : deps.handlers[command.kind];
@@ -95,7 +96,7 @@ export async function runCommandLine(
   }
   const work: PersonWork = {
     kind: command.kind,
-    access: COMMAND_ACCESS[command.kind],
+    access: deps.grammar.accessOf(command.kind),
     run: (request) => handler.run({ ...request, command, triggerId: '', responseUrl: '' }),
   };
   return runAsPerson(deps, caller, work, dryRun, progress);

@@ -26,6 +26,7 @@ import {
   renderRecommendations,
 } from './blocks.js';
 import type { RecommendationsDeps } from './deps.js';
+import { recommendationsSubcommands } from './grammar.js';
 import { recommendedValue, type ShownRecommendations } from './list.js';
 import type { DecideOutcome } from './service.js';
 
@@ -234,6 +235,7 @@ async function watchIt(click: Click<RecommendationsDeps>): Promise<void> {
 }
 
 export const recommendationsFeature: Feature<RecommendationsDeps> = {
+  subcommands: recommendationsSubcommands,
   commands: { recommendations },
   register(app, deps) {
     onAction(app, deps, RECOMMENDATIONS_NEXT, async ({ who, action, respond }) => {

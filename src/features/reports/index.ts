@@ -7,6 +7,7 @@ import type { CommandHandler, Feature } from '../../slack/context.js';
 import { ephemeral } from '../../slack/context.js';
 import { onAction } from '../../slack/listen.js';
 import type { ReportsDeps } from './deps.js';
+import { reportSubcommands } from './grammar.js';
 
 /** A response_url takes 5 posts: a very long explanation stops there. */
 const MAX_PARTS = 4;
@@ -49,4 +50,8 @@ function register(app: App, deps: ReportsDeps): void {
   );
 }
 
-export const reportsFeature: Feature<ReportsDeps> = { commands: { report }, register };
+export const reportsFeature: Feature<ReportsDeps> = {
+  subcommands: reportSubcommands,
+  commands: { report },
+  register,
+};

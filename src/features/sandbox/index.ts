@@ -23,6 +23,7 @@ import {
   UPLOAD_VIEW,
 } from './blocks.js';
 import type { SandboxDeps } from './deps.js';
+import { uploadSubcommands } from './grammar.js';
 import type { SlackFile } from './service.js';
 
 /** A message shortcut sends at most this many files (a response_url takes 5 posts: progress, results, note). */
@@ -223,6 +224,7 @@ async function sendAll(
 }
 
 export const sandboxFeature: Feature<SandboxDeps> = {
+  subcommands: uploadSubcommands,
   commands: { upload },
   register(app, deps) {
     registerUploadForm(app, deps);

@@ -16,6 +16,7 @@ import { openDm, uploadFileToDm } from '../../slack/file-upload.js';
 import type { Usergroup } from '../../slack/permission-checks.js';
 import { settingsAdmins } from './admins.js';
 import type { SettingsDeps } from './deps.js';
+import { settingsSubcommands } from './grammar.js';
 
 const audit: CommandHandler<'audit', SettingsDeps> = {
   async run(ctx) {
@@ -121,6 +122,7 @@ const settingsCards: CommandHandler<'settings-cards', SettingsDeps> = {
 };
 
 export const adminFeature: Feature<SettingsDeps> = {
+  subcommands: settingsSubcommands,
   commands: {
     audit,
     'audit-export': auditExport,

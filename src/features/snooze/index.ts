@@ -10,6 +10,7 @@ import { type CommandHandler, ephemeral, type Feature } from '../../slack/contex
 import { slackDate } from '../../slack/kit/dates.js';
 import { onAction } from '../../slack/listen.js';
 import type { SnoozeDeps } from './deps.js';
+import { snoozeSubcommands } from './grammar.js';
 
 const snoozeCommand: CommandHandler<'snooze', SnoozeDeps> = {
   progress: () => 'Snoozing…',
@@ -55,6 +56,7 @@ const snoozesEndCommand: CommandHandler<'snoozes-end', SnoozeDeps> = {
 };
 
 export const snoozeFeature: Feature<SnoozeDeps> = {
+  subcommands: snoozeSubcommands,
   commands: { snooze: snoozeCommand, snoozes: snoozesCommand, 'snoozes-end': snoozesEndCommand },
   register(app, deps) {
     // End on the list: the list is drawn again in place with what still runs.

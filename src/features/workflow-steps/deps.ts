@@ -5,6 +5,7 @@ import type { AuditTrail } from '../../domain/audit.js';
 import type { EventActing, EventSearching } from '../../domain/events/ports.js';
 import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import type { SlackBase } from '../../slack/context.js';
+import type { Grammar } from '../../slack/grammar/index.js';
 import type { Settings } from '../../store/index.js';
 import type { CredentialLine } from './blocks.js';
 import type { StepRuns } from './runs.js';
@@ -24,6 +25,8 @@ interface CredentialSearching {
     input: CredentialSearchInput;
     limit?: number;
   }): Promise<{ ctx: { rows: readonly CredentialLine[]; cursor?: string | undefined } }>;
+  /** A masked summary shared in a channel, audited as a share from `/vigil creds` is. */
+  recordShare: AuditTrail['record'];
 }
 
 /** A digest subscription, and its digest posted now. */
@@ -53,15 +56,23 @@ export interface StepDeps extends SlackBase {
   };
 }
 
+/**
+ * How a search step reads its inputs: it builds `/vigil` words from them and parses those with the slash
+ * command's grammar; an identifier input, by id or by name, is looked up in the directory.
+ */
+interface SearchInputs {
+  grammar: Grammar;
+  identifiers: Pick<IdentifierDirectory, 'missing' | 'resolve'>;
+}
+
 export interface CredentialSearchStepDeps extends StepDeps {
+  inputs: Pick<SearchInputs, 'grammar'>;
   credentials: CredentialSearching;
-  /** A summary shared in a channel is audited. */
-  audit: AuditTrail;
 }
 
 export interface EventSearchStepDeps extends StepDeps {
+  inputs: SearchInputs;
   events: EventSearching & Pick<EventActing, 'generationOf'>;
-  identifiers: IdentifierDirectory;
 }
 
 export interface ActStepDeps extends StepDeps {

@@ -5,24 +5,27 @@
  */
 
 import { effectiveSeverity, eventTitle } from '../../domain/events/model.js';
-import type { IdentifierDirectory } from '../../domain/identifiers.js';
 import { InvalidInputError } from '../../kernel/errors.js';
 import {
   type Command,
-  parseCommand,
+  type Grammar,
   toCredentialSearchInput,
   toEventSearchInput,
 } from '../../slack/grammar/index.js';
 import { credentialsSummary, eventsSummary, renderCredentialsSummary } from './blocks.js';
-import type { CredentialSearchStepDeps, EventSearchStepDeps, StepDeps } from './deps.js';
+import type { CredentialSearchStepDeps, EventSearchStepDeps } from './deps.js';
 import { requiredInput, requireSearcher, type StepResult, type StepRun, textInput } from './run.js';
 
 /** Who a search is counted against in the fair admission of searches without a person: the workflows. */
 const WORKFLOW_SEARCHER = 'workflow';
 
 /** A `/vigil` command built from a step's inputs, parsed as typed: the same checks, secrets refused. */
-function parsed<K extends Command['kind']>(text: string, kinds: readonly K[]): Extract<Command, { kind: K }> {
-  const result = parseCommand(text);
+function parsed<K extends Command['kind']>(
+  grammar: Grammar,
+  text: string,
+  kinds: readonly K[],
+): Extract<Command, { kind: K }> {
+  const result = grammar.parse(text);
   if (!result.ok)
     throw new InvalidInputError(
       result.error.message.replaceAll('/vigil ', ''),
@@ -48,7 +51,7 @@ export async function searchCredentials(run: StepRun<CredentialSearchStepDeps>):
   const query = requiredInput(inputs, 'query', 'Domain or email');
   const channel = textInput(inputs, 'channel');
   const type = query.includes('@') ? 'email' : 'domain';
-  const command = parsed(`creds ${type} ${word(query)}`, ['creds']);
+  const command = parsed(deps.inputs.grammar, `creds ${type} ${word(query)}`, ['creds']);
   const person = await requireSearcher(run, 'creds');
   const searcher = person ?? WORKFLOW_SEARCHER;
   const page = await deps.credentials.search({
@@ -70,7 +73,7 @@ export async function searchCredentials(run: StepRun<CredentialSearchStepDeps>):
       unfurl_media: false,
     });
     // As a search shared from `/vigil creds`: masked values in a channel, audited (via the workflow).
-    await deps.audit.record({
+    await deps.credentials.recordShare({
       teamId: run.workspaceId,
       userId: searcher,
       action: 'credentials.share',
@@ -89,21 +92,18 @@ export async function searchCredentials(run: StepRun<CredentialSearchStepDeps>):
 }
 
 /** The identifier input: an id, or a name resolved as `/vigil events <name>` resolves it. */
-async function identifierId(
-  run: StepRun<StepDeps & { identifiers: IdentifierDirectory }>,
-  identifier: string,
-): Promise<number> {
+async function identifierId(run: StepRun<EventSearchStepDeps>, identifier: string): Promise<number> {
   if (/^\d{1,12}$/.test(identifier)) {
     const id = Number(identifier);
     // An id the tenant lacks would search nothing and complete as "0 found": the author could not tell.
-    if ((await run.deps.identifiers.missing(run.workspaceId, [id])).length > 0)
+    if ((await run.deps.inputs.identifiers.missing(run.workspaceId, [id])).length > 0)
       throw new InvalidInputError(
         `The step's Identifier input names identifier ${id}, which this tenant does not have.`,
         'Find the identifier’s id with `/vigil identifiers [words]` (in the tenant the step searches), and put it, or its exact name, in the step’s Identifier input.',
       );
     return id;
   }
-  const { resolution } = await run.deps.identifiers.resolve(run.workspaceId, identifier);
+  const { resolution } = await run.deps.inputs.identifiers.resolve(run.workspaceId, identifier);
   if (resolution.kind === 'one') return resolution.identifier.id;
   const names = (resolution.kind === 'several' ? resolution.candidates : resolution.suggestions)
     .slice(0, 5)
@@ -127,7 +127,7 @@ export async function searchEvents(run: StepRun<EventSearchStepDeps>): Promise<S
   const filters = [severity ? `severity:${word(severity)}` : '', since ? `since:${word(since)}` : '']
     .filter(Boolean)
     .join(' ');
-  const command = parsed(`events ${id} ${filters}`.trim(), ['events']);
+  const command = parsed(run.deps.inputs.grammar, `events ${id} ${filters}`.trim(), ['events']);
   const context = await deps.events.searchToContext({
     workspaceId: run.workspaceId,
     userId: person ?? WORKFLOW_SEARCHER,

@@ -122,12 +122,28 @@ export function unexpectedWord(
   fail(`Unexpected \`${echo(token.text)}\` in \`${subcommand}\`.`, { hint });
 }
 
+/** The single positional argument of a subcommand (`tenant <id>`, `explain <uid>`). */
+export function onlyArgument(tokens: readonly Token[], subcommand: string, what: string): Token {
+  const [arg, extra] = tokens;
+  if (!arg) fail(`\`${subcommand}\` needs ${what}.`);
+  if (extra) fail(`\`${subcommand}\` takes one argument; got also ${alsoGot(extra)}.`);
+  return arg;
+}
+
 /** Subcommands without arguments. */
 export function noArguments(tokens: readonly Token[], subcommand: string): void {
   const first = tokens[0];
   if (first && !mayEcho(first.text))
     fail(`\`${subcommand}\` takes no arguments; got a word ${NOT_REPEATED}.`);
   if (first) fail(`\`${subcommand}\` takes no arguments; got \`${echo(first.text)}\`.`);
+}
+
+/** The parser of a subcommand that takes no arguments: its one kind is its name. */
+export function withoutArguments<N extends string>(name: N): (args: readonly Token[]) => { kind: N } {
+  return (args) => {
+    noArguments(args, name);
+    return { kind: name };
+  };
 }
 
 /**

@@ -2,8 +2,9 @@
 import type { KnownBlock } from '@slack/types';
 import { renderBudgeted } from '../kit/budget.js';
 import { ownContext, ownSection, type RenderedMessage } from '../kit/kit.js';
-import type { HelpText, Subcommand, UsageError } from './index.js';
-import { helpText, toMrkdwn } from './index.js';
+import type { Subcommand, UsageError } from './command.js';
+import { toMrkdwn } from './errors.js';
+import type { HelpText } from './help.js';
 
 /** @internal */
 export function renderHelp(help: HelpText): RenderedMessage {
@@ -49,15 +50,18 @@ export function renderUsageError(error: UsageError): RenderedMessage {
   return { text: toMrkdwn(`${error.message} ${error.hint}`), blocks };
 }
 
-const helpCache = new Map<string, RenderedMessage>();
-
-/** Help never changes while Vigil runs: render each topic once (the ack path stays cheap). */
-export function helpMessage(topic?: Subcommand): RenderedMessage {
-  const key = topic ?? '';
-  let message = helpCache.get(key);
-  if (!message) {
-    message = renderHelp(helpText(topic));
-    helpCache.set(key, message);
-  }
-  return message;
+/** Help never changes while Vigil runs: each topic is rendered once (the ack path stays cheap). */
+export function helpMessageOf(
+  helpText: (topic?: Subcommand) => HelpText,
+): (topic?: Subcommand) => RenderedMessage {
+  const cache = new Map<string, RenderedMessage>();
+  return (topic) => {
+    const key = topic ?? '';
+    let message = cache.get(key);
+    if (!message) {
+      message = renderHelp(helpText(topic));
+      cache.set(key, message);
+    }
+    return message;
+  };
 }

@@ -1,18 +1,15 @@
 /**
  * Help for `/vigil` and each subcommand, as data: the Slack layer renders it with Block Kit. Text is plain
- * text whose only markup is backtick code spans; escape it with `toMrkdwn` (usage lines hold `<…>`). Usage errors reuse the usage lines and examples from here, so help
+ * text whose only markup is backtick code spans; escape it with `toMrkdwn` (usage lines hold `<…>`). Each
+ * subcommand's entry comes with its spec; usage errors reuse the usage lines and examples from there, so help
  * and errors cannot drift apart.
  */
-import { SUBCOMMANDS, type Subcommand } from './command.js';
+import type { Subcommand } from './command.js';
 import { EXAMPLE } from './examples.js';
-import { COMMAND, CREDS_KEY_EXAMPLES, EVENTS_KEY_EXAMPLES, ex, type HelpExample } from './key-examples.js';
+import { COMMAND, ex, type HelpExample } from './key-examples.js';
+import type { HelpEntry, HelpSection, SubcommandSpec } from './spec.js';
 
 export { COMMAND } from './key-examples.js';
-
-interface HelpSection {
-  title: string;
-  lines: string[];
-}
 
 export interface HelpText {
   /** Absent for the top level. */
@@ -27,387 +24,30 @@ export interface HelpText {
   subcommands?: Array<{ name: Subcommand; usage: string; summary: string; adminOnly: boolean }>;
 }
 
-interface Entry {
-  usage: string;
-  summary: string;
-  description: string;
-  adminOnly?: boolean;
-  sections?: HelpSection[];
-  examples: HelpExample[];
-}
-
-const ENTRIES: Record<Subcommand, Entry> = {
-  help: {
-    usage: `${COMMAND} help [subcommand]`,
-    summary: 'this help, or the help of one subcommand',
-    description: 'Shows every subcommand, or the usage, filters and examples of one.',
-    examples: [ex('help events', 'how to search events'), ex('help', 'every subcommand')],
-  },
-  connect: {
-    usage: `${COMMAND} connect`,
-    summary: 'link this workspace to an API key and tenant',
-    description:
-      'Sends you a private, single-use link to a Vigil page where you paste the API key. Never paste a key in Slack.',
-    adminOnly: true,
-    examples: [ex('connect', 'get the one-time link')],
-  },
-  disconnect: {
-    usage: `${COMMAND} disconnect`,
-    summary: 'remove the API key from this workspace',
-    description: 'Deletes the stored API key. Digests and alerts stop until someone connects again.',
-    adminOnly: true,
-    examples: [ex('disconnect', 'forget the key')],
-  },
-  status: {
-    usage: `${COMMAND} status`,
-    summary: 'connection health: tenant, key id, scopes, quota',
-    description:
-      'Shows the tenant, organization, key id, scopes, region, search quota left and the last error. Never the key.',
-    examples: [ex('status', 'check the connection')],
-  },
-  tenants: {
-    usage: `${COMMAND} tenants`,
-    summary: "list the organization's tenants",
-    description: 'Lists the tenants of the connected organization, with their ids, a page at a time.',
-    examples: [ex('tenants', 'list tenants')],
-  },
-  tenant: {
-    usage: `${COMMAND} tenant <tenant-id>`,
-    summary: "switch the workspace's tenant",
-    description: 'Switches the tenant this workspace works in. Find ids with `/vigil tenants`.',
-    adminOnly: true,
-    examples: [ex(`tenant ${EXAMPLE.tenant}`, `switch to tenant ${EXAMPLE.tenant}`)],
-  },
-  events: {
-    usage: `${COMMAND} events <identifier-id|name|all> [query] [filters]`,
-    summary: 'events matching an identifier (by id or name), or all of them',
-    description:
-      'Searches the events of one identifier, newest first: give its id, its name (`/vigil identifiers` finds it), or `all` for the whole tenant. Add at most one query and any filters; values are comma-separated and may be quoted. Each event’s menu sets its tags, a note and a severity override; an infected device’s event (stealer log) also has Open stealer log: its saved logins and cookies, shown to you alone, your domains first, values masked (Reveal: `/vigil settings reveal`).',
-    sections: [
-      {
-        title: 'Query (at most one)',
-        lines: [
-          '`domain:<domain>` · `email:<address>` · `keyword:<word>` or `keyword:"<phrase>"`',
-          '`query:"<query string>"` · `username:<name>` · `github:<owner>/<repo>` · `brand:<name>`',
-          '`name:"<first> <last>"` (or `name:"<last>, <first names>"`), add `strict` for exact matches',
-          '`bin:<6 to 8 digits>` · `ip:<address>` · `azure_tenant:<tenant uuid>`',
-          'Secrets and credentials are never typed in Slack: `events <id or name> secret` or `… credentials` opens a private form.',
-        ],
-      },
-      {
-        title: 'Filters',
-        lines: [
-          '`severity:high` that level or higher · `severity:high,critical` exactly those (info, low, medium, high, critical)',
-          '`type:leak,paste` (categories, or production names such as `stealer_log`) · `status:open,ignored,remediated` · `tag:a,b`',
-          '`since:` and `until:` take `30m`, `24h`, `7d`, `2w` (ago), a day `2026-11-01` (UTC, whole day) or a time `2026-11-01T10:00Z`',
-          '`order:asc|desc` (default desc) · `size:1-10` (default 10) · `sort:severity` (most severe first on each page)',
-        ],
-      },
-    ],
-    examples: Object.values(EVENTS_KEY_EXAMPLES),
-  },
-  identifiers: {
-    usage: `${COMMAND} identifiers [words] [type:domain,email,…] · identifiers add <type> <value> [name:"…"] · identifiers remove|disable|enable <id>`,
-    summary: 'find identifiers by name; watch new assets, stop or pause watching them',
-    description:
-      'Lists the identifiers of the tenant whose name holds every word (any case), with their type and id. `type:` takes domain, email, username, name, keyword, ip, bin, azure_tenant, github_repository, search_query, secret, identity (comma-separated). The list is read from the API at most every few minutes.',
-    sections: [
-      {
-        title: 'Watch from Slack',
-        lines: [
-          '`identifiers add <type> <value> [name:"…"]`: type is domain, keyword, email, username, ip, bin, github_repository (`owner/repo`) or azure_tenant',
-          '`categories:leak,stealer_log,…` matches it only in those categories (the API’s search types; default: every published one) · `severity:high` only at that severity or higher (`severity:low,high` exactly those; default: every severity)',
-          '`identifiers remove <id>` asks first · `identifiers disable <id>` pauses an identifier, `enable <id>` resumes it',
-          'Who may: workspace admins unless an admin opens it (`/vigil settings watch …`). Every change is in `/vigil audit`.',
-        ],
-      },
-    ],
-    examples: [
-      ex('identifiers', 'every identifier'),
-      ex('identifiers acme', 'names holding “acme”'),
-      ex('identifiers type:email', 'e-mail identities'),
-      ex('identifiers nightjar type:keyword', 'a keyword identifier'),
-      ex('identifiers add domain shop.acme.example name:"Acme shop"', 'watch a new domain'),
-      ex(
-        'identifiers add email ciso@acme.example categories:leak,stealer_log severity:high',
-        'leaks and stealer logs of high severity or more',
-      ),
-      ex('identifiers disable 3001', 'pause identifier 3001'),
-    ],
-  },
-  creds: {
-    usage: `${COMMAND} creds <domain|email|keyword|authdomain> <value> [filters]`,
-    summary: 'search leaked credentials',
-    description:
-      'Searches leaked credentials by email domain, exact email, username (`keyword`) or the domain of the service logged in to (`authdomain`). To search by a password, use `/vigil creds password`: it opens a private form. Values are masked; Reveal shows one to you alone and Export CSV sends up to `limit` rows to your DM, where the workspace allows you (`/vigil settings`).',
-    sections: [
-      {
-        title: 'Acting on results',
-        lines: [
-          'Remediate (asks first): the API marks the identity and password pair remediated for your tenant, and the identical pairs it finds later. Ignore: every pair of that identity. Each has its reverse (Unremediate, Unignore) on the row, which says who did it; "Remediate all" and "Ignore all" act on the page. Who may: `/vigil settings act`.',
-          'The footer shows the global searches left this month; an export that would use more than a tenth of them asks first (one search per 100 rows).',
-        ],
-      },
-      {
-        title: 'Filters',
-        lines: [
-          '`since:` `until:` on the import date: `7d`, `24h`, `2026-11-01`, `2026-11-01T10:00Z`',
-          '`limit:N` rows in total (1 to 10000) · `include:auth_domains,urls,known_password_id` · `order:asc|desc`',
-        ],
-      },
-    ],
-    examples: [
-      ex(`creds domain ${EXAMPLE.domain}`, `credentials with an @${EXAMPLE.domain} address`),
-      ex(`creds email ${EXAMPLE.email}`, 'one address'),
-      ex(`creds keyword ${EXAMPLE.username}`, 'a username'),
-      ex(`creds authdomain ${EXAMPLE.authDomain}`, 'credentials used to log in to a service'),
-      ex('creds password', 'opens a private form to search by password'),
-      ...Object.values(CREDS_KEY_EXAMPLES),
-    ],
-  },
-  policies: {
-    usage: `${COMMAND} policies [size:1-25] [order:asc|desc]`,
-    summary: 'matching policies',
-    description: 'Lists the matching policies of the tenant.',
-    examples: [
-      ex('policies', 'the first 25 policies'),
-      ex('policies size:10 order:asc', '10 per page, oldest first'),
-    ],
-  },
-  assignments: {
-    usage: `${COMMAND} assignments <policy-uuid> [size:1-25] [order:asc|desc]`,
-    summary: 'identifiers assigned to a policy, with Unassign',
-    description:
-      'Lists the identifiers a matching policy is assigned to, each with Unassign (who may: `/vigil settings`). Find policy ids with `/vigil policies`.',
-    examples: [
-      ex(`assignments ${EXAMPLE.policy}`, 'assignments of one policy'),
-      ex(`assignments ${EXAMPLE.policy} order:asc`, 'oldest first'),
-    ],
-  },
-  recommendations: {
-    usage: `${COMMAND} recommendations [type:…] [status:…] [query:…]`,
-    summary: 'identifier recommendations',
-    description:
-      'Lists recommended identifiers, each with Accept and Reject (and both for a whole page; who may: `/vigil settings recommend`). An accepted one offers “Search its events” once its identifier exists. `type:` takes domain, azure_tenant, email, username (comma-separated); `status:` one of recommended, accepted, rejected.',
-    examples: [
-      ex('recommendations status:recommended', 'the ones waiting for a decision'),
-      ex('recommendations', 'all recommendations'),
-      ex('recommendations type:domain,email', 'only domains and emails'),
-      ex('recommendations status:accepted', 'accepted ones'),
-      ex('recommendations query:acme', 'matching a text'),
-    ],
-  },
-  explain: {
-    usage: `${COMMAND} explain <event-uid>`,
-    summary: 'AI explanation of an event',
-    description: 'Shows the AI assistance text for one event. The uid looks like `<index>/<source>/<id>`.',
-    examples: [ex(`explain ${EXAMPLE.event}`, 'explain one event')],
-  },
-  upload: {
-    usage: `${COMMAND} upload`,
-    summary: 'send a file to the sandbox',
-    description:
-      'Opens a form with a file input; the file goes to the sandbox for analysis. On a message with files, the message shortcut *Send to sandbox* does the same.',
-    examples: [ex('upload', 'open the upload form')],
-  },
-  report: {
-    usage: `${COMMAND} report <request-uuid>`,
-    summary: 'status and content of a report request',
-    description: 'Shows the status of a report request and its content once completed.',
-    examples: [ex(`report ${EXAMPLE.report}`, 'one report request')],
-  },
-  intel: {
-    usage: `${COMMAND} intel <question> [since:…] [keywords:a,b] [exclude:c]`,
-    summary: 'ask Threat Flow a question; the report is posted to you when ready',
-    description:
-      'Asks Threat Flow for a report on your question and answers at once with the request id. Vigil follows the request (a restart does not lose it) and posts the report in your direct messages with Vigil, in the thread of the request, with its related events. `/vigil report <request-uuid>` shows it too. `since:` limits the period (`30d`, `2026-11-01`); `keywords:` and `exclude:` take comma-separated words.',
-    examples: [
-      ex('intel "Who sells access to acme.example?" since:30d', 'a question about the last 30 days'),
-      ex('intel ransomware groups naming Acme keywords:acme,lockbit exclude:test', 'with keywords'),
-    ],
-  },
-  idp: {
-    usage: `${COMMAND} idp connect entra tenant:<id> client:<id> | idp connect okta org:<url> [client:<id>] | idp status | idp disconnect`,
-    summary: 'the identity provider containment acts on (Entra ID, Okta)',
-    description:
-      'Connects the workspace to Microsoft Entra ID (an app registration with application permissions) or Okta, for containing a leaked identity from its credential row: revoke sessions, mark compromised, disable. The client secret, API token or service app private key is entered in a form, never in a command; it is stored encrypted and never shown again. `status` names the provider, the permissions granted and tests the connection with a read-only call. See docs/containment.md.',
-    adminOnly: true,
-    examples: [
-      ex(
-        'idp connect entra tenant:contoso.onmicrosoft.com client:11111111-1111-1111-1111-111111111111',
-        'Entra ID; a form asks for the client secret',
-      ),
-      ex('idp connect okta org:https://company.okta.com', 'Okta; a form asks for the API token'),
-      ex(
-        'idp connect okta org:https://company.okta.com client:0oa1b2c3d4e5f6g7h8i9',
-        'Okta as an OAuth 2.0 service app; a form asks for its private key',
-      ),
-      ex('idp status', 'which provider, which permissions, and a test call'),
-    ],
-  },
-  digest: {
-    usage: `${COMMAND} digest add|list|edit|remove|preview …`,
-    summary: 'daily or weekly digests of events in a channel',
-    description:
-      'Posts a daily or weekly summary of new events in a channel: what changed, a trend chart, the top identifiers, counts by severity and type and the top events.',
-    sections: [
-      {
-        title: 'Forms',
-        lines: [
-          '`digest add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:leak,paste] [tag:vip,escalated] [at:09:00] [tz:Europe/Paris] [weekdays] [always] [every:day|week] [day:monday]`',
-          '`digest add` alone opens a form · `digest edit <subscription-id>` opens it filled with the digest’s settings',
-          '`digest list` · `digest remove <subscription-id>` · `digest preview <subscription-id>` (`digest list` shows the ids)',
-        ],
-      },
-      {
-        title: 'Defaults',
-        lines: [
-          'channel: this one · identifiers: all · severity and type: all · `at:` 09:00 · `tz:` your Slack time zone',
-          '`weekdays` posts Monday to Friday only · `every:week day:monday` posts once a week on that day (`every:week` alone: Mondays) · `always` posts even when there is nothing new (by default an empty day is skipped)',
-          'A posted digest follows the state of the events it shows for 7 days, wherever they change (a reply in its thread for each ignore or remediate), until every one of them is closed. Only the rows with buttons are followed: the counts and the events behind "+N more" stay as they were when it was posted.',
-        ],
-      },
-    ],
-    examples: [
-      ex('digest add', 'a form to fill in'),
-      ex('digest add always', 'every day at 09:00 in this channel, all identifiers, even when empty'),
-      ex(
-        `digest add #${EXAMPLE.channel} identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:high`,
-        `high and critical events of two identifiers, in #${EXAMPLE.channel}`,
-      ),
-      ex(
-        'digest add severity:high,critical type:leak,paste at:08:30 tz:Europe/Paris weekdays always',
-        'every field',
-      ),
-      ex(
-        'digest add tag:vip,escalated',
-        'only events tagged vip or escalated (the form offers the tags seen so far)',
-      ),
-      ex('digest list', "this workspace's digests, with the ids `digest preview` and `digest remove` take"),
-    ],
-  },
-  alerts: {
-    usage: `${COMMAND} alerts add|list|remove|pause|resume …`,
-    summary: 'new severe events posted in a channel within a minute',
-    description:
-      'Posts each new event that matches in the channel as it appears (polled every minute), with the usual buttons; several at once come as one grouped message. When someone acts on an alerted event anywhere in Vigil, the alert shows it and its thread records it. Daily digests summarise a day; alerts are for what cannot wait.',
-    sections: [
-      {
-        title: 'Forms',
-        lines: [
-          '`alerts add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:stealer_log,…] [quiet:22:00-07:00] [tz:Europe/Paris] [hold:all]`',
-          '`alerts list` · `alerts remove <id>` · `alerts pause <id>` · `alerts resume <id>`',
-        ],
-      },
-      {
-        title: 'Defaults',
-        lines: [
-          'channel: this one · identifiers: all · severity: high and critical · type: all · no quiet hours · `tz:` your Slack time zone',
-          '`type:` takes the type names shown on event rows (`stealer_log`, `leaked_credential`, `ransomleak`, `paste`…)',
-          '`quiet:` holds alerts during those hours (all but critical ones, or all with `hold:all`) and posts them as one message when the hours end',
-          '`mention:@group` or `mention:@person` (pick with @, one per `mention:`) mentions them on critical alerts, or on every alert with `mention-on:all`; Slack confirms each before it is kept',
-          'An alert starts with what appears after it is created; searches and digests cover what came before. Vigil must be a member of the channel.',
-          'Posted alerts and digests follow their events wherever they change (the portal, the API, another tool), within 5 minutes by default: the row shows it ("Ignored in Flare · date") and the thread gets one reply; an alerted event whose severity rises to the alert\'s threshold gets one reply (also sent to the channel when it becomes critical). A message stops following after 7 days, or once every event in it is ignored or remediated. Only the rows with buttons are followed: the counts and the events behind "+N more" stay as they were when it was posted.',
-        ],
-      },
-    ],
-    examples: [
-      ex('alerts add', 'a form to fill in'),
-      ex(
-        `alerts add identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:critical`,
-        'critical events of two identifiers, in this channel',
-      ),
-      ex(
-        'alerts add severity:high type:stealer_log,leaked_credential',
-        'leaked credentials of every identifier',
-      ),
-      ex(
-        'alerts add quiet:22:00-07:00 tz:Europe/Paris',
-        'high and critical, holding all but critical at night',
-      ),
-      ex(
-        'alerts list',
-        "this workspace's alert subscriptions, how often they poll, and the ids `alerts pause`, `alerts resume` and `alerts remove` take",
-      ),
-    ],
-  },
-  audit: {
-    usage: `${COMMAND} audit [n|export]`,
-    summary: 'recent actions taken through Vigil',
-    description:
-      'Shows the latest n actions (1 to 100, default 20): who ignored, remediated, revealed or exported what. `audit export` sends every kept entry to your direct messages as a CSV file.',
-    adminOnly: true,
-    examples: [
-      ex('audit', 'the last 20 actions'),
-      ex('audit 50', 'the last 50'),
-      ex('audit export', 'every kept entry, as CSV in your DM'),
-    ],
-  },
-  settings: {
-    usage: `${COMMAND} settings [<permission> everyone|admins|group:<usergroup>] | settings admins group:<usergroup>|admins | settings cards #channel open|closed`,
-    summary:
-      'who may search, subscribe, act on events, see credentials, unassign, decide recommendations, watch assets',
-    description:
-      "Shows the settings, or sets who may do what: `use` (search events, lists and explanations; default every full member), `creds` (search leaked credentials; default admins), `subscribe` (create and change digests and alerts; default admins), `act` (ignore, remediate and triage events: tags, notes, severity; `actors` works too; default admins), `reveal` (see a leaked credential in full), `export` (CSV of credentials), `unassign` (identifiers from matching policies), `recommend` (accept or reject identifier recommendations), `watch` (add, remove, disable or enable identifiers; default admins), `intel` (ask Threat Flow for a report; default admins), `sandbox` (send files to the sandbox; default admins), `contain` (revoke sessions, mark compromised, disable and re-enable accounts in the identity provider; default admins). `contain-approval on|off` (default on): a containment waits for a second holder of `contain`. Each is everyone (every full member), admins, or one user group. Guests (single- and multi-channel) may do nothing unless a permission is opened to a user group they are in. `admins` names who administers Vigil: one user group (with the operator's VIGIL_ADMINS); once named, Slack admins outside it have only what members have; `settings admins admins` gives it back to Slack's admins. A channel shared with another organization (Slack Connect) shows no event cards for pasted portal links, since people outside see them; `settings cards #channel open` (pick the channel with #) opens them there, `closed` shuts them again.",
-    adminOnly: true,
-    examples: [
-      ex('settings', 'show the settings'),
-      ex('settings use admins', 'only admins use Vigil at all'),
-      ex(`settings creds group:${EXAMPLE.usergroup}`, 'members of one user group search credentials'),
-      ex('settings subscribe everyone', 'every full member may create digests and alerts'),
-      ex('settings actors admins', 'only admins act on events (default)'),
-      ex(`settings act group:${EXAMPLE.usergroup}`, 'members of one user group act on events'),
-      ex('settings reveal admins', 'only admins reveal credentials (default)'),
-      ex('settings export everyone', 'everyone may export credentials'),
-      ex('settings recommend everyone', 'everyone may accept or reject recommendations (default: admins)'),
-      ex(`settings intel group:${EXAMPLE.usergroup}`, 'members of one user group ask Threat Flow'),
-      ex(`settings admins group:${EXAMPLE.usergroup}`, 'one user group administers Vigil, not Slack admins'),
-    ],
-  },
-  snooze: {
-    usage: `${COMMAND} snooze <event-uid>|identifier <id>|source <name> 1h|1d|7d|until:YYYY-MM-DD`,
-    summary: 'quiet an event, an identifier or a source in alerts and digests for a while',
-    description:
-      "Alerts and digests skip what is snoozed until the snooze ends, then include it as before (events that appear meanwhile are not posted later). Also from the Snooze… option of an event's menu. A source is the middle part of an event uid (`<index>/<source>/<id>`). `until:` ends at 00:00 UTC that day; a snooze lasts at most a year. Snoozing again replaces the running snooze. Needs the `act` permission; audited.",
-    examples: [
-      ex(`snooze ${EXAMPLE.event} 1d`, 'this event, for a day'),
-      ex(`snooze identifier ${EXAMPLE.identifier} 7d`, 'every event of an identifier, for a week'),
-      ex('snooze source lumma until:2026-12-31', 'every event from one source, until 31 December (UTC)'),
-    ],
-  },
-  snoozes: {
-    usage: `${COMMAND} snoozes [end <id>]`,
-    summary: 'the running snoozes, with End',
-    description:
-      'Lists what is snoozed, until when and by whom, each with an End button; `snoozes end <id>` ends one. App Home shows them too.',
-    examples: [ex('snoozes', 'what is snoozed now')],
-  },
+/** `help` itself, the one subcommand the grammar owns. */
+export const HELP_ENTRY: HelpEntry = {
+  usage: `${COMMAND} help [subcommand]`,
+  summary: 'this help, or the help of one subcommand',
+  description: 'Shows every subcommand, or the usage, filters and examples of one.',
+  examples: [ex('help events', 'how to search events'), ex('help', 'every subcommand')],
 };
 
-const TOP_USAGE = `${COMMAND} <subcommand> [arguments]`;
+export const TOP_USAGE = `${COMMAND} <subcommand> [arguments]`;
 
-export function usageOf(topic?: Subcommand): string {
-  return topic ? ENTRIES[topic].usage : TOP_USAGE;
+export function topicHelp(spec: Pick<SubcommandSpec, 'name' | 'help'>): HelpText {
+  const e = spec.help;
+  return {
+    topic: spec.name,
+    title: `${COMMAND} ${spec.name}`,
+    usage: e.usage,
+    description: e.description,
+    adminOnly: e.adminOnly ?? false,
+    sections: e.sections ?? [],
+    examples: e.examples,
+  };
 }
 
-/** The first example of a subcommand, as a command line. */
-export function exampleOf(topic?: Subcommand): string {
-  return (topic ? ENTRIES[topic].examples[0]?.command : undefined) ?? `${COMMAND} help`;
-}
-
-export function helpText(topic?: Subcommand): HelpText {
-  if (topic) {
-    const e = ENTRIES[topic];
-    return {
-      topic,
-      title: `${COMMAND} ${topic}`,
-      usage: e.usage,
-      description: e.description,
-      adminOnly: e.adminOnly ?? false,
-      sections: e.sections ?? [],
-      examples: e.examples,
-    };
-  }
+export function topHelp(specs: readonly Pick<SubcommandSpec, 'name' | 'help'>[]): HelpText {
   return {
     title: 'Vigil',
     usage: TOP_USAGE,
@@ -432,11 +72,11 @@ export function helpText(topic?: Subcommand): HelpText {
       ex('alerts add severity:critical', 'critical events posted here as they appear'),
       ex('help events', 'every filter of `events`'),
     ],
-    subcommands: SUBCOMMANDS.map((name) => ({
+    subcommands: specs.map(({ name, help }) => ({
       name,
-      usage: ENTRIES[name].usage,
-      summary: ENTRIES[name].summary,
-      adminOnly: ENTRIES[name].adminOnly ?? false,
+      usage: help.usage,
+      summary: help.summary,
+      adminOnly: help.adminOnly ?? false,
     })),
   };
 }

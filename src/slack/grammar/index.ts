@@ -1,21 +1,24 @@
-/** The `/vigil` command parser: pure, no I/O; time comes in as an argument. */
+/**
+ * The `/vigil` grammar: pure, no I/O; time comes in as an argument. The shared machinery (tokens, values,
+ * times, errors, secret refusal, suggestions, help rendering) and the registry the composition root builds
+ * from the features' subcommand specs.
+ */
 export type {
   ChannelRef,
   Command,
   CommandKind,
+  CommandOf,
   EventsSearchSpec,
   /** @internal */ ParseResult,
   Subcommand,
   TimeBound,
   UsageError,
 } from './command.js';
-export { SUBCOMMANDS } from './command.js';
-export { toMrkdwn } from './errors.js';
-export type { HelpText } from './help.js';
-export { COMMAND, helpText, /** @internal */ usageOf } from './help.js';
-export { parseCommand } from './parse.js';
-
+export { /** @internal */ toMrkdwn } from './errors.js';
+export { COMMAND } from './help.js';
+export { type Grammar, grammarOf } from './registry.js';
 export { describeSecret, detectSecret, type SecretKind } from './secrets.js';
+export { defineSubcommand, type HelpEntry, type SubcommandSpec } from './spec.js';
 export { canonicalTimeZone } from './subscriptions.js';
 export { /** @internal */ editDistance, /** @internal */ suggest } from './suggest.js';
 

@@ -1,9 +1,4 @@
-/**
- * The examples help and usage errors share: `/vigil` itself and one example per key of `events` and `creds`
- * (an error about a key shows that key's example, so help and errors cannot drift apart).
- */
-import { EXAMPLE } from './examples.js';
-
+/** `/vigil` itself, and how help and usage errors write an example command. */
 export const COMMAND = '/vigil';
 
 export interface HelpExample {
@@ -15,71 +10,3 @@ export const ex = (args: string, description: string): HelpExample => ({
   command: `${COMMAND} ${args}`,
   description,
 });
-
-/** Examples for each `events` key, used by help and by errors about that key. */
-export const EVENTS_KEY_EXAMPLES: Readonly<Record<string, HelpExample>> = {
-  severity: ex(`events ${EXAMPLE.identifier} severity:high`, 'high and critical events'),
-  severity_list: ex(`events ${EXAMPLE.identifier} severity:high,critical`, 'exactly high or critical'),
-  type: ex(`events ${EXAMPLE.identifier} type:leak,paste`, 'only leaks and pastes'),
-  type_production: ex(
-    `events ${EXAMPLE.identifier} type:stealer_log,forum_post`,
-    'production type names work too',
-  ),
-  status: ex(`events ${EXAMPLE.identifier} status:open,ignored`, 'open or ignored events'),
-  tag: ex(`events ${EXAMPLE.identifier} tag:vip,"needs review"`, 'events tagged vip or "needs review"'),
-  since: ex(
-    `events ${EXAMPLE.identifier} since:7d`,
-    'from the last 7 days (also `30m`, `24h`, `2w`, `2026-11-01`)',
-  ),
-  until: ex(
-    `events ${EXAMPLE.identifier} since:2026-11-01 until:2026-11-07`,
-    'from 1 to 7 November 2026, both days included (UTC)',
-  ),
-  until_time: ex(
-    `events ${EXAMPLE.identifier} until:2026-11-01T10:00Z`,
-    'up to an exact time (UTC or with an offset)',
-  ),
-  order: ex(`events ${EXAMPLE.identifier} order:asc`, 'oldest first (default newest first)'),
-  size: ex(`events ${EXAMPLE.identifier} size:5`, '5 per page (1 to 10, default 10)'),
-  sort: ex(`events ${EXAMPLE.identifier} sort:severity`, 'the most severe events of each page first'),
-  domain: ex(`events ${EXAMPLE.identifier} domain:${EXAMPLE.domain}`, 'events about a domain'),
-  email: ex(`events ${EXAMPLE.identifier} email:ceo@${EXAMPLE.domain}`, 'events about an email address'),
-  keyword: ex(`events ${EXAMPLE.identifier} keyword:"Project Nightjar"`, 'a word or a quoted phrase'),
-  query: ex(`events ${EXAMPLE.identifier} query:"acme AND (leak OR dump)"`, 'a query string'),
-  username: ex(`events ${EXAMPLE.identifier} username:acme_admin`, 'a username'),
-  github: ex(`events ${EXAMPLE.identifier} github:acme/payments-api`, 'a GitHub repository'),
-  brand: ex(`events ${EXAMPLE.identifier} brand:Acme`, 'a brand name'),
-  name: ex(
-    `events ${EXAMPLE.identifier} name:"Ada Lovelace" strict`,
-    'a person; `strict` for exact matches only',
-  ),
-  bin: ex(`events ${EXAMPLE.identifier} bin:412345`, 'a card BIN (6 to 8 digits)'),
-  ip: ex(`events ${EXAMPLE.identifier} ip:203.0.113.7`, 'an IPv4 or IPv6 address'),
-  azure_tenant: ex(
-    `events ${EXAMPLE.identifier} azure_tenant:72f988bf-86f1-41af-91ab-2d7cd011db47`,
-    'an Azure tenant id',
-  ),
-  secret: ex(
-    `events ${EXAMPLE.identifier} secret`,
-    'opens a private form to search by a secret or credentials',
-  ),
-  by_name: ex(
-    `events ${EXAMPLE.domain} severity:high`,
-    'an identifier by its name (several match: pick one)',
-  ),
-  by_phrase: ex('events Project Nightjar since:30d', 'a name of several words'),
-  all: ex('events all severity:critical since:30d', "every identifier's events (the tenant feed)"),
-  all_tag: ex('events all tag:vip', 'events tagged vip, whatever the identifier'),
-};
-
-/** Examples for each `creds` key. */
-export const CREDS_KEY_EXAMPLES: Readonly<Record<string, HelpExample>> = {
-  since: ex(`creds domain ${EXAMPLE.domain} since:30d`, 'imported in the last 30 days'),
-  until: ex(
-    `creds domain ${EXAMPLE.domain} until:2026-11-01`,
-    'imported up to the end of 1 November 2026 (UTC)',
-  ),
-  limit: ex(`creds email ${EXAMPLE.email} limit:500`, 'up to 500 rows in total (1 to 10000)'),
-  include: ex(`creds domain ${EXAMPLE.domain} include:auth_domains,urls`, 'with extra fields'),
-  order: ex(`creds keyword ${EXAMPLE.username} order:asc`, 'oldest first'),
-};

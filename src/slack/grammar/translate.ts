@@ -4,7 +4,7 @@
  */
 import type { CredentialSearchInput, DateRange, EventFilters, EventSearchInput } from '../../api/index.js';
 import { eventTypeFilterValues } from '../../api/index.js';
-import type { Command, EventsSearchSpec } from './command.js';
+import type { CredsFilterSpec, CredsQueryType, EventsSearchSpec } from './command.js';
 import { endOfDayExclusive, endOfDayInclusive, startOf } from './time.js';
 
 const DEFAULT_EVENT_PAGE_SIZE = 10;
@@ -14,7 +14,8 @@ const DEFAULT_INTERACTIVE_CREDS_PAGE = 10;
 
 /** An events search with its identifier (0 for the tenant feed, which takes the same body). */
 type EventsCommand = EventsSearchSpec & { identifierId: number };
-type CredsCommand = Extract<Command, { kind: 'creds' }>;
+/** A credentials search as `creds` parses it. */
+type CredsCommand = { query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec };
 
 export function toEventSearchInput(cmd: EventsCommand, now: Date): EventSearchInput {
   const input: EventSearchInput = {

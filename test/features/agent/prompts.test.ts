@@ -1,7 +1,7 @@
 /** Prompts from the workspace's identifiers, and upstream names kept inert in the stream's Markdown. */
 import { describe, expect, it } from 'vitest';
 import { capabilitiesMarkdown, promptsFor } from '../../../src/features/agent/prompts.js';
-import { readRequest } from '../../../src/features/agent/read.js';
+import { readRequest } from '../../support/grammar.js';
 
 describe('promptsFor', () => {
   it('names a domain and another identifier, skips disabled ones, and every prompt reads as a command', () => {

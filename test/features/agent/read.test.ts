@@ -1,6 +1,6 @@
 /** The forgiving reading of plain requests: each becomes `/vigil` text the grammar parses, or nothing. */
 import { describe, expect, it } from 'vitest';
-import { readRequest } from '../../../src/features/agent/read.js';
+import { readRequest } from '../../support/grammar.js';
 
 const textOf = (message: string) => {
   const r = readRequest(message);

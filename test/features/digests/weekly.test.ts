@@ -6,13 +6,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TEAM_ID } from '../../../packages/playground/src/sim/slack/index.js';
 import { dueAt, type Schedule } from '../../../src/features/digests/due.js';
-import { parseCommand } from '../../../src/slack/grammar/index.js';
 
 const parsed = (text: string) => {
   const r = parseCommand(text);
   return r.ok ? r.command : undefined;
 };
 
+import { parseCommand } from '../../support/grammar.js';
 import { ManualClock } from '../../support/manual-clock.js';
 import type { Stack } from '../../support/stack.js';
 import { command, SEEDED_CHANNELS, startEventsStack } from '../events/support/events-stack.js';

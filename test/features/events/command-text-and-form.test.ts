@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eventsCommandText } from '../../../src/features/events/command-text.js';
 import { submittedQuery } from '../../../src/features/events/views.js';
 import type { Command } from '../../../src/slack/grammar/index.js';
-import { parseCommand } from '../../../src/slack/grammar/index.js';
+import { parseCommand } from '../../support/grammar.js';
 
 function eventsCommand(text: string): Extract<Command, { kind: 'events' }> {
   const parsed = parseCommand(text);

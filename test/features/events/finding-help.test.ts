@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_USERS } from '../../../packages/playground/src/sim/slack/index.js';
-import { helpText } from '../../../src/slack/grammar/help.js';
-import { EVENTS_KEY_EXAMPLES } from '../../../src/slack/grammar/key-examples.js';
+import { EVENTS_KEY_EXAMPLES } from '../../../src/features/events/grammar-help.js';
 import { textOf } from '../../harness/index.js';
+import { helpText } from '../../support/grammar.js';
 import type { Stack } from '../../support/stack.js';
 import { command, startEventsStack } from './support/events-stack.js';
 

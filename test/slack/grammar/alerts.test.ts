@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Command, parseCommand } from '../../../src/slack/grammar/index.js';
+import type { Command } from '../../../src/slack/grammar/index.js';
+import { parseCommand } from '../../support/grammar.js';
 
 describe('`alerts`', () => {
   it.each<[string, Command]>([

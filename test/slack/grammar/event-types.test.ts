@@ -1,6 +1,6 @@
 /** `type:` takes production's event type names next to the specification's categories; `sort:severity`. */
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../../src/slack/grammar/index.js';
+import { parseCommand } from '../../support/grammar.js';
 
 describe('events type: and sort:', () => {
   it('accepts production names and categories together', () => {

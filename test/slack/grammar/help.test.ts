@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type Command,
-  helpText,
-  parseCommand,
-  SUBCOMMANDS,
-  type Subcommand,
-  toMrkdwn,
-} from '../../../src/slack/grammar/index.js';
+import { type Command, type Subcommand, toMrkdwn } from '../../../src/slack/grammar/index.js';
+import { helpText, parseCommand, SUBCOMMANDS } from '../../support/grammar.js';
 
 function parsed(example: string): Command {
   expect(example.startsWith('/vigil ')).toBe(true);

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type Command,
-  parseCommand,
-  type Subcommand,
-  toMrkdwn,
-  usageOf,
-} from '../../../src/slack/grammar/index.js';
+import { type Command, type Subcommand, toMrkdwn } from '../../../src/slack/grammar/index.js';
+import { parseCommand, usageOf } from '../../support/grammar.js';
 
 /** What a bug in the parser looks like to the user: never what a command gets. */
 const INTERNAL_ERROR_MESSAGE = 'Vigil could not read that command.';

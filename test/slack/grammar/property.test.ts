@@ -2,12 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type ParseResult,
-  parseCommand,
-  SUBCOMMANDS,
   toCredentialSearchInput,
   toEventSearchInput,
   tokenize,
 } from '../../../src/slack/grammar/index.js';
+import { parseCommand, SUBCOMMANDS } from '../../support/grammar.js';
 
 /** What a bug in the parser looks like to the user: never what a command gets. */
 const INTERNAL_ERROR_MESSAGE = 'Vigil could not read that command.';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, SUBCOMMANDS, suggest } from '../../../src/slack/grammar/index.js';
+import { editDistance, suggest } from '../../../src/slack/grammar/index.js';
+import { SUBCOMMANDS } from '../../support/grammar.js';
 
 describe('editDistance', () => {
   it.each<[string, string, number]>([

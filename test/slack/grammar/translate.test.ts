@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { CredentialSearchInput, EventSearchInput } from '../../../src/api/index.js';
 import {
   interactivePageSize,
-  parseCommand,
   toCredentialSearchInput,
   toEventSearchInput,
 } from '../../../src/slack/grammar/index.js';
+import { parseCommand } from '../../support/grammar.js';
 
 /** Saturday 21 November 2026, 09:00 UTC: the ManualClock default. */
 const NOW = new Date(Date.UTC(2026, 10, 21, 9, 0, 0));

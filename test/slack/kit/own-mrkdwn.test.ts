@@ -7,11 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { renderTenants } from '../../../src/domain/connection-blocks.js';
 import { renderSettings } from '../../../src/domain/settings-blocks.js';
 import { renderHome } from '../../../src/features/home/blocks.js';
-import { SUBCOMMANDS } from '../../../src/slack/grammar/command.js';
-import { helpMessage } from '../../../src/slack/grammar/help-blocks.js';
 import { slackDate } from '../../../src/slack/kit/dates.js';
 import { escapeMrkdwn, ownMrkdwn, portalLink, userMention } from '../../../src/slack/kit/text.js';
 import { defaultSettings } from '../../../src/store/index.js';
+import { helpMessage, SUBCOMMANDS } from '../../support/grammar.js';
 import { strayMarkupIn } from '../../support/mrkdwn-scan.js';
 import { NOW } from './fixtures.js';
 

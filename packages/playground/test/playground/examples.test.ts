@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/kernel/logger.js';
-import { helpText, parseCommand, SUBCOMMANDS } from '../../../../src/slack/grammar/index.js';
+import { helpText, parseCommand, SUBCOMMANDS } from '../../../../test/support/grammar.js';
 import { guardSlackContract } from '../../../../test/support/slack-contract.js';
 import { type RunningPlayground, startPlayground } from '../../src/playground/start.js';
 import { exampleCommands, welcomeFacts } from '../../src/playground/welcome.js';

@@ -9,43 +9,25 @@ import {
   singleValueOf,
   unexpectedWord,
   unknownKey,
-} from './args.js';
-import type { Command, EventFilterSpec, EventsSearchSpec, TextEventQuery } from './command.js';
-import { echo, fail } from './errors.js';
-import { ACCEPTED_EVENT_TYPES, isAcceptedEventType } from './event-types.js';
-import { EXAMPLE } from './examples.js';
-import { EVENTS_KEY_EXAMPLES } from './key-examples.js';
-import { suggest } from './suggest.js';
-import { parseTimeBound, refuseReversedBounds } from './time.js';
-import type { Token } from './tokenize.js';
-import * as v from './values.js';
+} from '../../slack/grammar/args.js';
+import type { EventFilterSpec, EventsSearchSpec, TextEventQuery } from '../../slack/grammar/command.js';
+import { echo, fail } from '../../slack/grammar/errors.js';
+import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS, type EventQueryKey } from '../../slack/grammar/event-keys.js';
+import { ACCEPTED_EVENT_TYPES, isAcceptedEventType } from '../../slack/grammar/event-types.js';
+import { EXAMPLE } from '../../slack/grammar/examples.js';
+import type { CommandOf } from '../../slack/grammar/index.js';
+import { suggest } from '../../slack/grammar/suggest.js';
+import { parseTimeBound, refuseReversedBounds } from '../../slack/grammar/time.js';
+import type { Token } from '../../slack/grammar/tokenize.js';
+import * as v from '../../slack/grammar/values.js';
+import { EVENTS_KEY_EXAMPLES } from './grammar-help.js';
 
-export const EVENT_QUERY_KEYS = [
-  'domain',
-  'email',
-  'keyword',
-  'query',
-  'username',
-  'github',
-  'brand',
-  'name',
-  'bin',
-  'ip',
-  'azure_tenant',
-] as const;
-type QueryKey = (typeof EVENT_QUERY_KEYS)[number];
-
-export const EVENT_FILTER_KEYS = [
-  'severity',
-  'type',
-  'status',
-  'tag',
-  'since',
-  'until',
-  'order',
-  'size',
-  'sort',
-] as const;
+export type EventsKind =
+  | 'events'
+  | 'events-name'
+  | 'events-all'
+  | 'events-secret-modal'
+  | 'events-secret-name';
 
 const SORTS = ['severity'] as const;
 
@@ -56,7 +38,7 @@ const EXAMPLE_ID = `/vigil events ${EXAMPLE.identifier}`;
 const exampleFor = (key: string): string =>
   (EVENTS_KEY_EXAMPLES[key] ?? EVENTS_KEY_EXAMPLES.severity)?.command ?? EXAMPLE_ID;
 
-function queryOf(key: QueryKey, token: Token): TextEventQuery {
+function queryOf(key: EventQueryKey, token: Token): TextEventQuery {
   const example = exampleFor(key);
   const value = singleValueOf(token, example).trim();
   switch (key) {
@@ -176,7 +158,7 @@ const NAME_EXAMPLE = '/vigil events acme.example severity:high';
  * the first word, or a quoted phrase, or every bare word before the first `key:value` (`events Project
  * Nightjar since:7d`); the rest is the same query and filters.
  */
-export function parseEvents(tokens: readonly Token[]): Command {
+export function parseEvents(tokens: readonly Token[]): CommandOf<EventsKind> {
   const [idToken, ...rest] = tokens;
   if (!idToken) {
     fail('`events` needs an identifier: its id, its name, or `all`.', {
@@ -239,7 +221,10 @@ function refuseModalWord(token: Token | undefined, target: string): void {
   });
 }
 
-function parseIdentifierEvents(idToken: Token, rest: readonly Token[]): Command {
+function parseIdentifierEvents(
+  idToken: Token,
+  rest: readonly Token[],
+): CommandOf<'events' | 'events-secret-modal'> {
   const identifierId = v.positiveInt(idToken.value, 'The identifier id', EXAMPLE_ID);
 
   const second = rest[0];
@@ -288,7 +273,7 @@ function parseSearchSpec(rest: readonly Token[], target: string): EventsSearchSp
           example: exampleFor(key),
         });
       }
-      draft.query = queryOf(key as QueryKey, token);
+      draft.query = queryOf(key as EventQueryKey, token);
       draft.queryKey = key;
       continue;
     }

@@ -8,16 +8,36 @@ import {
   singleValueOf,
   unexpectedWord,
   unknownKey,
-} from './args.js';
-import type { Command, CredsFilterSpec, CredsQueryType } from './command.js';
-import { echo, fail, listOf, mayEcho, NOT_REPEATED } from './errors.js';
-import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS } from './events.js';
-import { EXAMPLE } from './examples.js';
-import { CREDS_KEY_EXAMPLES } from './key-examples.js';
-import { suggest } from './suggest.js';
-import { parseTimeBound, refuseReversedBounds } from './time.js';
-import type { Token } from './tokenize.js';
-import * as v from './values.js';
+} from '../../slack/grammar/args.js';
+import type { CredsFilterSpec, CredsQueryType } from '../../slack/grammar/command.js';
+import { echo, fail, listOf, mayEcho, NOT_REPEATED } from '../../slack/grammar/errors.js';
+import { EVENT_FILTER_KEYS, EVENT_QUERY_KEYS } from '../../slack/grammar/event-keys.js';
+import { EXAMPLE } from '../../slack/grammar/examples.js';
+import { type CommandOf, defineSubcommand, type HelpEntry } from '../../slack/grammar/index.js';
+import { COMMAND, ex, type HelpExample } from '../../slack/grammar/key-examples.js';
+import { suggest } from '../../slack/grammar/suggest.js';
+import { parseTimeBound, refuseReversedBounds } from '../../slack/grammar/time.js';
+import type { Token } from '../../slack/grammar/tokenize.js';
+import * as v from '../../slack/grammar/values.js';
+
+declare module '../../slack/grammar/command.js' {
+  interface Commands {
+    creds: { kind: 'creds'; query: { type: CredsQueryType; value: string }; filters: CredsFilterSpec };
+    'creds-password-modal': { kind: 'creds-password-modal' };
+  }
+}
+
+/** Examples for each `creds` key. */
+const CREDS_KEY_EXAMPLES: Readonly<Record<string, HelpExample>> = {
+  since: ex(`creds domain ${EXAMPLE.domain} since:30d`, 'imported in the last 30 days'),
+  until: ex(
+    `creds domain ${EXAMPLE.domain} until:2026-11-01`,
+    'imported up to the end of 1 November 2026 (UTC)',
+  ),
+  limit: ex(`creds email ${EXAMPLE.email} limit:500`, 'up to 500 rows in total (1 to 10000)'),
+  include: ex(`creds domain ${EXAMPLE.domain} include:auth_domains,urls`, 'with extra fields'),
+  order: ex(`creds keyword ${EXAMPLE.username} order:asc`, 'oldest first'),
+};
 
 const CREDS_TYPES = ['domain', 'email', 'keyword', 'authdomain'] as const;
 const CREDS_FILTER_KEYS = ['since', 'until', 'limit', 'include', 'order'] as const;
@@ -62,7 +82,7 @@ function queryValue(type: CredsQueryType, raw: string): string {
   }
 }
 
-export function parseCreds(tokens: readonly Token[]): Command {
+function parseCreds(tokens: readonly Token[]): CommandOf<'creds' | 'creds-password-modal'> {
   const [first, ...rest] = tokens;
   if (!first) {
     fail('`creds` needs what to search and a value.', {
@@ -160,3 +180,45 @@ function refuseEventsKey(key: string): void {
     });
   }
 }
+
+const CREDS_HELP: HelpEntry = {
+  usage: `${COMMAND} creds <domain|email|keyword|authdomain> <value> [filters]`,
+  summary: 'search leaked credentials',
+  description:
+    'Searches leaked credentials by email domain, exact email, username (`keyword`) or the domain of the service logged in to (`authdomain`). To search by a password, use `/vigil creds password`: it opens a private form. Values are masked; Reveal shows one to you alone and Export CSV sends up to `limit` rows to your DM, where the workspace allows you (`/vigil settings`).',
+  sections: [
+    {
+      title: 'Acting on results',
+      lines: [
+        'Remediate (asks first): the API marks the identity and password pair remediated for your tenant, and the identical pairs it finds later. Ignore: every pair of that identity. Each has its reverse (Unremediate, Unignore) on the row, which says who did it; "Remediate all" and "Ignore all" act on the page. Who may: `/vigil settings act`.',
+        'The footer shows the global searches left this month; an export that would use more than a tenth of them asks first (one search per 100 rows).',
+      ],
+    },
+    {
+      title: 'Filters',
+      lines: [
+        '`since:` `until:` on the import date: `7d`, `24h`, `2026-11-01`, `2026-11-01T10:00Z`',
+        '`limit:N` rows in total (1 to 10000) · `include:auth_domains,urls,known_password_id` · `order:asc|desc`',
+      ],
+    },
+  ],
+  examples: [
+    ex(`creds domain ${EXAMPLE.domain}`, `credentials with an @${EXAMPLE.domain} address`),
+    ex(`creds email ${EXAMPLE.email}`, 'one address'),
+    ex(`creds keyword ${EXAMPLE.username}`, 'a username'),
+    ex(`creds authdomain ${EXAMPLE.authDomain}`, 'credentials used to log in to a service'),
+    ex('creds password', 'opens a private form to search by password'),
+    ...Object.values(CREDS_KEY_EXAMPLES),
+  ],
+};
+
+export const credsSubcommands = [
+  defineSubcommand({
+    name: 'creds',
+    inMessages: ['creds'],
+    help: CREDS_HELP,
+    access: { creds: 'creds', 'creds-password-modal': 'creds' },
+    parse: parseCreds,
+    valueNamedByWord: true,
+  }),
+];

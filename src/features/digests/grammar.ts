@@ -6,14 +6,55 @@
  * channel, all identifiers, every severity and type, 09:00, the creator's time zone (chosen by the caller),
  * every day (`every:week` alone: Mondays), skip empty days.
  */
-import { EVENT_TYPES, type EventType } from '../../api/index.js';
-import { groupAction, noArguments, once, partsOf, singleValueOf } from './args.js';
-import type { Command } from './command.js';
-import { echo, fail } from './errors.js';
-import { EXAMPLE } from './examples.js';
-import { clockTime, parseAddArgs, subscriptionIdOf } from './subscriptions.js';
-import type { Token } from './tokenize.js';
-import * as v from './values.js';
+import { EVENT_TYPES, type EventType, type Severity } from '../../api/index.js';
+import { groupAction, noArguments, once, partsOf, singleValueOf } from '../../slack/grammar/args.js';
+import { echo, fail } from '../../slack/grammar/errors.js';
+import { EXAMPLE } from '../../slack/grammar/examples.js';
+import { type CommandOf, defineSubcommand, type HelpEntry } from '../../slack/grammar/index.js';
+import { COMMAND, ex } from '../../slack/grammar/key-examples.js';
+import { clockTime, parseAddArgs, subscriptionIdOf } from '../../slack/grammar/subscriptions.js';
+import type { Token } from '../../slack/grammar/tokenize.js';
+import * as v from '../../slack/grammar/values.js';
+
+declare module '../../slack/grammar/command.js' {
+  interface Commands {
+    'digest-add': {
+      kind: 'digest-add';
+      /** Absent: the channel the command was typed in. */
+      channel?: ChannelRef;
+      identifierIds: number[] | 'all';
+      /** Absent: every severity. */
+      severity?: Severity | Severity[];
+      /** Absent: every type. */
+      types?: EventType[];
+      /** Absent: any tags; else events with one of these tags. */
+      tags?: string[];
+      /** `HH:MM`, 24-hour. */
+      timeOfDay: string;
+      /** Canonical IANA name; absent: the creator's time zone. */
+      timeZone?: string;
+      weekdaysOnly: boolean;
+      /** `every:week day:<weekday>`: weekly on this ISO weekday (1 Monday … 7 Sunday); absent: daily. */
+      weekday?: number;
+      skipEmpty: boolean;
+    };
+    /** `digest add` with nothing after it: the form. */
+    'digest-add-modal': { kind: 'digest-add-modal' };
+    'digest-list': { kind: 'digest-list' };
+    /** The form, filled with the digest's settings. */
+    'digest-edit': { kind: 'digest-edit'; subscriptionId: string };
+    'digest-remove': { kind: 'digest-remove'; subscriptionId: string };
+    'digest-preview': { kind: 'digest-preview'; subscriptionId: string };
+  }
+}
+
+type DigestKind =
+  | 'digest-add'
+  | 'digest-add-modal'
+  | 'digest-list'
+  | 'digest-edit'
+  | 'digest-remove'
+  | 'digest-preview';
 
 const DIGEST_ACTIONS = ['add', 'list', 'edit', 'remove', 'preview'] as const;
 const ADD_KEYS = ['identifiers', 'severity', 'type', 'tag', 'at', 'tz', 'every', 'day'] as const;
@@ -45,7 +86,7 @@ function timeOfDay(value: string): string {
   );
 }
 
-function parseAdd(tokens: readonly Token[]): Command {
+function parseAdd(tokens: readonly Token[]): CommandOf<'digest-add'> {
   let types: EventType[] | undefined;
   let tags: string[] | undefined;
   let at: string | undefined;
@@ -101,7 +142,7 @@ function parseAdd(tokens: readonly Token[]): Command {
     fail('`day:` is for a weekly digest: add `every:week`.', { example: EX.day });
   if (every === 'week' && weekdaysOnly)
     fail('`weekdays` is for a daily digest; a weekly one posts on its `day:`.', { example: EX.every });
-  const command: Command = {
+  const command: CommandOf<'digest-add'> = {
     kind: 'digest-add',
     identifierIds: common.identifierIds ?? 'all',
     timeOfDay: at ?? DEFAULT_TIME,
@@ -143,7 +184,7 @@ function subscriptionId(tokens: readonly Token[], action: 'edit' | 'remove' | 'p
   return subscriptionIdOf(tokens, 'digest', action, EX[action]);
 }
 
-export function parseDigest(tokens: readonly Token[]): Command {
+function parseDigest(tokens: readonly Token[]): CommandOf<DigestKind> {
   const { action, rest } = groupAction(tokens, 'digest', DIGEST_ACTIONS, EX.add);
   switch (action) {
     case 'add':
@@ -159,3 +200,63 @@ export function parseDigest(tokens: readonly Token[]): Command {
       return { kind: 'digest-preview', subscriptionId: subscriptionId(rest, 'preview') };
   }
 }
+
+const DIGEST_HELP: HelpEntry = {
+  usage: `${COMMAND} digest add|list|edit|remove|preview …`,
+  summary: 'daily or weekly digests of events in a channel',
+  description:
+    'Posts a daily or weekly summary of new events in a channel: what changed, a trend chart, the top identifiers, counts by severity and type and the top events.',
+  sections: [
+    {
+      title: 'Forms',
+      lines: [
+        '`digest add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:leak,paste] [tag:vip,escalated] [at:09:00] [tz:Europe/Paris] [weekdays] [always] [every:day|week] [day:monday]`',
+        '`digest add` alone opens a form · `digest edit <subscription-id>` opens it filled with the digest’s settings',
+        '`digest list` · `digest remove <subscription-id>` · `digest preview <subscription-id>` (`digest list` shows the ids)',
+      ],
+    },
+    {
+      title: 'Defaults',
+      lines: [
+        'channel: this one · identifiers: all · severity and type: all · `at:` 09:00 · `tz:` your Slack time zone',
+        '`weekdays` posts Monday to Friday only · `every:week day:monday` posts once a week on that day (`every:week` alone: Mondays) · `always` posts even when there is nothing new (by default an empty day is skipped)',
+        'A posted digest follows the state of the events it shows for 7 days, wherever they change (a reply in its thread for each ignore or remediate), until every one of them is closed. Only the rows with buttons are followed: the counts and the events behind "+N more" stay as they were when it was posted.',
+      ],
+    },
+  ],
+  examples: [
+    ex('digest add', 'a form to fill in'),
+    ex('digest add always', 'every day at 09:00 in this channel, all identifiers, even when empty'),
+    ex(
+      `digest add #${EXAMPLE.channel} identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:high`,
+      `high and critical events of two identifiers, in #${EXAMPLE.channel}`,
+    ),
+    ex(
+      'digest add severity:high,critical type:leak,paste at:08:30 tz:Europe/Paris weekdays always',
+      'every field',
+    ),
+    ex(
+      'digest add tag:vip,escalated',
+      'only events tagged vip or escalated (the form offers the tags seen so far)',
+    ),
+    ex('digest list', "this workspace's digests, with the ids `digest preview` and `digest remove` take"),
+  ],
+};
+
+export const digestSubcommands = [
+  defineSubcommand({
+    name: 'digest',
+    inMessages: ['digest-list', 'digest-preview'],
+    help: DIGEST_HELP,
+    // Listing the digests is using Vigil; the rest is subscribing.
+    access: {
+      'digest-list': 'use',
+      'digest-add': 'subscribe',
+      'digest-add-modal': 'subscribe',
+      'digest-edit': 'subscribe',
+      'digest-remove': 'subscribe',
+      'digest-preview': 'subscribe',
+    },
+    parse: parseDigest,
+  }),
+];

@@ -6,14 +6,56 @@
  * identifiers, severity high or higher, every type, no quiet hours, the creator's time zone (chosen by the
  * caller); quiet hours hold all but critical alerts unless `hold:all`.
  */
+
+import type { Severity } from '../../api/index.js';
 import { EVENT_CATEGORIES, EVENT_FILTER_TYPES, PRODUCTION_EVENT_TYPES } from '../../api/index.js';
-import { groupAction, noArguments, once, partsOf, singleValueOf } from './args.js';
-import type { Command } from './command.js';
-import { echo, fail } from './errors.js';
-import { EXAMPLE } from './examples.js';
-import { clockTime, parseAddArgs, subscriptionIdOf } from './subscriptions.js';
-import type { Token } from './tokenize.js';
-import * as v from './values.js';
+import { groupAction, noArguments, once, partsOf, singleValueOf } from '../../slack/grammar/args.js';
+import { echo, fail } from '../../slack/grammar/errors.js';
+import { EXAMPLE } from '../../slack/grammar/examples.js';
+import { type CommandOf, defineSubcommand, type HelpEntry } from '../../slack/grammar/index.js';
+import { COMMAND, ex } from '../../slack/grammar/key-examples.js';
+import { clockTime, parseAddArgs, subscriptionIdOf } from '../../slack/grammar/subscriptions.js';
+import type { Token } from '../../slack/grammar/tokenize.js';
+import * as v from '../../slack/grammar/values.js';
+
+declare module '../../slack/grammar/command.js' {
+  interface Commands {
+    'alerts-add': {
+      kind: 'alerts-add';
+      /** Absent: the channel the command was typed in. */
+      channel?: ChannelRef;
+      identifierIds: number[] | 'all';
+      /** One level: that level or higher (default high); several: exactly those. */
+      severity: Severity | Severity[];
+      /** Event type names (as on event rows); empty: every type. */
+      types: string[];
+      /** Quiet hours, `HH:MM` local to `timeZone`. */
+      quiet?: { from: string; to: string };
+      /** Canonical IANA name; absent: the creator's time zone. */
+      timeZone?: string;
+      /** What quiet hours hold back. */
+      hold: 'all' | 'noncritical';
+      /** Who each alert mentions (ids as Slack sent them; checked with Slack before they are kept). */
+      mention?: { users: string[]; groups: string[]; on: 'critical' | 'all' };
+      /** `ask-person:on`: the person a leaked company credential belongs to is asked by DM (docs/ask-person.md). */
+      askPerson?: boolean;
+    };
+    /** `alerts add` with nothing after it: the form. */
+    'alerts-add-modal': { kind: 'alerts-add-modal' };
+    'alerts-list': { kind: 'alerts-list' };
+    'alerts-remove': { kind: 'alerts-remove'; subscriptionId: string };
+    'alerts-pause': { kind: 'alerts-pause'; subscriptionId: string };
+    'alerts-resume': { kind: 'alerts-resume'; subscriptionId: string };
+  }
+}
+
+type AlertsKind =
+  | 'alerts-add'
+  | 'alerts-add-modal'
+  | 'alerts-list'
+  | 'alerts-remove'
+  | 'alerts-pause'
+  | 'alerts-resume';
 
 const ALERTS_ACTIONS = ['add', 'list', 'remove', 'pause', 'resume'] as const;
 const ADD_KEYS = ['identifiers', 'severity', 'type', 'quiet', 'tz', 'hold', 'mention', 'mention-on'] as const;
@@ -99,7 +141,7 @@ function mentionOf(token: Token): { user: string } | { group: string } {
   });
 }
 
-function parseAdd(tokens: readonly Token[]): Command {
+function parseAdd(tokens: readonly Token[]): CommandOf<'alerts-add'> {
   let types: string[] | undefined;
   const users: string[] = [];
   const groups: string[] = [];
@@ -165,7 +207,7 @@ function parseAdd(tokens: readonly Token[]): Command {
   if (hold !== undefined && quiet === undefined)
     fail('`hold:` says what quiet hours hold back; give the hours with `quiet:` too.', { example: EX.hold });
 
-  const command: Command = {
+  const command: CommandOf<'alerts-add'> = {
     kind: 'alerts-add',
     identifierIds: common.identifierIds ?? 'all',
     severity: common.severity ?? 'high',
@@ -185,7 +227,7 @@ function parseAdd(tokens: readonly Token[]): Command {
   return command;
 }
 
-export function parseAlerts(tokens: readonly Token[]): Command {
+function parseAlerts(tokens: readonly Token[]): CommandOf<AlertsKind> {
   const { action, rest } = groupAction(tokens, 'alerts', ALERTS_ACTIONS, EX.add);
   switch (action) {
     case 'add':
@@ -202,3 +244,67 @@ export function parseAlerts(tokens: readonly Token[]): Command {
       };
   }
 }
+
+const ALERTS_HELP: HelpEntry = {
+  usage: `${COMMAND} alerts add|list|remove|pause|resume …`,
+  summary: 'new severe events posted in a channel within a minute',
+  description:
+    'Posts each new event that matches in the channel as it appears (polled every minute), with the usual buttons; several at once come as one grouped message. When someone acts on an alerted event anywhere in Vigil, the alert shows it and its thread records it. Daily digests summarise a day; alerts are for what cannot wait.',
+  sections: [
+    {
+      title: 'Forms',
+      lines: [
+        '`alerts add [#channel] [identifiers:1,2|all] [severity:high|high,critical] [type:stealer_log,…] [quiet:22:00-07:00] [tz:Europe/Paris] [hold:all]`',
+        '`alerts list` · `alerts remove <id>` · `alerts pause <id>` · `alerts resume <id>`',
+      ],
+    },
+    {
+      title: 'Defaults',
+      lines: [
+        'channel: this one · identifiers: all · severity: high and critical · type: all · no quiet hours · `tz:` your Slack time zone',
+        '`type:` takes the type names shown on event rows (`stealer_log`, `leaked_credential`, `ransomleak`, `paste`…)',
+        '`quiet:` holds alerts during those hours (all but critical ones, or all with `hold:all`) and posts them as one message when the hours end',
+        '`mention:@group` or `mention:@person` (pick with @, one per `mention:`) mentions them on critical alerts, or on every alert with `mention-on:all`; Slack confirms each before it is kept',
+        'An alert starts with what appears after it is created; searches and digests cover what came before. Vigil must be a member of the channel.',
+        'Posted alerts and digests follow their events wherever they change (the portal, the API, another tool), within 5 minutes by default: the row shows it ("Ignored in Flare · date") and the thread gets one reply; an alerted event whose severity rises to the alert\'s threshold gets one reply (also sent to the channel when it becomes critical). A message stops following after 7 days, or once every event in it is ignored or remediated. Only the rows with buttons are followed: the counts and the events behind "+N more" stay as they were when it was posted.',
+      ],
+    },
+  ],
+  examples: [
+    ex('alerts add', 'a form to fill in'),
+    ex(
+      `alerts add identifiers:${EXAMPLE.identifier},${EXAMPLE.otherIdentifier} severity:critical`,
+      'critical events of two identifiers, in this channel',
+    ),
+    ex(
+      'alerts add severity:high type:stealer_log,leaked_credential',
+      'leaked credentials of every identifier',
+    ),
+    ex(
+      'alerts add quiet:22:00-07:00 tz:Europe/Paris',
+      'high and critical, holding all but critical at night',
+    ),
+    ex(
+      'alerts list',
+      "this workspace's alert subscriptions, how often they poll, and the ids `alerts pause`, `alerts resume` and `alerts remove` take",
+    ),
+  ],
+};
+
+export const alertsSubcommands = [
+  defineSubcommand({
+    name: 'alerts',
+    inMessages: ['alerts-list'],
+    help: ALERTS_HELP,
+    // Listing the alerts is using Vigil; the rest is subscribing.
+    access: {
+      'alerts-list': 'use',
+      'alerts-add': 'subscribe',
+      'alerts-add-modal': 'subscribe',
+      'alerts-remove': 'subscribe',
+      'alerts-pause': 'subscribe',
+      'alerts-resume': 'subscribe',
+    },
+    parse: parseAlerts,
+  }),
+];

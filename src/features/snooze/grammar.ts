@@ -1,13 +1,32 @@
 /**
- * `snooze <event-uid> <length>`, `snooze identifier <id> <length>`, `snooze source <name> <length>`, where
- * length is `1h`, `1d`, `7d` or `until:YYYY-MM-DD`; `snoozes` lists them and `snoozes end <id>` ends one.
- * Whether the day is still ahead is checked against the clock when the snooze is made, not here.
+ * The grammar of `snooze <event-uid> <length>`, `snooze identifier <id> <length>`, `snooze source <name>
+ * <length>`, where length is `1h`, `1d`, `7d` or `until:YYYY-MM-DD`; `snoozes` lists them and `snoozes end
+ * <id>` ends one. Whether the day is still ahead is checked against the clock when the snooze is made, not
+ * here.
  */
-import type { Command, SnoozeLengthSpec, SnoozeTargetSpec } from './command.js';
-import { echo, fail, mayEcho, NOT_REPEATED } from './errors.js';
-import { EXAMPLE } from './examples.js';
-import type { Token } from './tokenize.js';
-import * as v from './values.js';
+import { echo, fail, mayEcho, NOT_REPEATED } from '../../slack/grammar/errors.js';
+import { EXAMPLE } from '../../slack/grammar/examples.js';
+import { type CommandOf, defineSubcommand, type HelpEntry } from '../../slack/grammar/index.js';
+import { COMMAND, ex } from '../../slack/grammar/key-examples.js';
+import type { Token } from '../../slack/grammar/tokenize.js';
+import * as v from '../../slack/grammar/values.js';
+
+/** What a snooze quiets: one event, every event of an identifier, or every event of a source. */
+type SnoozeTargetSpec =
+  | { kind: 'event'; uid: string }
+  | { kind: 'identifier'; id: number }
+  | { kind: 'source'; source: string };
+
+/** How long: some hours from now, or until 00:00 UTC of a day (`YYYY-MM-DD`). */
+type SnoozeLengthSpec = { kind: 'for'; hours: number } | { kind: 'until'; date: string };
+
+declare module '../../slack/grammar/command.js' {
+  interface Commands {
+    snooze: { kind: 'snooze'; target: SnoozeTargetSpec; length: SnoozeLengthSpec };
+    snoozes: { kind: 'snoozes' };
+    'snoozes-end': { kind: 'snoozes-end'; snoozeId: string };
+  }
+}
 
 const SNOOZE_EXAMPLES = {
   event: `/vigil snooze ${EXAMPLE.event} 1d`,
@@ -87,7 +106,7 @@ function targetOf(tokens: readonly Token[]): { target: SnoozeTargetSpec; rest: T
   };
 }
 
-export function parseSnooze(tokens: readonly Token[]): Command {
+function parseSnooze(tokens: readonly Token[]): CommandOf<'snooze'> {
   const { target, rest, example } = targetOf(tokens);
   const [lengthToken, extra] = rest;
   const length = lengthOf(lengthToken, example);
@@ -95,7 +114,7 @@ export function parseSnooze(tokens: readonly Token[]): Command {
   return { kind: 'snooze', target, length };
 }
 
-export function parseSnoozes(tokens: readonly Token[]): Command {
+function parseSnoozes(tokens: readonly Token[]): CommandOf<'snoozes' | 'snoozes-end'> {
   const [action, id, extra] = tokens;
   if (action === undefined) return { kind: 'snoozes' };
   const example = SNOOZE_EXAMPLES.list;
@@ -110,3 +129,35 @@ export function parseSnoozes(tokens: readonly Token[]): Command {
   if (extra) fail(`\`snoozes end\` takes one id; got also ${shown(extra)}.`, { example });
   return { kind: 'snoozes-end', snoozeId: id.value };
 }
+
+const SNOOZE_HELP: HelpEntry = {
+  usage: `${COMMAND} snooze <event-uid>|identifier <id>|source <name> 1h|1d|7d|until:YYYY-MM-DD`,
+  summary: 'quiet an event, an identifier or a source in alerts and digests for a while',
+  description:
+    "Alerts and digests skip what is snoozed until the snooze ends, then include it as before (events that appear meanwhile are not posted later). Also from the Snooze… option of an event's menu. A source is the middle part of an event uid (`<index>/<source>/<id>`). `until:` ends at 00:00 UTC that day; a snooze lasts at most a year. Snoozing again replaces the running snooze. Needs the `act` permission; audited.",
+  examples: [
+    ex(`snooze ${EXAMPLE.event} 1d`, 'this event, for a day'),
+    ex(`snooze identifier ${EXAMPLE.identifier} 7d`, 'every event of an identifier, for a week'),
+    ex('snooze source lumma until:2026-12-31', 'every event from one source, until 31 December (UTC)'),
+  ],
+};
+
+const SNOOZES_HELP: HelpEntry = {
+  usage: `${COMMAND} snoozes [end <id>]`,
+  summary: 'the running snoozes, with End',
+  description:
+    'Lists what is snoozed, until when and by whom, each with an End button; `snoozes end <id>` ends one. App Home shows them too.',
+  examples: [ex('snoozes', 'what is snoozed now')],
+};
+
+/** Seeing what is snoozed is using Vigil; snoozing and ending a snooze act on events. */
+export const snoozeSubcommands = [
+  defineSubcommand({ name: 'snooze', help: SNOOZE_HELP, access: { snooze: 'act' }, parse: parseSnooze }),
+  defineSubcommand({
+    name: 'snoozes',
+    inMessages: ['snoozes'],
+    help: SNOOZES_HELP,
+    access: { snoozes: 'use', 'snoozes-end': 'act' },
+    parse: parseSnoozes,
+  }),
+];
