@@ -70,6 +70,8 @@ export interface FleetResult {
   keysPerWorkspace: number;
   takeover: Takeover | undefined;
   warnings: number;
+  /** The same lines by message. */
+  warned: Record<string, number>;
 }
 
 function peakPerMinute(times: number[]): number {
@@ -97,7 +99,8 @@ export interface FleetRun {
   rss: number[];
   store: { usedBytes: number; keys: number };
   takeover: Takeover | undefined;
-  warnings: number;
+  /** Warning and error log lines of the instances, by message. */
+  warnings: Record<string, number>;
   digestsDue: number;
 }
 
@@ -177,7 +180,8 @@ export function figuresOf(run: FleetRun): FleetResult {
     storeBytesPerWorkspace: run.store.usedBytes / run.opts.workspaces,
     keysPerWorkspace: run.store.keys / run.opts.workspaces,
     takeover: run.takeover,
-    warnings: run.warnings,
+    warnings: Object.values(run.warnings).reduce((a, b) => a + b, 0),
+    warned: run.warnings,
   };
 }
 
@@ -232,6 +236,7 @@ export function fleetDetails(r: FleetResult): string[] {
       `  takeover after SIGKILL of one of two: ${t.alerted}/${t.expected} alerts, median ${s(t.p50Ms)}, all by ${s(t.allMs)} after the kill`,
     );
   }
-  if (r.warnings > 0) lines.push(`  ${r.warnings} warning/error log lines`);
+  const warned = Object.entries(r.warned);
+  if (warned.length > 0) lines.push(`  logged: ${warned.map(([m, n]) => `${n}× "${m}"`).join('; ')}`);
   return lines;
 }

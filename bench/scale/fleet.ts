@@ -205,6 +205,17 @@ function alertsPosted(slack: FakeSlack, teamOfToken: Map<string, string>): Poste
   return posted;
 }
 
+/** The instances' warning and error lines, counted by message. */
+function warningsOf(lines: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const line of lines) {
+    if (!/"level":"(warn|error)"/.test(line)) continue;
+    const msg = (JSON.parse(line) as { msg?: string }).msg ?? line;
+    counts[msg] = (counts[msg] ?? 0) + 1;
+  }
+  return counts;
+}
+
 const isDigest = (call: FakeSlack['calls'][number]) =>
   call.method === 'chat.postMessage' &&
   call.response.ok === true &&
@@ -329,7 +340,7 @@ async function runOne(n: number, opts: FleetOptions, redis: RedisServer): Promis
       rss,
       store,
       takeover,
-      warnings: nodes.flatMap((node) => node.stdout).filter((l) => /"level":"(warn|error)"/.test(l)).length,
+      warnings: warningsOf(nodes.flatMap((node) => node.stdout)),
       digestsDue,
     });
     verifyWork(`bench:scale fleet (${n} instance(s))`, [
