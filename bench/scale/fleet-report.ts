@@ -65,6 +65,8 @@ export interface FleetResult {
   digests: number;
   /** Digests due with something to say: workspaces whose tenant had an event before they fell due. */
   digestsDue: number;
+  /** When they fell due, from the window's start (planned: a 1/k of the window, k events per tenant). */
+  digestAfterMs: number;
   rssMb: number[];
   storeBytesPerWorkspace: number;
   keysPerWorkspace: number;
@@ -102,6 +104,7 @@ export interface FleetRun {
   /** Warning and error log lines of the instances, by message. */
   warnings: Record<string, number>;
   digestsDue: number;
+  digestAfterMs: number;
 }
 
 export function figuresOf(run: FleetRun): FleetResult {
@@ -176,6 +179,7 @@ export function figuresOf(run: FleetRun): FleetResult {
         c.method === 'chat.postMessage' && JSON.stringify(c.body.metadata ?? '').includes('vigil_digest'),
     ).length,
     digestsDue: run.digestsDue,
+    digestAfterMs: run.digestAfterMs,
     rssMb: run.rss.map((b) => b / 2 ** 20),
     storeBytesPerWorkspace: run.store.usedBytes / run.opts.workspaces,
     keysPerWorkspace: run.store.keys / run.opts.workspaces,
@@ -199,7 +203,7 @@ export function fleetTable(results: FleetResult[]): string {
     'fair scheduler, same samples',
     'API calls /tenant/min',
     '429 API / Slack',
-    'digests',
+    'digests / due after an event',
     'RSS per instance',
     'store /workspace',
   ];
@@ -225,7 +229,10 @@ export function fleetDetails(r: FleetResult): string[] {
   const methods = Object.entries(r.slackPeak)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([m, p]) => `${m} ${p.perMinute}/min (limit ${p.limit ?? '?'})`);
-  const lines = [`${r.instances} instance(s): Slack per workspace, busiest minute: ${methods.join('; ')}`];
+  const lines = [
+    `${r.instances} instance(s): Slack per workspace, busiest minute: ${methods.join('; ')}`,
+    `  digests fell due ${s(r.digestAfterMs)} into the window: ${r.digests} posted, ${r.digestsDue} after their tenant's first event`,
+  ];
   if (r.alerts < r.expected)
     lines.push(
       `  missed: ${r.expected - r.alerts} alerts; ${r.eventsMissed} events alerted nowhere, ${r.eventsPartly} in some workspaces of their tenant only`,

@@ -282,7 +282,8 @@ async function runOne(n: number, opts: FleetOptions, redis: RedisServer): Promis
     // first whole minute that far into it (the events start that long before it), so each has events to post.
     const lead = windowMs / perTenant;
     const warmUpMs = opts.pollMs + 2_000;
-    const digest = digestMinute(Date.now() + Math.max(warmUpMs, seedMs / 2) + lead);
+    // Made while the instances poll, the digests take longer than the seeding did: a margin of twice that.
+    const digest = digestMinute(Date.now() + Math.max(warmUpMs, 2 * seedMs, 30_000) + lead);
     // Meanwhile every feed is polled once (its starting point set) before the first measured event.
     await Promise.all([
       sleep(warmUpMs),
@@ -342,6 +343,7 @@ async function runOne(n: number, opts: FleetOptions, redis: RedisServer): Promis
       takeover,
       warnings: warningsOf(nodes.flatMap((node) => node.stdout)),
       digestsDue,
+      digestAfterMs: digest.at - started,
     });
     verifyWork(`bench:scale fleet (${n} instance(s))`, [
       atLeast('events appeared', result.events, opts.tenants),
