@@ -13,7 +13,10 @@
  *
  * First, the customer-base fleet (bench/scale/fleet.ts, issue 43): --workspaces 2000 over --tenants 400 with
  * alerts, the state sync and digests running on the same --instances for --seconds 60 of new events, polling
- * every --poll-ms 10000; --no-takeover skips killing one of two instances, --no-fleet / --no-burst skip a part.
+ * every --poll-ms 10000, each tenant getting --events-per-tenant new events spread over the window (one per 30
+ * seconds by default); --no-takeover skips killing one of two instances, --no-fleet / --no-burst skip a part.
+ * Its fairness figure is printed beside what a perfectly fair scheduler shows with the same samples
+ * (scale/fair-baseline.ts): with two events a workspace that alone is 1.55.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -41,6 +44,7 @@ const { values } = parseArgs({
     tenants: { type: 'string', default: '400' },
     seconds: { type: 'string', default: '60' },
     'poll-ms': { type: 'string', default: '10000' },
+    'events-per-tenant': { type: 'string' },
     'no-takeover': { type: 'boolean', default: false },
     'no-fleet': { type: 'boolean', default: false },
     'no-burst': { type: 'boolean', default: false },
@@ -133,10 +137,14 @@ async function fleetBench(): Promise<void> {
     seconds: positiveInt('seconds', values.seconds),
     pollMs: positiveInt('poll-ms', values['poll-ms']),
     takeover: !values['no-takeover'],
+    ...(values['events-per-tenant'] === undefined
+      ? {}
+      : { eventsPerTenant: positiveInt('events-per-tenant', values['events-per-tenant']) }),
   };
   print(
     `fleet: ${opts.workspaces} workspaces over ${opts.tenants} tenants (an alert and a digest subscription each), ` +
-      `instances ${opts.instances.join(', ')} on one redis-server, ${opts.seconds} s of new events, poll every ${opts.pollMs} ms`,
+      `instances ${opts.instances.join(', ')} on one redis-server, ${opts.seconds} s of new events` +
+      `${opts.eventsPerTenant === undefined ? '' : ` (${opts.eventsPerTenant} per tenant)`}, poll every ${opts.pollMs} ms`,
   );
   // Each run is verified (events, alerts, feed searches) before its figures are printed.
   const results = await runFleetBench(opts, (r) =>

@@ -7,6 +7,7 @@
 import type { LoggedRequest } from '../../packages/playground/src/sim/api/types.js';
 import type { RecordedCall } from '../../packages/playground/src/sim/slack/types.js';
 import { percentile } from '../stats.js';
+import { type FairBaseline, fairBaseline, slowestTenthRatio } from './fair-baseline.js';
 
 export interface Posted {
   uid: string;
@@ -53,6 +54,8 @@ export interface FleetResult {
   eventsMissed: number;
   eventsPartly: number;
   slowestTenthRatio: number;
+  /** The same figure for a perfectly fair scheduler with the same samples (fair-baseline.ts). */
+  fair: FairBaseline;
   feedSearches: number;
   apiCallsPerTenantPerMinute: number;
   api429: number;
@@ -60,11 +63,17 @@ export interface FleetResult {
   /** Per method: the most calls one workspace made in any minute, against its limit. */
   slackPeak: Record<string, { perMinute: number; limit: number | undefined }>;
   digests: number;
+  /** Digests due with something to say: workspaces whose tenant had an event before they fell due. */
+  digestsDue: number;
+  /** When they fell due, from the window's start (planned: a 1/k of the window, k events per tenant). */
+  digestAfterMs: number;
   rssMb: number[];
   storeBytesPerWorkspace: number;
   keysPerWorkspace: number;
   takeover: Takeover | undefined;
   warnings: number;
+  /** The same lines by message. */
+  warned: Record<string, number>;
 }
 
 function peakPerMinute(times: number[]): number {
@@ -80,7 +89,7 @@ function peakPerMinute(times: number[]): number {
 
 export interface FleetRun {
   instances: number;
-  opts: { workspaces: number; tenants: number };
+  opts: { workspaces: number; tenants: number; pollMs: number };
   seedMs: number;
   windowMs: number;
   appeared: Map<string, { at: number; tenant: { tenantId: number } }>;
@@ -92,12 +101,17 @@ export interface FleetRun {
   rss: number[];
   store: { usedBytes: number; keys: number };
   takeover: Takeover | undefined;
-  warnings: number;
+  /** Warning and error log lines of the instances, by message. */
+  warnings: Record<string, number>;
+  digestsDue: number;
+  digestAfterMs: number;
 }
 
 export function figuresOf(run: FleetRun): FleetResult {
   const delays: number[] = [];
   const byTeam = new Map<string, number[]>();
+  // When each workspace's measured events appeared: the fair baseline's samples are the same as the figure's.
+  const appearedFor = new Map<string, number[]>();
   const seen = new Set<string>();
   for (const p of run.posted) {
     const event = run.appeared.get(p.uid);
@@ -106,6 +120,7 @@ export function figuresOf(run: FleetRun): FleetResult {
     seen.add(pair);
     delays.push(p.at - event.at);
     byTeam.set(p.team, [...(byTeam.get(p.team) ?? []), p.at - event.at]);
+    appearedFor.set(p.team, [...(appearedFor.get(p.team) ?? []), event.at]);
   }
   const expected = [...run.appeared.values()].reduce(
     (sum, e) => sum + (run.teamsOfTenant.get(e.tenant.tenantId)?.length ?? 0),
@@ -120,10 +135,8 @@ export function figuresOf(run: FleetRun): FleetResult {
     ([uid, e]) => [alertedIn.get(uid) ?? 0, run.teamsOfTenant.get(e.tenant.tenantId)?.length ?? 0] as const,
   );
   const sorted = Float64Array.from(delays).sort();
-  const means = Float64Array.from(
-    [...byTeam.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length),
-  ).sort();
-  const median = percentile(means, 0.5);
+  const means = [...byTeam.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length);
+  const median = percentile(Float64Array.from(means).sort(), 0.5);
   const perMethod = new Map<string, Map<string, number[]>>();
   for (const c of run.slackCalls) {
     const team = run.teamOfToken.get(c.token ?? '');
@@ -154,7 +167,8 @@ export function figuresOf(run: FleetRun): FleetResult {
     workspaceMedianMs: median,
     eventsMissed: missing.filter(([got]) => got === 0).length,
     eventsPartly: missing.filter(([got, due]) => got > 0 && got < due).length,
-    slowestTenthRatio: percentile(means, 0.9) / median,
+    slowestTenthRatio: slowestTenthRatio(means),
+    fair: fairBaseline([...appearedFor.values()], run.opts.pollMs),
     feedSearches,
     apiCallsPerTenantPerMinute: run.apiLog.length / run.opts.tenants / minutes,
     api429: run.apiLog.filter((e) => e.status === 429).length,
@@ -164,11 +178,14 @@ export function figuresOf(run: FleetRun): FleetResult {
       (c) =>
         c.method === 'chat.postMessage' && JSON.stringify(c.body.metadata ?? '').includes('vigil_digest'),
     ).length,
+    digestsDue: run.digestsDue,
+    digestAfterMs: run.digestAfterMs,
     rssMb: run.rss.map((b) => b / 2 ** 20),
     storeBytesPerWorkspace: run.store.usedBytes / run.opts.workspaces,
     keysPerWorkspace: run.store.keys / run.opts.workspaces,
     takeover: run.takeover,
-    warnings: run.warnings,
+    warnings: Object.values(run.warnings).reduce((a, b) => a + b, 0),
+    warned: run.warnings,
   };
 }
 
@@ -183,9 +200,10 @@ export function fleetTable(results: FleetResult[]): string {
     'alerts',
     'delay p50 / p99',
     'slowest tenth / median',
+    'fair scheduler, same samples',
     'API calls /tenant/min',
     '429 API / Slack',
-    'digests',
+    'digests / due after an event',
     'RSS per instance',
     'store /workspace',
   ];
@@ -194,9 +212,10 @@ export function fleetTable(results: FleetResult[]): string {
     `${r.alerts}/${r.expected}`,
     `${s(r.p50Ms)}${ratio(r.p50Ms, base?.p50Ms)} / ${s(r.p99Ms)}${ratio(r.p99Ms, base?.p99Ms)}`,
     `${r.slowestTenthRatio.toFixed(2)} (goal ≤ 1.5)`,
+    `${r.fair.ratio.toFixed(2)} (${r.fair.low.toFixed(2)}–${r.fair.high.toFixed(2)}), ${r.fair.perWorkspace.toFixed(1)} alerts/ws`,
     `${r.apiCallsPerTenantPerMinute.toFixed(1)}${ratio(r.apiCallsPerTenantPerMinute, base?.apiCallsPerTenantPerMinute)}`,
     `${r.api429} / ${r.slack429}`,
-    String(r.digests),
+    `${r.digests}/${r.digestsDue}`,
     r.rssMb.map((m) => `${m.toFixed(0)} MB`).join(', '),
     `${(r.storeBytesPerWorkspace / 1024).toFixed(1)} KiB, ${r.keysPerWorkspace.toFixed(1)} keys`,
   ]);
@@ -210,7 +229,10 @@ export function fleetDetails(r: FleetResult): string[] {
   const methods = Object.entries(r.slackPeak)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([m, p]) => `${m} ${p.perMinute}/min (limit ${p.limit ?? '?'})`);
-  const lines = [`${r.instances} instance(s): Slack per workspace, busiest minute: ${methods.join('; ')}`];
+  const lines = [
+    `${r.instances} instance(s): Slack per workspace, busiest minute: ${methods.join('; ')}`,
+    `  digests fell due ${s(r.digestAfterMs)} into the window: ${r.digests} posted, ${r.digestsDue} after their tenant's first event`,
+  ];
   if (r.alerts < r.expected)
     lines.push(
       `  missed: ${r.expected - r.alerts} alerts; ${r.eventsMissed} events alerted nowhere, ${r.eventsPartly} in some workspaces of their tenant only`,
@@ -221,6 +243,7 @@ export function fleetDetails(r: FleetResult): string[] {
       `  takeover after SIGKILL of one of two: ${t.alerted}/${t.expected} alerts, median ${s(t.p50Ms)}, all by ${s(t.allMs)} after the kill`,
     );
   }
-  if (r.warnings > 0) lines.push(`  ${r.warnings} warning/error log lines`);
+  const warned = Object.entries(r.warned);
+  if (warned.length > 0) lines.push(`  logged: ${warned.map(([m, n]) => `${n}× "${m}"`).join('; ')}`);
   return lines;
 }

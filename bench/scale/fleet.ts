@@ -3,9 +3,9 @@
  * `tenants` tenants (one organization of the simulated API each, its workspaces sharing its API key), each
  * workspace with one alert subscription and one digest subscription, seeded through Vigil's own repositories
  * on one redis-server. For each instance count, Vigil runs as that many child processes (src/main.ts, configured
- * only by the environment) with a short VIGIL_ALERT_POLL_MS while every tenant gets new events at random
- * moments; the alerts it posts to the simulated Slack start the state sync, and the digests fall due during the
- * run. The figures (fleet-report.ts) come from what reached the simulated API and Slack, the processes' RSS and
+ * only by the environment) with a short VIGIL_ALERT_POLL_MS while every tenant gets `eventsPerTenant` new
+ * events spread over the window; the alerts it posts to the simulated Slack start the state sync, and the
+ * digests fall due inside the window once every tenant has had an event (fleet-schedule.ts). The figures (fleet-report.ts) come from what reached the simulated API and Slack, the processes' RSS and
  * Redis INFO. With two instances, one is then killed (SIGKILL) and the time until every tenant is alerted again
  * by the survivor is the takeover.
  */
@@ -29,6 +29,7 @@ import { runVigil, waitForLine } from '../../test/support/vigil-process.js';
 import { SIGNING_SECRET } from '../targets.js';
 import { atLeast, verifyWork } from '../verify.js';
 import { type FleetResult, figuresOf, type Posted, type Takeover } from './fleet-report.js';
+import { digestMinute, eventOffsets, seedDigests } from './fleet-schedule.js';
 
 export interface FleetOptions {
   workspaces: number;
@@ -40,7 +41,22 @@ export interface FleetOptions {
   pollMs: number;
   /** Kill one of two instances in the 2-instance run and time the takeover. */
   takeover: boolean;
+  /** New events per tenant over the window, spread over it; one per 30 seconds when absent (at least 1). */
+  eventsPerTenant?: number;
 }
+
+const eventsPerTenant = (opts: FleetOptions) =>
+  opts.eventsPerTenant ?? Math.max(1, Math.round(opts.seconds / 30));
+
+/** Every workspace as the digests are made for it (its alert channel, its admin). */
+const workspacesOf = (tenants: readonly Tenant[]) =>
+  tenants.flatMap((t) =>
+    t.teams.map((teamId) => ({
+      teamId,
+      channelId: teamId.replace('TFL', 'CFL'),
+      adminId: `UFLA${Number(teamId.slice(3))}`,
+    })),
+  );
 
 interface Tenant {
   tenantId: number;
@@ -79,8 +95,6 @@ async function rssBytes(pid: number | undefined): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) * 1024;
 }
 
-const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
-
 async function seed(
   sim: Awaited<ReturnType<typeof startSimApi>>,
   slack: FakeSlack,
@@ -93,9 +107,6 @@ async function seed(
   try {
     const repos = createRepositories(store, { clock: systemClock, sealer: new Sealer(key) });
     const now = Date.now();
-    // Digests fall due in the run's minutes (from the next minute on): spread so they do not all post at once.
-    const digestAt = (w: number) =>
-      hhmm(now + 60_000 * (1 + (w % Math.max(1, Math.ceil(opts.seconds / 60)))));
     const tenants: Tenant[] = [];
     for (let t = 0; t < opts.tenants; t++) {
       const { key: apiKey, identifier } = sim.state.addOrganization({ name: `Fleet ${t}` });
@@ -133,18 +144,6 @@ async function seed(
         timeZone: 'UTC',
         createdBy: `UFLA${w}`,
         startAt: now,
-      });
-      await repos.digestSubscriptions.add({
-        teamId,
-        channelId,
-        identifierIds: 'all',
-        severity: 'info',
-        types: [],
-        timeOfDay: digestAt(w),
-        timeZone: 'UTC',
-        weekdaysOnly: false,
-        skipEmpty: true,
-        createdBy: `UFLA${w}`,
       });
     };
     for (let w = 0; w < opts.workspaces; w += 50) {
@@ -206,6 +205,28 @@ function alertsPosted(slack: FakeSlack, teamOfToken: Map<string, string>): Poste
   return posted;
 }
 
+/** The instances' warning and error lines, counted by message. */
+function warningsOf(lines: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const line of lines) {
+    if (!/"level":"(warn|error)"/.test(line)) continue;
+    const msg = (JSON.parse(line) as { msg?: string }).msg ?? line;
+    counts[msg] = (counts[msg] ?? 0) + 1;
+  }
+  return counts;
+}
+
+const isDigest = (call: FakeSlack['calls'][number]) =>
+  call.method === 'chat.postMessage' &&
+  call.response.ok === true &&
+  JSON.stringify(call.body.metadata ?? '').includes('vigil_digest');
+
+/** Waits until `expected` digests are posted, or `timeoutMs`. */
+async function awaitDigests(slack: FakeSlack, expected: number, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until && slack.calls.filter(isDigest).length < expected) await sleep(500);
+}
+
 /** Waits until every (event, workspace) pair has its alert, or `timeoutMs`. */
 async function awaitAlerts(
   slack: FakeSlack,
@@ -255,8 +276,20 @@ async function runOne(n: number, opts: FleetOptions, redis: RedisServer): Promis
         LOG_LEVEL: 'info',
       })),
     );
-    // Every feed polled once (its starting point set) before the first measured event.
-    await sleep(opts.pollMs + 2_000);
+    const perTenant = eventsPerTenant(opts);
+    const windowMs = opts.seconds * 1000;
+    // Every tenant's first event comes in the first 1/perTenant of the window: the digests fall due at the
+    // first whole minute that far into it (the events start that long before it), so each has events to post.
+    const lead = windowMs / perTenant;
+    const warmUpMs = opts.pollMs + 2_000;
+    // Made while the instances poll, the digests take longer than the seeding did: a margin of twice that.
+    const digest = digestMinute(Date.now() + Math.max(warmUpMs, 2 * seedMs, 30_000) + lead);
+    // Meanwhile every feed is polled once (its starting point set) before the first measured event.
+    await Promise.all([
+      sleep(warmUpMs),
+      seedDigests(redis.url, key, workspacesOf(tenants), digest.timeOfDay),
+    ]);
+    await sleep(Math.max(0, digest.at - lead - Date.now()));
     const appeared = new Map<string, { at: number; tenant: Tenant }>();
     const started = Date.now();
     const logFrom = sim.log.entries.length;
@@ -274,19 +307,20 @@ async function runOne(n: number, opts: FleetOptions, redis: RedisServer): Promis
       });
       appeared.set(uid, { at, tenant });
     };
-    // About one new event per tenant every 30 seconds, at random moments.
     const timers = tenants.flatMap((tenant) =>
-      Array.from({ length: Math.max(1, Math.round(opts.seconds / 30)) }, () =>
-        setTimeout(() => add(tenant), Math.random() * opts.seconds * 1000),
-      ),
+      eventOffsets(perTenant, windowMs).map((ms) => setTimeout(() => add(tenant), ms)),
     );
-    await sleep(opts.seconds * 1000);
+    await sleep(windowMs);
     const measured = new Set(appeared.keys());
     const expected = [...appeared.values()].reduce((sum, e) => sum + e.tenant.teams.length, 0);
     // Long enough for a fleet that falls behind its poll to catch up: its late alerts count in the p99.
     await awaitAlerts(slack, teamOfToken, expected, measured, 3 * opts.pollMs + 150_000);
     for (const t of timers) clearTimeout(t);
-    const windowMs = Date.now() - started;
+    // A skip-empty digest has something to post when its tenant had an event before it fell due.
+    const early = new Set([...appeared.values()].filter((e) => e.at < digest.at).map((e) => e.tenant));
+    const digestsDue = [...early].reduce((sum, t) => sum + t.teams.length, 0);
+    await awaitDigests(slack, digestsDue, Math.max(0, digest.at - Date.now()) + 120_000);
+    const measuredMs = Date.now() - started;
     const rss = await Promise.all(nodes.map((node) => rssBytes(node.child.pid)));
     const store = await redisFigures(redis.url);
     let takeover: Takeover | undefined;
@@ -296,7 +330,7 @@ async function runOne(n: number, opts: FleetOptions, redis: RedisServer): Promis
       instances: n,
       opts,
       seedMs,
-      windowMs,
+      windowMs: measuredMs,
       appeared: new Map([...appeared].filter(([uid]) => measured.has(uid))),
       teamsOfTenant: new Map(tenants.map((t) => [t.tenantId, t.teams])),
       posted,
@@ -307,7 +341,9 @@ async function runOne(n: number, opts: FleetOptions, redis: RedisServer): Promis
       rss,
       store,
       takeover,
-      warnings: nodes.flatMap((node) => node.stdout).filter((l) => /"level":"(warn|error)"/.test(l)).length,
+      warnings: warningsOf(nodes.flatMap((node) => node.stdout)),
+      digestsDue,
+      digestAfterMs: digest.at - started,
     });
     verifyWork(`bench:scale fleet (${n} instance(s))`, [
       atLeast('events appeared', result.events, opts.tenants),
@@ -318,6 +354,11 @@ async function runOne(n: number, opts: FleetOptions, redis: RedisServer): Promis
         Math.ceil(expected * 0.95),
       ),
       atLeast('feed searches at the API', result.feedSearches, opts.workspaces),
+      atLeast(
+        `digests posted (90% of the ${digestsDue} due after their tenant's first event)`,
+        result.digests,
+        Math.ceil(digestsDue * 0.9),
+      ),
     ]);
     return result;
   } finally {

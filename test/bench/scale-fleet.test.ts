@@ -2,7 +2,8 @@
  * Smoke run of the fleet part of `npm run bench:scale` at a small size: 20 workspaces over 4 tenants, one Vigil
  * process on a real redis-server, 10 seconds of new events. It asserts the run was real work (every alert the
  * subscriptions call for posted in the simulated Slack, feed searches at the API, nothing throttled, the
- * process and the store measured), never a timing.
+ * digests posted inside the run, the process and the store measured), never a timing. It waits for the
+ * digests' whole minute (up to one).
  */
 import { describe, expect, it } from 'vitest';
 import { runFleetBench } from '../../bench/scale/fleet.js';
@@ -22,5 +23,9 @@ describe('bench:scale fleet smoke', () => {
     expect(r?.slackPeak['chat.postMessage']?.perMinute).toBeGreaterThanOrEqual(1);
     expect(r?.rssMb[0]).toBeGreaterThan(0);
     expect(r?.storeBytesPerWorkspace).toBeGreaterThan(0);
-  }, 120_000);
+    // The digests fell due inside the run, after their tenant's event: each workspace's was posted.
+    expect(r?.digestsDue).toBe(20);
+    expect(r?.digests).toBeGreaterThanOrEqual(18);
+    expect(r?.fair.perWorkspace).toBe(1);
+  }, 240_000);
 });

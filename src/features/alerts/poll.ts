@@ -44,6 +44,12 @@ export interface AlertDeps {
 
 export type PollOutcome = 'polled' | 'not-due' | 'busy' | 'failed';
 
+export interface PollResult {
+  outcome: PollOutcome;
+  /** The feed as this poll recorded it (its channels waiting included); absent when it recorded none. */
+  feed?: AlertFeed;
+}
+
 /** Longer than a poll or a post takes; a live owner is never overtaken. */
 export const ALERT_LEASE_MS = 2 * 60_000;
 const PAGE_SIZE = 10;
@@ -109,24 +115,27 @@ function backoffMs(pollMs: number, failures: number): number {
   return Math.min(MAX_BACKOFF_MS, pollMs * 2 ** Math.max(0, failures - 1));
 }
 
-/** Polls the workspace's feed if it is due and free, and queues what its subscriptions take. */
+/**
+ * Polls the workspace's feed if it is due and free, and queues what its subscriptions take. `before` is the
+ * feed as the caller just read it (it tells a switch of tenant; the claim reads it again under the lock).
+ */
 export async function pollFeed(
   deps: AlertDeps,
   workspaceId: string,
   subs: AlertSubscription[],
-): Promise<PollOutcome> {
+  before: AlertFeed | undefined,
+): Promise<PollResult> {
   const now = deps.clock.now();
   let tenantId: number | undefined;
   try {
     tenantId = await deps.source.tenant(workspaceId);
   } catch (err) {
     await failedWithoutClaim(deps, workspaceId, subs, err, now);
-    return 'failed';
+    return { outcome: 'failed' };
   }
   // Subscriptions keep the tenant they were made for: the feed reads the workspace's own, a window each other.
   const own = subs.filter((s) => s.tenantId === undefined || s.tenantId === tenantId);
   const others = byTenant(subs.filter((s) => !own.includes(s)));
-  const before = await deps.state.feed(workspaceId);
   const fitting = own.length > 0 ? own : subs;
   const claim = await deps.state.claimFeed(workspaceId, {
     owner: deps.owner,
@@ -135,8 +144,9 @@ export async function pollFeed(
     init: () => newFeed(tenantId, fitting, now),
     reset: (feed) => refit(feed, tenantId, fitting, now),
   });
-  if (claim.kind !== 'claimed') return claim.kind;
+  if (claim.kind !== 'claimed') return { outcome: claim.kind };
   const feed = claim.feed;
+  let recorded: AlertFeed | undefined;
   try {
     const read = own.length > 0 ? await readFeed(deps, workspaceId, feed) : { ...unread(feed), requests: 0 };
     const sides = await readTenantWindows(deps, workspaceId, { others, before, tenantId, now });
@@ -170,13 +180,14 @@ export async function pollFeed(
       else next.cursor = read.cursor;
       delete next.failures;
       delete next.lastError;
+      recorded = next;
       return next;
     });
-    return 'polled';
+    return recorded === undefined ? { outcome: 'polled' } : { outcome: 'polled', feed: recorded };
   } catch (err) {
-    if (err instanceof StoppingError) return 'busy';
+    if (err instanceof StoppingError) return { outcome: 'busy' };
     await recordFailure(deps, workspaceId, feed, err, now);
-    return 'failed';
+    return { outcome: 'failed' };
   }
 }
 
@@ -267,9 +278,10 @@ async function readFeed(
   const filters: EventFilters = { materialized_at: { gte: feed.since } };
   if (feed.threshold !== 'info') filters.severity = feed.threshold;
   const seen = new Set(feed.seen);
-  const order: string[] = [...feed.seen];
   const fresh: Event[] = [];
   let cursor = feed.cursor;
+  // What a read from `cursor` can return again: kept as the feed's `seen`, and nothing older (below).
+  let tail = new Set(feed.seen);
   let truncated = false;
   let requests = 0;
   for (let page = 0; ; page++) {
@@ -286,18 +298,22 @@ async function readFeed(
     );
     for (const event of result.items) {
       const uid = event.metadata.uid;
+      tail.add(uid);
       if (seen.has(uid)) continue;
       seen.add(uid);
-      order.push(uid);
       fresh.push(event);
     }
     if (result.next === null) break;
     cursor = result.next;
+    // A cursor is a stable position after the page's last item: only that item (a cursor that resumes at it)
+    // and what follows can come back. An empty page moves no position: what could come back still can.
+    const last = result.items.at(-1)?.metadata.uid;
+    if (last !== undefined) tail = new Set([last]);
   }
-  return { fresh, seen: order.slice(-MAX_FEED_SEEN), cursor, truncated, requests };
+  return { fresh, seen: [...tail].slice(-MAX_FEED_SEEN), cursor, truncated, requests };
 }
 
-/** Queues each new event in every channel whose subscriptions take it; returns the channels that got any. */
+/** Queues each new event in every channel whose subscriptions take it; returns the channels given any. */
 async function fanOut(
   deps: AlertDeps,
   workspaceId: string,
@@ -329,11 +345,10 @@ async function fanOut(
       byChannel.set(channelId, [...(byChannel.get(channelId) ?? []), item]);
     }
   }
-  const got: string[] = [];
-  for (const [channelId, items] of byChannel) {
-    if ((await deps.state.enqueue(workspaceId, channelId, items)) > 0) got.push(channelId);
-  }
-  return got;
+  // Every channel given events is marked waiting, even when its outbox knew them all: events read again after
+  // a crash between the queueing and the marking would otherwise wait unseen in an outbox nobody visits.
+  for (const [channelId, items] of byChannel) await deps.state.enqueue(workspaceId, channelId, items);
+  return [...byChannel.keys()];
 }
 
 /** The workspace has no usable connection: the feed (made if need be) records it and backs off. */

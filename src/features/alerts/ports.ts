@@ -4,6 +4,7 @@ import type { UpstreamReply } from '../../domain/subscriptions/alert-blocks.js';
 import type { EventPage, EventPageInput } from '../../domain/subscriptions/posting.js';
 import { eventSourceOf } from '../../domain/subscriptions/source.js';
 import type { ApiAccess } from '../../domain/workspace-api.js';
+import { NotConnectedError } from '../../kernel/errors.js';
 
 /** The workspace's tenant feed, read in the background (people's searches are served first). */
 export interface AlertFeedSource {
@@ -12,13 +13,15 @@ export interface AlertFeedSource {
   page(workspaceId: string, input: EventPageInput): Promise<EventPage>;
 }
 
-export function feedSourceOf(api: Pick<ApiAccess, 'call' | 'forWorkspace'>): AlertFeedSource {
+export function feedSourceOf(api: Pick<ApiAccess, 'call' | 'forWorkspace' | 'home'>): AlertFeedSource {
   const events = eventSourceOf(api, 'background');
   return {
     async tenant(workspaceId) {
-      // Throws NotConnectedError for a workspace with no connection: the poll records it as its failure.
-      const access = await api.forWorkspace(workspaceId);
-      return access.connection?.tenantId ?? access.session.tenantId;
+      // One read of the connection, not a session (its sealed key is opened by the page's call, which fails
+      // the same way should the key be gone). No connection: the poll records NotConnectedError as its failure.
+      const home = await api.home(workspaceId);
+      if (home === undefined) throw new NotConnectedError();
+      return home.tenantId;
     },
     page: (workspaceId, input) => events(workspaceId, 'all', input),
   };

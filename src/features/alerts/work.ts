@@ -37,9 +37,18 @@ export async function workWorkspace(
   }
   const subs: AlertSubscription[] = await deps.subscriptions.list(workspaceId);
   const active = subs.filter((s) => s.paused === undefined);
-  if (due && active.length > 0) tally.polls[await pollFeed(deps, workspaceId, active)]++;
+  let waiting = feed?.pendingChannels ?? [];
+  if (due && active.length > 0) {
+    // The feed just read serves the poll; what the poll records (channels it queued in) is not read again.
+    const polled = await pollFeed(deps, workspaceId, active, feed);
+    tally.polls[polled.outcome]++;
+    if (polled.feed !== undefined) waiting = polled.feed.pendingChannels;
+    // Cut short (a lease lost, a failure), perhaps after queueing: the feed says which channels wait.
+    else if (polled.outcome === 'polled' || polled.outcome === 'failed')
+      waiting = (await deps.state.feed(workspaceId))?.pendingChannels ?? [];
+  }
   // Channels are independent outboxes: a few post at once (Slack answers each in a fraction of a second).
-  const channels = [...((await deps.state.feed(workspaceId))?.pendingChannels ?? [])];
+  const channels = [...waiting];
   const visited: string[] = [];
   const worker = async () => {
     for (let channelId = channels.shift(); channelId !== undefined; channelId = channels.shift()) {
