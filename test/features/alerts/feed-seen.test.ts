@@ -1,14 +1,12 @@
 /**
  * The feed remembers only what a read from its cursor can return again (a page, and the item an overlapping
  * cursor resumes at), not every uid it ever read: through plain pages, empty and short pages, and cursors that
- * resume at their last item, every event is posted once and the record stays small. A process that dies after
- * queueing an event, before marking its channel, loses nothing either.
+ * resume at their last item, every event is posted once and the record stays small. (A process that dies after
+ * queueing an event, before marking its channel: polling.test.ts's crash table.)
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALERT_LEASE_MS } from '../../../src/features/alerts/poll.js';
 import { BACKENDS, useStoreFixture } from '../../store/support/backends.js';
-import { Crash } from '../../support/crash.js';
-import { alertsIn, newAlert, POLL_MS, startWorld, TEAM, TICK_MS, type World } from './support/alert-world.js';
+import { alertsIn, newAlert, POLL_MS, startWorld, TEAM, type World } from './support/alert-world.js';
 
 const START = Date.UTC(2026, 10, 28, 9, 0);
 /** The poll's page size, and the item an overlapping cursor resumes at. */
@@ -54,32 +52,5 @@ describe.each(BACKENDS)('the feed on %s', (backend) => {
     expect(posted.sort()).toEqual(added.sort());
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(MOST_SEEN);
-  });
-
-  it('a crash after an event is queued, before its channel is marked, is finished by a restart, once', async () => {
-    const crash = new Crash();
-    let armed = false;
-    const first = await world.instance({
-      wrap: (d) => ({ ...d, state: crash.after(d.state, 'enqueue', () => armed) }),
-    });
-    await first.service.add(newAlert());
-    await first.scheduler.tick();
-    armed = true;
-    world.addEvent('leak/queued/1');
-    world.clock.advance(POLL_MS);
-    void first.scheduler.tick();
-    await crash.dead;
-
-    const second = await world.instance();
-    world.clock.advance(ALERT_LEASE_MS + 1);
-    await second.scheduler.tick();
-    world.clock.advance(TICK_MS);
-    await second.scheduler.tick();
-    expect(alertsIn(world.slack).map((a) => a.uids)).toEqual([['leak/queued/1']]);
-
-    world.addEvent('leak/queued/2');
-    world.clock.advance(POLL_MS);
-    await second.scheduler.tick();
-    expect(alertsIn(world.slack).map((a) => a.uids)).toEqual([['leak/queued/1'], ['leak/queued/2']]);
   });
 });

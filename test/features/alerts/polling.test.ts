@@ -104,6 +104,8 @@ describe.each(BACKENDS)('alerts on %s', (backend) => {
   /** Each step, by the port call that ends it: the process dies once that call has done its work. */
   type Crashing = (deps: AlertSchedulerDeps, crash: Crash, armed: () => boolean) => AlertSchedulerDeps;
   const CRASHES: [string, Crashing][] = [
+    // Queued in the channel's outbox, the channel not yet marked waiting: the re-read must still mark it.
+    ['enqueued', (d, c, armed) => ({ ...d, state: c.after(d.state, 'enqueue', armed) })],
     ['queued', (d, c, armed) => ({ ...d, state: c.after(d.state, 'markPending', armed) })],
     [
       'posting',
