@@ -91,7 +91,7 @@ export class PortalLinks {
       clock: Clock;
       hosts: readonly string[];
       /** The workspace's current tenant, for a posted message that names none. */
-      api: Pick<ApiAccess, 'forWorkspace'>;
+      api: Pick<ApiAccess, 'home'>;
     },
   ) {}
 
@@ -134,13 +134,10 @@ export class PortalLinks {
     events: readonly Event[],
     tenantId: number | undefined,
   ): Promise<void> {
-    const tenant =
-      tenantId ??
-      (await this.deps.api.forWorkspace(workspaceId).then(
-        (api) => api.session.tenantId,
-        () => 'not-connected' as const,
-      ));
-    if (tenant !== 'not-connected') await this.remember(workspaceId, tenant, events).catch(() => {});
+    // The connection's own tenant: one read, not a session (a post needs no key unsealed for this).
+    const home =
+      tenantId === undefined ? await this.deps.api.home(workspaceId).catch(() => undefined) : { tenantId };
+    if (home !== undefined) await this.remember(workspaceId, home.tenantId, events).catch(() => {});
   }
 
   /** The event behind a link (by the link, else by the uid it carries), as last seen; undefined when unknown. */
